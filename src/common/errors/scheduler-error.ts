@@ -1,0 +1,52 @@
+/**
+ * Stable error codes shared by every module. The HTTP edge (openapi's problem filter) maps each code
+ * to a status; domain code never throws HttpException (STYLE convention 16).
+ */
+export enum ErrorCode {
+  VALIDATION = 'VALIDATION',
+  NOT_FOUND = 'NOT_FOUND',
+  CONFLICT = 'CONFLICT',
+  UNAUTHORIZED = 'UNAUTHORIZED',
+  FORBIDDEN = 'FORBIDDEN',
+  ILLEGAL_TRANSITION = 'ILLEGAL_TRANSITION',
+  CONFIG = 'CONFIG',
+  HANDLER_NOT_FOUND = 'HANDLER_NOT_FOUND',
+  INTERNAL = 'INTERNAL',
+}
+
+/**
+ * Base error of Tickwheel. `field` names the offending input (a body field, a setting) when there is one,
+ * so a 400 or a start-up message can say exactly what to fix.
+ */
+export class SchedulerError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly field?: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = this.constructor.name;
+  }
+}
+
+/** A request or definition that fails validation; `field` names the part at fault. */
+export class ValidationError extends SchedulerError {
+  constructor(field: string, message: string) {
+    super(ErrorCode.VALIDATION, message, field);
+  }
+}
+
+/** A thing looked up by id or code that does not exist. */
+export class NotFoundError extends SchedulerError {
+  constructor(what: string, id: string) {
+    super(ErrorCode.NOT_FOUND, `${what} '${id}' not found`);
+  }
+}
+
+/** A request that contradicts what is already recorded (idempotency key reuse with another body, duplicate code). */
+export class ConflictError extends SchedulerError {
+  constructor(message: string, field?: string) {
+    super(ErrorCode.CONFLICT, message, field);
+  }
+}

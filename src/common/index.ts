@@ -1,0 +1,3 @@
+export * from './clock/clock.js';
+export * from './errors/scheduler-error.js';
+export * from './ids.js';

@@ -1,0 +1,43 @@
+/** The roles one process can play (DESIGN §1). */
+export enum Role {
+  API = 'api',
+  SCHEDULER = 'scheduler',
+  EXECUTOR = 'executor',
+}
+
+/** Deployment shape: standalone (SQLite + in-process coordination) or cluster (MySQL + Redis). */
+export type Shape = 'standalone' | 'cluster';
+
+/**
+ * The typed, validated configuration (built once by {@link loadConfig}). Durations are milliseconds.
+ */
+export interface AppConfig {
+  shape: Shape;
+  roles: Role[];
+  http: { port: number; host: string };
+  /** Cluster: mysql:// URL. Standalone: SQLite file path. */
+  database: { type: 'mysql'; url: string } | { type: 'better-sqlite3'; path: string };
+  /** Cluster only. */
+  redisUrl?: string;
+  dataDir: string;
+  namespace: string;
+  /** 32-byte key (hex) that encrypts api_client secrets at rest; undefined = standalone generates one in dataDir. */
+  secretKeyHex?: string;
+  allowShell: boolean;
+  nodeName: string;
+  heartbeatIntervalMs: number;
+  nodeOfflineAfterMs: number;
+  leaseMs: number;
+  leaseRenewMs: number;
+  executorConcurrency: number;
+  triggerScanIntervalMs: number;
+  triggerBatchSize: number;
+  leaderLeaseMs: number;
+  misfireThresholdMs: number;
+  signatureWindowMs: number;
+  reconcileIntervalMs: number;
+  logLevel: string;
+}
+
+/** Injection token for {@link AppConfig}. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,84 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value).trim()) ? Number(value) : value;
+const toBool = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  const v = String(value).trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  return value;
+};
+
+/**
+ * Every environment setting Tickwheel reads, validated once at boot (STYLE convention 14).
+ * The README's settings table documents the same list; keep them in step.
+ */
+export class EnvDto {
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT?: number;
+
+  @IsOptional() @IsString()
+  HOST?: string;
+
+  @IsOptional() @IsString() @Matches(/^mysql:\/\//, { message: 'DB_URL must be a mysql:// URL (e.g. mysql://root@127.0.0.1:3306/test)' })
+  DB_URL?: string;
+
+  @IsOptional() @IsString() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional() @IsString()
+  DATA_DIR?: string;
+
+  @IsOptional() @IsString()
+  ROLES?: string;
+
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_.-]{1,32}$/, { message: 'TICKWHEEL_NAMESPACE must be 1-32 of [A-Za-z0-9_.-]' })
+  TICKWHEEL_NAMESPACE?: string;
+
+  @IsOptional() @IsString() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'TICKWHEEL_SECRET_KEY must be 64 hex characters (32 bytes)' })
+  TICKWHEEL_SECRET_KEY?: string;
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  TICKWHEEL_ALLOW_SHELL?: boolean;
+
+  @IsOptional() @IsString()
+  NODE_NAME?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  HEARTBEAT_INTERVAL_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(300)
+  NODE_OFFLINE_AFTER_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  LEASE_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  LEASE_RENEW_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1024)
+  EXECUTOR_CONCURRENCY?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(60000)
+  TRIGGER_SCAN_INTERVAL_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10000)
+  TRIGGER_BATCH_SIZE?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  LEADER_LEASE_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  MISFIRE_THRESHOLD_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  SIGNATURE_WINDOW_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  RECONCILE_INTERVAL_MS?: number;
+
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+}

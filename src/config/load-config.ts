@@ -1,0 +1,87 @@
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { ErrorCode, SchedulerError } from '../common/index.js';
+import { AppConfig, Role } from './app-config.js';
+import { EnvDto } from './env.dto.js';
+
+/** A setting that is missing, malformed or contradicts another; the message names the setting. */
+export class ConfigError extends SchedulerError {
+  constructor(setting: string, message: string) {
+    super(ErrorCode.CONFIG, `Invalid setting ${setting}: ${message}`, setting);
+  }
+}
+
+/**
+ * Parses ROLES ("api,scheduler,executor", any order, any subset, not empty).
+ * @throws ConfigError naming ROLES on an unknown or empty value.
+ */
+export function parseRoles(raw: string | undefined): Role[] {
+  if (raw === undefined || raw.trim() === '') return [Role.API, Role.SCHEDULER, Role.EXECUTOR];
+  const known = Object.values(Role) as string[];
+  const roles = raw.split(',').map((r) => r.trim().toLowerCase()).filter((r) => r.length > 0);
+  if (roles.length === 0) throw new ConfigError('ROLES', 'no role given; use a comma list of api, scheduler, executor');
+  for (const r of roles) {
+    if (!known.includes(r)) throw new ConfigError('ROLES', `unknown role '${r}'; use a comma list of ${known.join(', ')}`);
+  }
+  return [...new Set(roles)] as Role[];
+}
+
+/**
+ * Validates `env` (default `process.env`) and builds the typed {@link AppConfig}. The only reader of
+ * process.env in src/. Called once at boot.
+ * @throws ConfigError naming the first bad or contradictory setting.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const dto = plainToInstance(EnvDto, { ...env });
+  const errors = validateSync(dto, { whitelist: true }) // whitelist drops env vars that are not settings;
+  if (errors.length > 0) {
+    const e = errors[0];
+    const msg = Object.values(e.constraints ?? {})[0] ?? 'invalid value';
+    throw new ConfigError(e.property, `${msg} (got '${String(env[e.property])}')`);
+  }
+  if (dto.DB_URL && !dto.REDIS_URL) throw new ConfigError('REDIS_URL', 'DB_URL is set (cluster shape) but REDIS_URL is not; set both or neither');
+  if (dto.REDIS_URL && !dto.DB_URL) throw new ConfigError('DB_URL', 'REDIS_URL is set (cluster shape) but DB_URL is not; set both or neither');
+  const shape = dto.DB_URL ? 'cluster' : 'standalone';
+  const roles = parseRoles(dto.ROLES);
+  if (shape === 'standalone' && roles.length !== 3) {
+    throw new ConfigError('ROLES', 'standalone (no DB_URL/REDIS_URL) has no shared coordination, so it runs all roles in one process; unset ROLES or set DB_URL and REDIS_URL');
+  }
+  if (shape === 'cluster' && !dto.TICKWHEEL_SECRET_KEY) {
+    throw new ConfigError('TICKWHEEL_SECRET_KEY', 'required in the cluster shape (64 hex chars; every pod must share it); generate one with: openssl rand -hex 32');
+  }
+  const heartbeatIntervalMs = dto.HEARTBEAT_INTERVAL_MS ?? 5000;
+  const nodeOfflineAfterMs = dto.NODE_OFFLINE_AFTER_MS ?? 15000;
+  if (nodeOfflineAfterMs <= heartbeatIntervalMs) {
+    throw new ConfigError('NODE_OFFLINE_AFTER_MS', `must exceed HEARTBEAT_INTERVAL_MS (${heartbeatIntervalMs})`);
+  }
+  const leaseMs = dto.LEASE_MS ?? 180_000;
+  const leaseRenewMs = dto.LEASE_RENEW_MS ?? 30_000;
+  if (leaseRenewMs >= leaseMs) throw new ConfigError('LEASE_RENEW_MS', `must be less than LEASE_MS (${leaseMs})`);
+  const dataDir = resolve(dto.DATA_DIR ?? './data');
+  return {
+    shape,
+    roles,
+    http: { port: dto.PORT ?? 3000, host: dto.HOST ?? '0.0.0.0' },
+    database: dto.DB_URL ? { type: 'mysql', url: dto.DB_URL } : { type: 'better-sqlite3', path: join(dataDir, 'tickwheel.sqlite') },
+    redisUrl: dto.REDIS_URL,
+    dataDir,
+    namespace: dto.TICKWHEEL_NAMESPACE ?? 'default',
+    secretKeyHex: dto.TICKWHEEL_SECRET_KEY,
+    allowShell: dto.TICKWHEEL_ALLOW_SHELL ?? false,
+    nodeName: dto.NODE_NAME ?? hostname(),
+    heartbeatIntervalMs,
+    nodeOfflineAfterMs,
+    leaseMs,
+    leaseRenewMs,
+    executorConcurrency: dto.EXECUTOR_CONCURRENCY ?? 16,
+    triggerScanIntervalMs: dto.TRIGGER_SCAN_INTERVAL_MS ?? 1000,
+    triggerBatchSize: dto.TRIGGER_BATCH_SIZE ?? 500,
+    leaderLeaseMs: dto.LEADER_LEASE_MS ?? 10_000,
+    misfireThresholdMs: dto.MISFIRE_THRESHOLD_MS ?? 5000,
+    signatureWindowMs: dto.SIGNATURE_WINDOW_MS ?? 300_000,
+    reconcileIntervalMs: dto.RECONCILE_INTERVAL_MS ?? 5000,
+    logLevel: dto.LOG_LEVEL ?? 'info',
+  };
+}
