@@ -1,0 +1,69 @@
+import { ValidationError } from '../../../common/index.js';
+
+/** Characters with a meaning in a Redis glob pattern (SCAN MATCH, KEYS). */
+const GLOB_SPECIALS = /[*?[\]\\]/g;
+
+/**
+ * The only builder of Redis keys for coordination (STYLE convention 10): the key layout is the schema.
+ *
+ * Every key is `{tw:<namespace>}:<kind>[:<id>]`. The braces are a Redis Cluster hash tag, so all keys of
+ * one namespace land in one slot (multi-key Lua and BLMOVE work on Cluster) while namespaces spread
+ * across shards. Caller-supplied ids always come last, so they can never collide with another kind.
+ */
+export class RedisKeys {
+  /** `{tw:<namespace>}`; every key starts with it. */
+  readonly prefix: string;
+
+  /** @throws ValidationError when the namespace is empty or contains `{` or `}` (it would break the hash tag). */
+  constructor(readonly namespace: string) {
+    if (namespace.length === 0 || /[{}\s]/.test(namespace)) {
+      throw new ValidationError('namespace', `coordination namespace '${namespace}' must be non-empty, without braces or spaces`);
+    }
+    this.prefix = `{tw:${namespace}}`;
+  }
+
+  /** String key holding the owner of lock `name` (PX-expiring). */
+  lock(name: string): string {
+    return `${this.prefix}:lock:${name}`;
+  }
+
+  /** List of ids waiting for node `nodeId` (RPUSH tail, claim from head). */
+  ready(nodeId: string): string {
+    return `${this.prefix}:ready:${nodeId}`;
+  }
+
+  /** List of ids node `nodeId` has claimed but not acked yet. */
+  processing(nodeId: string): string {
+    return `${this.prefix}:processing:${nodeId}`;
+  }
+
+  /** Sorted set of delayed ids, score = due time (epoch ms). */
+  delayed(): string {
+    return `${this.prefix}:delayed`;
+  }
+
+  /** Sorted set of registered nodes, score = last heartbeat (epoch ms). */
+  nodes(): string {
+    return `${this.prefix}:nodes`;
+  }
+
+  /** Hash nodeId → advertisement JSON of the last heartbeat. */
+  nodeInfo(): string {
+    return `${this.prefix}:node-info`;
+  }
+
+  /** Integer counter `name`. */
+  counter(name: string): string {
+    return `${this.prefix}:counter:${name}`;
+  }
+
+  /** Nonce marker of one app; the app id is URI-encoded so `:` in it cannot shift the nonce part. */
+  nonce(appId: string, nonce: string): string {
+    return `${this.prefix}:nonce:${encodeURIComponent(appId)}:${nonce}`;
+  }
+
+  /** SCAN MATCH pattern covering every key of this namespace (for tooling and test clean-up). */
+  pattern(): string {
+    return `${this.prefix.replace(GLOB_SPECIALS, (c) => `\\${c}`)}:*`;
+  }
+}

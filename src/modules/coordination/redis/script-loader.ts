@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
+
+/** Directory of the coordination Lua scripts (copied next to the JS by `scripts/copy-assets.mjs`). */
+const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'lua');
+
+/** `verbNoun-<numKeys>.lua` (STYLE convention 10). */
+const FILE_NAME = /^([a-z][A-Za-z]*)-(\d+)\.lua$/;
+
+/** Names of the coordination scripts; each is `lua/<name>-<numKeys>.lua`. */
+export const SCRIPT_NAMES = [
+  'acquireLock',
+  'renewLock',
+  'releaseLock',
+  'takeDue',
+  'drainNode',
+  'heartbeat',
+  'removeNode',
+  'listNodes',
+] as const;
+
+/** Name of one coordination script. */
+export type ScriptName = (typeof SCRIPT_NAMES)[number];
+
+/** One script as read from disk. */
+export interface LoadedScript {
+  name: string;
+  numberOfKeys: number;
+  /** `name:version`, the ioredis command name; the version is a content hash, so an edit never reuses a name. */
+  commandName: string;
+  lua: string;
+}
+
+type ScriptCommand = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
+
+/**
+ * Loads the `.lua` files of `redis/lua/` once, at construction, and registers them on ioredis clients with
+ * `defineCommand` (EVALSHA, falling back to EVAL after a script flush). Lua never lives in TS strings.
+ */
+export class ScriptLoader {
+  private readonly scripts = new Map<string, LoadedScript>();
+
+  /**
+   * Reads every script of `dir` (default: the `lua/` folder beside this file).
+   * @throws Error when one of `required` has no file, so a packaging mistake fails at start-up.
+   */
+  constructor(
+    private readonly dir: string = LUA_DIR,
+    required: readonly string[] = SCRIPT_NAMES,
+  ) {
+    for (const file of readdirSync(dir).sort()) {
+      const match = FILE_NAME.exec(file);
+      if (!match) continue;
+      const lua = readFileSync(join(dir, file), 'utf8');
+      const version = createHash('sha1').update(lua).digest('hex').slice(0, 8);
+      const name = match[1];
+      this.scripts.set(name, { name, numberOfKeys: Number(match[2]), commandName: `${name}:${version}`, lua });
+    }
+    const missing = required.filter((name) => !this.scripts.has(name));
+    if (missing.length > 0) throw new Error(`Lua scripts missing in ${dir}: ${missing.join(', ')}`);
+  }
+
+  /** Every script that was loaded, by name. */
+  list(): LoadedScript[] {
+    return [...this.scripts.values()];
+  }
+
+  /** Defines every script as a command on `client`; a no-op for scripts the client already has. */
+  register(client: Redis): void {
+    for (const script of this.scripts.values()) {
+      if (typeof (client as unknown as Record<string, unknown>)[script.commandName] === 'function') continue;
+      client.defineCommand(script.commandName, { numberOfKeys: script.numberOfKeys, lua: script.lua });
+    }
+  }
+
+  /**
+   * Runs script `name` on `client` (which must have been passed to {@link register}).
+   * @throws Error when the script is unknown or `keys` does not match its declared number of keys.
+   */
+  run(client: Redis, name: ScriptName, keys: string[], args: (string | number)[]): Promise<unknown> {
+    const script = this.scripts.get(name);
+    if (!script) throw new Error(`Lua script '${name}' not found in ${this.dir}`);
+    if (keys.length !== script.numberOfKeys) {
+      throw new Error(`Lua script '${name}' takes ${script.numberOfKeys} keys, got ${keys.length}`);
+    }
+    const command = (client as unknown as Record<string, ScriptCommand>)[script.commandName];
+    if (typeof command !== 'function') throw new Error(`Lua script '${script.commandName}' is not registered on this client`);
+    return command.call(client, ...keys, ...args);
+  }
+}

@@ -1,0 +1,38 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { AppConfig } from '../../config/index.js';
+import { ENTITIES } from './entities/index.js';
+import { InitialSchema1764490000000 } from './migrations/1764490000000-initial-schema.js';
+
+/** Every migration, in order. Listed explicitly (no globs) so the same list works from src/ under jest and from dist/. */
+export const MIGRATIONS = [InitialSchema1764490000000];
+
+/**
+ * TypeORM options for both shapes (DESIGN §1, §3). `synchronize` is never on: the schema is the migrations.
+ * SQLite runs in WAL mode with a busy timeout so the API and the executor loop in one process don't collide.
+ */
+export function dataSourceOptions(config: Pick<AppConfig, 'database'>): DataSourceOptions {
+  const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, migrationsRun: false, logging: false } as const;
+  if (config.database.type === 'mysql') {
+    return {
+      ...common,
+      type: 'mysql',
+      url: config.database.url,
+      timezone: 'Z',
+      charset: 'utf8mb4',
+      extra: { connectionLimit: 20 },
+    };
+  }
+  mkdirSync(dirname(config.database.path), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: config.database.path,
+    enableWAL: true,
+    prepareDatabase: (db: { pragma(s: string): unknown }) => {
+      db.pragma('busy_timeout = 5000');
+      db.pragma('synchronous = NORMAL');
+    },
+  };
+}

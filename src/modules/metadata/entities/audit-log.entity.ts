@@ -1,0 +1,16 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { bigintNumber, jsonText } from './columns.js';
+
+/** Who changed what, when (DESIGN §3): every job definition change, manual trigger, pause, resume, cancel. */
+@Entity('audit_log')
+@Index('ix_audit_log_target', ['targetType', 'targetId'])
+export class AuditLog {
+  @PrimaryColumn({ type: 'varchar', length: 36 }) id: string;
+  @Column({ name: 'app_id', type: 'varchar', length: 64, nullable: true }) appId: string | null;
+  @Column({ type: 'varchar', length: 32 }) action: string;
+  @Column({ name: 'target_type', type: 'varchar', length: 32 }) targetType: string;
+  @Column({ name: 'target_id', type: 'varchar', length: 128 }) targetId: string;
+  @Column({ type: 'text', nullable: true, transformer: jsonText }) before: unknown;
+  @Column({ type: 'text', nullable: true, transformer: jsonText }) after: unknown;
+  @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;
+}

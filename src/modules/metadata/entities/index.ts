@@ -1,0 +1,13 @@
+import { ApiClient } from './api-client.entity.js';
+import { AuditLog } from './audit-log.entity.js';
+import { CallbackDelivery } from './callback-delivery.entity.js';
+import { ExecutorNode } from './executor-node.entity.js';
+import { JobAttempt } from './job-attempt.entity.js';
+import { JobDefinition } from './job-definition.entity.js';
+import { JobInstance } from './job-instance.entity.js';
+
+export { ApiClient, AuditLog, CallbackDelivery, ExecutorNode, JobAttempt, JobDefinition, JobInstance };
+export * from './enums.js';
+
+/** Every entity, for the DataSource. */
+export const ENTITIES = [JobDefinition, JobInstance, JobAttempt, ExecutorNode, CallbackDelivery, ApiClient, AuditLog];

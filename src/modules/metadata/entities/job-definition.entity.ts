@@ -1,0 +1,42 @@
+import { Column, Entity, Index, PrimaryColumn, VersionColumn } from 'typeorm';
+import { bigintNumber, jsonText } from './columns.js';
+import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, ScheduleState, TriggerType } from './enums.js';
+
+/**
+ * What runs and when (DESIGN §3 `job_definition`). `code` is unique per namespace. Times are epoch ms UTC.
+ */
+@Entity('job_definition')
+@Index('uq_job_definition_ns_code', ['namespace', 'code'], { unique: true })
+@Index('ix_job_definition_due', ['enabled', 'nextFireTime'])
+export class JobDefinition {
+  @PrimaryColumn({ type: 'varchar', length: 36 }) id: string;
+  @Column({ type: 'varchar', length: 64 }) namespace: string;
+  @Column({ type: 'varchar', length: 128 }) code: string;
+  @Column({ type: 'varchar', length: 255, nullable: true }) description: string | null;
+  @Column({ type: 'varchar', length: 128 }) handler: string;
+  @Column({ name: 'trigger_type', type: 'varchar', length: 16 }) triggerType: TriggerType;
+  @Column({ name: 'trigger_expr', type: 'varchar', length: 255, nullable: true }) triggerExpr: string | null;
+  @Column({ name: 'time_zone', type: 'varchar', length: 64, default: 'UTC' }) timeZone: string;
+  @Column({ type: 'text', nullable: true, transformer: jsonText }) params: Record<string, unknown> | null;
+  @Column({ name: 'routing_strategy', type: 'varchar', length: 32 }) routingStrategy: RoutingStrategy;
+  @Column({ name: 'routing_key', type: 'varchar', length: 255, nullable: true }) routingKey: string | null;
+  @Column({ name: 'shard_total', type: 'int', default: 1 }) shardTotal: number;
+  @Column({ name: 'shard_params', type: 'text', nullable: true, transformer: jsonText }) shardParams: unknown[] | null;
+  @Column({ name: 'misfire_policy', type: 'varchar', length: 16 }) misfirePolicy: MisfirePolicy;
+  @Column({ name: 'overlap_policy', type: 'varchar', length: 16 }) overlapPolicy: OverlapPolicy;
+  @Column({ name: 'max_concurrency', type: 'int', default: 0 }) maxConcurrency: number;
+  @Column({ name: 'timeout_ms', type: 'int' }) timeoutMs: number;
+  @Column({ name: 'retry_max', type: 'int', default: 0 }) retryMax: number;
+  @Column({ name: 'retry_backoff_ms', type: 'int', default: 1000 }) retryBackoffMs: number;
+  @Column({ name: 'retry_backoff_kind', type: 'varchar', length: 16 }) retryBackoffKind: BackoffKind;
+  @Column({ type: 'boolean' }) enabled: boolean;
+  @Column({ name: 'schedule_state', type: 'varchar', length: 16 }) scheduleState: ScheduleState;
+  @Column({ name: 'schedule_error', type: 'varchar', length: 1024, nullable: true }) scheduleError: string | null;
+  @Column({ name: 'next_fire_time', type: 'bigint', nullable: true, transformer: bigintNumber }) nextFireTime: number | null;
+  @Column({ name: 'last_fire_time', type: 'bigint', nullable: true, transformer: bigintNumber }) lastFireTime: number | null;
+  @VersionColumn() version: number;
+  @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;
+  @Column({ name: 'updated_at', type: 'bigint', transformer: bigintNumber }) updatedAt: number;
+  @Column({ name: 'created_by', type: 'varchar', length: 64, nullable: true }) createdBy: string | null;
+  @Column({ name: 'updated_by', type: 'varchar', length: 64, nullable: true }) updatedBy: string | null;
+}

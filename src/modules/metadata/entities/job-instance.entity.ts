@@ -1,0 +1,52 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { bigintNumber, jsonText } from './columns.js';
+import { TriggerSource } from './enums.js';
+import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
+
+/**
+ * One fire of a job, one API task, or one shard of a fire (DESIGN §3 `job_instance`).
+ * Unique (job_id, fire_time, shard_index) makes a second fire of one schedule a no-op; unique
+ * (app_id, request_id) is API idempotency. Times are epoch ms UTC.
+ */
+@Entity('job_instance')
+@Index('uq_job_instance_fire', ['jobId', 'fireTime', 'shardIndex'], { unique: true })
+@Index('uq_job_instance_request', ['appId', 'requestId'], { unique: true })
+@Index('ix_job_instance_status_fire', ['status', 'fireTime'])
+@Index('ix_job_instance_node_status', ['nodeId', 'status'])
+export class JobInstance {
+  @PrimaryColumn({ type: 'varchar', length: 36 }) id: string;
+  @Column({ type: 'varchar', length: 64 }) namespace: string;
+  @Column({ name: 'app_id', type: 'varchar', length: 64 }) appId: string;
+  @Column({ name: 'request_id', type: 'varchar', length: 128 }) requestId: string;
+  @Column({ name: 'request_hash', type: 'varchar', length: 64, nullable: true }) requestHash: string | null;
+  @Column({ name: 'job_id', type: 'varchar', length: 36, nullable: true }) jobId: string | null;
+  @Column({ name: 'job_code', type: 'varchar', length: 128, nullable: true }) jobCode: string | null;
+  @Column({ type: 'varchar', length: 128 }) handler: string;
+  @Column({ name: 'fire_time', type: 'bigint', transformer: bigintNumber }) fireTime: number;
+  @Column({ name: 'shard_index', type: 'int', default: 0 }) shardIndex: number;
+  @Column({ name: 'shard_total', type: 'int', default: 1 }) shardTotal: number;
+  @Column({ name: 'trigger_source', type: 'varchar', length: 16 }) triggerSource: TriggerSource;
+  @Column({ type: 'varchar', length: 16 }) status: JobInstanceStatus;
+  @Column({ type: 'int', default: 1 }) attempt: number;
+  @Column({ name: 'max_attempts', type: 'int', default: 1 }) maxAttempts: number;
+  @Column({ name: 'retry_backoff_ms', type: 'int', default: 1000 }) retryBackoffMs: number;
+  @Column({ name: 'retry_backoff_kind', type: 'varchar', length: 16, default: 'FIXED' }) retryBackoffKind: string;
+  @Column({ name: 'timeout_ms', type: 'int' }) timeoutMs: number;
+  @Column({ name: 'routing_key', type: 'varchar', length: 255, nullable: true }) routingKey: string | null;
+  @Column({ name: 'node_id', type: 'varchar', length: 128, nullable: true }) nodeId: string | null;
+  @Column({ name: 'lease_until', type: 'bigint', nullable: true, transformer: bigintNumber }) leaseUntil: number | null;
+  @Column({ name: 'fencing_token', type: 'bigint', default: 0, transformer: bigintNumber }) fencingToken: number;
+  @Column({ type: 'text', nullable: true, transformer: jsonText }) params: unknown;
+  @Column({ type: 'text', nullable: true, transformer: jsonText }) result: unknown;
+  @Column({ type: 'text', nullable: true }) error: string | null;
+  @Column({ name: 'trace_id', type: 'varchar', length: 64 }) traceId: string;
+  @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true }) callbackUrl: string | null;
+  @Column({ name: 'callback_status', type: 'varchar', length: 16, nullable: true }) callbackStatus: string | null;
+  /** Earliest time the instance may be dispatched (delayed tasks, retry backoff). */
+  @Column({ name: 'due_at', type: 'bigint', transformer: bigintNumber }) dueAt: number;
+  @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;
+  @Column({ name: 'updated_at', type: 'bigint', transformer: bigintNumber }) updatedAt: number;
+  @Column({ name: 'dispatched_at', type: 'bigint', nullable: true, transformer: bigintNumber }) dispatchedAt: number | null;
+  @Column({ name: 'started_at', type: 'bigint', nullable: true, transformer: bigintNumber }) startedAt: number | null;
+  @Column({ name: 'finished_at', type: 'bigint', nullable: true, transformer: bigintNumber }) finishedAt: number | null;
+}

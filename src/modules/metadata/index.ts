@@ -1,0 +1,12 @@
+export * from './entities/index.js';
+export * from './state-machine/job-instance-status.js';
+export * from './state-machine/transitions.js';
+export { MetadataModule } from './metadata.module.js';
+export { JobDefinitionRepository } from './repositories/job-definition.repository.js';
+export { JobInstanceRepository, type TransitionGuard } from './repositories/job-instance.repository.js';
+export { JobAttemptRepository } from './repositories/job-attempt.repository.js';
+export { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
+export { ApiClientRepository } from './repositories/api-client.repository.js';
+export { AuditLogRepository } from './repositories/audit-log.repository.js';
+export { dataSourceOptions, MIGRATIONS } from './data-source-options.js';
+export { runMigrations } from './migration-runner.js';

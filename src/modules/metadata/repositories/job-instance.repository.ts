@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, LessThan, LessThanOrEqual, QueryDeepPartialEntity, Repository } from 'typeorm';
+import { JobInstance } from '../entities/index.js';
+import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
+import { assertTransition } from '../state-machine/transitions.js';
+import { isUniqueViolation } from './db-errors.js';
+
+/** Extra conditions of a transition's WHERE clause (DESIGN §4): each must hold for the write to win. */
+export interface TransitionGuard {
+  attempt?: number;
+  fencingToken?: number;
+  nodeId?: string;
+}
+
+/**
+ * All job_instance I/O. Every status change goes through {@link transition}: one conditional UPDATE
+ * `WHERE id=? AND status=? [AND attempt=?] [AND fencing_token=?] [AND node_id=?]`; false means another
+ * writer won and the caller must do nothing (DESIGN §4).
+ */
+@Injectable()
+export class JobInstanceRepository {
+  private readonly repo: Repository<JobInstance>;
+
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.repo = ds.getRepository(JobInstance);
+  }
+
+  /**
+   * Inserts an API task. When (app_id, request_id) already exists, returns the existing row with
+   * `created: false` — concurrent identical requests therefore create exactly one row.
+   */
+  async insertOrGet(row: JobInstance): Promise<{ created: boolean; instance: JobInstance }> {
+    try {
+      await this.repo.insert(row as QueryDeepPartialEntity<JobInstance>);
+      return { created: true, instance: row };
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      const existing = await this.findByRequest(row.appId, row.requestId);
+      if (!existing) throw err;
+      return { created: false, instance: existing };
+    }
+  }
+
+  /** INSERT IGNORE of fire rows inside `em`'s transaction; a duplicate (job_id, fire_time, shard_index) is skipped. */
+  async insertIgnore(em: EntityManager, rows: JobInstance[]): Promise<void> {
+    if (rows.length === 0) return;
+    await em.createQueryBuilder().insert().into(JobInstance).values(rows as QueryDeepPartialEntity<JobInstance>[]).orIgnore().execute();
+  }
+
+  findById(id: string): Promise<JobInstance | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  findByIds(ids: string[]): Promise<JobInstance[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.repo.findBy({ id: In(ids) });
+  }
+
+  findByRequest(appId: string, requestId: string): Promise<JobInstance | null> {
+    return this.repo.findOneBy({ appId, requestId });
+  }
+
+  /**
+   * Conditional status change (DESIGN §4). `patch` may not change `id`/`status`; it may bump `attempt`.
+   * @returns true when this write won (exactly one row changed).
+   * @throws SchedulerError(ILLEGAL_TRANSITION) for a pair not in the transition table.
+   */
+  async transition(
+    id: string,
+    from: JobInstanceStatus,
+    to: JobInstanceStatus,
+    guard: TransitionGuard,
+    patch: Partial<JobInstance>,
+    now: number,
+  ): Promise<boolean> {
+    assertTransition(from, to);
+    const qb = this.repo
+      .createQueryBuilder()
+      .update(JobInstance)
+      .set({ ...patch, status: to, updatedAt: now } as QueryDeepPartialEntity<JobInstance>)
+      .where('id = :id', { id })
+      .andWhere('status = :from', { from });
+    if (guard.attempt !== undefined) qb.andWhere('attempt = :attempt', { attempt: guard.attempt });
+    if (guard.fencingToken !== undefined) qb.andWhere('fencing_token = :token', { token: guard.fencingToken });
+    if (guard.nodeId !== undefined) qb.andWhere('node_id = :nodeId', { nodeId: guard.nodeId });
+    const res = await qb.execute();
+    return res.affected === 1;
+  }
+
+  /** Extends a RUNNING row's lease if this node still holds it with `fencingToken`. */
+  async renewLease(id: string, fencingToken: number, leaseUntil: number, now: number): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update(JobInstance)
+      .set({ leaseUntil, updatedAt: now })
+      .where('id = :id AND status = :s AND fencing_token = :t', { id, s: JobInstanceStatus.RUNNING, t: fencingToken })
+      .execute();
+    return res.affected === 1;
+  }
+
+  /** PENDING rows due at or before `now`, oldest first. */
+  findPendingDue(namespace: string, now: number, limit: number): Promise<JobInstance[]> {
+    return this.repo.find({
+      where: { namespace, status: JobInstanceStatus.PENDING, dueAt: LessThanOrEqual(now) },
+      order: { dueAt: 'ASC' },
+      take: limit,
+    });
+  }
+
+  /** Rows on `nodeId` in any of `statuses`. */
+  findOnNode(nodeId: string, statuses: JobInstanceStatus[], limit: number): Promise<JobInstance[]> {
+    return this.repo.find({ where: { nodeId, status: In(statuses) }, take: limit });
+  }
+
+  /** RUNNING rows whose lease ended before `now` (DESIGN §7 backstop). */
+  findExpiredLeases(namespace: string, now: number, limit: number): Promise<JobInstance[]> {
+    return this.repo.find({ where: { namespace, status: JobInstanceStatus.RUNNING, leaseUntil: LessThan(now) }, take: limit });
+  }
+
+  /** DISPATCHED rows dispatched before `before` (candidates for re-push if their queue entry went missing). */
+  findDispatchedBefore(namespace: string, before: number, limit: number): Promise<JobInstance[]> {
+    return this.repo.find({ where: { namespace, status: JobInstanceStatus.DISPATCHED, dispatchedAt: LessThan(before) }, take: limit });
+  }
+
+  /** Distinct node ids holding DISPATCHED or RUNNING rows in `namespace`. */
+  async nodesWithWork(namespace: string): Promise<string[]> {
+    const rows = await this.repo
+      .createQueryBuilder('i')
+      .select('DISTINCT i.node_id', 'nodeId')
+      .where('i.namespace = :namespace AND i.status IN (:...s)', { namespace, s: [JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING] })
+      .getRawMany<{ nodeId: string | null }>();
+    return rows.map((r) => r.nodeId).filter((n): n is string => !!n);
+  }
+
+  /** Most recent instances of a job, newest fire first. */
+  listByJob(jobId: string, limit: number): Promise<JobInstance[]> {
+    return this.repo.find({ where: { jobId }, order: { fireTime: 'DESC' }, take: limit });
+  }
+
+  /** True when the job has an instance not yet final (used by FIXED_DELAY to wait for the previous run). */
+  async hasUnfinished(jobId: string): Promise<boolean> {
+    const n = await this.repo.count({
+      where: { jobId, status: In([JobInstanceStatus.PENDING, JobInstanceStatus.WAITING, JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING]) },
+    });
+    return n > 0;
+  }
+}
