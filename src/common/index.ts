@@ -1,3 +1,4 @@
 export * from './clock/clock.js';
 export * from './errors/scheduler-error.js';
 export * from './ids.js';
+export * from './signing.js';

@@ -1,2 +1,3 @@
 export * from './app-config.js';
 export * from './load-config.js';
+export * from './core.module.js';

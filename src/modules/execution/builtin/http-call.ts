@@ -64,10 +64,11 @@ export function decodeUtf8Prefix(bytes: Uint8Array, cut: boolean): string {
   return new TextDecoder('utf-8').decode(bytes, { stream: cut });
 }
 
+/** True for `{...}` literals and JSON-parsed objects (of any realm); false for arrays, null and class instances. */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /**
@@ -200,8 +201,13 @@ export async function runHttpCall(params: unknown, signal: AbortSignal, opts: Ht
   } catch (err) {
     if (signal.aborted) throw abortError('AbortError', `HTTP ${where} aborted by the caller`, signal.reason);
     if (timeout.aborted) throw abortError('TimeoutError', `HTTP ${where} timed out after ${p.timeoutMs} ms`, err);
-    const cause = (err as { cause?: unknown }).cause ?? err;
-    const detail = cause instanceof Error ? `${(cause as NodeJS.ErrnoException).code ?? cause.name}: ${cause.message}` : String(cause);
+    // fetch wraps network failures as TypeError('fetch failed') with the socket error as `cause`.
+    // Duck-typed, not instanceof: undici's errors may come from another realm (vm contexts, Jest).
+    const cause = ((err as { cause?: unknown }).cause ?? err) as { code?: unknown; name?: unknown; message?: unknown };
+    const detail =
+      typeof cause === 'object' && cause !== null && typeof cause.message === 'string'
+        ? `${typeof cause.code === 'string' ? cause.code : String(cause.name)}: ${cause.message}`
+        : String(cause);
     throw new Error(`HTTP ${where} failed: ${detail}`, { cause: err });
   } finally {
     if (reader && !done) await reader.cancel().catch(() => undefined);

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintNumber, jsonText } from './columns.js';
-import { TriggerSource } from './enums.js';
+import { RoutingStrategy, TriggerSource } from './enums.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 
 /**
@@ -32,6 +32,7 @@ export class JobInstance {
   @Column({ name: 'retry_backoff_ms', type: 'int', default: 1000 }) retryBackoffMs: number;
   @Column({ name: 'retry_backoff_kind', type: 'varchar', length: 16, default: 'FIXED' }) retryBackoffKind: string;
   @Column({ name: 'timeout_ms', type: 'int' }) timeoutMs: number;
+  @Column({ name: 'routing_strategy', type: 'varchar', length: 32, default: 'ROUND_ROBIN' }) routingStrategy: RoutingStrategy;
   @Column({ name: 'routing_key', type: 'varchar', length: 255, nullable: true }) routingKey: string | null;
   @Column({ name: 'node_id', type: 'varchar', length: 128, nullable: true }) nodeId: string | null;
   @Column({ name: 'lease_until', type: 'bigint', nullable: true, transformer: bigintNumber }) leaseUntil: number | null;

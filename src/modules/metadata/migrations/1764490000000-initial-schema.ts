@@ -40,7 +40,7 @@ export class InitialSchema1764490000000 implements MigrationInterface {
         str('job_id', 36, true), str('job_code', 128, true), str('handler', 128), big('fire_time'), int('shard_index', 0),
         int('shard_total', 1), str('trigger_source', 16), str('status', 16), int('attempt', 1), int('max_attempts', 1),
         int('retry_backoff_ms', 1000), str('retry_backoff_kind', 16, false, 'FIXED'), int('timeout_ms'),
-        str('routing_key', 255, true), str('node_id', 128, true), big('lease_until', true), big('fencing_token', false, 0),
+        str('routing_strategy', 32, false, 'ROUND_ROBIN'), str('routing_key', 255, true), str('node_id', 128, true), big('lease_until', true), big('fencing_token', false, 0),
         text('params'), text('result'), text('error'), str('trace_id', 64), str('callback_url', 2048, true),
         str('callback_status', 16, true), big('due_at'), big('created_at'), big('updated_at'), big('dispatched_at', true),
         big('started_at', true), big('finished_at', true),

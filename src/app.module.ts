@@ -1,0 +1,54 @@
+import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { Clock } from './common/index.js';
+import { AppConfig, CoreModule, Role } from './config/index.js';
+import { CoordinationModule, REDIS_CLIENT } from './modules/coordination/coordination.module.js';
+import { DispatchModule } from './modules/dispatch/index.js';
+import { ExecutionModule } from './modules/execution/index.js';
+import { MetadataModule } from './modules/metadata/index.js';
+import { HealthController, MetricsController, ObservabilityModule, REDIS_TOKEN } from './modules/observability/index.js';
+import { OpenApiModule, PROBLEM_FILTER_PROVIDER } from './modules/openapi/index.js';
+import { TriggerModule } from './modules/trigger/index.js';
+import { TerminusModule } from '@nestjs/terminus';
+
+/** Options for {@link AppModule.forRoles}; tests pass extra providers (their own handlers) and a clock. */
+export interface AppModuleOptions {
+  clock?: Clock;
+  /** Extra modules to import, e.g. a module with the application's own @JobHandler providers. */
+  imports?: Array<DynamicModule | Type<unknown>>;
+}
+
+/**
+ * The application for a set of roles (DESIGN §1): metadata, coordination, observability and health always;
+ * `api` adds the signed HTTP API, `scheduler` the leader's loops, `executor` the worker pool. A role that
+ * is off is not instantiated at all.
+ */
+@Module({})
+export class AppModule {
+  static forRoles(config: AppConfig, opts: AppModuleOptions = {}): DynamicModule {
+    const has = (r: Role) => config.roles.includes(r);
+    const trigger = TriggerModule.forRoot({ scheduler: has(Role.SCHEDULER) });
+    const imports: Array<DynamicModule | Type<unknown>> = [
+      CoreModule.forConfig(config, opts.clock),
+      LoggerModule.forRoot({
+        pinoHttp: { level: config.logLevel, autoLogging: false, quietReqLogger: true },
+      }),
+      ObservabilityModule,
+      TerminusModule,
+      MetadataModule,
+      CoordinationModule,
+      DispatchModule,
+    ];
+    if (has(Role.SCHEDULER) || has(Role.API)) imports.push(trigger);
+    if (has(Role.API)) imports.push(OpenApiModule.forRoot(trigger));
+    if (has(Role.EXECUTOR)) imports.push(ExecutionModule.forRoot({ http: true, shell: config.allowShell }));
+    imports.push(...(opts.imports ?? []));
+    const providers: Provider[] = [PROBLEM_FILTER_PROVIDER, { provide: REDIS_TOKEN, useExisting: REDIS_CLIENT }];
+    return {
+      module: AppModule,
+      imports,
+      controllers: [HealthController, MetricsController],
+      providers,
+    };
+  }
+}

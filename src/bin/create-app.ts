@@ -1,0 +1,31 @@
+/**
+ * `npm run create-app -- APP_ID`: creates an API client in the configured database (same settings as the
+ * server: DB_URL, TICKWHEEL_SECRET_KEY, or the standalone SQLite file) and prints its secret once.
+ */
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Module } from '@nestjs/common';
+import { CoreModule, loadConfig } from '../config/index.js';
+import { MetadataModule } from '../modules/metadata/index.js';
+import { ApiClientService } from '../modules/openapi/auth/api-client.service.js';
+
+const appId = process.argv[2];
+if (!appId) {
+  process.stderr.write('usage: npm run create-app -- APP_ID\n');
+  process.exit(2);
+}
+const config = loadConfig();
+
+@Module({ imports: [CoreModule.forConfig(config), MetadataModule], providers: [ApiClientService] })
+class CreateAppModule {}
+
+const ctx = await NestFactory.createApplicationContext(CreateAppModule, { logger: ['error'] });
+try {
+  const creds = await ctx.get(ApiClientService).create(appId);
+  process.stdout.write(`AppId:  ${creds.appId}\nSecret: ${creds.secret}\n(the secret is shown only now; store it)\n`);
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exitCode = 1;
+} finally {
+  await ctx.close();
+}

@@ -1,0 +1,29 @@
+/**
+ * `npm run import-crontab -- FILE [--tz ZONE] [--enable]`: sends a cron.d file to a running Tickwheel
+ * (POST /api/jobs/import-crontab) and prints the jobs created/updated and every line not taken, with why.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { clientFromEnv } from './cli-credentials.js';
+
+const args = process.argv.slice(2);
+const file = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--tz');
+const tzAt = args.indexOf('--tz');
+const timeZone = tzAt >= 0 ? args[tzAt + 1] : undefined;
+if (!file || (tzAt >= 0 && !timeZone)) {
+  process.stderr.write('usage: npm run import-crontab -- FILE [--tz ZONE] [--enable]\n');
+  process.exit(2);
+}
+const fileName = basename(file).replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
+const res = await clientFromEnv().request<{ created: string[]; updated: string[]; rejected: Array<{ lineNo: number; line: string; reason: string }> }>(
+  'POST', '/api/jobs/import-crontab', { fileName, content: readFileSync(file, 'utf8'), timeZone, enable: args.includes('--enable') },
+);
+if (res.status !== 200) {
+  process.stderr.write(`${res.status} ${JSON.stringify(res.body)}\n`);
+  process.exit(1);
+}
+const { created, updated, rejected } = res.body;
+process.stdout.write(`${file}: ${created.length} created, ${updated.length} updated, ${rejected.length} line(s) not taken\n`);
+for (const code of created) process.stdout.write(`  + ${code}\n`);
+for (const code of updated) process.stdout.write(`  ~ ${code}\n`);
+for (const r of rejected) process.stdout.write(`  - line ${r.lineNo}: ${r.reason}\n      ${r.line}\n`);

@@ -1,0 +1,44 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppModule, AppModuleOptions } from './app.module.js';
+import { AppConfig, Role } from './config/index.js';
+import { ApiClientService, createValidationPipe } from './modules/openapi/index.js';
+
+/**
+ * Builds and initialises the application exactly as `npm start` runs it (tests use this too, so they
+ * exercise the production wiring): raw body kept for signature checks, validation pipe, Swagger UI at
+ * /docs on api nodes, shutdown hooks. Does not listen.
+ */
+export async function createApp(config: AppConfig, opts: AppModuleOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoles(config, opts), { rawBody: true, bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.useBodyParser('json', { limit: '2mb' });
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+  if (config.roles.includes(Role.API)) SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
+  await app.init();
+  if (config.roles.includes(Role.API)) await app.get(ApiClientService).bootstrapStandalone();
+  return app;
+}
+
+/** The OpenAPI document of the running app (also written to openapi/openapi.json by `npm run openapi:sync`). */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const header = (name: string, description: string) => ({ type: 'apiKey' as const, in: 'header' as const, name, description });
+  const config = new DocumentBuilder()
+    .setTitle('Tickwheel')
+    .setDescription(
+      'Distributed scheduled jobs and asynchronous tasks. Every /api request is signed: X-Signature = hex ' +
+        'HMAC-SHA256(secret, METHOD\\nPATH?QUERY\\nTIMESTAMP\\nNONCE\\nhex(SHA-256(body))), X-Timestamp in epoch ms ' +
+        '(±300 s), X-Nonce used once. Errors are application/problem+json (RFC 9457).',
+    )
+    .setVersion('0.1.0')
+    .addSecurity('X-App-Id', header('X-App-Id', 'Your app id'))
+    .addSecurity('X-Timestamp', header('X-Timestamp', 'Epoch milliseconds'))
+    .addSecurity('X-Nonce', header('X-Nonce', '8-128 of [A-Za-z0-9_-], once per app'))
+    .addSecurity('X-Signature', header('X-Signature', 'hex HMAC-SHA256, see above'))
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { SIGNATURE_HEADERS, signRequest } from '../common/signing.js';
+
+/** Where and as whom the client calls. */
+export interface TickwheelClientOptions {
+  /** e.g. http://localhost:3000 */
+  baseUrl: string;
+  appId: string;
+  secret: string;
+  /** Clock for X-Timestamp (epoch ms); default Date.now. */
+  now?: () => number;
+}
+
+/** An HTTP answer: status, headers and the parsed JSON body (or the text when not JSON). */
+export interface TickwheelResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/**
+ * A small signed HTTP client for the Tickwheel API (DESIGN §8 signing). Every call gets a fresh nonce
+ * and the current timestamp; the body is sent exactly as it was signed.
+ */
+export class TickwheelClient {
+  constructor(private readonly opts: TickwheelClientOptions) {}
+
+  /** Signed request. `path` includes the query string, e.g. `/api/jobs?limit=10`. */
+  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<TickwheelResponse<T>> {
+    const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+    const headers = this.sign(method, path, payload);
+    if (payload) headers['content-type'] = 'application/json';
+    const res = await fetch(new URL(path, this.opts.baseUrl), { method, headers, body: payload || undefined });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+
+  /** The four signature headers for one request (exposed for callers with their own HTTP stack). */
+  sign(method: string, pathAndQuery: string, body: string | Buffer): Record<string, string> {
+    const ts = String((this.opts.now ?? Date.now)());
+    const nonce = randomBytes(16).toString('hex');
+    return {
+      [SIGNATURE_HEADERS.appId]: this.opts.appId,
+      [SIGNATURE_HEADERS.timestamp]: ts,
+      [SIGNATURE_HEADERS.nonce]: nonce,
+      [SIGNATURE_HEADERS.signature]: signRequest(this.opts.secret, method, pathAndQuery, ts, nonce, body),
+    };
+  }
+
+  submitTask(task: Record<string, unknown>) {
+    return this.request<{ requestId: string; status: string; estimatedDelay: number }>('POST', '/api/tasks', task);
+  }
+
+  getTask(requestId: string) {
+    return this.request<Record<string, unknown>>('GET', `/api/tasks/${encodeURIComponent(requestId)}`);
+  }
+}

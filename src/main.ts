@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { createApp } from './bootstrap.js';
+import { ConfigError, loadConfig } from './config/index.js';
+
+/**
+ * Entry point: validate the settings (a bad one stops start-up with a message naming it), build the app
+ * for the configured roles, listen on PORT.
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`tickwheel: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await createApp(config);
+  await app.listen(config.http.port, config.http.host);
+  const where = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${config.http.port}`;
+  process.stdout.write(`tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${where} (Swagger UI: ${where}/docs)\n`);
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`tickwheel: start-up failed: ${err.stack ?? err.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,4 @@
+export * from './coordination.port.js';
+export { InProcessCoordinationAdapter } from './memory/in-process-coordination.adapter.js';
+export { RedisCoordinationAdapter } from './redis/redis-coordination.adapter.js';
+export { RedisKeys } from './redis/redis-keys.js';

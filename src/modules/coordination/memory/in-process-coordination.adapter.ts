@@ -1,0 +1,274 @@
+import { ValidationError, type Clock } from '../../../common/index.js';
+import type { CoordinationPort, LiveNode, NodeAdvert } from '../coordination.port.js';
+
+interface HeldLock {
+  owner: string;
+  /** Epoch ms at which the lock is gone. */
+  expiresAt: number;
+}
+
+interface Waiter {
+  resolve(id: string | null): void;
+  timer: NodeJS.Timeout;
+}
+
+interface DelayedEntry {
+  id: string;
+  dueAt: number;
+}
+
+/** Nonce map size below which expired nonces are not swept. */
+const MIN_NONCE_SWEEP = 1024;
+
+/**
+ * {@link CoordinationPort} held in this process's memory: the standalone deployment shape (DESIGN §1),
+ * where one process has every role. Production code, not a test fake; it behaves as the Redis adapter does
+ * (one contract suite covers both) but nothing is shared with other processes and nothing survives a restart.
+ *
+ * Lock and nonce TTLs are measured with the injected {@link Clock}; `claim` waits with real timers and is
+ * woken by `pushReady` (no polling). Each instance is its own namespace.
+ */
+export class InProcessCoordinationAdapter implements CoordinationPort {
+  private readonly locks = new Map<string, HeldLock>();
+  private readonly ready = new Map<string, string[]>();
+  private readonly processing = new Map<string, string[]>();
+  private readonly waiters = new Map<string, Waiter[]>();
+  /** Delay queue sorted by (due time, id), as a Redis sorted set orders it; `delayedIndex` maps id → due time. */
+  private readonly delayedOrder: DelayedEntry[] = [];
+  private readonly delayedIndex = new Map<string, number>();
+  private readonly nodes = new Map<string, { lastBeat: number; json: string }>();
+  private readonly counters = new Map<string, number>();
+  /** Nonce key → expiry (epoch ms); expired ones are swept when the map has doubled since the last sweep. */
+  private readonly nonces = new Map<string, number>();
+  private nextNonceSweep = MIN_NONCE_SWEEP;
+  private closed = false;
+
+  /** @param clock source of "now" for lock and nonce expiry (epoch ms). */
+  constructor(private readonly clock: Clock) {}
+
+  /** {@inheritDoc CoordinationPort.tryAcquireLock} */
+  async tryAcquireLock(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    const ttl = toTtl(ttlMs);
+    const held = this.heldLock(name);
+    if (held && held.owner !== owner) return false;
+    this.locks.set(name, { owner, expiresAt: this.clock.now() + ttl });
+    return true;
+  }
+
+  /** {@inheritDoc CoordinationPort.renewLock} */
+  async renewLock(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    const ttl = toTtl(ttlMs);
+    const held = this.heldLock(name);
+    if (held?.owner !== owner) return false;
+    held.expiresAt = this.clock.now() + ttl;
+    return true;
+  }
+
+  /** {@inheritDoc CoordinationPort.releaseLock} */
+  async releaseLock(name: string, owner: string): Promise<boolean> {
+    if (this.heldLock(name)?.owner !== owner) return false;
+    this.locks.delete(name);
+    return true;
+  }
+
+  /** {@inheritDoc CoordinationPort.lockOwner} */
+  async lockOwner(name: string): Promise<string | null> {
+    return this.heldLock(name)?.owner ?? null;
+  }
+
+  /** {@inheritDoc CoordinationPort.pushReady} Hands ids straight to waiting claimers, oldest waiter first. */
+  async pushReady(nodeId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    listOf(this.ready, nodeId).push(...ids);
+    const waiting = this.waiters.get(nodeId);
+    while (waiting && waiting.length > 0 && this.ready.has(nodeId)) {
+      const waiter = waiting.shift()!;
+      clearTimeout(waiter.timer);
+      waiter.resolve(this.moveOne(nodeId));
+    }
+    if (waiting?.length === 0) this.waiters.delete(nodeId);
+  }
+
+  /**
+   * {@inheritDoc CoordinationPort.claim}
+   * `timeoutMs <= 0` does not wait. Pending claims resolve null when the adapter is closed.
+   */
+  async claim(nodeId: string, timeoutMs: number): Promise<string | null> {
+    if (this.closed) return null;
+    const id = this.moveOne(nodeId);
+    if (id !== null || !(timeoutMs > 0)) return id;
+    return new Promise<string | null>((resolve) => {
+      const waiting = listOf(this.waiters, nodeId);
+      const waiter: Waiter = {
+        resolve,
+        timer: setTimeout(() => {
+          const index = waiting.indexOf(waiter);
+          if (index >= 0) waiting.splice(index, 1);
+          if (waiting.length === 0 && this.waiters.get(nodeId) === waiting) this.waiters.delete(nodeId);
+          resolve(null);
+        }, timeoutMs),
+      };
+      waiting.push(waiter);
+    });
+  }
+
+  /** {@inheritDoc CoordinationPort.ack} */
+  async ack(nodeId: string, id: string): Promise<void> {
+    const list = this.processing.get(nodeId);
+    const index = list ? list.indexOf(id) : -1;
+    if (index < 0) return;
+    list!.splice(index, 1);
+    if (list!.length === 0) this.processing.delete(nodeId);
+  }
+
+  /** {@inheritDoc CoordinationPort.drainNode} */
+  async drainNode(nodeId: string): Promise<string[]> {
+    const ids = [...(this.processing.get(nodeId) ?? []), ...(this.ready.get(nodeId) ?? [])];
+    this.processing.delete(nodeId);
+    this.ready.delete(nodeId);
+    return ids;
+  }
+
+  /** {@inheritDoc CoordinationPort.queueDepth} */
+  async queueDepth(nodeId: string): Promise<{ ready: number; processing: number }> {
+    return { ready: this.ready.get(nodeId)?.length ?? 0, processing: this.processing.get(nodeId)?.length ?? 0 };
+  }
+
+  /** {@inheritDoc CoordinationPort.isQueued} */
+  async isQueued(nodeId: string, id: string): Promise<boolean> {
+    return (this.ready.get(nodeId)?.includes(id) ?? false) || (this.processing.get(nodeId)?.includes(id) ?? false);
+  }
+
+  /** {@inheritDoc CoordinationPort.scheduleDelayed} */
+  async scheduleDelayed(id: string, dueAtMs: number): Promise<void> {
+    const previous = this.delayedIndex.get(id);
+    if (previous !== undefined) this.delayedOrder.splice(this.delayedPosition({ id, dueAt: previous }), 1);
+    const entry = { id, dueAt: dueAtMs };
+    this.delayedOrder.splice(this.delayedPosition(entry), 0, entry);
+    this.delayedIndex.set(id, dueAtMs);
+  }
+
+  /** {@inheritDoc CoordinationPort.takeDue} */
+  async takeDue(nowMs: number, limit: number): Promise<string[]> {
+    let count = 0;
+    while (count < this.delayedOrder.length && count + 1 <= limit && this.delayedOrder[count].dueAt <= nowMs) count++;
+    const taken = this.delayedOrder.splice(0, count).map((entry) => entry.id);
+    for (const id of taken) this.delayedIndex.delete(id);
+    return taken;
+  }
+
+  /** {@inheritDoc CoordinationPort.delayedDueAt} */
+  async delayedDueAt(id: string): Promise<number | null> {
+    return this.delayedIndex.get(id) ?? null;
+  }
+
+  /** {@inheritDoc CoordinationPort.heartbeat} The advert is stored as JSON, exactly as Redis keeps it. */
+  async heartbeat(nodeId: string, info: NodeAdvert, nowMs: number): Promise<void> {
+    this.nodes.set(nodeId, { lastBeat: nowMs, json: JSON.stringify(info) });
+  }
+
+  /** {@inheritDoc CoordinationPort.liveNodes} */
+  async liveNodes(sinceMs: number): Promise<LiveNode[]> {
+    return this.listNodes((lastBeat) => lastBeat >= sinceMs);
+  }
+
+  /** {@inheritDoc CoordinationPort.staleNodes} */
+  async staleNodes(sinceMs: number): Promise<LiveNode[]> {
+    return this.listNodes((lastBeat) => lastBeat < sinceMs);
+  }
+
+  /** {@inheritDoc CoordinationPort.removeNode} */
+  async removeNode(nodeId: string): Promise<void> {
+    this.nodes.delete(nodeId);
+  }
+
+  /** {@inheritDoc CoordinationPort.increment} */
+  async increment(name: string, by = 1): Promise<number> {
+    if (!Number.isSafeInteger(by)) throw new ValidationError('by', `increment must be an integer, got ${by}`);
+    const value = (this.counters.get(name) ?? 0) + by;
+    this.counters.set(name, value);
+    return value;
+  }
+
+  /** {@inheritDoc CoordinationPort.acceptNonce} */
+  async acceptNonce(appId: string, nonce: string, ttlMs: number): Promise<boolean> {
+    const ttl = toTtl(ttlMs);
+    const now = this.clock.now();
+    const key = `${appId.length}:${appId}:${nonce}`;
+    const expiresAt = this.nonces.get(key);
+    if (expiresAt !== undefined && expiresAt > now) return false;
+    this.nonces.set(key, now + ttl);
+    if (this.nonces.size >= this.nextNonceSweep) {
+      for (const [k, until] of this.nonces) if (until <= now) this.nonces.delete(k);
+      this.nextNonceSweep = Math.max(MIN_NONCE_SWEEP, this.nonces.size * 2);
+    }
+    return true;
+  }
+
+  /** Resolves pending claims with null and stops their timers. Idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiting of this.waiters.values()) {
+      for (const waiter of waiting) {
+        clearTimeout(waiter.timer);
+        waiter.resolve(null);
+      }
+    }
+    this.waiters.clear();
+  }
+
+  /** The live holder of `name`; an expired lock is forgotten. */
+  private heldLock(name: string): HeldLock | undefined {
+    const held = this.locks.get(name);
+    if (held && held.expiresAt <= this.clock.now()) {
+      this.locks.delete(name);
+      return undefined;
+    }
+    return held;
+  }
+
+  /** Moves the head of the node's ready list to the tail of its processing list. */
+  private moveOne(nodeId: string): string | null {
+    const ready = this.ready.get(nodeId);
+    if (!ready) return null;
+    const id = ready.shift()!;
+    if (ready.length === 0) this.ready.delete(nodeId);
+    listOf(this.processing, nodeId).push(id);
+    return id;
+  }
+
+  /** Index of the first delay-queue entry not ordered before `entry` (binary search). */
+  private delayedPosition(entry: DelayedEntry): number {
+    let low = 0;
+    let high = this.delayedOrder.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const other = this.delayedOrder[mid];
+      const before = other.dueAt < entry.dueAt || (other.dueAt === entry.dueAt && other.id < entry.id);
+      if (before) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  private listNodes(keep: (lastBeat: number) => boolean): LiveNode[] {
+    const nodes: LiveNode[] = [];
+    for (const [nodeId, { lastBeat, json }] of this.nodes) {
+      if (keep(lastBeat)) nodes.push({ nodeId, lastBeat, info: JSON.parse(json) as NodeAdvert });
+    }
+    return nodes.sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
+  }
+}
+
+/** The list stored under `key`, created empty when missing. */
+function listOf<T>(map: Map<string, T[]>, key: string): T[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
+}
+
+/** A TTL as the Redis adapter accepts it: a positive whole number of ms. */
+function toTtl(ttlMs: number): number {
+  if (!(ttlMs > 0) || !Number.isFinite(ttlMs)) throw new ValidationError('ttlMs', `ttl must be a positive number of ms, got ${ttlMs}`);
+  return Math.ceil(ttlMs);
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { CoordinationModule } from '../coordination/coordination.module.js';
+import { MetadataModule } from '../metadata/index.js';
+import { DispatchService } from './dispatch.service.js';
+import { NodeRegistryService } from './node-registry.service.js';
+import { ReconcilerService } from './reconciler.service.js';
+
+/**
+ * Dispatch (DESIGN §2, §6). Exports the facade ({@link DispatchService}), the registry view and the
+ * reconciler whose passes the scheduler leader drives.
+ */
+@Module({
+  imports: [MetadataModule, CoordinationModule],
+  providers: [DispatchService, NodeRegistryService, ReconcilerService],
+  exports: [DispatchService, NodeRegistryService, ReconcilerService],
+})
+export class DispatchModule {}

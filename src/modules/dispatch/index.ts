@@ -1,0 +1,4 @@
+export { DispatchModule } from './dispatch.module.js';
+export { DispatchService, type DispatchOutcome } from './dispatch.service.js';
+export { NodeRegistryService } from './node-registry.service.js';
+export { ReconcilerService } from './reconciler.service.js';

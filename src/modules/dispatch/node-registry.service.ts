@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/coordination.port.js';
+
+/**
+ * Reads the executor registry (DESIGN §6): a node is live while its last heartbeat is younger than
+ * NODE_OFFLINE_AFTER_MS. Reads are cached for 250 ms so a burst of dispatches costs one round trip.
+ */
+@Injectable()
+export class NodeRegistryService {
+  private cache: { at: number; nodes: LiveNode[] } | null = null;
+
+  constructor(
+    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Live nodes, sorted by node id. */
+  async liveNodes(): Promise<LiveNode[]> {
+    const now = this.clock.now();
+    if (this.cache && now - this.cache.at < 250) return this.cache.nodes;
+    const nodes = await this.coordination.liveNodes(now - this.config.nodeOfflineAfterMs);
+    this.cache = { at: now, nodes };
+    return nodes;
+  }
+
+  /** Live nodes advertising `handler`, sorted by node id. */
+  async candidates(handler: string): Promise<LiveNode[]> {
+    return (await this.liveNodes()).filter((n) => n.info.handlers.includes(handler));
+  }
+
+  /** Registered nodes whose heartbeat is older than the offline threshold. */
+  staleNodes(): Promise<LiveNode[]> {
+    return this.coordination.staleNodes(this.clock.now() - this.config.nodeOfflineAfterMs);
+  }
+
+  /** Forgets the cached view (after a node was declared offline). */
+  invalidate(): void {
+    this.cache = null;
+  }
+}

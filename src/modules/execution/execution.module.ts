@@ -1,0 +1,35 @@
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { CoordinationModule } from '../coordination/coordination.module.js';
+import { MetadataModule } from '../metadata/index.js';
+import { HttpJobHandler } from './builtin/http.handler.js';
+import { ShellJobHandler } from './builtin/shell.handler.js';
+import { ExecutorService } from './executor.service.js';
+import { HandlerRegistry } from './handler-registry.service.js';
+import { TaskRunner } from './task-runner.service.js';
+
+/** Options of {@link ExecutionModule.forRoot}. */
+export interface ExecutionModuleOptions {
+  /** Register the built-in `http` handler (default true). */
+  http?: boolean;
+  /** Register the built-in `shell` handler (TICKWHEEL_ALLOW_SHELL; default false). */
+  shell?: boolean;
+}
+
+/**
+ * The executor role (DESIGN §2 `execution`). It runs every `@JobHandler` provider of the application it
+ * is imported into, so a business Nest app can import it and serve only its own handlers (see
+ * examples/). Built-ins are opt-in per option.
+ */
+@Module({})
+export class ExecutionModule {
+  static forRoot(opts: ExecutionModuleOptions = {}): DynamicModule {
+    const builtins: Provider[] = [...(opts.http !== false ? [HttpJobHandler] : []), ...(opts.shell ? [ShellJobHandler] : [])];
+    return {
+      module: ExecutionModule,
+      imports: [DiscoveryModule, MetadataModule, CoordinationModule],
+      providers: [HandlerRegistry, TaskRunner, ExecutorService, ...builtins],
+      exports: [ExecutorService, HandlerRegistry],
+    };
+  }
+}

@@ -1,0 +1,5 @@
+export { ExecutionModule, type ExecutionModuleOptions } from './execution.module.js';
+export { ExecutorService } from './executor.service.js';
+export { HandlerRegistry } from './handler-registry.service.js';
+export { JobHandler } from './job-handler.decorator.js';
+export { JobFailure, type JobContext, type JobHandlerImpl, type JobResult } from './job-context.js';

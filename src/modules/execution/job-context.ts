@@ -1,0 +1,47 @@
+import { LoggerService } from '@nestjs/common';
+
+/**
+ * What a handler receives for one attempt (DESIGN §7). `signal` aborts on timeout, lost lease and
+ * shutdown; `fencingToken` grows with every attempt, so a handler can make its own writes conditional
+ * on it; `requestId` is the stable idempotency key across attempts.
+ */
+export interface JobContext {
+  requestId: string;
+  instanceId: string;
+  /** Job definition code, or null for an API task. */
+  jobCode: string | null;
+  params: unknown;
+  /** 1-based. */
+  attempt: number;
+  maxAttempts: number;
+  fencingToken: number;
+  shardIndex: number;
+  shardTotal: number;
+  /** Scheduled fire time, epoch ms UTC (submission time for API tasks). */
+  fireTime: number;
+  traceId: string;
+  signal: AbortSignal;
+  /** Logger whose lines carry the trace id. */
+  logger: LoggerService;
+  /** Reports progress (0-100) with an optional note; logged with the trace id. */
+  progress(pct: number, note?: string): void;
+}
+
+/** Whatever JSON-serialisable value the handler returns is stored as the instance's result. */
+export type JobResult = unknown;
+
+/** A user handler: a Nest provider marked with `@JobHandler('name')` (DESIGN §7). */
+export interface JobHandlerImpl {
+  execute(ctx: JobContext): Promise<JobResult>;
+}
+
+/**
+ * Thrown by a handler to fail the attempt while keeping a result (e.g. the HTTP status and body excerpt
+ * of a 500 answer). The attempt is retried if attempts remain.
+ */
+export class JobFailure extends Error {
+  constructor(message: string, readonly result?: unknown) {
+    super(message);
+    this.name = 'JobFailure';
+  }
+}

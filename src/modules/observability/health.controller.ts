@@ -1,0 +1,43 @@
+import { Controller, Get, Inject, Optional } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Redis } from 'ioredis';
+import { REDIS_TOKEN } from './observability.tokens.js';
+
+/**
+ * `/health/live` (the process answers) and `/health/ready` (database and, when clustered, Redis answer).
+ * Unauthenticated so probes need no credentials.
+ */
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly db: TypeOrmHealthIndicator,
+    private readonly indicators: HealthIndicatorService,
+    @Optional() @Inject(REDIS_TOKEN) private readonly redis: Redis | null,
+  ) {}
+
+  @Get('live')
+  live(): { status: string } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @HealthCheck()
+  ready() {
+    return this.health.check([
+      () => this.db.pingCheck('database', { timeout: 2000 }),
+      async () => {
+        const ind = this.indicators.check('redis');
+        if (!this.redis) return ind.up({ mode: 'in-process' });
+        try {
+          await this.redis.ping();
+          return ind.up();
+        } catch (err) {
+          return ind.down({ message: (err as Error).message });
+        }
+      },
+    ]);
+  }
+}

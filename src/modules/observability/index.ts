@@ -1,0 +1,5 @@
+export { ObservabilityModule } from './observability.module.js';
+export { MetricsService } from './metrics.service.js';
+export { MetricsController } from './metrics.controller.js';
+export { HealthController } from './health.controller.js';
+export { REDIS_TOKEN } from './observability.tokens.js';

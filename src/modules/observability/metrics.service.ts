@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * Prometheus metrics (DESIGN §9). One registry per application instance (not prom-client's global one),
+ * so several nodes booted in one test process never collide. Names carry the `tickwheel_` prefix;
+ * durations are seconds, as Prometheus conventions ask.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  readonly instancesFinished = new Counter({
+    name: 'tickwheel_instances_finished_total',
+    help: 'Job instances that reached a final status, by status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly retries = new Counter({
+    name: 'tickwheel_retries_total',
+    help: 'Attempts that failed or timed out and were scheduled again',
+    registers: [this.registry],
+  });
+
+  readonly executionSeconds = new Histogram({
+    name: 'tickwheel_execution_duration_seconds',
+    help: 'Handler run time per attempt, seconds',
+    labelNames: ['handler', 'outcome'] as const,
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+    registers: [this.registry],
+  });
+
+  readonly triggerLatenessSeconds = new Histogram({
+    name: 'tickwheel_trigger_lateness_seconds',
+    help: 'Actual fire time minus scheduled fire time, seconds',
+    buckets: [0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 30],
+    registers: [this.registry],
+  });
+
+  readonly misfires = new Counter({
+    name: 'tickwheel_misfires_total',
+    help: 'Fires handled by a misfire policy, by policy',
+    labelNames: ['policy'] as const,
+    registers: [this.registry],
+  });
+
+  readonly leader = new Gauge({
+    name: 'tickwheel_leader',
+    help: '1 when this process holds the scheduler leadership',
+    registers: [this.registry],
+  });
+
+  readonly liveExecutors = new Gauge({
+    name: 'tickwheel_live_executors',
+    help: 'Executor nodes with a recent heartbeat (as seen by the leader)',
+    registers: [this.registry],
+  });
+
+  readonly queueDepth = new Gauge({
+    name: 'tickwheel_queue_depth',
+    help: 'Ids in a node ready list',
+    labelNames: ['node'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'tickwheel_' });
+  }
+}

@@ -1,0 +1,29 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/**
+ * AES-256-GCM for api_client secrets at rest (DESIGN §3). Output: `v1:<iv b64>:<tag b64>:<ciphertext b64>`.
+ * @throws Error when a value was not made with this key (tampered or another key).
+ */
+export class SecretBox {
+  private readonly key: Buffer;
+
+  constructor(keyHex: string) {
+    this.key = Buffer.from(keyHex, 'hex');
+    if (this.key.length !== 32) throw new Error('secret key must be 32 bytes (64 hex characters)');
+  }
+
+  seal(plain: string): string {
+    const iv = randomBytes(12);
+    const c = createCipheriv('aes-256-gcm', this.key, iv);
+    const data = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+    return ['v1', iv.toString('base64'), c.getAuthTag().toString('base64'), data.toString('base64')].join(':');
+  }
+
+  open(sealed: string): string {
+    const [v, iv, tag, data] = sealed.split(':');
+    if (v !== 'v1' || !iv || !tag || data === undefined) throw new Error('not a sealed secret');
+    const d = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
+    d.setAuthTag(Buffer.from(tag, 'base64'));
+    return Buffer.concat([d.update(Buffer.from(data, 'base64')), d.final()]).toString('utf8');
+  }
+}

@@ -1,0 +1,58 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Request } from 'express';
+import { CLOCK, type Clock, ErrorCode, SchedulerError, SIGNATURE_HEADERS as H, signaturesEqual, signRequest } from '../../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
+import { COORDINATION, type CoordinationPort } from '../../coordination/coordination.port.js';
+import { ApiClientService } from './api-client.service.js';
+
+/** A request that passed the guard carries its caller's app id. */
+export interface SignedRequest extends Request {
+  appId: string;
+  rawBody?: Buffer;
+}
+
+const NONCE = /^[A-Za-z0-9_-]{8,128}$/;
+
+/**
+ * HMAC-SHA256 request signing for every `/api` route (DESIGN §8): X-App-Id, X-Timestamp (epoch ms,
+ * within ±SIGNATURE_WINDOW_MS), X-Nonce (accepted once per app within twice the window) and X-Signature
+ * (hex HMAC of the canonical request, compared in constant time). Any failure is the same 401 with no
+ * hint of which part failed. The nonce is spent only after the signature checks, so nobody can burn
+ * another app's nonces.
+ */
+@Injectable()
+export class SignatureGuard implements CanActivate {
+  constructor(
+    private readonly clients: ApiClientService,
+    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<SignedRequest>();
+    if (!req.path.startsWith('/api/') && req.path !== '/api') return true;
+    const appId = header(req, H.appId);
+    const ts = header(req, H.timestamp);
+    const nonce = header(req, H.nonce);
+    const signature = header(req, H.signature);
+    if (!appId || !ts || !nonce || !signature || !/^\d{1,16}$/.test(ts) || !NONCE.test(nonce)) throw unauthorized();
+    if (Math.abs(this.clock.now() - Number(ts)) > this.config.signatureWindowMs) throw unauthorized();
+    const secret = await this.clients.secretOf(appId);
+    if (!secret) throw unauthorized();
+    const expected = signRequest(secret, req.method, req.originalUrl, ts, nonce, req.rawBody ?? '');
+    if (!signaturesEqual(expected, signature)) throw unauthorized();
+    if (!(await this.coordination.acceptNonce(appId, nonce, 2 * this.config.signatureWindowMs))) throw unauthorized();
+    req.appId = appId;
+    return true;
+  }
+}
+
+function header(req: Request, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+function unauthorized(): SchedulerError {
+  return new SchedulerError(ErrorCode.UNAUTHORIZED, 'missing or invalid request signature');
+}

@@ -1,0 +1,96 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AppId, Signed } from '../auth/signed.decorator.js';
+import { CreateJobDto, ImportCrontabDto, ListQueryDto, TriggerJobDto, UpdateJobDto } from '../dto/job.dto.js';
+import { JobViewDto } from '../dto/job-view.dto.js';
+import { TaskViewDto } from '../dto/task.dto.js';
+import { CrontabImportResult, CrontabImportService } from '../services/crontab-import.service.js';
+import { toTaskView } from '../services/instance-view.js';
+import { JobsService } from '../services/jobs.service.js';
+
+/** Job definitions (DESIGN §8 `/api/jobs`). `{id}` is the job's id or its code. */
+@ApiTags('jobs')
+@Signed()
+@Controller('api/jobs')
+export class JobsController {
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly importer: CrontabImportService,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a job definition' })
+  @ApiCreatedResponse({ type: JobViewDto })
+  @ApiBadRequestResponse({ description: 'Invalid definition, e.g. a bad cron expression (field triggerExpr) or time zone (field timeZone).' })
+  @ApiConflictResponse({ description: 'The code exists.' })
+  async create(@AppId() appId: string, @Body() dto: CreateJobDto): Promise<JobViewDto> {
+    return this.view(await this.jobs.create(appId, dto));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List job definitions (by code)' })
+  async list(@Query() q: ListQueryDto): Promise<{ total: number; items: JobViewDto[] }> {
+    const [items, total] = await this.jobs.list(q.offset ?? 0, q.limit ?? 50);
+    return { total, items: items.map((d) => this.view(d)) };
+  }
+
+  @Post('import-crontab')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Import a cron.d file', description: "Each entry becomes a 'shell' job <fileName>-L<line>; lines that are not jobs are listed with the reason. Jobs are created paused unless enable=true." })
+  async importCrontab(@AppId() appId: string, @Body() dto: ImportCrontabDto): Promise<CrontabImportResult> {
+    return this.importer.import(appId, dto);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Read a job definition with its next 5 fire times' })
+  @ApiOkResponse({ type: JobViewDto })
+  @ApiNotFoundResponse()
+  async get(@Param('id') id: string): Promise<JobViewDto> {
+    return this.view(await this.jobs.get(id));
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Change a job definition (any subset of fields)' })
+  @ApiOkResponse({ type: JobViewDto })
+  async update(@AppId() appId: string, @Param('id') id: string, @Body() dto: UpdateJobDto): Promise<JobViewDto> {
+    return this.view(await this.jobs.update(appId, id, dto));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a job definition (its instances stay as history)' })
+  async remove(@AppId() appId: string, @Param('id') id: string): Promise<void> {
+    await this.jobs.remove(appId, id);
+  }
+
+  @Post(':id/pause')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Pause the schedule' })
+  async pause(@AppId() appId: string, @Param('id') id: string): Promise<JobViewDto> {
+    return this.view(await this.jobs.pause(appId, id));
+  }
+
+  @Post(':id/resume')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Resume the schedule from now' })
+  async resume(@AppId() appId: string, @Param('id') id: string): Promise<JobViewDto> {
+    return this.view(await this.jobs.resume(appId, id));
+  }
+
+  @Post(':id/trigger')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Run the job once now (MANUAL instance), paused or not' })
+  async trigger(@AppId() appId: string, @Param('id') id: string, @Body() dto: TriggerJobDto): Promise<TaskViewDto> {
+    return toTaskView(await this.jobs.triggerNow(appId, id, dto.params));
+  }
+
+  @Get(':id/instances')
+  @ApiOperation({ summary: 'Recent instances of the job, newest fire first' })
+  async instances(@Param('id') id: string, @Query() q: ListQueryDto): Promise<TaskViewDto[]> {
+    return (await this.jobs.instancesOf(id, q.limit ?? 50)).map(toTaskView);
+  }
+
+  private view(d: Parameters<typeof JobViewDto.of>[0]): JobViewDto {
+    return JobViewDto.of(d, this.jobs.preview(d));
+  }
+}

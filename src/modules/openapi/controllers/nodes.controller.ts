@@ -1,0 +1,29 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { COORDINATION, type CoordinationPort } from '../../coordination/coordination.port.js';
+import { NodeRegistryService } from '../../dispatch/index.js';
+import { Signed } from '../auth/signed.decorator.js';
+
+/** Read-only cluster state (DESIGN §8 `/api/nodes`). */
+@ApiTags('nodes')
+@Signed()
+@Controller('api/nodes')
+export class NodesController {
+  constructor(
+    private readonly registry: NodeRegistryService,
+    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Live executor nodes', description: 'Handlers, capacity, running tasks, queue depth and last heartbeat of every live node.' })
+  async list() {
+    const nodes = await this.registry.liveNodes();
+    return Promise.all(
+      nodes.map(async (n) => ({
+        nodeId: n.nodeId, host: n.info.host, handlers: n.info.handlers, capacity: n.info.capacity, active: n.info.active,
+        queue: await this.coordination.queueDepth(n.nodeId), lastBeat: new Date(n.lastBeat).toISOString(),
+        startedAt: new Date(n.info.startedAt).toISOString(),
+      })),
+    );
+  }
+}

@@ -1,0 +1,44 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { JobDefinition } from '../../metadata/index.js';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** A job definition as the API shows it; times ISO-8601 UTC. */
+export class JobViewDto {
+  @ApiProperty() id: string;
+  @ApiProperty() code: string;
+  @ApiProperty({ nullable: true, type: String }) description: string | null;
+  @ApiProperty() handler: string;
+  @ApiProperty() triggerType: string;
+  @ApiProperty({ nullable: true, type: String }) triggerExpr: string | null;
+  @ApiProperty() timeZone: string;
+  @ApiProperty() params: unknown;
+  @ApiProperty() routingStrategy: string;
+  @ApiProperty({ nullable: true, type: String }) routingKey: string | null;
+  @ApiProperty() misfirePolicy: string;
+  @ApiProperty() overlapPolicy: string;
+  @ApiProperty() timeoutMs: number;
+  @ApiProperty() retryMax: number;
+  @ApiProperty() retryBackoffMs: number;
+  @ApiProperty() retryBackoffKind: string;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty({ description: 'OK, or ERROR when the next fire could not be computed (see scheduleError).' }) scheduleState: string;
+  @ApiProperty({ nullable: true, type: String }) scheduleError: string | null;
+  @ApiProperty({ nullable: true, type: String }) nextFireTime: string | null;
+  @ApiProperty({ nullable: true, type: String }) lastFireTime: string | null;
+  @ApiProperty({ type: [String], description: 'The next 5 fire times from now (for FIXED_DELAY assuming zero run time), even while paused.' }) nextFireTimes: string[];
+  @ApiProperty() version: number;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+
+  static of(d: JobDefinition, preview: number[]): JobViewDto {
+    return {
+      id: d.id, code: d.code, description: d.description, handler: d.handler, triggerType: d.triggerType, triggerExpr: d.triggerExpr,
+      timeZone: d.timeZone, params: d.params, routingStrategy: d.routingStrategy, routingKey: d.routingKey, misfirePolicy: d.misfirePolicy,
+      overlapPolicy: d.overlapPolicy, timeoutMs: d.timeoutMs, retryMax: d.retryMax, retryBackoffMs: d.retryBackoffMs,
+      retryBackoffKind: d.retryBackoffKind, enabled: d.enabled, scheduleState: d.scheduleState, scheduleError: d.scheduleError,
+      nextFireTime: iso(d.nextFireTime), lastFireTime: iso(d.lastFireTime), nextFireTimes: preview.map((t) => new Date(t).toISOString()),
+      version: d.version, createdAt: iso(d.createdAt) as string, updatedAt: iso(d.updatedAt) as string,
+    };
+  }
+}

@@ -1,0 +1,112 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
+
+/** Trigger types a job definition may have (API tasks are submitted through /api/tasks). */
+const JOB_TRIGGER_TYPES = [TriggerType.CRON, TriggerType.FIXED_RATE, TriggerType.FIXED_DELAY, TriggerType.ONE_SHOT];
+/** What this release implements; the other DESIGN values are refused rather than silently ignored. */
+export const SUPPORTED_ROUTING = [RoutingStrategy.ROUND_ROBIN];
+export const SUPPORTED_OVERLAP = [OverlapPolicy.ALLOW];
+
+/** POST /api/jobs body. */
+export class CreateJobDto {
+  @ApiProperty({ description: 'Unique code of the job in its namespace (1-128 of A-Z a-z 0-9 _ . -).', example: 'health-probe' })
+  @IsString() @Matches(/^[A-Za-z0-9_.-]{1,128}$/, { message: 'code must be 1-128 of [A-Za-z0-9_.-]' })
+  code: string;
+
+  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255)
+  description?: string;
+
+  @ApiProperty({ description: "Handler name ('http', 'shell' when enabled, or your own @JobHandler).", example: 'http' })
+  @IsString() @Matches(/^[A-Za-z0-9_.:-]{1,128}$/, { message: 'handler must be 1-128 of [A-Za-z0-9_.:-]' })
+  handler: string;
+
+  @ApiProperty({
+    enum: JOB_TRIGGER_TYPES,
+    description: 'CRON: triggerExpr is 5 fields (min hour dom mon dow) or 6 (leading seconds), in timeZone. ' +
+      'FIXED_RATE: period in ms; fires stay on the grid of the first fire. FIXED_DELAY: delay in ms counted from the previous finish. ' +
+      'ONE_SHOT: an ISO-8601 instant with Z or an offset.',
+  })
+  @IsIn(JOB_TRIGGER_TYPES, { message: `triggerType must be one of ${JOB_TRIGGER_TYPES.join(', ')}` })
+  triggerType: TriggerType;
+
+  @ApiProperty({ description: 'Cron expression, period/delay in ms, or instant (see triggerType).', example: '*/10 * * * * *' })
+  @IsString() @MaxLength(255)
+  triggerExpr: string;
+
+  @ApiPropertyOptional({ description: 'IANA time zone the cron expression is read in (default UTC). The host TZ never matters.', example: 'Europe/London' })
+  @IsOptional() @IsString() @MaxLength(64)
+  timeZone?: string;
+
+  @ApiPropertyOptional({ description: 'Handler parameters (JSON object), given to every fire.', example: { method: 'GET', url: 'http://127.0.0.1:3000/health/live' } })
+  @IsOptional() @IsObject()
+  params?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ enum: SUPPORTED_ROUTING, description: 'How an executor is picked. This release: ROUND_ROBIN.' })
+  @IsOptional() @IsIn(SUPPORTED_ROUTING, { message: `routingStrategy must be one of ${SUPPORTED_ROUTING.join(', ')} in this release` })
+  routingStrategy?: RoutingStrategy;
+
+  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255)
+  routingKey?: string;
+
+  @ApiPropertyOptional({ enum: MisfirePolicy, description: 'Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS): FIRE_ONCE_NOW (default) fires once for all of them, SKIP drops them, FIRE_ALL catches up every one.' })
+  @IsOptional() @IsIn(Object.values(MisfirePolicy))
+  misfirePolicy?: MisfirePolicy;
+
+  @ApiPropertyOptional({ enum: SUPPORTED_OVERLAP, description: 'What a fire does while the previous one still runs. This release: ALLOW.' })
+  @IsOptional() @IsIn(SUPPORTED_OVERLAP, { message: `overlapPolicy must be one of ${SUPPORTED_OVERLAP.join(', ')} in this release` })
+  overlapPolicy?: OverlapPolicy;
+
+  @ApiPropertyOptional({ description: 'Time limit of one attempt, ms (default 60000).', example: 60000 })
+  @IsOptional() @IsInt() @Min(1) @Max(24 * 3600 * 1000)
+  timeoutMs?: number;
+
+  @ApiPropertyOptional({ description: 'Retries after the first attempt (0-19, default 0).' })
+  @IsOptional() @IsInt() @Min(0) @Max(19)
+  retryMax?: number;
+
+  @ApiPropertyOptional({ description: 'Base delay between attempts, ms (default 1000).' })
+  @IsOptional() @IsInt() @Min(0) @Max(3600 * 1000)
+  retryBackoffMs?: number;
+
+  @ApiPropertyOptional({ enum: BackoffKind }) @IsOptional() @IsIn(Object.values(BackoffKind))
+  retryBackoffKind?: BackoffKind;
+
+  @ApiPropertyOptional({ description: 'Whether the schedule runs (default true). Pause/resume change it.' })
+  @IsOptional() @IsBoolean()
+  enabled?: boolean;
+}
+
+/** PATCH /api/jobs/{id} body: any subset of the create fields. */
+export class UpdateJobDto extends PartialType(CreateJobDto) {}
+
+/** POST /api/jobs/{id}/trigger body. */
+export class TriggerJobDto {
+  @ApiPropertyOptional({ description: "Parameters for this run only (default: the job's)." })
+  @IsOptional() @IsObject()
+  params?: Record<string, unknown>;
+}
+
+/** POST /api/jobs/import-crontab body. */
+export class ImportCrontabDto {
+  @ApiProperty({ description: 'File name, used in the job codes (<name>-L<line>).', example: 'sysstat' })
+  @IsString() @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'fileName must be 1-64 of [A-Za-z0-9_.-]' })
+  fileName: string;
+
+  @ApiProperty({ description: 'The cron.d file content (m h dom mon dow user command).' })
+  @IsString() @MaxLength(1_000_000)
+  content: string;
+
+  @ApiPropertyOptional({ description: 'Zone the entries are read in (default UTC).' }) @IsOptional() @IsString() @MaxLength(64)
+  timeZone?: string;
+
+  @ApiPropertyOptional({ description: 'Create the jobs enabled (default false: review, then resume).' }) @IsOptional() @IsBoolean()
+  enable?: boolean;
+}
+
+/** Query of GET /api/jobs. */
+export class ListQueryDto {
+  @ApiPropertyOptional({ default: 0 }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) offset?: number;
+  @ApiPropertyOptional({ default: 50, maximum: 500 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(500) limit?: number;
+}

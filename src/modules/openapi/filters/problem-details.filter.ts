@@ -1,0 +1,50 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { Request, Response } from 'express';
+import { ErrorCode, SchedulerError } from '../../../common/index.js';
+
+const STATUS: Record<ErrorCode, number> = {
+  [ErrorCode.VALIDATION]: 400,
+  [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.CONFLICT]: 409,
+  [ErrorCode.UNAUTHORIZED]: 401,
+  [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.ILLEGAL_TRANSITION]: 409,
+  [ErrorCode.CONFIG]: 500,
+  [ErrorCode.HANDLER_NOT_FOUND]: 400,
+  [ErrorCode.INTERNAL]: 500,
+};
+
+/**
+ * Every error leaves as `application/problem+json` (RFC 9457): `type`, `title`, `status`, `detail`,
+ * `instance`, plus `code` and, for validation errors, `field`. Unknown errors are a 500 whose cause is
+ * logged, never sent.
+ */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger(ProblemDetailsFilter.name);
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    let status = 500;
+    let body: Record<string, unknown>;
+    if (exception instanceof SchedulerError) {
+      status = STATUS[exception.code] ?? 500;
+      body = { code: exception.code, detail: exception.message, ...(exception.field ? { field: exception.field } : {}) };
+    } else if (exception instanceof HttpException) {
+      status = exception.getStatus();
+      const r = exception.getResponse();
+      const detail = typeof r === 'string' ? r : ((r as { message?: unknown }).message ?? exception.message);
+      body = { code: status === 404 ? ErrorCode.NOT_FOUND : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'HTTP', detail: Array.isArray(detail) ? detail.join('; ') : String(detail) };
+    } else {
+      this.logger.error(`unhandled error on ${req.method} ${req.originalUrl}: ${(exception as Error)?.stack ?? String(exception)}`);
+      body = { code: ErrorCode.INTERNAL, detail: 'internal error' };
+    }
+    if (status >= 500 && exception instanceof SchedulerError) this.logger.error(exception.message);
+    res
+      .status(status)
+      .type('application/problem+json')
+      .json({ type: 'about:blank', title: HttpStatus[status]?.replace(/_/g, ' ').toLowerCase() ?? 'error', status, instance: req.originalUrl, ...body });
+  }
+}

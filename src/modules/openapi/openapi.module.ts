@@ -1,0 +1,36 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { CoordinationModule } from '../coordination/coordination.module.js';
+import { DispatchModule } from '../dispatch/index.js';
+import { MetadataModule } from '../metadata/index.js';
+import { ApiClientService } from './auth/api-client.service.js';
+import { SignatureGuard } from './auth/signature.guard.js';
+import { JobsController } from './controllers/jobs.controller.js';
+import { NodesController } from './controllers/nodes.controller.js';
+import { TasksController } from './controllers/tasks.controller.js';
+import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
+import { CrontabImportService } from './services/crontab-import.service.js';
+import { JobsService } from './services/jobs.service.js';
+import { TasksService } from './services/tasks.service.js';
+
+/**
+ * The HTTP surface of the api role (DESIGN §2 `openapi`, §8): signed /api routes, problem+json errors.
+ * The trigger module (trigger-now, schedule validation) is passed in by the app module, which knows
+ * whether the scheduler role runs in this process.
+ */
+@Module({})
+export class OpenApiModule {
+  /** @param trigger the app's one TriggerModule.forRoot(...) instance. */
+  static forRoot(trigger: DynamicModule): DynamicModule {
+    return {
+      module: OpenApiModule,
+      imports: [MetadataModule, CoordinationModule, DispatchModule, trigger],
+      controllers: [TasksController, JobsController, NodesController],
+      providers: [ApiClientService, TasksService, JobsService, CrontabImportService, { provide: APP_GUARD, useClass: SignatureGuard }],
+      exports: [ApiClientService],
+    };
+  }
+}
+
+/** Problem+json for every route of the process (health and metrics included), whatever the roles. */
+export const PROBLEM_FILTER_PROVIDER = { provide: APP_FILTER, useClass: ProblemDetailsFilter };

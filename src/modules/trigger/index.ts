@@ -1,0 +1,7 @@
+export { TriggerModule } from './trigger.module.js';
+export { TriggerService, SCHEDULER_APP_ID } from './trigger.service.js';
+export { SchedulerLoopService } from './scheduler-loop.service.js';
+export { LeaderElectionService } from './leader-election.service.js';
+export * from './schedule/schedule.js';
+export * from './schedule/cron-schedule.js';
+export * from './schedule/crontab-parser.js';

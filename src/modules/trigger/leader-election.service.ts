@@ -1,0 +1,74 @@
+import { Inject, Injectable, Logger, BeforeApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { COORDINATION, type CoordinationPort } from '../coordination/coordination.port.js';
+import { MetricsService } from '../observability/index.js';
+
+const LOCK = 'leader';
+
+/**
+ * Scheduler leadership (DESIGN §5): one scheduler holds the `leader` lock (SET NX PX), renews it every
+ * third of LEADER_LEASE_MS, and releases it on shutdown; a standby takes over within one TTL.
+ * Losing a renewal steps down at once. Two leaders at once cannot double-fire anyway: the unique key of
+ * job_instance makes the second insert a no-op.
+ */
+@Injectable()
+export class LeaderElectionService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(LeaderElectionService.name);
+  readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private leader = false;
+  private timer: NodeJS.Timeout | null = null;
+  private listeners: Array<(leader: boolean) => void> = [];
+
+  constructor(
+    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  get isLeader(): boolean {
+    return this.leader;
+  }
+
+  /** Calls `fn(true)` on gaining and `fn(false)` on losing leadership. */
+  onChange(fn: (leader: boolean) => void): void {
+    this.listeners.push(fn);
+  }
+
+  /** Starts campaigning; the first attempt runs before this resolves. */
+  async start(): Promise<void> {
+    await this.campaign();
+    const every = Math.max(100, Math.floor(this.config.leaderLeaseMs / 3));
+    this.timer = setInterval(() => void this.campaign(), every);
+  }
+
+  /** One round: renew if leader, else try to acquire. Errors count as a lost round. */
+  async campaign(): Promise<void> {
+    let holds = false;
+    try {
+      holds = this.leader
+        ? await this.coordination.renewLock(LOCK, this.owner, this.config.leaderLeaseMs)
+        : await this.coordination.tryAcquireLock(LOCK, this.owner, this.config.leaderLeaseMs);
+    } catch (err) {
+      this.logger.warn(`leader campaign failed: ${(err as Error).message}`);
+    }
+    this.set(holds);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.leader) {
+      this.set(false);
+      await this.coordination.releaseLock(LOCK, this.owner).catch(() => undefined);
+    }
+  }
+
+  private set(holds: boolean): void {
+    if (holds === this.leader) return;
+    this.leader = holds;
+    this.metrics.leader.set(holds ? 1 : 0);
+    this.logger.log(holds ? `became leader (${this.owner})` : `lost leadership (${this.owner})`);
+    for (const fn of this.listeners) fn(holds);
+  }
+}

@@ -1,0 +1,26 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { CoordinationModule } from '../coordination/coordination.module.js';
+import { DispatchModule } from '../dispatch/index.js';
+import { MetadataModule } from '../metadata/index.js';
+import { LeaderElectionService } from './leader-election.service.js';
+import { SchedulerLoopService } from './scheduler-loop.service.js';
+import { TriggerService } from './trigger.service.js';
+
+/**
+ * The trigger module (DESIGN §2). {@link TriggerService} (firing, trigger-now) is always there for the
+ * API; `forRoot({ scheduler: true })` adds the scheduler role: leader election, the fire loop and the
+ * leader's maintenance loops. A role that is off has no timers at all (DESIGN §1).
+ */
+@Module({})
+export class TriggerModule {
+  static forRoot(opts: { scheduler: boolean }): DynamicModule {
+    const roleProviders = opts.scheduler ? [LeaderElectionService, SchedulerLoopService] : [];
+    return {
+      module: TriggerModule,
+      imports: [...(opts.scheduler ? [ScheduleModule.forRoot()] : []), MetadataModule, CoordinationModule, DispatchModule],
+      providers: [TriggerService, ...roleProviders],
+      exports: [TriggerService, ...roleProviders],
+    };
+  }
+}

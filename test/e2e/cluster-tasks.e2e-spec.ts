@@ -1,0 +1,66 @@
+import { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
+import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { submitAndAwait } from './thousand-tasks.js';
+
+const N = 1000;
+
+describe('cluster shape (MariaDB + Redis): api+scheduler node and two executor nodes', () => {
+  const ns = uniqueNamespace('e2e-cluster');
+  let api: TestNode;
+  let executors: TestNode[];
+  let receiver: HttpReceiver;
+  let client: TickwheelClient;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler' }));
+    executors = [
+      await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_NAME: 'exec-a' })),
+      await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_NAME: 'exec-b' })),
+    ];
+    client = await signedClient(api);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const n of [...(executors ?? []), api]) await n?.close();
+    await receiver?.close();
+  });
+
+  it(`should run ${N} signed http tasks to SUCCESS exactly once each, spread over both executors`, async () => {
+    const r = await submitAndAwait(client, api, receiver, N);
+    process.stdout.write(`[e2e cluster] ${N} tasks: ${r.elapsedMs} ms end to end, ${r.tasksPerSecond} tasks/s\n`);
+    expect(r.counts).toEqual({ SUCCESS: N });
+    expect(new Set(r.requestIds).size).toBe(N);
+    expect(receiver.seen.size).toBe(N);
+    expect([...receiver.seen.values()].every((c) => c === 1)).toBe(true);
+    for (const id of r.requestIds) expect(receiver.seen.get(id)).toBe(1);
+    const perNode: Array<{ node_id: string; c: string }> = await api.ds.query(
+      'SELECT node_id, COUNT(*) AS c FROM job_instance WHERE namespace = ? GROUP BY node_id', [ns]);
+    expect(perNode).toHaveLength(2);
+    for (const row of perNode) expect(Number(row.c)).toBeGreaterThan(N / 4);
+    const attempts: Array<{ c: string }> = await api.ds.query(
+      'SELECT COUNT(*) AS c FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ? AND a.status = ?', [ns, 'SUCCESS']);
+    expect(Number(attempts[0].c)).toBe(N);
+  }, 180_000);
+
+  it('should answer a replayed submit with the first answer and a reused requestId with another body with 409', async () => {
+    const first = await client.submitTask({ requestId: 'dup-1', handler: 'http', params: { url: `${receiver.url}/x` } });
+    const again = await client.submitTask({ requestId: 'dup-1', handler: 'http', params: { url: `${receiver.url}/x` } });
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const other = await client.submitTask({ requestId: 'dup-1', handler: 'http', params: { url: `${receiver.url}/y` } });
+    expect(other.status).toBe(409);
+    expect(other.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('should create one row for concurrent identical submits', async () => {
+    const body = { requestId: 'race-1', handler: 'http', params: { url: `${receiver.url}/race` } };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => client.submitTask(body)));
+    expect(answers.every((a) => a.status === 202 && a.body.requestId === 'race-1')).toBe(true);
+    const rows: Array<{ c: string }> = await api.ds.query('SELECT COUNT(*) AS c FROM job_instance WHERE request_id = ? AND namespace = ?', ['race-1', ns]);
+    expect(Number(rows[0].c)).toBe(1);
+  });
+});

@@ -1,0 +1,35 @@
+import { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { HttpReceiver } from '../utils/http-receiver.js';
+import { statusCounts, TestNode, waitFor } from '../utils/test-node.js';
+
+/** What one run of {@link submitAndAwait} measured. */
+export interface ThousandTasksResult {
+  elapsedMs: number;
+  tasksPerSecond: number;
+  counts: Record<string, number>;
+  requestIds: string[];
+}
+
+/**
+ * Submits `n` signed `http` tasks (each pointing at the receiver, `concurrency` requests in flight),
+ * waits until every instance of the namespace is SUCCESS, and returns counts and timing from the first
+ * submit to the last SUCCESS seen.
+ */
+export async function submitAndAwait(client: TickwheelClient, api: TestNode, receiver: HttpReceiver, n: number, concurrency = 50): Promise<ThousandTasksResult> {
+  const requestIds: string[] = [];
+  const start = Date.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      const res = await client.submitTask({ requestId: `task-${i}`, handler: 'http', params: { method: 'POST', url: `${receiver.url}/hook`, body: { i } }, maxAttempts: 3 });
+      if (res.status !== 202) throw new Error(`submit ${i}: ${res.status} ${JSON.stringify(res.body)}`);
+      requestIds.push(res.body.requestId);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const ns = api.config.namespace;
+  await waitFor(`${n} tasks SUCCESS`, async () => (await statusCounts(api.ds, ns)).SUCCESS === n, 120_000, 50);
+  const elapsedMs = Date.now() - start;
+  return { elapsedMs, tasksPerSecond: Math.round((n * 1000) / elapsedMs), counts: await statusCounts(api.ds, ns), requestIds };
+}

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RedisCoordinationAdapter, RedisKeys, type CoordinationPort } from '../../src/modules/coordination/index.js';
+import { describeCoordinationContract, type CoordinationFixture } from './coordination.contract.js';
+
+/** The real Redis of the integration tier (never mocked, STYLE convention 19). */
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** Deletes every key of `namespace`. */
+async function deleteNamespace(redis: Redis, namespace: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', new RedisKeys(namespace).pattern(), 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+/** One shared client and a unique namespace prefix per test; adapters of the same name share a namespace. */
+function redisFixture(): CoordinationFixture & { redis: Redis; namespace(name?: string): string; extra(name?: string): RedisCoordinationAdapter } {
+  const base = `t-${randomUUID().slice(0, 8)}`;
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  const clients: Redis[] = [redis];
+  const adapters: RedisCoordinationAdapter[] = [];
+  const namespaces = new Set<string>();
+  const make = (client: Redis, name: string) => {
+    const namespace = `${base}-${name}`;
+    namespaces.add(namespace);
+    const adapter = new RedisCoordinationAdapter(client, namespace);
+    adapters.push(adapter);
+    return adapter;
+  };
+  return {
+    redis,
+    namespace: (name = 'main') => `${base}-${name}`,
+    async open(name = 'main'): Promise<CoordinationPort> {
+      return make(redis, name);
+    },
+    /** An adapter on a client of its own (another process, as far as Redis can tell). */
+    extra(name = 'main'): RedisCoordinationAdapter {
+      const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      clients.push(client);
+      return make(client, name);
+    },
+    async elapse(ms: number): Promise<void> {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    },
+    async dispose(): Promise<void> {
+      await Promise.all(adapters.map((adapter) => adapter.close()));
+      for (const namespace of namespaces) await deleteNamespace(redis, namespace);
+      await Promise.all(clients.map((client) => client.quit()));
+    },
+  };
+}
+
+describeCoordinationContract(RedisCoordinationAdapter.name, redisFixture);
+
+describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
+  let fixture: ReturnType<typeof redisFixture>;
+
+  beforeEach(() => {
+    fixture = redisFixture();
+  });
+
+  afterEach(async () => {
+    await fixture.dispose();
+  });
+
+  it('should put every key under the namespace hash tag', async () => {
+    const sut = await fixture.open();
+    await sut.tryAcquireLock('leader', 'n1', 5000);
+    await sut.pushReady('n1', ['a', 'b']);
+    await sut.claim('n1', 0);
+    await sut.scheduleDelayed('d', 10);
+    await sut.heartbeat('n1', { handlers: [], capacity: 1, active: 0, labels: {}, host: 'h', startedAt: 0 }, 1);
+    await sut.increment('c');
+    await sut.acceptNonce('app:x', 'n', 5000);
+    const keys = await fixture.redis.keys(`*${fixture.namespace()}*`);
+    expect(keys.length).toBe(8);
+    for (const key of keys) expect(key.startsWith(`{tw:${fixture.namespace()}}:`)).toBe(true);
+  });
+
+  it('should set the lock ttl in Redis', async () => {
+    const sut = await fixture.open();
+    await sut.tryAcquireLock('leader', 'n1', 5000);
+    const ttl = await fixture.redis.pttl(`{tw:${fixture.namespace()}}:lock:leader`);
+    expect(ttl).toBeGreaterThan(4000);
+    expect(ttl).toBeLessThanOrEqual(5000);
+  });
+
+  it('should never give one id to claimers on separate connections', async () => {
+    const [a, b] = [fixture.extra(), fixture.extra()];
+    const claims = Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).claim('n1', 5000));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await a.pushReady('n1', ['1', '2', '3', '4', '5', '6']);
+    expect((await Promise.all(claims)).sort()).toEqual(['1', '2', '3', '4', '5', '6']);
+  });
+
+  it('should never give one due id to takers on separate connections', async () => {
+    const takers = [fixture.extra(), fixture.extra(), fixture.extra()];
+    const ids = Array.from({ length: 300 }, (_, i) => `id-${String(i).padStart(3, '0')}`);
+    await fixture.redis.zadd(`{tw:${fixture.namespace()}}:delayed`, ...ids.flatMap((id, i) => [i, id]));
+    const batches = await Promise.all(Array.from({ length: 30 }, (_, i) => takers[i % 3].takeDue(1000, 13)));
+    const taken = batches.flat();
+    expect(new Set(taken).size).toBe(taken.length);
+    expect(taken.sort()).toEqual(ids);
+  });
+
+  it('should run its scripts again after SCRIPT FLUSH', async () => {
+    const sut = await fixture.open();
+    await sut.tryAcquireLock('leader', 'n1', 5000);
+    await fixture.redis.script('FLUSH');
+    expect(await sut.releaseLock('leader', 'n1')).toBe(true);
+  });
+
+  it('should leave the shared client open on close', async () => {
+    const sut = await fixture.open();
+    await sut.claim('n1', 10);
+    await sut.close();
+    expect(await fixture.redis.ping()).toBe('PONG');
+  });
+
+  it('should refuse a namespace that would break the hash tag', () => {
+    expect(() => new RedisCoordinationAdapter(fixture.redis, 'a}b')).toThrow();
+    expect(() => new RedisCoordinationAdapter(fixture.redis, '')).toThrow();
+  });
+});

@@ -1,0 +1,307 @@
+import type { CoordinationPort, NodeAdvert } from '../../src/modules/coordination/index.js';
+
+/** What a contract run needs from one adapter kind; one fixture per test. */
+export interface CoordinationFixture {
+  /** An adapter scoped to namespace `name`, made unique to this test by the fixture. Same name, same store. */
+  open(name?: string): Promise<CoordinationPort>;
+  /** Lets `ms` pass for lock and nonce TTLs (a fake clock advances; a real store sleeps). */
+  elapse(ms: number): Promise<void>;
+  /** Closes what `open` made and deletes its data. */
+  dispose(): Promise<void>;
+}
+
+/** TTL used by expiry tests, and waits that stay inside it / pass beyond it (real Redis sleeps, so keep small). */
+const TTL = 200;
+const WITHIN = 120;
+const BEYOND = 300;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function advert(overrides: Partial<NodeAdvert> = {}): NodeAdvert {
+  return { handlers: ['demo'], capacity: 4, active: 0, labels: { zone: 'a' }, host: 'box-1', startedAt: 1_700_000_000_000, ...overrides };
+}
+
+/**
+ * The {@link CoordinationPort} contract (DESIGN §3, STYLE convention 19): every adapter runs this suite,
+ * so the standalone and cluster shapes behave the same.
+ */
+export function describeCoordinationContract(name: string, factory: () => CoordinationFixture | Promise<CoordinationFixture>): void {
+  describe(name, () => {
+    let fixture: CoordinationFixture;
+    let sut: CoordinationPort;
+
+    beforeEach(async () => {
+      fixture = await factory();
+      sut = await fixture.open();
+    });
+
+    afterEach(async () => {
+      await fixture.dispose();
+    });
+
+    describe('locks', () => {
+      it('should grant a free lock and report its owner', async () => {
+        expect(await sut.lockOwner('leader')).toBeNull();
+        expect(await sut.tryAcquireLock('leader', 'n1', TTL)).toBe(true);
+        expect(await sut.lockOwner('leader')).toBe('n1');
+      });
+
+      it('should refuse the lock when another owner holds it', async () => {
+        await sut.tryAcquireLock('leader', 'n1', TTL);
+        expect(await sut.tryAcquireLock('leader', 'n2', TTL)).toBe(false);
+        expect(await sut.lockOwner('leader')).toBe('n1');
+      });
+
+      it('should reset the ttl when the owner acquires again', async () => {
+        await sut.tryAcquireLock('leader', 'n1', TTL);
+        await fixture.elapse(WITHIN);
+        expect(await sut.tryAcquireLock('leader', 'n1', TTL)).toBe(true);
+        await fixture.elapse(WITHIN);
+        expect(await sut.lockOwner('leader')).toBe('n1');
+      });
+
+      it('should extend the lock when its owner renews it', async () => {
+        await sut.tryAcquireLock('leader', 'n1', TTL);
+        await fixture.elapse(WITHIN);
+        expect(await sut.renewLock('leader', 'n1', TTL)).toBe(true);
+        await fixture.elapse(WITHIN);
+        expect(await sut.lockOwner('leader')).toBe('n1');
+      });
+
+      it('should refuse renewal by a wrong owner or after expiry', async () => {
+        await sut.tryAcquireLock('leader', 'n1', TTL);
+        expect(await sut.renewLock('leader', 'n2', TTL)).toBe(false);
+        await fixture.elapse(BEYOND);
+        expect(await sut.renewLock('leader', 'n1', TTL)).toBe(false);
+        expect(await sut.lockOwner('leader')).toBeNull();
+      });
+
+      it('should free the lock when it expires', async () => {
+        await sut.tryAcquireLock('leader', 'n1', TTL);
+        await fixture.elapse(BEYOND);
+        expect(await sut.lockOwner('leader')).toBeNull();
+        expect(await sut.tryAcquireLock('leader', 'n2', TTL)).toBe(true);
+      });
+
+      it('should release only for the owner', async () => {
+        await sut.tryAcquireLock('leader', 'n1', TTL);
+        expect(await sut.releaseLock('leader', 'n2')).toBe(false);
+        expect(await sut.lockOwner('leader')).toBe('n1');
+        expect(await sut.releaseLock('leader', 'n1')).toBe(true);
+        expect(await sut.lockOwner('leader')).toBeNull();
+        expect(await sut.releaseLock('leader', 'n1')).toBe(false);
+      });
+
+      it('should reject a ttl that is not positive', async () => {
+        await expect(sut.tryAcquireLock('leader', 'n1', 0)).rejects.toThrow();
+        await expect(sut.acceptNonce('app', 'x', -5)).rejects.toThrow();
+      });
+    });
+
+    describe('node queues', () => {
+      it('should claim in FIFO order and keep claimed ids in processing', async () => {
+        await sut.pushReady('n1', ['a', 'b']);
+        await sut.pushReady('n1', ['c']);
+        await sut.pushReady('n1', []);
+        expect([await sut.claim('n1', 0), await sut.claim('n1', 100), await sut.claim('n1', 0)]).toEqual(['a', 'b', 'c']);
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 3 });
+      });
+
+      it('should return null at once when the queue is empty and timeout is 0', async () => {
+        const started = Date.now();
+        expect(await sut.claim('n1', 0)).toBeNull();
+        expect(Date.now() - started).toBeLessThan(500);
+      });
+
+      it('should return null when nothing arrives within the timeout', async () => {
+        const started = Date.now();
+        expect(await sut.claim('n1', 150)).toBeNull();
+        expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+        expect(Date.now() - started).toBeLessThan(2000);
+      });
+
+      it('should wake a waiting claim when an id is pushed later', async () => {
+        const started = Date.now();
+        const claimed = sut.claim('n1', 5000);
+        await sleep(50);
+        await sut.pushReady('n1', ['late']);
+        expect(await claimed).toBe('late');
+        expect(Date.now() - started).toBeLessThan(2000);
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 1 });
+      });
+
+      it('should give each of several waiting claimers a distinct id', async () => {
+        const claims = [sut.claim('n1', 5000), sut.claim('n1', 5000), sut.claim('n1', 5000)];
+        await sleep(50);
+        await sut.pushReady('n1', ['a', 'b', 'c']);
+        expect((await Promise.all(claims)).sort()).toEqual(['a', 'b', 'c']);
+      });
+
+      it('should not hold up a claim on one node while another node waits', async () => {
+        const waitingOnA = sut.claim('nA', 5000);
+        await sleep(20);
+        await sut.pushReady('nB', ['b1']);
+        const started = Date.now();
+        expect(await sut.claim('nB', 5000)).toBe('b1');
+        expect(Date.now() - started).toBeLessThan(1000);
+        await sut.pushReady('nA', ['a1']);
+        expect(await waitingOnA).toBe('a1');
+      });
+
+      it('should resolve pending claims with null on close', async () => {
+        const pending = sut.claim('n1', 10_000);
+        await sleep(50);
+        await sut.close();
+        expect(await pending).toBeNull();
+      });
+
+      it('should remove an acked id from processing', async () => {
+        await sut.pushReady('n1', ['a', 'b']);
+        await sut.claim('n1', 0);
+        await sut.claim('n1', 0);
+        await sut.ack('n1', 'a');
+        await sut.ack('n1', 'unknown');
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 1 });
+        expect(await sut.isQueued('n1', 'a')).toBe(false);
+        expect(await sut.isQueued('n1', 'b')).toBe(true);
+      });
+
+      it('should drain processing first, then ready, and leave the node empty', async () => {
+        await sut.pushReady('n1', ['a', 'b', 'c', 'd']);
+        await sut.claim('n1', 0);
+        await sut.claim('n1', 0);
+        expect(await sut.drainNode('n1')).toEqual(['a', 'b', 'c', 'd']);
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 0 });
+        expect(await sut.drainNode('n1')).toEqual([]);
+        expect(await sut.claim('n1', 0)).toBeNull();
+      });
+
+      it('should report depth and membership per node', async () => {
+        await sut.pushReady('n1', ['a', 'b']);
+        await sut.claim('n1', 0);
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 1, processing: 1 });
+        expect(await sut.queueDepth('n2')).toEqual({ ready: 0, processing: 0 });
+        expect(await sut.isQueued('n1', 'a')).toBe(true);
+        expect(await sut.isQueued('n1', 'b')).toBe(true);
+        expect(await sut.isQueued('n1', 'z')).toBe(false);
+        expect(await sut.isQueued('n2', 'a')).toBe(false);
+      });
+    });
+
+    describe('delay queue', () => {
+      it('should take due ids earliest first, inclusive of now, and leave the rest', async () => {
+        await sut.scheduleDelayed('c', 300);
+        await sut.scheduleDelayed('a', 100);
+        await sut.scheduleDelayed('b', 200);
+        await sut.scheduleDelayed('d', 1000);
+        expect(await sut.takeDue(99, 10)).toEqual([]);
+        expect(await sut.takeDue(300, 10)).toEqual(['a', 'b', 'c']);
+        expect(await sut.delayedDueAt('a')).toBeNull();
+        expect(await sut.delayedDueAt('d')).toBe(1000);
+      });
+
+      it('should take at most limit ids per call', async () => {
+        for (const [i, id] of ['e1', 'e2', 'e3', 'e4', 'e5'].entries()) await sut.scheduleDelayed(id, 100 + i);
+        expect(await sut.takeDue(500, 2)).toEqual(['e1', 'e2']);
+        expect(await sut.takeDue(500, 2)).toEqual(['e3', 'e4']);
+        expect(await sut.takeDue(500, 0)).toEqual([]);
+        expect(await sut.takeDue(500, 2)).toEqual(['e5']);
+      });
+
+      it('should move an id when it is scheduled again', async () => {
+        await sut.scheduleDelayed('a', 100);
+        await sut.scheduleDelayed('a', 500);
+        expect(await sut.delayedDueAt('a')).toBe(500);
+        expect(await sut.takeDue(200, 10)).toEqual([]);
+        expect(await sut.takeDue(500, 10)).toEqual(['a']);
+      });
+
+      it('should never hand the same id to two concurrent takers', async () => {
+        const ids = Array.from({ length: 60 }, (_, i) => `job-${String(i).padStart(2, '0')}`);
+        await Promise.all(ids.map((id, i) => sut.scheduleDelayed(id, 1000 + i)));
+        const batches = await Promise.all(Array.from({ length: 10 }, () => sut.takeDue(5000, 10)));
+        const taken = batches.flat();
+        expect(new Set(taken).size).toBe(taken.length);
+        expect(taken.sort()).toEqual(ids);
+      });
+    });
+
+    describe('node registry', () => {
+      it('should list live nodes sorted by id with their advert and last beat', async () => {
+        await sut.heartbeat('n2', advert({ host: 'box-2' }), 2000);
+        await sut.heartbeat('n1', advert(), 1500);
+        expect(await sut.liveNodes(1000)).toEqual([
+          { nodeId: 'n1', lastBeat: 1500, info: advert() },
+          { nodeId: 'n2', lastBeat: 2000, info: advert({ host: 'box-2' }) },
+        ]);
+      });
+
+      it('should split live (at or after since) from stale (before since)', async () => {
+        await sut.heartbeat('old', advert(), 1000);
+        await sut.heartbeat('new', advert(), 2000);
+        expect((await sut.liveNodes(2000)).map((n) => n.nodeId)).toEqual(['new']);
+        expect((await sut.staleNodes(2000)).map((n) => n.nodeId)).toEqual(['old']);
+      });
+
+      it('should replace the advert and last beat on each heartbeat', async () => {
+        await sut.heartbeat('n1', advert({ active: 1 }), 1000);
+        await sut.heartbeat('n1', advert({ active: 3, labels: { zone: 'b' } }), 3000);
+        expect(await sut.liveNodes(0)).toEqual([{ nodeId: 'n1', lastBeat: 3000, info: advert({ active: 3, labels: { zone: 'b' } }) }]);
+      });
+
+      it('should forget a removed node', async () => {
+        await sut.heartbeat('n1', advert(), 1000);
+        await sut.removeNode('n1');
+        await sut.removeNode('never-seen');
+        expect(await sut.liveNodes(0)).toEqual([]);
+        expect(await sut.staleNodes(5000)).toEqual([]);
+      });
+    });
+
+    describe('counters and nonces', () => {
+      it('should increment counters atomically by the given step', async () => {
+        expect(await sut.increment('c')).toBe(1);
+        expect(await sut.increment('c', 5)).toBe(6);
+        expect(await sut.increment('c', -2)).toBe(4);
+        expect(await sut.increment('other')).toBe(1);
+        const values = await Promise.all(Array.from({ length: 20 }, () => sut.increment('race')));
+        expect(values.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      });
+
+      it('should accept a nonce once per app within its ttl', async () => {
+        expect(await sut.acceptNonce('app1', 'n-1', TTL)).toBe(true);
+        expect(await sut.acceptNonce('app1', 'n-1', TTL)).toBe(false);
+        expect(await sut.acceptNonce('app2', 'n-1', TTL)).toBe(true);
+        expect(await sut.acceptNonce('app1:n', '1', TTL)).toBe(true);
+        await fixture.elapse(BEYOND);
+        expect(await sut.acceptNonce('app1', 'n-1', TTL)).toBe(true);
+      });
+    });
+
+    describe('namespaces and lifecycle', () => {
+      it('should keep two namespaces apart', async () => {
+        const a = await fixture.open('a');
+        const b = await fixture.open('b');
+        await a.tryAcquireLock('leader', 'n1', 5000);
+        await a.pushReady('n1', ['x']);
+        await a.scheduleDelayed('d', 1);
+        await a.heartbeat('n1', advert(), 1000);
+        await a.increment('c', 10);
+        await a.acceptNonce('app', 'once', 5000);
+        expect(await b.lockOwner('leader')).toBeNull();
+        expect(await b.queueDepth('n1')).toEqual({ ready: 0, processing: 0 });
+        expect(await b.claim('n1', 0)).toBeNull();
+        expect(await b.takeDue(10, 10)).toEqual([]);
+        expect(await b.liveNodes(0)).toEqual([]);
+        expect(await b.increment('c')).toBe(1);
+        expect(await b.acceptNonce('app', 'once', 5000)).toBe(true);
+        expect(await a.isQueued('n1', 'x')).toBe(true);
+      });
+
+      it('should close idempotently', async () => {
+        await sut.close();
+        await expect(sut.close()).resolves.toBeUndefined();
+      });
+    });
+  });
+}
