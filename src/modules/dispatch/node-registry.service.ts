@@ -22,7 +22,7 @@ export class NodeRegistryService {
     const now = this.clock.now();
     if (this.cache && now - this.cache.at < 250) return this.cache.nodes;
     const nodes = await this.coordination.liveNodes(now - this.config.nodeOfflineAfterMs);
-    this.cache = { at: now, nodes };
+    this.cache = nodes.length > 0 ? { at: now, nodes } : null; // never cache "nobody": a node may be just starting
     return nodes;
   }
 

@@ -20,7 +20,6 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   private readonly names: string[];
   private fireTimer: NodeJS.Timeout | null = null;
   private running = false;
-  private firing: Promise<void> | null = null;
 
   constructor(
     private readonly leader: LeaderElectionService,
@@ -40,7 +39,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopDuties();
-    await this.firing;
+    await Promise.all(this.inFlight.values());
   }
 
   /** Wakes the fire loop now (a job was created or changed in this process). */
@@ -71,12 +70,8 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   }
 
   private async fireOnce(): Promise<void> {
-    if (!this.running || this.firing) return;
-    this.firing = this.guard('fire', async () => {
-      await this.trigger.firePass();
-    });
-    await this.firing;
-    this.firing = null;
+    if (!this.running || this.inFlight.has('fire')) return;
+    await this.guard('fire', () => this.trigger.firePass());
     if (!this.running) return;
     let next: number | null = null;
     await this.guard('earliest', async () => {
@@ -87,18 +82,19 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.schedule(wait);
   }
 
-  private guards = new Set<string>();
+  /** Duties running now, by name; shutdown waits for them before connections close. */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
-  /** Runs `fn` unless the same duty is still running; logs instead of throwing. */
-  private async guard(name: string, fn: () => Promise<unknown>): Promise<void> {
-    if (this.guards.has(name)) return;
-    this.guards.add(name);
-    try {
-      await fn();
-    } catch (err) {
-      this.logger.error(`${name} failed: ${(err as Error).message}`);
-    } finally {
-      this.guards.delete(name);
-    }
+  /** Runs `fn` unless the same duty is still running (or duties stopped); logs instead of throwing. */
+  private guard(name: string, fn: () => Promise<unknown>): Promise<void> {
+    const running = this.inFlight.get(name);
+    if (running) return running;
+    if (!this.running) return Promise.resolve();
+    const p = fn()
+      .then(() => undefined)
+      .catch((err: Error) => this.logger.error(`${name} failed: ${err.message}`))
+      .finally(() => this.inFlight.delete(name));
+    this.inFlight.set(name, p);
+    return p;
   }
 }

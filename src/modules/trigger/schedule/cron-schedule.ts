@@ -7,8 +7,9 @@
  *   plain `*` or `?` and there is no `W`;
  * - **day-wrapped**: cron-parser ORs day-of-month and day-of-week whenever neither is a plain `*`/`?`,
  *   but classic cron ANDs them when either field *starts with* `*` (a step on `*` included) or is `?`,
- *   and cron-parser rejects `W`. For those we pick the matching days of each month ourselves and ask cron-parser only for
- *   the times of day inside that month (`sec min hour <days> <month> *`), so DST handling stays its own.
+ *   and cron-parser rejects `W`. For those we pick the matching days of each month ourselves and ask
+ *   cron-parser only for the times of day on those days (`sec min hour <days> <month> *`), so the DST
+ *   rules stay cron-parser's.
  *
  * Every search is bounded by {@link CRON_HORIZON_MS} (8 years: enough for Feb 29 across 2100). An
  * expression with no fire inside that window from {@link FEASIBILITY_ANCHOR_MS} is rejected as never
@@ -82,7 +83,8 @@ export function validateCron(expr: string, timeZone: string): void {
     throw new ValidationError(EXPR_FIELD, `cron expression '${expr.trim()}' cannot be computed: ${(err as Error).message}`);
   }
   if (next === null) {
-    throw new ValidationError(EXPR_FIELD, `cron expression '${expr.trim()}' never fires within 8 years (e.g. 30 February, or a rarer combination)`);
+    const why = 'never fires within 8 years (e.g. 30 February, or a rarer combination)';
+    throw new ValidationError(EXPR_FIELD, `cron expression '${expr.trim()}' ${why}`);
   }
 }
 
@@ -138,7 +140,7 @@ function compileCron(expr: string, timeZone: string): CompiledCron {
     throw new ValidationError(EXPR_FIELD, `W must stand alone in day-of-month as nW (1-31) or LW, got '${dom}'`);
   }
   // With W the parser only checks the other fields; the day-of-month is ours.
-  const parsed = parse(hasW ? [...fields.slice(0, 3), '*', ...fields.slice(4)] : fields, timeZone);
+  const parsed = parse(hasW ? [...fields.slice(0, 3), '*', ...fields.slice(4)] : fields, timeZone, expr);
   const months = new Set(parsed.fields.month.values as number[]);
   const plainAny = (f: string) => f === '*' || f === '?';
   if (!hasW && (plainAny(dom) || plainAny(dow))) return { fields, timeZone, months, dayRule: null };
@@ -157,7 +159,7 @@ function compileCron(expr: string, timeZone: string): CompiledCron {
   return { fields, timeZone, months, dayRule };
 }
 
-/** Splits into six upper-case fields (seconds prepended as `0` for 5 fields), rejecting what cron-parser would pad or randomise. */
+/** Six upper-case fields (`0` seconds prepended to 5), refusing what cron-parser would pad or randomise. */
 function splitFields(expr: string): string[] {
   if (typeof expr !== 'string' || expr.trim() === '') throw new ValidationError(EXPR_FIELD, 'cron expression is empty');
   if (expr.length > MAX_CRON_LENGTH) {
@@ -165,7 +167,8 @@ function splitFields(expr: string): string[] {
   }
   const trimmed = expr.trim();
   if (trimmed.startsWith('@')) {
-    throw new ValidationError(EXPR_FIELD, `macros such as '${trimmed.split(/\s/)[0]}' are not accepted; write the fields (e.g. @daily = '0 0 * * *')`);
+    const macro = trimmed.split(/\s/)[0];
+    throw new ValidationError(EXPR_FIELD, `macros such as '${macro}' are not accepted; write the fields (e.g. @daily = '0 0 * * *')`);
   }
   const fields = trimmed.toUpperCase().split(/\s+/);
   if (fields.length !== 5 && fields.length !== 6) {
@@ -180,13 +183,13 @@ function splitFields(expr: string): string[] {
   return fields.length === 5 ? ['0', ...fields] : fields;
 }
 
-function parse(fields: readonly string[], timeZone: string): CronExpression {
+function parse(fields: readonly string[], timeZone: string, original: string): CronExpression {
   try {
     return CronExpressionParser.parse(fields.join(' '), { tz: timeZone, currentDate: new Date(FEASIBILITY_ANCHOR_MS) });
   } catch (err) {
     const reason = (err as Error).message;
     const hint = reason.includes('explicit day of month') ? 'day-of-month never occurs in the given month(s)' : reason;
-    throw new ValidationError(EXPR_FIELD, `invalid cron expression '${fields.join(' ')}': ${hint}`);
+    throw new ValidationError(EXPR_FIELD, `invalid cron expression '${original.trim()}': ${hint}`);
   }
 }
 

@@ -64,6 +64,7 @@ const MACROS: Readonly<Record<string, string>> = {
 const VARIABLE = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
 const MACRO_LINE = /^(@\S+)(?:\s+(\S+)\s+(\S.*))?$/;
 const FIELD_LINE = /^(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S.*)$/;
+const ESCAPE_HINT = 'write \\% for a literal percent';
 const USER = /^[A-Za-z_][A-Za-z0-9_.-]*\$?$/;
 
 /**
@@ -127,7 +128,7 @@ function parseJobLine(text: string, timeZone: string): ParsedJob | string {
   }
   const command = unescapePercent(rawCommand);
   if (command === null) {
-    return "'%' in the command is not supported (cron turns it into a newline and pipes the rest to stdin); write \\% for a literal percent";
+    return `'%' in the command is not supported (cron turns it into a newline and pipes the rest to stdin); ${ESCAPE_HINT}`;
   }
   return { cronExpression, user, command };
 }

@@ -3,13 +3,17 @@
  * place that turns a definition into fire times. Pure functions; the caller passes every instant
  * (STYLE convention 6), always as epoch ms UTC.
  *
- * | type          | `triggerExpr`                                  | next fire after `afterMs`                 |
- * |---------------|------------------------------------------------|-------------------------------------------|
- * | `CRON`        | 5 or 6 cron fields, evaluated in `timeZone`    | first cron time strictly after `afterMs`  |
- * | `FIXED_RATE`  | period in ms, decimal digits, 1 s .. 365 days  | `afterMs + period`; `afterMs` = previous *fire* time (creation time for the first), so fires stay on the grid |
- * | `FIXED_DELAY` | delay in ms, decimal digits, 1 s .. 365 days   | `afterMs + delay`; `afterMs` = previous run's *finish* time |
- * | `ONE_SHOT`    | ISO-8601 instant with `Z` or an offset         | that instant if it is after `afterMs`, else null |
- * | `API`         | empty (fired only through the API)             | null                                      |
+ * | type          | `triggerExpr`                                 | next fire after `afterMs`                  |
+ * |---------------|-----------------------------------------------|--------------------------------------------|
+ * | `CRON`        | 5 or 6 cron fields, evaluated in `timeZone`   | first cron time strictly after `afterMs`   |
+ * | `FIXED_RATE`  | period in ms, decimal digits, 1 s .. 365 days | `afterMs + period`                         |
+ * | `FIXED_DELAY` | delay in ms, decimal digits, 1 s .. 365 days  | `afterMs + delay`                          |
+ * | `ONE_SHOT`    | ISO-8601 instant with `Z` or an offset        | that instant if after `afterMs`, else null |
+ * | `API`         | empty (fired only through the API)            | null                                       |
+ *
+ * What `afterMs` means differs: for FIXED_RATE it is the previous *fire* time (the creation time for
+ * the first fire), so fires stay on the grid after a restart (time-cases BC-09 A); for FIXED_DELAY it
+ * is the previous run's *finish* time (DESIGN §5); for CRON and ONE_SHOT any instant.
  *
  * Validation errors name `triggerType`, `triggerExpr` or `timeZone`. A missing or empty `timeZone`
  * means UTC.
@@ -17,14 +21,10 @@
 import { ValidationError } from '../../../common/index.js';
 import { nextFireTimes, validateCron, validateTimeZone } from './cron-schedule.js';
 
-/** When a job fires (DESIGN §3 `job_definition.trigger_type`). */
-export enum TriggerType {
-  CRON = 'CRON',
-  FIXED_RATE = 'FIXED_RATE',
-  FIXED_DELAY = 'FIXED_DELAY',
-  ONE_SHOT = 'ONE_SHOT',
-  API = 'API',
-}
+import { TriggerType } from '../../metadata/index.js';
+
+/** Re-exported: the one TriggerType enum lives with the entities (DESIGN §3). */
+export { TriggerType };
 
 /** The schedule part of a job definition. */
 export interface TriggerDef {
@@ -135,7 +135,8 @@ function parseInterval(expr: string, type: TriggerType): number {
   }
   const ms = Number(expr);
   if (ms < MIN_INTERVAL_MS || ms > MAX_INTERVAL_MS) {
-    throw new ValidationError('triggerExpr', `${what} must be between ${MIN_INTERVAL_MS} ms and ${MAX_INTERVAL_MS} ms (365 days), got ${ms}`);
+    const range = `${MIN_INTERVAL_MS} ms and ${MAX_INTERVAL_MS} ms (365 days)`;
+    throw new ValidationError('triggerExpr', `${what} must be between ${range}, got ${ms}`);
   }
   return ms;
 }
@@ -143,8 +144,8 @@ function parseInterval(expr: string, type: TriggerType): number {
 /** An RFC 3339 / ISO-8601 instant with an explicit `Z` or `±hh:mm`, checked field by field (no rollover). */
 function parseInstant(expr: string): number {
   const m = ISO_INSTANT.exec(expr);
-  const bad = () =>
-    new ValidationError('triggerExpr', `one-shot time must be an ISO-8601 instant with Z or an offset (e.g. 2026-12-01T10:00:00Z), got '${expr}'`);
+  const expected = 'an ISO-8601 instant with Z or an offset (e.g. 2026-12-01T10:00:00Z)';
+  const bad = () => new ValidationError('triggerExpr', `one-shot time must be ${expected}, got '${expr}'`);
   if (!m) throw bad();
   const [y, mo, d, h, mi] = m.slice(1, 6).map(Number);
   const s = Number(m[6] ?? 0);

@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
+
+const DIR = resolve(process.cwd(), '../shared/data/crontabs');
+const FILES = readdirSync(DIR).filter((f) => f !== 'README.md').sort();
+
+interface ImportAnswer {
+  created: string[];
+  updated: string[];
+  rejected: Array<{ lineNo: number; line: string; reason: string }>;
+}
+
+/** Lines that are neither blank nor comments: each must come back as a job or as a rejected line. */
+function significantLines(text: string): number {
+  return text.split(/\r?\n/).filter((l) => l.trim() !== '' && !l.trim().startsWith('#')).length;
+}
+
+describe('importing the real cron.d files of ../shared/data/crontabs', () => {
+  let node: TestNode;
+  let client: TickwheelClient;
+
+  beforeAll(async () => {
+    node = await startNode(standaloneEnv({ TICKWHEEL_ALLOW_SHELL: 'true' }));
+    client = await signedClient(node);
+  });
+  afterAll(async () => node?.close());
+
+  it('should find the shared crontab files', () => {
+    expect(FILES).toEqual(expect.arrayContaining(['anacron', 'certbot', 'e2scrub_all', 'mdadm', 'munin-node', 'ntpsec', 'sysstat']));
+  });
+
+  it.each(FILES)('should account for every line of %s, as a paused shell job or a reason', async (file) => {
+    const content = readFileSync(join(DIR, file), 'utf8');
+    const res = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', { fileName: file, content, timeZone: 'Europe/London' });
+    expect(res.status).toBe(200);
+    const { created, updated, rejected } = res.body;
+    expect(created.length + updated.length + rejected.length).toBe(significantLines(content));
+    for (const r of rejected) expect(r.reason).toMatch(/variable assignment|@reboot|not supported|field|invalid|never/i);
+    for (const code of [...created, ...updated]) {
+      const job = await client.request<{ handler: string; enabled: boolean; timeZone: string; params: { argv: string[] }; nextFireTimes: string[] }>('GET', `/api/jobs/${code}`);
+      expect(job.status).toBe(200);
+      expect(job.body.handler).toBe('shell');
+      expect(job.body.enabled).toBe(false);
+      expect(job.body.timeZone).toBe('Europe/London');
+      expect(job.body.params.argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+      const times = job.body.nextFireTimes.map((t) => Date.parse(t));
+      expect(times).toHaveLength(5);
+      for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThan(times[i - 1]);
+    }
+  });
+
+  it('should compute classic cron fire times for sysstat (5-55/10 minutes) and keep variables as env', async () => {
+    const job = await client.request<{ nextFireTimes: string[]; params: { env: Record<string, string> } }>('GET', '/api/jobs/sysstat-L6');
+    expect(job.status).toBe(200);
+    for (const t of job.body.nextFireTimes) expect(new Date(t).getUTCMinutes() % 10).toBe(5);
+    expect(job.body.params.env.PATH).toBe('/usr/lib/sysstat:/usr/sbin:/usr/sbin:/usr/bin:/sbin:/bin');
+  });
+
+  it('should update, not duplicate, on a second import of the same file', async () => {
+    const content = readFileSync(join(DIR, 'e2scrub_all'), 'utf8');
+    const res = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', { fileName: 'e2scrub_all', content });
+    expect(res.body.created).toEqual([]);
+    expect(res.body.updated).toHaveLength(2);
+  });
+
+  it('should run an imported job through the shell handler when triggered', async () => {
+    const code = (await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', { fileName: 'ntpsec', content: readFileSync(join(DIR, 'ntpsec'), 'utf8') })).body.updated[0];
+    const run = await client.request<{ requestId: string }>('POST', `/api/jobs/${code}/trigger`, {});
+    expect(run.status).toBe(202);
+    const rows = () => node.ds.query('SELECT status, result FROM job_instance WHERE request_id = ?', [run.body.requestId]) as Promise<Array<{ status: string; result: string }>>;
+    await waitFor('imported job to finish', async () => ['SUCCESS', 'FAILED'].includes((await rows())[0]?.status), 15_000);
+    const [row] = await rows();
+    expect(row.status).toBe('SUCCESS');
+    expect(JSON.parse(row.result).exitCode).toBe(0);
+  });
+
+  it('should list @reboot, bad syntax and variables with reasons instead of dropping them', async () => {
+    const content = ['MAILTO=root', '@reboot root /bin/true', '61 * * * * root /bin/true', '* * * root /bin/true', '@daily root /bin/echo ok', ''].join('\n');
+    const res = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', { fileName: 'mixed', content });
+    expect(res.status).toBe(200);
+    expect(res.body.created).toEqual(['mixed-L5']);
+    expect(res.body.rejected.map((r) => r.lineNo)).toEqual([1, 2, 3, 4]);
+    expect(res.body.rejected[1].reason).toMatch(/reboot/);
+  });
+});
