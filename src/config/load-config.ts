@@ -28,6 +28,19 @@ export function parseRoles(raw: string | undefined): Role[] {
   return [...new Set(roles)] as Role[];
 }
 
+/** Constraints that say what kind of value a setting takes; reported before any range check. */
+const TYPE_CONSTRAINTS = ['isInt', 'isBoolean', 'isString', 'isIn', 'matches'];
+
+/**
+ * The message to report for one bad setting. class-validator lists a property's failed constraints with
+ * the range checks first, so PORT=abc would read "must not be greater than 65535"; the type check
+ * ("must be an integer number") is what to fix, so it wins.
+ */
+function firstMessage(constraints: Record<string, string>): string {
+  const key = TYPE_CONSTRAINTS.find((k) => k in constraints) ?? Object.keys(constraints)[0];
+  return key ? constraints[key] : 'invalid value';
+}
+
 /**
  * Validates `env` (default `process.env`) and builds the typed {@link AppConfig}. The only reader of
  * process.env in src/. Called once at boot.
@@ -38,7 +51,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const errors = validateSync(dto, { whitelist: true }) // whitelist drops env vars that are not settings;
   if (errors.length > 0) {
     const e = errors[0];
-    const msg = Object.values(e.constraints ?? {})[0] ?? 'invalid value';
+    const msg = firstMessage(e.constraints ?? {});
     throw new ConfigError(e.property, `${msg} (got '${String(env[e.property])}')`);
   }
   if (dto.DB_URL && !dto.REDIS_URL) throw new ConfigError('REDIS_URL', 'DB_URL is set (cluster shape) but REDIS_URL is not; set both or neither');

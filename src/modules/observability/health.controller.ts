@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Optional } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Redis } from 'ioredis';
 import { REDIS_TOKEN } from './observability.tokens.js';
@@ -24,7 +24,9 @@ export class HealthController {
   }
 
   @Get('ready')
-  @HealthCheck()
+  @HealthCheck({ noCache: true, swaggerDocumentation: false }) // documented below: terminus' own docs depend on how it was loaded
+  @ApiOkResponse({ description: 'Database and Redis answer: {"status":"ok",...}' })
+  @ApiServiceUnavailableResponse({ description: 'A dependency is down: {"status":"error",...}' })
   ready() {
     return this.health.check([
       () => this.db.pingCheck('database', { timeout: 2000 }),

@@ -17,10 +17,22 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
+/** Constraints that say what kind of value a field takes (or that it must not be there); reported before any range check. */
+const TYPE_CONSTRAINTS = ['whitelistValidation', 'isDefined', 'isInt', 'isNumber', 'isBoolean', 'isString', 'isObject', 'isIn', 'isEnum', 'matches'];
+
 function firstError(errors: ClassValidatorError[], prefix: string): [string, string] {
   const e = errors[0];
   const path = prefix ? `${prefix}.${e.property}` : e.property;
-  if (e.constraints) return [path, Object.values(e.constraints)[0]];
+  if (e.constraints) return [path, firstMessage(e.constraints)];
   if (e.children?.length) return firstError(e.children, path);
   return [path, `${path} is invalid`];
+}
+
+/**
+ * class-validator lists a property's failed constraints with the range checks first, so `limit=abc`
+ * would read "limit must not be greater than 500"; the type check is what to fix, so it wins.
+ */
+function firstMessage(constraints: Record<string, string>): string {
+  const key = TYPE_CONSTRAINTS.find((k) => k in constraints) ?? Object.keys(constraints)[0];
+  return constraints[key];
 }

@@ -9,6 +9,8 @@ import { computeNextFireTime, previewFireTimes, SchedulerLoopService, TriggerSer
 import { CreateJobDto, UpdateJobDto } from '../dto/job.dto.js';
 
 const SCHEDULE_FIELDS = ['triggerType', 'triggerExpr', 'timeZone'] as const;
+/** Fields a PATCH may clear with `null`; every other field keeps its value when omitted and refuses null. */
+const NULLABLE_FIELDS: ReadonlySet<string> = new Set(['description', 'routingKey']);
 
 /**
  * Job definition management (DESIGN §8 `/api/jobs`): validated create/update (a bad cron expression or
@@ -58,8 +60,12 @@ export class JobsService {
     return this.jobs.list(this.config.namespace, offset, limit);
   }
 
-  /** Applies a partial update; a change to the schedule recomputes next_fire_time from now. */
+  /**
+   * Applies a partial update; a change to the schedule recomputes next_fire_time from now.
+   * @throws ValidationError for a bad schedule or a `null` in a field that cannot be cleared.
+   */
   async update(appId: string, idOrCode: string, dto: UpdateJobDto): Promise<JobDefinition> {
+    refuseNulls(dto);
     const before = await this.get(idOrCode);
     const now = this.clock.now();
     const patch: Partial<JobDefinition> = { ...dto, updatedAt: now, updatedBy: appId } as Partial<JobDefinition>;
@@ -132,5 +138,19 @@ export class JobsService {
     const next = computeNextFireTime(def, now);
     if (next === null && def.triggerType === TriggerType.ONE_SHOT) throw new ValidationError('triggerExpr', 'the ONE_SHOT instant is in the past');
     return next;
+  }
+}
+
+/**
+ * PATCH fields are optional, and class-validator's IsOptional lets `null` through as well as a missing
+ * field; a null handler, expression or zone would reach the database (or `.trim()`) as a 500. Only the
+ * nullable columns may be cleared with null.
+ * @throws ValidationError naming the first such field.
+ */
+function refuseNulls(dto: UpdateJobDto): void {
+  for (const [field, value] of Object.entries(dto)) {
+    if (value === null && !NULLABLE_FIELDS.has(field)) {
+      throw new ValidationError(field, `${field} cannot be null; omit it to keep the current value`);
+    }
   }
 }

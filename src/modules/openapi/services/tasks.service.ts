@@ -51,7 +51,7 @@ export class TasksService {
       throw new ConflictError(`requestId '${instance.requestId}' was already used with a different body`, 'requestId');
     }
     if (created) {
-      await this.dispatch.dispatchIds([instance.id]).catch((err: Error) => this.logger.warn(`dispatch of ${instance.id} deferred to the reconciler: ${err.message}`));
+      await this.dispatch.dispatchRows([instance]).catch((err: Error) => this.logger.warn(`dispatch of ${instance.id} deferred to the reconciler: ${err.message}`));
     }
     return {
       accepted: { requestId: instance.requestId, status: JobInstanceStatus.PENDING, estimatedDelay: Math.max(0, instance.dueAt - instance.createdAt) },

@@ -1,0 +1,43 @@
+import { GreetingModule } from '../../examples/greeting/greeting.module.js';
+import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+
+describe('examples/greeting: an application that runs its own @JobHandler as an executor', () => {
+  const ns = uniqueNamespace('e2e-example');
+  let api: TestNode;
+  let executor: TestNode;
+
+  beforeAll(async () => {
+    api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler' }));
+    executor = await startNode(clusterEnv(ns, { ROLES: 'executor' }), { imports: [GreetingModule] });
+  });
+  afterAll(async () => {
+    await executor?.close();
+    await api?.close();
+  });
+
+  it('should advertise the handler and run a task on it', async () => {
+    const client = await signedClient(api);
+    await waitFor('executor to advertise greeting.hello', async () => {
+      const nodes = await client.request<Array<{ handlers: string[] }>>('GET', '/api/nodes');
+      return nodes.body.some((n) => n.handlers.includes('greeting.hello'));
+    }, 10_000);
+    const sub = await client.submitTask({ handler: 'greeting.hello', params: { name: 'Ada' } });
+    expect(sub.status).toBe(202);
+    await waitFor('SUCCESS', async () => (await client.getTask(sub.body.requestId)).body.status === 'SUCCESS', 10_000);
+    const task = (await client.getTask(sub.body.requestId)).body as { result: { greeting: string; attempt: number; fencingToken: number }; nodeId: string };
+    expect(task.result).toEqual({ greeting: 'Hello, Ada!', attempt: 1, fencingToken: 1 });
+    expect(task.nodeId).toMatch(/-\d{8}-\d+$/);
+  });
+
+  it('should retry a failing task and end FAILED with the handler error when attempts run out', async () => {
+    const client = await signedClient(api);
+    const sub = await client.submitTask({ handler: 'greeting.hello', params: { name: '' }, maxAttempts: 2, retryBackoffMs: 100 });
+    await waitFor('FAILED', async () => (await client.getTask(sub.body.requestId)).body.status === 'FAILED', 10_000);
+    const task = (await client.getTask(sub.body.requestId)).body as { attempt: number; error: string; instanceId: string };
+    expect(task.attempt).toBe(2);
+    expect(task.error).toMatch(/params.name/);
+    const attempts: Array<{ attempt: number; status: string; fencing_token: string | number }> = await api.ds.query(
+      'SELECT attempt, status, fencing_token FROM job_attempt WHERE instance_id = ? ORDER BY attempt', [task.instanceId]);
+    expect(attempts.map((a) => [a.attempt, a.status, Number(a.fencing_token)])).toEqual([[1, 'FAILED', 1], [2, 'FAILED', 2]]);
+  });
+});
