@@ -1,0 +1,49 @@
+import { JobDefinition, MisfirePolicy, TriggerSource, TriggerType } from '../metadata/index.js';
+import { planFire } from './fire-planner.js';
+
+const MIN = 60_000;
+const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
+
+function def(over: Partial<JobDefinition>): JobDefinition {
+  return Object.assign(new JobDefinition(), {
+    triggerType: TriggerType.CRON, triggerExpr: '0 * * * * *', timeZone: 'UTC', misfirePolicy: MisfirePolicy.FIRE_ONCE_NOW,
+    nextFireTime: T0, ...over,
+  });
+}
+
+describe('planFire', () => {
+  it('should fire on time at next_fire_time and step one period when lateness is within the threshold', () => {
+    expect(planFire(def({}), T0 + 40, 5000)).toEqual({ fireTime: T0, source: TriggerSource.SCHEDULE, nextFireTime: T0 + MIN, misfired: false });
+  });
+
+  it('should fire once with source MISFIRE and skip to the first fire after now when FIRE_ONCE_NOW misfired', () => {
+    const p = planFire(def({}), T0 + 10 * MIN + 5, 5000);
+    expect(p).toEqual({ fireTime: T0, source: TriggerSource.MISFIRE, nextFireTime: T0 + 11 * MIN, misfired: true });
+  });
+
+  it('should create nothing and skip ahead when SKIP misfired', () => {
+    const p = planFire(def({ misfirePolicy: MisfirePolicy.SKIP }), T0 + 10 * MIN + 5, 5000);
+    expect(p).toEqual({ fireTime: null, source: TriggerSource.MISFIRE, nextFireTime: T0 + 11 * MIN, misfired: true });
+  });
+
+  it('should fire the missed time and step one period at a time when FIRE_ALL misfired', () => {
+    const p = planFire(def({ misfirePolicy: MisfirePolicy.FIRE_ALL }), T0 + 10 * MIN + 5, 5000);
+    expect(p).toEqual({ fireTime: T0, source: TriggerSource.MISFIRE, nextFireTime: T0 + MIN, misfired: true });
+  });
+
+  it('should leave no next fire for ONE_SHOT and for FIXED_DELAY (counted from the finish)', () => {
+    expect(planFire(def({ triggerType: TriggerType.ONE_SHOT, triggerExpr: new Date(T0).toISOString() }), T0, 5000).nextFireTime).toBeNull();
+    expect(planFire(def({ triggerType: TriggerType.FIXED_DELAY, triggerExpr: '5000' }), T0, 5000).nextFireTime).toBeNull();
+  });
+
+  it('should keep FIXED_RATE on its grid', () => {
+    expect(planFire(def({ triggerType: TriggerType.FIXED_RATE, triggerExpr: '15000' }), T0 + 300, 5000).nextFireTime).toBe(T0 + 15000);
+  });
+
+  it('should report an error instead of throwing when the schedule cannot be computed', () => {
+    const p = planFire(def({ triggerExpr: 'not a cron' }), T0, 5000);
+    expect(p.nextFireTime).toBeNull();
+    expect(p.fireTime).toBe(T0);
+    expect(p.error).toBeTruthy();
+  });
+});
