@@ -42,11 +42,16 @@ describe('loadConfig', () => {
       expect(c.database).toEqual({ type: 'better-sqlite3', path: '/tmp/tw-config-spec/tickwheel.sqlite' });
     });
 
-    it('should treat empty values as unset', () => {
-      const c = loadConfig({ PORT: '', ROLES: '', TICKWHEEL_ALLOW_SHELL: '' });
+    it('should treat empty or blank values as unset, for strings as for numbers', () => {
+      const c = loadConfig({ PORT: '', ROLES: '', TICKWHEEL_ALLOW_SHELL: '', DB_URL: '', REDIS_URL: ' ', TICKWHEEL_NAMESPACE: '', NODE_NAME: '', TICKWHEEL_SECRET_KEY: '', DATA_DIR: '' });
+      expect(c.shape).toBe('standalone');
       expect(c.http.port).toBe(3000);
       expect(c.roles).toHaveLength(3);
       expect(c.allowShell).toBe(false);
+      expect(c.namespace).toBe('default');
+      expect(c.nodeName.length).toBeGreaterThan(0);
+      expect(c.dataDir).toBe(resolve('./data'));
+      expect(configErrorOf({ ...CLUSTER, REDIS_URL: '' }).message).toMatch(/DB_URL is set .* REDIS_URL is not/);
     });
   });
 

@@ -43,11 +43,13 @@ function firstMessage(constraints: Record<string, string>): string {
 
 /**
  * Validates `env` (default `process.env`) and builds the typed {@link AppConfig}. The only reader of
- * process.env in src/. Called once at boot.
+ * process.env in src/. Called once at boot. An empty (or blank) value means the setting is unset, as
+ * `KEY=` in a compose file or an empty Helm value intends, for strings as for numbers.
  * @throws ConfigError naming the first bad or contradictory setting.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
-  const dto = plainToInstance(EnvDto, { ...env });
+  const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const dto = plainToInstance(EnvDto, set);
   const errors = validateSync(dto, { whitelist: true }) // whitelist drops env vars that are not settings;
   if (errors.length > 0) {
     const e = errors[0];

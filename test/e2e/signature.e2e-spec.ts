@@ -154,7 +154,20 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     expectUnauthorized(await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { nonce: 'has space in it' })));
   });
 
-  it('should answer every 401 with the same detail text', () => {
+  it('should refuse unsigned calls whatever the letter case of the path (Express routes ignore case)', async () => {
+    for (const path of ['/API/jobs', '/Api/jobs/', '/API/nodes', '/aPi/tasks/nope']) expectUnauthorized(await send('GET', path, {}));
+    const body = JSON.stringify({ requestId: 'case-bypass', handler: 'http', params: { url: `${receiver.url}/bypass` } });
+    expectUnauthorized(await send('POST', '/API/tasks', {}, body));
+    const rows: unknown[] = await node.ds.query('SELECT id FROM job_instance WHERE namespace = ? AND request_id = ?', [ns, 'case-bypass']);
+    expect(rows).toHaveLength(0);
+    expect((await send('GET', '/API/jobs', sign('GET', '/API/jobs', ''))).status).toBe(200);
+  });
+
+  it('should answer every 401 with the same detail text', async () => {
+    expectUnauthorized(await send('GET', '/api/jobs', {}));
+    expectUnauthorized(await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { secret: 'wrong' })));
+    expectUnauthorized(await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { ts: Date.now() - 400_000 })));
+    expectUnauthorized(await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { appId: 'ghost-app' })));
     expect(unauthorizedDetails.size).toBe(1);
     const [detail] = [...unauthorizedDetails];
     expect(detail).not.toMatch(/nonce|timestamp|secret|app id|body|expired|replay/i);
@@ -176,7 +189,7 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     expect(docs.headers.get('content-type')).toMatch(/text\/html/);
     const spec = await fetch(`${node.url}/docs/openapi.json`);
     expect(spec.status).toBe(200);
-    expect((await spec.json()).paths).toHaveProperty('/api/jobs');
+    expect(((await spec.json()) as { paths: object }).paths).toHaveProperty('/api/jobs');
   });
 
   it("should not show one app's task to another, and keep request ids per app", async () => {

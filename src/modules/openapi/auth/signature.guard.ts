@@ -1,4 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants.js';
+import { Reflector } from '@nestjs/core';
 import { Request } from 'express';
 import { CLOCK, type Clock, ErrorCode, SchedulerError, SIGNATURE_HEADERS as H, signaturesEqual, signRequest } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
@@ -18,7 +20,9 @@ const NONCE = /^[A-Za-z0-9_-]{8,128}$/;
  * within ±SIGNATURE_WINDOW_MS), X-Nonce (accepted once per app within twice the window) and X-Signature
  * (hex HMAC of the canonical request, compared in constant time). Any failure is the same 401 with no
  * hint of which part failed. The nonce is spent only after the signature checks, so nobody can burn
- * another app's nonces.
+ * another app's nonces. A route is signed when its controller is mounted under `api` or the URL is
+ * under `/api` in any letter case (Express matches routes case-insensitively, so `/API/jobs` reaches
+ * the jobs controller and must not slip past the check).
  */
 @Injectable()
 export class SignatureGuard implements CanActivate {
@@ -27,11 +31,12 @@ export class SignatureGuard implements CanActivate {
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<SignedRequest>();
-    if (!req.path.startsWith('/api/') && req.path !== '/api') return true;
+    if (!this.isApiRoute(context, req)) return true;
     const appId = header(req, H.appId);
     const ts = header(req, H.timestamp);
     const nonce = header(req, H.nonce);
@@ -45,6 +50,13 @@ export class SignatureGuard implements CanActivate {
     if (!(await this.coordination.acceptNonce(appId, nonce, 2 * this.config.signatureWindowMs))) throw unauthorized();
     req.appId = appId;
     return true;
+  }
+
+  /** True for a handler of a controller mounted under `api`, or a URL under `/api` (any case). */
+  private isApiRoute(context: ExecutionContext, req: Request): boolean {
+    const mounted = this.reflector.get<string | string[] | undefined>(PATH_METADATA, context.getClass()) ?? [];
+    const underApi = (p: string) => /^\/?api(\/|$)/i.test(p);
+    return (Array.isArray(mounted) ? mounted : [mounted]).some(underApi) || underApi(req.path);
   }
 }
 

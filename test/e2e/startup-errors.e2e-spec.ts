@@ -1,0 +1,92 @@
+import { execSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = process.cwd();
+const MAIN = join(ROOT, 'dist/src/main.js');
+/** Sources the start-up path under test compiles from; dist older than any of them is rebuilt. */
+const SOURCES = [join(ROOT, 'src/main.ts'), ...readdirSync(join(ROOT, 'src/config')).filter((f) => f.endsWith('.ts')).map((f) => join(ROOT, 'src/config', f))];
+/** Settings a developer's shell may carry; removed so only what a test sets counts. */
+const SETTING = /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|\w+_MS|EXECUTOR_CONCURRENCY|TRIGGER_BATCH_SIZE)$/;
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node dist/src/main.js` with the given settings; killed after 20 s so a regression cannot hang the suite. */
+function runMain(settings: Record<string, string>, dataDir: string): Promise<Exit> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SETTING.test(k)) env[k] = v;
+  Object.assign(env, { DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, settings);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+describe('start-up path (node dist/src/main.js) reports a bad setting', () => {
+  let dataDir: string;
+
+  beforeAll(() => {
+    const stale = !existsSync(MAIN) || SOURCES.some((f) => statSync(f).mtimeMs > statSync(MAIN).mtimeMs);
+    if (stale) {
+      try {
+        execSync('npm run build', { cwd: ROOT, stdio: 'pipe' });
+      } catch (err) {
+        const e = err as { stdout?: Buffer; stderr?: Buffer };
+        throw new Error(`dist/src/main.js is missing or older than src/config, and npm run build failed:\n${String(e.stdout ?? '')}${String(e.stderr ?? '')}`);
+      }
+    }
+    dataDir = mkdtempSync(join(tmpdir(), 'tw-startup-'));
+  }, 180_000);
+
+  afterAll(() => {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Asserts a clean configuration failure: exit code 2, one line naming `setting`, no stack trace, never listening. */
+  function expectConfigExit(r: Exit, setting: string): void {
+    expect({ code: r.code, signal: r.signal, stderr: r.stderr }).toMatchObject({ code: 2, signal: null });
+    expect(r.stderr).toContain(`Invalid setting ${setting}:`);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(r.stdout).not.toContain('listening');
+  }
+
+  it('should exit 2 naming PORT for PORT=abc, saying an integer is wanted', async () => {
+    const r = await runMain({ PORT: 'abc' }, dataDir);
+    expectConfigExit(r, 'PORT');
+    expect(r.stderr).toMatch(/integer/);
+    expect(r.stderr).toContain("'abc'");
+  }, 30_000);
+
+  it('should exit 2 naming PORT for PORT=70000', async () => {
+    const r = await runMain({ PORT: '70000' }, dataDir);
+    expectConfigExit(r, 'PORT');
+    expect(r.stderr).toMatch(/65535/);
+  }, 30_000);
+
+  it('should exit 2 naming REDIS_URL when DB_URL is set alone', async () => {
+    expectConfigExit(await runMain({ PORT: '0', DB_URL: 'mysql://root@127.0.0.1:3306/test' }, dataDir), 'REDIS_URL');
+  }, 30_000);
+
+  it('should exit 2 naming ROLES for a split of roles in the standalone shape', async () => {
+    expectConfigExit(await runMain({ PORT: '0', ROLES: 'executor' }, dataDir), 'ROLES');
+  }, 30_000);
+
+  it('should create nothing in DATA_DIR when the settings are refused', () => {
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+});
