@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { never, rejection } from '../../../../test/utils/async.js';
 import type { AddressInfo } from 'node:net';
 import { ValidationError } from '../../../common/index.js';
 import { runHttpCall } from './http-call.js';
@@ -61,16 +62,6 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const never = (): AbortSignal => new AbortController().signal;
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('runHttpCall', () => {
   it('should GET by default and return status, selected headers and the body', async () => {

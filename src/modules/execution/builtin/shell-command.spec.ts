@@ -1,16 +1,7 @@
 import { ValidationError } from '../../../common/index.js';
+import { never, rejection } from '../../../../test/utils/async.js';
 import { runShellCommand } from './shell-command.js';
 
-const never = (): AbortSignal => new AbortController().signal;
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('runShellCommand', () => {
   it('should run a program with its arguments verbatim (no shell)', async () => {
