@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
@@ -46,6 +47,7 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    setMaxListeners(0, this.shutdown.signal); // one listener per running attempt, up to EXECUTOR_CONCURRENCY
     this.startedAt = this.clock.now();
     this.nodeIdValue = await this.register();
     await this.beat();
