@@ -5,12 +5,13 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module.js';
 import { AppConfig, Role } from './config/index.js';
-import { ApiClientService, createValidationPipe } from './modules/openapi/index.js';
+import { createValidationPipe } from './modules/openapi/index.js';
 
 /**
  * Builds and initialises the application exactly as `npm start` runs it (tests use this too, so they
  * exercise the production wiring): raw body kept for signature checks, validation pipe, Swagger UI at
- * /docs on api nodes, shutdown hooks. Does not listen.
+ * /docs on api nodes, shutdown hooks. Does not listen, and does not create the standalone credentials
+ * (main.ts does, after listening).
  */
 export async function createApp(config: AppConfig, opts: AppModuleOptions = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoles(config, opts), { rawBody: true, bufferLogs: true });
@@ -20,7 +21,6 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   app.enableShutdownHooks();
   if (config.roles.includes(Role.API)) SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
   await app.init();
-  if (config.roles.includes(Role.API)) await app.get(ApiClientService).bootstrapStandalone();
   return app;
 }
 

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createApp } from './bootstrap.js';
-import { ConfigError, loadConfig } from './config/index.js';
+import { ConfigError, loadConfig, Role } from './config/index.js';
+import { ApiClientService } from './modules/openapi/index.js';
 
 /**
  * Entry point: validate the settings (a bad one stops start-up with a message naming it), build the app
@@ -20,7 +21,16 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   await app.listen(config.http.port, config.http.host);
   const where = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${config.http.port}`;
-  process.stdout.write(`tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${where} (Swagger UI: ${where}/docs)\n`);
+  const api = config.roles.includes(Role.API);
+  process.stdout.write(`tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${where}${api ? ` (Swagger UI: ${where}/docs)` : ''}\n`);
+  const creds = api ? await app.get(ApiClientService).bootstrapStandalone() : null;
+  if (creds) {
+    process.stdout.write(
+      `\n  First start: created the API client below. The secret is shown only now;\n` +
+        `  it is also saved to ${config.dataDir}/credentials.json, which "npm run tw" reads.\n\n` +
+        `    AppId:  ${creds.appId}\n    Secret: ${creds.secret}\n\n`,
+    );
+  }
 }
 
 main().catch((err: Error) => {

@@ -3,11 +3,11 @@ import { join, resolve } from 'node:path';
 import { TickwheelClient } from '../client/tickwheel-client.js';
 
 /**
- * Client for the bundled CLIs: TICKWHEEL_URL (default http://localhost:3000), and TICKWHEEL_APP_ID +
+ * Client for the bundled CLIs: TICKWHEEL_URL (default http://localhost:3000, whatever PORT says), and TICKWHEEL_APP_ID +
  * TICKWHEEL_SECRET, or else the credentials the standalone server saved in DATA_DIR/credentials.json.
  */
 export function clientFromEnv(env = process.env): TickwheelClient {
-  const baseUrl = env.TICKWHEEL_URL ?? `http://localhost:${env.PORT ?? 3000}`;
+  const baseUrl = env.TICKWHEEL_URL ?? 'http://localhost:3000';
   if (env.TICKWHEEL_APP_ID && env.TICKWHEEL_SECRET) return new TickwheelClient({ baseUrl, appId: env.TICKWHEEL_APP_ID, secret: env.TICKWHEEL_SECRET });
   const file = join(resolve(env.DATA_DIR ?? './data'), 'credentials.json');
   if (!existsSync(file)) {

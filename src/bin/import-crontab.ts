@@ -2,7 +2,7 @@
  * `npm run import-crontab -- FILE [--tz ZONE] [--enable]`: sends a cron.d file to a running Tickwheel
  * (POST /api/jobs/import-crontab) and prints the jobs created/updated and every line not taken, with why.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { clientFromEnv } from './cli-credentials.js';
 
@@ -14,6 +14,10 @@ if (!file || (tzAt >= 0 && !timeZone)) {
   process.stderr.write('usage: npm run import-crontab -- FILE [--tz ZONE] [--enable]\n');
   process.exit(2);
 }
+if (!existsSync(file)) {
+  process.stderr.write(`no such file: ${file}\n`);
+  process.exit(2);
+}
 const fileName = basename(file).replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
 const res = await clientFromEnv().request<{ created: string[]; updated: string[]; rejected: Array<{ lineNo: number; line: string; reason: string }> }>(
   'POST', '/api/jobs/import-crontab', { fileName, content: readFileSync(file, 'utf8'), timeZone, enable: args.includes('--enable') },
@@ -23,7 +27,9 @@ if (res.status !== 200) {
   process.exit(1);
 }
 const { created, updated, rejected } = res.body;
-process.stdout.write(`${file}: ${created.length} created, ${updated.length} updated, ${rejected.length} line(s) not taken\n`);
+const state = args.includes('--enable') ? 'enabled' : 'paused (resume with POST /api/jobs/<code>/resume)';
+process.stdout.write(`${file}: ${created.length} created, ${updated.length} updated, ${rejected.length} line(s) not taken; zone ${timeZone ?? 'UTC'}; jobs ${state}\n`);
+process.stdout.write('(imported jobs use the shell handler: executors need TICKWHEEL_ALLOW_SHELL=true)\n');
 for (const code of created) process.stdout.write(`  + ${code}\n`);
 for (const code of updated) process.stdout.write(`  ~ ${code}\n`);
 for (const r of rejected) process.stdout.write(`  - line ${r.lineNo}: ${r.reason}\n      ${r.line}\n`);

@@ -56,6 +56,12 @@ describe('cluster shape (MariaDB + Redis): api+scheduler node and two executor n
     expect(other.headers.get('content-type')).toContain('application/problem+json');
   });
 
+  it('should accept a handler no live node has yet (executors may come later) and keep it PENDING', async () => {
+    const res = await client.submitTask({ requestId: 'later-1', handler: 'not.deployed.yet' });
+    expect(res.status).toBe(202);
+    expect((await client.getTask('later-1')).body.status).toBe('PENDING');
+  });
+
   it('should create one row for concurrent identical submits', async () => {
     const body = { requestId: 'race-1', handler: 'http', params: { url: `${receiver.url}/race` } };
     const answers = await Promise.all(Array.from({ length: 20 }, () => client.submitTask(body)));

@@ -28,4 +28,19 @@ describe('standalone shape (SQLite + in-process coordination), all roles in one 
     expect(receiver.seen.size).toBe(N);
     for (const id of r.requestIds) expect(receiver.seen.get(id)).toBe(1);
   }, 180_000);
+
+  it('should refuse a handler this process does not have, naming the field, instead of queueing it for ever', async () => {
+    const res = await client.submitTask({ handler: 'no.such.handler' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ field: 'handler', code: 'VALIDATION' });
+    const shell = await client.submitTask({ handler: 'shell', params: { argv: ['/bin/true'] } });
+    expect(shell.status).toBe(400);
+    expect(JSON.stringify(shell.body)).toContain('TICKWHEEL_ALLOW_SHELL');
+    const job = await client.request('POST', '/api/jobs', { code: 'nobody', handler: 'no.such.handler', triggerType: 'FIXED_RATE', triggerExpr: '60000' });
+    expect(job.status).toBe(400);
+    const paused = await client.request('POST', '/api/jobs', { code: 'nobody', handler: 'no.such.handler', triggerType: 'FIXED_RATE', triggerExpr: '60000', enabled: false });
+    expect(paused.status).toBe(201);
+    expect((await client.request('POST', '/api/jobs/nobody/resume')).status).toBe(400);
+    expect((await client.request('POST', '/api/jobs/nobody/trigger', {})).status).toBe(400);
+  });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +49,11 @@ export async function startNode(env: Record<string, string>, opts: AppModuleOpti
   const app = await createApp(config, opts);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
-  return { app, config, url: `http://127.0.0.1:${port}`, ds: app.get(DataSource), close: () => app.close() };
+  const close = async () => {
+    await app.close();
+    if (config.shape === 'standalone' && config.dataDir.startsWith(tmpdir())) rmSync(config.dataDir, { recursive: true, force: true });
+  };
+  return { app, config, url: `http://127.0.0.1:${port}`, ds: app.get(DataSource), close };
 }
 
 /** Creates an API client on `node` and returns a signed client for it. */

@@ -81,10 +81,14 @@ export class ReconcilerService {
     const before = this.clock.now() - this.config.reconcileIntervalMs;
     const rows = await this.instances.findDispatchedBefore(this.config.namespace, before, PAGE);
     for (const row of rows) {
-      if (row.nodeId && !(await this.coordination.isQueued(row.nodeId, row.id))) {
-        await this.coordination.pushReady(row.nodeId, [row.id]);
-        this.logger.warn(`instance ${row.id} was DISPATCHED to ${row.nodeId} but in no queue; pushed again`);
-      }
+      if (!row.nodeId || (await this.coordination.isQueued(row.nodeId, row.id))) continue;
+      // The page was read before the queue check: an executor may have claimed, run and acked the row
+      // since. Only a row that is *still* DISPATCHED to that node, and in no list, was really lost.
+      const now = await this.instances.findById(row.id);
+      if (now?.status !== JobInstanceStatus.DISPATCHED || now.nodeId !== row.nodeId || now.dispatchedAt !== row.dispatchedAt) continue;
+      if (await this.coordination.isQueued(row.nodeId, row.id)) continue;
+      await this.coordination.pushReady(row.nodeId, [row.id]);
+      this.logger.warn(`instance ${row.id} was DISPATCHED to ${row.nodeId} but in no queue; pushed again`);
     }
   }
 

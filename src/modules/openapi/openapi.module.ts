@@ -10,6 +10,7 @@ import { NodesController } from './controllers/nodes.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
 import { CrontabImportService } from './services/crontab-import.service.js';
+import { HandlerCheckService } from './services/handler-check.service.js';
 import { JobsService } from './services/jobs.service.js';
 import { TasksService } from './services/tasks.service.js';
 
@@ -26,7 +27,7 @@ export class OpenApiModule {
       module: OpenApiModule,
       imports: [MetadataModule, CoordinationModule, DispatchModule, trigger],
       controllers: [TasksController, JobsController, NodesController],
-      providers: [ApiClientService, TasksService, JobsService, CrontabImportService, { provide: APP_GUARD, useClass: SignatureGuard }],
+      providers: [ApiClientService, TasksService, JobsService, CrontabImportService, HandlerCheckService, { provide: APP_GUARD, useClass: SignatureGuard }],
       exports: [ApiClientService],
     };
   }

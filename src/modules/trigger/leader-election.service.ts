@@ -19,6 +19,7 @@ export class LeaderElectionService implements BeforeApplicationShutdown {
   private leader = false;
   private timer: NodeJS.Timeout | null = null;
   private listeners: Array<(leader: boolean) => void> = [];
+  private releasing = false;
 
   constructor(
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
@@ -59,6 +60,7 @@ export class LeaderElectionService implements BeforeApplicationShutdown {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.leader) {
+      this.releasing = true;
       this.set(false);
       await this.coordination.releaseLock(LOCK, this.owner).catch(() => undefined);
     }
@@ -68,7 +70,7 @@ export class LeaderElectionService implements BeforeApplicationShutdown {
     if (holds === this.leader) return;
     this.leader = holds;
     this.metrics.leader.set(holds ? 1 : 0);
-    this.logger.log(holds ? `became leader (${this.owner})` : `lost leadership (${this.owner})`);
+    this.logger.log(holds ? `became leader (${this.owner})` : this.releasing ? `released leadership (${this.owner}, shutting down)` : `lost leadership (${this.owner})`);
     for (const fn of this.listeners) fn(holds);
   }
 }

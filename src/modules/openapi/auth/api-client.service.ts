@@ -72,10 +72,7 @@ export class ApiClientService {
     if (this.config.shape !== 'standalone' || (await this.clients.count()) > 0) return null;
     const creds = await this.create('standalone');
     writeFileSync(join(this.config.dataDir, 'credentials.json'), JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });
-    this.logger.warn(
-      `first start: created API client. AppId: ${creds.appId}  Secret: ${creds.secret}  ` +
-        `(shown once; also saved to ${join(this.config.dataDir, 'credentials.json')} for "npm run tw")`,
-    );
+    this.logger.warn(`first start: created API client '${creds.appId}'; its secret is in ${join(this.config.dataDir, 'credentials.json')}`);
     return creds;
   }
 }

@@ -3,6 +3,7 @@ import { ConflictError } from '../../../common/index.js';
 import { TriggerType } from '../../metadata/index.js';
 import { parseCrontab, RejectedLine } from '../../trigger/index.js';
 import { ImportCrontabDto } from '../dto/job.dto.js';
+import { HandlerCheckService } from './handler-check.service.js';
 import { JobsService } from './jobs.service.js';
 
 /** Result of importing one cron.d file. */
@@ -22,9 +23,13 @@ export interface CrontabImportResult {
  */
 @Injectable()
 export class CrontabImportService {
-  constructor(private readonly jobs: JobsService) {}
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly handlers: HandlerCheckService,
+  ) {}
 
   async import(appId: string, dto: ImportCrontabDto): Promise<CrontabImportResult> {
+    if (dto.enable) await this.handlers.assertRunnable('shell'); // before anything is written: all or nothing
     const timeZone = dto.timeZone?.trim() || 'UTC';
     const { entries, rejected } = parseCrontab(dto.content, { fileName: dto.fileName, timeZone });
     const out: CrontabImportResult = { created: [], updated: [], rejected };

@@ -7,6 +7,7 @@ import {
 } from '../../metadata/index.js';
 import { computeNextFireTime, previewFireTimes, SchedulerLoopService, TriggerService, validateTrigger } from '../../trigger/index.js';
 import { CreateJobDto, UpdateJobDto } from '../dto/job.dto.js';
+import { HandlerCheckService } from './handler-check.service.js';
 
 const SCHEDULE_FIELDS = ['triggerType', 'triggerExpr', 'timeZone'] as const;
 /** Fields a PATCH may clear with `null`; every other field keeps its value when omitted and refuses null. */
@@ -24,6 +25,7 @@ export class JobsService {
     private readonly instances: JobInstanceRepository,
     private readonly audit: AuditLogRepository,
     private readonly trigger: TriggerService,
+    private readonly handlers: HandlerCheckService,
     @Optional() private readonly loop: SchedulerLoopService | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -31,6 +33,7 @@ export class JobsService {
 
   /** @throws ValidationError (bad schedule), ConflictError (code taken). */
   async create(appId: string, dto: CreateJobDto): Promise<JobDefinition> {
+    if (dto.enabled !== false) await this.handlers.assertRunnable(dto.handler);
     const now = this.clock.now();
     const def = Object.assign(new JobDefinition(), {
       id: newId(), namespace: this.config.namespace, code: dto.code, description: dto.description ?? null, handler: dto.handler,
@@ -71,6 +74,7 @@ export class JobsService {
     const patch: Partial<JobDefinition> = { ...dto, updatedAt: now, updatedBy: appId } as Partial<JobDefinition>;
     if (dto.triggerExpr !== undefined) patch.triggerExpr = dto.triggerExpr.trim();
     const merged = Object.assign(new JobDefinition(), before, patch);
+    if (merged.enabled && (dto.handler !== undefined || (dto.enabled && !before.enabled))) await this.handlers.assertRunnable(merged.handler);
     const scheduleChanged = SCHEDULE_FIELDS.some((f) => dto[f] !== undefined) || dto.enabled !== undefined;
     if (scheduleChanged) {
       patch.nextFireTime = merged.enabled ? this.firstFire(merged, now) : null;
@@ -102,6 +106,7 @@ export class JobsService {
   /** Creates a MANUAL instance now, whether or not the job is paused. */
   async triggerNow(appId: string, idOrCode: string, params?: Record<string, unknown>): Promise<JobInstance> {
     const def = await this.get(idOrCode);
+    await this.handlers.assertRunnable(def.handler);
     const instance = await this.trigger.triggerNow(def, params);
     await this.audit.append({ appId, action: 'JOB_TRIGGER', targetType: 'job', targetId: def.id, after: { instanceId: instance.id, params: params ?? null } }, this.clock.now());
     return instance;
@@ -124,6 +129,7 @@ export class JobsService {
     const before = await this.get(idOrCode);
     const now = this.clock.now();
     if (before.enabled === enabled) return before;
+    if (enabled) await this.handlers.assertRunnable(before.handler);
     const after = await this.jobs.update(before, {
       enabled, nextFireTime: enabled ? this.firstFire(before, now) : null, scheduleState: ScheduleState.OK, scheduleError: null, updatedAt: now, updatedBy: appId,
     });

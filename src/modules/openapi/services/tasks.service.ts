@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { DispatchService } from '../../dispatch/index.js';
 import { BackoffKind, JobInstance, JobInstanceRepository, JobInstanceStatus, RoutingStrategy, TriggerSource } from '../../metadata/index.js';
 import { SubmitTaskDto, TaskAcceptedDto } from '../dto/task.dto.js';
+import { HandlerCheckService } from './handler-check.service.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -27,12 +28,14 @@ export class TasksService {
   constructor(
     private readonly instances: JobInstanceRepository,
     private readonly dispatch: DispatchService,
+    private readonly handlers: HandlerCheckService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** @throws ConflictError when `requestId` was used by this app with another body. */
   async submit(appId: string, dto: SubmitTaskDto): Promise<SubmitResult> {
+    await this.handlers.assertRunnable(dto.handler);
     const now = this.clock.now();
     const id = newId();
     const { requestId, ...rest } = dto;
