@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CoordinationModule } from '../coordination/coordination.module.js';
 import { MetadataModule } from '../metadata/index.js';
+import { CancelService } from './cancel.service.js';
 import { DispatchService } from './dispatch.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { ReconcilerService } from './reconciler.service.js';
@@ -11,7 +12,7 @@ import { ReconcilerService } from './reconciler.service.js';
  */
 @Module({
   imports: [MetadataModule, CoordinationModule],
-  providers: [DispatchService, NodeRegistryService, ReconcilerService],
-  exports: [DispatchService, NodeRegistryService, ReconcilerService],
+  providers: [DispatchService, NodeRegistryService, ReconcilerService, CancelService],
+  exports: [DispatchService, NodeRegistryService, ReconcilerService, CancelService],
 })
 export class DispatchModule {}

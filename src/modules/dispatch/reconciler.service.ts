@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../coordination/coordination.port.js';
 import { JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
+import { CancelService } from './cancel.service.js';
 import { DispatchService } from './dispatch.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
 
@@ -18,7 +19,8 @@ const PAGE = 500;
  *    their queues are drained, DISPATCHED rows go back to PENDING (same attempt: they never ran) and
  *    RUNNING rows have their lease revoked (PENDING with attempt+1, or FAILED when attempts are spent);
  * 4. RUNNING rows whose lease expired are treated the same way (a node that beats but hangs);
- * 5. DISPATCHED rows older than one pass whose id is in neither list of their live node are pushed again.
+ * 5. DISPATCHED rows older than one pass whose id is in neither list of their live node are pushed again;
+ * 6. a QUEUE job whose WAITING instance has no predecessor left gets it released.
  * Every write is a conditional transition, so a pass racing an executor or another leader changes nothing twice.
  */
 @Injectable()
@@ -29,6 +31,7 @@ export class ReconcilerService {
     private readonly instances: JobInstanceRepository,
     private readonly attempts: JobAttemptRepository,
     private readonly dispatch: DispatchService,
+    private readonly cancels: CancelService,
     private readonly registry: NodeRegistryService,
     private readonly metrics: MetricsService,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
@@ -49,6 +52,12 @@ export class ReconcilerService {
     await this.reapOfflineNodes();
     await this.expireLeases();
     await this.repushLostDispatches();
+    await this.releaseWaiting();
+  }
+
+  /** QUEUE backstop: a WAITING instance whose predecessor ended without releasing it (crash, race) gets its turn. */
+  private async releaseWaiting(): Promise<void> {
+    for (const jobId of await this.instances.jobsWithWaiting(this.config.namespace, PAGE)) await this.cancels.releaseNext(jobId);
   }
 
   private async dispatchForgottenPending(): Promise<void> {

@@ -93,10 +93,12 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
     };
   }
 
+  /** Heartbeat, then abort the handlers whose instance was cancelled or taken away (checked every beat). */
   private async beat(): Promise<void> {
     if (this.stopping) return;
     try {
       await this.coordination.heartbeat(this.nodeId, this.advert(), this.clock.now());
+      for (const att of await this.runner.revokedAttempts()) att.controller.abort(new Error('REVOKED'));
     } catch (err) {
       this.logger.warn(`heartbeat failed: ${(err as Error).message}`);
     }

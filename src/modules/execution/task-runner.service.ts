@@ -10,6 +10,7 @@ import {
   JobInstanceStatus as S,
   TriggerType,
 } from '../metadata/index.js';
+import { COORDINATION, type CoordinationPort } from '../coordination/coordination.port.js';
 import { MetricsService } from '../observability/index.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 import { JobContext, JobFailure } from './job-context.js';
@@ -48,6 +49,7 @@ export class TaskRunner {
     private readonly jobs: JobDefinitionRepository,
     private readonly handlers: HandlerRegistry,
     private readonly metrics: MetricsService,
+    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -98,6 +100,7 @@ export class TaskRunner {
       const reason = controller.signal.aborted ? String((controller.signal.reason as Error)?.message ?? '') : '';
       if (reason === 'TIMEOUT') return { status: S.TIMEOUT, error: `timed out after ${row.timeoutMs} ms` };
       if (reason === 'SHUTDOWN') return { status: 'HANDED_BACK', error: 'node shut down before the handler finished' };
+      if (reason === 'REVOKED') return { status: S.CANCELLED, error: 'cancelled (or taken away) while running' };
       const e = err as Error;
       return { status: S.FAILED, error: `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`, result: err instanceof JobFailure ? err.result : undefined };
     } finally {
@@ -108,10 +111,16 @@ export class TaskRunner {
 
   private async finish(row: JobInstance, token: number, outcome: Outcome): Promise<void> {
     const now = this.clock.now();
+    if (outcome.status === S.CANCELLED) {
+      // The row was already moved by the canceller (or the reconciler): only close this attempt.
+      await this.attempts.finish(row.id, row.attempt, S.CANCELLED, outcome.error, now);
+      if (row.jobId) await this.releaseNextWaiting(row.jobId, now);
+      return;
+    }
     const guard = { attempt: row.attempt, fencingToken: token };
     const result = boundResult(outcome.result);
     const handBack = outcome.status === 'HANDED_BACK';
-    const retry = handBack || (outcome.status !== S.SUCCESS && outcome.status !== S.CANCELLED && row.attempt < row.maxAttempts);
+    const retry = handBack || (outcome.status !== S.SUCCESS && row.attempt < row.maxAttempts);
     let won: boolean;
     if (handBack) {
       won = await this.instances.transition(row.id, S.RUNNING, S.PENDING, guard,
@@ -135,8 +144,22 @@ export class TaskRunner {
     if (!retry && row.jobId) await this.afterFinal(row.jobId, now);
   }
 
+  /** QUEUE overlap: hands the job's next WAITING instance to the leader's delay pump, due now. */
+  private async releaseNextWaiting(jobId: string, now: number): Promise<void> {
+    const released = await this.instances.releaseNextWaiting(jobId, now);
+    if (released) await this.coordination.scheduleDelayed(released.id, now);
+  }
+
+  /** Ids of running attempts whose row was cancelled or taken away since they started. */
+  async revokedAttempts(): Promise<RunningAttempt[]> {
+    const running = [...this.running.values()];
+    const gone = new Set(await this.instances.notRunningAnyMore(running.map((a) => ({ id: a.instanceId, fencingToken: a.fencingToken }))));
+    return running.filter((a) => gone.has(a.instanceId));
+  }
+
   /** FIXED_DELAY: the next fire is counted from this finish (DESIGN §5). */
   private async afterFinal(jobId: string, now: number): Promise<void> {
+    await this.releaseNextWaiting(jobId, now);
     const def = await this.jobs.findById(this.config.namespace, jobId);
     if (def?.enabled && def.triggerType === TriggerType.FIXED_DELAY && def.nextFireTime === null) {
       await this.jobs.setNextFire(def.id, now + Number(def.triggerExpr), now);

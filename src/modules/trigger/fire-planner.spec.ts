@@ -1,5 +1,5 @@
 import { JobDefinition, MisfirePolicy, TriggerSource, TriggerType } from '../metadata/index.js';
-import { planFire } from './fire-planner.js';
+import { FIRE_ALL_MAX, planFire } from './fire-planner.js';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
@@ -13,22 +13,32 @@ function def(over: Partial<JobDefinition>): JobDefinition {
 
 describe('planFire', () => {
   it('should fire on time at next_fire_time and step one period when lateness is within the threshold', () => {
-    expect(planFire(def({}), T0 + 40, 5000)).toEqual({ fireTime: T0, source: TriggerSource.SCHEDULE, nextFireTime: T0 + MIN, misfired: false });
+    expect(planFire(def({}), T0 + 40, 5000)).toEqual({ fireTimes: [T0], source: TriggerSource.SCHEDULE, nextFireTime: T0 + MIN, misfired: false, dropped: 0 });
   });
 
   it('should fire once with source MISFIRE and skip to the first fire after now when FIRE_ONCE_NOW misfired', () => {
     const p = planFire(def({}), T0 + 10 * MIN + 5, 5000);
-    expect(p).toEqual({ fireTime: T0, source: TriggerSource.MISFIRE, nextFireTime: T0 + 11 * MIN, misfired: true });
+    expect(p).toEqual({ fireTimes: [T0], source: TriggerSource.MISFIRE, nextFireTime: T0 + 11 * MIN, misfired: true, dropped: 10 });
   });
 
   it('should create nothing and skip ahead when SKIP misfired', () => {
     const p = planFire(def({ misfirePolicy: MisfirePolicy.SKIP }), T0 + 10 * MIN + 5, 5000);
-    expect(p).toEqual({ fireTime: null, source: TriggerSource.MISFIRE, nextFireTime: T0 + 11 * MIN, misfired: true });
+    expect(p).toEqual({ fireTimes: [], source: TriggerSource.MISFIRE, nextFireTime: T0 + 11 * MIN, misfired: true, dropped: 11 });
   });
 
-  it('should fire the missed time and step one period at a time when FIRE_ALL misfired', () => {
+  it('should fire every missed time up to now, oldest first, when FIRE_ALL misfired', () => {
     const p = planFire(def({ misfirePolicy: MisfirePolicy.FIRE_ALL }), T0 + 10 * MIN + 5, 5000);
-    expect(p).toEqual({ fireTime: T0, source: TriggerSource.MISFIRE, nextFireTime: T0 + MIN, misfired: true });
+    expect(p.fireTimes).toEqual(Array.from({ length: 11 }, (_, i) => T0 + i * MIN));
+    expect(p).toMatchObject({ source: TriggerSource.MISFIRE, nextFireTime: T0 + 11 * MIN, dropped: 0 });
+  });
+
+  it('should bound FIRE_ALL to the oldest FIRE_ALL_MAX missed times and drop the rest', () => {
+    const p = planFire(def({ misfirePolicy: MisfirePolicy.FIRE_ALL, triggerExpr: '* * * * * *' }), T0 + 3_600_000, 5000);
+    expect(p.fireTimes).toHaveLength(FIRE_ALL_MAX);
+    expect(p.fireTimes[0]).toBe(T0);
+    expect(p.fireTimes[FIRE_ALL_MAX - 1]).toBe(T0 + (FIRE_ALL_MAX - 1) * 1000);
+    expect(p.nextFireTime).toBe(T0 + 3_601_000);
+    expect(p.dropped).toBeGreaterThan(0);
   });
 
   it('should leave no next fire for ONE_SHOT and for FIXED_DELAY (counted from the finish)', () => {
@@ -36,14 +46,17 @@ describe('planFire', () => {
     expect(planFire(def({ triggerType: TriggerType.FIXED_DELAY, triggerExpr: '5000' }), T0, 5000).nextFireTime).toBeNull();
   });
 
-  it('should keep FIXED_RATE on its grid', () => {
+  it('should keep FIXED_RATE on its grid, also after a misfire', () => {
     expect(planFire(def({ triggerType: TriggerType.FIXED_RATE, triggerExpr: '15000' }), T0 + 300, 5000).nextFireTime).toBe(T0 + 15000);
+    const late = planFire(def({ triggerType: TriggerType.FIXED_RATE, triggerExpr: '15000', misfirePolicy: MisfirePolicy.FIRE_ALL }), T0 + 50_000, 5000);
+    expect(late.fireTimes).toEqual([T0, T0 + 15000, T0 + 30000, T0 + 45000]);
+    expect(late.nextFireTime).toBe(T0 + 60000);
   });
 
   it('should report an error instead of throwing when the schedule cannot be computed', () => {
     const p = planFire(def({ triggerExpr: 'not a cron' }), T0, 5000);
     expect(p.nextFireTime).toBeNull();
-    expect(p.fireTime).toBe(T0);
+    expect(p.fireTimes).toEqual([T0]);
     expect(p.error).toBeTruthy();
   });
 });

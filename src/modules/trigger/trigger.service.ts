@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, newId } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { DispatchService } from '../dispatch/index.js';
+import { CancelService, DispatchService } from '../dispatch/index.js';
 import {
   BackoffKind,
   JobDefinition,
@@ -9,11 +9,13 @@ import {
   JobInstance,
   JobInstanceRepository,
   JobInstanceStatus,
+  OverlapPolicy,
   ScheduleState,
   TriggerSource,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { planFire } from './fire-planner.js';
+import { decideOverlap } from './overlap.js';
 
 /** The app id recorded on instances the scheduler creates (API tasks carry the caller's app id). */
 export const SCHEDULER_APP_ID = 'tickwheel';
@@ -34,6 +36,7 @@ export class TriggerService {
     private readonly jobs: JobDefinitionRepository,
     private readonly instances: JobInstanceRepository,
     private readonly dispatch: DispatchService,
+    private readonly cancels: CancelService,
     private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -74,28 +77,46 @@ export class TriggerService {
 
   private async firePage(due: JobDefinition[], now: number): Promise<number> {
     const rows: JobInstance[] = [];
+    const replaced: JobInstance[] = [];
     await this.jobs.transaction(async (em) => {
+      const guarded = due.filter((d) => d.overlapPolicy !== OverlapPolicy.ALLOW).map((d) => d.id);
+      const busy = await this.instances.unfinishedOfJobs(em, guarded);
       for (const def of due) {
         const plan = planFire(def, now, this.config.misfireThresholdMs);
         const advanced = await this.jobs.advance(em, def.id, def.nextFireTime as number, {
           nextFireTime: plan.nextFireTime,
-          lastFireTime: plan.fireTime ?? def.lastFireTime,
+          lastFireTime: plan.fireTimes.at(-1) ?? def.lastFireTime,
           updatedAt: now,
           ...(plan.error ? { scheduleState: ScheduleState.ERROR, scheduleError: plan.error.slice(0, 1000) } : {}),
         });
         if (!advanced) continue; // another leader fired this one
         if (plan.error) this.logger.error(`job ${def.code}: schedule stopped, next fire not computable: ${plan.error}`);
         if (plan.misfired) this.metrics.misfires.inc({ policy: def.misfirePolicy });
-        if (plan.fireTime === null) continue;
-        rows.push(this.newInstance(def, plan.fireTime, plan.source, now));
+        const fired = plan.fireTimes.map((t) => this.newInstance(def, t, plan.source, now));
+        this.applyOverlap(def, fired, busy.get(def.id) ?? [], replaced);
+        rows.push(...fired);
       }
       await this.instances.insertIgnore(em, rows);
     });
     if (rows.length === 0) return 0;
+    for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
     const stored = await this.instances.findByIds(rows.map((r) => r.id));
     for (const r of stored) this.metrics.triggerLatenessSeconds.observe(Math.max(0, now - r.fireTime) / 1000);
-    await this.dispatch.dispatchRows(stored);
+    await this.dispatch.dispatchRows(stored.filter((r) => r.status === JobInstanceStatus.PENDING));
     return stored.length;
+  }
+
+  /** Overlap policy for the new rows of one job; REPLACE victims already stored go to `replaced`. */
+  private applyOverlap(def: JobDefinition, fired: JobInstance[], busy: JobInstance[], replaced: JobInstance[]): void {
+    if (def.overlapPolicy === OverlapPolicy.ALLOW) return;
+    const fresh = new Set(fired);
+    for (const row of fired) {
+      for (const victim of decideOverlap(def, busy, row).replace) {
+        if (fresh.has(victim)) Object.assign(victim, { status: JobInstanceStatus.CANCELLED, finishedAt: row.createdAt, error: 'OVERLAP_REPLACE: replaced by a newer fire' });
+        else replaced.push(victim);
+      }
+    }
+    for (const row of fired) if (row.status === JobInstanceStatus.CANCELLED) row.finishedAt = row.createdAt;
   }
 
   private newInstance(def: JobDefinition, fireTime: number, source: TriggerSource, now: number, params?: Record<string, unknown>): JobInstance {

@@ -6,6 +6,8 @@ import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 import { assertTransition } from '../state-machine/transitions.js';
 import { isUniqueViolation } from './db-errors.js';
 
+const UNFINISHED = [JobInstanceStatus.PENDING, JobInstanceStatus.WAITING, JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING];
+
 /** Extra conditions of a transition's WHERE clause (DESIGN §4): each must hold for the write to win. */
 export interface TransitionGuard {
   attempt?: number;
@@ -135,6 +137,48 @@ export class JobInstanceRepository {
   /** Most recent instances of a job, newest fire first. */
   listByJob(jobId: string, limit: number): Promise<JobInstance[]> {
     return this.repo.find({ where: { jobId }, order: { fireTime: 'DESC' }, take: limit });
+  }
+
+  /** Unfinished (PENDING, WAITING, DISPATCHED, RUNNING) instances of the given jobs, oldest fire first, inside `em`. */
+  async unfinishedOfJobs(em: EntityManager, jobIds: string[]): Promise<Map<string, JobInstance[]>> {
+    const out = new Map<string, JobInstance[]>();
+    if (jobIds.length === 0) return out;
+    const rows = await em.getRepository(JobInstance).find({ where: { jobId: In(jobIds), status: In(UNFINISHED) }, order: { fireTime: 'ASC' } });
+    for (const r of rows) out.set(r.jobId as string, [...(out.get(r.jobId as string) ?? []), r]);
+    return out;
+  }
+
+  /**
+   * QUEUE overlap (DESIGN §5): when no instance of the job is PENDING, DISPATCHED or RUNNING, moves its
+   * oldest WAITING instance to PENDING (due now). Returns the released row, or null. Safe to race: the
+   * move is a conditional transition.
+   */
+  async releaseNextWaiting(jobId: string, now: number): Promise<JobInstance | null> {
+    const active = await this.repo.count({ where: { jobId, status: In([JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING]) } });
+    if (active > 0) return null;
+    const next = await this.repo.findOne({ where: { jobId, status: JobInstanceStatus.WAITING }, order: { fireTime: 'ASC' } });
+    if (!next) return null;
+    const won = await this.transition(next.id, JobInstanceStatus.WAITING, JobInstanceStatus.PENDING, { attempt: next.attempt }, { dueAt: now }, now);
+    return won ? { ...next, status: JobInstanceStatus.PENDING, dueAt: now } : null;
+  }
+
+  /** Job ids that have WAITING instances (for the reconciler's release backstop). */
+  async jobsWithWaiting(namespace: string, limit: number): Promise<string[]> {
+    const rows = await this.repo
+      .createQueryBuilder('i')
+      .select('DISTINCT i.job_id', 'jobId')
+      .where('i.namespace = :namespace AND i.status = :s', { namespace, s: JobInstanceStatus.WAITING })
+      .limit(limit)
+      .getRawMany<{ jobId: string | null }>();
+    return rows.map((r) => r.jobId).filter((j): j is string => !!j);
+  }
+
+  /** Of the given ids, those whose row is no longer RUNNING with the given fencing token (cancelled or taken away). */
+  async notRunningAnyMore(running: Array<{ id: string; fencingToken: number }>): Promise<string[]> {
+    if (running.length === 0) return [];
+    const rows = await this.repo.find({ select: { id: true, status: true, fencingToken: true }, where: { id: In(running.map((r) => r.id)) } });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return running.filter((r) => byId.get(r.id)?.status !== JobInstanceStatus.RUNNING || byId.get(r.id)?.fencingToken !== r.fencingToken).map((r) => r.id);
   }
 
   /** True when the job has an instance not yet final (used by FIXED_DELAY to wait for the previous run). */

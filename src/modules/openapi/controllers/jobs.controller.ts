@@ -84,6 +84,13 @@ export class JobsController {
     return toTaskView(await this.jobs.triggerNow(appId, id, dto.params));
   }
 
+  @Post(':id/instances/:instanceId/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel one instance of the job', description: 'As POST /api/tasks/{requestId}/cancel.' })
+  async cancelInstance(@AppId() appId: string, @Param('id') id: string, @Param('instanceId') instanceId: string): Promise<TaskViewDto> {
+    return toTaskView(await this.jobs.cancelInstance(appId, id, instanceId));
+  }
+
   @Get(':id/instances')
   @ApiOperation({ summary: 'Recent instances of the job, newest fire first' })
   async instances(@Param('id') id: string, @Query() q: ListQueryDto): Promise<TaskViewDto[]> {

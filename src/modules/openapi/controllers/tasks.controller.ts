@@ -25,6 +25,15 @@ export class TasksController {
     return accepted;
   }
 
+  @Post(':requestId/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel a task', description: 'PENDING, WAITING, DISPATCHED or RUNNING → CANCELLED. A running handler sees its AbortSignal fire within one executor heartbeat; its late result is not recorded. A task that already ended is returned unchanged.' })
+  @ApiOkResponse({ type: TaskViewDto })
+  @ApiNotFoundResponse({ description: 'No task of yours has this requestId.' })
+  async cancel(@AppId() appId: string, @Param('requestId') requestId: string): Promise<TaskViewDto> {
+    return toTaskView(await this.tasks.cancel(appId, requestId));
+  }
+
   @Get(':requestId')
   @ApiOperation({ summary: 'Task status', description: 'Status, attempt, node, result or error, and timestamps of one of your tasks.' })
   @ApiOkResponse({ type: TaskViewDto })

@@ -7,7 +7,7 @@ import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType
 const JOB_TRIGGER_TYPES = [TriggerType.CRON, TriggerType.FIXED_RATE, TriggerType.FIXED_DELAY, TriggerType.ONE_SHOT];
 /** What this release implements; the other DESIGN values are refused rather than silently ignored. */
 export const SUPPORTED_ROUTING = [RoutingStrategy.ROUND_ROBIN];
-export const SUPPORTED_OVERLAP = [OverlapPolicy.ALLOW];
+export const SUPPORTED_OVERLAP = Object.values(OverlapPolicy);
 
 /** POST /api/jobs body. */
 export class CreateJobDto {
@@ -54,7 +54,7 @@ export class CreateJobDto {
   @IsOptional() @IsIn(Object.values(MisfirePolicy))
   misfirePolicy?: MisfirePolicy;
 
-  @ApiPropertyOptional({ enum: SUPPORTED_OVERLAP, description: 'What a fire does while the previous one still runs. This release: ALLOW.' })
+  @ApiPropertyOptional({ enum: SUPPORTED_OVERLAP, description: 'A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels the unfinished ones (a running handler sees its signal abort within a heartbeat) and runs the new one.' })
   @IsOptional() @IsIn(SUPPORTED_OVERLAP, { message: `overlapPolicy must be one of ${SUPPORTED_OVERLAP.join(', ')} in this release` })
   overlapPolicy?: OverlapPolicy;
 

@@ -5,6 +5,7 @@ import {
   AuditLogRepository, BackoffKind, JobDefinition, JobDefinitionRepository, JobInstance, JobInstanceRepository,
   MisfirePolicy, OverlapPolicy, RoutingStrategy, ScheduleState, TriggerType,
 } from '../../metadata/index.js';
+import { CancelService } from '../../dispatch/index.js';
 import { computeNextFireTime, previewFireTimes, SchedulerLoopService, TriggerService, validateTrigger } from '../../trigger/index.js';
 import { CreateJobDto, UpdateJobDto } from '../dto/job.dto.js';
 import { HandlerCheckService } from './handler-check.service.js';
@@ -26,6 +27,7 @@ export class JobsService {
     private readonly audit: AuditLogRepository,
     private readonly trigger: TriggerService,
     private readonly handlers: HandlerCheckService,
+    private readonly cancels: CancelService,
     @Optional() private readonly loop: SchedulerLoopService | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -119,6 +121,17 @@ export class JobsService {
     } catch {
       return [];
     }
+  }
+
+  /** Cancels one instance of the job (see CancelService). @throws NotFoundError */
+  async cancelInstance(appId: string, idOrCode: string, instanceId: string): Promise<JobInstance> {
+    const def = await this.get(idOrCode);
+    const row = await this.instances.findById(instanceId);
+    if (!row || row.jobId !== def.id) throw new NotFoundError('instance', instanceId);
+    if (await this.cancels.cancel(row, `cancelled by ${appId}`)) {
+      await this.audit.append({ appId, action: 'INSTANCE_CANCEL', targetType: 'job', targetId: def.id, after: { instanceId } }, this.clock.now());
+    }
+    return (await this.instances.findById(instanceId)) as JobInstance;
   }
 
   async instancesOf(idOrCode: string, limit: number): Promise<JobInstance[]> {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { CLOCK, type Clock, ConflictError, newId, NotFoundError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { DispatchService } from '../../dispatch/index.js';
+import { CancelService, DispatchService } from '../../dispatch/index.js';
 import { BackoffKind, JobInstance, JobInstanceRepository, JobInstanceStatus, RoutingStrategy, TriggerSource } from '../../metadata/index.js';
 import { SubmitTaskDto, TaskAcceptedDto } from '../dto/task.dto.js';
 import { HandlerCheckService } from './handler-check.service.js';
@@ -28,6 +28,7 @@ export class TasksService {
   constructor(
     private readonly instances: JobInstanceRepository,
     private readonly dispatch: DispatchService,
+    private readonly cancels: CancelService,
     private readonly handlers: HandlerCheckService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -60,6 +61,17 @@ export class TasksService {
       accepted: { requestId: instance.requestId, status: JobInstanceStatus.PENDING, estimatedDelay: Math.max(0, instance.dueAt - instance.createdAt) },
       replayed: !created,
     };
+  }
+
+  /**
+   * Cancels one of this app's tasks (any unfinished status; a running handler's signal aborts within a
+   * heartbeat). Cancelling a task that already ended changes nothing and returns it as it is.
+   * @throws NotFoundError when this app has no task with `requestId`.
+   */
+  async cancel(appId: string, requestId: string): Promise<JobInstance> {
+    const row = await this.get(appId, requestId);
+    await this.cancels.cancel(row, `cancelled by ${appId}`);
+    return this.get(appId, requestId);
   }
 
   /** @throws NotFoundError when this app has no task with `requestId`. */
