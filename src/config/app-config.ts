@@ -32,8 +32,14 @@ export interface AppConfig {
   executorConcurrency: number;
   triggerScanIntervalMs: number;
   triggerBatchSize: number;
+  /** Timing wheel tick (precision), ms. */
+  triggerTickMs: number;
+  /** Pre-read horizon: fires due within it are held in the leader's wheel, ms. */
+  triggerHorizonMs: number;
   leaderLeaseMs: number;
   misfireThresholdMs: number;
+  /** A fire with no ledger row this long after its time is counted and logged (due-but-not-fired detector). */
+  dueAlertAfterMs: number;
   signatureWindowMs: number;
   reconcileIntervalMs: number;
   logLevel: string;

@@ -67,6 +67,12 @@ export class EnvDto {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10000)
   TRIGGER_BATCH_SIZE?: number;
 
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  TRIGGER_TICK_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  TRIGGER_HORIZON_MS?: number;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
   LEADER_LEASE_MS?: number;
 
@@ -75,6 +81,9 @@ export class EnvDto {
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
   SIGNATURE_WINDOW_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  DUE_ALERT_AFTER_MS?: number;
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
   RECONCILE_INTERVAL_MS?: number;

@@ -74,6 +74,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const leaseMs = dto.LEASE_MS ?? 180_000;
   const leaseRenewMs = dto.LEASE_RENEW_MS ?? 30_000;
   if (leaseRenewMs >= leaseMs) throw new ConfigError('LEASE_RENEW_MS', `must be less than LEASE_MS (${leaseMs})`);
+  const triggerScanIntervalMs = dto.TRIGGER_SCAN_INTERVAL_MS ?? 1000;
+  const triggerHorizonMs = dto.TRIGGER_HORIZON_MS ?? 10_000;
+  if (triggerHorizonMs <= triggerScanIntervalMs) {
+    throw new ConfigError('TRIGGER_HORIZON_MS', `must exceed TRIGGER_SCAN_INTERVAL_MS (${triggerScanIntervalMs}): the wheel is refilled every scan`);
+  }
   const dataDir = resolve(dto.DATA_DIR ?? './data');
   return {
     shape,
@@ -91,10 +96,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     leaseMs,
     leaseRenewMs,
     executorConcurrency: dto.EXECUTOR_CONCURRENCY ?? 16,
-    triggerScanIntervalMs: dto.TRIGGER_SCAN_INTERVAL_MS ?? 1000,
+    triggerScanIntervalMs,
     triggerBatchSize: dto.TRIGGER_BATCH_SIZE ?? 500,
+    triggerTickMs: dto.TRIGGER_TICK_MS ?? 1,
+    triggerHorizonMs,
     leaderLeaseMs: dto.LEADER_LEASE_MS ?? 10_000,
     misfireThresholdMs: dto.MISFIRE_THRESHOLD_MS ?? 5000,
+    dueAlertAfterMs: dto.DUE_ALERT_AFTER_MS ?? 10_000,
     signatureWindowMs: dto.SIGNATURE_WINDOW_MS ?? 300_000,
     reconcileIntervalMs: dto.RECONCILE_INTERVAL_MS ?? 5000,
     logLevel: dto.LOG_LEVEL ?? 'info',

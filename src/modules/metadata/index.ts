@@ -10,3 +10,5 @@ export { ApiClientRepository } from './repositories/api-client.repository.js';
 export { AuditLogRepository } from './repositories/audit-log.repository.js';
 export { dataSourceOptions, MIGRATIONS } from './data-source-options.js';
 export { runMigrations } from './migration-runner.js';
+/** The transaction handle repositories take inside `transaction()` (opaque to other modules). */
+export type { EntityManager as Tx } from 'typeorm';

@@ -45,6 +45,18 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly dueNotFired = new Counter({
+    name: 'tickwheel_due_not_fired_total',
+    help: 'Fires still without a ledger row DUE_ALERT_AFTER_MS after their time (each job fire counted once)',
+    registers: [this.registry],
+  });
+
+  readonly wheelSize = new Gauge({
+    name: 'tickwheel_wheel_size',
+    help: 'Fires held by the leader (timing wheel / pre-read horizon)',
+    registers: [this.registry],
+  });
+
   readonly leader = new Gauge({
     name: 'tickwheel_leader',
     help: '1 when this process holds the scheduler leadership',

@@ -3,6 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { CoordinationModule } from '../coordination/coordination.module.js';
 import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
+import { DueDetectorService } from './due-detector.service.js';
 import { LeaderElectionService } from './leader-election.service.js';
 import { SchedulerLoopService } from './scheduler-loop.service.js';
 import { TriggerService } from './trigger.service.js';
@@ -15,7 +16,7 @@ import { TriggerService } from './trigger.service.js';
 @Module({})
 export class TriggerModule {
   static forRoot(opts: { scheduler: boolean }): DynamicModule {
-    const roleProviders = opts.scheduler ? [LeaderElectionService, SchedulerLoopService] : [];
+    const roleProviders = opts.scheduler ? [LeaderElectionService, SchedulerLoopService, DueDetectorService] : [];
     return {
       module: TriggerModule,
       imports: [...(opts.scheduler ? [ScheduleModule.forRoot()] : []), MetadataModule, CoordinationModule, DispatchModule],

@@ -12,9 +12,11 @@ import {
   OverlapPolicy,
   ScheduleState,
   TriggerSource,
+  type Tx,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
-import { planFire } from './fire-planner.js';
+import { FirePlan, planFire } from './fire-planner.js';
+import { scheduledTimes } from './backfill.js';
 import { decideOverlap } from './overlap.js';
 
 /** The app id recorded on instances the scheduler creates (API tasks carry the caller's app id). */
@@ -52,10 +54,28 @@ export class TriggerService {
       const now = this.clock.now();
       const due = await this.jobs.findDue(this.config.namespace, now, this.config.triggerBatchSize);
       if (due.length === 0) break;
-      created += await this.firePage(due, now);
+      created += (await this.firePage(due, now)).created;
       if (due.length < this.config.triggerBatchSize) break;
     }
     return created;
+  }
+
+  /**
+   * Fires the given (job, expected next_fire_time) pairs the wheel found due, in pages of
+   * TRIGGER_BATCH_SIZE. A job whose row changed since it was loaded (paused, edited, fired by another
+   * leader) is skipped. Returns the new next fire of every job advanced, for the wheel.
+   */
+  async fireRefs(refs: Array<{ id: string; next: number }>): Promise<Array<{ id: string; next: number }>> {
+    const out: Array<{ id: string; next: number }> = [];
+    for (let i = 0; i < refs.length; i += this.config.triggerBatchSize) {
+      const page = refs.slice(i, i + this.config.triggerBatchSize);
+      const expected = new Map(page.map((r) => [r.id, r.next]));
+      const defs = (await this.jobs.findByIds(this.config.namespace, [...expected.keys()]))
+        .filter((d) => d.enabled && d.nextFireTime === expected.get(d.id))
+        .sort((a, b) => (a.nextFireTime as number) - (b.nextFireTime as number));
+      if (defs.length > 0) out.push(...(await this.firePage(defs, this.clock.now())).next);
+    }
+    return out;
   }
 
   /** Earliest next_fire_time of an enabled job (to sleep until it), or null. */
@@ -75,35 +95,80 @@ export class TriggerService {
     return instance;
   }
 
-  private async firePage(due: JobDefinition[], now: number): Promise<number> {
-    const rows: JobInstance[] = [];
+  /**
+   * Backfill (issue 3): one BACKFILL instance per scheduled time in [fromMs, toMs], oldest first, under the
+   * job's overlap policy, in one transaction. Times that already have a ledger row are left alone (the
+   * unique key), so backfilling a range twice, or one that partly ran, creates only what is missing.
+   * @throws ValidationError(`to`) when the range holds more than BACKFILL_MAX fires; (`triggerType`) for
+   *   FIXED_DELAY, whose times depend on past run lengths.
+   */
+  async backfill(def: JobDefinition, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {
+    const times = scheduledTimes(def, fromMs, toMs);
+    const now = this.clock.now();
+    const rows = times.map((t) => this.newInstance(def, t, TriggerSource.BACKFILL, now));
     const replaced: JobInstance[] = [];
+    await this.jobs.transaction(async (em) => {
+      const busy = await this.instances.unfinishedOfJobs(em, [def.id]);
+      this.applyOverlap(def, rows, busy.get(def.id) ?? [], replaced);
+      await this.instances.insertIgnore(em, rows);
+    });
+    for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a backfilled fire');
+    const stored = await this.instances.findByIds(rows.map((r) => r.id));
+    await this.dispatch.dispatchRows(stored.filter((r) => r.status === JobInstanceStatus.PENDING));
+    return { created: stored.length, existing: times.length - stored.length, fireTimes: times };
+  }
+
+  /**
+   * One page of the fire ledger, in one transaction (DESIGN §5): INSERT IGNORE every planned instance
+   * row, learn which ones this leader really wrote, then advance next_fire_time of the jobs it owns the
+   * due fire of in one batched conditional UPDATE. A job whose due row someone else wrote (another
+   * leader) or that planned no row (SKIP, schedule error) is advanced on its own, conditionally, so a row
+   * made by backfill or a manual trigger at the same instant can never wedge the schedule.
+   */
+  private async firePage(due: JobDefinition[], now: number): Promise<{ created: number; next: Array<{ id: string; next: number }> }> {
+    const replaced: JobInstance[] = [];
+    const next: Array<{ id: string; next: number }> = [];
+    const created: JobInstance[] = [];
     await this.jobs.transaction(async (em) => {
       const guarded = due.filter((d) => d.overlapPolicy !== OverlapPolicy.ALLOW).map((d) => d.id);
       const busy = await this.instances.unfinishedOfJobs(em, guarded);
-      for (const def of due) {
+      const firing = due.map((def) => {
         const plan = planFire(def, now, this.config.misfireThresholdMs);
-        const advanced = await this.jobs.advance(em, def.id, def.nextFireTime as number, {
-          nextFireTime: plan.nextFireTime,
-          lastFireTime: plan.fireTimes.at(-1) ?? def.lastFireTime,
-          updatedAt: now,
-          ...(plan.error ? { scheduleState: ScheduleState.ERROR, scheduleError: plan.error.slice(0, 1000) } : {}),
-        });
-        if (!advanced) continue; // another leader fired this one
-        if (plan.error) this.logger.error(`job ${def.code}: schedule stopped, next fire not computable: ${plan.error}`);
-        if (plan.misfired) this.metrics.misfires.inc({ policy: def.misfirePolicy });
         const fired = plan.fireTimes.map((t) => this.newInstance(def, t, plan.source, now));
         this.applyOverlap(def, fired, busy.get(def.id) ?? [], replaced);
-        rows.push(...fired);
-      }
+        return { def, plan, fired };
+      });
+      const rows = firing.flatMap((f) => f.fired);
       await this.instances.insertIgnore(em, rows);
+      const written = await this.instances.existingIds(em, rows.map((r) => r.id));
+      const bulk: Array<{ id: string; expected: number; next: number | null; last: number }> = [];
+      for (const { def, plan, fired } of firing) {
+        const owned = fired.length > 0 && written.has(fired[0].id) && !plan.error;
+        if (owned) bulk.push({ id: def.id, expected: def.nextFireTime as number, next: plan.nextFireTime, last: plan.fireTimes.at(-1) as number });
+        else if (!(await this.advanceOne(em, def, plan, now))) continue;
+        if (plan.nextFireTime !== null) next.push({ id: def.id, next: plan.nextFireTime });
+        if (plan.misfired) this.metrics.misfires.inc({ policy: def.misfirePolicy });
+        created.push(...fired.filter((r) => written.has(r.id)));
+      }
+      await this.jobs.advanceMany(em, bulk, now);
     });
-    if (rows.length === 0) return 0;
+    if (created.length === 0) return { created: 0, next };
     for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
-    const stored = await this.instances.findByIds(rows.map((r) => r.id));
-    for (const r of stored) this.metrics.triggerLatenessSeconds.observe(Math.max(0, now - r.fireTime) / 1000);
-    await this.dispatch.dispatchRows(stored.filter((r) => r.status === JobInstanceStatus.PENDING));
-    return stored.length;
+    for (const r of created) this.metrics.triggerLatenessSeconds.observe(Math.max(0, now - r.fireTime) / 1000);
+    await this.dispatch.dispatchRows(created.filter((r) => r.status === JobInstanceStatus.PENDING));
+    return { created: created.length, next };
+  }
+
+  /** The rare path: one conditional advance (records a schedule error when there is one). */
+  private async advanceOne(em: Tx, def: JobDefinition, plan: FirePlan, now: number): Promise<boolean> {
+    const advanced = await this.jobs.advance(em, def.id, def.nextFireTime as number, {
+      nextFireTime: plan.nextFireTime,
+      lastFireTime: plan.fireTimes.at(-1) ?? def.lastFireTime,
+      updatedAt: now,
+      ...(plan.error ? { scheduleState: ScheduleState.ERROR, scheduleError: plan.error.slice(0, 1000) } : {}),
+    });
+    if (advanced && plan.error) this.logger.error(`job ${def.code}: schedule stopped, next fire not computable: ${plan.error}`);
+    return advanced;
   }
 
   /** Overlap policy for the new rows of one job; REPLACE victims already stored go to `replaced`. */

@@ -12,6 +12,8 @@ export enum TriggerSource {
   SCHEDULE = 'SCHEDULE',
   API = 'API',
   MANUAL = 'MANUAL',
+  /** Made up for a past range by POST /api/jobs/{id}/backfill. */
+  BACKFILL = 'BACKFILL',
   RETRY = 'RETRY',
   MISFIRE = 'MISFIRE',
 }

@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, LessThanOrEqual, QueryDeepPartialEntity, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, LessThan, LessThanOrEqual, QueryDeepPartialEntity, Repository } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../../common/index.js';
 import { JobDefinition } from '../entities/index.js';
 import { isUniqueViolation } from './db-errors.js';
+
+/** Rows changed by a raw UPDATE, for mysql2 ({affectedRows}) and better-sqlite3 ({changes} / [rows, n]). */
+function affectedRows(res: unknown): number {
+  const r = res as { affectedRows?: number; changes?: number } | [unknown, number];
+  if (Array.isArray(r)) return typeof r[1] === 'number' ? r[1] : 0;
+  return r.affectedRows ?? r.changes ?? 0;
+}
 
 /** job_definition I/O. Updates use the `version` column as an optimistic lock. */
 @Injectable()
@@ -73,6 +80,29 @@ export class JobDefinitionRepository {
     });
   }
 
+  /**
+   * (id, next_fire_time) of enabled jobs due at or before `until`, keyset-paged by (next_fire_time, id)
+   * after `after`: the wheel loader's light read (DESIGN §5 page scan).
+   */
+  async findDueRefs(namespace: string, until: number, limit: number, after?: { next: number; id: string }): Promise<Array<{ id: string; next: number }>> {
+    const qb = this.repo
+      .createQueryBuilder('j')
+      .select(['j.id AS id', 'j.next_fire_time AS next'])
+      .where('j.namespace = :namespace AND j.enabled = :en AND j.next_fire_time <= :until', { namespace, en: true, until });
+    if (after) qb.andWhere('(j.next_fire_time > :an OR (j.next_fire_time = :an AND j.id > :ai))', { an: after.next, ai: after.id });
+    const rows = await qb.orderBy('j.next_fire_time', 'ASC').addOrderBy('j.id', 'ASC').limit(limit).getRawMany<{ id: string; next: string | number }>();
+    return rows.map((r) => ({ id: r.id, next: Number(r.next) }));
+  }
+
+  findByIds(namespace: string, ids: string[]): Promise<JobDefinition[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.repo.findBy({ namespace, id: In(ids) });
+  }
+
+  /** Enabled jobs whose next_fire_time passed before `before` (due but not fired), most overdue first. */
+  findOverdue(namespace: string, before: number, limit: number): Promise<JobDefinition[]> {
+    return this.repo.find({ where: { namespace, enabled: true, nextFireTime: LessThan(before) }, order: { nextFireTime: 'ASC' }, take: limit });
+  }
+
   /** Earliest next_fire_time of an enabled job, or null. */
   async earliestNextFire(namespace: string): Promise<number | null> {
     const row = await this.repo
@@ -100,6 +130,27 @@ export class JobDefinitionRepository {
       .where('id = :id AND next_fire_time = :n', { id, n: expectedNext })
       .execute();
     return res.affected === 1;
+  }
+
+  /**
+   * Advances many jobs in one statement inside the firing transaction (the batched half of the fire
+   * ledger, DESIGN §5): each row moves from `expected` to `next` and records `last` as its last fire,
+   * still conditional on next_fire_time = expected. Returns the number of rows changed.
+   */
+  async advanceMany(em: EntityManager, moves: Array<{ id: string; expected: number; next: number | null; last: number }>, now: number): Promise<number> {
+    if (moves.length === 0) return 0;
+    const nextCase = moves.map(() => 'WHEN ? THEN ?').join(' ');
+    const params: unknown[] = [];
+    for (const m of moves) params.push(m.id, m.next);
+    for (const m of moves) params.push(m.id, m.last);
+    params.push(now);
+    for (const m of moves) params.push(m.id, m.expected);
+    const where = moves.map(() => '(id = ? AND next_fire_time = ?)').join(' OR ');
+    const res = await em.query(
+      `UPDATE job_definition SET next_fire_time = CASE id ${nextCase} END, last_fire_time = CASE id ${nextCase} END, updated_at = ? WHERE ${where}`,
+      params,
+    );
+    return affectedRows(res);
   }
 
   /** Sets next_fire_time outside firing (FIXED_DELAY after a finish, resume). */

@@ -50,6 +50,16 @@ export class JobInstanceRepository {
     await em.createQueryBuilder().insert().into(JobInstance).values(rows as QueryDeepPartialEntity<JobInstance>[]).orIgnore().execute();
   }
 
+  /** Which of `ids` exist (inside `em`, e.g. to learn which rows an INSERT IGNORE really wrote). */
+  async existingIds(em: EntityManager, ids: string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await em.getRepository(JobInstance).find({ select: { id: true }, where: { id: In(ids.slice(i, i + 1000)) } });
+      for (const r of rows) out.add(r.id);
+    }
+    return out;
+  }
+
   findById(id: string): Promise<JobInstance | null> {
     return this.repo.findOneBy({ id });
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppId, Signed } from '../auth/signed.decorator.js';
-import { CreateJobDto, ImportCrontabDto, ListQueryDto, TriggerJobDto, UpdateJobDto } from '../dto/job.dto.js';
+import { BackfillDto, CreateJobDto, ImportCrontabDto, ListQueryDto, TriggerJobDto, UpdateJobDto } from '../dto/job.dto.js';
 import { JobViewDto } from '../dto/job-view.dto.js';
 import { TaskViewDto } from '../dto/task.dto.js';
 import { CrontabImportResult, CrontabImportService } from '../services/crontab-import.service.js';
@@ -82,6 +82,14 @@ export class JobsController {
   @ApiOperation({ summary: 'Run the job once now (MANUAL instance), paused or not' })
   async trigger(@AppId() appId: string, @Param('id') id: string, @Body() dto: TriggerJobDto): Promise<TaskViewDto> {
     return toTaskView(await this.jobs.triggerNow(appId, id, dto.params));
+  }
+
+  @Post(':id/backfill')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: 'One BACKFILL instance per scheduled time in [from, to] (at most 1000) that has no instance yet, under the job\'s overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new.' })
+  async backfill(@AppId() appId: string, @Param('id') id: string, @Body() dto: BackfillDto): Promise<{ created: number; existing: number; fireTimes: string[] }> {
+    const out = await this.jobs.backfill(appId, id, Date.parse(dto.from), Date.parse(dto.to));
+    return { created: out.created, existing: out.existing, fireTimes: out.fireTimes.map((t) => new Date(t).toISOString()) };
   }
 
   @Post(':id/instances/:instanceId/cancel')

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsISO8601, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
 
 /** Trigger types a job definition may have (API tasks are submitted through /api/tasks). */
@@ -86,6 +86,17 @@ export class TriggerJobDto {
   @ApiPropertyOptional({ description: "Parameters for this run only (default: the job's)." })
   @IsOptional() @IsObject()
   params?: Record<string, unknown>;
+}
+
+/** POST /api/jobs/{id}/backfill body. */
+export class BackfillDto {
+  @ApiProperty({ description: 'Start of the range, ISO-8601 with Z or an offset (inclusive).', example: '2026-11-29T00:00:00Z' })
+  @IsISO8601({ strict: true }, { message: 'from must be an ISO-8601 instant' }) @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'from needs Z or an offset' })
+  from: string;
+
+  @ApiProperty({ description: 'End of the range (inclusive); at most 1000 fires in all.', example: '2026-11-29T06:00:00Z' })
+  @IsISO8601({ strict: true }, { message: 'to must be an ISO-8601 instant' }) @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'to needs Z or an offset' })
+  to: string;
 }
 
 /** POST /api/jobs/import-crontab body. */

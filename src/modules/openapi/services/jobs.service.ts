@@ -123,6 +123,18 @@ export class JobsService {
     }
   }
 
+  /**
+   * Creates the fires of [from, to] that have no ledger row yet, under the job's overlap policy.
+   * @throws ValidationError (range too large or inverted, FIXED_DELAY job), NotFoundError.
+   */
+  async backfill(appId: string, idOrCode: string, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {
+    const def = await this.get(idOrCode);
+    await this.handlers.assertRunnable(def.handler);
+    const out = await this.trigger.backfill(def, fromMs, toMs);
+    await this.audit.append({ appId, action: 'JOB_BACKFILL', targetType: 'job', targetId: def.id, after: { from: fromMs, to: toMs, created: out.created } }, this.clock.now());
+    return out;
+  }
+
   /** Cancels one instance of the job (see CancelService). @throws NotFoundError */
   async cancelInstance(appId: string, idOrCode: string, instanceId: string): Promise<JobInstance> {
     const def = await this.get(idOrCode);

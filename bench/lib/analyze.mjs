@@ -1,0 +1,83 @@
+// Turns the rows read back from job_instance into the benchmark's figures.
+import { distribution } from './stats.mjs';
+
+/**
+ * Firing figures of one run.
+ * - lateness: created_at - fire_time per row (the product stamps created_at when it starts the page
+ *   that fires the row, i.e. before its SELECT/UPDATE/INSERT/COMMIT);
+ * - wake: lateness of the first page of each fire second (loop wake-up + queue of earlier work);
+ * - commit: per fire second, when the probe first saw all its rows committed, minus the second;
+ * - pages: rows sharing one created_at are one page (one transaction); pageMs = spacing of pages
+ *   within one fire second (time per page: SELECT + UPDATEs + INSERT + COMMIT + dispatch);
+ * - lastPageToCommit: from the start of a second's last page to the probe seeing it committed.
+ * @param {{rows: Array<{job_id: string, fire_time: number, created_at: number, trigger_source: string}>,
+ *   secondOf: Map<string, number>, slots: Map<number, number>, probeDoneAt: Map<number, number>, windowS: number}} input
+ * @returns {Record<string, any>}
+ */
+export function analyze({ rows, secondOf, slots, probeDoneAt, windowS }) {
+  let expected = 0;
+  for (const c of slots.values()) expected += c;
+  const seen = new Set();
+  let duplicates = 0;
+  let wrongSlot = 0;
+  let misfire = 0;
+  const lateness = new Float64Array(rows.length);
+  const bySlot = new Map(); // slot -> Map(created_at -> rows)
+  const pageSizes = new Map(); // created_at -> rows
+  rows.forEach((r, i) => {
+    const key = `${r.job_id}|${r.fire_time}`;
+    if (seen.has(key)) duplicates++;
+    else seen.add(key);
+    const s = secondOf.get(r.job_id);
+    if (s === undefined || (r.fire_time / 1000) % 60 !== s) wrongSlot++;
+    if (r.trigger_source === 'MISFIRE') misfire++;
+    lateness[i] = r.created_at - r.fire_time;
+    let pages = bySlot.get(r.fire_time);
+    if (!pages) bySlot.set(r.fire_time, (pages = new Map()));
+    pages.set(r.created_at, (pages.get(r.created_at) ?? 0) + 1);
+    pageSizes.set(r.created_at, (pageSizes.get(r.created_at) ?? 0) + 1);
+  });
+  const wake = [];
+  const last = [];
+  const pageGaps = [];
+  let pagesTotal = 0;
+  for (const [slot, pages] of bySlot) {
+    const starts = [...pages.keys()].sort((a, b) => a - b);
+    wake.push(starts[0] - slot);
+    last.push(starts[starts.length - 1] - slot);
+    pagesTotal += starts.length;
+    for (let k = 1; k < starts.length; k++) pageGaps.push(starts[k] - starts[k - 1]);
+  }
+  const commit = [];
+  const lastToCommit = [];
+  const timeline = [];
+  for (const slot of slots.keys()) {
+    const t = probeDoneAt.get(slot);
+    if (t !== undefined) commit.push(t - slot);
+    const pages = bySlot.get(slot);
+    const starts = pages ? [...pages.keys()].sort((a, b) => a - b) : [];
+    if (t !== undefined && starts.length) lastToCommit.push(t - starts[starts.length - 1]);
+    timeline.push({ slot, rows: pages ? [...pages.values()].reduce((a, b) => a + b, 0) : 0, pages: starts.length,
+      firstPage: starts.length ? starts[0] - slot : null, lastPage: starts.length ? starts[starts.length - 1] - slot : null,
+      commit: t === undefined ? null : t - slot });
+  }
+  const valid = seen.size - wrongSlot;
+  return {
+    expected,
+    fires: rows.length,
+    firesPerSec: rows.length / windowS,
+    missing: Math.max(0, expected - valid),
+    duplicates,
+    wrongSlot,
+    misfire,
+    lateness: distribution(lateness),
+    wake: distribution(wake),
+    lastPage: distribution(last),
+    commit: { ...distribution(commit), slots: slots.size, probed: commit.length },
+    pagesPerSlot: bySlot.size ? pagesTotal / bySlot.size : NaN,
+    rowsPerPage: distribution([...pageSizes.values()]),
+    pageMs: distribution(pageGaps),
+    lastPageToCommit: distribution(lastToCommit),
+    timeline,
+  };
+}

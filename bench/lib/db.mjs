@@ -1,0 +1,174 @@
+// MariaDB side of the trigger benchmark: register job definitions in bulk, enable them with
+// evenly spread next fire times, probe when each fire second is fully committed, read back, clean up.
+import { randomUUID } from 'node:crypto';
+
+const DEF_COLUMNS = [
+  'id', 'namespace', 'code', 'description', 'handler', 'trigger_type', 'trigger_expr', 'time_zone', 'params',
+  'routing_strategy', 'routing_key', 'shard_total', 'shard_params', 'misfire_policy', 'overlap_policy', 'max_concurrency',
+  'timeout_ms', 'retry_max', 'retry_backoff_ms', 'retry_backoff_kind', 'enabled', 'schedule_state', 'schedule_error',
+  'next_fire_time', 'last_fire_time', 'version', 'created_at', 'updated_at', 'created_by', 'updated_by',
+];
+
+/** Handler name no executor serves: the instances stay PENDING, so only firing is measured. */
+export const BENCH_HANDLER = 'bench.noop';
+
+/**
+ * Inserts `n` DISABLED cron job definitions `S * * * * *` (S = i % 60) in `namespace`, in multi-row INSERTs.
+ * They are enabled later by {@link enableJobs}, once the scheduler runs, so boot time never counts.
+ * @param {import('mysql2/promise').Pool} pool
+ * @param {string} namespace
+ * @param {number} n
+ * @returns {Promise<Map<string, number>>} job id -> its second S
+ */
+export async function registerJobs(pool, namespace, n, chunk = 5000) {
+  const secondOf = new Map();
+  const now = Date.now();
+  for (let i0 = 0; i0 < n; i0 += chunk) {
+    const rows = [];
+    for (let i = i0; i < Math.min(n, i0 + chunk); i++) {
+      const id = randomUUID();
+      const s = i % 60;
+      secondOf.set(id, s);
+      rows.push([
+        id, namespace, `bench-${i}`, null, BENCH_HANDLER, 'CRON', `${s} * * * * *`, 'UTC', null,
+        'ROUND_ROBIN', null, 1, null, 'FIRE_ONCE_NOW', 'ALLOW', 0,
+        60000, 0, 1000, 'FIXED', 0, 'OK', null,
+        null, null, 1, now, now, 'bench', null,
+      ]);
+    }
+    await pool.query(`INSERT INTO job_definition (${DEF_COLUMNS.join(',')}) VALUES ?`, [rows]);
+  }
+  return secondOf;
+}
+
+/**
+ * Enables every job of `namespace` with next_fire_time = the first instant strictly after `base`
+ * whose second-of-minute is the job's S (parsed from trigger_expr), in one UPDATE.
+ * @param {import('mysql2/promise').Pool} pool
+ * @param {string} namespace
+ * @param {number} base epoch ms
+ * @returns {Promise<number>} rows enabled
+ */
+export async function enableJobs(pool, namespace, base) {
+  const minute = base - (base % 60000);
+  const [res] = await pool.query(
+    `UPDATE job_definition
+        SET enabled = 1,
+            next_fire_time = ? + CAST(SUBSTRING_INDEX(trigger_expr, ' ', 1) AS UNSIGNED) * 1000
+                             + IF(? + CAST(SUBSTRING_INDEX(trigger_expr, ' ', 1) AS UNSIGNED) * 1000 <= ?, 60000, 0)
+      WHERE namespace = ?`,
+    [minute, minute, base, namespace],
+  );
+  return res.affectedRows;
+}
+
+/**
+ * Expected fires per second-slot of [start, end): slot epoch ms -> number of jobs due then.
+ * @param {Map<string, number>} secondOf job id -> S
+ * @param {number} start epoch ms, whole second
+ * @param {number} end epoch ms, exclusive
+ * @returns {Map<number, number>}
+ */
+export function expectedSlots(secondOf, start, end) {
+  const perS = new Array(60).fill(0);
+  for (const s of secondOf.values()) perS[s]++;
+  const slots = new Map();
+  for (let t = start; t < end; t += 1000) if (perS[(t / 1000) % 60] > 0) slots.set(t, perS[(t / 1000) % 60]);
+  return slots;
+}
+
+/**
+ * Polls, every `everyMs`, which fire seconds have all their rows committed (visible to another
+ * connection). Uses only the (status, fire_time) index (an index-only COUNT), so it costs little.
+ * Resolution = everyMs + one query.
+ */
+export class SlotProbe {
+  /**
+   * @param {import('mysql2/promise').Pool} pool
+   * @param {Map<number, number>} slots slot -> expected rows
+   * @param {number} everyMs
+   */
+  constructor(pool, slots, everyMs) {
+    this.pool = pool;
+    this.pending = new Map(slots);
+    this.doneAt = new Map();
+    this.everyMs = everyMs;
+    this.queries = 0;
+    this.stopped = false;
+  }
+
+  /** Starts polling in the background until {@link stop} or every slot is done. */
+  start() {
+    this.loop = (async () => {
+      while (!this.stopped && this.pending.size > 0 && this.everyMs > 0) {
+        const now = Date.now();
+        const due = [...this.pending.keys()].filter((t) => t <= now).slice(0, 50);
+        if (due.length > 0) {
+          const [rows] = await this.pool.query(
+            `SELECT fire_time AS t, COUNT(*) AS c FROM job_instance WHERE status = 'PENDING' AND fire_time IN (?) GROUP BY fire_time`, [due]);
+          this.queries++;
+          const seen = Date.now();
+          for (const r of rows) {
+            const t = Number(r.t);
+            if (Number(r.c) >= (this.pending.get(t) ?? Infinity)) {
+              this.doneAt.set(t, seen);
+              this.pending.delete(t);
+            }
+          }
+        }
+        await new Promise((r) => setTimeout(r, this.everyMs));
+      }
+    })();
+  }
+
+  /** Stops polling and waits for the last query. */
+  async stop() {
+    this.stopped = true;
+    await this.loop;
+  }
+}
+
+/**
+ * Instances of `namespace` with fire_time in [start, end) (via the (status, fire_time) index).
+ * @returns {Promise<Array<{job_id: string, fire_time: number, created_at: number, trigger_source: string}>>}
+ */
+export async function readInstances(pool, namespace, start, end) {
+  const [rows] = await pool.query(
+    `SELECT job_id, fire_time, created_at, trigger_source FROM job_instance
+      WHERE status = 'PENDING' AND fire_time >= ? AND fire_time < ? AND namespace = ?`, [start, end, namespace]);
+  const [[other]] = await pool.query(
+    `SELECT COUNT(*) AS c FROM job_instance WHERE status <> 'PENDING' AND fire_time >= ? AND fire_time < ? AND namespace = ?`,
+    [start, end, namespace]);
+  return { rows: rows.map((r) => ({ ...r, fire_time: Number(r.fire_time), created_at: Number(r.created_at) })), notPending: Number(other.c) };
+}
+
+/**
+ * Deletes everything the run wrote in `namespace`: instances (by index range from `since`, in chunks,
+ * then any stragglers), job definitions, and the namespace's Redis keys `{tw:<ns>}:*`.
+ * @returns {Promise<{instances: number, jobs: number, keys: number}>}
+ */
+export async function cleanup(pool, redis, namespace, since) {
+  let instances = 0;
+  for (;;) {
+    const [r] = await pool.query(
+      `DELETE FROM job_instance WHERE status = 'PENDING' AND fire_time >= ? AND namespace = ? LIMIT 20000`, [since, namespace]);
+    instances += r.affectedRows;
+    if (r.affectedRows < 20000) break;
+  }
+  const [rest] = await pool.query('DELETE FROM job_instance WHERE namespace = ?', [namespace]);
+  instances += rest.affectedRows;
+  let jobs = 0;
+  for (;;) {
+    const [r] = await pool.query('DELETE FROM job_definition WHERE namespace = ? LIMIT 20000', [namespace]);
+    jobs += r.affectedRows;
+    if (r.affectedRows < 20000) break;
+  }
+  let keys = 0;
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `{tw:${namespace}}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (found.length) keys += await redis.unlink(...found);
+  } while (cursor !== '0');
+  return { instances, jobs, keys };
+}

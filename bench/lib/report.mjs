@@ -1,0 +1,113 @@
+// Human-readable tables of the trigger benchmark (ours, and ours against BullMQ).
+import { fmt, printTable } from './stats.mjs';
+
+const TARGET_P99_MS = 20;
+const TARGET_RSS_MB = 400;
+
+/**
+ * Prints the per-N tables: lateness, completeness, resources, and how the pages were spent.
+ * @param {Record<string, any>} report the bench report (results[] from runCase)
+ * @param {(s: string) => void} log
+ */
+export function printResults(report, log) {
+  log(`\nTickwheel trigger benchmark — product: ${report.product}; Redis hz ${report.redisHz}; ${report.args.warmup} s warm-up, ${report.args.window} s window`);
+  log('lateness = job_instance.created_at - fire_time (ms; created_at is stamped when the firing page starts).');
+  log(`commit = when all rows of a fire second were visible to another connection, minus that second (probe every ${report.args['probe-ms']} ms).`);
+  const R = report.results;
+  printTable(R.map((r) => ({
+    N: fmt(r.n), 'fires/s': fmt(r.firesPerSec, 1), expected: fmt(r.expected), fires: fmt(r.fires), missing: fmt(r.missing),
+    dups: fmt(r.duplicates), misfire: fmt(r.misfire), p50: fmt(r.lateness.p50), p95: fmt(r.lateness.p95), p99: fmt(r.lateness.p99),
+    max: fmt(r.lateness.max), 'commit p50': fmt(r.commit.p50), 'commit p99': fmt(r.commit.p99), 'commit max': fmt(r.commit.max),
+  })), undefined, log);
+  log('');
+  printTable(R.map((r) => ({
+    N: fmt(r.n), 'RSS boot MB': fmt(r.rssAfterBootMB), 'RSS peak MB': fmt(r.rss.peakMB), 'RSS window median': fmt(r.rss.windowMedianMB),
+    'CPU s (window)': fmt(r.cpuS, 1), 'CPU s/1000 fires': fmt(r.cpuPer1000, 2), 'product cores': fmt(r.cores.product, 2),
+    'mariadbd cores': fmt(r.cores.mysqld, 2), 'redis cores': fmt(r.cores.redis, 2), 'foreign cores': fmt(r.cores.foreign, 2),
+    'load1 start/end': `${r.loadStart.load1}/${r.loadEnd.load1}`,
+  })), undefined, log);
+  log('');
+  printTable(R.map((r) => ({
+    N: fmt(r.n), 'pages/fire-second': fmt(r.pagesPerSlot, 2), 'rows/page p50': fmt(r.rowsPerPage.p50), 'page ms p50': fmt(r.pageMs.p50),
+    'page ms p99': fmt(r.pageMs.p99), 'last page->commit p50': fmt(r.lastPageToCommit.p50), 'wake p50': fmt(r.wake.p50), 'wake p99': fmt(r.wake.p99), 'last page p99': fmt(r.lastPage.p99),
+    'register s': fmt(r.registerS, 1), 'enable s': fmt(r.enableS, 1), 'boot s': fmt(r.bootS, 1), 'log lines': fmt(r.productLogLines),
+  })), undefined, log);
+  log('(wake = lateness of the first page of each fire second; page ms = spacing of consecutive pages of one second = one page\'s SELECT+UPDATEs+INSERT+COMMIT+dispatch)');
+  for (const r of R) {
+    const base = r.rss.peakMB <= TARGET_RSS_MB && r.missing === 0 && r.duplicates === 0;
+    const byStamp = base && r.lateness.p99 <= TARGET_P99_MS;
+    const byCommit = base && r.commit.p99 <= TARGET_P99_MS && r.commit.probed === r.commit.slots;
+    log(`N=${fmt(r.n)}: target p99 <= ${TARGET_P99_MS} ms, RSS <= ${TARGET_RSS_MB} MB, none missing/duplicated — `
+      + `by created_at: ${byStamp ? 'MEETS' : 'MISSES'} (p99 ${fmt(r.lateness.p99)} ms); by commit: ${byCommit ? 'MEETS' : 'MISSES'} (p99 ${fmt(r.commit.p99)} ms, ${r.commit.probed}/${r.commit.slots} seconds seen complete); `
+      + `RSS peak ${fmt(r.rss.peakMB)} MB; missing ${fmt(r.missing)}; duplicates ${r.duplicates}`);
+  }
+  log(`load: ${R.map((r) => `N=${fmt(r.n)} start "${r.loadStart.uptime}"`).join('; ')}; end "${report.loadAtEnd}"`);
+}
+
+/** Picks the BullMQ delayed case whose job rate is closest to `rate` (fires/s). */
+function closest(delayed, rate) {
+  return [...delayed].sort((a, b) => Math.abs(Math.log(a.rate / rate)) - Math.abs(Math.log(b.rate / rate)))[0];
+}
+
+/**
+ * Prints BullMQ's figures from the same sitting and the p99 ratios ours / BullMQ.
+ * @param {Record<string, any>} report the bench report with `peers` filled
+ * @param {(s: string) => void} log
+ */
+export function printPeers(report, log) {
+  const P = report.peers;
+  log(`\nBullMQ baselines (../shared/peers, same sitting; Redis hz ${P.redisHz}; loadavg at end ${P.loadavg}). Lateness = handler start - intended time, ms.`);
+  printTable([
+    ...P.delayed.map((d) => ({ case: `delayed n=${fmt(d.n)} (${fmt(d.rate)}/s)`, p50: fmt(d.p50, 1), p95: fmt(d.p95, 1), p99: fmt(d.p99, 1), max: fmt(d.max, 1), note: `foreign ${fmt(d.foreignCores, 2)} cores${d.disturbed ? ' DISTURBED' : ''}` })),
+    ...P.schedulers.map((s) => ({ case: `schedulers S=${fmt(s.S)} */5 s (burst)`, p50: fmt(s.p50, 1), p95: fmt(s.p95, 1), p99: fmt(s.p99, 1), max: fmt(s.max, 1), note: `fired ${fmt(s.processedPct, 1)} %, RSS max ${fmt(s.rssMaxMB)} MB, foreign ${fmt(s.foreignCores, 2)}${s.disturbed ? ' DISTURBED' : ''}` })),
+  ], undefined, log);
+  log('');
+  const rows = [];
+  for (const r of report.results) {
+    const rate = r.expected / report.args.window; // the intended rate (the achieved one can be lower)
+    const d = P.delayed.length ? closest(P.delayed, rate) : null;
+    const s = P.schedulers[0];
+    rows.push({
+      ours: `N=${fmt(r.n)} (${fmt(rate)}/s due)`, 'ours p99': fmt(r.lateness.p99), 'ours commit p99': fmt(r.commit.p99),
+      'BullMQ delayed': d ? `n=${fmt(d.n)} p99 ${fmt(d.p99, 1)}` : 'n/a', 'ratio p99 ours/delayed': d ? fmt(r.lateness.p99 / d.p99, 2) : 'n/a',
+      'ratio commit p99/delayed': d ? fmt(r.commit.p99 / d.p99, 2) : 'n/a',
+      'ratio p99 ours/schedulers': s ? fmt(r.lateness.p99 / s.p99, 3) : 'n/a',
+    });
+  }
+  printTable(rows, undefined, log);
+  log('(< 1 means we fire earlier than BullMQ runs its job. BullMQ figures include handing the job to a worker; ours stop at the committed row.)');
+}
+
+/**
+ * Prints where the scheduler's CPU went during the window (from --cpu-prof), per run.
+ * @param {Record<string, any>} report
+ * @param {(s: string) => void} log
+ */
+export function printProfiles(report, log) {
+  for (const r of report.results) {
+    if (!r.cpuProfile) continue;
+    log(`\nN=${fmt(r.n)}: scheduler CPU in the window by package/file (self time, ${fmt(r.cpuProfile.totalMs)} ms sampled)`);
+    printTable(r.cpuProfile.byBucket.map((b) => ({ what: b.what, ms: fmt(b.ms), '%': fmt(b.pct, 1) })), undefined, log);
+    log('top functions (self time):');
+    printTable(r.cpuProfile.byFunction.map((b) => ({ what: b.what, ms: fmt(b.ms), '%': fmt(b.pct, 1) })), undefined, log);
+  }
+}
+
+/**
+ * Prints the DB floor (the page SQL with bare mysql2) next to the page times the product showed.
+ * @param {Record<string, any>} report
+ * @param {(s: string) => void} log
+ */
+export function printFloor(report, log) {
+  log('\nDB floor of one page (the product\'s page SQL issued with bare mysql2, same sitting; median of 5, ms):');
+  printTable(report.dbFloor.map((f) => ({
+    'page rows': fmt(f.size), total: fmt(f.totalMs, 1), 'SELECT page': fmt(f.selectMs, 1), 'UPDATEs (1/row)': fmt(f.updatesMs, 1),
+    'per-row UPDATE': fmt(f.perRowUpdateMs, 2), 'INSERT IGNORE': fmt(f.insertMs, 1), COMMIT: fmt(f.commitMs, 1), 'SELECT by ids': fmt(f.rereadMs, 1),
+  })), undefined, log);
+  for (const r of report.results) {
+    const size = Math.round(r.rowsPerPage.p50);
+    const f = [...report.dbFloor].sort((a, b) => Math.abs(a.size - size) - Math.abs(b.size - size))[0];
+    const productMs = Number.isFinite(r.pageMs.p50) ? r.pageMs.p50 : r.lastPageToCommit.p50;
+    log(`N=${fmt(r.n)}: product page of ~${fmt(size)} rows took ~${fmt(productMs)} ms (p50) vs DB floor ${fmt(f.totalMs)} ms for ${fmt(f.size)} rows -> DB is ~${fmt((100 * f.totalMs * (size / f.size)) / productMs)} % of the page`);
+  }
+}

@@ -1,0 +1,40 @@
+import { ValidationError } from '../../common/index.js';
+import { JobDefinition, TriggerType } from '../metadata/index.js';
+import { computeNextFireTime } from './schedule/schedule.js';
+
+/** Most fires one backfill request may create. */
+export const BACKFILL_MAX = 1000;
+
+/**
+ * The job's scheduled instants in [fromMs, toMs] (epoch ms UTC), ascending. FIXED_RATE uses the job's
+ * own grid (anchored at its last or next fire, else its creation).
+ * @throws ValidationError(`to`) past BACKFILL_MAX fires or for an empty/inverted range;
+ *   (`triggerType`) for FIXED_DELAY and API jobs, which have no schedule to replay.
+ */
+export function scheduledTimes(def: JobDefinition, fromMs: number, toMs: number): number[] {
+  if (!(toMs >= fromMs)) throw new ValidationError('to', '`to` must not be before `from`');
+  if (def.triggerType === TriggerType.FIXED_DELAY || def.triggerType === TriggerType.API) {
+    throw new ValidationError('triggerType', `a ${def.triggerType} job has no schedule to backfill`);
+  }
+  const out: number[] = [];
+  let t = firstAtOrAfter(def, fromMs);
+  while (t !== null && t <= toMs) {
+    if (out.length === BACKFILL_MAX) throw new ValidationError('to', `the range holds more than ${BACKFILL_MAX} fires; split it`);
+    out.push(t);
+    t = next(def, t);
+  }
+  return out;
+}
+
+function firstAtOrAfter(def: JobDefinition, fromMs: number): number | null {
+  if (def.triggerType !== TriggerType.FIXED_RATE) return computeNextFireTime(def, fromMs - 1);
+  const period = Number(def.triggerExpr);
+  const anchor = def.lastFireTime ?? def.nextFireTime ?? def.createdAt;
+  return anchor + Math.ceil((fromMs - anchor) / period) * period;
+}
+
+function next(def: JobDefinition, t: number): number | null {
+  if (def.triggerType === TriggerType.FIXED_RATE) return t + Number(def.triggerExpr);
+  if (def.triggerType === TriggerType.ONE_SHOT) return null;
+  return computeNextFireTime(def, t);
+}

@@ -1,0 +1,44 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { JobDefinitionRepository } from '../metadata/index.js';
+import { MetricsService } from '../observability/index.js';
+
+const PAGE = 200;
+const REMEMBER = 10_000;
+
+/**
+ * Due-but-not-fired detector (DESIGN §5). The ledger row of a fire and the advance of next_fire_time
+ * are written in one transaction, so an enabled job whose next_fire_time lies more than
+ * DUE_ALERT_AFTER_MS in the past is exactly a fire that was due and has no row. Each such (job, fire) is
+ * counted once in `tickwheel_due_not_fired_total` and logged with the job's code. Run by the leader.
+ */
+@Injectable()
+export class DueDetectorService {
+  private readonly logger = new Logger(DueDetectorService.name);
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly jobs: JobDefinitionRepository,
+    private readonly metrics: MetricsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** One check; returns the fires newly found overdue. */
+  async check(): Promise<number> {
+    const now = this.clock.now();
+    const overdue = await this.jobs.findOverdue(this.config.namespace, now - this.config.dueAlertAfterMs, PAGE);
+    let fresh = 0;
+    for (const def of overdue) {
+      const key = `${def.id}:${def.nextFireTime}`;
+      if (this.seen.has(key)) continue;
+      if (this.seen.size >= REMEMBER) this.seen.clear();
+      this.seen.add(key);
+      fresh++;
+      this.metrics.dueNotFired.inc();
+      this.logger.warn(`job ${def.code}: fire due at ${new Date(def.nextFireTime as number).toISOString()} has no ledger row after ${now - (def.nextFireTime as number)} ms`);
+    }
+    return fresh;
+  }
+}

@@ -1,0 +1,221 @@
+import { ValidationError } from '../../../common/index.js';
+import { BucketQueue } from './bucket-queue.js';
+import { TimerTaskEntry } from './timer-task-entry.js';
+import { TimerTaskList } from './timer-task-list.js';
+import { TimingWheel } from './timing-wheel.js';
+
+/** Cancels a pending callback. Calling it after the callback ran, or twice, must be harmless. */
+export type Cancel = () => void;
+
+/** Settings and ports of a {@link WheelTimer}; every time is epoch ms, every duration ms. */
+export interface WheelTimerOptions<T> {
+  /** Width of a level-0 bucket, ms: the delivery precision (an entry is at most `tickMs - 1` ms late). */
+  tickMs: number;
+  /** Buckets per level; each coarser level is `wheelSize` times wider. */
+  wheelSize: number;
+  /** Initial time of the wheel, epoch ms (normally `now()` at construction). */
+  startMs: number;
+  /** Runs `fn` once after `delayMs` ms (e.g. a setTimeout wrapper); the timer keeps at most one pending. */
+  schedule: (delayMs: number, fn: () => void) => Cancel;
+  /**
+   * Receives every payload due at one flush, in expiry order (ties: first added first), and the flush
+   * time. If it throws, the batch still counts as delivered, the timer re-arms and the error propagates
+   * to the caller of the scheduled callback.
+   */
+  onExpired: (payloads: T[], nowMs: number) => void;
+  /** Current time, epoch ms; must not go backwards. */
+  now: () => number;
+}
+
+/** Longest delay handed to `schedule`, ms: Node's setTimeout fires at once past 2^31 - 1. */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
+/**
+ * Driver of a {@link TimingWheel} (after Kafka's `SystemTimer`), keyed by id, with no idle work.
+ *
+ * It keeps exactly one pending `schedule` callback, set for the earliest non-empty bucket's expiration
+ * (or "now" while entries added already due are waiting), and none at all when it holds nothing. When
+ * the callback runs, the driver pops every bucket whose expiration has passed, in expiration order,
+ * advancing the wheel to each and re-adding its entries (the wheel cascades them to finer levels or
+ * reports them due), advances the wheel to now, hands all due payloads to `onExpired` in one call, and
+ * re-arms.
+ *
+ * Guarantees: an entry is delivered once, at a flush whose time is >= its expiry (never early), and,
+ * when `schedule` fires on time, less than `tickMs` after its expiry. `add` never delivers synchronously.
+ * Costs: add O(levels) plus O(log buckets) when it opens a bucket; cancel O(1) plus O(log buckets) when
+ * it empties the earliest bucket; a flush O(due entries × levels + popped buckets × log buckets), then a
+ * sort of the batch. Memory is the entries plus levels × wheelSize buckets; empty buckets cost nothing
+ * more.
+ *
+ * Empty buckets stay queued lazily; the driver pops them when they reach the top of the heap, resetting
+ * their expiration so a later add into the same slot queues them again.
+ */
+export class WheelTimer<T> {
+  private readonly queue = new BucketQueue<T>();
+  private readonly wheel: TimingWheel<T>;
+  private readonly entries = new Map<string, TimerTaskEntry<T>>();
+  /** Entries that were already due when added; delivered at the next flush. */
+  private readonly ready = new TimerTaskList<T>();
+  private seq = 0;
+  private armedAtMs: number | null = null;
+  private cancelTimer: Cancel | null = null;
+  private generation = 0;
+  private closed = false;
+
+  constructor(private readonly opts: WheelTimerOptions<T>) {
+    this.wheel = new TimingWheel<T>(opts.tickMs, opts.wheelSize, opts.startMs, this.queue);
+  }
+
+  /** Number of entries not yet delivered or cancelled. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Schedules `payload` for delivery at `expireAtMs` (epoch ms), replacing any entry with the same id.
+   * An entry already due is delivered at the next flush (scheduled with delay 0), never inside `add`.
+   * @throws ValidationError when `expireAtMs` is not a finite number (a caller bug, not a timing case)
+   */
+  add(id: string, expireAtMs: number, payload: T): void {
+    if (!isFiniteNumber(expireAtMs)) throw new ValidationError('expireAtMs', 'expireAtMs must be a finite epoch ms');
+    this.entries.get(id)?.remove();
+    const entry = new TimerTaskEntry(id, expireAtMs, payload, this.seq++);
+    this.entries.set(id, entry);
+    const nowMs = this.opts.now();
+    this.catchUp(nowMs);
+    if (expireAtMs <= nowMs || !this.wheel.add(entry)) this.ready.add(entry);
+    this.rearm();
+  }
+
+  /** Cancels the entry with this id in O(1); returns false when there is none (unknown, delivered or cancelled). */
+  cancel(id: string): boolean {
+    const entry = this.entries.get(id);
+    if (entry === undefined) return false;
+    this.entries.delete(id);
+    const list = entry.list;
+    entry.remove();
+    if (list !== null && list.isEmpty) this.rearm();
+    return true;
+  }
+
+  /**
+   * When the next flush is due, epoch ms: the earliest non-empty bucket's expiration, a time <= now
+   * while already-due entries wait, or null when the timer holds nothing.
+   */
+  nextExpiry(): number | null {
+    return this.nextTargetMs();
+  }
+
+  /** Cancels the pending callback; the timer arms no new one afterwards. Held entries are kept, undelivered. */
+  close(): void {
+    this.closed = true;
+    this.disarm();
+  }
+
+  /**
+   * Moves the wheel to `nowMs` when no queued bucket has expired yet (always so while idle), so a new
+   * entry is filed relative to the present rather than the last flush: fewer levels, fewer cascades.
+   * Skipped when a bucket is due, since advancing past it could reuse its slot before it is drained.
+   */
+  private catchUp(nowMs: number): void {
+    const top = this.queue.peek();
+    if (top === undefined || top.getExpiration() > nowMs) this.wheel.advanceClock(nowMs);
+  }
+
+  /** Sets the single pending callback for the next target, or removes it when there is nothing to do. */
+  private rearm(): void {
+    if (this.closed) return;
+    const target = this.nextTargetMs();
+    if (target === this.armedAtMs) return;
+    this.disarm();
+    if (target === null) return;
+    const generation = this.generation;
+    const delayMs = clamp(target - this.opts.now(), 0, MAX_DELAY_MS);
+    this.armedAtMs = target;
+    this.cancelTimer = this.opts.schedule(delayMs, () => this.onTimer(generation));
+  }
+
+  /** Cancels the pending callback, if any; the generation bump makes a late-running one a no-op. */
+  private disarm(): void {
+    this.generation++;
+    this.armedAtMs = null;
+    const cancel = this.cancelTimer;
+    this.cancelTimer = null;
+    cancel?.();
+  }
+
+  /** Earliest time a flush has work, epoch ms, or null; pops empty buckets off the top of the heap. */
+  private nextTargetMs(): number | null {
+    if (!this.ready.isEmpty) return this.wheel.currentTimeMs;
+    let top = this.queue.peek();
+    while (top !== undefined && top.isEmpty) {
+      this.queue.pop();
+      top.flush(ignore);
+      top = this.queue.peek();
+    }
+    return top === undefined ? null : top.getExpiration();
+  }
+
+  /** The scheduled callback: ignored when stale (superseded or closed), else the timer is spent and flushes. */
+  private onTimer(generation: number): void {
+    if (generation !== this.generation || this.closed) return;
+    this.cancelTimer = null;
+    this.armedAtMs = null;
+    this.flush();
+  }
+
+  /** Collects every due entry, delivers them as one batch and re-arms (even if `onExpired` throws). */
+  private flush(): void {
+    const nowMs = this.opts.now();
+    const due: TimerTaskEntry<T>[] = [];
+    this.ready.flush((entry) => due.push(entry));
+    this.drain(nowMs, due);
+    try {
+      if (due.length > 0) this.deliver(due, nowMs);
+    } finally {
+      this.rearm();
+    }
+  }
+
+  /** Pops expired buckets in expiration order, cascading their entries; appends due ones to `due`. */
+  private drain(nowMs: number, due: TimerTaskEntry<T>[]): void {
+    const reinsert = (entry: TimerTaskEntry<T>): void => {
+      if (!this.wheel.add(entry)) due.push(entry);
+    };
+    for (let bucket = this.queue.peek(); bucket !== undefined && bucket.getExpiration() <= nowMs; bucket = this.queue.peek()) {
+      this.queue.pop();
+      this.wheel.advanceClock(bucket.getExpiration());
+      bucket.flush(reinsert);
+    }
+    // Safe now: every queued bucket expires after nowMs, so no slot can be reused too early.
+    this.wheel.advanceClock(nowMs);
+  }
+
+  /** Forgets the entries, then calls `onExpired` once with their payloads in expiry order. */
+  private deliver(due: TimerTaskEntry<T>[], nowMs: number): void {
+    due.sort(byExpiry);
+    const payloads: T[] = [];
+    // Each entry is still the one mapped to its id: replacing or cancelling unlinks it, and no user
+    // code has run since it was collected.
+    for (const entry of due) {
+      this.entries.delete(entry.id);
+      payloads.push(entry.payload);
+    }
+    this.opts.onExpired(payloads, nowMs);
+  }
+}
+
+function byExpiry<T>(a: TimerTaskEntry<T>, b: TimerTaskEntry<T>): number {
+  return a.expirationMs - b.expirationMs || a.seq - b.seq;
+}
+
+function ignore(): void {}
+
+function clamp(value: number, min: number, max: number): number {
+  return value < min ? min : value > max ? max : value;
+}
+
+/** `Number.isFinite` without a global lookup (global lookups are slow inside Jest's VM contexts). */
+function isFiniteNumber(value: number): boolean {
+  return value - value === 0;
+}
