@@ -10,4 +10,5 @@ export default {
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts', '<rootDir>/test/**/*.int-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   maxWorkers: 2,
   testTimeout: 30000,
+  globalSetup: '<rootDir>/test/global-setup.mjs',
 };

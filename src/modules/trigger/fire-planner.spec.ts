@@ -13,17 +13,22 @@ function def(over: Partial<JobDefinition>): JobDefinition {
 
 describe('planFire', () => {
   it('should fire on time at next_fire_time and step one period when lateness is within the threshold', () => {
-    expect(planFire(def({}), T0 + 40, 5000)).toEqual({ fireTimes: [T0], source: TriggerSource.SCHEDULE, nextFireTime: T0 + MIN, misfired: false, dropped: 0 });
+    expect(planFire(def({}), T0 + 40, 5000)).toEqual({ fireTimes: [T0], skippedTimes: [], source: TriggerSource.SCHEDULE, nextFireTime: T0 + MIN, misfired: false, dropped: 0 });
   });
 
-  it('should fire once with source MISFIRE and skip to the first fire after now when FIRE_ONCE_NOW misfired', () => {
+  it('should fire once, for the latest missed time, and skip to the first fire after now when FIRE_ONCE_NOW misfired', () => {
     const p = planFire(def({}), T0 + 10 * MIN + 5, 5000);
-    expect(p).toEqual({ fireTimes: [T0], source: TriggerSource.MISFIRE, nextFireTime: T0 + 11 * MIN, misfired: true, dropped: 10 });
+    expect(p).toEqual({ fireTimes: [T0 + 10 * MIN], skippedTimes: [], source: TriggerSource.MISFIRE, nextFireTime: T0 + 11 * MIN, misfired: true, dropped: 10 });
+  });
+
+  it('should find the latest missed time beyond the walk bound (a per-second job down for a day) when FIRE_ONCE_NOW misfired', () => {
+    const p = planFire(def({ triggerExpr: '* * * * * *' }), T0 + 86_400_000 + 500, 5000);
+    expect(p.fireTimes).toEqual([T0 + 86_400_000]);
   });
 
   it('should create nothing and skip ahead when SKIP misfired', () => {
     const p = planFire(def({ misfirePolicy: MisfirePolicy.SKIP }), T0 + 10 * MIN + 5, 5000);
-    expect(p).toEqual({ fireTimes: [], source: TriggerSource.MISFIRE, nextFireTime: T0 + 11 * MIN, misfired: true, dropped: 11 });
+    expect(p).toEqual({ fireTimes: [], skippedTimes: Array.from({ length: 11 }, (_, i) => T0 + i * MIN), source: TriggerSource.MISFIRE, nextFireTime: T0 + 11 * MIN, misfired: true, dropped: 0 });
   });
 
   it('should fire every missed time up to now, oldest first, when FIRE_ALL misfired', () => {
@@ -53,10 +58,15 @@ describe('planFire', () => {
     expect(late.nextFireTime).toBe(T0 + 60000);
   });
 
-  it('should report an error instead of throwing when the schedule cannot be computed', () => {
+  it('should fire nothing and report an error instead of throwing when the schedule cannot be computed', () => {
     const p = planFire(def({ triggerExpr: 'not a cron' }), T0, 5000);
     expect(p.nextFireTime).toBeNull();
-    expect(p.fireTimes).toEqual([T0]);
+    expect(p.fireTimes).toEqual([]);
     expect(p.error).toBeTruthy();
+  });
+
+  it('should give a skipped FIXED_DELAY job its next fire one delay after now', () => {
+    const p = planFire(def({ triggerType: TriggerType.FIXED_DELAY, triggerExpr: '60000', misfirePolicy: MisfirePolicy.SKIP }), T0 + MIN, 5000);
+    expect(p).toMatchObject({ fireTimes: [], skippedTimes: [T0], nextFireTime: T0 + 2 * MIN });
   });
 });

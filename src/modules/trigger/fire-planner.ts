@@ -1,34 +1,38 @@
 import { JobDefinition, MisfirePolicy, TriggerSource, TriggerType } from '../metadata/index.js';
 import { computeNextFireTime } from './schedule/schedule.js';
 
-/** Most missed fires FIRE_ALL makes up for one job in one pass; older ones beyond it are dropped (DESIGN §5 "bounded"). */
+/** Most missed fires FIRE_ALL makes up (and SKIP records) for one job in one pass (DESIGN §5 "bounded"). */
 export const FIRE_ALL_MAX = 100;
+/** Bound of the walk that finds the latest missed time for FIRE_ONCE_NOW. */
+const WALK_MAX = 10_000;
 
 /** What firing one due job definition should do, decided without I/O. */
 export interface FirePlan {
-  /** Scheduled instants to record, oldest first (the unique key dedupes each); empty for SKIP. */
+  /** Scheduled instants to run, oldest first (the unique key dedupes each). */
   fireTimes: number[];
+  /** Missed instants recorded as not run (SKIP: CANCELLED rows with a MISFIRE_SKIP note), oldest first. */
+  skippedTimes: number[];
   source: TriggerSource;
   /** New next_fire_time; null = no further fire (one-shot done, fixed delay waiting for the finish, error). */
   nextFireTime: number | null;
   misfired: boolean;
-  /** Missed fire times not made up (SKIP, FIRE_ONCE_NOW beyond the first, FIRE_ALL beyond its bound); a lower bound when large. */
+  /** Missed instants neither run nor recorded (beyond the bounds); a lower bound when large. */
   dropped: number;
-  /** Set when the next fire could not be computed: the job goes to schedule_state ERROR. */
+  /** Set when the schedule cannot be computed: nothing fires and the job goes to schedule_state ERROR. */
   error?: string;
 }
 
 /**
- * Decides a due job's fire (DESIGN §5 firing and misfire rules). `now` and times are epoch ms UTC;
- * `def.nextFireTime` is the due instant.
- * - on time (lateness within `misfireThresholdMs`): fire at next_fire_time, next from that fire time;
- * - misfired, FIRE_ONCE_NOW: one MISFIRE instance for the oldest missed time; next from `now`, so the
- *   other missed times are dropped;
- * - misfired, SKIP: no instance; next from `now`;
- * - misfired, FIRE_ALL: one MISFIRE instance per missed time up to now, oldest first, at most
- *   {@link FIRE_ALL_MAX} (the rest dropped); next from `now`.
- * FIXED_DELAY and ONE_SHOT have no next fire from here (FIXED_DELAY's comes from the finish).
- * Never throws: a schedule that cannot be computed is reported in `error`.
+ * Decides a due job's fire (DESIGN §5 firing and misfire rules; time-cases.md BC-09). `now` and times
+ * are epoch ms UTC; `def.nextFireTime` is the due instant.
+ * - on time (lateness within `misfireThresholdMs`): run next_fire_time, next from that fire time;
+ * - misfired, FIRE_ONCE_NOW: one MISFIRE run for the **latest** missed time, next from `now`;
+ * - misfired, SKIP: nothing runs; each missed time is recorded (up to {@link FIRE_ALL_MAX}); next from
+ *   `now` (a FIXED_DELAY job's next is `now + delay`, or it would never fire again);
+ * - misfired, FIRE_ALL: one MISFIRE run per missed time, oldest first, at most FIRE_ALL_MAX; next from `now`.
+ * FIXED_RATE stays on the grid of its fires. FIXED_DELAY and ONE_SHOT get no next fire from a run
+ * (FIXED_DELAY's comes from the finish). Never throws: a schedule that cannot be computed (a stored zone
+ * that is no longer valid, say) fires nothing and is reported in `error`.
  */
 export function planFire(def: JobDefinition, now: number, misfireThresholdMs: number): FirePlan {
   const due = def.nextFireTime as number;
@@ -37,17 +41,21 @@ export function planFire(def: JobDefinition, now: number, misfireThresholdMs: nu
   const policy = misfired ? def.misfirePolicy : null;
   const noNext = def.triggerType === TriggerType.FIXED_DELAY || def.triggerType === TriggerType.ONE_SHOT;
   try {
-    const missed = policy ? missedSince(def, due, now, noNext) : { times: [due], more: false };
-    const fireTimes = policy === MisfirePolicy.SKIP ? [] : policy === MisfirePolicy.FIRE_ALL ? missed.times : [due];
-    const dropped = missed.times.length - fireTimes.length + (missed.more ? 1 : 0);
-    if (noNext) return { fireTimes, source, nextFireTime: null, misfired, dropped };
+    const missed = policy ? missedSince(def, due, now, noNext, FIRE_ALL_MAX) : { times: [due], more: false };
+    let fireTimes = [due];
+    let skippedTimes: number[] = [];
+    if (policy === MisfirePolicy.FIRE_ALL) fireTimes = missed.times;
+    if (policy === MisfirePolicy.FIRE_ONCE_NOW) fireTimes = [missed.more ? latestMissed(def, due, now) : (missed.times.at(-1) as number)];
+    if (policy === MisfirePolicy.SKIP) [fireTimes, skippedTimes] = [[], missed.times];
+    const dropped = policy === MisfirePolicy.FIRE_ONCE_NOW ? missed.times.length - 1 + (missed.more ? 1 : 0) : missed.more ? 1 : 0;
+    const plan = { fireTimes, skippedTimes, source, misfired, dropped };
+    if (policy === MisfirePolicy.SKIP && def.triggerType === TriggerType.FIXED_DELAY) return { ...plan, nextFireTime: now + Number(def.triggerExpr) };
+    if (noNext) return { ...plan, nextFireTime: null };
     const next = nextAfter(def, policy ? Math.max(now, due) : due, due);
-    if (next !== null && next <= due) {
-      return { fireTimes, source, nextFireTime: null, misfired, dropped, error: `next fire ${next} does not advance past ${due}` };
-    }
-    return { fireTimes, source, nextFireTime: next, misfired, dropped };
+    if (next !== null && next <= due) return { ...plan, fireTimes: [], nextFireTime: null, error: `next fire ${next} does not advance past ${due}` };
+    return { ...plan, nextFireTime: next };
   } catch (err) {
-    return { fireTimes: [due], source, nextFireTime: null, misfired, dropped: 0, error: (err as Error).message };
+    return { fireTimes: [], skippedTimes: [], source, nextFireTime: null, misfired, dropped: 1, error: (err as Error).message };
   }
 }
 
@@ -58,16 +66,25 @@ function nextAfter(def: JobDefinition, from: number, due: number): number | null
   return due + (Math.floor((from - due) / period) + 1) * period;
 }
 
-/** Scheduled instants in [due, now], oldest first, at most FIRE_ALL_MAX; `more` when some were left out. */
-function missedSince(def: JobDefinition, due: number, now: number, single: boolean): { times: number[]; more: boolean } {
+/** Scheduled instants in [due, now], oldest first, at most `max`; `more` when some were left out. */
+function missedSince(def: JobDefinition, due: number, now: number, single: boolean, max: number): { times: number[]; more: boolean } {
   const times = [due];
   if (single) return { times, more: false };
   let t: number | null = due;
-  while (times.length <= FIRE_ALL_MAX) {
+  while (times.length <= max) {
     t = nextAfter(def, t as number, due);
     if (t === null || t > now) return { times, more: false };
     times.push(t);
   }
   times.pop();
   return { times, more: true };
+}
+
+/** The latest scheduled instant at or before `now` (bounded walks: from `due`, else from an hour back). */
+function latestMissed(def: JobDefinition, due: number, now: number): number {
+  const near = missedSince(def, due, now, false, WALK_MAX);
+  if (!near.more) return near.times.at(-1) as number;
+  const start = nextAfter(def, Math.max(due, now - 3_600_000) - 1, due);
+  if (start === null || start > now) return near.times.at(-1) as number;
+  return missedSince(def, start, now, false, WALK_MAX).times.at(-1) as number;
 }

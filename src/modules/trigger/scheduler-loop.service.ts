@@ -13,6 +13,8 @@ import { TriggerService } from './trigger.service.js';
 const DELAY_PUMP_MS = 200;
 const WHEEL_SIZE = 512;
 const LOAD_PAGE = 5000;
+/** Firing pages in flight at once in the cluster shape. */
+const FIRE_PARALLELISM = 3;
 
 type FireRef = { id: string; next: number };
 
@@ -140,10 +142,17 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     });
   }
 
+  /**
+   * Fires what the wheel queued, oldest first. Clustered, up to FIRE_PARALLELISM pages run at once on
+   * separate connections (pages hold disjoint jobs, so their transactions never wait on each other);
+   * SQLite has one connection and fires one page at a time.
+   */
   private async drain(): Promise<void> {
+    const parallel = this.config.shape === 'cluster' ? FIRE_PARALLELISM : 1;
     while (this.running && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.config.triggerBatchSize);
-      const nexts = await this.trigger.fireRefs(batch);
+      const batches: FireRef[][] = [];
+      while (batches.length < parallel && this.queue.length > 0) batches.push(this.queue.splice(0, this.config.triggerBatchSize));
+      const nexts = (await Promise.all(batches.map((b) => this.trigger.fireRefs(b)))).flat();
       const until = this.clock.now() + this.config.triggerHorizonMs;
       for (const n of nexts) if (n.next <= until) this.hold(n);
     }

@@ -136,7 +136,10 @@ export class TriggerService {
         const plan = planFire(def, now, this.config.misfireThresholdMs);
         const fired = plan.fireTimes.map((t) => this.newInstance(def, t, plan.source, now));
         this.applyOverlap(def, fired, busy.get(def.id) ?? [], replaced);
-        return { def, plan, fired };
+        const skipped = plan.skippedTimes.map((t) => Object.assign(this.newInstance(def, t, plan.source, now), {
+          status: JobInstanceStatus.CANCELLED, finishedAt: now, error: 'MISFIRE_SKIP: missed while no scheduler fired it; not run (misfire policy SKIP)',
+        }));
+        return { def, plan, fired: [...skipped, ...fired] };
       });
       const rows = firing.flatMap((f) => f.fired);
       await this.instances.insertIgnore(em, rows);
@@ -154,7 +157,8 @@ export class TriggerService {
     });
     if (created.length === 0) return { created: 0, next };
     for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
-    for (const r of created) this.metrics.triggerLatenessSeconds.observe(Math.max(0, now - r.fireTime) / 1000);
+    const committed = this.clock.now(); // lateness counts until the row is durable, not until it was planned
+    for (const r of created) this.metrics.triggerLatenessSeconds.observe(Math.max(0, committed - r.fireTime) / 1000);
     await this.dispatch.dispatchRows(created.filter((r) => r.status === JobInstanceStatus.PENDING));
     return { created: created.length, next };
   }

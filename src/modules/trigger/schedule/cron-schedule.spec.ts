@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
-import { CronExpressionParser, type CronExpression } from 'cron-parser';
 import { SchedulerError, ValidationError } from '../../../common/index.js';
+import { CronEvaluator } from './cron-evaluator.js';
 import { nextFireTimes, ScheduleError, validateCron } from './cron-schedule.js';
 
 const ms = (iso: string) => Date.parse(iso);
@@ -150,21 +150,17 @@ describe(nextFireTimes.name, () => {
   describe('guard', () => {
     afterEach(() => jest.restoreAllMocks());
 
-    /** Lets the real parser validate, then hands out an iterator whose next() is replaced. */
-    function stubNext(next: (currentDate: Date) => { getTime(): number }): void {
-      const real = CronExpressionParser.parse.bind(CronExpressionParser);
-      jest.spyOn(CronExpressionParser, 'parse').mockImplementation((expression, options) => {
-        const parsed = real(expression, options);
-        return { fields: parsed.fields, next: () => next(options?.currentDate as Date) } as unknown as CronExpression;
-      });
+    /** Lets the real parser validate, then replaces the search's next(). */
+    function stubNext(next: (afterMs: number) => number | null): void {
+      jest.spyOn(CronEvaluator.prototype, 'next').mockImplementation((afterMs) => next(afterMs));
     }
 
-    it('should throw a ScheduleError when the parser returns a time that does not advance', () => {
-      stubNext((current) => ({ getTime: () => current.getTime() }));
+    it('should throw a ScheduleError when the search returns a time that does not advance', () => {
+      stubNext((afterMs) => afterMs);
       expect(() => nextFireTimes('* * * * *', 'UTC', ms('2026-01-01T00:00:00Z'), 2)).toThrow(ScheduleError);
     });
 
-    it('should throw a ScheduleError when the parser throws during iteration', () => {
+    it('should throw a ScheduleError when the search throws', () => {
       stubNext(() => {
         throw new Error('Invalid expression, loop limit exceeded');
       });
@@ -178,6 +174,11 @@ describe(nextFireTimes.name, () => {
       expect(err).toBeInstanceOf(ScheduleError);
       expect(err).toBeInstanceOf(SchedulerError);
       expect((err as ScheduleError).message).toContain('loop limit exceeded');
+    });
+
+    it('should throw a ScheduleError when the search finds no fire within the horizon', () => {
+      stubNext(() => null);
+      expect(() => nextFireTimes('* * * * *', 'UTC', 0, 1)).toThrow(/no fire within 8 years/);
     });
   });
 });

@@ -1,23 +1,23 @@
 /**
- * Cron schedules (DESIGN §5 "Schedules" and "Time rules"): validation and next-fire computation on top of
- * cron-parser, with the zone always passed explicitly so the host's `TZ` never changes a result.
+ * Cron schedules (DESIGN §5 "Schedules" and "Time rules"): validation and next-fire computation, with the
+ * zone always passed explicitly so the host's `TZ` never changes a result.
  *
- * Two paths compute a next fire:
- * - **native**: cron-parser alone, when its day rule already equals ours — one of the day fields is a
- *   plain `*` or `?` and there is no `W`;
- * - **day-wrapped**: cron-parser ORs day-of-month and day-of-week whenever neither is a plain `*`/`?`,
- *   but classic cron ANDs them when either field *starts with* `*` (a step on `*` included) or is `?`,
- *   and cron-parser rejects `W`. For those we pick the matching days of each month ourselves and ask
- *   cron-parser only for the times of day on those days (`sec min hour <days> <month> *`), so the DST
- *   rules stay cron-parser's.
+ * cron-parser parses and expands the fields (names, ranges, steps, lists, `L`, `nL`, `n#k`); we refuse
+ * what it would pad or randomise, and add `nW`/`LW`. The fire times themselves come from
+ * {@link CronEvaluator}: cron-parser's iterator ORs the day fields for `*\/n`, fires some repeated wall
+ * times at their second occurrence or twice, shifts some wildcard jobs out of a gap, and spins into
+ * "loop limit exceeded" around Lord Howe's 30-minute change (time-cases BC-04 f; test/cases), so the
+ * search applies the day rule and the DST rules itself, on offsets read from Intl.
  *
  * Every search is bounded by {@link CRON_HORIZON_MS} (8 years: enough for Feb 29 across 2100). An
  * expression with no fire inside that window from {@link FEASIBILITY_ANCHOR_MS} is rejected as never
- * firing; at run time an empty window, a parser exception or a result that does not advance is a
+ * firing; at run time an empty window, a search exception or a result that does not advance is a
  * {@link ScheduleError}, so the caller marks the job in error instead of spinning.
  */
-import { CronDate, CronExpressionParser, type CronExpression } from 'cron-parser';
+import { CronExpressionParser, type CronExpression } from 'cron-parser';
 import { ErrorCode, SchedulerError, ValidationError } from '../../../common/index.js';
+import type { DayRule } from './cron-days.js';
+import { CronEvaluator } from './cron-evaluator.js';
 
 /** Longest accepted cron expression, in characters. */
 export const MAX_CRON_LENGTH = 255;
@@ -30,13 +30,9 @@ export const MAX_FIRE_COUNT = 1000;
 
 const EXPR_FIELD = 'triggerExpr';
 const ZONE_FIELD = 'timeZone';
-/** Earliest local start of day 1 of a month is 14 h before its UTC midnight; 15 h is safely before. */
-const BEFORE_MONTH_MS = 15 * 3_600_000;
-/** cron-parser's message when a search passes `endDate` (the constant is not re-exported by its index). */
-const TIME_SPAN_OUT_OF_BOUNDS = 'Out of the time span range';
 
 /**
- * A stored schedule that cannot be computed at run time: the parser threw, no fire exists within the
+ * A stored schedule that cannot be computed at run time: the search threw, no fire exists within the
  * horizon, or a "next" fire does not advance. The caller marks the job in error and alerts (DESIGN §5).
  */
 export class ScheduleError extends SchedulerError {
@@ -45,23 +41,9 @@ export class ScheduleError extends SchedulerError {
   }
 }
 
-/** Day matching for the day-wrapped path. `weekdayNear` is `nW` (a day) or `LW` ('L'). */
-interface DayRule {
-  and: boolean;
-  domDays: ReadonlySet<number>;
-  domLast: boolean;
-  weekdayNear: number | 'L' | null;
-  dowDays: ReadonlySet<number>;
-  dowLast: ReadonlySet<number>;
-  nth: number;
-}
-
-/** A parsed, validated expression: six upper-cased fields plus the day rule when wrapping is needed. */
+/** A parsed, validated expression and the search that computes its fires. */
 interface CompiledCron {
-  fields: readonly string[];
-  timeZone: string;
-  months: ReadonlySet<number>;
-  dayRule: DayRule | null;
+  evaluator: CronEvaluator;
 }
 
 /**
@@ -94,7 +76,7 @@ export function validateCron(expr: string, timeZone: string): void {
  *
  * @throws ValidationError when the expression, zone or count is invalid.
  * @throws ScheduleError when no fire exists within {@link CRON_HORIZON_MS} of the previous one, the
- *   parser throws, or a result does not advance.
+ *   search throws (e.g. the zone data cannot be read), or a result does not advance.
  */
 export function nextFireTimes(expr: string, timeZone: string, afterMs: number, count: number): number[] {
   if (!Number.isFinite(afterMs)) throw new ValidationError('afterMs', 'afterMs must be a finite epoch ms value');
@@ -134,29 +116,44 @@ export function validateTimeZone(timeZone: string): void {
 function compileCron(expr: string, timeZone: string): CompiledCron {
   validateTimeZone(timeZone);
   const fields = splitFields(expr);
-  const [, , , dom, , dow] = fields;
+  const [, min, hour, dom] = fields;
   const hasW = dom.includes('W');
   if (hasW && !/^([1-9]|[12]\d|3[01]|L)W$/.test(dom)) {
     throw new ValidationError(EXPR_FIELD, `W must stand alone in day-of-month as nW (1-31) or LW, got '${dom}'`);
   }
   // With W the parser only checks the other fields; the day-of-month is ours.
   const parsed = parse(hasW ? [...fields.slice(0, 3), '*', ...fields.slice(4)] : fields, timeZone, expr);
-  const months = new Set(parsed.fields.month.values as number[]);
-  const plainAny = (f: string) => f === '*' || f === '?';
-  if (!hasW && (plainAny(dom) || plainAny(dow))) return { fields, timeZone, months, dayRule: null };
+  const ascending = (values: readonly unknown[]) => [...new Set(numbers(values))].sort((x, y) => x - y);
+  const search = {
+    seconds: ascending(parsed.fields.second.values),
+    minutes: ascending(parsed.fields.minute.values),
+    hours: ascending(parsed.fields.hour.values),
+    days: dayRuleOf(parsed, fields, hasW),
+    fixedTime: !min.startsWith('*') && !hour.startsWith('*'),
+  };
+  return { evaluator: new CronEvaluator(search, timeZone) };
+}
+
+/** The day fields as a {@link DayRule}: AND when either field starts with `*` or is `?` (DESIGN §5), else OR. */
+function dayRuleOf(parsed: CronExpression, fields: readonly string[], hasW: boolean): DayRule {
+  const [dom, dow] = [fields[3], fields[5]];
   const starts = (f: string) => f.startsWith('*') || f === '?';
-  const domValues = hasW ? [] : (parsed.fields.dayOfMonth.values as (number | string)[]);
-  const dowValues = parsed.fields.dayOfWeek.values as (number | string)[];
-  const dayRule: DayRule = {
+  const domValues = hasW ? [] : (parsed.fields.dayOfMonth.values as unknown[]);
+  const dowValues = parsed.fields.dayOfWeek.values as unknown[];
+  return {
     and: starts(dom) || starts(dow),
-    domDays: new Set(domValues.filter((v): v is number => typeof v === 'number')),
+    months: new Set(numbers(parsed.fields.month.values)),
+    domDays: new Set(numbers(domValues)),
     domLast: domValues.includes('L'),
     weekdayNear: hasW ? (dom === 'LW' ? 'L' : Number(dom.slice(0, -1))) : null,
-    dowDays: new Set(dowValues.filter((v): v is number => typeof v === 'number').map((v) => v % 7)),
+    dowDays: new Set(numbers(dowValues).map((v) => v % 7)),
     dowLast: new Set(dowValues.filter((v): v is string => typeof v === 'string').map((v) => Number(v.charAt(0)) % 7)),
     nth: parsed.fields.dayOfWeek.nthDay,
   };
-  return { fields, timeZone, months, dayRule };
+}
+
+function numbers(values: readonly unknown[]): number[] {
+  return values.filter((v): v is number => typeof v === 'number');
 }
 
 /** Six upper-case fields (`0` seconds prepended to 5), refusing what cron-parser would pad or randomise. */
@@ -193,96 +190,9 @@ function parse(fields: readonly string[], timeZone: string, original: string): C
   }
 }
 
-/** The first fire strictly after `afterMs` and within the horizon, or null; parser errors propagate. */
+/** The first fire strictly after `afterMs` and within the horizon, or null; search errors propagate. */
 function findNext(cron: CompiledCron, afterMs: number): number | null {
-  return cron.dayRule === null ? findNextNative(cron, afterMs) : findNextWrapped(cron, cron.dayRule, afterMs);
-}
-
-function findNextNative(cron: CompiledCron, afterMs: number): number | null {
-  const it = CronExpressionParser.parse(cron.fields.join(' '), {
-    tz: cron.timeZone,
-    currentDate: new Date(afterMs),
-    endDate: new Date(afterMs + CRON_HORIZON_MS),
-  });
-  return nextOrNull(it);
-}
-
-/** The iterator's next time, or null when it passes its `endDate`; every other parser error propagates. */
-function nextOrNull(it: CronExpression): number | null {
-  try {
-    return it.next().getTime();
-  } catch (err) {
-    // hasNext() would also swallow the loop-limit error; only the end of the window means "none".
-    if ((err as Error).message === TIME_SPAN_OUT_OF_BOUNDS) return null;
-    throw err;
-  }
-}
-
-/**
- * Walks month by month (in the job's zone) up to the horizon; for each allowed month with matching days,
- * asks cron-parser for the first time of day on those days, starting no earlier than `afterMs`.
- */
-function findNextWrapped(cron: CompiledCron, rule: DayRule, afterMs: number): number | null {
-  const start = new CronDate(new Date(afterMs), cron.timeZone);
-  const limit = afterMs + CRON_HORIZON_MS;
-  for (let i = 0; ; i++) {
-    const monthIndex = start.getMonth() + i;
-    const year = start.getFullYear() + Math.floor(monthIndex / 12);
-    const month = (monthIndex % 12) + 1;
-    const monthStart = Date.UTC(year, month - 1, 1) - BEFORE_MONTH_MS;
-    if (monthStart > limit) return null;
-    if (!cron.months.has(month)) continue;
-    // A day's fires stay on that day even when a DST gap shifts them, so earlier days can be dropped.
-    const days = matchingDays(rule, year, month).filter((day) => i > 0 || day >= start.getDate());
-    if (days.length === 0) continue;
-    const next = firstInMonth(cron, days, month, Math.max(afterMs, monthStart), Date.UTC(year, month, 1) + BEFORE_MONTH_MS);
-    if (next !== null) return next > limit ? null : next;
-  }
-}
-
-/** First fire after `fromMs` on `days` of `month`, or null once the search passes `endMs` (after the month). */
-function firstInMonth(cron: CompiledCron, days: number[], month: number, fromMs: number, endMs: number): number | null {
-  const [sec, min, hour] = cron.fields;
-  const it = CronExpressionParser.parse(`${sec} ${min} ${hour} ${days.join(',')} ${month} *`, {
-    tz: cron.timeZone,
-    currentDate: new Date(fromMs),
-    endDate: new Date(endMs),
-  });
-  return nextOrNull(it);
-}
-
-/** Days of `month` (1-12) in `year` that the day rule selects; calendar arithmetic only, no zone. */
-function matchingDays(rule: DayRule, year: number, month: number): number[] {
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const weekday = (day: number) => new Date(Date.UTC(year, month - 1, day)).getUTCDay();
-  const nearWeekday = rule.weekdayNear === null ? null : nearestWeekday(rule.weekdayNear, last, weekday);
-  const days: number[] = [];
-  for (let day = 1; day <= last; day++) {
-    const wd = weekday(day);
-    const dom = rule.domDays.has(day) || (rule.domLast && day === last) || day === nearWeekday;
-    const dow =
-      (rule.dowDays.has(wd) && (rule.nth <= 0 || Math.ceil(day / 7) === rule.nth)) ||
-      (rule.dowLast.has(wd) && day + 7 > last);
-    if (rule.and ? dom && dow : dom || dow) days.push(day);
-  }
-  return days;
-}
-
-/**
- * Quartz `W`: the weekday nearest to the given day, never leaving the month (`1W` on a Saturday is
- * Monday the 3rd); `LW` is the last weekday. A day the month lacks (`31W` in April) selects nothing.
- */
-function nearestWeekday(target: number | 'L', last: number, weekday: (day: number) => number): number | null {
-  if (target === 'L') {
-    let day = last;
-    while (weekday(day) === 0 || weekday(day) === 6) day--;
-    return day;
-  }
-  if (target > last) return null;
-  const wd = weekday(target);
-  if (wd === 6) return target === 1 ? 3 : target - 1;
-  if (wd === 0) return target === last ? target - 2 : target + 1;
-  return target;
+  return cron.evaluator.next(afterMs, afterMs + CRON_HORIZON_MS);
 }
 
 function iso(ms: number): string {

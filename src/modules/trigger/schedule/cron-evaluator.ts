@@ -1,0 +1,116 @@
+/**
+ * Next-fire search for a parsed cron expression in one IANA zone, applying the DESIGN §5 time rules:
+ * - a **fixed-time** job (neither minute nor hour starts with `*`) fires once per matching wall time: at
+ *   its first occurrence when the wall time repeats (fall-back), and shifted later by the gap's length
+ *   when it does not exist (spring-forward: 02:30 → 03:30, 30 minutes for a 30-minute gap);
+ * - a **wildcard** job follows real elapsed time: a wall time that does not exist is skipped, one that
+ *   repeats fires at both instants.
+ *
+ * The search walks wall days forward from the day before `afterMs` (a shifted or repeated fire of the
+ * previous day can still lie ahead). On each matching day it enumerates the day's wall times in order,
+ * maps each to its instants with the day's {@link OffsetWindow} (Intl offsets, never the host zone) and
+ * keeps the earliest instant after `afterMs`. It stops as soon as no later wall time can map earlier.
+ * Every loop is bounded by the day count up to `limitMs`, so an impossible schedule ends in null, never
+ * a spin. cron-parser is used only to parse; its own iterator breaks these rules around some clock
+ * changes (time-cases BC-04 f, Lord Howe's 30-minute change) and is not called.
+ */
+import { DayMatcher, type DayRule } from './cron-days.js';
+import { DAY_MS, type OffsetWindow, ZoneTimeline } from './zone-timeline.js';
+
+/** Largest |UTC offset| of any zone (+14 h), plus a margin; bounds how far a wall day's instants spread. */
+const MAX_ZONE_OFFSET_MS = 15 * 3_600_000;
+
+/** An expression's expanded fields, as the search needs them. */
+export interface CronFields {
+  /** Allowed seconds, minutes and hours, each ascending. */
+  seconds: readonly number[];
+  minutes: readonly number[];
+  hours: readonly number[];
+  days: DayRule;
+  /** Neither minute nor hour starts with `*` (DESIGN §5). */
+  fixedTime: boolean;
+}
+
+/** Fire-time search for one expression in one zone. Plain class: no clock, no DI. */
+export class CronEvaluator {
+  private readonly days: DayMatcher;
+  private readonly timeline: ZoneTimeline;
+  private readonly windows = new Map<number, OffsetWindow>();
+
+  constructor(
+    private readonly fields: CronFields,
+    timeZone: string,
+  ) {
+    this.days = new DayMatcher(fields.days);
+    this.timeline = ZoneTimeline.of(timeZone);
+  }
+
+  /** The first fire strictly after `afterMs` and not after `limitMs` (epoch ms), or null when none. */
+  next(afterMs: number, limitMs: number): number | null {
+    const startWall = afterMs + this.timeline.offsetAt(afterMs);
+    let day = Math.floor(startWall / DAY_MS) * DAY_MS - DAY_MS;
+    let best: number | null = null;
+    // A wall day's instants all come after its midnight read with +15 h: past the limit or the best, stop.
+    while (day - MAX_ZONE_OFFSET_MS <= Math.min(limitMs, best ?? Infinity)) {
+      const date = new Date(day);
+      const [year, month] = [date.getUTCFullYear(), date.getUTCMonth() + 1];
+      if (!this.days.monthAllowed(month)) {
+        day = Date.UTC(year, month, 1);
+        continue;
+      }
+      if (this.days.matches(year, month, date.getUTCDate())) {
+        const window = this.windowOf(day);
+        const found = this.firstOnDay(day, window, afterMs);
+        if (found !== null && (best === null || found < best)) best = found;
+        // The next wall day's instants all come after its midnight read with the largest offset.
+        if (best !== null && best <= day + DAY_MS - window.maxOffset) break;
+      }
+      day += DAY_MS;
+    }
+    return best !== null && best <= limitMs ? best : null;
+  }
+
+  /** Earliest fire after `afterMs` among the wall times of the wall day starting at `day`, or null. */
+  private firstOnDay(day: number, window: OffsetWindow, afterMs: number): number | null {
+    // A wall time shown at or before afterMs under every offset of the window cannot fire after it.
+    const from = Math.max(day, Math.floor((afterMs + window.minOffset) / 1000) * 1000);
+    if (from >= day + DAY_MS) return null;
+    const secondOfDay = (from - day) / 1000;
+    const [h0, m0, s0] = [Math.floor(secondOfDay / 3600), Math.floor(secondOfDay / 60) % 60, secondOfDay % 60];
+    const { hours, minutes, seconds } = this.fields;
+    let best: number | null = null;
+    search: for (const h of hours) {
+      if (h < h0) continue;
+      for (const m of minutes) {
+        if (h === h0 && m < m0) continue;
+        for (const s of seconds) {
+          if (h === h0 && m === m0 && s < s0) continue;
+          const wall = day + (h * 3600 + m * 60 + s) * 1000;
+          if (best !== null && wall - window.maxOffset > best) break search;
+          for (const t of this.firesAt(wall, window)) {
+            if (t > afterMs && (best === null || t < best)) best = t;
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  /** The instants a matching wall time fires at, under the fixed-time or wildcard rule. */
+  private firesAt(wall: number, window: OffsetWindow): number[] {
+    const instants = window.instantsOf(wall);
+    if (instants.length > 0) return this.fields.fixedTime ? [instants[0]] : instants;
+    const shifted = this.fields.fixedTime ? window.shiftedOutOfGap(wall) : null;
+    return shifted === null ? [] : [shifted];
+  }
+
+  private windowOf(day: number): OffsetWindow {
+    let window = this.windows.get(day);
+    if (!window) {
+      if (this.windows.size > 400) this.windows.clear();
+      window = this.timeline.window(day);
+      this.windows.set(day, window);
+    }
+    return window;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * UTC offsets of an IANA zone, read from Intl (never the host's `TZ`), and the mapping from a wall time
+ * to the instants that show it.
+ *
+ * A wall time is written as a number: the epoch ms of the same calendar fields read as UTC
+ * (`Date.UTC(y, mo, d, h, mi, s)`). An instant `t` shows wall time `t + offset(t)`. Around a clock change
+ * a wall time can be shown by two instants (fall-back overlap) or by none (spring-forward gap).
+ *
+ * {@link ZoneTimeline.window} describes the offsets over three days as segments split at transitions.
+ * It samples one offset per day and bisects to the second where samples differ, so it assumes a zone
+ * changes its offset at most once between two samples a day apart (true of every IANA zone).
+ */
+const SECOND = 1000;
+/** Length of a day in wall time, and the sampling step of a window. */
+export const DAY_MS = 86_400_000;
+const OFFSET = /^GMT(?:([+-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?)?$/;
+
+/** A run of instants `[from, to)` with one UTC offset. `from`/`to` are ±Infinity at the window's ends. */
+export interface OffsetSegment {
+  from: number;
+  to: number;
+  offset: number;
+}
+
+/** The offsets in force around one wall day, and the wall-time mapping over them. */
+export class OffsetWindow {
+  readonly minOffset: number;
+  readonly maxOffset: number;
+
+  constructor(readonly segments: readonly OffsetSegment[]) {
+    const offsets = segments.map((s) => s.offset);
+    this.minOffset = Math.min(...offsets);
+    this.maxOffset = Math.max(...offsets);
+  }
+
+  /** Instants (ascending) that show wall time `wall`: one normally, two in an overlap, none in a gap. */
+  instantsOf(wall: number): number[] {
+    if (this.segments.length === 1) return [wall - this.segments[0].offset];
+    const out: number[] = [];
+    for (const s of this.segments) {
+      const t = wall - s.offset;
+      if (t >= s.from && t < s.to) out.push(t);
+    }
+    return out.sort((a, b) => a - b);
+  }
+
+  /**
+   * For a wall time inside a spring-forward gap, the instant it is shifted to: the wall time moved later
+   * by the gap's length, which is the instant read with the offset from before the gap. Null when
+   * `wall` is not in a gap.
+   */
+  shiftedOutOfGap(wall: number): number | null {
+    for (let i = 1; i < this.segments.length; i++) {
+      const [before, after] = [this.segments[i - 1], this.segments[i]];
+      const at = after.from;
+      if (before.offset < after.offset && wall >= at + before.offset && wall < at + after.offset) return wall - before.offset;
+    }
+    return null;
+  }
+}
+
+/** Offsets of one zone. Construct through {@link ZoneTimeline.of}, which validates nothing: pass a known zone. */
+export class ZoneTimeline {
+  private static readonly byZone = new Map<string, ZoneTimeline>();
+  private readonly fmt: Intl.DateTimeFormat;
+
+  private constructor(readonly zone: string) {
+    this.fmt = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
+  }
+
+  /** The (shared) timeline of `zone`. */
+  static of(zone: string): ZoneTimeline {
+    let timeline = ZoneTimeline.byZone.get(zone);
+    if (!timeline) {
+      timeline = new ZoneTimeline(zone);
+      ZoneTimeline.byZone.set(zone, timeline);
+    }
+    return timeline;
+  }
+
+  /** UTC offset at instant `ms`, in ms (positive east of Greenwich). */
+  offsetAt(ms: number): number {
+    const name = this.fmt.formatToParts(new Date(ms)).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    const m = OFFSET.exec(name);
+    if (!m) throw new Error(`cannot read the UTC offset of ${this.zone} from '${name}'`);
+    const abs = (Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0)) * SECOND;
+    return m[1] === '-' ? -abs : abs;
+  }
+
+  /**
+   * Offset segments covering the instants that can show a wall time of the wall day starting at `dayWall`
+   * (from one day before to two days after it, which spans every offset from -24 h to +24 h).
+   */
+  window(dayWall: number): OffsetWindow {
+    const samples = [-1, 0, 1, 2].map((k) => dayWall + k * DAY_MS);
+    const offsets = samples.map((t) => this.offsetAt(t));
+    const segments: OffsetSegment[] = [{ from: -Infinity, to: Infinity, offset: offsets[0] }];
+    for (let k = 1; k < samples.length; k++) {
+      if (offsets[k] === offsets[k - 1]) continue;
+      const at = this.transitionBetween(samples[k - 1], samples[k], offsets[k - 1]);
+      segments[segments.length - 1].to = at;
+      segments.push({ from: at, to: Infinity, offset: offsets[k] });
+    }
+    return new OffsetWindow(segments);
+  }
+
+  /** First whole second in `(lo, hi]` whose offset differs from `loOffset` (bisection). */
+  private transitionBetween(lo: number, hi: number, loOffset: number): number {
+    let [a, b] = [Math.floor(lo / SECOND), Math.ceil(hi / SECOND)];
+    while (b - a > 1) {
+      const mid = Math.floor((a + b) / 2);
+      if (this.offsetAt(mid * SECOND) === loOffset) a = mid;
+      else b = mid;
+    }
+    return b * SECOND;
+  }
+}

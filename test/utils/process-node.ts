@@ -1,0 +1,43 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+/** Settings a developer's shell may carry; removed so only what a test sets counts. */
+const SETTING = /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|\w+_MS|EXECUTOR_CONCURRENCY|TRIGGER_BATCH_SIZE)$/;
+
+/** A real product process (`node dist/src/main.js`, built by test/global-setup.mjs). */
+export interface ProductProcess {
+  child: ChildProcess;
+  pid: number;
+  output(): string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when it has exited. */
+  stop(graceMs?: number): Promise<void>;
+  signal(sig: NodeJS.Signals): void;
+  exited: Promise<number | null>;
+}
+
+/** Starts `node dist/src/main.js` with `settings` (plus PORT=0-style free port chosen by the caller). */
+export function startProcess(settings: Record<string, string>): ProductProcess {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SETTING.test(k)) env[k] = v;
+  Object.assign(env, { LOG_LEVEL: 'warn' }, settings);
+  const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
+  child.stderr?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    pid: child.pid as number,
+    output: () => out,
+    signal: (sig) => child.kill(sig),
+    exited,
+    stop: async (graceMs = 10_000) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
