@@ -44,10 +44,31 @@ export class JobInstanceRepository {
     }
   }
 
-  /** INSERT IGNORE of fire rows inside `em`'s transaction; a duplicate (job_id, fire_time, shard_index) is skipped. */
+  /**
+   * INSERT IGNORE (SQLite: INSERT OR IGNORE) of fire rows inside `em`'s transaction, in multi-row
+   * statements; a duplicate (job_id, fire_time, shard_index) is skipped. Built from the entity metadata
+   * (column names and transformers) rather than TypeORM's insert builder, which cost ~0.2 ms of CPU per
+   * row on the firing path.
+   */
   async insertIgnore(em: EntityManager, rows: JobInstance[]): Promise<void> {
     if (rows.length === 0) return;
-    await em.createQueryBuilder().insert().into(JobInstance).values(rows as QueryDeepPartialEntity<JobInstance>[]).orIgnore().execute();
+    const columns = this.ds.getMetadata(JobInstance).columns;
+    const verb = this.ds.options.type === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+    const names = columns.map((c) => (this.ds.options.type === 'mysql' ? `\`${c.databaseName}\`` : `"${c.databaseName}"`)).join(', ');
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    const chunk = Math.max(1, Math.floor(20_000 / columns.length));
+    for (let i = 0; i < rows.length; i += chunk) {
+      const part = rows.slice(i, i + chunk);
+      const params: unknown[] = [];
+      for (const row of part) {
+        for (const c of columns) {
+          const raw = (row as unknown as Record<string, unknown>)[c.propertyName];
+          const v = c.transformer && !Array.isArray(c.transformer) ? c.transformer.to(raw) : raw;
+          params.push(v === undefined ? null : typeof v === 'boolean' ? Number(v) : v);
+        }
+      }
+      await em.query(`${verb} INTO job_instance (${names}) VALUES ${part.map(() => tuple).join(', ')}`, params);
+    }
   }
 
   /** Which of `ids` exist (inside `em`, e.g. to learn which rows an INSERT IGNORE really wrote). */

@@ -35,7 +35,6 @@ export interface CronFields {
 export class CronEvaluator {
   private readonly days: DayMatcher;
   private readonly timeline: ZoneTimeline;
-  private readonly windows = new Map<number, OffsetWindow>();
 
   constructor(
     private readonly fields: CronFields,
@@ -105,12 +104,7 @@ export class CronEvaluator {
   }
 
   private windowOf(day: number): OffsetWindow {
-    let window = this.windows.get(day);
-    if (!window) {
-      if (this.windows.size > 400) this.windows.clear();
-      window = this.timeline.window(day);
-      this.windows.set(day, window);
-    }
-    return window;
+    return this.timeline.cachedWindow(day);
   }
+
 }

@@ -113,7 +113,23 @@ export function validateTimeZone(timeZone: string): void {
   }
 }
 
+/** Compiled schedules by zone and expression: firing computes the next time of the same few expressions again and again. */
+const COMPILED = new Map<string, CompiledCron>();
+const COMPILED_MAX = 20_000;
+
+/** {@link compileFresh}, memoised (valid expressions only; a bad one throws every time). */
 function compileCron(expr: string, timeZone: string): CompiledCron {
+  const key = `${timeZone}\n${expr}`;
+  let cron = COMPILED.get(key);
+  if (!cron) {
+    cron = compileFresh(expr, timeZone);
+    if (COMPILED.size >= COMPILED_MAX) COMPILED.clear();
+    COMPILED.set(key, cron);
+  }
+  return cron;
+}
+
+function compileFresh(expr: string, timeZone: string): CompiledCron {
   validateTimeZone(timeZone);
   const fields = splitFields(expr);
   const [, min, hour, dom] = fields;

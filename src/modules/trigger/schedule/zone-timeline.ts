@@ -63,6 +63,8 @@ export class OffsetWindow {
 export class ZoneTimeline {
   private static readonly byZone = new Map<string, ZoneTimeline>();
   private readonly fmt: Intl.DateTimeFormat;
+  /** Windows already computed, by wall day (shared by every job in this zone; bounded). */
+  private readonly windows = new Map<number, OffsetWindow>();
 
   private constructor(readonly zone: string) {
     this.fmt = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
@@ -85,6 +87,17 @@ export class ZoneTimeline {
     if (!m) throw new Error(`cannot read the UTC offset of ${this.zone} from '${name}'`);
     const abs = (Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0)) * SECOND;
     return m[1] === '-' ? -abs : abs;
+  }
+
+  /** {@link window}, memoised per wall day (at most 800 days kept). */
+  cachedWindow(dayWall: number): OffsetWindow {
+    let w = this.windows.get(dayWall);
+    if (!w) {
+      if (this.windows.size >= 800) this.windows.clear();
+      w = this.window(dayWall);
+      this.windows.set(dayWall, w);
+    }
+    return w;
   }
 
   /**
