@@ -50,7 +50,7 @@ export class CreateJobDto {
   @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255)
   routingKey?: string;
 
-  @ApiPropertyOptional({ enum: MisfirePolicy, description: 'Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS): FIRE_ONCE_NOW (default) fires once for all of them, SKIP drops them, FIRE_ALL catches up every one.' })
+  @ApiPropertyOptional({ enum: MisfirePolicy, description: 'Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.' })
   @IsOptional() @IsIn(Object.values(MisfirePolicy))
   misfirePolicy?: MisfirePolicy;
 
