@@ -34,6 +34,8 @@ export interface AppConfig {
   triggerBatchSize: number;
   /** Timing wheel tick (precision), ms. */
   triggerTickMs: number;
+  /** Firing pages in flight at once (cluster shape; SQLite always fires one at a time). */
+  triggerFireParallelism: number;
   /** Pre-read horizon: fires due within it are held in the leader's wheel, ms. */
   triggerHorizonMs: number;
   leaderLeaseMs: number;

@@ -70,6 +70,9 @@ export class EnvDto {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000)
   TRIGGER_TICK_MS?: number;
 
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(16)
+  TRIGGER_FIRE_PARALLELISM?: number;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
   TRIGGER_HORIZON_MS?: number;
 

@@ -99,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     triggerScanIntervalMs,
     triggerBatchSize: dto.TRIGGER_BATCH_SIZE ?? 500,
     triggerTickMs: dto.TRIGGER_TICK_MS ?? 1,
+    triggerFireParallelism: dto.TRIGGER_FIRE_PARALLELISM ?? 3,
     triggerHorizonMs,
     leaderLeaseMs: dto.LEADER_LEASE_MS ?? 10_000,
     misfireThresholdMs: dto.MISFIRE_THRESHOLD_MS ?? 5000,

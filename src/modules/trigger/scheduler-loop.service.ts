@@ -13,8 +13,6 @@ import { TriggerService } from './trigger.service.js';
 const DELAY_PUMP_MS = 200;
 const WHEEL_SIZE = 512;
 const LOAD_PAGE = 5000;
-/** Firing pages in flight at once in the cluster shape. */
-const FIRE_PARALLELISM = 3;
 
 type FireRef = { id: string; next: number };
 
@@ -143,12 +141,12 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   }
 
   /**
-   * Fires what the wheel queued, oldest first. Clustered, up to FIRE_PARALLELISM pages run at once on
+   * Fires what the wheel queued, oldest first. Clustered, up to TRIGGER_FIRE_PARALLELISM pages run at once on
    * separate connections (pages hold disjoint jobs, so their transactions never wait on each other);
    * SQLite has one connection and fires one page at a time.
    */
   private async drain(): Promise<void> {
-    const parallel = this.config.shape === 'cluster' ? FIRE_PARALLELISM : 1;
+    const parallel = this.config.shape === 'cluster' ? this.config.triggerFireParallelism : 1;
     while (this.running && this.queue.length > 0) {
       const batches: FireRef[][] = [];
       while (batches.length < parallel && this.queue.length > 0) batches.push(this.queue.splice(0, this.config.triggerBatchSize));
