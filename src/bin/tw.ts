@@ -20,4 +20,4 @@ if (body !== undefined) {
 }
 const res = await clientFromEnv().request(method.toUpperCase(), path, body);
 process.stdout.write(`${res.status}\n${JSON.stringify(res.body, null, 2)}\n`);
-process.exit(res.status >= 200 && res.status < 300 ? 0 : 1);
+process.exitCode = res.status >= 200 && res.status < 300 ? 0 : 1; // not process.exit(): piped stdout must flush first

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CoordinationModule } from '../coordination/coordination.module.js';
 import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
@@ -8,6 +8,7 @@ import { SignatureGuard } from './auth/signature.guard.js';
 import { JobsController } from './controllers/jobs.controller.js';
 import { NodesController } from './controllers/nodes.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
+import { BodyDepthInterceptor } from './filters/body-depth.interceptor.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
 import { CrontabImportService } from './services/crontab-import.service.js';
 import { HandlerCheckService } from './services/handler-check.service.js';
@@ -27,7 +28,7 @@ export class OpenApiModule {
       module: OpenApiModule,
       imports: [MetadataModule, CoordinationModule, DispatchModule, trigger],
       controllers: [TasksController, JobsController, NodesController],
-      providers: [ApiClientService, TasksService, JobsService, CrontabImportService, HandlerCheckService, { provide: APP_GUARD, useClass: SignatureGuard }],
+      providers: [ApiClientService, TasksService, JobsService, CrontabImportService, HandlerCheckService, { provide: APP_GUARD, useClass: SignatureGuard }, { provide: APP_INTERCEPTOR, useClass: BodyDepthInterceptor }],
       exports: [ApiClientService],
     };
   }

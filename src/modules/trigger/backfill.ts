@@ -8,11 +8,15 @@ export const BACKFILL_MAX = 1000;
 /**
  * The job's scheduled instants in [fromMs, toMs] (epoch ms UTC), ascending. FIXED_RATE uses the job's
  * own grid (anchored at its last or next fire, else its creation).
- * @throws ValidationError(`to`) past BACKFILL_MAX fires or for an empty/inverted range;
+ * @throws ValidationError(`from`/`to`) for an unreadable instant; (`to`) past BACKFILL_MAX fires, for an
+ *   inverted range, or for a range reaching into the future (it would take the schedule's own fires);
  *   (`triggerType`) for FIXED_DELAY and API jobs, which have no schedule to replay.
  */
-export function scheduledTimes(def: JobDefinition, fromMs: number, toMs: number): number[] {
+export function scheduledTimes(def: JobDefinition, fromMs: number, toMs: number, nowMs: number): number[] {
+  if (!Number.isFinite(fromMs)) throw new ValidationError('from', 'from must be an ISO-8601 instant such as 2026-11-29T00:00:00Z');
+  if (!Number.isFinite(toMs)) throw new ValidationError('to', 'to must be an ISO-8601 instant such as 2026-11-29T06:00:00Z');
   if (!(toMs >= fromMs)) throw new ValidationError('to', '`to` must not be before `from`');
+  if (toMs > nowMs) throw new ValidationError('to', 'backfill covers past times only: `to` must not be in the future (future fires belong to the schedule)');
   if (def.triggerType === TriggerType.FIXED_DELAY || def.triggerType === TriggerType.API) {
     throw new ValidationError('triggerType', `a ${def.triggerType} job has no schedule to backfill`);
   }

@@ -103,8 +103,8 @@ export class TriggerService {
    *   FIXED_DELAY, whose times depend on past run lengths.
    */
   async backfill(def: JobDefinition, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {
-    const times = scheduledTimes(def, fromMs, toMs);
     const now = this.clock.now();
+    const times = scheduledTimes(def, fromMs, toMs, now);
     const rows = times.map((t) => this.newInstance(def, t, TriggerSource.BACKFILL, now));
     const replaced: JobInstance[] = [];
     await this.jobs.transaction(async (em) => {

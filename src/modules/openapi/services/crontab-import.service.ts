@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError } from '../../../common/index.js';
+import { ConflictError, ValidationError } from '../../../common/index.js';
+
+/** Most entries one import takes: each is a job written with its audit row, so the request stays short. */
+export const MAX_IMPORT_ENTRIES = 500;
 import { TriggerType } from '../../metadata/index.js';
 import { parseCrontab, RejectedLine } from '../../trigger/index.js';
 import { ImportCrontabDto } from '../dto/job.dto.js';
@@ -32,6 +35,9 @@ export class CrontabImportService {
     if (dto.enable) await this.handlers.assertRunnable('shell'); // before anything is written: all or nothing
     const timeZone = dto.timeZone?.trim() || 'UTC';
     const { entries, rejected } = parseCrontab(dto.content, { fileName: dto.fileName, timeZone });
+    if (entries.length > MAX_IMPORT_ENTRIES) {
+      throw new ValidationError('content', `${entries.length} entries; one import takes at most ${MAX_IMPORT_ENTRIES} (split the file)`);
+    }
     const out: CrontabImportResult = { created: [], updated: [], rejected };
     for (const e of entries) {
       const fields = {

@@ -46,7 +46,8 @@ export class JobsService {
       retryBackoffKind: dto.retryBackoffKind ?? BackoffKind.FIXED, enabled: dto.enabled ?? true, scheduleState: ScheduleState.OK,
       scheduleError: null, nextFireTime: null as number | null, lastFireTime: null, version: 1, createdAt: now, updatedAt: now, createdBy: appId, updatedBy: appId,
     });
-    def.nextFireTime = def.enabled ? this.firstFire(def, now) : null;
+    const first = this.firstFire(def, now); // validated whether or not the job starts enabled
+    def.nextFireTime = def.enabled ? first : null;
     const saved = await this.jobs.create(def);
     await this.audit.append({ appId, action: 'JOB_CREATE', targetType: 'job', targetId: saved.id, after: saved }, now);
     this.loop?.wake();
@@ -79,7 +80,8 @@ export class JobsService {
     if (merged.enabled && (dto.handler !== undefined || (dto.enabled && !before.enabled))) await this.handlers.assertRunnable(merged.handler);
     const scheduleChanged = SCHEDULE_FIELDS.some((f) => dto[f] !== undefined) || dto.enabled !== undefined;
     if (scheduleChanged) {
-      patch.nextFireTime = merged.enabled ? this.firstFire(merged, now) : null;
+      const first = this.firstFire(merged, now);
+      patch.nextFireTime = merged.enabled ? first : null;
       patch.scheduleState = ScheduleState.OK;
       patch.scheduleError = null;
     }
