@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, newId } from '../../common/index.js';
+import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { CancelService, DispatchService } from '../dispatch/index.js';
 import {
@@ -9,6 +9,7 @@ import {
   JobInstance,
   JobInstanceRepository,
   JobInstanceStatus,
+  newJobInstance,
   OverlapPolicy,
   ScheduleState,
   TriggerSource,
@@ -189,43 +190,10 @@ export class TriggerService {
   }
 
   private newInstance(def: JobDefinition, fireTime: number, source: TriggerSource, now: number, params?: Record<string, unknown>): JobInstance {
-    const id = newId();
-    return Object.assign(new JobInstance(), {
-      id,
-      namespace: def.namespace,
-      appId: SCHEDULER_APP_ID,
-      requestId: id,
-      requestHash: null,
-      jobId: def.id,
-      jobCode: def.code,
-      handler: def.handler,
-      fireTime,
-      shardIndex: 0,
-      shardTotal: 1,
-      triggerSource: source,
-      status: JobInstanceStatus.PENDING,
-      attempt: 1,
-      maxAttempts: def.retryMax + 1,
-      retryBackoffMs: def.retryBackoffMs,
-      retryBackoffKind: def.retryBackoffKind ?? BackoffKind.FIXED,
-      timeoutMs: def.timeoutMs,
-      routingStrategy: def.routingStrategy,
-      routingKey: def.routingKey,
-      nodeId: null,
-      leaseUntil: null,
-      fencingToken: 0,
-      params: params ?? def.params ?? {},
-      result: null,
-      error: null,
-      traceId: id.replace(/-/g, ''),
-      callbackUrl: null,
-      callbackStatus: null,
-      dueAt: now,
-      createdAt: now,
-      updatedAt: now,
-      dispatchedAt: null,
-      startedAt: null,
-      finishedAt: null,
-    });
+    return newJobInstance({
+      namespace: def.namespace, appId: SCHEDULER_APP_ID, jobId: def.id, jobCode: def.code, handler: def.handler, fireTime,
+      triggerSource: source, maxAttempts: def.retryMax + 1, retryBackoffMs: def.retryBackoffMs, retryBackoffKind: def.retryBackoffKind,
+      timeoutMs: def.timeoutMs, routingStrategy: def.routingStrategy, routingKey: def.routingKey, params: params ?? def.params ?? {}, dueAt: now,
+    }, now);
   }
 }

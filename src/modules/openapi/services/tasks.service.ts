@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { CLOCK, type Clock, ConflictError, newId, NotFoundError } from '../../../common/index.js';
+import { CLOCK, type Clock, ConflictError, NotFoundError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { CancelService, DispatchService } from '../../dispatch/index.js';
-import { BackoffKind, JobInstance, JobInstanceRepository, JobInstanceStatus, RoutingStrategy, TriggerSource } from '../../metadata/index.js';
+import { JobInstance, JobInstanceRepository, JobInstanceStatus, newJobInstance, TriggerSource } from '../../metadata/index.js';
 import { SubmitTaskDto, TaskAcceptedDto } from '../dto/task.dto.js';
 import { HandlerCheckService } from './handler-check.service.js';
 
@@ -38,18 +38,13 @@ export class TasksService {
   async submit(appId: string, dto: SubmitTaskDto): Promise<SubmitResult> {
     await this.handlers.assertRunnable(dto.handler);
     const now = this.clock.now();
-    const id = newId();
     const { requestId, ...rest } = dto;
     const requestHash = hashBody(rest);
-    const row = Object.assign(new JobInstance(), {
-      id, namespace: this.config.namespace, appId, requestId: requestId ?? id, requestHash, jobId: null, jobCode: null,
-      handler: dto.handler, fireTime: now, shardIndex: 0, shardTotal: 1, triggerSource: TriggerSource.API,
-      status: JobInstanceStatus.PENDING, attempt: 1, maxAttempts: dto.maxAttempts ?? 1, retryBackoffMs: dto.retryBackoffMs ?? 1000,
-      retryBackoffKind: dto.retryBackoffKind ?? BackoffKind.FIXED, timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      routingStrategy: RoutingStrategy.ROUND_ROBIN, routingKey: dto.routingKey ?? null, nodeId: null, leaseUntil: null,
-      fencingToken: 0, params: dto.params ?? {}, result: null, error: null, traceId: id.replace(/-/g, ''), callbackUrl: null,
-      callbackStatus: null, dueAt: now + (dto.delayMs ?? 0), createdAt: now, updatedAt: now, dispatchedAt: null, startedAt: null, finishedAt: null,
-    });
+    const row = newJobInstance({
+      namespace: this.config.namespace, appId, requestId, requestHash, handler: dto.handler, fireTime: now, triggerSource: TriggerSource.API,
+      maxAttempts: dto.maxAttempts, retryBackoffMs: dto.retryBackoffMs, retryBackoffKind: dto.retryBackoffKind, timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      routingKey: dto.routingKey, params: dto.params ?? {}, dueAt: now + (dto.delayMs ?? 0),
+    }, now);
     const { created, instance } = await this.instances.insertOrGet(row);
     if (!created && instance.requestHash !== requestHash) {
       throw new ConflictError(`requestId '${instance.requestId}' was already used with a different body`, 'requestId');
