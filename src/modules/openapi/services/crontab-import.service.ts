@@ -45,7 +45,7 @@ export class CrontabImportService {
         handler: 'shell',
         triggerType: TriggerType.CRON,
         triggerExpr: e.cronExpression,
-        timeZone,
+        timeZone: e.timeZone,
         params: { argv: ['/bin/sh', '-c', e.command], env: e.env },
         enabled: dto.enable ?? false,
       };

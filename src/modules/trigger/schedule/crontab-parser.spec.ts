@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ValidationError } from '../../../common/index.js';
 import { nextFireTimes } from './cron-schedule.js';
-import { parseCrontab, VARIABLE_REASON, type CrontabParseResult } from './crontab-parser.js';
+import { CRON_TZ_REASON, parseCrontab, VARIABLE_REASON, type CrontabParseResult } from './crontab-parser.js';
 
 const CRONTABS = path.resolve(process.cwd(), '../shared/data/crontabs');
 const crontabFiles = readdirSync(CRONTABS).filter((name) => !name.endsWith('.md'));
@@ -47,6 +47,7 @@ describe(parseCrontab.name, () => {
           cronExpression: '5-55/10 * * * *',
           user: 'root',
           command: 'command -v debian-sa1 > /dev/null && debian-sa1 1 1',
+          timeZone: 'UTC',
           env: { PATH: path },
         },
         {
@@ -55,6 +56,7 @@ describe(parseCrontab.name, () => {
           cronExpression: '59 23 * * *',
           user: 'root',
           command: 'command -v debian-sa1 > /dev/null && debian-sa1 60 2',
+          timeZone: 'UTC',
           env: { PATH: path },
         },
       ]);
@@ -155,6 +157,21 @@ describe(parseCrontab.name, () => {
       const parse = () => parseCrontab('', { fileName: 'x', timeZone: 'Mars/Olympus' });
       expect(parse).toThrow(ValidationError);
       expect(parse).toThrow(expect.objectContaining({ field: 'timeZone' }));
+    });
+  });
+
+  describe('CRON_TZ', () => {
+    it('should read the entries after a CRON_TZ line in that zone, not pass it on as a variable', () => {
+      const content = ['0 1 * * * root /bin/echo before', 'CRON_TZ=Asia/Tokyo', '0 1 * * * root /bin/echo after'].join('\n');
+      const { entries, rejected } = parseCrontab(content, { fileName: 'tz', timeZone: 'Europe/London' });
+      expect(entries.map((e) => [e.lineNo, e.timeZone])).toEqual([[1, 'Europe/London'], [3, 'Asia/Tokyo']]);
+      expect(entries[1].env.CRON_TZ).toBeUndefined();
+      expect(rejected).toEqual([{ lineNo: 2, line: 'CRON_TZ=Asia/Tokyo', reason: CRON_TZ_REASON }]);
+    });
+
+    it('should refuse the whole file, naming the line, when CRON_TZ is not a zone', () => {
+      const parse = () => parseCrontab('CRON_TZ=Mars/Olympus\n0 1 * * * root /bin/true', { fileName: 'tz' });
+      expect(parse).toThrow(expect.objectContaining({ field: 'content', message: expect.stringMatching(/line 1: CRON_TZ=Mars\/Olympus/) }));
     });
   });
 });

@@ -11,7 +11,7 @@
  *   exactly what cron hands to the shell;
  * - the time fields must pass {@link validateCron}, whose message becomes the reason.
  */
-import { SchedulerError } from '../../../common/index.js';
+import { SchedulerError, ValidationError } from '../../../common/index.js';
 import { validateCron, validateTimeZone } from './cron-schedule.js';
 
 /** One importable job from a crontab line. */
@@ -25,7 +25,9 @@ export interface CrontabEntry {
   user: string;
   /** The command as cron would pass it to the shell (`\%` unescaped). */
   command: string;
-  /** Variables assigned on earlier lines of the file. */
+  /** Zone the entry is read in: a `CRON_TZ=` line above it, else the import's zone. */
+  timeZone: string;
+  /** Variables assigned on earlier lines of the file (CRON_TZ excepted). */
   env: Record<string, string>;
 }
 
@@ -47,6 +49,9 @@ export interface CrontabParseOptions {
   fileName: string;
   timeZone?: string;
 }
+
+/** Reason recorded for `CRON_TZ=zone` lines. */
+export const CRON_TZ_REASON = 'CRON_TZ (the entries after it are read in that zone)';
 
 /** Reason recorded for `NAME=value` lines. */
 export const VARIABLE_REASON = 'variable assignment (applied as environment to the entries after it)';
@@ -75,7 +80,7 @@ const USER = /^[A-Za-z_][A-Za-z0-9_.-]*\$?$/;
  * @throws ValidationError(`timeZone`) when `opts.timeZone` is not a known zone.
  */
 export function parseCrontab(content: string, opts: CrontabParseOptions): CrontabParseResult {
-  const timeZone = opts.timeZone ?? 'UTC';
+  let timeZone = opts.timeZone ?? 'UTC';
   validateTimeZone(timeZone);
   const base = (opts.fileName.split(/[\\/]/).pop() ?? '').replace(/[^A-Za-z0-9_.-]/g, '_') || 'crontab';
   const env: Record<string, string> = {};
@@ -85,6 +90,17 @@ export function parseCrontab(content: string, opts: CrontabParseOptions): Cronta
     const text = line.trim();
     if (text === '' || text.startsWith('#')) return;
     const variable = VARIABLE.exec(text);
+    if (variable && variable[1] === 'CRON_TZ') {
+      const zone = unquote(variable[2].trim());
+      try {
+        validateTimeZone(zone);
+      } catch {
+        throw new ValidationError('content', `line ${lineNo}: CRON_TZ=${zone} is not a known time zone; nothing was imported`);
+      }
+      timeZone = zone; // cronie: the entries after it are read in this zone
+      result.rejected.push({ lineNo, line, reason: CRON_TZ_REASON });
+      return;
+    }
     if (variable) {
       env[variable[1]] = unquote(variable[2].trim());
       result.rejected.push({ lineNo, line, reason: VARIABLE_REASON });
@@ -95,7 +111,7 @@ export function parseCrontab(content: string, opts: CrontabParseOptions): Cronta
       result.rejected.push({ lineNo, line, reason: parsed });
       return;
     }
-    result.entries.push({ lineNo, code: `${base}-L${lineNo}`, ...parsed, env: { ...env } });
+    result.entries.push({ lineNo, code: `${base}-L${lineNo}`, ...parsed, timeZone, env: { ...env } });
   });
   return result;
 }
