@@ -150,7 +150,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     while (this.running && this.queue.length > 0) {
       const batches: FireRef[][] = [];
       while (batches.length < parallel && this.queue.length > 0) batches.push(this.queue.splice(0, this.config.triggerBatchSize));
-      const nexts = (await Promise.all(batches.map((b) => this.trigger.fireRefs(b)))).flat();
+      const nexts = (await Promise.all(batches.map((b) => this.trigger.fireRefs(b)))).flatMap((f) => f.next);
       const until = this.clock.now() + this.config.triggerHorizonMs;
       for (const n of nexts) if (n.next <= until) this.hold(n);
     }

@@ -46,42 +46,35 @@ export class TriggerService {
   ) {}
 
   /**
-   * Fires every job due at or before now, page by page. Returns the number of instances created.
-   * Stops after `maxPages` pages so one pass cannot hold the loop forever (FIRE_ALL catch-up).
+   * Fires every job due at or before now through the same path as the wheel ({@link fireRefs}): one
+   * page scan of (id, next_fire_time), then the fire ledger. Returns the number of instances created.
+   * Used to fire on demand (tests force two schedulers to fire at once with it).
    */
-  async firePass(maxPages = 20): Promise<number> {
-    let created = 0;
-    for (let page = 0; page < maxPages; page++) {
-      const now = this.clock.now();
-      const due = await this.jobs.findDue(this.config.namespace, now, this.config.triggerBatchSize);
-      if (due.length === 0) break;
-      created += (await this.firePage(due, now)).created;
-      if (due.length < this.config.triggerBatchSize) break;
-    }
-    return created;
+  async firePass(): Promise<number> {
+    const refs = await this.jobs.findDueRefs(this.config.namespace, this.clock.now(), this.config.triggerBatchSize);
+    return (await this.fireRefs(refs)).created;
   }
 
   /**
    * Fires the given (job, expected next_fire_time) pairs the wheel found due, in pages of
    * TRIGGER_BATCH_SIZE. A job whose row changed since it was loaded (paused, edited, fired by another
-   * leader) is skipped. Returns the new next fire of every job advanced, for the wheel.
+   * leader) is skipped. Returns how many instances were created and the new next fire of every job
+   * advanced, for the wheel.
    */
-  async fireRefs(refs: Array<{ id: string; next: number }>): Promise<Array<{ id: string; next: number }>> {
-    const out: Array<{ id: string; next: number }> = [];
+  async fireRefs(refs: Array<{ id: string; next: number }>): Promise<{ created: number; next: Array<{ id: string; next: number }> }> {
+    const out = { created: 0, next: [] as Array<{ id: string; next: number }> };
     for (let i = 0; i < refs.length; i += this.config.triggerBatchSize) {
       const page = refs.slice(i, i + this.config.triggerBatchSize);
       const expected = new Map(page.map((r) => [r.id, r.next]));
       const defs = (await this.jobs.findByIds(this.config.namespace, [...expected.keys()]))
         .filter((d) => d.enabled && d.nextFireTime === expected.get(d.id))
         .sort((a, b) => (a.nextFireTime as number) - (b.nextFireTime as number));
-      if (defs.length > 0) out.push(...(await this.firePage(defs, this.clock.now())).next);
+      if (defs.length === 0) continue;
+      const fired = await this.firePage(defs, this.clock.now());
+      out.created += fired.created;
+      out.next.push(...fired.next);
     }
     return out;
-  }
-
-  /** Earliest next_fire_time of an enabled job (to sleep until it), or null. */
-  earliestNextFire(): Promise<number | null> {
-    return this.jobs.earliestNextFire(this.config.namespace);
   }
 
   /**

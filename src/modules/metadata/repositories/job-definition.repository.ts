@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, LessThan, LessThanOrEqual, QueryDeepPartialEntity, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, LessThan, QueryDeepPartialEntity, Repository } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../../common/index.js';
 import { JobDefinition } from '../entities/index.js';
 import { isUniqueViolation } from './db-errors.js';
@@ -71,14 +71,6 @@ export class JobDefinitionRepository {
     return this.repo.findAndCount({ where: { namespace }, order: { code: 'ASC' }, skip: offset, take: limit });
   }
 
-  /** Enabled jobs with next_fire_time at or before `until`, earliest first (the trigger's page scan). */
-  findDue(namespace: string, until: number, limit: number): Promise<JobDefinition[]> {
-    return this.repo.find({
-      where: { namespace, enabled: true, nextFireTime: LessThanOrEqual(until) },
-      order: { nextFireTime: 'ASC' },
-      take: limit,
-    });
-  }
 
   /**
    * (id, next_fire_time) of enabled jobs due at or before `until`, keyset-paged by (next_fire_time, id)
@@ -103,15 +95,6 @@ export class JobDefinitionRepository {
     return this.repo.find({ where: { namespace, enabled: true, nextFireTime: LessThan(before) }, order: { nextFireTime: 'ASC' }, take: limit });
   }
 
-  /** Earliest next_fire_time of an enabled job, or null. */
-  async earliestNextFire(namespace: string): Promise<number | null> {
-    const row = await this.repo
-      .createQueryBuilder('j')
-      .select('MIN(j.next_fire_time)', 'm')
-      .where('j.namespace = :namespace AND j.enabled = :en', { namespace, en: true })
-      .getRawOne<{ m: string | number | null }>();
-    return row?.m === null || row?.m === undefined ? null : Number(row.m);
-  }
 
   /**
    * Moves a job's schedule forward inside the firing transaction, only if next_fire_time is still

@@ -211,12 +211,4 @@ export class JobInstanceRepository {
     const byId = new Map(rows.map((r) => [r.id, r]));
     return running.filter((r) => byId.get(r.id)?.status !== JobInstanceStatus.RUNNING || byId.get(r.id)?.fencingToken !== r.fencingToken).map((r) => r.id);
   }
-
-  /** True when the job has an instance not yet final (used by FIXED_DELAY to wait for the previous run). */
-  async hasUnfinished(jobId: string): Promise<boolean> {
-    const n = await this.repo.count({
-      where: { jobId, status: In([JobInstanceStatus.PENDING, JobInstanceStatus.WAITING, JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING]) },
-    });
-    return n > 0;
-  }
 }
