@@ -12,8 +12,6 @@
 #      machine before each run), REDIS_HOST/REDIS_PORT as in the peers README.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
-SRC="$(cd "$HERE/../../shared/peers" && pwd)"
-DEST=/tmp/peers
 DELAYED_N=1000,10000
 SCHEDULERS=1000
 DURATION=30
@@ -32,23 +30,10 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
-export QUIET_MAX_WAIT_S="${QUIET_MAX_WAIT_S:-15}"
 
-# Copy (refresh the scripts, keep node_modules) and install once per package-lock.
-mkdir -p "$DEST"
-for f in "$SRC"/* "$SRC"/.gitignore; do cp -r "$f" "$DEST/"; done
-chmod -R u+w "$DEST"
-if ! cmp -s "$SRC/package-lock.json" "$DEST/node_modules/.bench-lock" 2>/dev/null; then
-  echo "peers: npm ci in $DEST ..." >&2
-  (cd "$DEST" && npm ci --no-audit --no-fund --loglevel=error >&2)
-  cp "$SRC/package-lock.json" "$DEST/node_modules/.bench-lock"
-fi
-cd "$DEST"
-mkdir -p results
-HZ=$(redis-cli -h "${REDIS_HOST:-127.0.0.1}" -p "${REDIS_PORT:-6379}" config get hz | tail -1)
-echo "peers: Redis hz=$HZ (left unchanged); load: $(uptime)" >&2
+# Copy (refresh the scripts, keep node_modules), install once per package-lock, cd /tmp/peers.
+source "$HERE/lib/peers-prepare.sh"
 
-newest() { ls -t results/"$1"-*.json 2>/dev/null | head -1; }
 FILES=()
 IFS=, read -ra NS <<<"$DELAYED_N"
 for n in "${NS[@]}"; do

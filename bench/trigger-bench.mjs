@@ -1,17 +1,18 @@
 // Trigger (firing) benchmark of Tickwheel on the real MariaDB + Redis.  Run: npm run bench:trigger [-- flags]
 // Registers N cron jobs `S * * * * *` (S = i % 60, so N/60 fires every second), spawns ONE scheduler
-// process of the product (ROLES=scheduler, no executor serves the handler: instances stay PENDING),
-// measures a window, and reads the instances back from MariaDB. See bench/README.md for the figures.
+// process of the product (ROLES=scheduler), and a stand-in executor node in this process that takes each
+// id off its ready list the moment it arrives (--consumer false: nobody serves the handler and instances
+// stay PENDING); measures a window, reads the instances back from MariaDB. See bench/README.md.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
-import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
 import { analyze } from './lib/analyze.mjs';
-import { cleanup, enableJobs, expectedSlots, readInstances, registerJobs, SlotProbe } from './lib/db.mjs';
-import { CLK_TCK, cpuTicks, loadNow, machineBusyTicks, pidsByComm, prepareProduct, rssMb, startProduct } from './lib/proc.mjs';
+import { startConsumer } from './lib/consumer.mjs';
+import { BENCH_HANDLER, cleanup, enableJobs, expectedSlots, readInstances, registerJobs, SlotProbe } from './lib/db.mjs';
+import { CLK_TCK, cpuTicks, loadNow, machineBusyTicks, pidsByComm, prepareProduct, rssMb, runPeerScript, startProduct } from './lib/proc.mjs';
 import { summariseProfile } from './lib/cpuprof.mjs';
 import { measureDbFloor } from './lib/db-floor.mjs';
 import { distribution, parseArgs } from './lib/stats.mjs';
@@ -19,11 +20,11 @@ import { printFloor, printPeers, printProfiles, printResults } from './lib/repor
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HELP = `npm run bench:trigger -- [--n 10000,100000] [--warmup 10] [--window 60] [--grace 30] [--lead 5]
-  [--probe-ms 20] [--floor true|false] [--batch 0] [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep] [--cpu-prof]
+  [--probe-ms 20] [--consumer true|false] [--floor true|false] [--batch 0] [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep] [--cpu-prof]
   [--with-peers] [--peer-delayed-n 1000,10000] [--peer-schedulers 1000] [--peer-duration 30] [--peer-runs 1]
   [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
 const args = parseArgs({
-  n: [10000, 100000], floor: true, warmup: 10, window: 60, grace: 30, lead: 5, 'probe-ms': 20, batch: 0, env: '', source: 'auto',
+  n: [10000, 100000], consumer: true, floor: true, warmup: 10, window: 60, grace: 30, lead: 5, 'probe-ms': 20, batch: 0, env: '', source: 'auto',
   json: false, keep: false, 'cpu-prof': false, 'with-peers': false, 'peer-delayed-n': '1000,10000', 'peer-schedulers': 1000,
   'peer-duration': 30, 'peer-runs': 1, help: false,
   db: process.env.BENCH_DB_URL ?? 'mysql://root@127.0.0.1:3306/test', redis: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -53,6 +54,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     process.stderr.write(`\n${sig}: stopping the scheduler and cleaning up${active ? ` namespace ${active.ns}` : ''}...\n`);
     try {
       if (active?.node) await active.node.stop();
+      if (active?.consumer) await active.consumer.stop();
       if (active && !args.keep) await cleanup(active.pool, active.redis, active.ns, active.since - 120_000);
     } finally {
       process.exit(130);
@@ -75,10 +77,13 @@ async function runCase(n, product, pool, redis) {
   const env = {
     DB_URL: args.db, REDIS_URL: args.redis, TICKWHEEL_SECRET_KEY: randomBytes(32).toString('hex'), TICKWHEEL_NAMESPACE: ns,
     ROLES: 'scheduler', LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', NODE_NAME: `bench-${process.pid}`,
+    // The stand-in consumer never claims; a reconcile pass would re-push its DISPATCHED rows as lost.
+    ...(args.consumer ? { RECONCILE_INTERVAL_MS: '3600000' } : {}),
     ...(args.batch > 0 ? { TRIGGER_BATCH_SIZE: String(args.batch) } : {}), ...extra,
   };
   const profDir = `/tmp/tickwheel-bench-prof-${process.pid}-${n}`;
   let node;
+  let consumer;
   const rss = [];
   let sampler;
   const result = { n, namespace: ns, registerS, settings: { ...env, TICKWHEEL_SECRET_KEY: '(random)', DB_URL: args.db } };
@@ -89,6 +94,11 @@ async function runCase(n, product, pool, redis) {
     result.bootS = (Date.now() - t) / 1000;
     result.rssAfterBootMB = rssMb(node.pid);
     log(`   scheduler pid ${node.pid} listening after ${result.bootS.toFixed(1)} s (RSS ${result.rssAfterBootMB.toFixed(0)} MB)`);
+    if (args.consumer) {
+      consumer = await startConsumer({ redisUrl: args.redis, namespace: ns, nodeId: `bench-consumer-${process.pid}`, handler: BENCH_HANDLER, mainJs: product.mainJs });
+      active.consumer = consumer;
+      log('   stand-in executor node registered (takes ids off its ready list, never claims)');
+    }
     sampler = setInterval(() => rss.push({ t: Date.now(), mb: rssMb(node.pid) }), 1000);
     // Enabling 100k rows takes seconds: leave room for it so the first fires are not already due.
     const base = Date.now() + args.lead * 1000 + n / 20;
@@ -121,8 +131,12 @@ async function runCase(n, product, pool, redis) {
       result.cpuProfile = summariseProfile(profDir, start, end, Date.now());
       rmSync(profDir, { recursive: true, force: true });
     }
+    if (consumer) {
+      await consumer.stop();
+      result.consumerDuplicates = consumer.duplicates();
+    }
     const { rows, notPending } = await readInstances(pool, ns, start, end);
-    Object.assign(result, analyze({ rows, secondOf, slots, probeDoneAt: probe.doneAt, windowS: args.window }));
+    Object.assign(result, analyze({ rows, secondOf, slots, probeDoneAt: probe.doneAt, windowS: args.window, arrivals: consumer?.arrivals }));
     result.notPending = notPending;
     const secs = (cpu1.t - cpu0.t) / 1000;
     const cores = (k) => (cpu1[k] - cpu0[k]) / CLK_TCK / secs;
@@ -140,6 +154,7 @@ async function runCase(n, product, pool, redis) {
   } finally {
     clearInterval(sampler);
     if (node) await node.stop();
+    if (consumer) await consumer.stop();
     if (args.keep) log(`   --keep: left namespace ${ns} in place`);
     else {
       const c = await cleanup(pool, redis, ns, since - 120_000);
@@ -151,16 +166,8 @@ async function runCase(n, product, pool, redis) {
 
 /** Runs bench/peers-trigger.sh (BullMQ baselines) and returns its summary JSON. */
 async function runPeers() {
-  const out = `/tmp/tickwheel-peers-${process.pid}.json`;
-  const cmd = ['bench/peers-trigger.sh', '--delayed-n', args['peer-delayed-n'], '--schedulers', String(args['peer-schedulers']),
-    '--duration', String(args['peer-duration']), '--runs', String(args['peer-runs']), '--out', out];
-  log(`\n== peers: bash ${cmd.join(' ')}`);
-  const child = spawn('bash', cmd, { cwd: REPO, stdio: ['ignore', args.json ? process.stderr : 'inherit', 'inherit'] });
-  const code = await new Promise((r) => child.on('exit', r));
-  if (code !== 0) throw new Error(`peers-trigger.sh exited with ${code}`);
-  const peers = JSON.parse(readFileSync(out, 'utf8'));
-  rmSync(out, { force: true });
-  return peers;
+  return runPeerScript(REPO, 'bench/peers-trigger.sh', ['--delayed-n', args['peer-delayed-n'], '--schedulers', String(args['peer-schedulers']),
+    '--duration', String(args['peer-duration']), '--runs', String(args['peer-runs'])], { toStderr: args.json, log });
 }
 
 async function main() {

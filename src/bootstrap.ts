@@ -5,16 +5,29 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module.js';
 import { AppConfig, Role } from './config/index.js';
+import { lockDataDir } from './infra/standalone/data-dir-lock.js';
+import { DataDirLockModule } from './infra/standalone/data-dir-lock.module.js';
 import { createValidationPipe } from './modules/openapi/index.js';
 
 /**
  * Builds and initialises the application exactly as `npm start` runs it (tests use this too, so they
  * exercise the production wiring): raw body kept for signature checks, validation pipe, Swagger UI at
- * /docs on api nodes, shutdown hooks. Does not listen, and does not create the standalone credentials
+ * /docs on api nodes, shutdown hooks. Standalone, it first takes DATA_DIR for this process (lockDataDir;
+ * released by the last shutdown hook, DataDirLockModule). Does not listen, and does not create the standalone credentials
  * (main.ts does, after listening).
+ * @throws DataDirLockedError standalone, when another live process runs on the same DATA_DIR.
  */
 export async function createApp(config: AppConfig, opts: AppModuleOptions = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoles(config, opts), { rawBody: true, bufferLogs: true });
+  // Standalone is one process per data directory: a second one would lead, fire and run beside the first.
+  const unlock = config.shape === 'standalone' ? lockDataDir(config.dataDir) : () => undefined;
+  let app: NestExpressApplication;
+  try {
+    const imports = [...(opts.imports ?? []), DataDirLockModule.releasing(unlock)];
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoles(config, { ...opts, imports }), { rawBody: true, bufferLogs: true });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   app.useLogger(app.get(Logger));
   app.useBodyParser('json', { limit: '2mb' });
   app.useGlobalPipes(createValidationPipe());

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createApp } from './bootstrap.js';
 import { ConfigError, loadConfig, Role } from './config/index.js';
+import { DataDirLockedError } from './infra/standalone/data-dir-lock.js';
 import { ApiClientService } from './modules/openapi/index.js';
 
 /**
@@ -18,7 +19,13 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await createApp(config);
+  const app = await createApp(config).catch((err: Error) => {
+    if (err instanceof DataDirLockedError) {
+      process.stderr.write(`tickwheel: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  });
   await app.listen(config.http.port, config.http.host);
   const where = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${config.http.port}`;
   const api = config.roles.includes(Role.API);

@@ -3,18 +3,38 @@ import { distribution } from './stats.mjs';
 
 /**
  * Firing figures of one run.
+ * - release: when the stand-in executor (bench/lib/consumer.mjs) got the id, minus fire_time — the fire
+ *   as an executor sees it (absent without the consumer); `unreleased` counts window rows it never got;
  * - lateness: created_at - fire_time per row (the product stamps created_at when it starts the page
- *   that fires the row, i.e. before its SELECT/UPDATE/INSERT/COMMIT);
+ *   that writes the row, i.e. before its SELECT/UPDATE/INSERT/COMMIT; negative when staged ahead);
  * - wake: lateness of the first page of each fire second (loop wake-up + queue of earlier work);
  * - commit: per fire second, when the probe first saw all its rows committed, minus the second;
  * - pages: rows sharing one created_at are one page (one transaction); pageMs = spacing of pages
  *   within one fire second (time per page: SELECT + UPDATEs + INSERT + COMMIT + dispatch);
  * - lastPageToCommit: from the start of a second's last page to the probe seeing it committed.
- * @param {{rows: Array<{job_id: string, fire_time: number, created_at: number, trigger_source: string}>,
- *   secondOf: Map<string, number>, slots: Map<number, number>, probeDoneAt: Map<number, number>, windowS: number}} input
+ * @param {{rows: Array<{id: string, job_id: string, fire_time: number, created_at: number, trigger_source: string}>,
+ *   secondOf: Map<string, number>, slots: Map<number, number>, probeDoneAt: Map<number, number>, windowS: number,
+ *   arrivals?: Map<string, number>}} input
  * @returns {Record<string, any>}
  */
-export function analyze({ rows, secondOf, slots, probeDoneAt, windowS }) {
+export function analyze({ rows, secondOf, slots, probeDoneAt, windowS, arrivals }) {
+  const release = [];
+  const releaseBySlot = new Map(); // slot -> [first, last] arrival lateness
+  let unreleased = 0;
+  if (arrivals) {
+    for (const r of rows) {
+      const t = arrivals.get(r.id);
+      if (t === undefined) {
+        unreleased++;
+        continue;
+      }
+      const late = t - r.fire_time;
+      release.push(late);
+      const span = releaseBySlot.get(r.fire_time);
+      if (!span) releaseBySlot.set(r.fire_time, [late, late]);
+      else [span[0], span[1]] = [Math.min(span[0], late), Math.max(span[1], late)];
+    }
+  }
   let expected = 0;
   for (const c of slots.values()) expected += c;
   const seen = new Set();
@@ -59,7 +79,7 @@ export function analyze({ rows, secondOf, slots, probeDoneAt, windowS }) {
     if (t !== undefined && starts.length) lastToCommit.push(t - starts[starts.length - 1]);
     timeline.push({ slot, rows: pages ? [...pages.values()].reduce((a, b) => a + b, 0) : 0, pages: starts.length,
       firstPage: starts.length ? starts[0] - slot : null, lastPage: starts.length ? starts[starts.length - 1] - slot : null,
-      commit: t === undefined ? null : t - slot });
+      commit: t === undefined ? null : t - slot, release: releaseBySlot.get(slot) ?? null });
   }
   const valid = seen.size - wrongSlot;
   return {
@@ -71,6 +91,7 @@ export function analyze({ rows, secondOf, slots, probeDoneAt, windowS }) {
     wrongSlot,
     misfire,
     lateness: distribution(lateness),
+    release: arrivals ? { ...distribution(release), unreleased } : null,
     wake: distribution(wake),
     lastPage: distribution(last),
     commit: { ...distribution(commit), slots: slots.size, probed: commit.length },

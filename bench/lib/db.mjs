@@ -9,7 +9,10 @@ const DEF_COLUMNS = [
   'next_fire_time', 'last_fire_time', 'version', 'created_at', 'updated_at', 'created_by', 'updated_by',
 ];
 
-/** Handler name no executor serves: the instances stay PENDING, so only firing is measured. */
+/**
+ * Handler of the bench jobs. No real executor serves it: either nobody does (instances stay PENDING,
+ * only the ledger is measured) or the bench's stand-in node (bench/lib/consumer.mjs) takes the ids.
+ */
 export const BENCH_HANDLER = 'bench.noop';
 
 /**
@@ -105,7 +108,7 @@ export class SlotProbe {
         const due = [...this.pending.keys()].filter((t) => t <= now).slice(0, 50);
         if (due.length > 0) {
           const [rows] = await this.pool.query(
-            `SELECT fire_time AS t, COUNT(*) AS c FROM job_instance WHERE status = 'PENDING' AND fire_time IN (?) GROUP BY fire_time`, [due]);
+            `SELECT fire_time AS t, COUNT(*) AS c FROM job_instance WHERE status IN ('PENDING', 'DISPATCHED') AND fire_time IN (?) GROUP BY fire_time`, [due]);
           this.queries++;
           const seen = Date.now();
           for (const r of rows) {
@@ -129,15 +132,16 @@ export class SlotProbe {
 }
 
 /**
- * Instances of `namespace` with fire_time in [start, end) (via the (status, fire_time) index).
- * @returns {Promise<Array<{job_id: string, fire_time: number, created_at: number, trigger_source: string}>>}
+ * Instances of `namespace` with fire_time in [start, end) that no executor claimed (PENDING, or
+ * DISPATCHED to the stand-in consumer), via the (status, fire_time) index; `notPending` counts the rest.
+ * @returns {Promise<{rows: Array<{id: string, job_id: string, fire_time: number, created_at: number, trigger_source: string}>, notPending: number}>}
  */
 export async function readInstances(pool, namespace, start, end) {
   const [rows] = await pool.query(
-    `SELECT job_id, fire_time, created_at, trigger_source FROM job_instance
-      WHERE status = 'PENDING' AND fire_time >= ? AND fire_time < ? AND namespace = ?`, [start, end, namespace]);
+    `SELECT id, job_id, fire_time, created_at, trigger_source FROM job_instance
+      WHERE status IN ('PENDING', 'DISPATCHED') AND fire_time >= ? AND fire_time < ? AND namespace = ?`, [start, end, namespace]);
   const [[other]] = await pool.query(
-    `SELECT COUNT(*) AS c FROM job_instance WHERE status <> 'PENDING' AND fire_time >= ? AND fire_time < ? AND namespace = ?`,
+    `SELECT COUNT(*) AS c FROM job_instance WHERE status NOT IN ('PENDING', 'DISPATCHED') AND fire_time >= ? AND fire_time < ? AND namespace = ?`,
     [start, end, namespace]);
   return { rows: rows.map((r) => ({ ...r, fire_time: Number(r.fire_time), created_at: Number(r.created_at) })), notPending: Number(other.c) };
 }
@@ -151,7 +155,7 @@ export async function cleanup(pool, redis, namespace, since) {
   let instances = 0;
   for (;;) {
     const [r] = await pool.query(
-      `DELETE FROM job_instance WHERE status = 'PENDING' AND fire_time >= ? AND namespace = ? LIMIT 20000`, [since, namespace]);
+      `DELETE FROM job_instance WHERE status IN ('PENDING', 'DISPATCHED') AND fire_time >= ? AND namespace = ? LIMIT 20000`, [since, namespace]);
     instances += r.affectedRows;
     if (r.affectedRows < 20000) break;
   }

@@ -192,3 +192,50 @@ export function loadNow() {
   const r = spawnSync('uptime', [], { encoding: 'utf8' });
   return { load1, uptime: (r.stdout ?? '').trim() };
 }
+
+/**
+ * A TCP port that was free a moment ago on `host` (the OS picks it; the caller binds it soon after).
+ * @param {string} [host]
+ * @returns {Promise<number>}
+ */
+export async function freePort(host = '127.0.0.1') {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, host, () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Pids of the MariaDB/MySQL and Redis servers on this machine (for CPU accounting).
+ * @returns {{mysqld: number[], redis: number[]}}
+ */
+export function serverPids() {
+  return { mysqld: pidsByComm(['mariadbd', 'mysqld']), redis: pidsByComm(['redis-server']) };
+}
+
+/**
+ * Runs one of bench/peers-*.sh with `args` plus `--out <tmp file>`, its progress on stderr when `toStderr`
+ * (the caller's --json owns stdout), and returns the summary JSON it wrote.
+ * @param {string} repo repository root
+ * @param {string} script e.g. 'bench/peers-trigger.sh'
+ * @param {string[]} args
+ * @param {{toStderr: boolean, log: (s: string) => void}} o
+ * @returns {Promise<Record<string, any>>}
+ * @throws Error when the script exits non-zero
+ */
+export async function runPeerScript(repo, script, args, o) {
+  const out = `/tmp/tickwheel-peers-${process.pid}-${Date.now()}.json`;
+  const cmd = [script, ...args, '--out', out];
+  o.log(`\n== peers: bash ${cmd.join(' ')}`);
+  const child = spawn('bash', cmd, { cwd: repo, stdio: ['ignore', o.toStderr ? process.stderr : 'inherit', 'inherit'] });
+  const code = await new Promise((r) => child.on('exit', r));
+  if (code !== 0) throw new Error(`${script} exited with ${code}`);
+  const peers = JSON.parse(readFileSync(out, 'utf8'));
+  rmSync(out, { force: true });
+  return peers;
+}

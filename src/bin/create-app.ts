@@ -14,7 +14,17 @@ if (!appId) {
   process.stderr.write('usage: npm run create-app -- APP_ID\n');
   process.exit(2);
 }
-const config = loadConfig();
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (err) {
+    // A bad or missing setting is one line naming it (as the server says it), not a stack trace.
+    process.stderr.write(`create-app: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+})();
+// Say which store the app goes to: an unexported DB_URL silently means the standalone SQLite file.
+process.stderr.write(config.database.type === 'mysql' ? 'create-app: cluster store (DB_URL)\n' : `create-app: standalone store (SQLite in ${config.dataDir}; set DB_URL for the cluster)\n`);
 
 @Module({ imports: [CoreModule.forConfig(config), MetadataModule], providers: [ApiClientService] })
 class CreateAppModule {}

@@ -18,6 +18,11 @@ if (body !== undefined) {
     process.exit(2);
   }
 }
-const res = await clientFromEnv().request(method.toUpperCase(), path, body);
-process.stdout.write(`${res.status}\n${JSON.stringify(res.body, null, 2)}\n`);
+const client = clientFromEnv();
+const res = await client.request(method.toUpperCase(), path, body).catch((err: Error & { cause?: { code?: string; message?: string } }) => {
+  // No server (or a wrong TICKWHEEL_URL): one line, not fetch's stack.
+  process.stderr.write(`tw: cannot reach ${client.baseUrl}: ${err.cause?.code ?? err.cause?.message ?? err.message} (is the server up? TICKWHEEL_URL)\n`);
+  process.exit(2);
+});
+process.stdout.write(res.body === null || res.body === undefined || res.body === '' ? `${res.status}\n` : `${res.status}\n${JSON.stringify(res.body, null, 2)}\n`);
 process.exitCode = res.status >= 200 && res.status < 300 ? 0 : 1; // not process.exit(): piped stdout must flush first

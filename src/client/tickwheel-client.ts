@@ -18,12 +18,22 @@ export interface TickwheelResponse<T = unknown> {
   body: T;
 }
 
+/** One result of a batch submit: accepted (with `replayed`) or refused with a per-item problem. */
+export type TaskBatchItem =
+  | { requestId: string; status: string; estimatedDelay: number; replayed: boolean }
+  | { requestId: string; error: { status: number; title: string; code: string; detail: string; field?: string } };
+
 /**
  * A small signed HTTP client for the Tickwheel API (DESIGN §8 signing). Every call gets a fresh nonce
  * and the current timestamp; the body is sent exactly as it was signed.
  */
 export class TickwheelClient {
   constructor(private readonly opts: TickwheelClientOptions) {}
+
+  /** The server this client talks to. */
+  get baseUrl(): string {
+    return this.opts.baseUrl;
+  }
 
   /** Signed request. `path` includes the query string, e.g. `/api/jobs?limit=10`. */
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<TickwheelResponse<T>> {
@@ -55,6 +65,14 @@ export class TickwheelClient {
 
   submitTask(task: Record<string, unknown>) {
     return this.request<{ requestId: string; status: string; estimatedDelay: number }>('POST', '/api/tasks', task);
+  }
+
+  /**
+   * POST /api/tasks/batch: 1..1000 tasks in one request; `results[i]` answers `tasks[i]`, either
+   * `{requestId, status, estimatedDelay, replayed}` or `{requestId, error: {status: 409, title, code, detail}}`.
+   */
+  submitTasks(tasks: Array<Record<string, unknown>>) {
+    return this.request<{ results: TaskBatchItem[] }>('POST', '/api/tasks/batch', { tasks });
   }
 
   getTask(requestId: string) {

@@ -30,6 +30,8 @@ export interface AppConfig {
   leaseMs: number;
   leaseRenewMs: number;
   executorConcurrency: number;
+  /** On SIGTERM, how long running work may take to finish before it is aborted and handed back, ms. */
+  executorShutdownGraceMs: number;
   triggerScanIntervalMs: number;
   triggerBatchSize: number;
   /** Timing wheel tick (precision), ms. */
@@ -38,6 +40,11 @@ export interface AppConfig {
   triggerFireParallelism: number;
   /** Pre-read horizon: fires due within it are held in the leader's wheel, ms. */
   triggerHorizonMs: number;
+  /**
+   * How long before its fire time a scheduled fire's ledger row is written (staged, already routed),
+   * so that at the fire time only the push of its id remains; 0 writes it at the fire time. ms.
+   */
+  triggerStageLeadMs: number;
   leaderLeaseMs: number;
   misfireThresholdMs: number;
   /** A fire with no ledger row this long after its time is counted and logged (due-but-not-fired detector). */

@@ -61,6 +61,9 @@ export class EnvDto {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1024)
   EXECUTOR_CONCURRENCY?: number;
 
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000)
+  EXECUTOR_SHUTDOWN_GRACE_MS?: number;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(60000)
   TRIGGER_SCAN_INTERVAL_MS?: number;
 
@@ -75,6 +78,9 @@ export class EnvDto {
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
   TRIGGER_HORIZON_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
+  TRIGGER_STAGE_LEAD_MS?: number;
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
   LEADER_LEASE_MS?: number;

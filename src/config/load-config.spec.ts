@@ -79,6 +79,12 @@ describe('loadConfig', () => {
       expect(c.leaseRenewMs).toBe(1000);
       expect(loadConfig({ TICKWHEEL_ALLOW_SHELL: 'off' }).allowShell).toBe(false);
     });
+
+    it('should give running work 10 s on shutdown unless EXECUTOR_SHUTDOWN_GRACE_MS says otherwise (0 hands it back at once)', () => {
+      expect(loadConfig(CLUSTER).executorShutdownGraceMs).toBe(10_000);
+      expect(loadConfig({ ...CLUSTER, EXECUTOR_SHUTDOWN_GRACE_MS: '45000' }).executorShutdownGraceMs).toBe(45_000);
+      expect(loadConfig({ ...CLUSTER, EXECUTOR_SHUTDOWN_GRACE_MS: '0' }).executorShutdownGraceMs).toBe(0);
+    });
   });
 
   it('should ignore environment variables that are not settings', () => {
@@ -111,12 +117,16 @@ describe('loadConfig', () => {
       ['LEASE_RENEW_MS > LEASE_MS', { LEASE_MS: '20000' }, 'LEASE_RENEW_MS', /LEASE_MS/],
       ['TICKWHEEL_ALLOW_SHELL=maybe', { TICKWHEEL_ALLOW_SHELL: 'maybe' }, 'TICKWHEEL_ALLOW_SHELL', /boolean/],
       ['HEARTBEAT_INTERVAL_MS=fast', { HEARTBEAT_INTERVAL_MS: 'fast' }, 'HEARTBEAT_INTERVAL_MS', /integer/],
+      ['TRIGGER_STAGE_LEAD_MS + TRIGGER_SCAN_INTERVAL_MS >= TRIGGER_HORIZON_MS', { TRIGGER_STAGE_LEAD_MS: '9000' }, 'TRIGGER_STAGE_LEAD_MS', /TRIGGER_HORIZON_MS/],
       ['TRIGGER_HORIZON_MS <= TRIGGER_SCAN_INTERVAL_MS', { TRIGGER_HORIZON_MS: '1000', TRIGGER_SCAN_INTERVAL_MS: '1000' }, 'TRIGGER_HORIZON_MS', /TRIGGER_SCAN_INTERVAL_MS/],
       ['TRIGGER_FIRE_PARALLELISM=0', { TRIGGER_FIRE_PARALLELISM: '0' }, 'TRIGGER_FIRE_PARALLELISM', /less than 1/],
       ['TRIGGER_TICK_MS=0', { TRIGGER_TICK_MS: '0' }, 'TRIGGER_TICK_MS', /less than 1/],
       ['DUE_ALERT_AFTER_MS=10', { DUE_ALERT_AFTER_MS: '10' }, 'DUE_ALERT_AFTER_MS', /less than 1000/],
       ['TICKWHEEL_NAMESPACE with a space', { TICKWHEEL_NAMESPACE: 'a b' }, 'TICKWHEEL_NAMESPACE', /1-32/],
       ['LOG_LEVEL=verbose', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL', /one of/],
+      ['EXECUTOR_SHUTDOWN_GRACE_MS=-1', { EXECUTOR_SHUTDOWN_GRACE_MS: '-1' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /less than 0/],
+      ['EXECUTOR_SHUTDOWN_GRACE_MS=2h', { EXECUTOR_SHUTDOWN_GRACE_MS: '7200000' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /3600000/],
+      ['EXECUTOR_SHUTDOWN_GRACE_MS=soon', { EXECUTOR_SHUTDOWN_GRACE_MS: 'soon' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /integer/],
     ];
 
     it.each(cases)('should refuse %s with a ConfigError naming the setting', (_name, env, setting, detail) => {

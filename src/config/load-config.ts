@@ -79,6 +79,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (triggerHorizonMs <= triggerScanIntervalMs) {
     throw new ConfigError('TRIGGER_HORIZON_MS', `must exceed TRIGGER_SCAN_INTERVAL_MS (${triggerScanIntervalMs}): the wheel is refilled every scan`);
   }
+  // Half a second off the whole seconds on purpose: most cron fires fall on whole seconds, so the writing of
+  // fires due at S+2.5 s happens mid-second, away from the instants when fires are released.
+  const triggerStageLeadMs = dto.TRIGGER_STAGE_LEAD_MS ?? 2500;
+  if (triggerStageLeadMs + triggerScanIntervalMs >= triggerHorizonMs) {
+    throw new ConfigError('TRIGGER_STAGE_LEAD_MS', `plus TRIGGER_SCAN_INTERVAL_MS (${triggerScanIntervalMs}) must stay below TRIGGER_HORIZON_MS (${triggerHorizonMs}): a fire is staged from the wheel, which holds only the horizon`);
+  }
   const dataDir = resolve(dto.DATA_DIR ?? './data');
   return {
     shape,
@@ -96,11 +102,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     leaseMs,
     leaseRenewMs,
     executorConcurrency: dto.EXECUTOR_CONCURRENCY ?? 16,
+    executorShutdownGraceMs: dto.EXECUTOR_SHUTDOWN_GRACE_MS ?? 10_000,
     triggerScanIntervalMs,
     triggerBatchSize: dto.TRIGGER_BATCH_SIZE ?? 500,
     triggerTickMs: dto.TRIGGER_TICK_MS ?? 1,
     triggerFireParallelism: dto.TRIGGER_FIRE_PARALLELISM ?? 3,
     triggerHorizonMs,
+    triggerStageLeadMs,
     leaderLeaseMs: dto.LEADER_LEASE_MS ?? 10_000,
     misfireThresholdMs: dto.MISFIRE_THRESHOLD_MS ?? 5000,
     dueAlertAfterMs: dto.DUE_ALERT_AFTER_MS ?? 10_000,

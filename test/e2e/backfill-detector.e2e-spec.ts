@@ -1,8 +1,10 @@
+import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { RedisKeys } from '../../src/modules/coordination/index.js';
 import { DueDetectorService } from '../../src/modules/trigger/due-detector.service.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
-import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 
 describe('backfill and the due-but-not-fired detector (cluster shape)', () => {
   const ns = uniqueNamespace('e2e-backfill');
@@ -34,12 +36,12 @@ describe('backfill and the due-but-not-fired detector (cluster shape)', () => {
     await waitFor('backfilled runs', async () => {
       const rows: Array<{ c: string }> = await node.ds.query("SELECT COUNT(*) AS c FROM job_instance WHERE job_code = 'hourly' AND namespace = ? AND status = 'SUCCESS' AND trigger_source = 'BACKFILL'", [ns]);
       return Number(rows[0].c) === 6;
-    }, 15_000);
+    }, 60_000);
     const again = await client.request<{ created: number; existing: number }>('POST', '/api/jobs/hourly/backfill', body);
     expect(again.body).toMatchObject({ created: 0, existing: 6 });
     const wider = await client.request<{ created: number; existing: number }>('POST', '/api/jobs/hourly/backfill', { from: '2026-11-29T00:00:00Z', to: '2026-11-29T07:30:00Z' });
     expect(wider.body).toMatchObject({ created: 2, existing: 6 });
-  }, 30_000);
+  }, 90_000);
 
   it('should refuse ranges that are too large, inverted, or without a zone', async () => {
     await client.request('POST', '/api/jobs', { code: 'secondly', handler: 'http', triggerType: 'CRON', triggerExpr: '* * * * * *', enabled: false, params: { url: `${receiver.url}/x` } });
@@ -51,15 +53,33 @@ describe('backfill and the due-but-not-fired detector (cluster shape)', () => {
   });
 
   it('should count and log a fire that is overdue without a ledger row, once', async () => {
-    const job = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'stuck', handler: 'http', triggerType: 'FIXED_RATE', triggerExpr: '3600000', params: { url: `${receiver.url}/s` } });
-    // Simulate a fire the scheduler never wrote: push next_fire_time into the past behind the leader's back
-    // and keep the leader from firing it by disabling the loop's view (the detector reads enabled jobs only).
-    const metrics = node.app.get(MetricsService);
-    const before = (await metrics.dueNotFired.get()).values[0]?.value ?? 0;
-    await node.ds.query('UPDATE job_definition SET next_fire_time = ? WHERE id = ?', [Date.now() - 60_000, job.body.id]);
-    const found = await node.app.get(DueDetectorService).check();
-    expect(found).toBeGreaterThanOrEqual(1);
-    expect(await node.app.get(DueDetectorService).check()).toBe(0); // the same fire is not counted twice
-    expect((await metrics.dueNotFired.get()).values[0].value).toBeGreaterThan(before);
-  });
+    // Simulate a fire the scheduler never wrote: push next_fire_time into the past behind the leader's back.
+    // A leading scheduler would scan it within a second (TRIGGER_SCAN_INTERVAL_MS) and fire it, and its own
+    // periodic detector would count it before the test's check: a race the test lost whenever the machine
+    // paused it between the UPDATE and the check. So this runs on a scheduler node of its own namespace that
+    // never leads (another owner holds the leader lock): nothing fires the job and nothing else checks.
+    const quiet = uniqueNamespace('e2e-due');
+    const redis = new Redis(REDIS_URL);
+    const lock = new RedisKeys(quiet).lock('leader');
+    expect(await redis.set(lock, 'someone-else', 'PX', 600_000)).toBe('OK');
+    const standby = await startNode(clusterEnv(quiet, { DUE_ALERT_AFTER_MS: '2000' }));
+    try {
+      const standbyClient = await signedClient(standby);
+      const job = await standbyClient.request<{ id: string }>('POST', '/api/jobs', { code: 'stuck', handler: 'http', triggerType: 'FIXED_RATE', triggerExpr: '3600000', params: { url: `${receiver.url}/s` } });
+      expect(job.status).toBe(201);
+      const metrics = standby.app.get(MetricsService);
+      const before = (await metrics.dueNotFired.get()).values[0]?.value ?? 0;
+      await standby.ds.query('UPDATE job_definition SET next_fire_time = ? WHERE id = ?', [Date.now() - 60_000, job.body.id]);
+      const detector = standby.app.get(DueDetectorService);
+      expect(await detector.check()).toBe(1); // the only enabled job of the namespace, overdue without a row
+      expect(await detector.check()).toBe(0); // the same fire is not counted twice
+      expect((await metrics.dueNotFired.get()).values[0].value).toBe(before + 1);
+      const rows: Array<{ c: string }> = await standby.ds.query('SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ?', [quiet]);
+      expect(Number(rows[0].c)).toBe(0); // it really was not fired meanwhile
+    } finally {
+      await standby.close();
+      await redis.del(lock);
+      redis.disconnect();
+    }
+  }, 60_000);
 });

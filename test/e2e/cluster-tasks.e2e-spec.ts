@@ -1,31 +1,24 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
-import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { HttpReceiver } from '../utils/http-receiver.js';
+import { startClusterTaskShape, TaskShape } from '../utils/task-shapes.js';
+import { TestNode, uniqueNamespace } from '../utils/test-node.js';
 import { submitAndAwait } from './thousand-tasks.js';
 
 const N = 1000;
 
 describe('cluster shape (MariaDB + Redis): api+scheduler node and two executor nodes', () => {
   const ns = uniqueNamespace('e2e-cluster');
+  let shape: TaskShape;
   let api: TestNode;
-  let executors: TestNode[];
   let receiver: HttpReceiver;
   let client: TickwheelClient;
 
   beforeAll(async () => {
-    receiver = await startReceiver();
-    api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler' }));
-    executors = [
-      await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_NAME: 'exec-a' })),
-      await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_NAME: 'exec-b' })),
-    ];
-    client = await signedClient(api);
+    shape = await startClusterTaskShape(ns);
+    ({ api, receiver, client } = shape);
   }, 60_000);
 
-  afterAll(async () => {
-    for (const n of [...(executors ?? []), api]) await n?.close();
-    await receiver?.close();
-  });
+  afterAll(async () => shape?.close());
 
   it(`should run ${N} signed http tasks to SUCCESS exactly once each, spread over both executors`, async () => {
     const r = await submitAndAwait(client, api, receiver, N);

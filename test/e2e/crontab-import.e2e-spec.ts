@@ -70,11 +70,11 @@ describe('importing the real cron.d files of ../shared/data/crontabs', () => {
     const run = await client.request<{ requestId: string }>('POST', `/api/jobs/${code}/trigger`, {});
     expect(run.status).toBe(202);
     const rows = () => node.ds.query('SELECT status, result FROM job_instance WHERE request_id = ?', [run.body.requestId]) as Promise<Array<{ status: string; result: string }>>;
-    await waitFor('imported job to finish', async () => ['SUCCESS', 'FAILED'].includes((await rows())[0]?.status), 15_000);
+    await waitFor('imported job to finish', async () => ['SUCCESS', 'FAILED'].includes((await rows())[0]?.status), 60_000);
     const [row] = await rows();
     expect(row.status).toBe('SUCCESS');
     expect(JSON.parse(row.result).exitCode).toBe(0);
-  });
+  }, 90_000);
 
   it('should list @reboot, bad syntax and variables with reasons instead of dropping them', async () => {
     const content = ['MAILTO=root', '@reboot root /bin/true', '61 * * * * root /bin/true', '* * * root /bin/true', '@daily root /bin/echo ok', ''].join('\n');

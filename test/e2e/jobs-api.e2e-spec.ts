@@ -41,12 +41,13 @@ async function awaitManualSuccess(client: TickwheelClient, receiver: HttpReceive
   const res = await client.request<Task>('POST', `/api/jobs/${code}/trigger`, {});
   expect(res.status).toBe(202);
   expect(res.body.triggerSource).toBe('MANUAL');
+  expect(res.body).not.toHaveProperty('shards'); // only a sharded job's answer lists shards
   const requestId = res.body.requestId;
   let instances: Task[] = [];
   await waitFor(`manual instance of ${code} to succeed`, async () => {
     instances = (await client.request<Task[]>('GET', `/api/jobs/${jobId}/instances`)).body;
     return instances.some((i) => i.requestId === requestId && i.status === 'SUCCESS');
-  }, 20_000);
+  }, 60_000);
   expect(instances.filter((i) => i.requestId === requestId)).toHaveLength(1);
   expect(receiver.seen.get(requestId)).toBe(1);
   return instances[0];
@@ -168,12 +169,22 @@ describe('jobs API (standalone)', () => {
     const rows: Array<{ action: string; app_id: string }> = await node.ds.query('SELECT action, app_id FROM audit_log WHERE target_id = ?', [job.id]);
     expect(rows.map((r) => r.action).sort()).toEqual(['JOB_CREATE', 'JOB_DELETE', 'JOB_PAUSE', 'JOB_RESUME', 'JOB_TRIGGER', 'JOB_UPDATE']);
     expect(rows.every((r) => r.app_id === appId)).toBe(true);
-  });
+  }, 90_000);
 
   it('should answer 409 for a duplicate code', async () => {
     const body = cronBody(receiver);
     expect((await create(body)).status).toBe(201);
     expectProblem(await create({ ...body, triggerExpr: '0 0 1 * * *' }), 409, 'code');
+  });
+
+  it('should preview a FIXED_RATE job on the grid of its real first fire (the preview was a few ms off it)', async () => {
+    const res = await create(cronBody(receiver, { code: 'rate-preview', triggerType: 'FIXED_RATE', triggerExpr: '3600000' }));
+    expect(res.status).toBe(201);
+    const ms = previewMs(res.body);
+    expect(ms[0]).toBe(Date.parse(res.body.nextFireTime as string));
+    for (let i = 1; i < ms.length; i++) expect(ms[i] - ms[i - 1]).toBe(3_600_000);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(previewMs((await client.request<Job>('GET', '/api/jobs/rate-preview')).body)).toEqual(ms); // the same grid read later
   });
 
   it('should accept a future ONE_SHOT with exactly one preview', async () => {
@@ -191,7 +202,13 @@ describe('jobs API (standalone)', () => {
       ['an unknown property', (b) => ({ ...b, colour: 'blue' }), 'colour'],
       ['a missing handler', ({ handler: _h, ...b }) => b, 'handler'],
       ['a ONE_SHOT in the past', (b) => ({ ...b, triggerType: 'ONE_SHOT', triggerExpr: '2020-01-01T00:00:00Z' }), 'triggerExpr'],
-      ['routingStrategy RANDOM', (b) => ({ ...b, routingStrategy: 'RANDOM' }), 'routingStrategy'],
+      ['an unknown routingStrategy', (b) => ({ ...b, routingStrategy: 'NEAREST' }), 'routingStrategy'],
+      ['shardTotal 3 without SHARDING_BROADCAST', (b) => ({ ...b, shardTotal: 3 }), 'shardTotal'],
+      ['shardParams of the wrong length', (b) => ({ ...b, routingStrategy: 'SHARDING_BROADCAST', shardTotal: 3, shardParams: [{}, {}] }), 'shardParams'],
+      ['shardParams that are not objects', (b) => ({ ...b, routingStrategy: 'SHARDING_BROADCAST', shardTotal: 2, shardParams: ['a', 'b'] }), 'shardParams'],
+      ['maxConcurrency 2 with QUEUE overlap', (b) => ({ ...b, overlapPolicy: 'QUEUE', maxConcurrency: 2 }), 'maxConcurrency'],
+      ['a negative maxConcurrency', (b) => ({ ...b, maxConcurrency: -1 }), 'maxConcurrency'],
+      ['shardTotal 0', (b) => ({ ...b, routingStrategy: 'SHARDING_BROADCAST', shardTotal: 0 }), 'shardTotal'],
       ['an unknown triggerType', (b) => ({ ...b, triggerType: 'HOURLY' }), 'triggerType'],
       ['a FIXED_RATE under 1 s', (b) => ({ ...b, triggerType: 'FIXED_RATE', triggerExpr: '10' }), 'triggerExpr'],
     ];
@@ -217,7 +234,7 @@ describe('jobs API (cluster: MariaDB + Redis)', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    node = await startNode(clusterEnv(ns));
+    node = await startNode(clusterEnv(ns, { NODE_OFFLINE_AFTER_MS: '15000' })); // a starved CI worker must not rerun a fire (task-shapes.ts)
     client = await signedClient(node);
   }, 60_000);
 
@@ -241,5 +258,5 @@ describe('jobs API (cluster: MariaDB + Redis)', () => {
     expectProblem(await client.request('GET', `/api/jobs/${created.body.id}`), 404);
     const rows: Array<{ action: string }> = await node.ds.query('SELECT action FROM audit_log WHERE target_id = ?', [created.body.id]);
     expect(rows.map((r) => r.action).sort()).toEqual(['JOB_CREATE', 'JOB_DELETE', 'JOB_TRIGGER']);
-  }, 40_000);
+  }, 90_000);
 });

@@ -29,7 +29,7 @@ describe('recovery by the reconciler (cluster shape)', () => {
     // No executor yet: submitted tasks stay PENDING until we stage the fault.
     api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', RECONCILE_INTERVAL_MS: '60000' }));
     client = await signedClient(api);
-  });
+  }, 60_000);
   afterAll(async () => {
     await executor?.close();
     await api?.close();
@@ -44,7 +44,7 @@ describe('recovery by the reconciler (cluster shape)', () => {
       [Date.now() + 600_000, ns, 'ghost-running']);
     executor = await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_NAME: 'real' }));
     await api.app.get(ReconcilerService).reconcileOnce();
-    await waitFor('both SUCCESS', async () => (await row('ghost-dispatched'))?.status === 'SUCCESS' && (await row('ghost-running'))?.status === 'SUCCESS', 10_000);
+    await waitFor('both SUCCESS', async () => (await row('ghost-dispatched'))?.status === 'SUCCESS' && (await row('ghost-running'))?.status === 'SUCCESS', 30_000);
     const d = await row('ghost-dispatched');
     const r = await row('ghost-running');
     expect(d.attempt).toBe(1); // it never ran: same attempt
@@ -56,7 +56,7 @@ describe('recovery by the reconciler (cluster shape)', () => {
       { attempt: 1, fencingToken: 1 }, { error: 'late write from the lost node' }, Date.now());
     expect(late).toBe(false);
     expect((await row('ghost-running')).status).toBe('SUCCESS');
-  }, 30_000);
+  }, 90_000);
 
   it('should push again a DISPATCHED row whose queue entry was lost (e.g. Redis flushed)', async () => {
     await executor.close();
@@ -67,17 +67,17 @@ describe('recovery by the reconciler (cluster shape)', () => {
     const nodeId = executor.app.get(ExecutorService).nodeId;
     await api.ds.query('UPDATE job_instance SET node_id = ?, dispatched_at = ? WHERE namespace = ? AND request_id = ?', [nodeId, Date.now() - 120_000, ns, 'lost-push']);
     await api.app.get(ReconcilerService).reconcileOnce();
-    await waitFor('SUCCESS', async () => (await row('lost-push'))?.status === 'SUCCESS', 10_000);
+    await waitFor('SUCCESS', async () => (await row('lost-push'))?.status === 'SUCCESS', 30_000);
     expect(receiver.seen.get('lost-push')).toBe(1);
-  }, 30_000);
+  }, 90_000);
 
   it('should give a RUNNING row with an expired lease to another attempt, or FAILED when none is left', async () => {
     await submit('expired-lease-last', { maxAttempts: 1 });
-    await waitFor('SUCCESS first', async () => (await row('expired-lease-last'))?.status === 'SUCCESS', 10_000);
+    await waitFor('SUCCESS first', async () => (await row('expired-lease-last'))?.status === 'SUCCESS', 30_000);
     await api.ds.query("UPDATE job_instance SET status = 'RUNNING', lease_until = ?, finished_at = NULL WHERE namespace = ? AND request_id = ?", [Date.now() - 1, ns, 'expired-lease-last']);
     await api.app.get(ReconcilerService).reconcileOnce();
     const r = await row('expired-lease-last');
     expect(r.status).toBe('FAILED');
     expect(String(r.error)).toMatch(/LEASE_LOST/);
-  }, 30_000);
+  }, 90_000);
 });

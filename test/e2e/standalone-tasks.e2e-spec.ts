@@ -1,25 +1,23 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
-import { signedClient, standaloneEnv, startNode, TestNode } from '../utils/test-node.js';
+import { HttpReceiver } from '../utils/http-receiver.js';
+import { startStandaloneTaskShape, TaskShape } from '../utils/task-shapes.js';
+import { TestNode } from '../utils/test-node.js';
 import { submitAndAwait } from './thousand-tasks.js';
 
 const N = 1000;
 
 describe('standalone shape (SQLite + in-process coordination), all roles in one process', () => {
+  let shape: TaskShape;
   let node: TestNode;
   let receiver: HttpReceiver;
   let client: TickwheelClient;
 
   beforeAll(async () => {
-    receiver = await startReceiver();
-    node = await startNode(standaloneEnv());
-    client = await signedClient(node);
+    shape = await startStandaloneTaskShape();
+    ({ api: node, receiver, client } = shape);
   });
 
-  afterAll(async () => {
-    await node?.close();
-    await receiver?.close();
-  });
+  afterAll(async () => shape?.close());
 
   it(`should run ${N} signed http tasks to SUCCESS exactly once each`, async () => {
     const r = await submitAndAwait(client, node, receiver, N);

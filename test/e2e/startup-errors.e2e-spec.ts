@@ -1,40 +1,16 @@
-import { execSync, spawn } from 'node:child_process';
+import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type NodeExit, runNode } from '../utils/run-node.js';
 
 const ROOT = process.cwd();
 const MAIN = join(ROOT, 'dist/src/main.js');
 /** Sources the start-up path under test compiles from; dist older than any of them is rebuilt. */
 const SOURCES = [join(ROOT, 'src/main.ts'), ...readdirSync(join(ROOT, 'src/config')).filter((f) => f.endsWith('.ts')).map((f) => join(ROOT, 'src/config', f))];
-/** Settings a developer's shell may carry; removed so only what a test sets counts. */
-const SETTING = /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|\w+_MS|EXECUTOR_CONCURRENCY|TRIGGER_BATCH_SIZE)$/;
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `node dist/src/main.js` with the given settings; killed after 20 s so a regression cannot hang the suite. */
-function runMain(settings: Record<string, string>, dataDir: string): Promise<Exit> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SETTING.test(k)) env[k] = v;
-  Object.assign(env, { DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, settings);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+/** Runs `node dist/src/main.js` with the given settings (in `dataDir`); killed after 20 s so a regression cannot hang the suite. */
+function runMain(settings: Record<string, string>, dataDir: string): Promise<NodeExit> {
+  return runNode(MAIN, [], { DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...settings }, { cwd: dataDir });
 }
 
 describe('start-up path (node dist/src/main.js) reports a bad setting', () => {
@@ -58,7 +34,7 @@ describe('start-up path (node dist/src/main.js) reports a bad setting', () => {
   });
 
   /** Asserts a clean configuration failure: exit code 2, one line naming `setting`, no stack trace, never listening. */
-  function expectConfigExit(r: Exit, setting: string): void {
+  function expectConfigExit(r: NodeExit, setting: string): void {
     expect({ code: r.code, signal: r.signal, stderr: r.stderr }).toMatchObject({ code: 2, signal: null });
     expect(r.stderr).toContain(`Invalid setting ${setting}:`);
     expect(r.stderr).not.toMatch(/^\s+at /m);

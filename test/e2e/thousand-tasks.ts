@@ -32,7 +32,9 @@ export async function submitAndAwait(client: TickwheelClient, api: TestNode, rec
   await Promise.all(Array.from({ length: concurrency }, worker));
   const submitMs = Date.now() - start;
   const ns = api.config.namespace;
-  await waitFor(`${n} tasks SUCCESS`, async () => (await statusCounts(api.ds, ns)).SUCCESS === n, 120_000, 50);
+  await waitFor(`${n} tasks SUCCESS`, async () => (await statusCounts(api.ds, ns)).SUCCESS === n, 120_000, 50).catch(async (err: Error) => {
+    throw new Error(`${err.message}; statuses now ${JSON.stringify(await statusCounts(api.ds, ns))}`);
+  });
   const elapsedMs = Date.now() - start;
   return { submitMs, elapsedMs, tasksPerSecond: Math.round((n * 1000) / elapsedMs), counts: await statusCounts(api.ds, ns), requestIds };
 }

@@ -1,8 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { SETTING } from './run-node.js';
 
-/** Settings a developer's shell may carry; removed so only what a test sets counts. */
-const SETTING = /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|\w+_MS|EXECUTOR_CONCURRENCY|TRIGGER_BATCH_SIZE)$/;
 
 /** A real product process (`node dist/src/main.js`, built by test/global-setup.mjs). */
 export interface ProductProcess {

@@ -10,6 +10,12 @@
  * - Keys are scoped to one namespace (Redis: hash tag `{tw:<namespace>}`), so two namespaces never see
  *   each other's state.
  */
+/**
+ * How long a reader may keep a view of the node registry (dispatchers cache liveNodes this long, so a
+ * burst of dispatches costs one round trip). A node changing its advert must allow for views this old.
+ */
+export const REGISTRY_VIEW_MS = 250;
+
 export interface CoordinationPort {
   // ---- locks (leader election, DESIGN §5) ----
   /** SET NX PX: true when `owner` now holds `name` for `ttlMs` (also true when it already held it; TTL reset). */
@@ -30,14 +36,25 @@ export interface CoordinationPort {
    * list until {@link ack}, so a crash between claim and ack loses nothing.
    */
   claim(nodeId: string, timeoutMs: number): Promise<string | null>;
+  /**
+   * {@link claim} for up to `max` ids at once (an executor with k free worker slots): moves the oldest
+   * ids of the ready list, up to `max`, into the processing list atomically and returns them, oldest
+   * first. When the ready list is empty it waits up to `timeoutMs` for one id, then takes it and whatever
+   * else has arrived, up to `max`. [] when none came; `max < 1` takes nothing.
+   */
+  claimMany(nodeId: string, max: number, timeoutMs: number): Promise<string[]>;
   /** Removes one occurrence of `id` from the node's processing list. */
   ack(nodeId: string, id: string): Promise<void>;
+  /** {@link ack} of several ids in one round trip. */
+  ackMany(nodeId: string, ids: string[]): Promise<void>;
   /** Atomically empties both lists of a node and returns every id they held (processing first, then ready). */
   drainNode(nodeId: string): Promise<string[]>;
   /** Lengths of the node's lists. */
   queueDepth(nodeId: string): Promise<{ ready: number; processing: number }>;
-  /** True when `id` is in the node's ready or processing list. */
-  isQueued(nodeId: string, id: string): Promise<boolean>;
+  /** {@link queueDepth} of several nodes in one round trip, aligned with `nodeIds`. */
+  queueDepths(nodeIds: string[]): Promise<Array<{ ready: number; processing: number }>>;
+  /** Every id in the node's ready and processing lists, read in one atomic snapshot (the reconciler's lost-push check). */
+  queuedIds(nodeId: string): Promise<Set<string>>;
 
   // ---- delay queue (retries, delayed tasks; DESIGN §7, §8) ----
   /** Adds (or moves) `id` to be due at `dueAtMs`. */
@@ -57,11 +74,47 @@ export interface CoordinationPort {
   /** Forgets a node (after its queues were drained, or on clean shutdown). */
   removeNode(nodeId: string): Promise<void>;
 
+  // ---- semaphores (per-job maxConcurrency, DESIGN §7) ----
+  /**
+   * Takes slots of semaphore `name` (at most `limit` holders at once) for `holders`, in order: expired
+   * holders are dropped first; a holder that already holds a slot is admitted and its expiry refreshed;
+   * another is admitted while a slot is free. Admitted holders expire at `nowMs + ttlMs` unless released.
+   * A semaphore is trusted only once {@link seedSlots} has built it from MySQL: one that is not known here
+   * (never seeded, expired with its holders, or lost with Redis) admits nobody.
+   * @returns the admitted holders, in input order; null when the semaphore is not known (the caller seeds
+   *   it from the dispatched and running instances and asks again).
+   * @throws ValidationError when `limit` is not a positive integer or a holder starts with `~`.
+   */
+  acquireSlots(name: string, holders: string[], limit: number, ttlMs: number, nowMs: number): Promise<string[] | null>;
+  /**
+   * Builds semaphore `name` from the source of truth: marks it known and makes each of `holders` hold a
+   * slot whatever the limit (they are the instances MySQL says are dispatched or running), expiring no
+   * earlier than `nowMs + ttlMs`; other holders are kept. The semaphore then stays known as long as it
+   * has a holder, and at least `ttlMs`.
+   * @throws ValidationError when a holder starts with `~` (reserved for the mark).
+   */
+  seedSlots(name: string, holders: string[], ttlMs: number, nowMs: number): Promise<void>;
+  /** Frees the slot `holder` holds in semaphore `name` (nothing when it holds none). */
+  releaseSlot(name: string, holder: string): Promise<void>;
+
   // ---- counters and nonces ----
   /** Atomically increments a named counter by `by` and returns the new value. */
   increment(name: string, by?: number): Promise<number>;
   /** SET NX PX of a nonce for one app: true the first time within `ttlMs`, false on a replay. */
   acceptNonce(appId: string, nonce: string, ttlMs: number): Promise<boolean>;
+
+  // ---- signals (wake-ups between processes; DESIGN §5) ----
+  /**
+   * Publishes `message` on channel `name` to the subscribers of this namespace that are connected now
+   * (Redis PUBLISH: at most once, nothing is kept). A signal is only a hint to act sooner; whoever
+   * listens must still find the same work by polling.
+   */
+  publish(name: string, message: string): Promise<void>;
+  /**
+   * Calls `listener` with each message published on channel `name` from now on (after the returned
+   * promise resolves), until the returned function is called.
+   */
+  subscribe(name: string, listener: (message: string) => void): Promise<() => Promise<void>>;
 
   /** Releases connections and timers. Idempotent. */
   close(): Promise<void>;
@@ -83,6 +136,11 @@ export interface LiveNode {
   nodeId: string;
   lastBeat: number;
   info: NodeAdvert;
+}
+
+/** Name of the semaphore that enforces one job's maxConcurrency (holders are instance ids). */
+export function jobSlots(jobId: string): string {
+  return `job:${jobId}`;
 }
 
 /** Injection token for the {@link CoordinationPort}. */

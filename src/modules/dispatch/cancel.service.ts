@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { FINAL_STATUSES, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
+import { COORDINATION, type CoordinationPort, jobSlots } from '../coordination/coordination.port.js';
 import { MetricsService } from '../observability/index.js';
 import { DispatchService } from './dispatch.service.js';
 
@@ -17,6 +18,7 @@ export class CancelService {
     private readonly attempts: JobAttemptRepository,
     private readonly dispatch: DispatchService,
     private readonly metrics: MetricsService,
+    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -29,11 +31,20 @@ export class CancelService {
     if (!won) return false;
     this.metrics.instancesFinished.inc({ status: JobInstanceStatus.CANCELLED });
     if (row.status === JobInstanceStatus.RUNNING) await this.attempts.finish(row.id, row.attempt, JobInstanceStatus.CANCELLED, reason, now);
-    if (row.jobId) await this.releaseNext(row.jobId);
+    if (row.jobId) await this.freeSlot(row.jobId, row.id, row.maxConcurrency);
     return true;
   }
 
-  /** QUEUE overlap: releases and dispatches the job's next WAITING instance if its turn has come. */
+  /**
+   * An instance of `jobId` left DISPATCHED/RUNNING (cancelled, lost with its node): frees its
+   * maxConcurrency slot (when the job has a limit) and releases the job's next WAITING instance.
+   */
+  async freeSlot(jobId: string, instanceId: string, maxConcurrency: number): Promise<void> {
+    if (maxConcurrency > 0) await this.coordination.releaseSlot(jobSlots(jobId), instanceId);
+    await this.releaseNext(jobId);
+  }
+
+  /** QUEUE overlap and maxConcurrency: releases and dispatches the job's next WAITING instance if there is room. */
   async releaseNext(jobId: string): Promise<void> {
     const released = await this.instances.releaseNextWaiting(jobId, this.clock.now());
     if (released) await this.dispatch.dispatchRows([released]);

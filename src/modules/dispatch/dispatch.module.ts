@@ -3,6 +3,7 @@ import { CoordinationModule } from '../coordination/coordination.module.js';
 import { MetadataModule } from '../metadata/index.js';
 import { CancelService } from './cancel.service.js';
 import { DispatchService } from './dispatch.service.js';
+import { JobSlotsService } from './job-slots.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { ReconcilerService } from './reconciler.service.js';
 
@@ -12,7 +13,7 @@ import { ReconcilerService } from './reconciler.service.js';
  */
 @Module({
   imports: [MetadataModule, CoordinationModule],
-  providers: [DispatchService, NodeRegistryService, ReconcilerService, CancelService],
+  providers: [DispatchService, NodeRegistryService, ReconcilerService, CancelService, JobSlotsService],
   exports: [DispatchService, NodeRegistryService, ReconcilerService, CancelService],
 })
 export class DispatchModule {}

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, type LiveNode, REGISTRY_VIEW_MS } from '../coordination/coordination.port.js';
 
 /**
  * Reads the executor registry (DESIGN §6): a node is live while its last heartbeat is younger than
- * NODE_OFFLINE_AFTER_MS. Reads are cached for 250 ms so a burst of dispatches costs one round trip.
+ * NODE_OFFLINE_AFTER_MS. Reads are cached for REGISTRY_VIEW_MS (250 ms) so a burst of dispatches costs one round trip.
  */
 @Injectable()
 export class NodeRegistryService {
@@ -20,7 +20,7 @@ export class NodeRegistryService {
   /** Live nodes, sorted by node id. */
   async liveNodes(): Promise<LiveNode[]> {
     const now = this.clock.now();
-    if (this.cache && now - this.cache.at < 250) return this.cache.nodes;
+    if (this.cache && now - this.cache.at < REGISTRY_VIEW_MS) return this.cache.nodes;
     const nodes = await this.coordination.liveNodes(now - this.config.nodeOfflineAfterMs);
     this.cache = nodes.length > 0 ? { at: now, nodes } : null; // never cache "nobody": a node may be just starting
     return nodes;
@@ -29,6 +29,17 @@ export class NodeRegistryService {
   /** Live nodes advertising `handler`, sorted by node id. */
   async candidates(handler: string): Promise<LiveNode[]> {
     return (await this.liveNodes()).filter((n) => n.info.handlers.includes(handler));
+  }
+
+  /**
+   * The nodes of `nodes` that beat within the last two heartbeat intervals, or all of them when none
+   * did. A node silent for longer may have died and is not offline yet: a task routed there would wait
+   * NODE_OFFLINE_AFTER_MS. (Key-based routing does not use this: its node set must not flap.)
+   */
+  preferFresh(nodes: LiveNode[]): LiveNode[] {
+    const since = this.clock.now() - 2 * this.config.heartbeatIntervalMs;
+    const fresh = nodes.filter((n) => n.lastBeat >= since);
+    return fresh.length > 0 ? fresh : nodes;
   }
 
   /** Registered nodes whose heartbeat is older than the offline threshold. */

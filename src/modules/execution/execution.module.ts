@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { CoordinationModule } from '../coordination/coordination.module.js';
 import { MetadataModule } from '../metadata/index.js';
 import { HttpJobHandler } from './builtin/http.handler.js';
+import { NoopJobHandler } from './builtin/noop.handler.js';
 import { ShellJobHandler } from './builtin/shell.handler.js';
 import { ExecutorService } from './executor.service.js';
 import { HandlerRegistry } from './handler-registry.service.js';
@@ -16,15 +17,20 @@ export interface ExecutionModuleOptions {
   shell?: boolean;
 }
 
+/** The built-in handler providers for `opts`: `noop` always, `http` unless turned off, `shell` only when allowed. */
+export function builtinHandlers(opts: ExecutionModuleOptions = {}): Provider[] {
+  return [NoopJobHandler, ...(opts.http !== false ? [HttpJobHandler] : []), ...(opts.shell ? [ShellJobHandler] : [])];
+}
+
 /**
  * The executor role (DESIGN §2 `execution`). It runs every `@JobHandler` provider of the application it
  * is imported into, so a business Nest app can import it and serve only its own handlers (see
- * examples/). Built-ins are opt-in per option.
+ * examples/). Built-ins: `noop` always, `http` and `shell` per option.
  */
 @Module({})
 export class ExecutionModule {
   static forRoot(opts: ExecutionModuleOptions = {}): DynamicModule {
-    const builtins: Provider[] = [...(opts.http !== false ? [HttpJobHandler] : []), ...(opts.shell ? [ShellJobHandler] : [])];
+    const builtins = builtinHandlers(opts);
     return {
       module: ExecutionModule,
       imports: [DiscoveryModule, MetadataModule, CoordinationModule],

@@ -2,21 +2,28 @@ import { setMaxListeners } from 'node:events';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, NodeAdvert } from '../coordination/coordination.port.js';
-import { ExecutorNodeRepository } from '../metadata/index.js';
+import { COORDINATION, type CoordinationPort, NodeAdvert, REGISTRY_VIEW_MS } from '../coordination/coordination.port.js';
+import { ExecutorNodeRepository, JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
+import { AckBuffer } from './ack-buffer.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 import { TaskRunner } from './task-runner.service.js';
 
 const CLAIM_WAIT_MS = 1000;
-const SHUTDOWN_GRACE_MS = 10_000;
+/** Ids in flight (running or finishing) per worker slot, at most. */
+const FINISHING_FACTOR = 4;
 
 /**
  * The executor role of one process (DESIGN §6, §7): registers the node (id `<host>-<yyyymmdd>-<seq>`,
  * the sequence made unique by the executor_node table), heartbeats every HEARTBEAT_INTERVAL_MS with its
  * handlers, capacity and load, claims ids from its own reliable queue while a worker slot is free
  * (EXECUTOR_CONCURRENCY), and renews the leases of what it runs every LEASE_RENEW_MS — a lease it can no
- * longer renew aborts the handler. On shutdown it stops claiming, lets running work finish within a grace
- * period, then aborts the rest, which {@link TaskRunner} hands back to PENDING.
+ * longer renew aborts the handler.
+ *
+ * Graceful shutdown (SIGTERM, DESIGN §7): it stops claiming and keeps beating with no handlers advertised
+ * (still live, so its running leases are not revoked, but no longer a candidate for new work); the ids
+ * routed to it and not started are handed back at once (PENDING, through the leader's delay queue, so
+ * another node gets them within a pump); running work gets EXECUTOR_SHUTDOWN_GRACE_MS to finish; what is
+ * still running then is aborted and handed back by {@link TaskRunner} (PENDING, without using up an attempt).
  */
 @Injectable()
 export class ExecutorService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -28,13 +35,21 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
   private timers: NodeJS.Timeout[] = [];
   private slotWaiter: (() => void) | null = null;
   private startedAt = 0;
-  /** Ids taken from the queue whose run has not ended (claimed or not yet). */
+  /** Ids taken from the queue whose run has not ended (claimed or not yet, or finishing). */
   private inFlight = 0;
+  /** Ids taken from the queue whose handler has not ended: the worker slots in use (EXECUTOR_CONCURRENCY). */
+  private busy = 0;
+  /** Between the first hand-back on shutdown and the last: each beat hands back what arrived since. */
+  private draining = false;
+  private handedBack = 0;
+  /** The latest periodic heartbeat (shutdown waits for it before the connections close). */
+  private beating: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly runner: TaskRunner,
     private readonly handlers: HandlerRegistry,
     private readonly nodes: ExecutorNodeRepository,
+    private readonly instances: JobInstanceRepository,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -51,25 +66,67 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
     this.startedAt = this.clock.now();
     this.nodeIdValue = await this.register();
     await this.beat();
-    this.timers.push(setInterval(() => void this.beat(), this.config.heartbeatIntervalMs));
+    this.timers.push(setInterval(() => (this.beating = this.beat()), this.config.heartbeatIntervalMs));
     this.timers.push(setInterval(() => void this.renewLeases(), this.config.leaseRenewMs));
     this.loop = this.claimLoop();
     this.logger.log(`executor ${this.nodeIdValue} up: handlers [${this.handlers.names().join(', ')}], ${this.config.executorConcurrency} workers`);
   }
 
+  /** Graceful stop: see the class comment. Returns once nothing runs here and the node is deregistered. */
   async beforeApplicationShutdown(): Promise<void> {
     if (!this.nodeIdValue || this.stopping) return;
     this.stopping = true;
     this.slotWaiter?.();
+    await this.beat(); // advertise no handlers at once: dispatchers stop choosing this node
+    const drainAdvertised = this.clock.now();
     await this.loop;
-    const deadline = this.clock.now() + SHUTDOWN_GRACE_MS;
+    this.handedBack = await this.handBackQueued();
+    this.draining = true;
+    const running = this.inFlight;
+    const deadline = this.clock.now() + this.config.executorShutdownGraceMs;
     while (this.inFlight > 0 && this.clock.now() < deadline) await sleep(50);
+    const aborted = this.inFlight;
     this.shutdown.abort();
     while (this.inFlight > 0) await sleep(20);
+    this.draining = false;
     for (const t of this.timers) clearInterval(t);
+    await this.beating;
+    // A dispatcher's view of the registry may be up to REGISTRY_VIEW_MS old: what it still pushes here after
+    // the drain advert lands before this last hand-back, not after it (stranded until the node counts as offline).
+    await sleep(Math.max(0, drainAdvertised + 2 * REGISTRY_VIEW_MS - this.clock.now()));
+    this.handedBack += await this.handBackQueued(); // routed here while draining (a dispatcher's cached view)
     await this.coordination.removeNode(this.nodeIdValue).catch(() => undefined);
     await this.nodes.markStopped(this.nodeIdValue, this.clock.now()).catch(() => undefined);
-    this.logger.log(`executor ${this.nodeIdValue} stopped`);
+    this.logger.log(`executor ${this.nodeIdValue} stopped: ${running - aborted} of ${running} running finished within the grace, ${aborted} handed back aborted, ${this.handedBack} queued handed back`);
+  }
+
+  /**
+   * Gives back what was routed to this node and has not started: every row still DISPATCHED to it (its
+   * ready list, and fires staged for it ahead of their time) goes back to PENDING, same attempt, and into
+   * the delay queue at its due time, which the leader's pump dispatches to another node. The lists are
+   * emptied too. Each move is conditional, so a row a claim took meanwhile stays with the claim.
+   * @returns how many rows went back.
+   */
+  private async handBackQueued(): Promise<number> {
+    const nodeId = this.nodeId;
+    try {
+      await this.coordination.drainNode(nodeId);
+      const rows = await this.instances.findOnNode(nodeId, [JobInstanceStatus.DISPATCHED], 10_000);
+      let n = 0;
+      for (const row of rows) {
+        const now = this.clock.now();
+        const won = await this.instances.transition(row.id, JobInstanceStatus.DISPATCHED, JobInstanceStatus.PENDING,
+          { attempt: row.attempt, nodeId }, { nodeId: null, dispatchedAt: null }, now);
+        if (!won) continue;
+        await this.coordination.scheduleDelayed(row.id, Math.max(row.dueAt, now));
+        n++;
+      }
+      return n;
+    } catch (err) {
+      // The leader's reconciler takes the rows back once this node is gone: nothing is lost, only later.
+      this.logger.warn(`handing back queued work failed: ${(err as Error).message}`);
+      return 0;
+    }
   }
 
   private async register(): Promise<string> {
@@ -86,53 +143,76 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
     }
   }
 
+  /** What the heartbeat says; a stopping node advertises no handler (label `draining`), so nothing new is routed to it. */
   private advert(): NodeAdvert {
     return {
-      handlers: this.handlers.names(), capacity: this.config.executorConcurrency, active: this.runner.running.size,
-      labels: {}, host: this.config.nodeName, startedAt: this.startedAt,
+      handlers: this.stopping ? [] : this.handlers.names(), capacity: this.config.executorConcurrency, active: this.runner.running.size,
+      labels: this.stopping ? { draining: 'true' } : {}, host: this.config.nodeName, startedAt: this.startedAt,
     };
   }
 
-  /** Heartbeat, then abort the handlers whose instance was cancelled or taken away (checked every beat). */
+  /**
+   * Heartbeat, then abort the handlers whose instance was cancelled or taken away (checked every beat).
+   * It goes on while the node drains on shutdown: a silent node would be declared offline and have the
+   * leases of the work it is finishing revoked. While draining, each beat also hands back what was routed
+   * here meanwhile (a dispatcher's cached view of the registry may still offer this node for a moment).
+   */
   private async beat(): Promise<void> {
-    if (this.stopping) return;
     try {
       await this.coordination.heartbeat(this.nodeId, this.advert(), this.clock.now());
       for (const att of await this.runner.revokedAttempts()) att.controller.abort(new Error('REVOKED'));
+      await this.acks.retry();
     } catch (err) {
       this.logger.warn(`heartbeat failed: ${(err as Error).message}`);
     }
+    if (this.draining) this.handedBack += await this.handBackQueued();
   }
 
+  /**
+   * Takes ids off this node's queue while worker slots are free: as many at once as slots are free
+   * (claimMany), waiting up to CLAIM_WAIT_MS for the first; the runner claims and starts them together.
+   * A slot frees when its handler ends, so the next claim overlaps the finishing writes of the last ones;
+   * at most {@link FINISHING_FACTOR} × EXECUTOR_CONCURRENCY ids are in flight in all (a slow database
+   * holds back claims instead of piling up finished work).
+   */
   private async claimLoop(): Promise<void> {
     while (!this.stopping) {
-      if (this.inFlight >= this.config.executorConcurrency) {
+      const free = Math.min(this.config.executorConcurrency - this.busy, FINISHING_FACTOR * this.config.executorConcurrency - this.inFlight);
+      if (free <= 0) {
         await new Promise<void>((resolve) => (this.slotWaiter = resolve));
         this.slotWaiter = null;
         continue;
       }
-      let id: string | null = null;
+      let ids: string[] = [];
       try {
-        id = await this.coordination.claim(this.nodeId, CLAIM_WAIT_MS);
+        ids = await this.coordination.claimMany(this.nodeId, free, CLAIM_WAIT_MS);
       } catch (err) {
         this.logger.warn(`claim failed: ${(err as Error).message}`);
         await sleep(500);
       }
-      if (id) this.start(id);
+      if (ids.length > 0) this.start(ids);
     }
   }
 
-  private start(id: string): void {
-    this.inFlight++;
-    void this.runner
-      .run(id, this.nodeId, this.shutdown.signal)
-      .catch((err) => this.logger.error(`instance ${id}: ${(err as Error).message}`))
-      .finally(async () => {
-        await this.coordination.ack(this.nodeId, id).catch(() => undefined);
-        this.inFlight--;
+  private start(ids: string[]): void {
+    this.inFlight += ids.length;
+    this.busy += ids.length;
+    void this.runner.runMany(ids, this.nodeId, this.shutdown.signal, {
+      handlerDone: () => {
+        this.busy--;
         this.slotWaiter?.();
-      });
+      },
+      ended: (id) => {
+        void this.acks.submit(id).finally(() => {
+          this.inFlight--;
+          this.slotWaiter?.();
+        });
+      },
+    });
   }
+
+  /** Acks in groups: ids whose run ended while an ack was in flight leave the processing list together; failed ones are sent again. */
+  private readonly acks = new AckBuffer((ids) => this.coordination.ackMany(this.nodeId, ids), (m) => this.logger.warn(m));
 
   private async renewLeases(): Promise<void> {
     const until = this.clock.now() + this.config.leaseMs;

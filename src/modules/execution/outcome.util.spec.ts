@@ -1,5 +1,5 @@
 import { BackoffKind } from '../metadata/index.js';
-import { backoffDelayMs, boundResult, MAX_RESULT_CHARS } from './outcome.util.js';
+import { backoffDelayMs, boundError, boundResult, MAX_ERROR_CHARS, MAX_RESULT_BYTES } from './outcome.util.js';
 
 describe('backoffDelayMs', () => {
   it('should wait the base delay every time when FIXED', () => {
@@ -24,10 +24,26 @@ describe('boundResult', () => {
     expect(boundResult(undefined)).toBeNull();
   });
 
-  it('should replace a result over the limit by a truncated excerpt', () => {
-    const r = boundResult({ s: 'x'.repeat(MAX_RESULT_CHARS) }) as { truncated: boolean; excerpt: string };
-    expect(r.truncated).toBe(true);
-    expect(r.excerpt).toHaveLength(MAX_RESULT_CHARS);
+  it('should replace a result over the limit by a truncated excerpt whose stored JSON fits the limit', () => {
+    for (const s of ['x'.repeat(MAX_RESULT_BYTES), '€'.repeat(40_000), '"'.repeat(40_000), '😀'.repeat(20_000)]) {
+      const r = boundResult({ s }) as { truncated: boolean; excerpt: string };
+      const stored = Buffer.byteLength(JSON.stringify(r), 'utf8');
+      expect(r.truncated).toBe(true);
+      expect(stored).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+      expect(stored).toBeGreaterThan(MAX_RESULT_BYTES - 16);
+      expect(JSON.stringify({ s }).startsWith(r.excerpt)).toBe(true);
+      expect(r.excerpt).not.toMatch(/[\uD800-\uDBFF]$/);
+    }
+  });
+
+  it('should keep a result whose JSON is exactly at the byte limit', () => {
+    const s = 'x'.repeat(MAX_RESULT_BYTES - 2);
+    expect(boundResult(s)).toBe(s);
+  });
+
+  it('should cut long error messages', () => {
+    expect(boundError('e'.repeat(MAX_ERROR_CHARS + 1))).toHaveLength(MAX_ERROR_CHARS);
+    expect(boundError('short')).toBe('short');
   });
 
   it('should not throw on a circular result', () => {

@@ -1,7 +1,12 @@
 import { BackoffKind } from '../metadata/index.js';
 
-/** Results larger than this (JSON characters) are stored as a truncated excerpt. */
-export const MAX_RESULT_CHARS = 65_536;
+/**
+ * Most UTF-8 bytes of a result as stored (its JSON text): MySQL's TEXT column holds 65,535 bytes, and a
+ * longer value fails the whole finishing transaction (strict mode), which carries a group of attempts.
+ */
+export const MAX_RESULT_BYTES = 65_535;
+/** Most characters of an error message as stored on the instance (as on its attempt row). */
+export const MAX_ERROR_CHARS = 4_000;
 
 /**
  * Delay before retry number `attempt` (1-based attempt that just failed), in ms: FIXED = base;
@@ -13,7 +18,10 @@ export function backoffDelayMs(baseMs: number, kind: BackoffKind, attempt: numbe
   return Math.round(raw * (0.8 + 0.4 * random()));
 }
 
-/** Keeps a handler result storable: undefined → null; over {@link MAX_RESULT_CHARS} → `{ truncated, excerpt }`. */
+/**
+ * Keeps a handler result storable: undefined → null; a result whose JSON is over {@link MAX_RESULT_BYTES}
+ * UTF-8 bytes → `{ truncated: true, excerpt }`, the longest prefix of that JSON whose wrapper still fits.
+ */
 export function boundResult(result: unknown): unknown {
   if (result === undefined) return null;
   let json: string;
@@ -23,5 +31,21 @@ export function boundResult(result: unknown): unknown {
     return { unserialisable: (err as Error).message };
   }
   if (json === undefined) return null;
-  return json.length <= MAX_RESULT_CHARS ? result : { truncated: true, excerpt: json.slice(0, MAX_RESULT_CHARS) };
+  if (Buffer.byteLength(json, 'utf8') <= MAX_RESULT_BYTES) return result;
+  const fits = (n: number) => Buffer.byteLength(JSON.stringify({ truncated: true, excerpt: json.slice(0, n) }), 'utf8') <= MAX_RESULT_BYTES;
+  let lo = 0;
+  let hi = Math.min(json.length, MAX_RESULT_BYTES);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  // Never end the excerpt on the first half of a surrogate pair.
+  const cut = lo > 0 && /[\uD800-\uDBFF]/.test(json[lo - 1]) ? lo - 1 : lo;
+  return { truncated: true, excerpt: json.slice(0, cut) };
+}
+
+/** An error message cut to {@link MAX_ERROR_CHARS} characters (at most 16,000 bytes: fits a TEXT column). */
+export function boundError(error: string): string {
+  return error.length <= MAX_ERROR_CHARS ? error : error.slice(0, MAX_ERROR_CHARS);
 }

@@ -1,20 +1,24 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../common/index.js';
+import { CLOCK, type Clock, GroupCommitter } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   BackoffKind,
-  JobAttemptRepository,
+  type ClaimedInstance,
+  ExecutionLedgerRepository,
   JobDefinitionRepository,
   JobInstance,
   JobInstanceRepository,
   JobInstanceStatus as S,
   TriggerType,
+  isTransientDbError,
+  type Tx,
+  withDbRetry,
 } from '../metadata/index.js';
-import { COORDINATION, type CoordinationPort } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, jobSlots } from '../coordination/coordination.port.js';
 import { MetricsService } from '../observability/index.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 import { JobContext, JobFailure } from './job-context.js';
-import { backoffDelayMs, boundResult } from './outcome.util.js';
+import { backoffDelayMs, boundError, boundResult } from './outcome.util.js';
 
 /** A claimed attempt that is running on this node. */
 export interface RunningAttempt {
@@ -29,23 +33,65 @@ type Outcome =
   /** Aborted by this node's shutdown: handed back without using up an attempt. */
   | { status: 'HANDED_BACK'; error: string; result?: unknown };
 
+/** What {@link TaskRunner.runMany} tells its caller about each id. */
+export interface RunHooks {
+  /** The id's handler no longer runs (its worker slot is free); its finishing write may still be under way. */
+  handlerDone(id: string): void;
+  /** Everything about the id is over (after handlerDone). */
+  ended(id: string): void;
+}
+
+/** An ended attempt on its way to the finishing write, and what that write should say. */
+interface Ended {
+  row: JobInstance;
+  token: number;
+  outcome: Outcome;
+  /** The row's new status (CANCELLED: the canceller already moved it; only the attempt closes). */
+  status: S;
+  /** For a write that is not a plain SUCCESS: the transition's patch. */
+  patch: Partial<JobInstance>;
+  retry: boolean;
+  dueAt: number;
+  /** When the patch was made (the transition's `now`). */
+  at: number;
+}
+
+/** Most attempts one finishing transaction carries (group commit). */
+const FINISH_BATCH = 256;
 /**
- * Runs one claimed instance on this node (DESIGN §4, §7):
- * 1. claim: DISPATCHED→RUNNING only if the row is still assigned to this node at this attempt; the write
- *    issues the next fencing token and the lease;
- * 2. run the handler with a JobContext whose signal aborts on timeout, lost lease or shutdown;
- * 3. finish: one conditional write guarded by the fencing token — SUCCESS, or FAILED/TIMEOUT, or back to
- *    PENDING with attempt+1 after the backoff when attempts remain.
- * A write that loses (0 rows) means someone else took the row (lease revoked); it is logged, nothing more.
+ * How long a claim or a finishing write is retried through transient database errors (lock conflicts,
+ * a lost or exhausted connection). Beyond that the lease is the backstop: the row stays RUNNING (or
+ * DISPATCHED) and the reconciler takes it back.
+ */
+const CLAIM_RETRY_MS = 5_000;
+const FINISH_RETRY_MS = 30_000;
+
+/**
+ * Runs claimed instances on this node (DESIGN §4, §7), k at a time:
+ * 1. claim: one SELECT of the k rows, then in one transaction one UPDATE DISPATCHED→RUNNING of those still
+ *    assigned to this node at the attempt and token read (each gets token+1 and the lease) and one INSERT
+ *    of their job_attempt rows (ExecutionLedgerRepository);
+ * 2. run each handler with a JobContext whose signal aborts on timeout, lost lease or shutdown;
+ * 3. finish: each ended attempt joins a group commit — one transaction per group, in which every row's
+ *    write stays conditional on its fencing token (SUCCESS of the group in one UPDATE; FAILED, TIMEOUT,
+ *    retries and hand-backs one by one) and the group's attempt rows close in one UPDATE.
+ * A write that loses means someone else took the row (lease revoked); it is logged, nothing more.
+ * Claims and finishing writes are retried through transient database errors (deadlock victim, lost
+ * connection); a finishing write that still fails leaves the row RUNNING for the lease to take back.
  */
 @Injectable()
 export class TaskRunner {
   private readonly logger = new Logger(TaskRunner.name);
+  /**
+   * The attempts running here, by `<instance id>#<fencing token>`: an instance taken back while its old
+   * attempt still ran here may be claimed here again, and each attempt stays watched (lease, cancel) until it ends.
+   */
   readonly running = new Map<string, RunningAttempt>();
+  private readonly finishes = new GroupCommitter<Ended, boolean | Error>((group) => this.writeFinishes(group), FINISH_BATCH);
 
   constructor(
     private readonly instances: JobInstanceRepository,
-    private readonly attempts: JobAttemptRepository,
+    private readonly ledger: ExecutionLedgerRepository,
     private readonly jobs: JobDefinitionRepository,
     private readonly handlers: HandlerRegistry,
     private readonly metrics: MetricsService,
@@ -59,27 +105,68 @@ export class TaskRunner {
     return this.instances.renewLease(att.instanceId, att.fencingToken, until, this.clock.now());
   }
 
-  /** Claims and runs instance `id` for node `nodeId`. Never throws. */
-  async run(id: string, nodeId: string, shutdown: AbortSignal): Promise<void> {
-    const row = await this.instances.findById(id);
-    if (!row || row.status !== S.DISPATCHED || row.nodeId !== nodeId) return;
-    const token = row.fencingToken + 1;
+  /** Claims and runs instance `id` for node `nodeId` ({@link runMany} of one). Never throws. */
+  run(id: string, nodeId: string, shutdown: AbortSignal): Promise<void> {
+    return this.runMany([id], nodeId, shutdown, { handlerDone: () => undefined, ended: () => undefined });
+  }
+
+  /**
+   * Claims the instances `ids` (taken off this node's queue) in one go and runs those it won. For each id,
+   * `hooks.handlerDone(id)` is called once its handler no longer runs (at once for an id that was not
+   * claimable — gone, not DISPATCHED to this node — or whose claim failed), then `hooks.ended(id)` once its
+   * finishing write has ended too. Resolves when all have ended. Never throws.
+   */
+  async runMany(ids: string[], nodeId: string, shutdown: AbortSignal, hooks: RunHooks): Promise<void> {
+    let claimed: ClaimedInstance[] = [];
+    try {
+      claimed = await this.claim(ids, nodeId);
+    } catch (err) {
+      // Rows stay DISPATCHED; once their ids are acked the reconciler finds them in no queue and pushes them again.
+      this.logger.error(`claim of ${ids.length} instance(s) failed: ${(err as Error).message}`);
+    }
+    const won = new Set(claimed.map((c) => c.row.id));
+    for (const id of ids) {
+      if (won.has(id)) continue;
+      hooks.handlerDone(id);
+      hooks.ended(id);
+    }
+    await Promise.all(claimed.map((c) => {
+      let done = false;
+      const handlerDone = () => {
+        if (!done) hooks.handlerDone(c.row.id);
+        done = true;
+      };
+      return this.runClaimed(c, shutdown, handlerDone)
+        .catch((err: Error) => this.logger.error(`instance ${c.row.id}: ${err.message}`))
+        .finally(() => {
+          handlerDone();
+          hooks.ended(c.row.id);
+        });
+    }));
+  }
+
+  /** Step 1: the rows still DISPATCHED to `nodeId`, claimed in one transaction (retried through transient errors). */
+  private async claim(ids: string[], nodeId: string): Promise<ClaimedInstance[]> {
+    const rows = (await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS)).filter((r) => r.status === S.DISPATCHED && r.nodeId === nodeId);
+    if (rows.length === 0) return [];
+    const now = this.clock.now();
+    return withDbRetry(() => this.instances.together((em) => this.ledger.claim(em, rows, nodeId, now, now + this.config.leaseMs)), CLAIM_RETRY_MS);
+  }
+
+  private async runClaimed({ row, fencingToken: token }: ClaimedInstance, shutdown: AbortSignal, handlerDone: () => void): Promise<void> {
     const startedAt = this.clock.now();
-    const claimed = await this.instances.transition(id, S.DISPATCHED, S.RUNNING, { attempt: row.attempt, nodeId },
-      { fencingToken: token, leaseUntil: startedAt + this.config.leaseMs, startedAt }, startedAt);
-    if (!claimed) return;
-    await this.attempts.start(id, row.attempt, nodeId, token, startedAt);
     const controller = new AbortController();
-    this.running.set(id, { instanceId: id, fencingToken: token, controller });
+    const key = `${row.id}#${token}`;
+    this.running.set(key, { instanceId: row.id, fencingToken: token, controller });
     try {
       const outcome = await this.execute(row, token, controller, shutdown);
+      handlerDone();
       this.metrics.executionSeconds.observe({ handler: row.handler, outcome: outcome.status }, (this.clock.now() - startedAt) / 1000);
       await this.finish(row, token, outcome);
     } finally {
-      this.running.delete(id);
+      this.running.delete(key);
     }
   }
-
   private async execute(row: JobInstance, token: number, controller: AbortController, shutdown: AbortSignal): Promise<Outcome> {
     const handler = this.handlers.get(row.handler);
     if (!handler) return { status: S.FAILED, error: `no handler '${row.handler}' on this node` };
@@ -109,42 +196,139 @@ export class TaskRunner {
     }
   }
 
+  /** Step 3 for one attempt: plans its write, waits for its group's commit, then does what follows a won write. */
   private async finish(row: JobInstance, token: number, outcome: Outcome): Promise<void> {
-    const now = this.clock.now();
-    if (outcome.status === S.CANCELLED) {
-      // The row was already moved by the canceller (or the reconciler): only close this attempt.
-      await this.attempts.finish(row.id, row.attempt, S.CANCELLED, outcome.error, now);
-      if (row.jobId) await this.releaseNextWaiting(row.jobId, now);
+    const ended = this.plan(row, token, outcome, this.clock.now());
+    const won = await this.finishes.submit(ended).catch((err: Error) => err);
+    if (won instanceof Error) {
+      this.logger.error(`instance ${row.id} attempt ${row.attempt}: finishing write failed (${won.message}); the row stays RUNNING until its lease ends`);
       return;
     }
-    const guard = { attempt: row.attempt, fencingToken: token };
-    const result = boundResult(outcome.result);
-    const handBack = outcome.status === 'HANDED_BACK';
-    const retry = handBack || (outcome.status !== S.SUCCESS && row.attempt < row.maxAttempts);
-    let won: boolean;
-    if (handBack) {
-      won = await this.instances.transition(row.id, S.RUNNING, S.PENDING, guard,
-        { attempt: row.attempt + 1, maxAttempts: row.maxAttempts + 1, nodeId: null, leaseUntil: null, dispatchedAt: null, dueAt: now, error: outcome.error }, now);
-    } else if (retry) {
-      const dueAt = now + backoffDelayMs(row.retryBackoffMs, row.retryBackoffKind as BackoffKind, row.attempt);
-      won = await this.instances.transition(row.id, S.RUNNING, S.PENDING, guard,
-        { attempt: row.attempt + 1, nodeId: null, leaseUntil: null, dispatchedAt: null, dueAt, error: outcome.error, result }, now);
-      if (won) this.metrics.retries.inc();
-    } else {
-      const error = outcome.status === S.SUCCESS ? null : outcome.error;
-      const status = outcome.status as S.SUCCESS | S.FAILED | S.TIMEOUT | S.CANCELLED;
-      won = await this.instances.transition(row.id, S.RUNNING, status, guard, { result, error, leaseUntil: null, finishedAt: now }, now);
-      if (won) this.metrics.instancesFinished.inc({ status });
+    const now = this.clock.now();
+    if (outcome.status === S.CANCELLED) {
+      // The row was already moved by the canceller (or the reconciler), which freed its maxConcurrency slot: only
+      // this attempt was closed. Freeing the slot here could free the one the instance holds again for a later attempt.
+      this.logger.warn(`instance ${row.id} attempt ${row.attempt}: stopped while running (cancelled, or taken away from this node); its result is not recorded`);
+      if (row.jobId) await this.releaseNextWaiting(row.jobId, now);
+      return;
     }
     if (!won) {
       this.logger.warn(`instance ${row.id} attempt ${row.attempt}: finishing write rejected (lease lost, token ${token} is stale)`);
       return;
     }
-    await this.attempts.finish(row.id, row.attempt, outcome.status, outcome.status === S.SUCCESS ? null : outcome.error, now);
-    if (!retry && row.jobId) await this.afterFinal(row.jobId, now);
+    if (ended.retry) {
+      if (outcome.status !== 'HANDED_BACK') this.metrics.retries.inc();
+      // Through the delay queue (DESIGN §7): the leader's pump routes it at its due time (a hand-back: now).
+      await this.coordination.scheduleDelayed(row.id, ended.dueAt).catch(() => undefined);
+    } else {
+      this.metrics.instancesFinished.inc({ status: ended.status });
+    }
+    await this.freeSlot(row);
+    if (!ended.retry && row.jobId) await this.afterFinal(row.jobId, now);
+    else if (row.jobId && row.maxConcurrency > 0) await this.releaseNextWaiting(row.jobId, now); // a retry waits out its backoff without a slot
   }
 
-  /** QUEUE overlap: hands the job's next WAITING instance to the leader's delay pump, due now. */
+  /** What the finishing write of `outcome` says: SUCCESS, FAILED/TIMEOUT, a retry (PENDING, attempt+1, after the backoff) or a hand-back. */
+  private plan(row: JobInstance, token: number, outcome: Outcome, now: number): Ended {
+    if (outcome.status === S.CANCELLED) return { row, token, outcome, status: S.CANCELLED, patch: {}, retry: false, dueAt: now, at: now };
+    const result = boundResult(outcome.result);
+    const handBack = outcome.status === 'HANDED_BACK';
+    const retry = handBack || (outcome.status !== S.SUCCESS && row.attempt < row.maxAttempts);
+    const dueAt = handBack ? now : now + backoffDelayMs(row.retryBackoffMs, row.retryBackoffKind as BackoffKind, row.attempt);
+    const status = retry ? S.PENDING : (outcome.status as S.SUCCESS | S.FAILED | S.TIMEOUT);
+    const error = outcome.status === S.SUCCESS ? null : boundError(outcome.error);
+    const patch: Partial<JobInstance> = handBack
+      ? { attempt: row.attempt + 1, maxAttempts: row.maxAttempts + 1, nodeId: null, leaseUntil: null, dispatchedAt: null, dueAt, error }
+      : retry
+        ? { attempt: row.attempt + 1, nodeId: null, leaseUntil: null, dispatchedAt: null, dueAt, error, result }
+        : { result, error, leaseUntil: null, finishedAt: now };
+    return { row, token, outcome, status, patch, retry, dueAt, at: now };
+  }
+
+  /**
+   * The group commit of finishing writes. Each transaction holds one attempt per instance (the rare second
+   * attempt of the same instance goes in the next one) and is retried whole through transient errors. A
+   * transaction of several attempts that still fails is written again one attempt per transaction, so an
+   * attempt whose own write cannot succeed fails alone instead of leaving the whole group RUNNING (not
+   * after a transient error that outlasted the retries: the database is away for all of them alike).
+   * @returns per entry, whether its write won (CANCELLED entries: always, only their attempt row closes),
+   *   or the error its write failed with.
+   */
+  private async writeFinishes(group: Ended[]): Promise<Array<boolean | Error>> {
+    const won = new Array<boolean | Error>(group.length).fill(false);
+    let rest = group.map((ended, index) => ({ ended, index }));
+    while (rest.length > 0) {
+      const seen = new Set<string>();
+      const round: typeof rest = [];
+      const later: typeof rest = [];
+      for (const entry of rest) {
+        (seen.has(entry.ended.row.id) ? later : round).push(entry);
+        seen.add(entry.ended.row.id);
+      }
+      const write = (entries: typeof round) => {
+        const now = this.clock.now();
+        return withDbRetry(() => this.instances.together((em) => this.writeRound(em, entries.map((e) => e.ended), now)), FINISH_RETRY_MS);
+      };
+      try {
+        const results = await write(round);
+        round.forEach((entry, k) => (won[entry.index] = results[k]));
+      } catch (err) {
+        // Still transient after the retries (database away): writing one by one would only wait longer.
+        if (round.length === 1 || isTransientDbError(err)) for (const entry of round) won[entry.index] = err as Error;
+        else {
+          this.logger.warn(`finishing write of ${round.length} attempts failed (${(err as Error).message}); writing them one by one`);
+          for (const entry of round) won[entry.index] = await write([entry]).then((r) => r[0], (e: Error) => e);
+        }
+      }
+      rest = later;
+    }
+    return won;
+  }
+
+  /**
+   * One finishing transaction (distinct instances): the plain SUCCESSes in one conditional UPDATE, the
+   * other outcomes one conditional transition each, then one UPDATE closing the attempt rows of the
+   * writes that won. The finishing write and its attempt row commit together: a node killed between two
+   * separate writes would leave the attempt RUNNING for ever, an attempt nobody could trace.
+   */
+  private async writeRound(em: Tx | undefined, group: Ended[], now: number): Promise<boolean[]> {
+    const successes = group.filter((e) => e.status === S.SUCCESS);
+    const succeeded = successes.length === 0 ? new Set<string>()
+      : await this.ledger.succeed(em, successes.map((e) => ({ id: e.row.id, attempt: e.row.attempt, fencingToken: e.token, result: e.patch.result })), now);
+    const won: boolean[] = [];
+    for (const e of group) {
+      if (e.status === S.CANCELLED) won.push(true);
+      else if (e.status === S.SUCCESS) won.push(succeeded.has(e.row.id));
+      else won.push(await this.instances.transition(e.row.id, S.RUNNING, e.status, { attempt: e.row.attempt, fencingToken: e.token }, e.patch, e.at, em)
+        || await this.isOwnEarlierWrite(em, e));
+    }
+    const ended = group.filter((_, k) => won[k]).map((e) => ({
+      instanceId: e.row.id, attempt: e.row.attempt, status: e.outcome.status, error: e.outcome.status === S.SUCCESS ? null : e.outcome.error,
+    }));
+    if (ended.length > 0) await this.ledger.endAttempts(em, ended, now);
+    return won;
+  }
+
+  /**
+   * Whether a transition that matched no row finds the row exactly as this very write leaves it: the
+   * same write, committed by an earlier try of this group whose commit the connection lost before
+   * answering (withDbRetry then runs the group again). Compared: status, attempt, token, `updated_at`
+   * (this write's own time) and error. Another writer (the reconciler, a canceller) leaves a different
+   * error or time. Without this, a retry or a final FAILED committed that way was treated as lost: no
+   * delay-queue entry, no metrics, and a FIXED_DELAY job's next fire never set.
+   */
+  private async isOwnEarlierWrite(em: Tx | undefined, e: Ended): Promise<boolean> {
+    const [now] = await this.ledger.findMany([e.row.id], em);
+    return !!now && now.status === e.status && now.attempt === (e.patch.attempt ?? e.row.attempt) && now.fencingToken === e.token
+      && now.updatedAt === e.at && (now.error ?? null) === (e.patch.error ?? null);
+  }
+
+  /** maxConcurrency (DESIGN §7): the attempt ended, so its slot of the job's semaphore is free. */
+  private async freeSlot(row: JobInstance): Promise<void> {
+    if (row.maxConcurrency > 0 && row.jobId) await this.coordination.releaseSlot(jobSlots(row.jobId), row.id);
+  }
+
+  /** QUEUE overlap and maxConcurrency: hands the job's next WAITING instance to the leader's delay pump, due now. */
   private async releaseNextWaiting(jobId: string, now: number): Promise<void> {
     const released = await this.instances.releaseNextWaiting(jobId, now);
     if (released) await this.coordination.scheduleDelayed(released.id, now);
@@ -153,8 +337,8 @@ export class TaskRunner {
   /** Ids of running attempts whose row was cancelled or taken away since they started. */
   async revokedAttempts(): Promise<RunningAttempt[]> {
     const running = [...this.running.values()];
-    const gone = new Set(await this.instances.notRunningAnyMore(running.map((a) => ({ id: a.instanceId, fencingToken: a.fencingToken }))));
-    return running.filter((a) => gone.has(a.instanceId));
+    const gone = await this.instances.notRunningAnyMore(running.map((a) => ({ id: a.instanceId, fencingToken: a.fencingToken, attempt: a })));
+    return gone.map((g) => g.attempt);
   }
 
   /** FIXED_DELAY: the next fire is counted from this finish (DESIGN §5). */

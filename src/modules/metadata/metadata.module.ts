@@ -6,6 +6,7 @@ import { dataSourceOptions } from './data-source-options.js';
 import { runMigrations } from './migration-runner.js';
 import { ApiClientRepository } from './repositories/api-client.repository.js';
 import { AuditLogRepository } from './repositories/audit-log.repository.js';
+import { ExecutionLedgerRepository } from './repositories/execution-ledger.repository.js';
 import { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
 import { JobAttemptRepository } from './repositories/job-attempt.repository.js';
 import { JobDefinitionRepository } from './repositories/job-definition.repository.js';
@@ -24,6 +25,7 @@ const REPOSITORIES = [
   ExecutorNodeRepository,
   ApiClientRepository,
   AuditLogRepository,
+  ExecutionLedgerRepository,
 ];
 
 /**

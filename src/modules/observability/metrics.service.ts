@@ -33,7 +33,7 @@ export class MetricsService {
 
   readonly triggerLatenessSeconds = new Histogram({
     name: 'tickwheel_trigger_lateness_seconds',
-    help: 'Actual fire time minus scheduled fire time, seconds',
+    help: 'Actual fire (ids pushed to their executors) minus scheduled fire time, seconds',
     buckets: [0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 30],
     registers: [this.registry],
   });
@@ -71,8 +71,15 @@ export class MetricsService {
 
   readonly queueDepth = new Gauge({
     name: 'tickwheel_queue_depth',
-    help: 'Ids in a node ready list',
-    labelNames: ['node'] as const,
+    help: 'Ids in a live node\'s ready list (list=ready) and claimed but not finished (list=processing), as of the leader\'s last repair pass',
+    labelNames: ['node', 'list'] as const,
+    registers: [this.registry],
+  });
+
+  readonly leaseExpiries = new Counter({
+    name: 'tickwheel_lease_expiries_total',
+    help: 'Instances taken back from an executor: reason NODE_LOST (node stopped beating) or LEASE_LOST (lease ran out)',
+    labelNames: ['reason'] as const,
     registers: [this.registry],
   });
 

@@ -2,10 +2,11 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { ReconcilerService } from '../dispatch/index.js';
-import { JobDefinitionRepository } from '../metadata/index.js';
+import { ReconcilerService, type StagedFire } from '../dispatch/index.js';
+import { type DueRef, JobDefinitionRepository, JobInstanceRepository } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { DueDetectorService } from './due-detector.service.js';
+import { JobSignals } from './job-signals.service.js';
 import { LeaderElectionService } from './leader-election.service.js';
 import { WheelTimer } from './timing-wheel/index.js';
 import { TriggerService } from './trigger.service.js';
@@ -14,18 +15,27 @@ const DELAY_PUMP_MS = 200;
 const WHEEL_SIZE = 512;
 const LOAD_PAGE = 5000;
 
-type FireRef = { id: string; next: number };
+/** What the wheel holds: a job to fire (stage) at its next fire time minus the lead, or a staged fire to release. */
+type WheelItem = { kind: 'fire'; ref: DueRef } | { kind: 'release'; fire: StagedFire };
 
 /**
  * The leader's duties (DESIGN §5, §6), run only while this scheduler leads:
- * - **Loader**: every TRIGGER_SCAN_INTERVAL_MS (and on `wake()`), a keyset-paged read of (id,
+ * - **Loader**: every TRIGGER_SCAN_INTERVAL_MS, and at once when a job changes in any process
+ *   (JobSignals → `wake()`), a keyset-paged read of (id,
  *   next_fire_time) for enabled jobs due within TRIGGER_HORIZON_MS puts each fire on the timing wheel
  *   (keyed by job, so a moved schedule replaces its entry). Farther jobs stay in MySQL.
  * - **Wheel**: one timer, set to the next non-empty bucket; an idle leader does no work between scans.
- *   Its callback only queues the due batch — no I/O on the wheel's timer.
+ *   Its callback only queues the due batch or starts a release — no database I/O on the wheel's timer.
+ * - **Staging** (DESIGN §5 delta): a job whose overlap policy is ALLOW comes off the wheel
+ *   TRIGGER_STAGE_LEAD_MS before its fire time; others at the fire time (their overlap decision needs
+ *   the present).
  * - **Firing worker**: drains the queue through `TriggerService.fireRefs` (one transaction per page:
- *   instance rows + next_fire_time), then puts each job's new next fire straight back on the wheel when
- *   it falls inside the horizon, so fast schedules never wait for a scan.
+ *   instance rows, already routed, + next_fire_time), puts each new row back on the wheel at its fire
+ *   time for release, and each job's new next fire when it falls inside the horizon, so fast schedules
+ *   never wait for a scan.
+ * - **Release**: at the fire time the wheel hands the staged ids to `TriggerService.release` (one
+ *   Redis push per node): the only work left on a fire's critical path. A new leader first puts the
+ *   staged rows of the old one back on its wheel.
  * - **Maintenance**: the delay-queue pump, the reconciler and the due-but-not-fired detector.
  * Losing leadership drops the wheel; the next leader rebuilds it from MySQL (nothing lives only here).
  */
@@ -34,9 +44,14 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   private readonly logger = new Logger(SchedulerLoopService.name);
   private readonly names: string[];
   private running = false;
-  private wheel: WheelTimer<FireRef> | null = null;
-  private readonly held = new Map<string, number>();
-  private queue: FireRef[] = [];
+  private wheel: WheelTimer<WheelItem> | null = null;
+  /** Job id -> what its wheel entry stands for (see heldKey): a changed time or staging replaces the entry. */
+  private readonly held = new Map<string, string>();
+  private queue: DueRef[] = [];
+  /** Releases in progress; shutdown waits for them. */
+  private readonly releasing = new Set<Promise<void>>();
+  /** Ends the subscription to job changes (set while leading). */
+  private stopListening: (() => Promise<void>) | null = null;
   /** Duties running now, by name; shutdown waits for them before connections close. */
   private readonly inFlight = new Map<string, Promise<void>>();
 
@@ -45,7 +60,9 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     private readonly trigger: TriggerService,
     private readonly reconciler: ReconcilerService,
     private readonly detector: DueDetectorService,
+    private readonly signals: JobSignals,
     private readonly jobs: JobDefinitionRepository,
+    private readonly instances: JobInstanceRepository,
     private readonly metrics: MetricsService,
     private readonly registry: SchedulerRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -61,12 +78,18 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopDuties();
-    await Promise.all(this.inFlight.values());
+    await Promise.all([...this.inFlight.values(), ...this.releasing]);
   }
 
-  /** Reloads the wheel now (a job was created or changed in this process). */
+  /**
+   * Reloads the wheel now: a job was created or changed (JobSignals, from any process). A load already
+   * under way may have read before that change, so the reload runs after it.
+   */
   wake(): void {
-    if (this.running) void this.guard('load', () => this.load());
+    if (!this.running) return;
+    const current = this.inFlight.get('load');
+    if (current) void current.then(() => this.guard('load', () => this.load()));
+    else void this.guard('load', () => this.load());
   }
 
   /** Fires held on the wheel (for metrics and tests). */
@@ -78,7 +101,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     if (this.running) return;
     this.running = true;
     const { triggerTickMs, reconcileIntervalMs, triggerScanIntervalMs } = this.config;
-    this.wheel = new WheelTimer<FireRef>({
+    this.wheel = new WheelTimer<WheelItem>({
       tickMs: triggerTickMs,
       wheelSize: WHEEL_SIZE,
       startMs: this.clock.now(),
@@ -87,17 +110,26 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
         const t = setTimeout(fn, delayMs);
         return () => clearTimeout(t);
       },
-      onExpired: (refs) => this.enqueue(refs),
+      onExpired: (items) => this.onExpired(items),
     });
     this.registry.addInterval(this.names[0], setInterval(() => void this.maintain(), reconcileIntervalMs));
     this.registry.addInterval(this.names[1], setInterval(() => void this.guard('delay pump', () => this.reconciler.pumpDelayed()), DELAY_PUMP_MS));
     this.registry.addInterval(this.names[2], setInterval(() => void this.guard('load', () => this.load()), triggerScanIntervalMs));
-    void this.guard('load', () => this.load());
+    void this.guard('load', async () => {
+      await this.adoptStaged();
+      await this.load();
+    });
     void this.maintain();
+    void this.signals.onJobChanged(() => this.wake()).then(
+      (off) => (this.running ? (this.stopListening = off) : void off()),
+      (err: Error) => this.logger.warn(`not listening for job changes (the page scan still sees them): ${err.message}`),
+    );
   }
 
   private stopDuties(): void {
     this.running = false;
+    void this.stopListening?.();
+    this.stopListening = null;
     for (const name of this.names) if (this.registry.doesExist('interval', name)) this.registry.deleteInterval(name);
     this.wheel?.close();
     this.wheel = null;
@@ -109,7 +141,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   /** Page scan of fires due within the horizon onto the wheel. */
   private async load(): Promise<void> {
     const until = this.clock.now() + this.config.triggerHorizonMs;
-    let after: FireRef | undefined;
+    let after: DueRef | undefined;
     for (;;) {
       const page = await this.jobs.findDueRefs(this.config.namespace, until, LOAD_PAGE, after);
       if (!this.running) return;
@@ -120,17 +152,63 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.metrics.wheelSize.set(this.wheelSize);
   }
 
-  private hold(ref: FireRef): void {
-    if (!this.wheel || this.held.get(ref.id) === ref.next) return;
-    this.held.set(ref.id, ref.next);
-    this.wheel.add(ref.id, ref.next, ref);
+  /**
+   * Takes over the fires a previous leader staged but may not have released: rows not started whose fire
+   * time is at most MISFIRE_THRESHOLD_MS past go on this wheel (those already due are pushed at once; an
+   * id the old leader did push is then queued twice, which a conditional claim makes harmless). Older
+   * ones are the reconciler's (a DISPATCHED row in no queue is pushed again, a PENDING one dispatched).
+   */
+  private async adoptStaged(): Promise<void> {
+    let after = { fireTime: this.clock.now() - this.config.misfireThresholdMs, id: '' };
+    for (;;) {
+      const rows = await this.instances.findStaged(this.config.namespace, after, LOAD_PAGE);
+      if (!this.running) return;
+      this.stage(rows.map((r) => ({ id: r.id, fireTime: r.fireTime, nodeId: r.nodeId })));
+      if (rows.length < LOAD_PAGE) return;
+      const last = rows[rows.length - 1];
+      after = { fireTime: last.fireTime, id: last.id };
+    }
   }
 
-  /** The wheel's callback: queue the batch, start the worker; nothing else happens on the timer. */
-  private enqueue(refs: FireRef[]): void {
-    for (const r of refs) if (this.held.get(r.id) === r.next) this.held.delete(r.id);
+  /** Puts a job's next fire on the wheel, unless the same (fire time, staging) is held already. */
+  private hold(ref: DueRef): void {
+    const key = heldKey(ref);
+    if (!this.wheel || this.held.get(ref.id) === key) return;
+    this.held.set(ref.id, key);
+    this.wheel.add(ref.id, ref.stage ? ref.next - this.config.triggerStageLeadMs : ref.next, { kind: 'fire', ref });
+  }
+
+  /** Puts staged fires on the wheel at their fire time; those already due are released at once. */
+  private stage(fires: StagedFire[]): void {
+    const now = this.clock.now();
+    const due = fires.filter((f) => f.fireTime <= now);
+    for (const fire of fires) if (fire.fireTime > now) this.wheel?.add(`release:${fire.id}`, fire.fireTime, { kind: 'release', fire });
+    this.releaseNow(due);
+  }
+
+  /** The wheel's callback: queue the fires to write, start the releases; nothing waits on the timer. */
+  private onExpired(items: WheelItem[]): void {
+    const refs: DueRef[] = [];
+    const fires: StagedFire[] = [];
+    for (const item of items) {
+      if (item.kind === 'release') fires.push(item.fire);
+      else refs.push(item.ref);
+    }
+    this.releaseNow(fires);
+    if (refs.length === 0) return;
+    for (const r of refs) if (this.held.get(r.id) === heldKey(r)) this.held.delete(r.id);
     this.queue.push(...refs);
     this.kick();
+  }
+
+  /** Starts one release (a Redis push per node); failures are logged, the reconciler re-pushes. */
+  private releaseNow(fires: StagedFire[]): void {
+    if (fires.length === 0 || !this.running) return;
+    const p: Promise<void> = this.trigger
+      .release(fires)
+      .catch((err: Error) => this.logger.error(`release of ${fires.length} fire(s) failed, left to the reconciler: ${err.message}`))
+      .finally(() => this.releasing.delete(p));
+    this.releasing.add(p);
   }
 
   /** Starts the drain; if one was just finishing, starts another once it has, so nothing stays queued. */
@@ -148,11 +226,15 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   private async drain(): Promise<void> {
     const parallel = this.config.shape === 'cluster' ? this.config.triggerFireParallelism : 1;
     while (this.running && this.queue.length > 0) {
-      const batches: FireRef[][] = [];
+      const batches: DueRef[][] = [];
       while (batches.length < parallel && this.queue.length > 0) batches.push(this.queue.splice(0, this.config.triggerBatchSize));
-      const nexts = (await Promise.all(batches.map((b) => this.trigger.fireRefs(b)))).flatMap((f) => f.next);
-      const until = this.clock.now() + this.config.triggerHorizonMs;
-      for (const n of nexts) if (n.next <= until) this.hold(n);
+      await Promise.all(batches.map(async (b) => {
+        const fired = await this.trigger.fireRefs(b);
+        if (!this.running) return;
+        this.stage(fired.staged);
+        const until = this.clock.now() + this.config.triggerHorizonMs;
+        for (const n of fired.next) if (n.next <= until) this.hold(n);
+      }));
     }
     this.metrics.wheelSize.set(this.wheelSize);
   }
@@ -175,4 +257,9 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.inFlight.set(name, p);
     return p;
   }
+}
+
+/** A wheel entry's identity: an edit that changes only whether the job may be staged must replace it. */
+function heldKey(ref: DueRef): string {
+  return `${ref.next}:${ref.stage ? 'stage' : 'at'}`;
 }

@@ -4,6 +4,7 @@ import { CoordinationModule } from '../coordination/coordination.module.js';
 import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { DueDetectorService } from './due-detector.service.js';
+import { JobSignals } from './job-signals.service.js';
 import { LeaderElectionService } from './leader-election.service.js';
 import { SchedulerLoopService } from './scheduler-loop.service.js';
 import { TriggerService } from './trigger.service.js';
@@ -20,8 +21,8 @@ export class TriggerModule {
     return {
       module: TriggerModule,
       imports: [...(opts.scheduler ? [ScheduleModule.forRoot()] : []), MetadataModule, CoordinationModule, DispatchModule],
-      providers: [TriggerService, ...roleProviders],
-      exports: [TriggerService, ...roleProviders],
+      providers: [TriggerService, JobSignals, ...roleProviders],
+      exports: [TriggerService, JobSignals, ...roleProviders],
     };
   }
 }

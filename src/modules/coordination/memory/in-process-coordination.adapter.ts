@@ -1,5 +1,12 @@
 import { ValidationError, type Clock } from '../../../common/index.js';
+import { checkSlotArgs, toTtl } from '../port-args.js';
 import type { CoordinationPort, LiveNode, NodeAdvert } from '../coordination.port.js';
+
+/** A semaphore known from a seed: holder → expiry (epoch ms), and until when the semaphore itself lives. */
+interface Semaphore {
+  held: Map<string, number>;
+  until: number;
+}
 
 interface HeldLock {
   owner: string;
@@ -33,11 +40,14 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
   private readonly ready = new Map<string, string[]>();
   private readonly processing = new Map<string, string[]>();
   private readonly waiters = new Map<string, Waiter[]>();
+  private readonly listeners = new Map<string, Array<(message: string) => void>>();
   /** Delay queue sorted by (due time, id), as a Redis sorted set orders it; `delayedIndex` maps id → due time. */
   private readonly delayedOrder: DelayedEntry[] = [];
   private readonly delayedIndex = new Map<string, number>();
   private readonly nodes = new Map<string, { lastBeat: number; json: string }>();
   private readonly counters = new Map<string, number>();
+  /** Semaphore name -> holder -> expiry (epoch ms). */
+  private readonly semaphores = new Map<string, Semaphore>();
   /** Nonce key → expiry (epoch ms); expired ones are swept when the map has doubled since the last sweep. */
   private readonly nonces = new Map<string, number>();
   private nextNonceSweep = MIN_NONCE_SWEEP;
@@ -112,6 +122,25 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
     });
   }
 
+  /** {@inheritDoc CoordinationPort.claimMany} Waits like {@link claim} when the ready list is empty. */
+  async claimMany(nodeId: string, max: number, timeoutMs: number): Promise<string[]> {
+    if (this.closed || !(max >= 1)) return [];
+    const now = this.moveUpTo(nodeId, [], max);
+    if (now.length > 0 || !(timeoutMs > 0)) return now;
+    const first = await this.claim(nodeId, timeoutMs);
+    return first === null ? [] : this.moveUpTo(nodeId, [first], max);
+  }
+
+  /** Appends ids moved from the node's ready list to `out` until it holds `max` or the list is empty. */
+  private moveUpTo(nodeId: string, out: string[], max: number): string[] {
+    while (out.length < max) {
+      const id = this.moveOne(nodeId);
+      if (id === null) break;
+      out.push(id);
+    }
+    return out;
+  }
+
   /** {@inheritDoc CoordinationPort.ack} */
   async ack(nodeId: string, id: string): Promise<void> {
     const list = this.processing.get(nodeId);
@@ -119,6 +148,11 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
     if (index < 0) return;
     list!.splice(index, 1);
     if (list!.length === 0) this.processing.delete(nodeId);
+  }
+
+  /** {@inheritDoc CoordinationPort.ackMany} */
+  async ackMany(nodeId: string, ids: string[]): Promise<void> {
+    for (const id of ids) await this.ack(nodeId, id);
   }
 
   /** {@inheritDoc CoordinationPort.drainNode} */
@@ -134,9 +168,14 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
     return { ready: this.ready.get(nodeId)?.length ?? 0, processing: this.processing.get(nodeId)?.length ?? 0 };
   }
 
-  /** {@inheritDoc CoordinationPort.isQueued} */
-  async isQueued(nodeId: string, id: string): Promise<boolean> {
-    return (this.ready.get(nodeId)?.includes(id) ?? false) || (this.processing.get(nodeId)?.includes(id) ?? false);
+  /** {@inheritDoc CoordinationPort.queueDepths} */
+  async queueDepths(nodeIds: string[]): Promise<Array<{ ready: number; processing: number }>> {
+    return Promise.all(nodeIds.map((nodeId) => this.queueDepth(nodeId)));
+  }
+
+  /** {@inheritDoc CoordinationPort.queuedIds} */
+  async queuedIds(nodeId: string): Promise<Set<string>> {
+    return new Set([...(this.ready.get(nodeId) ?? []), ...(this.processing.get(nodeId) ?? [])]);
   }
 
   /** {@inheritDoc CoordinationPort.scheduleDelayed} */
@@ -182,6 +221,51 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
     this.nodes.delete(nodeId);
   }
 
+  /** {@inheritDoc CoordinationPort.acquireSlots} */
+  async acquireSlots(name: string, holders: string[], limit: number, ttlMs: number, nowMs: number): Promise<string[] | null> {
+    checkSlotArgs(holders, limit);
+    if (holders.length === 0) return [];
+    const sem = this.knownSemaphore(name, nowMs);
+    if (!sem) return null;
+    const admitted = holders.filter((h) => {
+      if (!sem.held.has(h) && sem.held.size >= limit) return false;
+      sem.held.set(h, nowMs + toTtl(ttlMs));
+      return true;
+    });
+    sem.until = Math.max(sem.until, nowMs + toTtl(ttlMs));
+    return admitted;
+  }
+
+  /** {@inheritDoc CoordinationPort.seedSlots} */
+  async seedSlots(name: string, holders: string[], ttlMs: number, nowMs: number): Promise<void> {
+    checkSlotArgs(holders, 1);
+    const expireAt = nowMs + toTtl(ttlMs);
+    const sem = this.knownSemaphore(name, nowMs) ?? { held: new Map<string, number>(), until: 0 };
+    for (const h of holders) sem.held.set(h, Math.max(sem.held.get(h) ?? 0, expireAt));
+    sem.until = Math.max(sem.until, expireAt);
+    this.semaphores.set(name, sem);
+  }
+
+  /** {@inheritDoc CoordinationPort.releaseSlot} */
+  async releaseSlot(name: string, holder: string): Promise<void> {
+    this.semaphores.get(name)?.held.delete(holder);
+  }
+
+  /**
+   * Semaphore `name` with its expired holders dropped, or null when it is not known (never seeded, or past
+   * its `until`, as the Redis key expires: every call sets it to at least its holders' expiry and now + ttl).
+   */
+  private knownSemaphore(name: string, nowMs: number): Semaphore | null {
+    const sem = this.semaphores.get(name);
+    if (!sem) return null;
+    for (const [holder, expiry] of sem.held) if (expiry <= nowMs) sem.held.delete(holder);
+    if (sem.until <= nowMs) {
+      this.semaphores.delete(name);
+      return null;
+    }
+    return sem;
+  }
+
   /** {@inheritDoc CoordinationPort.increment} */
   async increment(name: string, by = 1): Promise<number> {
     if (!Number.isSafeInteger(by)) throw new ValidationError('by', `increment must be an integer, got ${by}`);
@@ -205,9 +289,26 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
     return true;
   }
 
-  /** Resolves pending claims with null and stops their timers. Idempotent. */
+  /** {@inheritDoc CoordinationPort.publish} Listeners run on a later microtask, as a network hop would. */
+  async publish(name: string, message: string): Promise<void> {
+    for (const listener of [...(this.listeners.get(name) ?? [])]) queueMicrotask(() => listener(message));
+  }
+
+  /** {@inheritDoc CoordinationPort.subscribe} */
+  async subscribe(name: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    listOf(this.listeners, name).push(listener);
+    return async () => {
+      const list = this.listeners.get(name);
+      const index = list ? list.indexOf(listener) : -1;
+      if (index >= 0) list!.splice(index, 1);
+      if (list?.length === 0) this.listeners.delete(name);
+    };
+  }
+
+  /** Resolves pending claims with null and stops their timers; drops subscriptions. Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
+    this.listeners.clear();
     for (const waiting of this.waiters.values()) {
       for (const waiter of waiting) {
         clearTimeout(waiter.timer);
@@ -267,8 +368,3 @@ function listOf<T>(map: Map<string, T[]>, key: string): T[] {
   return list;
 }
 
-/** A TTL as the Redis adapter accepts it: a positive whole number of ms. */
-function toTtl(ttlMs: number): number {
-  if (!(ttlMs > 0) || !Number.isFinite(ttlMs)) throw new ValidationError('ttlMs', `ttl must be a positive number of ms, got ${ttlMs}`);
-  return Math.ceil(ttlMs);
-}

@@ -1,5 +1,6 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import { ValidationError } from '../../../common/index.js';
+import { checkSlotArgs, toTtl } from '../port-args.js';
 import type { CoordinationPort, LiveNode, NodeAdvert } from '../coordination.port.js';
 import { RedisKeys } from './redis-keys.js';
 import { ScriptLoader, type ScriptName } from './script-loader.js';
@@ -20,6 +21,10 @@ export class RedisCoordinationAdapter implements CoordinationPort {
   private readonly idleBlocking: Redis[] = [];
   private readonly blocking = new Set<Redis>();
   private closed = false;
+  /** The subscriber connection (a Redis connection in subscribe mode serves nothing else), made on first subscribe. */
+  private subscriber: Redis | null = null;
+  /** Listeners by channel key. */
+  private readonly listeners = new Map<string, Set<(message: string) => void>>();
 
   /**
    * @param redis shared ioredis client (not closed by this adapter); the scripts are registered on it.
@@ -80,9 +85,35 @@ export class RedisCoordinationAdapter implements CoordinationPort {
     }
   }
 
+  /**
+   * {@inheritDoc CoordinationPort.claimMany}
+   * One script call (an LMOVE loop, `lua/claimMany-2.lua`); only when it finds nothing does it block
+   * (BLMOVE for one id on a connection of its own), then takes the rest with the script again.
+   */
+  async claimMany(nodeId: string, max: number, timeoutMs: number): Promise<string[]> {
+    if (this.closed || !(max >= 1)) return [];
+    const keys = [this.keys.ready(nodeId), this.keys.processing(nodeId)];
+    const n = Math.floor(max);
+    const now = (await this.run('claimMany', keys, [n])) as string[];
+    if (now.length > 0 || !(timeoutMs > 0)) return now;
+    const first = await this.claim(nodeId, timeoutMs);
+    if (first === null) return [];
+    if (n === 1 || this.closed) return [first];
+    return [first, ...((await this.run('claimMany', keys, [n - 1])) as string[])];
+  }
+
   /** {@inheritDoc CoordinationPort.ack} */
   async ack(nodeId: string, id: string): Promise<void> {
     await this.redis.lrem(this.keys.processing(nodeId), 1, id);
+  }
+
+  /** {@inheritDoc CoordinationPort.ackMany} */
+  async ackMany(nodeId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const key = this.keys.processing(nodeId);
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.lrem(key, 1, id);
+    await execAll(pipeline);
   }
 
   /** {@inheritDoc CoordinationPort.drainNode} */
@@ -98,10 +129,20 @@ export class RedisCoordinationAdapter implements CoordinationPort {
     return { ready, processing };
   }
 
-  /** {@inheritDoc CoordinationPort.isQueued} */
-  async isQueued(nodeId: string, id: string): Promise<boolean> {
-    const tx = this.redis.multi().lpos(this.keys.ready(nodeId), id).lpos(this.keys.processing(nodeId), id);
-    return (await execAll(tx)).some((position) => position !== null);
+  /** {@inheritDoc CoordinationPort.queueDepths} One pipeline of LLENs (not atomic across nodes; each figure is exact at its instant). */
+  async queueDepths(nodeIds: string[]): Promise<Array<{ ready: number; processing: number }>> {
+    if (nodeIds.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const nodeId of nodeIds) pipeline.llen(this.keys.ready(nodeId)).llen(this.keys.processing(nodeId));
+    const lengths = (await execAll(pipeline)) as number[];
+    return nodeIds.map((_, i) => ({ ready: lengths[2 * i], processing: lengths[2 * i + 1] }));
+  }
+
+  /** {@inheritDoc CoordinationPort.queuedIds} */
+  async queuedIds(nodeId: string): Promise<Set<string>> {
+    const tx = this.redis.multi().lrange(this.keys.ready(nodeId), 0, -1).lrange(this.keys.processing(nodeId), 0, -1);
+    const [ready, processing] = (await execAll(tx)) as string[][];
+    return new Set([...ready, ...processing]);
   }
 
   /** {@inheritDoc CoordinationPort.scheduleDelayed} */
@@ -141,6 +182,24 @@ export class RedisCoordinationAdapter implements CoordinationPort {
     await this.run('removeNode', this.nodeKeys(), [nodeId]);
   }
 
+  /** {@inheritDoc CoordinationPort.acquireSlots} */
+  async acquireSlots(name: string, holders: string[], limit: number, ttlMs: number, nowMs: number): Promise<string[] | null> {
+    checkSlotArgs(holders, limit);
+    if (holders.length === 0) return [];
+    return (await this.run('acquireSlots', [this.keys.semaphore(name)], [nowMs, nowMs + toTtl(ttlMs), limit, ...holders])) as string[] | null;
+  }
+
+  /** {@inheritDoc CoordinationPort.seedSlots} */
+  async seedSlots(name: string, holders: string[], ttlMs: number, nowMs: number): Promise<void> {
+    checkSlotArgs(holders, 1);
+    await this.run('seedSlots', [this.keys.semaphore(name)], [nowMs, nowMs + toTtl(ttlMs), ...holders]);
+  }
+
+  /** {@inheritDoc CoordinationPort.releaseSlot} */
+  async releaseSlot(name: string, holder: string): Promise<void> {
+    await this.redis.zrem(this.keys.semaphore(name), holder);
+  }
+
   /** {@inheritDoc CoordinationPort.increment} */
   async increment(name: string, by = 1): Promise<number> {
     if (!Number.isSafeInteger(by)) throw new ValidationError('by', `increment must be an integer, got ${by}`);
@@ -152,9 +211,44 @@ export class RedisCoordinationAdapter implements CoordinationPort {
     return (await this.redis.set(this.keys.nonce(appId, nonce), '1', 'PX', toTtl(ttlMs), 'NX')) === 'OK';
   }
 
-  /** Disconnects the blocking connections this adapter created (pending claims resolve null). Idempotent. */
+  /** {@inheritDoc CoordinationPort.publish} */
+  async publish(name: string, message: string): Promise<void> {
+    await this.redis.publish(this.keys.channel(name), message);
+  }
+
+  /** {@inheritDoc CoordinationPort.subscribe} One subscriber connection per adapter serves every channel. */
+  async subscribe(name: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    if (this.closed) throw new Error('coordination adapter is closed');
+    const channel = this.keys.channel(name);
+    if (!this.subscriber) {
+      const connectionName = this.redis.options.connectionName;
+      const sub = this.redis.duplicate({ connectionName: connectionName ? `${connectionName}:sub` : undefined });
+      sub.on('error', () => undefined); // reported by the shared client's owner; ioredis resubscribes on reconnect
+      sub.on('message', (ch: string, message: string) => {
+        for (const l of this.listeners.get(ch) ?? []) l(message);
+      });
+      this.subscriber = sub;
+    }
+    let set = this.listeners.get(channel);
+    if (!set) {
+      this.listeners.set(channel, (set = new Set()));
+      await this.subscriber.subscribe(channel);
+    }
+    set.add(listener);
+    return async () => {
+      const current = this.listeners.get(channel);
+      if (!current?.delete(listener) || current.size > 0) return;
+      this.listeners.delete(channel);
+      if (this.subscriber && !this.closed) await this.subscriber.unsubscribe(channel).catch(() => undefined);
+    };
+  }
+
+  /** Disconnects the blocking and subscriber connections this adapter created (pending claims resolve null). Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
+    this.subscriber?.disconnect();
+    this.subscriber = null;
+    this.listeners.clear();
     for (const connection of this.blocking) connection.disconnect();
     this.blocking.clear();
     this.idleBlocking.length = 0;
@@ -197,11 +291,6 @@ export class RedisCoordinationAdapter implements CoordinationPort {
   }
 }
 
-/** A TTL Redis accepts for PX: a positive whole number of ms. */
-function toTtl(ttlMs: number): number {
-  if (!(ttlMs > 0) || !Number.isFinite(ttlMs)) throw new ValidationError('ttlMs', `ttl must be a positive number of ms, got ${ttlMs}`);
-  return Math.ceil(ttlMs);
-}
 
 /** Runs a MULTI/pipeline and returns its replies, throwing the first command error. */
 async function execAll(tx: ChainableCommander): Promise<unknown[]> {

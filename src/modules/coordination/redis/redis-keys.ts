@@ -52,6 +52,16 @@ export class RedisKeys {
     return `${this.prefix}:node-info`;
   }
 
+  /** Sorted set of the holders of semaphore `name` (score = expiry, epoch ms). */
+  semaphore(name: string): string {
+    return `${this.prefix}:sem:${name}`;
+  }
+
+  /** Pub/sub channel `name` (not a key: nothing is stored; named alike so namespaces never hear each other). */
+  channel(name: string): string {
+    return `${this.prefix}:chan:${name}`;
+  }
+
   /** Integer counter `name`. */
   counter(name: string): string {
     return `${this.prefix}:counter:${name}`;

@@ -20,6 +20,9 @@ export const SCRIPT_NAMES = [
   'heartbeat',
   'removeNode',
   'listNodes',
+  'acquireSlots',
+  'seedSlots',
+  'claimMany',
 ] as const;
 
 /** Name of one coordination script. */

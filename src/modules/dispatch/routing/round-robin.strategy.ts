@@ -4,23 +4,56 @@ import { RoutingStrategy } from '../../metadata/index.js';
 import { RoutableInstance, RoutingStrategyImpl } from './routing-strategy.js';
 
 /**
- * ROUND_ROBIN: a shared counter per handler (coordination `increment`, so every API and scheduler pod
- * advances the same sequence) modulo the sorted candidate list.
+ * ROUND_ROBIN (DESIGN §6): a shared counter per handler (coordination `increment` on `rr:<handler>`, so
+ * every API and scheduler pod advances the same sequence) modulo the sorted candidate list. Position n
+ * (1-based counter value) goes to `candidates[(n − 1) mod candidates.length]`; a batch reserves
+ * consecutive positions with one increment per handler, so it costs one round trip however large.
+ * When the candidate list changes the rotation continues from the same counter over the new list.
  */
 export class RoundRobinStrategy implements RoutingStrategyImpl {
   readonly type = RoutingStrategy.ROUND_ROBIN;
 
+  /** @param coordination where the per-handler counters live (shared by every pod in the cluster shape) */
   constructor(private readonly coordination: CoordinationPort) {}
 
+  /** The next position of the instance's handler: one round trip. */
   async select(instance: RoutableInstance, candidates: LiveNode[]): Promise<LiveNode> {
-    const n = await this.coordination.increment(`rr:${instance.handler}`);
-    return candidates[(n - 1) % candidates.length];
+    const start = await this.reserve(instance.handler, 1);
+    return candidates[start % candidates.length];
   }
 
-  /** Reserves `count` consecutive positions in one round trip (batch dispatch). */
-  async selectMany(handler: string, count: number, candidates: LiveNode[]): Promise<LiveNode[]> {
-    const end = await this.coordination.increment(`rr:${handler}`, count);
-    const start = end - count;
+  /**
+   * Reserves `count` consecutive positions of `handler` in one round trip (batch dispatch) and returns
+   * the `count` nodes in order; `[]` without a round trip when `count <= 0`.
+   */
+  selectMany(handler: string, count: number, candidates: LiveNode[]): Promise<LiveNode[]>;
+  /**
+   * {@link RoutingStrategyImpl.selectMany}: consecutive positions per handler in input order, one
+   * round trip per distinct handler (in parallel); a batch of one handler is one round trip.
+   */
+  selectMany(instances: RoutableInstance[], candidates: LiveNode[]): Promise<LiveNode[]>;
+  async selectMany(...args: [string, number, LiveNode[]] | [RoutableInstance[], LiveNode[]]): Promise<LiveNode[]> {
+    if (args.length === 2) return this.rotate(args[0], args[1]);
+    const [handler, count, candidates] = args;
+    if (count <= 0) return [];
+    const start = await this.reserve(handler, count);
     return Array.from({ length: count }, (_, i) => candidates[(start + i) % candidates.length]);
+  }
+
+  private async rotate(instances: RoutableInstance[], candidates: LiveNode[]): Promise<LiveNode[]> {
+    const counts = new Map<string, number>();
+    for (const { handler } of instances) counts.set(handler, (counts.get(handler) ?? 0) + 1);
+    const next = new Map<string, number>();
+    await Promise.all([...counts].map(async ([handler, count]) => next.set(handler, await this.reserve(handler, count))));
+    return instances.map(({ handler }) => {
+      const position = next.get(handler)!;
+      next.set(handler, position + 1);
+      return candidates[position % candidates.length];
+    });
+  }
+
+  /** Advances the handler's counter by `count` and returns the first reserved position, 0-based. */
+  private async reserve(handler: string, count: number): Promise<number> {
+    return (await this.coordination.increment(`rr:${handler}`, count)) - count;
   }
 }

@@ -1,20 +1,44 @@
 import { Injectable } from '@nestjs/common';
 import { JobContext, JobFailure, JobHandlerImpl } from '../job-context.js';
 import { JobHandler } from '../job-handler.decorator.js';
-import { HttpCallResult, runHttpCall } from './http-call.js';
+import { HttpCallResult, isPlainObject, runHttpCall } from './http-call.js';
+
+/**
+ * Headers the `http` handler adds to every request, so the receiver can deduplicate and fence its own
+ * writes: the request id (stable across attempts), the instance id, the attempt (1-based) and the
+ * attempt's fencing token (grows with every attempt; a write carrying a smaller one is stale).
+ */
+export const TICKWHEEL_HTTP_HEADERS = {
+  requestId: 'X-Tickwheel-Request-Id',
+  instanceId: 'X-Tickwheel-Instance-Id',
+  attempt: 'X-Tickwheel-Attempt',
+  fencingToken: 'X-Tickwheel-Fencing-Token',
+} as const;
 
 /**
  * Built-in `http` handler: makes the request described by the params (method, url, headers, body,
  * timeoutMs) and keeps the status and a bounded excerpt of the body as the result. A status of 400 or
  * more fails the attempt (retried if attempts remain) and still records that result.
- * The header `X-Tickwheel-Request-Id` carries the idempotency key, so the receiver can deduplicate.
+ * The headers of {@link TICKWHEEL_HTTP_HEADERS} carry the idempotency key, the attempt and its fencing
+ * token; they replace any params header of the same name (in any case).
  */
 @Injectable()
 @JobHandler('http')
 export class HttpJobHandler implements JobHandlerImpl {
   async execute(ctx: JobContext): Promise<HttpCallResult> {
     const p = (ctx.params ?? {}) as Record<string, unknown>;
-    const headers = { ...((p.headers as Record<string, string>) ?? {}), 'X-Tickwheel-Request-Id': ctx.requestId };
+    const own: Record<string, string> = {
+      [TICKWHEEL_HTTP_HEADERS.requestId]: ctx.requestId,
+      [TICKWHEEL_HTTP_HEADERS.instanceId]: ctx.instanceId,
+      [TICKWHEEL_HTTP_HEADERS.attempt]: String(ctx.attempt),
+      [TICKWHEEL_HTTP_HEADERS.fencingToken]: String(ctx.fencingToken),
+    };
+    // Malformed headers go through untouched, so the call's validation names params.headers.
+    const given = p.headers === undefined ? {} : p.headers;
+    const ownNames = new Set(Object.keys(own).map((h) => h.toLowerCase()));
+    const headers = isPlainObject(given)
+      ? { ...Object.fromEntries(Object.entries(given).filter(([name]) => !ownNames.has(name.toLowerCase()))), ...own }
+      : given;
     const result = await runHttpCall({ ...p, headers }, ctx.signal);
     if (result.status >= 400) throw new JobFailure(`HTTP ${result.status}`, result);
     return result;

@@ -32,6 +32,8 @@ export class JobInstance {
   @Column({ name: 'retry_backoff_ms', type: 'int', default: 1000 }) retryBackoffMs: number;
   @Column({ name: 'retry_backoff_kind', type: 'varchar', length: 16, default: 'FIXED' }) retryBackoffKind: string;
   @Column({ name: 'timeout_ms', type: 'int' }) timeoutMs: number;
+  /** The job's maxConcurrency when the instance was made (0 = no limit; API tasks 0). */
+  @Column({ name: 'max_concurrency', type: 'int', default: 0 }) maxConcurrency: number;
   @Column({ name: 'routing_strategy', type: 'varchar', length: 32, default: 'ROUND_ROBIN' }) routingStrategy: RoutingStrategy;
   @Column({ name: 'routing_key', type: 'varchar', length: 255, nullable: true }) routingKey: string | null;
   @Column({ name: 'node_id', type: 'varchar', length: 128, nullable: true }) nodeId: string | null;

@@ -6,7 +6,7 @@ import { JobInstance } from './job-instance.entity.js';
 /** What differs between new instances; everything else starts as a fresh PENDING first attempt. */
 export type NewJobInstance = Pick<JobInstance, 'namespace' | 'appId' | 'handler' | 'fireTime' | 'triggerSource' | 'dueAt'> &
   Partial<Pick<JobInstance, 'requestId' | 'requestHash' | 'jobId' | 'jobCode' | 'maxAttempts' | 'retryBackoffMs' | 'retryBackoffKind' |
-    'timeoutMs' | 'routingStrategy' | 'routingKey' | 'params'>>;
+    'timeoutMs' | 'routingStrategy' | 'routingKey' | 'params' | 'shardIndex' | 'shardTotal' | 'maxConcurrency'>>;
 
 /**
  * The one constructor of a new job instance row (API task or job fire): a PENDING first attempt with a
@@ -18,7 +18,7 @@ export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
   return Object.assign(new JobInstance(), {
     id, requestId: id, requestHash: null, jobId: null, jobCode: null, shardIndex: 0, shardTotal: 1,
     status: JobInstanceStatus.PENDING, attempt: 1, maxAttempts: 1, retryBackoffMs: 1000, retryBackoffKind: BackoffKind.FIXED,
-    timeoutMs: 60_000, routingStrategy: RoutingStrategy.ROUND_ROBIN, routingKey: null, nodeId: null, leaseUntil: null,
+    timeoutMs: 60_000, maxConcurrency: 0, routingStrategy: RoutingStrategy.ROUND_ROBIN, routingKey: null, nodeId: null, leaseUntil: null,
     fencingToken: 0, params: {}, result: null, error: null, traceId: id.replace(/-/g, ''), callbackUrl: null, callbackStatus: null,
     createdAt: now, updatedAt: now, dispatchedAt: null, startedAt: null, finishedAt: null,
     ...stripUndefined(f),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { newId } from '../../../common/index.js';
 import { JobAttempt } from '../entities/index.js';
 
@@ -13,9 +13,12 @@ export class JobAttemptRepository {
     this.repo = ds.getRepository(JobAttempt);
   }
 
-  /** Records the start of an attempt (status RUNNING). A second start of the same attempt is ignored. */
-  async start(instanceId: string, attempt: number, nodeId: string, fencingToken: number, startedAt: number): Promise<void> {
-    await this.repo
+  /**
+   * Records the start of an attempt (status RUNNING). A second start of the same attempt is ignored.
+   * `em`: inside that transaction (JobInstanceRepository.together).
+   */
+  async start(instanceId: string, attempt: number, nodeId: string, fencingToken: number, startedAt: number, em?: EntityManager): Promise<void> {
+    await this.on(em)
       .createQueryBuilder()
       .insert()
       .values({ id: newId(), instanceId, attempt, nodeId, fencingToken, status: 'RUNNING', startedAt, finishedAt: null, error: null })
@@ -23,14 +26,21 @@ export class JobAttemptRepository {
       .execute();
   }
 
-  /** Records how an attempt ended (SUCCESS, FAILED, TIMEOUT, CANCELLED, LEASE_LOST, NODE_LOST); only a RUNNING attempt row changes. */
-  async finish(instanceId: string, attempt: number, status: string, error: string | null, finishedAt: number): Promise<void> {
-    await this.repo
+  /**
+   * Records how an attempt ended (SUCCESS, FAILED, TIMEOUT, CANCELLED, LEASE_LOST, NODE_LOST); only a RUNNING
+   * attempt row changes. `em`: inside that transaction (JobInstanceRepository.together).
+   */
+  async finish(instanceId: string, attempt: number, status: string, error: string | null, finishedAt: number, em?: EntityManager): Promise<void> {
+    await this.on(em)
       .createQueryBuilder()
       .update(JobAttempt)
       .set({ status, error: error ? error.slice(0, 4000) : null, finishedAt })
       .where('instance_id = :instanceId AND attempt = :attempt AND status = :running', { instanceId, attempt, running: 'RUNNING' })
       .execute();
+  }
+
+  private on(em: EntityManager | undefined): Repository<JobAttempt> {
+    return em ? em.getRepository(JobAttempt) : this.repo;
   }
 
   listForInstance(instanceId: string): Promise<JobAttempt[]> {

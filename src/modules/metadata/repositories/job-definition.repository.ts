@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, LessThan, QueryDeepPartialEntity, Repository } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../../common/index.js';
-import { JobDefinition } from '../entities/index.js';
+import { JobDefinition, OverlapPolicy } from '../entities/index.js';
 import { isUniqueViolation } from './db-errors.js';
 
 /** Rows changed by a raw UPDATE, for mysql2 ({affectedRows}) and better-sqlite3 ({changes} / [rows, n]). */
@@ -12,10 +12,20 @@ function affectedRows(res: unknown): number {
   return r.affectedRows ?? r.changes ?? 0;
 }
 
+/** A job due within the horizon, as the wheel loader reads it. */
+export interface DueRef {
+  id: string;
+  /** next_fire_time, epoch ms. */
+  next: number;
+  /** The fire may be written ahead of its time (see findDueRefs). */
+  stage: boolean;
+}
+
 /** job_definition I/O. Updates use the `version` column as an optimistic lock. */
 @Injectable()
 export class JobDefinitionRepository {
   private readonly repo: Repository<JobDefinition>;
+  private sqliteTail: Promise<unknown> = Promise.resolve();
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.repo = ds.getRepository(JobDefinition);
@@ -36,10 +46,11 @@ export class JobDefinitionRepository {
    * Writes `patch` if the row still has `expectedVersion`, bumping the version.
    * @throws ConflictError when the row changed in between (or the new code collides).
    */
-  async update(def: JobDefinition, patch: Partial<JobDefinition>): Promise<JobDefinition> {
+  async update(def: JobDefinition, patch: Partial<JobDefinition>, em?: EntityManager): Promise<JobDefinition> {
     let affected: number | undefined;
+    const repo = em ? em.getRepository(JobDefinition) : this.repo;
     try {
-      const res = await this.repo
+      const res = await repo
         .createQueryBuilder()
         .update(JobDefinition)
         .set({ ...patch, version: def.version + 1 } as QueryDeepPartialEntity<JobDefinition>)
@@ -51,11 +62,11 @@ export class JobDefinitionRepository {
       throw err;
     }
     if (affected !== 1) throw new ConflictError(`job '${def.code}' was changed concurrently; read it again and retry`);
-    return (await this.findById(def.namespace, def.id)) as JobDefinition;
+    return (await repo.findOneBy({ namespace: def.namespace, id: def.id })) as JobDefinition;
   }
 
-  async delete(namespace: string, id: string): Promise<void> {
-    const res = await this.repo.delete({ namespace, id });
+  async delete(namespace: string, id: string, em?: EntityManager): Promise<void> {
+    const res = await (em ? em.getRepository(JobDefinition) : this.repo).delete({ namespace, id });
     if (res.affected !== 1) throw new NotFoundError('job', id);
   }
 
@@ -74,20 +85,37 @@ export class JobDefinitionRepository {
 
   /**
    * (id, next_fire_time) of enabled jobs due at or before `until`, keyset-paged by (next_fire_time, id)
-   * after `after`: the wheel loader's light read (DESIGN §5 page scan).
+   * after `after`: the wheel loader's light read (DESIGN §5 page scan). `stage` is true for jobs whose
+   * fires may be written ahead of time (overlap policy ALLOW and no maxConcurrency: no decision depends
+   * on what runs at the fire time).
    */
-  async findDueRefs(namespace: string, until: number, limit: number, after?: { next: number; id: string }): Promise<Array<{ id: string; next: number }>> {
+  async findDueRefs(namespace: string, until: number, limit: number, after?: { next: number; id: string }): Promise<DueRef[]> {
     const qb = this.repo
       .createQueryBuilder('j')
-      .select(['j.id AS id', 'j.next_fire_time AS next'])
+      .select(['j.id AS id', 'j.next_fire_time AS next', 'j.overlap_policy AS overlap', 'j.max_concurrency AS maxConc'])
       .where('j.namespace = :namespace AND j.enabled = :en AND j.next_fire_time <= :until', { namespace, en: true, until });
     if (after) qb.andWhere('(j.next_fire_time > :an OR (j.next_fire_time = :an AND j.id > :ai))', { an: after.next, ai: after.id });
-    const rows = await qb.orderBy('j.next_fire_time', 'ASC').addOrderBy('j.id', 'ASC').limit(limit).getRawMany<{ id: string; next: string | number }>();
-    return rows.map((r) => ({ id: r.id, next: Number(r.next) }));
+    const rows = await qb.orderBy('j.next_fire_time', 'ASC').addOrderBy('j.id', 'ASC').limit(limit).getRawMany<{ id: string; next: string | number; overlap: string; maxConc: string | number }>();
+    return rows.map((r) => ({ id: r.id, next: Number(r.next), stage: r.overlap === OverlapPolicy.ALLOW && Number(r.maxConc) === 0 }));
   }
 
   findByIds(namespace: string, ids: string[]): Promise<JobDefinition[]> {
     return ids.length === 0 ? Promise.resolve([]) : this.repo.findBy({ namespace, id: In(ids) });
+  }
+
+  /**
+   * Reads jobs inside the firing transaction `em`, locking their rows (MySQL `SELECT … FOR UPDATE`, in
+   * id order so two firing pages never deadlock; SQLite serialises writers anyway). A job edit takes the
+   * same row lock before it removes staged fires, so an edit and a firing page of the same job never
+   * interleave (see TriggerService.unstage).
+   */
+  lockForFiring(em: EntityManager, namespace: string, ids: string[]): Promise<JobDefinition[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    const qb = em.getRepository(JobDefinition).createQueryBuilder('j')
+      .where('j.namespace = :namespace AND j.id IN (:...ids)', { namespace, ids })
+      .orderBy('j.id', 'ASC');
+    if (this.ds.options.type === 'mysql') qb.setLock('pessimistic_write');
+    return qb.getMany();
   }
 
   /** Enabled jobs whose next_fire_time passed before `before` (due but not fired), most overdue first. */
@@ -136,13 +164,34 @@ export class JobDefinitionRepository {
     return affectedRows(res);
   }
 
-  /** Sets next_fire_time outside firing (FIXED_DELAY after a finish, resume). */
-  async setNextFire(id: string, nextFireTime: number | null, now: number): Promise<void> {
-    await this.repo.update({ id }, { nextFireTime, updatedAt: now });
+  /** Sets next_fire_time outside firing (FIXED_DELAY after a finish, an edit that put staged fires back). */
+  async setNextFire(id: string, nextFireTime: number | null, now: number, em?: EntityManager): Promise<void> {
+    await (em ? em.getRepository(JobDefinition) : this.repo).update({ id }, { nextFireTime, updatedAt: now });
   }
 
   /** Runs `fn` in one transaction (the fire ledger: instance rows + schedule advance together, DESIGN §5). */
   transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(fn);
+    return this.serialised(() => this.ds.transaction(fn));
+  }
+
+  /**
+   * Runs a job edit in one transaction, READ COMMITTED on MySQL: the edit's range DELETE of staged fires
+   * then locks only the rows it removes, not the index gaps a firing page of other jobs inserts into.
+   * (SQLite has one writer; its default applies.)
+   */
+  editTransaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.ds.options.type === 'mysql' ? this.ds.transaction('READ COMMITTED', fn) : this.serialised(() => this.ds.transaction(fn));
+  }
+
+  /**
+   * SQLite: one transaction at a time. TypeORM's better-sqlite3 driver shares one connection, so a second
+   * transaction begun while one is open would become a SAVEPOINT inside it (and roll back with it). Today
+   * nothing inside these transactions waits on real I/O, so they never interleave; this keeps it so.
+   */
+  private serialised<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.ds.options.type === 'mysql') return fn();
+    const run = this.sqliteTail.then(fn, fn);
+    this.sqliteTail = run.catch(() => undefined);
+    return run;
   }
 }

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiAcceptedResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppId, Signed } from '../auth/signed.decorator.js';
 import { BackfillDto, CreateJobDto, ImportCrontabDto, ListQueryDto, TriggerJobDto, UpdateJobDto } from '../dto/job.dto.js';
 import { JobViewDto } from '../dto/job-view.dto.js';
-import { TaskViewDto } from '../dto/task.dto.js';
+import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
 import { CrontabImportResult, CrontabImportService } from '../services/crontab-import.service.js';
 import { toTaskView } from '../services/instance-view.js';
 import { JobsService } from '../services/jobs.service.js';
@@ -79,9 +79,11 @@ export class JobsController {
 
   @Post(':id/trigger')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Run the job once now (MANUAL instance), paused or not' })
-  async trigger(@AppId() appId: string, @Param('id') id: string, @Body() dto: TriggerJobDto): Promise<TaskViewDto> {
-    return toTaskView(await this.jobs.triggerNow(appId, id, dto.params));
+  @ApiOperation({ summary: 'Run the job once now (MANUAL instance), paused or not, under its overlap policy (SKIP answers a CANCELLED instance, QUEUE a WAITING one, REPLACE cancels the unfinished ones)' })
+  @ApiAcceptedResponse({ type: TriggerViewDto, description: 'The new instance (shard 0 of a sharded job, with every shard under `shards`).' })
+  async trigger(@AppId() appId: string, @Param('id') id: string, @Body() dto: TriggerJobDto): Promise<TriggerViewDto> {
+    const [first, ...others] = await this.jobs.triggerNow(appId, id, dto.params);
+    return { ...toTaskView(first), ...(others.length > 0 ? { shards: [first, ...others].map((i) => toTaskView(i)) } : {}) };
   }
 
   @Post(':id/backfill')
@@ -99,10 +101,19 @@ export class JobsController {
     return toTaskView(await this.jobs.cancelInstance(appId, id, instanceId));
   }
 
+  @Get(':id/instances/:instanceId')
+  @ApiOperation({ summary: 'One instance of the job, with its attempts', description: 'As GET /api/tasks/{requestId}, for a fire of the job (its instanceId is in the trigger-now answer and the instance list).' })
+  @ApiOkResponse({ type: TaskViewDto })
+  @ApiNotFoundResponse({ description: 'No such job, or the instance is not one of its.' })
+  async instance(@Param('id') id: string, @Param('instanceId') instanceId: string): Promise<TaskViewDto> {
+    const { instance, attempts } = await this.jobs.instanceOf(id, instanceId);
+    return toTaskView(instance, attempts);
+  }
+
   @Get(':id/instances')
   @ApiOperation({ summary: 'Recent instances of the job, newest fire first' })
   async instances(@Param('id') id: string, @Query() q: ListQueryDto): Promise<TaskViewDto[]> {
-    return (await this.jobs.instancesOf(id, q.limit ?? 50)).map(toTaskView);
+    return (await this.jobs.instancesOf(id, q.limit ?? 50)).map((i) => toTaskView(i));
   }
 
   private view(d: Parameters<typeof JobViewDto.of>[0]): JobViewDto {

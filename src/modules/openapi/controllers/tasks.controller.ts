@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/commo
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
 import { AppId, Signed } from '../auth/signed.decorator.js';
-import { SubmitTaskDto, TaskAcceptedDto, TaskViewDto } from '../dto/task.dto.js';
+import { SubmitTaskBatchDto, SubmitTaskDto, TaskAcceptedDto, TaskBatchAcceptedDto, TaskViewDto } from '../dto/task.dto.js';
+import { problemFields } from '../filters/problem-details.filter.js';
 import { toTaskView } from '../services/instance-view.js';
 import { TasksService } from '../services/tasks.service.js';
 
@@ -25,6 +26,24 @@ export class TasksController {
     return accepted;
   }
 
+  @Post('batch')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Submit up to 1000 tasks at once',
+    description:
+      'Each task is a POST /api/tasks body with its own requestId and the same idempotency: results[i] answers tasks[i] with the first answer ' +
+      '(`replayed: true` when the task existed already) or, when its requestId was used with another body, a per-item `error` (status 409); ' +
+      'the request itself is still a 202. A requestId repeated inside the batch with the same body gets the same answer, with another body a 409 item. ' +
+      'One invalid task, an empty list or more than 1000 tasks refuse the whole batch with a 400 naming the field (e.g. `tasks[3].handler`). ' +
+      'The body may be at most 2 MiB.',
+  })
+  @ApiAcceptedResponse({ type: TaskBatchAcceptedDto })
+  @ApiBadRequestResponse({ description: 'Invalid body; `field` names the task and its part at fault, e.g. `tasks[3].handler`.' })
+  async submitBatch(@AppId() appId: string, @Body() dto: SubmitTaskBatchDto): Promise<TaskBatchAcceptedDto> {
+    const outcomes = await this.tasks.submitBatch(appId, dto.tasks);
+    return { results: outcomes.map((o) => ('error' in o ? { requestId: o.requestId, error: problemFields(o.error) } : { ...o.accepted, replayed: o.replayed })) };
+  }
+
   @Post(':requestId/cancel')
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel a task', description: 'PENDING, WAITING, DISPATCHED or RUNNING → CANCELLED. A running handler sees its AbortSignal fire within one executor heartbeat; its late result is not recorded. A task that already ended is returned unchanged.' })
@@ -35,10 +54,11 @@ export class TasksController {
   }
 
   @Get(':requestId')
-  @ApiOperation({ summary: 'Task status', description: 'Status, attempt, node, result or error, and timestamps of one of your tasks.' })
+  @ApiOperation({ summary: 'Task status', description: 'Status, attempt, node, result or error, and timestamps of one of your tasks, with every attempt so far (node, fencing token, status, times, error).' })
   @ApiOkResponse({ type: TaskViewDto })
   @ApiNotFoundResponse({ description: 'No task of yours has this requestId.' })
   async get(@AppId() appId: string, @Param('requestId') requestId: string): Promise<TaskViewDto> {
-    return toTaskView(await this.tasks.get(appId, requestId));
+    const row = await this.tasks.get(appId, requestId);
+    return toTaskView(row, await this.tasks.attemptsOf(row.id));
   }
 }

@@ -15,8 +15,11 @@ export class JobViewDto {
   @ApiProperty() params: unknown;
   @ApiProperty() routingStrategy: string;
   @ApiProperty({ nullable: true, type: String }) routingKey: string | null;
+  @ApiProperty() shardTotal: number;
+  @ApiProperty({ nullable: true, type: [Object] }) shardParams: unknown[] | null;
   @ApiProperty() misfirePolicy: string;
   @ApiProperty() overlapPolicy: string;
+  @ApiProperty({ description: '0 = no limit' }) maxConcurrency: number;
   @ApiProperty() timeoutMs: number;
   @ApiProperty() retryMax: number;
   @ApiProperty() retryBackoffMs: number;
@@ -34,8 +37,8 @@ export class JobViewDto {
   static of(d: JobDefinition, preview: number[]): JobViewDto {
     return {
       id: d.id, code: d.code, description: d.description, handler: d.handler, triggerType: d.triggerType, triggerExpr: d.triggerExpr,
-      timeZone: d.timeZone, params: d.params, routingStrategy: d.routingStrategy, routingKey: d.routingKey, misfirePolicy: d.misfirePolicy,
-      overlapPolicy: d.overlapPolicy, timeoutMs: d.timeoutMs, retryMax: d.retryMax, retryBackoffMs: d.retryBackoffMs,
+      timeZone: d.timeZone, params: d.params, routingStrategy: d.routingStrategy, routingKey: d.routingKey, shardTotal: d.shardTotal, shardParams: d.shardParams, misfirePolicy: d.misfirePolicy,
+      overlapPolicy: d.overlapPolicy, maxConcurrency: d.maxConcurrency, timeoutMs: d.timeoutMs, retryMax: d.retryMax, retryBackoffMs: d.retryBackoffMs,
       retryBackoffKind: d.retryBackoffKind, enabled: d.enabled, scheduleState: d.scheduleState, scheduleError: d.scheduleError,
       nextFireTime: iso(d.nextFireTime), lastFireTime: iso(d.lastFireTime), nextFireTimes: preview.map((t) => new Date(t).toISOString()),
       version: d.version, createdAt: iso(d.createdAt) as string, updatedAt: iso(d.updatedAt) as string,

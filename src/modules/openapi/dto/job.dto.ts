@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsISO8601, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsISO8601, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
 
 /** Trigger types a job definition may have (API tasks are submitted through /api/tasks). */
 const JOB_TRIGGER_TYPES = [TriggerType.CRON, TriggerType.FIXED_RATE, TriggerType.FIXED_DELAY, TriggerType.ONE_SHOT];
-/** What this release implements; the other DESIGN values are refused rather than silently ignored. */
-export const SUPPORTED_ROUTING = [RoutingStrategy.ROUND_ROBIN];
+export const SUPPORTED_ROUTING = Object.values(RoutingStrategy);
+/** Most shards one fire of a SHARDING_BROADCAST job may have. */
+export const MAX_SHARDS = 1000;
 export const SUPPORTED_OVERLAP = Object.values(OverlapPolicy);
 
 /** POST /api/jobs body. */
@@ -43,12 +44,27 @@ export class CreateJobDto {
   @IsOptional() @IsObject()
   params?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ enum: SUPPORTED_ROUTING, description: 'How an executor is picked. This release: ROUND_ROBIN.' })
-  @IsOptional() @IsIn(SUPPORTED_ROUTING, { message: `routingStrategy must be one of ${SUPPORTED_ROUTING.join(', ')} in this release` })
+  @ApiPropertyOptional({
+    enum: SUPPORTED_ROUTING,
+    description: 'How an executor is picked among the live nodes that advertise the handler: ROUND_ROBIN (default); RANDOM; ' +
+      'LEAST_ACTIVE (lowest running/capacity from the last heartbeats); CONSISTENT_HASH (a ring of virtual nodes keyed by routingKey: ' +
+      'the same key goes to the same node while the node set holds, and adding or removing one of N nodes moves about 1/N of the keys); ' +
+      'FAILOVER (the first live node in node-id order); SHARDING_BROADCAST (each fire becomes shardTotal instances, shard i placed on the ring by <jobId>:<i>).',
+  })
+  @IsOptional() @IsIn(SUPPORTED_ROUTING, { message: `routingStrategy must be one of ${SUPPORTED_ROUTING.join(', ')}` })
   routingStrategy?: RoutingStrategy;
 
-  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255)
+  @ApiPropertyOptional({ maxLength: 255, description: 'CONSISTENT_HASH: the name of a params field whose value is the routing key (so a trigger-now with other params can route elsewhere). Without it, or when the field is missing, the instance id is hashed.', example: 'tenant' })
+  @IsOptional() @IsString() @MaxLength(255)
   routingKey?: string;
+
+  @ApiPropertyOptional({ description: `SHARDING_BROADCAST: instances per fire, 1-${MAX_SHARDS} (default 1). The handler sees shardIndex (0-based) and shardTotal; each shard of a fire runs once whatever the node count.`, example: 3 })
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_SHARDS)
+  shardTotal?: number;
+
+  @ApiPropertyOptional({ description: 'SHARDING_BROADCAST: one JSON object per shard (exactly shardTotal), merged over params for that shard.', example: [{ region: 'eu' }, { region: 'us' }, { region: 'ap' }] })
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_SHARDS) @IsObject({ each: true })
+  shardParams?: Array<Record<string, unknown>>;
 
   @ApiPropertyOptional({ enum: MisfirePolicy, description: 'Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.' })
   @IsOptional() @IsIn(Object.values(MisfirePolicy))
@@ -57,6 +73,10 @@ export class CreateJobDto {
   @ApiPropertyOptional({ enum: SUPPORTED_OVERLAP, description: 'A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels the unfinished ones (a running handler sees its signal abort within a heartbeat) and runs the new one.' })
   @IsOptional() @IsIn(SUPPORTED_OVERLAP, { message: `overlapPolicy must be one of ${SUPPORTED_OVERLAP.join(', ')} in this release` })
   overlapPolicy?: OverlapPolicy;
+
+  @ApiPropertyOptional({ description: 'Most instances of this job dispatched or running at once across the cluster (0 = no limit, the default). Over it an instance waits as WAITING and is released, oldest first, when one ends: never dropped. With overlapPolicy QUEUE it must be 0 or 1.', example: 2 })
+  @IsOptional() @IsInt() @Min(0) @Max(10_000)
+  maxConcurrency?: number;
 
   @ApiPropertyOptional({ description: 'Time limit of one attempt, ms (default 60000).', example: 60000 })
   @IsOptional() @IsInt() @Min(1) @Max(24 * 3600 * 1000)

@@ -1,6 +1,25 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy, ValidateNested } from 'class-validator';
 import { BackoffKind } from '../../metadata/index.js';
+
+/** Most tasks one POST /api/tasks/batch may carry. */
+export const MAX_BATCH_TASKS = 1000;
+
+/** Largest `params` as JSON, in UTF-8 bytes: the column is a MySQL TEXT, and a bulk INSERT IGNORE would truncate rather than refuse. */
+export const MAX_PARAMS_BYTES = 65_535;
+
+/** The value's JSON text is at most `max` UTF-8 bytes. */
+function MaxJsonBytes(max: number): PropertyDecorator {
+  return ValidateBy({
+    name: 'maxJsonBytes',
+    constraints: [max],
+    validator: {
+      validate: (v: unknown) => Buffer.byteLength(JSON.stringify(v) ?? '') <= max,
+      defaultMessage: (args) => `${args?.property} must be at most ${max} bytes as JSON`,
+    },
+  });
+}
 
 /** POST /api/tasks body. */
 export class SubmitTaskDto {
@@ -12,8 +31,8 @@ export class SubmitTaskDto {
   @IsString() @Matches(/^[A-Za-z0-9_.:-]{1,128}$/, { message: 'handler must be 1-128 of [A-Za-z0-9_.:-]' })
   handler: string;
 
-  @ApiPropertyOptional({ description: "Handler parameters (JSON object). For 'http': method, url, headers, body, timeoutMs.", example: { method: 'GET', url: 'http://127.0.0.1:3000/health/live' } })
-  @IsOptional() @IsObject()
+  @ApiPropertyOptional({ description: "Handler parameters (JSON object, at most 65535 bytes as JSON). For 'http': method, url, headers, body, timeoutMs.", example: { method: 'GET', url: 'http://127.0.0.1:3000/health/live' } })
+  @IsOptional() @IsObject() @MaxJsonBytes(MAX_PARAMS_BYTES)
   params?: Record<string, unknown>;
 
   @ApiPropertyOptional({ description: 'Run no earlier than this many milliseconds from now (0 - 31 days).', example: 0 })
@@ -36,7 +55,7 @@ export class SubmitTaskDto {
   @IsOptional() @IsIn(Object.values(BackoffKind))
   retryBackoffKind?: BackoffKind;
 
-  @ApiPropertyOptional({ description: 'Routing key (kept for key-based routing strategies).', maxLength: 255 })
+  @ApiPropertyOptional({ description: 'Routing key: tasks with the same key go to the same executor while the node set holds (consistent hash; adding or removing one of N nodes moves about 1/N of the keys). Without it tasks go round robin.', maxLength: 255 })
   @IsOptional() @IsString() @MaxLength(255)
   routingKey?: string;
 }
@@ -46,6 +65,56 @@ export class TaskAcceptedDto {
   @ApiProperty() requestId: string;
   @ApiProperty({ example: 'PENDING' }) status: string;
   @ApiProperty({ description: 'Milliseconds until the task becomes due (its delay).' }) estimatedDelay: number;
+}
+
+/** POST /api/tasks/batch body. */
+export class SubmitTaskBatchDto {
+  @ApiProperty({ type: [SubmitTaskDto], minItems: 1, maxItems: MAX_BATCH_TASKS, description: 'The tasks, each exactly as the body of POST /api/tasks (its own requestId and idempotency). One invalid task refuses the whole batch with a 400 whose `field` names it, e.g. `tasks[3].handler`.' })
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_BATCH_TASKS) @ValidateNested({ each: true }) @Type(() => SubmitTaskDto)
+  tasks: SubmitTaskDto[];
+}
+
+/** An accepted item of a batch answer: what POST /api/tasks would answer, plus whether it replays an earlier submit. */
+export class TaskBatchAcceptedItemDto extends TaskAcceptedDto {
+  @ApiProperty({ description: 'True when the task already existed before this request (a replay: nothing new was created); the answer is then the first one.' })
+  replayed: boolean;
+}
+
+/** Why one item of a batch was refused: the fields of the problem+json answer POST /api/tasks would have given. */
+export class TaskBatchItemProblemDto {
+  @ApiProperty({ example: 409 }) status: number;
+  @ApiProperty({ example: 'conflict' }) title: string;
+  @ApiProperty({ example: 'CONFLICT' }) code: string;
+  @ApiProperty({ example: "requestId 'order-42-sync' was already used with a different body" }) detail: string;
+  @ApiPropertyOptional({ example: 'requestId' }) field?: string;
+}
+
+/** A refused item of a batch answer (today only 409: requestId already used with another body). */
+export class TaskBatchRefusedItemDto {
+  @ApiProperty() requestId: string;
+  @ApiProperty({ type: TaskBatchItemProblemDto }) error: TaskBatchItemProblemDto;
+}
+
+/** 202 answer of POST /api/tasks/batch: one result per task, in the order of the request. */
+@ApiExtraModels(TaskBatchAcceptedItemDto, TaskBatchRefusedItemDto)
+export class TaskBatchAcceptedDto {
+  @ApiProperty({
+    description: 'results[i] answers tasks[i]: accepted (`replayed` says whether it existed already) or refused (`error`).',
+    type: 'array',
+    items: { oneOf: [{ $ref: getSchemaPath(TaskBatchAcceptedItemDto) }, { $ref: getSchemaPath(TaskBatchRefusedItemDto) }] },
+  })
+  results: Array<TaskBatchAcceptedItemDto | TaskBatchRefusedItemDto>;
+}
+
+/** One attempt of an instance (the job_attempt row). Times are ISO-8601 UTC. */
+export class AttemptViewDto {
+  @ApiProperty({ description: '1-based; a retry, a lost node or lease, or a hand-back starts the next one.' }) attempt: number;
+  @ApiProperty({ description: 'The executor node that ran it.' }) nodeId: string;
+  @ApiProperty({ description: 'The fencing token the attempt ran under (DESIGN §7); a later attempt has a larger one.' }) fencingToken: number;
+  @ApiProperty({ description: 'RUNNING, SUCCESS, FAILED, TIMEOUT, CANCELLED, HANDED_BACK (its node shut down), NODE_LOST or LEASE_LOST (taken back).' }) status: string;
+  @ApiProperty() startedAt: string;
+  @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
+  @ApiProperty({ nullable: true, type: String }) error: string | null;
 }
 
 /** GET /api/tasks/{requestId} answer. Times are ISO-8601 UTC. */
@@ -58,6 +127,8 @@ export class TaskViewDto {
   @ApiProperty() maxAttempts: number;
   @ApiProperty({ nullable: true, type: String }) nodeId: string | null;
   @ApiProperty({ nullable: true, type: String }) jobCode: string | null;
+  @ApiProperty({ description: 'Shard of the fire, 0-based (SHARDING_BROADCAST jobs; 0 otherwise).' }) shardIndex: number;
+  @ApiProperty({ description: 'Shards of the fire (1 unless SHARDING_BROADCAST).' }) shardTotal: number;
   @ApiProperty() triggerSource: string;
   @ApiProperty({ nullable: true, description: 'What the handler returned (bounded).' }) result: unknown;
   @ApiProperty({ nullable: true, type: String }) error: string | null;
@@ -68,4 +139,12 @@ export class TaskViewDto {
   @ApiProperty({ nullable: true, type: String }) dispatchedAt: string | null;
   @ApiProperty({ nullable: true, type: String }) startedAt: string | null;
   @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
+  @ApiPropertyOptional({ type: [AttemptViewDto], description: 'Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists.' })
+  attempts?: AttemptViewDto[];
+}
+
+/** POST /api/jobs/{id}/trigger answer: the new instance; for a sharded job shard 0, and every shard under `shards`. */
+export class TriggerViewDto extends TaskViewDto {
+  @ApiPropertyOptional({ type: [TaskViewDto], description: 'Every shard of the fire, by shard index (SHARDING_BROADCAST jobs only).' })
+  shards?: TaskViewDto[];
 }

@@ -14,6 +14,25 @@ const STATUS: Record<ErrorCode, number> = {
   [ErrorCode.INTERNAL]: 500,
 };
 
+/** The RFC 9457 fields of a Tickwheel error, without `type` and `instance` (a whole answer's or one batch item's). */
+export interface ProblemFields {
+  status: number;
+  title: string;
+  code: string;
+  detail: string;
+  field?: string;
+}
+
+/** Status, title, code, detail and field of `err`, as the problem+json answer carries them. */
+export function problemFields(err: SchedulerError): ProblemFields {
+  const status = STATUS[err.code] ?? 500;
+  return { status, title: titleOf(status), code: err.code, detail: err.message, ...(err.field ? { field: err.field } : {}) };
+}
+
+function titleOf(status: number): string {
+  return HttpStatus[status]?.replace(/_/g, ' ').toLowerCase() ?? 'error';
+}
+
 /**
  * Every error leaves as `application/problem+json` (RFC 9457): `type`, `title`, `status`, `detail`,
  * `instance`, plus `code` and, for validation errors, `field`. Unknown errors are a 500 whose cause is
@@ -30,8 +49,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     let status = 500;
     let body: Record<string, unknown>;
     if (exception instanceof SchedulerError) {
-      status = STATUS[exception.code] ?? 500;
-      body = { code: exception.code, detail: exception.message, ...(exception.field ? { field: exception.field } : {}) };
+      const problem = problemFields(exception);
+      status = problem.status;
+      body = { ...problem };
     } else if (exception instanceof HttpException) {
       status = exception.getStatus();
       const r = exception.getResponse();
@@ -45,6 +65,6 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     res
       .status(status)
       .type('application/problem+json')
-      .json({ type: 'about:blank', title: HttpStatus[status]?.replace(/_/g, ' ').toLowerCase() ?? 'error', status, instance: req.originalUrl, ...body });
+      .json({ type: 'about:blank', title: titleOf(status), status, instance: req.originalUrl, ...body });
   }
 }

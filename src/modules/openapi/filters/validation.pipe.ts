@@ -3,7 +3,8 @@ import { ValidationError } from '../../../common/index.js';
 
 /**
  * Body/query validation with class-validator: unknown properties are refused (a typo is an error, not
- * silently ignored) and the first failure becomes a 400 naming the field by its dotted path.
+ * silently ignored) and the first failure becomes a 400 naming the field by its path, array items by
+ * index (`tasks[3].handler`); a nested failure's message starts with the path of its parent.
  */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
@@ -18,12 +19,12 @@ export function createValidationPipe(): ValidationPipe {
 }
 
 /** Constraints that say what kind of value a field takes (or that it must not be there); reported before any range check. */
-const TYPE_CONSTRAINTS = ['whitelistValidation', 'isDefined', 'isInt', 'isNumber', 'isBoolean', 'isString', 'isObject', 'isIn', 'isEnum', 'matches'];
+const TYPE_CONSTRAINTS = ['whitelistValidation', 'isDefined', 'isInt', 'isNumber', 'isBoolean', 'isString', 'isObject', 'isArray', 'isIn', 'isEnum', 'matches'];
 
 function firstError(errors: ClassValidatorError[], prefix: string): [string, string] {
   const e = errors[0];
-  const path = prefix ? `${prefix}.${e.property}` : e.property;
-  if (e.constraints) return [path, firstMessage(e.constraints)];
+  const path = !prefix ? e.property : /^\d+$/.test(e.property) ? `${prefix}[${e.property}]` : `${prefix}.${e.property}`;
+  if (e.constraints) return [path, prefix ? `${prefix}: ${firstMessage(e.constraints)}` : firstMessage(e.constraints)];
   if (e.children?.length) return firstError(e.children, path);
   return [path, `${path} is invalid`];
 }

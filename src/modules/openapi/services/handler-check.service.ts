@@ -16,12 +16,15 @@ export class HandlerCheckService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** @throws ValidationError(handler) standalone, when this process has no such handler. */
-  async assertRunnable(handler: string): Promise<void> {
+  /**
+   * @param field what the error names (e.g. `tasks[3].handler` in a batch).
+   * @throws ValidationError(field) standalone, when this process has no such handler.
+   */
+  async assertRunnable(handler: string, field = 'handler'): Promise<void> {
     if (this.config.shape !== 'standalone') return;
     if ((await this.registry.candidates(handler)).length > 0) return;
     const known = [...new Set((await this.registry.liveNodes()).flatMap((n) => n.info.handlers))].sort();
     const hint = handler === 'shell' ? '; the shell handler is off unless TICKWHEEL_ALLOW_SHELL=true' : '';
-    throw new ValidationError('handler', `no handler '${handler}' in this process (it has: ${known.join(', ') || 'none'})${hint}`);
+    throw new ValidationError(field, `no handler '${handler}' in this process (it has: ${known.join(', ') || 'none'})${hint}`);
   }
 }

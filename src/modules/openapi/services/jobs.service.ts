@@ -1,18 +1,18 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, newId, NotFoundError, ValidationError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import {
-  AuditLogRepository, BackoffKind, JobDefinition, JobDefinitionRepository, JobInstance, JobInstanceRepository,
+  AuditLogRepository, BackoffKind, JobAttempt, JobAttemptRepository, JobDefinition, JobDefinitionRepository, JobInstance, JobInstanceRepository,
   MisfirePolicy, OverlapPolicy, RoutingStrategy, ScheduleState, TriggerType,
 } from '../../metadata/index.js';
 import { CancelService } from '../../dispatch/index.js';
-import { computeNextFireTime, previewFireTimes, SchedulerLoopService, TriggerService, validateTrigger } from '../../trigger/index.js';
+import { computeNextFireTime, JobSignals, previewFireTimes, TriggerService, validateTrigger } from '../../trigger/index.js';
 import { CreateJobDto, UpdateJobDto } from '../dto/job.dto.js';
 import { HandlerCheckService } from './handler-check.service.js';
 
 const SCHEDULE_FIELDS = ['triggerType', 'triggerExpr', 'timeZone'] as const;
 /** Fields a PATCH may clear with `null`; every other field keeps its value when omitted and refuses null. */
-const NULLABLE_FIELDS: ReadonlySet<string> = new Set(['description', 'routingKey']);
+const NULLABLE_FIELDS: ReadonlySet<string> = new Set(['description', 'routingKey', 'shardParams']);
 
 /**
  * Job definition management (DESIGN §8 `/api/jobs`): validated create/update (a bad cron expression or
@@ -24,11 +24,12 @@ export class JobsService {
   constructor(
     private readonly jobs: JobDefinitionRepository,
     private readonly instances: JobInstanceRepository,
+    private readonly attempts: JobAttemptRepository,
     private readonly audit: AuditLogRepository,
     private readonly trigger: TriggerService,
     private readonly handlers: HandlerCheckService,
     private readonly cancels: CancelService,
-    @Optional() private readonly loop: SchedulerLoopService | null,
+    private readonly signals: JobSignals,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -40,17 +41,18 @@ export class JobsService {
     const def = Object.assign(new JobDefinition(), {
       id: newId(), namespace: this.config.namespace, code: dto.code, description: dto.description ?? null, handler: dto.handler,
       triggerType: dto.triggerType, triggerExpr: dto.triggerExpr.trim(), timeZone: dto.timeZone?.trim() || 'UTC', params: dto.params ?? {},
-      routingStrategy: dto.routingStrategy ?? RoutingStrategy.ROUND_ROBIN, routingKey: dto.routingKey ?? null, shardTotal: 1, shardParams: null,
-      misfirePolicy: dto.misfirePolicy ?? MisfirePolicy.FIRE_ONCE_NOW, overlapPolicy: dto.overlapPolicy ?? OverlapPolicy.ALLOW, maxConcurrency: 0,
+      routingStrategy: dto.routingStrategy ?? RoutingStrategy.ROUND_ROBIN, routingKey: dto.routingKey ?? null, shardTotal: dto.shardTotal ?? 1, shardParams: dto.shardParams ?? null,
+      misfirePolicy: dto.misfirePolicy ?? MisfirePolicy.FIRE_ONCE_NOW, overlapPolicy: dto.overlapPolicy ?? OverlapPolicy.ALLOW, maxConcurrency: dto.maxConcurrency ?? 0,
       timeoutMs: dto.timeoutMs ?? 60_000, retryMax: dto.retryMax ?? 0, retryBackoffMs: dto.retryBackoffMs ?? 1000,
       retryBackoffKind: dto.retryBackoffKind ?? BackoffKind.FIXED, enabled: dto.enabled ?? true, scheduleState: ScheduleState.OK,
       scheduleError: null, nextFireTime: null as number | null, lastFireTime: null, version: 1, createdAt: now, updatedAt: now, createdBy: appId, updatedBy: appId,
     });
+    validateDefinition(def);
     const first = this.firstFire(def, now); // validated whether or not the job starts enabled
     def.nextFireTime = def.enabled ? first : null;
     const saved = await this.jobs.create(def);
     await this.audit.append({ appId, action: 'JOB_CREATE', targetType: 'job', targetId: saved.id, after: saved }, now);
-    this.loop?.wake();
+    await this.signals.jobChanged(saved.id);
     return saved;
   }
 
@@ -67,7 +69,8 @@ export class JobsService {
   }
 
   /**
-   * Applies a partial update; a change to the schedule recomputes next_fire_time from now.
+   * Applies a partial update; a change to the schedule recomputes next_fire_time from now. Fires staged
+   * ahead of their time from the old definition are written again from the new one.
    * @throws ValidationError for a bad schedule or a `null` in a field that cannot be cleared.
    */
   async update(appId: string, idOrCode: string, dto: UpdateJobDto): Promise<JobDefinition> {
@@ -77,6 +80,7 @@ export class JobsService {
     const patch: Partial<JobDefinition> = { ...dto, updatedAt: now, updatedBy: appId } as Partial<JobDefinition>;
     if (dto.triggerExpr !== undefined) patch.triggerExpr = dto.triggerExpr.trim();
     const merged = Object.assign(new JobDefinition(), before, patch);
+    validateDefinition(merged);
     if (merged.enabled && (dto.handler !== undefined || (dto.enabled && !before.enabled))) await this.handlers.assertRunnable(merged.handler);
     const scheduleChanged = SCHEDULE_FIELDS.some((f) => dto[f] !== undefined) || dto.enabled !== undefined;
     if (scheduleChanged) {
@@ -85,19 +89,35 @@ export class JobsService {
       patch.scheduleState = ScheduleState.OK;
       patch.scheduleError = null;
     }
-    const after = await this.jobs.update(before, patch);
+    const after = await this.jobs.editTransaction(async (em) => {
+      const updated = await this.jobs.update(before, patch, em);
+      // Staged fires were built from the old row (params, handler, schedule): remove them. Under an
+      // unchanged schedule they are due again, so next_fire_time goes back to the earliest of them.
+      const { earliest } = await this.trigger.unstage(em, before.id);
+      if (!scheduleChanged && earliest !== null && updated.enabled) {
+        await this.jobs.setNextFire(before.id, earliest, now, em);
+        updated.nextFireTime = earliest;
+      }
+      return updated;
+    });
     await this.audit.append({ appId, action: 'JOB_UPDATE', targetType: 'job', targetId: before.id, before, after }, now);
-    this.loop?.wake();
+    await this.signals.jobChanged(before.id);
     return after;
   }
 
   async remove(appId: string, idOrCode: string): Promise<void> {
     const before = await this.get(idOrCode);
-    await this.jobs.delete(this.config.namespace, before.id);
+    await this.jobs.editTransaction(async (em) => {
+      await this.jobs.delete(this.config.namespace, before.id, em);
+      await this.trigger.unstage(em, before.id);
+    });
     await this.audit.append({ appId, action: 'JOB_DELETE', targetType: 'job', targetId: before.id, before }, this.clock.now());
   }
 
-  /** Stops the schedule (no fire until resumed); instances already created run on. */
+  /**
+   * Stops the schedule (no fire until resumed). Fires staged ahead of their time (TRIGGER_STAGE_LEAD_MS)
+   * are removed; instances whose fire time has come run on.
+   */
   async pause(appId: string, idOrCode: string): Promise<JobDefinition> {
     return this.setEnabled(appId, idOrCode, false, 'JOB_PAUSE');
   }
@@ -107,19 +127,29 @@ export class JobsService {
     return this.setEnabled(appId, idOrCode, true, 'JOB_RESUME');
   }
 
-  /** Creates a MANUAL instance now, whether or not the job is paused. */
-  async triggerNow(appId: string, idOrCode: string, params?: Record<string, unknown>): Promise<JobInstance> {
+  /**
+   * Creates a MANUAL instance now, whether or not the job is paused, under the job's overlap policy.
+   * @returns the instance; for a sharded job every shard of the fire, shard 0 first.
+   */
+  async triggerNow(appId: string, idOrCode: string, params?: Record<string, unknown>): Promise<JobInstance[]> {
     const def = await this.get(idOrCode);
     await this.handlers.assertRunnable(def.handler);
-    const instance = await this.trigger.triggerNow(def, params);
-    await this.audit.append({ appId, action: 'JOB_TRIGGER', targetType: 'job', targetId: def.id, after: { instanceId: instance.id, params: params ?? null } }, this.clock.now());
-    return instance;
+    const shards = await this.trigger.triggerNow(def, params);
+    await this.audit.append({ appId, action: 'JOB_TRIGGER', targetType: 'job', targetId: def.id, after: { instanceId: shards[0].id, shards: shards.length, params: params ?? null } }, this.clock.now());
+    return shards;
   }
 
-  /** The next `n` fire times from now (ms), whatever `enabled` says; [] when the schedule cannot be computed. */
+  /**
+   * The next `n` fire times from now (ms), whatever `enabled` says; [] when the schedule cannot be computed.
+   * A FIXED_RATE, FIXED_DELAY or ONE_SHOT job that has a next fire starts from it: its grid is anchored
+   * at its first fire, not at the instant of this read (the preview was a few ms off the real fires).
+   */
   preview(def: JobDefinition, n = 5): number[] {
     try {
-      return previewFireTimes(def, this.clock.now(), n);
+      const now = this.clock.now();
+      const anchor = def.triggerType !== TriggerType.CRON && def.nextFireTime !== null && def.nextFireTime >= now ? def.nextFireTime : null;
+      if (anchor !== null && n > 0) return [anchor, ...previewFireTimes(def, anchor, n - 1)];
+      return previewFireTimes(def, now, n);
     } catch {
       return [];
     }
@@ -138,12 +168,27 @@ export class JobsService {
   }
 
   /** Cancels one instance of the job (see CancelService). @throws NotFoundError */
-  async cancelInstance(appId: string, idOrCode: string, instanceId: string): Promise<JobInstance> {
+  /**
+   * One instance of the job, with its attempts (oldest first).
+   * @throws NotFoundError for an unknown job, or an instance that is not this job's.
+   */
+  async instanceOf(idOrCode: string, instanceId: string): Promise<{ instance: JobInstance; attempts: JobAttempt[] }> {
+    const instance = await this.ownInstance(idOrCode, instanceId);
+    return { instance, attempts: await this.attempts.listForInstance(instance.id) };
+  }
+
+  /** @throws NotFoundError for an unknown job, or an instance that is not this job's. */
+  private async ownInstance(idOrCode: string, instanceId: string): Promise<JobInstance> {
     const def = await this.get(idOrCode);
     const row = await this.instances.findById(instanceId);
     if (!row || row.jobId !== def.id) throw new NotFoundError('instance', instanceId);
+    return row;
+  }
+
+  async cancelInstance(appId: string, idOrCode: string, instanceId: string): Promise<JobInstance> {
+    const row = await this.ownInstance(idOrCode, instanceId);
     if (await this.cancels.cancel(row, `cancelled by ${appId}`)) {
-      await this.audit.append({ appId, action: 'INSTANCE_CANCEL', targetType: 'job', targetId: def.id, after: { instanceId } }, this.clock.now());
+      await this.audit.append({ appId, action: 'INSTANCE_CANCEL', targetType: 'job', targetId: row.jobId as string, after: { instanceId } }, this.clock.now());
     }
     return (await this.instances.findById(instanceId)) as JobInstance;
   }
@@ -157,11 +202,14 @@ export class JobsService {
     const now = this.clock.now();
     if (before.enabled === enabled) return before;
     if (enabled) await this.handlers.assertRunnable(before.handler);
-    const after = await this.jobs.update(before, {
-      enabled, nextFireTime: enabled ? this.firstFire(before, now) : null, scheduleState: ScheduleState.OK, scheduleError: null, updatedAt: now, updatedBy: appId,
+    const patch = { enabled, nextFireTime: enabled ? this.firstFire(before, now) : null, scheduleState: ScheduleState.OK, scheduleError: null, updatedAt: now, updatedBy: appId };
+    const after = await this.jobs.editTransaction(async (em) => {
+      const updated = await this.jobs.update(before, patch, em);
+      await this.trigger.unstage(em, before.id);
+      return updated;
     });
     await this.audit.append({ appId, action, targetType: 'job', targetId: before.id, before: { enabled: before.enabled }, after: { enabled } }, now);
-    this.loop?.wake();
+    await this.signals.jobChanged(before.id);
     return after;
   }
 
@@ -171,6 +219,24 @@ export class JobsService {
     const next = computeNextFireTime(def, now);
     if (next === null && def.triggerType === TriggerType.ONE_SHOT) throw new ValidationError('triggerExpr', 'the ONE_SHOT instant is in the past');
     return next;
+  }
+}
+
+/**
+ * Cross-field rules (the DTO checks each field alone): more than one shard only with SHARDING_BROADCAST;
+ * shardParams, when given, has exactly one object per shard; QUEUE overlap runs one at a time, so a
+ * larger maxConcurrency would contradict it.
+ * @throws ValidationError naming `shardTotal`, `shardParams` or `maxConcurrency`.
+ */
+function validateDefinition(def: JobDefinition): void {
+  if (def.overlapPolicy === OverlapPolicy.QUEUE && def.maxConcurrency > 1) {
+    throw new ValidationError('maxConcurrency', `overlapPolicy QUEUE runs one fire at a time; maxConcurrency ${def.maxConcurrency} contradicts it (use 0 or 1)`);
+  }
+  if (def.shardTotal > 1 && def.routingStrategy !== RoutingStrategy.SHARDING_BROADCAST) {
+    throw new ValidationError('shardTotal', `shardTotal ${def.shardTotal} needs routingStrategy SHARDING_BROADCAST (got ${def.routingStrategy})`);
+  }
+  if (def.shardParams && def.shardParams.length !== def.shardTotal) {
+    throw new ValidationError('shardParams', `shardParams has ${def.shardParams.length} entries; it needs exactly shardTotal (${def.shardTotal})`);
   }
 }
 

@@ -1,18 +1,35 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { CLOCK, type Clock, ConflictError, NotFoundError } from '../../../common/index.js';
+import { CLOCK, type Clock, ConflictError, NotFoundError, SchedulerError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { CancelService, DispatchService } from '../../dispatch/index.js';
-import { JobInstance, JobInstanceRepository, JobInstanceStatus, newJobInstance, TriggerSource } from '../../metadata/index.js';
+import { JobAttempt, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, newJobInstance, RoutingStrategy, TriggerSource, withDbRetry } from '../../metadata/index.js';
 import { SubmitTaskDto, TaskAcceptedDto } from '../dto/task.dto.js';
 import { HandlerCheckService } from './handler-check.service.js';
+import { SubmitCoalescer } from './submit-coalescer.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** Most single submits written in one group; 500 rows are one INSERT statement (see insertIgnore). */
+const MAX_SUBMIT_GROUP = 500;
+/** Back-off spent retrying a task write through transient database errors before its callers get a 500. */
+const INSERT_RETRY_MS = 1_000;
 
 /** Outcome of a submit: the answer, and whether it replays an earlier identical request. */
 export interface SubmitResult {
   accepted: TaskAcceptedDto;
   replayed: boolean;
+}
+
+/** Outcome of one task of a batch: its answer, or why it was refused (a ConflictError). */
+export type BatchItemOutcome = SubmitResult | { requestId: string; error: SchedulerError };
+
+/** A task row after its write: the row stored under its requestId, and who wrote it. */
+interface StoredTask {
+  instance: JobInstance;
+  /** This write inserted `instance`. */
+  created: boolean;
+  /** The row was the first of its requestId in the write (a later one was judged against it). */
+  first: boolean;
 }
 
 /**
@@ -24,9 +41,12 @@ export interface SubmitResult {
 @Injectable()
 export class TasksService {
   private readonly logger = new Logger(TasksService.name);
+  /** Groups concurrent single submits per app into one {@link store} call. */
+  private readonly singles = new SubmitCoalescer<JobInstance, StoredTask>((_appId, rows) => this.store(rows), MAX_SUBMIT_GROUP);
 
   constructor(
     private readonly instances: JobInstanceRepository,
+    private readonly attempts: JobAttemptRepository,
     private readonly dispatch: DispatchService,
     private readonly cancels: CancelService,
     private readonly handlers: HandlerCheckService,
@@ -34,28 +54,111 @@ export class TasksService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** @throws ConflictError when `requestId` was used by this app with another body. */
+  /**
+   * One task (DESIGN §8), answered once its row is committed. Concurrent submits of one app are written
+   * together ({@link SubmitCoalescer}, {@link store}): a submit that arrives while a write of its app runs
+   * waits for it to end and goes in the next group, so a lone submit waits for no company (no timer)
+   * and a busy API makes one write per group instead of one per task. Of two submits with one requestId
+   * in a group the later is judged against the earlier, as if it came after it: a replay, or a 409.
+   * @throws ConflictError when `requestId` was used by this app with another body.
+   * @throws the group's write error (a 500) for every submit of a group whose write failed.
+   */
   async submit(appId: string, dto: SubmitTaskDto): Promise<SubmitResult> {
     await this.handlers.assertRunnable(dto.handler);
+    const row = this.newTaskRow(appId, dto, this.clock.now());
+    const { instance, created, first } = await this.singles.submit(appId, row);
+    const outcome = judge(row, instance, created && first);
+    if (outcome instanceof ConflictError) throw outcome;
+    return outcome;
+  }
+
+  /**
+   * Submits 1..1000 tasks with the rules of {@link submit} per task, answered in input order. The rows are
+   * written by multi-row INSERT IGNORE statements ({@link store}) and the new ones dispatched in one call. Each row is
+   * committed before the answer; if the request fails half way, the rows written stay PENDING and run, and
+   * resending the batch replays them. A requestId seen earlier in the batch is judged against that earlier
+   * task: the same body gets the same answer, another body a conflict for that item only.
+   * @throws ValidationError(`tasks[i].handler`) standalone, for a handler this process does not have.
+   */
+  async submitBatch(appId: string, tasks: SubmitTaskDto[]): Promise<BatchItemOutcome[]> {
+    await this.assertHandlers(tasks);
     const now = this.clock.now();
+    const rows = tasks.map((t) => this.newTaskRow(appId, t, now));
+    const stored = await this.store(rows);
+    return rows.map((row, i) => {
+      const outcome = judge(row, stored[i].instance, stored[i].created);
+      return outcome instanceof ConflictError ? { requestId: row.requestId, error: outcome } : outcome;
+    });
+  }
+
+  /**
+   * Writes task rows of one app and answers, per row, the row stored under its requestId, whether this
+   * call created it, and whether `row` is the first of its requestId here (later ones were not written but
+   * answered with the first's row). The first of each requestId is routed ({@link preRoute}) and inserted
+   * — one INSERT for a lone row, else insertOrGetMany (multi-row INSERT IGNORE, then a SELECT of ids),
+   * again after a deadlock or a lost connection for up to INSERT_RETRY_MS (both are safe to repeat) — and
+   * the created rows are dispatched; all before it returns, so every row it answers is committed.
+   * @throws the database's error when the write fails (some rows may be committed: a resend replays them).
+   */
+  private async store(rows: JobInstance[]): Promise<StoredTask[]> {
+    const firsts = new Map<string, JobInstance>();
+    for (const row of rows) if (!firsts.has(row.requestId)) firsts.set(row.requestId, row);
+    const unique = [...firsts.values()];
+    await this.preRoute(unique);
+    const insert = async () => (unique.length === 1 ? [await this.instances.insertOrGet(unique[0])] : this.instances.insertOrGetMany(unique));
+    const written = await withDbRetry(insert, INSERT_RETRY_MS);
+    // Created = the stored row is this write's own (its id), also when a retry found what the lost try wrote.
+    const byRequest = new Map(unique.map((row, i) => [row.requestId, { instance: written[i].instance, created: written[i].instance.id === row.id }]));
+    const created = [...byRequest.values()].filter((s) => s.created).map((s) => s.instance);
+    if (created.length > 0) await this.dispatchNew(created);
+    return rows.map((row) => ({ ...(byRequest.get(row.requestId) as Omit<StoredTask, 'first'>), first: firsts.get(row.requestId) === row }));
+  }
+
+  /** The unwritten row of a submitted task; `requestHash` covers the whole body except the requestId. */
+  private newTaskRow(appId: string, dto: SubmitTaskDto, now: number): JobInstance {
     const { requestId, ...rest } = dto;
-    const requestHash = hashBody(rest);
-    const row = newJobInstance({
-      namespace: this.config.namespace, appId, requestId, requestHash, handler: dto.handler, fireTime: now, triggerSource: TriggerSource.API,
+    return newJobInstance({
+      namespace: this.config.namespace, appId, requestId, requestHash: hashBody(rest), handler: dto.handler, fireTime: now, triggerSource: TriggerSource.API,
       maxAttempts: dto.maxAttempts, retryBackoffMs: dto.retryBackoffMs, retryBackoffKind: dto.retryBackoffKind, timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      routingKey: dto.routingKey, params: dto.params ?? {}, dueAt: now + (dto.delayMs ?? 0),
+      // A task with a routing key goes by key (CONSISTENT_HASH: same key, same node); others round robin.
+      routingKey: dto.routingKey, routingStrategy: dto.routingKey ? RoutingStrategy.CONSISTENT_HASH : RoutingStrategy.ROUND_ROBIN,
+      params: dto.params ?? {}, dueAt: now + (dto.delayMs ?? 0),
     }, now);
-    const { created, instance } = await this.instances.insertOrGet(row);
-    if (!created && instance.requestHash !== requestHash) {
-      throw new ConflictError(`requestId '${instance.requestId}' was already used with a different body`, 'requestId');
-    }
-    if (created) {
-      await this.dispatch.dispatchRows([instance]).catch((err: Error) => this.logger.warn(`dispatch of ${instance.id} deferred to the reconciler: ${err.message}`));
-    }
-    return {
-      accepted: { requestId: instance.requestId, status: JobInstanceStatus.PENDING, estimatedDelay: Math.max(0, instance.dueAt - instance.createdAt) },
-      replayed: !created,
-    };
+  }
+
+  /** The standalone handler check, once per distinct handler, naming the first task that uses it. */
+  private async assertHandlers(tasks: SubmitTaskDto[]): Promise<void> {
+    const first = new Map<string, number>();
+    tasks.forEach((t, i) => {
+      if (!first.has(t.handler)) first.set(t.handler, i);
+    });
+    for (const [handler, i] of first) await this.handlers.assertRunnable(handler, `tasks[${i}].handler`);
+  }
+
+  /**
+   * Routes the tasks due now before their rows are written, so a row is inserted already DISPATCHED to
+   * its executor and only the push of its id is left after the commit (no UPDATE per task; the same
+   * path as staged fires, DispatchService.preRoute). Best effort: a row it could not route is written
+   * PENDING and dispatched as before. A replayed requestId only advanced a round-robin counter.
+   */
+  private async preRoute(rows: JobInstance[]): Promise<void> {
+    const now = this.clock.now();
+    await this.dispatch.preRoute(rows.filter((r) => r.dueAt <= now))
+      .catch((err: Error) => this.logger.warn(`routing of ${rows.length} task(s) before insert failed, dispatched after it: ${err.message}`));
+  }
+
+  /**
+   * Hands new rows to executors: pre-routed (DISPATCHED) ones by a push of their ids, the rest (delayed,
+   * or no executor yet) through dispatch. Best effort: rows left behind by a failure here are pushed or
+   * dispatched by the leader's reconciler.
+   */
+  private async dispatchNew(rows: JobInstance[]): Promise<void> {
+    const routed = rows.filter((r) => r.status === JobInstanceStatus.DISPATCHED);
+    const pending = rows.filter((r) => r.status !== JobInstanceStatus.DISPATCHED);
+    await Promise.all([
+      routed.length > 0 ? this.dispatch.release(routed.map((r) => ({ id: r.id, fireTime: r.fireTime, nodeId: r.nodeId }))) : undefined,
+      pending.length > 0 ? this.dispatch.dispatchRows(pending) : undefined,
+    ]).catch((err: Error) => this.logger.warn(`dispatch of ${rows.length} new task(s) deferred to the reconciler: ${err.message}`));
   }
 
   /**
@@ -69,12 +172,29 @@ export class TasksService {
     return this.get(appId, requestId);
   }
 
+  /** The attempts of instance `instanceId`, oldest first (job_attempt). */
+  attemptsOf(instanceId: string): Promise<JobAttempt[]> {
+    return this.attempts.listForInstance(instanceId);
+  }
+
   /** @throws NotFoundError when this app has no task with `requestId`. */
   async get(appId: string, requestId: string): Promise<JobInstance> {
     const row = await this.instances.findByRequest(appId, requestId);
     if (!row) throw new NotFoundError('task', requestId);
     return row;
   }
+}
+
+/**
+ * The answer to a submit of `row`, given the row stored under its requestId (`row` itself when `created`):
+ * the first answer when the bodies hash alike, else a conflict.
+ */
+function judge(row: JobInstance, stored: JobInstance, created: boolean): SubmitResult | ConflictError {
+  if (stored.requestHash !== row.requestHash) return new ConflictError(`requestId '${stored.requestId}' was already used with a different body`, 'requestId');
+  return {
+    accepted: { requestId: stored.requestId, status: JobInstanceStatus.PENDING, estimatedDelay: Math.max(0, stored.dueAt - stored.createdAt) },
+    replayed: !created,
+  };
 }
 
 /** SHA-256 of the body with keys sorted at every level, so key order never makes two bodies differ. */

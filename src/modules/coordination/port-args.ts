@@ -1,0 +1,28 @@
+import { ValidationError } from '../../common/index.js';
+
+/**
+ * Argument checks both coordination adapters apply alike, so they fail the same way on the same input
+ * (the contract suite runs against both).
+ */
+
+/**
+ * A TTL as the adapters accept it: a positive whole number of ms (rounded up).
+ * @throws ValidationError(`ttlMs`) when it is not positive and finite.
+ */
+export function toTtl(ttlMs: number): number {
+  if (!(ttlMs > 0) || !Number.isFinite(ttlMs)) throw new ValidationError('ttlMs', `ttl must be a positive number of ms, got ${ttlMs}`);
+  return Math.ceil(ttlMs);
+}
+
+/** Members starting with this are reserved in a semaphore (its "known" mark is `~known`). */
+const RESERVED = '~';
+
+/**
+ * Checks a semaphore call: `limit` a positive integer, no holder starting with `~`.
+ * @throws ValidationError(`limit` | `holders`).
+ */
+export function checkSlotArgs(holders: string[], limit: number): void {
+  if (!(Number.isSafeInteger(limit) && limit > 0)) throw new ValidationError('limit', `semaphore limit must be a positive integer, got ${limit}`);
+  const bad = holders.find((h) => h.startsWith(RESERVED));
+  if (bad !== undefined) throw new ValidationError('holders', `semaphore holder '${bad}' starts with '${RESERVED}', which is reserved`);
+}

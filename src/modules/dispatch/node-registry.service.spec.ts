@@ -1,0 +1,22 @@
+import { AppConfig } from '../../config/index.js';
+import { CoordinationPort, LiveNode } from '../coordination/coordination.port.js';
+import { NodeRegistryService } from './node-registry.service.js';
+
+const node = (nodeId: string, lastBeat: number): LiveNode => ({
+  nodeId, lastBeat, info: { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: 0 },
+});
+
+describe('NodeRegistryService.preferFresh', () => {
+  const now = 1_000_000;
+  const registry = new NodeRegistryService({} as CoordinationPort, { heartbeatIntervalMs: 5000, nodeOfflineAfterMs: 15_000 } as AppConfig, { now: () => now });
+
+  it('should keep only nodes that beat within two heartbeat intervals', () => {
+    const nodes = [node('a', now - 1000), node('b', now - 12_000), node('c', now - 10_000)];
+    expect(registry.preferFresh(nodes).map((n) => n.nodeId)).toEqual(['a', 'c']);
+  });
+
+  it('should fall back to every live node when none is that fresh, so nothing stays unroutable', () => {
+    const nodes = [node('a', now - 11_000), node('b', now - 14_000)];
+    expect(registry.preferFresh(nodes).map((n) => n.nodeId)).toEqual(['a', 'b']);
+  });
+});

@@ -1,0 +1,57 @@
+import { ValidationError } from '../../../common/index.js';
+import { CoordinationPort } from '../../coordination/coordination.port.js';
+import { RoutingStrategy } from '../../metadata/index.js';
+import { ConsistentHashStrategy } from './consistent-hash.strategy.js';
+import { FailoverStrategy } from './failover.strategy.js';
+import { DEFAULT_VIRTUAL_NODES } from './hash-ring.js';
+import { HashRingCache } from './hash-ring-cache.js';
+import { LeastActiveStrategy } from './least-active.strategy.js';
+import { RandomStrategy, type Rng } from './random.strategy.js';
+import { RoundRobinStrategy } from './round-robin.strategy.js';
+import { RoutingStrategyImpl } from './routing-strategy.js';
+import { ShardingBroadcastStrategy } from './sharding-broadcast.strategy.js';
+
+/** Knobs of {@link RoutingStrategies}; every one has a production default. */
+export interface RoutingStrategiesOptions {
+  /** RANDOM's uniform source in [0, 1); `Math.random` by default. */
+  rng?: Rng;
+  /** Ring points per node for CONSISTENT_HASH; 160 by default. */
+  virtualNodes?: number;
+}
+
+/**
+ * The registry of routing strategies keyed by {@link RoutingStrategy} (DESIGN §6, STYLE convention 5).
+ * One instance of each strategy lives for the life of the registry, so per-strategy caches (the hash
+ * rings of CONSISTENT_HASH) are reused across dispatch calls. Plain class:
+ * whoever owns dispatch creates it with the coordination port.
+ */
+export class RoutingStrategies {
+  private readonly byType: ReadonlyMap<RoutingStrategy, RoutingStrategyImpl>;
+
+  /**
+   * @param coordination the port ROUND_ROBIN keeps its shared counters in, and LEAST_ACTIVE reads node loads from
+   * @param options test seams and tuning; defaults fit production
+   */
+  constructor(coordination: CoordinationPort, options: RoutingStrategiesOptions = {}) {
+    const rings = new HashRingCache(options.virtualNodes ?? DEFAULT_VIRTUAL_NODES);
+    const all: RoutingStrategyImpl[] = [
+      new RoundRobinStrategy(coordination),
+      new RandomStrategy(options.rng),
+      new LeastActiveStrategy(async (nodeIds) => (await coordination.queueDepths(nodeIds)).map((d) => d.ready + d.processing)),
+      new ConsistentHashStrategy(rings),
+      new FailoverStrategy(),
+      new ShardingBroadcastStrategy(),
+    ];
+    this.byType = new Map(all.map((s) => [s.type, s]));
+  }
+
+  /**
+   * The strategy for `type` (a row's `routingStrategy` column).
+   * @throws ValidationError (field `routingStrategy`) for a value that is not a known strategy
+   */
+  for(type: RoutingStrategy): RoutingStrategyImpl {
+    const strategy = this.byType.get(type);
+    if (!strategy) throw new ValidationError('routingStrategy', `unknown routing strategy '${String(type)}'`);
+    return strategy;
+  }
+}

@@ -1,0 +1,59 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Logger } from '@nestjs/common';
+import { never, rejection } from '../../../../test/utils/async.js';
+import { ValidationError } from '../../../common/index.js';
+import type { JobContext } from '../job-context.js';
+import { HttpJobHandler } from './http.handler.js';
+
+let server: Server;
+let url: string;
+const received: IncomingHttpHeaders[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    received.push(req.headers);
+    req.resume();
+    req.on('end', () => res.writeHead(req.url === '/fail' ? 503 : 200, { 'content-type': 'text/plain' }).end('ok'));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+function ctx(params: unknown, over: Partial<JobContext> = {}): JobContext {
+  return {
+    requestId: 'req-1', instanceId: 'inst-1', jobCode: null, params, attempt: 3, maxAttempts: 5, fencingToken: 7, shardIndex: 0,
+    shardTotal: 1, fireTime: 0, traceId: 't', signal: never(), logger: new Logger('t'), progress: () => undefined, ...over,
+  };
+}
+
+describe('HttpJobHandler', () => {
+  beforeEach(() => (received.length = 0));
+
+  it('should send the request id, instance id, attempt and fencing token as headers', async () => {
+    const result = await new HttpJobHandler().execute(ctx({ url: `${url}/ok`, headers: { 'X-Custom': 'kept' } }));
+    expect(result.status).toBe(200);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({
+      'x-tickwheel-request-id': 'req-1', 'x-tickwheel-instance-id': 'inst-1', 'x-tickwheel-attempt': '3', 'x-tickwheel-fencing-token': '7', 'x-custom': 'kept',
+    });
+  });
+
+  it('should not let params headers override its own, whatever their case', async () => {
+    await new HttpJobHandler().execute(ctx({ url, headers: { 'x-tickwheel-attempt': '1', 'X-TICKWHEEL-FENCING-TOKEN': '99', 'x-tickwheel-request-id': 'forged' } }));
+    expect(received[0]['x-tickwheel-attempt']).toBe('3');
+    expect(received[0]['x-tickwheel-fencing-token']).toBe('7');
+    expect(received[0]['x-tickwheel-request-id']).toBe('req-1');
+  });
+
+  it('should still refuse malformed headers naming params.headers, and fail on a 5xx answer', async () => {
+    const bad = await rejection(new HttpJobHandler().execute(ctx({ url, headers: ['x'] })));
+    expect(bad).toBeInstanceOf(ValidationError);
+    expect((bad as ValidationError).field).toBe('params.headers');
+    expect(received).toHaveLength(0);
+    const failed = await rejection(new HttpJobHandler().execute(ctx({ url: `${url}/fail` })));
+    expect(failed.message).toBe('HTTP 503');
+  });
+});

@@ -1,0 +1,40 @@
+import { Test } from '@nestjs/testing';
+import { DiscoveryModule } from '@nestjs/core';
+import { builtinHandlers } from '../execution.module.js';
+import { HandlerRegistry } from '../handler-registry.service.js';
+import type { JobContext } from '../job-context.js';
+import { NoopJobHandler } from './noop.handler.js';
+import { measuredAsync } from '../../../../test/utils/measured.js';
+
+/** A context that throws on any use beyond being passed: the noop handler must not touch it. */
+const untouchable = new Proxy({} as JobContext, {
+  get: (_t, key) => {
+    throw new Error(`noop read ctx.${String(key)}`);
+  },
+});
+
+async function registeredNames(opts: Parameters<typeof builtinHandlers>[0]): Promise<string[]> {
+  const mod = await Test.createTestingModule({ imports: [DiscoveryModule], providers: [HandlerRegistry, ...builtinHandlers(opts)] }).compile();
+  await mod.init();
+  const names = mod.get(HandlerRegistry).names();
+  await mod.close();
+  return names;
+}
+
+describe('NoopJobHandler', () => {
+  it('should succeed at once with a tiny constant result, whatever the params', async () => {
+    const handler = new NoopJobHandler();
+    const { value: result, cpuMs, wallMs } = await measuredAsync(() => handler.execute(untouchable));
+    expect(cpuMs).toBeLessThan(50); // CPU time: a loaded machine preempting the test does not count
+    expect(wallMs).toBeLessThan(1000);
+    expect(result).toEqual({ ok: true });
+    expect(JSON.stringify(result).length).toBeLessThan(16);
+    expect(await handler.execute(untouchable)).toEqual(result);
+  });
+
+  it('should be registered under the name noop with or without the other built-ins', async () => {
+    expect(await registeredNames({ http: false, shell: false })).toEqual(['noop']);
+    expect(await registeredNames({})).toEqual(['http', 'noop']);
+    expect(await registeredNames({ http: true, shell: true })).toEqual(['http', 'noop', 'shell']);
+  });
+});

@@ -1,0 +1,177 @@
+import type { AppConfig } from '../../config/index.js';
+import type { CoordinationPort } from '../coordination/coordination.port.js';
+import {
+  BackoffKind, type EndedAttempt, type ExecutionLedgerRepository, type JobDefinitionRepository, JobInstance, type JobInstanceRepository,
+  JobInstanceStatus as S, type SucceededAttempt,
+} from '../metadata/index.js';
+import type { MetricsService } from '../observability/index.js';
+import type { HandlerRegistry } from './handler-registry.service.js';
+import type { JobHandlerImpl } from './job-context.js';
+import { TaskRunner } from './task-runner.service.js';
+
+const NOW = 1_800_000_000_000;
+
+/**
+ * The finishing write of an attempt (DESIGN §4, §7) and the close of its job_attempt row commit in one
+ * transaction (JobInstanceRepository.together), so a node killed between them cannot leave the attempt
+ * RUNNING for ever; what follows the commit (delay queue, metrics) happens only when the write won.
+ */
+describe('TaskRunner finishing write', () => {
+  let log: string[];
+  let row: JobInstance;
+  let outcome: () => Promise<unknown>;
+  let tokenIsCurrent: boolean;
+  /** Transactions that fail with a MySQL deadlock before one goes through. */
+  let deadlocks: number;
+  /** Finishing transactions that commit, then lose the connection before the answer (a retry follows). */
+  let commitAnswerLost: number;
+  /** The row as the last winning transition left it. */
+  let stored: JobInstance | null;
+
+  function runner(): TaskRunner {
+    const instances = {
+      together: async (work: (em: unknown) => Promise<unknown>) => {
+        log.push('begin');
+        if (log.includes('claim') && deadlocks > 0) {
+          deadlocks--;
+          log.push('deadlock');
+          throw Object.assign(new Error('Deadlock found'), { errno: 1213 });
+        }
+        const out = await work('tx');
+        log.push('commit');
+        if (commitAnswerLost > 0 && log.some((l) => l.startsWith('RUNNING->PENDING'))) {
+          commitAnswerLost--;
+          log.push('connection lost after commit');
+          throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true });
+        }
+        return out;
+      },
+      transition: async (_id: string, from: S, to: S, guard: { fencingToken?: number }, patch: Partial<JobInstance>, now: number, em?: unknown) => {
+        const won = tokenIsCurrent && (stored?.status ?? S.RUNNING) === from;
+        if (won) stored = Object.assign(new JobInstance(), row, patch, { status: to, updatedAt: now, fencingToken: guard.fencingToken });
+        log.push(`${from}->${to}${patch.attempt ? ` attempt ${patch.attempt}` : ''}${guard.fencingToken ? ` token ${guard.fencingToken}` : ''}${em ? ` in ${em}` : ''}${won ? '' : ' lost'}`);
+        return won;
+      },
+      releaseNextWaiting: async () => null,
+    } as unknown as JobInstanceRepository;
+    const ledger = {
+      findMany: async (ids: string[]) => ids.map((id) => Object.assign(new JobInstance(), stored ?? row, { id })),
+      claim: async (_em: unknown, rows: JobInstance[]) => {
+        log.push('claim');
+        return rows.map((r) => ({ row: r, fencingToken: r.fencingToken + 1 }));
+      },
+      succeed: async (em: unknown, done: SucceededAttempt[]) => {
+        log.push(...done.map((d) => `RUNNING->SUCCESS token ${d.fencingToken}${em ? ` in ${em}` : ''}${tokenIsCurrent ? '' : ' lost'}`));
+        return new Set(tokenIsCurrent ? done.map((d) => d.id) : []);
+      },
+      endAttempts: async (em: unknown, ended: EndedAttempt[]) => log.push(...ended.map((a) => `attempt ${a.attempt} ${a.status}${em ? ` in ${em}` : ''}`)),
+    } as unknown as ExecutionLedgerRepository;
+    const handler: JobHandlerImpl = { execute: () => outcome() };
+    const handlers = { get: () => handler } as unknown as HandlerRegistry;
+    const counter = { inc: () => log.push('metric'), observe: () => undefined };
+    const metrics = { executionSeconds: counter, retries: counter, instancesFinished: counter } as unknown as MetricsService;
+    const coordination = { scheduleDelayed: async (id: string, at: number) => log.push(`delay ${id} +${at - NOW}`) } as unknown as CoordinationPort;
+    const jobs = {} as JobDefinitionRepository;
+    return new TaskRunner(instances, ledger, jobs, handlers, metrics, coordination, { leaseMs: 60_000, namespace: 'ns' } as AppConfig, { now: () => NOW });
+  }
+
+  beforeEach(() => {
+    log = [];
+    tokenIsCurrent = true;
+    deadlocks = 0;
+    commitAnswerLost = 0;
+    stored = null;
+    row = Object.assign(new JobInstance(), {
+      id: 'i-1', status: S.DISPATCHED, nodeId: 'n-1', attempt: 1, maxAttempts: 2, fencingToken: 0, handler: 'h', jobId: null, maxConcurrency: 0,
+      timeoutMs: 60_000, retryBackoffMs: 500, retryBackoffKind: BackoffKind.FIXED, params: {}, requestId: 'r', traceId: 't',
+    });
+  });
+
+  const finishing = () => log.slice(log.indexOf('commit') + 1);
+
+  it('should write SUCCESS and close the attempt in one transaction', async () => {
+    outcome = async () => ({ ok: true });
+    await runner().run('i-1', 'n-1', new AbortController().signal);
+    expect(finishing()).toEqual(['begin', 'RUNNING->SUCCESS token 1 in tx', 'attempt 1 SUCCESS in tx', 'commit', 'metric']);
+  });
+
+  it('should move a failed attempt to its retry and close it in one transaction, then put it on the delay queue', async () => {
+    outcome = async () => {
+      throw new Error('boom');
+    };
+    await runner().run('i-1', 'n-1', new AbortController().signal);
+    expect(finishing()).toEqual(['begin', 'RUNNING->PENDING attempt 2 token 1 in tx', 'attempt 1 FAILED in tx', 'commit', 'metric', 'delay i-1 +500']);
+  });
+
+  it('should write nothing more when the token is stale (the lease was taken away)', async () => {
+    outcome = async () => ({ ok: true });
+    tokenIsCurrent = false;
+    await runner().run('i-1', 'n-1', new AbortController().signal);
+    expect(finishing()).toEqual(['begin', 'RUNNING->SUCCESS token 1 in tx lost', 'commit']);
+  });
+
+  it('should write the SUCCESS of attempts that end together in one transaction', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    outcome = async () => {
+      if (++calls === 1) return { first: true }; // ends at once: its transaction opens alone
+      await gate;
+      return { ok: true };
+    };
+    const sut = runner();
+    const ended: string[] = [];
+    const done = sut.runMany(['i-1', 'i-2', 'i-3'], 'n-1', new AbortController().signal, { handlerDone: () => undefined, ended: (id) => ended.push(id) });
+    // Release the others once the first one's group has committed (the claim's commit, then that one) —
+    // not after a fixed sleep, which a loaded CI machine outran (all three then ended in one group).
+    while (log.filter((l) => l === 'commit').length < 2) await new Promise((r) => setTimeout(r, 1));
+    release();
+    await done;
+    expect(log.filter((l) => l === 'claim')).toHaveLength(1);
+    expect(finishing()).toEqual([
+      'begin', 'RUNNING->SUCCESS token 1 in tx', 'attempt 1 SUCCESS in tx', 'commit', 'metric',
+      'begin', 'RUNNING->SUCCESS token 1 in tx', 'RUNNING->SUCCESS token 1 in tx', 'attempt 1 SUCCESS in tx', 'attempt 1 SUCCESS in tx', 'commit', 'metric', 'metric',
+    ]);
+    expect(ended.sort()).toEqual(['i-1', 'i-2', 'i-3']);
+  });
+
+  it('should run the finishing transaction again when MySQL picked it as a deadlock victim', async () => {
+    outcome = async () => ({ ok: true });
+    deadlocks = 2;
+    await runner().run('i-1', 'n-1', new AbortController().signal);
+    expect(finishing()).toEqual(['begin', 'deadlock', 'begin', 'deadlock', 'begin', 'RUNNING->SUCCESS token 1 in tx', 'attempt 1 SUCCESS in tx', 'commit', 'metric']);
+  });
+
+  it('should free the worker slot when the handler ends, before the finishing write commits', async () => {
+    outcome = async () => ({ ok: true });
+    const events: string[] = [];
+    const sut = runner();
+    await sut.runMany(['i-1'], 'n-1', new AbortController().signal, {
+      handlerDone: (id) => events.push(`slot free ${id} (${log.filter((l) => l === 'commit').length} commits)`),
+      ended: (id) => events.push(`ended ${id} (${log.filter((l) => l === 'commit').length} commits)`),
+    });
+    // one commit is the claim's; the finishing write's commit comes after the slot was freed
+    expect(events).toEqual(['slot free i-1 (1 commits)', 'ended i-1 (2 commits)']);
+  });
+
+  it('should free the slot and end at once an id that was not claimable', async () => {
+    const events: string[] = [];
+    const sut = runner();
+    row.status = S.RUNNING; // taken by someone else meanwhile
+    await sut.runMany(['i-1'], 'n-1', new AbortController().signal, { handlerDone: (id) => events.push(`slot ${id}`), ended: (id) => events.push(`ended ${id}`) });
+    expect(events).toEqual(['slot i-1', 'ended i-1']);
+    expect(log).not.toContain('claim');
+  });
+
+  it('should know its own retry write when the commit went through but its answer was lost, and still schedule the retry', async () => {
+    outcome = async () => {
+      throw new Error('boom');
+    };
+    commitAnswerLost = 1;
+    await runner().run('i-1', 'n-1', new AbortController().signal);
+    expect(finishing()).toEqual([
+      'begin', 'RUNNING->PENDING attempt 2 token 1 in tx', 'attempt 1 FAILED in tx', 'commit', 'connection lost after commit',
+      'begin', 'RUNNING->PENDING attempt 2 token 1 in tx lost', 'attempt 1 FAILED in tx', 'commit', 'metric', 'delay i-1 +500',
+    ]);
+  });
+});

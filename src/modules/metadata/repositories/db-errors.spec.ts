@@ -1,0 +1,45 @@
+import { isLockConflict, isTransientDbError, isUniqueViolation, withDbRetry } from './db-errors.js';
+
+describe('db-errors', () => {
+  it('should tell a MySQL deadlock or lock wait timeout from other errors', () => {
+    expect(isLockConflict({ driverError: { errno: 1213, code: 'ER_LOCK_DEADLOCK' } })).toBe(true);
+    expect(isLockConflict({ errno: 1205 })).toBe(true);
+    expect(isLockConflict({ driverError: { errno: 1062, code: 'ER_DUP_ENTRY' } })).toBe(false);
+    expect(isLockConflict(new Error('boom'))).toBe(false);
+    expect(isLockConflict(undefined)).toBe(false);
+  });
+
+  it('should tell a unique violation on either database', () => {
+    expect(isUniqueViolation({ driverError: { code: 'ER_DUP_ENTRY' } })).toBe(true);
+    expect(isUniqueViolation({ code: 'SQLITE_CONSTRAINT_UNIQUE' })).toBe(true);
+    expect(isUniqueViolation({ code: 'ER_LOCK_DEADLOCK' })).toBe(false);
+  });
+
+  it('should count lost or exhausted connections and lock conflicts as transient, nothing else', () => {
+    expect(isTransientDbError({ errno: 1213 })).toBe(true);
+    expect(isTransientDbError({ code: 'PROTOCOL_CONNECTION_LOST' })).toBe(true);
+    expect(isTransientDbError({ driverError: { errno: 1040, code: 'ER_CON_COUNT_ERROR' } })).toBe(true);
+    expect(isTransientDbError({ code: 'SQLITE_BUSY' })).toBe(true);
+    expect(isTransientDbError({ driverError: { errno: 1927, code: 'ER_CONNECTION_KILLED' } })).toBe(true);
+    expect(isTransientDbError({ driverError: Object.assign(new Error("Can't add new command when connection is in closed state"), { fatal: true }) })).toBe(true);
+    expect(isTransientDbError({ driverError: { code: 'ER_DUP_ENTRY', errno: 1062 } })).toBe(false);
+    expect(isTransientDbError(new Error('syntax'))).toBe(false);
+  });
+
+  it('should retry transient errors until they stop, and throw others at once', async () => {
+    let calls = 0;
+    await expect(withDbRetry(async () => (++calls < 3 ? Promise.reject({ errno: 1213 }) : 'ok'), 1000)).resolves.toBe('ok');
+    expect(calls).toBe(3);
+    calls = 0;
+    await expect(withDbRetry(async () => { calls++; throw new Error('bad sql'); }, 1000)).rejects.toThrow('bad sql');
+    expect(calls).toBe(1);
+  });
+
+  it('should give up after the wait budget and throw the last transient error', async () => {
+    let calls = 0;
+    const started = Date.now();
+    await expect(withDbRetry(async () => { calls++; throw Object.assign(new Error('gone'), { code: 'ECONNRESET' }); }, 100)).rejects.toThrow('gone');
+    expect(calls).toBeGreaterThan(2);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});

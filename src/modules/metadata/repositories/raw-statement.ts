@@ -1,0 +1,23 @@
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+
+/** What one raw statement gave back: rows changed (writes) and rows read (SELECT). */
+export interface StatementResult {
+  affected?: number;
+  records?: unknown[];
+}
+
+/**
+ * Runs one statement of fixed SQL text (`?` placeholders) on `em`'s connection — inside its transaction —
+ * or on a pooled connection when `em` has none, and returns the affected-row count that `ds.query` hides
+ * (TypeORM's structured result). Used where the query builder cost too much CPU (firing pages, the
+ * executor's claims and finishes). MySQL and SQLite alike.
+ */
+export async function runStatement(ds: DataSource, em: EntityManager | undefined, sql: string, params: unknown[]): Promise<StatementResult> {
+  const runner: QueryRunner = em?.queryRunner ?? ds.createQueryRunner();
+  try {
+    const res = (await runner.query(sql, params, true)) as { affected?: number; records?: unknown[]; raw?: unknown };
+    return { affected: res.affected, records: res.records ?? (Array.isArray(res.raw) ? res.raw : undefined) };
+  } finally {
+    if (!em?.queryRunner) await runner.release();
+  }
+}

@@ -1,0 +1,30 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { COORDINATION, type CoordinationPort } from '../coordination/coordination.port.js';
+
+/** Coordination channel of job changes; messages are job ids. */
+const JOBS_CHANGED = 'jobs-changed';
+
+/**
+ * Wake-ups between processes for job changes (DESIGN §5 loader): the API that creates, edits, pauses or
+ * resumes a job publishes its id, and the leading scheduler — in whichever process — reloads its wheel
+ * at once instead of at its next page scan (up to TRIGGER_SCAN_INTERVAL_MS later; with staging, a new
+ * job whose first fire is a few seconds away was written late). Redis pub/sub in the cluster shape, an
+ * in-process channel standalone. Only a hint: a lost message costs at most one scan interval.
+ */
+@Injectable()
+export class JobSignals {
+  private readonly logger = new Logger(JobSignals.name);
+
+  constructor(@Inject(COORDINATION) private readonly coordination: CoordinationPort) {}
+
+  /** Announces that job `jobId` was created or changed. Never throws (a failure is logged). */
+  async jobChanged(jobId: string): Promise<void> {
+    await this.coordination.publish(JOBS_CHANGED, jobId)
+      .catch((err: Error) => this.logger.warn(`job change signal for ${jobId} not sent (the leader sees it at its next scan): ${err.message}`));
+  }
+
+  /** Calls `listener` with the id of each job changed from now on; resolves to the unsubscribe function. */
+  onJobChanged(listener: (jobId: string) => void): Promise<() => Promise<void>> {
+    return this.coordination.subscribe(JOBS_CHANGED, listener);
+  }
+}

@@ -1,0 +1,46 @@
+import { COORDINATION, type CoordinationPort, type NodeAdvert } from '../../src/modules/coordination/coordination.port.js';
+import { DispatchService, NodeRegistryService } from '../../src/modules/dispatch/index.js';
+import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import { clusterEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+
+/**
+ * The release of a staged fire (DESIGN §5 staging) routes it again when its node is draining (SIGTERM:
+ * it still beats, advertising no handler, label `draining`), instead of pushing it onto a list the node
+ * only hands back — or, after its last hand-back, leaves stranded until it counts as offline.
+ */
+describe('release of staged fires to a draining node (MariaDB + Redis)', () => {
+  const ns = uniqueNamespace('int-drain');
+  let api: TestNode;
+  let coordination: CoordinationPort;
+
+  beforeAll(async () => {
+    api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', RECONCILE_INTERVAL_MS: '600000' }));
+    coordination = api.app.get<CoordinationPort>(COORDINATION);
+  }, 30_000);
+
+  afterAll(async () => {
+    await api.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await api?.close();
+  });
+
+  const advert = (draining: boolean): NodeAdvert => ({
+    handlers: draining ? [] : ['h'], capacity: 4, active: 0, labels: draining ? { draining: 'true' } : ({} as Record<string, string>), host: 'x', startedAt: 1,
+  });
+
+  it('should take a fire staged to a draining node back and route it to a serving one', async () => {
+    const now = Date.now();
+    await coordination.heartbeat('drainer-20260101-1', advert(true), now);
+    await coordination.heartbeat('server-20260101-1', advert(false), now);
+    // The scheduler's own loops may have cached an empty registry view (REGISTRY_VIEW_MS) just before these
+    // first beats: a loaded CI machine saw the release find no serving node. Read the registry afresh.
+    api.app.get(NodeRegistryService).invalidate();
+    const row = Object.assign(newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime: now, triggerSource: TriggerSource.SCHEDULE, dueAt: now }, now),
+      { status: S.DISPATCHED, nodeId: 'drainer-20260101-1', dispatchedAt: now });
+    await api.app.get(JobInstanceRepository).insertIgnore(api.ds.manager, [row]);
+    await api.app.get(DispatchService).release([{ id: row.id, fireTime: now, nodeId: row.nodeId }]);
+    const after = (await api.app.get(JobInstanceRepository).findById(row.id)) as JobInstance;
+    expect([after.status, after.nodeId]).toEqual([S.DISPATCHED, 'server-20260101-1']);
+    expect((await coordination.queuedIds('drainer-20260101-1')).size).toBe(0);
+    expect([...(await coordination.queuedIds('server-20260101-1'))]).toEqual([row.id]);
+  });
+});

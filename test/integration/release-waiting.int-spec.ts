@@ -1,0 +1,68 @@
+import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+
+/**
+ * Release of a job's next WAITING instance (DESIGN §5 QUEUE overlap, §7 maxConcurrency) on MariaDB: a
+ * retry waiting out its backoff (PENDING, due later) holds no maxConcurrency slot, so it must not keep the
+ * waiting instances of a limited job from running; under QUEUE overlap fires run one at a time, so the
+ * same retry does keep the next fire waiting. The node runs the api role only: nothing else moves the rows.
+ */
+describe('releaseNextWaiting (MariaDB)', () => {
+  const ns = uniqueNamespace('int-release');
+  let node: TestNode;
+  let instances: JobInstanceRepository;
+
+  beforeAll(async () => {
+    node = await startNode(clusterEnv(ns, { ROLES: 'api' }));
+    instances = node.app.get(JobInstanceRepository);
+  }, 30_000);
+
+  afterAll(async () => {
+    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await node?.close();
+  });
+
+  async function job(code: string, extra: Record<string, unknown>): Promise<string> {
+    const client = await signedClient(node);
+    const res = await client.request<{ id: string }>('POST', '/api/jobs', { code, handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', ...extra });
+    expect(res.status).toBe(201);
+    return res.body.id;
+  }
+
+  /** A row of `jobId` in `status`, due at `dueAt`, fired at `fireTime`. */
+  async function row(jobId: string, status: S, fireTime: number, dueAt: number, maxConcurrency: number): Promise<string> {
+    const r = Object.assign(newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime, triggerSource: TriggerSource.SCHEDULE, dueAt }, fireTime),
+      { jobId, status, maxConcurrency, ...(status === S.WAITING ? { error: 'MAX_CONCURRENCY' } : {}) } as Partial<JobInstance>);
+    await instances.insertIgnore(node.ds.manager, [r as JobInstance]);
+    return r.id as string;
+  }
+
+  it('should release a limited job\'s waiting instance while its only other instance waits out a retry backoff', async () => {
+    const now = Date.now();
+    const jobId = await job('limited-1', { maxConcurrency: 1 });
+    await row(jobId, S.PENDING, now - 2000, now + 60_000, 1); // attempt 2 due in a minute
+    const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
+    expect((await instances.releaseNextWaiting(jobId, now))?.id).toBe(waiting);
+    expect((await instances.findById(waiting))?.status).toBe(S.PENDING);
+  });
+
+  it('should not release it while another instance is due, dispatched or running', async () => {
+    const now = Date.now();
+    for (const [code, status, dueAt] of [['limited-2', S.PENDING, now - 10], ['limited-3', S.DISPATCHED, now], ['limited-4', S.RUNNING, now]] as const) {
+      const jobId = await job(code, { maxConcurrency: 1 });
+      await row(jobId, status, now - 2000, dueAt, 1);
+      const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
+      expect(await instances.releaseNextWaiting(jobId, now)).toBeNull();
+      expect((await instances.findById(waiting))?.status).toBe(S.WAITING);
+    }
+  });
+
+  it('should keep a QUEUE job\'s next fire waiting while the previous one waits out its retry backoff', async () => {
+    const now = Date.now();
+    const jobId = await job('queued', { overlapPolicy: 'QUEUE', maxConcurrency: 1 });
+    await row(jobId, S.PENDING, now - 2000, now + 60_000, 1);
+    const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
+    expect(await instances.releaseNextWaiting(jobId, now)).toBeNull();
+    expect((await instances.findById(waiting))?.status).toBe(S.WAITING);
+  });
+});

@@ -1,0 +1,54 @@
+import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import type { LimitReceiver } from './limit-receiver.js';
+import { clusterEnv, standaloneEnv, type TestNode, uniqueNamespace } from './test-node.js';
+
+/** Statuses an instance ends in. */
+export const FINAL = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'];
+
+/** The columns of job_instance the maxConcurrency tests read. */
+export interface LimitRow {
+  id: string;
+  fire_time: string | number;
+  status: string;
+  attempt: number;
+  error: string | null;
+}
+
+/** Both product shapes for `describe.each`: standalone (SQLite) and one cluster node in its own namespace. */
+export function limitShapes(nsPrefix: string): Array<[string, () => Record<string, string>]> {
+  return [
+    ['standalone', () => standaloneEnv({ LOG_LEVEL: 'error' })],
+    ['cluster', () => clusterEnv(uniqueNamespace(nsPrefix), { NODE_OFFLINE_AFTER_MS: '15000', LOG_LEVEL: 'error' })],
+  ];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Jobs of the `http` handler calling the limit receiver (one path per job code), and reads of their rows.
+ * The getters are read at each call (the node and client are made in beforeAll).
+ */
+export function limitJobs(node: () => TestNode, client: () => TickwheelClient, rx: () => LimitReceiver, timeoutMs: number) {
+  const rows = async (jobId: string) =>
+    (await node().ds.query('SELECT id, fire_time, status, attempt, error FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [jobId])) as LimitRow[];
+  return {
+    rows,
+    /** Instances of the job in one of `statuses`. */
+    count: async (jobId: string, statuses: string[]) => (await rows(jobId)).filter((r) => statuses.includes(r.status)).length,
+    /** Creates a never-firing CRON job `code` (fired by trigger-now) with `body` on top. @returns its id. */
+    async createJob(code: string, body: Record<string, unknown>): Promise<string> {
+      const res = await client().request<{ id: string }>('POST', '/api/jobs', {
+        code, handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', timeoutMs, params: { url: `${rx().url}/${code}`, timeoutMs }, ...body,
+      });
+      expect(res.status).toBe(201);
+      return res.body.id;
+    },
+    /** `n` manual fires of job `code`, one at a time. */
+    async trigger(code: string, n: number): Promise<void> {
+      for (let i = 0; i < n; i++) {
+        expect((await client().request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
+        await sleep(3); // manual fires are keyed by their millisecond
+      }
+    },
+  };
+}
