@@ -14,7 +14,11 @@ describe('release of staged fires to a draining node (MariaDB + Redis)', () => {
   let coordination: CoordinationPort;
 
   beforeAll(async () => {
-    api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', RECONCILE_INTERVAL_MS: '600000' }));
+    // The fake nodes beat once, by hand. With the test default (3 s) they count as offline 3 s later: a loaded
+    // machine that took that long between the beats and the release (or the checks after it) found no serving
+    // node, or had the leader's offline watch reap both and route the fire again. Offline detection is not
+    // what this tests.
+    api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', RECONCILE_INTERVAL_MS: '600000', NODE_OFFLINE_AFTER_MS: '600000' }));
     coordination = api.app.get<CoordinationPort>(COORDINATION);
   }, 30_000);
 
