@@ -14,7 +14,11 @@ describe('cluster shape (MariaDB + Redis): api+scheduler node and two executor n
   let client: TickwheelClient;
 
   beforeAll(async () => {
-    shape = await startClusterTaskShape(ns);
+    // Beats every 2 s (as routing.e2e-spec.ts): dispatch routes round robin over the nodes that beat within two
+    // intervals (NodeRegistryService.preferFresh). With the test default of 0.5 s, a jest worker busy with the
+    // 1,000 tasks below that held one executor's beat back for a second sent every task of that moment to the
+    // other node, and the spread checked below is about round robin, not about heartbeat lag.
+    shape = await startClusterTaskShape(ns, { HEARTBEAT_INTERVAL_MS: '2000' });
     ({ api, receiver, client } = shape);
   }, 60_000);
 

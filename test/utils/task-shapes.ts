@@ -27,15 +27,15 @@ async function assemble(api: TestNode, executors: TestNode[], receiver: HttpRece
  * exec-b. The nodes run in the jest worker, which a busy CI machine (the chaos and process tests next
  * door) can starve for seconds; with the test default of 3 s a starved node was declared offline and its
  * tasks revoked and run again, which these exactly-once tests must not see. They use the product
- * default (15 s): fault detection has tests of its own.
+ * default (15 s): fault detection has tests of its own. `extra` settings go to every node.
  */
-export async function startClusterTaskShape(ns: string): Promise<TaskShape> {
+export async function startClusterTaskShape(ns: string, extra: Record<string, string> = {}): Promise<TaskShape> {
   const receiver = await startReceiver();
   const nodes: TestNode[] = [];
   try {
     const roles: Array<Record<string, string>> = [{ ROLES: 'api,scheduler' }, { ROLES: 'executor', NODE_NAME: 'exec-a' }, { ROLES: 'executor', NODE_NAME: 'exec-b' }];
-    for (const extra of roles) {
-      nodes.push(await startNode(clusterEnv(ns, { NODE_OFFLINE_AFTER_MS: '15000', ...extra })));
+    for (const role of roles) {
+      nodes.push(await startNode(clusterEnv(ns, { NODE_OFFLINE_AFTER_MS: '15000', ...extra, ...role })));
     }
   } catch (err) {
     for (const n of nodes.reverse()) await n.close();
