@@ -1,8 +1,5 @@
-import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
-import { startLimitReceiver, type LimitReceiver as Receiver } from '../utils/limit-receiver.js';
-import { FINAL, limitJobs, type LimitRow, limitShapes } from '../utils/limit-jobs.js';
-import { signedClient, startNode, TestNode, waitFor } from '../utils/test-node.js';
+import { FINAL, limitJobs, limitShapes, useLimitNode } from '../utils/limit-jobs.js';
+import { waitFor } from '../utils/test-node.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -16,27 +13,13 @@ const shapes = limitShapes('e2e-limit-patch');
  * Each case holds every call until the test lets it go, so what runs at each moment is exact.
  */
 describe.each(shapes)('instances waiting while their job is edited (%s)', (shape, env) => {
-  let node: TestNode;
-  let client: TickwheelClient;
-  let rx: Receiver;
   const holding = new Set<string>();
+  const suite = useLimitNode(shape, env, (path) => (holding.has(path) ? { hold: true } : { status: 200, delayMs: 0 }));
+  afterAll(() => holding.clear());
 
-  beforeAll(async () => {
-    rx = await startLimitReceiver((path) => (holding.has(path) ? { hold: true } : { status: 200, delayMs: 0 }));
-    node = await startNode(env());
-    client = await signedClient(node);
-    if (shape === 'cluster') await waitFor('the executor to beat', async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1, 30_000);
-  }, 60_000);
-
-  afterAll(async () => {
-    holding.clear();
-    await node?.close();
-    await rx?.close();
-  });
-
-  const { rows, count, createJob, trigger } = limitJobs(() => node, () => client, () => rx, 60_000);
+  const { rows, count, createJob, trigger } = limitJobs(suite.node, suite.client, suite.rx, 60_000);
   /** Instance ids whose call is in flight at the receiver now (running handlers). */
-  const runningIds = (path: string) => rx.of(path).filter((c) => c.end === null).map((c) => c.instanceId).sort();
+  const runningIds = (path: string) => suite.rx().of(path).filter((c) => c.end === null).map((c) => c.instanceId).sort();
 
   /**
    * A (running) and B, C (WAITING) under the old settings; the job is edited by `patch`; D and E fire after the
@@ -50,17 +33,17 @@ describe.each(shapes)('instances waiting while their job is edited (%s)', (shape
     holding.add(path);
     const jobId = await createJob(code, created);
     await trigger(code, 3);
-    await waitFor(`${code}: A runs, B and C wait`, async () => rx.of(path).length === 1 && (await count(jobId, ['WAITING'])) === 2, 30_000, 50);
+    await waitFor(`${code}: A runs, B and C wait`, async () => suite.rx().of(path).length === 1 && (await count(jobId, ['WAITING'])) === 2, 30_000, 50);
     const [a] = (await rows(jobId)).map((r) => r.id);
     expect(runningIds(path)).toEqual([a]);
-    expect((await client.request('PATCH', `/api/jobs/${code}`, patch)).status).toBe(200);
+    expect((await suite.client().request('PATCH', `/api/jobs/${code}`, patch)).status).toBe(200);
     await trigger(code, 2);
     const full = Math.min(room, 5);
     await waitFor(`${code}: ${full} run at once under the new settings`, async () => runningIds(path).length === full && (await count(jobId, ['WAITING'])) === 5 - full, 30_000, 50);
     expect(runningIds(path)).toContain(a);
 
     if (full < 5) {
-      rx.release(path, a);
+      suite.rx().release(path, a);
       // A's end frees a slot (and the leader's passes retry any release): a waiting instance takes it.
       await waitFor(`${code}: a waiting instance runs after A ended (the job allows ${room} at once)`,
         async () => runningIds(path).length === full && (await count(jobId, ['WAITING'])) === 4 - full, 10_000, 50);
@@ -68,12 +51,12 @@ describe.each(shapes)('instances waiting while their job is edited (%s)', (shape
     }
 
     holding.delete(path);
-    rx.release(path);
+    suite.rx().release(path);
     await waitFor(`${code}: every instance final`, async () => (await rows(jobId)).every((r) => FINAL.includes(r.status)), 30_000, 50);
     expect((await rows(jobId)).map((r) => r.status)).toEqual(Array(5).fill('SUCCESS'));
-    expect(new Set(rx.of(path).map((c) => c.instanceId)).size).toBe(5);
-    expect(rx.of(path).length).toBe(5);
-    expect(rx.peak(path)).toBeLessThanOrEqual(room);
+    expect(new Set(suite.rx().of(path).map((c) => c.instanceId)).size).toBe(5);
+    expect(suite.rx().of(path).length).toBe(5);
+    expect(suite.rx().peak(path)).toBeLessThanOrEqual(room);
   }
 
   it('maxConcurrency raised 1 -> 3: the job fills its new limit, and a waiting instance takes the slot A frees', async () => {
@@ -93,20 +76,20 @@ describe.each(shapes)('instances waiting while their job is edited (%s)', (shape
     holding.add(path);
     const jobId = await createJob('lowered', { maxConcurrency: 3 });
     await trigger('lowered', 5);
-    await waitFor('three run, two wait', async () => rx.of(path).length === 3 && (await count(jobId, ['WAITING'])) === 2, 30_000, 50);
+    await waitFor('three run, two wait', async () => suite.rx().of(path).length === 3 && (await count(jobId, ['WAITING'])) === 2, 30_000, 50);
     const ids = (await rows(jobId)).map((r) => r.id);
-    expect((await client.request('PATCH', '/api/jobs/lowered', { maxConcurrency: 1 })).status).toBe(200);
-    rx.release(path, ids[0]);
+    expect((await suite.client().request('PATCH', '/api/jobs/lowered', { maxConcurrency: 1 })).status).toBe(200);
+    suite.rx().release(path, ids[0]);
     await sleep(2500); // two of the old ones still run: over the new limit, nobody new may start
     expect(runningIds(path)).toEqual([ids[1], ids[2]].sort());
     expect(await count(jobId, ['WAITING'])).toBe(2);
-    rx.release(path, ids[1]);
-    rx.release(path, ids[2]);
+    suite.rx().release(path, ids[1]);
+    suite.rx().release(path, ids[2]);
     await waitFor('the fourth runs alone', async () => runningIds(path).length === 1 && runningIds(path)[0] === ids[3], 10_000, 50);
     await sleep(1500);
     expect(runningIds(path)).toEqual([ids[3]]);
     holding.delete(path);
-    rx.release(path);
+    suite.rx().release(path);
     await waitFor('every instance final', async () => (await rows(jobId)).every((r) => FINAL.includes(r.status)), 30_000, 50);
     expect((await rows(jobId)).map((r) => r.status)).toEqual(Array(5).fill('SUCCESS'));
   }, 90_000);

@@ -1,6 +1,7 @@
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import type { LimitReceiver } from './limit-receiver.js';
-import { clusterEnv, standaloneEnv, type TestNode, uniqueNamespace } from './test-node.js';
+import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
+import { type Answer, type LimitReceiver, startLimitReceiver } from './limit-receiver.js';
+import { clusterEnv, signedClient, standaloneEnv, startNode, type TestNode, uniqueNamespace, waitFor } from './test-node.js';
 
 /** Statuses an instance ends in. */
 export const FINAL = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'];
@@ -51,4 +52,26 @@ export function limitJobs(node: () => TestNode, client: () => TickwheelClient, r
       }
     },
   };
+}
+
+/**
+ * The set-up the maxConcurrency e2e suites share, for one shape: a limit receiver answering by `answer`, one node
+ * started with `env()` (in the cluster shape, once its executor beats), a signed client; all closed after the
+ * suite. Call it in a `describe` body; the getters are valid inside tests.
+ */
+export function useLimitNode(shape: string, env: () => Record<string, string>, answer: (path: string, attempt: number) => Answer) {
+  let node: TestNode;
+  let client: TickwheelClient;
+  let rx: LimitReceiver;
+  beforeAll(async () => {
+    rx = await startLimitReceiver(answer);
+    node = await startNode(env());
+    client = await signedClient(node);
+    if (shape === 'cluster') await waitFor('the executor to beat', async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1, 30_000);
+  }, 60_000);
+  afterAll(async () => {
+    await node?.close();
+    await rx?.close();
+  });
+  return { node: () => node, client: () => client, rx: () => rx };
 }

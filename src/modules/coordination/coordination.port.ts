@@ -143,5 +143,12 @@ export function jobSlots(jobId: string): string {
   return `job:${jobId}`;
 }
 
+/**
+ * Signal channel of instances cancelled while RUNNING; messages are instance ids (DESIGN §7). The executor
+ * running one checks its attempts at once instead of at its next heartbeat. Only a hint: the heartbeat's
+ * check still finds a cancel whose signal was lost.
+ */
+export const INSTANCE_STOP_CHANNEL = 'instance-stop';
+
 /** Injection token for the {@link CoordinationPort}. */
 export const COORDINATION = Symbol('COORDINATION');

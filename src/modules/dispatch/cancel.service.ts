@@ -1,26 +1,43 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { FINAL_STATUSES, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
-import { COORDINATION, type CoordinationPort, jobSlots } from '../coordination/coordination.port.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL, jobSlots } from '../coordination/coordination.port.js';
 import { MetricsService } from '../observability/index.js';
 import { DispatchService } from './dispatch.service.js';
 
 /**
- * Cancels instances (DESIGN §4, §7): any unfinished status → CANCELLED in one conditional write. A
- * RUNNING instance's executor sees the row change at its next cancellation check (every heartbeat) and
- * aborts the handler's signal; its own finishing write then loses, as the row is no longer RUNNING.
- * When the cancelled instance held a QUEUE job's turn, the next WAITING instance is released.
+ * Cancels instances (DESIGN §4, §7): any unfinished status → CANCELLED in one conditional write.
+ *
+ * A RUNNING instance's executor is told at once (signal {@link INSTANCE_STOP_CHANNEL}; its heartbeat check,
+ * every HEARTBEAT_INTERVAL_MS, is the backstop) and aborts the handler's signal; its own finishing write then
+ * loses, as the row is no longer RUNNING. Its job's maxConcurrency slot is not given up by the canceller but
+ * by that executor once the handler has stopped (which then releases the next WAITING instance), so the next
+ * instance does not run beside the cancelled one. An executor that never answers (dead, not yet declared
+ * offline) holds the slot at most {@link CancelService.stopGraceMs} more: the holder's expiry is cut to that,
+ * and the leader's pass (step 6) releases the next WAITING instance after it. A QUEUE job's turn has no slot
+ * to hold: the canceller does not release the next one, but the leader's next pass may before the executor.
+ *
+ * Any other unfinished instance gives its slot back and the job's next WAITING instance is released at once.
  */
 @Injectable()
 export class CancelService {
+  private readonly logger = new Logger(CancelService.name);
+
   constructor(
     private readonly instances: JobInstanceRepository,
     private readonly attempts: JobAttemptRepository,
     private readonly dispatch: DispatchService,
     private readonly metrics: MetricsService,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  /** How long a cancelled RUNNING instance may keep its slot for its executor to stop it (ms): two heartbeats. */
+  get stopGraceMs(): number {
+    return 2 * this.config.heartbeatIntervalMs;
+  }
 
   /** @returns true when this call cancelled it; false when it was already final or another writer won. */
   async cancel(row: JobInstance, reason: string): Promise<boolean> {
@@ -30,13 +47,24 @@ export class CancelService {
       { finishedAt: now, leaseUntil: null, error: reason.slice(0, 1000) }, now);
     if (!won) return false;
     this.metrics.instancesFinished.inc({ status: JobInstanceStatus.CANCELLED });
-    if (row.status === JobInstanceStatus.RUNNING) await this.attempts.finish(row.id, row.attempt, JobInstanceStatus.CANCELLED, reason, now);
-    if (row.jobId) await this.freeSlot(row.jobId, row.id, row.maxConcurrency);
+    if (row.status !== JobInstanceStatus.RUNNING) {
+      if (row.jobId) await this.freeSlot(row.jobId, row.id, row.maxConcurrency);
+      return true;
+    }
+    await this.attempts.finish(row.id, row.attempt, JobInstanceStatus.CANCELLED, reason, now);
+    if (row.jobId && row.maxConcurrency > 0) {
+      // Keep the slot for the executor to free once the handler stopped, but no longer than the grace. Cut before
+      // the signal goes, so the executor's release comes after it (a heartbeat's check landing in between only
+      // makes the next instance wait out the grace).
+      await this.coordination.acquireSlots(jobSlots(row.jobId), [row.id], Number.MAX_SAFE_INTEGER, this.stopGraceMs, now);
+    }
+    await this.coordination.publish(INSTANCE_STOP_CHANNEL, row.id)
+      .catch((err: Error) => this.logger.warn(`stop signal for ${row.id} not sent (its executor sees the cancel at its next heartbeat): ${err.message}`));
     return true;
   }
 
   /**
-   * An instance of `jobId` left DISPATCHED/RUNNING (cancelled, lost with its node): frees its
+   * An instance of `jobId` left DISPATCHED/RUNNING (cancelled before it ran, lost with its node): frees its
    * maxConcurrency slot (when the job has a limit) and releases the job's next WAITING instance.
    */
   async freeSlot(jobId: string, instanceId: string, maxConcurrency: number): Promise<void> {

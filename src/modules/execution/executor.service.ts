@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, NodeAdvert, REGISTRY_VIEW_MS } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL, NodeAdvert, REGISTRY_VIEW_MS } from '../coordination/coordination.port.js';
 import { ExecutorNodeRepository, JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
 import { AckBuffer } from './ack-buffer.js';
 import { HandlerRegistry } from './handler-registry.service.js';
@@ -17,7 +17,8 @@ const FINISHING_FACTOR = 4;
  * the sequence made unique by the executor_node table), heartbeats every HEARTBEAT_INTERVAL_MS with its
  * handlers, capacity and load, claims ids from its own reliable queue while a worker slot is free
  * (EXECUTOR_CONCURRENCY), and renews the leases of what it runs every LEASE_RENEW_MS — a lease it can no
- * longer renew aborts the handler.
+ * longer renew aborts the handler. A handler whose instance was cancelled or taken away is aborted at the
+ * next heartbeat, or at once when a canceller's stop signal names it (DESIGN §7).
  *
  * Graceful shutdown (SIGTERM, DESIGN §7): it stops claiming and keeps beating with no handlers advertised
  * (still live, so its running leases are not revoked, but no longer a candidate for new work); the ids
@@ -44,6 +45,10 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
   private handedBack = 0;
   /** The latest periodic heartbeat (shutdown waits for it before the connections close). */
   private beating: Promise<void> = Promise.resolve();
+  /** The check for revoked attempts in progress, and whether another was asked for meanwhile. */
+  private stopCheck: Promise<void> | null = null;
+  private stopCheckAgain = false;
+  private unsubscribeStop: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly runner: TaskRunner,
@@ -66,6 +71,12 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
     this.startedAt = this.clock.now();
     this.nodeIdValue = await this.register();
     await this.beat();
+    this.unsubscribeStop = await this.coordination.subscribe(INSTANCE_STOP_CHANNEL, (id) => {
+      if (this.runner.runs(id)) void this.stopRevoked().catch((err: Error) => this.logger.warn(`stop check failed (the next heartbeat checks again): ${err.message}`));
+    }).catch((err: Error) => {
+      this.logger.warn(`stop signals not subscribed (cancels reach running handlers at the next heartbeat): ${err.message}`);
+      return null;
+    });
     this.timers.push(setInterval(() => (this.beating = this.beat()), this.config.heartbeatIntervalMs));
     this.timers.push(setInterval(() => void this.renewLeases(), this.config.leaseRenewMs));
     this.loop = this.claimLoop();
@@ -91,6 +102,7 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
     this.draining = false;
     for (const t of this.timers) clearInterval(t);
     await this.beating;
+    await this.unsubscribeStop?.().catch(() => undefined);
     // A dispatcher's view of the registry may be up to REGISTRY_VIEW_MS old: what it still pushes here after
     // the drain advert lands before this last hand-back, not after it (stranded until the node counts as offline).
     await sleep(Math.max(0, drainAdvertised + 2 * REGISTRY_VIEW_MS - this.clock.now()));
@@ -160,12 +172,32 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
   private async beat(): Promise<void> {
     try {
       await this.coordination.heartbeat(this.nodeId, this.advert(), this.clock.now());
-      for (const att of await this.runner.revokedAttempts()) att.controller.abort(new Error('REVOKED'));
+      await this.stopRevoked();
       await this.acks.retry();
     } catch (err) {
       this.logger.warn(`heartbeat failed: ${(err as Error).message}`);
     }
     if (this.draining) this.handedBack += await this.handBackQueued();
+  }
+
+  /**
+   * Aborts the handlers whose instance was cancelled or taken away (one database read of the running
+   * attempts). Asked while a check runs, it runs once more after it, so no request is answered by a read
+   * taken before it.
+   */
+  private stopRevoked(): Promise<void> {
+    if (this.stopCheck) {
+      this.stopCheckAgain = true;
+      return this.stopCheck;
+    }
+    const run = async () => {
+      do {
+        this.stopCheckAgain = false;
+        for (const att of await this.runner.revokedAttempts()) att.controller.abort(new Error('REVOKED'));
+      } while (this.stopCheckAgain);
+    };
+    this.stopCheck = run().finally(() => (this.stopCheck = null));
+    return this.stopCheck;
   }
 
   /**

@@ -100,6 +100,12 @@ export class TaskRunner {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /** Whether an attempt of instance `instanceId` runs here now. */
+  runs(instanceId: string): boolean {
+    for (const att of this.running.values()) if (att.instanceId === instanceId) return true;
+    return false;
+  }
+
   /** Extends the lease of a running attempt; false when the row is no longer ours (token superseded). */
   renewLease(att: RunningAttempt, until: number): Promise<boolean> {
     return this.instances.renewLease(att.instanceId, att.fencingToken, until, this.clock.now());
@@ -206,9 +212,11 @@ export class TaskRunner {
     }
     const now = this.clock.now();
     if (outcome.status === S.CANCELLED) {
-      // The row was already moved by the canceller (or the reconciler), which freed its maxConcurrency slot: only
-      // this attempt was closed. Freeing the slot here could free the one the instance holds again for a later attempt.
+      // The row was already moved by the canceller (or the reconciler): only this attempt was closed. A cancelled
+      // instance left its maxConcurrency slot for this node to free now that the handler stopped (DESIGN §7); one
+      // taken away may hold its slot again for a later attempt elsewhere, so it is freed only when final.
       this.logger.warn(`instance ${row.id} attempt ${row.attempt}: stopped while running (cancelled, or taken away from this node); its result is not recorded`);
+      if (row.jobId && row.maxConcurrency > 0 && (await this.ledger.findMany([row.id]))[0]?.status === S.CANCELLED) await this.freeSlot(row);
       if (row.jobId) await this.releaseNextWaiting(row.jobId, now);
       return;
     }

@@ -46,7 +46,7 @@ export class TasksController {
 
   @Post(':requestId/cancel')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Cancel a task', description: 'PENDING, WAITING, DISPATCHED or RUNNING → CANCELLED. A running handler sees its AbortSignal fire within one executor heartbeat; its late result is not recorded. A task that already ended is returned unchanged.' })
+  @ApiOperation({ summary: 'Cancel a task', description: 'PENDING, WAITING, DISPATCHED or RUNNING → CANCELLED. A running handler sees its AbortSignal fire at once (a stop signal to its executor; its next heartbeat if that is lost); its late result is not recorded. Under maxConcurrency the next waiting instance starts once the handler stopped. A task that already ended is returned unchanged.' })
   @ApiOkResponse({ type: TaskViewDto })
   @ApiNotFoundResponse({ description: 'No task of yours has this requestId.' })
   async cancel(@AppId() appId: string, @Param('requestId') requestId: string): Promise<TaskViewDto> {

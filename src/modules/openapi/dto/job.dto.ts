@@ -70,7 +70,7 @@ export class CreateJobDto {
   @IsOptional() @IsIn(Object.values(MisfirePolicy))
   misfirePolicy?: MisfirePolicy;
 
-  @ApiPropertyOptional({ enum: SUPPORTED_OVERLAP, description: 'A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels the unfinished ones (a running handler sees its signal abort within a heartbeat) and runs the new one.' })
+  @ApiPropertyOptional({ enum: SUPPORTED_OVERLAP, description: 'A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels the unfinished ones (a running handler sees its signal abort at once) and runs the new one.' })
   @IsOptional() @IsIn(SUPPORTED_OVERLAP, { message: `overlapPolicy must be one of ${SUPPORTED_OVERLAP.join(', ')} in this release` })
   overlapPolicy?: OverlapPolicy;
 

@@ -162,8 +162,8 @@ export class TasksService {
   }
 
   /**
-   * Cancels one of this app's tasks (any unfinished status; a running handler's signal aborts within a
-   * heartbeat). Cancelling a task that already ended changes nothing and returns it as it is.
+   * Cancels one of this app's tasks (any unfinished status; a running handler's signal aborts at once, see
+   * CancelService). Cancelling a task that already ended changes nothing and returns it as it is.
    * @throws NotFoundError when this app has no task with `requestId`.
    */
   async cancel(appId: string, requestId: string): Promise<JobInstance> {

@@ -1,0 +1,71 @@
+import type { Redis } from 'ioredis';
+import { REDIS_CLIENT } from '../../src/modules/coordination/coordination.module.js';
+import { COORDINATION, type CoordinationPort, jobSlots } from '../../src/modules/coordination/index.js';
+import { CancelService } from '../../src/modules/dispatch/index.js';
+import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+
+const HEARTBEAT_MS = 2000;
+
+/**
+ * Cancel of a RUNNING instance of a limited job whose executor never answers (DESIGN §7): the canceller keeps
+ * the instance's slot, cut to two heartbeats (the executor would free it once its handler stopped), and does
+ * not release the next WAITING instance itself; once the holder expired, the leader's pass releases it and
+ * dispatch admits it. The node runs the api and scheduler roles and no executor: the RUNNING row's node
+ * ("ghost") is nobody, and a registered fake node that never claims takes what dispatch routes.
+ */
+describe('cancel of a RUNNING limited instance with no executor to stop it (MariaDB, Redis)', () => {
+  const ns = uniqueNamespace('int-cancel-slot');
+  let node: TestNode;
+  let instances: JobInstanceRepository;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    node = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_MS), NODE_OFFLINE_AFTER_MS: '60000' }));
+    instances = node.app.get(JobInstanceRepository);
+    redis = node.app.get(REDIS_CLIENT);
+  }, 30_000);
+
+  afterAll(async () => {
+    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await node?.close();
+  });
+
+  async function row(jobId: string, status: S, fireTime: number, nodeId: string | null): Promise<JobInstance> {
+    const r = Object.assign(newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime, triggerSource: TriggerSource.SCHEDULE, dueAt: fireTime }, fireTime),
+      { jobId, status, maxConcurrency: 1, nodeId, ...(status === S.WAITING ? { error: 'MAX_CONCURRENCY' } : {}),
+        ...(status === S.RUNNING ? { leaseUntil: fireTime + 600_000, startedAt: fireTime } : {}) } as Partial<JobInstance>);
+    await instances.insertIgnore(node.ds.manager, [r as JobInstance]);
+    return (await instances.findById(r.id as string)) as JobInstance;
+  }
+
+  it('should hold the slot for two heartbeats, then let the leader release the waiting instance', async () => {
+    const client = await signedClient(node);
+    const created = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'held', handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1 });
+    expect(created.status).toBe(201);
+    const jobId = created.body.id;
+    const now = Date.now();
+    const running = await row(jobId, S.RUNNING, now - 2000, 'ghost');
+    const waiting = await row(jobId, S.WAITING, now - 1000, null);
+    const coordination = node.app.get<CoordinationPort>(COORDINATION);
+    await coordination.seedSlots(jobSlots(jobId), [running.id], 600_000, Date.now());
+    await coordination.heartbeat('taker-20260101-1', { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: 1 }, Date.now());
+    const semaphore = `{tw:${ns}}:sem:job:${jobId}`;
+
+    const cancels = node.app.get(CancelService);
+    const before = Date.now();
+    expect(await cancels.cancel(running, 'cancelled by int')).toBe(true);
+    const after = Date.now();
+    // The canceller released nothing: the slot is still held (for two heartbeats now), the next still waits.
+    expect((await instances.findById(waiting.id))?.status).toBe(S.WAITING);
+    const expiry = Number(await redis.zscore(semaphore, running.id));
+    expect(expiry).toBeGreaterThanOrEqual(before + 2 * HEARTBEAT_MS);
+    expect(expiry).toBeLessThanOrEqual(after + 2 * HEARTBEAT_MS);
+
+    // Released (PENDING) by a pass, it is dispatched only once admitted: after the holder's expiry.
+    await waitFor('the waiting instance dispatched once the holder expired', async () => (await instances.findById(waiting.id))?.status === S.DISPATCHED, 30_000, 50);
+    expect(Date.now()).toBeGreaterThanOrEqual(expiry);
+    expect((await redis.zrange(semaphore, 0, -1)).filter((m) => m !== '~known')).toEqual([waiting.id]);
+    expect((await instances.findById(running.id))?.status).toBe(S.CANCELLED);
+  }, 60_000);
+});
