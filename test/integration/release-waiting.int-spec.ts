@@ -57,6 +57,17 @@ describe('releaseNextWaiting (MariaDB)', () => {
     }
   });
 
+  it('should count an instance another releaser released after this caller read its clock (two releases for one slot)', async () => {
+    const now = Date.now();
+    const jobId = await job('limited-5', { maxConcurrency: 1 });
+    const first = await row(jobId, S.WAITING, now - 2000, now - 2000, 1);
+    const second = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
+    const releasedAt = Date.now();
+    expect((await instances.releaseNextWaiting(jobId, releasedAt))?.id).toBe(first); // released, due at releasedAt
+    expect(await instances.releaseNextWaiting(jobId, releasedAt - 5)).toBeNull(); // a caller whose clock read came earlier
+    expect((await instances.findById(second))?.status).toBe(S.WAITING);
+  });
+
   it('should keep a QUEUE job\'s next fire waiting while the previous one waits out its retry backoff', async () => {
     const now = Date.now();
     const jobId = await job('queued', { overlapPolicy: 'QUEUE', maxConcurrency: 1 });

@@ -311,7 +311,9 @@ export class JobInstanceRepository {
       const inFlight = In([JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING]);
       const active = queue
         ? await this.repo.count({ where: { jobId, status: In([JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING]) } })
-        : await this.repo.count({ where: [{ jobId, status: inFlight }, { jobId, status: JobInstanceStatus.PENDING, dueAt: LessThanOrEqual(now) }] });
+        // Due as of the count, not of the caller's `now`: a row another releaser moved after this caller read its
+        // clock is due at that later time, and must count (else both release one, for one slot, and the younger may win it).
+        : await this.repo.count({ where: [{ jobId, status: inFlight }, { jobId, status: JobInstanceStatus.PENDING, dueAt: LessThanOrEqual(Math.max(now, Date.now())) }] });
       if (active >= Math.max(1, limit)) return null;
     }
     const patch = { dueAt: now, error: null, maxConcurrency: limit };
