@@ -41,7 +41,15 @@ export async function startLimitReceiver(answer: (path: string, attempt: number)
       const n = (inFlight.get(c.path) ?? 0) + 1;
       inFlight.set(c.path, n);
       peak.set(c.path, Math.max(peak.get(c.path) ?? 0, n));
-      res.on('close', () => done(c)); // an aborted attempt (cancel, timeout) ends here
+      // An aborted attempt (cancel, timeout) ends when its connection does: at the FIN ('end', read in the poll phase
+      // in arrival order, so before a call that was sent after the abort), or at the latest at 'close' (emitted a
+      // loop phase later: a call that arrived in the same loop turn would otherwise look as if it came first).
+      const onEnd = () => done(c);
+      req.socket.once('end', onEnd);
+      res.on('close', () => {
+        req.socket.off('end', onEnd);
+        done(c);
+      });
       const a = answer(c.path, c.attempt);
       if ('hold' in a) held.set(res, c);
       else setTimeout(() => reply(res, c, a.status), a.delayMs);

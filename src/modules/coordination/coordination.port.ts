@@ -150,5 +150,12 @@ export function jobSlots(jobId: string): string {
  */
 export const INSTANCE_STOP_CHANNEL = 'instance-stop';
 
+/**
+ * Signal channel of ids put in the delay queue due now (a WAITING instance released by an executor, a retry
+ * without backoff, a hand-back); messages are empty. The leader pumps the delay queue at once instead of at its
+ * next 200-ms pump. Only a hint: the periodic pump still finds them.
+ */
+export const DELAY_DUE_CHANNEL = 'delay-due';
+
 /** Injection token for the {@link CoordinationPort}. */
 export const COORDINATION = Symbol('COORDINATION');

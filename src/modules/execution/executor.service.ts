@@ -133,6 +133,7 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
         await this.coordination.scheduleDelayed(row.id, Math.max(row.dueAt, now));
         n++;
       }
+      if (n > 0) this.runner.wakePump();
       return n;
     } catch (err) {
       // The leader's reconciler takes the rows back once this node is gone: nothing is lost, only later.

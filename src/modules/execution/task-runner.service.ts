@@ -14,7 +14,7 @@ import {
   type Tx,
   withDbRetry,
 } from '../metadata/index.js';
-import { COORDINATION, type CoordinationPort, jobSlots } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL, jobSlots } from '../coordination/coordination.port.js';
 import { MetricsService } from '../observability/index.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 import { JobContext, JobFailure } from './job-context.js';
@@ -64,6 +64,8 @@ const FINISH_BATCH = 256;
  * DISPATCHED) and the reconciler takes it back.
  */
 const CLAIM_RETRY_MS = 5_000;
+/** How long an aborted handler (cancel, timeout, lost lease, shutdown) is given to settle before its attempt ends here. */
+const HANDLER_STOP_WAIT_MS = 1_000;
 const FINISH_RETRY_MS = 30_000;
 
 /**
@@ -186,10 +188,15 @@ export class TaskRunner {
       fireTime: row.fireTime, traceId: row.traceId, signal: controller.signal, logger,
       progress: (pct, note) => logger.log(`progress ${Math.max(0, Math.min(100, pct))}%${note ? ` ${note}` : ''}`),
     };
+    let running: Promise<unknown> | undefined;
     try {
-      const result = await Promise.race([handler.execute(ctx), abortPromise(controller.signal)]);
+      running = handler.execute(ctx);
+      const result = await Promise.race([running, abortPromise(controller.signal)]);
       return { status: S.SUCCESS, result };
     } catch (err) {
+      // Aborted: give the handler a moment to wind down (an http call's socket closed) before its slot, worker and
+      // maxConcurrency slot go to the next instance. One that ignores its signal is not waited for past the bound.
+      if (controller.signal.aborted && running) await settledWithin(running, HANDLER_STOP_WAIT_MS);
       const reason = controller.signal.aborted ? String((controller.signal.reason as Error)?.message ?? '') : '';
       if (reason === 'TIMEOUT') return { status: S.TIMEOUT, error: `timed out after ${row.timeoutMs} ms` };
       if (reason === 'SHUTDOWN') return { status: 'HANDED_BACK', error: 'node shut down before the handler finished' };
@@ -227,7 +234,7 @@ export class TaskRunner {
     if (ended.retry) {
       if (outcome.status !== 'HANDED_BACK') this.metrics.retries.inc();
       // Through the delay queue (DESIGN §7): the leader's pump routes it at its due time (a hand-back: now).
-      await this.coordination.scheduleDelayed(row.id, ended.dueAt).catch(() => undefined);
+      await this.coordination.scheduleDelayed(row.id, ended.dueAt).then(() => ended.dueAt <= now && this.wakePump(), () => undefined);
     } else {
       this.metrics.instancesFinished.inc({ status: ended.status });
     }
@@ -339,7 +346,17 @@ export class TaskRunner {
   /** QUEUE overlap and maxConcurrency: hands the job's next WAITING instance to the leader's delay pump, due now. */
   private async releaseNextWaiting(jobId: string, now: number): Promise<void> {
     const released = await this.instances.releaseNextWaiting(jobId, now);
-    if (released) await this.coordination.scheduleDelayed(released.id, now);
+    if (!released) return;
+    await this.coordination.scheduleDelayed(released.id, now);
+    this.wakePump();
+  }
+
+  /**
+   * Tells the leader an id in the delay queue is due now, so it pumps at once rather than at its next 200-ms
+   * pump (a limit-1 job ran at most ~5 instances a second). A hint: a lost one costs one pump interval.
+   */
+  wakePump(): void {
+    void this.coordination.publish(DELAY_DUE_CHANNEL, '').catch(() => undefined);
   }
 
   /** Ids of running attempts whose row was cancelled or taken away since they started. */
@@ -357,6 +374,13 @@ export class TaskRunner {
       await this.jobs.setNextFire(def.id, now + Number(def.triggerExpr), now);
     }
   }
+}
+
+/** Waits until `p` settles, or `ms` at most. Never throws. */
+async function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p.then(() => undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 function abortPromise(signal: AbortSignal): Promise<never> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { COORDINATION, type CoordinationPort } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/coordination.port.js';
 
 /** Coordination channel of job changes; messages are job ids. */
 const JOBS_CHANGED = 'jobs-changed';
@@ -21,6 +21,11 @@ export class JobSignals {
   async jobChanged(jobId: string): Promise<void> {
     await this.coordination.publish(JOBS_CHANGED, jobId)
       .catch((err: Error) => this.logger.warn(`job change signal for ${jobId} not sent (the leader sees it at its next scan): ${err.message}`));
+  }
+
+  /** Calls `listener` each time an executor puts an id in the delay queue due now; resolves to the unsubscribe function. */
+  onDelayDue(listener: () => void): Promise<() => Promise<void>> {
+    return this.coordination.subscribe(DELAY_DUE_CHANNEL, () => listener());
   }
 
   /** Calls `listener` with the id of each job changed from now on; resolves to the unsubscribe function. */

@@ -36,7 +36,8 @@ type WheelItem = { kind: 'fire'; ref: DueRef } | { kind: 'release'; fire: Staged
  * - **Release**: at the fire time the wheel hands the staged ids to `TriggerService.release` (one
  *   Redis push per node): the only work left on a fire's critical path. A new leader first puts the
  *   staged rows of the old one back on its wheel.
- * - **Maintenance**: the delay-queue pump, the reconciler and the due-but-not-fired detector.
+ * - **Maintenance**: the delay-queue pump (every 200 ms, and at once when an executor signals an id due
+ *   now), the reconciler and the due-but-not-fired detector.
  * Losing leadership drops the wheel; the next leader rebuilds it from MySQL (nothing lives only here).
  */
 @Injectable()
@@ -50,8 +51,8 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   private queue: DueRef[] = [];
   /** Releases in progress; shutdown waits for them. */
   private readonly releasing = new Set<Promise<void>>();
-  /** Ends the subscription to job changes (set while leading). */
-  private stopListening: (() => Promise<void>) | null = null;
+  /** End the subscriptions to job changes and to delay-queue wake-ups (set while leading). */
+  private stopListening: Array<() => Promise<void>> = [];
   /** Duties running now, by name; shutdown waits for them before connections close. */
   private readonly inFlight = new Map<string, Promise<void>>();
 
@@ -86,10 +87,20 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
    * under way may have read before that change, so the reload runs after it.
    */
   wake(): void {
+    this.runAfterCurrent('load', () => this.load());
+  }
+
+  /** Pumps the delay queue now: an executor put an id in it due now (a released WAITING instance, a hand-back). */
+  pumpNow(): void {
+    this.runAfterCurrent('delay pump', () => this.reconciler.pumpDelayed());
+  }
+
+  /** Runs duty `name` now, or once more after the run in progress (which may have read before the news came). */
+  private runAfterCurrent(name: string, fn: () => Promise<unknown>): void {
     if (!this.running) return;
-    const current = this.inFlight.get('load');
-    if (current) void current.then(() => this.guard('load', () => this.load()));
-    else void this.guard('load', () => this.load());
+    const current = this.inFlight.get(name);
+    if (current) void current.then(() => this.guard(name, fn));
+    else void this.guard(name, fn);
   }
 
   /** Fires held on the wheel (for metrics and tests). */
@@ -120,16 +131,18 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
       await this.load();
     });
     void this.maintain();
-    void this.signals.onJobChanged(() => this.wake()).then(
-      (off) => (this.running ? (this.stopListening = off) : void off()),
-      (err: Error) => this.logger.warn(`not listening for job changes (the page scan still sees them): ${err.message}`),
+    const listen = (what: string, subscribe: Promise<() => Promise<void>>) => void subscribe.then(
+      (off) => (this.running ? this.stopListening.push(off) : void off()),
+      (err: Error) => this.logger.warn(`not listening for ${what}: ${err.message}`),
     );
+    listen('job changes (the page scan still sees them)', this.signals.onJobChanged(() => this.wake()));
+    listen('delay-queue wake-ups (the pump still runs every 200 ms)', this.signals.onDelayDue(() => this.pumpNow()));
   }
 
   private stopDuties(): void {
     this.running = false;
-    void this.stopListening?.();
-    this.stopListening = null;
+    for (const off of this.stopListening) void off();
+    this.stopListening = [];
     for (const name of this.names) if (this.registry.doesExist('interval', name)) this.registry.deleteInterval(name);
     this.wheel?.close();
     this.wheel = null;
