@@ -26,6 +26,14 @@ describe('lockDataDir', () => {
     release();
   });
 
+  it('should take over a lock naming this pid that this process never took (pid 1 again after a container restart)', () => {
+    writeFileSync(join(dir, LOCK_FILE), String(process.pid));
+    const release = lockDataDir(dir);
+    expect(() => lockDataDir(dir)).toThrow(DataDirLockedError); // now it is ours
+    release();
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+
   it('should take over an unreadable lock file', () => {
     writeFileSync(join(dir, LOCK_FILE), 'garbage');
     lockDataDir(dir)();

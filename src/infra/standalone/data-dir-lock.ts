@@ -1,5 +1,5 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 
 /** Name of the lock file in DATA_DIR. */
 export const LOCK_FILE = 'tickwheel.pid';
@@ -15,13 +15,15 @@ export class DataDirLockedError extends Error {
 /**
  * Takes the standalone data directory for this process (DESIGN §1: standalone is one process; two on one
  * SQLite file would each lead, fire and run the same work). Creates `DATA_DIR/tickwheel.pid` exclusively
- * with this pid; a file left by a process that no longer runs (killed, crashed) is taken over.
+ * with this pid; a file left by a process that no longer runs (killed, crashed) is taken over. A file naming
+ * this very pid that this process did not take is stale too: in a container the process is pid 1 at every
+ * start, so after a kill or crash the file names the new process itself (it refused to start for ever).
  * @returns a release function (removes the file if it still names this process; idempotent).
- * @throws DataDirLockedError when a live process holds it (this one included: release first).
+ * @throws DataDirLockedError when a live process holds it (this one included, if it took it: release first).
  */
 export function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
-  const path = join(dataDir, LOCK_FILE);
+  const path = resolve(dataDir, LOCK_FILE);
   for (let tries = 0; ; tries++) {
     try {
       const fd = openSync(path, 'wx');
@@ -31,14 +33,17 @@ export function lockDataDir(dataDir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries > 0) throw err;
       const holder = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
-      if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) throw new DataDirLockedError(dataDir, holder);
+      const ours = holder === process.pid && heldHere.has(path);
+      if (Number.isInteger(holder) && holder > 0 && (ours || (holder !== process.pid && isAlive(holder)))) throw new DataDirLockedError(dataDir, holder);
       rmSync(path, { force: true }); // stale: its process is gone
     }
   }
+  heldHere.add(path);
   let released = false;
   return () => {
     if (released) return;
     released = true;
+    heldHere.delete(path);
     try {
       if (readFileSync(path, 'utf8').trim() === String(process.pid)) rmSync(path, { force: true });
     } catch {
@@ -46,6 +51,9 @@ export function lockDataDir(dataDir: string): () => void {
     }
   };
 }
+
+/** Lock files this process took and has not released (absolute paths). */
+const heldHere = new Set<string>();
 
 /** True when a process with this pid exists (signal 0 checks without sending anything). */
 function isAlive(pid: number): boolean {
