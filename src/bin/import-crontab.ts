@@ -4,7 +4,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { clientFromEnv } from './cli-credentials.js';
+import { clientFromEnv, exitQuietlyOnClosedPipe, unauthorizedHint } from './cli-credentials.js';
+
+exitQuietlyOnClosedPipe();
 
 const args = process.argv.slice(2);
 const file = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--tz');
@@ -24,6 +26,7 @@ const res = await clientFromEnv().request<{ created: string[]; updated: string[]
 );
 if (res.status !== 200) {
   process.stderr.write(`${res.status} ${JSON.stringify(res.body)}\n`);
+  if (res.status === 401) process.stderr.write(`import-crontab: ${unauthorizedHint()}`);
   process.exit(1);
 }
 const { created, updated, rejected } = res.body;

@@ -3,7 +3,9 @@
  * Example: npm run tw -- POST /api/tasks '{"handler":"http","params":{"url":"http://localhost:3000/health/live"}}'
  * Exit code 0 for 2xx, 1 otherwise.
  */
-import { clientFromEnv } from './cli-credentials.js';
+import { clientFromEnv, exitQuietlyOnClosedPipe, unauthorizedHint } from './cli-credentials.js';
+
+exitQuietlyOnClosedPipe();
 
 const [method, path, body] = process.argv.slice(2);
 if (!method || !path || !path.startsWith('/')) {
@@ -25,4 +27,5 @@ const res = await client.request(method.toUpperCase(), path, body).catch((err: E
   process.exit(2);
 });
 process.stdout.write(res.body === null || res.body === undefined || res.body === '' ? `${res.status}\n` : `${res.status}\n${JSON.stringify(res.body, null, 2)}\n`);
+if (res.status === 401) process.stderr.write(`tw: ${unauthorizedHint()}`);
 process.exitCode = res.status >= 200 && res.status < 300 ? 0 : 1; // not process.exit(): piped stdout must flush first

@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { runNode } from '../utils/run-node.js';
-import { MYSQL_URL, REDIS_URL } from '../utils/test-node.js';
+import { MYSQL_URL, REDIS_URL, standaloneEnv, startNode, type TestNode } from '../utils/test-node.js';
 
 /** Runs a bundled CLI from dist/ (built by the global setup). */
 const runCli = (script: string, args: string[], settings: Record<string, string>) => runNode(join(process.cwd(), 'dist/src/bin', script), args, settings);
@@ -31,5 +33,41 @@ describe('CLI errors', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`standalone store (SQLite in ${dir}`);
     expect(r.stdout).toMatch(/^AppId: {2}cli-/);
+  });
+
+  describe('against a running server', () => {
+    let node: TestNode;
+    beforeAll(async () => (node = await startNode(standaloneEnv({ LOG_LEVEL: 'error' }))), 30_000);
+    afterAll(async () => node?.close());
+
+    it('should say under a 401 whose credentials tw signed with and what a 401 can mean', async () => {
+      const r = await runCli('tw.js', ['GET', '/api/nodes'], { TICKWHEEL_URL: node.url, TICKWHEEL_APP_ID: 'nobody', TICKWHEEL_SECRET: 'wrong' });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^401\n/);
+      expect(r.stderr).toContain("tw: signed as app 'nobody' from TICKWHEEL_APP_ID / TICKWHEEL_SECRET: a wrong secret");
+    });
+
+    it('should end quietly when its reader closes the pipe early (import-crontab | head -1)', async () => {
+      const appId = `cli-pipe-${Date.now()}`;
+      const { secret } = await node.app.get(ApiClientService).create(appId);
+      const file = join(dir, 'big.cron');
+      // 400 lines it refuses, each printed with its reason: far more than a pipe holds once head has gone.
+      writeFileSync(file, Array.from({ length: 400 }, (_, i) => `61 * * * * root /bin/echo ${'x'.repeat(200)} ${i}`).join('\n'));
+      const script = join(process.cwd(), 'dist/src/bin/import-crontab.js');
+      const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn('bash', ['-c', 'set -o pipefail; node "$0" "$1" | head -1', script, file], {
+          env: { ...process.env, TICKWHEEL_URL: node.url, TICKWHEEL_APP_ID: appId, TICKWHEEL_SECRET: secret },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^.*big\.cron: 0 created, 0 updated, 400 line\(s\) not taken/);
+    }, 30_000);
   });
 });
