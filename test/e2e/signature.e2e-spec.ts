@@ -76,7 +76,7 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     unauthorizedDetails.add(String(a.body.detail));
   }
 
-  const jobBody = (code: string) => JSON.stringify({ code, handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', enabled: false });
+  const jobBody = (code: string) => JSON.stringify({ code, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', enabled: false });
 
   it('should accept a correctly signed GET and POST', async () => {
     const get = await send('GET', '/api/jobs?limit=1', sign('GET', '/api/jobs?limit=1', ''));

@@ -1,14 +1,20 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { ErrorCode, SchedulerError } from '../../common/index.js';
+import { BUILTIN_HANDLERS } from './builtin/builtin-params.js';
+import { HttpJobHandler } from './builtin/http.handler.js';
+import { NoopJobHandler } from './builtin/noop.handler.js';
+import { ShellJobHandler } from './builtin/shell.handler.js';
 import { JobHandlerImpl } from './job-context.js';
 import { JobHandler } from './job-handler.decorator.js';
 
 const NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
+const BUILTIN_CLASSES: ReadonlySet<unknown> = new Set([HttpJobHandler, NoopJobHandler, ShellJobHandler]);
 
 /**
  * Finds every `@JobHandler` provider of the application at module init (before the first claim), and
- * refuses to boot on a duplicate name, an invalid name, or a class without `execute()`.
+ * refuses to boot on a duplicate name, an invalid name, a class without `execute()`, or a name of a built-in
+ * handler (`noop`, `http`, `shell`: reserved, see BUILTIN_HANDLERS) on a class that is not that built-in.
  */
 @Injectable()
 export class HandlerRegistry implements OnModuleInit {
@@ -24,6 +30,9 @@ export class HandlerRegistry implements OnModuleInit {
       if (!name || !instance) continue;
       if (!NAME.test(name)) throw new SchedulerError(ErrorCode.CONFIG, `@JobHandler('${name}') on ${wrapper.name}: a name is 1-128 of [A-Za-z0-9_.:-]`);
       if (typeof instance.execute !== 'function') throw new SchedulerError(ErrorCode.CONFIG, `@JobHandler('${name}') on ${wrapper.name}: the class has no execute(ctx) method`);
+      if (BUILTIN_HANDLERS.has(name) && !BUILTIN_CLASSES.has(instance.constructor)) {
+        throw new SchedulerError(ErrorCode.CONFIG, `@JobHandler('${name}') on ${wrapper.name}: '${name}' is the name of a built-in handler (reserved: ${[...BUILTIN_HANDLERS].join(', ')}); choose another`);
+      }
       if (this.handlers.has(name)) throw new SchedulerError(ErrorCode.CONFIG, `two providers are @JobHandler('${name}'); handler names must be unique`);
       this.handlers.set(name, instance);
     }

@@ -1,4 +1,5 @@
 export { ExecutionModule, type ExecutionModuleOptions } from './execution.module.js';
+export { BUILTIN_HANDLERS, checkBuiltinParams } from './builtin/builtin-params.js';
 export { ExecutorService } from './executor.service.js';
 export { HandlerRegistry } from './handler-registry.service.js';
 export { JobHandler } from './job-handler.decorator.js';

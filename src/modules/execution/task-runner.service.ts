@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, GroupCommitter } from '../../common/index.js';
+import { CLOCK, type Clock, GroupCommitter, SchedulerError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   BackoffKind,
@@ -202,7 +202,8 @@ export class TaskRunner {
       if (reason === 'SHUTDOWN') return { status: 'HANDED_BACK', error: 'node shut down before the handler finished' };
       if (reason === 'REVOKED') return { status: S.CANCELLED, error: 'cancelled (or taken away) while running' };
       const e = err as Error;
-      return { status: S.FAILED, error: `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`, result: err instanceof JobFailure ? err.result : undefined };
+      const field = err instanceof SchedulerError && err.field ? `${err.field} ` : ''; // "ValidationError: params.url is required"
+      return { status: S.FAILED, error: `${e.name === 'Error' ? '' : `${e.name}: `}${field}${e.message}`, result: err instanceof JobFailure ? err.result : undefined };
     } finally {
       clearTimeout(timeout);
       shutdown.removeEventListener('abort', onShutdown);

@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ValidationError } from '../../../common/index.js';
+import { checkBuiltinParams } from '../../execution/index.js';
+import type { JobDefinition } from '../../metadata/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { NodeRegistryService } from '../../dispatch/index.js';
 
@@ -7,7 +9,8 @@ import { NodeRegistryService } from '../../dispatch/index.js';
  * Refuses work nothing could ever run. Standalone, the only executor is this process, so a handler it
  * does not advertise is a 400 naming `handler` (instead of a task that stays PENDING for ever). Clustered,
  * executors come and go independently of the API, so any handler name is accepted and waits PENDING
- * until a node advertising it appears.
+ * until a node advertising it appears. The params of a built-in handler (`http`, `shell`) are checked in
+ * every shape, by the parser the handler itself runs: what it would refuse is a 400, not a FAILED task later.
  */
 @Injectable()
 export class HandlerCheckService {
@@ -26,5 +29,33 @@ export class HandlerCheckService {
     const known = [...new Set((await this.registry.liveNodes()).flatMap((n) => n.info.handlers))].sort();
     const hint = handler === 'shell' ? '; the shell handler is off unless TICKWHEEL_ALLOW_SHELL=true' : '';
     throw new ValidationError(field, `no handler '${handler}' in this process (it has: ${known.join(', ') || 'none'})${hint}`);
+  }
+
+  /**
+   * Refuses params a built-in handler would refuse when it runs (nothing for other handlers).
+   * @param prefix put before the field named (e.g. `tasks[3].` in a batch).
+   * @throws ValidationError(`<prefix>params.<field>`).
+   */
+  checkParams(handler: string, params: unknown, prefix = '', note = ''): void {
+    try {
+      checkBuiltinParams(handler, params);
+    } catch (err) {
+      if (err instanceof ValidationError) throw new ValidationError(`${prefix}${err.field ?? 'params'}`, `${err.message}${note}`);
+      throw err;
+    }
+  }
+
+  /**
+   * {@link checkParams} for what each fire of job `def` will run: its params, with each shard's shardParams
+   * merged over them (as the trigger does), or a trigger-now's own `params` instead of the job's.
+   * @throws ValidationError naming the field, and the shard when the job is sharded.
+   */
+  checkJobParams(def: Pick<JobDefinition, 'handler' | 'params' | 'shardTotal' | 'shardParams'>, params?: Record<string, unknown>): void {
+    const base = params ?? def.params ?? {};
+    const total = Math.max(1, def.shardTotal ?? 1);
+    for (let i = 0; i < total; i++) {
+      const own = def.shardParams?.[i] as Record<string, unknown> | undefined;
+      this.checkParams(def.handler, own ? { ...base, ...own } : base, '', own ? ` (shard ${i}: params with shardParams[${i}] over them)` : '');
+    }
   }
 }

@@ -49,6 +49,7 @@ export class JobsService {
     });
     validateDefinition(def);
     const first = this.firstFire(def, now); // validated whether or not the job starts enabled
+    this.handlers.checkJobParams(def);
     def.nextFireTime = def.enabled ? first : null;
     const saved = await this.jobs.create(def);
     await this.audit.append({ appId, action: 'JOB_CREATE', targetType: 'job', targetId: saved.id, after: saved }, now);
@@ -89,6 +90,7 @@ export class JobsService {
       patch.scheduleState = ScheduleState.OK;
       patch.scheduleError = null;
     }
+    if (dto.handler !== undefined || dto.params !== undefined || dto.shardParams !== undefined || dto.shardTotal !== undefined) this.handlers.checkJobParams(merged);
     const after = await this.jobs.editTransaction(async (em) => {
       const updated = await this.jobs.update(before, patch, em);
       // Staged fires were built from the old row (params, handler, schedule): remove them. Under an
@@ -134,6 +136,7 @@ export class JobsService {
   async triggerNow(appId: string, idOrCode: string, params?: Record<string, unknown>): Promise<JobInstance[]> {
     const def = await this.get(idOrCode);
     await this.handlers.assertRunnable(def.handler);
+    this.handlers.checkJobParams(def, params);
     const shards = await this.trigger.triggerNow(def, params);
     await this.audit.append({ appId, action: 'JOB_TRIGGER', targetType: 'job', targetId: def.id, after: { instanceId: shards[0].id, shards: shards.length, params: params ?? null } }, this.clock.now());
     return shards;

@@ -65,6 +65,7 @@ export class TasksService {
    */
   async submit(appId: string, dto: SubmitTaskDto): Promise<SubmitResult> {
     await this.handlers.assertRunnable(dto.handler);
+    this.handlers.checkParams(dto.handler, dto.params ?? {});
     const row = this.newTaskRow(appId, dto, this.clock.now());
     const { instance, created, first } = await this.singles.submit(appId, row);
     const outcome = judge(row, instance, created && first);
@@ -126,13 +127,14 @@ export class TasksService {
     }, now);
   }
 
-  /** The standalone handler check, once per distinct handler, naming the first task that uses it. */
+  /** The standalone handler check, once per distinct handler, naming the first task that uses it; then each task's built-in params. */
   private async assertHandlers(tasks: SubmitTaskDto[]): Promise<void> {
     const first = new Map<string, number>();
     tasks.forEach((t, i) => {
       if (!first.has(t.handler)) first.set(t.handler, i);
     });
     for (const [handler, i] of first) await this.handlers.assertRunnable(handler, `tasks[${i}].handler`);
+    tasks.forEach((t, i) => this.handlers.checkParams(t.handler, t.params ?? {}, `tasks[${i}].`));
   }
 
   /**

@@ -1,0 +1,82 @@
+import { Injectable, Module } from '@nestjs/common';
+import { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { JobHandler, type JobContext } from '../../src/modules/execution/index.js';
+import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+
+type Problem = { field?: string; detail?: string };
+
+/**
+ * The built-in handlers' params are checked when a task or job is submitted (found by the new-user walk-through:
+ * an `http` task without `url` was accepted with 202 and only FAILED when it ran, its error naming no field).
+ * Both shapes: clustered, the API has no executor, and still knows what the built-ins accept.
+ */
+describe.each([
+  ['standalone', () => standaloneEnv({ LOG_LEVEL: 'error' })],
+  ['cluster (api only)', () => clusterEnv(uniqueNamespace('e2e-bparams'), { ROLES: 'api', LOG_LEVEL: 'error' })],
+])('built-in handler params checked on submit (%s)', (shape, env) => {
+  let node: TestNode;
+  let client: TickwheelClient;
+  beforeAll(async () => {
+    node = await startNode(env());
+    client = await signedClient(node);
+  }, 30_000);
+  afterAll(async () => node?.close());
+
+  const expect400 = async (method: string, path: string, body: unknown, field: string, detail?: RegExp) => {
+    const res = await client.request<Problem>(method, path, body);
+    expect([res.status, res.body.field]).toEqual([400, field]);
+    if (detail) expect(res.body.detail).toMatch(detail);
+  };
+
+  it('should refuse an http task without a url, or with a bad one, or with an unknown field, naming it', async () => {
+    await expect400('POST', '/api/tasks', { requestId: 'p-1', handler: 'http' }, 'params.url', /required/);
+    await expect400('POST', '/api/tasks', { requestId: 'p-2', handler: 'http', params: { url: 'not a url' } }, 'params.url');
+    await expect400('POST', '/api/tasks', { requestId: 'p-3', handler: 'http', params: { url: 'http://127.0.0.1:9/', methd: 'GET' } }, 'params.methd', /unknown field/);
+    expect((await client.request('GET', '/api/tasks/p-1')).status).toBe(404);
+    const ok = await client.request('POST', '/api/tasks', { requestId: 'p-4', handler: 'http', params: { url: 'http://127.0.0.1:9/', method: 'POST' }, delayMs: 3_600_000 });
+    expect(ok.status).toBe(202);
+  });
+
+  it('should refuse a batch with one bad task, naming it, and write none of it', async () => {
+    await expect400('POST', '/api/tasks/batch', {
+      tasks: [{ requestId: 'b-0', handler: 'http', params: { url: 'http://127.0.0.1:9/' }, delayMs: 3_600_000 }, { requestId: 'b-1', handler: 'http', params: {} }],
+    }, 'tasks[1].params.url');
+    expect((await client.request('GET', '/api/tasks/b-0')).status).toBe(404);
+  });
+
+  it('should refuse a shell task whose argv is a string', async () => {
+    if (shape === 'standalone') return; // standalone refuses the shell handler itself (off unless TICKWHEEL_ALLOW_SHELL)
+    await expect400('POST', '/api/tasks', { requestId: 's-1', handler: 'shell', params: { argv: 'ls -l' } }, 'params.argv');
+  });
+
+  it('should refuse a job whose fires could only fail: on create, on a PATCH of its params, on a trigger-now with its own params', async () => {
+    const job = (code: string, extra: Record<string, unknown>) => ({ code, handler: 'http', triggerType: 'FIXED_RATE', triggerExpr: '3600000', ...extra });
+    await expect400('POST', '/api/jobs', job('no-url', {}), 'params.url');
+    // sharded: shard 1's shardParams break the url the job's params give
+    await expect400('POST', '/api/jobs', job('shard-bad', {
+      params: { url: 'http://127.0.0.1:9/' }, routingStrategy: 'SHARDING_BROADCAST', shardTotal: 2, shardParams: [{}, { url: 'ftp://x' }],
+    }), 'params.url', /shard 1/);
+    const created = await client.request('POST', '/api/jobs', job('good', { params: { url: 'http://127.0.0.1:9/' }, enabled: false }));
+    expect(created.status).toBe(201);
+    await expect400('PATCH', '/api/jobs/good', { params: { url: '' } }, 'params.url');
+    expect((await client.request('PATCH', '/api/jobs/good', { description: 'still fine' })).status).toBe(200);
+    await expect400('POST', '/api/jobs/good/trigger', { params: { method: 'GET' } }, 'params.url');
+  });
+});
+
+@Injectable()
+@JobHandler('http')
+class ImpostorHttpHandler {
+  async execute(_ctx: JobContext): Promise<string> {
+    return 'not the built-in';
+  }
+}
+
+@Module({ providers: [ImpostorHttpHandler] })
+class ImpostorModule {}
+
+describe('built-in handler names are reserved', () => {
+  it('should refuse to boot an application with its own @JobHandler(\'http\')', async () => {
+    await expect(startNode(standaloneEnv({ LOG_LEVEL: 'error' }), { imports: [ImpostorModule] })).rejects.toThrow("'http' is the name of a built-in handler");
+  });
+});
