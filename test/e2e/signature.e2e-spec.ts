@@ -1,3 +1,5 @@
+import { Logger } from '@nestjs/common';
+import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { SIGNATURE_HEADERS as H, signRequest } from '../../src/common/signing.js';
@@ -169,6 +171,31 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     const rows: unknown[] = await node.ds.query('SELECT id FROM job_instance WHERE namespace = ? AND request_id = ?', [ns, 'case-bypass']);
     expect(rows).toHaveLength(0);
     expect((await send('GET', '/API/jobs', sign('GET', '/API/jobs', ''))).status).toBe(200);
+  });
+
+  it('should log why each 401 was refused at debug level, for the operator (the answer stays the same)', async () => {
+    const lines: string[] = [];
+    const spy = jest.spyOn(Logger.prototype, 'debug').mockImplementation(function (this: Logger, message: unknown) {
+      if (this.context === 'SignatureGuard') lines.push(String(message));
+    });
+    try {
+      expectUnauthorized(await send('GET', '/api/nodes', sign('GET', '/api/nodes', '', { secret: 'wrong' })));
+      expectUnauthorized(await send('GET', '/api/nodes', sign('GET', '/api/nodes', '', { ts: Date.now() - 400_000 })));
+      expectUnauthorized(await send('GET', '/api/nodes', sign('GET', '/api/nodes', '', { appId: 'nobody-here' })));
+      const replayed = sign('GET', '/api/nodes', '');
+      expect((await send('GET', '/api/nodes', replayed)).status).toBe(200);
+      expectUnauthorized(await send('GET', '/api/nodes', replayed));
+      expectUnauthorized(await send('GET', '/api/nodes', {}));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines).toEqual([
+      expect.stringMatching(/^401 GET \/api\/nodes from .*, app 'sig-[0-9a-f]+': signature does not match/),
+      expect.stringMatching(/: timestamp 4\d{5} ms from this server's clock \(window ±300000 ms\)$/),
+      expect.stringMatching(/app 'nobody-here': no such app$/),
+      expect.stringMatching(/: nonce already used \(a replay\)$/),
+      expect.stringMatching(/app '': missing x-app-id, x-timestamp, x-nonce, x-signature$/i),
+    ]);
   });
 
   it('should answer every 401 with the same detail text', async () => {

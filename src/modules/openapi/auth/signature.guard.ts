@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants.js';
 import { Reflector } from '@nestjs/core';
 import { Request } from 'express';
@@ -19,13 +19,15 @@ const NONCE = /^[A-Za-z0-9_-]{8,128}$/;
  * HMAC-SHA256 request signing for every `/api` route (DESIGN §8): X-App-Id, X-Timestamp (epoch ms,
  * within ±SIGNATURE_WINDOW_MS), X-Nonce (accepted once per app within twice the window) and X-Signature
  * (hex HMAC of the canonical request, compared in constant time). Any failure is the same 401 with no
- * hint of which part failed. The nonce is spent only after the signature checks, so nobody can burn
+ * hint of which part failed (the reason is logged at debug level, for the operator: LOG_LEVEL=debug). The nonce is spent only after the signature checks, so nobody can burn
  * another app's nonces. A route is signed when its controller is mounted under `api` or the URL is
  * under `/api` in any letter case (Express matches routes case-insensitively, so `/API/jobs` reaches
  * the jobs controller and must not slip past the check).
  */
 @Injectable()
 export class SignatureGuard implements CanActivate {
+  private readonly logger = new Logger(SignatureGuard.name);
+
   constructor(
     private readonly clients: ApiClientService,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
@@ -41,13 +43,19 @@ export class SignatureGuard implements CanActivate {
     const ts = header(req, H.timestamp);
     const nonce = header(req, H.nonce);
     const signature = header(req, H.signature);
-    if (!appId || !ts || !nonce || !signature || !/^\d{1,16}$/.test(ts) || !NONCE.test(nonce)) throw unauthorized();
-    if (Math.abs(this.clock.now() - Number(ts)) > this.config.signatureWindowMs) throw unauthorized();
+    const refuse = (why: string) => {
+      this.logger.debug(`401 ${req.method} ${req.originalUrl.slice(0, 200)} from ${req.ip}, app '${(appId ?? '').slice(0, 100)}': ${why}`);
+      return unauthorized();
+    };
+    if (!appId || !ts || !nonce || !signature) throw refuse(`missing ${[[H.appId, appId], [H.timestamp, ts], [H.nonce, nonce], [H.signature, signature]].filter(([, v]) => !v).map(([h]) => h).join(', ')}`);
+    if (!/^\d{1,16}$/.test(ts) || !NONCE.test(nonce)) throw refuse('malformed timestamp or nonce');
+    const skew = this.clock.now() - Number(ts);
+    if (Math.abs(skew) > this.config.signatureWindowMs) throw refuse(`timestamp ${skew} ms from this server's clock (window ±${this.config.signatureWindowMs} ms)`);
     const secret = await this.clients.secretOf(appId);
-    if (!secret) throw unauthorized();
+    if (!secret) throw refuse('no such app');
     const expected = signRequest(secret, req.method, req.originalUrl, ts, nonce, req.rawBody ?? '');
-    if (!signaturesEqual(expected, signature)) throw unauthorized();
-    if (!(await this.coordination.acceptNonce(appId, nonce, 2 * this.config.signatureWindowMs))) throw unauthorized();
+    if (!signaturesEqual(expected, signature)) throw refuse('signature does not match (wrong secret, or the method, path, body or headers changed on the way)');
+    if (!(await this.coordination.acceptNonce(appId, nonce, 2 * this.config.signatureWindowMs))) throw refuse('nonce already used (a replay)');
     req.appId = appId;
     return true;
   }
