@@ -8,7 +8,8 @@ type Problem = { field?: string; detail?: string };
 /**
  * The built-in handlers' params are checked when a task or job is submitted (found by the new-user walk-through:
  * an `http` task without `url` was accepted with 202 and only FAILED when it ran, its error naming no field).
- * Both shapes: clustered, the API has no executor, and still knows what the built-ins accept.
+ * Both shapes: clustered, the API has no executor, and still knows what the built-ins accept (and a read of a task
+ * says when it waits for an executor advertising its handler).
  */
 describe.each([
   ['standalone', () => standaloneEnv({ LOG_LEVEL: 'error' })],
@@ -42,6 +43,15 @@ describe.each([
       tasks: [{ requestId: 'b-0', handler: 'http', params: { url: 'http://127.0.0.1:9/' }, delayMs: 3_600_000 }, { requestId: 'b-1', handler: 'http', params: {} }],
     }, 'tasks[1].params.url');
     expect((await client.request('GET', '/api/tasks/b-0')).status).toBe(404);
+  });
+
+  it('should say on reading a task that it waits for an executor advertising its handler (cluster)', async () => {
+    if (shape === 'standalone') return; // standalone refuses a handler it does not have at submit
+    expect((await client.request('POST', '/api/tasks', { requestId: 'n-1', handler: 'nobody.has.it' })).status).toBe(202);
+    const read = await client.request<{ status: string; note?: string }>('GET', '/api/tasks/n-1');
+    expect(read.body).toMatchObject({ status: 'PENDING', note: "no live executor advertises handler 'nobody.has.it': it stays PENDING until one does" });
+    expect((await client.request('POST', '/api/tasks', { requestId: 'n-2', handler: 'nobody.has.it', delayMs: 3_600_000 })).status).toBe(202);
+    expect((await client.request<{ note?: string }>('GET', '/api/tasks/n-2')).body.note).toBeUndefined(); // not due yet
   });
 
   it('should refuse a shell task whose argv is a string', async () => {

@@ -6,6 +6,7 @@ import { JobViewDto } from '../dto/job-view.dto.js';
 import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
 import { CrontabImportResult, CrontabImportService } from '../services/crontab-import.service.js';
 import { toTaskView } from '../services/instance-view.js';
+import { HandlerCheckService } from '../services/handler-check.service.js';
 import { JobsService } from '../services/jobs.service.js';
 
 /** Job definitions (DESIGN §8 `/api/jobs`). `{id}` is the job's id or its code. */
@@ -16,6 +17,7 @@ export class JobsController {
   constructor(
     private readonly jobs: JobsService,
     private readonly importer: CrontabImportService,
+    private readonly handlers: HandlerCheckService,
   ) {}
 
   @Post()
@@ -107,7 +109,7 @@ export class JobsController {
   @ApiNotFoundResponse({ description: 'No such job, or the instance is not one of its.' })
   async instance(@Param('id') id: string, @Param('instanceId') instanceId: string): Promise<TaskViewDto> {
     const { instance, attempts } = await this.jobs.instanceOf(id, instanceId);
-    return toTaskView(instance, attempts);
+    return toTaskView(instance, attempts, await this.handlers.waitingNote(instance));
   }
 
   @Get(':id/instances')

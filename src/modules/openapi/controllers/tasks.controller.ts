@@ -5,6 +5,7 @@ import { AppId, Signed } from '../auth/signed.decorator.js';
 import { SubmitTaskBatchDto, SubmitTaskDto, TaskAcceptedDto, TaskBatchAcceptedDto, TaskViewDto } from '../dto/task.dto.js';
 import { problemFields } from '../filters/problem-details.filter.js';
 import { toTaskView } from '../services/instance-view.js';
+import { HandlerCheckService } from '../services/handler-check.service.js';
 import { TasksService } from '../services/tasks.service.js';
 
 /** The asynchronous task API (DESIGN §8). */
@@ -12,7 +13,10 @@ import { TasksService } from '../services/tasks.service.js';
 @Signed()
 @Controller('api/tasks')
 export class TasksController {
-  constructor(private readonly tasks: TasksService) {}
+  constructor(
+    private readonly tasks: TasksService,
+    private readonly handlers: HandlerCheckService,
+  ) {}
 
   @Post()
   @HttpCode(202)
@@ -59,6 +63,6 @@ export class TasksController {
   @ApiNotFoundResponse({ description: 'No task of yours has this requestId.' })
   async get(@AppId() appId: string, @Param('requestId') requestId: string): Promise<TaskViewDto> {
     const row = await this.tasks.get(appId, requestId);
-    return toTaskView(row, await this.tasks.attemptsOf(row.id));
+    return toTaskView(row, await this.tasks.attemptsOf(row.id), await this.handlers.waitingNote(row));
   }
 }

@@ -141,6 +141,8 @@ export class TaskViewDto {
   @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
   @ApiPropertyOptional({ type: [AttemptViewDto], description: 'Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists.' })
   attempts?: AttemptViewDto[];
+  @ApiPropertyOptional({ description: 'On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler.' })
+  note?: string;
 }
 
 /** POST /api/jobs/{id}/trigger answer: the new instance; for a sharded job shard 0, and every shard under `shards`. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ValidationError } from '../../../common/index.js';
+import { CLOCK, type Clock, ValidationError } from '../../../common/index.js';
 import { checkBuiltinParams } from '../../execution/index.js';
-import type { JobDefinition } from '../../metadata/index.js';
+import { type JobDefinition, type JobInstance, JobInstanceStatus } from '../../metadata/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { NodeRegistryService } from '../../dispatch/index.js';
 
@@ -17,6 +17,7 @@ export class HandlerCheckService {
   constructor(
     private readonly registry: NodeRegistryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /**
@@ -29,6 +30,17 @@ export class HandlerCheckService {
     const known = [...new Set((await this.registry.liveNodes()).flatMap((n) => n.info.handlers))].sort();
     const hint = handler === 'shell' ? '; the shell handler is off unless TICKWHEEL_ALLOW_SHELL=true' : '';
     throw new ValidationError(field, `no handler '${handler}' in this process (it has: ${known.join(', ') || 'none'})${hint}`);
+  }
+
+  /**
+   * Why a due PENDING instance is not moving, when the reason is that no live executor advertises its handler
+   * (the rows stay PENDING until one does; only the scheduler's log said so). Read now, never stored.
+   * @returns the note, or undefined when the instance is not waiting for an executor.
+   */
+  async waitingNote(row: JobInstance): Promise<string | undefined> {
+    if (row.status !== JobInstanceStatus.PENDING || row.dueAt > this.clock.now()) return undefined;
+    if ((await this.registry.candidates(row.handler)).length > 0) return undefined;
+    return `no live executor advertises handler '${row.handler}': it stays PENDING until one does`;
   }
 
   /**

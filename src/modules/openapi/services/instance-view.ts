@@ -9,7 +9,7 @@ function toAttemptView(a: JobAttempt): AttemptViewDto {
 }
 
 /** The public view of an instance (task or job fire); with `attempts` (a read of one instance), its attempt trail too. */
-export function toTaskView(i: JobInstance, attempts?: JobAttempt[]): TaskViewDto {
+export function toTaskView(i: JobInstance, attempts?: JobAttempt[], note?: string): TaskViewDto {
   return {
     requestId: i.requestId, instanceId: i.id, handler: i.handler, status: i.status, attempt: i.attempt,
     maxAttempts: i.maxAttempts, nodeId: i.nodeId, jobCode: i.jobCode, shardIndex: i.shardIndex, shardTotal: i.shardTotal, triggerSource: i.triggerSource,
@@ -17,5 +17,6 @@ export function toTaskView(i: JobInstance, attempts?: JobAttempt[]): TaskViewDto
     dueAt: iso(i.dueAt) as string, createdAt: iso(i.createdAt) as string, dispatchedAt: iso(i.dispatchedAt),
     startedAt: iso(i.startedAt), finishedAt: iso(i.finishedAt),
     ...(attempts ? { attempts: attempts.map(toAttemptView) } : {}),
+    ...(note ? { note } : {}),
   };
 }
