@@ -139,7 +139,10 @@ export class DispatchService {
     const serving = await this.registry.candidates(handler);
     const candidates = KEYED.has(routingStrategy) ? serving : this.registry.preferFresh(serving);
     if (candidates.length === 0) {
-      this.logger.warn(`no live executor advertises handler '${handler}'; ${group.length} instance(s) stay PENDING`);
+      // Standalone, the API refuses handlers this process lacks: the executor is only starting or stopping (debug).
+      const message = `no live executor advertises handler '${handler}'; ${group.length} instance(s) stay PENDING`;
+      if (this.config.shape === 'standalone') this.logger.debug(message);
+      else this.logger.warn(message);
       return null;
     }
     try {
