@@ -28,6 +28,18 @@ describe('hostile input (standalone)', () => {
     expect(ok.status).toBe(202);
   });
 
+  it('should say a missing field is required (it said "handler must be a string")', async () => {
+    for (const [path, body, field] of [
+      ['/api/tasks', { requestId: 'no-handler' }, 'handler'],
+      ['/api/jobs', { code: 'no-trigger', handler: 'noop', triggerExpr: '60000' }, 'triggerType'],
+      ['/api/tasks/batch', { tasks: [{ requestId: 'b-0', handler: 'noop' }, { requestId: 'b-1' }] }, 'tasks[1].handler'],
+    ] as const) {
+      const res = await client.request<{ field: string; detail: string }>('POST', path, body);
+      expect([res.status, res.body.field]).toEqual([400, field]);
+      expect(res.body.detail).toMatch(/(^|: )(handler|triggerType) is required$/);
+    }
+  });
+
   it('should validate the schedule of a job created or changed while disabled', async () => {
     for (const [triggerType, triggerExpr] of [['CRON', '0 0 32 * *'], ['CRON', '* * * * * * *'], ['FIXED_RATE', '0'], ['ONE_SHOT', 'garbage'], ['ONE_SHOT', '2020-01-01T00:00:00Z']]) {
       const res = await client.request<{ field: string }>('POST', '/api/jobs', { code: `off-${triggerExpr.length}`, handler: 'noop', triggerType, triggerExpr, enabled: false });

@@ -4,7 +4,8 @@ import { ValidationError } from '../../../common/index.js';
 /**
  * Body/query validation with class-validator: unknown properties are refused (a typo is an error, not
  * silently ignored) and the first failure becomes a 400 naming the field by its path, array items by
- * index (`tasks[3].handler`); a nested failure's message starts with the path of its parent.
+ * index (`tasks[3].handler`); a nested failure's message starts with the path of its parent. A field
+ * that is missing reads "<field> is required" (not "must be a string").
  */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
@@ -24,7 +25,11 @@ const TYPE_CONSTRAINTS = ['whitelistValidation', 'isDefined', 'isInt', 'isNumber
 function firstError(errors: ClassValidatorError[], prefix: string): [string, string] {
   const e = errors[0];
   const path = !prefix ? e.property : /^\d+$/.test(e.property) ? `${prefix}[${e.property}]` : `${prefix}.${e.property}`;
-  if (e.constraints) return [path, prefix ? `${prefix}: ${firstMessage(e.constraints)}` : firstMessage(e.constraints)];
+  if (e.constraints) {
+    // A failed check on a value that is not there: the field is required (optional ones are not checked then).
+    const message = e.value === undefined ? `${e.property} is required` : firstMessage(e.constraints);
+    return [path, prefix ? `${prefix}: ${message}` : message];
+  }
   if (e.children?.length) return firstError(e.children, path);
   return [path, `${path} is invalid`];
 }
