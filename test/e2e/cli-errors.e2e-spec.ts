@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { runNode } from '../utils/run-node.js';
-import { MYSQL_URL, REDIS_URL, standaloneEnv, startNode, type TestNode } from '../utils/test-node.js';
+import { clusterEnv, MYSQL_URL, REDIS_URL, standaloneEnv, startNode, type TestNode, uniqueNamespace } from '../utils/test-node.js';
 
 /** Runs a bundled CLI from dist/ (built by the global setup). */
 const runCli = (script: string, args: string[], settings: Record<string, string>) => runNode(join(process.cwd(), 'dist/src/bin', script), args, settings);
@@ -70,4 +70,18 @@ describe('CLI errors', () => {
       expect(r.stdout).toMatch(/^.*big\.cron: 0 created, 0 updated, 400 line\(s\) not taken/);
     }, 30_000);
   });
+
+  it('should answer tw pointed at an executor-only process with a 404 that says it has no api role', async () => {
+    const node = await startNode(clusterEnv(uniqueNamespace('e2e-noapi'), { ROLES: 'executor', LOG_LEVEL: 'error' }));
+    try {
+      const r = await runCli('tw.js', ['GET', '/api/nodes'], { TICKWHEEL_URL: node.url, TICKWHEEL_APP_ID: 'a', TICKWHEEL_SECRET: 'b' });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^404\n/);
+      expect(JSON.parse(r.stdout.slice(4))).toMatchObject({ status: 404, detail: expect.stringContaining('ROLES do not include api') });
+      expect((await fetch(`${node.url}/api`, { method: 'POST' })).status).toBe(404);
+      expect((await fetch(`${node.url}/health/live`)).status).toBe(200);
+    } finally {
+      await node.close();
+    }
+  }, 30_000);
 });

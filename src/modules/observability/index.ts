@@ -3,3 +3,4 @@ export { MetricsService } from './metrics.service.js';
 export { MetricsController } from './metrics.controller.js';
 export { HealthController } from './health.controller.js';
 export { REDIS_TOKEN } from './observability.tokens.js';
+export { NoApiController } from './no-api.controller.js';
