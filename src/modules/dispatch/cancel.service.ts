@@ -16,7 +16,8 @@ import { DispatchService } from './dispatch.service.js';
  * instance does not run beside the cancelled one. An executor that never answers (dead, not yet declared
  * offline) holds the slot at most {@link CancelService.stopGraceMs} more: the holder's expiry is cut to that,
  * and the leader's pass (step 6) releases the next WAITING instance after it. A QUEUE job's turn has no slot
- * to hold: the canceller does not release the next one, but the leader's next pass may before the executor.
+ * to hold: the cancelled row's `lease_until` (now + the grace, cleared by the executor once the handler
+ * stopped) keeps it, as releaseNextWaiting counts such a row as still running.
  *
  * Any other unfinished instance gives its slot back and the job's next WAITING instance is released at once.
  */
@@ -43,8 +44,11 @@ export class CancelService {
   async cancel(row: JobInstance, reason: string): Promise<boolean> {
     if (FINAL_STATUSES.has(row.status)) return false;
     const now = this.clock.now();
+    // A running handler may still be stopping: until its executor says it stopped (or the grace runs out), the row's
+    // lease_until keeps the job's QUEUE turn / maxConcurrency place taken (JobInstanceRepository.endStopGrace).
+    const leaseUntil = row.status === JobInstanceStatus.RUNNING ? now + this.stopGraceMs : null;
     const won = await this.instances.transition(row.id, row.status, JobInstanceStatus.CANCELLED, { attempt: row.attempt },
-      { finishedAt: now, leaseUntil: null, error: reason.slice(0, 1000) }, now);
+      { finishedAt: now, leaseUntil, error: reason.slice(0, 1000) }, now);
     if (!won) return false;
     this.metrics.instancesFinished.inc({ status: JobInstanceStatus.CANCELLED });
     if (row.status !== JobInstanceStatus.RUNNING) {

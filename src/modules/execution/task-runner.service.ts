@@ -219,17 +219,22 @@ export class TaskRunner {
       return;
     }
     const now = this.clock.now();
-    if (outcome.status === S.CANCELLED) {
+    if (outcome.status === S.CANCELLED || !won) {
       // The row was already moved by the canceller (or the reconciler): only this attempt was closed. A cancelled
-      // instance left its maxConcurrency slot for this node to free now that the handler stopped (DESIGN §7); one
-      // taken away may hold its slot again for a later attempt elsewhere, so it is freed only when final.
-      this.logger.warn(`instance ${row.id} attempt ${row.attempt}: stopped while running (cancelled, or taken away from this node); its result is not recorded`);
-      if (row.jobId && row.maxConcurrency > 0 && (await this.ledger.findMany([row.id]))[0]?.status === S.CANCELLED) await this.freeSlot(row);
-      if (row.jobId) await this.releaseNextWaiting(row.jobId, now);
-      return;
-    }
-    if (!won) {
-      this.logger.warn(`instance ${row.id} attempt ${row.attempt}: finishing write rejected (lease lost, token ${token} is stale)`);
+      // instance left its maxConcurrency slot and its QUEUE turn for this node to free now that the handler stopped
+      // (DESIGN §7); one taken away may hold its slot again for a later attempt, so it is freed only when it is
+      // this very attempt (same fencing token) that was cancelled — an older attempt of the instance, ending
+      // here after the row was taken back and cancelled on a later attempt, freed that one's slot early. A handler
+      // that finished on its own while the cancel landed (its write lost to it) has stopped as well.
+      if (outcome.status === S.CANCELLED) this.logger.warn(`instance ${row.id} attempt ${row.attempt}: stopped while running (cancelled, or taken away from this node); its result is not recorded`);
+      else this.logger.warn(`instance ${row.id} attempt ${row.attempt}: finishing write rejected (lease lost, token ${token} is stale), or the instance was cancelled`);
+      const current = row.jobId ? (await this.ledger.findMany([row.id]))[0] : undefined;
+      const ownCancel = current?.status === S.CANCELLED && current.fencingToken === token;
+      if (ownCancel) {
+        await this.instances.endStopGrace(row.id, token);
+        await this.freeSlot(row);
+      }
+      if (row.jobId && (ownCancel || outcome.status === S.CANCELLED)) await this.releaseNextWaiting(row.jobId, now);
       return;
     }
     if (ended.retry) {

@@ -309,16 +309,35 @@ export class JobInstanceRepository {
     const limit = job[0] ? Number(job[0].max_concurrency) : next.maxConcurrency;
     if (queue || limit > 0) {
       const inFlight = In([JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING]);
+      // A cancelled instance whose handler may still be stopping (see endStopGrace) keeps its turn or slot.
+      const stopping = { jobId, status: JobInstanceStatus.CANCELLED, leaseUntil: MoreThan(now) };
       const active = queue
-        ? await this.repo.count({ where: { jobId, status: In([JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING]) } })
+        ? await this.repo.count({ where: [{ jobId, status: In([JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING]) }, stopping] })
         // Due as of the count, not of the caller's `now`: a row another releaser moved after this caller read its
         // clock is due at that later time, and must count (else both release one, for one slot, and the younger may win it).
-        : await this.repo.count({ where: [{ jobId, status: inFlight }, { jobId, status: JobInstanceStatus.PENDING, dueAt: LessThanOrEqual(Math.max(now, Date.now())) }] });
+        : await this.repo.count({ where: [{ jobId, status: inFlight }, { jobId, status: JobInstanceStatus.PENDING, dueAt: LessThanOrEqual(Math.max(now, Date.now())) }, stopping] });
       if (active >= Math.max(1, limit)) return null;
     }
     const patch = { dueAt: now, error: null, maxConcurrency: limit };
     const won = await this.transition(next.id, JobInstanceStatus.WAITING, JobInstanceStatus.PENDING, { attempt: next.attempt }, patch, now);
     return won ? { ...next, status: JobInstanceStatus.PENDING, ...patch } : null;
+  }
+
+  /**
+   * Ends the stop grace of a cancelled instance (DESIGN §7): a RUNNING instance is cancelled with `lease_until`
+   * set to the end of the time its executor has to stop the handler, and while that lasts the instance still
+   * holds its job's QUEUE turn or maxConcurrency place in {@link releaseNextWaiting}. Without it, a QUEUE job
+   * (which has no semaphore slot to keep) had its next fire released by a cancel of a waiting fire or by the
+   * leader's pass while the cancelled handler was still winding down: two runs at once. The executor calls
+   * this once the handler of attempt `fencingToken` stopped; a dead executor's grace simply runs out.
+   */
+  async endStopGrace(id: string, fencingToken: number): Promise<void> {
+    await this.repo
+      .createQueryBuilder()
+      .update(JobInstance)
+      .set({ leaseUntil: null })
+      .where('id = :id AND status = :s AND fencing_token = :t', { id, s: JobInstanceStatus.CANCELLED, t: fencingToken })
+      .execute();
   }
 
   /**

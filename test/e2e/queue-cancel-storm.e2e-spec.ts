@@ -1,0 +1,132 @@
+import { Injectable, Module } from '@nestjs/common';
+import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
+import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
+import { clusterEnv, signedClient, standaloneEnv, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
+
+/** Handler runs per job code: in flight now, the most at once, and the order they started in. */
+const active = new Map<string, number>();
+const peak = new Map<string, number>();
+const started: Array<{ code: string; instanceId: string }> = [];
+const ended = new Map<string, number>();
+const held = new Set<string>();
+/** How long an aborted run of a code takes to wind down (ms); 400 unless set. */
+const windDown = new Map<string, number>();
+
+/**
+ * `q.slow`: runs until its signal aborts it (or the test lets its code go), then takes 400 ms to wind down
+ * (a transaction rolled back, a socket closed), well inside the 1 s the executor waits for an aborted handler.
+ */
+@Injectable()
+@JobHandler('q.slow')
+class SlowStopHandler implements JobHandlerImpl {
+  async execute(ctx: JobContext): Promise<unknown> {
+    const code = ctx.jobCode as string;
+    const n = (active.get(code) ?? 0) + 1;
+    active.set(code, n);
+    peak.set(code, Math.max(peak.get(code) ?? 0, n));
+    started.push({ code, instanceId: ctx.instanceId });
+    try {
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (!held.has(code) || ctx.signal.aborted) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 5);
+      });
+      if (ctx.signal.aborted) await new Promise((r) => setTimeout(r, windDown.get(code) ?? 400));
+      return { ok: true };
+    } finally {
+      active.set(code, (active.get(code) ?? 1) - 1);
+      ended.set(ctx.instanceId, Date.now());
+    }
+  }
+}
+
+@Module({ providers: [SlowStopHandler] })
+class SlowStopModule {}
+
+const shapes: Array<[string, () => Record<string, string>]> = [
+  ['standalone', () => standaloneEnv({ LOG_LEVEL: 'error' })],
+  ['cluster', () => clusterEnv(uniqueNamespace('e2e-qcancel'), { NODE_OFFLINE_AFTER_MS: '15000', LOG_LEVEL: 'error' })],
+];
+
+/**
+ * QUEUE overlap (DESIGN §5) runs fires one at a time in fire order; a cancel of the running one (DESIGN §7) must
+ * not let the next start while the cancelled handler is still winding down — whoever releases the next (a cancel
+ * of a waiting instance, the leader's pass, the executor).
+ */
+describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
+  let node: TestNode;
+  let client: TickwheelClient;
+  beforeAll(async () => {
+    node = await startNode(env(), { imports: [SlowStopModule] });
+    client = await signedClient(node);
+    if (shape === 'cluster') await waitFor('the executor to beat', async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1, 30_000);
+  }, 60_000);
+  afterAll(async () => {
+    held.clear();
+    await node?.close();
+  });
+
+  const rows = async (jobId: string) =>
+    (await node.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [jobId])) as Array<{ id: string; status: string }>;
+
+  /** Creates a QUEUE job `code` of `q.slow` held running, fires it `n` times, waits until the first runs. @returns job id and instance ids. */
+  async function queued(code: string, n: number): Promise<{ jobId: string; ids: string[] }> {
+    held.add(code);
+    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
+      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+    });
+    expect(res.status).toBe(201);
+    for (let i = 0; i < n; i++) {
+      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
+      await new Promise((r) => setTimeout(r, 3));
+    }
+    await waitFor('the first runs, the rest wait', async () => {
+      const rs = await rows(res.body.id);
+      return rs.length === n && rs[0].status === 'RUNNING' && rs.slice(1).every((r) => r.status === 'WAITING') && (active.get(code) ?? 0) === 1;
+    }, 30_000, 20);
+    return { jobId: res.body.id, ids: (await rows(res.body.id)).map((r) => r.id) };
+  }
+
+  it('the leader\'s pass (every second here) does not release the next fire while the cancelled one winds down', async () => {
+    const code = `ql-${shape.slice(0, 2)}-${Date.now() % 100000}`;
+    windDown.set(code, 900);
+    const { jobId, ids: [a, b] } = await queued(code, 2);
+    expect((await client.request('POST', `/api/jobs/${code}/instances/${a}/cancel`)).status).toBe(200);
+    await waitFor('B runs', async () => started.some((s) => s.instanceId === b), 30_000, 20);
+    held.delete(code);
+    await waitFor('all final', async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 30_000, 50);
+    expect((await rows(jobId)).map((r) => r.status)).toEqual(['CANCELLED', 'SUCCESS']);
+    expect(peak.get(code)).toBe(1);
+  }, 90_000);
+
+  it('cancelling the running fire and then a waiting one does not start the third beside the first', async () => {
+    const code = `qc-${shape.slice(0, 2)}-${Date.now() % 100000}`;
+    held.add(code);
+    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
+      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+    });
+    expect(res.status).toBe(201);
+    const jobId = res.body.id;
+    for (let i = 0; i < 4; i++) {
+      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
+      await new Promise((r) => setTimeout(r, 3));
+    }
+    await waitFor('A runs, the rest wait', async () => {
+      const rs = await rows(jobId);
+      return rs[0]?.status === 'RUNNING' && rs.slice(1).every((r) => r.status === 'WAITING') && (active.get(code) ?? 0) === 1;
+    }, 30_000, 20);
+    const [a, b, c, d] = (await rows(jobId)).map((r) => r.id);
+    expect((await client.request('POST', `/api/jobs/${code}/instances/${a}/cancel`)).status).toBe(200);
+    expect((await client.request('POST', `/api/jobs/${code}/instances/${b}/cancel`)).status).toBe(200);
+    await waitFor('C runs', async () => started.some((s) => s.instanceId === c), 30_000, 20);
+    held.delete(code);
+    await waitFor('all final', async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 30_000, 50);
+    expect((await rows(jobId)).map((r) => r.status)).toEqual(['CANCELLED', 'CANCELLED', 'SUCCESS', 'SUCCESS']);
+    expect(started.filter((s) => s.code === code).map((s) => s.instanceId)).toEqual([a, c, d]);
+    expect(peak.get(code)).toBe(1);
+  }, 90_000);
+});
