@@ -75,7 +75,7 @@ describe('scheduler failover with real processes', () => {
     for (let round = 0; round < 6; round++) {
       const p = startProcess(e);
       procs.push(p);
-      await waitFor('leadership', async () => (await redis.get(`{tw:${busy}}:lock:leader`))?.startsWith(`${p.pid}-`) ?? false, 60_000, 50);
+      await leads(p, busy);
       await sleep(300 + rand() * 2200);
       p.signal('SIGKILL');
       await p.exited;
@@ -85,7 +85,7 @@ describe('scheduler failover with real processes', () => {
     procs.push(last);
     // It leads (a fixed 6-s sleep had to cover its start too, which a loaded machine could take most of), makes
     // up what the kills missed and keeps firing.
-    await waitFor('the last process to lead', async () => (await redis.get(`{tw:${busy}}:lock:leader`))?.startsWith(`${last.pid}-`) ?? false, 60_000, 50);
+    await leads(last, busy);
     await sleep(3000);
     const end = Date.now();
     await waitForFiresUpTo(busy, 300, end);
@@ -94,6 +94,21 @@ describe('scheduler failover with real processes', () => {
     await ds.query('DELETE FROM job_instance WHERE namespace = ?', [busy]);
     await ds.query('DELETE FROM job_definition WHERE namespace = ?', [busy]);
   }, 360_000);
+
+  /**
+   * Waits until process `p` holds the leader lock of `namespace`; fails at once, with the process's output, if it
+   * exits first, and with its output on a timeout (a CI run once timed out here without saying why).
+   */
+  async function leads(p: ProductProcess, namespace: string): Promise<void> {
+    try {
+      await waitFor(`process ${p.pid} to lead`, async () => {
+        if (p.child.exitCode !== null || p.child.signalCode !== null) throw new Error(`process ${p.pid} ended (${p.child.exitCode ?? p.child.signalCode}) before leading`);
+        return (await redis.get(`{tw:${namespace}}:lock:leader`))?.startsWith(`${p.pid}-`) ?? false;
+      }, 60_000, 50);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}; lock held by ${await redis.get(`{tw:${namespace}}:lock:leader`)}; its output:\n${p.output().slice(-4000)}`);
+    }
+  }
 
   /** Inserts `n` enabled FIRE_ALL jobs firing every second from the next whole second + 3 s. */
   async function insertEverySecondJobs(namespace: string, n: number): Promise<void> {
