@@ -312,8 +312,9 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       const job = `${ns}-job-h`; // job_id holds 36 characters; a-g are taken above
       const sem = jobSlots(job);
       const one = { ...limited(job, S.PENDING), maxConcurrency: 1, nodeId: null, dispatchedAt: null };
-      const [x] = await dispatched(n1, 1, Date.now(), one);
-      const [y] = await dispatched(n1, 1, Date.now() + 5, one);
+      // Both due already (dispatchMany moves only rows due by its `now`: y due 5 ms ahead failed on a fast run).
+      const [x] = await dispatched(n1, 1, Date.now() - 2000, one);
+      const [y] = await dispatched(n1, 1, Date.now() - 1000, one);
       await coordination.heartbeat(n1, { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() }, Date.now());
       await coordination.seedSlots(sem, [], 60_000, Date.now());
       const real = instances.dispatchMany.bind(instances);
