@@ -230,8 +230,8 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       const n1 = `${ns}-n1`;
       const job = `${ns}-job-f`;
       const one = { ...limited(job, S.PENDING), maxConcurrency: 1, nodeId: null, dispatchedAt: null };
-      const [x] = await dispatched(n1, 1, Date.now(), one);
-      const [y] = await dispatched(n1, 1, Date.now() + 1, one);
+      const [x] = await dispatched(n1, 1, Date.now() - 2000, one); // both due (dispatch moves only due rows)
+      const [y] = await dispatched(n1, 1, Date.now() - 1000, one);
       await coordination.seedSlots(jobSlots(job), [], 60_000, Date.now()); // known, nothing runs
       await coordination.heartbeat(n1, { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() }, Date.now());
       const real = instances.findByIds.bind(instances);
