@@ -21,6 +21,9 @@ import { DispatchService } from './dispatch.service.js';
  *
  * Any other unfinished instance gives its slot back and the job's next WAITING instance is released at once.
  */
+/** Rounds of read-and-cancel before a cancel that keeps losing to the row's moves gives up. */
+const CANCEL_TRIES = 10;
+
 @Injectable()
 export class CancelService {
   private readonly logger = new Logger(CancelService.name);
@@ -40,9 +43,26 @@ export class CancelService {
     return 2 * this.config.heartbeatIntervalMs;
   }
 
-  /** @returns true when this call cancelled it; false when it was already final or another writer won. */
+  /**
+   * Cancels the instance `row` (as read by the caller). The row may move on meanwhile (WAITING→PENDING by a
+   * release, PENDING→DISPATCHED, DISPATCHED→RUNNING by a claim, a retry back to PENDING): a transition that lost
+   * to such a move is tried again on a fresh read, so the cancel is not dropped while the instance goes on to
+   * run (a cancel storm on a limited job answered PENDING and the instance ran; a REPLACE victim claimed just
+   * after the fire's read ran on beside its replacement). Gives up only after {@link CANCEL_TRIES} lost rounds.
+   * @returns true when this call cancelled it; false when it was already final (or ended meanwhile).
+   */
   async cancel(row: JobInstance, reason: string): Promise<boolean> {
-    if (FINAL_STATUSES.has(row.status)) return false;
+    for (let round = 1; ; round++) {
+      if (FINAL_STATUSES.has(row.status)) return false;
+      if (await this.cancelAsRead(row, reason)) return true;
+      const fresh = round < CANCEL_TRIES ? await this.instances.findById(row.id) : null;
+      if (!fresh) return false;
+      row = fresh;
+    }
+  }
+
+  /** One conditional cancel of `row` in the status and attempt it was read with; false when the row moved. */
+  private async cancelAsRead(row: JobInstance, reason: string): Promise<boolean> {
     const now = this.clock.now();
     // A running handler may still be stopping: until its executor says it stopped (or the grace runs out), the row's
     // lease_until keeps the job's QUEUE turn / maxConcurrency place taken (JobInstanceRepository.endStopGrace).
