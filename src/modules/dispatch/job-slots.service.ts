@@ -157,19 +157,33 @@ export class JobSlotsService {
   async seed(rows: SlotHolder[], nowMs: number, rebuild: Map<string, number> = new Map()): Promise<string[]> {
     const byJob = new Map<string, SlotHolder[]>([...rebuild.keys()].map((jobId) => [jobId, []]));
     for (const [jobId, group] of groupBy(rows.filter((r) => r.jobId), (r) => r.jobId as string)) byJob.set(jobId, group);
+    // A rebuilt semaphore also counts the cancelled instances whose handler is still stopping (DESIGN §7): the
+    // canceller left their slot for their executor to free once the handler stopped. Rebuilt without them, a
+    // semaphore lost with Redis in that moment let a new fire start beside the stopping handler.
+    const stopping = groupBy(await this.instances.findStopping([...rebuild.keys()], nowMs), (r) => r.jobId as string);
     const over: string[] = [];
     const asserted: SlotHolder[] = [];
     for (const [jobId, group] of byJob) {
       const ttl = group.length > 0 ? Math.max(...group.map((r) => r.timeoutMs)) + this.config.leaseMs : (rebuild.get(jobId) as number);
       const ids = group.map((r) => r.id);
       if (group.length > Math.max(0, ...group.map((r) => r.maxConcurrency))) over.push(jobId);
-      if (rebuild.has(jobId)) await this.coordination.seedSlots(jobSlots(jobId), ids, ttl, nowMs);
+      if (rebuild.has(jobId)) await this.coordination.seedSlots(jobSlots(jobId), [...ids, ...(stopping.get(jobId) ?? []).map((r) => r.id)], ttl, nowMs);
       // Every row is admitted (no limit) when the semaphore is known; null (nothing written) when it is not.
       else if (!(await this.coordination.acquireSlots(jobSlots(jobId), ids, Number.MAX_SAFE_INTEGER, ttl, nowMs))) continue;
       asserted.push(...group);
     }
     const holding = await this.instances.idsInStatus(asserted.map((r) => r.id), MAY_HOLD_SLOT);
     for (const r of asserted) if (!holding.has(r.id)) await this.coordination.releaseSlot(jobSlots(r.jobId as string), r.id);
+    // A stopping holder keeps its slot only until its grace ends (cut back from the seed's ttl), and not at all once
+    // its executor ended the grace: the executor clears it before it frees the slot, so one seen cleared here may
+    // have freed it before this seed put it back.
+    const stopped = [...stopping.values()].flat();
+    const still = new Map((await this.instances.findStopping([...stopping.keys()], nowMs)).map((r) => [r.id, r.leaseUntil as number]));
+    for (const r of stopped) {
+      const until = still.get(r.id);
+      if (until === undefined) await this.coordination.releaseSlot(jobSlots(r.jobId as string), r.id);
+      else await this.coordination.acquireSlots(jobSlots(r.jobId as string), [r.id], Number.MAX_SAFE_INTEGER, until - nowMs, nowMs);
+    }
     return over;
   }
 }

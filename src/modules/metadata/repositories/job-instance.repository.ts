@@ -341,6 +341,18 @@ export class JobInstanceRepository {
   }
 
   /**
+   * Cancelled instances of `jobIds` whose handler may still be stopping at `now` (lease_until after it, see
+   * {@link endStopGrace}): they still hold their maxConcurrency slot when a lost semaphore is rebuilt.
+   */
+  findStopping(jobIds: string[], now: number): Promise<Array<Pick<JobInstance, 'id' | 'jobId' | 'leaseUntil'>>> {
+    if (jobIds.length === 0) return Promise.resolve([]);
+    return this.repo.find({
+      select: { id: true, jobId: true, leaseUntil: true },
+      where: { jobId: In(jobIds), status: JobInstanceStatus.CANCELLED, leaseUntil: MoreThan(now) },
+    });
+  }
+
+  /**
    * Job ids that have WAITING instances (for the reconciler's release backstop), at most `limit`, in id
    * order after `afterJobId` (keyset paging: a pass per page goes round every such job).
    */
