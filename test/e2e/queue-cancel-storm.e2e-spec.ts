@@ -103,6 +103,31 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
     expect(peak.get(code)).toBe(1);
   }, 90_000);
 
+  it('a fire made while the cancelled one still winds down waits for it (QUEUE), or is skipped (SKIP)', async () => {
+    for (const policy of ['QUEUE', 'SKIP']) {
+      const code = `qn-${policy.slice(0, 1)}${shape.slice(0, 2)}-${Date.now() % 100000}`;
+      windDown.set(code, 900);
+      held.add(code);
+      const res = await client.request<{ id: string }>('POST', '/api/jobs', {
+        code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: policy, timeoutMs: 60_000,
+      });
+      expect(res.status).toBe(201);
+      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
+      await waitFor('A runs', async () => (active.get(code) ?? 0) === 1, 30_000, 20);
+      const [a] = (await rows(res.body.id)).map((r) => r.id);
+      expect((await client.request('POST', `/api/jobs/${code}/instances/${a}/cancel`)).status).toBe(200);
+      const b = await client.request<{ instanceId: string; status: string }>('POST', `/api/jobs/${code}/trigger`, {});
+      expect(b.status).toBe(202);
+      held.delete(code);
+      await waitFor('all final, A stopped', async () => (active.get(code) ?? 0) === 0
+        && (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 30_000, 50);
+      expect(peak.get(code)).toBe(1);
+      const after = await node.ds.query('SELECT status, error FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [res.body.id]) as Array<{ status: string; error: string | null }>;
+      if (policy === 'QUEUE') expect(after.map((r) => r.status)).toEqual(['CANCELLED', 'SUCCESS']);
+      else expect(after.map((r) => [r.status, /OVERLAP_SKIP/.test(r.error ?? '')])).toEqual([['CANCELLED', false], ['CANCELLED', true]]);
+    }
+  }, 90_000);
+
   it('cancelling the running fire and then a waiting one does not start the third beside the first', async () => {
     const code = `qc-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);

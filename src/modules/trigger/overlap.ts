@@ -21,10 +21,14 @@ export interface OverlapDecision {
  */
 export function decideOverlap(def: JobDefinition, busy: JobInstance[], fresh: JobInstance): OverlapDecision {
   const unfinished = busy.filter((b) => b.status !== JobInstanceStatus.CANCELLED);
+  // A run cancelled while RUNNING whose handler may still be stopping (its canceller set lease_until to the end of
+  // the stop grace, DESIGN §7) still runs: a QUEUE fire made then started beside it, and a SKIP fire was not skipped.
+  // Rows cancelled in this pass (REPLACE victims, SKIPs) never carry a lease.
+  const running = [...unfinished, ...busy.filter((b) => b.status === JobInstanceStatus.CANCELLED && b.leaseUntil !== null)];
   let d: OverlapDecision;
-  switch (unfinished.length === 0 ? OverlapPolicy.ALLOW : def.overlapPolicy) {
+  switch (running.length === 0 ? OverlapPolicy.ALLOW : def.overlapPolicy) {
     case OverlapPolicy.SKIP:
-      d = { status: JobInstanceStatus.CANCELLED, replace: [], note: `OVERLAP_SKIP: fire of ${new Date(unfinished[0].fireTime).toISOString()} still unfinished` };
+      d = { status: JobInstanceStatus.CANCELLED, replace: [], note: `OVERLAP_SKIP: fire of ${new Date(running[0].fireTime).toISOString()} still unfinished` };
       break;
     case OverlapPolicy.QUEUE:
       d = { status: JobInstanceStatus.WAITING, replace: [], note: undefined };

@@ -139,7 +139,7 @@ export class TriggerService {
   private async insertUnderOverlap(def: JobDefinition, rows: JobInstance[], what: string): Promise<JobInstance[]> {
     const replaced: JobInstance[] = [];
     await this.jobs.transaction(async (em) => {
-      const busy = await this.instances.unfinishedOfJobs(em, [def.id]);
+      const busy = await this.instances.unfinishedOfJobs(em, [def.id], this.clock.now());
       this.applyOverlap(def, rows, busy.get(def.id) ?? [], replaced);
       await this.instances.insertIgnore(em, rows);
     });
@@ -174,7 +174,7 @@ export class TriggerService {
         .sort((a, b) => (a.nextFireTime as number) - (b.nextFireTime as number));
       if (due.length === 0) return;
       const guarded = due.filter((d) => d.overlapPolicy !== OverlapPolicy.ALLOW).map((d) => d.id);
-      const busy = await this.instances.unfinishedOfJobs(em, guarded);
+      const busy = await this.instances.unfinishedOfJobs(em, guarded, now);
       const firing = due.map((def) => {
         const plan = planFire(def, now, this.config.misfireThresholdMs);
         const fired = plan.fireTimes.flatMap((t) => this.newFire(def, t, plan.source, now, undefined, Math.max(t, now)));

@@ -278,11 +278,19 @@ export class JobInstanceRepository {
     return this.repo.find({ where: { jobId }, order: { fireTime: 'DESC' }, take: limit });
   }
 
-  /** Unfinished (PENDING, WAITING, DISPATCHED, RUNNING) instances of the given jobs, oldest fire first, inside `em`. */
-  async unfinishedOfJobs(em: EntityManager, jobIds: string[]): Promise<Map<string, JobInstance[]>> {
+  /**
+   * Unfinished (PENDING, WAITING, DISPATCHED, RUNNING) instances of the given jobs, oldest fire first, inside `em`;
+   * with `now`, also the cancelled ones whose handler may still be stopping then (see {@link endStopGrace}): the
+   * overlap policies count them as running.
+   */
+  async unfinishedOfJobs(em: EntityManager, jobIds: string[], now?: number): Promise<Map<string, JobInstance[]>> {
     const out = new Map<string, JobInstance[]>();
     if (jobIds.length === 0) return out;
-    const rows = await em.getRepository(JobInstance).find({ where: { jobId: In(jobIds), status: In(UNFINISHED) }, order: { fireTime: 'ASC' } });
+    const where = [
+      { jobId: In(jobIds), status: In(UNFINISHED) },
+      ...(now === undefined ? [] : [{ jobId: In(jobIds), status: JobInstanceStatus.CANCELLED, leaseUntil: MoreThan(now) }]),
+    ];
+    const rows = await em.getRepository(JobInstance).find({ where, order: { fireTime: 'ASC' } });
     for (const r of rows) out.set(r.jobId as string, [...(out.get(r.jobId as string) ?? []), r]);
     return out;
   }
