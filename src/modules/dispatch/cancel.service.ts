@@ -13,7 +13,7 @@ import { DispatchService } from './dispatch.service.js';
  * every HEARTBEAT_INTERVAL_MS, is the backstop) and aborts the handler's signal; its own finishing write then
  * loses, as the row is no longer RUNNING. Its job's maxConcurrency slot is not given up by the canceller but
  * by that executor once the handler has stopped (which then releases the next WAITING instance), so the next
- * instance does not run beside the cancelled one. An executor that never answers (dead, not yet declared
+ * instance does not run beside the cancelled one. An executor that never answers (dead or frozen, not yet declared
  * offline) holds the slot at most {@link CancelService.stopGraceMs} more: the holder's expiry is cut to that,
  * and the leader's pass (step 6) releases the next WAITING instance after it. A QUEUE job's turn has no slot
  * to hold: the cancelled row's `lease_until` (now + the grace, cleared by the executor once the handler
@@ -38,9 +38,14 @@ export class CancelService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** How long a cancelled RUNNING instance may keep its slot for its executor to stop it (ms): two heartbeats. */
+  /**
+   * How long a cancelled RUNNING instance may keep its slot (and QUEUE turn) for its executor to stop it (ms): as
+   * long as a RUNNING instance of a silent executor keeps its own, NODE_OFFLINE_AFTER_MS (at least two heartbeats).
+   * An executor that does not answer may be frozen (GC pause, SIGSTOP, starved CPU) rather than dead, its handler's
+   * call still open: with the slot given up after two heartbeats, the next instance ran beside it on another node.
+   */
   get stopGraceMs(): number {
-    return 2 * this.config.heartbeatIntervalMs;
+    return Math.max(2 * this.config.heartbeatIntervalMs, this.config.nodeOfflineAfterMs);
   }
 
   /**
