@@ -83,9 +83,13 @@ export class CancelService {
     await this.attempts.finish(row.id, row.attempt, JobInstanceStatus.CANCELLED, reason, now);
     if (row.jobId && row.maxConcurrency > 0) {
       // Keep the slot for the executor to free once the handler stopped, but no longer than the grace. Cut before
-      // the signal goes, so the executor's release comes after it (a heartbeat's check landing in between only
-      // makes the next instance wait out the grace).
+      // the signal goes, so the executor's release comes after it. A heartbeat's check may still land first: the
+      // executor then ended the grace and freed the slot before this cut put the holder back (for the whole grace,
+      // the job's next instances waiting on a handler long stopped). It ends the grace before it frees the slot,
+      // so a grace seen ended after the cut means the cut came late, and the slot is given back here.
       await this.coordination.acquireSlots(jobSlots(row.jobId), [row.id], Number.MAX_SAFE_INTEGER, this.stopGraceMs, now);
+      const [after] = await this.instances.findByIds([row.id]);
+      if (after && after.leaseUntil === null) await this.coordination.releaseSlot(jobSlots(row.jobId), row.id);
     }
     await this.coordination.publish(INSTANCE_STOP_CHANNEL, row.id)
       .catch((err: Error) => this.logger.warn(`stop signal for ${row.id} not sent (its executor sees the cancel at its next heartbeat): ${err.message}`));

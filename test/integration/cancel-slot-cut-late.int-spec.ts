@@ -1,0 +1,58 @@
+import { jest } from '@jest/globals';
+import type { Redis } from 'ioredis';
+import { REDIS_CLIENT } from '../../src/modules/coordination/coordination.module.js';
+import { COORDINATION, type CoordinationPort, jobSlots } from '../../src/modules/coordination/index.js';
+import { CancelService } from '../../src/modules/dispatch/index.js';
+import { JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+
+/**
+ * Cancel of a RUNNING limited instance (DESIGN §7) whose executor stops the handler before the canceller has cut
+ * the slot's expiry — its heartbeat check saw the CANCELLED row first, ended the stop grace and freed the slot.
+ * The cut (an acquire whatever the limit) then put the holder back, for the whole grace: the job's next
+ * instances waited that long (NODE_OFFLINE_AFTER_MS) for a handler that had long stopped. Only the api role runs.
+ */
+describe('a slot freed by the executor before the canceller cut it (MariaDB, Redis)', () => {
+  const ns = uniqueNamespace('int-cutlate');
+  let node: TestNode;
+
+  beforeAll(async () => {
+    node = await startNode(clusterEnv(ns, { ROLES: 'api', NODE_OFFLINE_AFTER_MS: '60000' }));
+  }, 30_000);
+  afterAll(async () => {
+    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await node?.close();
+  });
+
+  it('leaves no holder behind', async () => {
+    const instances = node.app.get(JobInstanceRepository);
+    const coordination = node.app.get<CoordinationPort>(COORDINATION);
+    const redis = node.app.get<Redis>(REDIS_CLIENT);
+    const client = await signedClient(node);
+    const created = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'cut', handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1 });
+    expect(created.status).toBe(201);
+    const jobId = created.body.id;
+    const t = Date.now();
+    const r = Object.assign(newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime: t, triggerSource: TriggerSource.SCHEDULE, dueAt: t }, t),
+      { jobId, status: S.RUNNING, maxConcurrency: 1, nodeId: 'x', fencingToken: 3, leaseUntil: t + 600_000, startedAt: t } as Partial<JobInstance>) as JobInstance;
+    await instances.insertIgnore(node.ds.manager, [r]);
+    await coordination.seedSlots(jobSlots(jobId), [r.id], 600_000, Date.now());
+    const running = (await instances.findById(r.id)) as JobInstance;
+
+    // The executor's side, landing between the canceller's write and its cut: end the grace, free the slot.
+    const attempts = node.app.get(JobAttemptRepository);
+    const finish = attempts.finish.bind(attempts);
+    const spy = jest.spyOn(attempts, 'finish').mockImplementation(async (...args: Parameters<typeof attempts.finish>) => {
+      const out = await finish(...args);
+      await instances.endStopGrace(r.id, 3);
+      await coordination.releaseSlot(jobSlots(jobId), r.id);
+      return out;
+    });
+    try {
+      expect(await node.app.get(CancelService).cancel(running, 'test')).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await redis.zrange(`{tw:${ns}}:sem:job:${jobId}`, 0, -1)).filter((m) => m !== '~known')).toEqual([]);
+  });
+});
