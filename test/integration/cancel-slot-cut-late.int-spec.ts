@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { REDIS_CLIENT } from '../../src/modules/coordination/coordination.module.js';
 import { COORDINATION, type CoordinationPort, jobSlots } from '../../src/modules/coordination/index.js';
 import { CancelService } from '../../src/modules/dispatch/index.js';
+import { JobSlotsService } from '../../src/modules/dispatch/job-slots.service.js';
 import { JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 
@@ -54,5 +55,48 @@ describe('a slot freed by the executor before the canceller cut it (MariaDB, Red
       spy.mockRestore();
     }
     expect((await redis.zrange(`{tw:${ns}}:sem:job:${jobId}`, 0, -1)).filter((m) => m !== '~known')).toEqual([]);
+  });
+});
+
+/**
+ * The leader's pass re-asserts the slots of the DISPATCHED/RUNNING rows it read (JobSlotsService.seed) and gives back
+ * those of rows that left since. A row it read RUNNING just before a cancel has left, but its handler may still be
+ * stopping: its slot must stay until the stop grace ends (released, it went to a new instance beside the stopping
+ * handler); a row that really ended gives it back.
+ */
+describe('the leader\'s re-assert of slots read just before a cancel (MariaDB, Redis)', () => {
+  const ns = uniqueNamespace('int-reassert');
+  let node: TestNode;
+
+  beforeAll(async () => {
+    node = await startNode(clusterEnv(ns, { ROLES: 'api', NODE_OFFLINE_AFTER_MS: '60000' }));
+  }, 30_000);
+  afterAll(async () => {
+    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await node?.close();
+  });
+
+  it('keeps a stopping holder until its grace, frees an ended one', async () => {
+    const instances = node.app.get(JobInstanceRepository);
+    const coordination = node.app.get<CoordinationPort>(COORDINATION);
+    const redis = node.app.get<Redis>(REDIS_CLIENT);
+    const client = await signedClient(node);
+    const created = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'ra', handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 2 });
+    expect(created.status).toBe(201);
+    const jobId = created.body.id;
+    const t = Date.now();
+    const make = (fireTime: number, leaseUntil: number | null) => Object.assign(
+      newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime, triggerSource: TriggerSource.SCHEDULE, dueAt: fireTime }, fireTime),
+      { jobId, status: S.CANCELLED, maxConcurrency: 2, nodeId: 'x', leaseUntil, finishedAt: t } as Partial<JobInstance>) as JobInstance;
+    const stopping = make(t - 2, t + 30_000);
+    const ended = make(t - 1, null);
+    await instances.insertIgnore(node.ds.manager, [stopping, ended]);
+    await coordination.seedSlots(jobSlots(jobId), [stopping.id, ended.id], 30_000, t);
+    // The pass's read, taken while both still ran.
+    const read = [stopping, ended].map((r) => ({ id: r.id, jobId, status: S.RUNNING, maxConcurrency: 2, timeoutMs: 60_000 }));
+    await node.app.get(JobSlotsService).seed(read, Date.now());
+    const semaphore = `{tw:${ns}}:sem:job:${jobId}`;
+    expect((await redis.zrange(semaphore, 0, -1)).filter((m) => m !== '~known')).toEqual([stopping.id]);
+    expect(Number(await redis.zscore(semaphore, stopping.id))).toBe(t + 30_000);
   });
 });

@@ -173,13 +173,16 @@ export class JobSlotsService {
       asserted.push(...group);
     }
     const holding = await this.instances.idsInStatus(asserted.map((r) => r.id), MAY_HOLD_SLOT);
-    for (const r of asserted) if (!holding.has(r.id)) await this.coordination.releaseSlot(jobSlots(r.jobId as string), r.id);
-    // A stopping holder keeps its slot only until its grace ends (cut back from the seed's ttl), and not at all once
-    // its executor ended the grace: the executor clears it before it frees the slot, so one seen cleared here may
-    // have freed it before this seed put it back.
-    const stopped = [...stopping.values()].flat();
-    const still = new Map((await this.instances.findStopping([...stopping.keys()], nowMs)).map((r) => [r.id, r.leaseUntil as number]));
-    for (const r of stopped) {
+    // Rows that left DISPATCHED/RUNNING since the read give their slot back — except one cancelled while RUNNING
+    // whose handler may still be stopping (the reconciler's pass read it RUNNING just before the cancel: released
+    // here, its slot went to a new instance beside the stopping handler). It, and every stopping holder of a rebuilt
+    // semaphore, keeps its slot only until its grace ends (cut back from the seed's ttl), and not at all once its
+    // executor ended the grace: the executor clears it before it frees the slot, so one seen cleared here may have
+    // freed it before this seed put it back.
+    const left = [...asserted.filter((r) => !holding.has(r.id)), ...[...stopping.values()].flat()];
+    const jobIds = [...new Set(left.map((r) => r.jobId as string))];
+    const still = new Map((await this.instances.findStopping(jobIds, nowMs)).map((r) => [r.id, r.leaseUntil as number]));
+    for (const r of left) {
       const until = still.get(r.id);
       if (until === undefined) await this.coordination.releaseSlot(jobSlots(r.jobId as string), r.id);
       else await this.coordination.acquireSlots(jobSlots(r.jobId as string), [r.id], Number.MAX_SAFE_INTEGER, until - nowMs, nowMs);
