@@ -71,7 +71,8 @@ export class CancelService {
     const now = this.clock.now();
     // A running handler may still be stopping: until its executor says it stopped (or the grace runs out), the row's
     // lease_until keeps the job's QUEUE turn / maxConcurrency place taken (JobInstanceRepository.endStopGrace).
-    const leaseUntil = row.status === JobInstanceStatus.RUNNING ? now + this.stopGraceMs : null;
+    // (A task of no job has no turn or slot to keep.)
+    const leaseUntil = row.status === JobInstanceStatus.RUNNING && row.jobId ? now + this.stopGraceMs : null;
     const won = await this.instances.transition(row.id, row.status, JobInstanceStatus.CANCELLED, { attempt: row.attempt },
       { finishedAt: now, leaseUntil, error: reason.slice(0, 1000) }, now);
     if (!won) return false;
