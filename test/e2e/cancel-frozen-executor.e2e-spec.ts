@@ -72,4 +72,32 @@ describe('cancel of a running limited instance on a frozen executor (real proces
     expect((await rows(jobId)).map((r) => r.status)).toEqual(['CANCELLED', 'SUCCESS']);
     expect(rx.peak('/fz')).toBe(1);
   }, 120_000);
+
+  it('QUEUE: an executor killed after the cancel never ends the stop grace; the next fire runs once the grace is over', async () => {
+    holding = true;
+    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
+      code: 'fq', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+      params: { url: `${rx.url}/fq`, timeoutMs: 60_000 },
+    });
+    expect(res.status).toBe(201);
+    const jobId = res.body.id;
+    for (let i = 0; i < 2; i++) {
+      expect((await client.request('POST', '/api/jobs/fq/trigger', {})).status).toBe(202);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await waitFor('A runs, B waits', async () => rx.of('/fq').length === 1 && (await rows(jobId))[1]?.status === 'WAITING', 30_000, 20);
+    const [a] = await rows(jobId);
+    const victim = procs.get(String(a.node_id).split('-')[0]) as ProductProcess;
+    victim.signal('SIGSTOP');
+    await waitFor('the executor frozen', async () => isStopped(victim.pid), 10_000, 10);
+    const cancelledAt = Date.now();
+    expect((await client.request('POST', `/api/jobs/fq/instances/${a.id}/cancel`)).status).toBe(200);
+    victim.signal('SIGKILL');
+    holding = false;
+    await waitFor('B ran', async () => rx.of('/fq').length === 2, 60_000, 20);
+    expect(rx.of('/fq')[1].at).toBeGreaterThanOrEqual(cancelledAt + Number(OFFLINE_MS));
+    await waitFor('all final', async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED'].includes(r.status)), 30_000, 50);
+    expect((await rows(jobId)).map((r) => r.status)).toEqual(['CANCELLED', 'SUCCESS']);
+    expect(rx.peak('/fq')).toBe(1);
+  }, 120_000);
 });
