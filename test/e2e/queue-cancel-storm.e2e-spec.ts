@@ -128,6 +128,33 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
     }
   }, 90_000);
 
+  it('limit 3: cancelling every running and waiting instance at once, then firing again, never runs more than 3', async () => {
+    const code = `lc-${shape.slice(0, 2)}-${Date.now() % 100000}`;
+    held.add(code);
+    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
+      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 3, timeoutMs: 60_000,
+    });
+    expect(res.status).toBe(201);
+    for (let i = 0; i < 10; i++) {
+      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
+      await new Promise((r) => setTimeout(r, 3));
+    }
+    await waitFor('3 run, 7 wait', async () => (active.get(code) ?? 0) === 3 && (await rows(res.body.id)).filter((r) => r.status === 'WAITING').length === 7, 30_000, 20);
+    const first = (await rows(res.body.id)).map((r) => r.id);
+    const answers = await Promise.all(first.map((id) => client.request<{ status: string }>('POST', `/api/jobs/${code}/instances/${id}/cancel`).then((r) => r.body.status)));
+    expect(answers).toEqual(first.map(() => 'CANCELLED'));
+    for (let i = 0; i < 4; i++) {
+      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
+      await new Promise((r) => setTimeout(r, 3));
+    }
+    held.delete(code);
+    await waitFor('all final', async () => (active.get(code) ?? 0) === 0
+      && (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 30_000, 50);
+    const after = await rows(res.body.id);
+    expect(after.map((r) => r.status)).toEqual([...first.map(() => 'CANCELLED'), 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
+    expect(peak.get(code)).toBe(3);
+  }, 90_000);
+
   it('cancelling the running fire and then a waiting one does not start the third beside the first', async () => {
     const code = `qc-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
