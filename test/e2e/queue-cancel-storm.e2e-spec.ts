@@ -155,6 +155,35 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
     expect(peak.get(code)).toBe(3);
   }, 90_000);
 
+  it('QUEUE: cancels of random running and waiting fires while they flow keep the rest one at a time, in fire order', async () => {
+    const code = `qo-${shape.slice(0, 2)}-${Date.now() % 100000}`;
+    held.add(code);
+    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
+      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+    });
+    expect(res.status).toBe(201);
+    for (let i = 0; i < 16; i++) {
+      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
+      await new Promise((r) => setTimeout(r, 3));
+    }
+    const ids = (await rows(res.body.id)).map((r) => r.id);
+    held.delete(code);
+    const victims = ids.filter((_, i) => i % 3 === 1);
+    await Promise.all(victims.map(async (id, k) => {
+      await new Promise((r) => setTimeout(r, k * 7));
+      const a = await client.request<{ status: string }>('POST', `/api/jobs/${code}/instances/${id}/cancel`);
+      expect(['CANCELLED', 'SUCCESS']).toContain(a.body.status);
+    }));
+    await waitFor('all final', async () => (active.get(code) ?? 0) === 0
+      && (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 30_000, 50);
+    const order = started.filter((s) => s.code === code).map((s) => ids.indexOf(s.instanceId));
+    expect(order).toEqual([...order].sort((x, y) => x - y));
+    expect(new Set(order).size).toBe(order.length);
+    expect(peak.get(code)).toBe(1);
+    const after = await rows(res.body.id);
+    expect(after.filter((r) => r.status === 'SUCCESS').map((r) => ids.indexOf(r.id))).toEqual(order.filter((i) => after[i].status === 'SUCCESS'));
+  }, 90_000);
+
   it('cancelling the running fire and then a waiting one does not start the third beside the first', async () => {
     const code = `qc-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
