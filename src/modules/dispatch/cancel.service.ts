@@ -6,6 +6,9 @@ import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL, jobSlots } 
 import { MetricsService } from '../observability/index.js';
 import { DispatchService } from './dispatch.service.js';
 
+/** Rounds of read-and-cancel before a cancel that keeps losing to the row's moves gives up. */
+const CANCEL_TRIES = 10;
+
 /**
  * Cancels instances (DESIGN §4, §7): any unfinished status → CANCELLED in one conditional write.
  *
@@ -21,9 +24,6 @@ import { DispatchService } from './dispatch.service.js';
  *
  * Any other unfinished instance gives its slot back and the job's next WAITING instance is released at once.
  */
-/** Rounds of read-and-cancel before a cancel that keeps losing to the row's moves gives up. */
-const CANCEL_TRIES = 10;
-
 @Injectable()
 export class CancelService {
   private readonly logger = new Logger(CancelService.name);
