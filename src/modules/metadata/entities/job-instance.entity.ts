@@ -13,6 +13,7 @@ import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 @Index('uq_job_instance_request', ['appId', 'requestId'], { unique: true })
 @Index('ix_job_instance_status_fire', ['status', 'fireTime'])
 @Index('ix_job_instance_node_status', ['nodeId', 'status'])
+@Index('ix_job_instance_job_status', ['jobId', 'status', 'leaseUntil'])
 export class JobInstance {
   @PrimaryColumn({ type: 'varchar', length: 36 }) id: string;
   @Column({ type: 'varchar', length: 64 }) namespace: string;
