@@ -89,6 +89,8 @@ export class TaskRunner {
    * attempt still ran here may be claimed here again, and each attempt stays watched (lease, cancel) until it ends.
    */
   readonly running = new Map<string, RunningAttempt>();
+  /** The started_at of this process's latest claim (epoch ms): each claim takes a later one. */
+  private lastClaimAt = 0;
   private readonly finishes = new GroupCommitter<Ended, boolean | Error>((group) => this.writeFinishes(group), FINISH_BATCH);
 
   constructor(
@@ -157,7 +159,12 @@ export class TaskRunner {
   private async claim(ids: string[], nodeId: string): Promise<ClaimedInstance[]> {
     const rows = (await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS)).filter((r) => r.status === S.DISPATCHED && r.nodeId === nodeId);
     if (rows.length === 0) return [];
-    const now = this.clock.now();
+    // Each claim of this process gets its own started_at: the ledger recognises a write of its own that an earlier
+    // try committed (answer lost) by node, token and started_at, and two claims of one id in the same millisecond
+    // (the id pushed twice, each copy in its own claim group) both took the winner's write for theirs: the handler
+    // ran twice under one attempt (chaos: "attempt 1 made 2 side effects"). Only this process claims for its node.
+    const now = Math.max(this.clock.now(), this.lastClaimAt + 1);
+    this.lastClaimAt = now;
     return withDbRetry(() => this.instances.together((em) => this.ledger.claim(em, rows, nodeId, now, now + this.config.leaseMs)), CLAIM_RETRY_MS);
   }
 
