@@ -30,7 +30,7 @@ describe.each([
   };
 
   it('should refuse an http task without a url, or with a bad one, or with an unknown field, naming it', async () => {
-    await expect400('POST', '/api/tasks', { requestId: 'p-1', handler: 'http' }, 'params.url', /required/);
+    await expect400('POST', '/api/tasks', { requestId: 'p-1', handler: 'http' }, 'params.url', /^params\.url is required/);
     await expect400('POST', '/api/tasks', { requestId: 'p-2', handler: 'http', params: { url: 'not a url' } }, 'params.url');
     await expect400('POST', '/api/tasks', { requestId: 'p-3', handler: 'http', params: { url: 'http://127.0.0.1:9/', methd: 'GET' } }, 'params.methd', /unknown field/);
     expect((await client.request('GET', '/api/tasks/p-1')).status).toBe(404);

@@ -52,7 +52,10 @@ export class HandlerCheckService {
     try {
       checkBuiltinParams(handler, params);
     } catch (err) {
-      if (err instanceof ValidationError) throw new ValidationError(`${prefix}${err.field ?? 'params'}`, `${err.message}${note}`);
+      if (err instanceof ValidationError) {
+        const field = `${prefix}${err.field ?? 'params'}`;
+        throw new ValidationError(field, `${field} ${err.message}${note}`); // "params.url is required (an http:// or https:// URL)"
+      }
       throw err;
     }
   }
