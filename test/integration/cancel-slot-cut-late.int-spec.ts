@@ -13,7 +13,7 @@ import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '
  * The cut (an acquire whatever the limit) then put the holder back, for the whole grace: the job's next
  * instances waited that long (NODE_OFFLINE_AFTER_MS) for a handler that had long stopped. Only the api role runs.
  */
-describe('a slot freed by the executor before the canceller cut it (MariaDB, Redis)', () => {
+describe('a cancelled limited instance\'s slot: cut late, re-asserted (MariaDB, Redis)', () => {
   const ns = uniqueNamespace('int-cutlate');
   let node: TestNode;
 
@@ -56,26 +56,11 @@ describe('a slot freed by the executor before the canceller cut it (MariaDB, Red
     }
     expect((await redis.zrange(`{tw:${ns}}:sem:job:${jobId}`, 0, -1)).filter((m) => m !== '~known')).toEqual([]);
   });
-});
 
-/**
- * The leader's pass re-asserts the slots of the DISPATCHED/RUNNING rows it read (JobSlotsService.seed) and gives back
- * those of rows that left since. A row it read RUNNING just before a cancel has left, but its handler may still be
- * stopping: its slot must stay until the stop grace ends (released, it went to a new instance beside the stopping
- * handler); a row that really ended gives it back.
- */
-describe('the leader\'s re-assert of slots read just before a cancel (MariaDB, Redis)', () => {
-  const ns = uniqueNamespace('int-reassert');
-  let node: TestNode;
-
-  beforeAll(async () => {
-    node = await startNode(clusterEnv(ns, { ROLES: 'api', NODE_OFFLINE_AFTER_MS: '60000' }));
-  }, 30_000);
-  afterAll(async () => {
-    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
-    await node?.close();
-  });
-
+  // The leader's pass re-asserts the slots of the DISPATCHED/RUNNING rows it read (JobSlotsService.seed) and gives back
+  // those of rows that left since. A row it read RUNNING just before a cancel has left, but its handler may still be
+  // stopping: its slot must stay until the stop grace ends (released, it went to a new instance beside the stopping
+  // handler); a row that really ended gives it back.
   it('keeps a stopping holder until its grace, frees an ended one', async () => {
     const instances = node.app.get(JobInstanceRepository);
     const coordination = node.app.get<CoordinationPort>(COORDINATION);

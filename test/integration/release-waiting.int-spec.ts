@@ -29,10 +29,10 @@ describe('releaseNextWaiting (MariaDB)', () => {
     return res.body.id;
   }
 
-  /** A row of `jobId` in `status`, due at `dueAt`, fired at `fireTime`. */
-  async function row(jobId: string, status: S, fireTime: number, dueAt: number, maxConcurrency: number): Promise<string> {
+  /** A row of `jobId` in `status`, due at `dueAt`, fired at `fireTime` (plus `extra`). */
+  async function row(jobId: string, status: S, fireTime: number, dueAt: number, maxConcurrency: number, extra: Partial<JobInstance> = {}): Promise<string> {
     const r = Object.assign(newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime, triggerSource: TriggerSource.SCHEDULE, dueAt }, fireTime),
-      { jobId, status, maxConcurrency, ...(status === S.WAITING ? { error: 'MAX_CONCURRENCY' } : {}) } as Partial<JobInstance>);
+      { jobId, status, maxConcurrency, ...(status === S.WAITING ? { error: 'MAX_CONCURRENCY' } : {}), ...extra } as Partial<JobInstance>);
     await instances.insertIgnore(node.ds.manager, [r as JobInstance]);
     return r.id as string;
   }
@@ -76,4 +76,23 @@ describe('releaseNextWaiting (MariaDB)', () => {
     expect(await instances.releaseNextWaiting(jobId, now)).toBeNull();
     expect((await instances.findById(waiting))?.status).toBe(S.WAITING);
   });
+
+  // A RUNNING instance is cancelled with lease_until = the end of its executor's stop grace (DESIGN §7): until the
+  // executor says the handler stopped (endStopGrace) or the grace runs out, the cancelled row keeps its job's QUEUE
+  // turn and maxConcurrency place (a QUEUE job's next fire was released while the cancelled handler wound down).
+  it.each([['QUEUE', { overlapPolicy: 'QUEUE' }, 0], ['limit 1', { maxConcurrency: 1 }, 1]] as const)(
+    '%s: a cancelled instance in its stop grace keeps the next waiting; its executor\'s end of the grace, or the grace running out, releases it',
+    async (_what, settings, limit) => {
+      const now = Date.now();
+      const jobId = await job(`sg-${limit}`, settings);
+      const cancelled = await row(jobId, S.CANCELLED, now - 2000, now - 2000, limit, { leaseUntil: now + 60_000, fencingToken: 7 });
+      const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, limit, { error: 'waits' });
+      expect(await instances.releaseNextWaiting(jobId, now)).toBeNull();
+      await instances.endStopGrace(cancelled, 6); // an older attempt of the instance: not the one cancelled
+      expect(await instances.releaseNextWaiting(jobId, now)).toBeNull();
+      expect(await instances.releaseNextWaiting(jobId, now + 60_001)).not.toBeNull(); // grace over (executor dead)
+      await node.ds.query('UPDATE job_instance SET status = ? WHERE id = ?', [S.WAITING, waiting]);
+      await instances.endStopGrace(cancelled, 7);
+      expect((await instances.releaseNextWaiting(jobId, now))?.id).toBe(waiting);
+    });
 });
