@@ -8,6 +8,9 @@ export enum ErrorCode {
   CONFLICT = 'CONFLICT',
   UNAUTHORIZED = 'UNAUTHORIZED',
   FORBIDDEN = 'FORBIDDEN',
+  RATE_LIMITED = 'RATE_LIMITED',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
   ILLEGAL_TRANSITION = 'ILLEGAL_TRANSITION',
   CONFIG = 'CONFIG',
   HANDLER_NOT_FOUND = 'HANDLER_NOT_FOUND',
@@ -48,5 +51,15 @@ export class NotFoundError extends SchedulerError {
 export class ConflictError extends SchedulerError {
   constructor(message: string, field?: string) {
     super(ErrorCode.CONFLICT, message, field);
+  }
+}
+
+/**
+ * A request outside the caller's scopes (README "Tenancy and scopes"): a 403 whose problem names the
+ * scope it needs (`details.scope`).
+ */
+export class ForbiddenError extends SchedulerError {
+  constructor(message: string, readonly scope?: string) {
+    super(ErrorCode.FORBIDDEN, message, undefined, scope ? { scope } : undefined);
   }
 }

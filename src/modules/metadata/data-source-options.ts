@@ -6,9 +6,10 @@ import { ENTITIES } from './entities/index.js';
 import { InitialSchema1764490000000 } from './migrations/1764490000000-initial-schema.js';
 import { InstanceMaxConcurrency1796040000000 } from './migrations/1796040000000-instance-max-concurrency.js';
 import { InstanceJobStatusIndex1796070000000 } from './migrations/1796070000000-instance-job-status-index.js';
+import { Tenancy1797000000000 } from './migrations/1797000000000-tenancy.js';
 
 /** Every migration, in order. Listed explicitly (no globs) so the same list works from src/ under jest and from dist/. */
-export const MIGRATIONS = [InitialSchema1764490000000, InstanceMaxConcurrency1796040000000, InstanceJobStatusIndex1796070000000];
+export const MIGRATIONS = [InitialSchema1764490000000, InstanceMaxConcurrency1796040000000, InstanceJobStatusIndex1796070000000, Tenancy1797000000000];
 
 /**
  * TypeORM options for both shapes (DESIGN §1, §3). `synchronize` is never on: the schema is the migrations.

@@ -54,3 +54,21 @@ export enum ScheduleState {
   OK = 'OK',
   ERROR = 'ERROR',
 }
+
+/**
+ * What an API client may do (issue 9, README "Tenancy and scopes"). Chosen when the client is created;
+ * a request outside its scopes is a 403 naming the scope. `admin` sees and manages every app's jobs and
+ * tasks in its namespace and manages clients; `shell` is needed to submit work for the `shell` handler.
+ */
+export enum Scope {
+  TASKS_READ = 'tasks:read',
+  TASKS_WRITE = 'tasks:write',
+  JOBS_READ = 'jobs:read',
+  JOBS_WRITE = 'jobs:write',
+  NODES_READ = 'nodes:read',
+  SHELL = 'shell',
+  ADMIN = 'admin',
+}
+
+/** Scopes a client gets when none are chosen: its own tasks and jobs, and the node list; never admin or shell. */
+export const DEFAULT_SCOPES: readonly Scope[] = [Scope.TASKS_READ, Scope.TASKS_WRITE, Scope.JOBS_READ, Scope.JOBS_WRITE, Scope.NODES_READ];

@@ -3,14 +3,17 @@ import { bigintNumber, jsonText } from './columns.js';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, ScheduleState, TriggerType } from './enums.js';
 
 /**
- * What runs and when (DESIGN §3 `job_definition`). `code` is unique per namespace. Times are epoch ms UTC.
+ * What runs and when (DESIGN §3 `job_definition`). A job belongs to the API client that created it
+ * (`app_id`, issue 9): `code` is unique per namespace and app, and compares exactly. Times are epoch ms UTC.
  */
 @Entity('job_definition')
-@Index('uq_job_definition_ns_code', ['namespace', 'code'], { unique: true })
+@Index('uq_job_definition_ns_app_code', ['namespace', 'appId', 'code'], { unique: true })
 @Index('ix_job_definition_due', ['enabled', 'nextFireTime'])
 export class JobDefinition {
   @PrimaryColumn({ type: 'varchar', length: 36 }) id: string;
   @Column({ type: 'varchar', length: 64 }) namespace: string;
+  /** The owning API client; other apps (but `admin`) get 404 for this job. */
+  @Column({ name: 'app_id', type: 'varchar', length: 64 }) appId: string;
   @Column({ type: 'varchar', length: 128 }) code: string;
   @Column({ type: 'varchar', length: 255, nullable: true }) description: string | null;
   @Column({ type: 'varchar', length: 128 }) handler: string;

@@ -5,11 +5,12 @@ import { Request } from 'express';
 import { CLOCK, type Clock, ErrorCode, SchedulerError, SIGNATURE_HEADERS as H, signaturesEqual, signRequest } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../../coordination/coordination.port.js';
-import { ApiClientService } from './api-client.service.js';
+import { ApiClientService, type ResolvedClient } from './api-client.service.js';
 
-/** A request that passed the guard carries its caller's app id. */
+/** A request that passed the guard carries its caller: the app id and the resolved client (scopes, limits). */
 export interface SignedRequest extends Request {
   appId: string;
+  client: ResolvedClient;
   rawBody?: Buffer;
 }
 
@@ -51,12 +52,13 @@ export class SignatureGuard implements CanActivate {
     if (!/^\d{1,16}$/.test(ts) || !NONCE.test(nonce)) throw refuse('malformed timestamp or nonce');
     const skew = this.clock.now() - Number(ts);
     if (Math.abs(skew) > this.config.signatureWindowMs) throw refuse(`timestamp ${skew} ms from this server's clock (window ±${this.config.signatureWindowMs} ms)`);
-    const secret = await this.clients.secretOf(appId);
-    if (!secret) throw refuse('no such app');
-    const expected = signRequest(secret, req.method, req.originalUrl, ts, nonce, req.rawBody ?? '');
+    const client = await this.clients.lookup(appId);
+    if (!client) throw refuse('no such app');
+    const expected = signRequest(client.secret, req.method, req.originalUrl, ts, nonce, req.rawBody ?? '');
     if (!signaturesEqual(expected, signature)) throw refuse('signature does not match (wrong secret, or the method, path, body or headers changed on the way)');
     if (!(await this.coordination.acceptNonce(appId, nonce, 2 * this.config.signatureWindowMs))) throw refuse('nonce already used (a replay)');
     req.appId = appId;
+    req.client = client;
     return true;
   }
 

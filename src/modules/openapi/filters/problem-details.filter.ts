@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { ErrorCode, SchedulerError } from '../../../common/index.js';
+import { ErrorCode, ForbiddenError, SchedulerError } from '../../../common/index.js';
 
 const STATUS: Record<ErrorCode, number> = {
   [ErrorCode.VALIDATION]: 400,
@@ -8,6 +8,9 @@ const STATUS: Record<ErrorCode, number> = {
   [ErrorCode.CONFLICT]: 409,
   [ErrorCode.UNAUTHORIZED]: 401,
   [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.RATE_LIMITED]: 429,
+  [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 415,
   [ErrorCode.ILLEGAL_TRANSITION]: 409,
   [ErrorCode.CONFIG]: 500,
   [ErrorCode.HANDLER_NOT_FOUND]: 400,
@@ -21,12 +24,15 @@ export interface ProblemFields {
   code: string;
   detail: string;
   field?: string;
+  /** A 403's missing scope (README "Tenancy and scopes"). */
+  scope?: string;
 }
 
 /** Status, title, code, detail and field of `err`, as the problem+json answer carries them. */
 export function problemFields(err: SchedulerError): ProblemFields {
   const status = STATUS[err.code] ?? 500;
-  return { status, title: titleOf(status), code: err.code, detail: err.message, ...(err.field ? { field: err.field } : {}) };
+  const scope = err instanceof ForbiddenError ? err.scope : undefined;
+  return { status, title: titleOf(status), code: err.code, detail: err.message, ...(err.field ? { field: err.field } : {}), ...(scope ? { scope } : {}) };
 }
 
 function titleOf(status: number): string {

@@ -39,7 +39,7 @@ export class JobsService {
     if (dto.enabled !== false) await this.handlers.assertRunnable(dto.handler);
     const now = this.clock.now();
     const def = Object.assign(new JobDefinition(), {
-      id: newId(), namespace: this.config.namespace, code: dto.code, description: dto.description ?? null, handler: dto.handler,
+      id: newId(), namespace: this.config.namespace, appId, code: dto.code, description: dto.description ?? null, handler: dto.handler,
       triggerType: dto.triggerType, triggerExpr: dto.triggerExpr.trim(), timeZone: dto.timeZone?.trim() || 'UTC', params: dto.params ?? {},
       routingStrategy: dto.routingStrategy ?? RoutingStrategy.ROUND_ROBIN, routingKey: dto.routingKey ?? null, shardTotal: dto.shardTotal ?? 1, shardParams: dto.shardParams ?? null,
       misfirePolicy: dto.misfirePolicy ?? MisfirePolicy.FIRE_ONCE_NOW, overlapPolicy: dto.overlapPolicy ?? OverlapPolicy.ALLOW, maxConcurrency: dto.maxConcurrency ?? 0,
