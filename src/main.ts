@@ -1,17 +1,19 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { createApp } from './bootstrap.js';
-import { ConfigError, loadConfig, Role } from './config/index.js';
+import { ConfigError, loadConfig, Role, scrubSecretsFromEnv } from './config/index.js';
 import { DataDirLockedError } from './infra/standalone/data-dir-lock.js';
 import { ApiClientService } from './modules/openapi/index.js';
 
 /**
- * Entry point: validate the settings (a bad one stops start-up with a message naming it), build the app
- * for the configured roles, listen on PORT.
+ * Entry point: validate the settings (a bad one stops start-up with a message naming it), remove the secret
+ * ones from process.env (nothing spawned inherits them), build the app for the configured roles, listen on PORT.
  */
 async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
+    scrubSecretsFromEnv();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`tickwheel: ${err.message}\n`);
@@ -20,14 +22,16 @@ async function main(): Promise<void> {
     throw err;
   }
   const app = await createApp(config).catch((err: Error) => {
-    if (err instanceof DataDirLockedError) {
+    // ConfigError here: a check that needs the running process (the shell handler's run-as user).
+    if (err instanceof DataDirLockedError || err instanceof ConfigError) {
       process.stderr.write(`tickwheel: ${err.message}\n`);
       process.exit(2);
     }
     throw err;
   });
   await app.listen(config.http.port, config.http.host);
-  const where = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${config.http.port}`;
+  const port = (app.getHttpServer().address() as AddressInfo).port; // PORT=0 picks a free one: say which
+  const where = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
   const api = config.roles.includes(Role.API);
   process.stdout.write(`tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${where}${api ? ` (Swagger UI: ${where}/docs)` : ''}\n`);
   const creds = api ? await app.get(ApiClientService).bootstrapStandalone() : null;

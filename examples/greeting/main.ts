@@ -8,9 +8,10 @@
  */
 import 'reflect-metadata';
 import { createApp } from '../../src/bootstrap.js';
-import { loadConfig } from '../../src/config/index.js';
+import { loadConfig, scrubSecretsFromEnv } from '../../src/config/index.js';
 import { GreetingModule } from './greeting.module.js';
 
 const config = loadConfig({ PORT: '3001', ...process.env, ROLES: 'executor' });
+scrubSecretsFromEnv(); // read above; nothing this process spawns may inherit them
 const app = await createApp(config, { imports: [GreetingModule] });
 await app.listen(config.http.port, config.http.host);

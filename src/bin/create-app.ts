@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Module } from '@nestjs/common';
-import { CoreModule, loadConfig } from '../config/index.js';
+import { CoreModule, loadConfig, scrubSecretsFromEnv } from '../config/index.js';
 import { MetadataModule } from '../modules/metadata/index.js';
 import { ApiClientService } from '../modules/openapi/auth/api-client.service.js';
 
@@ -16,7 +16,9 @@ if (!appId) {
 }
 const config = (() => {
   try {
-    return loadConfig();
+    const c = loadConfig();
+    scrubSecretsFromEnv(); // read above; nothing this process spawns may inherit them
+    return c;
   } catch (err) {
     // A bad or missing setting is one line naming it (as the server says it), not a stack trace.
     process.stderr.write(`create-app: ${(err as Error).message}\n`);

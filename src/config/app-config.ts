@@ -1,3 +1,5 @@
+import type { ShellSettings } from './shell-settings.js';
+
 /** The roles one process can play (DESIGN §1). */
 export enum Role {
   API = 'api',
@@ -24,6 +26,8 @@ export interface AppConfig {
   /** 32-byte key (hex) that encrypts api_client secrets at rest; undefined = standalone generates one in dataDir. */
   secretKeyHex?: string;
   allowShell: boolean;
+  /** How `shell` commands run: as which uid/gid, with which variables (TICKWHEEL_SHELL_*). */
+  shell: ShellSettings;
   nodeName: string;
   heartbeatIntervalMs: number;
   nodeOfflineAfterMs: number;

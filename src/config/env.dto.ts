@@ -43,6 +43,18 @@ export class EnvDto {
   @IsOptional() @Transform(toBool) @IsBoolean()
   TICKWHEEL_ALLOW_SHELL?: boolean;
 
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(4_294_967_294)
+  TICKWHEEL_SHELL_UID?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(4_294_967_294)
+  TICKWHEEL_SHELL_GID?: number;
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  TICKWHEEL_SHELL_UNISOLATED?: boolean;
+
+  @IsOptional() @IsString()
+  TICKWHEEL_SHELL_ENV_PASS?: string;
+
   @IsOptional() @IsString()
   NODE_NAME?: string;
 

@@ -2,15 +2,16 @@ import { join, resolve } from 'node:path';
 import { ErrorCode } from '../common/index.js';
 import { Role } from './app-config.js';
 import { ConfigError, loadConfig } from './load-config.js';
+import { SECRET_SETTINGS, scrubSecretsFromEnv } from './secrets.js';
 
 const KEY = 'ab'.repeat(32);
 const CLUSTER = { DB_URL: 'mysql://root@127.0.0.1:3306/test', REDIS_URL: 'redis://127.0.0.1:6379', TICKWHEEL_SECRET_KEY: KEY };
 
 /** Runs loadConfig(env) and returns the ConfigError it throws (fails the test when it throws none or another error). */
-function configErrorOf(env: Record<string, string | undefined>): ConfigError {
+function configErrorOf(env: Record<string, string | undefined>, euid = 0): ConfigError {
   let thrown: unknown;
   try {
-    loadConfig(env);
+    loadConfig(env, euid);
   } catch (err) {
     thrown = err;
   }
@@ -70,7 +71,7 @@ describe('loadConfig', () => {
     });
 
     it('should parse numbers and booleans', () => {
-      const c = loadConfig({ ...CLUSTER, PORT: '8080', HEARTBEAT_INTERVAL_MS: '500', NODE_OFFLINE_AFTER_MS: '3000', TICKWHEEL_ALLOW_SHELL: 'yes', LEASE_MS: '5000', LEASE_RENEW_MS: '1000' });
+      const c = loadConfig({ ...CLUSTER, PORT: '8080', HEARTBEAT_INTERVAL_MS: '500', NODE_OFFLINE_AFTER_MS: '3000', TICKWHEEL_ALLOW_SHELL: 'yes', LEASE_MS: '5000', LEASE_RENEW_MS: '1000' }, 0);
       expect(c.http.port).toBe(8080);
       expect(c.heartbeatIntervalMs).toBe(500);
       expect(c.nodeOfflineAfterMs).toBe(3000);
@@ -127,6 +128,14 @@ describe('loadConfig', () => {
       ['EXECUTOR_SHUTDOWN_GRACE_MS=-1', { EXECUTOR_SHUTDOWN_GRACE_MS: '-1' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /less than 0/],
       ['EXECUTOR_SHUTDOWN_GRACE_MS=2h', { EXECUTOR_SHUTDOWN_GRACE_MS: '7200000' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /3600000/],
       ['EXECUTOR_SHUTDOWN_GRACE_MS=soon', { EXECUTOR_SHUTDOWN_GRACE_MS: 'soon' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /integer/],
+      ['TICKWHEEL_SHELL_UID=-1', { TICKWHEEL_SHELL_UID: '-1' }, 'TICKWHEEL_SHELL_UID', /less than 0/],
+      ['TICKWHEEL_SHELL_UID=nobody', { TICKWHEEL_SHELL_UID: 'nobody' }, 'TICKWHEEL_SHELL_UID', /integer/],
+      ['TICKWHEEL_SHELL_GID=1.5', { TICKWHEEL_SHELL_GID: '1.5' }, 'TICKWHEEL_SHELL_GID', /integer/],
+      ['TICKWHEEL_SHELL_UNISOLATED=perhaps', { TICKWHEEL_SHELL_UNISOLATED: 'perhaps' }, 'TICKWHEEL_SHELL_UNISOLATED', /boolean/],
+      ['TICKWHEEL_SHELL_UID=0 (root)', { TICKWHEEL_ALLOW_SHELL: 'true', TICKWHEEL_SHELL_UID: '0' }, 'TICKWHEEL_SHELL_UID', /as root/],
+      ['TICKWHEEL_SHELL_GID=0 (root group)', { TICKWHEEL_ALLOW_SHELL: 'true', TICKWHEEL_SHELL_GID: '0' }, 'TICKWHEEL_SHELL_GID', /root group/],
+      ['TICKWHEEL_SHELL_ENV_PASS naming a secret', { TICKWHEEL_SHELL_ENV_PASS: 'HTTP_PROXY,DB_URL' }, 'TICKWHEEL_SHELL_ENV_PASS', /'DB_URL' is a secret setting/],
+      ['TICKWHEEL_SHELL_ENV_PASS with a bad name', { TICKWHEEL_SHELL_ENV_PASS: 'A-B' }, 'TICKWHEEL_SHELL_ENV_PASS', /not a variable name/],
     ];
 
     it.each(cases)('should refuse %s with a ConfigError naming the setting', (_name, env, setting, detail) => {
@@ -140,6 +149,56 @@ describe('loadConfig', () => {
     it('should quote the bad value in the message', () => {
       expect(configErrorOf({ PORT: 'abc' }).message).toContain("'abc'");
       expect(configErrorOf({ TICKWHEEL_ALLOW_SHELL: 'maybe' }).message).toContain("'maybe'");
+    });
+  });
+  describe('the shell handler (TICKWHEEL_SHELL_*)', () => {
+    const SHELL = { TICKWHEEL_ALLOW_SHELL: 'true' };
+
+    it('should run commands as 65534:65534 with no extra variables when the executor is root', () => {
+      expect(loadConfig(SHELL, 0).shell).toEqual({ uid: 65534, gid: 65534, unisolated: false, envPass: [] });
+      expect(loadConfig({}, 0).shell).toMatchObject({ uid: 65534, gid: 65534 });
+    });
+
+    it('should take TICKWHEEL_SHELL_UID/GID and TICKWHEEL_SHELL_ENV_PASS', () => {
+      const c = loadConfig({ ...SHELL, TICKWHEEL_SHELL_UID: '1000', TICKWHEEL_SHELL_GID: '1001', TICKWHEEL_SHELL_ENV_PASS: ' HTTP_PROXY, NO_PROXY,HTTP_PROXY ' }, 0);
+      expect(c.shell).toEqual({ uid: 1000, gid: 1001, unisolated: false, envPass: ['HTTP_PROXY', 'NO_PROXY'] });
+    });
+
+    it('should refuse to start an executor that allows shell as a user other than root, naming the opt-in', () => {
+      const err = configErrorOf(SHELL, 1000);
+      expect(err.field).toBe('TICKWHEEL_ALLOW_SHELL');
+      expect(err.message).toMatch(/runs as uid 1000, not root/);
+      expect(err.message).toMatch(/environment .*TICKWHEEL_SECRET_KEY/);
+      expect(err.message).toContain('TICKWHEEL_SHELL_UNISOLATED=true');
+      expect(configErrorOf({ ...CLUSTER, ...SHELL, ROLES: 'executor' }, 1000).field).toBe('TICKWHEEL_ALLOW_SHELL');
+    });
+
+    it('should run commands as this process when not root and TICKWHEEL_SHELL_UNISOLATED=true', () => {
+      expect(loadConfig({ ...SHELL, TICKWHEEL_SHELL_UNISOLATED: 'true' }, 1000).shell).toEqual({ uid: undefined, gid: undefined, unisolated: true, envPass: [] });
+    });
+
+    it('should not refuse a non-root process that runs no shell commands (shell off, or no executor role)', () => {
+      expect(loadConfig({}, 1000).shell.uid).toBeUndefined();
+      expect(loadConfig({ ...CLUSTER, ...SHELL, ROLES: 'api,scheduler' }, 1000).allowShell).toBe(true);
+    });
+
+    it('should refuse a uid a non-root process cannot switch to, and this process\'s own uid', () => {
+      expect(configErrorOf({ ...SHELL, TICKWHEEL_SHELL_UID: '1001', TICKWHEEL_SHELL_UNISOLATED: 'true' }, 1000).message).toMatch(/TICKWHEEL_SHELL_UID: .*needs root/);
+      expect(configErrorOf({ ...SHELL, TICKWHEEL_SHELL_GID: '1001', TICKWHEEL_SHELL_UNISOLATED: 'true' }, 1000).field).toBe('TICKWHEEL_SHELL_GID');
+      expect(configErrorOf({ ...SHELL, TICKWHEEL_SHELL_UID: '1000' }, 1000).message).toMatch(/own uid/);
+    });
+
+    it('should let an explicit TICKWHEEL_SHELL_UNISOLATED=true run commands as root', () => {
+      expect(loadConfig({ ...SHELL, TICKWHEEL_SHELL_UID: '0', TICKWHEEL_SHELL_GID: '0', TICKWHEEL_SHELL_UNISOLATED: 'yes' }, 0).shell).toMatchObject({ uid: 0, gid: 0, unisolated: true });
+    });
+  });
+
+  describe('scrubSecretsFromEnv', () => {
+    it('should delete the secret settings from the given environment and nothing else', () => {
+      const env: Record<string, string | undefined> = { ...CLUSTER, TICKWHEEL_SECRET: 's', PATH: '/usr/bin', TICKWHEEL_NAMESPACE: 'n' };
+      expect(scrubSecretsFromEnv(env).sort()).toEqual([...SECRET_SETTINGS].sort());
+      expect(env).toEqual({ PATH: '/usr/bin', TICKWHEEL_NAMESPACE: 'n' });
+      expect(scrubSecretsFromEnv(env)).toEqual([]);
     });
   });
 });

@@ -2,16 +2,12 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { ErrorCode, SchedulerError } from '../common/index.js';
 import { AppConfig, Role } from './app-config.js';
+import { ConfigError } from './config-error.js';
 import { EnvDto } from './env.dto.js';
+import { shellSettings } from './shell-settings.js';
 
-/** A setting that is missing, malformed or contradicts another; the message names the setting. */
-export class ConfigError extends SchedulerError {
-  constructor(setting: string, message: string) {
-    super(ErrorCode.CONFIG, `Invalid setting ${setting}: ${message}`, setting);
-  }
-}
+export { ConfigError } from './config-error.js';
 
 /**
  * Parses ROLES ("api,scheduler,executor", any order, any subset, not empty).
@@ -45,9 +41,11 @@ function firstMessage(constraints: Record<string, string>): string {
  * Validates `env` (default `process.env`) and builds the typed {@link AppConfig}. The only reader of
  * process.env in src/. Called once at boot. An empty (or blank) value means the setting is unset, as
  * `KEY=` in a compose file or an empty Helm value intends, for strings as for numbers.
+ * @param euid the effective uid the process runs as (default: this process's); the shell handler's
+ *   defaults and refusals depend on it (README "The shell handler").
  * @throws ConfigError naming the first bad or contradictory setting.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+export function loadConfig(env: Record<string, string | undefined> = process.env, euid: number | undefined = process.geteuid?.()): AppConfig {
   const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
   const dto = plainToInstance(EnvDto, set);
   const errors = validateSync(dto, { whitelist: true }) // whitelist drops env vars that are not settings;
@@ -86,6 +84,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('TRIGGER_STAGE_LEAD_MS', `plus TRIGGER_SCAN_INTERVAL_MS (${triggerScanIntervalMs}) must stay below TRIGGER_HORIZON_MS (${triggerHorizonMs}): a fire is staged from the wheel, which holds only the horizon`);
   }
   const dataDir = resolve(dto.DATA_DIR ?? './data');
+  const allowShell = dto.TICKWHEEL_ALLOW_SHELL ?? false;
+  const shell = shellSettings(dto, allowShell && roles.includes(Role.EXECUTOR), euid);
   return {
     shape,
     roles,
@@ -95,7 +95,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     namespace: dto.TICKWHEEL_NAMESPACE ?? 'default',
     secretKeyHex: dto.TICKWHEEL_SECRET_KEY,
-    allowShell: dto.TICKWHEEL_ALLOW_SHELL ?? false,
+    allowShell,
+    shell,
     nodeName: dto.NODE_NAME ?? hostname(),
     heartbeatIntervalMs,
     nodeOfflineAfterMs,

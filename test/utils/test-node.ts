@@ -11,6 +11,8 @@ import { AppConfig, loadConfig } from '../../src/config/index.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { AppModuleOptions } from '../../src/app.module.js';
 
+export { waitFor } from './async.js';
+
 export const MYSQL_URL = process.env.TEST_DB_URL ?? 'mysql://root@127.0.0.1:3306/test';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const TEST_SECRET_KEY = 'a'.repeat(64);
@@ -60,16 +62,6 @@ export async function startNode(env: Record<string, string>, opts: AppModuleOpti
 export async function signedClient(node: TestNode, appId = `app-${randomUUID().slice(0, 8)}`): Promise<TickwheelClient> {
   const { secret } = await node.app.get(ApiClientService).create(appId);
   return new TickwheelClient({ baseUrl: node.url, appId, secret });
-}
-
-/** Polls `fn` every `everyMs` until it returns true or `timeoutMs` passes. @throws on timeout, with `what`. */
-export async function waitFor(what: string, fn: () => Promise<boolean>, timeoutMs = 30_000, everyMs = 100): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 /** Instance counts by status in `namespace`. */

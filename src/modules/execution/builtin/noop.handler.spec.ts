@@ -1,5 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { DiscoveryModule } from '@nestjs/core';
+import { APP_CONFIG, loadConfig } from '../../../config/index.js';
 import { builtinHandlers } from '../execution.module.js';
 import { HandlerRegistry } from '../handler-registry.service.js';
 import type { JobContext } from '../job-context.js';
@@ -14,7 +15,11 @@ const untouchable = new Proxy({} as JobContext, {
 });
 
 async function registeredNames(opts: Parameters<typeof builtinHandlers>[0]): Promise<string[]> {
-  const mod = await Test.createTestingModule({ imports: [DiscoveryModule], providers: [HandlerRegistry, ...builtinHandlers(opts)] }).compile();
+  // The shell handler checks its run-as user at init (UNISOLATED lets it start on a non-root machine too); the
+  // cluster shape keeps it off a standalone DATA_DIR. Nothing connects to these URLs.
+  const settings = { DB_URL: 'mysql://u@127.0.0.1/x', REDIS_URL: 'redis://127.0.0.1', TICKWHEEL_SECRET_KEY: 'a'.repeat(64), TICKWHEEL_SHELL_UNISOLATED: 'true' };
+  const config = { provide: APP_CONFIG, useValue: loadConfig({ ...settings, TICKWHEEL_ALLOW_SHELL: String(opts?.shell ?? false) }) };
+  const mod = await Test.createTestingModule({ imports: [DiscoveryModule], providers: [config, HandlerRegistry, ...builtinHandlers(opts)] }).compile();
   await mod.init();
   const names = mod.get(HandlerRegistry).names();
   await mod.close();

@@ -1,6 +1,23 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ValidationError } from '../../../common/index.js';
-import { never, rejection } from '../../../../test/utils/async.js';
+import { never, rejection, waitFor } from '../../../../test/utils/async.js';
+import { processGone } from '../../../../test/utils/pid.js';
 import { runShellCommand } from './shell-command.js';
+import { DEFAULT_SHELL_PATH, passwdHome, shellBaseEnv } from './shell-env.js';
+
+/** `env` output as an object. */
+function envOf(stdout: string): Record<string, string> {
+  return Object.fromEntries(stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+}
+
+/** Switching users needs root: these cases run only as root (CI runs as root; a developer's shell may not). */
+const asRoot = process.geteuid?.() === 0 ? it : it.skip;
+const NOBODY = 65534;
+
+/** Waits (up to 5 s: a SIGKILL is delivered asynchronously) until `pid` no longer runs; throws when it still does. */
+const expectGone = (pid: number) => waitFor(`pid ${pid} to be gone`, async () => processGone(pid), 5000, 20);
 
 
 describe('runShellCommand', () => {
@@ -38,9 +55,9 @@ describe('runShellCommand', () => {
     expect(r.signal).toBe('SIGKILL');
   });
 
-  it('should return soon after exit even if a background grandchild keeps stdout open', async () => {
+  it('should return soon after exit even if a grandchild that left the group (setsid) keeps stdout open', async () => {
     const t0 = Date.now();
-    const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'sleep 3 & echo hi'] }, never());
+    const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'setsid sleep 3 & echo hi'] }, never());
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('hi\n');
     expect(Date.now() - t0).toBeLessThan(2000);
@@ -105,23 +122,19 @@ describe('runShellCommand', () => {
     expect(e.name).toBe('AbortError');
   });
 
-  it('should not leak the parent environment, only PATH/HOME/LANG plus params.env', async () => {
-    process.env.TICKWHEEL_TEST_SECRET = 'leaked';
+  it('should give the child only PATH, LANG, TZ and HOME plus params.env, never a secret setting of this process', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { TICKWHEEL_TEST_SECRET: 'leaked', TICKWHEEL_SECRET_KEY: 'k'.repeat(64), DB_URL: 'mysql://u:pw@db/x', TZ: 'Europe/Paris' });
     try {
-      const r = await runShellCommand({ argv: ['/usr/bin/env'], env: { MY_VAR: 'mine', PATH: '/usr/bin:/bin' } }, never());
-      const vars = Object.fromEntries(
-        r.stdout
-          .trim()
-          .split('\n')
-          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-      );
+      const vars = envOf((await runShellCommand({ argv: ['/usr/bin/env'], env: { MY_VAR: 'mine' } }, never())).stdout);
       expect(vars.TICKWHEEL_TEST_SECRET).toBeUndefined();
       expect(vars.MY_VAR).toBe('mine');
-      expect(vars.PATH).toBe('/usr/bin:/bin');
-      const allowed = new Set(['PATH', 'HOME', 'LANG', 'MY_VAR']);
+      expect(vars.PATH).toBe(process.env.PATH);
+      expect(vars.TZ).toBe('Europe/Paris');
+      const allowed = new Set(['PATH', 'HOME', 'LANG', 'TZ', 'MY_VAR']);
       expect(Object.keys(vars).filter((k) => !allowed.has(k))).toEqual([]);
     } finally {
-      delete process.env.TICKWHEEL_TEST_SECRET;
+      process.env = saved;
     }
   });
 
@@ -153,5 +166,100 @@ describe('runShellCommand', () => {
       expect(e).toBeInstanceOf(ValidationError);
       expect((e as ValidationError).field).toBe(field);
     });
+  });
+});
+
+describe('runShellCommand: process group and privileges', () => {
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'tw-shell-spec-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('should run in / when params.cwd is not given', async () => {
+    expect((await runShellCommand({ argv: ['pwd'] }, never())).stdout).toBe('/\n');
+  });
+
+  it('should kill what the command left running in its group when it exits normally', async () => {
+    const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'sleep 300 & echo $!'] }, never());
+    expect(r.exitCode).toBe(0);
+    await expectGone(Number(r.stdout.trim()));
+    const quiet = await runShellCommand({ argv: ['/bin/sh', '-c', 'sleep 300 >/dev/null 2>&1 & echo $!'] }, never());
+    await expectGone(Number(quiet.stdout.trim()));
+  });
+
+  it('should kill the whole group on timeout, a member that ignores SIGTERM included', async () => {
+    const pidFile = join(dir, 'timeout.pid');
+    const e = await rejection(runShellCommand({ argv: ['/bin/sh', '-c', `(trap "" TERM; exec sleep 300) & echo $! > ${pidFile}; sleep 300`], timeoutMs: 300 }, never(), { killGraceMs: 200 }));
+    expect(e.name).toBe('TimeoutError');
+    await expectGone(Number(readFileSync(pidFile, 'utf8')));
+  });
+
+  it('should kill the whole group on abort', async () => {
+    const pidFile = join(dir, 'abort.pid');
+    const ac = new AbortController();
+    const run = runShellCommand({ argv: ['/bin/sh', '-c', `sleep 300 & echo $! > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; sleep 300`] }, ac.signal);
+    await waitFor('the background pid', async () => existsSync(pidFile), 10_000, 20);
+    ac.abort();
+    expect((await rejection(run)).name).toBe('AbortError');
+    await expectGone(Number(readFileSync(pidFile, 'utf8')));
+  });
+
+  asRoot('should run the program as opts.uid/gid, without the supplementary groups of this process', async () => {
+    const groups = process.getgroups?.() ?? [];
+    process.setgroups?.([4, 27, ...groups]); // give this process groups the child must not keep
+    try {
+      const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'id -u; id -g; id -G; echo $HOME'] }, never(), { uid: NOBODY, gid: NOBODY });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe(`${NOBODY}\n${NOBODY}\n${NOBODY}\n/\n`);
+    } finally {
+      process.setgroups?.(groups);
+    }
+  });
+
+  asRoot('should not let a command run as another uid read this process environment through /proc', async () => {
+    const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'cat /proc/$PPID/environ'] }, never(), { uid: NOBODY, gid: NOBODY });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/Permission denied/);
+  });
+
+  asRoot('should say the working directory cannot be entered by the run-as user (not that the program is missing)', async () => {
+    const e = await rejection(runShellCommand({ argv: ['pwd'], cwd: dir }, never(), { uid: NOBODY, gid: NOBODY }));
+    expect(e).not.toBeInstanceOf(ValidationError);
+    expect(e.message).toContain(`working directory '${dir}' cannot be entered by uid ${NOBODY}`);
+  });
+});
+
+describe('shellBaseEnv', () => {
+  const parent = { PATH: '/opt/bin:/usr/bin', LANG: 'C.UTF-8', TZ: 'UTC', HOME: '/root', FOO: 'f', HTTP_PROXY: 'http://proxy:3128', TICKWHEEL_SECRET_KEY: 'k', DB_URL: 'mysql://u:pw@db/x' };
+
+  it('should take PATH, LANG and TZ from the parent, then the listed names, and set HOME', () => {
+    expect(shellBaseEnv(parent, { home: '/', pass: ['HTTP_PROXY', 'NOT_SET'] })).toEqual({ PATH: '/opt/bin:/usr/bin', LANG: 'C.UTF-8', TZ: 'UTC', HTTP_PROXY: 'http://proxy:3128', HOME: '/' });
+  });
+
+  it(`should default PATH to ${DEFAULT_SHELL_PATH} and leave out LANG and TZ when the parent has none`, () => {
+    expect(shellBaseEnv({ FOO: 'f' }, { home: '/srv' })).toEqual({ PATH: DEFAULT_SHELL_PATH, HOME: '/srv' });
+  });
+
+  it('should never pass a secret setting, even when it is listed', () => {
+    const env = shellBaseEnv({ ...parent, REDIS_URL: 'redis://:pw@r', TICKWHEEL_SECRET: 's' }, { home: '/', pass: ['TICKWHEEL_SECRET_KEY', 'DB_URL', 'REDIS_URL', 'TICKWHEEL_SECRET'] });
+    expect(Object.keys(env).sort()).toEqual(['HOME', 'LANG', 'PATH', 'TZ']);
+  });
+});
+
+describe('passwdHome', () => {
+  let dir: string;
+  let passwd: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tw-passwd-'));
+    passwd = join(dir, 'passwd');
+    writeFileSync(passwd, `root:x:0:0:root:/root:/bin/sh\njobs:x:1000:1000::${dir}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("should be the user's home from passwd when that directory exists, else /", () => {
+    expect(passwdHome(1000, passwd)).toBe(dir);
+    expect(passwdHome(NOBODY, passwd)).toBe('/');
+    expect(passwdHome(4242, passwd)).toBe('/');
+    expect(passwdHome(1000, join(dir, 'no-such-file'))).toBe('/');
   });
 });

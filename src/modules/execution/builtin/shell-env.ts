@@ -1,0 +1,46 @@
+import { readFileSync, statSync } from 'node:fs';
+import { SECRET_SETTINGS } from '../../../config/index.js';
+
+/** Taken from this process's environment when set, for every command (PATH gets a default when unset). */
+export const SHELL_ENV_BASE = ['PATH', 'LANG', 'TZ'] as const;
+/** PATH of a command when this process has none. */
+export const DEFAULT_SHELL_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/**
+ * The environment a `shell` command starts from (params.env goes over it): PATH (default
+ * {@link DEFAULT_SHELL_PATH}), LANG and TZ from `parent` when set, then the names in `pass`
+ * (TICKWHEEL_SHELL_ENV_PASS) that `parent` has, and HOME = `home`. Nothing else of `parent`, and never a
+ * secret setting (SECRET_SETTINGS), even when `pass` lists it.
+ */
+export function shellBaseEnv(parent: Record<string, string | undefined>, opts: { home: string; pass?: readonly string[] }): Record<string, string> {
+  const env: Record<string, string> = { PATH: DEFAULT_SHELL_PATH };
+  for (const name of [...SHELL_ENV_BASE, ...(opts.pass ?? [])]) {
+    const v = parent[name];
+    if (v !== undefined && !SECRET_SETTINGS.includes(name)) env[name] = v;
+  }
+  env.HOME = opts.home;
+  return env;
+}
+
+/**
+ * The home directory of `uid` in the passwd file when it lists one that exists, else '/' (nobody's
+ * `/nonexistent` gives '/'). A command's HOME: never this process's own HOME (/root when it is root).
+ */
+export function passwdHome(uid: number, passwdFile = '/etc/passwd'): string {
+  let text: string;
+  try {
+    text = readFileSync(passwdFile, 'utf8');
+  } catch {
+    return '/';
+  }
+  for (const line of text.split('\n')) {
+    const f = line.split(':'); // name:password:uid:gid:gecos:home:shell
+    if (f.length < 7 || f[2] !== String(uid)) continue;
+    try {
+      return f[5] !== '' && statSync(f[5]).isDirectory() ? f[5] : '/';
+    } catch {
+      return '/';
+    }
+  }
+  return '/';
+}
