@@ -132,6 +132,14 @@ describe('egressHttp', () => {
     expect((await rejection(egressHttp({ url: start.url, method: 'GET', headers: {}, signal: never() }, { policy: allowing('127.0.0.1') }))).message).toBe('redirect 1 goes to file: (only http and https)');
   });
 
+  it('should fail, not hang, when the lookup fails, answers nothing or answers something that is not an IP', async () => {
+    const get = (resolver: EgressResolver) => rejection(egressHttp({ url: 'http://nowhere.test/', method: 'GET', headers: {}, signal: never() }, { policy: EgressPolicy.fromSettings(), resolver }));
+    const failed = await get(() => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.test'), { code: 'ENOTFOUND' })));
+    expect((failed as NodeJS.ErrnoException).code).toBe('ENOTFOUND');
+    expect((await get(async () => [])).message).toBe('getaddrinfo ENOTFOUND nowhere.test');
+    expect((await get(async () => [{ address: 'not-an-ip', family: 4 }])).message).toBe("not an IP address: 'not-an-ip'");
+  });
+
   describe('DNS rebinding: the address checked is the address connected to', () => {
     // 127.0.0.2 stands for a public address (allowed); the victim listens on 127.0.0.1 (loopback, refused) on the same port.
     let victim: TestServer;

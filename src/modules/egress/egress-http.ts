@@ -1,7 +1,7 @@
 import { type IncomingMessage, request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { EgressPolicy, EgressRefusedError, urlPort } from './egress-policy.js';
+import { EgressPolicy, type EgressRefusal, EgressRefusedError, urlPort } from './egress-policy.js';
 import { type EgressResolver, type ResolvedAddress, systemResolver } from './egress-resolver.js';
 import { canonicalIp } from './ip-address.js';
 
@@ -82,6 +82,19 @@ function without(headers: Record<string, string>, names: readonly string[]): Rec
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !names.includes(k.toLowerCase())));
 }
 
+/**
+ * The answers of a lookup of `hostname` the policy allows, in their order (only those are connected to).
+ * @throws EgressRefusedError (the first refusal) when none is allowed; an ENOTFOUND error when there is none.
+ */
+async function allowedAnswers(answers: ResolvedAddress[], hostname: string, port: number, policy: EgressPolicy, context: string): Promise<ResolvedAddress[]> {
+  if (answers.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  const verdicts = answers.map((a) => policy.check({ name: hostname, address: a.address, port }));
+  const allowed = answers.filter((_a, i) => verdicts[i].allowed);
+  const refusal = verdicts.find((v): v is EgressRefusal => !v.allowed);
+  if (allowed.length === 0 && refusal) throw new EgressRefusedError(refusal, context);
+  return allowed;
+}
+
 /** One request to `url`; resolves with the answer's head. */
 function sendOnce(
   url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal,
@@ -94,20 +107,11 @@ function sendOnce(
   // its own rules (EGRESS_DENY names, localhost, metadata names), then each address DNS gives in the lookup.
   const early = ip ? policy.check({ address: ip.address, port }) : policy.check({ name: url.hostname, port });
   if (!early.allowed) return Promise.reject(new EgressRefusedError(early, context));
-  let refused: EgressRefusedError | undefined;
   const lookup: LookupFunction = (hostname, options, callback) => {
-    resolver(hostname).then((answers) => {
-      const wanted = options.family === 4 || options.family === 6 ? answers.filter((a) => a.family === options.family) : answers;
-      const allowed: ResolvedAddress[] = [];
-      for (const a of wanted) {
-        const v = policy.check({ name: hostname, address: a.address, port });
-        if (v.allowed) allowed.push(a);
-        else refused ??= new EgressRefusedError(v, context);
-      }
-      if (allowed.length === 0) return callback(refused ?? Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '');
-      if (options.all) return callback(null, allowed);
-      callback(null, allowed[0].address, allowed[0].family);
-    }, (err: Error) => callback(err as NodeJS.ErrnoException, ''));
+    const family = options.family === 4 || options.family === 6 ? options.family : 0;
+    resolver(hostname)
+      .then((answers) => allowedAnswers(answers.filter((a) => family === 0 || a.family === family), hostname, port, policy, context))
+      .then((allowed) => (options.all ? callback(null, allowed) : callback(null, allowed[0].address, allowed[0].family)), (err: Error) => callback(err, ''));
   };
   const options: RequestOptions = {
     protocol: url.protocol, hostname: ip ? ip.address : url.hostname, port, path: `${url.pathname}${url.search}`, method, headers,
