@@ -4,6 +4,7 @@ import { Clock } from './common/index.js';
 import { AppConfig, CoreModule, Role } from './config/index.js';
 import { CoordinationModule, REDIS_CLIENT } from './modules/coordination/coordination.module.js';
 import { DispatchModule } from './modules/dispatch/index.js';
+import { EgressModule } from './modules/egress/index.js';
 import { ExecutionModule } from './modules/execution/index.js';
 import { MetadataModule } from './modules/metadata/index.js';
 import { HealthController, MetricsController, NoApiController, ObservabilityModule, REDIS_TOKEN } from './modules/observability/index.js';
@@ -30,6 +31,7 @@ export class AppModule {
     const trigger = TriggerModule.forRoot({ scheduler: has(Role.SCHEDULER) });
     const imports: Array<DynamicModule | Type<unknown>> = [
       CoreModule.forConfig(config, opts.clock),
+      EgressModule.forConfig(config),
       LoggerModule.forRoot({
         pinoHttp: { level: config.logLevel, autoLogging: false, quietReqLogger: true },
       }),

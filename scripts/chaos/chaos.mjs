@@ -319,6 +319,8 @@ async function main() {
   };
   const env = {
     DB_URL: args.db, REDIS_URL: args.redis, TICKWHEEL_SECRET_KEY: randomBytes(32).toString('hex'), TICKWHEEL_NAMESPACE: namespace,
+    // The receiver listens on 127.0.0.1, which the default egress policy refuses.
+    EGRESS_ALLOW: '*,127.0.0.1',
     ...fast, ...extraEnv,
   };
   const [workLo, workHi] = args['work-ms'].split('-').map(Number);

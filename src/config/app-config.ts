@@ -28,6 +28,13 @@ export interface AppConfig {
   allowShell: boolean;
   /** How `shell` commands run: as which uid/gid, with which variables (TICKWHEEL_SHELL_*). */
   shell: ShellSettings;
+  /**
+   * EGRESS_ALLOW entries (README "Egress policy"): destinations outbound calls may reach; empty (or `*`) =
+   * anything the built-in refused set does not refuse; an explicit address entry re-opens a refused one.
+   */
+  egressAllow: string[];
+  /** EGRESS_DENY entries: destinations always refused. */
+  egressDeny: string[];
   nodeName: string;
   heartbeatIntervalMs: number;
   nodeOfflineAfterMs: number;

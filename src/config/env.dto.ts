@@ -58,6 +58,12 @@ export class EnvDto {
   @IsOptional() @IsString()
   NODE_NAME?: string;
 
+  @IsOptional() @IsString()
+  EGRESS_ALLOW?: string;
+
+  @IsOptional() @IsString()
+  EGRESS_DENY?: string;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(100)
   HEARTBEAT_INTERVAL_MS?: number;
 

@@ -35,6 +35,13 @@ describe('loadConfig', () => {
       expect(c.leaseRenewMs).toBeLessThan(c.leaseMs);
       expect(c.nodeOfflineAfterMs).toBeGreaterThan(c.heartbeatIntervalMs);
       expect(c.signatureWindowMs).toBe(300_000);
+      expect([c.egressAllow, c.egressDeny]).toEqual([[], []]);
+    });
+
+    it('should read EGRESS_ALLOW and EGRESS_DENY as comma lists of checked entries', () => {
+      const c = loadConfig({ EGRESS_ALLOW: ' *, 127.0.0.1:8080 ,[fd00::/8]:443,*.corp.example', EGRESS_DENY: '10.9.0.0/16,evil.example' });
+      expect(c.egressAllow).toEqual(['*', '127.0.0.1:8080', '[fd00::/8]:443', '*.corp.example']);
+      expect(c.egressDeny).toEqual(['10.9.0.0/16', 'evil.example']);
     });
 
     it('should put the SQLite file in the given DATA_DIR', () => {
@@ -127,6 +134,10 @@ describe('loadConfig', () => {
       ['LOG_LEVEL=verbose', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL', /one of/],
       ['EXECUTOR_SHUTDOWN_GRACE_MS=-1', { EXECUTOR_SHUTDOWN_GRACE_MS: '-1' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /less than 0/],
       ['EXECUTOR_SHUTDOWN_GRACE_MS=2h', { EXECUTOR_SHUTDOWN_GRACE_MS: '7200000' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /3600000/],
+      ['EGRESS_ALLOW with a URL', { EGRESS_ALLOW: '*,http://127.0.0.1:8080/' }, 'EGRESS_ALLOW', /'http:\/\/127\.0\.0\.1:8080\/'.*no scheme/],
+      ['EGRESS_ALLOW with a decimal IP', { EGRESS_ALLOW: '2130706433' }, 'EGRESS_ALLOW', /a\.b\.c\.d/],
+      ['EGRESS_DENY with a bad port', { EGRESS_DENY: '10.0.0.1:99999' }, 'EGRESS_DENY', /port/],
+      ['EGRESS_DENY with a bad CIDR', { EGRESS_DENY: '10.0.0.0/33' }, 'EGRESS_DENY', /prefix length/],
       ['EXECUTOR_SHUTDOWN_GRACE_MS=soon', { EXECUTOR_SHUTDOWN_GRACE_MS: 'soon' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /integer/],
       ['TICKWHEEL_SHELL_UID=-1', { TICKWHEEL_SHELL_UID: '-1' }, 'TICKWHEEL_SHELL_UID', /less than 0/],
       ['TICKWHEEL_SHELL_UID=nobody', { TICKWHEEL_SHELL_UID: 'nobody' }, 'TICKWHEEL_SHELL_UID', /integer/],

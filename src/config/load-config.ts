@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { parseEgressList } from '../modules/egress/index.js';
 import { AppConfig, Role } from './app-config.js';
 import { ConfigError } from './config-error.js';
 import { EnvDto } from './env.dto.js';
@@ -22,6 +23,18 @@ export function parseRoles(raw: string | undefined): Role[] {
     if (!known.includes(r)) throw new ConfigError('ROLES', `unknown role '${r}'; use a comma list of ${known.join(', ')}`);
   }
   return [...new Set(roles)] as Role[];
+}
+
+/**
+ * Splits an egress list setting (comma list) and checks every entry.
+ * @throws ConfigError naming the setting and the bad entry.
+ */
+function egressEntries(setting: 'EGRESS_ALLOW' | 'EGRESS_DENY', raw: string | undefined): string[] {
+  try {
+    return parseEgressList(raw, setting).entries.map((e) => e.text);
+  } catch (err) {
+    throw new ConfigError(setting, (err as Error).message);
+  }
 }
 
 /** Constraints that say what kind of value a setting takes; reported before any range check. */
@@ -97,6 +110,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKeyHex: dto.TICKWHEEL_SECRET_KEY,
     allowShell,
     shell,
+    egressAllow: egressEntries('EGRESS_ALLOW', dto.EGRESS_ALLOW),
+    egressDeny: egressEntries('EGRESS_DENY', dto.EGRESS_DENY),
     nodeName: dto.NODE_NAME ?? hostname(),
     heartbeatIntervalMs,
     nodeOfflineAfterMs,

@@ -38,6 +38,31 @@ describe.each([
     expect(ok.status).toBe(202);
   });
 
+  it('should refuse an http url the egress policy refuses without DNS, in a task, a batch and a job (and accept a re-opened one)', async () => {
+    // The test nodes run with EGRESS_ALLOW=*,127.0.0.1: 127.0.0.1 is re-opened, the rest of the refused set is not.
+    const refused: Array<[string, RegExp]> = [
+      ['http://169.254.169.254/latest/meta-data/', /^params\.url is refused by the egress policy: 169\.254\.169\.254:80 is a cloud metadata address \(EGRESS_ALLOW to allow it\)$/],
+      ['http://metadata.google.internal/computeMetadata/v1/', /metadata\.google\.internal:80 is a cloud metadata address/],
+      ['http://localhost:6379/', /localhost:6379 is loopback/],
+      ['http://[::1]:3306/', /\[::1\]:3306 is loopback/],
+      ['http://[::ffff:127.0.0.2]/', /127\.0\.0\.2:80 is loopback/],
+      ['http://0/', /0\.0\.0\.0:80 is unspecified/],
+      ['http://[fe80::1]:8080/', /link-local/],
+    ];
+    for (const [i, [url, detail]] of refused.entries()) await expect400('POST', '/api/tasks', { requestId: `e-${i}`, handler: 'http', params: { url } }, 'params.url', detail);
+    await expect400('POST', '/api/tasks/batch', {
+      tasks: [{ requestId: 'eb-0', handler: 'http', params: { url: 'http://127.0.0.1:9/' }, delayMs: 3_600_000 }, { requestId: 'eb-1', handler: 'http', params: { url: 'http://2852039166/' } }],
+    }, 'tasks[1].params.url', /169\.254\.169\.254:80 is a cloud metadata address/);
+    expect((await client.request('GET', '/api/tasks/eb-0')).status).toBe(404);
+    const job = { code: 'egress-job', handler: 'http', triggerType: 'FIXED_RATE', triggerExpr: '3600000', enabled: false };
+    await expect400('POST', '/api/jobs', { ...job, params: { url: 'http://169.254.169.254/' } }, 'params.url', /metadata/);
+    expect((await client.request('POST', '/api/jobs', { ...job, params: { url: 'http://127.0.0.1:9/' } })).status).toBe(201);
+    await expect400('PATCH', '/api/jobs/egress-job', { params: { url: 'http://localhost/' } }, 'params.url', /loopback/);
+    await expect400('POST', '/api/jobs/egress-job/trigger', { params: { url: 'http://[::1]/' } }, 'params.url', /loopback/);
+    const reopened = await client.request('POST', '/api/tasks', { requestId: 'e-ok', handler: 'http', params: { url: 'http://2130706433:9/' }, delayMs: 3_600_000 });
+    expect(reopened.status).toBe(202); // 127.0.0.1, re-opened by the test setting, in its decimal spelling
+  });
+
   it('should refuse a batch with one bad task, naming it, and write none of it', async () => {
     await expect400('POST', '/api/tasks/batch', {
       tasks: [{ requestId: 'b-0', handler: 'http', params: { url: 'http://127.0.0.1:9/' }, delayMs: 3_600_000 }, { requestId: 'b-1', handler: 'http', params: {} }],

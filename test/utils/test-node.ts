@@ -31,18 +31,24 @@ export function uniqueNamespace(prefix = 't'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
 }
 
+/**
+ * The egress allow-list of test nodes: anything the product allows by default, plus 127.0.0.1 (every port),
+ * where the tests' HTTP receivers listen (the default policy refuses loopback).
+ */
+export const TEST_EGRESS_ALLOW = '*,127.0.0.1';
+
 /** Settings of a cluster node for `namespace` (plus overrides). */
 export function clusterEnv(namespace: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     DB_URL: MYSQL_URL, REDIS_URL, TICKWHEEL_NAMESPACE: namespace, TICKWHEEL_SECRET_KEY: TEST_SECRET_KEY,
     LOG_LEVEL: 'warn', HEARTBEAT_INTERVAL_MS: '500', NODE_OFFLINE_AFTER_MS: '3000', RECONCILE_INTERVAL_MS: '1000',
-    LEADER_LEASE_MS: '3000', ...extra,
+    LEADER_LEASE_MS: '3000', EGRESS_ALLOW: TEST_EGRESS_ALLOW, ...extra,
   };
 }
 
 /** Settings of a standalone node in a fresh temporary data dir. */
 export function standaloneEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { DATA_DIR: mkdtempSync(join(tmpdir(), 'tw-test-')), LOG_LEVEL: 'warn', HEARTBEAT_INTERVAL_MS: '500', RECONCILE_INTERVAL_MS: '1000', ...extra };
+  return { DATA_DIR: mkdtempSync(join(tmpdir(), 'tw-test-')), LOG_LEVEL: 'warn', HEARTBEAT_INTERVAL_MS: '500', RECONCILE_INTERVAL_MS: '1000', EGRESS_ALLOW: TEST_EGRESS_ALLOW, ...extra };
 }
 
 /** Boots a node from settings and listens on 127.0.0.1 with a free port. */

@@ -8,6 +8,8 @@ import { LoggerService } from '@nestjs/common';
 export interface JobContext {
   requestId: string;
   instanceId: string;
+  /** The app (API client) the instance belongs to: outbound calls made for it follow its egress allow-list. */
+  appId: string;
   /** Job definition code, or null for an API task. */
   jobCode: string | null;
   params: unknown;
@@ -37,11 +39,15 @@ export interface JobHandlerImpl {
 
 /**
  * Thrown by a handler to fail the attempt while keeping a result (e.g. the HTTP status and body excerpt
- * of a 500 answer). The attempt is retried if attempts remain.
+ * of a 500 answer). The attempt is retried if attempts remain, unless `retryable` is false (a failure
+ * another attempt would only repeat, such as a call the egress policy refuses): then the instance fails now.
  */
 export class JobFailure extends Error {
-  constructor(message: string, readonly result?: unknown) {
+  readonly retryable: boolean;
+
+  constructor(message: string, readonly result?: unknown, opts: { retryable?: boolean } = {}) {
     super(message);
     this.name = 'JobFailure';
+    this.retryable = opts.retryable ?? true;
   }
 }

@@ -6,7 +6,7 @@ import {
 } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
 import type { HandlerRegistry } from './handler-registry.service.js';
-import type { JobHandlerImpl } from './job-context.js';
+import { JobFailure, type JobHandlerImpl } from './job-context.js';
 import { TaskRunner } from './task-runner.service.js';
 
 const NOW = 1_800_000_000_000;
@@ -98,6 +98,22 @@ describe('TaskRunner finishing write', () => {
   it('should move a failed attempt to its retry and close it in one transaction, then put it on the delay queue', async () => {
     outcome = async () => {
       throw new Error('boom');
+    };
+    await runner().run('i-1', 'n-1', new AbortController().signal);
+    expect(finishing()).toEqual(['begin', 'RUNNING->PENDING attempt 2 token 1 in tx', 'attempt 1 FAILED in tx', 'commit', 'metric', 'delay i-1 +500']);
+  });
+
+  it('should fail for good, attempts left or not, a JobFailure that is not retryable (and still retry one that is)', async () => {
+    outcome = async () => {
+      throw new JobFailure('egress refused: 127.0.0.1:6379 is loopback', { kept: 1 }, { retryable: false });
+    };
+    await runner().run('i-1', 'n-1', new AbortController().signal);
+    expect(finishing()).toEqual(['begin', 'RUNNING->FAILED token 1 in tx', 'attempt 1 FAILED in tx', 'commit', 'metric']);
+    expect([stored?.error, stored?.result]).toEqual(['JobFailure: egress refused: 127.0.0.1:6379 is loopback', { kept: 1 }]);
+    log = [];
+    stored = null;
+    outcome = async () => {
+      throw new JobFailure('HTTP 503');
     };
     await runner().run('i-1', 'n-1', new AbortController().signal);
     expect(finishing()).toEqual(['begin', 'RUNNING->PENDING attempt 2 token 1 in tx', 'attempt 1 FAILED in tx', 'commit', 'metric', 'delay i-1 +500']);

@@ -29,7 +29,7 @@ export interface RunningAttempt {
 
 type Outcome =
   | { status: S.SUCCESS; result: unknown }
-  | { status: S.FAILED | S.TIMEOUT | S.CANCELLED; error: string; result?: unknown }
+  | { status: S.FAILED | S.TIMEOUT | S.CANCELLED; error: string; result?: unknown; /** No retry, whatever attempts remain. */ final?: boolean }
   /** Aborted by this node's shutdown: handed back without using up an attempt. */
   | { status: 'HANDED_BACK'; error: string; result?: unknown };
 
@@ -190,7 +190,7 @@ export class TaskRunner {
     shutdown.addEventListener('abort', onShutdown, { once: true });
     const logger = new Logger(`job:${row.handler}:${row.traceId}`);
     const ctx: JobContext = {
-      requestId: row.requestId, instanceId: row.id, jobCode: row.jobCode, params: row.params, attempt: row.attempt,
+      requestId: row.requestId, instanceId: row.id, appId: row.appId, jobCode: row.jobCode, params: row.params, attempt: row.attempt,
       maxAttempts: row.maxAttempts, fencingToken: token, shardIndex: row.shardIndex, shardTotal: row.shardTotal,
       fireTime: row.fireTime, traceId: row.traceId, signal: controller.signal, logger,
       progress: (pct, note) => logger.log(`progress ${Math.max(0, Math.min(100, pct))}%${note ? ` ${note}` : ''}`),
@@ -210,7 +210,8 @@ export class TaskRunner {
       if (reason === 'REVOKED') return { status: S.CANCELLED, error: 'cancelled (or taken away) while running' };
       const e = err as Error;
       const field = err instanceof SchedulerError && err.field ? `${err.field} ` : ''; // "ValidationError: params.url is required"
-      return { status: S.FAILED, error: `${e.name === 'Error' ? '' : `${e.name}: `}${field}${e.message}`, result: err instanceof JobFailure ? err.result : undefined };
+      const failure = err instanceof JobFailure ? err : undefined;
+      return { status: S.FAILED, error: `${e.name === 'Error' ? '' : `${e.name}: `}${field}${e.message}`, result: failure?.result, final: failure?.retryable === false };
     } finally {
       clearTimeout(timeout);
       shutdown.removeEventListener('abort', onShutdown);
@@ -261,7 +262,9 @@ export class TaskRunner {
     if (outcome.status === S.CANCELLED) return { row, token, outcome, status: S.CANCELLED, patch: {}, retry: false, dueAt: now, at: now };
     const result = boundResult(outcome.result);
     const handBack = outcome.status === 'HANDED_BACK';
-    const retry = handBack || (outcome.status !== S.SUCCESS && row.attempt < row.maxAttempts);
+    // The one retry decision: a failure retries while attempts remain, unless the handler said it is final (JobFailure.retryable false).
+    const final = outcome.status !== S.SUCCESS && outcome.status !== 'HANDED_BACK' && outcome.final === true;
+    const retry = handBack || (outcome.status !== S.SUCCESS && !final && row.attempt < row.maxAttempts);
     const dueAt = handBack ? now : now + backoffDelayMs(row.retryBackoffMs, row.retryBackoffKind as BackoffKind, row.attempt);
     const status = retry ? S.PENDING : (outcome.status as S.SUCCESS | S.FAILED | S.TIMEOUT);
     const error = outcome.status === S.SUCCESS ? null : boundError(outcome.error);

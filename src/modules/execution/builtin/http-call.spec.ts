@@ -2,7 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { never, rejection } from '../../../../test/utils/async.js';
 import type { AddressInfo } from 'node:net';
 import { ValidationError } from '../../../common/index.js';
+import { EgressPolicy } from '../../egress/index.js';
 import { runHttpCall } from './http-call.js';
+
+/** The receivers here listen on loopback, which the default policy refuses: allowed explicitly. */
+const OPTS = { policy: EgressPolicy.fromSettings({ allow: '127.0.0.1' }) };
 
 type Route = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -65,7 +69,7 @@ afterAll(async () => {
 
 describe('runHttpCall', () => {
   it('should GET by default and return status, selected headers and the body', async () => {
-    const r = await runHttpCall({ url: `${base}/echo` }, never());
+    const r = await runHttpCall({ url: `${base}/echo` }, never(), OPTS);
     expect(r.status).toBe(200);
     expect(r.ok).toBe(true);
     expect(Object.keys(r.headers).sort()).toEqual(['content-length', 'content-type']);
@@ -77,7 +81,7 @@ describe('runHttpCall', () => {
   });
 
   it('should POST an object body as JSON with content-type application/json', async () => {
-    const r = await runHttpCall({ method: 'POST', url: `${base}/echo`, body: { a: 1, b: ['x'] } }, never());
+    const r = await runHttpCall({ method: 'POST', url: `${base}/echo`, body: { a: 1, b: ['x'] } }, never(), OPTS);
     const echoed = JSON.parse(r.bodyExcerpt);
     expect(echoed.method).toBe('POST');
     expect(echoed.headers['content-type']).toBe('application/json');
@@ -88,6 +92,7 @@ describe('runHttpCall', () => {
     const r = await runHttpCall(
       { method: 'PUT', url: `${base}/echo`, headers: { 'X-Token': 'abc', 'Content-Type': 'text/plain' }, body: 'hello' },
       never(),
+      OPTS,
     );
     const echoed = JSON.parse(r.bodyExcerpt);
     expect(echoed.method).toBe('PUT');
@@ -97,14 +102,14 @@ describe('runHttpCall', () => {
   });
 
   it('should return a non-2xx answer with ok=false instead of throwing', async () => {
-    const r = await runHttpCall({ url: `${base}/missing`, method: 'DELETE' }, never());
+    const r = await runHttpCall({ url: `${base}/missing`, method: 'DELETE' }, never(), OPTS);
     expect(r.status).toBe(404);
     expect(r.ok).toBe(false);
     expect(r.bodyExcerpt).toBe('no such thing');
   });
 
   it('should keep only the excerpt of a 5 MB body and count all its bytes', async () => {
-    const r = await runHttpCall({ url: `${base}/huge` }, never());
+    const r = await runHttpCall({ url: `${base}/huge` }, never(), OPTS);
     expect(r.bodyExcerpt).toBe('a'.repeat(4096));
     expect(r.bodyBytes).toBe(5 * 1024 * 1024);
     expect(r.truncated).toBe(true);
@@ -112,7 +117,7 @@ describe('runHttpCall', () => {
   });
 
   it('should stop reading at maxReadBytes and honour maxExcerptBytes', async () => {
-    const r = await runHttpCall({ url: `${base}/huge` }, never(), { maxExcerptBytes: 10, maxReadBytes: 256 * 1024 });
+    const r = await runHttpCall({ url: `${base}/huge` }, never(), { ...OPTS, maxExcerptBytes: 10, maxReadBytes: 256 * 1024 });
     expect(r.bodyExcerpt).toBe('a'.repeat(10));
     expect(r.bodyBytes).toBeGreaterThanOrEqual(256 * 1024);
     expect(r.bodyBytes).toBeLessThan(5 * 1024 * 1024);
@@ -120,14 +125,14 @@ describe('runHttpCall', () => {
   });
 
   it('should not cut a UTF-8 character in half', async () => {
-    const r = await runHttpCall({ url: `${base}/utf8` }, never(), { maxExcerptBytes: 4 });
+    const r = await runHttpCall({ url: `${base}/utf8` }, never(), { ...OPTS, maxExcerptBytes: 4 });
     expect(r.bodyExcerpt).toBe('ab'); // '€' needs bytes 3..5: dropped, not U+FFFD
     expect(r.bodyBytes).toBe(11);
     expect(r.truncated).toBe(true);
   });
 
   it('should return no body for HEAD', async () => {
-    const r = await runHttpCall({ method: 'HEAD', url: `${base}/echo` }, never());
+    const r = await runHttpCall({ method: 'HEAD', url: `${base}/echo` }, never(), OPTS);
     expect(r.status).toBe(200);
     expect(r.bodyExcerpt).toBe('');
     expect(r.bodyBytes).toBe(0);
@@ -136,14 +141,14 @@ describe('runHttpCall', () => {
 
   it('should throw TimeoutError when the server never answers', async () => {
     const t0 = Date.now();
-    const e = await rejection(runHttpCall({ url: `${base}/hang`, timeoutMs: 300 }, never()));
+    const e = await rejection(runHttpCall({ url: `${base}/hang`, timeoutMs: 300 }, never(), OPTS));
     expect(e.name).toBe('TimeoutError');
     expect(e.message).toMatch(/timed out after 300 ms/);
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 
   it('should use defaultTimeoutMs when params have none', async () => {
-    const e = await rejection(runHttpCall({ url: `${base}/hang` }, never(), { defaultTimeoutMs: 200 }));
+    const e = await rejection(runHttpCall({ url: `${base}/hang` }, never(), { ...OPTS, defaultTimeoutMs: 200 }));
     expect(e.name).toBe('TimeoutError');
   });
 
@@ -151,7 +156,7 @@ describe('runHttpCall', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
     const t0 = Date.now();
-    const e = await rejection(runHttpCall({ url: `${base}/hang`, timeoutMs: 10_000 }, ac.signal));
+    const e = await rejection(runHttpCall({ url: `${base}/hang`, timeoutMs: 10_000 }, ac.signal, OPTS));
     expect(e.name).toBe('AbortError');
     expect(Date.now() - t0).toBeLessThan(2000);
   });
@@ -159,7 +164,7 @@ describe('runHttpCall', () => {
   it('should throw AbortError at once when the signal is already aborted', async () => {
     const ac = new AbortController();
     ac.abort();
-    const e = await rejection(runHttpCall({ url: `${base}/echo` }, ac.signal));
+    const e = await rejection(runHttpCall({ url: `${base}/echo` }, ac.signal, OPTS));
     expect(e.name).toBe('AbortError');
   });
 
@@ -168,7 +173,7 @@ describe('runHttpCall', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const port = (probe.address() as AddressInfo).port;
     await new Promise((r) => probe.close(r));
-    const e = await rejection(runHttpCall({ url: `http://127.0.0.1:${port}/x?secret=1` }, never()));
+    const e = await rejection(runHttpCall({ url: `http://127.0.0.1:${port}/x?secret=1` }, never(), OPTS));
     expect(e.name).toBe('Error');
     expect(e.message).toMatch(new RegExp(`GET http://127\\.0\\.0\\.1:${port}/x failed: ECONNREFUSED`));
     expect(e.message).not.toMatch(/secret/);
@@ -197,7 +202,7 @@ describe('runHttpCall', () => {
       ['unknown field', { url: 'http://x', retries: 3 }, 'params.retries'],
     ];
     it.each(cases)('should reject %s with a ValidationError on the field', async (_name, params, field) => {
-      const e = await rejection(runHttpCall(params, never()));
+      const e = await rejection(runHttpCall(params, never(), OPTS));
       expect(e).toBeInstanceOf(ValidationError);
       expect((e as ValidationError).field).toBe(field);
     });

@@ -1,4 +1,5 @@
 import { ValidationError } from '../../../common/index.js';
+import { EgressPolicy, EgressRefusedError, type EgressResolver, egressHttp, readBoundedBody } from '../../egress/index.js';
 
 /** HTTP methods the built-in `http-call` handler accepts (exact, upper case). */
 export const HTTP_CALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
@@ -31,6 +32,12 @@ export interface HttpCallResult {
 }
 
 export interface HttpCallOptions {
+  /** The egress policy every hop is checked against (the cluster's, narrowed to the app's list). */
+  policy: EgressPolicy;
+  /** DNS for the call; default the system resolver (tests inject a rebinding one). */
+  resolver?: EgressResolver;
+  /** Redirects followed before the call fails; default 5. */
+  maxRedirects?: number;
   /** Bytes of body kept in `bodyExcerpt`; default 4096. */
   maxExcerptBytes?: number;
   /** Timeout when params carry no `timeoutMs`, milliseconds; default 30000. */
@@ -130,20 +137,42 @@ function redactUrl(href: string): string {
   return `${u.origin}${u.pathname}`;
 }
 
+/** Headers a bare request carries unless the params set them (as Node's fetch did). */
+function withDefaultHeaders(p: HttpCallParams): Record<string, string> {
+  const has = (name: string) => Object.keys(p.headers).some((h) => h.toLowerCase() === name);
+  return {
+    ...(has('accept') ? {} : { accept: '*/*' }),
+    ...(has('accept-encoding') ? {} : { 'accept-encoding': 'gzip, deflate, br' }),
+    ...(has('user-agent') ? {} : { 'user-agent': 'Tickwheel' }),
+    ...(p.body === undefined || has('content-type') ? {} : { 'content-type': 'text/plain;charset=UTF-8' }),
+    ...p.headers,
+  };
+}
+
+/** The error `err` as `CODE: message` (`ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9`), or its message alone (`more than 5 redirects`). */
+function networkDetail(err: unknown): string {
+  const cause = err as { code?: unknown; name?: unknown; message?: unknown };
+  if (typeof cause !== 'object' || cause === null || typeof cause.message !== 'string') return String(cause);
+  const kind = typeof cause.code === 'string' ? cause.code : cause.name === 'Error' ? '' : String(cause.name);
+  return kind === '' ? cause.message : `${kind}: ${cause.message}`;
+}
+
 /**
- * Performs one HTTP request with Node's global fetch (redirects are followed; compressed bodies are
- * decoded, so byte counts are of the decoded body). The body is read as a stream: the first
- * `maxExcerptBytes` are kept, the rest is only counted, and reading stops (stream cancelled) after
- * `maxReadBytes` (default 10 MiB). The timeout covers the whole exchange, body included.
+ * Performs one HTTP call through the egress policy (egressHttp: each hop's destination checked on the address
+ * it connects to; redirects followed by hand, at most `maxRedirects`). The body is read as a stream and decoded
+ * (gzip, deflate, br), so byte counts are of the decoded body: the first `maxExcerptBytes` are kept, the rest
+ * is only counted, and reading stops after `maxReadBytes` (default 10 MiB). The timeout covers the whole
+ * exchange: every hop and the body.
  *
  * @param params raw job params, validated by {@link parseHttpCallParams}.
  * @param signal the caller's signal (cancel, lost lease, shutdown).
  * @returns the status, selected headers and a body excerpt; a non-2xx status is returned with ok=false.
  * @throws ValidationError on bad params (before any request is sent).
+ * @throws EgressRefusedError when the policy refuses a hop's destination (nothing is sent to it).
  * @throws Error named 'AbortError' when `signal` fires, 'TimeoutError' when `timeoutMs` passes.
- * @throws Error (with `cause`) on a network failure: refused connection, DNS, TLS, reset.
+ * @throws Error (with `cause`) on a network failure (refused connection, DNS, TLS, reset) or a redirect problem.
  */
-export async function runHttpCall(params: unknown, signal: AbortSignal, opts: HttpCallOptions = {}): Promise<HttpCallResult> {
+export async function runHttpCall(params: unknown, signal: AbortSignal, opts: HttpCallOptions): Promise<HttpCallResult> {
   const p = parseHttpCallParams(params, opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS);
   const maxExcerpt = opts.maxExcerptBytes ?? DEFAULT_EXCERPT_BYTES;
   const maxRead = Math.max(opts.maxReadBytes ?? DEFAULT_MAX_READ_BYTES, maxExcerpt);
@@ -153,63 +182,33 @@ export async function runHttpCall(params: unknown, signal: AbortSignal, opts: Ht
   const timeout = AbortSignal.timeout(p.timeoutMs);
   const combined = AbortSignal.any([signal, timeout]);
   const started = performance.now();
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  let done = false;
   try {
-    const res = await fetch(p.url, { method: p.method, headers: p.headers, body: p.body, signal: combined, redirect: 'follow' });
+    const { response: res } = await egressHttp(
+      { url: p.url, method: p.method, headers: withDefaultHeaders(p), body: p.body, signal: combined },
+      { policy: opts.policy, resolver: opts.resolver, maxRedirects: opts.maxRedirects },
+    );
     const headers: Record<string, string> = {};
     for (const h of ['content-type', 'content-length']) {
-      const v = res.headers.get(h);
-      if (v !== null) headers[h] = v;
+      const v = res.headers[h];
+      if (typeof v === 'string') headers[h] = v;
     }
-
-    const kept: Uint8Array[] = [];
-    let keptBytes = 0;
-    let bodyBytes = 0;
-    let capped = false;
-    if (res.body) {
-      reader = res.body.getReader();
-      for (;;) {
-        const chunk = await reader.read();
-        if (chunk.done) break;
-        const bytes = chunk.value;
-        bodyBytes += bytes.byteLength;
-        if (keptBytes < maxExcerpt) {
-          const take = bytes.subarray(0, maxExcerpt - keptBytes);
-          kept.push(take);
-          keptBytes += take.byteLength;
-        }
-        if (bodyBytes >= maxRead) {
-          capped = true;
-          break;
-        }
-      }
-      if (capped) await reader.cancel().catch(() => undefined);
-    }
-    done = true;
-
-    const truncated = capped || bodyBytes > keptBytes;
+    const status = res.statusCode ?? 0;
+    const decode = p.method !== 'HEAD' && status !== 204 && status !== 304;
+    const body = await readBoundedBody(res, { maxExcerptBytes: maxExcerpt, maxReadBytes: maxRead, decode });
+    const truncated = body.capped || body.bodyBytes > body.excerpt.byteLength;
     return {
-      status: res.status,
-      ok: res.ok,
+      status,
+      ok: status >= 200 && status <= 299,
       headers,
-      bodyExcerpt: decodeUtf8Prefix(Buffer.concat(kept, keptBytes), truncated),
-      bodyBytes,
+      bodyExcerpt: decodeUtf8Prefix(body.excerpt, truncated),
+      bodyBytes: body.bodyBytes,
       truncated,
       durationMs: Math.round(performance.now() - started),
     };
   } catch (err) {
     if (signal.aborted) throw abortError('AbortError', `HTTP ${where} aborted by the caller`, signal.reason);
     if (timeout.aborted) throw abortError('TimeoutError', `HTTP ${where} timed out after ${p.timeoutMs} ms`, err);
-    // fetch wraps network failures as TypeError('fetch failed') with the socket error as `cause`.
-    // Duck-typed, not instanceof: undici's errors may come from another realm (vm contexts, Jest).
-    const cause = ((err as { cause?: unknown }).cause ?? err) as { code?: unknown; name?: unknown; message?: unknown };
-    const detail =
-      typeof cause === 'object' && cause !== null && typeof cause.message === 'string'
-        ? `${typeof cause.code === 'string' ? cause.code : String(cause.name)}: ${cause.message}`
-        : String(cause);
-    throw new Error(`HTTP ${where} failed: ${detail}`, { cause: err });
-  } finally {
-    if (reader && !done) await reader.cancel().catch(() => undefined);
+    if (err instanceof EgressRefusedError) throw new EgressRefusedError(err.refusal, `HTTP ${where}: ${err.context}`);
+    throw new Error(`HTTP ${where} failed: ${networkDetail(err)}`, { cause: err });
   }
 }

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { never, rejection } from '../../../../test/utils/async.js';
 import { ValidationError } from '../../../common/index.js';
-import type { JobContext } from '../job-context.js';
+import { EgressPolicy, systemResolver } from '../../egress/index.js';
+import { type JobContext, JobFailure } from '../job-context.js';
 import { HttpJobHandler } from './http.handler.js';
 
 let server: Server;
@@ -22,9 +23,12 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+/** The handler with loopback allowed (the receiver's address) and no app list. */
+const handler = () => new HttpJobHandler(EgressPolicy.fromSettings({ allow: '127.0.0.1' }), async () => null, systemResolver);
+
 function ctx(params: unknown, over: Partial<JobContext> = {}): JobContext {
   return {
-    requestId: 'req-1', instanceId: 'inst-1', jobCode: null, params, attempt: 3, maxAttempts: 5, fencingToken: 7, shardIndex: 0,
+    requestId: 'req-1', instanceId: 'inst-1', appId: 'app-1', jobCode: null, params, attempt: 3, maxAttempts: 5, fencingToken: 7, shardIndex: 0,
     shardTotal: 1, fireTime: 0, traceId: 't', signal: never(), logger: new Logger('t'), progress: () => undefined, ...over,
   };
 }
@@ -33,7 +37,7 @@ describe('HttpJobHandler', () => {
   beforeEach(() => (received.length = 0));
 
   it('should send the request id, instance id, attempt and fencing token as headers', async () => {
-    const result = await new HttpJobHandler().execute(ctx({ url: `${url}/ok`, headers: { 'X-Custom': 'kept' } }));
+    const result = await handler().execute(ctx({ url: `${url}/ok`, headers: { 'X-Custom': 'kept' } }));
     expect(result.status).toBe(200);
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({
@@ -42,18 +46,39 @@ describe('HttpJobHandler', () => {
   });
 
   it('should not let params headers override its own, whatever their case', async () => {
-    await new HttpJobHandler().execute(ctx({ url, headers: { 'x-tickwheel-attempt': '1', 'X-TICKWHEEL-FENCING-TOKEN': '99', 'x-tickwheel-request-id': 'forged' } }));
+    await handler().execute(ctx({ url, headers: { 'x-tickwheel-attempt': '1', 'X-TICKWHEEL-FENCING-TOKEN': '99', 'x-tickwheel-request-id': 'forged' } }));
     expect(received[0]['x-tickwheel-attempt']).toBe('3');
     expect(received[0]['x-tickwheel-fencing-token']).toBe('7');
     expect(received[0]['x-tickwheel-request-id']).toBe('req-1');
   });
 
   it('should still refuse malformed headers naming params.headers, and fail on a 5xx answer', async () => {
-    const bad = await rejection(new HttpJobHandler().execute(ctx({ url, headers: ['x'] })));
+    const bad = await rejection(handler().execute(ctx({ url, headers: ['x'] })));
     expect(bad).toBeInstanceOf(ValidationError);
     expect((bad as ValidationError).field).toBe('params.headers');
     expect(received).toHaveLength(0);
-    const failed = await rejection(new HttpJobHandler().execute(ctx({ url: `${url}/fail` })));
+    const failed = await rejection(handler().execute(ctx({ url: `${url}/fail` })));
     expect(failed.message).toBe('HTTP 503');
+    expect((failed as JobFailure).retryable).toBe(true);
+  });
+
+  it('should fail for good (JobFailure, not retryable) when the egress policy refuses the url, sending nothing', async () => {
+    const strict = new HttpJobHandler(EgressPolicy.fromSettings(), async () => null, systemResolver);
+    const refused = await rejection(strict.execute(ctx({ url: `${url}/ok`, method: 'POST', body: 'x' })));
+    expect(refused).toBeInstanceOf(JobFailure);
+    expect((refused as JobFailure).retryable).toBe(false);
+    expect(refused.message).toMatch(/^HTTP POST http:\/\/127\.0\.0\.1:\d+\/ok: egress refused: 127\.0\.0\.1:\d+ is loopback \(EGRESS_ALLOW to allow it\)$/);
+    expect(received).toHaveLength(0);
+  });
+
+  it('should narrow the policy to the egress allow-list of the instance\'s app', async () => {
+    const asked: string[] = [];
+    const lists: Record<string, string[] | null> = { 'app-open': null, 'app-narrow': ['api.example.com'] };
+    const h = new HttpJobHandler(EgressPolicy.fromSettings({ allow: '127.0.0.1' }), async (appId) => (asked.push(appId), lists[appId]), systemResolver);
+    expect((await h.execute(ctx({ url }, { appId: 'app-open' }))).status).toBe(200);
+    const refused = await rejection(h.execute(ctx({ url }, { appId: 'app-narrow' })));
+    expect(refused.message).toMatch(/is not in the app's egress allow-list \(egressAllow\)$/);
+    expect((refused as JobFailure).retryable).toBe(false);
+    expect([asked, received.length]).toEqual([['app-open', 'app-narrow'], 1]);
   });
 });

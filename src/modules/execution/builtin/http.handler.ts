@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_EGRESS_ALLOW, type AppEgressAllow, EGRESS_POLICY, EGRESS_RESOLVER, EgressPolicy, EgressRefusedError, type EgressResolver } from '../../egress/index.js';
 import { JobContext, JobFailure, JobHandlerImpl } from '../job-context.js';
 import { JobHandler } from '../job-handler.decorator.js';
 import { HttpCallResult, isPlainObject, runHttpCall } from './http-call.js';
@@ -19,12 +20,20 @@ export const TICKWHEEL_HTTP_HEADERS = {
  * Built-in `http` handler: makes the request described by the params (method, url, headers, body,
  * timeoutMs) and keeps the status and a bounded excerpt of the body as the result. A status of 400 or
  * more fails the attempt (retried if attempts remain) and still records that result.
+ * Every hop goes through the egress policy (README "Egress policy"), narrowed to the app's own list: a
+ * refused destination fails the instance at once, without a retry.
  * The headers of {@link TICKWHEEL_HTTP_HEADERS} carry the idempotency key, the attempt and its fencing
  * token; they replace any params header of the same name (in any case).
  */
 @Injectable()
 @JobHandler('http')
 export class HttpJobHandler implements JobHandlerImpl {
+  constructor(
+    @Inject(EGRESS_POLICY) private readonly policy: EgressPolicy,
+    @Inject(APP_EGRESS_ALLOW) private readonly appEgressAllow: AppEgressAllow,
+    @Inject(EGRESS_RESOLVER) private readonly resolver: EgressResolver,
+  ) {}
+
   async execute(ctx: JobContext): Promise<HttpCallResult> {
     const p = (ctx.params ?? {}) as Record<string, unknown>;
     const own: Record<string, string> = {
@@ -39,7 +48,14 @@ export class HttpJobHandler implements JobHandlerImpl {
     const headers = isPlainObject(given)
       ? { ...Object.fromEntries(Object.entries(given).filter(([name]) => !ownNames.has(name.toLowerCase()))), ...own }
       : given;
-    const result = await runHttpCall({ ...p, headers }, ctx.signal);
+    const policy = this.policy.narrowedTo(await this.appEgressAllow(ctx.appId));
+    let result: HttpCallResult;
+    try {
+      result = await runHttpCall({ ...p, headers }, ctx.signal, { policy, resolver: this.resolver });
+    } catch (err) {
+      if (err instanceof EgressRefusedError) throw new JobFailure(err.message, undefined, { retryable: false });
+      throw err;
+    }
     if (result.status >= 400) throw new JobFailure(`HTTP ${result.status}`, result);
     return result;
   }

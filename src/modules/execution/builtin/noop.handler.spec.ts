@@ -1,6 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { DiscoveryModule } from '@nestjs/core';
 import { APP_CONFIG, loadConfig } from '../../../config/index.js';
+import { EgressModule } from '../../egress/index.js';
 import { builtinHandlers } from '../execution.module.js';
 import { HandlerRegistry } from '../handler-registry.service.js';
 import type { JobContext } from '../job-context.js';
@@ -18,8 +19,9 @@ async function registeredNames(opts: Parameters<typeof builtinHandlers>[0]): Pro
   // The shell handler checks its run-as user at init (UNISOLATED lets it start on a non-root machine too); the
   // cluster shape keeps it off a standalone DATA_DIR. Nothing connects to these URLs.
   const settings = { DB_URL: 'mysql://u@127.0.0.1/x', REDIS_URL: 'redis://127.0.0.1', TICKWHEEL_SECRET_KEY: 'a'.repeat(64), TICKWHEEL_SHELL_UNISOLATED: 'true' };
-  const config = { provide: APP_CONFIG, useValue: loadConfig({ ...settings, TICKWHEEL_ALLOW_SHELL: String(opts?.shell ?? false) }) };
-  const mod = await Test.createTestingModule({ imports: [DiscoveryModule], providers: [config, HandlerRegistry, ...builtinHandlers(opts)] }).compile();
+  const loaded = loadConfig({ ...settings, TICKWHEEL_ALLOW_SHELL: String(opts?.shell ?? false) });
+  const config = { provide: APP_CONFIG, useValue: loaded };
+  const mod = await Test.createTestingModule({ imports: [DiscoveryModule, EgressModule.forConfig(loaded)], providers: [config, HandlerRegistry, ...builtinHandlers(opts)] }).compile();
   await mod.init();
   const names = mod.get(HandlerRegistry).names();
   await mod.close();

@@ -4,13 +4,15 @@ import { checkBuiltinParams } from '../../execution/index.js';
 import { type JobDefinition, type JobInstance, JobInstanceStatus } from '../../metadata/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { NodeRegistryService } from '../../dispatch/index.js';
+import { EGRESS_POLICY, EgressPolicy } from '../../egress/index.js';
 
 /**
  * Refuses work nothing could ever run. Standalone, the only executor is this process, so a handler it
  * does not advertise is a 400 naming `handler` (instead of a task that stays PENDING for ever). Clustered,
  * executors come and go independently of the API, so any handler name is accepted and waits PENDING
  * until a node advertising it appears. The params of a built-in handler (`http`, `shell`) are checked in
- * every shape, by the parser the handler itself runs: what it would refuse is a 400, not a FAILED task later.
+ * every shape, by the parser the handler itself runs: what it would refuse is a 400, not a FAILED task later;
+ * an `http` url the egress policy refuses without DNS is a 400 too (README "Egress policy").
  */
 @Injectable()
 export class HandlerCheckService {
@@ -18,6 +20,7 @@ export class HandlerCheckService {
     private readonly registry: NodeRegistryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(EGRESS_POLICY) private readonly egress: EgressPolicy,
   ) {}
 
   /**
@@ -50,7 +53,7 @@ export class HandlerCheckService {
    */
   checkParams(handler: string, params: unknown, prefix = '', note = ''): void {
     try {
-      checkBuiltinParams(handler, params);
+      checkBuiltinParams(handler, params, this.egress);
     } catch (err) {
       if (err instanceof ValidationError) {
         const field = `${prefix}${err.field ?? 'params'}`;
