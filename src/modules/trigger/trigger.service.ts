@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { CancelService, DispatchService, type StagedFire } from '../dispatch/index.js';
 import {
   BackoffKind,
+  CORRUPT_ROW,
   type DueRef,
   JobDefinition,
   JobDefinitionRepository,
@@ -216,6 +217,7 @@ export class TriggerService {
       ...(plan.error ? { scheduleState: ScheduleState.ERROR, scheduleError: plan.error.slice(0, 1000) } : {}),
     });
     if (advanced && plan.error) this.logger.error(`job ${def.code}: schedule stopped, next fire not computable: ${plan.error}`);
+    if (advanced && plan.error?.startsWith(CORRUPT_ROW)) this.metrics.rowsQuarantined.inc({ reason: CORRUPT_ROW });
     return advanced;
   }
 
