@@ -85,6 +85,11 @@ describe('loadConfig', () => {
       expect(loadConfig({ ...CLUSTER, EXECUTOR_SHUTDOWN_GRACE_MS: '45000' }).executorShutdownGraceMs).toBe(45_000);
       expect(loadConfig({ ...CLUSTER, EXECUTOR_SHUTDOWN_GRACE_MS: '0' }).executorShutdownGraceMs).toBe(0);
     });
+
+    it('should let one job make 3000 instances a minute unless JOB_MAX_INSTANCES_PER_MINUTE says otherwise', () => {
+      expect(loadConfig(CLUSTER).jobMaxInstancesPerMinute).toBe(3000);
+      expect(loadConfig({ ...CLUSTER, JOB_MAX_INSTANCES_PER_MINUTE: '60000' }).jobMaxInstancesPerMinute).toBe(60_000);
+    });
   });
 
   it('should ignore environment variables that are not settings', () => {
@@ -126,6 +131,8 @@ describe('loadConfig', () => {
       ['LOG_LEVEL=verbose', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL', /one of/],
       ['EXECUTOR_SHUTDOWN_GRACE_MS=-1', { EXECUTOR_SHUTDOWN_GRACE_MS: '-1' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /less than 0/],
       ['EXECUTOR_SHUTDOWN_GRACE_MS=2h', { EXECUTOR_SHUTDOWN_GRACE_MS: '7200000' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /3600000/],
+      ['JOB_MAX_INSTANCES_PER_MINUTE=0', { JOB_MAX_INSTANCES_PER_MINUTE: '0' }, 'JOB_MAX_INSTANCES_PER_MINUTE', /less than 1/],
+      ['JOB_MAX_INSTANCES_PER_MINUTE=lots', { JOB_MAX_INSTANCES_PER_MINUTE: 'lots' }, 'JOB_MAX_INSTANCES_PER_MINUTE', /integer/],
       ['EXECUTOR_SHUTDOWN_GRACE_MS=soon', { EXECUTOR_SHUTDOWN_GRACE_MS: 'soon' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /integer/],
     ];
 
