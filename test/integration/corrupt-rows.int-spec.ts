@@ -3,6 +3,7 @@ import { ReconcilerService } from '../../src/modules/dispatch/index.js';
 import { TaskRunner } from '../../src/modules/execution/task-runner.service.js';
 import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
+import { TriggerService } from '../../src/modules/trigger/index.js';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 
@@ -51,11 +52,11 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
   }
 
   /** Makes `column` of row `id` unreadable as JSON: MariaDB cuts a 70 KB text at 65,535 bytes (UPDATE IGNORE); SQLite keeps any text. */
-  async function corrupt(id: string, column: 'params' | 'result'): Promise<number> {
+  async function corrupt(id: string, column: 'params' | 'result', table = 'job_instance'): Promise<number> {
     const text = JSON.stringify({ blob: 'x'.repeat(70_000) });
-    if (shape === 'MariaDB') await node.ds.query(`UPDATE IGNORE job_instance SET ${column} = ? WHERE id = ?`, [text, id]);
-    else await node.ds.query(`UPDATE job_instance SET ${column} = ? WHERE id = ?`, [text.slice(0, 65_535), id]);
-    const [raw] = await node.ds.query(`SELECT ${column} AS v FROM job_instance WHERE id = ?`, [id]);
+    if (shape === 'MariaDB') await node.ds.query(`UPDATE IGNORE ${table} SET ${column} = ? WHERE id = ?`, [text, id]);
+    else await node.ds.query(`UPDATE ${table} SET ${column} = ? WHERE id = ?`, [text.slice(0, 65_535), id]);
+    const [raw] = await node.ds.query(`SELECT ${column} AS v FROM ${table} WHERE id = ?`, [id]);
     return Buffer.byteLength(raw.v as string);
   }
 
@@ -116,5 +117,34 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
     expect(await read(row.id)).toEqual({ status: S.FAILED, attempt: 1, error: `CORRUPT_ROW: params is not valid JSON (${bytes} bytes)` });
     const attempts = await node.ds.query('SELECT status, error FROM job_attempt WHERE instance_id = ?', [row.id]);
     expect(attempts).toEqual([{ status: S.FAILED, error: `CORRUPT_ROW: params is not valid JSON (${bytes} bytes)` }]);
+  });
+
+  it('a job whose stored params cannot be read stops its schedule in ERROR, reads with a note, and takes new params', async () => {
+    const job = await client.request<{ id: string }>('POST', '/api/jobs', { code: `corrupt-${Date.now()}`, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', params: { a: 1 } });
+    expect(job.status).toBe(201);
+    const id = job.body.id;
+    const bytes = await corrupt(id, 'params', 'job_definition');
+    const reason = `params is not valid JSON (${bytes} bytes)`;
+
+    const read = await client.request<{ params: unknown; note: string }>('GET', `/api/jobs/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.params).toBeNull();
+    expect(read.body.note).toContain(reason);
+    expect((await client.request<{ field: string }>('POST', `/api/jobs/${id}/trigger`)).body).toMatchObject({ status: 400, field: 'params' });
+    expect((await client.request<{ field: string }>('PATCH', `/api/jobs/${id}`, { description: 'x' })).body).toMatchObject({ status: 400, field: 'params' });
+
+    // Due now: the firing pass sets the schedule aside instead of failing the page it is on.
+    await node.ds.query('UPDATE job_definition SET next_fire_time = ? WHERE id = ?', [Date.now() - 100, id]);
+    const before = await quarantined();
+    await node.app.get(TriggerService).firePass();
+    const [row] = await node.ds.query('SELECT schedule_state AS s, schedule_error AS e, next_fire_time AS n FROM job_definition WHERE id = ?', [id]);
+    expect(row).toEqual({ s: 'ERROR', e: `CORRUPT_ROW: ${reason}`, n: null });
+    expect(await quarantined()).toBe(before + 1);
+    expect(Number((await node.ds.query('SELECT COUNT(*) AS c FROM job_instance WHERE job_id = ?', [id]))[0].c)).toBe(0);
+
+    const fixed = await client.request<{ params: unknown; scheduleState: string }>('PATCH', `/api/jobs/${id}`, { params: { a: 2 }, triggerExpr: '0 0 0 1 1 *' });
+    expect(fixed.status).toBe(200);
+    expect(fixed.body).toMatchObject({ params: { a: 2 }, scheduleState: 'OK' });
+    expect((await client.request('POST', `/api/jobs/${id}/trigger`)).status).toBe(202);
   });
 });
