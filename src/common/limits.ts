@@ -25,6 +25,11 @@ export const MAX_BATCH_TASKS = 1000;
 /** Shards of one fire of a SHARDING_BROADCAST job (and entries of its shardParams). */
 export const MAX_SHARDS = 1000;
 
+/** Fires one backfill request may create. */
+export const MAX_BACKFILL_FIRES = 1000;
+/** Instances (fires × shardTotal) one backfill request may create: they are written in one transaction. */
+export const MAX_BACKFILL_INSTANCES = 10_000;
+
 /** Job code, handler name and task requestId, in characters (their VARCHAR(128) columns). */
 export const MAX_CODE_CHARS = 128;
 /** Description, routing key and trigger expression, in characters (their VARCHAR(255) columns). */

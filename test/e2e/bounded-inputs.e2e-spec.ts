@@ -92,6 +92,15 @@ describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
     expect(await instancesOf(job.body.id)).toBe(0);
   });
 
+  it('refuses a backfill of more than 10,000 instances (fires x shardTotal) before writing any', async () => {
+    const job = await client.request<{ id: string }>('POST', '/api/jobs', yearly({ routingStrategy: 'SHARDING_BROADCAST', shardTotal: 100, triggerExpr: '0 0 * * *', enabled: false }));
+    expect(job.status).toBe(201);
+    const day = 86_400_000;
+    const range = (days: number) => ({ from: new Date(Date.now() - days * day).toISOString(), to: new Date(Date.now() - 1000).toISOString() });
+    expectField(await client.request('POST', `/api/jobs/${job.body.id}/backfill`, range(110)), 400, 'to'); // 110 fires x 100 shards
+    expect(await instancesOf(job.body.id)).toBe(0);
+  });
+
   it('bounds offset and limit on every list route (offset=1e20 was a 500)', async () => {
     const job = await client.request<{ id: string }>('POST', '/api/jobs', yearly());
     for (const path of ['/api/jobs', `/api/jobs/${job.body.id}/instances`]) {

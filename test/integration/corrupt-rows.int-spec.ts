@@ -132,6 +132,8 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
     expect(read.body.note).toContain(reason);
     expect((await client.request<{ field: string }>('POST', `/api/jobs/${id}/trigger`)).body).toMatchObject({ status: 400, field: 'params' });
     expect((await client.request<{ field: string }>('PATCH', `/api/jobs/${id}`, { description: 'x' })).body).toMatchObject({ status: 400, field: 'params' });
+    const backfill = { from: new Date(Date.now() - 86_400_000 * 400).toISOString(), to: new Date(Date.now() - 1000).toISOString() };
+    expect((await client.request<{ field: string }>('POST', `/api/jobs/${id}/backfill`, backfill)).body).toMatchObject({ status: 400, field: 'params' });
 
     // Due now: the firing pass sets the schedule aside instead of failing the page it is on.
     await node.ds.query('UPDATE job_definition SET next_fire_time = ? WHERE id = ?', [Date.now() - 100, id]);

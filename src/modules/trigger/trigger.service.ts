@@ -121,7 +121,7 @@ export class TriggerService {
    * Backfill (issue 3): one BACKFILL instance per scheduled time in [fromMs, toMs], oldest first, under the
    * job's overlap policy, in one transaction. Times that already have a ledger row are left alone (the
    * unique key), so backfilling a range twice, or one that partly ran, creates only what is missing.
-   * @throws ValidationError(`to`) when the range holds more than BACKFILL_MAX fires; (`triggerType`) for
+   * @throws ValidationError(`to`) when the range holds more than BACKFILL_MAX fires or MAX_BACKFILL_INSTANCES instances; (`triggerType`) for
    *   FIXED_DELAY, whose times depend on past run lengths.
    */
   async backfill(def: JobDefinition, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {

@@ -174,10 +174,11 @@ export class JobsService {
 
   /**
    * Creates the fires of [from, to] that have no ledger row yet, under the job's overlap policy.
-   * @throws ValidationError (range too large or inverted, FIXED_DELAY job), NotFoundError.
+   * @throws ValidationError (range too large or inverted, FIXED_DELAY job, stored params that cannot be read), NotFoundError.
    */
   async backfill(appId: string, idOrCode: string, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {
     const def = await this.get(idOrCode);
+    refuseCorruptFields(def);
     await this.handlers.assertRunnable(def.handler);
     const out = await this.trigger.backfill(def, fromMs, toMs);
     await this.audit.append({ appId, action: 'JOB_BACKFILL', targetType: 'job', targetId: def.id, after: { from: fromMs, to: toMs, created: out.created } }, this.clock.now());
