@@ -95,7 +95,7 @@ export class JobsController {
 
   @Post(':id/backfill')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: 'One BACKFILL instance per scheduled time in [from, to] (at most 1000; to may not be in the future) that has no instance yet, under the job\'s overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new.' })
+  @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: 'One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the shards; to may not be in the future) that has no instance yet, under the job\'s overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new.' })
   async backfill(@AppId() appId: string, @Param('id') id: string, @Body() dto: BackfillDto): Promise<{ created: number; existing: number; fireTimes: string[] }> {
     const out = await this.jobs.backfill(appId, id, Date.parse(dto.from), Date.parse(dto.to));
     return { created: out.created, existing: out.existing, fireTimes: out.fireTimes.map((t) => new Date(t).toISOString()) };

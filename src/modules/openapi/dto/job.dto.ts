@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsISO8601, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
-  MAX_CODE_CHARS, MAX_CRONTAB_CHARS, MAX_IMPORT_ENTRIES, MAX_IMPORT_REJECTED_LISTED, MAX_LIST_LIMIT, MAX_LIST_OFFSET, MAX_PARAMS_BYTES,
+  MAX_BACKFILL_FIRES, MAX_BACKFILL_INSTANCES, MAX_CODE_CHARS, MAX_CRONTAB_CHARS, MAX_IMPORT_ENTRIES, MAX_IMPORT_REJECTED_LISTED, MAX_LIST_LIMIT, MAX_LIST_OFFSET, MAX_PARAMS_BYTES,
   MAX_SHARD_PARAMS_BYTES, MAX_SHARDS, MAX_TEXT_CHARS, MAX_ZONE_CHARS, MAX_FILE_NAME_CHARS,
 } from '../../../common/index.js';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
@@ -119,7 +119,7 @@ export class BackfillDto {
   @IsISO8601({ strict: true }, { message: 'from must be an ISO-8601 instant' }) @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'from needs Z or an offset' })
   from: string;
 
-  @ApiProperty({ description: 'End of the range (inclusive); at most 1000 fires in all.', example: '2026-11-29T06:00:00Z' })
+  @ApiProperty({ description: `End of the range (inclusive); at most ${MAX_BACKFILL_FIRES} fires and ${MAX_BACKFILL_INSTANCES} instances (fires × shardTotal) in all.`, example: '2026-11-29T06:00:00Z' })
   @IsISO8601({ strict: true }, { message: 'to must be an ISO-8601 instant' }) @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'to needs Z or an offset' })
   to: string;
 }
