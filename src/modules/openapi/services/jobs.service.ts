@@ -97,11 +97,7 @@ export class JobsService {
       patch.scheduleState = ScheduleState.OK;
       patch.scheduleError = null;
     }
-    // A disabled job makes nothing: disabling one stored over the cap stays possible (resume checks it again).
-    if (merged.enabled || FAN_OUT_FIELDS.some((f) => dto[f] !== undefined)) {
-      const field = dto.shardTotal !== undefined ? 'shardTotal' : SCHEDULE_FIELDS.some((f) => dto[f] !== undefined) ? 'triggerExpr' : fanOutField(merged);
-      checkFanOut(merged, this.config.jobMaxInstancesPerMinute, field);
-    }
+    this.checkPatchFanOut(merged, dto);
     if (dto.handler !== undefined || dto.params !== undefined || dto.shardParams !== undefined || dto.shardTotal !== undefined) this.handlers.checkJobParams(merged);
     const after = await this.jobs.editTransaction(async (em) => {
       const updated = await this.jobs.update(before, patch, em);
@@ -214,6 +210,17 @@ export class JobsService {
   /** A page of the job's instances, newest fire first. @throws NotFoundError */
   async instancesOf(idOrCode: string, offset: number, limit: number): Promise<JobInstance[]> {
     return this.instances.listByJob((await this.get(idOrCode)).id, offset, limit);
+  }
+
+  /**
+   * JOB_MAX_INSTANCES_PER_MINUTE for a PATCH, naming the field it changed (shardTotal, else the schedule). A
+   * disabled job makes nothing: disabling one stored over the cap stays possible (resume checks it again).
+   * @throws ValidationError naming `shardTotal` or `triggerExpr`.
+   */
+  private checkPatchFanOut(merged: JobDefinition, dto: UpdateJobDto): void {
+    if (!merged.enabled && !FAN_OUT_FIELDS.some((f) => dto[f] !== undefined)) return;
+    const field = dto.shardTotal !== undefined ? 'shardTotal' : SCHEDULE_FIELDS.some((f) => dto[f] !== undefined) ? 'triggerExpr' : fanOutField(merged);
+    checkFanOut(merged, this.config.jobMaxInstancesPerMinute, field);
   }
 
   private async setEnabled(appId: string, idOrCode: string, enabled: boolean, action: string): Promise<JobDefinition> {
