@@ -21,7 +21,7 @@ if (!existsSync(file)) {
   process.exit(2);
 }
 const fileName = basename(file).replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
-const res = await clientFromEnv().request<{ created: string[]; updated: string[]; rejected: Array<{ lineNo: number; line: string; reason: string }> }>(
+const res = await clientFromEnv().request<{ created: string[]; updated: string[]; rejected: Array<{ lineNo: number; line: string; reason: string }>; rejectedTotal: number }>(
   'POST', '/api/jobs/import-crontab', { fileName, content: readFileSync(file, 'utf8'), timeZone, enable: args.includes('--enable') },
 );
 if (res.status !== 200) {
@@ -29,10 +29,11 @@ if (res.status !== 200) {
   if (res.status === 401) process.stderr.write(`import-crontab: ${unauthorizedHint()}`);
   process.exit(1);
 }
-const { created, updated, rejected } = res.body;
+const { created, updated, rejected, rejectedTotal } = res.body;
 const state = args.includes('--enable') ? 'enabled' : 'paused (resume with POST /api/jobs/<code>/resume)';
-process.stdout.write(`${file}: ${created.length} created, ${updated.length} updated, ${rejected.length} line(s) not taken; zone ${timeZone ?? 'UTC'}; jobs ${state}\n`);
+process.stdout.write(`${file}: ${created.length} created, ${updated.length} updated, ${rejectedTotal} line(s) not taken; zone ${timeZone ?? 'UTC'}; jobs ${state}\n`);
 process.stdout.write('(imported jobs use the shell handler: executors need TICKWHEEL_ALLOW_SHELL=true)\n');
 for (const code of created) process.stdout.write(`  + ${code}\n`);
 for (const code of updated) process.stdout.write(`  ~ ${code}\n`);
 for (const r of rejected) process.stdout.write(`  - line ${r.lineNo}: ${r.reason}\n      ${r.line}\n`);
+if (rejectedTotal > rejected.length) process.stdout.write(`  … and ${rejectedTotal - rejected.length} more line(s) not taken (the answer lists the first ${rejected.length})\n`);

@@ -4,3 +4,4 @@ export * from './ids.js';
 export * from './signing.js';
 export * from './group-commit.js';
 export * from './group-by.js';
+export * from './limits.js';

@@ -62,6 +62,11 @@ export interface AppConfig {
   dueAlertAfterMs: number;
   signatureWindowMs: number;
   reconcileIntervalMs: number;
+  /**
+   * Most instances one job may make in a minute at its peak: peak fires per minute times shardTotal (issue 9:
+   * one job of 1,000 shards firing every second made 1,000 instances a second). A job over it is refused.
+   */
+  jobMaxInstancesPerMinute: number;
   logLevel: string;
 }
 

@@ -115,6 +115,9 @@ export class EnvDto {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
   RECONCILE_INTERVAL_MS?: number;
 
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  JOB_MAX_INSTANCES_PER_MINUTE?: number;
+
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 }

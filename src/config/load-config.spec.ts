@@ -93,6 +93,11 @@ describe('loadConfig', () => {
       expect(loadConfig({ ...CLUSTER, EXECUTOR_SHUTDOWN_GRACE_MS: '45000' }).executorShutdownGraceMs).toBe(45_000);
       expect(loadConfig({ ...CLUSTER, EXECUTOR_SHUTDOWN_GRACE_MS: '0' }).executorShutdownGraceMs).toBe(0);
     });
+
+    it('should let one job make 3000 instances a minute unless JOB_MAX_INSTANCES_PER_MINUTE says otherwise', () => {
+      expect(loadConfig(CLUSTER).jobMaxInstancesPerMinute).toBe(3000);
+      expect(loadConfig({ ...CLUSTER, JOB_MAX_INSTANCES_PER_MINUTE: '60000' }).jobMaxInstancesPerMinute).toBe(60_000);
+    });
   });
 
   it('should ignore environment variables that are not settings', () => {
@@ -138,6 +143,8 @@ describe('loadConfig', () => {
       ['EGRESS_ALLOW with a decimal IP', { EGRESS_ALLOW: '2130706433' }, 'EGRESS_ALLOW', /a\.b\.c\.d/],
       ['EGRESS_DENY with a bad port', { EGRESS_DENY: '10.0.0.1:99999' }, 'EGRESS_DENY', /port/],
       ['EGRESS_DENY with a bad CIDR', { EGRESS_DENY: '10.0.0.0/33' }, 'EGRESS_DENY', /prefix length/],
+      ['JOB_MAX_INSTANCES_PER_MINUTE=0', { JOB_MAX_INSTANCES_PER_MINUTE: '0' }, 'JOB_MAX_INSTANCES_PER_MINUTE', /less than 1/],
+      ['JOB_MAX_INSTANCES_PER_MINUTE=lots', { JOB_MAX_INSTANCES_PER_MINUTE: 'lots' }, 'JOB_MAX_INSTANCES_PER_MINUTE', /integer/],
       ['EXECUTOR_SHUTDOWN_GRACE_MS=soon', { EXECUTOR_SHUTDOWN_GRACE_MS: 'soon' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /integer/],
       ['TICKWHEEL_SHELL_UID=-1', { TICKWHEEL_SHELL_UID: '-1' }, 'TICKWHEEL_SHELL_UID', /less than 0/],
       ['TICKWHEEL_SHELL_UID=nobody', { TICKWHEEL_SHELL_UID: 'nobody' }, 'TICKWHEEL_SHELL_UID', /integer/],

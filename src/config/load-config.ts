@@ -130,6 +130,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dueAlertAfterMs: dto.DUE_ALERT_AFTER_MS ?? 10_000,
     signatureWindowMs: dto.SIGNATURE_WINDOW_MS ?? 300_000,
     reconcileIntervalMs: dto.RECONCILE_INTERVAL_MS ?? 5000,
+    // 50 instances a second, a few per cent of what the cluster shape runs (README "Benchmarks": about 900 tasks/s
+    // submitted one by one, 3,400 in batches, on 2 cores): room for a 50-shard job every second or a 1,000-shard
+    // one every 20 s, while no single job can take the cluster's whole throughput.
+    jobMaxInstancesPerMinute: dto.JOB_MAX_INSTANCES_PER_MINUTE ?? 3000,
     logLevel: dto.LOG_LEVEL ?? 'info',
   };
 }

@@ -5,6 +5,7 @@ import { CancelService } from './cancel.service.js';
 import { DispatchService } from './dispatch.service.js';
 import { JobSlotsService } from './job-slots.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
+import { QuarantineService } from './quarantine.service.js';
 import { ReconcilerService } from './reconciler.service.js';
 
 /**
@@ -13,7 +14,7 @@ import { ReconcilerService } from './reconciler.service.js';
  */
 @Module({
   imports: [MetadataModule, CoordinationModule],
-  providers: [DispatchService, NodeRegistryService, ReconcilerService, CancelService, JobSlotsService],
+  providers: [DispatchService, NodeRegistryService, ReconcilerService, CancelService, JobSlotsService, QuarantineService],
   exports: [DispatchService, NodeRegistryService, ReconcilerService, CancelService],
 })
 export class DispatchModule {}

@@ -7,6 +7,7 @@ import type { CancelService } from './cancel.service.js';
 import type { DispatchService } from './dispatch.service.js';
 import type { NodeRegistryService } from './node-registry.service.js';
 import type { JobSlotsService } from './job-slots.service.js';
+import type { QuarantineService } from './quarantine.service.js';
 import { ReconcilerService } from './reconciler.service.js';
 
 const OFFLINE_MS = 15_000;
@@ -80,7 +81,8 @@ describe('ReconcilerService offline watch', () => {
     const metrics = { liveExecutors: gauge, queueDepth: gauge, retries: gauge, instancesFinished: gauge, leaseExpiries: gauge } as unknown as MetricsService;
     config = { namespace: 'ns', nodeOfflineAfterMs: OFFLINE_MS, reconcileIntervalMs: INTERVAL_MS } as AppConfig;
     const slots = { seed: async () => [] } as unknown as JobSlotsService;
-    sut = new ReconcilerService(instances, attempts as unknown as JobAttemptRepository, dispatch, {} as CancelService, registry, metrics, slots, coordination,
+    const quarantine = { screen: async (rows: JobInstance[]) => rows } as unknown as QuarantineService;
+    sut = new ReconcilerService(instances, attempts as unknown as JobAttemptRepository, dispatch, {} as CancelService, registry, metrics, slots, quarantine, coordination,
       config, { now: () => Date.now() });
   });
 

@@ -8,6 +8,7 @@ import { CancelService } from './cancel.service.js';
 import { DispatchService } from './dispatch.service.js';
 import { JobSlotsService } from './job-slots.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
+import { QuarantineService } from './quarantine.service.js';
 
 const PAGE = 500;
 /** Rows taken back at once (each its own small transaction), then dispatched in one call. */
@@ -33,6 +34,9 @@ type DispatchedRef = Pick<JobInstance, 'id' | 'nodeId' | 'dispatchedAt'>;
  * 5. DISPATCHED rows older than one pass whose id is in neither list of their node are pushed again;
  * 6. a QUEUE job whose WAITING instance has no predecessor left gets it released.
  * Every write is a conditional transition, so a pass racing an executor or another leader changes nothing twice.
+ * No row stops a pass: a row whose stored data cannot be read is quarantined (QuarantineService: FAILED with the
+ * reason, counted, logged) wherever a step meets it, one row's failure is logged and the step goes on with the
+ * others, and one step's failure is logged and the pass goes on with the next step (issue 9).
  *
  * Offline detection does not wait for the next pass: each pass (and each offline check) arms one timer for
  * the instant the quietest live node would cross NODE_OFFLINE_AFTER_MS, when that falls before the next
@@ -63,6 +67,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     private readonly registry: NodeRegistryService,
     private readonly metrics: MetricsService,
     private readonly slots: JobSlotsService,
+    private readonly quarantine: QuarantineService,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -81,23 +86,30 @@ export class ReconcilerService implements BeforeApplicationShutdown {
    */
   async reconcileOnce(): Promise<void> {
     this.watchUntil = this.clock.now() + this.config.reconcileIntervalMs;
-    await this.reassertSlots().catch((err: Error) => this.logger.error(`re-asserting maxConcurrency slots failed: ${err.message}`));
-    await this.dispatchForgottenPending();
-    await this.checkOffline(true);
-    await this.expireLeases();
-    await this.repushLostDispatches();
-    await this.releaseWaiting();
+    await this.step('re-asserting maxConcurrency slots', () => this.reassertSlots());
+    await this.step('dispatching forgotten PENDING rows', () => this.dispatchForgottenPending());
+    await this.step('the offline check', () => this.checkOffline(true));
+    await this.step('taking back expired leases', () => this.expireLeases());
+    await this.step('pushing lost dispatches again', () => this.repushLostDispatches());
+    await this.step('releasing WAITING rows', () => this.releaseWaiting());
+  }
+
+  /** Runs one step of a pass; its failure is logged, and the pass goes on with the next step. */
+  private async step(what: string, fn: () => Promise<void>): Promise<void> {
+    await fn().catch((err: Error) => this.logger.error(`reconcile pass: ${what} failed: ${err.message}`));
   }
 
   /** QUEUE backstop: a WAITING instance whose predecessor ended without releasing it (crash, race) gets its turn. */
   private async releaseWaiting(): Promise<void> {
     const jobs = await this.instances.jobsWithWaiting(this.config.namespace, PAGE, this.waitingCursor);
     this.waitingCursor = jobs.length < PAGE ? '' : jobs[jobs.length - 1]; // a page per pass, round all of them
-    for (const jobId of jobs) await this.cancels.releaseNext(jobId);
+    for (const jobId of jobs) {
+      await this.cancels.releaseNext(jobId).catch((err: Error) => this.logger.error(`releasing the next WAITING instance of job ${jobId} failed: ${err.message}`));
+    }
   }
 
   private async dispatchForgottenPending(): Promise<void> {
-    const rows = await this.instances.findPendingDue(this.config.namespace, this.clock.now(), PAGE);
+    const rows = await this.quarantine.screen(await this.instances.findPendingDue(this.config.namespace, this.clock.now(), PAGE));
     if (rows.length > 0) await this.dispatch.dispatchRows(rows);
   }
 
@@ -199,7 +211,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
    */
   private async repushOnNode(nodeId: string, missing: DispatchedRef[]): Promise<void> {
     const was = new Map(missing.map((r) => [r.id, r.dispatchedAt]));
-    const still = (await this.instances.findByIds([...was.keys()]))
+    const still = (await this.quarantine.screen(await this.instances.findByIds([...was.keys()])))
       .filter((r) => r.status === JobInstanceStatus.DISPATCHED && r.nodeId === nodeId && r.dispatchedAt === was.get(r.id));
     if (still.length === 0) return;
     const queued = await this.coordination.queuedIds(nodeId);
@@ -229,9 +241,13 @@ export class ReconcilerService implements BeforeApplicationShutdown {
    * Takes rows back from a lost node or lease, {@link REQUEUE_CHUNK} at a time, and routes those that went
    * back to PENDING again in one dispatch per chunk (a killed node may hold thousands of queued rows).
    */
-  private async requeue(rows: JobInstance[], reason: 'NODE_LOST' | 'LEASE_LOST'): Promise<void> {
+  private async requeue(all: JobInstance[], reason: 'NODE_LOST' | 'LEASE_LOST'): Promise<void> {
+    const rows = await this.quarantine.screen(all);
     for (let i = 0; i < rows.length; i += REQUEUE_CHUNK) {
-      const back = await Promise.all(rows.slice(i, i + REQUEUE_CHUNK).map((row) => this.takeBack(row, reason)));
+      const back = await Promise.all(rows.slice(i, i + REQUEUE_CHUNK).map((row) => this.takeBack(row, reason).catch((err: Error) => {
+        this.logger.error(`taking back instance ${row.id} (${reason}) failed: ${err.message}; tried again next pass`);
+        return null;
+      })));
       const ids = back.filter((id): id is string => id !== null);
       if (ids.length > 0) await this.dispatch.dispatchIds(ids);
     }

@@ -51,4 +51,16 @@ describe('boundResult', () => {
     o.self = o;
     expect(boundResult(o)).toEqual({ unserialisable: expect.any(String) });
   });
+
+  it('should keep an unserialisable result storable whatever its property names (the message quotes them)', () => {
+    const o: Record<string, unknown> = {};
+    o['k'.repeat(100_000)] = o;
+    const r = boundResult(o) as { unserialisable: string };
+    expect(Buffer.byteLength(JSON.stringify(r), 'utf8')).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+    expect(r.unserialisable).toMatch(/circular/i);
+  });
+
+  it('should never end a cut error on half a surrogate pair', () => {
+    expect(boundError(`${'e'.repeat(MAX_ERROR_CHARS - 1)}😀`)).toBe('e'.repeat(MAX_ERROR_CHARS - 1));
+  });
 });

@@ -1,12 +1,9 @@
+import { cutChars, MAX_ERROR_CHARS, MAX_RESULT_BYTES } from '../../common/index.js';
 import { BackoffKind } from '../metadata/index.js';
 
-/**
- * Most UTF-8 bytes of a result as stored (its JSON text): MySQL's TEXT column holds 65,535 bytes, and a
- * longer value fails the whole finishing transaction (strict mode), which carries a group of attempts.
- */
-export const MAX_RESULT_BYTES = 65_535;
-/** Most characters of an error message as stored on the instance (as on its attempt row). */
-export const MAX_ERROR_CHARS = 4_000;
+// A result or error over its column (common/limits.ts) would fail the whole finishing transaction (MariaDB strict
+// mode), which carries a group of attempts: what a handler returns is always bounded here before it is written.
+export { MAX_ERROR_CHARS, MAX_RESULT_BYTES };
 
 /**
  * Delay before retry number `attempt` (1-based attempt that just failed), in ms: FIXED = base;
@@ -28,7 +25,7 @@ export function boundResult(result: unknown): unknown {
   try {
     json = JSON.stringify(result);
   } catch (err) {
-    return { unserialisable: (err as Error).message };
+    return { unserialisable: boundError((err as Error).message) }; // a circular value's message quotes its keys
   }
   if (json === undefined) return null;
   if (Buffer.byteLength(json, 'utf8') <= MAX_RESULT_BYTES) return result;
@@ -45,7 +42,7 @@ export function boundResult(result: unknown): unknown {
   return { truncated: true, excerpt: json.slice(0, cut) };
 }
 
-/** An error message cut to {@link MAX_ERROR_CHARS} characters (at most 16,000 bytes: fits a TEXT column). */
+/** An error message cut to {@link MAX_ERROR_CHARS} characters (at most 16,000 bytes: fits a TEXT column), never mid surrogate pair. */
 export function boundError(error: string): string {
-  return error.length <= MAX_ERROR_CHARS ? error : error.slice(0, MAX_ERROR_CHARS);
+  return cutChars(error, MAX_ERROR_CHARS);
 }

@@ -4,6 +4,8 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   BackoffKind,
   type ClaimedInstance,
+  CORRUPT_ROW,
+  corruptionOf,
   ExecutionLedgerRepository,
   JobDefinitionRepository,
   JobInstance,
@@ -29,7 +31,8 @@ export interface RunningAttempt {
 
 type Outcome =
   | { status: S.SUCCESS; result: unknown }
-  | { status: S.FAILED | S.TIMEOUT | S.CANCELLED; error: string; result?: unknown; /** No retry, whatever attempts remain. */ final?: boolean }
+  /** `final`: no retry whatever attempts are left (JobFailure.retryable false; a row whose stored data cannot be read). */
+  | { status: S.FAILED | S.TIMEOUT | S.CANCELLED; error: string; result?: unknown; final?: boolean }
   /** Aborted by this node's shutdown: handed back without using up an attempt. */
   | { status: 'HANDED_BACK'; error: string; result?: unknown };
 
@@ -183,6 +186,13 @@ export class TaskRunner {
     }
   }
   private async execute(row: JobInstance, token: number, controller: AbortController, shutdown: AbortSignal): Promise<Outcome> {
+    const corrupt = corruptionOf(row);
+    if (corrupt) {
+      // Its params cannot be read (a TEXT cut at 65,535 bytes, say): the handler would run on nothing sensible, and so would every retry.
+      this.metrics.rowsQuarantined.inc({ reason: CORRUPT_ROW });
+      this.logger.error(`instance ${row.id} failed without running its handler: ${corrupt}`);
+      return { status: S.FAILED, error: corrupt, final: true };
+    }
     const handler = this.handlers.get(row.handler);
     if (!handler) return { status: S.FAILED, error: `no handler '${row.handler}' on this node` };
     const timeout = setTimeout(() => controller.abort(new Error('TIMEOUT')), row.timeoutMs);
@@ -262,7 +272,7 @@ export class TaskRunner {
     if (outcome.status === S.CANCELLED) return { row, token, outcome, status: S.CANCELLED, patch: {}, retry: false, dueAt: now, at: now };
     const result = boundResult(outcome.result);
     const handBack = outcome.status === 'HANDED_BACK';
-    // The one retry decision: a failure retries while attempts remain, unless the handler said it is final (JobFailure.retryable false).
+    // The one retry decision: a failure retries while attempts remain, unless it is final (JobFailure.retryable false, a corrupt row).
     const final = outcome.status !== S.SUCCESS && outcome.status !== 'HANDED_BACK' && outcome.final === true;
     const retry = handBack || (outcome.status !== S.SUCCESS && !final && row.attempt < row.maxAttempts);
     const dueAt = handBack ? now : now + backoffDelayMs(row.retryBackoffMs, row.retryBackoffKind as BackoffKind, row.attempt);

@@ -83,6 +83,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly rowsQuarantined = new Counter({
+    name: 'tickwheel_rows_quarantined_total',
+    help: 'Rows set aside because their stored data cannot be read (reason CORRUPT_ROW: instances marked FAILED, job schedules stopped in ERROR) instead of stopping a background loop',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tickwheel_' });
   }

@@ -9,6 +9,7 @@ import { JobsController } from './controllers/jobs.controller.js';
 import { NodesController } from './controllers/nodes.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
 import { BodyDepthInterceptor } from './filters/body-depth.interceptor.js';
+import { BodyItemsInterceptor } from './filters/body-items.interceptor.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
 import { CrontabImportService } from './services/crontab-import.service.js';
 import { HandlerCheckService } from './services/handler-check.service.js';
@@ -28,7 +29,9 @@ export class OpenApiModule {
       module: OpenApiModule,
       imports: [MetadataModule, CoordinationModule, DispatchModule, trigger],
       controllers: [TasksController, JobsController, NodesController],
-      providers: [ApiClientService, TasksService, JobsService, CrontabImportService, HandlerCheckService, { provide: APP_GUARD, useClass: SignatureGuard }, { provide: APP_INTERCEPTOR, useClass: BodyDepthInterceptor }],
+      providers: [ApiClientService, TasksService, JobsService, CrontabImportService, HandlerCheckService, { provide: APP_GUARD, useClass: SignatureGuard },
+        // In this order: an over-long array is refused before the depth walk visits its every item.
+        { provide: APP_INTERCEPTOR, useClass: BodyItemsInterceptor }, { provide: APP_INTERCEPTOR, useClass: BodyDepthInterceptor }],
       exports: [ApiClientService],
     };
   }

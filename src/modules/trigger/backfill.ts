@@ -1,14 +1,15 @@
-import { ValidationError } from '../../common/index.js';
+import { MAX_BACKFILL_FIRES, MAX_BACKFILL_INSTANCES, ValidationError } from '../../common/index.js';
 import { JobDefinition, TriggerType } from '../metadata/index.js';
 import { computeNextFireTime } from './schedule/schedule.js';
 
-/** Most fires one backfill request may create. */
-export const BACKFILL_MAX = 1000;
+/** Most fires one backfill request may create (common/limits.ts). */
+export const BACKFILL_MAX = MAX_BACKFILL_FIRES;
 
 /**
  * The job's scheduled instants in [fromMs, toMs] (epoch ms UTC), ascending. FIXED_RATE uses the job's
  * own grid (anchored at its last or next fire, else its creation).
- * @throws ValidationError(`from`/`to`) for an unreadable instant; (`to`) past BACKFILL_MAX fires, for an
+ * @throws ValidationError(`from`/`to`) for an unreadable instant; (`to`) past BACKFILL_MAX fires or
+ *   MAX_BACKFILL_INSTANCES instances (fires × shardTotal: one transaction writes them all), for an
  *   inverted range, or for a range reaching into the future (it would take the schedule's own fires);
  *   (`triggerType`) for FIXED_DELAY and API jobs, which have no schedule to replay.
  */
@@ -21,9 +22,14 @@ export function scheduledTimes(def: JobDefinition, fromMs: number, toMs: number,
     throw new ValidationError('triggerType', `a ${def.triggerType} job has no schedule to backfill`);
   }
   const out: number[] = [];
+  const shards = Math.max(1, def.shardTotal ?? 1);
+  const most = Math.min(BACKFILL_MAX, Math.floor(MAX_BACKFILL_INSTANCES / shards));
   let t = firstAtOrAfter(def, fromMs);
   while (t !== null && t <= toMs) {
-    if (out.length === BACKFILL_MAX) throw new ValidationError('to', `the range holds more than ${BACKFILL_MAX} fires; split it`);
+    if (out.length === most) {
+      const why = most === BACKFILL_MAX ? `more than ${BACKFILL_MAX} fires` : `more than ${most} fires of ${shards} shards (${MAX_BACKFILL_INSTANCES} instances at most)`;
+      throw new ValidationError('to', `the range holds ${why}; split it`);
+    }
     out.push(t);
     t = next(def, t);
   }

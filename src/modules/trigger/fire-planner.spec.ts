@@ -1,4 +1,4 @@
-import { JobDefinition, MisfirePolicy, TriggerSource, TriggerType } from '../metadata/index.js';
+import { CorruptJson, JobDefinition, MisfirePolicy, TriggerSource, TriggerType } from '../metadata/index.js';
 import { FIRE_ALL_MAX, planFire } from './fire-planner.js';
 
 const MIN = 60_000;
@@ -12,6 +12,11 @@ function def(over: Partial<JobDefinition>): JobDefinition {
 }
 
 describe('planFire', () => {
+  it('should fire nothing and stop the schedule with the reason when the job\'s stored params cannot be read', () => {
+    const p = planFire(def({ params: new CorruptJson(65_535, 'cut') as never }), T0 + 40, 5000);
+    expect(p).toMatchObject({ fireTimes: [], skippedTimes: [], nextFireTime: null, error: 'CORRUPT_ROW: params is not valid JSON (65535 bytes)' });
+  });
+
   it('should fire on time at next_fire_time and step one period when lateness is within the threshold', () => {
     expect(planFire(def({}), T0 + 40, 5000)).toEqual({ fireTimes: [T0], skippedTimes: [], source: TriggerSource.SCHEDULE, nextFireTime: T0 + MIN, misfired: false, dropped: 0 });
   });

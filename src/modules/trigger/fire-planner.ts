@@ -1,4 +1,4 @@
-import { JobDefinition, MisfirePolicy, TriggerSource, TriggerType } from '../metadata/index.js';
+import { corruptionOf, JobDefinition, MisfirePolicy, TriggerSource, TriggerType } from '../metadata/index.js';
 import { computeNextFireTime } from './schedule/schedule.js';
 
 /** Most missed fires FIRE_ALL makes up (and SKIP records) for one job in one pass (DESIGN §5 "bounded"). */
@@ -32,7 +32,8 @@ export interface FirePlan {
  * - misfired, FIRE_ALL: one MISFIRE run per missed time, oldest first, at most FIRE_ALL_MAX; next from `now`.
  * FIXED_RATE stays on the grid of its fires. FIXED_DELAY and ONE_SHOT get no next fire from a run
  * (FIXED_DELAY's comes from the finish). Never throws: a schedule that cannot be computed (a stored zone
- * that is no longer valid, say) fires nothing and is reported in `error`.
+ * that is no longer valid, say), or a job whose stored params cannot be read (`CORRUPT_ROW: …`), fires nothing
+ * and is reported in `error`.
  */
 export function planFire(def: JobDefinition, now: number, misfireThresholdMs: number): FirePlan {
   const due = def.nextFireTime as number;
@@ -40,6 +41,8 @@ export function planFire(def: JobDefinition, now: number, misfireThresholdMs: nu
   const source = misfired ? TriggerSource.MISFIRE : TriggerSource.SCHEDULE;
   const policy = misfired ? def.misfirePolicy : null;
   const noNext = def.triggerType === TriggerType.FIXED_DELAY || def.triggerType === TriggerType.ONE_SHOT;
+  const corrupt = corruptionOf(def);
+  if (corrupt) return { fireTimes: [], skippedTimes: [], source, nextFireTime: null, misfired: false, dropped: 1, error: corrupt };
   try {
     const missed = policy ? missedSince(def, due, now, noNext, FIRE_ALL_MAX) : { times: [due], more: false };
     let fireTimes = [due];

@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { CancelService, DispatchService, type StagedFire } from '../dispatch/index.js';
 import {
   BackoffKind,
+  CORRUPT_ROW,
   type DueRef,
   JobDefinition,
   JobDefinitionRepository,
@@ -120,7 +121,7 @@ export class TriggerService {
    * Backfill (issue 3): one BACKFILL instance per scheduled time in [fromMs, toMs], oldest first, under the
    * job's overlap policy, in one transaction. Times that already have a ledger row are left alone (the
    * unique key), so backfilling a range twice, or one that partly ran, creates only what is missing.
-   * @throws ValidationError(`to`) when the range holds more than BACKFILL_MAX fires; (`triggerType`) for
+   * @throws ValidationError(`to`) when the range holds more than BACKFILL_MAX fires or MAX_BACKFILL_INSTANCES instances; (`triggerType`) for
    *   FIXED_DELAY, whose times depend on past run lengths.
    */
   async backfill(def: JobDefinition, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {
@@ -216,6 +217,7 @@ export class TriggerService {
       ...(plan.error ? { scheduleState: ScheduleState.ERROR, scheduleError: plan.error.slice(0, 1000) } : {}),
     });
     if (advanced && plan.error) this.logger.error(`job ${def.code}: schedule stopped, next fire not computable: ${plan.error}`);
+    if (advanced && plan.error?.startsWith(CORRUPT_ROW)) this.metrics.rowsQuarantined.inc({ reason: CORRUPT_ROW });
     return advanced;
   }
 

@@ -273,9 +273,9 @@ export class JobInstanceRepository {
     return rows.map((r) => r.nodeId).filter((n): n is string => !!n);
   }
 
-  /** Most recent instances of a job, newest fire first. */
-  listByJob(jobId: string, limit: number): Promise<JobInstance[]> {
-    return this.repo.find({ where: { jobId }, order: { fireTime: 'DESC' }, take: limit });
+  /** Instances of a job, newest fire first: `limit` of them after skipping `offset`. */
+  listByJob(jobId: string, offset: number, limit: number): Promise<JobInstance[]> {
+    return this.repo.find({ where: { jobId }, order: { fireTime: 'DESC' }, skip: offset, take: limit });
   }
 
   /**

@@ -3,9 +3,9 @@ import { assertTransition, canTransition, TRANSITIONS } from './transitions.js';
 
 /** The expected table written out independently of TRANSITIONS: every pair of states is checked. */
 const EXPECTED: Record<S, S[]> = {
-  [S.PENDING]: [S.DISPATCHED, S.WAITING, S.CANCELLED],
+  [S.PENDING]: [S.DISPATCHED, S.WAITING, S.CANCELLED, S.FAILED], // → FAILED: quarantine of a corrupt row
   [S.WAITING]: [S.PENDING, S.CANCELLED],
-  [S.DISPATCHED]: [S.RUNNING, S.PENDING, S.CANCELLED],
+  [S.DISPATCHED]: [S.RUNNING, S.PENDING, S.CANCELLED, S.FAILED],
   [S.RUNNING]: [S.SUCCESS, S.FAILED, S.TIMEOUT, S.CANCELLED, S.PENDING],
   [S.FAILED]: [S.PENDING],
   [S.TIMEOUT]: [S.PENDING],

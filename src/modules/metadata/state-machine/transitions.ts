@@ -11,11 +11,14 @@ import { JobInstanceStatus as S } from './job-instance-status.js';
  * RUNNING whose lease expired or node was lost, or that failed/timed out with retries left
  * (attempt + 1 in the same write, so a crash cannot leave a retry half-made); FAILED/TIMEOUT re-run by an
  * operator.
+ *
+ * PENDING and DISPATCHED → FAILED: only the quarantine of a row whose stored data cannot be read (CORRUPT_ROW,
+ * issue 9): it can never run, so it ends where it stands rather than stop the loop that met it.
  */
 export const TRANSITIONS: ReadonlyMap<S, ReadonlySet<S>> = new Map<S, ReadonlySet<S>>([
-  [S.PENDING, new Set([S.DISPATCHED, S.WAITING, S.CANCELLED])],
+  [S.PENDING, new Set([S.DISPATCHED, S.WAITING, S.CANCELLED, S.FAILED])],
   [S.WAITING, new Set([S.PENDING, S.CANCELLED])],
-  [S.DISPATCHED, new Set([S.RUNNING, S.PENDING, S.CANCELLED])],
+  [S.DISPATCHED, new Set([S.RUNNING, S.PENDING, S.CANCELLED, S.FAILED])],
   [S.RUNNING, new Set([S.SUCCESS, S.FAILED, S.TIMEOUT, S.CANCELLED, S.PENDING])],
   [S.FAILED, new Set([S.PENDING])],
   [S.TIMEOUT, new Set([S.PENDING])],

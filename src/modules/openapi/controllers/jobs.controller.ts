@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiAcceptedResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { MAX_SHARDS } from '../../../common/index.js';
 import { AppId, Signed } from '../auth/signed.decorator.js';
-import { BackfillDto, CreateJobDto, ImportCrontabDto, ListQueryDto, TriggerJobDto, UpdateJobDto } from '../dto/job.dto.js';
+import { BackfillDto, CreateJobDto, CrontabImportResultDto, ImportCrontabDto, ListQueryDto, TriggerJobDto, UpdateJobDto } from '../dto/job.dto.js';
 import { JobViewDto } from '../dto/job-view.dto.js';
 import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
-import { CrontabImportResult, CrontabImportService } from '../services/crontab-import.service.js';
+import { MaxBodyItems } from '../filters/body-items.interceptor.js';
+import { CrontabImportService } from '../services/crontab-import.service.js';
 import { toTaskView } from '../services/instance-view.js';
 import { HandlerCheckService } from '../services/handler-check.service.js';
 import { JobsService } from '../services/jobs.service.js';
@@ -25,6 +27,7 @@ export class JobsController {
   @ApiCreatedResponse({ type: JobViewDto })
   @ApiBadRequestResponse({ description: 'Invalid definition, e.g. a bad cron expression (field triggerExpr) or time zone (field timeZone).' })
   @ApiConflictResponse({ description: 'The code exists.' })
+  @MaxBodyItems({ shardParams: MAX_SHARDS })
   async create(@AppId() appId: string, @Body() dto: CreateJobDto): Promise<JobViewDto> {
     return this.view(await this.jobs.create(appId, dto));
   }
@@ -38,8 +41,9 @@ export class JobsController {
 
   @Post('import-crontab')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Import a cron.d file', description: "Each entry becomes a 'shell' job <fileName>-L<line>; lines that are not jobs are listed with the reason. Jobs are created paused unless enable=true." })
-  async importCrontab(@AppId() appId: string, @Body() dto: ImportCrontabDto): Promise<CrontabImportResult> {
+  @ApiOperation({ summary: 'Import a cron.d file', description: "Each entry becomes a 'shell' job <fileName>-L<line>; lines that are not jobs are listed with the reason (the first 100, each cut; rejectedTotal counts them all). Jobs are created paused unless enable=true." })
+  @ApiOkResponse({ type: CrontabImportResultDto })
+  async importCrontab(@AppId() appId: string, @Body() dto: ImportCrontabDto): Promise<CrontabImportResultDto> {
     return this.importer.import(appId, dto);
   }
 
@@ -54,6 +58,7 @@ export class JobsController {
   @Patch(':id')
   @ApiOperation({ summary: 'Change a job definition (any subset of fields)' })
   @ApiOkResponse({ type: JobViewDto })
+  @MaxBodyItems({ shardParams: MAX_SHARDS })
   async update(@AppId() appId: string, @Param('id') id: string, @Body() dto: UpdateJobDto): Promise<JobViewDto> {
     return this.view(await this.jobs.update(appId, id, dto));
   }
@@ -90,7 +95,7 @@ export class JobsController {
 
   @Post(':id/backfill')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: 'One BACKFILL instance per scheduled time in [from, to] (at most 1000; to may not be in the future) that has no instance yet, under the job\'s overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new.' })
+  @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: 'One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the shards; to may not be in the future) that has no instance yet, under the job\'s overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new.' })
   async backfill(@AppId() appId: string, @Param('id') id: string, @Body() dto: BackfillDto): Promise<{ created: number; existing: number; fireTimes: string[] }> {
     const out = await this.jobs.backfill(appId, id, Date.parse(dto.from), Date.parse(dto.to));
     return { created: out.created, existing: out.existing, fireTimes: out.fireTimes.map((t) => new Date(t).toISOString()) };
@@ -113,9 +118,9 @@ export class JobsController {
   }
 
   @Get(':id/instances')
-  @ApiOperation({ summary: 'Recent instances of the job, newest fire first' })
+  @ApiOperation({ summary: 'Recent instances of the job, newest fire first (paged by offset and limit)' })
   async instances(@Param('id') id: string, @Query() q: ListQueryDto): Promise<TaskViewDto[]> {
-    return (await this.jobs.instancesOf(id, q.limit ?? 50)).map((i) => toTaskView(i));
+    return (await this.jobs.instancesOf(id, q.offset ?? 0, q.limit ?? 50)).map((i) => toTaskView(i));
   }
 
   private view(d: Parameters<typeof JobViewDto.of>[0]): JobViewDto {

@@ -1,8 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
+import { MAX_BATCH_TASKS } from '../../../common/index.js';
 import { AppId, Signed } from '../auth/signed.decorator.js';
 import { SubmitTaskBatchDto, SubmitTaskDto, TaskAcceptedDto, TaskBatchAcceptedDto, TaskViewDto } from '../dto/task.dto.js';
+import { MaxBodyItems } from '../filters/body-items.interceptor.js';
 import { problemFields } from '../filters/problem-details.filter.js';
 import { toTaskView } from '../services/instance-view.js';
 import { HandlerCheckService } from '../services/handler-check.service.js';
@@ -42,7 +44,8 @@ export class TasksController {
       'The body may be at most 2 MiB.',
   })
   @ApiAcceptedResponse({ type: TaskBatchAcceptedDto })
-  @ApiBadRequestResponse({ description: 'Invalid body; `field` names the task and its part at fault, e.g. `tasks[3].handler`.' })
+  @ApiBadRequestResponse({ description: 'Invalid body; `field` names the task and its part at fault, e.g. `tasks[3].handler`, or `tasks` for a list of more than 1000.' })
+  @MaxBodyItems({ tasks: MAX_BATCH_TASKS })
   async submitBatch(@AppId() appId: string, @Body() dto: SubmitTaskBatchDto): Promise<TaskBatchAcceptedDto> {
     const outcomes = await this.tasks.submitBatch(appId, dto.tasks);
     return { results: outcomes.map((o) => ('error' in o ? { requestId: o.requestId, error: problemFields(o.error) } : { ...o.accepted, replayed: o.replayed })) };

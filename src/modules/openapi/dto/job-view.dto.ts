@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { JobDefinition } from '../../metadata/index.js';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CorruptJson, describeCorruptRow, JobDefinition } from '../../metadata/index.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -33,15 +33,20 @@ export class JobViewDto {
   @ApiProperty() version: number;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
+  @ApiPropertyOptional({ description: 'Present when stored params or shardParams cannot be read (a corrupt row): they are shown as null; send new ones with PATCH.' })
+  note?: string;
 
   static of(d: JobDefinition, preview: number[]): JobViewDto {
+    const corrupt = describeCorruptRow(d);
+    const readable = <T>(v: T): T | null => (v instanceof CorruptJson ? null : v);
     return {
       id: d.id, code: d.code, description: d.description, handler: d.handler, triggerType: d.triggerType, triggerExpr: d.triggerExpr,
-      timeZone: d.timeZone, params: d.params, routingStrategy: d.routingStrategy, routingKey: d.routingKey, shardTotal: d.shardTotal, shardParams: d.shardParams, misfirePolicy: d.misfirePolicy,
+      timeZone: d.timeZone, params: readable(d.params), routingStrategy: d.routingStrategy, routingKey: d.routingKey, shardTotal: d.shardTotal, shardParams: readable(d.shardParams), misfirePolicy: d.misfirePolicy,
       overlapPolicy: d.overlapPolicy, maxConcurrency: d.maxConcurrency, timeoutMs: d.timeoutMs, retryMax: d.retryMax, retryBackoffMs: d.retryBackoffMs,
       retryBackoffKind: d.retryBackoffKind, enabled: d.enabled, scheduleState: d.scheduleState, scheduleError: d.scheduleError,
       nextFireTime: iso(d.nextFireTime), lastFireTime: iso(d.lastFireTime), nextFireTimes: preview.map((t) => new Date(t).toISOString()),
       version: d.version, createdAt: iso(d.createdAt) as string, updatedAt: iso(d.updatedAt) as string,
+      ...(corrupt !== null ? { note: `${corrupt}: shown as null; send new ones with PATCH` } : {}),
     };
   }
 }

@@ -1,26 +1,31 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsISO8601, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  MAX_BACKFILL_FIRES, MAX_BACKFILL_INSTANCES, MAX_CODE_CHARS, MAX_CRONTAB_CHARS, MAX_IMPORT_ENTRIES, MAX_IMPORT_REJECTED_LISTED, MAX_LIST_LIMIT, MAX_LIST_OFFSET, MAX_PARAMS_BYTES,
+  MAX_SHARD_PARAMS_BYTES, MAX_SHARDS, MAX_TEXT_CHARS, MAX_ZONE_CHARS, MAX_FILE_NAME_CHARS,
+} from '../../../common/index.js';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
+import { CODE_PATTERN, MaxJsonBytes, NAME_PATTERN } from './validators.js';
+
+const FILE_NAME_PATTERN = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_FILE_NAME_CHARS}}$`);
 
 /** Trigger types a job definition may have (API tasks are submitted through /api/tasks). */
 const JOB_TRIGGER_TYPES = [TriggerType.CRON, TriggerType.FIXED_RATE, TriggerType.FIXED_DELAY, TriggerType.ONE_SHOT];
 export const SUPPORTED_ROUTING = Object.values(RoutingStrategy);
-/** Most shards one fire of a SHARDING_BROADCAST job may have. */
-export const MAX_SHARDS = 1000;
 export const SUPPORTED_OVERLAP = Object.values(OverlapPolicy);
 
 /** POST /api/jobs body. */
 export class CreateJobDto {
-  @ApiProperty({ description: 'Unique code of the job in its namespace (1-128 of A-Z a-z 0-9 _ . -).', example: 'health-probe' })
-  @IsString() @Matches(/^[A-Za-z0-9_.-]{1,128}$/, { message: 'code must be 1-128 of [A-Za-z0-9_.-]' })
+  @ApiProperty({ description: `Unique code of the job in its namespace (1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . -).`, example: 'health-probe', maxLength: MAX_CODE_CHARS })
+  @IsString() @Matches(CODE_PATTERN, { message: `code must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.-]` })
   code: string;
 
-  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255)
+  @ApiPropertyOptional({ description: `Free text, at most ${MAX_TEXT_CHARS} characters.`, maxLength: MAX_TEXT_CHARS }) @IsOptional() @IsString() @MaxLength(MAX_TEXT_CHARS)
   description?: string;
 
-  @ApiProperty({ description: "Handler name ('http', 'shell' when enabled, or your own @JobHandler).", example: 'http' })
-  @IsString() @Matches(/^[A-Za-z0-9_.:-]{1,128}$/, { message: 'handler must be 1-128 of [A-Za-z0-9_.:-]' })
+  @ApiProperty({ description: `Handler name ('http', 'shell' when enabled, or your own @JobHandler; 1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -).`, example: 'http', maxLength: MAX_CODE_CHARS })
+  @IsString() @Matches(NAME_PATTERN, { message: `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   handler: string;
 
   @ApiProperty({
@@ -32,16 +37,16 @@ export class CreateJobDto {
   @IsIn(JOB_TRIGGER_TYPES, { message: `triggerType must be one of ${JOB_TRIGGER_TYPES.join(', ')}` })
   triggerType: TriggerType;
 
-  @ApiProperty({ description: 'Cron expression, period/delay in ms, or instant (see triggerType).', example: '*/10 * * * * *' })
-  @IsString() @MaxLength(255)
+  @ApiProperty({ description: `Cron expression, period/delay in ms, or instant (see triggerType), at most ${MAX_TEXT_CHARS} characters. One job may make at most JOB_MAX_INSTANCES_PER_MINUTE instances a minute (default 3000): its peak fires per minute (a cron's values in its seconds field, 1 for 5 fields; 60000 / period for FIXED_RATE and FIXED_DELAY) times shardTotal; beyond, a 400 names shardTotal or triggerExpr.`, example: '*/10 * * * * *', maxLength: MAX_TEXT_CHARS })
+  @IsString() @MaxLength(MAX_TEXT_CHARS)
   triggerExpr: string;
 
-  @ApiPropertyOptional({ description: 'IANA time zone the cron expression is read in (default UTC). The host TZ never matters.', example: 'Europe/London' })
-  @IsOptional() @IsString() @MaxLength(64)
+  @ApiPropertyOptional({ description: 'IANA time zone the cron expression is read in (default UTC). The host TZ never matters.', example: 'Europe/London', maxLength: MAX_ZONE_CHARS })
+  @IsOptional() @IsString() @MaxLength(MAX_ZONE_CHARS)
   timeZone?: string;
 
-  @ApiPropertyOptional({ description: 'Handler parameters (JSON object), given to every fire.', example: { method: 'GET', url: 'http://127.0.0.1:3000/health/live' } })
-  @IsOptional() @IsObject()
+  @ApiPropertyOptional({ description: `Handler parameters (JSON object, at most ${MAX_PARAMS_BYTES} bytes as JSON), given to every fire.`, example: { method: 'GET', url: 'http://127.0.0.1:3000/health/live' } })
+  @IsOptional() @IsObject() @MaxJsonBytes(MAX_PARAMS_BYTES)
   params?: Record<string, unknown>;
 
   @ApiPropertyOptional({
@@ -54,16 +59,16 @@ export class CreateJobDto {
   @IsOptional() @IsIn(SUPPORTED_ROUTING, { message: `routingStrategy must be one of ${SUPPORTED_ROUTING.join(', ')}` })
   routingStrategy?: RoutingStrategy;
 
-  @ApiPropertyOptional({ maxLength: 255, description: 'CONSISTENT_HASH: the name of a params field whose value is the routing key (so a trigger-now with other params can route elsewhere). Without it, or when the field is missing, the instance id is hashed.', example: 'tenant' })
-  @IsOptional() @IsString() @MaxLength(255)
+  @ApiPropertyOptional({ maxLength: MAX_TEXT_CHARS, description: 'CONSISTENT_HASH: the name of a params field whose value is the routing key (so a trigger-now with other params can route elsewhere). Without it, or when the field is missing, the instance id is hashed.', example: 'tenant' })
+  @IsOptional() @IsString() @MaxLength(MAX_TEXT_CHARS)
   routingKey?: string;
 
-  @ApiPropertyOptional({ description: `SHARDING_BROADCAST: instances per fire, 1-${MAX_SHARDS} (default 1). The handler sees shardIndex (0-based) and shardTotal; each shard of a fire runs once whatever the node count.`, example: 3 })
+  @ApiPropertyOptional({ description: `SHARDING_BROADCAST: instances per fire, 1-${MAX_SHARDS} (default 1). The handler sees shardIndex (0-based) and shardTotal; each shard of a fire runs once whatever the node count. Peak fires per minute times shardTotal may not exceed JOB_MAX_INSTANCES_PER_MINUTE (default 3000).`, example: 3 })
   @IsOptional() @IsInt() @Min(1) @Max(MAX_SHARDS)
   shardTotal?: number;
 
-  @ApiPropertyOptional({ description: 'SHARDING_BROADCAST: one JSON object per shard (exactly shardTotal), merged over params for that shard.', example: [{ region: 'eu' }, { region: 'us' }, { region: 'ap' }] })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX_SHARDS) @IsObject({ each: true })
+  @ApiPropertyOptional({ description: `SHARDING_BROADCAST: one JSON object per shard (exactly shardTotal), merged over params for that shard. At most ${MAX_SHARD_PARAMS_BYTES} bytes as JSON in all, and each shard's params with its entry merged over them at most ${MAX_PARAMS_BYTES} bytes.`, example: [{ region: 'eu' }, { region: 'us' }, { region: 'ap' }], maxItems: MAX_SHARDS })
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_SHARDS) @IsObject({ each: true }) @MaxJsonBytes(MAX_SHARD_PARAMS_BYTES)
   shardParams?: Array<Record<string, unknown>>;
 
   @ApiPropertyOptional({ enum: MisfirePolicy, description: 'Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.' })
@@ -103,8 +108,8 @@ export class UpdateJobDto extends PartialType(CreateJobDto) {}
 
 /** POST /api/jobs/{id}/trigger body. */
 export class TriggerJobDto {
-  @ApiPropertyOptional({ description: "Parameters for this run only (default: the job's)." })
-  @IsOptional() @IsObject()
+  @ApiPropertyOptional({ description: `Parameters for this run only (default: the job's), at most ${MAX_PARAMS_BYTES} bytes as JSON; with each shard's shardParams merged over them, too.` })
+  @IsOptional() @IsObject() @MaxJsonBytes(MAX_PARAMS_BYTES)
   params?: Record<string, unknown>;
 }
 
@@ -114,30 +119,48 @@ export class BackfillDto {
   @IsISO8601({ strict: true }, { message: 'from must be an ISO-8601 instant' }) @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'from needs Z or an offset' })
   from: string;
 
-  @ApiProperty({ description: 'End of the range (inclusive); at most 1000 fires in all.', example: '2026-11-29T06:00:00Z' })
+  @ApiProperty({ description: `End of the range (inclusive); at most ${MAX_BACKFILL_FIRES} fires and ${MAX_BACKFILL_INSTANCES} instances (fires × shardTotal) in all.`, example: '2026-11-29T06:00:00Z' })
   @IsISO8601({ strict: true }, { message: 'to must be an ISO-8601 instant' }) @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'to needs Z or an offset' })
   to: string;
 }
 
 /** POST /api/jobs/import-crontab body. */
 export class ImportCrontabDto {
-  @ApiProperty({ description: 'File name, used in the job codes (<name>-L<line>).', example: 'sysstat' })
-  @IsString() @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'fileName must be 1-64 of [A-Za-z0-9_.-]' })
+  @ApiProperty({ description: `File name, used in the job codes (<name>-L<line>), 1-${MAX_FILE_NAME_CHARS} of A-Z a-z 0-9 _ . -.`, example: 'sysstat', maxLength: MAX_FILE_NAME_CHARS })
+  @IsString() @Matches(FILE_NAME_PATTERN, { message: `fileName must be 1-${MAX_FILE_NAME_CHARS} of [A-Za-z0-9_.-]` })
   fileName: string;
 
-  @ApiProperty({ description: 'The cron.d file content (m h dom mon dow user command).' })
-  @IsString() @MaxLength(1_000_000)
+  @ApiProperty({ description: `The cron.d file content (m h dom mon dow user command), at most ${MAX_CRONTAB_CHARS} characters and ${MAX_IMPORT_ENTRIES} entries.`, maxLength: MAX_CRONTAB_CHARS })
+  @IsString() @MaxLength(MAX_CRONTAB_CHARS)
   content: string;
 
-  @ApiPropertyOptional({ description: 'Zone the entries are read in (default UTC).' }) @IsOptional() @IsString() @MaxLength(64)
+  @ApiPropertyOptional({ description: 'Zone the entries are read in (default UTC).', maxLength: MAX_ZONE_CHARS }) @IsOptional() @IsString() @MaxLength(MAX_ZONE_CHARS)
   timeZone?: string;
 
   @ApiPropertyOptional({ description: 'Create the jobs enabled (default false: review, then resume).' }) @IsOptional() @IsBoolean()
   enable?: boolean;
 }
 
-/** Query of GET /api/jobs. */
+/** Query of a list route (GET /api/jobs, GET /api/jobs/{id}/instances). */
 export class ListQueryDto {
-  @ApiPropertyOptional({ default: 0 }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) offset?: number;
-  @ApiPropertyOptional({ default: 50, maximum: 500 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(500) limit?: number;
+  @ApiPropertyOptional({ default: 0, maximum: MAX_LIST_OFFSET, description: `Items to skip, 0-${MAX_LIST_OFFSET}.` })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_LIST_OFFSET) offset?: number;
+
+  @ApiPropertyOptional({ default: 50, maximum: MAX_LIST_LIMIT, description: `Items to return, 1-${MAX_LIST_LIMIT}.` })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_LIST_LIMIT) limit?: number;
+}
+
+/** A line of an imported file that did not become a job, and why (both cut for the answer). */
+export class RejectedLineDto {
+  @ApiProperty() lineNo: number;
+  @ApiProperty({ description: 'The line, cut to 200 characters (ending with … when cut).' }) line: string;
+  @ApiProperty({ description: 'Why it is not a job, cut to 300 characters.' }) reason: string;
+}
+
+/** POST /api/jobs/import-crontab answer. */
+export class CrontabImportResultDto {
+  @ApiProperty({ type: [String], description: 'Codes of the jobs created.' }) created: string[];
+  @ApiProperty({ type: [String], description: 'Codes of the jobs updated (imported before).' }) updated: string[];
+  @ApiProperty({ type: [RejectedLineDto], description: `The first ${MAX_IMPORT_REJECTED_LISTED} lines that are not jobs, in line order.` }) rejected: RejectedLineDto[];
+  @ApiProperty({ description: 'How many lines were rejected in all (rejected lists the first ones).' }) rejectedTotal: number;
 }

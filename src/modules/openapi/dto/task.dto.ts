@@ -1,37 +1,21 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { MAX_BATCH_TASKS, MAX_CODE_CHARS, MAX_PARAMS_BYTES, MAX_TEXT_CHARS } from '../../../common/index.js';
 import { BackoffKind } from '../../metadata/index.js';
-
-/** Most tasks one POST /api/tasks/batch may carry. */
-export const MAX_BATCH_TASKS = 1000;
-
-/** Largest `params` as JSON, in UTF-8 bytes: the column is a MySQL TEXT, and a bulk INSERT IGNORE would truncate rather than refuse. */
-export const MAX_PARAMS_BYTES = 65_535;
-
-/** The value's JSON text is at most `max` UTF-8 bytes. */
-function MaxJsonBytes(max: number): PropertyDecorator {
-  return ValidateBy({
-    name: 'maxJsonBytes',
-    constraints: [max],
-    validator: {
-      validate: (v: unknown) => Buffer.byteLength(JSON.stringify(v) ?? '') <= max,
-      defaultMessage: (args) => `${args?.property} must be at most ${max} bytes as JSON`,
-    },
-  });
-}
+import { MaxJsonBytes, NAME_PATTERN } from './validators.js';
 
 /** POST /api/tasks body. */
 export class SubmitTaskDto {
-  @ApiPropertyOptional({ description: 'Idempotency key chosen by the caller (1-128 of A-Z a-z 0-9 _ . : -). The same id with the same body returns the first answer; with another body it is a 409. Generated when absent.', example: 'order-42-sync' })
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_.:-]{1,128}$/, { message: 'requestId must be 1-128 of [A-Za-z0-9_.:-]' })
+  @ApiPropertyOptional({ description: `Idempotency key chosen by the caller (1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -). The same id with the same body returns the first answer; with another body it is a 409. Generated when absent.`, example: 'order-42-sync', maxLength: MAX_CODE_CHARS })
+  @IsOptional() @IsString() @Matches(NAME_PATTERN, { message: `requestId must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   requestId?: string;
 
-  @ApiProperty({ description: "Name of the handler that runs the task (built in: 'http', and 'shell' when enabled).", example: 'http' })
-  @IsString() @Matches(/^[A-Za-z0-9_.:-]{1,128}$/, { message: 'handler must be 1-128 of [A-Za-z0-9_.:-]' })
+  @ApiProperty({ description: `Name of the handler that runs the task (built in: 'http', and 'shell' when enabled; 1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -).`, example: 'http', maxLength: MAX_CODE_CHARS })
+  @IsString() @Matches(NAME_PATTERN, { message: `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   handler: string;
 
-  @ApiPropertyOptional({ description: "Handler parameters (JSON object, at most 65535 bytes as JSON). For 'http': method, url, headers, body, timeoutMs.", example: { method: 'GET', url: 'http://127.0.0.1:3000/health/live' } })
+  @ApiPropertyOptional({ description: `Handler parameters (JSON object, at most ${MAX_PARAMS_BYTES} bytes as JSON: a 400 naming params beyond). For 'http': method, url, headers, body, timeoutMs.`, example: { method: 'GET', url: 'http://127.0.0.1:3000/health/live' } })
   @IsOptional() @IsObject() @MaxJsonBytes(MAX_PARAMS_BYTES)
   params?: Record<string, unknown>;
 
@@ -55,8 +39,8 @@ export class SubmitTaskDto {
   @IsOptional() @IsIn(Object.values(BackoffKind))
   retryBackoffKind?: BackoffKind;
 
-  @ApiPropertyOptional({ description: 'Routing key: tasks with the same key go to the same executor while the node set holds (consistent hash; adding or removing one of N nodes moves about 1/N of the keys). Without it tasks go round robin.', maxLength: 255 })
-  @IsOptional() @IsString() @MaxLength(255)
+  @ApiPropertyOptional({ description: `Routing key (at most ${MAX_TEXT_CHARS} characters): tasks with the same key go to the same executor while the node set holds (consistent hash; adding or removing one of N nodes moves about 1/N of the keys). Without it tasks go round robin.`, maxLength: MAX_TEXT_CHARS })
+  @IsOptional() @IsString() @MaxLength(MAX_TEXT_CHARS)
   routingKey?: string;
 }
 
@@ -69,7 +53,7 @@ export class TaskAcceptedDto {
 
 /** POST /api/tasks/batch body. */
 export class SubmitTaskBatchDto {
-  @ApiProperty({ type: [SubmitTaskDto], minItems: 1, maxItems: MAX_BATCH_TASKS, description: 'The tasks, each exactly as the body of POST /api/tasks (its own requestId and idempotency). One invalid task refuses the whole batch with a 400 whose `field` names it, e.g. `tasks[3].handler`.' })
+  @ApiProperty({ type: [SubmitTaskDto], minItems: 1, maxItems: MAX_BATCH_TASKS, description: `The tasks (1-${MAX_BATCH_TASKS}), each exactly as the body of POST /api/tasks (its own requestId and idempotency). One invalid task refuses the whole batch with a 400 whose \`field\` names it, e.g. \`tasks[3].handler\`; a longer list is a 400 naming \`tasks\`, refused before its items are read.` })
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_BATCH_TASKS) @ValidateNested({ each: true }) @Type(() => SubmitTaskDto)
   tasks: SubmitTaskDto[];
 }
@@ -141,7 +125,7 @@ export class TaskViewDto {
   @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
   @ApiPropertyOptional({ type: [AttemptViewDto], description: 'Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists.' })
   attempts?: AttemptViewDto[];
-  @ApiPropertyOptional({ description: 'On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler.' })
+  @ApiPropertyOptional({ description: 'On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler. On any read: which stored fields cannot be read (a corrupt row, e.g. params cut at 65,535 bytes), shown as null.' })
   note?: string;
 }
 

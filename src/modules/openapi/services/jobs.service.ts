@@ -9,8 +9,11 @@ import { CancelService } from '../../dispatch/index.js';
 import { computeNextFireTime, JobSignals, previewFireTimes, TriggerService, validateTrigger } from '../../trigger/index.js';
 import { CreateJobDto, UpdateJobDto } from '../dto/job.dto.js';
 import { HandlerCheckService } from './handler-check.service.js';
+import { checkFanOut, checkFireParams, fanOutField, refuseCorruptFields } from './job-limits.js';
 
 const SCHEDULE_FIELDS = ['triggerType', 'triggerExpr', 'timeZone'] as const;
+/** Fields whose change can raise a job's instances per minute (JOB_MAX_INSTANCES_PER_MINUTE). */
+const FAN_OUT_FIELDS = [...SCHEDULE_FIELDS, 'shardTotal', 'routingStrategy'] as const;
 /** Fields a PATCH may clear with `null`; every other field keeps its value when omitted and refuses null. */
 const NULLABLE_FIELDS: ReadonlySet<string> = new Set(['description', 'routingKey', 'shardParams']);
 
@@ -49,6 +52,8 @@ export class JobsService {
     });
     validateDefinition(def);
     const first = this.firstFire(def, now); // validated whether or not the job starts enabled
+    checkFireParams(def);
+    checkFanOut(def, this.config.jobMaxInstancesPerMinute, fanOutField(def));
     this.handlers.checkJobParams(def);
     def.nextFireTime = def.enabled ? first : null;
     const saved = await this.jobs.create(def);
@@ -81,7 +86,9 @@ export class JobsService {
     const patch: Partial<JobDefinition> = { ...dto, updatedAt: now, updatedBy: appId } as Partial<JobDefinition>;
     if (dto.triggerExpr !== undefined) patch.triggerExpr = dto.triggerExpr.trim();
     const merged = Object.assign(new JobDefinition(), before, patch);
+    refuseCorruptFields(merged);
     validateDefinition(merged);
+    checkFireParams(merged);
     if (merged.enabled && (dto.handler !== undefined || (dto.enabled && !before.enabled))) await this.handlers.assertRunnable(merged.handler);
     const scheduleChanged = SCHEDULE_FIELDS.some((f) => dto[f] !== undefined) || dto.enabled !== undefined;
     if (scheduleChanged) {
@@ -90,6 +97,7 @@ export class JobsService {
       patch.scheduleState = ScheduleState.OK;
       patch.scheduleError = null;
     }
+    this.checkPatchFanOut(merged, dto);
     if (dto.handler !== undefined || dto.params !== undefined || dto.shardParams !== undefined || dto.shardTotal !== undefined) this.handlers.checkJobParams(merged);
     const after = await this.jobs.editTransaction(async (em) => {
       const updated = await this.jobs.update(before, patch, em);
@@ -135,6 +143,8 @@ export class JobsService {
    */
   async triggerNow(appId: string, idOrCode: string, params?: Record<string, unknown>): Promise<JobInstance[]> {
     const def = await this.get(idOrCode);
+    refuseCorruptFields(def, new Set(params ? ['params'] : []));
+    checkFireParams(def, params);
     await this.handlers.assertRunnable(def.handler);
     this.handlers.checkJobParams(def, params);
     const shards = await this.trigger.triggerNow(def, params);
@@ -160,10 +170,11 @@ export class JobsService {
 
   /**
    * Creates the fires of [from, to] that have no ledger row yet, under the job's overlap policy.
-   * @throws ValidationError (range too large or inverted, FIXED_DELAY job), NotFoundError.
+   * @throws ValidationError (range too large or inverted, FIXED_DELAY job, stored params that cannot be read), NotFoundError.
    */
   async backfill(appId: string, idOrCode: string, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {
     const def = await this.get(idOrCode);
+    refuseCorruptFields(def);
     await this.handlers.assertRunnable(def.handler);
     const out = await this.trigger.backfill(def, fromMs, toMs);
     await this.audit.append({ appId, action: 'JOB_BACKFILL', targetType: 'job', targetId: def.id, after: { from: fromMs, to: toMs, created: out.created } }, this.clock.now());
@@ -196,15 +207,31 @@ export class JobsService {
     return (await this.instances.findById(instanceId)) as JobInstance;
   }
 
-  async instancesOf(idOrCode: string, limit: number): Promise<JobInstance[]> {
-    return this.instances.listByJob((await this.get(idOrCode)).id, limit);
+  /** A page of the job's instances, newest fire first. @throws NotFoundError */
+  async instancesOf(idOrCode: string, offset: number, limit: number): Promise<JobInstance[]> {
+    return this.instances.listByJob((await this.get(idOrCode)).id, offset, limit);
+  }
+
+  /**
+   * JOB_MAX_INSTANCES_PER_MINUTE for a PATCH, naming the field it changed (shardTotal, else the schedule). A
+   * disabled job makes nothing: disabling one stored over the cap stays possible (resume checks it again).
+   * @throws ValidationError naming `shardTotal` or `triggerExpr`.
+   */
+  private checkPatchFanOut(merged: JobDefinition, dto: UpdateJobDto): void {
+    if (!merged.enabled && !FAN_OUT_FIELDS.some((f) => dto[f] !== undefined)) return;
+    const field = dto.shardTotal !== undefined ? 'shardTotal' : SCHEDULE_FIELDS.some((f) => dto[f] !== undefined) ? 'triggerExpr' : fanOutField(merged);
+    checkFanOut(merged, this.config.jobMaxInstancesPerMinute, field);
   }
 
   private async setEnabled(appId: string, idOrCode: string, enabled: boolean, action: string): Promise<JobDefinition> {
     const before = await this.get(idOrCode);
     const now = this.clock.now();
     if (before.enabled === enabled) return before;
-    if (enabled) await this.handlers.assertRunnable(before.handler);
+    if (enabled) {
+      refuseCorruptFields(before);
+      checkFanOut(before, this.config.jobMaxInstancesPerMinute, fanOutField(before));
+      await this.handlers.assertRunnable(before.handler);
+    }
     const patch = { enabled, nextFireTime: enabled ? this.firstFire(before, now) : null, scheduleState: ScheduleState.OK, scheduleError: null, updatedAt: now, updatedBy: appId };
     const after = await this.jobs.editTransaction(async (em) => {
       const updated = await this.jobs.update(before, patch, em);

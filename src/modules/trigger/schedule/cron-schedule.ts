@@ -44,6 +44,8 @@ export class ScheduleError extends SchedulerError {
 /** A parsed, validated expression and the search that computes its fires. */
 interface CompiledCron {
   evaluator: CronEvaluator;
+  /** Values of the seconds field (1 for a 5-field expression): the most fires any one minute can hold. */
+  secondsPerMinute: number;
 }
 
 /**
@@ -101,6 +103,16 @@ export function nextFireTimes(expr: string, timeZone: string, afterMs: number, c
   return out;
 }
 
+/**
+ * The most fires of `expr` that one minute can hold: the number of values of its seconds field, as cron-parser
+ * expands it (1 for 5 fields, 60 for `*`, 12 for `*\/5`, 2 for `0,30`). A DST fold may repeat a wall-clock minute,
+ * but each of its two instants is its own minute.
+ * @throws ValidationError for an invalid expression or zone.
+ */
+export function cronFiresPerMinute(expr: string, timeZone: string): number {
+  return compileCron(expr, timeZone).secondsPerMinute;
+}
+
 /** Throws ValidationError(`timeZone`) unless `timeZone` is a zone name the runtime's Intl knows. */
 export function validateTimeZone(timeZone: string): void {
   if (typeof timeZone !== 'string' || timeZone.trim() === '') {
@@ -147,7 +159,7 @@ function compileFresh(expr: string, timeZone: string): CompiledCron {
     days: dayRuleOf(parsed, fields, hasW),
     fixedTime: !min.startsWith('*') && !hour.startsWith('*'),
   };
-  return { evaluator: new CronEvaluator(search, timeZone) };
+  return { evaluator: new CronEvaluator(search, timeZone), secondsPerMinute: search.seconds.length };
 }
 
 /** The day fields as a {@link DayRule}: AND when either field starts with `*` or is `?` (DESIGN §5), else OR. */

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../../common/index.js';
 import { ScheduleError } from './cron-schedule.js';
-import { computeNextFireTime, MAX_INTERVAL_MS, previewFireTimes, TriggerType, validateTrigger, type TriggerDef } from './schedule.js';
+import { computeNextFireTime, MAX_INTERVAL_MS, peakFiresPerMinute, previewFireTimes, TriggerType, validateTrigger, type TriggerDef } from './schedule.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const isos = (times: number[]) => times.map((t) => new Date(t).toISOString());
@@ -135,5 +135,33 @@ describe(validateTrigger.name, () => {
 
   it('should name triggerType when the type is unknown', () => {
     expect(fieldOf(() => validateTrigger(def('HOURLY', '1000')))).toBe('triggerType');
+  });
+});
+
+describe(peakFiresPerMinute.name, () => {
+  it('should count the values of a cron seconds field (1 for 5 fields), whatever the other fields', () => {
+    expect(peakFiresPerMinute(def(TriggerType.CRON, '*/5 * * * *'))).toBe(1);
+    expect(peakFiresPerMinute(def(TriggerType.CRON, '0 0 1 1 *'))).toBe(1);
+    expect(peakFiresPerMinute(def(TriggerType.CRON, '* * * * * *'))).toBe(60);
+    expect(peakFiresPerMinute(def(TriggerType.CRON, '*/5 0 3 * * MON', 'Europe/London'))).toBe(12);
+    expect(peakFiresPerMinute(def(TriggerType.CRON, '0,30 * * * * *'))).toBe(2);
+    expect(peakFiresPerMinute(def(TriggerType.CRON, '10-19 */2 * * * *'))).toBe(10);
+  });
+
+  it('should round 60000 / period up for FIXED_RATE and FIXED_DELAY', () => {
+    expect(peakFiresPerMinute(def(TriggerType.FIXED_RATE, '1000'))).toBe(60);
+    expect(peakFiresPerMinute(def(TriggerType.FIXED_RATE, '7000'))).toBe(9);
+    expect(peakFiresPerMinute(def(TriggerType.FIXED_DELAY, '60000'))).toBe(1);
+    expect(peakFiresPerMinute(def(TriggerType.FIXED_DELAY, '3600000'))).toBe(1);
+  });
+
+  it('should count 1 for ONE_SHOT and 0 for API', () => {
+    expect(peakFiresPerMinute(def(TriggerType.ONE_SHOT, '2030-01-01T00:00:00Z'))).toBe(1);
+    expect(peakFiresPerMinute(def(TriggerType.API, ''))).toBe(0);
+  });
+
+  it('should name the field of an invalid definition', () => {
+    expect(fieldOf(() => peakFiresPerMinute(def(TriggerType.CRON, '61 * * * * *')))).toBe('triggerExpr');
+    expect(fieldOf(() => peakFiresPerMinute(def(TriggerType.FIXED_RATE, '10')))).toBe('triggerExpr');
   });
 });

@@ -19,7 +19,7 @@
  * means UTC.
  */
 import { ValidationError } from '../../../common/index.js';
-import { nextFireTimes, validateCron, validateTimeZone } from './cron-schedule.js';
+import { cronFiresPerMinute, nextFireTimes, validateCron, validateTimeZone } from './cron-schedule.js';
 
 import { TriggerType } from '../../metadata/index.js';
 
@@ -112,6 +112,28 @@ export function previewFireTimes(def: TriggerDef, fromMs: number, n: number): nu
     cursor = next;
   }
   return out;
+}
+
+/**
+ * The most fires of `def` within one minute, at its peak: CRON the values of its seconds field (1 for a 5-field
+ * expression), FIXED_RATE and FIXED_DELAY ceil(60000 / period) (a delay counted from zero-length runs), ONE_SHOT 1,
+ * API 0. Times shardTotal, it bounds how many instances one job makes a minute (JOB_MAX_INSTANCES_PER_MINUTE).
+ * @throws ValidationError for an invalid definition.
+ */
+export function peakFiresPerMinute(def: TriggerDef): number {
+  const type = triggerTypeOf(def);
+  const expr = (def.triggerExpr ?? '').trim();
+  switch (type) {
+    case TriggerType.CRON:
+      return cronFiresPerMinute(expr, zoneOf(def));
+    case TriggerType.FIXED_RATE:
+    case TriggerType.FIXED_DELAY:
+      return Math.ceil(60_000 / parseInterval(expr, type));
+    case TriggerType.ONE_SHOT:
+      return 1;
+    case TriggerType.API:
+      return 0;
+  }
 }
 
 function triggerTypeOf(def: TriggerDef): TriggerType {
