@@ -45,7 +45,7 @@ export class CreateJobDto {
   @IsOptional() @IsString() @MaxLength(MAX_ZONE_CHARS)
   timeZone?: string;
 
-  @ApiPropertyOptional({ description: `Handler parameters (JSON object, at most ${MAX_PARAMS_BYTES} bytes as JSON), given to every fire.`, example: { method: 'GET', url: 'http://127.0.0.1:3000/health/live' } })
+  @ApiPropertyOptional({ description: `Handler parameters (JSON object, at most ${MAX_PARAMS_BYTES} bytes as JSON), given to every fire.`, example: { method: 'GET', url: 'http://reports.internal:8080/health' } })
   @IsOptional() @IsObject() @MaxJsonBytes(MAX_PARAMS_BYTES)
   params?: Record<string, unknown>;
 

@@ -15,7 +15,7 @@ export class SubmitTaskDto {
   @IsString() @Matches(NAME_PATTERN, { message: `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   handler: string;
 
-  @ApiPropertyOptional({ description: `Handler parameters (JSON object, at most ${MAX_PARAMS_BYTES} bytes as JSON: a 400 naming params beyond). For 'http': method, url, headers, body, timeoutMs.`, example: { method: 'GET', url: 'http://127.0.0.1:3000/health/live' } })
+  @ApiPropertyOptional({ description: `Handler parameters (JSON object, at most ${MAX_PARAMS_BYTES} bytes as JSON: a 400 naming params beyond). For 'http': method, url, headers, body, timeoutMs.`, example: { method: 'GET', url: 'http://reports.internal:8080/health' } })
   @IsOptional() @IsObject() @MaxJsonBytes(MAX_PARAMS_BYTES)
   params?: Record<string, unknown>;
 
