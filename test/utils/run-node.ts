@@ -9,7 +9,7 @@ export interface NodeExit {
 }
 
 /** Settings a developer's shell may carry; dropped so that only what a test sets counts. */
-export const SETTING = /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|\w+_MS|EXECUTOR_CONCURRENCY|TRIGGER_BATCH_SIZE)$/;
+export const SETTING = /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|\w+_MS|EXECUTOR_CONCURRENCY|TRIGGER_BATCH_SIZE|MAX_JOBS_PER_APP|MAX_UNFINISHED_TASKS_PER_APP)$/;
 
 /**
  * Runs `node <script> …args` to its end with the product's settings cleared from the environment and
