@@ -5,6 +5,7 @@ import { MetadataModule } from '../metadata/index.js';
 import { HttpJobHandler } from './builtin/http.handler.js';
 import { NoopJobHandler } from './builtin/noop.handler.js';
 import { ShellJobHandler } from './builtin/shell.handler.js';
+import { AppScopes } from './app-scopes.service.js';
 import { ExecutorService } from './executor.service.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 import { TaskRunner } from './task-runner.service.js';
@@ -34,7 +35,7 @@ export class ExecutionModule {
     return {
       module: ExecutionModule,
       imports: [DiscoveryModule, MetadataModule, CoordinationModule],
-      providers: [HandlerRegistry, TaskRunner, ExecutorService, ...builtins],
+      providers: [HandlerRegistry, AppScopes, TaskRunner, ExecutorService, ...builtins],
       exports: [ExecutorService, HandlerRegistry],
     };
   }

@@ -16,6 +16,7 @@ import {
 } from '../metadata/index.js';
 import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL, jobSlots } from '../coordination/coordination.port.js';
 import { MetricsService } from '../observability/index.js';
+import { AppScopes } from './app-scopes.service.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 import { JobContext, JobFailure } from './job-context.js';
 import { backoffDelayMs, boundError, boundResult } from './outcome.util.js';
@@ -29,7 +30,7 @@ export interface RunningAttempt {
 
 type Outcome =
   | { status: S.SUCCESS; result: unknown }
-  | { status: S.FAILED | S.TIMEOUT | S.CANCELLED; error: string; result?: unknown }
+  | { status: S.FAILED | S.TIMEOUT | S.CANCELLED; error: string; result?: unknown; final?: true }
   /** Aborted by this node's shutdown: handed back without using up an attempt. */
   | { status: 'HANDED_BACK'; error: string; result?: unknown };
 
@@ -102,6 +103,7 @@ export class TaskRunner {
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly scopes: AppScopes,
   ) {}
 
   /** Whether an attempt of instance `instanceId` runs here now. */
@@ -185,6 +187,9 @@ export class TaskRunner {
   private async execute(row: JobInstance, token: number, controller: AbortController, shutdown: AbortSignal): Promise<Outcome> {
     const handler = this.handlers.get(row.handler);
     if (!handler) return { status: S.FAILED, error: `no handler '${row.handler}' on this node` };
+    // A privileged handler (shell) runs only while its app holds the scope: a revoked one fails the instance, not retried.
+    const refused = await this.scopes.refusal(row).catch((err: Error) => `could not read the app's scopes (${err.message}); not run`);
+    if (refused) return { status: S.FAILED, error: refused, final: refused.startsWith('SCOPE_REVOKED') ? true : undefined };
     const timeout = setTimeout(() => controller.abort(new Error('TIMEOUT')), row.timeoutMs);
     const onShutdown = () => controller.abort(new Error('SHUTDOWN'));
     shutdown.addEventListener('abort', onShutdown, { once: true });
@@ -261,7 +266,7 @@ export class TaskRunner {
     if (outcome.status === S.CANCELLED) return { row, token, outcome, status: S.CANCELLED, patch: {}, retry: false, dueAt: now, at: now };
     const result = boundResult(outcome.result);
     const handBack = outcome.status === 'HANDED_BACK';
-    const retry = handBack || (outcome.status !== S.SUCCESS && row.attempt < row.maxAttempts);
+    const retry = handBack || (outcome.status !== S.SUCCESS && !('final' in outcome && outcome.final) && row.attempt < row.maxAttempts);
     const dueAt = handBack ? now : now + backoffDelayMs(row.retryBackoffMs, row.retryBackoffKind as BackoffKind, row.attempt);
     const status = retry ? S.PENDING : (outcome.status as S.SUCCESS | S.FAILED | S.TIMEOUT);
     const error = outcome.status === S.SUCCESS ? null : boundError(outcome.error);
