@@ -6,6 +6,7 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 /** A job definition as the API shows it; times ISO-8601 UTC. */
 export class JobViewDto {
   @ApiProperty() id: string;
+  @ApiProperty({ description: 'The app that owns the job (created it).' }) appId: string;
   @ApiProperty() code: string;
   @ApiProperty({ nullable: true, type: String }) description: string | null;
   @ApiProperty() handler: string;
@@ -36,7 +37,7 @@ export class JobViewDto {
 
   static of(d: JobDefinition, preview: number[]): JobViewDto {
     return {
-      id: d.id, code: d.code, description: d.description, handler: d.handler, triggerType: d.triggerType, triggerExpr: d.triggerExpr,
+      id: d.id, appId: d.appId, code: d.code, description: d.description, handler: d.handler, triggerType: d.triggerType, triggerExpr: d.triggerExpr,
       timeZone: d.timeZone, params: d.params, routingStrategy: d.routingStrategy, routingKey: d.routingKey, shardTotal: d.shardTotal, shardParams: d.shardParams, misfirePolicy: d.misfirePolicy,
       overlapPolicy: d.overlapPolicy, maxConcurrency: d.maxConcurrency, timeoutMs: d.timeoutMs, retryMax: d.retryMax, retryBackoffMs: d.retryBackoffMs,
       retryBackoffKind: d.retryBackoffKind, enabled: d.enabled, scheduleState: d.scheduleState, scheduleError: d.scheduleError,
