@@ -1,19 +1,48 @@
 /**
- * `npm run create-app -- APP_ID`: creates an API client in the configured database (same settings as the
- * server: DB_URL, TICKWHEEL_SECRET_KEY, or the standalone SQLite file) and prints its secret once.
+ * `npm run create-app -- APP_ID [--scopes a,b,c] [--admin]`: creates an API client in the configured database
+ * (same settings as the server: DB_URL, TICKWHEEL_SECRET_KEY, or the standalone SQLite file), prints its
+ * secret once and the scopes it gave (README "Tenancy and scopes"). Default scopes: tasks:read, tasks:write,
+ * jobs:read, jobs:write, nodes:read; `--scopes` replaces them; `--admin` adds `admin`.
  */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Module } from '@nestjs/common';
 import { CoreModule, loadConfig, scrubSecretsFromEnv } from '../config/index.js';
-import { MetadataModule } from '../modules/metadata/index.js';
-import { ApiClientService } from '../modules/openapi/auth/api-client.service.js';
+import { DEFAULT_SCOPES, MetadataModule, Scope } from '../modules/metadata/index.js';
+import { ApiClientService, checkScopes } from '../modules/openapi/auth/api-client.service.js';
+import { AuditService } from '../modules/openapi/services/audit.service.js';
 
-const appId = process.argv[2];
-if (!appId) {
-  process.stderr.write('usage: npm run create-app -- APP_ID\n');
-  process.exit(2);
+const USAGE = `usage: npm run create-app -- APP_ID [--scopes a,b,c] [--admin]\n  scopes: ${Object.values(Scope).join(', ')}\n`;
+
+/** APP_ID and the scopes the arguments ask for. Exits 2 with the usage on anything else. */
+function parseArgs(argv: string[]): { appId: string; scopes: Scope[] } {
+  let appId: string | undefined;
+  let scopes: string[] = [...DEFAULT_SCOPES];
+  let admin = false;
+  const fail = (why: string): never => {
+    process.stderr.write(`create-app: ${why}\n${USAGE}`);
+    process.exit(2);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--admin') admin = true;
+    else if (a === '--scopes' || a.startsWith('--scopes=')) {
+      const list = a === '--scopes' ? argv[++i] : a.slice('--scopes='.length);
+      if (list === undefined) fail('--scopes needs a comma list');
+      scopes = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    } else if (a.startsWith('-')) fail(`unknown option ${a}`);
+    else if (appId === undefined) appId = a;
+    else fail(`unexpected argument ${a}`);
+  }
+  if (appId === undefined) return fail('APP_ID is missing');
+  try {
+    return { appId, scopes: checkScopes(admin ? [...scopes, Scope.ADMIN] : scopes) };
+  } catch (err) {
+    return fail((err as Error).message);
+  }
 }
+
+const { appId, scopes } = parseArgs(process.argv.slice(2));
 const config = (() => {
   try {
     const c = loadConfig();
@@ -28,13 +57,13 @@ const config = (() => {
 // Say which store the app goes to: an unexported DB_URL silently means the standalone SQLite file.
 process.stderr.write(config.database.type === 'mysql' ? 'create-app: cluster store (DB_URL)\n' : `create-app: standalone store (SQLite in ${config.dataDir}; set DB_URL for the cluster)\n`);
 
-@Module({ imports: [CoreModule.forConfig(config), MetadataModule], providers: [ApiClientService] })
+@Module({ imports: [CoreModule.forConfig(config), MetadataModule], providers: [ApiClientService, AuditService] })
 class CreateAppModule {}
 
 const ctx = await NestFactory.createApplicationContext(CreateAppModule, { logger: ['error'] });
 try {
-  const creds = await ctx.get(ApiClientService).create(appId);
-  process.stdout.write(`AppId:  ${creds.appId}\nSecret: ${creds.secret}\n(the secret is shown only now; store it)\n`);
+  const creds = await ctx.get(ApiClientService).create(appId, { scopes, actor: null });
+  process.stdout.write(`AppId:  ${creds.appId}\nSecret: ${creds.secret}\nScopes: ${scopes.join(',') || '(none)'}\n(the secret is shown only now; store it)\n`);
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);
   process.exitCode = 1;

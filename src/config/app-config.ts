@@ -68,6 +68,8 @@ export interface AppConfig {
    */
   jobMaxInstancesPerMinute: number;
   logLevel: string;
+  /** Per-app caps (README "Tenancy and scopes"); a client's own value overrides them; 0 = no limit. */
+  caps: { maxJobsPerApp: number; maxUnfinishedTasksPerApp: number };
 }
 
 /** Injection token for {@link AppConfig}. */

@@ -120,4 +120,12 @@ export class EnvDto {
 
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
+
+  /** Most job definitions one app may own in a namespace (0 = no limit); a client's max_jobs overrides it. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10_000_000)
+  MAX_JOBS_PER_APP?: number;
+
+  /** Most unfinished instances (tasks and fires) one app may have (0 = no limit); a client's max_unfinished_tasks overrides it. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(100_000_000)
+  MAX_UNFINISHED_TASKS_PER_APP?: number;
 }

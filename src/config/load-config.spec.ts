@@ -100,6 +100,11 @@ describe('loadConfig', () => {
     });
   });
 
+  it('should cap each app at 10,000 jobs and 100,000 unfinished tasks unless MAX_JOBS_PER_APP / MAX_UNFINISHED_TASKS_PER_APP say otherwise (0 = no limit)', () => {
+    expect(loadConfig({}).caps).toEqual({ maxJobsPerApp: 10_000, maxUnfinishedTasksPerApp: 100_000 });
+    expect(loadConfig({ MAX_JOBS_PER_APP: '25', MAX_UNFINISHED_TASKS_PER_APP: '0' }).caps).toEqual({ maxJobsPerApp: 25, maxUnfinishedTasksPerApp: 0 });
+  });
+
   it('should ignore environment variables that are not settings', () => {
     const c = loadConfig({ PATH: '/usr/bin', HOME: '/root', PORT_NUMBER: 'abc', npm_config_foo: 'x', DB_URL_OLD: 'postgres://x' });
     expect(c.shape).toBe('standalone');
@@ -154,6 +159,8 @@ describe('loadConfig', () => {
       ['TICKWHEEL_SHELL_GID=0 (root group)', { TICKWHEEL_ALLOW_SHELL: 'true', TICKWHEEL_SHELL_GID: '0' }, 'TICKWHEEL_SHELL_GID', /root group/],
       ['TICKWHEEL_SHELL_ENV_PASS naming a secret', { TICKWHEEL_SHELL_ENV_PASS: 'HTTP_PROXY,DB_URL' }, 'TICKWHEEL_SHELL_ENV_PASS', /'DB_URL' is a secret setting/],
       ['TICKWHEEL_SHELL_ENV_PASS with a bad name', { TICKWHEEL_SHELL_ENV_PASS: 'A-B' }, 'TICKWHEEL_SHELL_ENV_PASS', /not a variable name/],
+      ['MAX_JOBS_PER_APP=-1', { MAX_JOBS_PER_APP: '-1' }, 'MAX_JOBS_PER_APP', /less than 0/],
+      ['MAX_UNFINISHED_TASKS_PER_APP=lots', { MAX_UNFINISHED_TASKS_PER_APP: 'lots' }, 'MAX_UNFINISHED_TASKS_PER_APP', /integer/],
     ];
 
     it.each(cases)('should refuse %s with a ConfigError naming the setting', (_name, env, setting, detail) => {

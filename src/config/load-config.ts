@@ -135,5 +135,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // one every 20 s, while no single job can take the cluster's whole throughput.
     jobMaxInstancesPerMinute: dto.JOB_MAX_INSTANCES_PER_MINUTE ?? 3000,
     logLevel: dto.LOG_LEVEL ?? 'info',
+    // Backstops against one runaway app, not quotas: 10,000 jobs is a tenth of what one leader fired on time in
+    // bench:trigger (100,000); 100,000 unfinished instances is five times bench:dispatch's whole 20,000-task run.
+    caps: { maxJobsPerApp: dto.MAX_JOBS_PER_APP ?? 10_000, maxUnfinishedTasksPerApp: dto.MAX_UNFINISHED_TASKS_PER_APP ?? 100_000 },
   };
 }

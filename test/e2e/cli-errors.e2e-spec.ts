@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { runNode } from '../utils/run-node.js';
 import { clusterEnv, MYSQL_URL, REDIS_URL, standaloneEnv, startNode, type TestNode, uniqueNamespace } from '../utils/test-node.js';
@@ -49,7 +50,7 @@ describe('CLI errors', () => {
 
     it('should end quietly when its reader closes the pipe early (import-crontab | head -1)', async () => {
       const appId = `cli-pipe-${Date.now()}`;
-      const { secret } = await node.app.get(ApiClientService).create(appId);
+      const { secret } = await node.app.get(ApiClientService).create(appId, { scopes: [...DEFAULT_SCOPES, Scope.SHELL] }); // imports make shell jobs
       const file = join(dir, 'big.cron');
       // 400 lines it refuses, each printed with its reason: far more than a pipe holds once head has gone.
       writeFileSync(file, Array.from({ length: 400 }, (_, i) => `61 * * * * root /bin/echo ${'x'.repeat(200)} ${i}`).join('\n'));

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
 
 const DIR = resolve(process.cwd(), '../shared/data/crontabs');
@@ -23,7 +24,7 @@ describe('importing the real cron.d files of ../shared/data/crontabs', () => {
 
   beforeAll(async () => {
     node = await startNode(standaloneEnv({ TICKWHEEL_ALLOW_SHELL: 'true' }));
-    client = await signedClient(node);
+    client = await signedClient(node, undefined, [...DEFAULT_SCOPES, Scope.SHELL]); // imported jobs are shell jobs
   });
   afterAll(async () => node?.close());
 

@@ -1,4 +1,5 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { signedClient, standaloneEnv, startNode, TestNode } from '../utils/test-node.js';
 
 /** Failing inputs found by attacking the API (session 1); each was a 500, a silent acceptance or a stall. */
@@ -8,7 +9,7 @@ describe('hostile input (standalone)', () => {
 
   beforeAll(async () => {
     node = await startNode(standaloneEnv());
-    client = await signedClient(node);
+    client = await signedClient(node, undefined, [...DEFAULT_SCOPES, Scope.SHELL]); // crontab imports make shell jobs
   });
   afterAll(async () => node?.close());
 

@@ -1,4 +1,6 @@
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { startStandaloneTaskShape, TaskShape } from '../utils/task-shapes.js';
+import { signedClient } from '../utils/test-node.js';
 import { batchIdempotencyCases, hookTask, submitBatchAndAwait } from './task-batch-cases.js';
 
 const N = 1000;
@@ -22,7 +24,8 @@ describe('POST /api/tasks/batch, standalone shape (SQLite + in-process coordinat
   batchIdempotencyCases(() => shape);
 
   it('should refuse the whole batch for a handler this process does not have, naming its first task', async () => {
-    const { client, receiver } = shape;
+    const { receiver } = shape;
+    const client = await signedClient(shape.api, undefined, [...DEFAULT_SCOPES, Scope.SHELL]); // without the scope, the shell tasks are a 403 first
     const res = await client.request<{ field: string; detail: string }>('POST', '/api/tasks/batch', {
       tasks: [hookTask(receiver, 'h-0'), { requestId: 'h-1', handler: 'shell' }, { requestId: 'h-2', handler: 'no.such' }, { requestId: 'h-3', handler: 'shell' }],
     });

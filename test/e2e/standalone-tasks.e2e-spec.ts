@@ -1,7 +1,8 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver } from '../utils/http-receiver.js';
 import { startStandaloneTaskShape, TaskShape } from '../utils/task-shapes.js';
-import { TestNode } from '../utils/test-node.js';
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
+import { signedClient, TestNode } from '../utils/test-node.js';
 import { submitAndAwait } from './thousand-tasks.js';
 
 const N = 1000;
@@ -31,7 +32,8 @@ describe('standalone shape (SQLite + in-process coordination), all roles in one 
     const res = await client.submitTask({ handler: 'no.such.handler' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ field: 'handler', code: 'VALIDATION' });
-    const shell = await client.submitTask({ handler: 'shell', params: { argv: ['/bin/true'] } });
+    const sheller = await signedClient(node, undefined, [...DEFAULT_SCOPES, Scope.SHELL]); // without the scope, a shell task is a 403 first
+    const shell = await sheller.submitTask({ handler: 'shell', params: { argv: ['/bin/true'] } });
     expect(shell.status).toBe(400);
     expect(JSON.stringify(shell.body)).toContain('TICKWHEEL_ALLOW_SHELL');
     const job = await client.request('POST', '/api/jobs', { code: 'nobody', handler: 'no.such.handler', triggerType: 'FIXED_RATE', triggerExpr: '60000' });

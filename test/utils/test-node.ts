@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../src/bootstrap.js';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { AppConfig, loadConfig } from '../../src/config/index.js';
+import { DEFAULT_SCOPES, type Scope } from '../../src/modules/metadata/index.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { AppModuleOptions } from '../../src/app.module.js';
 
@@ -64,9 +65,12 @@ export async function startNode(env: Record<string, string>, opts: AppModuleOpti
   return { app, config, url: `http://127.0.0.1:${port}`, ds: app.get(DataSource), close };
 }
 
-/** Creates an API client on `node` and returns a signed client for it. */
-export async function signedClient(node: TestNode, appId = `app-${randomUUID().slice(0, 8)}`): Promise<TickwheelClient> {
-  const { secret } = await node.app.get(ApiClientService).create(appId);
+/**
+ * Creates an API client on `node` with `scopes` (default: what a client gets when none are chosen, README
+ * "Tenancy and scopes") and returns a signed client for it.
+ */
+export async function signedClient(node: TestNode, appId = `app-${randomUUID().slice(0, 8)}`, scopes: readonly Scope[] = DEFAULT_SCOPES): Promise<TickwheelClient> {
+  const { secret } = await node.app.get(ApiClientService).create(appId, { scopes });
   return new TickwheelClient({ baseUrl: node.url, appId, secret });
 }
 

@@ -9,6 +9,7 @@ export enum ErrorCode {
   UNAUTHORIZED = 'UNAUTHORIZED',
   FORBIDDEN = 'FORBIDDEN',
   RATE_LIMITED = 'RATE_LIMITED',
+  TOO_MANY_UNFINISHED = 'TOO_MANY_UNFINISHED',
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
   ILLEGAL_TRANSITION = 'ILLEGAL_TRANSITION',
@@ -61,5 +62,15 @@ export class ConflictError extends SchedulerError {
 export class ForbiddenError extends SchedulerError {
   constructor(message: string, readonly scope?: string) {
     super(ErrorCode.FORBIDDEN, message, undefined, scope ? { scope } : undefined);
+  }
+}
+
+/**
+ * Backpressure (README "Tenancy and scopes", per-app caps): the app has as many unfinished tasks as its cap
+ * allows. A 429 with `Retry-After: retryAfterSeconds`: try again once some have finished.
+ */
+export class TooManyUnfinishedError extends SchedulerError {
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(ErrorCode.TOO_MANY_UNFINISHED, message, undefined, { retryAfterSeconds });
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
-import { FINAL_STATUSES, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
+import { FINAL_STATUSES, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, type Tx } from '../metadata/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL, jobSlots } from '../coordination/coordination.port.js';
 import { MetricsService } from '../observability/index.js';
@@ -8,6 +8,9 @@ import { DispatchService } from './dispatch.service.js';
 
 /** Rounds of read-and-cancel before a cancel that keeps losing to the row's moves gives up. */
 const CANCEL_TRIES = 10;
+
+/** Work committed with a cancel that won (its audit row), given the row as it was before the cancel. */
+export type InCancelTransaction = (em: Tx, row: JobInstance) => Promise<void>;
 
 /**
  * Cancels instances (DESIGN §4, §7): any unfinished status → CANCELLED in one conditional write.
@@ -54,12 +57,14 @@ export class CancelService {
    * to such a move is tried again on a fresh read, so the cancel is not dropped while the instance goes on to
    * run (a cancel storm on a limited job answered PENDING and the instance ran; a REPLACE victim claimed just
    * after the fire's read ran on beside its replacement). Gives up only after {@link CANCEL_TRIES} lost rounds.
+   * @param inTx with it, the winning transition and `inTx` commit in one transaction (an API cancel and its
+   *   audit row): when `inTx` throws, nothing is cancelled and the error propagates.
    * @returns true when this call cancelled it; false when it was already final (or ended meanwhile).
    */
-  async cancel(row: JobInstance, reason: string): Promise<boolean> {
+  async cancel(row: JobInstance, reason: string, inTx?: InCancelTransaction): Promise<boolean> {
     for (let round = 1; ; round++) {
       if (FINAL_STATUSES.has(row.status)) return false;
-      if (await this.cancelAsRead(row, reason)) return true;
+      if (await this.cancelAsRead(row, reason, inTx)) return true;
       const fresh = round < CANCEL_TRIES ? await this.instances.findById(row.id) : null;
       if (!fresh) return false;
       row = fresh;
@@ -67,14 +72,19 @@ export class CancelService {
   }
 
   /** One conditional cancel of `row` in the status and attempt it was read with; false when the row moved. */
-  private async cancelAsRead(row: JobInstance, reason: string): Promise<boolean> {
+  private async cancelAsRead(row: JobInstance, reason: string, inTx?: InCancelTransaction): Promise<boolean> {
     const now = this.clock.now();
     // A running handler may still be stopping: until its executor says it stopped (or the grace runs out), the row's
     // lease_until keeps the job's QUEUE turn / maxConcurrency place taken (JobInstanceRepository.endStopGrace).
     // (A task of no job has no turn or slot to keep.)
     const leaseUntil = row.status === JobInstanceStatus.RUNNING && row.jobId ? now + this.stopGraceMs : null;
-    const won = await this.instances.transition(row.id, row.status, JobInstanceStatus.CANCELLED, { attempt: row.attempt },
-      { finishedAt: now, leaseUntil, error: reason.slice(0, 1000) }, now);
+    const transition = (em?: Tx) => this.instances.transition(row.id, row.status, JobInstanceStatus.CANCELLED, { attempt: row.attempt },
+      { finishedAt: now, leaseUntil, error: reason.slice(0, 1000) }, now, em);
+    const won = !inTx ? await transition() : await this.instances.transaction(async (em) => {
+      const w = await transition(em);
+      if (w) await inTx(em, row);
+      return w;
+    });
     if (!won) return false;
     this.metrics.instancesFinished.inc({ status: JobInstanceStatus.CANCELLED });
     if (row.status !== JobInstanceStatus.RUNNING) {

@@ -2,4 +2,4 @@ export { DispatchModule } from './dispatch.module.js';
 export { DispatchService, type DispatchOutcome, type StagedFire } from './dispatch.service.js';
 export { NodeRegistryService } from './node-registry.service.js';
 export { ReconcilerService } from './reconciler.service.js';
-export { CancelService } from './cancel.service.js';
+export { CancelService, type InCancelTransaction } from './cancel.service.js';

@@ -1,10 +1,12 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { CoordinationModule } from '../coordination/coordination.module.js';
+import { APP_EGRESS_ALLOW, type AppEgressAllow } from '../egress/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { HttpJobHandler } from './builtin/http.handler.js';
 import { NoopJobHandler } from './builtin/noop.handler.js';
 import { ShellJobHandler } from './builtin/shell.handler.js';
+import { AppScopes } from './app-scopes.service.js';
 import { ExecutorService } from './executor.service.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 import { TaskRunner } from './task-runner.service.js';
@@ -34,7 +36,11 @@ export class ExecutionModule {
     return {
       module: ExecutionModule,
       imports: [DiscoveryModule, MetadataModule, CoordinationModule],
-      providers: [HandlerRegistry, TaskRunner, ExecutorService, ...builtins],
+      providers: [
+        HandlerRegistry, AppScopes, TaskRunner, ExecutorService, ...builtins,
+        // An app's own egress allow-list (api_client.egress_allow) narrows its http calls (README "Egress policy").
+        { provide: APP_EGRESS_ALLOW, useFactory: (apps: AppScopes): AppEgressAllow => (appId) => apps.egressAllowOf(appId), inject: [AppScopes] },
+      ],
       exports: [ExecutorService, HandlerRegistry],
     };
   }

@@ -5,6 +5,7 @@ import {
   JobInstanceStatus as S, type SucceededAttempt,
 } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
+import type { AppScopes } from './app-scopes.service.js';
 import type { HandlerRegistry } from './handler-registry.service.js';
 import { JobFailure, type JobHandlerImpl } from './job-context.js';
 import { TaskRunner } from './task-runner.service.js';
@@ -72,7 +73,8 @@ describe('TaskRunner finishing write', () => {
     const metrics = { executionSeconds: counter, retries: counter, instancesFinished: counter } as unknown as MetricsService;
     const coordination = { scheduleDelayed: async (id: string, at: number) => log.push(`delay ${id} +${at - NOW}`) } as unknown as CoordinationPort;
     const jobs = {} as JobDefinitionRepository;
-    return new TaskRunner(instances, ledger, jobs, handlers, metrics, coordination, { leaseMs: 60_000, namespace: 'ns' } as AppConfig, { now: () => NOW });
+    const scopes = { refusal: async () => null } as unknown as AppScopes;
+    return new TaskRunner(instances, ledger, jobs, handlers, metrics, coordination, { leaseMs: 60_000, namespace: 'ns' } as AppConfig, { now: () => NOW }, scopes);
   }
 
   beforeEach(() => {

@@ -18,6 +18,7 @@ import {
 } from '../metadata/index.js';
 import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL, jobSlots } from '../coordination/coordination.port.js';
 import { MetricsService } from '../observability/index.js';
+import { AppScopes } from './app-scopes.service.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 import { JobContext, JobFailure } from './job-context.js';
 import { backoffDelayMs, boundError, boundResult } from './outcome.util.js';
@@ -105,6 +106,7 @@ export class TaskRunner {
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly scopes: AppScopes,
   ) {}
 
   /** Whether an attempt of instance `instanceId` runs here now. */
@@ -195,6 +197,9 @@ export class TaskRunner {
     }
     const handler = this.handlers.get(row.handler);
     if (!handler) return { status: S.FAILED, error: `no handler '${row.handler}' on this node` };
+    // A privileged handler (shell) runs only while its app holds the scope: a revoked one fails the instance, not retried.
+    const refused = await this.scopes.refusal(row).catch((err: Error) => `could not read the app's scopes (${err.message}); not run`);
+    if (refused) return { status: S.FAILED, error: refused, final: refused.startsWith('SCOPE_REVOKED') ? true : undefined };
     const timeout = setTimeout(() => controller.abort(new Error('TIMEOUT')), row.timeoutMs);
     const onShutdown = () => controller.abort(new Error('SHUTDOWN'));
     shutdown.addEventListener('abort', onShutdown, { once: true });

@@ -4,20 +4,28 @@ import { CoordinationModule } from '../coordination/coordination.module.js';
 import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { ApiClientService } from './auth/api-client.service.js';
+import { ScopeGuard } from './auth/scope.guard.js';
 import { SignatureGuard } from './auth/signature.guard.js';
+import { AuditController } from './controllers/audit.controller.js';
+import { ClientsController } from './controllers/clients.controller.js';
 import { JobsController } from './controllers/jobs.controller.js';
 import { NodesController } from './controllers/nodes.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
 import { BodyDepthInterceptor } from './filters/body-depth.interceptor.js';
 import { BodyItemsInterceptor } from './filters/body-items.interceptor.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
+import { AuditService } from './services/audit.service.js';
+import { ClientsService } from './services/clients.service.js';
 import { CrontabImportService } from './services/crontab-import.service.js';
 import { HandlerCheckService } from './services/handler-check.service.js';
+import { JobRunsService } from './services/job-runs.service.js';
 import { JobsService } from './services/jobs.service.js';
+import { TaskCapService } from './services/task-cap.service.js';
 import { TasksService } from './services/tasks.service.js';
 
 /**
- * The HTTP surface of the api role (DESIGN §2 `openapi`, §8): signed /api routes, problem+json errors.
+ * The HTTP surface of the api role (DESIGN §2 `openapi`, §8): signed /api routes, each needing a scope
+ * (ScopeGuard, after the signature check), problem+json errors.
  * The trigger module (trigger-now, schedule validation) is passed in by the app module, which knows
  * whether the scheduler role runs in this process.
  */
@@ -28,10 +36,14 @@ export class OpenApiModule {
     return {
       module: OpenApiModule,
       imports: [MetadataModule, CoordinationModule, DispatchModule, trigger],
-      controllers: [TasksController, JobsController, NodesController],
-      providers: [ApiClientService, TasksService, JobsService, CrontabImportService, HandlerCheckService, { provide: APP_GUARD, useClass: SignatureGuard },
+      controllers: [TasksController, JobsController, NodesController, ClientsController, AuditController],
+      providers: [
+        ApiClientService, AuditService, TasksService, TaskCapService, JobsService, JobRunsService, CrontabImportService, HandlerCheckService, ClientsService,
+        // Guards run in this order: who is calling, then what it may do.
+        { provide: APP_GUARD, useClass: SignatureGuard }, { provide: APP_GUARD, useClass: ScopeGuard },
         // In this order: an over-long array is refused before the depth walk visits its every item.
-        { provide: APP_INTERCEPTOR, useClass: BodyItemsInterceptor }, { provide: APP_INTERCEPTOR, useClass: BodyDepthInterceptor }],
+        { provide: APP_INTERCEPTOR, useClass: BodyItemsInterceptor }, { provide: APP_INTERCEPTOR, useClass: BodyDepthInterceptor },
+      ],
       exports: [ApiClientService],
     };
   }

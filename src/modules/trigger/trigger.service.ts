@@ -13,6 +13,7 @@ import {
   JobInstanceStatus,
   newJobInstance,
   OverlapPolicy,
+  OWNERLESS_APP_ID,
   ScheduleState,
   TriggerSource,
   type Tx,
@@ -22,8 +23,14 @@ import { FirePlan, planFire } from './fire-planner.js';
 import { scheduledTimes } from './backfill.js';
 import { decideOverlap } from './overlap.js';
 
-/** The app id recorded on instances the scheduler creates (API tasks carry the caller's app id). */
-export const SCHEDULER_APP_ID = 'tickwheel';
+/**
+ * The app id recorded on the fires of a job that has no owner (a row from before jobs had one). A job's
+ * fires carry its owner's app id (issue 9); API tasks carry the caller's.
+ */
+export const SCHEDULER_APP_ID = OWNERLESS_APP_ID;
+
+/** Work done inside the transaction that writes extra fires (trigger-now, backfill), e.g. their audit row. */
+export type InFireTransaction = (em: Tx, rows: JobInstance[]) => Promise<void>;
 
 /**
  * Fires due job definitions (DESIGN §5, "Firing"). One pass reads a page of enabled jobs whose
@@ -106,12 +113,13 @@ export class TriggerService {
    * override the job's when given.
    * @returns the new instance — every shard of the fire for a sharded job, shard 0 first (PENDING ones
    *   already handed to dispatch; SKIP makes them CANCELLED, QUEUE WAITING).
+   * @param inTx run inside the transaction that writes the rows, after them (its failure writes nothing).
    * @throws ConflictError when the job already has a row for this very millisecond (retry).
    */
-  async triggerNow(def: JobDefinition, params?: Record<string, unknown>): Promise<JobInstance[]> {
+  async triggerNow(def: JobDefinition, params?: Record<string, unknown>, inTx?: InFireTransaction): Promise<JobInstance[]> {
     const now = this.clock.now();
     const rows = this.newFire(def, now, TriggerSource.MANUAL, now, params);
-    const byId = new Map((await this.insertUnderOverlap(def, rows, 'a manual trigger')).map((r) => [r.id, r]));
+    const byId = new Map((await this.insertUnderOverlap(def, rows, 'a manual trigger', inTx)).map((r) => [r.id, r]));
     const shards = rows.map((r) => byId.get(r.id)).filter((r): r is JobInstance => r !== undefined);
     if (shards.length < rows.length) throw new ConflictError(`job ${def.code} already has an instance for ${new Date(now).toISOString()}; trigger again`);
     return shards;
@@ -123,11 +131,12 @@ export class TriggerService {
    * unique key), so backfilling a range twice, or one that partly ran, creates only what is missing.
    * @throws ValidationError(`to`) when the range holds more than BACKFILL_MAX fires or MAX_BACKFILL_INSTANCES instances; (`triggerType`) for
    *   FIXED_DELAY, whose times depend on past run lengths.
+   * @param inTx run inside the transaction that writes the rows, after them (its failure writes nothing).
    */
-  async backfill(def: JobDefinition, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {
+  async backfill(def: JobDefinition, fromMs: number, toMs: number, inTx?: InFireTransaction): Promise<{ created: number; existing: number; fireTimes: number[] }> {
     const now = this.clock.now();
     const times = scheduledTimes(def, fromMs, toMs, now);
-    const stored = await this.insertUnderOverlap(def, times.flatMap((t) => this.newFire(def, t, TriggerSource.BACKFILL, now)), 'a backfilled fire');
+    const stored = await this.insertUnderOverlap(def, times.flatMap((t) => this.newFire(def, t, TriggerSource.BACKFILL, now)), 'a backfilled fire', inTx);
     const filled = new Set(stored.map((r) => r.fireTime)).size;
     return { created: filled, existing: times.length - filled, fireTimes: times };
   }
@@ -135,14 +144,15 @@ export class TriggerService {
   /**
    * Writes extra fires of one job (manual, backfill) in one transaction under its overlap policy, then
    * cancels REPLACE victims and dispatches the PENDING rows. Rows whose (job, fire time) already exists
-   * are skipped. @returns the rows written, as stored.
+   * are skipped; `inTx` runs in that transaction after the insert. @returns the rows written, as stored.
    */
-  private async insertUnderOverlap(def: JobDefinition, rows: JobInstance[], what: string): Promise<JobInstance[]> {
+  private async insertUnderOverlap(def: JobDefinition, rows: JobInstance[], what: string, inTx?: InFireTransaction): Promise<JobInstance[]> {
     const replaced: JobInstance[] = [];
     await this.jobs.transaction(async (em) => {
       const busy = await this.instances.unfinishedOfJobs(em, [def.id], this.clock.now());
       this.applyOverlap(def, rows, busy.get(def.id) ?? [], replaced);
       await this.instances.insertIgnore(em, rows);
+      if (inTx) await inTx(em, rows);
     });
     for (const old of replaced) await this.cancels.cancel(old, `OVERLAP_REPLACE: replaced by ${what}`);
     const stored = await this.instances.findByIds(rows.map((r) => r.id));
@@ -242,7 +252,8 @@ export class TriggerService {
   /**
    * The rows of one fire of `def`: one per shard (shardTotal, DESIGN §6 SHARDING_BROADCAST), each with its
    * shard's params merged over the job's (or over `params`, a trigger-now's own), created at `now`, due at
-   * `dueAt`. The routing key is the value of the params field the job names in `routingKey`.
+   * `dueAt`, under the job's owner (its app id). The routing key is the value of the params field the job
+   * names in `routingKey`.
    */
   private newFire(def: JobDefinition, fireTime: number, source: TriggerSource, now: number, params?: Record<string, unknown>, dueAt = now): JobInstance[] {
     const base = params ?? def.params ?? {};
@@ -251,7 +262,7 @@ export class TriggerService {
       const own = { ...base, ...((def.shardParams?.[shardIndex] as Record<string, unknown> | undefined) ?? {}) };
       const key = def.routingKey ? own[def.routingKey] : undefined;
       return newJobInstance({
-        namespace: def.namespace, appId: SCHEDULER_APP_ID, jobId: def.id, jobCode: def.code, handler: def.handler, fireTime, shardIndex, shardTotal: total,
+        namespace: def.namespace, appId: def.appId || SCHEDULER_APP_ID, jobId: def.id, jobCode: def.code, handler: def.handler, fireTime, shardIndex, shardTotal: total,
         triggerSource: source, maxAttempts: def.retryMax + 1, retryBackoffMs: def.retryBackoffMs, retryBackoffKind: def.retryBackoffKind,
         timeoutMs: def.timeoutMs, maxConcurrency: def.maxConcurrency ?? 0, routingStrategy: def.routingStrategy, routingKey: key === undefined || key === null ? null : String(key).slice(0, 255),
         params: own, dueAt,

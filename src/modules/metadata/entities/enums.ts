@@ -72,3 +72,6 @@ export enum Scope {
 
 /** Scopes a client gets when none are chosen: its own tasks and jobs, and the node list; never admin or shell. */
 export const DEFAULT_SCOPES: readonly Scope[] = [Scope.TASKS_READ, Scope.TASKS_WRITE, Scope.JOBS_READ, Scope.JOBS_WRITE, Scope.NODES_READ];
+
+/** The app id on the fires of a job that has no owner (a row from before jobs had one); no client may take it to own them. */
+export const OWNERLESS_APP_ID = 'tickwheel';

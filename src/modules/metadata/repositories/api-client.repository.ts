@@ -1,26 +1,55 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, QueryDeepPartialEntity, Repository } from 'typeorm';
 import { ApiClient } from '../entities/index.js';
+import { runTransaction } from './transactions.js';
 
 /** api_client I/O. Secrets arrive here already encrypted. */
 @Injectable()
 export class ApiClientRepository {
   private readonly repo: Repository<ApiClient>;
 
-  constructor(@InjectDataSource() ds: DataSource) {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.repo = ds.getRepository(ApiClient);
   }
 
-  async insert(client: ApiClient): Promise<void> {
-    await this.repo.insert(client);
+  /** Inserts a client, inside `em` when given. */
+  async insert(client: ApiClient, em?: EntityManager): Promise<void> {
+    await (em ? em.getRepository(ApiClient) : this.repo).insert(client);
   }
 
-  findByAppId(appId: string): Promise<ApiClient | null> {
-    return this.repo.findOneBy({ appId });
+  /** Writes `patch` over client `appId` inside `em`. */
+  async update(em: EntityManager, appId: string, patch: Partial<ApiClient>): Promise<void> {
+    await em.getRepository(ApiClient).update({ appId }, patch as QueryDeepPartialEntity<ApiClient>);
+  }
+
+  /** The client `appId`, inside `em` when given. */
+  findByAppId(appId: string, em?: EntityManager): Promise<ApiClient | null> {
+    return (em ? em.getRepository(ApiClient) : this.repo).findOneBy({ appId });
+  }
+
+  /**
+   * Reads client `appId` inside `em`, locking its row until the transaction ends (MySQL `SELECT … FOR
+   * UPDATE`; SQLite serialises writers anyway): two creates of one app's jobs then count its jobs one
+   * after the other (the MAX_JOBS_PER_APP cap). Null when there is no such client.
+   */
+  lockForUpdate(em: EntityManager, appId: string): Promise<ApiClient | null> {
+    const qb = em.getRepository(ApiClient).createQueryBuilder('c').where('c.app_id = :appId', { appId });
+    if (this.ds.options.type === 'mysql') qb.setLock('pessimistic_write');
+    return qb.getOne();
+  }
+
+  /** A page of the clients by app id, and how many there are. */
+  list(offset: number, limit: number): Promise<[ApiClient[], number]> {
+    return this.repo.findAndCount({ order: { appId: 'ASC' }, skip: offset, take: limit });
   }
 
   count(): Promise<number> {
     return this.repo.count();
+  }
+
+  /** Runs `fn` in one transaction (a client change and its audit row together; see runTransaction). */
+  transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
+    return runTransaction(this.ds, fn);
   }
 }

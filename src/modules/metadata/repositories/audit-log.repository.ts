@@ -1,10 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryDeepPartialEntity, Repository } from 'typeorm';
+import { Between, DataSource, EntityManager, FindOptionsWhere, QueryDeepPartialEntity, Repository } from 'typeorm';
 import { fitJson, newId, TEXT_COLUMN_BYTES } from '../../../common/index.js';
 import { AuditLog } from '../entities/index.js';
 
-/** Append-only audit_log (DESIGN §3). */
+/** One audit entry to append: who (app id, null for an operator's CLI), what, in which namespace. */
+export interface AuditEntry {
+  namespace: string;
+  appId: string | null;
+  action: string;
+  targetType: string;
+  targetId: string;
+  /** Snapshots, already redacted by the caller (null when there is none, e.g. before a create). */
+  before?: unknown;
+  after?: unknown;
+}
+
+/** A filtered page of one namespace's audit rows (times epoch ms, inclusive). */
+export interface AuditQuery {
+  namespace: string;
+  appId?: string;
+  targetType?: string;
+  targetId?: string;
+  action?: string;
+  from?: number;
+  to?: number;
+  offset: number;
+  limit: number;
+}
+
+/** Append-only audit_log (DESIGN §3, issue 9 point 7). */
 @Injectable()
 export class AuditLogRepository {
   private readonly repo: Repository<AuditLog>;
@@ -14,18 +39,30 @@ export class AuditLogRepository {
   }
 
   /**
-   * Appends one entry; `before`/`after` are snapshots (null for create/delete), each made to fit its TEXT column
-   * (fitJson: the largest fields of a snapshot over 65,535 bytes, a job's params say, are replaced by their size).
-   * A job whose params fill their own column made its audit row too long: the change was written, its audit row
-   * failed, and the request answered 500.
+   * Appends one entry, inside `em` (the transaction of the change it records) when given. `before`/`after` are
+   * snapshots (null for create/delete), each made to fit its TEXT column (fitJson: the largest fields of a snapshot
+   * over 65,535 bytes, a job's params say, are replaced by their size), so a change never fails on its audit row.
    */
-  async append(e: { appId: string | null; action: string; targetType: string; targetId: string; before?: unknown; after?: unknown }, now: number): Promise<void> {
-    const before = fitJson(e.before ?? null, TEXT_COLUMN_BYTES);
-    const after = fitJson(e.after ?? null, TEXT_COLUMN_BYTES);
-    await this.repo.insert({ id: newId(), appId: e.appId, action: e.action, targetType: e.targetType, targetId: e.targetId, before, after, createdAt: now } as QueryDeepPartialEntity<AuditLog>);
+  async append(e: AuditEntry, now: number, em?: EntityManager): Promise<void> {
+    const row = {
+      id: newId(), namespace: e.namespace, appId: e.appId, action: e.action, targetType: e.targetType, targetId: e.targetId,
+      before: fitJson(e.before ?? null, TEXT_COLUMN_BYTES), after: fitJson(e.after ?? null, TEXT_COLUMN_BYTES), createdAt: now,
+    };
+    await (em ? em.getRepository(AuditLog) : this.repo).insert(row as QueryDeepPartialEntity<AuditLog>);
   }
 
   listForTarget(targetType: string, targetId: string): Promise<AuditLog[]> {
     return this.repo.find({ where: { targetType, targetId }, order: { createdAt: 'ASC' } });
+  }
+
+  /** Rows of `q.namespace` matching every filter given, newest first (then by id), and how many match. */
+  find(q: AuditQuery): Promise<[AuditLog[], number]> {
+    const where: FindOptionsWhere<AuditLog> = { namespace: q.namespace };
+    if (q.appId !== undefined) where.appId = q.appId;
+    if (q.targetType !== undefined) where.targetType = q.targetType;
+    if (q.targetId !== undefined) where.targetId = q.targetId;
+    if (q.action !== undefined) where.action = q.action;
+    if (q.from !== undefined || q.to !== undefined) where.createdAt = Between(q.from ?? 0, q.to ?? Number.MAX_SAFE_INTEGER);
+    return this.repo.findAndCount({ where, order: { createdAt: 'DESC', id: 'DESC' }, skip: q.offset, take: q.limit });
   }
 }

@@ -4,6 +4,7 @@ import { DataSource, EntityManager, In, LessThan, QueryDeepPartialEntity, Reposi
 import { ConflictError, NotFoundError } from '../../../common/index.js';
 import { JobDefinition, OverlapPolicy } from '../entities/index.js';
 import { isUniqueViolation } from './db-errors.js';
+import { runTransaction } from './transactions.js';
 
 /** Rows changed by a raw UPDATE, for mysql2 ({affectedRows}) and better-sqlite3 ({changes} / [rows, n]). */
 function affectedRows(res: unknown): number {
@@ -25,21 +26,25 @@ export interface DueRef {
 @Injectable()
 export class JobDefinitionRepository {
   private readonly repo: Repository<JobDefinition>;
-  private sqliteTail: Promise<unknown> = Promise.resolve();
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.repo = ds.getRepository(JobDefinition);
   }
 
-  /** @throws ConflictError(field code) when the code already exists in the namespace. */
-  async create(def: JobDefinition): Promise<JobDefinition> {
+  /**
+   * Inserts `def` (inside `em` when given). On MySQL a duplicate key rolls back only this statement, so a
+   * caller's transaction may go on after the ConflictError.
+   * @throws ConflictError(field code) when the app already has this code in the namespace.
+   */
+  async create(def: JobDefinition, em?: EntityManager): Promise<JobDefinition> {
+    const repo = em ? em.getRepository(JobDefinition) : this.repo;
     try {
-      await this.repo.insert(def as QueryDeepPartialEntity<JobDefinition>);
+      await repo.insert(def as QueryDeepPartialEntity<JobDefinition>);
     } catch (err) {
       if (isUniqueViolation(err)) throw new ConflictError(`job code '${def.code}' already exists`, 'code');
       throw err;
     }
-    return (await this.findById(def.namespace, def.id)) as JobDefinition;
+    return (await repo.findOneBy({ namespace: def.namespace, id: def.id })) as JobDefinition;
   }
 
   /**
@@ -74,12 +79,25 @@ export class JobDefinitionRepository {
     return this.repo.findOneBy({ namespace, id });
   }
 
-  findByCode(namespace: string, code: string): Promise<JobDefinition | null> {
-    return this.repo.findOneBy({ namespace, code });
+  /** The job `code` of app `appId` (codes are unique per namespace and app), inside `em` when given. */
+  findByCode(namespace: string, appId: string, code: string, em?: EntityManager): Promise<JobDefinition | null> {
+    return (em ? em.getRepository(JobDefinition) : this.repo).findOneBy({ namespace, appId, code });
   }
 
-  list(namespace: string, offset: number, limit: number): Promise<[JobDefinition[], number]> {
-    return this.repo.findAndCount({ where: { namespace }, order: { code: 'ASC' }, skip: offset, take: limit });
+  /** Jobs with `code` of any app in the namespace, at most `limit` (an admin naming a job by code alone). */
+  findByCodeAnyApp(namespace: string, code: string, limit: number): Promise<JobDefinition[]> {
+    return this.repo.find({ where: { namespace, code }, order: { appId: 'ASC' }, take: limit });
+  }
+
+  /** A page of the namespace's jobs by code (then owner): of app `appId`, or of every app when null. */
+  list(namespace: string, appId: string | null, offset: number, limit: number): Promise<[JobDefinition[], number]> {
+    const where = appId === null ? { namespace } : { namespace, appId };
+    return this.repo.findAndCount({ where, order: { code: 'ASC', appId: 'ASC' }, skip: offset, take: limit });
+  }
+
+  /** How many jobs app `appId` owns in the namespace, inside `em` (read from the (namespace, app_id, code) key). */
+  countOwned(em: EntityManager, namespace: string, appId: string): Promise<number> {
+    return em.getRepository(JobDefinition).countBy({ namespace, appId });
   }
 
 
@@ -171,27 +189,15 @@ export class JobDefinitionRepository {
 
   /** Runs `fn` in one transaction (the fire ledger: instance rows + schedule advance together, DESIGN §5). */
   transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.serialised(() => this.ds.transaction(fn));
+    return runTransaction(this.ds, fn);
   }
 
   /**
-   * Runs a job edit in one transaction, READ COMMITTED on MySQL: the edit's range DELETE of staged fires
-   * then locks only the rows it removes, not the index gaps a firing page of other jobs inserts into.
-   * (SQLite has one writer; its default applies.)
+   * Runs a job edit (and its audit row) in one transaction, READ COMMITTED on MySQL: the edit's range
+   * DELETE of staged fires then locks only the rows it removes, not the index gaps a firing page of other
+   * jobs inserts into. SQLite: one transaction at a time (see runTransaction).
    */
   editTransaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.options.type === 'mysql' ? this.ds.transaction('READ COMMITTED', fn) : this.serialised(() => this.ds.transaction(fn));
-  }
-
-  /**
-   * SQLite: one transaction at a time. TypeORM's better-sqlite3 driver shares one connection, so a second
-   * transaction begun while one is open would become a SAVEPOINT inside it (and roll back with it). Today
-   * nothing inside these transactions waits on real I/O, so they never interleave; this keeps it so.
-   */
-  private serialised<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.ds.options.type === 'mysql') return fn();
-    const run = this.sqliteTail.then(fn, fn);
-    this.sqliteTail = run.catch(() => undefined);
-    return run;
+    return runTransaction(this.ds, fn, true);
   }
 }

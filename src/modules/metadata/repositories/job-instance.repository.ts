@@ -6,6 +6,7 @@ import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 import { assertTransition } from '../state-machine/transitions.js';
 import { isUniqueViolation, withDbRetry } from './db-errors.js';
 import { runStatement } from './raw-statement.js';
+import { runTransaction } from './transactions.js';
 
 const UNFINISHED = [JobInstanceStatus.PENDING, JobInstanceStatus.WAITING, JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING];
 
@@ -159,6 +160,16 @@ export class JobInstanceRepository {
   }
 
   /**
+   * Unfinished (PENDING, WAITING, DISPATCHED, RUNNING) instances of app `appId` in every namespace: its
+   * tasks and its jobs' fires. Read from the (app_id, status) index alone (the MAX_UNFINISHED_TASKS_PER_APP cap).
+   */
+  async countUnfinishedOfApp(appId: string): Promise<number> {
+    const rows: Array<{ n: number | string }> = await this.repo.manager.query(
+      `SELECT COUNT(*) AS n FROM job_instance WHERE app_id = ? AND status IN (${UNFINISHED.map(() => '?').join(', ')})`, [appId, ...UNFINISHED]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
    * Runs `work` as one transaction in the cluster shape (MySQL), so writes that must land together do — a
    * transition and the job_attempt row it closes: a process killed between the two would leave an attempt
    * that never ends. SQLite runs `work` without one (`em` undefined): TypeORM's better-sqlite3 driver shares
@@ -167,6 +178,15 @@ export class JobInstanceRepository {
    */
   together<T>(work: (em: EntityManager | undefined) => Promise<T>): Promise<T> {
     return this.ds.options.type === 'mysql' ? this.ds.transaction((em) => work(em)) : work(undefined);
+  }
+
+  /**
+   * Runs `fn` in one real transaction on both databases (SQLite: one at a time, see runTransaction), for a
+   * change that must commit with its audit row (an audited cancel). Unlike {@link together}, never on the
+   * executor's hot path.
+   */
+  transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
+    return runTransaction(this.ds, fn);
   }
 
   /**

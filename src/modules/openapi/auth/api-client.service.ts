@@ -3,9 +3,10 @@ import { LRUCache } from 'lru-cache';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLOCK, type Clock, ConflictError, ValidationError } from '../../../common/index.js';
+import { CLOCK, type Clock, ConflictError, NotFoundError, ValidationError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { ApiClient, ApiClientRepository, DEFAULT_SCOPES, Scope } from '../../metadata/index.js';
+import { ApiClient, ApiClientRepository, DEFAULT_SCOPES, isUniqueViolation, OWNERLESS_APP_ID, Scope } from '../../metadata/index.js';
+import { AuditAction, AuditService, clientSnapshot } from '../services/audit.service.js';
 import { SecretBox } from './secret-box.js';
 
 /** How long a looked-up client (or its absence) is trusted before the database is read again, ms. */
@@ -21,6 +22,20 @@ export const APP_ID_PATTERN = /^[A-Za-z0-9_.-]{3,64}$/;
 export interface ApiCredentials {
   appId: string;
   secret: string;
+}
+
+/** A client's own limits (README "Tenancy and scopes"); null or absent = the settings' defaults, 0 = no limit. */
+export type ClientLimits = Partial<Pick<ApiClient, 'rateLimit' | 'rateBurst' | 'maxJobs' | 'maxUnfinishedTasks' | 'egressAllow'>>;
+
+/**
+ * `scopes` deduplicated, in the enum's order.
+ * @throws ValidationError(`scopes`) for an unknown one.
+ */
+export function checkScopes(scopes: readonly string[]): Scope[] {
+  const known: string[] = Object.values(Scope);
+  const bad = scopes.find((s) => !known.includes(s));
+  if (bad !== undefined) throw new ValidationError('scopes', `unknown scope '${bad}'; scopes are ${known.join(', ')}`);
+  return Object.values(Scope).filter((s) => scopes.includes(s));
 }
 
 /** An enabled client as the request path needs it: its plain secret, scopes and limits (null = the defaults). */
@@ -50,6 +65,7 @@ export class ApiClientService {
 
   constructor(
     private readonly clients: ApiClientRepository,
+    private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
@@ -57,22 +73,48 @@ export class ApiClientService {
   }
 
   /**
-   * Creates a client. `appId` is 3-64 of [A-Za-z0-9_.-], compared exactly.
-   * @param scopes what it may do; default {@link DEFAULT_SCOPES} (never admin or shell unless asked).
-   * @throws ValidationError for a bad id or scope; ConflictError when it exists.
+   * Creates a client with a random 256-bit secret, and its audit row in the same transaction. `appId` is
+   * 3-64 of [A-Za-z0-9_.-], compared exactly.
+   * @param opts.scopes what it may do; default {@link DEFAULT_SCOPES} (never admin or shell unless asked).
+   * @param opts.limits its own limits (null or absent = the settings' defaults).
+   * @param opts.actor the admin app that asked (audit); null for an operator's CLI or the first start.
+   * @returns the credentials: the only time the secret is shown.
+   * @throws ValidationError for a bad or reserved id, or a bad scope; ConflictError when it exists.
    */
-  async create(appId: string, scopes: readonly Scope[] = DEFAULT_SCOPES): Promise<ApiCredentials> {
+  async create(appId: string, opts: { scopes?: readonly Scope[]; limits?: ClientLimits; actor?: string | null } = {}): Promise<ApiCredentials> {
     if (!APP_ID_PATTERN.test(appId)) throw new ValidationError('appId', 'appId must be 3-64 of [A-Za-z0-9_.-]');
-    const known = new Set<string>(Object.values(Scope));
-    const bad = scopes.find((s) => !known.has(s));
-    if (bad !== undefined) throw new ValidationError('scopes', `unknown scope '${bad}'; scopes are ${[...known].join(', ')}`);
+    if (appId === OWNERLESS_APP_ID) throw new ValidationError('appId', `'${appId}' is reserved: it stands for the owner of jobs that have none`);
+    const scopes = checkScopes(opts.scopes ?? DEFAULT_SCOPES);
     if (await this.clients.findByAppId(appId)) throw new ConflictError(`app '${appId}' already exists`, 'appId');
     const secret = randomBytes(32).toString('hex');
     const now = this.clock.now();
-    await this.clients.insert(Object.assign(new ApiClient(), {
-      appId, secretEnc: this.box.seal(secret), enabled: true, scopes: [...new Set(scopes)], rateLimit: null, rateBurst: null,
-      maxJobs: null, maxUnfinishedTasks: null, egressAllow: null, callbackHosts: null, createdAt: now, updatedAt: now,
-    }));
+    const l = opts.limits ?? {};
+    const row = Object.assign(new ApiClient(), {
+      appId, secretEnc: this.box.seal(secret), enabled: true, scopes, rateLimit: l.rateLimit ?? null, rateBurst: l.rateBurst ?? null,
+      maxJobs: l.maxJobs ?? null, maxUnfinishedTasks: l.maxUnfinishedTasks ?? null, egressAllow: l.egressAllow ?? null, callbackHosts: null, createdAt: now, updatedAt: now,
+    });
+    await this.clients.transaction(async (em) => {
+      await this.clients.insert(row, em).catch((err: unknown) => {
+        throw isUniqueViolation(err) ? new ConflictError(`app '${appId}' already exists`, 'appId') : err;
+      });
+      await this.audit.record(em, opts.actor ?? null, AuditAction.CLIENT_CREATE, { type: 'client', id: appId }, undefined, clientSnapshot(row));
+    });
+    this.forget(appId);
+    return { appId, secret };
+  }
+
+  /**
+   * Gives client `appId` a new random secret (the old one stops working here at once, on other API pods
+   * within the 30-s cache), with its audit row (which never holds either secret) in the same transaction.
+   * @returns the credentials: the only time the new secret is shown. @throws NotFoundError
+   */
+  async rotateSecret(actor: string | null, appId: string): Promise<ApiCredentials> {
+    const secret = randomBytes(32).toString('hex');
+    await this.clients.transaction(async (em) => {
+      if (!(await this.clients.lockForUpdate(em, appId))) throw new NotFoundError('client', appId);
+      await this.clients.update(em, appId, { secretEnc: this.box.seal(secret), updatedAt: this.clock.now() });
+      await this.audit.record(em, actor, AuditAction.CLIENT_ROTATE_SECRET, { type: 'client', id: appId }, undefined, { secretRotated: true });
+    });
     this.forget(appId);
     return { appId, secret };
   }
@@ -110,7 +152,7 @@ export class ApiClientService {
    */
   async bootstrapStandalone(): Promise<ApiCredentials | null> {
     if (this.config.shape !== 'standalone' || (await this.clients.count()) > 0) return null;
-    const creds = await this.create('standalone', Object.values(Scope));
+    const creds = await this.create('standalone', { scopes: Object.values(Scope) });
     writeFileSync(join(this.config.dataDir, 'credentials.json'), JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });
     this.logger.warn(`first start: created API client '${creds.appId}'; its secret is in ${join(this.config.dataDir, 'credentials.json')}`);
     return creds;

@@ -1,126 +1,168 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiAcceptedResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MAX_SHARDS } from '../../../common/index.js';
-import { AppId, Signed } from '../auth/signed.decorator.js';
-import { BackfillDto, CreateJobDto, CrontabImportResultDto, ImportCrontabDto, ListQueryDto, TriggerJobDto, UpdateJobDto } from '../dto/job.dto.js';
+import { Scope } from '../../metadata/index.js';
+import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { RequireScope } from '../auth/scope.guard.js';
+import { Signed } from '../auth/signed.decorator.js';
+import { BackfillDto, CreateJobDto, CrontabImportResultDto, ImportCrontabDto, TriggerJobDto, UpdateJobDto } from '../dto/job.dto.js';
 import { JobViewDto } from '../dto/job-view.dto.js';
+import { OwnerListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
 import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
 import { CrontabImportService } from '../services/crontab-import.service.js';
 import { toTaskView } from '../services/instance-view.js';
 import { HandlerCheckService } from '../services/handler-check.service.js';
+import { JobRunsService } from '../services/job-runs.service.js';
 import { JobsService } from '../services/jobs.service.js';
 
-/** Job definitions (DESIGN §8 `/api/jobs`). `{id}` is the job's id or its code. */
+const NOT_YOURS = "No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace).";
+const SHELL_403 = "The caller lacks the route's scope, or the job's handler is 'shell' and it lacks the shell scope.";
+
+/**
+ * Job definitions (DESIGN §8 `/api/jobs`, README "Tenancy and scopes"). `{id}` is the job's id or its code.
+ * A job belongs to the app that created it: another app gets 404 for it on every route; an admin sees and
+ * manages every app's jobs of its namespace (`?appId=` names the owner).
+ */
 @ApiTags('jobs')
 @Signed()
 @Controller('api/jobs')
 export class JobsController {
   constructor(
     private readonly jobs: JobsService,
+    private readonly runs: JobRunsService,
     private readonly importer: CrontabImportService,
     private readonly handlers: HandlerCheckService,
   ) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create a job definition' })
+  @RequireScope(Scope.JOBS_WRITE)
+  @ApiOperation({ summary: 'Create a job definition', description: "The job belongs to the calling app. A 'shell' job needs the shell scope (403); at the app's job cap (maxJobs, MAX_JOBS_PER_APP) the answer is a 409 naming maxJobs." })
   @ApiCreatedResponse({ type: JobViewDto })
   @ApiBadRequestResponse({ description: 'Invalid definition, e.g. a bad cron expression (field triggerExpr) or time zone (field timeZone).' })
-  @ApiConflictResponse({ description: 'The code exists.' })
+  @ApiConflictResponse({ description: 'The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs).' })
   @MaxBodyItems({ shardParams: MAX_SHARDS })
-  async create(@AppId() appId: string, @Body() dto: CreateJobDto): Promise<JobViewDto> {
-    return this.view(await this.jobs.create(appId, dto));
+  async create(@CurrentCaller() caller: Caller, @Body() dto: CreateJobDto): Promise<JobViewDto> {
+    return this.view(await this.jobs.create(caller, dto));
   }
 
   @Get()
-  @ApiOperation({ summary: 'List job definitions (by code)' })
-  async list(@Query() q: ListQueryDto): Promise<{ total: number; items: JobViewDto[] }> {
-    const [items, total] = await this.jobs.list(q.offset ?? 0, q.limit ?? 50);
+  @RequireScope(Scope.JOBS_READ)
+  @ApiOperation({ summary: 'List job definitions (by code)', description: "The calling app's jobs; an admin's list holds every app's jobs of the namespace (or those of ?appId=)." })
+  async list(@CurrentCaller() caller: Caller, @Query() q: OwnerListQueryDto): Promise<{ total: number; items: JobViewDto[] }> {
+    const [items, total] = await this.jobs.list(caller, q.appId, q.offset ?? 0, q.limit ?? 50);
     return { total, items: items.map((d) => this.view(d)) };
   }
 
   @Post('import-crontab')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Import a cron.d file', description: "Each entry becomes a 'shell' job <fileName>-L<line>; lines that are not jobs are listed with the reason (the first 100, each cut; rejectedTotal counts them all). Jobs are created paused unless enable=true." })
+  @RequireScope(Scope.JOBS_WRITE)
+  @ApiOperation({
+    summary: 'Import a cron.d file',
+    description: "Each entry becomes a 'shell' job <fileName>-L<line> of the calling app (which needs the shell scope too); lines that are not jobs are listed with the reason (the first 100, each cut; rejectedTotal counts them all). " +
+      "Jobs are created paused unless enable=true. Importing the same file again updates the same jobs of the same app; another app's import creates its own. All entries are written in one transaction.",
+  })
   @ApiOkResponse({ type: CrontabImportResultDto })
-  async importCrontab(@AppId() appId: string, @Body() dto: ImportCrontabDto): Promise<CrontabImportResultDto> {
-    return this.importer.import(appId, dto);
+  async importCrontab(@CurrentCaller() caller: Caller, @Body() dto: ImportCrontabDto): Promise<CrontabImportResultDto> {
+    return this.importer.import(caller, dto);
   }
 
   @Get(':id')
+  @RequireScope(Scope.JOBS_READ)
   @ApiOperation({ summary: 'Read a job definition with its next 5 fire times' })
   @ApiOkResponse({ type: JobViewDto })
-  @ApiNotFoundResponse()
-  async get(@Param('id') id: string): Promise<JobViewDto> {
-    return this.view(await this.jobs.get(id));
+  @ApiNotFoundResponse({ description: NOT_YOURS })
+  @ApiConflictResponse({ description: 'Admin naming a code that several apps have: name the job by id, or add ?appId=.' })
+  async get(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<JobViewDto> {
+    return this.view(await this.jobs.find(caller, { idOrCode: id, appId: q.appId }));
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Change a job definition (any subset of fields)' })
+  @RequireScope(Scope.JOBS_WRITE)
+  @ApiOperation({ summary: 'Change a job definition (any subset of fields)', description: SHELL_403 })
   @ApiOkResponse({ type: JobViewDto })
+  @ApiNotFoundResponse({ description: NOT_YOURS })
   @MaxBodyItems({ shardParams: MAX_SHARDS })
-  async update(@AppId() appId: string, @Param('id') id: string, @Body() dto: UpdateJobDto): Promise<JobViewDto> {
-    return this.view(await this.jobs.update(appId, id, dto));
+  async update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto, @Body() dto: UpdateJobDto): Promise<JobViewDto> {
+    return this.view(await this.jobs.update(caller, { idOrCode: id, appId: q.appId }, dto));
   }
 
   @Delete(':id')
   @HttpCode(204)
+  @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Delete a job definition (its instances stay as history)' })
-  async remove(@AppId() appId: string, @Param('id') id: string): Promise<void> {
-    await this.jobs.remove(appId, id);
+  @ApiNotFoundResponse({ description: NOT_YOURS })
+  async remove(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<void> {
+    await this.jobs.remove(caller, { idOrCode: id, appId: q.appId });
   }
 
   @Post(':id/pause')
   @HttpCode(200)
+  @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Pause the schedule' })
-  async pause(@AppId() appId: string, @Param('id') id: string): Promise<JobViewDto> {
-    return this.view(await this.jobs.pause(appId, id));
+  @ApiNotFoundResponse({ description: NOT_YOURS })
+  async pause(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<JobViewDto> {
+    return this.view(await this.jobs.pause(caller, { idOrCode: id, appId: q.appId }));
   }
 
   @Post(':id/resume')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Resume the schedule from now' })
-  async resume(@AppId() appId: string, @Param('id') id: string): Promise<JobViewDto> {
-    return this.view(await this.jobs.resume(appId, id));
+  @RequireScope(Scope.JOBS_WRITE)
+  @ApiOperation({ summary: 'Resume the schedule from now', description: SHELL_403 })
+  @ApiNotFoundResponse({ description: NOT_YOURS })
+  async resume(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<JobViewDto> {
+    return this.view(await this.jobs.resume(caller, { idOrCode: id, appId: q.appId }));
   }
 
   @Post(':id/trigger')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Run the job once now (MANUAL instance), paused or not, under its overlap policy (SKIP answers a CANCELLED instance, QUEUE a WAITING one, REPLACE cancels the unfinished ones)' })
+  @RequireScope(Scope.JOBS_WRITE)
+  @ApiOperation({
+    summary: 'Run the job once now (MANUAL instance), paused or not, under its overlap policy (SKIP answers a CANCELLED instance, QUEUE a WAITING one, REPLACE cancels the unfinished ones)',
+    description: `The instance runs under the job owner's app id. ${SHELL_403}`,
+  })
   @ApiAcceptedResponse({ type: TriggerViewDto, description: 'The new instance (shard 0 of a sharded job, with every shard under `shards`).' })
-  async trigger(@AppId() appId: string, @Param('id') id: string, @Body() dto: TriggerJobDto): Promise<TriggerViewDto> {
-    const [first, ...others] = await this.jobs.triggerNow(appId, id, dto.params);
+  @ApiNotFoundResponse({ description: NOT_YOURS })
+  async trigger(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto, @Body() dto: TriggerJobDto): Promise<TriggerViewDto> {
+    const [first, ...others] = await this.runs.triggerNow(caller, { idOrCode: id, appId: q.appId }, dto.params);
     return { ...toTaskView(first), ...(others.length > 0 ? { shards: [first, ...others].map((i) => toTaskView(i)) } : {}) };
   }
 
   @Post(':id/backfill')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: 'One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the shards; to may not be in the future) that has no instance yet, under the job\'s overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new.' })
-  async backfill(@AppId() appId: string, @Param('id') id: string, @Body() dto: BackfillDto): Promise<{ created: number; existing: number; fireTimes: string[] }> {
-    const out = await this.jobs.backfill(appId, id, Date.parse(dto.from), Date.parse(dto.to));
+  @RequireScope(Scope.JOBS_WRITE)
+  @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: 'One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the shards; to may not be in the future) that has no instance yet, under the job\'s overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new. ' + SHELL_403 })
+  @ApiNotFoundResponse({ description: NOT_YOURS })
+  async backfill(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto, @Body() dto: BackfillDto): Promise<{ created: number; existing: number; fireTimes: string[] }> {
+    const out = await this.runs.backfill(caller, { idOrCode: id, appId: q.appId }, Date.parse(dto.from), Date.parse(dto.to));
     return { created: out.created, existing: out.existing, fireTimes: out.fireTimes.map((t) => new Date(t).toISOString()) };
   }
 
   @Post(':id/instances/:instanceId/cancel')
   @HttpCode(200)
+  @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Cancel one instance of the job', description: 'As POST /api/tasks/{requestId}/cancel.' })
-  async cancelInstance(@AppId() appId: string, @Param('id') id: string, @Param('instanceId') instanceId: string): Promise<TaskViewDto> {
-    return toTaskView(await this.jobs.cancelInstance(appId, id, instanceId));
+  @ApiNotFoundResponse({ description: `${NOT_YOURS} Or the instance is not one of its.` })
+  async cancelInstance(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('instanceId') instanceId: string, @Query() q: OwnerQueryDto): Promise<TaskViewDto> {
+    return toTaskView(await this.runs.cancelInstance(caller, { idOrCode: id, appId: q.appId }, instanceId));
   }
 
   @Get(':id/instances/:instanceId')
+  @RequireScope(Scope.JOBS_READ)
   @ApiOperation({ summary: 'One instance of the job, with its attempts', description: 'As GET /api/tasks/{requestId}, for a fire of the job (its instanceId is in the trigger-now answer and the instance list).' })
   @ApiOkResponse({ type: TaskViewDto })
-  @ApiNotFoundResponse({ description: 'No such job, or the instance is not one of its.' })
-  async instance(@Param('id') id: string, @Param('instanceId') instanceId: string): Promise<TaskViewDto> {
-    const { instance, attempts } = await this.jobs.instanceOf(id, instanceId);
+  @ApiNotFoundResponse({ description: `${NOT_YOURS} Or the instance is not one of its.` })
+  async instance(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('instanceId') instanceId: string, @Query() q: OwnerQueryDto): Promise<TaskViewDto> {
+    const { instance, attempts } = await this.runs.instanceOf(caller, { idOrCode: id, appId: q.appId }, instanceId);
     return toTaskView(instance, attempts, await this.handlers.waitingNote(instance));
   }
 
   @Get(':id/instances')
+  @RequireScope(Scope.JOBS_READ)
   @ApiOperation({ summary: 'Recent instances of the job, newest fire first (paged by offset and limit)' })
-  async instances(@Param('id') id: string, @Query() q: ListQueryDto): Promise<TaskViewDto[]> {
-    return (await this.jobs.instancesOf(id, q.offset ?? 0, q.limit ?? 50)).map((i) => toTaskView(i));
+  @ApiNotFoundResponse({ description: NOT_YOURS })
+  async instances(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerListQueryDto): Promise<TaskViewDto[]> {
+    return (await this.runs.instancesOf(caller, { idOrCode: id, appId: q.appId }, q.offset ?? 0, q.limit ?? 50)).map((i) => toTaskView(i));
   }
 
   private view(d: Parameters<typeof JobViewDto.of>[0]): JobViewDto {

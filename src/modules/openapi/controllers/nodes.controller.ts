@@ -2,6 +2,8 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { COORDINATION, type CoordinationPort } from '../../coordination/coordination.port.js';
 import { NodeRegistryService } from '../../dispatch/index.js';
+import { Scope } from '../../metadata/index.js';
+import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 
 /** Read-only cluster state (DESIGN §8 `/api/nodes`). */
@@ -15,6 +17,7 @@ export class NodesController {
   ) {}
 
   @Get()
+  @RequireScope(Scope.NODES_READ)
   @ApiOperation({ summary: 'Live executor nodes', description: 'Handlers, capacity, running tasks, queue depth and last heartbeat of every live node.' })
   async list() {
     const nodes = await this.registry.liveNodes();

@@ -6,6 +6,7 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 /** A job definition as the API shows it; times ISO-8601 UTC. */
 export class JobViewDto {
   @ApiProperty() id: string;
+  @ApiProperty({ description: 'The app that owns the job (created it).' }) appId: string;
   @ApiProperty() code: string;
   @ApiProperty({ nullable: true, type: String }) description: string | null;
   @ApiProperty() handler: string;
@@ -40,7 +41,7 @@ export class JobViewDto {
     const corrupt = describeCorruptRow(d);
     const readable = <T>(v: T): T | null => (v instanceof CorruptJson ? null : v);
     return {
-      id: d.id, code: d.code, description: d.description, handler: d.handler, triggerType: d.triggerType, triggerExpr: d.triggerExpr,
+      id: d.id, appId: d.appId, code: d.code, description: d.description, handler: d.handler, triggerType: d.triggerType, triggerExpr: d.triggerExpr,
       timeZone: d.timeZone, params: readable(d.params), routingStrategy: d.routingStrategy, routingKey: d.routingKey, shardTotal: d.shardTotal, shardParams: readable(d.shardParams), misfirePolicy: d.misfirePolicy,
       overlapPolicy: d.overlapPolicy, maxConcurrency: d.maxConcurrency, timeoutMs: d.timeoutMs, retryMax: d.retryMax, retryBackoffMs: d.retryBackoffMs,
       retryBackoffKind: d.retryBackoffKind, enabled: d.enabled, scheduleState: d.scheduleState, scheduleError: d.scheduleError,

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { ErrorCode, ForbiddenError, SchedulerError } from '../../../common/index.js';
+import { ErrorCode, ForbiddenError, SchedulerError, TooManyUnfinishedError } from '../../../common/index.js';
 
 const STATUS: Record<ErrorCode, number> = {
   [ErrorCode.VALIDATION]: 400,
@@ -9,6 +9,7 @@ const STATUS: Record<ErrorCode, number> = {
   [ErrorCode.UNAUTHORIZED]: 401,
   [ErrorCode.FORBIDDEN]: 403,
   [ErrorCode.RATE_LIMITED]: 429,
+  [ErrorCode.TOO_MANY_UNFINISHED]: 429,
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 415,
   [ErrorCode.ILLEGAL_TRANSITION]: 409,
@@ -68,6 +69,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       body = { code: ErrorCode.INTERNAL, detail: 'internal error' };
     }
     if (status >= 500 && exception instanceof SchedulerError) this.logger.error(exception.message);
+    if (exception instanceof TooManyUnfinishedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     res
       .status(status)
       .type('application/problem+json')

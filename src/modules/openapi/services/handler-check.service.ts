@@ -1,18 +1,25 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, ValidationError } from '../../../common/index.js';
 import { checkBuiltinParams } from '../../execution/index.js';
-import { type JobDefinition, type JobInstance, JobInstanceStatus } from '../../metadata/index.js';
+import { type JobDefinition, type JobInstance, JobInstanceStatus, Scope } from '../../metadata/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { NodeRegistryService } from '../../dispatch/index.js';
 import { EGRESS_POLICY, EgressPolicy } from '../../egress/index.js';
+import { type Caller, requireScope } from '../auth/caller.js';
+
+/** The privileged built-in handler: only apps with the `shell` scope submit work for it (issue 9 point 3). */
+const SHELL = 'shell';
 
 /**
- * Refuses work nothing could ever run. Standalone, the only executor is this process, so a handler it
+ * Refuses work nothing could ever run, or that the caller may not submit. `shell` needs the caller's
+ * `shell` scope (a 403), in every shape. Standalone, the only executor is this process, so a handler it
  * does not advertise is a 400 naming `handler` (instead of a task that stays PENDING for ever). Clustered,
- * executors come and go independently of the API, so any handler name is accepted and waits PENDING
- * until a node advertising it appears. The params of a built-in handler (`http`, `shell`) are checked in
- * every shape, by the parser the handler itself runs: what it would refuse is a 400, not a FAILED task later;
- * an `http` url the egress policy refuses without DNS is a 400 too (README "Egress policy").
+ * executors come and go independently of the API, so any handler name is accepted and waits PENDING until
+ * a node advertising it appears — except `shell`, which is never accepted to wait: without a live executor
+ * advertising it, a shell task, an enabled shell job or a trigger of one is a 400 naming `handler`. The
+ * params of a built-in handler (`http`, `shell`) are checked in every shape, by the parser the handler
+ * itself runs: what it would refuse is a 400, not a FAILED task later; an `http` url the egress policy
+ * refuses without DNS is a 400 too (README "Egress policy").
  */
 @Injectable()
 export class HandlerCheckService {
@@ -25,10 +32,23 @@ export class HandlerCheckService {
 
   /**
    * @param field what the error names (e.g. `tasks[3].handler` in a batch).
-   * @throws ValidationError(field) standalone, when this process has no such handler.
+   * @throws ForbiddenError (403 naming `shell`) for the shell handler when `caller` lacks the `shell` scope
+   *   (`admin` does not imply it).
+   */
+  assertMayUse(caller: Caller, handler: string, field = 'handler'): void {
+    if (handler === SHELL) requireScope(caller, Scope.SHELL, `${field} is 'shell', which runs commands on executors`);
+  }
+
+  /**
+   * @param field what the error names (e.g. `tasks[3].handler` in a batch).
+   * @throws ValidationError(field) standalone, when this process has no such handler; clustered, for
+   *   `shell` when no live executor advertises it.
    */
   async assertRunnable(handler: string, field = 'handler'): Promise<void> {
-    if (this.config.shape !== 'standalone') return;
+    if (this.config.shape !== 'standalone') {
+      if (handler !== SHELL || (await this.registry.candidates(handler)).length > 0) return;
+      throw new ValidationError(field, `no live executor advertises handler 'shell' (an executor runs it only with TICKWHEEL_ALLOW_SHELL=true); shell work is never accepted to wait for one`);
+    }
     if ((await this.registry.candidates(handler)).length > 0) return;
     const known = [...new Set((await this.registry.liveNodes()).flatMap((n) => n.info.handlers))].sort();
     const hint = handler === 'shell' ? '; the shell handler is off unless TICKWHEEL_ALLOW_SHELL=true' : '';

@@ -1,46 +1,67 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock, newId, NotFoundError, ValidationError } from '../../../common/index.js';
+import { CLOCK, type Clock, ConflictError, newId, NotFoundError, ValidationError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import {
-  AuditLogRepository, BackoffKind, JobAttempt, JobAttemptRepository, JobDefinition, JobDefinitionRepository, JobInstance, JobInstanceRepository,
-  MisfirePolicy, OverlapPolicy, RoutingStrategy, ScheduleState, TriggerType,
+  ApiClientRepository, BackoffKind, JobDefinition, JobDefinitionRepository, MisfirePolicy, OverlapPolicy, RoutingStrategy, ScheduleState, TriggerType, type Tx,
 } from '../../metadata/index.js';
-import { CancelService } from '../../dispatch/index.js';
 import { computeNextFireTime, JobSignals, previewFireTimes, TriggerService, validateTrigger } from '../../trigger/index.js';
+import { type Caller, namedApp } from '../auth/caller.js';
 import { CreateJobDto, UpdateJobDto } from '../dto/job.dto.js';
+import { AuditAction, AuditService, jobSnapshot } from './audit.service.js';
 import { HandlerCheckService } from './handler-check.service.js';
 import { checkFanOut, checkFireParams, fanOutField, refuseCorruptFields } from './job-limits.js';
+import { jobTarget, refuseNulls, validateDefinition } from './job-rules.js';
 
 const SCHEDULE_FIELDS = ['triggerType', 'triggerExpr', 'timeZone'] as const;
 /** Fields whose change can raise a job's instances per minute (JOB_MAX_INSTANCES_PER_MINUTE). */
 const FAN_OUT_FIELDS = [...SCHEDULE_FIELDS, 'shardTotal', 'routingStrategy'] as const;
-/** Fields a PATCH may clear with `null`; every other field keeps its value when omitted and refuses null. */
-const NULLABLE_FIELDS: ReadonlySet<string> = new Set(['description', 'routingKey', 'shardParams']);
+
+/** A job named in a request: its id or code, and the owner named with `?appId=` (admins: any app). */
+export interface JobRef {
+  idOrCode: string;
+  appId?: string;
+}
+
+/** A validated PATCH, ready to be written. */
+export interface JobChange {
+  patch: Partial<JobDefinition>;
+  scheduleChanged: boolean;
+  now: number;
+}
 
 /**
- * Job definition management (DESIGN §8 `/api/jobs`): validated create/update (a bad cron expression or
- * zone is a 400 naming the field), delete, pause/resume, trigger-now, and a preview of the next fires.
- * Every change is written to the audit log with the caller's app id.
+ * Job definition management (DESIGN §8 `/api/jobs`, README "Tenancy and scopes"): a job belongs to the app
+ * that created it; another app gets 404 for it, an `admin` sees and manages every app's jobs of its
+ * namespace. Validated create/update (a bad cron expression or zone is a 400 naming the field), delete,
+ * pause/resume and a preview of the next fires. Each change commits with its audit row in one transaction.
  */
 @Injectable()
 export class JobsService {
   constructor(
     private readonly jobs: JobDefinitionRepository,
-    private readonly instances: JobInstanceRepository,
-    private readonly attempts: JobAttemptRepository,
-    private readonly audit: AuditLogRepository,
+    private readonly clients: ApiClientRepository,
+    private readonly audit: AuditService,
     private readonly trigger: TriggerService,
     private readonly handlers: HandlerCheckService,
-    private readonly cancels: CancelService,
     private readonly signals: JobSignals,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** @throws ValidationError (bad schedule), ConflictError (code taken). */
-  async create(appId: string, dto: CreateJobDto): Promise<JobDefinition> {
+  /** @throws ValidationError (bad schedule), ForbiddenError (shell), ConflictError (code taken, or the app's job cap). */
+  async create(caller: Caller, dto: CreateJobDto): Promise<JobDefinition> {
+    const def = await this.newDefinition(caller, dto);
+    const saved = await this.jobs.editTransaction((em) => this.insertOwned(em, caller, def));
+    await this.signals.jobChanged(saved.id);
+    return saved;
+  }
+
+  /** The validated, unsaved job `dto` describes, owned by `caller`'s app. @throws as {@link create}. */
+  async newDefinition(caller: Caller, dto: CreateJobDto): Promise<JobDefinition> {
+    this.handlers.assertMayUse(caller, dto.handler);
     if (dto.enabled !== false) await this.handlers.assertRunnable(dto.handler);
     const now = this.clock.now();
+    const appId = caller.appId;
     const def = Object.assign(new JobDefinition(), {
       id: newId(), namespace: this.config.namespace, appId, code: dto.code, description: dto.description ?? null, handler: dto.handler,
       triggerType: dto.triggerType, triggerExpr: dto.triggerExpr.trim(), timeZone: dto.timeZone?.trim() || 'UTC', params: dto.params ?? {},
@@ -56,36 +77,76 @@ export class JobsService {
     checkFanOut(def, this.config.jobMaxInstancesPerMinute, fanOutField(def));
     this.handlers.checkJobParams(def);
     def.nextFireTime = def.enabled ? first : null;
-    const saved = await this.jobs.create(def);
-    await this.audit.append({ appId, action: 'JOB_CREATE', targetType: 'job', targetId: saved.id, after: saved }, now);
-    await this.signals.jobChanged(saved.id);
-    return saved;
-  }
-
-  /** Finds by id, or by code when no id matches. @throws NotFoundError */
-  async get(idOrCode: string): Promise<JobDefinition> {
-    const ns = this.config.namespace;
-    const def = (await this.jobs.findById(ns, idOrCode)) ?? (await this.jobs.findByCode(ns, idOrCode));
-    if (!def) throw new NotFoundError('job', idOrCode);
     return def;
   }
 
-  list(offset: number, limit: number): Promise<[JobDefinition[], number]> {
-    return this.jobs.list(this.config.namespace, offset, limit);
+  /**
+   * Inside the create transaction `em`: checks the app's job cap under a lock of its client row (two creates
+   * of one app count one after the other, so the cap is exact), inserts `def` and its audit row.
+   * @throws ConflictError(`maxJobs`) at the cap; ConflictError(`code`) for a code the app already has.
+   */
+  async insertOwned(em: Tx, caller: Caller, def: JobDefinition): Promise<JobDefinition> {
+    const client = await this.clients.lockForUpdate(em, def.appId);
+    const cap = client?.maxJobs ?? this.config.caps.maxJobsPerApp;
+    if (cap > 0) {
+      const owned = await this.jobs.countOwned(em, def.namespace, def.appId);
+      if (owned >= cap) {
+        throw new ConflictError(`app '${def.appId}' owns ${owned} jobs in this namespace, its cap (the client's maxJobs, else MAX_JOBS_PER_APP): delete one, or ask an admin to raise it`, 'maxJobs');
+      }
+    }
+    const saved = await this.jobs.create(def, em);
+    await this.audit.record(em, caller.appId, AuditAction.JOB_CREATE, jobTarget(saved), undefined, jobSnapshot(saved));
+    return saved;
+  }
+
+  /**
+   * The job `ref` names, as `caller` may see it: by id, else by code. A non-admin sees only its own app's
+   * jobs; an admin any app's of the namespace: by id always; by code its own first, else the one app that
+   * has that code (`?appId=` picks the owner).
+   * @throws NotFoundError (also for another app's job); ForbiddenError(admin) for a foreign `appId`;
+   *   ConflictError(`appId`) when several apps have the code and none was named.
+   */
+  async find(caller: Caller, ref: JobRef): Promise<JobDefinition> {
+    const ns = this.config.namespace;
+    const owner = namedApp(caller, ref.appId, true);
+    const byId = await this.jobs.findById(ns, ref.idOrCode);
+    if (byId && (owner === null || byId.appId === owner)) return byId;
+    const own = await this.jobs.findByCode(ns, owner ?? caller.appId, ref.idOrCode);
+    if (own) return own;
+    if (owner === null) {
+      const any = await this.jobs.findByCodeAnyApp(ns, ref.idOrCode, 2);
+      if (any.length === 1) return any[0];
+      if (any.length > 1) throw new ConflictError(`several apps have a job '${ref.idOrCode}': name it by id, or add ?appId=<owner>`, 'appId');
+    }
+    throw new NotFoundError('job', ref.idOrCode);
+  }
+
+  /** A page of the jobs `caller` may see: its own; an admin's, every app's (or those of `appId`). */
+  list(caller: Caller, appId: string | undefined, offset: number, limit: number): Promise<[JobDefinition[], number]> {
+    return this.jobs.list(this.config.namespace, namedApp(caller, appId, true), offset, limit);
   }
 
   /**
    * Applies a partial update; a change to the schedule recomputes next_fire_time from now. Fires staged
    * ahead of their time from the old definition are written again from the new one.
-   * @throws ValidationError for a bad schedule or a `null` in a field that cannot be cleared.
+   * @throws ValidationError for a bad schedule or a `null` in a field that cannot be cleared; NotFoundError.
    */
-  async update(appId: string, idOrCode: string, dto: UpdateJobDto): Promise<JobDefinition> {
+  async update(caller: Caller, ref: JobRef, dto: UpdateJobDto): Promise<JobDefinition> {
     refuseNulls(dto);
-    const before = await this.get(idOrCode);
+    const before = await this.find(caller, ref);
+    const change = await this.planUpdate(caller, before, dto);
+    const after = await this.jobs.editTransaction((em) => this.applyUpdate(em, caller, before, change));
+    await this.signals.jobChanged(before.id);
+    return after;
+  }
+
+  /** Validates `dto` over `before`. @throws ValidationError, ForbiddenError (a shell job without `shell`). */
+  async planUpdate(caller: Caller, before: JobDefinition, dto: UpdateJobDto): Promise<JobChange> {
     const now = this.clock.now();
-    const patch: Partial<JobDefinition> = { ...dto, updatedAt: now, updatedBy: appId } as Partial<JobDefinition>;
+    const patch: Partial<JobDefinition> = { ...dto, updatedAt: now, updatedBy: caller.appId } as Partial<JobDefinition>;
     if (dto.triggerExpr !== undefined) patch.triggerExpr = dto.triggerExpr.trim();
     const merged = Object.assign(new JobDefinition(), before, patch);
+    this.handlers.assertMayUse(caller, merged.handler);
     refuseCorruptFields(merged);
     validateDefinition(merged);
     checkFireParams(merged);
@@ -99,57 +160,44 @@ export class JobsService {
     }
     this.checkPatchFanOut(merged, dto);
     if (dto.handler !== undefined || dto.params !== undefined || dto.shardParams !== undefined || dto.shardTotal !== undefined) this.handlers.checkJobParams(merged);
-    const after = await this.jobs.editTransaction(async (em) => {
-      const updated = await this.jobs.update(before, patch, em);
-      // Staged fires were built from the old row (params, handler, schedule): remove them. Under an
-      // unchanged schedule they are due again, so next_fire_time goes back to the earliest of them.
-      const { earliest } = await this.trigger.unstage(em, before.id);
-      if (!scheduleChanged && earliest !== null && updated.enabled) {
-        await this.jobs.setNextFire(before.id, earliest, now, em);
-        updated.nextFireTime = earliest;
-      }
-      return updated;
-    });
-    await this.audit.append({ appId, action: 'JOB_UPDATE', targetType: 'job', targetId: before.id, before, after }, now);
-    await this.signals.jobChanged(before.id);
-    return after;
+    return { patch, scheduleChanged, now };
   }
 
-  async remove(appId: string, idOrCode: string): Promise<void> {
-    const before = await this.get(idOrCode);
+  /** Writes a planned change of `before` and its audit row inside `em`. @throws ConflictError (changed meanwhile, code taken). */
+  async applyUpdate(em: Tx, caller: Caller, before: JobDefinition, change: JobChange): Promise<JobDefinition> {
+    const updated = await this.jobs.update(before, change.patch, em);
+    // Staged fires were built from the old row (params, handler, schedule): remove them. Under an
+    // unchanged schedule they are due again, so next_fire_time goes back to the earliest of them.
+    const { earliest } = await this.trigger.unstage(em, before.id);
+    if (!change.scheduleChanged && earliest !== null && updated.enabled) {
+      await this.jobs.setNextFire(before.id, earliest, change.now, em);
+      updated.nextFireTime = earliest;
+    }
+    await this.audit.record(em, caller.appId, AuditAction.JOB_UPDATE, jobTarget(before), jobSnapshot(before), jobSnapshot(updated));
+    return updated;
+  }
+
+  /** Deletes the job (its instances stay as history). @throws NotFoundError */
+  async remove(caller: Caller, ref: JobRef): Promise<void> {
+    const before = await this.find(caller, ref);
     await this.jobs.editTransaction(async (em) => {
       await this.jobs.delete(this.config.namespace, before.id, em);
       await this.trigger.unstage(em, before.id);
+      await this.audit.record(em, caller.appId, AuditAction.JOB_DELETE, jobTarget(before), jobSnapshot(before));
     });
-    await this.audit.append({ appId, action: 'JOB_DELETE', targetType: 'job', targetId: before.id, before }, this.clock.now());
   }
 
   /**
    * Stops the schedule (no fire until resumed). Fires staged ahead of their time (TRIGGER_STAGE_LEAD_MS)
    * are removed; instances whose fire time has come run on.
    */
-  async pause(appId: string, idOrCode: string): Promise<JobDefinition> {
-    return this.setEnabled(appId, idOrCode, false, 'JOB_PAUSE');
+  async pause(caller: Caller, ref: JobRef): Promise<JobDefinition> {
+    return this.setEnabled(caller, ref, false, AuditAction.JOB_PAUSE);
   }
 
   /** Restarts the schedule from now (fires missed while paused are not made up). */
-  async resume(appId: string, idOrCode: string): Promise<JobDefinition> {
-    return this.setEnabled(appId, idOrCode, true, 'JOB_RESUME');
-  }
-
-  /**
-   * Creates a MANUAL instance now, whether or not the job is paused, under the job's overlap policy.
-   * @returns the instance; for a sharded job every shard of the fire, shard 0 first.
-   */
-  async triggerNow(appId: string, idOrCode: string, params?: Record<string, unknown>): Promise<JobInstance[]> {
-    const def = await this.get(idOrCode);
-    refuseCorruptFields(def, new Set(params ? ['params'] : []));
-    checkFireParams(def, params);
-    await this.handlers.assertRunnable(def.handler);
-    this.handlers.checkJobParams(def, params);
-    const shards = await this.trigger.triggerNow(def, params);
-    await this.audit.append({ appId, action: 'JOB_TRIGGER', targetType: 'job', targetId: def.id, after: { instanceId: shards[0].id, shards: shards.length, params: params ?? null } }, this.clock.now());
-    return shards;
+  async resume(caller: Caller, ref: JobRef): Promise<JobDefinition> {
+    return this.setEnabled(caller, ref, true, AuditAction.JOB_RESUME);
   }
 
   /**
@@ -168,48 +216,25 @@ export class JobsService {
     }
   }
 
-  /**
-   * Creates the fires of [from, to] that have no ledger row yet, under the job's overlap policy.
-   * @throws ValidationError (range too large or inverted, FIXED_DELAY job, stored params that cannot be read), NotFoundError.
-   */
-  async backfill(appId: string, idOrCode: string, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {
-    const def = await this.get(idOrCode);
-    refuseCorruptFields(def);
-    await this.handlers.assertRunnable(def.handler);
-    const out = await this.trigger.backfill(def, fromMs, toMs);
-    await this.audit.append({ appId, action: 'JOB_BACKFILL', targetType: 'job', targetId: def.id, after: { from: fromMs, to: toMs, created: out.created } }, this.clock.now());
-    return out;
-  }
-
-  /** Cancels one instance of the job (see CancelService). @throws NotFoundError */
-  /**
-   * One instance of the job, with its attempts (oldest first).
-   * @throws NotFoundError for an unknown job, or an instance that is not this job's.
-   */
-  async instanceOf(idOrCode: string, instanceId: string): Promise<{ instance: JobInstance; attempts: JobAttempt[] }> {
-    const instance = await this.ownInstance(idOrCode, instanceId);
-    return { instance, attempts: await this.attempts.listForInstance(instance.id) };
-  }
-
-  /** @throws NotFoundError for an unknown job, or an instance that is not this job's. */
-  private async ownInstance(idOrCode: string, instanceId: string): Promise<JobInstance> {
-    const def = await this.get(idOrCode);
-    const row = await this.instances.findById(instanceId);
-    if (!row || row.jobId !== def.id) throw new NotFoundError('instance', instanceId);
-    return row;
-  }
-
-  async cancelInstance(appId: string, idOrCode: string, instanceId: string): Promise<JobInstance> {
-    const row = await this.ownInstance(idOrCode, instanceId);
-    if (await this.cancels.cancel(row, `cancelled by ${appId}`)) {
-      await this.audit.append({ appId, action: 'INSTANCE_CANCEL', targetType: 'job', targetId: row.jobId as string, after: { instanceId } }, this.clock.now());
+  private async setEnabled(caller: Caller, ref: JobRef, enabled: boolean, action: AuditAction): Promise<JobDefinition> {
+    const before = await this.find(caller, ref);
+    const now = this.clock.now();
+    if (before.enabled === enabled) return before;
+    if (enabled) {
+      this.handlers.assertMayUse(caller, before.handler);
+      refuseCorruptFields(before);
+      checkFanOut(before, this.config.jobMaxInstancesPerMinute, fanOutField(before));
+      await this.handlers.assertRunnable(before.handler);
     }
-    return (await this.instances.findById(instanceId)) as JobInstance;
-  }
-
-  /** A page of the job's instances, newest fire first. @throws NotFoundError */
-  async instancesOf(idOrCode: string, offset: number, limit: number): Promise<JobInstance[]> {
-    return this.instances.listByJob((await this.get(idOrCode)).id, offset, limit);
+    const patch = { enabled, nextFireTime: enabled ? this.firstFire(before, now) : null, scheduleState: ScheduleState.OK, scheduleError: null, updatedAt: now, updatedBy: caller.appId };
+    const after = await this.jobs.editTransaction(async (em) => {
+      const updated = await this.jobs.update(before, patch, em);
+      await this.trigger.unstage(em, before.id);
+      await this.audit.record(em, caller.appId, action, jobTarget(before), { enabled: before.enabled }, { enabled });
+      return updated;
+    });
+    await this.signals.jobChanged(before.id);
+    return after;
   }
 
   /**
@@ -223,63 +248,11 @@ export class JobsService {
     checkFanOut(merged, this.config.jobMaxInstancesPerMinute, field);
   }
 
-  private async setEnabled(appId: string, idOrCode: string, enabled: boolean, action: string): Promise<JobDefinition> {
-    const before = await this.get(idOrCode);
-    const now = this.clock.now();
-    if (before.enabled === enabled) return before;
-    if (enabled) {
-      refuseCorruptFields(before);
-      checkFanOut(before, this.config.jobMaxInstancesPerMinute, fanOutField(before));
-      await this.handlers.assertRunnable(before.handler);
-    }
-    const patch = { enabled, nextFireTime: enabled ? this.firstFire(before, now) : null, scheduleState: ScheduleState.OK, scheduleError: null, updatedAt: now, updatedBy: appId };
-    const after = await this.jobs.editTransaction(async (em) => {
-      const updated = await this.jobs.update(before, patch, em);
-      await this.trigger.unstage(em, before.id);
-      return updated;
-    });
-    await this.audit.append({ appId, action, targetType: 'job', targetId: before.id, before: { enabled: before.enabled }, after: { enabled } }, now);
-    await this.signals.jobChanged(before.id);
-    return after;
-  }
-
   /** First fire from `now`; @throws ValidationError for a bad schedule or a one-shot in the past. */
   private firstFire(def: JobDefinition, now: number): number | null {
     validateTrigger(def);
     const next = computeNextFireTime(def, now);
     if (next === null && def.triggerType === TriggerType.ONE_SHOT) throw new ValidationError('triggerExpr', 'the ONE_SHOT instant is in the past');
     return next;
-  }
-}
-
-/**
- * Cross-field rules (the DTO checks each field alone): more than one shard only with SHARDING_BROADCAST;
- * shardParams, when given, has exactly one object per shard; QUEUE overlap runs one at a time, so a
- * larger maxConcurrency would contradict it.
- * @throws ValidationError naming `shardTotal`, `shardParams` or `maxConcurrency`.
- */
-function validateDefinition(def: JobDefinition): void {
-  if (def.overlapPolicy === OverlapPolicy.QUEUE && def.maxConcurrency > 1) {
-    throw new ValidationError('maxConcurrency', `overlapPolicy QUEUE runs one fire at a time; maxConcurrency ${def.maxConcurrency} contradicts it (use 0 or 1)`);
-  }
-  if (def.shardTotal > 1 && def.routingStrategy !== RoutingStrategy.SHARDING_BROADCAST) {
-    throw new ValidationError('shardTotal', `shardTotal ${def.shardTotal} needs routingStrategy SHARDING_BROADCAST (got ${def.routingStrategy})`);
-  }
-  if (def.shardParams && def.shardParams.length !== def.shardTotal) {
-    throw new ValidationError('shardParams', `shardParams has ${def.shardParams.length} entries; it needs exactly shardTotal (${def.shardTotal})`);
-  }
-}
-
-/**
- * PATCH fields are optional, and class-validator's IsOptional lets `null` through as well as a missing
- * field; a null handler, expression or zone would reach the database (or `.trim()`) as a 500. Only the
- * nullable columns may be cleared with null.
- * @throws ValidationError naming the first such field.
- */
-function refuseNulls(dto: UpdateJobDto): void {
-  for (const [field, value] of Object.entries(dto)) {
-    if (value === null && !NULLABLE_FIELDS.has(field)) {
-      throw new ValidationError(field, `${field} cannot be null; omit it to keep the current value`);
-    }
   }
 }

@@ -4,9 +4,12 @@ import { CLOCK, type Clock, ConflictError, NotFoundError, SchedulerError } from 
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { CancelService, DispatchService } from '../../dispatch/index.js';
 import { JobAttempt, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, newJobInstance, RoutingStrategy, TriggerSource, withDbRetry } from '../../metadata/index.js';
+import { type Caller, namedApp } from '../auth/caller.js';
 import { SubmitTaskDto, TaskAcceptedDto } from '../dto/task.dto.js';
+import { AuditAction, AuditService } from './audit.service.js';
 import { HandlerCheckService } from './handler-check.service.js';
 import { SubmitCoalescer } from './submit-coalescer.js';
+import { TaskCapService } from './task-cap.service.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** Most single submits written in one group; 500 rows are one INSERT statement (see insertIgnore). */
@@ -36,7 +39,9 @@ interface StoredTask {
  * The async task API (DESIGN §8): submit answers at once, the row committed before the answer; the
  * unique (app_id, request_id) key makes a retried or concurrent identical submit return the first answer
  * and a reused id with a different body a 409. Dispatch after the commit is best effort: if it fails the
- * row is PENDING and the leader's reconciler dispatches it.
+ * row is PENDING and the leader's reconciler dispatches it. Tasks belong to the app that submitted them;
+ * an admin reads and cancels any app's tasks of its namespace (`appId`). A submit past the app's cap on
+ * unfinished tasks is refused with a 429 (TaskCapService).
  */
 @Injectable()
 export class TasksService {
@@ -50,6 +55,8 @@ export class TasksService {
     private readonly dispatch: DispatchService,
     private readonly cancels: CancelService,
     private readonly handlers: HandlerCheckService,
+    private readonly caps: TaskCapService,
+    private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -61,13 +68,16 @@ export class TasksService {
    * and a busy API makes one write per group instead of one per task. Of two submits with one requestId
    * in a group the later is judged against the earlier, as if it came after it: a replay, or a 409.
    * @throws ConflictError when `requestId` was used by this app with another body.
+   * @throws ForbiddenError (shell without the scope), TooManyUnfinishedError (the app's cap), ValidationError.
    * @throws the group's write error (a 500) for every submit of a group whose write failed.
    */
-  async submit(appId: string, dto: SubmitTaskDto): Promise<SubmitResult> {
+  async submit(caller: Caller, dto: SubmitTaskDto): Promise<SubmitResult> {
+    this.handlers.assertMayUse(caller, dto.handler);
     await this.handlers.assertRunnable(dto.handler);
     this.handlers.checkParams(dto.handler, dto.params ?? {});
-    const row = this.newTaskRow(appId, dto, this.clock.now());
-    const { instance, created, first } = await this.singles.submit(appId, row);
+    await this.caps.admit(caller, 1);
+    const row = this.newTaskRow(caller.appId, dto, this.clock.now());
+    const { instance, created, first } = await this.singles.submit(caller.appId, row);
     const outcome = judge(row, instance, created && first);
     if (outcome instanceof ConflictError) throw outcome;
     return outcome;
@@ -80,11 +90,13 @@ export class TasksService {
    * resending the batch replays them. A requestId seen earlier in the batch is judged against that earlier
    * task: the same body gets the same answer, another body a conflict for that item only.
    * @throws ValidationError(`tasks[i].handler`) standalone, for a handler this process does not have.
+   * @throws ForbiddenError for a shell task without the scope, TooManyUnfinishedError: nothing is written.
    */
-  async submitBatch(appId: string, tasks: SubmitTaskDto[]): Promise<BatchItemOutcome[]> {
-    await this.assertHandlers(tasks);
+  async submitBatch(caller: Caller, tasks: SubmitTaskDto[]): Promise<BatchItemOutcome[]> {
+    await this.assertHandlers(caller, tasks);
+    await this.caps.admit(caller, tasks.length);
     const now = this.clock.now();
-    const rows = tasks.map((t) => this.newTaskRow(appId, t, now));
+    const rows = tasks.map((t) => this.newTaskRow(caller.appId, t, now));
     const stored = await this.store(rows);
     return rows.map((row, i) => {
       const outcome = judge(row, stored[i].instance, stored[i].created);
@@ -127,12 +139,13 @@ export class TasksService {
     }, now);
   }
 
-  /** The standalone handler check, once per distinct handler, naming the first task that uses it; then each task's built-in params. */
-  private async assertHandlers(tasks: SubmitTaskDto[]): Promise<void> {
+  /** The scope and handler checks, once per distinct handler, naming the first task that uses it; then each task's built-in params. */
+  private async assertHandlers(caller: Caller, tasks: SubmitTaskDto[]): Promise<void> {
     const first = new Map<string, number>();
     tasks.forEach((t, i) => {
       if (!first.has(t.handler)) first.set(t.handler, i);
     });
+    for (const [handler, i] of first) this.handlers.assertMayUse(caller, handler, `tasks[${i}].handler`);
     for (const [handler, i] of first) await this.handlers.assertRunnable(handler, `tasks[${i}].handler`);
     tasks.forEach((t, i) => this.handlers.checkParams(t.handler, t.params ?? {}, `tasks[${i}].`));
   }
@@ -164,14 +177,16 @@ export class TasksService {
   }
 
   /**
-   * Cancels one of this app's tasks (any unfinished status; a running handler's signal aborts at once, see
-   * CancelService). Cancelling a task that already ended changes nothing and returns it as it is.
-   * @throws NotFoundError when this app has no task with `requestId`.
+   * Cancels a task of the caller's app, or of app `appId` for an admin (any unfinished status; a running
+   * handler's signal aborts at once, see CancelService), with its audit row in the cancel's transaction.
+   * Cancelling a task that already ended changes nothing and returns it as it is.
+   * @throws NotFoundError when the app has no task with `requestId`; ForbiddenError(admin) for another app.
    */
-  async cancel(appId: string, requestId: string): Promise<JobInstance> {
-    const row = await this.get(appId, requestId);
-    await this.cancels.cancel(row, `cancelled by ${appId}`);
-    return this.get(appId, requestId);
+  async cancel(caller: Caller, requestId: string, appId?: string): Promise<JobInstance> {
+    const row = await this.get(caller, requestId, appId);
+    await this.cancels.cancel(row, `cancelled by ${caller.appId}`, (em, was) => this.audit.record(em, caller.appId, AuditAction.TASK_CANCEL,
+      { type: 'task', id: was.id }, { appId: was.appId, requestId: was.requestId, status: was.status }, { status: JobInstanceStatus.CANCELLED }));
+    return this.get(caller, requestId, appId);
   }
 
   /** The attempts of instance `instanceId`, oldest first (job_attempt). */
@@ -179,10 +194,14 @@ export class TasksService {
     return this.attempts.listForInstance(instanceId);
   }
 
-  /** @throws NotFoundError when this app has no task with `requestId`. */
-  async get(appId: string, requestId: string): Promise<JobInstance> {
-    const row = await this.instances.findByRequest(appId, requestId);
-    if (!row) throw new NotFoundError('task', requestId);
+  /**
+   * The task `requestId` of the caller's app, or of app `appId` for an admin (then only in this namespace).
+   * @throws NotFoundError when there is none; ForbiddenError(admin) for another app without `admin`.
+   */
+  async get(caller: Caller, requestId: string, appId?: string): Promise<JobInstance> {
+    const owner = namedApp(caller, appId) as string;
+    const row = await this.instances.findByRequest(owner, requestId);
+    if (!row || (owner !== caller.appId && row.namespace !== this.config.namespace)) throw new NotFoundError('task', requestId);
     return row;
   }
 }

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '../../../common/index.js';
+import { CancelService } from '../../dispatch/index.js';
+import { JobAttempt, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../../metadata/index.js';
+import { TriggerService } from '../../trigger/index.js';
+import { type Caller } from '../auth/caller.js';
+import { AuditAction, AuditService } from './audit.service.js';
+import { HandlerCheckService } from './handler-check.service.js';
+import { checkFireParams, refuseCorruptFields } from './job-limits.js';
+import { jobTarget } from './job-rules.js';
+import { type JobRef, JobsService } from './jobs.service.js';
+import { redactSecrets } from './redact.js';
+
+/**
+ * The runs of a job (DESIGN §8): trigger-now, backfill, and its instances (list, read, cancel), for the
+ * jobs {@link JobsService.find} lets the caller see (another app's job is a 404). Each run or cancel
+ * commits with its audit row in one transaction.
+ */
+@Injectable()
+export class JobRunsService {
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly instances: JobInstanceRepository,
+    private readonly attempts: JobAttemptRepository,
+    private readonly audit: AuditService,
+    private readonly trigger: TriggerService,
+    private readonly handlers: HandlerCheckService,
+    private readonly cancels: CancelService,
+  ) {}
+
+  /**
+   * Creates a MANUAL instance now, whether or not the job is paused, under the job's overlap policy; it
+   * runs under the job owner's app id, with `params` (when given) instead of the job's.
+   * @returns the instance; for a sharded job every shard of the fire, shard 0 first.
+   * @throws NotFoundError, ForbiddenError (shell), ValidationError (params, no shell executor).
+   */
+  async triggerNow(caller: Caller, ref: JobRef, params?: Record<string, unknown>): Promise<JobInstance[]> {
+    const def = await this.jobs.find(caller, ref);
+    this.handlers.assertMayUse(caller, def.handler);
+    refuseCorruptFields(def, new Set(params ? ['params'] : []));
+    checkFireParams(def, params);
+    await this.handlers.assertRunnable(def.handler);
+    this.handlers.checkJobParams(def, params);
+    return this.trigger.triggerNow(def, params, (em, rows) => this.audit.record(em, caller.appId, AuditAction.JOB_TRIGGER, jobTarget(def), undefined, {
+      instanceId: rows[0].id, shards: rows.length, params: params === undefined ? null : redactSecrets(params),
+    }));
+  }
+
+  /**
+   * Creates the fires of [from, to] that have no ledger row yet, under the job's overlap policy.
+   * @throws ValidationError (range too large or inverted, FIXED_DELAY job, stored params that cannot be read), NotFoundError,
+   *   ForbiddenError (shell).
+   */
+  async backfill(caller: Caller, ref: JobRef, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {
+    const def = await this.jobs.find(caller, ref);
+    this.handlers.assertMayUse(caller, def.handler);
+    refuseCorruptFields(def);
+    await this.handlers.assertRunnable(def.handler);
+    return this.trigger.backfill(def, fromMs, toMs, (em, rows) => this.audit.record(em, caller.appId, AuditAction.JOB_BACKFILL, jobTarget(def), undefined, {
+      from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), fires: new Set(rows.map((r) => r.fireTime)).size,
+    }));
+  }
+
+  /**
+   * One instance of the job, with its attempts (oldest first).
+   * @throws NotFoundError for a job the caller may not see, or an instance that is not this job's.
+   */
+  async instanceOf(caller: Caller, ref: JobRef, instanceId: string): Promise<{ instance: JobInstance; attempts: JobAttempt[] }> {
+    const instance = await this.ownInstance(caller, ref, instanceId);
+    return { instance, attempts: await this.attempts.listForInstance(instance.id) };
+  }
+
+  /** A page of the job's instances, newest fire first. @throws NotFoundError */
+  async instancesOf(caller: Caller, ref: JobRef, offset: number, limit: number): Promise<JobInstance[]> {
+    return this.instances.listByJob((await this.jobs.find(caller, ref)).id, offset, limit);
+  }
+
+  /**
+   * Cancels one instance of the job (see CancelService), with its audit row in the cancel's transaction.
+   * An instance that already ended is returned unchanged. @throws NotFoundError
+   */
+  async cancelInstance(caller: Caller, ref: JobRef, instanceId: string): Promise<JobInstance> {
+    const row = await this.ownInstance(caller, ref, instanceId);
+    await this.cancels.cancel(row, `cancelled by ${caller.appId}`, (em, was) => this.audit.record(em, caller.appId, AuditAction.INSTANCE_CANCEL,
+      { type: 'job', id: was.jobId as string }, { instanceId, status: was.status }, { instanceId, status: JobInstanceStatus.CANCELLED }));
+    return (await this.instances.findById(instanceId)) as JobInstance;
+  }
+
+  /** @throws NotFoundError for a job the caller may not see, or an instance that is not this job's. */
+  private async ownInstance(caller: Caller, ref: JobRef, instanceId: string): Promise<JobInstance> {
+    const def = await this.jobs.find(caller, ref);
+    const row = await this.instances.findById(instanceId);
+    if (!row || row.jobId !== def.id) throw new NotFoundError('instance', instanceId);
+    return row;
+  }
+}
