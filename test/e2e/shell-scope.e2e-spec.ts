@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
@@ -22,6 +22,7 @@ describe.each(SHAPES)('shell scope (%s)', (_shape, env) => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tw-shell-scope-'));
+    chmodSync(dir, 0o777); // shell commands run as uid 65534 (README "The shell handler")
     node = await startNode(env({ TICKWHEEL_ALLOW_SHELL: 'true' }));
   }, 60_000);
   afterAll(async () => {

@@ -2,10 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { ApiClientRepository, JobDefinitionRepository, type JobInstance, OWNERLESS_APP_ID, Scope } from '../metadata/index.js';
+import { ApiClientRepository, JobDefinitionRepository, type JobInstance, OWNERLESS_APP_ID, Scope, withDbRetry } from '../metadata/index.js';
 
 /** How long an app's scopes read here are trusted, ms: a revoked `shell` scope stops runs claimed after that. */
 export const APP_SCOPES_TTL_MS = 5_000;
+/** How long a read of a client is retried through transient database errors (a lost connection) before the run fails. */
+const READ_RETRY_MS = 5_000;
 /** Apps whose scopes one executor keeps. */
 const MAX_APPS = 10_000;
 /** Handlers that run only for apps holding the scope of the same name (issue 9 point 3). */
@@ -68,7 +70,8 @@ export class AppScopes {
     const now = this.clock.now();
     const hit = this.cache.get(appId);
     if (hit && now - hit.at < APP_SCOPES_TTL_MS) return hit;
-    const client = await this.clients.findByAppId(appId);
+    // Every http run of an app reads this: a lost connection must not fail the run, only delay it.
+    const client = await withDbRetry(() => this.clients.findByAppId(appId), READ_RETRY_MS);
     const facts: AppFacts = { scopes: new Set(client?.enabled ? (client.scopes ?? []) : []), egressAllow: client?.egressAllow ?? null, at: now };
     this.cache.set(appId, facts);
     return facts;
