@@ -7,12 +7,14 @@ import { AppModule, AppModuleOptions } from './app.module.js';
 import { AppConfig, Role } from './config/index.js';
 import { lockDataDir } from './infra/standalone/data-dir-lock.js';
 import { DataDirLockModule } from './infra/standalone/data-dir-lock.module.js';
-import { createValidationPipe } from './modules/openapi/index.js';
+import { createValidationPipe, SignedRequestMiddleware } from './modules/openapi/index.js';
 
 /**
  * Builds and initialises the application exactly as `npm start` runs it (tests use this too, so they
- * exercise the production wiring): raw body kept for signature checks, validation pipe, Swagger UI at
- * /docs on api nodes, shutdown hooks. Standalone, it first takes DATA_DIR for this process (lockDataDir;
+ * exercise the production wiring): no global body parser (on api nodes the SignedRequestMiddleware, mounted
+ * before every route, reads /api bodies only after their headers were checked, and parses them only once
+ * their signature was; no other route takes a body), validation pipe, Swagger UI at /docs on api nodes,
+ * shutdown hooks. Standalone, it first takes DATA_DIR for this process (lockDataDir;
  * released by the last shutdown hook, DataDirLockModule). Does not listen, and does not create the standalone credentials
  * (main.ts does, after listening).
  * @throws DataDirLockedError standalone, when another live process runs on the same DATA_DIR.
@@ -23,13 +25,13 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   let app: NestExpressApplication;
   try {
     const imports = [...(opts.imports ?? []), DataDirLockModule.releasing(unlock)];
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoles(config, { ...opts, imports }), { rawBody: true, bufferLogs: true });
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoles(config, { ...opts, imports }), { bodyParser: false, bufferLogs: true });
   } catch (err) {
     unlock();
     throw err;
   }
   app.useLogger(app.get(Logger));
-  app.useBodyParser('json', { limit: '2mb' });
+  if (config.roles.includes(Role.API)) app.use(app.get(SignedRequestMiddleware).handle);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   if (config.roles.includes(Role.API)) SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });

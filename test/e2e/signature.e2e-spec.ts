@@ -42,13 +42,14 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
 
   /** The four headers for `method pathAndQuery body`, with any part overridable. */
   function sign(method: string, pathAndQuery: string, body: string, o: SignOpts = {}): Record<string, string> {
-    const ts = String(o.ts ?? Date.now());
+    const timestampMs = String(o.ts ?? Date.now());
     const nonce = o.nonce ?? randomBytes(16).toString('hex');
+    const id = o.appId ?? appId;
     return {
-      [H.appId]: o.appId ?? appId,
-      [H.timestamp]: ts,
+      [H.appId]: id,
+      [H.timestamp]: timestampMs,
       [H.nonce]: nonce,
-      [H.signature]: signRequest(o.secret ?? secret, method, pathAndQuery, ts, nonce, body),
+      [H.signature]: signRequest(o.secret ?? secret, { appId: id, method, pathAndQuery, timestampMs, nonce, body }),
     };
   }
 
@@ -92,7 +93,7 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
 
   it('should accept an upper-case hex signature and a timestamp 290 s off', async () => {
     const h = sign('GET', '/api/jobs', '');
-    expect((await send('GET', '/api/jobs', { ...h, [H.signature]: h[H.signature].toUpperCase() })).status).toBe(200);
+    expect((await send('GET', '/api/jobs', { ...h, [H.signature]: `v2=${h[H.signature].slice(3).toUpperCase()}` })).status).toBe(200);
     expect((await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { ts: Date.now() - 290_000 }))).status).toBe(200);
     expect((await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { ts: Date.now() + 290_000 }))).status).toBe(200);
   });
@@ -176,7 +177,7 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
   it('should log why each 401 was refused at debug level, for the operator (the answer stays the same)', async () => {
     const lines: string[] = [];
     const spy = jest.spyOn(Logger.prototype, 'debug').mockImplementation(function (this: Logger, message: unknown) {
-      if (this.context === 'SignatureGuard') lines.push(String(message));
+      if (this.context === 'SignedRequestMiddleware') lines.push(String(message));
     });
     try {
       expectUnauthorized(await send('GET', '/api/nodes', sign('GET', '/api/nodes', '', { secret: 'wrong' })));
