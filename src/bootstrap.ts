@@ -45,15 +45,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Tickwheel')
     .setDescription(
-      'Distributed scheduled jobs and asynchronous tasks. Every /api request is signed: X-Signature = hex ' +
-        'HMAC-SHA256(secret, METHOD\\nPATH?QUERY\\nTIMESTAMP\\nNONCE\\nhex(SHA-256(body))), X-Timestamp in epoch ms ' +
-        '(±300 s), X-Nonce used once. Errors are application/problem+json (RFC 9457).',
+      'Distributed scheduled jobs and asynchronous tasks. Every /api request is signed (README "Signing", v2): ' +
+        'X-Signature = v2=<hex HMAC-SHA256(secret, TW2\\nAPP_ID\\nMETHOD\\nPATH?QUERY\\nTIMESTAMP\\nNONCE\\nhex(SHA-256(body)))>, ' +
+        'X-App-Id as signed (compared exactly), X-Timestamp in epoch ms (±300 s), X-Nonce used once. An unversioned (v1) ' +
+        'signature is a 401 like every other signature failure. A body is application/json (utf-8), uncompressed and at most ' +
+        '2 MiB (415, 413); it is read only after the headers were checked and parsed only after the signature was. Each app has ' +
+        'a request rate limit (README "Rate limits"): over it, 429 with Retry-After; the RateLimit-Limit, -Remaining, -Reset and ' +
+        '-Policy headers (draft-ietf-httpapi-ratelimit-headers-06) are on every answer to a limited app. Errors are ' +
+        'application/problem+json (RFC 9457).',
     )
     .setVersion('0.1.0')
-    .addSecurity('X-App-Id', header('X-App-Id', 'Your app id'))
+    .addSecurity('X-App-Id', header('X-App-Id', 'Your app id, exactly as created (it is part of the signed string)'))
     .addSecurity('X-Timestamp', header('X-Timestamp', 'Epoch milliseconds'))
     .addSecurity('X-Nonce', header('X-Nonce', '8-128 of [A-Za-z0-9_-], once per app'))
-    .addSecurity('X-Signature', header('X-Signature', 'hex HMAC-SHA256, see above'))
+    .addSecurity('X-Signature', header('X-Signature', 'v2=<64 hex>: HMAC-SHA256 of the v2 canonical request, see above'))
     .build();
   return SwaggerModule.createDocument(app, config);
 }
