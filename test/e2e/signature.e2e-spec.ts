@@ -5,6 +5,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { SIGNATURE_HEADERS as H, signRequest } from '../../src/common/signing.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
+import { rawExchange } from '../utils/raw-http.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 
 interface Answer {
@@ -172,6 +173,17 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     const rows: unknown[] = await node.ds.query('SELECT id FROM job_instance WHERE namespace = ? AND request_id = ?', [ns, 'case-bypass']);
     expect(rows).toHaveLength(0);
     expect((await send('GET', '/API/jobs', sign('GET', '/API/jobs', ''))).status).toBe(200);
+  });
+
+  it('should refuse an unsigned absolute-form request target (POST http://host/api/tasks) and not act on it', async () => {
+    const body = JSON.stringify({ requestId: 'absolute-form', handler: 'noop' });
+    const { port } = new URL(node.url);
+    const head = `POST http://127.0.0.1:${port}/api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    let sent = false;
+    const r = await rawExchange(Number(port), head, () => (sent ? null : ((sent = true), Buffer.from(body))));
+    expect(r.response).toMatch(/^HTTP\/1\.1 401 /);
+    const rows: unknown[] = await node.ds.query('SELECT id FROM job_instance WHERE namespace = ? AND request_id = ?', [ns, 'absolute-form']);
+    expect(rows).toHaveLength(0);
   });
 
   it('should log why each 401 was refused at debug level, for the operator (the answer stays the same)', async () => {

@@ -31,6 +31,6 @@ export class SignatureGuard implements CanActivate {
   private isApiRoute(context: ExecutionContext, req: Request): boolean {
     const mounted = this.reflector.get<string | string[] | undefined>(PATH_METADATA, context.getClass()) ?? [];
     const underApi = (p: string) => /^\/?api(\/|$)/i.test(p);
-    return (Array.isArray(mounted) ? mounted : [mounted]).some(underApi) || isApiPath(req.originalUrl);
+    return (Array.isArray(mounted) ? mounted : [mounted]).some(underApi) || isApiPath(req.path);
   }
 }

@@ -28,9 +28,12 @@ export function wasVerified(req: object): boolean {
   return verified.has(req);
 }
 
-/** True for a request target under `/api`, in any letter case (Express matches routes case-insensitively). */
-export function isApiPath(originalUrl: string): boolean {
-  return /^\/api(\/|$|\?)/i.test(originalUrl);
+/**
+ * True for a path under `/api`, in any letter case (Express matches routes case-insensitively). Takes
+ * Express's `req.path`, the pathname it routes by (also of an absolute-form target, `POST http://h/api/…`).
+ */
+export function isApiPath(path: string): boolean {
+  return /^\/api(\/|$)/i.test(path);
 }
 
 /** The four signature headers of a request, checked for form (not yet for truth). */
@@ -66,7 +69,7 @@ export class SignedRequestMiddleware {
 
   /** The Express middleware function (`app.use(middleware.handle)`). */
   readonly handle = (req: Request, res: Response, next: NextFunction): void => {
-    if (!isApiPath(req.originalUrl)) return next();
+    if (!isApiPath(req.path)) return next();
     const state = { bodyRead: !announcesBody(req) };
     this.authenticate(req as SignedRequest, res, state).then(
       () => next(),
