@@ -142,6 +142,20 @@ describe('request bodies: headers first, bounded, hashed as they stream, parsed 
     }
   });
 
+  it('should take an empty chunked body without a Content-Type as no body, and refuse a non-empty one with 415', async () => {
+    const chunked = (body: string) => {
+      const h = client.sign('POST', '/api/tasks', body);
+      const head = `POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n${Object.entries(h).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+      let sent = false;
+      const chunks = `${body ? `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n` : ''}0\r\n\r\n`;
+      return rawExchange(port, head, () => (sent ? null : ((sent = true), Buffer.from(chunks))));
+    };
+    const empty = await chunked('');
+    expect(empty.response).toMatch(/^HTTP\/1\.1 400 /); // no body: the route says what is missing
+    expect(empty.response).toMatch(/"field":"handler"/);
+    expect((await chunked(JSON.stringify({ handler: 'noop' }))).response).toMatch(/^HTTP\/1\.1 415 /);
+  });
+
   it('should refuse a compressed body with 415 without inflating it (a gzip bomb costs nothing)', async () => {
     const before = await taskCount();
     const bomb = gzipSync(Buffer.concat([Buffer.from('{"handler":"noop","params":{"pad":"'), Buffer.alloc(100 * MiB, 0x61), Buffer.from('"}}')]));

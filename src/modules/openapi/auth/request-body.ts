@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, SchedulerError, ValidationError } from '../../../common/index.js';
 import { tooDeep, MAX_BODY_DEPTH } from '../filters/body-depth.js';
 
 /** Most bytes an /api request body may have (README "API"): 2 MiB. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/** How long, and how many more bytes, a connection closed with an unread body is drained before it is cut. */
+const LINGER_MS = 1000;
+const LINGER_BYTES = 4 * 1024 * 1024;
 
 /** The client went away while its body was being read: there is nobody to answer. */
 export class ClientGoneError extends Error {}
@@ -40,13 +44,26 @@ export function checkBodyHeaders(req: IncomingMessage): void {
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
     throw new SchedulerError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Content-Encoding '${encoding.slice(0, 40)}' is not accepted: send the body uncompressed`);
   }
-  const type = req.headers['content-type'] ?? '';
+  const type = req.headers['content-type'];
+  if (type === undefined && req.headers['content-length'] === undefined) return; // chunked, untyped: judged once read (empty is no body)
+  checkMediaType(type ?? '');
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+}
+
+/**
+ * Checks a body read to its end whose headers left its type open (chunked, no Content-Type): it must be empty.
+ * @throws SchedulerError(UNSUPPORTED_MEDIA_TYPE).
+ */
+export function checkReadBody(req: IncomingMessage, body: ReadBody): void {
+  if (body.bytes.length > 0 && req.headers['content-type'] === undefined) checkMediaType('');
+}
+
+function checkMediaType(type: string): void {
   const [media, ...params] = type.split(';').map((p) => p.trim().toLowerCase());
   const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/^"|"$/g, '');
   if (media !== 'application/json' || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
     throw new SchedulerError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `a request body must be Content-Type application/json (utf-8); got '${type.slice(0, 80)}'`);
   }
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
 }
 
 /**
@@ -94,6 +111,29 @@ export function parseJsonBody(bytes: Buffer): unknown {
   const field = tooDeep(value);
   if (field !== null) throw new ValidationError(field, `${field} is nested deeper than ${MAX_BODY_DEPTH} levels`);
   return value;
+}
+
+/**
+ * Makes the answer to a request whose body was left unread close the connection (`Connection: close`) the
+ * way nginx's lingering close does: once the answer is written our side ends (the client reads the answer,
+ * then end-of-stream), what the client still sends is discarded for at most {@link LINGER_MS} or
+ * {@link LINGER_BYTES}, then the connection is cut. Node alone would destroy it at once, and a client still
+ * sending would then see a reset instead of the answer. The rest of the body is never read.
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('Connection', 'close');
+  const socket = req.socket;
+  // Node calls destroySoon() once an answer marked Connection: close is written (a documented net.Socket method).
+  socket.destroySoon = () => {
+    socket.end();
+    let discarded = 0;
+    const cut = () => socket.destroy();
+    const timer = setTimeout(cut, LINGER_MS);
+    socket.once('close', () => clearTimeout(timer));
+    req.removeAllListeners('data');
+    req.on('data', (chunk: Buffer) => (discarded += chunk.length) > LINGER_BYTES && cut());
+    req.resume();
+  };
 }
 
 function tooLarge(): SchedulerError {

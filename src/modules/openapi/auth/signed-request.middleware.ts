@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { CLOCK, type Clock, ErrorCode, parseSignature, SchedulerError, SIGNATURE_HEADERS as H, signatureHex, signaturesEqual } from '../../../common/index.js';
+import { bodySha256Hex, CLOCK, type Clock, ErrorCode, parseSignature, SchedulerError, SIGNATURE_HEADERS as H, signatureHex, signaturesEqual } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../../coordination/coordination.port.js';
 import { sendProblem } from '../filters/problem-details.filter.js';
 import { ApiClientService, type ResolvedClient } from './api-client.service.js';
 import { RateLimiter } from './rate-limiter.js';
-import { announcedBodyFits, announcesBody, checkBodyHeaders, ClientGoneError, parseJsonBody, readBody, type ReadBody } from './request-body.js';
+import { announcedBodyFits, announcesBody, checkBodyHeaders, checkReadBody, ClientGoneError, closeAfterAnswer, parseJsonBody, readBody, type ReadBody } from './request-body.js';
 
 /** A request that passed the signature check carries its caller: the app id and the resolved client (scopes, limits). */
 export interface SignedRequest extends Request {
@@ -18,7 +18,7 @@ export interface SignedRequest extends Request {
 export const UNAUTHORIZED_DETAIL = 'missing or invalid request signature';
 
 const NONCE = /^[A-Za-z0-9_-]{8,128}$/;
-const EMPTY_BODY: ReadBody = { bytes: Buffer.alloc(0), sha256Hex: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' };
+const EMPTY_BODY: ReadBody = { bytes: Buffer.alloc(0), sha256Hex: bodySha256Hex('') };
 
 /** Requests this middleware let through (a property a client could never set; read by the SignatureGuard). */
 const verified = new WeakSet<object>();
@@ -84,6 +84,7 @@ export class SignedRequestMiddleware {
     checkBodyHeaders(req);
     const body = state.bodyRead ? EMPTY_BODY : await readBody(req);
     state.bodyRead = true;
+    checkReadBody(req, body);
     const expected = signatureHex(client.secret, { appId: h.appId, method: req.method, pathAndQuery: req.originalUrl, timestampMs: h.timestampMs, nonce: h.nonce }, body.sha256Hex);
     if (!signaturesEqual(expected, h.hex)) throw this.unauthorized(req, h.appId, 'signature does not match (wrong secret, or the app id, method, path, body or headers changed on the way)');
     if (!(await this.coordination.acceptNonce(client.appId, h.nonce, 2 * this.config.signatureWindowMs))) throw this.unauthorized(req, h.appId, 'nonce already used (a replay)');
@@ -124,7 +125,7 @@ export class SignedRequestMiddleware {
    */
   private refuse(req: Request, res: Response, err: unknown, bodyRead: boolean): void {
     if (err instanceof ClientGoneError || res.headersSent) return;
-    if (!bodyRead && !announcedBodyFits(req)) res.setHeader('Connection', 'close');
+    if (!bodyRead && !announcedBodyFits(req)) closeAfterAnswer(req, res);
     sendProblem(req, res, err);
   }
 }
