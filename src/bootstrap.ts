@@ -7,12 +7,14 @@ import { AppModule, AppModuleOptions } from './app.module.js';
 import { AppConfig, Role } from './config/index.js';
 import { lockDataDir } from './infra/standalone/data-dir-lock.js';
 import { DataDirLockModule } from './infra/standalone/data-dir-lock.module.js';
-import { createValidationPipe } from './modules/openapi/index.js';
+import { createValidationPipe, SignedRequestMiddleware } from './modules/openapi/index.js';
 
 /**
  * Builds and initialises the application exactly as `npm start` runs it (tests use this too, so they
- * exercise the production wiring): raw body kept for signature checks, validation pipe, Swagger UI at
- * /docs on api nodes, shutdown hooks. Standalone, it first takes DATA_DIR for this process (lockDataDir;
+ * exercise the production wiring): no global body parser (on api nodes the SignedRequestMiddleware, mounted
+ * before every route, reads /api bodies only after their headers were checked, and parses them only once
+ * their signature was; no other route takes a body), validation pipe, Swagger UI at /docs on api nodes,
+ * shutdown hooks. Standalone, it first takes DATA_DIR for this process (lockDataDir;
  * released by the last shutdown hook, DataDirLockModule). Does not listen, and does not create the standalone credentials
  * (main.ts does, after listening).
  * @throws DataDirLockedError standalone, when another live process runs on the same DATA_DIR.
@@ -23,13 +25,13 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   let app: NestExpressApplication;
   try {
     const imports = [...(opts.imports ?? []), DataDirLockModule.releasing(unlock)];
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoles(config, { ...opts, imports }), { rawBody: true, bufferLogs: true });
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoles(config, { ...opts, imports }), { bodyParser: false, bufferLogs: true });
   } catch (err) {
     unlock();
     throw err;
   }
   app.useLogger(app.get(Logger));
-  app.useBodyParser('json', { limit: '2mb' });
+  if (config.roles.includes(Role.API)) app.use(app.get(SignedRequestMiddleware).handle);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   if (config.roles.includes(Role.API)) SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
@@ -43,15 +45,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Tickwheel')
     .setDescription(
-      'Distributed scheduled jobs and asynchronous tasks. Every /api request is signed: X-Signature = hex ' +
-        'HMAC-SHA256(secret, METHOD\\nPATH?QUERY\\nTIMESTAMP\\nNONCE\\nhex(SHA-256(body))), X-Timestamp in epoch ms ' +
-        '(±300 s), X-Nonce used once. Errors are application/problem+json (RFC 9457).',
+      'Distributed scheduled jobs and asynchronous tasks. Every /api request is signed (README "Signing", v2): ' +
+        'X-Signature = v2=<hex HMAC-SHA256(secret, TW2\\nAPP_ID\\nMETHOD\\nPATH?QUERY\\nTIMESTAMP\\nNONCE\\nhex(SHA-256(body)))>, ' +
+        'X-App-Id as signed (compared exactly), X-Timestamp in epoch ms (±300 s), X-Nonce used once. An unversioned (v1) ' +
+        'signature is a 401 like every other signature failure. A body is application/json (utf-8), uncompressed and at most ' +
+        '2 MiB (415, 413); it is read only after the headers were checked and parsed only after the signature was. Each app has ' +
+        'a request rate limit (README "Rate limits"): over it, 429 with Retry-After; the RateLimit-Limit, -Remaining, -Reset and ' +
+        '-Policy headers (draft-ietf-httpapi-ratelimit-headers-06) are on every answer to a limited app. Errors are ' +
+        'application/problem+json (RFC 9457).',
     )
     .setVersion('0.1.0')
-    .addSecurity('X-App-Id', header('X-App-Id', 'Your app id'))
+    .addSecurity('X-App-Id', header('X-App-Id', 'Your app id, exactly as created (it is part of the signed string)'))
     .addSecurity('X-Timestamp', header('X-Timestamp', 'Epoch milliseconds'))
     .addSecurity('X-Nonce', header('X-Nonce', '8-128 of [A-Za-z0-9_-], once per app'))
-    .addSecurity('X-Signature', header('X-Signature', 'hex HMAC-SHA256, see above'))
+    .addSecurity('X-Signature', header('X-Signature', 'v2=<64 hex>: HMAC-SHA256 of the v2 canonical request, see above'))
     .build();
   return SwaggerModule.createDocument(app, config);
 }

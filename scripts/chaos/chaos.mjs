@@ -110,10 +110,13 @@ async function snapshotProduct(dir) {
   return root;
 }
 
-/** Creates an API client with the product's own CLI and returns its id and secret. */
+/**
+ * Creates an API client with the product's own CLI and returns its id and secret. It is unlimited
+ * (--rate-limit 0): the run submits thousands of tasks as fast as it can, which the default rate limit would slow.
+ */
 async function apiClient(env, product) {
   const appId = `chaos-${randomBytes(4).toString('hex')}`;
-  const out = execFileSync(process.execPath, [join(product, 'dist/src/bin/create-app.js'), appId], {
+  const out = execFileSync(process.execPath, [join(product, 'dist/src/bin/create-app.js'), appId, '--rate-limit', '0'], {
     cwd: product, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'error', ...env }, encoding: 'utf8',
   });
   const secret = /Secret:\s+(\S+)/.exec(out)?.[1];

@@ -29,7 +29,7 @@ let source = '';
  * answers every signature failure alike, on purpose).
  */
 export function unauthorizedHint(): string {
-  return `signed as ${source}: a wrong secret, an app this server does not know, or a clock more than 300 s off\n`;
+  return `signed as ${source}: a wrong secret, an app this server does not know, a clock more than 300 s off, or a client signing the old way (v1; see README 'Signing')\n`;
 }
 
 /**

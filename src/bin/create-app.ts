@@ -1,24 +1,27 @@
 /**
- * `npm run create-app -- APP_ID [--scopes a,b,c] [--admin]`: creates an API client in the configured database
- * (same settings as the server: DB_URL, TICKWHEEL_SECRET_KEY, or the standalone SQLite file), prints its
- * secret once and the scopes it gave (README "Tenancy and scopes"). Default scopes: tasks:read, tasks:write,
- * jobs:read, jobs:write, nodes:read; `--scopes` replaces them; `--admin` adds `admin`.
+ * `npm run create-app -- APP_ID [--scopes a,b,c] [--admin] [--rate-limit N] [--rate-burst N]`: creates an API
+ * client in the configured database (same settings as the server: DB_URL, TICKWHEEL_SECRET_KEY, or the
+ * standalone SQLite file), prints its secret once and the scopes it gave (README "Tenancy and scopes").
+ * Default scopes: tasks:read, tasks:write, jobs:read, jobs:write, nodes:read; `--scopes` replaces them;
+ * `--admin` adds `admin`. `--rate-limit` (requests per second, 0 = unlimited) and `--rate-burst` give the
+ * client its own rate limit (README "Rate limits"); without them it takes RATE_LIMIT_PER_SECOND / _BURST.
  */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Module } from '@nestjs/common';
 import { CoreModule, loadConfig, scrubSecretsFromEnv } from '../config/index.js';
 import { DEFAULT_SCOPES, MetadataModule, Scope } from '../modules/metadata/index.js';
-import { ApiClientService, checkScopes } from '../modules/openapi/auth/api-client.service.js';
+import { ApiClientService, checkScopes, type ClientLimits } from '../modules/openapi/auth/api-client.service.js';
 import { AuditService } from '../modules/openapi/services/audit.service.js';
 
-const USAGE = `usage: npm run create-app -- APP_ID [--scopes a,b,c] [--admin]\n  scopes: ${Object.values(Scope).join(', ')}\n`;
+const USAGE = `usage: npm run create-app -- APP_ID [--scopes a,b,c] [--admin] [--rate-limit N] [--rate-burst N]\n  scopes: ${Object.values(Scope).join(', ')}\n`;
 
-/** APP_ID and the scopes the arguments ask for. Exits 2 with the usage on anything else. */
-function parseArgs(argv: string[]): { appId: string; scopes: Scope[] } {
+/** APP_ID, the scopes and the rate limit the arguments ask for. Exits 2 with the usage on anything else. */
+function parseArgs(argv: string[]): { appId: string; scopes: Scope[]; limits: ClientLimits } {
   let appId: string | undefined;
   let scopes: string[] = [...DEFAULT_SCOPES];
   let admin = false;
+  const limits: ClientLimits = {};
   const fail = (why: string): never => {
     process.stderr.write(`create-app: ${why}\n${USAGE}`);
     process.exit(2);
@@ -30,19 +33,23 @@ function parseArgs(argv: string[]): { appId: string; scopes: Scope[] } {
       const list = a === '--scopes' ? argv[++i] : a.slice('--scopes='.length);
       if (list === undefined) fail('--scopes needs a comma list');
       scopes = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    } else if (a === '--rate-limit' || a === '--rate-burst') {
+      const [v, min] = [argv[++i], a === '--rate-limit' ? 0 : 1];
+      if (v === undefined || !/^\d+$/.test(v) || Number(v) < min) fail(`${a} takes a whole number of at least ${min}, got '${v ?? ''}'`);
+      limits[a === '--rate-limit' ? 'rateLimit' : 'rateBurst'] = Number(v);
     } else if (a.startsWith('-')) fail(`unknown option ${a}`);
     else if (appId === undefined) appId = a;
     else fail(`unexpected argument ${a}`);
   }
   if (appId === undefined) return fail('APP_ID is missing');
   try {
-    return { appId, scopes: checkScopes(admin ? [...scopes, Scope.ADMIN] : scopes) };
+    return { appId, scopes: checkScopes(admin ? [...scopes, Scope.ADMIN] : scopes), limits };
   } catch (err) {
     return fail((err as Error).message);
   }
 }
 
-const { appId, scopes } = parseArgs(process.argv.slice(2));
+const { appId, scopes, limits } = parseArgs(process.argv.slice(2));
 const config = (() => {
   try {
     const c = loadConfig();
@@ -62,7 +69,7 @@ class CreateAppModule {}
 
 const ctx = await NestFactory.createApplicationContext(CreateAppModule, { logger: ['error'] });
 try {
-  const creds = await ctx.get(ApiClientService).create(appId, { scopes, actor: null });
+  const creds = await ctx.get(ApiClientService).create(appId, { scopes, limits, actor: null });
   process.stdout.write(`AppId:  ${creds.appId}\nSecret: ${creds.secret}\nScopes: ${scopes.join(',') || '(none)'}\n(the secret is shown only now; store it)\n`);
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);

@@ -24,8 +24,9 @@ export type TaskBatchItem =
   | { requestId: string; error: { status: number; title: string; code: string; detail: string; field?: string } };
 
 /**
- * A small signed HTTP client for the Tickwheel API (DESIGN §8 signing). Every call gets a fresh nonce
- * and the current timestamp; the body is sent exactly as it was signed.
+ * A small signed HTTP client for the Tickwheel API (README "Signing": v2, the app id is signed). Every
+ * call gets a fresh nonce and the current timestamp; the body is sent exactly as it was signed. A `429`
+ * (README "Rate limits") is returned as is: its `Retry-After` header says when to try again.
  */
 export class TickwheelClient {
   constructor(private readonly opts: TickwheelClientOptions) {}
@@ -53,13 +54,14 @@ export class TickwheelClient {
 
   /** The four signature headers for one request (exposed for callers with their own HTTP stack). */
   sign(method: string, pathAndQuery: string, body: string | Buffer): Record<string, string> {
-    const ts = String((this.opts.now ?? Date.now)());
+    const timestampMs = String((this.opts.now ?? Date.now)());
     const nonce = randomBytes(16).toString('hex');
+    const { appId, secret } = this.opts;
     return {
-      [SIGNATURE_HEADERS.appId]: this.opts.appId,
-      [SIGNATURE_HEADERS.timestamp]: ts,
+      [SIGNATURE_HEADERS.appId]: appId,
+      [SIGNATURE_HEADERS.timestamp]: timestampMs,
       [SIGNATURE_HEADERS.nonce]: nonce,
-      [SIGNATURE_HEADERS.signature]: signRequest(this.opts.secret, method, pathAndQuery, ts, nonce, body),
+      [SIGNATURE_HEADERS.signature]: signRequest(secret, { appId, method, pathAndQuery, timestampMs, nonce, body }),
     };
   }
 

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Header names of a signed request (DESIGN §8). */
+/** Header names of a signed request (DESIGN §8, README "Signing"). */
 export const SIGNATURE_HEADERS = {
   appId: 'x-app-id',
   timestamp: 'x-timestamp',
@@ -8,19 +8,54 @@ export const SIGNATURE_HEADERS = {
   signature: 'x-signature',
 } as const;
 
-/**
- * The string a request signature covers (DESIGN §8):
- * `METHOD\nPATH?QUERY\nTIMESTAMP\nNONCE\nhex(SHA-256(body))`. METHOD is upper case; PATH?QUERY is the
- * request target exactly as sent (no re-encoding); TIMESTAMP is epoch ms; an empty body hashes "".
- */
-export function canonicalRequest(method: string, pathAndQuery: string, timestampMs: string, nonce: string, body: Buffer | string): string {
-  const bodyHash = createHash('sha256').update(body).digest('hex');
-  return `${method.toUpperCase()}\n${pathAndQuery}\n${timestampMs}\n${nonce}\n${bodyHash}`;
+/** The signing scheme this server accepts; `X-Signature` reads `v2=<64 hex>`. */
+export const SIGNATURE_VERSION = 'v2';
+
+/** hex SHA-256 of a request body (an empty body hashes ""). */
+export function bodySha256Hex(body: Buffer | string): string {
+  return createHash('sha256').update(body).digest('hex');
 }
 
-/** hex HMAC-SHA256(secret, canonical request). */
-export function signRequest(secret: string, method: string, pathAndQuery: string, timestampMs: string, nonce: string, body: Buffer | string): string {
-  return createHmac('sha256', secret).update(canonicalRequest(method, pathAndQuery, timestampMs, nonce, body)).digest('hex');
+/**
+ * The string a v2 signature covers (README "Signing", issue 9 point 2):
+ * `TW2\n<APP ID>\n<METHOD>\n<PATH?QUERY>\n<TIMESTAMP>\n<NONCE>\n<hex SHA-256(body)>`. The app id is signed
+ * exactly as sent in X-App-Id, so a captured request cannot be replayed under another spelling of it;
+ * METHOD is upper case; PATH?QUERY is the request target exactly as sent (no re-encoding); TIMESTAMP is
+ * epoch ms.
+ */
+export function canonicalRequest(appId: string, method: string, pathAndQuery: string, timestampMs: string, nonce: string, bodyHashHex: string): string {
+  return `TW2\n${appId}\n${method.toUpperCase()}\n${pathAndQuery}\n${timestampMs}\n${nonce}\n${bodyHashHex}`;
+}
+
+/** One request to sign: who sends it, and what. */
+export interface RequestToSign {
+  appId: string;
+  method: string;
+  pathAndQuery: string;
+  timestampMs: string;
+  nonce: string;
+  /** The body bytes as sent ('' when none). */
+  body: Buffer | string;
+}
+
+/** hex HMAC-SHA256(secret, canonical request) over an already hashed body (the server hashes it as a stream). */
+export function signatureHex(secret: string, r: Omit<RequestToSign, 'body'>, bodyHashHex: string): string {
+  return createHmac('sha256', secret).update(canonicalRequest(r.appId, r.method, r.pathAndQuery, r.timestampMs, r.nonce, bodyHashHex)).digest('hex');
+}
+
+/** The X-Signature value of a request: `v2=<hex HMAC-SHA256(secret, canonical request)>`. */
+export function signRequest(secret: string, r: RequestToSign): string {
+  return `${SIGNATURE_VERSION}=${signatureHex(secret, r, bodySha256Hex(r.body))}`;
+}
+
+/** What an X-Signature header holds: a v2 signature, a bare (v1, unversioned) one, or something else. */
+export type ParsedSignature = { version: 'v2'; hex: string } | { version: 'v1' } | { version: 'unknown' };
+
+/** Reads an X-Signature value: `v2=<64 hex>` (any hex case), a bare 64-hex v1 signature, or unknown. */
+export function parseSignature(value: string): ParsedSignature {
+  const v2 = /^v2=([0-9a-fA-F]{64})$/.exec(value);
+  if (v2) return { version: 'v2', hex: v2[1].toLowerCase() };
+  return /^[0-9a-fA-F]{64}$/.test(value) ? { version: 'v1' } : { version: 'unknown' };
 }
 
 /** Constant-time comparison of two hex signatures (false on any length or format mismatch). */

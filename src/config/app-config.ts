@@ -61,6 +61,13 @@ export interface AppConfig {
   /** A fire with no ledger row this long after its time is counted and logged (due-but-not-fired detector). */
   dueAlertAfterMs: number;
   signatureWindowMs: number;
+  /**
+   * Per-app request rate (README "Rate limits"): tokens per second of each app's bucket, for clients
+   * without their own `rate_limit`; 0 = unlimited.
+   */
+  rateLimitPerSecond: number;
+  /** Per-app bucket size (the burst), for clients without their own `rate_burst`. */
+  rateLimitBurst: number;
   reconcileIntervalMs: number;
   /**
    * Most instances one job may make in a minute at its peak: peak fires per minute times shardTotal (issue 9:

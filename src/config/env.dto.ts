@@ -109,6 +109,12 @@ export class EnvDto {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
   SIGNATURE_WINDOW_MS?: number;
 
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(1_000_000)
+  RATE_LIMIT_PER_SECOND?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  RATE_LIMIT_BURST?: number;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
   DUE_ALERT_AFTER_MS?: number;
 

@@ -98,6 +98,12 @@ describe('loadConfig', () => {
       expect(loadConfig(CLUSTER).jobMaxInstancesPerMinute).toBe(3000);
       expect(loadConfig({ ...CLUSTER, JOB_MAX_INSTANCES_PER_MINUTE: '60000' }).jobMaxInstancesPerMinute).toBe(60_000);
     });
+
+    it('should limit each app to 100 requests/s with bursts of 200 unless RATE_LIMIT_* say otherwise (0 = unlimited)', () => {
+      expect(loadConfig(CLUSTER)).toMatchObject({ rateLimitPerSecond: 100, rateLimitBurst: 200 });
+      expect(loadConfig({ ...CLUSTER, RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '10' })).toMatchObject({ rateLimitPerSecond: 5, rateLimitBurst: 10 });
+      expect(loadConfig({ ...CLUSTER, RATE_LIMIT_PER_SECOND: '0' }).rateLimitPerSecond).toBe(0);
+    });
   });
 
   it('should cap each app at 10,000 jobs and 100,000 unfinished tasks unless MAX_JOBS_PER_APP / MAX_UNFINISHED_TASKS_PER_APP say otherwise (0 = no limit)', () => {
@@ -150,6 +156,10 @@ describe('loadConfig', () => {
       ['EGRESS_DENY with a bad CIDR', { EGRESS_DENY: '10.0.0.0/33' }, 'EGRESS_DENY', /prefix length/],
       ['JOB_MAX_INSTANCES_PER_MINUTE=0', { JOB_MAX_INSTANCES_PER_MINUTE: '0' }, 'JOB_MAX_INSTANCES_PER_MINUTE', /less than 1/],
       ['JOB_MAX_INSTANCES_PER_MINUTE=lots', { JOB_MAX_INSTANCES_PER_MINUTE: 'lots' }, 'JOB_MAX_INSTANCES_PER_MINUTE', /integer/],
+      ['RATE_LIMIT_PER_SECOND=-1', { RATE_LIMIT_PER_SECOND: '-1' }, 'RATE_LIMIT_PER_SECOND', /less than 0/],
+      ['RATE_LIMIT_PER_SECOND=2.5', { RATE_LIMIT_PER_SECOND: '2.5' }, 'RATE_LIMIT_PER_SECOND', /integer/],
+      ['RATE_LIMIT_BURST=0', { RATE_LIMIT_BURST: '0' }, 'RATE_LIMIT_BURST', /less than 1/],
+      ['RATE_LIMIT_BURST=lots', { RATE_LIMIT_BURST: 'lots' }, 'RATE_LIMIT_BURST', /integer/],
       ['EXECUTOR_SHUTDOWN_GRACE_MS=soon', { EXECUTOR_SHUTDOWN_GRACE_MS: 'soon' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /integer/],
       ['TICKWHEEL_SHELL_UID=-1', { TICKWHEEL_SHELL_UID: '-1' }, 'TICKWHEEL_SHELL_UID', /less than 0/],
       ['TICKWHEEL_SHELL_UID=nobody', { TICKWHEEL_SHELL_UID: 'nobody' }, 'TICKWHEEL_SHELL_UID', /integer/],

@@ -129,6 +129,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     misfireThresholdMs: dto.MISFIRE_THRESHOLD_MS ?? 5000,
     dueAlertAfterMs: dto.DUE_ALERT_AFTER_MS ?? 10_000,
     signatureWindowMs: dto.SIGNATURE_WINDOW_MS ?? 300_000,
+    // About a tenth of what one API process served of signed single submits on the 2-core test box (~900/s):
+    // ten apps at full speed share a node; bulk loads go through batches (1,000 tasks per request).
+    rateLimitPerSecond: dto.RATE_LIMIT_PER_SECOND ?? 100,
+    // Two seconds' worth: a client may send a start-up burst of a few hundred requests at once.
+    rateLimitBurst: dto.RATE_LIMIT_BURST ?? 200,
     reconcileIntervalMs: dto.RECONCILE_INTERVAL_MS ?? 5000,
     // 50 instances a second, a few per cent of what the cluster shape runs (README "Benchmarks": about 900 tasks/s
     // submitted one by one, 3,400 in batches, on 2 cores): room for a 50-shard job every second or a 1,000-shard

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,20 @@ describe('CLI errors', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`standalone store (SQLite in ${dir}`);
     expect(r.stdout).toMatch(/^AppId: {2}cli-/);
+  });
+
+  it('should give a client its own rate limit with --rate-limit / --rate-burst, and refuse a bad one with the usage', async () => {
+    const appId = `cli-rl-${Date.now()}`;
+    expect((await runCli('create-app.js', [appId, '--rate-limit', '0', '--rate-burst', '7'], { DATA_DIR: dir })).code).toBe(0);
+    const db = new Database(join(dir, 'tickwheel.sqlite'), { readonly: true });
+    try {
+      expect(db.prepare('SELECT rate_limit, rate_burst FROM api_client WHERE app_id = ?').get(appId)).toEqual({ rate_limit: 0, rate_burst: 7 });
+    } finally {
+      db.close();
+    }
+    const bad = await runCli('create-app.js', [`${appId}-x`, '--rate-burst', '0'], { DATA_DIR: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^create-app: --rate-burst takes a whole number of at least 1, got '0'\nusage: npm run create-app -- APP_ID .*\[--rate-limit N\] \[--rate-burst N\]\n/);
   });
 
   describe('against a running server', () => {

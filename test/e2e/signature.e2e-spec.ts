@@ -5,6 +5,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { SIGNATURE_HEADERS as H, signRequest } from '../../src/common/signing.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
+import { rawExchange } from '../utils/raw-http.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 
 interface Answer {
@@ -42,13 +43,14 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
 
   /** The four headers for `method pathAndQuery body`, with any part overridable. */
   function sign(method: string, pathAndQuery: string, body: string, o: SignOpts = {}): Record<string, string> {
-    const ts = String(o.ts ?? Date.now());
+    const timestampMs = String(o.ts ?? Date.now());
     const nonce = o.nonce ?? randomBytes(16).toString('hex');
+    const id = o.appId ?? appId;
     return {
-      [H.appId]: o.appId ?? appId,
-      [H.timestamp]: ts,
+      [H.appId]: id,
+      [H.timestamp]: timestampMs,
       [H.nonce]: nonce,
-      [H.signature]: signRequest(o.secret ?? secret, method, pathAndQuery, ts, nonce, body),
+      [H.signature]: signRequest(o.secret ?? secret, { appId: id, method, pathAndQuery, timestampMs, nonce, body }),
     };
   }
 
@@ -92,7 +94,7 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
 
   it('should accept an upper-case hex signature and a timestamp 290 s off', async () => {
     const h = sign('GET', '/api/jobs', '');
-    expect((await send('GET', '/api/jobs', { ...h, [H.signature]: h[H.signature].toUpperCase() })).status).toBe(200);
+    expect((await send('GET', '/api/jobs', { ...h, [H.signature]: `v2=${h[H.signature].slice(3).toUpperCase()}` })).status).toBe(200);
     expect((await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { ts: Date.now() - 290_000 }))).status).toBe(200);
     expect((await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { ts: Date.now() + 290_000 }))).status).toBe(200);
   });
@@ -173,10 +175,21 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     expect((await send('GET', '/API/jobs', sign('GET', '/API/jobs', ''))).status).toBe(200);
   });
 
+  it('should refuse an unsigned absolute-form request target (POST http://host/api/tasks) and not act on it', async () => {
+    const body = JSON.stringify({ requestId: 'absolute-form', handler: 'noop' });
+    const { port } = new URL(node.url);
+    const head = `POST http://127.0.0.1:${port}/api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    let sent = false;
+    const r = await rawExchange(Number(port), head, () => (sent ? null : ((sent = true), Buffer.from(body))));
+    expect(r.response).toMatch(/^HTTP\/1\.1 401 /);
+    const rows: unknown[] = await node.ds.query('SELECT id FROM job_instance WHERE namespace = ? AND request_id = ?', [ns, 'absolute-form']);
+    expect(rows).toHaveLength(0);
+  });
+
   it('should log why each 401 was refused at debug level, for the operator (the answer stays the same)', async () => {
     const lines: string[] = [];
     const spy = jest.spyOn(Logger.prototype, 'debug').mockImplementation(function (this: Logger, message: unknown) {
-      if (this.context === 'SignatureGuard') lines.push(String(message));
+      if (this.context === 'SignedRequestMiddleware') lines.push(String(message));
     });
     try {
       expectUnauthorized(await send('GET', '/api/nodes', sign('GET', '/api/nodes', '', { secret: 'wrong' })));

@@ -57,6 +57,21 @@ describe(`${InProcessCoordinationAdapter.name} (clock)`, () => {
     await fixture.dispose();
   });
 
+  it('should refill token buckets by its clock only, also across sweeps of idle buckets', async () => {
+    const fixture = memoryFixture();
+    const sut = await fixture.open();
+    expect((await sut.takeTokens('app', 1000, 1, 1)).allowed).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect((await sut.takeTokens('app', 1000, 1, 1)).allowed).toBe(false);
+    fixture.clock.advance(1);
+    expect((await sut.takeTokens('app', 1000, 1, 1)).allowed).toBe(true);
+    for (let i = 0; i < 3000; i++) await sut.takeTokens(`idle-${i}`, 1000, 1, 1);
+    fixture.clock.advance(10);
+    expect((await sut.takeTokens('app', 1000, 1, 1)).allowed).toBe(true);
+    expect((await sut.takeTokens('app', 1000, 1, 1)).allowed).toBe(false);
+    await fixture.dispose();
+  });
+
   it('should still reject replays after expired nonces were swept', async () => {
     const fixture = memoryFixture();
     const sut = await fixture.open();

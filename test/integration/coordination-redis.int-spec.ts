@@ -78,8 +78,9 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     await sut.heartbeat('n1', { handlers: [], capacity: 1, active: 0, labels: {}, host: 'h', startedAt: 0 }, 1);
     await sut.increment('c');
     await sut.acceptNonce('app:x', 'n', 5000);
+    await sut.takeTokens('app:x', 1, 5, 1);
     const keys = await fixture.redis.keys(`*${fixture.namespace()}*`);
-    expect(keys.length).toBe(8);
+    expect(keys.length).toBe(9);
     for (const key of keys) expect(key.startsWith(`{tw:${fixture.namespace()}}:`)).toBe(true);
   });
 
@@ -91,6 +92,27 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     // 5000 ms less what passed since the acquire was sent (a fixed 4000 failed when a loaded machine took a second)
     expect(ttl).toBeGreaterThanOrEqual(5000 - (Date.now() - t0) - 5);
     expect(ttl).toBeLessThanOrEqual(5000);
+  });
+
+  it('should let a token bucket expire once it would be full again (an idle app costs no key)', async () => {
+    const sut = await fixture.open();
+    const take = await sut.takeTokens('app-ttl', 2, 4, 3);
+    const key = `{tw:${fixture.namespace()}}:bucket:app-ttl`;
+    const ttl = await fixture.redis.pttl(key);
+    expect(take.fullInMs).toBe(1500);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(take.fullInMs + 1000);
+  });
+
+  it('should time token buckets by Redis TIME, not by the caller', async () => {
+    const sut = await fixture.open();
+    const key = `{tw:${fixture.namespace()}}:bucket:app-clock`;
+    await sut.takeTokens('app-clock', 1, 5, 5);
+    const [seconds] = await fixture.redis.time();
+    expect(Number(await fixture.redis.hget(key, 'at'))).toBeGreaterThanOrEqual(Number(seconds) * 1000 - 1000);
+    // a bucket counted "in the future" (a node with a fast clock would write such a time) refills nothing until Redis's clock gets there
+    await fixture.redis.hset(key, 'tokens', '0', 'at', String(Number(seconds) * 1000 + 3_600_000));
+    expect(await sut.takeTokens('app-clock', 1, 5, 1)).toMatchObject({ allowed: false, remaining: 0 });
   });
 
   it('should never give one id to claimers on separate connections', async () => {

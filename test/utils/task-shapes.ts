@@ -1,8 +1,11 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from './http-receiver.js';
-import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode } from './test-node.js';
+import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, UNLIMITED } from './test-node.js';
 
-/** A booted deployment for task tests: an http receiver, the node serving the API, its other nodes and a signed client. */
+/**
+ * A booted deployment for task tests: an http receiver, the node serving the API, its other nodes and a
+ * signed client, unlimited (the throughput tests submit a thousand tasks as fast as they can).
+ */
 export interface TaskShape {
   receiver: HttpReceiver;
   api: TestNode;
@@ -14,7 +17,7 @@ export interface TaskShape {
 
 async function assemble(api: TestNode, executors: TestNode[], receiver: HttpReceiver): Promise<TaskShape> {
   return {
-    receiver, api, executors, client: await signedClient(api),
+    receiver, api, executors, client: await signedClient(api, undefined, undefined, UNLIMITED),
     close: async () => {
       for (const n of [...executors, api]) await n.close();
       await receiver.close();

@@ -9,7 +9,7 @@ import { createApp } from '../../src/bootstrap.js';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { AppConfig, loadConfig } from '../../src/config/index.js';
 import { DEFAULT_SCOPES, type Scope } from '../../src/modules/metadata/index.js';
-import { ApiClientService } from '../../src/modules/openapi/index.js';
+import { ApiClientService, type ClientLimits } from '../../src/modules/openapi/index.js';
 import { AppModuleOptions } from '../../src/app.module.js';
 
 export { waitFor } from './async.js';
@@ -65,12 +65,15 @@ export async function startNode(env: Record<string, string>, opts: AppModuleOpti
   return { app, config, url: `http://127.0.0.1:${port}`, ds: app.get(DataSource), close };
 }
 
+/** For tests that submit thousands of requests as fast as they can: no rate limit, whatever the default (README "Rate limits"). */
+export const UNLIMITED: ClientLimits = { rateLimit: 0 };
+
 /**
  * Creates an API client on `node` with `scopes` (default: what a client gets when none are chosen, README
- * "Tenancy and scopes") and returns a signed client for it.
+ * "Tenancy and scopes") and its own `limits` (default: the settings'), and returns a signed client for it.
  */
-export async function signedClient(node: TestNode, appId = `app-${randomUUID().slice(0, 8)}`, scopes: readonly Scope[] = DEFAULT_SCOPES): Promise<TickwheelClient> {
-  const { secret } = await node.app.get(ApiClientService).create(appId, { scopes });
+export async function signedClient(node: TestNode, appId = `app-${randomUUID().slice(0, 8)}`, scopes: readonly Scope[] = DEFAULT_SCOPES, limits?: ClientLimits): Promise<TickwheelClient> {
+  const { secret } = await node.app.get(ApiClientService).create(appId, { scopes, limits });
   return new TickwheelClient({ baseUrl: node.url, appId, secret });
 }
 

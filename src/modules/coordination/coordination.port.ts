@@ -103,6 +103,17 @@ export interface CoordinationPort {
   /** SET NX PX of a nonce for one app: true the first time within `ttlMs`, false on a replay. */
   acceptNonce(appId: string, nonce: string, ttlMs: number): Promise<boolean>;
 
+  // ---- rate limits (README "Rate limits") ----
+  /**
+   * Takes `n` tokens from token bucket `key` (capacity `burst`, refilled continuously at `ratePerSecond`),
+   * atomically: either all `n` or none. A bucket never used (or idle until full) starts full. The bucket's
+   * clock is the store's own, not the caller's: Redis TIME in the cluster (one clock for every node), the
+   * adapter's Clock in process.
+   * @throws ValidationError when `ratePerSecond` is not positive, `burst` not a positive integer, or `n`
+   *   not an integer from 1 to `burst`.
+   */
+  takeTokens(key: string, ratePerSecond: number, burst: number, n: number): Promise<TokenTake>;
+
   // ---- signals (wake-ups between processes; DESIGN §5) ----
   /**
    * Publishes `message` on channel `name` to the subscribers of this namespace that are connected now
@@ -118,6 +129,18 @@ export interface CoordinationPort {
 
   /** Releases connections and timers. Idempotent. */
   close(): Promise<void>;
+}
+
+/** The answer of {@link CoordinationPort.takeTokens}. Durations in ms. */
+export interface TokenTake {
+  /** True when the tokens were taken. */
+  allowed: boolean;
+  /** Whole tokens left in the bucket after this call. */
+  remaining: number;
+  /** When refused, how long until `n` tokens are there (if nobody else takes any); 0 when allowed. */
+  retryAfterMs: number;
+  /** How long until the bucket is full again. */
+  fullInMs: number;
 }
 
 /** What an executor node advertises with each heartbeat. */

@@ -26,3 +26,14 @@ export function checkSlotArgs(holders: string[], limit: number): void {
   const bad = holders.find((h) => h.startsWith(RESERVED));
   if (bad !== undefined) throw new ValidationError('holders', `semaphore holder '${bad}' starts with '${RESERVED}', which is reserved`);
 }
+
+/**
+ * Checks a token-bucket call: `ratePerSecond` positive and finite, `burst` a positive integer, `n` an
+ * integer from 1 to `burst` (more could never be taken).
+ * @throws ValidationError(`ratePerSecond` | `burst` | `n`).
+ */
+export function checkBucketArgs(ratePerSecond: number, burst: number, n: number): void {
+  if (!(ratePerSecond > 0) || !Number.isFinite(ratePerSecond)) throw new ValidationError('ratePerSecond', `token rate must be a positive number per second, got ${ratePerSecond}`);
+  if (!(Number.isSafeInteger(burst) && burst > 0)) throw new ValidationError('burst', `bucket size must be a positive integer, got ${burst}`);
+  if (!(Number.isSafeInteger(n) && n > 0 && n <= burst)) throw new ValidationError('n', `tokens to take must be an integer from 1 to the bucket size ${burst}, got ${n}`);
+}

@@ -1,3 +1,4 @@
 export { OpenApiModule, PROBLEM_FILTER_PROVIDER } from './openapi.module.js';
-export { ApiClientService, type ApiCredentials } from './auth/api-client.service.js';
+export { ApiClientService, type ApiCredentials, type ClientLimits } from './auth/api-client.service.js';
+export { SignedRequestMiddleware } from './auth/signed-request.middleware.js';
 export { createValidationPipe } from './filters/validation.pipe.js';

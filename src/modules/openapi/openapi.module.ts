@@ -4,14 +4,15 @@ import { CoordinationModule } from '../coordination/coordination.module.js';
 import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { ApiClientService } from './auth/api-client.service.js';
+import { RateLimiter } from './auth/rate-limiter.js';
 import { ScopeGuard } from './auth/scope.guard.js';
 import { SignatureGuard } from './auth/signature.guard.js';
+import { SignedRequestMiddleware } from './auth/signed-request.middleware.js';
 import { AuditController } from './controllers/audit.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
 import { JobsController } from './controllers/jobs.controller.js';
 import { NodesController } from './controllers/nodes.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
-import { BodyDepthInterceptor } from './filters/body-depth.interceptor.js';
 import { BodyItemsInterceptor } from './filters/body-items.interceptor.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
 import { AuditService } from './services/audit.service.js';
@@ -25,7 +26,9 @@ import { TasksService } from './services/tasks.service.js';
 
 /**
  * The HTTP surface of the api role (DESIGN §2 `openapi`, §8): signed /api routes, each needing a scope
- * (ScopeGuard, after the signature check), problem+json errors.
+ * (ScopeGuard, after the signature check), problem+json errors. Requests are authenticated, rate-limited
+ * and their bodies parsed (depth ≤ 64) by the SignedRequestMiddleware, which createApp mounts before every
+ * route (bootstrap.ts); the SignatureGuard refuses what reached an /api route without it.
  * The trigger module (trigger-now, schedule validation) is passed in by the app module, which knows
  * whether the scheduler role runs in this process.
  */
@@ -39,12 +42,13 @@ export class OpenApiModule {
       controllers: [TasksController, JobsController, NodesController, ClientsController, AuditController],
       providers: [
         ApiClientService, AuditService, TasksService, TaskCapService, JobsService, JobRunsService, CrontabImportService, HandlerCheckService, ClientsService,
-        // Guards run in this order: who is calling, then what it may do.
+        RateLimiter, SignedRequestMiddleware,
+        // Guards run in this order: who is calling (the middleware checked it; this is the backstop), then what it may do.
         { provide: APP_GUARD, useClass: SignatureGuard }, { provide: APP_GUARD, useClass: ScopeGuard },
-        // In this order: an over-long array is refused before the depth walk visits its every item.
-        { provide: APP_INTERCEPTOR, useClass: BodyItemsInterceptor }, { provide: APP_INTERCEPTOR, useClass: BodyDepthInterceptor },
+        // The body's depth was checked when the middleware parsed it; an over-long array is refused before the validation pipe.
+        { provide: APP_INTERCEPTOR, useClass: BodyItemsInterceptor },
       ],
-      exports: [ApiClientService],
+      exports: [ApiClientService, SignedRequestMiddleware],
     };
   }
 }

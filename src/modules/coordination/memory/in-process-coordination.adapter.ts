@@ -1,6 +1,6 @@
 import { ValidationError, type Clock } from '../../../common/index.js';
-import { checkSlotArgs, toTtl } from '../port-args.js';
-import type { CoordinationPort, LiveNode, NodeAdvert } from '../coordination.port.js';
+import { checkBucketArgs, checkSlotArgs, toTtl } from '../port-args.js';
+import type { CoordinationPort, LiveNode, NodeAdvert, TokenTake } from '../coordination.port.js';
 
 /** A semaphore known from a seed: holder → expiry (epoch ms), and until when the semaphore itself lives. */
 interface Semaphore {
@@ -24,8 +24,15 @@ interface DelayedEntry {
   dueAt: number;
 }
 
-/** Nonce map size below which expired nonces are not swept. */
+/** Nonce (and bucket) map size below which expired entries are not swept. */
 const MIN_NONCE_SWEEP = 1024;
+
+/** A token bucket: tokens left (fractional) when last counted, and when it is full again (epoch ms). */
+interface Bucket {
+  tokens: number;
+  at: number;
+  fullAt: number;
+}
 
 /**
  * {@link CoordinationPort} held in this process's memory: the standalone deployment shape (DESIGN §1),
@@ -51,6 +58,9 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
   /** Nonce key → expiry (epoch ms); expired ones are swept when the map has doubled since the last sweep. */
   private readonly nonces = new Map<string, number>();
   private nextNonceSweep = MIN_NONCE_SWEEP;
+  /** Token buckets by key; one that would be full again is the same as none, and is swept as the nonces are. */
+  private readonly buckets = new Map<string, Bucket>();
+  private nextBucketSweep = MIN_NONCE_SWEEP;
   private closed = false;
 
   /** @param clock source of "now" for lock and nonce expiry (epoch ms). */
@@ -287,6 +297,24 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
       this.nextNonceSweep = Math.max(MIN_NONCE_SWEEP, this.nonces.size * 2);
     }
     return true;
+  }
+
+  /** {@inheritDoc CoordinationPort.takeTokens} Timed by the adapter's Clock; the same arithmetic as `takeTokens-1.lua`. */
+  async takeTokens(key: string, ratePerSecond: number, burst: number, n: number): Promise<TokenTake> {
+    checkBucketArgs(ratePerSecond, burst, n);
+    const now = this.clock.now();
+    const held = this.buckets.get(key);
+    let tokens = held ? Math.min(burst, held.tokens + (Math.max(0, now - held.at) * ratePerSecond) / 1000) : burst;
+    const allowed = tokens >= n;
+    const retryAfterMs = allowed ? 0 : Math.ceil(((n - tokens) * 1000) / ratePerSecond);
+    if (allowed) tokens -= n;
+    const fullInMs = Math.ceil(((burst - tokens) * 1000) / ratePerSecond);
+    this.buckets.set(key, { tokens, at: now, fullAt: now + fullInMs });
+    if (this.buckets.size >= this.nextBucketSweep) {
+      for (const [k, b] of this.buckets) if (b.fullAt <= now) this.buckets.delete(k);
+      this.nextBucketSweep = Math.max(MIN_NONCE_SWEEP, this.buckets.size * 2);
+    }
+    return { allowed, remaining: Math.floor(tokens), retryAfterMs, fullInMs };
   }
 
   /** {@inheritDoc CoordinationPort.publish} Listeners run on a later microtask, as a network hop would. */

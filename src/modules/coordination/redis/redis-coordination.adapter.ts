@@ -1,7 +1,7 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import { ValidationError } from '../../../common/index.js';
-import { checkSlotArgs, toTtl } from '../port-args.js';
-import type { CoordinationPort, LiveNode, NodeAdvert } from '../coordination.port.js';
+import { checkBucketArgs, checkSlotArgs, toTtl } from '../port-args.js';
+import type { CoordinationPort, LiveNode, NodeAdvert, TokenTake } from '../coordination.port.js';
 import { RedisKeys } from './redis-keys.js';
 import { ScriptLoader, type ScriptName } from './script-loader.js';
 
@@ -209,6 +209,13 @@ export class RedisCoordinationAdapter implements CoordinationPort {
   /** {@inheritDoc CoordinationPort.acceptNonce} */
   async acceptNonce(appId: string, nonce: string, ttlMs: number): Promise<boolean> {
     return (await this.redis.set(this.keys.nonce(appId, nonce), '1', 'PX', toTtl(ttlMs), 'NX')) === 'OK';
+  }
+
+  /** {@inheritDoc CoordinationPort.takeTokens} One script call (`lua/takeTokens-1.lua`), timed by Redis TIME. */
+  async takeTokens(key: string, ratePerSecond: number, burst: number, n: number): Promise<TokenTake> {
+    checkBucketArgs(ratePerSecond, burst, n);
+    const [allowed, remaining, retryAfterMs, fullInMs] = (await this.run('takeTokens', [this.keys.bucket(key)], [ratePerSecond, burst, n])) as number[];
+    return { allowed: allowed === 1, remaining, retryAfterMs, fullInMs };
   }
 
   /** {@inheritDoc CoordinationPort.publish} */

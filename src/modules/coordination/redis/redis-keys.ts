@@ -72,6 +72,11 @@ export class RedisKeys {
     return `${this.prefix}:nonce:${encodeURIComponent(appId)}:${nonce}`;
   }
 
+  /** Hash of token bucket `name` (tokens left, when counted; PEXPIRE-d once it would be full again). */
+  bucket(name: string): string {
+    return `${this.prefix}:bucket:${name}`;
+  }
+
   /** SCAN MATCH pattern covering every key of this namespace (for tooling and test clean-up). */
   pattern(): string {
     return `${this.prefix.replace(GLOB_SPECIALS, (c) => `\\${c}`)}:*`;

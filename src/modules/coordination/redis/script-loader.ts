@@ -23,6 +23,7 @@ export const SCRIPT_NAMES = [
   'acquireSlots',
   'seedSlots',
   'claimMany',
+  'takeTokens',
 ] as const;
 
 /** Name of one coordination script. */

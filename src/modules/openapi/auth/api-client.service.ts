@@ -14,7 +14,7 @@ const CACHE_MS = 30_000;
 /** Most known clients kept in the cache. */
 const CACHE_MAX = 10_000;
 /** Most unknown app ids remembered: the ids are chosen by strangers, so this bound keeps their cost flat. */
-const UNKNOWN_MAX = 1_000;
+export const UNKNOWN_MAX = 1_000;
 /** What an app id may look like (exact, ASCII): checked before any lookup, so no odd spelling reaches the database. */
 export const APP_ID_PATTERN = /^[A-Za-z0-9_.-]{3,64}$/;
 
@@ -137,6 +137,11 @@ export class ApiClientService {
   /** Plain secret of an enabled client, or null (see {@link lookup}). */
   async secretOf(appId: string): Promise<string | null> {
     return (await this.lookup(appId))?.secret ?? null;
+  }
+
+  /** How many clients the cache holds now: known ones, and unknown ids remembered as unknown (both bounded). */
+  cacheSize(): { known: number; unknown: number } {
+    return { known: this.known.size, unknown: this.unknown.size };
   }
 
   /** Drops `appId` from the cache, so the next lookup reads the database (after a change to the client). */

@@ -1,16 +1,33 @@
 import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiPayloadTooLargeResponse, ApiSecurity, ApiTooManyRequestsResponse, ApiUnauthorizedResponse, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
 import { SignedRequest } from './signature.guard.js';
 
-/** Documents a controller as signed (the global SignatureGuard enforces it on every /api route). */
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer' as const } });
+
+/**
+ * Documents a controller as signed, bounded and rate-limited (the SignedRequestMiddleware enforces it on
+ * every /api route; README "Signing", "Rate limits").
+ */
 export const Signed = () =>
   applyDecorators(
     ApiSecurity('X-App-Id'),
     ApiSecurity('X-Timestamp'),
     ApiSecurity('X-Nonce'),
     ApiSecurity('X-Signature'),
-    ApiUnauthorizedResponse({ description: 'Missing or invalid signature (problem+json).' }),
+    ApiUnauthorizedResponse({ description: 'Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json.' }),
+    ApiPayloadTooLargeResponse({ description: 'Body over 2 MiB (problem+json); the connection is closed.' }),
+    ApiUnsupportedMediaTypeResponse({ description: 'Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json).' }),
+    ApiTooManyRequestsResponse({
+      description: "Over the app's request rate limit (problem+json, code RATE_LIMITED).",
+      headers: {
+        'Retry-After': integerHeader('Seconds to wait (at least 1).'),
+        'RateLimit-Limit': integerHeader("Size of the app's token bucket (the burst); on every answer to a limited app."),
+        'RateLimit-Remaining': integerHeader('Requests left in the bucket now.'),
+        'RateLimit-Reset': integerHeader('Seconds until the bucket is full again.'),
+        'RateLimit-Policy': { description: '<burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06).', schema: { type: 'string' } },
+      },
+    }),
   );
 
-/** The caller's app id, set by the SignatureGuard. */
+/** The caller's app id, set by the SignedRequestMiddleware. */
 export const AppId = createParamDecorator((_: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest<SignedRequest>().appId);

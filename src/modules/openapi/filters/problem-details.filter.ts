@@ -40,39 +40,47 @@ function titleOf(status: number): string {
   return HttpStatus[status]?.replace(/_/g, ' ').toLowerCase() ?? 'error';
 }
 
+/** What a thrown value answers: its status and the problem fields besides `type`, `title`, `status`, `instance`. */
+function problemOf(exception: unknown, logger: Logger, req: Request): { status: number; body: Record<string, unknown> } {
+  if (exception instanceof SchedulerError) {
+    const problem = problemFields(exception);
+    if (problem.status >= 500) logger.error(exception.message);
+    return { status: problem.status, body: { ...problem } };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const r = exception.getResponse();
+    const detail = typeof r === 'string' ? r : ((r as { message?: unknown }).message ?? exception.message);
+    return { status, body: { code: status === 404 ? ErrorCode.NOT_FOUND : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'HTTP', detail: Array.isArray(detail) ? detail.join('; ') : String(detail) } };
+  }
+  logger.error(`unhandled error on ${req.method} ${req.originalUrl}: ${(exception as Error)?.stack ?? String(exception)}`);
+  return { status: 500, body: { code: ErrorCode.INTERNAL, detail: 'internal error' } };
+}
+
+const defaultLogger = new Logger('ProblemDetailsFilter');
+
 /**
- * Every error leaves as `application/problem+json` (RFC 9457): `type`, `title`, `status`, `detail`,
- * `instance`, plus `code` and, for validation errors, `field`. Unknown errors are a 500 whose cause is
- * logged, never sent.
+ * Writes `exception` as the `application/problem+json` answer (RFC 9457) every route gives: `type`,
+ * `title`, `status`, `detail`, `instance`, plus `code` and, for validation errors, `field`. Unknown errors
+ * are a 500 whose cause is logged, never sent. Shared by the filter and the /api request middleware (which
+ * answers before any route runs), so both write the same problem.
  */
+export function sendProblem(req: Request, res: Response, exception: unknown, logger: Logger = defaultLogger): void {
+  const { status, body } = problemOf(exception, logger, req);
+  if (exception instanceof TooManyUnfinishedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
+  res
+    .status(status)
+    .type('application/problem+json')
+    .json({ type: 'about:blank', title: titleOf(status), status, instance: req.originalUrl, ...body });
+}
+
+/** Every error of every route leaves as problem+json ({@link sendProblem}). */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger(ProblemDetailsFilter.name);
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    const req = ctx.getRequest<Request>();
-    const res = ctx.getResponse<Response>();
-    let status = 500;
-    let body: Record<string, unknown>;
-    if (exception instanceof SchedulerError) {
-      const problem = problemFields(exception);
-      status = problem.status;
-      body = { ...problem };
-    } else if (exception instanceof HttpException) {
-      status = exception.getStatus();
-      const r = exception.getResponse();
-      const detail = typeof r === 'string' ? r : ((r as { message?: unknown }).message ?? exception.message);
-      body = { code: status === 404 ? ErrorCode.NOT_FOUND : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'HTTP', detail: Array.isArray(detail) ? detail.join('; ') : String(detail) };
-    } else {
-      this.logger.error(`unhandled error on ${req.method} ${req.originalUrl}: ${(exception as Error)?.stack ?? String(exception)}`);
-      body = { code: ErrorCode.INTERNAL, detail: 'internal error' };
-    }
-    if (status >= 500 && exception instanceof SchedulerError) this.logger.error(exception.message);
-    if (exception instanceof TooManyUnfinishedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
-    res
-      .status(status)
-      .type('application/problem+json')
-      .json({ type: 'about:blank', title: titleOf(status), status, instance: req.originalUrl, ...body });
+    sendProblem(ctx.getRequest<Request>(), ctx.getResponse<Response>(), exception, this.logger);
   }
 }
