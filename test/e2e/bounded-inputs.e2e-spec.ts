@@ -1,5 +1,6 @@
 import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
-import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
+import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace, UNLIMITED } from '../utils/test-node.js';
 
 /**
  * Issue 9 point 5, bounded inputs: every stored field has a maximum enforced before any write, with a 400
@@ -33,7 +34,7 @@ describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
 
   beforeAll(async () => {
     node = await startNode(env());
-    client = await signedClient(node, appId);
+    client = await signedClient(node, appId, [...DEFAULT_SCOPES, Scope.SHELL], UNLIMITED); // crontab imports need the shell scope
   });
   afterAll(async () => node?.close());
 
@@ -135,6 +136,7 @@ describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
 
   it('refuses a batch of 100,000 tasks by its length, before its items are parsed into objects, while /health/live keeps answering', async () => {
     const body = `{"tasks":[${Array.from({ length: 100_000 }, () => '{"handler":"noop"}').join(',')}]}`;
+    const tasksBefore = await count('SELECT COUNT(*) AS c FROM job_instance WHERE app_id = ? AND job_id IS NULL', [appId]);
     const started = Date.now();
     let stop = false;
     let worst = 0;
@@ -151,9 +153,10 @@ describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
     await probe;
     for (const res of answers) expectField(res, 400, 'tasks');
     expect(Date.now() - started).toBeLessThan(3000);
-    // Measured 55-105 ms on the loaded 2-core test machine (three 1.9 MB bodies parsed and hashed); it was 4-6 s.
-    expect(worst).toBeLessThan(500);
-    expect(await count('SELECT COUNT(*) AS c FROM job_instance WHERE app_id = ?', [appId])).toBe(0);
+    // Measured 55-105 ms on the 2-core test machine (three 1.9 MB bodies hashed and parsed), up to 0.9 s with five
+    // other test runs beside it; it was 4-6 s, with the leader's lease lost.
+    expect(worst).toBeLessThan(2000);
+    expect(await count('SELECT COUNT(*) AS c FROM job_instance WHERE app_id = ? AND job_id IS NULL', [appId])).toBe(tasksBefore);
   }, 60_000);
 
   it(`caps one job's fan-out at JOB_MAX_INSTANCES_PER_MINUTE (3000): create, PATCH and resume name shardTotal or triggerExpr`, async () => {

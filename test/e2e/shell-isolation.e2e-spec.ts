@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { processGone } from '../utils/pid.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
 import { runNode } from '../utils/run-node.js';
@@ -52,7 +53,7 @@ describeAsRoot('shell handler isolation (real processes)', () => {
 
     beforeAll(async () => {
       api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', TICKWHEEL_SECRET_KEY: secretKey }));
-      client = await signedClient(api);
+      client = await signedClient(api, undefined, [...DEFAULT_SCOPES, Scope.SHELL]); // shell work needs the shell scope
       executor = startProcess(clusterEnv(ns, { ROLES: 'executor', PORT: '0', NODE_NAME: 'shx', TICKWHEEL_ALLOW_SHELL: 'true', TICKWHEEL_SECRET_KEY: secretKey }));
       const registry = api.app.get(NodeRegistryService);
       await waitFor('the shell executor to beat', async () => (await registry.liveNodes()).some((n) => n.nodeId.startsWith('shx-')), 30_000);
