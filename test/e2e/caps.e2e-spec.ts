@@ -72,4 +72,29 @@ describe.each(SHAPES)('per-app caps (%s)', (_shape, env) => {
     expect((await admin.request('PATCH', `/api/clients/${a.appId}`, { maxUnfinishedTasks: 0 })).status).toBe(200);
     expect((await a.request('POST', '/api/tasks/batch', { tasks: [later('b1'), later('b2')] })).status).toBe(202);
   });
+
+  it("should refuse a trigger-now or a backfill whose instances would take the job owner's app past its cap, writing nothing", async () => {
+    // One request made up to 1,000 instances (a trigger of a 1000-shard job) or 10,000 (a backfill), whatever the cap.
+    const a = await appClient(node, 'cap-fire');
+    const hourly = (code: string, shardTotal: number) => ({ ...job(code), triggerType: 'CRON', triggerExpr: '0 0 * * * *', routingStrategy: 'SHARDING_BROADCAST', shardTotal });
+    const wide = (await a.request<{ id: string }>('POST', '/api/jobs', hourly('wide', 6))).body;
+    const one = (await a.request<{ id: string }>('POST', '/api/jobs', hourly('one', 1))).body;
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const fires = (n: number) => ({ from: new Date(hour - (n - 1) * 3_600_000).toISOString(), to: new Date(hour).toISOString() }); // n hourly fires
+    const instances = async () => Number((await node.ds.query('SELECT COUNT(*) AS n FROM job_instance WHERE app_id = ?', [a.appId]))[0].n);
+
+    for (const [path, body] of [[`/api/jobs/${wide.id}/trigger`, {}], [`/api/jobs/${one.id}/backfill`, fires(6)]] as const) {
+      const over = await a.request('POST', path, body);
+      expect(expectProblem(over, 429).code).toBe('TOO_MANY_UNFINISHED');
+      expect(over.headers.get('retry-after')).toBe('1');
+    }
+    expect(await instances()).toBe(0);
+    expect(Number((await node.ds.query("SELECT COUNT(*) AS n FROM audit_log WHERE app_id = ? AND action IN ('JOB_TRIGGER', 'JOB_BACKFILL')", [a.appId]))[0].n)).toBe(0);
+    // The owner's cap counts, whoever asks: an admin triggering a's job meets a's own cap of 3.
+    expect((await admin.request('PATCH', `/api/clients/${a.appId}`, { maxUnfinishedTasks: 3 })).status).toBe(200);
+    const four = (await a.request<{ id: string }>('POST', '/api/jobs', hourly('four', 4))).body;
+    expect(expectProblem(await admin.request('POST', `/api/jobs/${four.id}/trigger`, {}), 429).code).toBe('TOO_MANY_UNFINISHED');
+    expect(await instances()).toBe(0);
+    expect((await a.request<{ created: number }>('POST', `/api/jobs/${one.id}/backfill`, fires(3))).body.created).toBe(3); // within the cap
+  });
 });

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { connect } from 'node:net';
 
 /** What came back on a raw connection: the bytes read, how many body bytes were written, and how it ended. */
@@ -51,5 +52,39 @@ export function rawExchange(port: number, head: string, nextChunk: () => Buffer 
       socket.write(head);
       pump();
     });
+  });
+}
+
+/** An answer read through {@link rawRequest}: status, headers and the body (parsed JSON, else the text). */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/**
+ * One request through node:http, with the request target and headers exactly as given: unlike fetch, it keeps
+ * `/api/./tasks` and `//api` as they are, sends a header given as an array once per value (a duplicated
+ * header), adds no Content-Type, and takes an absolute-form target (`http://host/api/tasks`) as `path`.
+ */
+export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string | string[]> = {}, body?: string | Buffer): Promise<RawAnswer> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, method, path, headers: body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown = text;
+        try {
+          parsed = text ? JSON.parse(text) : null;
+        } catch {
+          /* not JSON: keep the text */
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
   });
 }

@@ -1,5 +1,5 @@
 export { TriggerModule } from './trigger.module.js';
-export { TriggerService, SCHEDULER_APP_ID, type InFireTransaction } from './trigger.service.js';
+export { TriggerService, SCHEDULER_APP_ID, type ExtraFireHooks, type InFireTransaction } from './trigger.service.js';
 export { JobSignals } from './job-signals.service.js';
 export { SchedulerLoopService } from './scheduler-loop.service.js';
 export { LeaderElectionService } from './leader-election.service.js';

@@ -33,6 +33,16 @@ export const SCHEDULER_APP_ID = OWNERLESS_APP_ID;
 export type InFireTransaction = (em: Tx, rows: JobInstance[]) => Promise<void>;
 
 /**
+ * What the caller of an extra fire (trigger-now, backfill) runs with its planned rows: `admit` before anything is
+ * written (its throw writes nothing: e.g. the owner's cap on unfinished work), `inTx` inside the transaction
+ * that writes them, after them (e.g. their audit row; its failure writes nothing).
+ */
+export interface ExtraFireHooks {
+  admit?: (rows: JobInstance[]) => Promise<void>;
+  inTx?: InFireTransaction;
+}
+
+/**
  * Fires due job definitions (DESIGN §5, "Firing"). One pass reads a page of enabled jobs whose
  * next_fire_time has come, then writes the instance rows **and** the advance of next_fire_time in one
  * transaction (INSERT IGNORE on the unique (job_id, fire_time, shard_index) key; the advance is
@@ -113,13 +123,13 @@ export class TriggerService {
    * override the job's when given.
    * @returns the new instance — every shard of the fire for a sharded job, shard 0 first (PENDING ones
    *   already handed to dispatch; SKIP makes them CANCELLED, QUEUE WAITING).
-   * @param inTx run inside the transaction that writes the rows, after them (its failure writes nothing).
-   * @throws ConflictError when the job already has a row for this very millisecond (retry).
+   * @param hooks run before the rows are written, and inside their transaction (see {@link ExtraFireHooks}).
+   * @throws ConflictError when the job already has a row for this very millisecond (retry); what `hooks` throw.
    */
-  async triggerNow(def: JobDefinition, params?: Record<string, unknown>, inTx?: InFireTransaction): Promise<JobInstance[]> {
+  async triggerNow(def: JobDefinition, params?: Record<string, unknown>, hooks: ExtraFireHooks = {}): Promise<JobInstance[]> {
     const now = this.clock.now();
     const rows = this.newFire(def, now, TriggerSource.MANUAL, now, params);
-    const byId = new Map((await this.insertUnderOverlap(def, rows, 'a manual trigger', inTx)).map((r) => [r.id, r]));
+    const byId = new Map((await this.insertUnderOverlap(def, rows, 'a manual trigger', hooks)).map((r) => [r.id, r]));
     const shards = rows.map((r) => byId.get(r.id)).filter((r): r is JobInstance => r !== undefined);
     if (shards.length < rows.length) throw new ConflictError(`job ${def.code} already has an instance for ${new Date(now).toISOString()}; trigger again`);
     return shards;
@@ -130,13 +140,14 @@ export class TriggerService {
    * job's overlap policy, in one transaction. Times that already have a ledger row are left alone (the
    * unique key), so backfilling a range twice, or one that partly ran, creates only what is missing.
    * @throws ValidationError(`to`) when the range holds more than BACKFILL_MAX fires or MAX_BACKFILL_INSTANCES instances; (`triggerType`) for
-   *   FIXED_DELAY, whose times depend on past run lengths.
-   * @param inTx run inside the transaction that writes the rows, after them (its failure writes nothing).
+   *   FIXED_DELAY, whose times depend on past run lengths; what `hooks` throw.
+   * @param hooks run before the rows are written (every planned row, those of times that already ran too), and
+   *   inside their transaction (see {@link ExtraFireHooks}).
    */
-  async backfill(def: JobDefinition, fromMs: number, toMs: number, inTx?: InFireTransaction): Promise<{ created: number; existing: number; fireTimes: number[] }> {
+  async backfill(def: JobDefinition, fromMs: number, toMs: number, hooks: ExtraFireHooks = {}): Promise<{ created: number; existing: number; fireTimes: number[] }> {
     const now = this.clock.now();
     const times = scheduledTimes(def, fromMs, toMs, now);
-    const stored = await this.insertUnderOverlap(def, times.flatMap((t) => this.newFire(def, t, TriggerSource.BACKFILL, now)), 'a backfilled fire', inTx);
+    const stored = await this.insertUnderOverlap(def, times.flatMap((t) => this.newFire(def, t, TriggerSource.BACKFILL, now)), 'a backfilled fire', hooks);
     const filled = new Set(stored.map((r) => r.fireTime)).size;
     return { created: filled, existing: times.length - filled, fireTimes: times };
   }
@@ -144,10 +155,12 @@ export class TriggerService {
   /**
    * Writes extra fires of one job (manual, backfill) in one transaction under its overlap policy, then
    * cancels REPLACE victims and dispatches the PENDING rows. Rows whose (job, fire time) already exists
-   * are skipped; `inTx` runs in that transaction after the insert. @returns the rows written, as stored.
+   * are skipped; `hooks.admit` runs first, `hooks.inTx` in that transaction after the insert. @returns the rows
+   * written, as stored.
    */
-  private async insertUnderOverlap(def: JobDefinition, rows: JobInstance[], what: string, inTx?: InFireTransaction): Promise<JobInstance[]> {
+  private async insertUnderOverlap(def: JobDefinition, rows: JobInstance[], what: string, { admit, inTx }: ExtraFireHooks): Promise<JobInstance[]> {
     const replaced: JobInstance[] = [];
+    if (admit) await admit(rows);
     await this.jobs.transaction(async (em) => {
       const busy = await this.instances.unfinishedOfJobs(em, [def.id], this.clock.now());
       this.applyOverlap(def, rows, busy.get(def.id) ?? [], replaced);

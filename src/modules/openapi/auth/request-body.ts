@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, SchedulerError, ValidationError } from '../../../common/index.js';
-import { tooDeep, MAX_BODY_DEPTH } from '../filters/body-depth.js';
+import { bodyShapeFault } from '../filters/body-shape.js';
 
 /** Most bytes an /api request body may have (README "API"): 2 MiB. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -94,9 +94,11 @@ export function readBody(req: IncomingMessage): Promise<ReadBody> {
 
 /**
  * The JSON value of an authenticated body (undefined for none), as Express's JSON parser gave it: an
- * object or an array, nested at most {@link MAX_BODY_DEPTH} deep.
+ * object or an array whose shape the validation pipe can walk cheaply (see bodyShapeFault: nested at most 64
+ * deep, at most MAX_BODY_VALUES values and MAX_OBJECT_KEYS keys per object, no `__proto__`, `constructor` or
+ * `prototype` key).
  * @throws ValidationError(`body`) for anything else than a JSON object or array; ValidationError naming
- *   the top-level field under which the body is nested too deep.
+ *   the field at fault for a shape over those bounds (README "Limits").
  */
 export function parseJsonBody(bytes: Buffer): unknown {
   if (bytes.length === 0) return undefined;
@@ -108,8 +110,8 @@ export function parseJsonBody(bytes: Buffer): unknown {
   } catch (err) {
     throw new ValidationError('body', `the body is not valid JSON: ${(err as Error).message.slice(0, 200)}`);
   }
-  const field = tooDeep(value);
-  if (field !== null) throw new ValidationError(field, `${field} is nested deeper than ${MAX_BODY_DEPTH} levels`);
+  const fault = bodyShapeFault(value);
+  if (fault !== null) throw new ValidationError(fault.field, fault.message);
   return value;
 }
 

@@ -18,6 +18,7 @@ import { JobsService } from '../services/jobs.service.js';
 
 const NOT_YOURS = "No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace).";
 const SHELL_403 = "The caller lacks the route's scope, or the job's handler is 'shell' and it lacks the shell scope.";
+const CAP_429 = " A 429 (code TOO_MANY_UNFINISHED) when the instances would take the job owner's app past its cap on unfinished tasks and fires (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP; every shard counts): nothing was written; retry after Retry-After seconds.";
 
 /**
  * Job definitions (DESIGN §8 `/api/jobs`, README "Tenancy and scopes"). `{id}` is the job's id or its code.
@@ -119,7 +120,7 @@ export class JobsController {
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({
     summary: 'Run the job once now (MANUAL instance), paused or not, under its overlap policy (SKIP answers a CANCELLED instance, QUEUE a WAITING one, REPLACE cancels the unfinished ones)',
-    description: `The instance runs under the job owner's app id. ${SHELL_403}`,
+    description: `The instance runs under the job owner's app id. ${SHELL_403}${CAP_429}`,
   })
   @ApiAcceptedResponse({ type: TriggerViewDto, description: 'The new instance (shard 0 of a sharded job, with every shard under `shards`).' })
   @ApiNotFoundResponse({ description: NOT_YOURS })
@@ -131,7 +132,7 @@ export class JobsController {
   @Post(':id/backfill')
   @HttpCode(200)
   @RequireScope(Scope.JOBS_WRITE)
-  @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: 'One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the shards; to may not be in the future) that has no instance yet, under the job\'s overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new. ' + SHELL_403 })
+  @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: 'One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the shards; to may not be in the future) that has no instance yet, under the job\'s overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new. ' + SHELL_403 + CAP_429 + ' Every planned fire counts, times that already ran too.' })
   @ApiNotFoundResponse({ description: NOT_YOURS })
   async backfill(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto, @Body() dto: BackfillDto): Promise<{ created: number; existing: number; fireTimes: string[] }> {
     const out = await this.runs.backfill(caller, { idOrCode: id, appId: q.appId }, Date.parse(dto.from), Date.parse(dto.to));

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../../common/index.js';
 import { CancelService } from '../../dispatch/index.js';
-import { JobAttempt, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../../metadata/index.js';
+import { JobAttempt, JobAttemptRepository, type JobDefinition, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../../metadata/index.js';
 import { TriggerService } from '../../trigger/index.js';
+import { ApiClientService } from '../auth/api-client.service.js';
 import { type Caller } from '../auth/caller.js';
 import { AuditAction, AuditService } from './audit.service.js';
 import { HandlerCheckService } from './handler-check.service.js';
@@ -10,11 +11,14 @@ import { checkFireParams, refuseCorruptFields } from './job-limits.js';
 import { jobTarget } from './job-rules.js';
 import { type JobRef, JobsService } from './jobs.service.js';
 import { redactSecrets } from './redact.js';
+import { TaskCapService } from './task-cap.service.js';
 
 /**
  * The runs of a job (DESIGN §8): trigger-now, backfill, and its instances (list, read, cancel), for the
  * jobs {@link JobsService.find} lets the caller see (another app's job is a 404). Each run or cancel
- * commits with its audit row in one transaction.
+ * commits with its audit row in one transaction. A trigger-now or backfill is admitted by the job owner's cap
+ * on unfinished work first (TaskCapService, README "Tenancy and scopes"), like a batch of tasks: one request made
+ * up to 1,000 instances (a trigger of a 1000-shard job) or 10,000 (a backfill) whatever the cap.
  */
 @Injectable()
 export class JobRunsService {
@@ -26,13 +30,16 @@ export class JobRunsService {
     private readonly trigger: TriggerService,
     private readonly handlers: HandlerCheckService,
     private readonly cancels: CancelService,
+    private readonly caps: TaskCapService,
+    private readonly clients: ApiClientService,
   ) {}
 
   /**
    * Creates a MANUAL instance now, whether or not the job is paused, under the job's overlap policy; it
    * runs under the job owner's app id, with `params` (when given) instead of the job's.
    * @returns the instance; for a sharded job every shard of the fire, shard 0 first.
-   * @throws NotFoundError, ForbiddenError (shell), ValidationError (params, no shell executor).
+   * @throws NotFoundError, ForbiddenError (shell), ValidationError (params, no shell executor),
+   *   TooManyUnfinishedError (the owner's cap: nothing written).
    */
   async triggerNow(caller: Caller, ref: JobRef, params?: Record<string, unknown>): Promise<JobInstance[]> {
     const def = await this.jobs.find(caller, ref);
@@ -41,24 +48,43 @@ export class JobRunsService {
     checkFireParams(def, params);
     await this.handlers.assertRunnable(def.handler);
     this.handlers.checkJobParams(def, params);
-    return this.trigger.triggerNow(def, params, (em, rows) => this.audit.record(em, caller.appId, AuditAction.JOB_TRIGGER, jobTarget(def), undefined, {
-      instanceId: rows[0].id, shards: rows.length, params: params === undefined ? null : redactSecrets(params),
-    }));
+    return this.trigger.triggerNow(def, params, {
+      admit: this.ownersCap(caller, def),
+      inTx: (em, rows) => this.audit.record(em, caller.appId, AuditAction.JOB_TRIGGER, jobTarget(def), undefined, {
+        instanceId: rows[0].id, shards: rows.length, params: params === undefined ? null : redactSecrets(params),
+      }),
+    });
   }
 
   /**
    * Creates the fires of [from, to] that have no ledger row yet, under the job's overlap policy.
    * @throws ValidationError (range too large or inverted, FIXED_DELAY job, stored params that cannot be read), NotFoundError,
-   *   ForbiddenError (shell).
+   *   ForbiddenError (shell), TooManyUnfinishedError (the owner's cap, counting every planned fire: nothing written).
    */
   async backfill(caller: Caller, ref: JobRef, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {
     const def = await this.jobs.find(caller, ref);
     this.handlers.assertMayUse(caller, def.handler);
     refuseCorruptFields(def);
     await this.handlers.assertRunnable(def.handler);
-    return this.trigger.backfill(def, fromMs, toMs, (em, rows) => this.audit.record(em, caller.appId, AuditAction.JOB_BACKFILL, jobTarget(def), undefined, {
-      from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), fires: new Set(rows.map((r) => r.fireTime)).size,
-    }));
+    return this.trigger.backfill(def, fromMs, toMs, {
+      admit: this.ownersCap(caller, def),
+      inTx: (em, rows) => this.audit.record(em, caller.appId, AuditAction.JOB_BACKFILL, jobTarget(def), undefined, {
+        from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), fires: new Set(rows.map((r) => r.fireTime)).size,
+      }),
+    });
+  }
+
+  /**
+   * Admits extra fires of `def` by its owner's cap on unfinished work: the app the rows carry (the owner; the reserved
+   * one for a job without owner) and its client's maxUnfinishedTasks (the caller's own when it is the owner; else read
+   * through the client cache, the setting for a client that is disabled or gone).
+   */
+  private ownersCap(caller: Caller, def: JobDefinition): (rows: JobInstance[]) => Promise<void> {
+    return async (rows) => {
+      if (rows.length === 0) return;
+      const cap = def.appId === caller.appId ? caller.maxUnfinishedTasks : ((await this.clients.lookup(def.appId))?.maxUnfinishedTasks ?? null);
+      await this.caps.admit({ appId: rows[0].appId, maxUnfinishedTasks: cap }, rows.length, 'fire instance');
+    };
   }
 
   /**

@@ -40,10 +40,11 @@ export class TaskCapService {
   ) {}
 
   /**
-   * Admits `n` new tasks of `caller`'s app, or refuses them all.
+   * Admits `n` new tasks (or fires: `noun`) of `caller`'s app, or refuses them all.
+   * @param caller the app whose count it is, and its client's cap (null = the setting).
    * @throws TooManyUnfinishedError (429, Retry-After 1 s) when they would take the app past its cap.
    */
-  async admit(caller: Caller, n: number): Promise<void> {
+  async admit(caller: Pick<Caller, 'appId' | 'maxUnfinishedTasks'>, n: number, noun = 'task'): Promise<void> {
     const cap = caller.maxUnfinishedTasks ?? this.config.caps.maxUnfinishedTasksPerApp;
     if (cap === 0) return;
     const count = await this.fresh(caller.appId);
@@ -51,7 +52,7 @@ export class TaskCapService {
     if (unfinished + n > cap) {
       throw new TooManyUnfinishedError(
         `app '${caller.appId}' has ${unfinished} unfinished tasks and fires and may have at most ${cap} (its maxUnfinishedTasks, ` +
-        `else MAX_UNFINISHED_TASKS_PER_APP); ${n === 1 ? 'this task' : `these ${n} tasks`} would pass it: retry once some have finished`, 1);
+        `else MAX_UNFINISHED_TASKS_PER_APP); ${n === 1 ? `this ${noun}` : `these ${n} ${noun}s`} would pass it: retry once some have finished`, 1);
     }
     count.since += n;
   }

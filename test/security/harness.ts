@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
+import { ApiClientService, type ClientLimits } from '../../src/modules/openapi/index.js';
+import { namespaceRows, rowsDiff, type NamespaceRows } from '../utils/namespace-rows.js';
+import { rawRequest } from '../utils/raw-http.js';
+import { expectProblem, WITH_SHELL } from '../utils/tenancy.js';
+import { startNode, TestNode, UNLIMITED, waitFor } from '../utils/test-node.js';
+
+/** A signed client of one app of the suite, with its id and secret (to sign by hand: v1, replays). */
+export type App = TickwheelClient & { appId: string; secret: string };
+type Job = { id: string; code: string };
+
+/** What every case of the hostile-input suite works with; filled in by the suite's beforeAll. */
+export interface Hostile {
+  shape: 'standalone' | 'cluster';
+  node: TestNode;
+  /** The namespace whose rows each case snapshots. */
+  namespace: string;
+  /** Every app id of this run starts with it (the cluster's api_client table is shared with other tests). */
+  prefix: string;
+  /** Two ordinary apps (default scopes), an admin, an app with `shell`, one with no scope at all; all unlimited. */
+  a: App;
+  b: App;
+  admin: App;
+  shell: App;
+  bare: App;
+  /** Per default scope, an app holding every other default scope but not this one. */
+  lacking: Map<Scope, App>;
+  /** A's job (noop, paused, a bearer token in params) with one finished manual run, and A's finished task. */
+  jobA: Job;
+  instanceA: string;
+  taskA: string;
+  /** B's own paused job, and a paused shell job of the shell app. */
+  jobB: Job;
+  shellJob: Job;
+  /** An HTTP receiver the egress policy lets the suite reach (EGRESS_ALLOW=*,127.0.0.1:<its port>): request ids it was called with. */
+  receiver: { url: string; hits: string[] };
+  /** Creates one more app of this run (its id starts with {@link prefix}). */
+  newApp(name: string, scopes?: readonly Scope[], limits?: ClientLimits): Promise<App>;
+  rows(): Promise<NamespaceRows>;
+  /**
+   * Runs `attack`, then asserts that no row of the namespace changed (job definitions, instances, attempts, audit,
+   * the run's clients), that `/health/ready` still answers 200, and that nothing polluted Object.prototype.
+   */
+  unchanged(attack: () => Promise<void>): Promise<void>;
+  /** A request with the target and headers exactly as given (see rawRequest), as a TickwheelResponse. */
+  raw(method: string, path: string, headers?: Record<string, string | string[]>, body?: string | Buffer): Promise<TickwheelResponse<Record<string, unknown>>>;
+}
+
+export const TOKEN = 'Bearer a-very-secret-token';
+
+/**
+ * Asserts a problem+json answer (RFC 9457) with `status` and `code`, and `field` / `scope` when given; returns its body.
+ */
+export function refused(res: TickwheelResponse, status: number, code: string, want: { field?: string; scope?: string } = {}): Record<string, unknown> {
+  const problem = expectProblem(res, status, want);
+  expect(problem.code).toBe(code);
+  return problem;
+}
+
+/** The 401 every signature failure answers (README "Signing"). */
+export const unauthorized = (res: TickwheelResponse) => refused(res, 401, 'UNAUTHORIZED');
+
+/**
+ * Registers the suite's beforeAll/afterAll for one shape (one node, its clients and fixtures, made once) and
+ * returns the context the cases read once it ran.
+ */
+export function hostileHarness(shape: Hostile['shape'], env: (extra?: Record<string, string>) => Record<string, string>): Hostile {
+  const h = { shape, lacking: new Map() } as Hostile;
+  let receiver: Server;
+  beforeAll(async () => {
+    const hits: string[] = [];
+    receiver = createServer((req, res) => {
+      hits.push(String(req.headers['x-tickwheel-request-id']));
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const port = (receiver.address() as AddressInfo).port;
+    h.receiver = { url: `http://127.0.0.1:${port}`, hits };
+    h.node = await startNode(env({ EGRESS_ALLOW: `*,127.0.0.1:${port}` }));
+    h.namespace = h.node.config.namespace;
+    h.prefix = `hx${randomBytes(3).toString('hex')}`;
+    h.newApp = (name, scopes = DEFAULT_SCOPES, limits = UNLIMITED) => newApp(h, `${h.prefix}-${name}`, scopes, limits);
+    h.rows = () => namespaceRows(h.node.ds, h.namespace, shape === 'cluster' ? h.prefix : undefined);
+    h.unchanged = (attack) => unchanged(h, attack);
+    h.raw = async (method, path, headers, body) => {
+      const res = await rawRequest(h.node.url, method, path, headers, body);
+      return { status: res.status, body: res.body as Record<string, unknown>, headers: new Headers(Object.entries(res.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]))) };
+    };
+    [h.a, h.b, h.admin, h.shell, h.bare] = await Promise.all([
+      h.newApp('a'), h.newApp('b'), h.newApp('admin', [Scope.ADMIN]), h.newApp('shell', WITH_SHELL), h.newApp('bare', []),
+    ]);
+    for (const s of DEFAULT_SCOPES) h.lacking.set(s, await h.newApp(`no-${s.replace(':', '-')}`, DEFAULT_SCOPES.filter((x) => x !== s)));
+    await fixtures(h);
+  }, 60_000);
+  afterAll(async () => {
+    await h.node?.close();
+    receiver?.closeAllConnections();
+    receiver?.close();
+  });
+  return h;
+}
+
+async function newApp(h: Hostile, appId: string, scopes: readonly Scope[], limits: ClientLimits): Promise<App> {
+  const { secret } = await h.node.app.get(ApiClientService).create(appId, { scopes, limits });
+  return Object.assign(new TickwheelClient({ baseUrl: h.node.url, appId, secret }), { appId, secret });
+}
+
+/** A paused job of each app, a finished run of A's job and a finished task of A: what B aims at. */
+async function fixtures(h: Hostile): Promise<void> {
+  const paused = (code: string, extra: Record<string, unknown> = {}) => ({ code, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 3 * * *', enabled: false, ...extra });
+  const created = async (app: App, body: unknown) => {
+    const res = await app.request<Job>('POST', '/api/jobs', body);
+    expect(res.status).toBe(201);
+    return res.body;
+  };
+  h.jobA = await created(h.a, paused('nightly', { params: { headers: { Authorization: TOKEN } } }));
+  h.jobB = await created(h.b, paused('mine'));
+  h.shellJob = await created(h.shell, paused('sh', { handler: 'shell', params: { argv: ['/bin/true'] } }));
+  const run = await h.a.request<{ instanceId: string }>('POST', `/api/jobs/${h.jobA.id}/trigger`, {});
+  expect(run.status).toBe(202);
+  h.instanceA = run.body.instanceId;
+  h.taskA = `${h.prefix}-task`;
+  expect((await h.a.submitTask({ requestId: h.taskA, handler: 'noop' })).status).toBe(202);
+  await waitFor("A's run and task to finish", async () => {
+    const [run1, task] = [await h.a.request<{ status: string }>('GET', `/api/jobs/${h.jobA.id}/instances/${h.instanceA}`), await h.a.getTask(h.taskA)];
+    return run1.body.status === 'SUCCESS' && task.body.status === 'SUCCESS';
+  });
+}
+
+async function unchanged(h: Hostile, attack: () => Promise<void>): Promise<void> {
+  const before = await h.rows();
+  await attack();
+  expect(rowsDiff(before, await h.rows())).toEqual({});
+  expect((await fetch(`${h.node.url}/health/ready`)).status).toBe(200);
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+}

@@ -1,0 +1,45 @@
+import { DataSource } from 'typeorm';
+
+/** The tables a request can change, each as `id → the row's JSON`. */
+export type NamespaceRows = Record<'job_definition' | 'job_instance' | 'job_attempt' | 'audit_log' | 'api_client', Record<string, string>>;
+
+/** What changed in one table between two {@link NamespaceRows}: ids of rows added, removed and changed. */
+export interface TableDiff {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+/**
+ * Every row of `namespace` in the tables an API request can write: job definitions, instances, their attempts,
+ * audit rows, and the API clients (shared by every namespace: those whose app id starts with `clientPrefix`, or
+ * every client when it is undefined, for a database no other test writes).
+ */
+export async function namespaceRows(ds: DataSource, namespace: string, clientPrefix?: string): Promise<NamespaceRows> {
+  const byId = (rows: Array<Record<string, unknown>>, key = 'id') => Object.fromEntries(rows.map((r) => [String(r[key]), JSON.stringify(r)]));
+  const [defs, instances, attempts, audit, clients] = await Promise.all([
+    ds.query('SELECT * FROM job_definition WHERE namespace = ?', [namespace]),
+    ds.query('SELECT * FROM job_instance WHERE namespace = ?', [namespace]),
+    ds.query('SELECT a.* FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [namespace]),
+    ds.query('SELECT * FROM audit_log WHERE namespace = ?', [namespace]),
+    clientPrefix === undefined ? ds.query('SELECT * FROM api_client') : ds.query('SELECT * FROM api_client WHERE app_id LIKE ?', [`${clientPrefix}%`]),
+  ]);
+  return {
+    job_definition: byId(defs), job_instance: byId(instances), job_attempt: byId(attempts), audit_log: byId(audit), api_client: byId(clients, 'app_id'),
+  };
+}
+
+/** Per table, the rows `after` added, removed or changed relative to `before`; tables without a difference are left out. */
+export function rowsDiff(before: NamespaceRows, after: NamespaceRows): Partial<Record<keyof NamespaceRows, TableDiff>> {
+  const out: Partial<Record<keyof NamespaceRows, TableDiff>> = {};
+  for (const table of Object.keys(before) as Array<keyof NamespaceRows>) {
+    const [b, a] = [before[table], after[table]];
+    const diff: TableDiff = {
+      added: Object.keys(a).filter((id) => !(id in b)),
+      removed: Object.keys(b).filter((id) => !(id in a)),
+      changed: Object.keys(a).filter((id) => id in b && a[id] !== b[id]),
+    };
+    if (diff.added.length + diff.removed.length + diff.changed.length > 0) out[table] = diff;
+  }
+  return out;
+}
