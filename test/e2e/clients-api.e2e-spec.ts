@@ -110,6 +110,16 @@ describe.each(SHAPES)('clients API (%s)', (_shape, env) => {
     expect((await admin.request<View>('GET', `/api/clients/${admin.appId}`)).body).toMatchObject({ enabled: true, scopes: ['admin'] });
   });
 
+  it('should refuse an admin adding a scope to its own client (403 naming it: admin must not grant itself shell), while another admin may', async () => {
+    for (const scopes of [[Scope.ADMIN, Scope.SHELL], [Scope.ADMIN, Scope.JOBS_WRITE]]) {
+      expectProblem(await admin.request('PATCH', `/api/clients/${admin.appId}`, { scopes }), 403, { scope: scopes[1] });
+    }
+    expect((await admin.request<View>('GET', `/api/clients/${admin.appId}`)).body.scopes).toEqual(['admin']);
+    const other = await appClient(node, 'cl-admin2', [Scope.ADMIN]);
+    expect((await other.request<View>('PATCH', `/api/clients/${admin.appId}`, { scopes: [Scope.ADMIN, Scope.SHELL] })).body.scopes).toEqual(expect.arrayContaining(['admin', 'shell']));
+    expect((await other.request<View>('PATCH', `/api/clients/${admin.appId}`, { scopes: [Scope.ADMIN] })).body.scopes).toEqual(['admin']);
+  });
+
   it('should answer 409 for an app id that exists, 404 for one that does not, and bound the paging', async () => {
     expectProblem(await admin.request('POST', '/api/clients', { appId: admin.appId }), 409, { field: 'appId' });
     for (const [method, path] of [['GET', '/api/clients/nobody-here'], ['PATCH', '/api/clients/nobody-here'], ['POST', '/api/clients/nobody-here/rotate-secret']]) {

@@ -1,12 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { SIGNATURE_HEADERS as H, signRequest } from '../../src/common/signing.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
+import { NONCE_SKEW_MARGIN_MS } from '../../src/modules/openapi/auth/signed-request.middleware.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { rawExchange } from '../utils/raw-http.js';
-import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 
 interface Answer {
   status: number;
@@ -149,6 +151,19 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     const nonce = randomBytes(12).toString('hex');
     expect((await send('GET', '/api/jobs?limit=3', sign('GET', '/api/jobs?limit=3', '', { nonce }))).status).toBe(200);
     expectUnauthorized(await send('GET', '/api/jobs?limit=4', sign('GET', '/api/jobs?limit=4', '', { nonce })));
+  });
+
+  it('should remember a nonce past twice the window by the clock-skew margin, so a node whose clock is behind still refuses its replay', async () => {
+    const nonce = randomBytes(12).toString('hex');
+    expect((await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { nonce }))).status).toBe(200);
+    const redis = new Redis(REDIS_URL);
+    try {
+      const ttl = await redis.pttl(`{tw:${ns}}:nonce:${appId}:${nonce}`);
+      expect(ttl).toBeGreaterThan(2 * 300_000 + NONCE_SKEW_MARGIN_MS - 10_000);
+      expect(ttl).toBeLessThanOrEqual(2 * 300_000 + NONCE_SKEW_MARGIN_MS);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('should not let a request with a bad signature spend the nonce', async () => {

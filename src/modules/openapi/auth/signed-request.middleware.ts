@@ -8,6 +8,13 @@ import { ApiClientService, type ResolvedClient } from './api-client.service.js';
 import { RateLimiter } from './rate-limiter.js';
 import { announcedBodyFits, announcesBody, checkBodyHeaders, checkReadBody, ClientGoneError, closeAfterAnswer, parseJsonBody, readBody, type ReadBody } from './request-body.js';
 
+/**
+ * How much longer than twice the signature window a nonce is remembered. A timestamp at the window's future
+ * edge stays acceptable for 2 × the window on the node that saw it, and for as long again as another API
+ * node's clock is behind: a replay there must still find the nonce (clocks up to 60 s apart).
+ */
+export const NONCE_SKEW_MARGIN_MS = 60_000;
+
 /** A request that passed the signature check carries its caller: the app id and the resolved client (scopes, limits). */
 export interface SignedRequest extends Request {
   appId: string;
@@ -87,7 +94,7 @@ export class SignedRequestMiddleware {
     checkReadBody(req, body);
     const expected = signatureHex(client.secret, { appId: h.appId, method: req.method, pathAndQuery: req.originalUrl, timestampMs: h.timestampMs, nonce: h.nonce }, body.sha256Hex);
     if (!signaturesEqual(expected, h.hex)) throw this.unauthorized(req, h.appId, 'signature does not match (wrong secret, or the app id, method, path, body or headers changed on the way)');
-    if (!(await this.coordination.acceptNonce(client.appId, h.nonce, 2 * this.config.signatureWindowMs))) throw this.unauthorized(req, h.appId, 'nonce already used (a replay)');
+    if (!(await this.coordination.acceptNonce(client.appId, h.nonce, 2 * this.config.signatureWindowMs + NONCE_SKEW_MARGIN_MS))) throw this.unauthorized(req, h.appId, 'nonce already used (a replay)');
     await this.rateLimiter.take(client, res);
     req.body = parseJsonBody(body.bytes);
     req.appId = client.appId;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock, NotFoundError, ValidationError } from '../../../common/index.js';
+import { CLOCK, type Clock, ForbiddenError, NotFoundError, ValidationError } from '../../../common/index.js';
 import { parseEgressList } from '../../egress/index.js';
 import { ApiClient, ApiClientRepository, Scope } from '../../metadata/index.js';
 import { ApiClientService, checkScopes } from '../auth/api-client.service.js';
@@ -48,7 +48,8 @@ export class ClientsService {
   /**
    * Changes scopes, limits (null = the default again) or `enabled` of client `appId`. An admin may not
    * disable itself or drop its own `admin` scope (it would lock itself out; another admin, or the
-   * create-app CLI, can).
+   * create-app CLI, can), nor add a scope to its own client (a 403 naming it: `admin` would otherwise
+   * imply `shell` after one PATCH).
    * @throws NotFoundError; ValidationError naming the field.
    */
   async update(caller: Caller, appId: string, dto: UpdateClientDto): Promise<ClientViewDto> {
@@ -83,6 +84,11 @@ export class ClientsService {
     for (const f of LIMIT_FIELDS) if (dto[f] !== undefined) (patch as Record<string, unknown>)[f] = dto[f];
     if (appId === caller.appId && (patch.enabled === false || (patch.scopes && !patch.scopes.includes(Scope.ADMIN)))) {
       throw new ValidationError(patch.enabled === false ? 'enabled' : 'scopes', 'an admin cannot disable itself or drop its own admin scope (another admin, or npm run create-app, can)');
+    }
+    // admin does not imply shell: an admin that could grant itself a scope would hold every scope there is.
+    const gained = appId === caller.appId && patch.scopes ? patch.scopes.filter((s) => !caller.scopes.has(s)) : [];
+    if (gained.length > 0) {
+      throw new ForbiddenError(`this request needs the scope ${gained[0]}: an admin cannot add a scope it lacks to its own client (${gained.join(', ')}); another admin, or npm run create-app, can`, gained[0]);
     }
     return patch;
   }
