@@ -71,10 +71,16 @@ describe('EgressPolicy', () => {
       expect(rule(p.checkUrl('https://example.com/'))).toBe('allowed'); // `*` keeps the rest open
     });
 
-    it('should re-open an own service only for an entry naming its address', () => {
+    it('should re-open an own service only for an entry naming its address and its port', () => {
       const services = [{ label: "this cluster's Redis (REDIS_URL)", addresses: ['10.0.0.6'], port: 6379 }];
-      expect(rule(EgressPolicy.fromSettings({ allow: '10.0.0.0/8', services }).checkUrl('http://10.0.0.6:6379/'))).toBe('allowed');
-      expect(rule(EgressPolicy.fromSettings({ allow: '*', services }).checkUrl('http://10.0.0.6:6379/'))).toBe("this cluster's Redis (REDIS_URL)");
+      const redis = (allow: string) => rule(EgressPolicy.fromSettings({ allow, services }).checkUrl('http://10.0.0.6:6379/'));
+      expect(redis('10.0.0.6:6379')).toBe('allowed');
+      expect(redis('10.0.0.0/8:6000-7000')).toBe('allowed');
+      expect(redis('*')).toBe("this cluster's Redis (REDIS_URL)");
+      // An address without a port opens the services on it, not the cluster's own (the tests' `127.0.0.1` opened Redis).
+      expect(redis('10.0.0.0/8')).toBe("this cluster's Redis (REDIS_URL)");
+      expect(redis('*,10.0.0.6')).toBe("this cluster's Redis (REDIS_URL)");
+      expect(rule(EgressPolicy.fromSettings({ allow: '10.0.0.6', services }).checkUrl('http://10.0.0.6:8080/'))).toBe('allowed');
     });
 
     it('should never let a host-name entry re-open what DNS answers for it', () => {

@@ -73,8 +73,8 @@ const matches = (e: EgressEntry, d: Dest) => portIn(e, d.port) && (e.any || name
  * 2. the built-in refused set (loopback, unspecified, link-local, metadata, multicast, reserved, this host's
  *    addresses, the cluster's database and Redis) refuses, unless an explicit EGRESS_ALLOW entry re-opens it:
  *    an address or CIDR entry for a refused address, a host-name entry for a refused name (`localhost`
- *    names itself and the loopback addresses). A host-name entry never re-opens an address: what DNS answers
- *    for an allowed name is still checked;
+ *    names itself and the loopback addresses); the cluster's own services only by an entry that names their
+ *    port too. A host-name entry never re-opens an address: what DNS answers for an allowed name is still checked;
  * 3. EGRESS_ALLOW empty or `*` allows the rest; otherwise an entry must match;
  * 4. each narrowing ({@link narrowedTo}) must match too; it can never re-open what 1-3 refuse.
  * Immutable; check() is synchronous and does no I/O.
@@ -127,8 +127,11 @@ export class EgressPolicy {
       if (r.port !== null && r.port !== d.port) continue;
       const byName = name !== undefined && (r.names.includes(name) || r.suffixes.some((s) => name.endsWith(s)));
       const byAddress = ip !== undefined && r.nets.check(ip.address, ip.family === 4 ? 'ipv4' : 'ipv6');
-      const reopened = (byName ? allow.some((e) => portIn(e, d.port) && nameIn(e, name)) : true)
-        && (byAddress ? allow.some((e) => portIn(e, d.port) && addrIn(e, ip)) : true);
+      // A service refused on one port (the database, Redis) is re-opened only by an entry naming that port:
+      // `EGRESS_ALLOW=127.0.0.1` on a dev box opens its local services, not its Redis.
+      const reopens = (e: EgressEntry) => portIn(e, d.port) && (r.port === null || e.ports !== null);
+      const reopened = (byName ? allow.some((e) => reopens(e) && nameIn(e, name)) : true)
+        && (byAddress ? allow.some((e) => reopens(e) && addrIn(e, ip)) : true);
       if ((byName || byAddress) && !reopened) return refuse(d, r.label, `is ${r.label} (EGRESS_ALLOW to allow it)`);
     }
     if (!allowAny && !inList(allow, d)) return refuse(d, 'EGRESS_ALLOW', 'is not in EGRESS_ALLOW');
