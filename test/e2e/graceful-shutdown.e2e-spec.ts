@@ -51,7 +51,7 @@ describe('graceful shutdown of an executor (real processes)', () => {
   });
 
   it('should stop pulling, finish running work within the grace, and hand queued and cut-off work to another node', async () => {
-    const draining = startProcess(executorEnv('dx', { EXECUTOR_CONCURRENCY: '2', EXECUTOR_SHUTDOWN_GRACE_MS: String(GRACE_MS) }));
+    const draining = startProcess(executorEnv('dx', { EXECUTOR_CONCURRENCY: '2', EXECUTOR_SHUTDOWN_GRACE_MS: String(GRACE_MS), LOG_LEVEL: 'info' }));
     procs.push(draining);
     await waitFor('dx to beat', async () => (await live()).includes('dx'), 30_000);
     await submit('medium', '/medium');
@@ -112,6 +112,13 @@ describe('graceful shutdown of an executor (real processes)', () => {
     const onDx: Row[] = await api.ds.query(
       `SELECT a.started_at FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ? AND a.node_id LIKE 'dx-%'`, [ns]);
     expect(onDx.every((a) => Number(a.started_at) < termAt)).toBe(true);
-    expect(await live()).not.toContain('dx'); // deregistered on the way out
+    const l = await live();
+    if (l.includes('dx')) {
+      // Seen twice in full-suite runs, never alone: say what dx did and what the registry holds, to find out why.
+      const stopped = await api.ds.query("SELECT node_id, stopped_at, last_seen_at FROM executor_node WHERE node_id LIKE 'dx-%' ORDER BY started_at DESC LIMIT 1");
+      const beats = (await api.app.get(NodeRegistryService).liveNodes()).map((n) => [n.nodeId, n.lastBeat, n.info.labels]);
+      process.stdout.write(`[e2e graceful-shutdown] dx still registered at ${Date.now()}: ${JSON.stringify({ stopped, beats })}\ndx output:\n${draining.output()}\n`);
+    }
+    expect(l).not.toContain('dx'); // deregistered on the way out
   }, 150_000);
 });
