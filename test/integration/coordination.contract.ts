@@ -599,14 +599,17 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
         expect(Date.now() - started).toBeLessThan(4000); // woken by the push, not at the 5-s timeout
       });
 
-      it('should end a claim that waits on its cap when `freed` aborts, and still serve the next claim\'s wait', async () => {
+      it('should end a claim that waits on its cap when `freed` aborts, without another try, and still serve the next claim\'s wait', async () => {
         await sut.pushReady('n1', of('A', 'a1'));
         const freed = new AbortController();
         const started = Date.now();
-        const first = sut.claimMany('n1', 4, 5000, share(1, { A: 1 }, freed.signal));
+        const held = new Map([['A', 1]]);
+        const first = sut.claimMany('n1', 4, 5000, { cap: 1, held, freed: freed.signal });
         await sleep(50);
+        held.set('A', 0); // the slot A had came back: the caller claims again, with all the slots it has free then
         freed.abort();
         expect(await first).toEqual([]);
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 1, processing: 0 });
         const second = sut.claimMany('n1', 4, 5000, share(1, { A: 1 }, new AbortController().signal));
         await sleep(50);
         await sut.pushReady('n1', of('B', 'b1'));

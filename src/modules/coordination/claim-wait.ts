@@ -11,7 +11,8 @@ export interface ClaimTry {
  * The waiting part of CoordinationPort.claimMany, the same in both adapters: try; when nothing was taken,
  * wait for a push to the node (`waitPush`, at most the time left, ms) and try again, until `timeoutMs`
  * has passed. When only the cap held work back, the wait also ends on `share.freed`, and an aborted
- * `share.freed` ends the claim (with []): the caller has a slot back and claims again with fresh counts.
+ * `share.freed` ends the claim (with [], without another try): the caller has a slot back and claims
+ * again with fresh counts and its free slots as they are then.
  * @param closed true once the adapter is closed: the claim ends with what the last try took.
  */
 export async function claimWithWait(
@@ -29,6 +30,8 @@ export async function claimWithWait(
     const left = deadline - performance.now();
     if (!(left > 0)) return [];
     await waitPush(left, capped ? share?.freed : undefined);
+    // A slot came back: the caller claims again, for all the slots it has free by then (not this call's `max`).
+    if (capped && share?.freed?.aborted) return [];
   }
 }
 

@@ -16,8 +16,9 @@ const FINISHING_FACTOR = 4;
  * The executor role of one process (DESIGN §6, §7): registers the node (id `<host>-<yyyymmdd>-<seq>`,
  * the sequence made unique by the executor_node table), heartbeats every HEARTBEAT_INTERVAL_MS with its
  * handlers, capacity and load, claims ids from its own reliable queue while a worker slot is free
- * (EXECUTOR_CONCURRENCY), and renews the leases of what it runs every LEASE_RENEW_MS — a lease it can no
- * longer renew aborts the handler. A handler whose instance was cancelled or taken away is aborted at the
+ * (EXECUTOR_CONCURRENCY; round robin across apps, each holding at most its share, EXECUTOR_APP_SHARE),
+ * and renews the leases of what it runs every LEASE_RENEW_MS — a lease it can no longer renew aborts the
+ * handler. A handler whose instance was cancelled or taken away is aborted at the
  * next heartbeat, or at once when a canceller's stop signal names it (DESIGN §7).
  *
  * Graceful shutdown (SIGTERM, DESIGN §7): it stops claiming and keeps beating with no handlers advertised
@@ -209,8 +210,9 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
 
   /**
    * Takes ids off this node's queue while worker slots are free: as many at once as slots are free
-   * (claimMany), waiting up to CLAIM_WAIT_MS for the first; the runner claims and starts them together.
-   * A slot frees when its handler ends, so the next claim overlaps the finishing writes of the last ones;
+   * (claimMany, round robin across apps, none past its {@link share}), waiting up to CLAIM_WAIT_MS for the
+   * first (a claim held back only by the share ends when a slot frees); the runner claims and starts them
+   * together. A slot frees when its handler ends, so the next claim overlaps the finishing writes of the last ones;
    * at most {@link FINISHING_FACTOR} × EXECUTOR_CONCURRENCY ids are in flight in all (a slow database
    * holds back claims instead of piling up finished work).
    */
