@@ -41,6 +41,11 @@ export interface AppConfig {
   leaseMs: number;
   leaseRenewMs: number;
   executorConcurrency: number;
+  /**
+   * Fraction (0 < share <= 1) of an executor's worker slots one app may hold: max(1, ⌊executorConcurrency × share⌋);
+   * the rest stay free for other apps' work (README "Fair sharing"). 1 = no bound.
+   */
+  executorAppShare: number;
   /** On SIGTERM, how long running work may take to finish before it is aborted and handed back, ms. */
   executorShutdownGraceMs: number;
   triggerScanIntervalMs: number;

@@ -1,8 +1,13 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, Min } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value).trim()) ? Number(value) : value;
+/** A plain decimal (no sign, no exponent) becomes a number; anything else is left for the validator to refuse. */
+const toNumber = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(String(value)) ? Number(value) : value;
+/** One message for every way EXECUTOR_APP_SHARE can be wrong (the validator would name only one rule). */
+const SHARE = 'EXECUTOR_APP_SHARE must be a number above 0 and at most 1 (a fraction of the worker slots)';
 const toBool = ({ value }: { value: unknown }) => {
   if (value === undefined || value === '') return undefined;
   const v = String(value).trim().toLowerCase();
@@ -81,6 +86,10 @@ export class EnvDto {
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000)
   EXECUTOR_SHUTDOWN_GRACE_MS?: number;
+
+  @IsOptional() @Transform(toNumber)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: SHARE }) @IsPositive({ message: SHARE }) @Max(1, { message: SHARE })
+  EXECUTOR_APP_SHARE?: number;
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(60000)
   TRIGGER_SCAN_INTERVAL_MS?: number;

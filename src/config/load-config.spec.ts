@@ -88,6 +88,13 @@ describe('loadConfig', () => {
       expect(loadConfig({ TICKWHEEL_ALLOW_SHELL: 'off' }).allowShell).toBe(false);
     });
 
+    it('should let one app hold 3/4 of an executor\'s worker slots unless EXECUTOR_APP_SHARE says otherwise (1 = no bound)', () => {
+      expect(loadConfig(CLUSTER).executorAppShare).toBe(0.75);
+      expect(loadConfig({ ...CLUSTER, EXECUTOR_APP_SHARE: '0.5' }).executorAppShare).toBe(0.5);
+      expect(loadConfig({ ...CLUSTER, EXECUTOR_APP_SHARE: ' .25 ' }).executorAppShare).toBe(0.25);
+      expect(loadConfig({ EXECUTOR_APP_SHARE: '1' }).executorAppShare).toBe(1);
+    });
+
     it('should give running work 10 s on shutdown unless EXECUTOR_SHUTDOWN_GRACE_MS says otherwise (0 hands it back at once)', () => {
       expect(loadConfig(CLUSTER).executorShutdownGraceMs).toBe(10_000);
       expect(loadConfig({ ...CLUSTER, EXECUTOR_SHUTDOWN_GRACE_MS: '45000' }).executorShutdownGraceMs).toBe(45_000);
@@ -160,6 +167,10 @@ describe('loadConfig', () => {
       ['RATE_LIMIT_PER_SECOND=2.5', { RATE_LIMIT_PER_SECOND: '2.5' }, 'RATE_LIMIT_PER_SECOND', /integer/],
       ['RATE_LIMIT_BURST=0', { RATE_LIMIT_BURST: '0' }, 'RATE_LIMIT_BURST', /less than 1/],
       ['RATE_LIMIT_BURST=lots', { RATE_LIMIT_BURST: 'lots' }, 'RATE_LIMIT_BURST', /integer/],
+      ['EXECUTOR_APP_SHARE=0', { EXECUTOR_APP_SHARE: '0' }, 'EXECUTOR_APP_SHARE', /above 0 and at most 1/],
+      ['EXECUTOR_APP_SHARE=1.5', { EXECUTOR_APP_SHARE: '1.5' }, 'EXECUTOR_APP_SHARE', /above 0 and at most 1/],
+      ['EXECUTOR_APP_SHARE=-0.5', { EXECUTOR_APP_SHARE: '-0.5' }, 'EXECUTOR_APP_SHARE', /above 0 and at most 1/],
+      ['EXECUTOR_APP_SHARE=half', { EXECUTOR_APP_SHARE: 'half' }, 'EXECUTOR_APP_SHARE', /above 0 and at most 1/],
       ['EXECUTOR_SHUTDOWN_GRACE_MS=soon', { EXECUTOR_SHUTDOWN_GRACE_MS: 'soon' }, 'EXECUTOR_SHUTDOWN_GRACE_MS', /integer/],
       ['TICKWHEEL_SHELL_UID=-1', { TICKWHEEL_SHELL_UID: '-1' }, 'TICKWHEEL_SHELL_UID', /less than 0/],
       ['TICKWHEEL_SHELL_UID=nobody', { TICKWHEEL_SHELL_UID: 'nobody' }, 'TICKWHEEL_SHELL_UID', /integer/],

@@ -51,7 +51,8 @@ describe('graceful shutdown of an executor (real processes)', () => {
   });
 
   it('should stop pulling, finish running work within the grace, and hand queued and cut-off work to another node', async () => {
-    const draining = startProcess(executorEnv('dx', { EXECUTOR_CONCURRENCY: '2', EXECUTOR_SHUTDOWN_GRACE_MS: String(GRACE_MS), LOG_LEVEL: 'info' }));
+    // One app's two tasks run side by side on dx's two slots: no share held back for other apps (EXECUTOR_APP_SHARE).
+    const draining = startProcess(executorEnv('dx', { EXECUTOR_CONCURRENCY: '2', EXECUTOR_APP_SHARE: '1', EXECUTOR_SHUTDOWN_GRACE_MS: String(GRACE_MS), LOG_LEVEL: 'info' }));
     procs.push(draining);
     await waitFor('dx to beat', async () => (await live()).includes('dx'), 30_000);
     await submit('medium', '/medium');

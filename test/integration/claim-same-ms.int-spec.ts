@@ -5,12 +5,15 @@ import { startLimitReceiver, type LimitReceiver } from '../utils/limit-receiver.
 import { clusterEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 
 /**
+ * An id taken twice in one claim group is claimed and run once, and each copy ends (the executor counts its
+ * worker slots and acks per copy taken: with one end for two copies, a slot stayed taken for good).
+ *
  * Two claims of one id on one node in the same millisecond (the id pushed twice to the node's queue, each copy
  * taken in its own claim group; the chaos check saw it: "attempt 1 made 2 side effects", one attempt row). The
  * losing claim's check for "my own write, committed by an earlier try whose answer was lost" recognised the
  * winner's write as its own (same node, same token, same started_at) and ran the handler a second time.
  */
-describe('claims of one id in the same millisecond (MariaDB)', () => {
+describe('one id claimed twice on one node (MariaDB)', () => {
   const ns = uniqueNamespace('int-claim-ms');
   let node: TestNode;
   let rx: LimitReceiver;
@@ -48,5 +51,24 @@ describe('claims of one id in the same millisecond (MariaDB)', () => {
     }
     await waitFor('the row final', async () => (await node.app.get(JobInstanceRepository).findById(row.id))?.status === S.SUCCESS, 10_000, 20);
     expect(rx.of('/once')).toHaveLength(1);
+  }, 30_000);
+
+  it('should run an id taken twice in one claim once, and end each copy (a worker slot freed and an ack per copy)', async () => {
+    const nodeId = `${ns}-n2`;
+    const now = Date.now();
+    const row = Object.assign(
+      newJobInstance({ namespace: ns, appId: 'int', handler: 'http', fireTime: now, triggerSource: TriggerSource.API, dueAt: now, params: { url: `${rx.url}/twice-queued` } }, now),
+      { status: S.DISPATCHED, nodeId, dispatchedAt: now },
+    ) as JobInstance;
+    await node.app.get(JobInstanceRepository).insertIgnore(node.ds.manager, [row]);
+    const done: string[] = [];
+    const ended: string[] = [];
+    await node.app.get(TaskRunner).runMany([row.id, row.id], nodeId, new AbortController().signal, {
+      handlerDone: (id) => done.push(id), ended: (id) => ended.push(id),
+    });
+    expect(rx.of('/twice-queued')).toHaveLength(1);
+    expect(done).toEqual([row.id, row.id]);
+    expect(ended).toEqual([row.id, row.id]);
+    expect((await node.app.get(JobInstanceRepository).findById(row.id))?.status).toBe(S.SUCCESS);
   }, 30_000);
 });

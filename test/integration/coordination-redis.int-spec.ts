@@ -72,7 +72,7 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
   it('should put every key under the namespace hash tag', async () => {
     const sut = await fixture.open();
     await sut.tryAcquireLock('leader', 'n1', 5000);
-    await sut.pushReady('n1', ['a', 'b']);
+    await sut.pushReady('n1', [{ id: 'a', appId: 'app:1' }, { id: 'b', appId: 'app:1' }]);
     await sut.claim('n1', 0);
     await sut.scheduleDelayed('d', 10);
     await sut.heartbeat('n1', { handlers: [], capacity: 1, active: 0, labels: {}, host: 'h', startedAt: 0 }, 1);
@@ -80,7 +80,7 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     await sut.acceptNonce('app:x', 'n', 5000);
     await sut.takeTokens('app:x', 1, 5, 1);
     const keys = await fixture.redis.keys(`*${fixture.namespace()}*`);
-    expect(keys.length).toBe(9);
+    expect(keys.length).toBe(11); // lock, app list, rotation, bell, processing, delayed, nodes, node-info, counter, nonce, token bucket
     for (const key of keys) expect(key.startsWith(`{tw:${fixture.namespace()}}:`)).toBe(true);
   });
 
@@ -119,7 +119,7 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     const [a, b] = [fixture.extra(), fixture.extra()];
     const claims = Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).claim('n1', 5000));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await a.pushReady('n1', ['1', '2', '3', '4', '5', '6']);
+    await a.pushReady('n1', ['1', '2', '3', '4', '5', '6'].map((id, i) => ({ id, appId: `app-${i % 2}` })));
     expect((await Promise.all(claims)).sort()).toEqual(['1', '2', '3', '4', '5', '6']);
   });
 
@@ -131,6 +131,19 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     const taken = batches.flat();
     expect(new Set(taken).size).toBe(taken.length);
     expect(taken.sort()).toEqual(ids);
+  });
+
+  it('should still claim, count, list and drain the ids a previous version left in its single ready list', async () => {
+    const sut = (await fixture.open()) as RedisCoordinationAdapter;
+    await fixture.redis.rpush(sut.keys.legacyReady('n1'), 'old-1', 'old-2', 'old-3');
+    await sut.pushReady('n1', [{ id: 'a1', appId: 'A' }]);
+    expect(await sut.queueDepth('n1')).toEqual({ ready: 4, processing: 0 });
+    expect([...(await sut.queuedIds('n1'))].sort()).toEqual(['a1', 'old-1', 'old-2', 'old-3']);
+    expect(await sut.claimMany('n1', 2, 0)).toEqual([{ id: 'old-1', appId: null }, { id: 'old-2', appId: null }]); // oldest work first
+    expect(await sut.drainNode('n1')).toEqual(['old-1', 'old-2', 'old-3', 'a1']);
+    await fixture.redis.rpush(sut.keys.legacyReady('n1'), 'old-4');
+    expect(await sut.claim('n1', 1000)).toBe('old-4'); // no push rang the bell: the first try finds it
+    expect(await fixture.redis.exists(sut.keys.legacyReady('n1'))).toBe(0);
   });
 
   it('should run its scripts again after SCRIPT FLUSH', async () => {

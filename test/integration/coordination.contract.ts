@@ -1,4 +1,4 @@
-import type { CoordinationPort, NodeAdvert } from '../../src/modules/coordination/index.js';
+import type { ClaimedItem, CoordinationPort, NodeAdvert, ReadyItem } from '../../src/modules/coordination/index.js';
 
 /** What a contract run needs from one adapter kind; one fixture per test. */
 export interface CoordinationFixture {
@@ -26,6 +26,21 @@ export interface ExpiryTiming {
 export const FAKE_TIMING: ExpiryTiming = { ttl: 200, within: 120, beyond: 300 };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Ready items of one app (the queue cases below that are not about fairness use a single app). */
+function queued(...ids: string[]): ReadyItem[] {
+  return ids.map((id) => ({ id, appId: 'app-1' }));
+}
+
+/** Ready items of app `appId`. */
+function of(appId: string, ...ids: string[]): ReadyItem[] {
+  return ids.map((id) => ({ id, appId }));
+}
+
+/** The ids of claimed items, in order. */
+function ids(items: ClaimedItem[]): string[] {
+  return items.map((item) => item.id);
+}
 
 function advert(overrides: Partial<NodeAdvert> = {}): NodeAdvert {
   return { handlers: ['demo'], capacity: 4, active: 0, labels: { zone: 'a' }, host: 'box-1', startedAt: 1_700_000_000_000, ...overrides };
@@ -114,9 +129,9 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
 
     describe('node queues', () => {
       it('should claim in FIFO order and keep claimed ids in processing', async () => {
-        await sut.pushReady('n1', ['a', 'b']);
-        await sut.pushReady('n1', ['c']);
-        await sut.pushReady('n1', []);
+        await sut.pushReady('n1', queued('a', 'b'));
+        await sut.pushReady('n1', queued('c'));
+        await sut.pushReady('n1', queued());
         expect([await sut.claim('n1', 0), await sut.claim('n1', 100), await sut.claim('n1', 0)]).toEqual(['a', 'b', 'c']);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 3 });
       });
@@ -138,7 +153,7 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
         const started = Date.now();
         const claimed = sut.claim('n1', 5000);
         await sleep(50);
-        await sut.pushReady('n1', ['late']);
+        await sut.pushReady('n1', queued('late'));
         expect(await claimed).toBe('late');
         expect(Date.now() - started).toBeLessThan(4000); // woken by the push, not at the 5-s timeout
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 1 });
@@ -147,18 +162,18 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
       it('should give each of several waiting claimers a distinct id', async () => {
         const claims = [sut.claim('n1', 5000), sut.claim('n1', 5000), sut.claim('n1', 5000)];
         await sleep(50);
-        await sut.pushReady('n1', ['a', 'b', 'c']);
+        await sut.pushReady('n1', queued('a', 'b', 'c'));
         expect((await Promise.all(claims)).sort()).toEqual(['a', 'b', 'c']);
       });
 
       it('should not hold up a claim on one node while another node waits', async () => {
         const waitingOnA = sut.claim('nA', 5000);
         await sleep(20);
-        await sut.pushReady('nB', ['b1']);
+        await sut.pushReady('nB', queued('b1'));
         const started = Date.now();
         expect(await sut.claim('nB', 5000)).toBe('b1');
         expect(Date.now() - started).toBeLessThan(3000); // not behind nA's claim, which would end at its 5-s timeout
-        await sut.pushReady('nA', ['a1']);
+        await sut.pushReady('nA', queued('a1'));
         expect(await waitingOnA).toBe('a1');
       });
 
@@ -170,7 +185,7 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
       });
 
       it('should remove an acked id from processing', async () => {
-        await sut.pushReady('n1', ['a', 'b']);
+        await sut.pushReady('n1', queued('a', 'b'));
         await sut.claim('n1', 0);
         await sut.claim('n1', 0);
         await sut.ack('n1', 'a');
@@ -181,7 +196,7 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
       });
 
       it('should drain processing first, then ready, and leave the node empty', async () => {
-        await sut.pushReady('n1', ['a', 'b', 'c', 'd']);
+        await sut.pushReady('n1', queued('a', 'b', 'c', 'd'));
         await sut.claim('n1', 0);
         await sut.claim('n1', 0);
         expect(await sut.drainNode('n1')).toEqual(['a', 'b', 'c', 'd']);
@@ -191,32 +206,32 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
       });
 
       it('should claim many at once, oldest first, up to max, into processing', async () => {
-        await sut.pushReady('n1', ['a', 'b', 'c', 'd', 'e']);
-        expect(await sut.claimMany('n1', 3, 0)).toEqual(['a', 'b', 'c']);
-        expect(await sut.claimMany('n1', 10, 100)).toEqual(['d', 'e']);
-        expect(await sut.claimMany('n1', 10, 0)).toEqual([]);
-        expect(await sut.claimMany('n1', 0, 0)).toEqual([]);
+        await sut.pushReady('n1', queued('a', 'b', 'c', 'd', 'e'));
+        expect(ids(await sut.claimMany('n1', 3, 0))).toEqual(['a', 'b', 'c']);
+        expect(ids(await sut.claimMany('n1', 10, 100))).toEqual(['d', 'e']);
+        expect(ids(await sut.claimMany('n1', 10, 0))).toEqual([]);
+        expect(ids(await sut.claimMany('n1', 0, 0))).toEqual([]);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 5 });
         expect([...(await sut.queuedIds('n1'))].sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
       });
 
       it('should make claimMany wait for the first id and then take what else arrived', async () => {
         const started = Date.now();
-        expect(await sut.claimMany('n1', 4, 150)).toEqual([]);
+        expect(ids(await sut.claimMany('n1', 4, 150))).toEqual([]);
         expect(Date.now() - started).toBeGreaterThanOrEqual(100);
-        const claimed = sut.claimMany('n1', 4, 5000);
+        const claimed = sut.claimMany('n1', 4, 5000).then(ids);
         await new Promise((r) => setTimeout(r, 50));
-        await sut.pushReady('n1', ['x', 'y']);
+        await sut.pushReady('n1', queued('x', 'y'));
         const got = await claimed;
         expect(got[0]).toBe('x');
         expect(got.length).toBeGreaterThanOrEqual(1);
         // whatever claimMany did not take is still ready, nothing is lost or doubled
-        const rest = await sut.claimMany('n1', 4, 0);
+        const rest = ids(await sut.claimMany('n1', 4, 0));
         expect([...got, ...rest]).toEqual(['x', 'y']);
       });
 
       it('should ack many ids in one call and keep the others', async () => {
-        await sut.pushReady('n1', ['a', 'b', 'c']);
+        await sut.pushReady('n1', queued('a', 'b', 'c'));
         await sut.claimMany('n1', 3, 0);
         await sut.ackMany('n1', ['a', 'c', 'unknown']);
         await sut.ackMany('n1', []);
@@ -226,7 +241,7 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
       });
 
       it('should report depth and membership per node', async () => {
-        await sut.pushReady('n1', ['a', 'b']);
+        await sut.pushReady('n1', queued('a', 'b'));
         await sut.claim('n1', 0);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 1, processing: 1 });
         expect(await sut.queueDepth('n2')).toEqual({ ready: 0, processing: 0 });
@@ -513,12 +528,111 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
       });
     });
 
+    describe('fair sharing of a node queue across apps (issue 9)', () => {
+      const share = (cap: number, held: Record<string, number> = {}, freed?: AbortSignal) => ({ cap, held: new Map(Object.entries(held)), freed });
+
+      it('should take ids round robin across apps, oldest first within each, and tell each id\'s app', async () => {
+        await sut.pushReady('n1', of('A', 'a1', 'a2', 'a3'));
+        await sut.pushReady('n1', [...of('B', 'b1'), ...of('C', 'c1'), ...of('A', 'a4'), ...of('C', 'c2')]);
+        const got = await sut.claimMany('n1', 10, 0);
+        expect(got).toEqual([
+          { id: 'a1', appId: 'A' }, { id: 'b1', appId: 'B' }, { id: 'c1', appId: 'C' },
+          { id: 'a2', appId: 'A' }, { id: 'c2', appId: 'C' }, { id: 'a3', appId: 'A' }, { id: 'a4', appId: 'A' },
+        ]);
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 7 });
+      });
+
+      it('should go on with the rotation from where the last claim left it, and serve a newly queued app within one round', async () => {
+        await sut.pushReady('n1', [...of('A', 'a1', 'a2', 'a3', 'a4'), ...of('B', 'b1', 'b2')]);
+        expect(ids(await sut.claimMany('n1', 1, 0))).toEqual(['a1']);
+        expect(ids(await sut.claimMany('n1', 1, 0))).toEqual(['b1']);
+        expect(ids(await sut.claimMany('n1', 1, 0))).toEqual(['a2']);
+        await sut.pushReady('n1', of('C', 'c1'));
+        expect(ids(await sut.claimMany('n1', 3, 0))).toEqual(['b2', 'a3', 'c1']);
+        expect(ids(await sut.claimMany('n1', 3, 0))).toEqual(['a4']);
+      });
+
+      it('should pass over an app that holds its cap, counting what the claim itself takes', async () => {
+        await sut.pushReady('n1', [...of('A', 'a1', 'a2', 'a3', 'a4'), ...of('B', 'b1')]);
+        expect(await sut.claimMany('n1', 10, 0, share(2, { A: 1, other: 5 }))).toEqual([{ id: 'a1', appId: 'A' }, { id: 'b1', appId: 'B' }]);
+        expect(await sut.claimMany('n1', 10, 0, share(2, { A: 2 }))).toEqual([]);
+        expect(ids(await sut.claimMany('n1', 10, 0, share(2, { A: 0 })))).toEqual(['a2', 'a3']);
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 1, processing: 4 });
+        expect(ids(await sut.claimMany('n1', 10, 0))).toEqual(['a4']);
+        await expect(sut.claimMany('n1', 1, 0, share(0))).rejects.toThrow(/cap/);
+      });
+
+      it('should keep apps apart whatever their ids hold (separators, escapes, case)', async () => {
+        const apps = ['a:b', 'a%3Ab', 'A:B', 'x y/ü', 'tickwheel'];
+        await sut.pushReady('n1', apps.map((appId, i) => ({ id: `id-${i}`, appId })));
+        const got = await sut.claimMany('n1', 10, 0, share(1));
+        expect(got).toEqual(apps.map((appId, i) => ({ id: `id-${i}`, appId })));
+      });
+
+      it('should refuse an item without an app id and queue nothing of that push', async () => {
+        await expect(sut.pushReady('n1', [...of('A', 'a1'), { id: 'x', appId: '' }])).rejects.toThrow(/app/);
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 0 });
+      });
+
+      it('should count, list and drain every app\'s ids of a node', async () => {
+        await sut.pushReady('n1', [...of('A', 'a1', 'a2'), ...of('B', 'b1')]);
+        await sut.pushReady('n2', of('A', 'z1'));
+        expect(ids(await sut.claimMany('n1', 1, 0))).toEqual(['a1']);
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 2, processing: 1 });
+        expect(await sut.queueDepths(['n1', 'n2'])).toEqual([{ ready: 2, processing: 1 }, { ready: 1, processing: 0 }]);
+        expect([...(await sut.queuedIds('n1'))].sort()).toEqual(['a1', 'a2', 'b1']);
+        expect(await sut.drainNode('n1')).toEqual(['a1', 'b1', 'a2']);
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 0 });
+        expect(await sut.claimMany('n1', 5, 0)).toEqual([]);
+        await sut.pushReady('n1', of('B', 'b2'));
+        expect(ids(await sut.claimMany('n1', 5, 0))).toEqual(['b2']);
+        expect([...(await sut.queuedIds('n2'))]).toEqual(['z1']);
+      });
+
+      it('should wake a claim that waits on its cap when another app\'s id is pushed', async () => {
+        await sut.pushReady('n1', of('A', 'a1', 'a2'));
+        const started = Date.now();
+        const claimed = sut.claimMany('n1', 4, 5000, share(1, { A: 1 }));
+        await sleep(50);
+        await sut.pushReady('n1', of('B', 'b1'));
+        expect(await claimed).toEqual([{ id: 'b1', appId: 'B' }]);
+        expect(Date.now() - started).toBeLessThan(4000); // woken by the push, not at the 5-s timeout
+      });
+
+      it('should end a claim that waits on its cap when `freed` aborts, without another try, and still serve the next claim\'s wait', async () => {
+        await sut.pushReady('n1', of('A', 'a1'));
+        const freed = new AbortController();
+        const started = Date.now();
+        const held = new Map([['A', 1]]);
+        const first = sut.claimMany('n1', 4, 5000, { cap: 1, held, freed: freed.signal });
+        await sleep(50);
+        held.set('A', 0); // the slot A had came back: the caller claims again, with all the slots it has free then
+        freed.abort();
+        expect(await first).toEqual([]);
+        expect(await sut.queueDepth('n1')).toEqual({ ready: 1, processing: 0 });
+        const second = sut.claimMany('n1', 4, 5000, share(1, { A: 1 }, new AbortController().signal));
+        await sleep(50);
+        await sut.pushReady('n1', of('B', 'b1'));
+        expect(ids(await second)).toEqual(['b1']); // the first claim's abandoned wait did not swallow the wake-up
+        expect(Date.now() - started).toBeLessThan(4000);
+      });
+
+      it('should keep waiting for a push when nothing is queued, even with `freed` aborted', async () => {
+        const freed = new AbortController();
+        freed.abort();
+        const claimed = sut.claimMany('n1', 4, 5000, share(1, {}, freed.signal));
+        await sleep(50);
+        await sut.pushReady('n1', of('A', 'a1'));
+        expect(ids(await claimed)).toEqual(['a1']);
+      });
+    });
+
     describe('namespaces and lifecycle', () => {
       it('should keep two namespaces apart', async () => {
         const a = await fixture.open('a');
         const b = await fixture.open('b');
         await a.tryAcquireLock('leader', 'n1', 5000);
-        await a.pushReady('n1', ['x']);
+        await a.pushReady('n1', queued('x'));
         await a.scheduleDelayed('d', 1);
         await a.heartbeat('n1', advert(), 1000);
         await a.increment('c', 10);

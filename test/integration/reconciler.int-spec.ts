@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { COORDINATION, type CoordinationPort, jobSlots } from '../../src/modules/coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, jobSlots, RedisKeys } from '../../src/modules/coordination/index.js';
 import { CancelService, DispatchService, ReconcilerService } from '../../src/modules/dispatch/index.js';
 import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
 import { clusterEnv, REDIS_URL, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
@@ -68,7 +68,10 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
     await sut.reconcileOnce();
   }
 
-  const ready = (nodeId: string) => redis.lrange(`{tw:${ns}}:ready:${nodeId}`, 0, -1);
+  const keys = new RedisKeys(ns);
+  /** The node's ready list of the rows' app ('int'). */
+  const ready = (nodeId: string) => redis.lrange(keys.readyApp(nodeId, 'int'), 0, -1);
+  const items = (ids: string[]) => ids.map((id) => ({ id, appId: 'int' }));
   const occurrences = (list: string[], id: string) => list.filter((x) => x === id).length;
 
   it('should push a lost id exactly once, and leave queued, claimed, late-pushed and young rows alone', async () => {
@@ -80,7 +83,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
     const [late] = await dispatched(n1, 1);
     const [young] = await dispatched(n1, 1, Date.now()); // dispatched this pass: its push may still be on its way
     const [lost2] = await dispatched(n2, 1);
-    await coordination.pushReady(n1, [claimed, ...queued, inProcessing]);
+    await coordination.pushReady(n1, items([claimed, ...queued, inProcessing]));
     // An executor holds one claimed id of the node (claimed, row not yet RUNNING): the processing list counts.
     const real = coordination.queuedIds.bind(coordination);
     let first = true;
@@ -94,11 +97,11 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       expect(await instances.transition(claimed, S.RUNNING, S.SUCCESS, { attempt: claimRow.attempt }, { finishedAt: Date.now() }, Date.now())).toBe(true);
       await coordination.ack(n1, claimed);
       // Then `inProcessing` is claimed (moved to processing), and the snapshot is taken.
-      await redis.lrem(`{tw:${ns}}:ready:${n1}`, 1, inProcessing);
-      await redis.rpush(`{tw:${ns}}:processing:${n1}`, inProcessing);
+      await redis.lrem(keys.readyApp(n1, 'int'), 1, inProcessing);
+      await redis.rpush(keys.processing(n1), inProcessing);
       const snapshot = await real(nodeId);
       // Right after the snapshot, a late push of `late` lands (its row is still DISPATCHED): the second look must see it.
-      await coordination.pushReady(n1, [late]);
+      await coordination.pushReady(n1, items([late]));
       return snapshot;
     });
 
@@ -121,16 +124,16 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
     const [n1, n2] = [`${ns}-n1`, `${ns}-n2`];
     const on1 = await dispatched(n1, 200);
     const on2 = await dispatched(n2, 100);
-    await coordination.pushReady(n1, on1.slice(20));
-    await coordination.pushReady(n1, on1.slice(0, 20));
-    await redis.lmove(`{tw:${ns}}:ready:${n1}`, `{tw:${ns}}:processing:${n1}`, 'LEFT', 'RIGHT'); // one claimed
-    await coordination.pushReady(n2, on2);
+    await coordination.pushReady(n1, items(on1.slice(20)));
+    await coordination.pushReady(n1, items(on1.slice(0, 20)));
+    expect(await coordination.claim(n1, 0)).not.toBeNull(); // one claimed
+    await coordination.pushReady(n2, items(on2));
     const snapshots = jest.spyOn(coordination, 'queuedIds');
 
     await pass(n1, n2);
 
     expect(snapshots.mock.calls.map(([n]) => n).sort()).toEqual([n1, n2]);
-    expect((await ready(n1)).length + (await redis.llen(`{tw:${ns}}:processing:${n1}`))).toBe(200);
+    expect((await ready(n1)).length + (await redis.llen(keys.processing(n1)))).toBe(200);
     expect(await ready(n2)).toHaveLength(100);
   }, 30_000);
 

@@ -27,33 +27,41 @@ export interface CoordinationPort {
   /** Current holder of the lock, or null. */
   lockOwner(name: string): Promise<string | null>;
 
-  // ---- per-node reliable queues (DESIGN §6) ----
-  /** Appends ids to the tail of the node's ready list (FIFO). */
-  pushReady(nodeId: string, ids: string[]): Promise<void>;
+  // ---- per-node reliable queues (DESIGN §6), fair across apps (issue 9) ----
   /**
-   * Moves the oldest id from the node's ready list into its processing list atomically and returns it;
-   * waits up to `timeoutMs` for one to arrive; null when none did. A claimed id stays in the processing
-   * list until {@link ack}, so a crash between claim and ack loses nothing.
+   * Appends ids to the node's ready queue: each to the tail of its app's list (FIFO within an app). An app
+   * whose list was empty joins the node's rotation of apps at its tail. Wakes a claim waiting on the node.
+   * @throws ValidationError(`appId`) when an item's app id is empty.
    */
+  pushReady(nodeId: string, items: ReadyItem[]): Promise<void>;
+  /** {@link claimMany} of one id, without an app cap; the id, or null when none came within `timeoutMs`. */
   claim(nodeId: string, timeoutMs: number): Promise<string | null>;
   /**
-   * {@link claim} for up to `max` ids at once (an executor with k free worker slots): moves the oldest
-   * ids of the ready list, up to `max`, into the processing list atomically and returns them, oldest
-   * first. When the ready list is empty it waits up to `timeoutMs` for one id, then takes it and whatever
-   * else has arrived, up to `max`. [] when none came; `max < 1` takes nothing.
+   * Moves up to `max` ids from the node's ready queue into its processing list atomically and returns them
+   * with their apps, in the order taken: round robin over the node's apps (the rotation goes on from where
+   * the last claim left it), oldest first within an app; an app that holds `share.cap` ids (counting
+   * `share.held` and what this call took) is passed over. Ids queued by a version before fair sharing (one
+   * list per node, no app) are taken first, with `appId` null. A claimed id stays in the processing list
+   * until {@link ack}, so a crash between claim and ack loses nothing.
+   * When nothing can be taken it waits up to `timeoutMs` for a push to the node, then tries again; a wait
+   * with work left that only the cap holds back also ends (with []) when `share.freed` aborts. [] when none
+   * came; `max < 1` takes nothing.
    */
-  claimMany(nodeId: string, max: number, timeoutMs: number): Promise<string[]>;
+  claimMany(nodeId: string, max: number, timeoutMs: number, share?: ClaimShare): Promise<ClaimedItem[]>;
   /** Removes one occurrence of `id` from the node's processing list. */
   ack(nodeId: string, id: string): Promise<void>;
   /** {@link ack} of several ids in one round trip. */
   ackMany(nodeId: string, ids: string[]): Promise<void>;
-  /** Atomically empties both lists of a node and returns every id they held (processing first, then ready). */
+  /**
+   * Atomically empties the node's queues and returns every id they held: processing first, then the ready
+   * ids of a previous version's single list, then each app's list (rotation order, oldest first).
+   */
   drainNode(nodeId: string): Promise<string[]>;
-  /** Lengths of the node's lists. */
+  /** Lengths of the node's queues (`ready`: every app's list and a previous version's list), read atomically. */
   queueDepth(nodeId: string): Promise<{ ready: number; processing: number }>;
-  /** {@link queueDepth} of several nodes in one round trip, aligned with `nodeIds`. */
+  /** {@link queueDepth} of several nodes in one round trip, aligned with `nodeIds` (each node's figure atomic). */
   queueDepths(nodeIds: string[]): Promise<Array<{ ready: number; processing: number }>>;
-  /** Every id in the node's ready and processing lists, read in one atomic snapshot (the reconciler's lost-push check). */
+  /** Every id in the node's ready (all apps) and processing lists, read in one atomic snapshot (the reconciler's lost-push check). */
   queuedIds(nodeId: string): Promise<Set<string>>;
 
   // ---- delay queue (retries, delayed tasks; DESIGN §7, §8) ----
@@ -152,6 +160,32 @@ export interface NodeAdvert {
   labels: Record<string, string>;
   host: string;
   startedAt: number;
+}
+
+/** An instance id to queue on a node and the app it belongs to (a node's ready queue is fair across apps). */
+export interface ReadyItem {
+  id: string;
+  /** Owner app (JobInstance.appId); any non-empty string. */
+  appId: string;
+}
+
+/** An id a claim took and its app; `appId` is null for an id a version before fair sharing queued (no app known). */
+export interface ClaimedItem {
+  id: string;
+  appId: string | null;
+}
+
+/**
+ * The per-app bound of a claim (EXECUTOR_APP_SHARE, README "Fair sharing"): no app may hold more than `cap`
+ * of the claimer's worker slots, so one app's backlog leaves room for the others' work.
+ */
+export interface ClaimShare {
+  /** Most ids one app may hold on the node at once (>= 1). */
+  cap: number;
+  /** Ids each app holds on the node now (its running handlers); read at every try, so a map kept current is seen current. */
+  held: ReadonlyMap<string, number>;
+  /** Aborted when one of the claimer's slots frees: a wait that only the cap causes ends then, to claim again. */
+  freed?: AbortSignal;
 }
 
 /** A registered node and its last heartbeat (epoch ms). */

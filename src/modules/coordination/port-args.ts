@@ -1,4 +1,5 @@
 import { ValidationError } from '../../common/index.js';
+import type { ClaimShare, ReadyItem } from './coordination.port.js';
 
 /**
  * Argument checks both coordination adapters apply alike, so they fail the same way on the same input
@@ -36,4 +37,27 @@ export function checkBucketArgs(ratePerSecond: number, burst: number, n: number)
   if (!(ratePerSecond > 0) || !Number.isFinite(ratePerSecond)) throw new ValidationError('ratePerSecond', `token rate must be a positive number per second, got ${ratePerSecond}`);
   if (!(Number.isSafeInteger(burst) && burst > 0)) throw new ValidationError('burst', `bucket size must be a positive integer, got ${burst}`);
   if (!(Number.isSafeInteger(n) && n > 0 && n <= burst)) throw new ValidationError('n', `tokens to take must be an integer from 1 to the bucket size ${burst}, got ${n}`);
+}
+
+/**
+ * The items of a push grouped by app, each group in queue order, apps in order of first appearance.
+ * @throws ValidationError(`appId`) when an item's app id is empty (an app's ids need a list of their own).
+ */
+export function groupReadyByApp(items: ReadyItem[]): Map<string, string[]> {
+  const byApp = new Map<string, string[]>();
+  for (const { id, appId } of items) {
+    if (typeof appId !== 'string' || appId.length === 0) throw new ValidationError('appId', `ready item '${id}' has no app id`);
+    let ids = byApp.get(appId);
+    if (!ids) byApp.set(appId, (ids = []));
+    ids.push(id);
+  }
+  return byApp;
+}
+
+/**
+ * Checks a claim's share: `cap` a positive integer.
+ * @throws ValidationError(`cap`).
+ */
+export function checkShare(share: ClaimShare | undefined): void {
+  if (share && !(Number.isSafeInteger(share.cap) && share.cap > 0)) throw new ValidationError('cap', `claim cap must be a positive integer, got ${share.cap}`);
 }

@@ -25,6 +25,8 @@ export interface DispatchOutcome {
  */
 export interface StagedFire {
   id: string;
+  /** The row's app (JobInstance.appId): its id joins that app's list on the node (fair sharing, issue 9). */
+  appId: string;
   /** Scheduled fire time, epoch ms. */
   fireTime: number;
   nodeId: string | null;
@@ -120,7 +122,7 @@ export class DispatchService {
     const live = new Set(serving.map((n) => n.nodeId));
     const perNode = groupBy(routed.filter((f) => live.has(f.nodeId as string)), (f) => f.nodeId as string);
     const again = fires.filter((f) => f.nodeId === null).map((f) => f.id);
-    await Promise.all([...perNode].map(([nodeId, group]) => this.coordination.pushReady(nodeId, group.map((f) => f.id))));
+    await Promise.all([...perNode].map(([nodeId, group]) => this.coordination.pushReady(nodeId, group.map(({ id, appId }) => ({ id, appId })))));
     const now = this.clock.now();
     for (const f of routed.filter((x) => !live.has(x.nodeId as string))) {
       const back = await this.instances.transition(f.id, JobInstanceStatus.DISPATCHED, JobInstanceStatus.PENDING, { nodeId: f.nodeId as string },
@@ -158,7 +160,7 @@ export class DispatchService {
    * writer of this transition; see JobInstanceRepository.dispatchMany), then one push per node.
    */
   private async assign(rows: JobInstance[], nodes: LiveNode[], now: number): Promise<number> {
-    const perNode = groupBy(rows.map((row, i) => ({ id: row.id, fireTime: row.fireTime, nodeId: nodes[i].nodeId })), (f) => f.nodeId);
+    const perNode = groupBy(rows.map((row, i) => ({ id: row.id, appId: row.appId, fireTime: row.fireTime, nodeId: nodes[i].nodeId })), (f) => f.nodeId);
     const won = (await Promise.all([...perNode].map(async ([nodeId, fires]) => {
       const ids = await this.instances.dispatchMany(fires.map((f) => f.id), nodeId, now);
       return fires.filter((f) => ids.has(f.id));

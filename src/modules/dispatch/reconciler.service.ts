@@ -215,10 +215,10 @@ export class ReconcilerService implements BeforeApplicationShutdown {
       .filter((r) => r.status === JobInstanceStatus.DISPATCHED && r.nodeId === nodeId && r.dispatchedAt === was.get(r.id));
     if (still.length === 0) return;
     const queued = await this.coordination.queuedIds(nodeId);
-    const lost = still.map((r) => r.id).filter((id) => !queued.has(id));
+    const lost = still.filter((r) => !queued.has(r.id)).map(({ id, appId }) => ({ id, appId }));
     if (lost.length === 0) return;
     await this.coordination.pushReady(nodeId, lost);
-    for (const id of lost) this.logger.warn(`instance ${id} was DISPATCHED to ${nodeId} but in no queue; pushed again`);
+    for (const { id } of lost) this.logger.warn(`instance ${id} was DISPATCHED to ${nodeId} but in no queue; pushed again`);
   }
 
   /**

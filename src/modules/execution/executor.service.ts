@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL, NodeAdvert, REGISTRY_VIEW_MS } from '../coordination/coordination.port.js';
+import { type ClaimedItem, type ClaimShare, COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL, NodeAdvert, REGISTRY_VIEW_MS } from '../coordination/coordination.port.js';
 import { ExecutorNodeRepository, JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
 import { AckBuffer } from './ack-buffer.js';
 import { HandlerRegistry } from './handler-registry.service.js';
@@ -16,8 +16,9 @@ const FINISHING_FACTOR = 4;
  * The executor role of one process (DESIGN §6, §7): registers the node (id `<host>-<yyyymmdd>-<seq>`,
  * the sequence made unique by the executor_node table), heartbeats every HEARTBEAT_INTERVAL_MS with its
  * handlers, capacity and load, claims ids from its own reliable queue while a worker slot is free
- * (EXECUTOR_CONCURRENCY), and renews the leases of what it runs every LEASE_RENEW_MS — a lease it can no
- * longer renew aborts the handler. A handler whose instance was cancelled or taken away is aborted at the
+ * (EXECUTOR_CONCURRENCY; round robin across apps, each holding at most its share, EXECUTOR_APP_SHARE),
+ * and renews the leases of what it runs every LEASE_RENEW_MS — a lease it can no longer renew aborts the
+ * handler. A handler whose instance was cancelled or taken away is aborted at the
  * next heartbeat, or at once when a canceller's stop signal names it (DESIGN §7).
  *
  * Graceful shutdown (SIGTERM, DESIGN §7): it stops claiming and keeps beating with no handlers advertised
@@ -40,6 +41,12 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
   private inFlight = 0;
   /** Ids taken from the queue whose handler has not ended: the worker slots in use (EXECUTOR_CONCURRENCY). */
   private busy = 0;
+  /** Worker slots in use by app (ids of a previous version's queue have no app and count for none). */
+  private readonly appSlots = new Map<string, number>();
+  /** The app of each id whose handler has not ended, once per copy taken (an id queued twice is taken twice). */
+  private readonly slotApps = new Map<string, Array<string | null>>();
+  /** Aborted when a worker slot frees: ends a claim that waits only because every app with work holds its share. */
+  private slotFreed = new AbortController();
   /** Between the first hand-back on shutdown and the last: each beat hands back what arrived since. */
   private draining = false;
   private handedBack = 0;
@@ -203,8 +210,9 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
 
   /**
    * Takes ids off this node's queue while worker slots are free: as many at once as slots are free
-   * (claimMany), waiting up to CLAIM_WAIT_MS for the first; the runner claims and starts them together.
-   * A slot frees when its handler ends, so the next claim overlaps the finishing writes of the last ones;
+   * (claimMany, round robin across apps, none past its {@link share}), waiting up to CLAIM_WAIT_MS for the
+   * first (a claim held back only by the share ends when a slot frees); the runner claims and starts them
+   * together. A slot frees when its handler ends, so the next claim overlaps the finishing writes of the last ones;
    * at most {@link FINISHING_FACTOR} × EXECUTOR_CONCURRENCY ids are in flight in all (a slow database
    * holds back claims instead of piling up finished work).
    */
@@ -216,24 +224,41 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
         this.slotWaiter = null;
         continue;
       }
-      let ids: string[] = [];
+      let items: ClaimedItem[] = [];
       try {
-        ids = await this.coordination.claimMany(this.nodeId, free, CLAIM_WAIT_MS);
+        if (this.slotFreed.signal.aborted) this.slotFreed = new AbortController();
+        items = await this.coordination.claimMany(this.nodeId, free, CLAIM_WAIT_MS, this.share());
       } catch (err) {
         this.logger.warn(`claim failed: ${(err as Error).message}`);
         await sleep(500);
       }
-      if (ids.length > 0) this.start(ids);
+      if (items.length > 0) this.start(items);
     }
   }
 
-  private start(ids: string[]): void {
-    this.inFlight += ids.length;
-    this.busy += ids.length;
-    void this.runner.runMany(ids, this.nodeId, this.shutdown.signal, {
-      handlerDone: () => {
+  /**
+   * The per-app bound of a claim (EXECUTOR_APP_SHARE, README "Fair sharing"): an app may hold at most
+   * max(1, ⌊EXECUTOR_CONCURRENCY × share⌋) worker slots here, so the rest stay free for other apps' work
+   * (a running handler is never preempted: without that room, another app's task waits for a slow one to end).
+   */
+  private share(): ClaimShare {
+    const cap = Math.max(1, Math.floor(this.config.executorConcurrency * this.config.executorAppShare));
+    return { cap, held: this.appSlots, freed: this.slotFreed.signal };
+  }
+
+  private start(items: ClaimedItem[]): void {
+    this.inFlight += items.length;
+    this.busy += items.length;
+    for (const { id, appId } of items) {
+      this.slotApps.set(id, [...(this.slotApps.get(id) ?? []), appId]);
+      if (appId !== null) this.appSlots.set(appId, (this.appSlots.get(appId) ?? 0) + 1);
+    }
+    void this.runner.runMany(items.map((i) => i.id), this.nodeId, this.shutdown.signal, {
+      handlerDone: (id) => {
         this.busy--;
+        this.freeAppSlot(id);
         this.slotWaiter?.();
+        this.slotFreed.abort();
       },
       ended: (id) => {
         void this.acks.submit(id).finally(() => {
@@ -242,6 +267,17 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
         });
       },
     });
+  }
+
+  /** Gives back the app slot of one copy of `id` whose handler ended. */
+  private freeAppSlot(id: string): void {
+    const apps = this.slotApps.get(id);
+    const appId = apps?.shift();
+    if (apps?.length === 0) this.slotApps.delete(id);
+    if (appId === undefined || appId === null) return;
+    const n = (this.appSlots.get(appId) ?? 1) - 1;
+    if (n > 0) this.appSlots.set(appId, n);
+    else this.appSlots.delete(appId);
   }
 
   /** Acks in groups: ids whose run ended while an ack was in flight leave the processing list together; failed ones are sent again. */

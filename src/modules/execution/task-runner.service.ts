@@ -129,18 +129,31 @@ export class TaskRunner {
    * Claims the instances `ids` (taken off this node's queue) in one go and runs those it won. For each id,
    * `hooks.handlerDone(id)` is called once its handler no longer runs (at once for an id that was not
    * claimable — gone, not DISPATCHED to this node — or whose claim failed), then `hooks.ended(id)` once its
-   * finishing write has ended too. Resolves when all have ended. Never throws.
+   * finishing write has ended too; an id listed twice is run once and gets its hooks twice (the second pair at
+   * once). Resolves when all have ended. Never throws.
    */
   async runMany(ids: string[], nodeId: string, shutdown: AbortSignal, hooks: RunHooks): Promise<void> {
+    // An id queued twice can be taken twice in one claim: its row is claimed and run once, and the extra copy
+    // ends at once, so each copy taken still gets its hooks (the caller frees a worker slot and acks per copy).
+    const unique = new Set<string>();
+    const extra: string[] = [];
+    for (const id of ids) {
+      if (unique.has(id)) extra.push(id);
+      else unique.add(id);
+    }
+    for (const id of extra) {
+      hooks.handlerDone(id);
+      hooks.ended(id);
+    }
     let claimed: ClaimedInstance[] = [];
     try {
-      claimed = await this.claim(ids, nodeId);
+      claimed = await this.claim([...unique], nodeId);
     } catch (err) {
       // Rows stay DISPATCHED; once their ids are acked the reconciler finds them in no queue and pushes them again.
       this.logger.error(`claim of ${ids.length} instance(s) failed: ${(err as Error).message}`);
     }
     const won = new Set(claimed.map((c) => c.row.id));
-    for (const id of ids) {
+    for (const id of unique) {
       if (won.has(id)) continue;
       hooks.handlerDone(id);
       hooks.ended(id);

@@ -176,7 +176,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     for (;;) {
       const rows = await this.instances.findStaged(this.config.namespace, after, LOAD_PAGE);
       if (!this.running) return;
-      this.stage(rows.map((r) => ({ id: r.id, fireTime: r.fireTime, nodeId: r.nodeId })));
+      this.stage(rows.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId })));
       if (rows.length < LOAD_PAGE) return;
       const last = rows[rows.length - 1];
       after = { fireTime: last.fireTime, id: last.id };

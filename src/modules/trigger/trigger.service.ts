@@ -227,7 +227,7 @@ export class TriggerService {
     for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
     const staged = created
       .filter((r) => r.status === JobInstanceStatus.PENDING || r.status === JobInstanceStatus.DISPATCHED)
-      .map((r) => ({ id: r.id, fireTime: r.fireTime, nodeId: r.nodeId }));
+      .map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId }));
     return { created: created.length, next, staged };
   }
 

@@ -1,6 +1,7 @@
 import { ValidationError, type Clock } from '../../../common/index.js';
-import { checkBucketArgs, checkSlotArgs, toTtl } from '../port-args.js';
-import type { CoordinationPort, LiveNode, NodeAdvert, TokenTake } from '../coordination.port.js';
+import { claimWithWait, type ClaimTry, untilFirst } from '../claim-wait.js';
+import { checkBucketArgs, checkShare, checkSlotArgs, groupReadyByApp, toTtl } from '../port-args.js';
+import type { ClaimedItem, ClaimShare, CoordinationPort, LiveNode, NodeAdvert, ReadyItem, TokenTake } from '../coordination.port.js';
 
 /** A semaphore known from a seed: holder → expiry (epoch ms), and until when the semaphore itself lives. */
 interface Semaphore {
@@ -14,9 +15,10 @@ interface HeldLock {
   expiresAt: number;
 }
 
-interface Waiter {
-  resolve(id: string | null): void;
-  timer: NodeJS.Timeout;
+/** One node's ready queue: a FIFO per app, and the rotation of the apps whose list is non-empty (turn order). */
+interface NodeQueue {
+  byApp: Map<string, string[]>;
+  rotation: string[];
 }
 
 interface DelayedEntry {
@@ -39,14 +41,15 @@ interface Bucket {
  * where one process has every role. Production code, not a test fake; it behaves as the Redis adapter does
  * (one contract suite covers both) but nothing is shared with other processes and nothing survives a restart.
  *
- * Lock and nonce TTLs are measured with the injected {@link Clock}; `claim` waits with real timers and is
+ * Lock and nonce TTLs are measured with the injected {@link Clock}; a claim waits with real timers and is
  * woken by `pushReady` (no polling). Each instance is its own namespace.
  */
 export class InProcessCoordinationAdapter implements CoordinationPort {
   private readonly locks = new Map<string, HeldLock>();
-  private readonly ready = new Map<string, string[]>();
+  private readonly ready = new Map<string, NodeQueue>();
   private readonly processing = new Map<string, string[]>();
-  private readonly waiters = new Map<string, Waiter[]>();
+  /** Per node, the wake-ups of the claims waiting on it (in the order they began waiting). */
+  private readonly waiters = new Map<string, Set<() => void>>();
   private readonly listeners = new Map<string, Array<(message: string) => void>>();
   /** Delay queue sorted by (due time, id), as a Redis sorted set orders it; `delayedIndex` maps id → due time. */
   private readonly delayedOrder: DelayedEntry[] = [];
@@ -96,59 +99,83 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
     return this.heldLock(name)?.owner ?? null;
   }
 
-  /** {@inheritDoc CoordinationPort.pushReady} Hands ids straight to waiting claimers, oldest waiter first. */
-  async pushReady(nodeId: string, ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    listOf(this.ready, nodeId).push(...ids);
-    const waiting = this.waiters.get(nodeId);
-    while (waiting && waiting.length > 0 && this.ready.has(nodeId)) {
-      const waiter = waiting.shift()!;
-      clearTimeout(waiter.timer);
-      waiter.resolve(this.moveOne(nodeId));
+  /** {@inheritDoc CoordinationPort.pushReady} Wakes every claim waiting on the node; they try again in the order they began waiting. */
+  async pushReady(nodeId: string, items: ReadyItem[]): Promise<void> {
+    if (items.length === 0) return;
+    const byApp = groupReadyByApp(items);
+    let queue = this.ready.get(nodeId);
+    if (!queue) this.ready.set(nodeId, (queue = { byApp: new Map(), rotation: [] }));
+    for (const [appId, ids] of byApp) {
+      const list = queue.byApp.get(appId);
+      if (list) list.push(...ids);
+      else {
+        queue.byApp.set(appId, [...ids]);
+        queue.rotation.push(appId);
+      }
     }
-    if (waiting?.length === 0) this.waiters.delete(nodeId);
+    for (const wake of [...(this.waiters.get(nodeId) ?? [])]) wake();
+  }
+
+  /** {@inheritDoc CoordinationPort.claim} */
+  async claim(nodeId: string, timeoutMs: number): Promise<string | null> {
+    return (await this.claimMany(nodeId, 1, timeoutMs))[0]?.id ?? null;
   }
 
   /**
-   * {@inheritDoc CoordinationPort.claim}
-   * `timeoutMs <= 0` does not wait. Pending claims resolve null when the adapter is closed.
+   * {@inheritDoc CoordinationPort.claimMany}
+   * `timeoutMs <= 0` does not wait. Pending claims resolve [] when the adapter is closed.
    */
-  async claim(nodeId: string, timeoutMs: number): Promise<string | null> {
-    if (this.closed) return null;
-    const id = this.moveOne(nodeId);
-    if (id !== null || !(timeoutMs > 0)) return id;
-    return new Promise<string | null>((resolve) => {
-      const waiting = listOf(this.waiters, nodeId);
-      const waiter: Waiter = {
-        resolve,
-        timer: setTimeout(() => {
-          const index = waiting.indexOf(waiter);
-          if (index >= 0) waiting.splice(index, 1);
-          if (waiting.length === 0 && this.waiters.get(nodeId) === waiting) this.waiters.delete(nodeId);
-          resolve(null);
-        }, timeoutMs),
-      };
-      waiting.push(waiter);
-    });
-  }
-
-  /** {@inheritDoc CoordinationPort.claimMany} Waits like {@link claim} when the ready list is empty. */
-  async claimMany(nodeId: string, max: number, timeoutMs: number): Promise<string[]> {
+  async claimMany(nodeId: string, max: number, timeoutMs: number, share?: ClaimShare): Promise<ClaimedItem[]> {
+    checkShare(share);
     if (this.closed || !(max >= 1)) return [];
-    const now = this.moveUpTo(nodeId, [], max);
-    if (now.length > 0 || !(timeoutMs > 0)) return now;
-    const first = await this.claim(nodeId, timeoutMs);
-    return first === null ? [] : this.moveUpTo(nodeId, [first], max);
+    const n = Math.floor(max);
+    return claimWithWait(async () => this.take(nodeId, n, share), (ms, freed) => this.waitPush(nodeId, ms, freed), timeoutMs, share, () => this.closed);
   }
 
-  /** Appends ids moved from the node's ready list to `out` until it holds `max` or the list is empty. */
-  private moveUpTo(nodeId: string, out: string[], max: number): string[] {
-    while (out.length < max) {
-      const id = this.moveOne(nodeId);
-      if (id === null) break;
-      out.push(id);
+  /**
+   * One try of a claim (the steps of `lua/claimMany-4.lua`): apps take turns from the head of the rotation,
+   * each turn moving the app to the tail and taking its oldest id unless it holds `share.cap` ids already.
+   */
+  private take(nodeId: string, max: number, share: ClaimShare | undefined): ClaimTry {
+    const queue = this.ready.get(nodeId);
+    const out: ClaimTry = { items: [], capped: false };
+    if (!queue || this.closed) return out;
+    const held = new Map(share?.held ?? []);
+    const processing = listOf(this.processing, nodeId);
+    for (let passed = 0; out.items.length < max && queue.rotation.length > 0 && passed < queue.rotation.length;) {
+      const appId = queue.rotation.shift()!;
+      queue.rotation.push(appId);
+      const n = held.get(appId) ?? 0;
+      if (share && n >= share.cap) {
+        out.capped = true;
+        passed++;
+        continue;
+      }
+      const list = queue.byApp.get(appId)!;
+      const id = list.shift()!;
+      processing.push(id);
+      out.items.push({ id, appId });
+      held.set(appId, n + 1);
+      passed = 0;
+      if (list.length > 0) continue;
+      queue.byApp.delete(appId);
+      queue.rotation.pop();
     }
+    if (queue.rotation.length === 0) this.ready.delete(nodeId);
+    if (processing.length === 0) this.processing.delete(nodeId);
     return out;
+  }
+
+  /** Resolves on the next push to the node, after `ms`, or when `freed` aborts. */
+  private waitPush(nodeId: string, ms: number, freed?: AbortSignal): Promise<void> {
+    let pushed!: () => void;
+    const push = new Promise<void>((resolve) => (pushed = resolve));
+    const wakers = setOf(this.waiters, nodeId);
+    wakers.add(pushed);
+    return untilFirst(push, ms, freed).finally(() => {
+      wakers.delete(pushed);
+      if (wakers.size === 0 && this.waiters.get(nodeId) === wakers) this.waiters.delete(nodeId);
+    });
   }
 
   /** {@inheritDoc CoordinationPort.ack} */
@@ -167,7 +194,7 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
 
   /** {@inheritDoc CoordinationPort.drainNode} */
   async drainNode(nodeId: string): Promise<string[]> {
-    const ids = [...(this.processing.get(nodeId) ?? []), ...(this.ready.get(nodeId) ?? [])];
+    const ids = [...(this.processing.get(nodeId) ?? []), ...this.readyIds(nodeId)];
     this.processing.delete(nodeId);
     this.ready.delete(nodeId);
     return ids;
@@ -175,7 +202,7 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
 
   /** {@inheritDoc CoordinationPort.queueDepth} */
   async queueDepth(nodeId: string): Promise<{ ready: number; processing: number }> {
-    return { ready: this.ready.get(nodeId)?.length ?? 0, processing: this.processing.get(nodeId)?.length ?? 0 };
+    return { ready: this.readyIds(nodeId).length, processing: this.processing.get(nodeId)?.length ?? 0 };
   }
 
   /** {@inheritDoc CoordinationPort.queueDepths} */
@@ -185,7 +212,13 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
 
   /** {@inheritDoc CoordinationPort.queuedIds} */
   async queuedIds(nodeId: string): Promise<Set<string>> {
-    return new Set([...(this.ready.get(nodeId) ?? []), ...(this.processing.get(nodeId) ?? [])]);
+    return new Set([...this.readyIds(nodeId), ...(this.processing.get(nodeId) ?? [])]);
+  }
+
+  /** The ids ready for the node: each app's list in rotation order, oldest first. */
+  private readyIds(nodeId: string): string[] {
+    const queue = this.ready.get(nodeId);
+    return queue ? queue.rotation.flatMap((appId) => queue.byApp.get(appId) ?? []) : [];
   }
 
   /** {@inheritDoc CoordinationPort.scheduleDelayed} */
@@ -333,16 +366,11 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
     };
   }
 
-  /** Resolves pending claims with null and stops their timers; drops subscriptions. Idempotent. */
+  /** Resolves pending claims with [] (null for `claim`); drops subscriptions. Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
     this.listeners.clear();
-    for (const waiting of this.waiters.values()) {
-      for (const waiter of waiting) {
-        clearTimeout(waiter.timer);
-        waiter.resolve(null);
-      }
-    }
+    for (const wakers of [...this.waiters.values()]) for (const wake of [...wakers]) wake();
     this.waiters.clear();
   }
 
@@ -354,16 +382,6 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
       return undefined;
     }
     return held;
-  }
-
-  /** Moves the head of the node's ready list to the tail of its processing list. */
-  private moveOne(nodeId: string): string | null {
-    const ready = this.ready.get(nodeId);
-    if (!ready) return null;
-    const id = ready.shift()!;
-    if (ready.length === 0) this.ready.delete(nodeId);
-    listOf(this.processing, nodeId).push(id);
-    return id;
   }
 
   /** Index of the first delay-queue entry not ordered before `entry` (binary search). */
@@ -387,6 +405,13 @@ export class InProcessCoordinationAdapter implements CoordinationPort {
     }
     return nodes.sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
   }
+}
+
+/** The set stored under `key`, created empty when missing. */
+function setOf<T>(map: Map<string, Set<T>>, key: string): Set<T> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  return set;
 }
 
 /** The list stored under `key`, created empty when missing. */

@@ -1,7 +1,8 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import { ValidationError } from '../../../common/index.js';
-import { checkBucketArgs, checkSlotArgs, toTtl } from '../port-args.js';
-import type { CoordinationPort, LiveNode, NodeAdvert, TokenTake } from '../coordination.port.js';
+import { claimWithWait, type ClaimTry, untilFirst } from '../claim-wait.js';
+import { checkBucketArgs, checkShare, checkSlotArgs, groupReadyByApp, toTtl } from '../port-args.js';
+import type { ClaimedItem, ClaimShare, CoordinationPort, LiveNode, NodeAdvert, ReadyItem, TokenTake } from '../coordination.port.js';
 import { RedisKeys } from './redis-keys.js';
 import { ScriptLoader, type ScriptName } from './script-loader.js';
 
@@ -11,8 +12,9 @@ let defaultScripts: ScriptLoader | undefined;
  * {@link CoordinationPort} on Redis 7 (single, Sentinel or Cluster; cluster deployment shape, DESIGN §1, §3).
  *
  * Keys come from {@link RedisKeys} (one hash tag per namespace); everything needing atomicity is a Lua
- * script in `lua/`. `claim` blocks (BLMOVE) on connections of its own, duplicated lazily from the shared
- * client, one per concurrent claim, so a waiting claim never stalls other commands or other claims.
+ * script in `lua/`. A waiting claim blocks (BLPOP of the node's bell) on a connection of its own, duplicated
+ * lazily from the shared client, one per node waited on, so a waiting claim never stalls other commands or
+ * other nodes' claims.
  * The shared client belongs to the caller: {@link close} only closes the connections this adapter made.
  */
 export class RedisCoordinationAdapter implements CoordinationPort {
@@ -25,6 +27,8 @@ export class RedisCoordinationAdapter implements CoordinationPort {
   private subscriber: Redis | null = null;
   /** Listeners by channel key. */
   private readonly listeners = new Map<string, Set<(message: string) => void>>();
+  /** The pending BLPOP of each node's bell that this adapter's waiting claims share. */
+  private readonly bells = new Map<string, Promise<void>>();
 
   /**
    * @param redis shared ioredis client (not closed by this adapter); the scripts are registered on it.
@@ -59,47 +63,30 @@ export class RedisCoordinationAdapter implements CoordinationPort {
     return this.redis.get(this.keys.lock(name));
   }
 
-  /** {@inheritDoc CoordinationPort.pushReady} */
-  async pushReady(nodeId: string, ids: string[]): Promise<void> {
-    if (ids.length > 0) await this.redis.rpush(this.keys.ready(nodeId), ...ids);
+  /** {@inheritDoc CoordinationPort.pushReady} One script call (`lua/pushReady-2.lua`). */
+  async pushReady(nodeId: string, items: ReadyItem[]): Promise<void> {
+    if (items.length === 0) return;
+    const args: (string | number)[] = [this.keys.readyAppPrefix(nodeId)];
+    for (const [appId, ids] of groupReadyByApp(items)) args.push(encodeURIComponent(appId), ids.length, ...ids);
+    await this.run('pushReady', [this.keys.readyApps(nodeId), this.keys.readyBell(nodeId)], args);
   }
 
-  /**
-   * {@inheritDoc CoordinationPort.claim}
-   * `timeoutMs <= 0` does not wait (LMOVE). Pending claims resolve null when the adapter is closed.
-   */
+  /** {@inheritDoc CoordinationPort.claim} */
   async claim(nodeId: string, timeoutMs: number): Promise<string | null> {
-    if (this.closed) return null;
-    const ready = this.keys.ready(nodeId);
-    const processing = this.keys.processing(nodeId);
-    if (!(timeoutMs > 0)) return (await this.redis.lmove(ready, processing, 'LEFT', 'RIGHT')) as string | null;
-    const connection = this.takeBlockingConnection();
-    try {
-      // BLMOVE takes seconds with decimals; below 1 ms Redis would read 0, i.e. "block forever".
-      return await connection.blmove(ready, processing, 'LEFT', 'RIGHT', Math.max(1, Math.ceil(timeoutMs)) / 1000);
-    } catch (error) {
-      if (this.closed) return null;
-      throw error;
-    } finally {
-      this.giveBackBlockingConnection(connection);
-    }
+    return (await this.claimMany(nodeId, 1, timeoutMs))[0]?.id ?? null;
   }
 
   /**
    * {@inheritDoc CoordinationPort.claimMany}
-   * One script call (an LMOVE loop, `lua/claimMany-2.lua`); only when it finds nothing does it block
-   * (BLMOVE for one id on a connection of its own), then takes the rest with the script again.
+   * Each try is one script call (`lua/claimMany-4.lua`); a wait blocks on the node's bell (BLPOP) on a
+   * connection of its own, shared by the claims of this adapter waiting on the same node. `timeoutMs <= 0`
+   * does not wait. Pending claims resolve [] when the adapter is closed.
    */
-  async claimMany(nodeId: string, max: number, timeoutMs: number): Promise<string[]> {
+  async claimMany(nodeId: string, max: number, timeoutMs: number, share?: ClaimShare): Promise<ClaimedItem[]> {
+    checkShare(share);
     if (this.closed || !(max >= 1)) return [];
-    const keys = [this.keys.ready(nodeId), this.keys.processing(nodeId)];
     const n = Math.floor(max);
-    const now = (await this.run('claimMany', keys, [n])) as string[];
-    if (now.length > 0 || !(timeoutMs > 0)) return now;
-    const first = await this.claim(nodeId, timeoutMs);
-    if (first === null) return [];
-    if (n === 1 || this.closed) return [first];
-    return [first, ...((await this.run('claimMany', keys, [n - 1])) as string[])];
+    return claimWithWait(() => this.claimOnce(nodeId, n, share), (ms, freed) => this.waitPush(nodeId, ms, freed), timeoutMs, share, () => this.closed);
   }
 
   /** {@inheritDoc CoordinationPort.ack} */
@@ -118,31 +105,24 @@ export class RedisCoordinationAdapter implements CoordinationPort {
 
   /** {@inheritDoc CoordinationPort.drainNode} */
   async drainNode(nodeId: string): Promise<string[]> {
-    const keys = [this.keys.processing(nodeId), this.keys.ready(nodeId)];
-    return (await this.run('drainNode', keys, [])) as string[];
+    const keys = [this.keys.processing(nodeId), this.keys.legacyReady(nodeId), this.keys.readyApps(nodeId), this.keys.readyBell(nodeId)];
+    return (await this.run('drainNode', keys, [this.keys.readyAppPrefix(nodeId)])) as string[];
   }
 
   /** {@inheritDoc CoordinationPort.queueDepth} */
   async queueDepth(nodeId: string): Promise<{ ready: number; processing: number }> {
-    const tx = this.redis.multi().llen(this.keys.ready(nodeId)).llen(this.keys.processing(nodeId));
-    const [ready, processing] = (await execAll(tx)) as number[];
+    const [ready, processing] = (await this.readQueues(nodeId, 'lengths')) as number[];
     return { ready, processing };
   }
 
-  /** {@inheritDoc CoordinationPort.queueDepths} One pipeline of LLENs (not atomic across nodes; each figure is exact at its instant). */
-  async queueDepths(nodeIds: string[]): Promise<Array<{ ready: number; processing: number }>> {
-    if (nodeIds.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const nodeId of nodeIds) pipeline.llen(this.keys.ready(nodeId)).llen(this.keys.processing(nodeId));
-    const lengths = (await execAll(pipeline)) as number[];
-    return nodeIds.map((_, i) => ({ ready: lengths[2 * i], processing: lengths[2 * i + 1] }));
+  /** {@inheritDoc CoordinationPort.queueDepths} One script call per node, sent together (not atomic across nodes). */
+  queueDepths(nodeIds: string[]): Promise<Array<{ ready: number; processing: number }>> {
+    return Promise.all(nodeIds.map((nodeId) => this.queueDepth(nodeId)));
   }
 
   /** {@inheritDoc CoordinationPort.queuedIds} */
   async queuedIds(nodeId: string): Promise<Set<string>> {
-    const tx = this.redis.multi().lrange(this.keys.ready(nodeId), 0, -1).lrange(this.keys.processing(nodeId), 0, -1);
-    const [ready, processing] = (await execAll(tx)) as string[][];
-    return new Set([...ready, ...processing]);
+    return new Set((await this.readQueues(nodeId, 'ids')) as string[]);
   }
 
   /** {@inheritDoc CoordinationPort.scheduleDelayed} */
@@ -265,6 +245,51 @@ export class RedisCoordinationAdapter implements CoordinationPort {
     return this.scripts.run(this.redis, name, keys, args);
   }
 
+  /** One try of a claim: what the script took (app ids decoded, null for the previous version's list) and whether the cap held work back. */
+  private async claimOnce(nodeId: string, max: number, share: ClaimShare | undefined): Promise<ClaimTry> {
+    if (this.closed) return { items: [], capped: false };
+    const held: (string | number)[] = [];
+    for (const [appId, n] of share?.held ?? []) if (n > 0) held.push(encodeURIComponent(appId), n);
+    const keys = [this.keys.readyApps(nodeId), this.keys.processing(nodeId), this.keys.legacyReady(nodeId), this.keys.readyBell(nodeId)];
+    const [capped, ...pairs] = (await this.run('claimMany', keys, [this.keys.readyAppPrefix(nodeId), max, share?.cap ?? 0, ...held])) as [number, ...string[]];
+    const items: ClaimedItem[] = [];
+    for (let i = 0; i < pairs.length; i += 2) items.push({ id: pairs[i], appId: pairs[i + 1] === '' ? null : decodeURIComponent(pairs[i + 1]) });
+    return { items, capped: capped === 1 };
+  }
+
+  /**
+   * Waits up to `ms` for a token on the node's bell, or for `freed` to abort. One BLPOP per node at a time:
+   * claims waiting on the same node share it (a claim that gave up on a wait leaves its BLPOP pending, and a
+   * second one beside it would take the next token from the first, whose caller no longer listens).
+   */
+  private waitPush(nodeId: string, ms: number, freed?: AbortSignal): Promise<void> {
+    let bell = this.bells.get(nodeId);
+    if (!bell) {
+      const pending: Promise<void> = this.popBell(nodeId, ms).finally(() => {
+        if (this.bells.get(nodeId) === pending) this.bells.delete(nodeId);
+      });
+      this.bells.set(nodeId, (bell = pending));
+    }
+    return untilFirst(bell, ms, freed);
+  }
+
+  /** BLPOP of the node's bell on a blocking connection (seconds with decimals; below 1 ms Redis would read 0, "forever"). */
+  private async popBell(nodeId: string, ms: number): Promise<void> {
+    const connection = this.takeBlockingConnection();
+    try {
+      await connection.blpop(this.keys.readyBell(nodeId), Math.max(1, Math.ceil(ms)) / 1000);
+    } catch (error) {
+      if (!this.closed) throw error;
+    } finally {
+      this.giveBackBlockingConnection(connection);
+    }
+  }
+
+  /** One atomic read of a node's queues (`lua/readQueues-3.lua`): every id they hold, or their lengths [ready, processing]. */
+  private readQueues(nodeId: string, what: 'ids' | 'lengths'): Promise<unknown> {
+    return this.run('readQueues', [this.keys.readyApps(nodeId), this.keys.legacyReady(nodeId), this.keys.processing(nodeId)], [this.keys.readyAppPrefix(nodeId), what]);
+  }
+
   private nodeKeys(): string[] {
     return [this.keys.nodes(), this.keys.nodeInfo()];
   }
@@ -280,7 +305,7 @@ export class RedisCoordinationAdapter implements CoordinationPort {
     return nodes.sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
   }
 
-  /** An idle blocking connection, or a new duplicate (no command timeout: BLMOVE carries its own). */
+  /** An idle blocking connection, or a new duplicate (no command timeout: BLPOP carries its own). */
   private takeBlockingConnection(): Redis {
     const idle = this.idleBlocking.pop();
     if (idle) return idle;

@@ -27,9 +27,35 @@ export class RedisKeys {
     return `${this.prefix}:lock:${name}`;
   }
 
-  /** List of ids waiting for node `nodeId` (RPUSH tail, claim from head). */
-  ready(nodeId: string): string {
+  /**
+   * The single list of ids waiting for node `nodeId` that versions before fair sharing (issue 9) kept;
+   * nothing is pushed to it any more, but what an older process left there is still claimed and drained.
+   */
+  legacyReady(nodeId: string): string {
     return `${this.prefix}:ready:${nodeId}`;
+  }
+
+  /** Rotation of node `nodeId`: list of the URI-encoded ids of the apps that have ids waiting for it, in turn order. */
+  readyApps(nodeId: string): string {
+    return `${this.prefix}:ready-apps:${nodeId}`;
+  }
+
+  /**
+   * Prefix of the per-app ready lists of node `nodeId` (the Lua scripts name an app's list from it and the
+   * app's entry in the rotation); the node id is URI-encoded so `:` in it cannot shift the app part.
+   */
+  readyAppPrefix(nodeId: string): string {
+    return `${this.prefix}:ready-app:${encodeURIComponent(nodeId)}:`;
+  }
+
+  /** List of the ids of app `appId` waiting for node `nodeId` (RPUSH tail, claim from head); the app id is URI-encoded. */
+  readyApp(nodeId: string, appId: string): string {
+    return `${this.readyAppPrefix(nodeId)}${encodeURIComponent(appId)}`;
+  }
+
+  /** Wake-up list of node `nodeId`: holds a token (at most one) after a push; a waiting claim blocks on it (BLPOP). */
+  readyBell(nodeId: string): string {
+    return `${this.prefix}:ready-bell:${nodeId}`;
   }
 
   /** List of ids node `nodeId` has claimed but not acked yet. */

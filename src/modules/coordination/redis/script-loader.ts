@@ -24,6 +24,8 @@ export const SCRIPT_NAMES = [
   'seedSlots',
   'claimMany',
   'takeTokens',
+  'pushReady',
+  'readQueues',
 ] as const;
 
 /** Name of one coordination script. */

@@ -254,9 +254,9 @@ export class JobInstanceRepository {
    * a larger id), earliest first. A new leader reads them to push each id at its fire time. Paging by the
    * pair matters: thousands of fires share one instant.
    */
-  findStaged(namespace: string, after: { fireTime: number; id: string }, limit: number): Promise<Array<Pick<JobInstance, 'id' | 'status' | 'nodeId' | 'fireTime'>>> {
+  findStaged(namespace: string, after: { fireTime: number; id: string }, limit: number): Promise<Array<Pick<JobInstance, 'id' | 'appId' | 'status' | 'nodeId' | 'fireTime'>>> {
     return this.repo.createQueryBuilder('i')
-      .select(['i.id', 'i.status', 'i.nodeId', 'i.fireTime'])
+      .select(['i.id', 'i.appId', 'i.status', 'i.nodeId', 'i.fireTime'])
       .where('i.namespace = :namespace AND i.status IN (:...s) AND i.trigger_source = :src', {
         namespace, s: [JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED], src: TriggerSource.SCHEDULE,
       })
