@@ -88,8 +88,8 @@ describe('loadConfig', () => {
       expect(loadConfig({ TICKWHEEL_ALLOW_SHELL: 'off' }).allowShell).toBe(false);
     });
 
-    it('should let one app hold 3/4 of an executor\'s worker slots unless EXECUTOR_APP_SHARE says otherwise (1 = no bound)', () => {
-      expect(loadConfig(CLUSTER).executorAppShare).toBe(0.75);
+    it('should let one app hold 7/8 of an executor\'s worker slots unless EXECUTOR_APP_SHARE says otherwise (1 = no bound)', () => {
+      expect(loadConfig(CLUSTER).executorAppShare).toBe(0.875);
       expect(loadConfig({ ...CLUSTER, EXECUTOR_APP_SHARE: '0.5' }).executorAppShare).toBe(0.5);
       expect(loadConfig({ ...CLUSTER, EXECUTOR_APP_SHARE: ' .25 ' }).executorAppShare).toBe(0.25);
       expect(loadConfig({ EXECUTOR_APP_SHARE: '1' }).executorAppShare).toBe(1);

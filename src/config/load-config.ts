@@ -118,7 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     leaseMs,
     leaseRenewMs,
     executorConcurrency: dto.EXECUTOR_CONCURRENCY ?? 16,
-    executorAppShare: dto.EXECUTOR_APP_SHARE ?? 0.75,
+    executorAppShare: dto.EXECUTOR_APP_SHARE ?? 0.875,
     executorShutdownGraceMs: dto.EXECUTOR_SHUTDOWN_GRACE_MS ?? 10_000,
     triggerScanIntervalMs,
     triggerBatchSize: dto.TRIGGER_BATCH_SIZE ?? 500,

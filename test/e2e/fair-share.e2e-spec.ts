@@ -5,7 +5,7 @@ import { clusterEnv, signedClient, standaloneEnv, startNode, statusCounts, type 
 
 /** Worker slots per executor; small so that app A's backlog fills every one of them without a share. */
 const CONCURRENCY = 4;
-/** What the default EXECUTOR_APP_SHARE (0.75) lets one app hold of an executor: max(1, ⌊4 × 0.75⌋). */
+/** What the default EXECUTOR_APP_SHARE (0.875) lets one app hold of an executor: max(1, ⌊4 × 0.875⌋). */
 const SHARE = 3;
 const A_TASKS = 40;
 
