@@ -1,5 +1,5 @@
 /**
- * Real Debian cron.d files (../shared/data/crontabs): every entry is imported with parseCrontab, and its
+ * Real Debian cron.d files (test/fixtures/crontabs): every entry is imported with parseCrontab, and its
  * next 5 fires in Europe/London and Australia/Lord_Howe (30-minute DST) are checked against the
  * brute-force reference, starting just before each 2026 clock change (10 minutes and one day before).
  */
@@ -8,7 +8,7 @@ import { parseCrontab, VARIABLE_REASON } from '../../src/modules/trigger/schedul
 import { nextFireTimes } from '../../src/modules/trigger/schedule/cron-schedule.js';
 import { referenceNextFires, transitions } from './cron-reference.js';
 
-const DIR = new URL('../../../shared/data/crontabs/', import.meta.url);
+const DIR = new URL('../fixtures/crontabs/', import.meta.url);
 const ZONES = ['Europe/London', 'Australia/Lord_Howe'];
 const BEFORE_CHANGE_MS = [10 * 60_000, 86_400_000];
 const isos = (times: number[]) => times.map((t) => new Date(t).toISOString());
@@ -23,7 +23,7 @@ const ENTRIES = FILES.flatMap((file) =>
   }),
 );
 
-describe('crontabs from ../shared/data/crontabs across DST changes', () => {
+describe('crontabs from test/fixtures/crontabs across DST changes', () => {
   it('should import every job line of every file (only variable lines are set aside)', () => {
     expect(FILES).toEqual(['anacron', 'certbot', 'e2scrub_all', 'mdadm', 'munin-node', 'ntpsec', 'sysstat']);
     for (const { rejected } of ENTRIES) expect(rejected.filter((r) => r.reason !== VARIABLE_REASON)).toEqual([]);

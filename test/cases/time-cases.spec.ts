@@ -1,5 +1,5 @@
 /**
- * ../shared/cases/time-cases.md, one test per table row (BC-01 … BC-09). Next fires are strictly after
+ * test/fixtures/time-cases.md (a copy of the workspace's reference cases), one test per table row (BC-01 … BC-09). Next fires are strictly after
  * "now"; instants are UTC. Rejected input must be a ValidationError naming the field (HTTP 400 at the
  * API). Misfire rows drive `planFire` through a small outage simulation; where the planner cannot meet
  * the row yet, an `it.todo` says what it needs.

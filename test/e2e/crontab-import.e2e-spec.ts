@@ -4,7 +4,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
 
-const DIR = resolve(process.cwd(), '../shared/data/crontabs');
+const DIR = resolve(process.cwd(), 'test/fixtures/crontabs');
 const FILES = readdirSync(DIR).filter((f) => f !== 'README.md').sort();
 
 interface ImportAnswer {
@@ -18,7 +18,7 @@ function significantLines(text: string): number {
   return text.split(/\r?\n/).filter((l) => l.trim() !== '' && !l.trim().startsWith('#')).length;
 }
 
-describe('importing the real cron.d files of ../shared/data/crontabs', () => {
+describe('importing the real cron.d files of test/fixtures/crontabs', () => {
   let node: TestNode;
   let client: TickwheelClient;
 
@@ -28,7 +28,7 @@ describe('importing the real cron.d files of ../shared/data/crontabs', () => {
   });
   afterAll(async () => node?.close());
 
-  it('should find the shared crontab files', () => {
+  it('should find the fixture crontab files', () => {
     expect(FILES).toEqual(expect.arrayContaining(['anacron', 'certbot', 'e2scrub_all', 'mdadm', 'munin-node', 'ntpsec', 'sysstat']));
   });
 

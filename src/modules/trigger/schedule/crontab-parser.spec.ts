@@ -4,7 +4,7 @@ import { ValidationError } from '../../../common/index.js';
 import { nextFireTimes } from './cron-schedule.js';
 import { CRON_TZ_REASON, parseCrontab, VARIABLE_REASON, type CrontabParseResult } from './crontab-parser.js';
 
-const CRONTABS = path.resolve(process.cwd(), '../shared/data/crontabs');
+const CRONTABS = path.resolve(process.cwd(), 'test/fixtures/crontabs');
 const crontabFiles = readdirSync(CRONTABS).filter((name) => !name.endsWith('.md'));
 const parseFile = (name: string, timeZone?: string) =>
   parseCrontab(readFileSync(path.join(CRONTABS, name), 'utf8'), { fileName: path.join(CRONTABS, name), timeZone });
@@ -12,7 +12,7 @@ const isos = (times: number[]) => times.map((t) => new Date(t).toISOString().rep
 const reasonAt = (result: CrontabParseResult, lineNo: number) => result.rejected.find((r) => r.lineNo === lineNo)?.reason;
 
 describe(parseCrontab.name, () => {
-  describe('the Debian cron.d files in ../shared/data/crontabs', () => {
+  describe('the Debian cron.d files in test/fixtures/crontabs', () => {
     it('should find the files', () => {
       expect(crontabFiles).toEqual(expect.arrayContaining(['anacron', 'mdadm', 'sysstat']));
     });
