@@ -17,7 +17,7 @@ import { JobRunsService } from '../services/job-runs.service.js';
 import { JobsService } from '../services/jobs.service.js';
 
 const NOT_YOURS = "No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace).";
-const SHELL_403 = "The caller lacks the route's scope, or the job's handler is 'shell' and it lacks the shell scope.";
+const SHELL_403 = "A 403 when the caller lacks the route's scope, or when the job's handler is 'shell' and it lacks the shell scope.";
 const CAP_429 = " A 429 (code TOO_MANY_UNFINISHED) when the instances would take the job owner's app past its cap on unfinished tasks and fires (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP; every shard counts): nothing was written; retry after Retry-After seconds.";
 
 /**

@@ -17,21 +17,21 @@ export const SUPPORTED_OVERLAP = Object.values(OverlapPolicy);
 
 /** POST /api/jobs body. */
 export class CreateJobDto {
-  @ApiProperty({ description: `Unique code of the job in its namespace (1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . -).`, example: 'health-probe', maxLength: MAX_CODE_CHARS })
+  @ApiProperty({ description: `Code of the job, unique per app in its namespace (1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . -).`, example: 'health-probe', maxLength: MAX_CODE_CHARS })
   @IsString() @Matches(CODE_PATTERN, { message: `code must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.-]` })
   code: string;
 
   @ApiPropertyOptional({ description: `Free text, at most ${MAX_TEXT_CHARS} characters.`, maxLength: MAX_TEXT_CHARS }) @IsOptional() @IsString() @MaxLength(MAX_TEXT_CHARS)
   description?: string;
 
-  @ApiProperty({ description: `Handler name ('http', 'shell' when enabled, or your own @JobHandler; 1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -).`, example: 'http', maxLength: MAX_CODE_CHARS })
+  @ApiProperty({ description: `Handler name ('noop', 'http', 'shell' when enabled, or your own @JobHandler; 1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -).`, example: 'http', maxLength: MAX_CODE_CHARS })
   @IsString() @Matches(NAME_PATTERN, { message: `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   handler: string;
 
   @ApiProperty({
     enum: JOB_TRIGGER_TYPES,
     description: 'CRON: triggerExpr is 5 fields (min hour dom mon dow) or 6 (leading seconds), in timeZone. ' +
-      'FIXED_RATE: period in ms; fires stay on the grid of the first fire. FIXED_DELAY: delay in ms counted from the previous finish. ' +
+      'FIXED_RATE: period in ms (1 s to 365 days); fires stay on the grid of the first fire. FIXED_DELAY: delay in ms (1 s to 365 days) counted from the previous finish. ' +
       'ONE_SHOT: an ISO-8601 instant with Z or an offset.',
   })
   @IsIn(JOB_TRIGGER_TYPES, { message: `triggerType must be one of ${JOB_TRIGGER_TYPES.join(', ')}` })
@@ -52,9 +52,9 @@ export class CreateJobDto {
   @ApiPropertyOptional({
     enum: SUPPORTED_ROUTING,
     description: 'How an executor is picked among the live nodes that advertise the handler: ROUND_ROBIN (default); RANDOM; ' +
-      'LEAST_ACTIVE (lowest running/capacity from the last heartbeats); CONSISTENT_HASH (a ring of virtual nodes keyed by routingKey: ' +
+      'LEAST_ACTIVE (lowest (queued + running)/capacity, read from the nodes\' Redis lists at routing time); CONSISTENT_HASH (a ring of virtual nodes keyed by routingKey: ' +
       'the same key goes to the same node while the node set holds, and adding or removing one of N nodes moves about 1/N of the keys); ' +
-      'FAILOVER (the first live node in node-id order); SHARDING_BROADCAST (each fire becomes shardTotal instances, shard i placed on the ring by <jobId>:<i>).',
+      'FAILOVER (the first live node in node-id order); SHARDING_BROADCAST (each fire becomes shardTotal instances; shard i goes to position i mod N of the job\'s rendezvous-hash order of the live nodes).',
   })
   @IsOptional() @IsIn(SUPPORTED_ROUTING, { message: `routingStrategy must be one of ${SUPPORTED_ROUTING.join(', ')}` })
   routingStrategy?: RoutingStrategy;

@@ -15,7 +15,8 @@ export class OwnerQueryDto {
 
 /** A paged list query with `?appId=` (GET /api/jobs: an admin lists every app's jobs, or this app's). */
 export class OwnerListQueryDto extends ListQueryDto {
-  @ApiPropertyOptional({ description: "Admins only: list this app's jobs (default for an admin: every app's; for anyone else: its own)." })
+  @ApiPropertyOptional({ description: "Admins only. GET /api/jobs: list this app's jobs (default for an admin: every app's; for anyone else: its own). " +
+    "A job's instances: the app that owns the job (another app's id without the admin scope is a 403)." })
   @IsOptional() @IsString() @Matches(APP_ID_PATTERN, { message: 'appId must be 3-64 of [A-Za-z0-9_.-]' })
   appId?: string;
 }

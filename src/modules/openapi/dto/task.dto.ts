@@ -11,7 +11,7 @@ export class SubmitTaskDto {
   @IsOptional() @IsString() @Matches(NAME_PATTERN, { message: `requestId must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   requestId?: string;
 
-  @ApiProperty({ description: `Name of the handler that runs the task (built in: 'http', and 'shell' when enabled; 1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -).`, example: 'http', maxLength: MAX_CODE_CHARS })
+  @ApiProperty({ description: `Name of the handler that runs the task (built in: 'noop', 'http', and 'shell' when enabled; 1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -).`, example: 'http', maxLength: MAX_CODE_CHARS })
   @IsString() @Matches(NAME_PATTERN, { message: `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   handler: string;
 
