@@ -29,7 +29,13 @@ async function main(): Promise<void> {
     }
     throw err;
   });
-  await app.listen(config.http.port, config.http.host);
+  await app.listen(config.http.port, config.http.host).catch(async (err: NodeJS.ErrnoException) => {
+    // By now the roles have started (an executor registered and claims work): stop them before leaving, or an
+    // executor that never served would stay live in the registry until it counts as offline, and be given work.
+    await app.close().catch(() => undefined);
+    process.stderr.write(`tickwheel: cannot listen on ${config.http.host}:${config.http.port}: ${err.code ?? err.message} (PORT, HOST)\n`);
+    process.exit(2);
+  });
   const port = (app.getHttpServer().address() as AddressInfo).port; // PORT=0 picks a free one: say which
   const where = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
   const api = config.roles.includes(Role.API);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { TickwheelClient } from '../client/tickwheel-client.js';
+import { TickwheelClient, type TickwheelResponse } from '../client/tickwheel-client.js';
 
 /**
  * Client for the bundled CLIs: TICKWHEEL_URL (default http://localhost:3000, whatever PORT says), and TICKWHEEL_APP_ID +
@@ -23,6 +23,18 @@ export function clientFromEnv(env = process.env): TickwheelClient {
 }
 
 let source = '';
+
+/**
+ * Sends one signed request, or ends the process (exit 2) with one line naming the server when it cannot be
+ * reached (no server, or a wrong TICKWHEEL_URL): fetch's own error is a stack of undici frames.
+ * @param cli the command's name, first on the line.
+ */
+export function requestOrExit<T>(cli: string, client: TickwheelClient, method: string, path: string, body?: unknown): Promise<TickwheelResponse<T>> {
+  return client.request<T>(method, path, body).catch((err: Error & { cause?: { code?: string; message?: string } }) => {
+    process.stderr.write(`${cli}: cannot reach ${client.baseUrl}: ${err.cause?.code ?? err.cause?.message ?? err.message} (is the server up? TICKWHEEL_URL)\n`);
+    process.exit(2);
+  });
+}
 
 /**
  * The line a CLI prints under a 401: whose credentials it signed with, and what a 401 can mean (the server

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { clientFromEnv, exitQuietlyOnClosedPipe, unauthorizedHint } from './cli-credentials.js';
+import { clientFromEnv, exitQuietlyOnClosedPipe, requestOrExit, unauthorizedHint } from './cli-credentials.js';
 
 exitQuietlyOnClosedPipe();
 
@@ -21,8 +21,8 @@ if (!existsSync(file)) {
   process.exit(2);
 }
 const fileName = basename(file).replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
-const res = await clientFromEnv().request<{ created: string[]; updated: string[]; rejected: Array<{ lineNo: number; line: string; reason: string }>; rejectedTotal: number }>(
-  'POST', '/api/jobs/import-crontab', { fileName, content: readFileSync(file, 'utf8'), timeZone, enable: args.includes('--enable') },
+const res = await requestOrExit<{ created: string[]; updated: string[]; rejected: Array<{ lineNo: number; line: string; reason: string }>; rejectedTotal: number }>(
+  'import-crontab', clientFromEnv(), 'POST', '/api/jobs/import-crontab', { fileName, content: readFileSync(file, 'utf8'), timeZone, enable: args.includes('--enable') },
 );
 if (res.status !== 200) {
   process.stderr.write(`${res.status} ${JSON.stringify(res.body)}\n`);

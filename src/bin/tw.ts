@@ -3,7 +3,7 @@
  * Example: npm run tw -- POST /api/tasks '{"handler":"http","params":{"url":"http://localhost:3000/health/live"}}'
  * Exit code 0 for 2xx, 1 otherwise.
  */
-import { clientFromEnv, exitQuietlyOnClosedPipe, unauthorizedHint } from './cli-credentials.js';
+import { clientFromEnv, exitQuietlyOnClosedPipe, requestOrExit, unauthorizedHint } from './cli-credentials.js';
 
 exitQuietlyOnClosedPipe();
 
@@ -21,11 +21,7 @@ if (body !== undefined) {
   }
 }
 const client = clientFromEnv();
-const res = await client.request(method.toUpperCase(), path, body).catch((err: Error & { cause?: { code?: string; message?: string } }) => {
-  // No server (or a wrong TICKWHEEL_URL): one line, not fetch's stack.
-  process.stderr.write(`tw: cannot reach ${client.baseUrl}: ${err.cause?.code ?? err.cause?.message ?? err.message} (is the server up? TICKWHEEL_URL)\n`);
-  process.exit(2);
-});
+const res = await requestOrExit('tw', client, method.toUpperCase(), path, body);
 process.stdout.write(res.body === null || res.body === undefined || res.body === '' ? `${res.status}\n` : `${res.status}\n${JSON.stringify(res.body, null, 2)}\n`);
 if (res.status === 401) process.stderr.write(`tw: ${unauthorizedHint()}`);
 process.exitCode = res.status >= 200 && res.status < 300 ? 0 : 1; // not process.exit(): piped stdout must flush first

@@ -23,6 +23,14 @@ describe('CLI errors', () => {
     expect(r.stderr.trim()).toBe('tw: cannot reach http://127.0.0.1:59999: ECONNREFUSED (is the server up? TICKWHEEL_URL)');
   });
 
+  it('should say import-crontab cannot reach the server, naming the URL, with exit code 2 (it printed fetch\'s stack)', async () => {
+    const file = join(dir, 'one.cron');
+    writeFileSync(file, '0 1 * * * root /bin/true\n');
+    const r = await runCli('import-crontab.js', [file], { TICKWHEEL_URL: 'http://127.0.0.1:59999', TICKWHEEL_APP_ID: 'a', TICKWHEEL_SECRET: 'b' });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('import-crontab: cannot reach http://127.0.0.1:59999: ECONNREFUSED (is the server up? TICKWHEEL_URL)');
+  });
+
   it('should name the missing setting when create-app runs clustered without the secret key', async () => {
     const r = await runCli('create-app.js', ['x'], { DB_URL: MYSQL_URL, REDIS_URL, DATA_DIR: dir });
     expect(r.code).toBe(2);

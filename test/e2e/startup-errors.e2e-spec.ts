@@ -2,7 +2,10 @@ import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { type NodeExit, runNode } from '../utils/run-node.js';
+import { clusterEnv, REDIS_URL, uniqueNamespace } from '../utils/test-node.js';
 
 const ROOT = process.cwd();
 const MAIN = join(ROOT, 'dist/src/main.js');
@@ -64,5 +67,30 @@ describe('start-up path (node dist/src/main.js) reports a bad setting', () => {
 
   it('should create nothing in DATA_DIR when the settings are refused', () => {
     expect(readdirSync(dataDir)).toEqual([]);
+  });
+});
+
+describe('start-up path (node dist/src/main.js) on a port already taken', () => {
+  const ns = uniqueNamespace('e2e-port');
+  let taken: Server;
+  let port: number;
+  let redis: Redis;
+  beforeAll(async () => {
+    taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    port = (taken.address() as AddressInfo).port;
+    redis = new Redis(REDIS_URL);
+  });
+  afterAll(async () => {
+    await new Promise((r) => taken.close(r));
+    redis.disconnect();
+  });
+
+  it('should exit 2 with one line naming the port, and leave no executor registered to be given work (it stayed live 15 s)', async () => {
+    const r = await runNode(MAIN, [], { ...clusterEnv(ns, { ROLES: 'executor', HOST: '127.0.0.1', PORT: String(port), NODE_NAME: 'ghost' }) }, { timeoutMs: 30_000 });
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: 2, signal: null });
+    expect(r.stderr.trim().split('\n').pop()).toBe(`tickwheel: cannot listen on 127.0.0.1:${port}: EADDRINUSE (PORT, HOST)`);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(await redis.zrange(`{tw:${ns}}:nodes`, 0, -1)).toEqual([]);
   });
 });
