@@ -31,6 +31,7 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
     throw err;
   }
   app.useLogger(app.get(Logger));
+  app.disable('x-powered-by'); // no need to tell strangers what serves them
   if (config.roles.includes(Role.API)) app.use(app.get(SignedRequestMiddleware).handle);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();

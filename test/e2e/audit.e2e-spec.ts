@@ -95,6 +95,7 @@ describe.each(SHAPES)('audit (%s)', (_shape, env) => {
     expectProblem(await admin.request('GET', '/api/audit?from=yesterday'), 400, { field: 'from' });
     expectProblem(await admin.request('GET', `/api/audit?from=${t0}&to=2020-01-01T00:00:00Z`), 400, { field: 'to' });
     expectProblem(await admin.request('GET', '/api/audit?limit=501'), 400, { field: 'limit' });
+    expectProblem(await admin.request('GET', '/api/audit?action=JOB_UPDATED'), 400, { field: 'action' }); // a typo found nothing, silently
     expectProblem(await admin.request('GET', '/api/audit?offset=100001'), 400, { field: 'offset' });
     expectProblem(await a.request('GET', '/api/audit'), 403, { scope: 'admin' });
   });

@@ -25,7 +25,7 @@ describe('executor database connections killed mid-run (MariaDB + Redis)', () =>
     admin = await new DataSource({ type: 'mysql', url: MYSQL_URL }).initialize();
     for (const host of ['%', 'localhost']) {
       await admin.query(`CREATE USER '${user}'@'${host}' IDENTIFIED BY ''`);
-      await admin.query(`GRANT ALL ON test.* TO '${user}'@'${host}'`);
+      await admin.query(`GRANT ALL ON \`${new URL(MYSQL_URL).pathname.slice(1)}\`.* TO '${user}'@'${host}'`); // the tests' database (TEST_DB_URL)
     }
     receiver = await startReceiver();
     // The product's 15-s offline threshold: a busy CI worker must not get the executor declared offline.

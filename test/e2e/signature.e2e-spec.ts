@@ -239,6 +239,7 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
   it('should serve health, metrics and docs without a signature', async () => {
     const live = await fetch(`${node.url}/health/live`);
     expect(live.status).toBe(200);
+    expect(live.headers.get('x-powered-by')).toBeNull(); // nothing tells a stranger what serves it
     expect(await live.json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${node.url}/health/ready`);
     expect(ready.status).toBe(200);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from './data-dir-lock.js';
@@ -17,6 +17,16 @@ describe('lockDataDir', () => {
     release();
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     lockDataDir(dir)();
+  });
+
+  it('should create a missing DATA_DIR owner-only (it holds secret.key and the database of every job\'s params)', () => {
+    const fresh = join(dir, 'new', 'data');
+    const release = lockDataDir(fresh);
+    try {
+      expect(statSync(fresh).mode & 0o777).toBe(0o700);
+    } finally {
+      release();
+    }
   });
 
   it('should take over a lock left by a process that no longer runs', () => {

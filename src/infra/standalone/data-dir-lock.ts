@@ -22,7 +22,7 @@ export class DataDirLockedError extends Error {
  * @throws DataDirLockedError when a live process holds it (this one included, if it took it: release first).
  */
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // a new DATA_DIR is owner-only: it holds secret.key and every job's params
   const path = resolve(dataDir, LOCK_FILE);
   for (let tries = 0; ; tries++) {
     try {

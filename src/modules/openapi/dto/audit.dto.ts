@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { AuditLog } from '../../metadata/index.js';
 import { APP_ID_PATTERN } from '../auth/api-client.service.js';
+import { AuditAction } from '../services/audit.service.js';
 
 /** Most rows one page of GET /api/audit lists, and the furthest offset. */
 export const MAX_AUDIT_PAGE = 500;
@@ -18,9 +19,9 @@ export class AuditQueryDto {
   @IsOptional() @IsString() @MaxLength(36)
   jobId?: string;
 
-  @ApiPropertyOptional({ description: 'One action, e.g. JOB_UPDATE, TASK_CANCEL, CLIENT_CREATE (README "Audit").' })
-  @IsOptional() @IsString() @Matches(/^[A-Z_]{1,32}$/, { message: 'action must be 1-32 of [A-Z_], e.g. JOB_UPDATE' })
-  action?: string;
+  @ApiPropertyOptional({ enum: AuditAction, description: 'One action (README "Audit"); an unknown one is a 400, not an empty page.' })
+  @IsOptional() @IsIn(Object.values(AuditAction), { message: `action must be one of ${Object.values(AuditAction).join(', ')}` })
+  action?: AuditAction;
 
   @ApiPropertyOptional({ description: 'Rows written at or after this ISO-8601 instant.', example: '2026-12-01T00:00:00Z' })
   @IsOptional() @IsISO8601({ strict: true }, { message: 'from must be an ISO-8601 instant' }) @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'from needs Z or an offset' })

@@ -47,8 +47,8 @@ export class ClientsService {
 
   /**
    * Changes scopes, limits (null = the default again) or `enabled` of client `appId`. An admin may not
-   * disable itself or drop its own `admin` scope (it would lock itself out; another admin, or the
-   * create-app CLI, can), nor add a scope to its own client (a 403 naming it: `admin` would otherwise
+   * disable itself or drop its own `admin` scope (it would lock itself out; another admin can, and the
+   * create-app CLI makes one), nor add a scope to its own client (a 403 naming it: `admin` would otherwise
    * imply `shell` after one PATCH).
    * @throws NotFoundError; ValidationError naming the field.
    */
@@ -83,12 +83,12 @@ export class ClientsService {
     checkEgressAllow(dto.egressAllow);
     for (const f of LIMIT_FIELDS) if (dto[f] !== undefined) (patch as Record<string, unknown>)[f] = dto[f];
     if (appId === caller.appId && (patch.enabled === false || (patch.scopes && !patch.scopes.includes(Scope.ADMIN)))) {
-      throw new ValidationError(patch.enabled === false ? 'enabled' : 'scopes', 'an admin cannot disable itself or drop its own admin scope (another admin, or npm run create-app, can)');
+      throw new ValidationError(patch.enabled === false ? 'enabled' : 'scopes', 'an admin cannot disable itself or drop its own admin scope: another admin can (make one with npm run create-app -- <appId> --admin)');
     }
     // admin does not imply shell: an admin that could grant itself a scope would hold every scope there is.
     const gained = appId === caller.appId && patch.scopes ? patch.scopes.filter((s) => !caller.scopes.has(s)) : [];
     if (gained.length > 0) {
-      throw new ForbiddenError(`this request needs the scope ${gained[0]}: an admin cannot add a scope it lacks to its own client (${gained.join(', ')}); another admin, or npm run create-app, can`, gained[0]);
+      throw new ForbiddenError(`this request needs the scope ${gained[0]}: an admin cannot add a scope it lacks to its own client (${gained.join(', ')}): another admin can (make one with npm run create-app -- <appId> --admin)`, gained[0]);
     }
     return patch;
   }
