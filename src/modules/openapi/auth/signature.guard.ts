@@ -30,7 +30,7 @@ export class SignatureGuard implements CanActivate {
   /** True for a handler of a controller mounted under `api`, or a URL under `/api` (any case). */
   private isApiRoute(context: ExecutionContext, req: Request): boolean {
     const mounted = this.reflector.get<string | string[] | undefined>(PATH_METADATA, context.getClass()) ?? [];
-    const underApi = (p: string) => /^\/?api(\/|$)/i.test(p);
-    return (Array.isArray(mounted) ? mounted : [mounted]).some(underApi) || isApiPath(req.path);
+    // A controller's mount path has no leading slash ('api/jobs'); a request path has one.
+    return (Array.isArray(mounted) ? mounted : [mounted]).some((p) => isApiPath(p.startsWith('/') ? p : `/${p}`)) || isApiPath(req.path);
   }
 }

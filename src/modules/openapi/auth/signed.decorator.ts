@@ -1,6 +1,5 @@
-import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { applyDecorators } from '@nestjs/common';
 import { ApiPayloadTooLargeResponse, ApiSecurity, ApiTooManyRequestsResponse, ApiUnauthorizedResponse, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
-import { SignedRequest } from './signature.guard.js';
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' as const } });
 
@@ -28,6 +27,3 @@ export const Signed = () =>
       },
     }),
   );
-
-/** The caller's app id, set by the SignedRequestMiddleware. */
-export const AppId = createParamDecorator((_: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest<SignedRequest>().appId);
