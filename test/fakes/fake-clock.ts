@@ -93,3 +93,14 @@ export class FakeClock implements Clock {
     return best;
   }
 }
+
+/** A clock whose time is `now()` (pinned or stepped by the test) and whose timers are real ones. */
+export function clockAt(now: () => number): Clock {
+  return {
+    now,
+    schedule: (delayMs, fn) => {
+      const timer = setTimeout(fn, delayMs);
+      return () => clearTimeout(timer);
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import { clockAt } from '../fakes/fake-clock.js';
 import type { Clock } from '../../src/common/index.js';
 import { TaskRunner } from '../../src/modules/execution/task-runner.service.js';
 import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
@@ -18,7 +19,7 @@ describe('one id claimed twice on one node (MariaDB)', () => {
   let node: TestNode;
   let rx: LimitReceiver;
   let frozen: number | null = null;
-  const clock: Clock = { now: () => frozen ?? Date.now() };
+  const clock: Clock = clockAt(() => frozen ?? Date.now());
 
   beforeAll(async () => {
     rx = await startLimitReceiver(() => ({ status: 200, delayMs: 50 }));

@@ -11,6 +11,10 @@ class SteppedClock implements Clock {
   advance(ms: number): void {
     this.current += ms;
   }
+  schedule(delayMs: number, fn: () => void): () => void {
+    const timer = setTimeout(fn, delayMs);
+    return () => clearTimeout(timer);
+  }
 }
 
 function memoryFixture(): CoordinationFixture & { clock: SteppedClock } {

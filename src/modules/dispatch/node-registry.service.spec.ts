@@ -1,3 +1,4 @@
+import { clockAt } from '../../../test/fakes/fake-clock.js';
 import { AppConfig } from '../../config/index.js';
 import { CoordinationPort, LiveNode } from '../coordination/coordination.port.js';
 import { NodeRegistryService } from './node-registry.service.js';
@@ -8,7 +9,7 @@ const node = (nodeId: string, lastBeat: number): LiveNode => ({
 
 describe('NodeRegistryService.preferFresh', () => {
   const now = 1_000_000;
-  const registry = new NodeRegistryService({} as CoordinationPort, { heartbeatIntervalMs: 5000, nodeOfflineAfterMs: 15_000 } as AppConfig, { now: () => now });
+  const registry = new NodeRegistryService({} as CoordinationPort, { heartbeatIntervalMs: 5000, nodeOfflineAfterMs: 15_000 } as AppConfig, clockAt(() => now));
 
   it('should keep only nodes that beat within two heartbeat intervals', () => {
     const nodes = [node('a', now - 1000), node('b', now - 12_000), node('c', now - 10_000)];

@@ -1,3 +1,4 @@
+import { clockAt } from '../../../test/fakes/fake-clock.js';
 import { jest } from '@jest/globals';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort, LiveNode } from '../coordination/coordination.port.js';
@@ -83,7 +84,7 @@ describe('ReconcilerService offline watch', () => {
     const slots = { seed: async () => [] } as unknown as JobSlotsService;
     const quarantine = { screen: async (rows: JobInstance[]) => rows } as unknown as QuarantineService;
     sut = new ReconcilerService(instances, attempts as unknown as JobAttemptRepository, dispatch, {} as CancelService, registry, metrics, slots, quarantine, coordination,
-      config, { now: () => Date.now() });
+      config, clockAt(() => Date.now()));
   });
 
   afterEach(async () => {

@@ -1,3 +1,4 @@
+import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort } from '../coordination/coordination.port.js';
 import {
@@ -74,7 +75,7 @@ describe('TaskRunner finishing write', () => {
     const coordination = { scheduleDelayed: async (id: string, at: number) => log.push(`delay ${id} +${at - NOW}`) } as unknown as CoordinationPort;
     const jobs = {} as JobDefinitionRepository;
     const scopes = { refusal: async () => null } as unknown as AppScopes;
-    return new TaskRunner(instances, ledger, jobs, handlers, metrics, coordination, { leaseMs: 60_000, namespace: 'ns' } as AppConfig, { now: () => NOW }, scopes);
+    return new TaskRunner(instances, ledger, jobs, handlers, metrics, coordination, { leaseMs: 60_000, namespace: 'ns' } as AppConfig, clockAt(() => NOW), scopes);
   }
 
   beforeEach(() => {

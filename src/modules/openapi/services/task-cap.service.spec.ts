@@ -1,3 +1,4 @@
+import { clockAt } from '../../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../../config/index.js';
 import type { JobInstanceRepository } from '../../metadata/index.js';
 import { Scope } from '../../metadata/index.js';
@@ -22,7 +23,7 @@ describe('TaskCapService', () => {
         return unfinished;
       },
     } as unknown as JobInstanceRepository;
-    return new TaskCapService(instances, { caps: { maxJobsPerApp: 0, maxUnfinishedTasksPerApp: cap } } as AppConfig, { now: () => now });
+    return new TaskCapService(instances, { caps: { maxJobsPerApp: 0, maxUnfinishedTasksPerApp: cap } } as AppConfig, clockAt(() => now));
   }
   const caller = (maxUnfinishedTasks: number | null = null) => ({ appId: 'app-1', scopes: new Set([Scope.TASKS_WRITE]), maxUnfinishedTasks });
 
