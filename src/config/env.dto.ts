@@ -21,7 +21,7 @@ const toBool = ({ value }: { value: unknown }) => {
 };
 
 /**
- * Every environment setting Tickwheel reads, validated once at boot (STYLE convention 14).
+ * Every environment setting Tickwheel reads, validated once at boot (the only reader is loadConfig).
  * The README's settings table documents the same list; keep them in step.
  */
 export class EnvDto {
