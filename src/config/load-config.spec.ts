@@ -116,44 +116,32 @@ describe('loadConfig', () => {
       expect(loadConfig({ TICKWHEEL_ALLOW_SHELL: 'off' }).allowShell).toBe(false);
     });
 
-    it(
-      "should let one app hold 7/8 of an executor's worker slots unless EXECUTOR_APP_SHARE says otherwise (1 = no " +
-        'bound)',
-      () => {
-        expect(loadConfig(CLUSTER).executorAppShare).toBe(0.875);
-        expect(loadConfig({ ...CLUSTER, EXECUTOR_APP_SHARE: '0.5' }).executorAppShare).toBe(0.5);
-        expect(loadConfig({ ...CLUSTER, EXECUTOR_APP_SHARE: ' .25 ' }).executorAppShare).toBe(0.25);
-        expect(loadConfig({ EXECUTOR_APP_SHARE: '1' }).executorAppShare).toBe(1);
-      },
-    );
+    it("should let one app hold 7/8 of an executor's slots unless EXECUTOR_APP_SHARE says so (1 = no bound)", () => {
+      expect(loadConfig(CLUSTER).executorAppShare).toBe(0.875);
+      expect(loadConfig({ ...CLUSTER, EXECUTOR_APP_SHARE: '0.5' }).executorAppShare).toBe(0.5);
+      expect(loadConfig({ ...CLUSTER, EXECUTOR_APP_SHARE: ' .25 ' }).executorAppShare).toBe(0.25);
+      expect(loadConfig({ EXECUTOR_APP_SHARE: '1' }).executorAppShare).toBe(1);
+    });
 
-    it(
-      'should give running work 10 s on shutdown unless EXECUTOR_SHUTDOWN_GRACE_MS says otherwise (0 hands it ' +
-        'back at once)',
-      () => {
-        expect(loadConfig(CLUSTER).executorShutdownGraceMs).toBe(10_000);
-        expect(loadConfig({ ...CLUSTER, EXECUTOR_SHUTDOWN_GRACE_MS: '45000' }).executorShutdownGraceMs).toBe(45_000);
-        expect(loadConfig({ ...CLUSTER, EXECUTOR_SHUTDOWN_GRACE_MS: '0' }).executorShutdownGraceMs).toBe(0);
-      },
-    );
+    it('should give running work 10 s on shutdown unless EXECUTOR_SHUTDOWN_GRACE_MS says so (0 = none)', () => {
+      expect(loadConfig(CLUSTER).executorShutdownGraceMs).toBe(10_000);
+      expect(loadConfig({ ...CLUSTER, EXECUTOR_SHUTDOWN_GRACE_MS: '45000' }).executorShutdownGraceMs).toBe(45_000);
+      expect(loadConfig({ ...CLUSTER, EXECUTOR_SHUTDOWN_GRACE_MS: '0' }).executorShutdownGraceMs).toBe(0);
+    });
 
     it('should let one job make 3000 instances a minute unless JOB_MAX_INSTANCES_PER_MINUTE says otherwise', () => {
       expect(loadConfig(CLUSTER).jobMaxInstancesPerMinute).toBe(3000);
       expect(loadConfig({ ...CLUSTER, JOB_MAX_INSTANCES_PER_MINUTE: '60000' }).jobMaxInstancesPerMinute).toBe(60_000);
     });
 
-    it(
-      'should limit each app to 100 requests/s with bursts of 200 unless RATE_LIMIT_* say otherwise (0 = ' +
-        'unlimited)',
-      () => {
-        expect(loadConfig(CLUSTER)).toMatchObject({ rateLimitPerSecond: 100, rateLimitBurst: 200 });
-        expect(loadConfig({ ...CLUSTER, RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '10' })).toMatchObject({
-          rateLimitPerSecond: 5,
-          rateLimitBurst: 10,
-        });
-        expect(loadConfig({ ...CLUSTER, RATE_LIMIT_PER_SECOND: '0' }).rateLimitPerSecond).toBe(0);
-      },
-    );
+    it('should limit each app to 100 requests/s, bursts of 200, unless RATE_LIMIT_* say so (0 = unlimited)', () => {
+      expect(loadConfig(CLUSTER)).toMatchObject({ rateLimitPerSecond: 100, rateLimitBurst: 200 });
+      expect(loadConfig({ ...CLUSTER, RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '10' })).toMatchObject({
+        rateLimitPerSecond: 5,
+        rateLimitBurst: 10,
+      });
+      expect(loadConfig({ ...CLUSTER, RATE_LIMIT_PER_SECOND: '0' }).rateLimitPerSecond).toBe(0);
+    });
   });
 
   it(
