@@ -1,0 +1,1 @@
+export { MAIN_REDIS, redisClientOptions, redisConnections, redisModuleOptions } from './redis-connection.js';
