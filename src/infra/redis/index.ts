@@ -1,1 +1,1 @@
-export { MAIN_REDIS, redisClientOptions, redisConnections, redisModuleOptions } from './redis-connection.js';
+export { MAIN_REDIS, redisConnections } from './redis-connection.js';

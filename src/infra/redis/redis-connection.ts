@@ -3,15 +3,28 @@ import { RedisModule, type RedisClientOptions, type RedisModuleOptions } from '@
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 
-/** Namespace of the one shared client in nestjs-redis's `RedisService` (coordination, scripts, health). */
+/** Namespace of the one shared client in nestjs-redis's `RedisService` (coordination, its scripts, health). */
 export const MAIN_REDIS = 'main';
 
 /**
- * ioredis options of the shared client `name` at `url`. Connects at once; commands queue while connecting
- * (at most 3 tries each); a client that cannot reach Redis retries with backoff capped at 2 s instead of
- * crashing (readiness reports it), and logs each distinct error once until it is ready again.
+ * nestjs-redis's module (not global) with the shared client when REDIS_URL is set and none otherwise (standalone
+ * needs no Redis). The client connects at once, queues commands (3 tries each) while connecting, retries an
+ * unreachable Redis with backoff capped at 2 s instead of crashing (readiness reports it) and logs each new error
+ * once. The module's own logs and closing are off: the coordination module quits the client after its duplicates.
  */
-export function redisClientOptions(url: string, name: string): RedisClientOptions {
+export function redisConnections(): DynamicModule {
+  return RedisModule.forRootAsync(
+    { inject: [APP_CONFIG], useFactory: (config: unknown) => moduleOptions((config as AppConfig).redisUrl) },
+    false,
+  );
+}
+
+function moduleOptions(redisUrl: string | undefined): RedisModuleOptions {
+  const config = redisUrl ? [clientOptions(redisUrl, MAIN_REDIS)] : [];
+  return { closeClient: false, readyLog: false, errorLog: false, config };
+}
+
+function clientOptions(url: string, name: string): RedisClientOptions {
   const logger = new Logger(`Redis:${name}`);
   return {
     namespace: name,
@@ -30,26 +43,4 @@ export function redisClientOptions(url: string, name: string): RedisClientOption
       });
     },
   };
-}
-
-/**
- * nestjs-redis options for the settings: the shared client when `redisUrl` is set, no client at all otherwise
- * (standalone needs no Redis). The module's own logs are off (the client logs above), and so is its closing:
- * the coordination module quits the client after closing the connections it duplicated from it.
- */
-export function redisModuleOptions(redisUrl: string | undefined): RedisModuleOptions {
-  return {
-    closeClient: false,
-    readyLog: false,
-    errorLog: false,
-    config: redisUrl ? [redisClientOptions(redisUrl, MAIN_REDIS)] : [],
-  };
-}
-
-/** nestjs-redis's module (not global) with the connections {@link redisModuleOptions} asks for. */
-export function redisConnections(): DynamicModule {
-  return RedisModule.forRootAsync(
-    { inject: [APP_CONFIG], useFactory: (config: unknown) => redisModuleOptions((config as AppConfig).redisUrl) },
-    false,
-  );
 }

@@ -4,7 +4,7 @@ import { MetricsController } from './metrics.controller.js';
 import { MetricsService } from './metrics.service.js';
 
 /**
- * Metrics are global: every module reads them, observability reads nothing (DESIGN §2). `/metrics` is
+ * Metrics are global: every module reads them, observability reads nothing (docs/architecture.md). `/metrics` is
  * nestjs-prometheus's route with {@link MetricsController}; its default metrics (global registry) stay off.
  */
 @Global()
