@@ -7,7 +7,7 @@ import { DispatchModule } from './modules/dispatch/index.js';
 import { EgressModule } from './modules/egress/index.js';
 import { ExecutionModule } from './modules/execution/index.js';
 import { MetadataModule } from './modules/metadata/index.js';
-import { HealthController, MetricsController, NoApiController, ObservabilityModule, REDIS_TOKEN } from './modules/observability/index.js';
+import { HealthController, NoApiController, ObservabilityModule, REDIS_TOKEN } from './modules/observability/index.js';
 import { OpenApiModule, PROBLEM_FILTER_PROVIDER } from './modules/openapi/index.js';
 import { TriggerModule } from './modules/trigger/index.js';
 import { TerminusModule } from '@nestjs/terminus';
@@ -49,7 +49,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports,
-      controllers: [HealthController, MetricsController, ...(has(Role.API) ? [] : [NoApiController])],
+      controllers: [HealthController, ...(has(Role.API) ? [] : [NoApiController])],
       providers,
     };
   }
