@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CLOCK, type Clock, ConflictError, NotFoundError, ValidationError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { ApiClient, ApiClientRepository, DEFAULT_SCOPES, isUniqueViolation, OWNERLESS_APP_ID, Scope } from '../../metadata/index.js';
-import { AuditAction, AuditService, clientSnapshot } from '../services/audit.service.js';
+import { AuditAction, AuditService, clientSnapshot } from '../../jobs/index.js';
 import { SecretBox } from './secret-box.js';
 
 /** How long a looked-up client (or its absence) is trusted before the database is read again, ms. */

@@ -3,7 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { ApiExtension, ApiForbiddenResponse } from '@nestjs/swagger';
 import { ErrorCode, SchedulerError } from '../../../common/index.js';
 import { Scope } from '../../metadata/index.js';
-import { callerOf, type ClientRequest, requireScope } from './caller.js';
+import { requireScope } from '../../jobs/index.js';
+import { callerOf, type ClientRequest } from './caller.js';
 
 const SCOPE_KEY = 'tickwheel:scope';
 

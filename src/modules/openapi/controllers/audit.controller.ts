@@ -5,7 +5,7 @@ import { Scope } from '../../metadata/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { AuditPageDto, AuditQueryDto, AuditRowDto } from '../dto/audit.dto.js';
-import { AuditService } from '../services/audit.service.js';
+import { AuditService } from '../../jobs/index.js';
 
 /** The audit log of this namespace (README "Audit"), for admins. */
 @ApiTags('audit')

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope } from '../../metadata/index.js';
-import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { type Caller } from '../../jobs/index.js';
+import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { ClientCredentialsDto, ClientListQueryDto, ClientPageDto, ClientViewDto, CreateClientDto, UpdateClientDto } from '../dto/client.dto.js';

@@ -3,15 +3,15 @@ import { ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNot
 import { type Response } from 'express';
 import { MAX_BATCH_TASKS } from '../../../common/index.js';
 import { Scope } from '../../metadata/index.js';
-import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { OwnerQueryDto } from '../dto/owner-query.dto.js';
 import { SubmitTaskBatchDto, SubmitTaskDto, TaskAcceptedDto, TaskBatchAcceptedDto, TaskViewDto } from '../dto/task.dto.js';
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
 import { problemFields } from '../filters/problem-details.filter.js';
-import { toTaskView } from '../services/instance-view.js';
-import { HandlerCheckService } from '../services/handler-check.service.js';
+import { toTaskView } from '../views/instance-view.js';
+import { type Caller, HandlerCheckService } from '../../jobs/index.js';
 import { TasksService } from '../services/tasks.service.js';
 
 const CAP_429 = "The app has as many unfinished tasks and fires as its cap allows (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP): nothing was written; retry after Retry-After seconds.";

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { AuditLog } from '../../metadata/index.js';
 import { APP_ID_PATTERN } from '../auth/api-client.service.js';
-import { AuditAction } from '../services/audit.service.js';
+import { AuditAction } from '../../jobs/index.js';
 
 /** Most rows one page of GET /api/audit lists, and the furthest offset. */
 export const MAX_AUDIT_PAGE = 500;

@@ -3,9 +3,8 @@ import { CLOCK, type Clock, ForbiddenError, NotFoundError, ValidationError } fro
 import { parseEgressList } from '../../egress/index.js';
 import { ApiClient, ApiClientRepository, Scope } from '../../metadata/index.js';
 import { ApiClientService, checkScopes } from '../auth/api-client.service.js';
-import { type Caller } from '../auth/caller.js';
 import { ClientCredentialsDto, ClientViewDto, CreateClientDto, UpdateClientDto } from '../dto/client.dto.js';
-import { AuditAction, AuditService, clientSnapshot } from './audit.service.js';
+import { AuditAction, AuditService, type Caller, clientSnapshot } from '../../jobs/index.js';
 
 /** The limit fields a PATCH may set (null: back to the setting's default). */
 const LIMIT_FIELDS = ['rateLimit', 'rateBurst', 'maxJobs', 'maxUnfinishedTasks', 'egressAllow'] as const;

@@ -4,12 +4,9 @@ import { CLOCK, type Clock, ConflictError, NotFoundError, SchedulerError } from 
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { CancelService, DispatchService } from '../../dispatch/index.js';
 import { JobAttempt, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, newJobInstance, RoutingStrategy, TriggerSource, withDbRetry } from '../../metadata/index.js';
-import { type Caller, namedApp } from '../auth/caller.js';
+import { AuditAction, AuditService, type Caller, HandlerCheckService, namedApp, TaskCapService } from '../../jobs/index.js';
 import { SubmitTaskDto, TaskAcceptedDto } from '../dto/task.dto.js';
-import { AuditAction, AuditService } from './audit.service.js';
-import { HandlerCheckService } from './handler-check.service.js';
 import { SubmitCoalescer } from './submit-coalescer.js';
-import { TaskCapService } from './task-cap.service.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** Most single submits written in one group; 500 rows are one INSERT statement (see insertIgnore). */

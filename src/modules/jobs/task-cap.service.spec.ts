@@ -1,7 +1,7 @@
-import { clockAt } from '../../../../test/fakes/fake-clock.js';
-import type { AppConfig } from '../../../config/index.js';
-import type { JobInstanceRepository } from '../../metadata/index.js';
-import { Scope } from '../../metadata/index.js';
+import { clockAt } from '../../../test/fakes/fake-clock.js';
+import type { AppConfig } from '../../config/index.js';
+import type { JobInstanceRepository } from '../metadata/index.js';
+import { Scope } from '../metadata/index.js';
 import { TaskCapService } from './task-cap.service.js';
 
 /**

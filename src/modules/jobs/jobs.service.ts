@@ -1,14 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock, ConflictError, newId, NotFoundError, ValidationError } from '../../../common/index.js';
-import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
+import { CLOCK, type Clock, ConflictError, newId, NotFoundError, ValidationError } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
-  ApiClientRepository, BackoffKind, JobDefinition, JobDefinitionRepository, MisfirePolicy, OverlapPolicy, RoutingStrategy, ScheduleState, TriggerType, type Tx,
-} from '../../metadata/index.js';
-import { computeNextFireTime, JobSignals, previewFireTimes, TriggerService, validateTrigger } from '../../trigger/index.js';
-import { type Caller, namedApp } from '../auth/caller.js';
-import { CreateJobDto, UpdateJobDto } from '../dto/job.dto.js';
-import { AuditAction, AuditService, jobSnapshot } from './audit.service.js';
+  ApiClientRepository, BackoffKind, JobDefinition, JobDefinitionRepository, MisfirePolicy, OverlapPolicy,
+  RoutingStrategy, ScheduleState, TriggerType, type Tx,
+} from '../metadata/index.js';
+import {
+  computeNextFireTime, JobSignals, previewFireTimes, TriggerService, validateTrigger,
+} from '../trigger/index.js';
+import { AuditAction, AuditService, jobSnapshot } from './audit/audit.service.js';
+import { type Caller, namedApp } from './caller.js';
 import { HandlerCheckService } from './handler-check.service.js';
+import { type JobPatch, type NewJob } from './job-input.js';
 import { checkFanOut, checkFireParams, fanOutField, refuseCorruptFields } from './job-limits.js';
 import { jobTarget, refuseNulls, validateDefinition } from './job-rules.js';
 
@@ -22,7 +25,7 @@ export interface JobRef {
   appId?: string;
 }
 
-/** A validated PATCH, ready to be written. */
+/** A validated change, ready to be written. `now` is when it was planned (ms UTC). */
 export interface JobChange {
   patch: Partial<JobDefinition>;
   scheduleChanged: boolean;
@@ -30,10 +33,11 @@ export interface JobChange {
 }
 
 /**
- * Job definition management (DESIGN §8 `/api/jobs`, README "Tenancy and scopes"): a job belongs to the app
- * that created it; another app gets 404 for it, an `admin` sees and manages every app's jobs of its
- * namespace. Validated create/update (a bad cron expression or zone is a 400 naming the field), delete,
- * pause/resume and a preview of the next fires. Each change commits with its audit row in one transaction.
+ * The lifecycle of job definitions (docs/api.md `/api/jobs`, README "Tenancy and scopes"): a job belongs
+ * to the app that created it; another app gets NotFoundError for it, an `admin` sees and manages every
+ * app's jobs of its namespace. Validated create/update (a bad cron expression or zone is a ValidationError
+ * naming the field), delete, pause/resume and a preview of the next fires. Each change commits with its
+ * audit row in one transaction, then signals the scheduler (JobSignals).
  */
 @Injectable()
 export class JobsService {
@@ -48,28 +52,36 @@ export class JobsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** @throws ValidationError (bad schedule), ForbiddenError (shell), ConflictError (code taken, or the app's job cap). */
-  async create(caller: Caller, dto: CreateJobDto): Promise<JobDefinition> {
-    const def = await this.newDefinition(caller, dto);
+  /**
+   * @throws ValidationError (bad schedule), ForbiddenError (shell), ConflictError (code taken, or the app's
+   *   job cap).
+   */
+  async create(caller: Caller, input: NewJob): Promise<JobDefinition> {
+    const def = await this.newDefinition(caller, input);
     const saved = await this.jobs.editTransaction((em) => this.insertOwned(em, caller, def));
     await this.signals.jobChanged(saved.id);
     return saved;
   }
 
-  /** The validated, unsaved job `dto` describes, owned by `caller`'s app. @throws as {@link create}. */
-  async newDefinition(caller: Caller, dto: CreateJobDto): Promise<JobDefinition> {
-    this.handlers.assertMayUse(caller, dto.handler);
-    if (dto.enabled !== false) await this.handlers.assertRunnable(dto.handler);
+  /** The validated, unsaved job `input` describes, owned by `caller`'s app. @throws as {@link create}. */
+  async newDefinition(caller: Caller, input: NewJob): Promise<JobDefinition> {
+    this.handlers.assertMayUse(caller, input.handler);
+    if (input.enabled !== false) await this.handlers.assertRunnable(input.handler);
     const now = this.clock.now();
     const appId = caller.appId;
     const def = Object.assign(new JobDefinition(), {
-      id: newId(), namespace: this.config.namespace, appId, code: dto.code, description: dto.description ?? null, handler: dto.handler,
-      triggerType: dto.triggerType, triggerExpr: dto.triggerExpr.trim(), timeZone: dto.timeZone?.trim() || 'UTC', params: dto.params ?? {},
-      routingStrategy: dto.routingStrategy ?? RoutingStrategy.ROUND_ROBIN, routingKey: dto.routingKey ?? null, shardTotal: dto.shardTotal ?? 1, shardParams: dto.shardParams ?? null,
-      misfirePolicy: dto.misfirePolicy ?? MisfirePolicy.FIRE_ONCE_NOW, overlapPolicy: dto.overlapPolicy ?? OverlapPolicy.ALLOW, maxConcurrency: dto.maxConcurrency ?? 0,
-      timeoutMs: dto.timeoutMs ?? 60_000, retryMax: dto.retryMax ?? 0, retryBackoffMs: dto.retryBackoffMs ?? 1000,
-      retryBackoffKind: dto.retryBackoffKind ?? BackoffKind.FIXED, enabled: dto.enabled ?? true, scheduleState: ScheduleState.OK,
-      scheduleError: null, nextFireTime: null as number | null, lastFireTime: null, version: 1, createdAt: now, updatedAt: now, createdBy: appId, updatedBy: appId,
+      id: newId(), namespace: this.config.namespace, appId, code: input.code, description: input.description ?? null,
+      handler: input.handler, triggerType: input.triggerType, triggerExpr: input.triggerExpr.trim(),
+      timeZone: input.timeZone?.trim() || 'UTC', params: input.params ?? {},
+      routingStrategy: input.routingStrategy ?? RoutingStrategy.ROUND_ROBIN, routingKey: input.routingKey ?? null,
+      shardTotal: input.shardTotal ?? 1, shardParams: input.shardParams ?? null,
+      misfirePolicy: input.misfirePolicy ?? MisfirePolicy.FIRE_ONCE_NOW,
+      overlapPolicy: input.overlapPolicy ?? OverlapPolicy.ALLOW,
+      maxConcurrency: input.maxConcurrency ?? 0, timeoutMs: input.timeoutMs ?? 60_000, retryMax: input.retryMax ?? 0,
+      retryBackoffMs: input.retryBackoffMs ?? 1000, retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,
+      enabled: input.enabled ?? true, scheduleState: ScheduleState.OK, scheduleError: null,
+      nextFireTime: null as number | null, lastFireTime: null, version: 1,
+      createdAt: now, updatedAt: now, createdBy: appId, updatedBy: appId,
     });
     validateDefinition(def);
     const first = this.firstFire(def, now); // validated whether or not the job starts enabled
@@ -91,7 +103,11 @@ export class JobsService {
     if (cap > 0) {
       const owned = await this.jobs.countOwned(em, def.namespace, def.appId);
       if (owned >= cap) {
-        throw new ConflictError(`app '${def.appId}' owns ${owned} jobs in this namespace, its cap (the client's maxJobs, else MAX_JOBS_PER_APP): delete one, or ask an admin to raise it`, 'maxJobs');
+        throw new ConflictError(
+          `app '${def.appId}' owns ${owned} jobs in this namespace, its cap (the client's maxJobs, else ` +
+            'MAX_JOBS_PER_APP): delete one, or ask an admin to raise it',
+          'maxJobs',
+        );
       }
     }
     const saved = await this.jobs.create(def, em);
@@ -102,7 +118,7 @@ export class JobsService {
   /**
    * The job `ref` names, as `caller` may see it: by id, else by code. A non-admin sees only its own app's
    * jobs; an admin any app's of the namespace: by id always; by code its own first, else the one app that
-   * has that code (`?appId=` picks the owner).
+   * has that code (`ref.appId` picks the owner).
    * @throws NotFoundError (also for another app's job); ForbiddenError(admin) for a foreign `appId`;
    *   ConflictError(`appId`) when several apps have the code and none was named.
    */
@@ -116,7 +132,10 @@ export class JobsService {
     if (owner === null) {
       const any = await this.jobs.findByCodeAnyApp(ns, ref.idOrCode, 2);
       if (any.length === 1) return any[0];
-      if (any.length > 1) throw new ConflictError(`several apps have a job '${ref.idOrCode}': name it by id, or add ?appId=<owner>`, 'appId');
+      if (any.length > 1) {
+        const why = `several apps have a job '${ref.idOrCode}': name it by id, or add ?appId=<owner>`;
+        throw new ConflictError(why, 'appId');
+      }
     }
     throw new NotFoundError('job', ref.idOrCode);
   }
@@ -131,39 +150,44 @@ export class JobsService {
    * ahead of their time from the old definition are written again from the new one.
    * @throws ValidationError for a bad schedule or a `null` in a field that cannot be cleared; NotFoundError.
    */
-  async update(caller: Caller, ref: JobRef, dto: UpdateJobDto): Promise<JobDefinition> {
-    refuseNulls(dto);
+  async update(caller: Caller, ref: JobRef, fields: JobPatch): Promise<JobDefinition> {
+    refuseNulls(fields);
     const before = await this.find(caller, ref);
-    const change = await this.planUpdate(caller, before, dto);
+    const change = await this.planUpdate(caller, before, fields);
     const after = await this.jobs.editTransaction((em) => this.applyUpdate(em, caller, before, change));
     await this.signals.jobChanged(before.id);
     return after;
   }
 
-  /** Validates `dto` over `before`. @throws ValidationError, ForbiddenError (a shell job without `shell`). */
-  async planUpdate(caller: Caller, before: JobDefinition, dto: UpdateJobDto): Promise<JobChange> {
+  /** Validates `fields` over `before`. @throws ValidationError, ForbiddenError (a shell job without `shell`). */
+  async planUpdate(caller: Caller, before: JobDefinition, fields: JobPatch): Promise<JobChange> {
     const now = this.clock.now();
-    const patch: Partial<JobDefinition> = { ...dto, updatedAt: now, updatedBy: caller.appId } as Partial<JobDefinition>;
-    if (dto.triggerExpr !== undefined) patch.triggerExpr = dto.triggerExpr.trim();
+    const patch = { ...fields, updatedAt: now, updatedBy: caller.appId } as Partial<JobDefinition>;
+    if (fields.triggerExpr !== undefined) patch.triggerExpr = fields.triggerExpr.trim();
     const merged = Object.assign(new JobDefinition(), before, patch);
     this.handlers.assertMayUse(caller, merged.handler);
     refuseCorruptFields(merged);
     validateDefinition(merged);
     checkFireParams(merged);
-    if (merged.enabled && (dto.handler !== undefined || (dto.enabled && !before.enabled))) await this.handlers.assertRunnable(merged.handler);
-    const scheduleChanged = SCHEDULE_FIELDS.some((f) => dto[f] !== undefined) || dto.enabled !== undefined;
+    const startsRunning = fields.handler !== undefined || (fields.enabled && !before.enabled);
+    if (merged.enabled && startsRunning) await this.handlers.assertRunnable(merged.handler);
+    const scheduleChanged = SCHEDULE_FIELDS.some((f) => fields[f] !== undefined) || fields.enabled !== undefined;
     if (scheduleChanged) {
       const first = this.firstFire(merged, now);
       patch.nextFireTime = merged.enabled ? first : null;
       patch.scheduleState = ScheduleState.OK;
       patch.scheduleError = null;
     }
-    this.checkPatchFanOut(merged, dto);
-    if (dto.handler !== undefined || dto.params !== undefined || dto.shardParams !== undefined || dto.shardTotal !== undefined) this.handlers.checkJobParams(merged);
+    this.checkPatchFanOut(merged, fields);
+    const { handler, params, shardParams, shardTotal } = fields;
+    if ([handler, params, shardParams, shardTotal].some((v) => v !== undefined)) this.handlers.checkJobParams(merged);
     return { patch, scheduleChanged, now };
   }
 
-  /** Writes a planned change of `before` and its audit row inside `em`. @throws ConflictError (changed meanwhile, code taken). */
+  /**
+   * Writes a planned change of `before` and its audit row inside `em`.
+   * @throws ConflictError (changed meanwhile, code taken).
+   */
   async applyUpdate(em: Tx, caller: Caller, before: JobDefinition, change: JobChange): Promise<JobDefinition> {
     const updated = await this.jobs.update(before, change.patch, em);
     // Staged fires were built from the old row (params, handler, schedule): remove them. Under an
@@ -173,7 +197,10 @@ export class JobsService {
       await this.jobs.setNextFire(before.id, earliest, change.now, em);
       updated.nextFireTime = earliest;
     }
-    await this.audit.record(em, caller.appId, AuditAction.JOB_UPDATE, jobTarget(before), jobSnapshot(before), jobSnapshot(updated));
+    const target = jobTarget(before);
+    await this.audit.record(
+      em, caller.appId, AuditAction.JOB_UPDATE, target, jobSnapshot(before), jobSnapshot(updated),
+    );
     return updated;
   }
 
@@ -202,13 +229,14 @@ export class JobsService {
 
   /**
    * The next `n` fire times from now (ms), whatever `enabled` says; [] when the schedule cannot be computed.
-   * A FIXED_RATE, FIXED_DELAY or ONE_SHOT job that has a next fire starts from it: its grid is anchored
-   * at its first fire, not at the instant of this read (the preview was a few ms off the real fires).
+   * A FIXED_RATE, FIXED_DELAY or ONE_SHOT job that has a next fire starts from it: its grid is anchored at
+   * its first fire, not at the instant of this read.
    */
   preview(def: JobDefinition, n = 5): number[] {
     try {
       const now = this.clock.now();
-      const anchor = def.triggerType !== TriggerType.CRON && def.nextFireTime !== null && def.nextFireTime >= now ? def.nextFireTime : null;
+      const next = def.nextFireTime;
+      const anchor = def.triggerType !== TriggerType.CRON && next !== null && next >= now ? next : null;
       if (anchor !== null && n > 0) return [anchor, ...previewFireTimes(def, anchor, n - 1)];
       return previewFireTimes(def, now, n);
     } catch {
@@ -216,7 +244,9 @@ export class JobsService {
     }
   }
 
-  private async setEnabled(caller: Caller, ref: JobRef, enabled: boolean, action: AuditAction): Promise<JobDefinition> {
+  private async setEnabled(
+    caller: Caller, ref: JobRef, enabled: boolean, action: AuditAction,
+  ): Promise<JobDefinition> {
     const before = await this.find(caller, ref);
     const now = this.clock.now();
     if (before.enabled === enabled) return before;
@@ -226,7 +256,10 @@ export class JobsService {
       checkFanOut(before, this.config.jobMaxInstancesPerMinute, fanOutField(before));
       await this.handlers.assertRunnable(before.handler);
     }
-    const patch = { enabled, nextFireTime: enabled ? this.firstFire(before, now) : null, scheduleState: ScheduleState.OK, scheduleError: null, updatedAt: now, updatedBy: caller.appId };
+    const patch = {
+      enabled, nextFireTime: enabled ? this.firstFire(before, now) : null, scheduleState: ScheduleState.OK,
+      scheduleError: null, updatedAt: now, updatedBy: caller.appId,
+    };
     const after = await this.jobs.editTransaction(async (em) => {
       const updated = await this.jobs.update(before, patch, em);
       await this.trigger.unstage(em, before.id);
@@ -238,13 +271,15 @@ export class JobsService {
   }
 
   /**
-   * JOB_MAX_INSTANCES_PER_MINUTE for a PATCH, naming the field it changed (shardTotal, else the schedule). A
-   * disabled job makes nothing: disabling one stored over the cap stays possible (resume checks it again).
+   * JOB_MAX_INSTANCES_PER_MINUTE for a change, naming the field it changed (shardTotal, else the schedule).
+   * A disabled job makes nothing: disabling one stored over the cap stays possible (resume checks it again).
    * @throws ValidationError naming `shardTotal` or `triggerExpr`.
    */
-  private checkPatchFanOut(merged: JobDefinition, dto: UpdateJobDto): void {
-    if (!merged.enabled && !FAN_OUT_FIELDS.some((f) => dto[f] !== undefined)) return;
-    const field = dto.shardTotal !== undefined ? 'shardTotal' : SCHEDULE_FIELDS.some((f) => dto[f] !== undefined) ? 'triggerExpr' : fanOutField(merged);
+  private checkPatchFanOut(merged: JobDefinition, fields: JobPatch): void {
+    if (!merged.enabled && !FAN_OUT_FIELDS.some((f) => fields[f] !== undefined)) return;
+    const scheduleChanged = SCHEDULE_FIELDS.some((f) => fields[f] !== undefined);
+    const field =
+      fields.shardTotal !== undefined ? 'shardTotal' : scheduleChanged ? 'triggerExpr' : fanOutField(merged);
     checkFanOut(merged, this.config.jobMaxInstancesPerMinute, field);
   }
 
@@ -252,7 +287,9 @@ export class JobsService {
   private firstFire(def: JobDefinition, now: number): number | null {
     validateTrigger(def);
     const next = computeNextFireTime(def, now);
-    if (next === null && def.triggerType === TriggerType.ONE_SHOT) throw new ValidationError('triggerExpr', 'the ONE_SHOT instant is in the past');
+    if (next === null && def.triggerType === TriggerType.ONE_SHOT) {
+      throw new ValidationError('triggerExpr', 'the ONE_SHOT instant is in the past');
+    }
     return next;
   }
 }

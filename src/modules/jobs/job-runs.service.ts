@@ -1,16 +1,16 @@
-import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../../common/index.js';
-import { CancelService } from '../../dispatch/index.js';
-import { JobAttempt, JobAttemptRepository, type JobDefinition, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../../metadata/index.js';
-import { TriggerService } from '../../trigger/index.js';
-import { ApiClientService } from '../auth/api-client.service.js';
-import { type Caller } from '../auth/caller.js';
-import { AuditAction, AuditService } from './audit.service.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { NotFoundError } from '../../common/index.js';
+import { CancelService } from '../dispatch/index.js';
+import { JobAttempt, JobAttemptRepository, type JobDefinition, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
+import { TriggerService } from '../trigger/index.js';
+import { APP_LIMITS, type AppLimitsLookup } from './app-limits.js';
+import { type Caller } from './caller.js';
+import { AuditAction, AuditService } from './audit/audit.service.js';
 import { HandlerCheckService } from './handler-check.service.js';
 import { checkFireParams, refuseCorruptFields } from './job-limits.js';
 import { jobTarget } from './job-rules.js';
 import { type JobRef, JobsService } from './jobs.service.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets } from './audit/redact.js';
 import { TaskCapService } from './task-cap.service.js';
 
 /**
@@ -31,7 +31,7 @@ export class JobRunsService {
     private readonly handlers: HandlerCheckService,
     private readonly cancels: CancelService,
     private readonly caps: TaskCapService,
-    private readonly clients: ApiClientService,
+    @Inject(APP_LIMITS) private readonly apps: AppLimitsLookup,
   ) {}
 
   /**
@@ -82,7 +82,7 @@ export class JobRunsService {
   private ownersCap(caller: Caller, def: JobDefinition): (rows: JobInstance[]) => Promise<void> {
     return async (rows) => {
       if (rows.length === 0) return;
-      const cap = def.appId === caller.appId ? caller.maxUnfinishedTasks : ((await this.clients.lookup(def.appId))?.maxUnfinishedTasks ?? null);
+      const cap = def.appId === caller.appId ? caller.maxUnfinishedTasks : ((await this.apps.lookup(def.appId))?.maxUnfinishedTasks ?? null);
       await this.caps.admit({ appId: rows[0].appId, maxUnfinishedTasks: cap }, rows.length, 'fire instance');
     };
   }

@@ -1,6 +1,6 @@
-import { jsonBytes, MAX_PARAMS_BYTES, MAX_SHARD_PARAMS_BYTES, ValidationError } from '../../../common/index.js';
-import { corruptFields, describeCorrupt, type JobDefinition } from '../../metadata/index.js';
-import { peakFiresPerMinute } from '../../trigger/index.js';
+import { jsonBytes, MAX_PARAMS_BYTES, MAX_SHARD_PARAMS_BYTES, ValidationError } from '../../common/index.js';
+import { corruptFields, describeCorrupt, type JobDefinition } from '../metadata/index.js';
+import { peakFiresPerMinute } from '../trigger/index.js';
 
 type FireFields = Pick<JobDefinition, 'params' | 'shardTotal' | 'shardParams'>;
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { CLOCK, type Clock, TooManyUnfinishedError } from '../../../common/index.js';
-import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { JobInstanceRepository } from '../../metadata/index.js';
-import { type Caller } from '../auth/caller.js';
+import { CLOCK, type Clock, TooManyUnfinishedError } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { JobInstanceRepository } from '../metadata/index.js';
+import { type Caller } from './caller.js';
 
 /** How long a per-app count of unfinished instances is trusted before it is read again, ms. */
 const COUNT_TTL_MS = 1_000;

@@ -1,6 +1,6 @@
-import { ValidationError } from '../../../common/index.js';
-import { type JobDefinition, OverlapPolicy, RoutingStrategy } from '../../metadata/index.js';
-import { type UpdateJobDto } from '../dto/job.dto.js';
+import { ValidationError } from '../../common/index.js';
+import { type JobDefinition, OverlapPolicy, RoutingStrategy } from '../metadata/index.js';
+import { type JobPatch } from './job-input.js';
 
 /** Fields a PATCH may clear with `null`; every other field keeps its value when omitted and refuses null. */
 const NULLABLE_FIELDS: ReadonlySet<string> = new Set(['description', 'routingKey', 'shardParams']);
@@ -34,7 +34,7 @@ export function validateDefinition(def: JobDefinition): void {
  * nullable columns may be cleared with null.
  * @throws ValidationError naming the first such field.
  */
-export function refuseNulls(dto: UpdateJobDto): void {
+export function refuseNulls(dto: JobPatch): void {
   for (const [field, value] of Object.entries(dto)) {
     if (value === null && !NULLABLE_FIELDS.has(field)) {
       throw new ValidationError(field, `${field} cannot be null; omit it to keep the current value`);

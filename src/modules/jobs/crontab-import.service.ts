@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   excerpt, jsonBytes, MAX_IMPORT_ENTRIES, MAX_IMPORT_REJECTED_LISTED, MAX_PARAMS_BYTES, MAX_REJECTED_LINE_CHARS,
   MAX_REJECTED_REASON_CHARS, ValidationError,
-} from '../../../common/index.js';
-import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { JobDefinition, JobDefinitionRepository, TriggerType } from '../../metadata/index.js';
-import { type CrontabEntry, JobSignals, parseCrontab, RejectedLine } from '../../trigger/index.js';
-import { type Caller } from '../auth/caller.js';
-import { ImportCrontabDto } from '../dto/job.dto.js';
-import { AuditAction, AuditService } from './audit.service.js';
+} from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { JobDefinition, JobDefinitionRepository, TriggerType } from '../metadata/index.js';
+import { type CrontabEntry, JobSignals, parseCrontab, RejectedLine } from '../trigger/index.js';
+import { type Caller } from './caller.js';
+import { type CrontabFile } from './job-input.js';
+import { AuditAction, AuditService } from './audit/audit.service.js';
 import { HandlerCheckService } from './handler-check.service.js';
 import { type JobChange, JobsService } from './jobs.service.js';
 
@@ -47,12 +47,12 @@ export class CrontabImportService {
   ) {}
 
   /** @throws ForbiddenError (no `shell` scope), ValidationError (too many entries, a bad one), ConflictError. */
-  async import(caller: Caller, dto: ImportCrontabDto): Promise<CrontabImportResult> {
+  async import(caller: Caller, file: CrontabFile): Promise<CrontabImportResult> {
     this.handlers.assertMayUse(caller, 'shell');
-    if (dto.enable) await this.handlers.assertRunnable('shell');
-    const timeZone = dto.timeZone?.trim() || 'UTC';
-    const parsed = parseCrontab(dto.content, { fileName: dto.fileName, timeZone });
-    const { entries, oversized } = splitOversized(parsed.entries, dto.content);
+    if (file.enable) await this.handlers.assertRunnable('shell');
+    const timeZone = file.timeZone?.trim() || 'UTC';
+    const parsed = parseCrontab(file.content, { fileName: file.fileName, timeZone });
+    const { entries, oversized } = splitOversized(parsed.entries, file.content);
     if (entries.length > MAX_IMPORT_ENTRIES) {
       throw new ValidationError('content', `${entries.length} entries; one import takes at most ${MAX_IMPORT_ENTRIES} (split the file)`);
     }
@@ -60,13 +60,13 @@ export class CrontabImportService {
     const planned: Planned[] = [];
     for (const e of entries) {
       const fields = {
-        description: `${dto.fileName}:${e.lineNo} (crontab user ${e.user})`.slice(0, 255),
+        description: `${file.fileName}:${e.lineNo} (crontab user ${e.user})`.slice(0, 255),
         handler: 'shell',
         triggerType: TriggerType.CRON,
         triggerExpr: e.cronExpression,
         timeZone: e.timeZone,
         params: paramsOf(e),
-        enabled: dto.enable ?? false,
+        enabled: file.enable ?? false,
       };
       const before = await this.repo.findByCode(this.config.namespace, caller.appId, e.code);
       planned.push(before
@@ -81,8 +81,8 @@ export class CrontabImportService {
         ('create' in p ? out.created : out.updated).push(p.code);
         ids.push(saved.id);
       }
-      await this.audit.record(em, caller.appId, AuditAction.CRONTAB_IMPORT, { type: 'crontab', id: dto.fileName }, undefined,
-        { created: out.created, updated: out.updated, rejected: rejected.length, enable: dto.enable ?? false });
+      await this.audit.record(em, caller.appId, AuditAction.CRONTAB_IMPORT, { type: 'crontab', id: file.fileName }, undefined,
+        { created: out.created, updated: out.updated, rejected: rejected.length, enable: file.enable ?? false });
       return ids;
     });
     for (const id of changed) await this.signals.jobChanged(id);

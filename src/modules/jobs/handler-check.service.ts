@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock, ValidationError } from '../../../common/index.js';
-import { checkBuiltinParams } from '../../execution/index.js';
-import { type JobDefinition, type JobInstance, JobInstanceStatus, Scope } from '../../metadata/index.js';
-import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { NodeRegistryService } from '../../dispatch/index.js';
-import { EGRESS_POLICY, EgressPolicy } from '../../egress/index.js';
-import { type Caller, requireScope } from '../auth/caller.js';
+import { CLOCK, type Clock, ValidationError } from '../../common/index.js';
+import { checkBuiltinParams } from '../execution/index.js';
+import { type JobDefinition, type JobInstance, JobInstanceStatus, Scope } from '../metadata/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { NodeRegistryService } from '../dispatch/index.js';
+import { EGRESS_POLICY, EgressPolicy } from '../egress/index.js';
+import { type Caller, requireScope } from './caller.js';
 
 /** The privileged built-in handler: only apps with the `shell` scope submit work for it (issue 9 point 3). */
 const SHELL = 'shell';
