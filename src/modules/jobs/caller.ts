@@ -21,7 +21,8 @@ export function hasScope(caller: Pick<Caller, 'scopes'>, scope: Scope): boolean 
  * @throws ForbiddenError (403 naming `scope`) when the caller lacks it.
  */
 export function requireScope(caller: Pick<Caller, 'scopes'>, scope: Scope, why = ''): void {
-  if (!hasScope(caller, scope)) throw new ForbiddenError(`this request needs the scope ${scope}${why ? `: ${why}` : ''}`, scope);
+  if (!hasScope(caller, scope))
+    throw new ForbiddenError(`this request needs the scope ${scope}${why ? `: ${why}` : ''}`, scope);
 }
 
 /**

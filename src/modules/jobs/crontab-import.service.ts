@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  excerpt, jsonBytes, MAX_IMPORT_ENTRIES, MAX_IMPORT_REJECTED_LISTED, MAX_PARAMS_BYTES, MAX_REJECTED_LINE_CHARS,
-  MAX_REJECTED_REASON_CHARS, ValidationError,
+  excerpt,
+  jsonBytes,
+  MAX_IMPORT_ENTRIES,
+  MAX_IMPORT_REJECTED_LISTED,
+  MAX_PARAMS_BYTES,
+  MAX_REJECTED_LINE_CHARS,
+  MAX_REJECTED_REASON_CHARS,
+  ValidationError,
 } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { JobDefinition, JobDefinitionRepository, TriggerType } from '../metadata/index.js';
@@ -54,7 +60,10 @@ export class CrontabImportService {
     const parsed = parseCrontab(file.content, { fileName: file.fileName, timeZone });
     const { entries, oversized } = splitOversized(parsed.entries, file.content);
     if (entries.length > MAX_IMPORT_ENTRIES) {
-      throw new ValidationError('content', `${entries.length} entries; one import takes at most ${MAX_IMPORT_ENTRIES} (split the file)`);
+      throw new ValidationError(
+        'content',
+        `${entries.length} entries; one import takes at most ${MAX_IMPORT_ENTRIES} (split the file)`,
+      );
     }
     const rejected = [...parsed.rejected, ...oversized].sort((a, b) => a.lineNo - b.lineNo);
     const planned: Planned[] = [];
@@ -69,20 +78,36 @@ export class CrontabImportService {
         enabled: file.enable ?? false,
       };
       const before = await this.repo.findByCode(this.config.namespace, caller.appId, e.code);
-      planned.push(before
-        ? { code: e.code, before, change: await this.jobs.planUpdate(caller, before, fields) }
-        : { code: e.code, create: await this.jobs.newDefinition(caller, { code: e.code, ...fields }) });
+      planned.push(
+        before
+          ? { code: e.code, before, change: await this.jobs.planUpdate(caller, before, fields) }
+          : { code: e.code, create: await this.jobs.newDefinition(caller, { code: e.code, ...fields }) },
+      );
     }
-    const out: CrontabImportResult = { created: [], updated: [], rejected: rejected.slice(0, MAX_IMPORT_REJECTED_LISTED).map(cutRejected), rejectedTotal: rejected.length };
+    const out: CrontabImportResult = {
+      created: [],
+      updated: [],
+      rejected: rejected.slice(0, MAX_IMPORT_REJECTED_LISTED).map(cutRejected),
+      rejectedTotal: rejected.length,
+    };
     const changed = await this.repo.editTransaction(async (em) => {
       const ids: string[] = [];
       for (const p of planned) {
-        const saved = 'create' in p ? await this.jobs.insertOwned(em, caller, p.create) : await this.jobs.applyUpdate(em, caller, p.before, p.change);
+        const saved =
+          'create' in p
+            ? await this.jobs.insertOwned(em, caller, p.create)
+            : await this.jobs.applyUpdate(em, caller, p.before, p.change);
         ('create' in p ? out.created : out.updated).push(p.code);
         ids.push(saved.id);
       }
-      await this.audit.record(em, caller.appId, AuditAction.CRONTAB_IMPORT, { type: 'crontab', id: file.fileName }, undefined,
-        { created: out.created, updated: out.updated, rejected: rejected.length, enable: file.enable ?? false });
+      await this.audit.record(
+        em,
+        caller.appId,
+        AuditAction.CRONTAB_IMPORT,
+        { type: 'crontab', id: file.fileName },
+        undefined,
+        { created: out.created, updated: out.updated, rejected: rejected.length, enable: file.enable ?? false },
+      );
       return ids;
     });
     for (const id of changed) await this.signals.jobChanged(id);
@@ -109,12 +134,18 @@ function splitOversized(all: CrontabEntry[], content: string): { entries: Cronta
       continue;
     }
     lines ??= content.split(/\r?\n/);
-    const reason = `the job's params (the command and the variables set before it) would be ${bytes} bytes as JSON; a job's params are at most ${MAX_PARAMS_BYTES} bytes`;
+    const reason =
+      `the job's params (the command and the variables set before it) would be ${bytes} bytes as JSON; ` +
+      `a job's params are at most ${MAX_PARAMS_BYTES} bytes`;
     oversized.push({ lineNo: e.lineNo, line: lines[e.lineNo - 1] ?? '', reason });
   }
   return { entries, oversized };
 }
 
 function cutRejected(r: RejectedLine): RejectedLine {
-  return { lineNo: r.lineNo, line: excerpt(r.line, MAX_REJECTED_LINE_CHARS), reason: excerpt(r.reason, MAX_REJECTED_REASON_CHARS) };
+  return {
+    lineNo: r.lineNo,
+    line: excerpt(r.line, MAX_REJECTED_LINE_CHARS),
+    reason: excerpt(r.reason, MAX_REJECTED_REASON_CHARS),
+  };
 }

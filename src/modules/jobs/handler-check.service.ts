@@ -47,12 +47,19 @@ export class HandlerCheckService {
   async assertRunnable(handler: string, field = 'handler'): Promise<void> {
     if (this.config.shape !== 'standalone') {
       if (handler !== SHELL || (await this.registry.candidates(handler)).length > 0) return;
-      throw new ValidationError(field, `no live executor advertises handler 'shell' (an executor runs it only with TICKWHEEL_ALLOW_SHELL=true); shell work is never accepted to wait for one`);
+      throw new ValidationError(
+        field,
+        "no live executor advertises handler 'shell' (an executor runs it only with TICKWHEEL_ALLOW_SHELL=true); " +
+          'shell work is never accepted to wait for one',
+      );
     }
     if ((await this.registry.candidates(handler)).length > 0) return;
     const known = [...new Set((await this.registry.liveNodes()).flatMap((n) => n.info.handlers))].sort();
     const hint = handler === 'shell' ? '; the shell handler is off unless TICKWHEEL_ALLOW_SHELL=true' : '';
-    throw new ValidationError(field, `no handler '${handler}' in this process (it has: ${known.join(', ') || 'none'})${hint}`);
+    throw new ValidationError(
+      field,
+      `no handler '${handler}' in this process (it has: ${known.join(', ') || 'none'})${hint}`,
+    );
   }
 
   /**
@@ -77,7 +84,8 @@ export class HandlerCheckService {
     } catch (err) {
       if (err instanceof ValidationError) {
         const field = `${prefix}${err.field ?? 'params'}`;
-        throw new ValidationError(field, `${field} ${err.message}${note}`); // "params.url is required (an http:// or https:// URL)"
+        // e.g. "params.url is required (an http:// or https:// URL)"
+        throw new ValidationError(field, `${field} ${err.message}${note}`);
       }
       throw err;
     }
@@ -88,12 +96,20 @@ export class HandlerCheckService {
    * merged over them (as the trigger does), or a trigger-now's own `params` instead of the job's.
    * @throws ValidationError naming the field, and the shard when the job is sharded.
    */
-  checkJobParams(def: Pick<JobDefinition, 'handler' | 'params' | 'shardTotal' | 'shardParams'>, params?: Record<string, unknown>): void {
+  checkJobParams(
+    def: Pick<JobDefinition, 'handler' | 'params' | 'shardTotal' | 'shardParams'>,
+    params?: Record<string, unknown>,
+  ): void {
     const base = params ?? def.params ?? {};
     const total = Math.max(1, def.shardTotal ?? 1);
     for (let i = 0; i < total; i++) {
       const own = def.shardParams?.[i] as Record<string, unknown> | undefined;
-      this.checkParams(def.handler, own ? { ...base, ...own } : base, '', own ? ` (shard ${i}: params with shardParams[${i}] over them)` : '');
+      this.checkParams(
+        def.handler,
+        own ? { ...base, ...own } : base,
+        '',
+        own ? ` (shard ${i}: params with shardParams[${i}] over them)` : '',
+      );
     }
   }
 }

@@ -1,4 +1,10 @@
-import { type BackoffKind, type MisfirePolicy, type OverlapPolicy, type RoutingStrategy, type TriggerType } from '../metadata/index.js';
+import {
+  type BackoffKind,
+  type MisfirePolicy,
+  type OverlapPolicy,
+  type RoutingStrategy,
+  type TriggerType,
+} from '../metadata/index.js';
 
 /**
  * A job definition as a caller describes it (each field checked alone by the API's validation; the

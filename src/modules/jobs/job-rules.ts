@@ -18,13 +18,22 @@ export function jobTarget(def: Pick<JobDefinition, 'id'>): { type: string; id: s
  */
 export function validateDefinition(def: JobDefinition): void {
   if (def.overlapPolicy === OverlapPolicy.QUEUE && def.maxConcurrency > 1) {
-    throw new ValidationError('maxConcurrency', `overlapPolicy QUEUE runs one fire at a time; maxConcurrency ${def.maxConcurrency} contradicts it (use 0 or 1)`);
+    throw new ValidationError(
+      'maxConcurrency',
+      `overlapPolicy QUEUE runs one fire at a time; maxConcurrency ${def.maxConcurrency} contradicts it (use 0 or 1)`,
+    );
   }
   if (def.shardTotal > 1 && def.routingStrategy !== RoutingStrategy.SHARDING_BROADCAST) {
-    throw new ValidationError('shardTotal', `shardTotal ${def.shardTotal} needs routingStrategy SHARDING_BROADCAST (got ${def.routingStrategy})`);
+    throw new ValidationError(
+      'shardTotal',
+      `shardTotal ${def.shardTotal} needs routingStrategy SHARDING_BROADCAST (got ${def.routingStrategy})`,
+    );
   }
   if (def.shardParams && def.shardParams.length !== def.shardTotal) {
-    throw new ValidationError('shardParams', `shardParams has ${def.shardParams.length} entries; it needs exactly shardTotal (${def.shardTotal})`);
+    throw new ValidationError(
+      'shardParams',
+      `shardParams has ${def.shardParams.length} entries; it needs exactly shardTotal (${def.shardTotal})`,
+    );
   }
 }
 

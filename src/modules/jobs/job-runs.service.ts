@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/index.js';
 import { CancelService } from '../dispatch/index.js';
-import { JobAttempt, JobAttemptRepository, type JobDefinition, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
+import {
+  JobAttempt,
+  JobAttemptRepository,
+  type JobDefinition,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus,
+} from '../metadata/index.js';
 import { TriggerService } from '../trigger/index.js';
 import { APP_LIMITS, type AppLimitsLookup } from './app-limits.js';
 import { type Caller } from './caller.js';
@@ -50,27 +57,39 @@ export class JobRunsService {
     this.handlers.checkJobParams(def, params);
     return this.trigger.triggerNow(def, params, {
       admit: this.ownersCap(caller, def),
-      inTx: (em, rows) => this.audit.record(em, caller.appId, AuditAction.JOB_TRIGGER, jobTarget(def), undefined, {
-        instanceId: rows[0].id, shards: rows.length, params: params === undefined ? null : redactSecrets(params),
-      }),
+      inTx: (em, rows) =>
+        this.audit.record(em, caller.appId, AuditAction.JOB_TRIGGER, jobTarget(def), undefined, {
+          instanceId: rows[0].id,
+          shards: rows.length,
+          params: params === undefined ? null : redactSecrets(params),
+        }),
     });
   }
 
   /**
    * Creates the fires of [from, to] that have no ledger row yet, under the job's overlap policy.
-   * @throws ValidationError (range too large or inverted, FIXED_DELAY job, stored params that cannot be read), NotFoundError,
+   * @throws ValidationError (range too large or inverted, FIXED_DELAY job, stored params that cannot be read),
+   *   NotFoundError,
    *   ForbiddenError (shell), TooManyUnfinishedError (the owner's cap, counting every planned fire: nothing written).
    */
-  async backfill(caller: Caller, ref: JobRef, fromMs: number, toMs: number): Promise<{ created: number; existing: number; fireTimes: number[] }> {
+  async backfill(
+    caller: Caller,
+    ref: JobRef,
+    fromMs: number,
+    toMs: number,
+  ): Promise<{ created: number; existing: number; fireTimes: number[] }> {
     const def = await this.jobs.find(caller, ref);
     this.handlers.assertMayUse(caller, def.handler);
     refuseCorruptFields(def);
     await this.handlers.assertRunnable(def.handler);
     return this.trigger.backfill(def, fromMs, toMs, {
       admit: this.ownersCap(caller, def),
-      inTx: (em, rows) => this.audit.record(em, caller.appId, AuditAction.JOB_BACKFILL, jobTarget(def), undefined, {
-        from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), fires: new Set(rows.map((r) => r.fireTime)).size,
-      }),
+      inTx: (em, rows) =>
+        this.audit.record(em, caller.appId, AuditAction.JOB_BACKFILL, jobTarget(def), undefined, {
+          from: new Date(fromMs).toISOString(),
+          to: new Date(toMs).toISOString(),
+          fires: new Set(rows.map((r) => r.fireTime)).size,
+        }),
     });
   }
 
@@ -82,7 +101,10 @@ export class JobRunsService {
   private ownersCap(caller: Caller, def: JobDefinition): (rows: JobInstance[]) => Promise<void> {
     return async (rows) => {
       if (rows.length === 0) return;
-      const cap = def.appId === caller.appId ? caller.maxUnfinishedTasks : ((await this.apps.lookup(def.appId))?.maxUnfinishedTasks ?? null);
+      const cap =
+        def.appId === caller.appId
+          ? caller.maxUnfinishedTasks
+          : ((await this.apps.lookup(def.appId))?.maxUnfinishedTasks ?? null);
       await this.caps.admit({ appId: rows[0].appId, maxUnfinishedTasks: cap }, rows.length, 'fire instance');
     };
   }
@@ -91,7 +113,11 @@ export class JobRunsService {
    * One instance of the job, with its attempts (oldest first).
    * @throws NotFoundError for a job the caller may not see, or an instance that is not this job's.
    */
-  async instanceOf(caller: Caller, ref: JobRef, instanceId: string): Promise<{ instance: JobInstance; attempts: JobAttempt[] }> {
+  async instanceOf(
+    caller: Caller,
+    ref: JobRef,
+    instanceId: string,
+  ): Promise<{ instance: JobInstance; attempts: JobAttempt[] }> {
     const instance = await this.ownInstance(caller, ref, instanceId);
     return { instance, attempts: await this.attempts.listForInstance(instance.id) };
   }
@@ -107,8 +133,16 @@ export class JobRunsService {
    */
   async cancelInstance(caller: Caller, ref: JobRef, instanceId: string): Promise<JobInstance> {
     const row = await this.ownInstance(caller, ref, instanceId);
-    await this.cancels.cancel(row, `cancelled by ${caller.appId}`, (em, was) => this.audit.record(em, caller.appId, AuditAction.INSTANCE_CANCEL,
-      { type: 'job', id: was.jobId as string }, { instanceId, status: was.status }, { instanceId, status: JobInstanceStatus.CANCELLED }));
+    await this.cancels.cancel(row, `cancelled by ${caller.appId}`, (em, was) =>
+      this.audit.record(
+        em,
+        caller.appId,
+        AuditAction.INSTANCE_CANCEL,
+        { type: 'job', id: was.jobId as string },
+        { instanceId, status: was.status },
+        { instanceId, status: JobInstanceStatus.CANCELLED },
+      ),
+    );
     return (await this.instances.findById(instanceId)) as JobInstance;
   }
 

@@ -2,11 +2,23 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, ConflictError, newId, NotFoundError, ValidationError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
-  ApiClientRepository, BackoffKind, JobDefinition, JobDefinitionRepository, MisfirePolicy, OverlapPolicy,
-  RoutingStrategy, ScheduleState, TriggerType, type Tx,
+  ApiClientRepository,
+  BackoffKind,
+  JobDefinition,
+  JobDefinitionRepository,
+  MisfirePolicy,
+  OverlapPolicy,
+  RoutingStrategy,
+  ScheduleState,
+  TriggerType,
+  type Tx,
 } from '../metadata/index.js';
 import {
-  computeNextFireTime, JobSignals, previewFireTimes, TriggerService, validateTrigger,
+  computeNextFireTime,
+  JobSignals,
+  previewFireTimes,
+  TriggerService,
+  validateTrigger,
 } from '../trigger/index.js';
 import { AuditAction, AuditService, jobSnapshot } from './audit/audit.service.js';
 import { type Caller, namedApp } from './caller.js';
@@ -70,18 +82,37 @@ export class JobsService {
     const now = this.clock.now();
     const appId = caller.appId;
     const def = Object.assign(new JobDefinition(), {
-      id: newId(), namespace: this.config.namespace, appId, code: input.code, description: input.description ?? null,
-      handler: input.handler, triggerType: input.triggerType, triggerExpr: input.triggerExpr.trim(),
-      timeZone: input.timeZone?.trim() || 'UTC', params: input.params ?? {},
-      routingStrategy: input.routingStrategy ?? RoutingStrategy.ROUND_ROBIN, routingKey: input.routingKey ?? null,
-      shardTotal: input.shardTotal ?? 1, shardParams: input.shardParams ?? null,
+      id: newId(),
+      namespace: this.config.namespace,
+      appId,
+      code: input.code,
+      description: input.description ?? null,
+      handler: input.handler,
+      triggerType: input.triggerType,
+      triggerExpr: input.triggerExpr.trim(),
+      timeZone: input.timeZone?.trim() || 'UTC',
+      params: input.params ?? {},
+      routingStrategy: input.routingStrategy ?? RoutingStrategy.ROUND_ROBIN,
+      routingKey: input.routingKey ?? null,
+      shardTotal: input.shardTotal ?? 1,
+      shardParams: input.shardParams ?? null,
       misfirePolicy: input.misfirePolicy ?? MisfirePolicy.FIRE_ONCE_NOW,
       overlapPolicy: input.overlapPolicy ?? OverlapPolicy.ALLOW,
-      maxConcurrency: input.maxConcurrency ?? 0, timeoutMs: input.timeoutMs ?? 60_000, retryMax: input.retryMax ?? 0,
-      retryBackoffMs: input.retryBackoffMs ?? 1000, retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,
-      enabled: input.enabled ?? true, scheduleState: ScheduleState.OK, scheduleError: null,
-      nextFireTime: null as number | null, lastFireTime: null, version: 1,
-      createdAt: now, updatedAt: now, createdBy: appId, updatedBy: appId,
+      maxConcurrency: input.maxConcurrency ?? 0,
+      timeoutMs: input.timeoutMs ?? 60_000,
+      retryMax: input.retryMax ?? 0,
+      retryBackoffMs: input.retryBackoffMs ?? 1000,
+      retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,
+      enabled: input.enabled ?? true,
+      scheduleState: ScheduleState.OK,
+      scheduleError: null,
+      nextFireTime: null as number | null,
+      lastFireTime: null,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+      createdBy: appId,
+      updatedBy: appId,
     });
     validateDefinition(def);
     const first = this.firstFire(def, now); // validated whether or not the job starts enabled
@@ -199,7 +230,12 @@ export class JobsService {
     }
     const target = jobTarget(before);
     await this.audit.record(
-      em, caller.appId, AuditAction.JOB_UPDATE, target, jobSnapshot(before), jobSnapshot(updated),
+      em,
+      caller.appId,
+      AuditAction.JOB_UPDATE,
+      target,
+      jobSnapshot(before),
+      jobSnapshot(updated),
     );
     return updated;
   }
@@ -244,9 +280,7 @@ export class JobsService {
     }
   }
 
-  private async setEnabled(
-    caller: Caller, ref: JobRef, enabled: boolean, action: AuditAction,
-  ): Promise<JobDefinition> {
+  private async setEnabled(caller: Caller, ref: JobRef, enabled: boolean, action: AuditAction): Promise<JobDefinition> {
     const before = await this.find(caller, ref);
     const now = this.clock.now();
     if (before.enabled === enabled) return before;
@@ -257,8 +291,12 @@ export class JobsService {
       await this.handlers.assertRunnable(before.handler);
     }
     const patch = {
-      enabled, nextFireTime: enabled ? this.firstFire(before, now) : null, scheduleState: ScheduleState.OK,
-      scheduleError: null, updatedAt: now, updatedBy: caller.appId,
+      enabled,
+      nextFireTime: enabled ? this.firstFire(before, now) : null,
+      scheduleState: ScheduleState.OK,
+      scheduleError: null,
+      updatedAt: now,
+      updatedBy: caller.appId,
     };
     const after = await this.jobs.editTransaction(async (em) => {
       const updated = await this.jobs.update(before, patch, em);

@@ -23,9 +23,17 @@ describe('TaskCapService', () => {
         return unfinished;
       },
     } as unknown as JobInstanceRepository;
-    return new TaskCapService(instances, { caps: { maxJobsPerApp: 0, maxUnfinishedTasksPerApp: cap } } as AppConfig, clockAt(() => now));
+    return new TaskCapService(
+      instances,
+      { caps: { maxJobsPerApp: 0, maxUnfinishedTasksPerApp: cap } } as AppConfig,
+      clockAt(() => now),
+    );
   }
-  const caller = (maxUnfinishedTasks: number | null = null) => ({ appId: 'app-1', scopes: new Set([Scope.TASKS_WRITE]), maxUnfinishedTasks });
+  const caller = (maxUnfinishedTasks: number | null = null) => ({
+    appId: 'app-1',
+    scopes: new Set([Scope.TASKS_WRITE]),
+    maxUnfinishedTasks,
+  });
 
   beforeEach(() => {
     now = 1_000_000;
@@ -48,26 +56,33 @@ describe('TaskCapService', () => {
     await expect(cap.admit(caller(), 1)).rejects.toThrow(/has 10 unfinished/);
   });
 
-  it("should refuse a whole batch that would pass the cap, and take the client's own cap (0 = none, no read at all)", async () => {
-    unfinished = 8;
-    const cap = service(10);
-    await expect(cap.admit(caller(), 3)).rejects.toThrow(/these 3 tasks/);
-    await cap.admit(caller(), 2);
-    await cap.admit(caller(20), 5);
-    const before = reads;
-    await cap.admit(caller(0), 1_000_000);
-    expect(reads).toBe(before);
-  });
+  it(
+    'should refuse a whole batch that would pass the cap, ' +
+      "and take the client's own cap (0 = none, no read at all)",
+    async () => {
+      unfinished = 8;
+      const cap = service(10);
+      await expect(cap.admit(caller(), 3)).rejects.toThrow(/these 3 tasks/);
+      await cap.admit(caller(), 2);
+      await cap.admit(caller(20), 5);
+      const before = reads;
+      await cap.admit(caller(0), 1_000_000);
+      expect(reads).toBe(before);
+    },
+  );
 
-  it('should share one read between submits arriving while it runs, and keep their admissions on top of it', async () => {
-    release = () => undefined;
-    const cap = service(3);
-    const waiting = [cap.admit(caller(), 1), cap.admit(caller(), 1)];
-    await new Promise((r) => setImmediate(r));
-    expect(reads).toBe(1);
-    release();
-    await Promise.all(waiting);
-    await cap.admit(caller(), 1);
-    await expect(cap.admit(caller(), 1)).rejects.toThrow(/has 3 unfinished/);
-  });
+  it(
+    'should share one read between submits arriving while it runs, ' + 'and keep their admissions on top of it',
+    async () => {
+      release = () => undefined;
+      const cap = service(3);
+      const waiting = [cap.admit(caller(), 1), cap.admit(caller(), 1)];
+      await new Promise((r) => setImmediate(r));
+      expect(reads).toBe(1);
+      release();
+      await Promise.all(waiting);
+      await cap.admit(caller(), 1);
+      await expect(cap.admit(caller(), 1)).rejects.toThrow(/has 3 unfinished/);
+    },
+  );
 });

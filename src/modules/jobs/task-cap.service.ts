@@ -51,8 +51,11 @@ export class TaskCapService {
     const unfinished = count.read + count.since;
     if (unfinished + n > cap) {
       throw new TooManyUnfinishedError(
-        `app '${caller.appId}' has ${unfinished} unfinished tasks and fires and may have at most ${cap} (its maxUnfinishedTasks, ` +
-        `else MAX_UNFINISHED_TASKS_PER_APP); ${n === 1 ? `this ${noun}` : `these ${n} ${noun}s`} would pass it: retry once some have finished`, 1);
+        `app '${caller.appId}' has ${unfinished} unfinished tasks and fires and may have at most ${cap} ` +
+          `(its maxUnfinishedTasks, else MAX_UNFINISHED_TASKS_PER_APP); ` +
+          `${n === 1 ? `this ${noun}` : `these ${n} ${noun}s`} would pass it: retry once some have finished`,
+        1,
+      );
     }
     count.since += n;
   }

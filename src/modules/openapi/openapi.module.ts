@@ -35,10 +35,14 @@ export class OpenApiModule {
       imports: [MetadataModule, CoordinationModule, DispatchModule, ApiClientModule, jobs],
       controllers: [TasksController, JobsController, NodesController, ClientsController, AuditController],
       providers: [
-        TasksService, ClientsService, RateLimiter, SignedRequestMiddleware,
+        TasksService,
+        ClientsService,
+        RateLimiter,
+        SignedRequestMiddleware,
         // Guards run in this order: who is calling (the middleware checked it; this is the backstop), then
         // what it may do.
-        { provide: APP_GUARD, useClass: SignatureGuard }, { provide: APP_GUARD, useClass: ScopeGuard },
+        { provide: APP_GUARD, useClass: SignatureGuard },
+        { provide: APP_GUARD, useClass: ScopeGuard },
         // An over-long array is refused before the validation pipe (the body's depth was checked on parsing).
         { provide: APP_INTERCEPTOR, useClass: BodyItemsInterceptor },
       ],

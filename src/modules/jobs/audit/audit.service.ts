@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { type ApiClient, type AuditLog, AuditLogRepository, type AuditQuery, type JobDefinition, type Tx } from '../../metadata/index.js';
+import {
+  type ApiClient,
+  type AuditLog,
+  AuditLogRepository,
+  type AuditQuery,
+  type JobDefinition,
+  type Tx,
+} from '../../metadata/index.js';
 import { redactSecrets } from './redact.js';
 
 /** What an audit row records (README "Audit"). */
@@ -45,11 +52,27 @@ export class AuditService {
    * Appends one row inside `em`. `actor` is the app id of the caller (null: an operator's CLI).
    * Snapshots larger than {@link MAX_SNAPSHOT_BYTES} keep their fields but lose params.
    */
-  record(em: Tx, actor: string | null, action: AuditAction, target: { type: string; id: string }, before?: unknown, after?: unknown): Promise<void> {
-    return this.repo.append({
-      namespace: this.config.namespace, appId: actor, action, targetType: target.type, targetId: target.id,
-      before: bounded(before), after: bounded(after),
-    }, this.clock.now(), em);
+  record(
+    em: Tx,
+    actor: string | null,
+    action: AuditAction,
+    target: { type: string; id: string },
+    before?: unknown,
+    after?: unknown,
+  ): Promise<void> {
+    return this.repo.append(
+      {
+        namespace: this.config.namespace,
+        appId: actor,
+        action,
+        targetType: target.type,
+        targetId: target.id,
+        before: bounded(before),
+        after: bounded(after),
+      },
+      this.clock.now(),
+      em,
+    );
   }
 
   /** A page of this namespace's rows, newest first (see AuditLogRepository.find). */
@@ -74,6 +97,10 @@ function bounded(snapshot: unknown): unknown {
   const bytes = Buffer.byteLength(JSON.stringify(snapshot));
   if (bytes <= MAX_SNAPSHOT_BYTES) return snapshot;
   if (typeof snapshot !== 'object' || Array.isArray(snapshot)) return { omitted: `${bytes} bytes` };
-  const lean = { ...(snapshot as Record<string, unknown>), params: `[omitted: ${bytes} bytes]`, shardParams: undefined };
+  const lean = {
+    ...(snapshot as Record<string, unknown>),
+    params: `[omitted: ${bytes} bytes]`,
+    shardParams: undefined,
+  };
   return Buffer.byteLength(JSON.stringify(lean)) <= MAX_SNAPSHOT_BYTES ? lean : { omitted: `${bytes} bytes` };
 }

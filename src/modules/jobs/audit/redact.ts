@@ -2,7 +2,16 @@
 export const REDACTED = '[redacted]';
 
 /** Keys whose values are credentials whatever their spelling's case (headers, common param names). */
-const SECRET_KEYS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api_key', 'apikey', 'api-key']);
+const SECRET_KEYS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api_key',
+  'apikey',
+  'api-key',
+]);
 /** Key fragments that mark a credential anywhere in the name (`accessToken`, `DB_PASSWORD`, `client_secret`). */
 const SECRET_PARTS = ['token', 'secret', 'password', 'passwd'];
 /** Deepest level walked; anything below is replaced as a whole (params are bounded JSON, this is a backstop). */

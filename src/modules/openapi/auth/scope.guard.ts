@@ -16,7 +16,9 @@ export const RequireScope = (scope: Scope) =>
   applyDecorators(
     SetMetadata(SCOPE_KEY, scope),
     ApiExtension('x-required-scope', scope),
-    ApiForbiddenResponse({ description: `The caller lacks the scope ${scope} (problem+json whose \`scope\` names it).` }),
+    ApiForbiddenResponse({
+      description: `The caller lacks the scope ${scope} (problem+json whose \`scope\` names it).`,
+    }),
   );
 
 /** The scope `@RequireScope` put on a route (its handler, else its controller), if any. */

@@ -1,16 +1,34 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
-  ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse,
-  ApiOkResponse, ApiOperation, ApiTags,
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
 } from '@nestjs/swagger';
 import { MAX_SHARDS } from '../../../common/index.js';
-import { type Caller, CrontabImportService, HandlerCheckService, type JobRef, JobRunsService, JobsService } from '../../jobs/index.js';
+import {
+  type Caller,
+  CrontabImportService,
+  HandlerCheckService,
+  type JobRef,
+  JobRunsService,
+  JobsService,
+} from '../../jobs/index.js';
 import { Scope } from '../../metadata/index.js';
 import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import {
-  BackfillDto, CreateJobDto, CrontabImportResultDto, ImportCrontabDto, TriggerJobDto, UpdateJobDto,
+  BackfillDto,
+  CreateJobDto,
+  CrontabImportResultDto,
+  ImportCrontabDto,
+  TriggerJobDto,
+  UpdateJobDto,
 } from '../dto/job.dto.js';
 import { JobViewDto } from '../dto/job-view.dto.js';
 import { OwnerListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
@@ -41,7 +59,9 @@ const BACKFILL_DESCRIPTION =
   'One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the ' +
   "shards; to may not be in the future) that has no instance yet, under the job's overlap policy. Times that " +
   'already ran are left alone, so repeating a backfill creates nothing new. ' +
-  SHELL_403 + CAP_429 + ' Every planned fire counts, times that already ran too.';
+  SHELL_403 +
+  CAP_429 +
+  ' Every planned fire counts, times that already ran too.';
 const INSTANCE_DESCRIPTION =
   'As GET /api/tasks/{requestId}, for a fire of the job (its instanceId is in the trigger-now answer and the ' +
   'instance list).';
@@ -86,7 +106,8 @@ export class JobsController {
   @RequireScope(Scope.JOBS_READ)
   @ApiOperation({
     summary: 'List job definitions (by code)',
-    description: "The calling app's jobs; an admin's list holds every app's jobs of the namespace (or those of ?appId=).",
+    description:
+      "The calling app's jobs; an admin's list holds every app's jobs of the namespace (or those of ?appId=).",
   })
   async list(
     @CurrentCaller() caller: Caller,
@@ -110,7 +131,9 @@ export class JobsController {
   @ApiOperation({ summary: 'Read a job definition with its next 5 fire times' })
   @ApiOkResponse({ type: JobViewDto })
   @ApiNotFoundResponse({ description: NOT_YOURS })
-  @ApiConflictResponse({ description: 'Admin naming a code that several apps have: name the job by id, or add ?appId=.' })
+  @ApiConflictResponse({
+    description: 'Admin naming a code that several apps have: name the job by id, or add ?appId=.',
+  })
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<JobViewDto> {
     return this.view(await this.jobs.find(caller, ref(id, q)));
   }
@@ -144,7 +167,11 @@ export class JobsController {
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Pause the schedule' })
   @ApiNotFoundResponse({ description: NOT_YOURS })
-  async pause(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<JobViewDto> {
+  async pause(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Query() q: OwnerQueryDto,
+  ): Promise<JobViewDto> {
     return this.view(await this.jobs.pause(caller, ref(id, q)));
   }
 
@@ -153,7 +180,11 @@ export class JobsController {
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Resume the schedule from now', description: SHELL_403 })
   @ApiNotFoundResponse({ description: NOT_YOURS })
-  async resume(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<JobViewDto> {
+  async resume(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Query() q: OwnerQueryDto,
+  ): Promise<JobViewDto> {
     return this.view(await this.jobs.resume(caller, ref(id, q)));
   }
 
@@ -192,7 +223,11 @@ export class JobsController {
     @Body() dto: BackfillDto,
   ): Promise<{ created: number; existing: number; fireTimes: string[] }> {
     const out = await this.runs.backfill(caller, ref(id, q), Date.parse(dto.from), Date.parse(dto.to));
-    return { created: out.created, existing: out.existing, fireTimes: out.fireTimes.map((t) => new Date(t).toISOString()) };
+    return {
+      created: out.created,
+      existing: out.existing,
+      fireTimes: out.fireTimes.map((t) => new Date(t).toISOString()),
+    };
   }
 
   @Post(':id/instances/:instanceId/cancel')

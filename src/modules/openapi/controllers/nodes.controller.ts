@@ -18,13 +18,21 @@ export class NodesController {
 
   @Get()
   @RequireScope(Scope.NODES_READ)
-  @ApiOperation({ summary: 'Live executor nodes', description: 'Handlers, capacity, running tasks, queue depth and last heartbeat of every live node.' })
+  @ApiOperation({
+    summary: 'Live executor nodes',
+    description: 'Handlers, capacity, running tasks, queue depth and last heartbeat of every live node.',
+  })
   async list() {
     const nodes = await this.registry.liveNodes();
     return Promise.all(
       nodes.map(async (n) => ({
-        nodeId: n.nodeId, host: n.info.host, handlers: n.info.handlers, capacity: n.info.capacity, active: n.info.active,
-        queue: await this.coordination.queueDepth(n.nodeId), lastBeat: new Date(n.lastBeat).toISOString(),
+        nodeId: n.nodeId,
+        host: n.info.host,
+        handlers: n.info.handlers,
+        capacity: n.info.capacity,
+        active: n.info.active,
+        queue: await this.coordination.queueDepth(n.nodeId),
+        lastBeat: new Date(n.lastBeat).toISOString(),
         startedAt: new Date(n.info.startedAt).toISOString(),
       })),
     );
