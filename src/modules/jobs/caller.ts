@@ -1,10 +1,7 @@
 import { ForbiddenError } from '../../common/index.js';
 import { Scope } from '../metadata/index.js';
 
-/**
- * Who acts (README "Tenancy and scopes"): the app id and scopes of its API client, and the client's cap on
- * unfinished tasks (null = the MAX_UNFINISHED_TASKS_PER_APP default, 0 = none).
- */
+/** Who acts: an app, its client's scopes and cap on unfinished tasks (null = the default, 0 = none). */
 export interface Caller {
   readonly appId: string;
   readonly scopes: ReadonlySet<Scope>;
@@ -16,20 +13,15 @@ export function hasScope(caller: Pick<Caller, 'scopes'>, scope: Scope): boolean 
   return caller.scopes.has(scope) || (scope !== Scope.SHELL && caller.scopes.has(Scope.ADMIN));
 }
 
-/**
- * @param why appended to the detail ("this request needs the scope jobs:write: …").
- * @throws ForbiddenError (403 naming `scope`) when the caller lacks it.
- */
+/** @throws ForbiddenError naming `scope` when the caller lacks it; `why` is appended to the detail. */
 export function requireScope(caller: Pick<Caller, 'scopes'>, scope: Scope, why = ''): void {
   if (!hasScope(caller, scope))
     throw new ForbiddenError(`this request needs the scope ${scope}${why ? `: ${why}` : ''}`, scope);
 }
 
 /**
- * The app whose jobs or tasks a request names with `?appId=`: any app for an admin, only its own for
- * anyone else. Returns `appId`, or — when none is named — the caller's own app, or null for an admin
- * (every app of the namespace) when `adminSeesAll`.
- * @throws ForbiddenError (403 naming `admin`) for another app's id without `admin`.
+ * The app a request names with `?appId=` (only an admin names another), else the caller's own, or null (every
+ * app) for an admin when `adminSeesAll`. @throws ForbiddenError(admin) for another app's id without `admin`.
  */
 export function namedApp(caller: Caller, appId: string | undefined, adminSeesAll = false): string | null {
   if (appId !== undefined && appId !== caller.appId) {

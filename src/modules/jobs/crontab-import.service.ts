@@ -30,16 +30,11 @@ export interface CrontabImportResult {
 type Planned = { code: string; create: JobDefinition } | { code: string; before: JobDefinition; change: JobChange };
 
 /**
- * Turns a cron.d file into job definitions with the `shell` handler (issue 2, point 7), owned by the
- * caller's app (which needs the `shell` scope). Each entry becomes job `<file>-L<line>` running
- * `argv: ['/bin/sh', '-c', command]` — the line *is* a shell command, so the shell is named explicitly as
- * the program rather than hidden — with the file's variables as environment. The crontab user is kept in
- * the description; the executor runs the command as TICKWHEEL_SHELL_UID. Importing the same file again
- * updates the same jobs of the same app (another app's import makes its own). Every entry is validated
- * first, then all are written with their audit rows in one transaction: all or nothing. Lines that are not
- * jobs come back in `rejected` with the reason, never dropped silently; the answer lists the first
- * MAX_IMPORT_REJECTED_LISTED of them, each cut, and counts them all in `rejectedTotal` (issue 9: 1 MB of
- * junk was answered with 54 MB).
+ * Turns a cron.d file into `shell` jobs of the caller's app (which needs the `shell` scope): each entry is
+ * job `<file>-L<line>` running `argv: ['/bin/sh', '-c', command]` (the line is a shell command) with the
+ * file's variables as environment; the crontab user stays in the description. Importing the file again
+ * updates the same jobs. All entries are validated, then written with their audit rows in one transaction.
+ * Lines that are not jobs come back with the reason: the first MAX_IMPORT_REJECTED_LISTED, each cut.
  */
 @Injectable()
 export class CrontabImportService {
@@ -119,10 +114,7 @@ function paramsOf(e: CrontabEntry): Record<string, unknown> {
   return { argv: ['/bin/sh', '-c', e.command], env: e.env };
 }
 
-/**
- * Entries whose job params (command and the variables set before it) would be over MAX_PARAMS_BYTES become
- * rejected lines, checked before any job is written (creating them would be a 400 half way through the file).
- */
+/** Entries whose job params would pass MAX_PARAMS_BYTES become rejected lines, before any job is written. */
 function splitOversized(all: CrontabEntry[], content: string): { entries: CrontabEntry[]; oversized: RejectedLine[] } {
   const entries: CrontabEntry[] = [];
   const oversized: RejectedLine[] = [];

@@ -7,19 +7,14 @@ import { NodeRegistryService } from '../dispatch/index.js';
 import { EGRESS_POLICY, EgressPolicy } from '../egress/index.js';
 import { type Caller, requireScope } from './caller.js';
 
-/** The privileged built-in handler: only apps with the `shell` scope submit work for it (issue 9 point 3). */
+/** The privileged built-in handler: only apps with the `shell` scope submit work for it. */
 const SHELL = 'shell';
 
 /**
- * Refuses work nothing could ever run, or that the caller may not submit. `shell` needs the caller's
- * `shell` scope (a 403), in every shape. Standalone, the only executor is this process, so a handler it
- * does not advertise is a 400 naming `handler` (instead of a task that stays PENDING for ever). Clustered,
- * executors come and go independently of the API, so any handler name is accepted and waits PENDING until
- * a node advertising it appears — except `shell`, which is never accepted to wait: without a live executor
- * advertising it, a shell task, an enabled shell job or a trigger of one is a 400 naming `handler`. The
- * params of a built-in handler (`http`, `shell`) are checked in every shape, by the parser the handler
- * itself runs: what it would refuse is a 400, not a FAILED task later; an `http` url the egress policy
- * refuses without DNS is a 400 too (README "Egress policy").
+ * Refuses work nothing could ever run, or that the caller may not submit. `shell` needs the `shell` scope in
+ * every shape. Standalone, the only executor is this process: a handler it lacks is refused. Clustered, any
+ * handler is accepted and waits PENDING for an executor, except `shell`, which never waits. Built-in params
+ * (`http`, `shell`, egress without DNS) are checked by the parser the handler itself runs (README "Egress policy").
  */
 @Injectable()
 export class HandlerCheckService {
@@ -30,19 +25,14 @@ export class HandlerCheckService {
     @Inject(EGRESS_POLICY) private readonly egress: EgressPolicy,
   ) {}
 
-  /**
-   * @param field what the error names (e.g. `tasks[3].handler` in a batch).
-   * @throws ForbiddenError (403 naming `shell`) for the shell handler when `caller` lacks the `shell` scope
-   *   (`admin` does not imply it).
-   */
+  /** @throws ForbiddenError(shell) for `shell` without the `shell` scope (`admin` does not imply it). */
   assertMayUse(caller: Caller, handler: string, field = 'handler'): void {
     if (handler === SHELL) requireScope(caller, Scope.SHELL, `${field} is 'shell', which runs commands on executors`);
   }
 
   /**
    * @param field what the error names (e.g. `tasks[3].handler` in a batch).
-   * @throws ValidationError(field) standalone, when this process has no such handler; clustered, for
-   *   `shell` when no live executor advertises it.
+   * @throws ValidationError(field): standalone, no such handler here; clustered, `shell` with no live executor.
    */
   async assertRunnable(handler: string, field = 'handler'): Promise<void> {
     if (this.config.shape !== 'standalone') {
@@ -62,29 +52,20 @@ export class HandlerCheckService {
     );
   }
 
-  /**
-   * Why a due PENDING instance is not moving, when the reason is that no live executor advertises its handler
-   * (the rows stay PENDING until one does; only the scheduler's log said so). Read now, never stored.
-   * @returns the note, or undefined when the instance is not waiting for an executor.
-   */
+  /** Why a due PENDING instance is not moving (no live executor has its handler), or undefined; never stored. */
   async waitingNote(row: JobInstance): Promise<string | undefined> {
     if (row.status !== JobInstanceStatus.PENDING || row.dueAt > this.clock.now()) return undefined;
     if ((await this.registry.candidates(row.handler)).length > 0) return undefined;
     return `no live executor advertises handler '${row.handler}': it stays PENDING until one does`;
   }
 
-  /**
-   * Refuses params a built-in handler would refuse when it runs (nothing for other handlers).
-   * @param prefix put before the field named (e.g. `tasks[3].` in a batch).
-   * @throws ValidationError(`<prefix>params.<field>`).
-   */
+  /** Refuses params a built-in handler would refuse. @throws ValidationError(`<prefix>params.<field>`). */
   checkParams(handler: string, params: unknown, prefix = '', note = ''): void {
     try {
       checkBuiltinParams(handler, params, this.egress);
     } catch (err) {
       if (err instanceof ValidationError) {
         const field = `${prefix}${err.field ?? 'params'}`;
-        // e.g. "params.url is required (an http:// or https:// URL)"
         throw new ValidationError(field, `${field} ${err.message}${note}`);
       }
       throw err;
@@ -92,9 +73,8 @@ export class HandlerCheckService {
   }
 
   /**
-   * {@link checkParams} for what each fire of job `def` will run: its params, with each shard's shardParams
-   * merged over them (as the trigger does), or a trigger-now's own `params` instead of the job's.
-   * @throws ValidationError naming the field, and the shard when the job is sharded.
+   * {@link checkParams} for each fire of `def`: its params (or a trigger-now's) with each shard's shardParams
+   * merged over them, as the trigger does. @throws ValidationError naming the field (and shard).
    */
   checkJobParams(
     def: Pick<JobDefinition, 'handler' | 'params' | 'shardTotal' | 'shardParams'>,

@@ -6,10 +6,7 @@ import {
   type TriggerType,
 } from '../metadata/index.js';
 
-/**
- * A job definition as a caller describes it (each field checked alone by the API's validation; the
- * cross-field rules are {@link validateDefinition}'s). Omitted fields take their defaults on create.
- */
+/** A job as a caller describes it (each field checked alone by the API); omitted fields take defaults. */
 export interface NewJob {
   code: string;
   description?: string;

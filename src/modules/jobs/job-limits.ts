@@ -5,11 +5,9 @@ import { peakFiresPerMinute } from '../trigger/index.js';
 type FireFields = Pick<JobDefinition, 'params' | 'shardTotal' | 'shardParams'>;
 
 /**
- * Refuses a job (or a trigger-now's own `params`) whose fires could not be stored: params over
- * MAX_PARAMS_BYTES, shardParams over their column, or a shard whose params — `params` (or the job's) with its
- * shardParams entry merged over them, as TriggerService.newFire merges — over an instance's params column.
- * Checked before anything is written (issue 9: a 64 KB trigger answered 500 and left an instance cut at 65,535 bytes).
- * @throws ValidationError naming `params` (the job's, or a trigger-now's at fault) or `shardParams`.
+ * Refuses, before anything is written, a job (or a trigger-now's `params`) whose fires could not be stored:
+ * params over MAX_PARAMS_BYTES, shardParams over their column, or a shard's merged params over an instance's.
+ * @throws ValidationError naming `params` or `shardParams`.
  */
 export function checkFireParams(def: FireFields, params?: Record<string, unknown>): void {
   const base = params ?? def.params ?? {};
@@ -25,7 +23,7 @@ export function checkFireParams(def: FireFields, params?: Record<string, unknown
       `shardParams must be at most ${MAX_SHARD_PARAMS_BYTES} bytes as JSON in all (got ${all})`,
     );
   def.shardParams.forEach((own, i) => {
-    // The merge's JSON is never longer than both texts together: only a shard near the limit is merged to measure it.
+    // A merge is never longer than both texts together: only a shard near the limit is merged to measure it.
     if (baseBytes + jsonBytes(own) <= MAX_PARAMS_BYTES) return;
     const merged = jsonBytes({ ...(base as object), ...(own as object) });
     if (merged > MAX_PARAMS_BYTES) {
@@ -39,10 +37,7 @@ export function checkFireParams(def: FireFields, params?: Record<string, unknown
 }
 
 /**
- * Refuses a job that would make more than `max` instances a minute (JOB_MAX_INSTANCES_PER_MINUTE): its peak fires
- * per minute (schedule.peakFiresPerMinute) times shardTotal (issue 9: 1,000 shards every second made 1,000
- * instances a second).
- * @param field what the error names: the field the caller changed, `shardTotal` or `triggerExpr`.
+ * Refuses a job whose peak fires per minute times shardTotal exceed `max` (JOB_MAX_INSTANCES_PER_MINUTE).
  * @throws ValidationError(field), or naming `triggerExpr`/`timeZone` for a schedule that cannot be read.
  */
 export function checkFanOut(
@@ -67,10 +62,8 @@ export function fanOutField(def: Pick<JobDefinition, 'shardTotal'>): 'shardTotal
 }
 
 /**
- * Refuses to use a job whose stored params or shardParams cannot be read (a corrupt row, see CorruptJson)
- * unless the request replaces them: it would fire with nothing sensible to run.
- * @param replaced the fields the request brings anew.
- * @throws ValidationError naming the unreadable field.
+ * Refuses to use a job whose stored params or shardParams cannot be read (CorruptJson) unless the request
+ * brings them anew (`replaced`). @throws ValidationError naming the unreadable field.
  */
 export function refuseCorruptFields(def: JobDefinition, replaced: ReadonlySet<string> = new Set()): void {
   const bad = corruptFields(def).find(

@@ -11,10 +11,8 @@ export function jobTarget(def: Pick<JobDefinition, 'id'>): { type: string; id: s
 }
 
 /**
- * Cross-field rules (the DTO checks each field alone): more than one shard only with SHARDING_BROADCAST;
- * shardParams, when given, has exactly one object per shard; QUEUE overlap runs one at a time, so a
- * larger maxConcurrency would contradict it.
- * @throws ValidationError naming `shardTotal`, `shardParams` or `maxConcurrency`.
+ * Cross-field rules: shards only with SHARDING_BROADCAST, one shardParams entry per shard, QUEUE overlap with
+ * maxConcurrency 0 or 1. @throws ValidationError naming `shardTotal`, `shardParams` or `maxConcurrency`.
  */
 export function validateDefinition(def: JobDefinition): void {
   if (def.overlapPolicy === OverlapPolicy.QUEUE && def.maxConcurrency > 1) {
@@ -38,9 +36,7 @@ export function validateDefinition(def: JobDefinition): void {
 }
 
 /**
- * PATCH fields are optional, and class-validator's IsOptional lets `null` through as well as a missing
- * field; a null handler, expression or zone would reach the database (or `.trim()`) as a 500. Only the
- * nullable columns may be cleared with null.
+ * Refuses `null` in a field that cannot be cleared (the API's optional fields let null through).
  * @throws ValidationError naming the first such field.
  */
 export function refuseNulls(dto: JobPatch): void {

@@ -21,11 +21,9 @@ import { redactSecrets } from './audit/redact.js';
 import { TaskCapService } from './task-cap.service.js';
 
 /**
- * The runs of a job (DESIGN §8): trigger-now, backfill, and its instances (list, read, cancel), for the
- * jobs {@link JobsService.find} lets the caller see (another app's job is a 404). Each run or cancel
- * commits with its audit row in one transaction. A trigger-now or backfill is admitted by the job owner's cap
- * on unfinished work first (TaskCapService, README "Tenancy and scopes"), like a batch of tasks: one request made
- * up to 1,000 instances (a trigger of a 1000-shard job) or 10,000 (a backfill) whatever the cap.
+ * The runs of a job (docs/api.md): trigger-now, backfill, and its instances (list, read, cancel), for the jobs
+ * {@link JobsService.find} lets the caller see. Each run or cancel commits with its audit row. A trigger-now
+ * or backfill is first admitted by the job owner's cap on unfinished work (TaskCapService), like a batch.
  */
 @Injectable()
 export class JobRunsService {
@@ -42,11 +40,9 @@ export class JobRunsService {
   ) {}
 
   /**
-   * Creates a MANUAL instance now, whether or not the job is paused, under the job's overlap policy; it
-   * runs under the job owner's app id, with `params` (when given) instead of the job's.
-   * @returns the instance; for a sharded job every shard of the fire, shard 0 first.
-   * @throws NotFoundError, ForbiddenError (shell), ValidationError (params, no shell executor),
-   *   TooManyUnfinishedError (the owner's cap: nothing written).
+   * A MANUAL fire now, paused or not, under the overlap policy and the owner's app id, with `params` (when
+   * given) instead of the job's. @returns every shard of the fire, shard 0 first.
+   * @throws NotFoundError, ForbiddenError, ValidationError, TooManyUnfinishedError (nothing written).
    */
   async triggerNow(caller: Caller, ref: JobRef, params?: Record<string, unknown>): Promise<JobInstance[]> {
     const def = await this.jobs.find(caller, ref);
@@ -67,10 +63,9 @@ export class JobRunsService {
   }
 
   /**
-   * Creates the fires of [from, to] that have no ledger row yet, under the job's overlap policy.
-   * @throws ValidationError (range too large or inverted, FIXED_DELAY job, stored params that cannot be read),
-   *   NotFoundError,
-   *   ForbiddenError (shell), TooManyUnfinishedError (the owner's cap, counting every planned fire: nothing written).
+   * Creates the fires of [from, to] (ms) that have no ledger row yet, under the job's overlap policy.
+   * @throws ValidationError (range, FIXED_DELAY, unreadable params), NotFoundError, ForbiddenError,
+   *   TooManyUnfinishedError (every planned fire counts; nothing written).
    */
   async backfill(
     caller: Caller,
@@ -94,9 +89,8 @@ export class JobRunsService {
   }
 
   /**
-   * Admits extra fires of `def` by its owner's cap on unfinished work: the app the rows carry (the owner; the reserved
-   * one for a job without owner) and its client's maxUnfinishedTasks (the caller's own when it is the owner; else read
-   * through the client cache, the setting for a client that is disabled or gone).
+   * Admits fires of `def` by the cap of the app the rows carry, with its client's maxUnfinishedTasks: the
+   * caller's own when it owns the job, else through {@link APP_LIMITS} (the setting for a client that is gone).
    */
   private ownersCap(caller: Caller, def: JobDefinition): (rows: JobInstance[]) => Promise<void> {
     return async (rows) => {
@@ -109,10 +103,7 @@ export class JobRunsService {
     };
   }
 
-  /**
-   * One instance of the job, with its attempts (oldest first).
-   * @throws NotFoundError for a job the caller may not see, or an instance that is not this job's.
-   */
+  /** One instance of the job, with its attempts (oldest first). @throws NotFoundError */
   async instanceOf(
     caller: Caller,
     ref: JobRef,
@@ -127,10 +118,7 @@ export class JobRunsService {
     return this.instances.listByJob((await this.jobs.find(caller, ref)).id, offset, limit);
   }
 
-  /**
-   * Cancels one instance of the job (see CancelService), with its audit row in the cancel's transaction.
-   * An instance that already ended is returned unchanged. @throws NotFoundError
-   */
+  /** Cancels one instance (CancelService) with its audit row; an ended one is unchanged. @throws NotFoundError */
   async cancelInstance(caller: Caller, ref: JobRef, instanceId: string): Promise<JobInstance> {
     const row = await this.ownInstance(caller, ref, instanceId);
     await this.cancels.cancel(row, `cancelled by ${caller.appId}`, (em, was) =>

@@ -11,10 +11,8 @@ import { TaskCapService } from './task-cap.service.js';
 const SERVICES = [JobsService, JobRunsService, CrontabImportService, HandlerCheckService, TaskCapService];
 
 /**
- * The job lifecycle as a domain (docs/architecture.md, modules): create, change, pause, resume, delete,
- * trigger, backfill, crontab import and a job's instances, with the checks shared with tasks (handler,
- * scopes, the per-app cap on unfinished work) and the audit trail. No HTTP here: it throws the domain
- * errors of common/errors, which the API maps to answers.
+ * The job lifecycle as a domain (docs/architecture.md, modules), with the checks it shares with tasks and the
+ * audit trail. No HTTP: it throws the errors of common/errors, which the API maps to answers.
  */
 @Module({})
 export class JobsModule {

@@ -45,11 +45,9 @@ export interface JobChange {
 }
 
 /**
- * The lifecycle of job definitions (docs/api.md `/api/jobs`, README "Tenancy and scopes"): a job belongs
- * to the app that created it; another app gets NotFoundError for it, an `admin` sees and manages every
- * app's jobs of its namespace. Validated create/update (a bad cron expression or zone is a ValidationError
- * naming the field), delete, pause/resume and a preview of the next fires. Each change commits with its
- * audit row in one transaction, then signals the scheduler (JobSignals).
+ * The lifecycle of job definitions (docs/api.md, README "Tenancy and scopes"): a job belongs to the app that
+ * created it (another app gets NotFoundError; an `admin` manages every app's of its namespace). Each change
+ * commits with its audit row in one transaction, then signals the scheduler (JobSignals).
  */
 @Injectable()
 export class JobsService {
@@ -64,10 +62,7 @@ export class JobsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /**
-   * @throws ValidationError (bad schedule), ForbiddenError (shell), ConflictError (code taken, or the app's
-   *   job cap).
-   */
+  /** @throws ValidationError (bad schedule), ForbiddenError (shell), ConflictError (code taken, job cap). */
   async create(caller: Caller, input: NewJob): Promise<JobDefinition> {
     const def = await this.newDefinition(caller, input);
     const saved = await this.jobs.editTransaction((em) => this.insertOwned(em, caller, def));
@@ -124,9 +119,8 @@ export class JobsService {
   }
 
   /**
-   * Inside the create transaction `em`: checks the app's job cap under a lock of its client row (two creates
-   * of one app count one after the other, so the cap is exact), inserts `def` and its audit row.
-   * @throws ConflictError(`maxJobs`) at the cap; ConflictError(`code`) for a code the app already has.
+   * Inside `em`: checks the app's job cap under a lock of its client row (so the cap is exact), inserts `def`
+   * and its audit row. @throws ConflictError(`maxJobs`) at the cap; ConflictError(`code`) for a taken code.
    */
   async insertOwned(em: Tx, caller: Caller, def: JobDefinition): Promise<JobDefinition> {
     const client = await this.clients.lockForUpdate(em, def.appId);
@@ -147,11 +141,9 @@ export class JobsService {
   }
 
   /**
-   * The job `ref` names, as `caller` may see it: by id, else by code. A non-admin sees only its own app's
-   * jobs; an admin any app's of the namespace: by id always; by code its own first, else the one app that
-   * has that code (`ref.appId` picks the owner).
-   * @throws NotFoundError (also for another app's job); ForbiddenError(admin) for a foreign `appId`;
-   *   ConflictError(`appId`) when several apps have the code and none was named.
+   * The job `ref` names, as `caller` may see it: by id, else by code (an admin's own first, else the one app
+   * that has it). @throws NotFoundError (also another app's job), ForbiddenError(admin) for a foreign `appId`,
+   * ConflictError(`appId`) when several apps have the code and none was named.
    */
   async find(caller: Caller, ref: JobRef): Promise<JobDefinition> {
     const ns = this.config.namespace;
@@ -177,9 +169,8 @@ export class JobsService {
   }
 
   /**
-   * Applies a partial update; a change to the schedule recomputes next_fire_time from now. Fires staged
-   * ahead of their time from the old definition are written again from the new one.
-   * @throws ValidationError for a bad schedule or a `null` in a field that cannot be cleared; NotFoundError.
+   * Applies a partial update; a schedule change recomputes next_fire_time from now, and staged fires are
+   * written again from the new definition. @throws ValidationError, NotFoundError.
    */
   async update(caller: Caller, ref: JobRef, fields: JobPatch): Promise<JobDefinition> {
     refuseNulls(fields);
@@ -215,14 +206,10 @@ export class JobsService {
     return { patch, scheduleChanged, now };
   }
 
-  /**
-   * Writes a planned change of `before` and its audit row inside `em`.
-   * @throws ConflictError (changed meanwhile, code taken).
-   */
+  /** Writes a planned change and its audit row inside `em`. @throws ConflictError (changed meanwhile, code taken). */
   async applyUpdate(em: Tx, caller: Caller, before: JobDefinition, change: JobChange): Promise<JobDefinition> {
     const updated = await this.jobs.update(before, change.patch, em);
-    // Staged fires were built from the old row (params, handler, schedule): remove them. Under an
-    // unchanged schedule they are due again, so next_fire_time goes back to the earliest of them.
+    // Staged fires were built from the old row; under an unchanged schedule next_fire_time returns to the earliest.
     const { earliest } = await this.trigger.unstage(em, before.id);
     if (!change.scheduleChanged && earliest !== null && updated.enabled) {
       await this.jobs.setNextFire(before.id, earliest, change.now, em);
@@ -250,10 +237,7 @@ export class JobsService {
     });
   }
 
-  /**
-   * Stops the schedule (no fire until resumed). Fires staged ahead of their time (TRIGGER_STAGE_LEAD_MS)
-   * are removed; instances whose fire time has come run on.
-   */
+  /** Stops the schedule: staged fires are removed; instances whose fire time has come run on. */
   async pause(caller: Caller, ref: JobRef): Promise<JobDefinition> {
     return this.setEnabled(caller, ref, false, AuditAction.JOB_PAUSE);
   }
@@ -264,9 +248,8 @@ export class JobsService {
   }
 
   /**
-   * The next `n` fire times from now (ms), whatever `enabled` says; [] when the schedule cannot be computed.
-   * A FIXED_RATE, FIXED_DELAY or ONE_SHOT job that has a next fire starts from it: its grid is anchored at
-   * its first fire, not at the instant of this read.
+   * The next `n` fire times (ms UTC), paused or not; [] when the schedule cannot be computed. A non-CRON job
+   * with a next fire starts from it (its grid is anchored at its first fire, not at this read).
    */
   preview(def: JobDefinition, n = 5): number[] {
     try {
@@ -309,9 +292,8 @@ export class JobsService {
   }
 
   /**
-   * JOB_MAX_INSTANCES_PER_MINUTE for a change, naming the field it changed (shardTotal, else the schedule).
-   * A disabled job makes nothing: disabling one stored over the cap stays possible (resume checks it again).
-   * @throws ValidationError naming `shardTotal` or `triggerExpr`.
+   * JOB_MAX_INSTANCES_PER_MINUTE for a change, naming the field changed; a disabled job makes nothing (resume
+   * checks it again). @throws ValidationError naming `shardTotal` or `triggerExpr`.
    */
   private checkPatchFanOut(merged: JobDefinition, fields: JobPatch): void {
     if (!merged.enabled && !FAN_OUT_FIELDS.some((f) => fields[f] !== undefined)) return;

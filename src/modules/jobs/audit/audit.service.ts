@@ -29,16 +29,12 @@ export enum AuditAction {
   CLIENT_ROTATE_SECRET = 'CLIENT_ROTATE_SECRET',
 }
 
-/**
- * Largest JSON of one snapshot, bytes: `before` and `after` are TEXT columns (65,535 bytes on MySQL), and an
- * audit row that does not fit would fail the change it records.
- */
+/** Largest JSON of one snapshot, bytes: a row that does not fit its TEXT column would fail the change. */
 const MAX_SNAPSHOT_BYTES = 60_000;
 
 /**
- * Audit rows (issue 9 point 7, README "Audit"): written by the caller inside the transaction of the change
- * they record, in this process's namespace, with secrets redacted — job params by key
- * ({@link redactSecrets}); a client's secret is never part of a snapshot.
+ * Audit rows (README "Audit"), written inside the transaction of the change they record, in this process's
+ * namespace, with params redacted by key ({@link redactSecrets}); never a client's secret.
  */
 @Injectable()
 export class AuditService {
@@ -48,10 +44,7 @@ export class AuditService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /**
-   * Appends one row inside `em`. `actor` is the app id of the caller (null: an operator's CLI).
-   * Snapshots larger than {@link MAX_SNAPSHOT_BYTES} keep their fields but lose params.
-   */
+  /** Appends one row inside `em` (`actor` null: an operator's CLI); oversized snapshots lose their params. */
   record(
     em: Tx,
     actor: string | null,

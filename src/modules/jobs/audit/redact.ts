@@ -24,9 +24,8 @@ export function isSecretKey(key: string): boolean {
 }
 
 /**
- * A copy of `value` (JSON: params, shardParams) with the value under every secret-looking key replaced by
- * {@link REDACTED}, at any depth, in objects and in arrays of objects. The input is never changed.
- * Values are not inspected: a secret inside a string (an argv word, a URL's query) is not found.
+ * A copy of JSON `value` with the value under every secret-looking key, at any depth, replaced by
+ * {@link REDACTED}. Values are not inspected: a secret inside a string is not found.
  */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (depth > MAX_DEPTH) return REDACTED;
