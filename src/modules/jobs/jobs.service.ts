@@ -1,14 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock, ConflictError, newId, NotFoundError, ValidationError } from '../../common/index.js';
+import { CLOCK, type Clock, ConflictError, NotFoundError, ValidationError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   ApiClientRepository,
-  BackoffKind,
   JobDefinition,
   JobDefinitionRepository,
-  MisfirePolicy,
-  OverlapPolicy,
-  RoutingStrategy,
   ScheduleState,
   TriggerType,
   type Tx,
@@ -23,7 +19,7 @@ import {
 import { AuditAction, AuditService, jobSnapshot } from './audit/audit.service.js';
 import { type Caller, namedApp } from './caller.js';
 import { HandlerCheckService } from './handler-check.service.js';
-import { type JobPatch, type NewJob } from './job-input.js';
+import { definitionOf, type JobPatch, type NewJob } from './job-input.js';
 import { checkFanOut, checkFireParams, fanOutField, refuseCorruptFields } from './job-limits.js';
 import { jobTarget, refuseNulls, validateDefinition } from './job-rules.js';
 
@@ -75,40 +71,7 @@ export class JobsService {
     this.handlers.assertMayUse(caller, input.handler);
     if (input.enabled !== false) await this.handlers.assertRunnable(input.handler);
     const now = this.clock.now();
-    const appId = caller.appId;
-    const def = Object.assign(new JobDefinition(), {
-      id: newId(),
-      namespace: this.config.namespace,
-      appId,
-      code: input.code,
-      description: input.description ?? null,
-      handler: input.handler,
-      triggerType: input.triggerType,
-      triggerExpr: input.triggerExpr.trim(),
-      timeZone: input.timeZone?.trim() || 'UTC',
-      params: input.params ?? {},
-      routingStrategy: input.routingStrategy ?? RoutingStrategy.ROUND_ROBIN,
-      routingKey: input.routingKey ?? null,
-      shardTotal: input.shardTotal ?? 1,
-      shardParams: input.shardParams ?? null,
-      misfirePolicy: input.misfirePolicy ?? MisfirePolicy.FIRE_ONCE_NOW,
-      overlapPolicy: input.overlapPolicy ?? OverlapPolicy.ALLOW,
-      maxConcurrency: input.maxConcurrency ?? 0,
-      timeoutMs: input.timeoutMs ?? 60_000,
-      retryMax: input.retryMax ?? 0,
-      retryBackoffMs: input.retryBackoffMs ?? 1000,
-      retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,
-      enabled: input.enabled ?? true,
-      scheduleState: ScheduleState.OK,
-      scheduleError: null,
-      nextFireTime: null as number | null,
-      lastFireTime: null,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-      createdBy: appId,
-      updatedBy: appId,
-    });
+    const def = definitionOf(input, this.config.namespace, caller.appId, now);
     validateDefinition(def);
     const first = this.firstFire(def, now); // validated whether or not the job starts enabled
     checkFireParams(def);
