@@ -60,10 +60,11 @@ export interface ResolvedClient {
 }
 
 /**
- * Manages API clients (DESIGN §3 `api_client`, §8, §11): creates them with a random 256-bit secret and
- * their scopes, stores the secret sealed with the TICKWHEEL_SECRET_KEY (standalone: a key file generated in
- * DATA_DIR), and resolves a client for the request path through a bounded cache (30 s): at most
- * {@link CACHE_MAX} known clients and {@link UNKNOWN_MAX} unknown ids, least recently used out first.
+ * Manages API clients (docs/data-model.md `api_client`, docs/api.md, docs/tenancy.md): creates them with a
+ * random 256-bit secret and their scopes, stores the secret sealed with the TICKWHEEL_SECRET_KEY (standalone:
+ * a key file generated in DATA_DIR), and resolves a client for the request path through a bounded cache
+ * (30 s): at most {@link CACHE_MAX} known clients and {@link UNKNOWN_MAX} unknown ids, least recently used
+ * out first.
  */
 @Injectable()
 export class ApiClientService {

@@ -8,7 +8,7 @@ import { isApiPath, UNAUTHORIZED_DETAIL, wasVerified } from './signed-request.mi
 export type { SignedRequest } from './signed-request.middleware.js';
 
 /**
- * The backstop of request signing (DESIGN §8, README "Signing"): the SignedRequestMiddleware checks every
+ * The backstop of request signing (docs/api.md, README "Signing"): the SignedRequestMiddleware checks every
  * request under `/api` before any route runs; this guard refuses, with the same 401, any request that
  * reaches a handler of a controller mounted under `api`, or a URL under `/api` in any letter case
  * (Express matches routes case-insensitively: `/API/jobs` reaches the jobs controller), without having

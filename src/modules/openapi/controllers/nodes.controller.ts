@@ -6,7 +6,7 @@ import { Scope } from '../../metadata/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 
-/** Read-only cluster state (DESIGN §8 `/api/nodes`). */
+/** Read-only cluster state (docs/api.md `/api/nodes`). */
 @ApiTags('nodes')
 @Signed()
 @Controller('api/nodes')

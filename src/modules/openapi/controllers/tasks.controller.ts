@@ -38,7 +38,7 @@ const SHELL_NOTE =
 const ADMIN_APP =
   "No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace).";
 
-/** The asynchronous task API (DESIGN §8). A task belongs to the app that submitted it. */
+/** The asynchronous task API (docs/api.md). A task belongs to the app that submitted it. */
 @ApiTags('tasks')
 @Signed()
 @Controller('api/tasks')

@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import { ApiClient, Scope } from '../../metadata/index.js';
 import { APP_ID_PATTERN } from '../auth/api-client.service.js';
+import { iso } from '../views/iso.js';
 
 /** Most entries of a client's egress allow-list, and the longest entry. */
 export const MAX_EGRESS_ENTRIES = 64;
@@ -29,8 +30,6 @@ const SCOPES = Object.values(Scope);
 /** Most clients one page of GET /api/clients lists, and the furthest offset. */
 export const MAX_CLIENT_PAGE = 500;
 export const MAX_CLIENT_OFFSET = 100_000;
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** The limits a client may have of its own (null = the setting's default). */
 export class ClientLimitsDto {

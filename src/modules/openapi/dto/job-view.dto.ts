@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CorruptJson, describeCorruptRow, JobDefinition } from '../../metadata/index.js';
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+import { iso } from '../views/iso.js';
 
 /** A job definition as the API shows it; times ISO-8601 UTC. */
 export class JobViewDto {

@@ -50,7 +50,7 @@ interface StoredTask {
 }
 
 /**
- * The async task API (DESIGN §8): submit answers at once, the row committed before the answer; the
+ * The async task API (docs/api.md): submit answers at once, the row committed before the answer; the
  * unique (app_id, request_id) key makes a retried or concurrent identical submit return the first answer
  * and a reused id with a different body a 409. Dispatch after the commit is best effort: if it fails the
  * row is PENDING and the leader's reconciler dispatches it. Tasks belong to the app that submitted them;
@@ -79,7 +79,7 @@ export class TasksService {
   ) {}
 
   /**
-   * One task (DESIGN §8), answered once its row is committed. Concurrent submits of one app are written
+   * One task (docs/api.md), answered once its row is committed. Concurrent submits of one app are written
    * together ({@link SubmitCoalescer}, {@link store}): a submit that arrives while a write of its app runs
    * waits for it to end and goes in the next group, so a lone submit waits for no company (no timer)
    * and a busy API makes one write per group instead of one per task. Of two submits with one requestId

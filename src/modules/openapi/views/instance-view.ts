@@ -1,7 +1,6 @@
 import { CorruptJson, describeCorruptRow, JobAttempt, JobInstance } from '../../metadata/index.js';
 import { AttemptViewDto, TaskViewDto } from '../dto/task.dto.js';
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+import { iso } from './iso.js';
 
 /** The public view of one attempt. */
 function toAttemptView(a: JobAttempt): AttemptViewDto {
