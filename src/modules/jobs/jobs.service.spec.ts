@@ -226,7 +226,7 @@ describe(JobsService.name, () => {
     expect((await sut.list(admin, undefined, 0, 10))[1]).toBe(2);
   });
 
-  it('should apply a change with its audit row, recompute the schedule, and refuse a null it cannot clear', async () => {
+  it('should apply a change with its audit row, recompute the schedule and refuse a null it cannot clear', async () => {
     const job = await sut.create(alice, everyMinute('report'));
     const changed = await sut.update(
       alice,
