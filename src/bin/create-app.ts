@@ -6,9 +6,8 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Module } from '@nestjs/common';
 import { CoreModule, loadConfig, scrubSecretsFromEnv } from '../config/index.js';
-import { DEFAULT_SCOPES, MetadataModule, Scope } from '../modules/metadata/index.js';
-import { ApiClientService, checkScopes, type ClientLimits } from '../modules/openapi/auth/api-client.service.js';
-import { AuditService } from '../modules/openapi/services/audit.service.js';
+import { DEFAULT_SCOPES, Scope } from '../modules/metadata/index.js';
+import { ApiClientModule, ApiClientService, checkScopes, type ClientLimits } from '../modules/openapi/index.js';
 
 const USAGE =
   `usage: npm run create-app -- APP_ID [--scopes a,b,c] [--admin] [--rate-limit N] [--rate-burst N]\n  ` +
@@ -70,7 +69,7 @@ process.stderr.write(
     : `create-app: standalone store (SQLite in ${config.dataDir}; set DB_URL for the cluster)\n`,
 );
 
-@Module({ imports: [CoreModule.forConfig(config), MetadataModule], providers: [ApiClientService, AuditService] })
+@Module({ imports: [CoreModule.forConfig(config), ApiClientModule] })
 class CreateAppModule {}
 
 const ctx = await NestFactory.createApplicationContext(CreateAppModule, { logger: ['error'] });
