@@ -3,20 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import {
-  dataSourceOptions, ExecutionLedgerRepository, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance,
+  dataSourceOptions, ExecutionLedger, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance,
   runMigrations, TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { MYSQL_URL, uniqueNamespace } from '../utils/test-node.js';
 
 /**
- * ExecutionLedgerRepository on the real databases (DESIGN §4, §7): the executor's k-rows-per-statement
+ * ExecutionLedger on the real databases (docs/state-machine.md, docs/execution.md): the executor's k-rows-per-statement
  * claim and finish keep every per-row guard of a single transition (node, status, attempt, fencing token).
  */
-describe.each(['mysql', 'sqlite'] as const)('ExecutionLedgerRepository (%s)', (kind) => {
+describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
   const ns = uniqueNamespace(`int-ledger-${kind}`);
   let dir: string | undefined;
   let ds: DataSource;
-  let ledger: ExecutionLedgerRepository;
+  let ledger: ExecutionLedger;
   let instances: JobInstanceRepository;
   let attempts: JobAttemptRepository;
 
@@ -25,9 +25,9 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedgerRepository (%s)', (k
     const database = kind === 'mysql' ? { type: 'mysql' as const, url: MYSQL_URL } : { type: 'better-sqlite3' as const, path: join(dir as string, 'db.sqlite') };
     ds = await new DataSource(dataSourceOptions({ database })).initialize();
     await runMigrations(ds);
-    ledger = new ExecutionLedgerRepository(ds);
     instances = new JobInstanceRepository(ds);
     attempts = new JobAttemptRepository(ds);
+    ledger = new ExecutionLedger(ds, instances, attempts);
   });
 
   afterAll(async () => {

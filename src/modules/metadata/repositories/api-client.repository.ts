@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryDeepPartialEntity, Repository } from 'typeorm';
 import { ApiClient } from '../entities/index.js';
-import { runTransaction } from './transactions.js';
+import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 
 /** api_client I/O. Secrets arrive here already encrypted. */
 @Injectable()
@@ -48,8 +48,8 @@ export class ApiClientRepository {
     return this.repo.count();
   }
 
-  /** Runs `fn` in one transaction (a client change and its audit row together; see runTransaction). */
+  /** @deprecated UnitOfWork.run; kept until callers move to it. */
   transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return runTransaction(this.ds, fn);
+    return UnitOfWork.for(this.ds).run(fn);
   }
 }

@@ -4,7 +4,7 @@ import { DataSource, EntityManager, In, LessThan, QueryDeepPartialEntity, Reposi
 import { ConflictError, NotFoundError } from '../../../common/index.js';
 import { JobDefinition, OverlapPolicy } from '../entities/index.js';
 import { isUniqueViolation } from './db-errors.js';
-import { runTransaction } from './transactions.js';
+import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 
 /** Rows changed by a raw UPDATE, for mysql2 ({affectedRows}) and better-sqlite3 ({changes} / [rows, n]). */
 function affectedRows(res: unknown): number {
@@ -187,17 +187,16 @@ export class JobDefinitionRepository {
     await (em ? em.getRepository(JobDefinition) : this.repo).update({ id }, { nextFireTime, updatedAt: now });
   }
 
-  /** Runs `fn` in one transaction (the fire ledger: instance rows + schedule advance together, DESIGN §5). */
+  /** @deprecated UnitOfWork.run; kept until callers move to it. */
   transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return runTransaction(this.ds, fn);
+    return UnitOfWork.for(this.ds).run(fn);
   }
 
   /**
-   * Runs a job edit (and its audit row) in one transaction, READ COMMITTED on MySQL: the edit's range
-   * DELETE of staged fires then locks only the rows it removes, not the index gaps a firing page of other
-   * jobs inserts into. SQLite: one transaction at a time (see runTransaction).
+   * @deprecated UnitOfWork.run with `{ isolation: 'READ COMMITTED' }` (a job edit: its range DELETE of staged
+   * fires then locks only the rows it removes, not the index gaps a firing page inserts into).
    */
   editTransaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return runTransaction(this.ds, fn, true);
+    return UnitOfWork.for(this.ds).run(fn, { isolation: 'READ COMMITTED' });
   }
 }

@@ -2,18 +2,23 @@ import { ErrorCode, SchedulerError } from '../../../common/index.js';
 import { JobInstanceStatus as S } from './job-instance-status.js';
 
 /**
- * The one table of allowed instance transitions (DESIGN §4). Every status write in the code base is a
- * conditional UPDATE whose (from, to) pair must appear here; {@link assertTransition} is called by the
- * repository before it builds the statement, so a wrong pair fails loudly in tests instead of silently
- * corrupting a row.
+ * The statuses a new instance row may be written with: PENDING (to run), WAITING (QUEUE overlap: behind an
+ * unfinished fire) or CANCELLED (SKIP overlap, a misfire skipped, a REPLACE victim of the same pass).
+ */
+export type InitialStatus = S.PENDING | S.WAITING | S.CANCELLED;
+
+/** The {@link InitialStatus} values. */
+export const INITIAL_STATUSES: ReadonlySet<S> = new Set<InitialStatus>([S.PENDING, S.WAITING, S.CANCELLED]);
+
+/**
+ * The one table of allowed instance transitions (docs/state-machine.md). Every status write is a conditional
+ * UPDATE whose (from, to) pair must appear here; the repository calls {@link assertTransition} before it builds
+ * the statement, so a wrong pair fails loudly in tests instead of corrupting a row.
  *
- * Edges back to PENDING: WAITING released; DISPATCHED whose node was lost (same attempt, it never ran);
- * RUNNING whose lease expired or node was lost, or that failed/timed out with retries left
- * (attempt + 1 in the same write, so a crash cannot leave a retry half-made); FAILED/TIMEOUT re-run by an
- * operator.
- *
- * PENDING and DISPATCHED → FAILED: only the quarantine of a row whose stored data cannot be read (CORRUPT_ROW,
- * issue 9): it can never run, so it ends where it stands rather than stop the loop that met it.
+ * Edges back to PENDING: WAITING released; DISPATCHED whose node was lost (same attempt, it never ran); RUNNING
+ * whose lease expired or node was lost, or that failed/timed out with retries left (attempt + 1 in the same
+ * write); FAILED/TIMEOUT re-run by an operator. PENDING and DISPATCHED → FAILED: only the quarantine of a row
+ * whose stored data cannot be read (CORRUPT_ROW): it can never run, so it ends where it stands.
  */
 export const TRANSITIONS: ReadonlyMap<S, ReadonlySet<S>> = new Map<S, ReadonlySet<S>>([
   [S.PENDING, new Set([S.DISPATCHED, S.WAITING, S.CANCELLED, S.FAILED])],
