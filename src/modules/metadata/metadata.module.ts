@@ -29,12 +29,13 @@ const REPOSITORIES = [
   ExecutionLedger,
 ];
 
-/** The DataSource's one UnitOfWork (shared with repositories that reach it through UnitOfWork.for). */
-const UNIT_OF_WORK = { provide: UnitOfWork, useFactory: (ds: DataSource) => UnitOfWork.for(ds), inject: [getDataSourceToken()] };
+const UNIT_OF_WORK = {
+  provide: UnitOfWork, useFactory: (ds: DataSource) => UnitOfWork.for(ds), inject: [getDataSourceToken()],
+};
 
 /**
- * The persistence of the domain (docs/architecture.md, modules): the DataSource, migrations (applied before the
- * DataSource is handed to anyone), one repository per table, the unit of work and the execution ledger.
+ * The persistence of the domain (docs/architecture.md): the DataSource, migrations (applied before anyone gets
+ * it), one repository per table, the unit of work and the execution ledger.
  */
 @Module({
   imports: [

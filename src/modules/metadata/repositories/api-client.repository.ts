@@ -29,9 +29,8 @@ export class ApiClientRepository {
   }
 
   /**
-   * Reads client `appId` inside `em`, locking its row until the transaction ends (MySQL `SELECT … FOR
-   * UPDATE`; SQLite serialises writers anyway): two creates of one app's jobs then count its jobs one
-   * after the other (the MAX_JOBS_PER_APP cap). Null when there is no such client.
+   * Reads client `appId` inside `em`, locking its row to the end of the unit of work (MySQL FOR UPDATE), so two
+   * creates of one app's jobs count its jobs one after the other (MAX_JOBS_PER_APP). Null when there is none.
    */
   lockForUpdate(em: EntityManager, appId: string): Promise<ApiClient | null> {
     const qb = em.getRepository(ApiClient).createQueryBuilder('c').where('c.app_id = :appId', { appId });

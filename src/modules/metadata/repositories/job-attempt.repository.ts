@@ -6,7 +6,7 @@ import { JobAttempt } from '../entities/index.js';
 import { AttemptStatus, type AttemptEnd } from '../state-machine/attempt-status.js';
 import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
 
-/** An attempt to open: the instance, its attempt number and the node and fencing token it runs under. */
+/** An attempt to open: instance, attempt number, and the node and fencing token it runs under. */
 export interface StartedAttempt {
   instanceId: string;
   attempt: number;
@@ -22,13 +22,9 @@ export interface EndedAttempt {
   error: string | null;
 }
 
-/** Longest error kept on an attempt row (characters). */
 const MAX_ERROR = 4000;
 
-/**
- * All job_attempt I/O: one row per attempt, so every re-run can be traced to a node and a fencing token.
- * Methods taking `em` run inside that unit of work (UnitOfWork.run); without one each statement commits alone.
- */
+/** All job_attempt I/O: one row per attempt, traceable to a node and a fencing token. */
 @Injectable()
 export class JobAttemptRepository {
   private readonly repo: Repository<JobAttempt>;
@@ -57,10 +53,7 @@ export class JobAttemptRepository {
       .execute();
   }
 
-  /**
-   * Opens many attempts (RUNNING, started `now`) in one multi-row INSERT IGNORE per {@link STATEMENT_ROWS};
-   * an attempt that already has its row is skipped.
-   */
+  /** {@link start} of many attempts at `now`: one multi-row INSERT IGNORE per STATEMENT_ROWS. */
   async startMany(em: EntityManager | undefined, started: StartedAttempt[], now: number): Promise<void> {
     for (let i = 0; i < started.length; i += STATEMENT_ROWS) {
       const part = started.slice(i, i + STATEMENT_ROWS);
@@ -91,10 +84,7 @@ export class JobAttemptRepository {
       .execute();
   }
 
-  /**
-   * Closes many attempt rows in one UPDATE per {@link STATEMENT_ROWS} (as {@link finish}: only rows still
-   * RUNNING change). The instance ids must be distinct.
-   */
+  /** {@link finish} of many attempts, one UPDATE per STATEMENT_ROWS; the instance ids must be distinct. */
   async endMany(em: EntityManager | undefined, ended: EndedAttempt[], now: number): Promise<void> {
     for (let i = 0; i < ended.length; i += STATEMENT_ROWS) {
       const part = ended.slice(i, i + STATEMENT_ROWS);

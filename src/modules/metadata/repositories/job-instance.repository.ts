@@ -13,7 +13,7 @@ import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-sta
 const S = JobInstanceStatus;
 const UNFINISHED = [S.PENDING, S.WAITING, S.DISPATCHED, S.RUNNING];
 
-/** A successful attempt to record: the instance, the attempt and token it ran under, and its (bounded) result. */
+/** A successful attempt: the instance, the attempt and token it ran under, and its (bounded) result. */
 export interface SucceededAttempt {
   id: string;
   attempt: number;
@@ -28,12 +28,7 @@ export interface TransitionGuard {
   nodeId?: string;
 }
 
-/**
- * All job_instance I/O. Every status change is a conditional UPDATE (`WHERE id=? AND status=? [AND attempt=?]
- * [AND fencing_token=?] [AND node_id=?]`, or the same per row in one `CASE id WHEN … END` for the multi-row
- * writes); a write that matched nothing lost to another writer, and its caller must do nothing
- * (docs/state-machine.md). Methods taking `em` run inside that unit of work (UnitOfWork.run).
- */
+/** All job_instance I/O; a status change is a conditional UPDATE that another writer may win (docs/state-machine.md). */
 @Injectable()
 export class JobInstanceRepository {
   private readonly repo: Repository<JobInstance>;
@@ -46,13 +41,9 @@ export class JobInstanceRepository {
     this.resultColumn = this.columns.find((c) => c.propertyName === 'result')!;
   }
 
-  /**
-   * Inserts an API task. When (app_id, request_id) already exists, returns the existing row with
-   * `created: false` — concurrent identical requests therefore create exactly one row.
-   */
+  /** Inserts an API task, or returns the row its (app_id, request_id) already has with `created: false`. */
   async insertOrGet(row: JobInstance): Promise<{ created: boolean; instance: JobInstance }> {
     try {
-      // updateEntity(false): the caller set every column, so TypeORM's read-back SELECT is waste.
       await this.repo.createQueryBuilder().insert().into(JobInstance)
         .values(row as QueryDeepPartialEntity<JobInstance>).updateEntity(false).execute();
       return { created: true, instance: row };
@@ -64,12 +55,7 @@ export class JobInstanceRepository {
     }
   }
 
-  /**
-   * INSERT IGNORE (SQLite: INSERT OR IGNORE) of new rows (each in an InitialStatus) inside `em`, in
-   * multi-row statements; a duplicate (job_id, fire_time, shard_index) is skipped. Built from the entity
-   * metadata rather than TypeORM's insert builder, which costs ~0.2 ms of CPU per row on the firing path.
-   * @returns how many rows were inserted (the others were duplicates and skipped).
-   */
+  /** INSERT IGNORE of new rows inside `em`, raw (the builder costs ~0.2 ms a row). @returns rows inserted. */
   async insertIgnore(em: EntityManager, rows: JobInstance[]): Promise<number> {
     if (rows.length === 0) return 0;
     const columns = this.columns;
@@ -108,12 +94,9 @@ export class JobInstanceRepository {
   }
 
   /**
-   * API tasks in bulk, one app, distinct request ids: multi-row INSERT IGNORE, then {@link existingIds}
-   * says which rows this call wrote, and the request ids that already had a row are read back. Returns,
-   * aligned with `rows`, the row stored under each request id and whether this call created it, so
-   * concurrent identical batches create each row once. Each statement commits on its own (a unit of work
-   * would hold SQLite's one connection for the whole batch); rows are written in request-id order, so two
-   * batches sharing ids lock them in the same order.
+   * API tasks in bulk (one app, distinct request ids): aligned with `rows`, the row stored under each request id
+   * and whether this call created it. Statements commit alone (no unit of work holding SQLite's connection);
+   * rows go in request-id order, so two batches sharing ids lock them in the same order.
    */
   async insertOrGetMany(rows: JobInstance[]): Promise<Array<{ created: boolean; instance: JobInstance }>> {
     if (rows.length === 0) return [];
@@ -121,7 +104,6 @@ export class JobInstanceRepository {
     const byRequest = (a: JobInstance, b: JobInstance) =>
       (a.requestId < b.requestId ? -1 : a.requestId > b.requestId ? 1 : 0);
     const inserted = await this.insertIgnore(em, [...rows].sort(byRequest));
-    // Ids are fresh UUIDv7s, so a skipped row is a request id already taken; all written needs no read.
     const written = inserted === rows.length
       ? new Set(rows.map((r) => r.id))
       : await this.existingIds(em, rows.map((r) => r.id));
@@ -143,12 +125,8 @@ export class JobInstanceRepository {
   }
 
   /**
-   * PENDING→DISPATCHED of many rows to one node in one conditional UPDATE: only rows still PENDING and due
-   * (`due_at <= now`: a retry waiting out its backoff is never sent early) are taken, each stamped with
-   * `nodeId` and `dispatched_at = now`. When fewer rows changed than were asked, the winners are read back
-   * (DISPATCHED to this node at this instant). A deadlock with another multi-row writer is retried
-   * (withDbRetry for 30 ms: 3 tries, 10 and 20 ms apart).
-   * @returns the ids this call dispatched.
+   * PENDING→DISPATCHED to `nodeId` of the rows still PENDING and due (a retry in its backoff is never sent early),
+   * one UPDATE per 1,000; a deadlock is retried for 30 ms. @returns the ids this call dispatched.
    */
   async dispatchMany(ids: string[], nodeId: string, now: number): Promise<Set<string>> {
     assertTransition(JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED);
@@ -183,10 +161,7 @@ export class JobInstanceRepository {
     return this.repo.findOneBy({ appId, requestId });
   }
 
-  /**
-   * Unfinished (PENDING, WAITING, DISPATCHED, RUNNING) instances of app `appId` in every namespace: its tasks
-   * and its jobs' fires, read from the (app_id, status) index alone (the MAX_UNFINISHED_TASKS_PER_APP cap).
-   */
+  /** Unfinished instances of app `appId` in every namespace, from the (app_id, status) index alone. */
   async countUnfinishedOfApp(appId: string): Promise<number> {
     const rows: Array<{ n: number | string }> = await this.repo.manager.query(
       `SELECT COUNT(*) AS n FROM job_instance WHERE app_id = ? AND status IN (${marks(UNFINISHED.length)})`,
@@ -194,7 +169,7 @@ export class JobInstanceRepository {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** @deprecated UnitOfWork.run (same function, MySQL and SQLite alike); kept until callers move to it. */
+  /** @deprecated UnitOfWork.run; kept until callers move to it. */
   together<T>(work: (em: EntityManager | undefined) => Promise<T>): Promise<T> {
     return UnitOfWork.for(this.ds).run(work);
   }
@@ -204,11 +179,7 @@ export class JobInstanceRepository {
     return UnitOfWork.for(this.ds).run(fn);
   }
 
-  /**
-   * Conditional status change. `patch` may not change `id`/`status`; it may bump `attempt`.
-   * @returns true when this write won (exactly one row changed).
-   * @throws SchedulerError(ILLEGAL_TRANSITION) for a pair not in the transition table.
-   */
+  /** Conditional status change. @returns whether this write won. @throws SchedulerError(ILLEGAL_TRANSITION). */
   async transition(
     id: string,
     from: JobInstanceStatus,
@@ -232,7 +203,7 @@ export class JobInstanceRepository {
     return res.affected === 1;
   }
 
-  /** The rows of `ids` that exist, whole (one SELECT per {@link STATEMENT_ROWS} ids, no query builder). */
+  /** The rows of `ids` that exist, whole (raw SELECT per STATEMENT_ROWS ids). */
   async findMany(ids: string[], em?: EntityManager): Promise<JobInstance[]> {
     const out: JobInstance[] = [];
     for (let i = 0; i < ids.length; i += STATEMENT_ROWS) {
@@ -244,10 +215,8 @@ export class JobInstanceRepository {
   }
 
   /**
-   * DISPATCHED→RUNNING of `rows` (as read, at most {@link STATEMENT_ROWS}) for `nodeId` in one UPDATE: each
-   * row only while still DISPATCHED to this node at the attempt and token it was read with; its token becomes
-   * token+1, its lease `leaseUntil`, its start `now`. When fewer rows matched, the winners are read back.
-   * @returns the rows (as read) this call moved.
+   * DISPATCHED→RUNNING in one UPDATE of the `rows` (≤ STATEMENT_ROWS, as read) still DISPATCHED to `nodeId` at
+   * their attempt and token: token+1, lease, start. @returns the rows (as read) this call moved.
    */
   async claimDispatched(
     em: EntityManager | undefined,
@@ -275,10 +244,8 @@ export class JobInstanceRepository {
   }
 
   /**
-   * RUNNING→SUCCESS of many attempts in one UPDATE per {@link STATEMENT_ROWS}, each only while the row is
-   * still RUNNING at its attempt and fencing token (a stale token loses): result set, error and lease cleared,
-   * `finished_at = now`. Idempotent for a retry with the same `now` (a row it already finished counts as won).
-   * @returns the instance ids whose write won.
+   * RUNNING→SUCCESS of each row still RUNNING at its attempt and token, one UPDATE per STATEMENT_ROWS; a retry
+   * with the same `now` counts its own earlier write as won. @returns the instance ids whose write won.
    */
   async succeedMany(em: EntityManager | undefined, done: SucceededAttempt[], now: number): Promise<Set<string>> {
     assertTransition(S.RUNNING, S.SUCCESS);
@@ -339,9 +306,8 @@ export class JobInstanceRepository {
   }
 
   /**
-   * Staged scheduled fires (docs/trigger.md "staging"): SCHEDULE rows that have not started (PENDING or
-   * DISPATCHED), earliest first, keyset-paged by (fire_time, id) after `after` (thousands of fires share one
-   * instant). A new leader reads them to push each id at its fire time.
+   * Staged fires (docs/trigger.md): SCHEDULE rows PENDING or DISPATCHED, keyset-paged by (fire_time, id) after
+   * `after` (thousands of fires share one instant), for a new leader to push at their fire time.
    */
   findStaged(
     namespace: string,
@@ -360,12 +326,7 @@ export class JobInstanceRepository {
       .getMany();
   }
 
-  /**
-   * Removes the staged fires of one job whose fire time is after `afterMs` (inside `em`, the unit of work that
-   * changes the job). They never reached an executor (a claim of a missing row does nothing); deleting rather
-   * than cancelling keeps the unique (job_id, fire_time, shard_index) key free for the job's new schedule.
-   * @returns how many rows were removed and the earliest fire time among them (null when none).
-   */
+  /** Deletes a job's staged fires after `afterMs` (freeing their fire keys). @returns count, earliest fire time. */
   async deleteStaged(
     em: EntityManager,
     jobId: string,
@@ -397,9 +358,8 @@ export class JobInstanceRepository {
   }
 
   /**
-   * Unfinished (PENDING, WAITING, DISPATCHED, RUNNING) instances of the given jobs, oldest fire first, inside
-   * `em`; with `now`, also the cancelled ones whose handler may still be stopping then (see
-   * {@link endStopGrace}): the overlap policies count them as running.
+   * Unfinished instances of the jobs, oldest fire first, inside `em`; with `now`, also cancelled ones still
+   * stopping then (see {@link endStopGrace}), which the overlap policies count as running.
    */
   async unfinishedOfJobs(em: EntityManager, jobIds: string[], now?: number): Promise<Map<string, JobInstance[]>> {
     const out = new Map<string, JobInstance[]>();
@@ -493,10 +453,7 @@ export class JobInstanceRepository {
     return rows.map((r) => r.jobId).filter((j): j is string => !!j);
   }
 
-  /**
-   * The reconciler's lost-push candidates (docs/dispatch.md): DISPATCHED rows of `namespace` dispatched before
-   * `before` (epoch ms), at most `limit`; only id, node and dispatch time are read.
-   */
+  /** The reconciler's lost-push candidates: DISPATCHED rows dispatched before `before` (id, node, time only). */
   findDispatchedRefsBefore(
     namespace: string,
     before: number,
@@ -509,11 +466,7 @@ export class JobInstanceRepository {
     });
   }
 
-  /**
-   * The instances that should hold a slot of their job's maxConcurrency semaphore (docs/admission.md):
-   * DISPATCHED and RUNNING rows of `namespace` with max_concurrency > 0 (of `jobIds` only, when given), at most
-   * `limit`, by id after `afterId` (keyset paging); only the columns the semaphore needs are read.
-   */
+  /** DISPATCHED/RUNNING rows of limited jobs (slot holders, docs/admission.md), keyset-paged by id. */
   findSlotHolders(
     namespace: string,
     limit: number,
@@ -531,28 +484,27 @@ export class JobInstanceRepository {
     });
   }
 
-  /** Those of `ids` whose row is now in one of `statuses` (one read of the ids only; keep `ids` to a page). */
+  /** Those of `ids` whose row is now in one of `statuses` (keep `ids` to a page). */
   async idsInStatus(ids: string[], statuses: JobInstanceStatus[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.repo.find({ select: { id: true }, where: { id: In(ids), status: In(statuses) } });
     return new Set(rows.map((r) => r.id));
   }
 
-  /**
-   * Of the given attempts, those whose row is no longer RUNNING with the given fencing token (cancelled or
-   * taken away); two attempts of one id (an old one and its re-claim) are judged each by its own token.
-   */
+  /** Those of the given attempts whose row is no longer RUNNING under their own fencing token. */
   async notRunningAnyMore<T extends { id: string; fencingToken: number }>(running: T[]): Promise<T[]> {
     if (running.length === 0) return [];
     const rows = await this.repo.find({
       select: { id: true, status: true, fencingToken: true }, where: { id: In(running.map((r) => r.id)) },
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const stillRunning = (r: T) => byId.get(r.id)?.status === S.RUNNING && byId.get(r.id)?.fencingToken === r.fencingToken;
+    const stillRunning = (r: T) => {
+      const now = byId.get(r.id);
+      return now?.status === S.RUNNING && now.fencingToken === r.fencingToken;
+    };
     return running.filter((r) => !stillRunning(r));
   }
 
-  /** A raw job_instance row as the entity (column names and transformers from the metadata). */
   private hydrate(raw: unknown): JobInstance {
     const from = raw as Record<string, unknown>;
     const row = new JobInstance() as unknown as Record<string, unknown>;

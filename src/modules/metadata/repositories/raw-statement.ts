@@ -10,9 +10,8 @@ export interface StatementResult {
 export const STATEMENT_ROWS = 500;
 
 /**
- * Runs one statement of fixed SQL text (`?` placeholders) on `em`'s connection (inside its transaction) or on a
- * pooled connection, and returns the affected-row count that `ds.query` hides. For paths where TypeORM's query
- * builder costs too much CPU (firing pages, the executor's claims and finishes). MySQL and SQLite alike.
+ * Runs one statement (`?` placeholders) inside `em` or on a pooled connection, returning the affected-row count
+ * `ds.query` hides; for hot paths where the query builder costs too much CPU.
  */
 export async function runStatement(
   ds: DataSource,

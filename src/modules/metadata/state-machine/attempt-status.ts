@@ -1,8 +1,6 @@
 /**
- * Statuses of a job_attempt row: RUNNING while the attempt runs, then how it ended: the instance's outcome
- * (SUCCESS, FAILED, TIMEOUT, CANCELLED), handed back by its node as it shut down (HANDED_BACK), or taken
- * away by the reconciler (LEASE_LOST, NODE_LOST).
- * A string union, so the matching JobInstanceStatus members are AttemptStatus values too.
+ * Statuses of a job_attempt row: RUNNING, then the instance's outcome, HANDED_BACK (its node shut down) or
+ * LEASE_LOST / NODE_LOST (taken back). A string union: the matching JobInstanceStatus members fit it.
  */
 export const AttemptStatus = {
   RUNNING: 'RUNNING',

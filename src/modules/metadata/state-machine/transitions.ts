@@ -7,18 +7,12 @@ import { JobInstanceStatus as S } from './job-instance-status.js';
  */
 export type InitialStatus = S.PENDING | S.WAITING | S.CANCELLED;
 
-/** The {@link InitialStatus} values. */
 export const INITIAL_STATUSES: ReadonlySet<S> = new Set<InitialStatus>([S.PENDING, S.WAITING, S.CANCELLED]);
 
 /**
- * The one table of allowed instance transitions (docs/state-machine.md). Every status write is a conditional
- * UPDATE whose (from, to) pair must appear here; the repository calls {@link assertTransition} before it builds
- * the statement, so a wrong pair fails loudly in tests instead of corrupting a row.
- *
- * Edges back to PENDING: WAITING released; DISPATCHED whose node was lost (same attempt, it never ran); RUNNING
- * whose lease expired or node was lost, or that failed/timed out with retries left (attempt + 1 in the same
- * write); FAILED/TIMEOUT re-run by an operator. PENDING and DISPATCHED → FAILED: only the quarantine of a row
- * whose stored data cannot be read (CORRUPT_ROW): it can never run, so it ends where it stands.
+ * The one table of allowed instance transitions (docs/state-machine.md); repositories assert each pair before
+ * they write. Back to PENDING: released, taken back, retried (attempt + 1 in the same write), or re-run.
+ * PENDING/DISPATCHED → FAILED: only the quarantine of a row whose data cannot be read (CORRUPT_ROW).
  */
 export const TRANSITIONS: ReadonlyMap<S, ReadonlySet<S>> = new Map<S, ReadonlySet<S>>([
   [S.PENDING, new Set([S.DISPATCHED, S.WAITING, S.CANCELLED, S.FAILED])],
@@ -36,9 +30,7 @@ export function canTransition(from: S, to: S): boolean {
   return TRANSITIONS.get(from)?.has(to) ?? false;
 }
 
-/**
- * @throws SchedulerError(ILLEGAL_TRANSITION) when `from → to` is not in {@link TRANSITIONS}.
- */
+/** @throws SchedulerError(ILLEGAL_TRANSITION) when `from → to` is not in {@link TRANSITIONS}. */
 export function assertTransition(from: S, to: S): void {
   if (!canTransition(from, to)) {
     throw new SchedulerError(ErrorCode.ILLEGAL_TRANSITION, `illegal job instance transition ${from} -> ${to}`);

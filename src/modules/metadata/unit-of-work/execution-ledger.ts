@@ -7,19 +7,15 @@ import { JobInstanceRepository, type SucceededAttempt } from '../repositories/jo
 import { STATEMENT_ROWS } from '../repositories/raw-statement.js';
 import { type Tx, UnitOfWork } from './unit-of-work.js';
 
-/** One instance an executor claimed: the row as it was read (DISPATCHED) and the fencing token its claim issued. */
+/** One instance an executor claimed: the row as read (DISPATCHED) and the fencing token its claim issued. */
 export interface ClaimedInstance {
   row: JobInstance;
   fencingToken: number;
 }
 
 /**
- * The executor's hot path (docs/execution.md) as units of work over JobInstanceRepository and
- * JobAttemptRepository, k rows per statement: claim k instances and open their attempts, then close k
- * successful attempts. Every write keeps the per-row guards of a single transition (status, node, attempt,
- * fencing token), so a row another writer moved is simply not matched. Methods take the caller's `tx`
- * (UnitOfWork.run, where the finish writer adds its other writes); a multi-statement method given none runs
- * in a unit of work of its own.
+ * The executor's hot path (docs/execution.md) over the instance and attempt repositories, k rows per statement.
+ * Methods take the caller's `tx`; a multi-statement method given none runs in a unit of work of its own.
  */
 @Injectable()
 export class ExecutionLedger {
@@ -33,22 +29,27 @@ export class ExecutionLedger {
     this.uow = UnitOfWork.for(ds);
   }
 
-  /** The rows of `ids` that exist, whole (one SELECT per 500 ids). */
+  /** The rows of `ids` that exist, whole. */
   findMany(ids: string[], tx?: Tx): Promise<JobInstance[]> {
     return this.instances.findMany(ids, tx);
   }
 
   /**
-   * DISPATCHED→RUNNING of `rows` (as read) for `nodeId`, and the job_attempt row of each winner, together: per
-   * 500 rows one UPDATE (token+1, lease `leaseUntil`, start `now`), a read-back only when some row was lost,
-   * and one multi-row INSERT IGNORE of the attempts. A claim never exists without its attempt.
-   * @returns the rows this call claimed, with their new fencing token.
+   * DISPATCHED→RUNNING of `rows` (as read) for `nodeId` and the attempt row of each winner, together: per 500
+   * rows one UPDATE, a read-back only when some row was lost, one INSERT IGNORE. @returns the claimed rows.
    */
-  claim(tx: Tx | undefined, rows: JobInstance[], nodeId: string, now: number, leaseUntil: number): Promise<ClaimedInstance[]> {
+  claim(
+    tx: Tx | undefined,
+    rows: JobInstance[],
+    nodeId: string,
+    now: number,
+    leaseUntil: number,
+  ): Promise<ClaimedInstance[]> {
     return this.within(tx, async (em) => {
       const out: ClaimedInstance[] = [];
       for (let i = 0; i < rows.length; i += STATEMENT_ROWS) {
-        const won = await this.instances.claimDispatched(em, rows.slice(i, i + STATEMENT_ROWS), nodeId, now, leaseUntil);
+        const part = rows.slice(i, i + STATEMENT_ROWS);
+        const won = await this.instances.claimDispatched(em, part, nodeId, now, leaseUntil);
         if (won.length === 0) continue;
         await this.attempts.startMany(em, won.map((r) => ({
           instanceId: r.id, attempt: r.attempt, nodeId, fencingToken: r.fencingToken + 1,
@@ -59,10 +60,7 @@ export class ExecutionLedger {
     });
   }
 
-  /**
-   * RUNNING→SUCCESS of many attempts (JobInstanceRepository.succeedMany); idempotent for a retry with the
-   * same `now`. @returns the instance ids whose write won.
-   */
+  /** RUNNING→SUCCESS of many attempts (JobInstanceRepository.succeedMany). @returns the ids that won. */
   succeed(tx: Tx | undefined, done: SucceededAttempt[], now: number): Promise<Set<string>> {
     return this.within(tx, (em) => this.instances.succeedMany(em, done, now));
   }

@@ -5,15 +5,12 @@ import { withDbRetry } from '../repositories/db-errors.js';
 /** The transaction handle a unit of work hands to repositories (opaque to other modules). */
 export type Tx = EntityManager;
 
-/** How {@link UnitOfWork.run} runs its function. */
+/** `isolation`: MySQL only (SQLite is serializable). `retryMs`: rerun after transient errors (withDbRetry). */
 export interface UnitOfWorkOptions {
-  /** MySQL only: READ COMMITTED instead of the server default (REPEATABLE READ). SQLite is always serializable. */
   isolation?: 'READ COMMITTED';
-  /** Run the whole transaction again after a transient error ({@link withDbRetry}) for up to this many ms. */
   retryMs?: number;
 }
 
-/** The unit of work open in this async context, if any. */
 interface Open {
   ds: DataSource;
   tx: Tx;
@@ -24,19 +21,17 @@ const current = new AsyncLocalStorage<Open>();
 const perDataSource = new WeakMap<DataSource, UnitOfWork>();
 
 /**
- * The one way to run writes that must commit together, with the same semantics on MySQL and SQLite:
- * - atomic: `fn`'s writes through the `tx` it is given commit when `fn` resolves and roll back when it throws
- *   (the error is rethrown);
- * - isolation: MySQL runs at the server default or at `isolation`, each unit on its own pooled connection;
- *   SQLite has one connection (TypeORM's better-sqlite3 driver), so units of one DataSource run one at a time,
- *   which is serializable; a statement outside any unit that runs meanwhile shares that connection;
- * - nesting: `run` called while `fn` is open (same async context, same DataSource) joins the outer
- *   transaction: no savepoint, its writes commit or roll back with the outer ones, its options are ignored;
- * - retry: none unless `retryMs`; then a deadlock, lock wait or lost connection reruns the whole `fn` in a
- *   new transaction, so `fn` must be safe to repeat.
+ * The one way to run writes that must commit together, the same on MySQL and SQLite:
+ * - atomic: the writes through `fn`'s `tx` commit when `fn` resolves, roll back when it throws (rethrown);
+ * - isolation: MySQL at the server default (REPEATABLE READ) or `isolation`, one pooled connection per unit;
+ *   SQLite has one connection, so a DataSource's units run one at a time (serializable), and a statement
+ *   outside any unit that runs meanwhile lands in the open one;
+ * - nesting: `run` inside an open `fn` (same async context and DataSource) joins it: no savepoint, options
+ *   ignored; a run begun after its creator ended is its own;
+ * - retry: only with `retryMs`, rerunning the whole `fn` in a new transaction (so it must be safe to repeat).
  */
 export class UnitOfWork {
-  /** SQLite: the last unit begun (the tail of the queue). */
+  /** SQLite: the tail of the queue of units. */
   private tail: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly ds: DataSource) {}
@@ -48,7 +43,7 @@ export class UnitOfWork {
     return uow;
   }
 
-  /** Runs `fn` in one transaction (see the class comment for what is the same on both databases). */
+  /** Runs `fn` in one transaction; @returns what `fn` returns. @throws what `fn` or the database threw. */
   run<T>(fn: (tx: Tx) => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
     const outer = current.getStore();
     if (outer?.open && outer.ds === this.ds) return fn(outer.tx);
@@ -63,7 +58,9 @@ export class UnitOfWork {
         state.open = false;
       });
     };
-    if (this.ds.options.type === 'mysql') return isolation ? this.ds.transaction(isolation, body) : this.ds.transaction(body);
+    if (this.ds.options.type === 'mysql') {
+      return isolation ? this.ds.transaction(isolation, body) : this.ds.transaction(body);
+    }
     const run = this.tail.then(
       () => this.ds.transaction(body),
       () => this.ds.transaction(body),
