@@ -1,69 +1,44 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import {
-  AttemptStatus, dataSourceOptions, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S,
-  newJobInstance, runMigrations, TriggerSource, UnitOfWork,
+  AttemptStatus, type JobAttemptRepository, JobInstance, type JobInstanceRepository, JobInstanceStatus as S, type Tx,
+  UnitOfWork,
 } from '../../src/modules/metadata/index.js';
-import { MYSQL_URL, uniqueNamespace } from '../utils/test-node.js';
+import { instanceAndAttempts, type MetadataDb, openMetadataDb, runningInstance } from '../utils/metadata-db.js';
+import { uniqueNamespace } from '../utils/test-node.js';
 
 /**
  * UnitOfWork.run on the real MariaDB and SQLite: the same calls give the same rows on both (commit together,
  * roll back together, a nested run joins, a retried run commits once, a run begun after another ended is its own).
+ * A transition and the attempt row it closes commit together or not at all, so a process dying between them
+ * cannot leave an attempt RUNNING for ever.
  */
 describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
   const ns = uniqueNamespace(`int-uow-${kind}`);
-  let dir: string | undefined;
-  let ds: DataSource;
+  let db: MetadataDb;
   let uow: UnitOfWork;
   let instances: JobInstanceRepository;
   let attempts: JobAttemptRepository;
 
   beforeAll(async () => {
-    if (kind === 'sqlite') dir = mkdtempSync(join(tmpdir(), 'tw-uow-'));
-    const database = kind === 'mysql'
-      ? { type: 'mysql' as const, url: MYSQL_URL }
-      : { type: 'better-sqlite3' as const, path: join(dir as string, 'db.sqlite') };
-    ds = await new DataSource(dataSourceOptions({ database })).initialize();
-    await runMigrations(ds);
-    uow = UnitOfWork.for(ds);
-    instances = new JobInstanceRepository(ds);
-    attempts = new JobAttemptRepository(ds);
+    db = await openMetadataDb(kind, ns);
+    ({ instances, attempts } = db);
+    uow = UnitOfWork.for(db.ds);
   });
 
-  afterAll(async () => {
-    if (kind === 'mysql') {
-      await ds.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [ns]);
-      await ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
-    }
-    await ds.destroy();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => db.close());
 
-  /** A RUNNING instance at attempt 1, token 1, with its RUNNING attempt row. */
-  async function running(): Promise<string> {
-    const row = newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime: 1, triggerSource: TriggerSource.API, dueAt: 1 }, 1);
-    Object.assign(row, { status: S.RUNNING, nodeId: 'n-1', fencingToken: 1, startedAt: 1 });
-    await ds.getRepository(JobInstance).save(row);
-    await attempts.start(row.id, 1, 'n-1', 1, 1);
-    return row.id;
-  }
-
-  const state = async (id: string) => ({
-    instance: (await instances.findById(id))?.status,
-    attempt: (await attempts.listForInstance(id)).map((a) => a.status),
-  });
+  const running = () => runningInstance(db, ns);
+  const state = (id: string) => instanceAndAttempts(db, id);
 
   /** The finishing write and the attempt close, inside `tx`. */
-  const finish = async (tx: Parameters<Parameters<UnitOfWork['run']>[0]>[0], id: string) => {
-    const won = await instances.transition(id, S.RUNNING, S.SUCCESS, { attempt: 1, fencingToken: 1 }, { finishedAt: 2 }, 2, tx);
+  const finish = async (tx: Tx, id: string) => {
+    const guard = { attempt: 1, fencingToken: 1 };
+    const won = await instances.transition(id, S.RUNNING, S.SUCCESS, guard, { finishedAt: 2 }, 2, tx);
     await attempts.finish(id, 1, AttemptStatus.SUCCESS, null, 2, tx);
     return won;
   };
 
   it('should be one instance per DataSource', () => {
-    expect(UnitOfWork.for(ds)).toBe(uow);
+    expect(UnitOfWork.for(db.ds)).toBe(uow);
   });
 
   it('should commit every write of the function together and return its value', async () => {
@@ -81,6 +56,19 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
     expect(await state(id)).toEqual({ instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] });
   });
 
+  it('should do the same through the repositories\' deprecated together()/transaction()', async () => {
+    const [a, b] = [await running(), await running()];
+    await instances.together((tx) => finish(tx as Tx, a));
+    await expect(instances.transaction(async (tx) => {
+      await finish(tx, b);
+      throw new Error('killed between the writes and the commit');
+    })).rejects.toThrow('killed between');
+    expect([await state(a), await state(b)]).toEqual([
+      { instance: S.SUCCESS, attempt: [AttemptStatus.SUCCESS] },
+      { instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] },
+    ]);
+  });
+
   it('should do the same at READ COMMITTED', async () => {
     const [a, b] = [await running(), await running()];
     await uow.run((tx) => finish(tx, a), { isolation: 'READ COMMITTED' });
@@ -89,7 +77,8 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
       throw new Error('no');
     }, { isolation: 'READ COMMITTED' })).rejects.toThrow('no');
     expect([await state(a), await state(b)]).toEqual([
-      { instance: S.SUCCESS, attempt: [AttemptStatus.SUCCESS] }, { instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] },
+      { instance: S.SUCCESS, attempt: [AttemptStatus.SUCCESS] },
+      { instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] },
     ]);
   });
 
@@ -106,7 +95,7 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
     expect(await state(id)).toEqual({ instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] });
   });
 
-  it('should rerun the whole function in a new transaction after a transient error when asked, committing once', async () => {
+  it('should rerun the whole function in a new transaction after a transient error when asked', async () => {
     const id = await running();
     let tries = 0;
     const won = await uow.run(async (tx) => {
@@ -121,7 +110,8 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
     }, { retryMs: 1000 })).rejects.toThrow('not transient');
   });
 
-  it('should give a run begun after its creator committed (a timer set inside it) a transaction of its own', async () => {
+  it('should give a run begun after its creator committed (a timer set inside it) a transaction of its own',
+    async () => {
     const [a, b] = [await running(), await running()];
     let later: Promise<unknown> = Promise.resolve();
     await uow.run(async (tx) => {
@@ -133,7 +123,8 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
     });
     await expect(later).rejects.toThrow('the later run fails alone');
     expect([await state(a), await state(b)]).toEqual([
-      { instance: S.SUCCESS, attempt: [AttemptStatus.SUCCESS] }, { instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] },
+      { instance: S.SUCCESS, attempt: [AttemptStatus.SUCCESS] },
+      { instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] },
     ]);
   });
 
@@ -149,7 +140,8 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
     ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
     expect([await state(a), await state(b)]).toEqual([
-      { instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] }, { instance: S.SUCCESS, attempt: [AttemptStatus.SUCCESS] },
+      { instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] },
+      { instance: S.SUCCESS, attempt: [AttemptStatus.SUCCESS] },
     ]);
   });
 });

@@ -28,7 +28,7 @@ export interface TransitionGuard {
   nodeId?: string;
 }
 
-/** All job_instance I/O; a status change is a conditional UPDATE that another writer may win (docs/state-machine.md). */
+/** All job_instance I/O; a status change is a conditional UPDATE another writer may win (docs/state-machine.md). */
 @Injectable()
 export class JobInstanceRepository {
   private readonly repo: Repository<JobInstance>;
