@@ -1,9 +1,9 @@
-import { type InitialStatus, JobDefinition, JobInstance, JobInstanceStatus, OverlapPolicy } from '../metadata/index.js';
+import { JobDefinition, JobInstance, JobInstanceStatus, OverlapPolicy } from '../metadata/index.js';
 
 /** What the overlap policy decided for one new fire. */
 export interface OverlapDecision {
   /** Status the new row is written with: PENDING, WAITING (QUEUE) or CANCELLED (SKIP). */
-  status: InitialStatus;
+  status: JobInstanceStatus.PENDING | JobInstanceStatus.WAITING | JobInstanceStatus.CANCELLED;
   /** Earlier unfinished instances to cancel after the commit (REPLACE). */
   replace: JobInstance[];
   /** Why the row is not PENDING, recorded in its `error`. */

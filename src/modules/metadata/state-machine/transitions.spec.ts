@@ -37,8 +37,8 @@ describe('JobInstance transitions', () => {
     expect(FINAL_STATUSES.has(S.SUCCESS) && FINAL_STATUSES.has(S.CANCELLED)).toBe(true);
   });
 
-  it('should let a new row start only PENDING, WAITING or CANCELLED, each a status the table knows', () => {
-    expect([...INITIAL_STATUSES].sort()).toEqual([S.CANCELLED, S.PENDING, S.WAITING]);
+  it('should let a new row start only PENDING, DISPATCHED, WAITING or CANCELLED, each a status the table knows', () => {
+    expect([...INITIAL_STATUSES].sort()).toEqual([S.CANCELLED, S.DISPATCHED, S.PENDING, S.WAITING]);
     for (const s of INITIAL_STATUSES) expect(TRANSITIONS.has(s)).toBe(true);
   });
 });

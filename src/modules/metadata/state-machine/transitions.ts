@@ -2,12 +2,14 @@ import { ErrorCode, SchedulerError } from '../../../common/index.js';
 import { JobInstanceStatus as S } from './job-instance-status.js';
 
 /**
- * The statuses a new instance row may be written with: PENDING (to run), WAITING (QUEUE overlap: behind an
- * unfinished fire) or CANCELLED (SKIP overlap, a misfire skipped, a REPLACE victim of the same pass).
+ * The statuses a row may be inserted in (docs/state-machine.md "Initial statuses"): PENDING (to run), DISPATCHED
+ * (a staged fire, already routed), WAITING (QUEUE overlap) or CANCELLED (skipped by overlap or misfire policy).
  */
-export type InitialStatus = S.PENDING | S.WAITING | S.CANCELLED;
+export type InitialStatus = S.PENDING | S.DISPATCHED | S.WAITING | S.CANCELLED;
 
-export const INITIAL_STATUSES: ReadonlySet<S> = new Set<InitialStatus>([S.PENDING, S.WAITING, S.CANCELLED]);
+export const INITIAL_STATUSES: ReadonlySet<S> = new Set<InitialStatus>([
+  S.PENDING, S.DISPATCHED, S.WAITING, S.CANCELLED,
+]);
 
 /**
  * The one table of allowed instance transitions (docs/state-machine.md); repositories assert each pair before
