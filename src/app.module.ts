@@ -9,7 +9,7 @@ import { ExecutionModule } from './modules/execution/index.js';
 import { MetadataModule } from './modules/metadata/index.js';
 import { HealthController, MetricsController, NoApiController, ObservabilityModule, REDIS_TOKEN } from './modules/observability/index.js';
 import { OpenApiModule, PROBLEM_FILTER_PROVIDER } from './modules/openapi/index.js';
-import { TriggerModule } from './modules/trigger/index.js';
+import { AttemptEndedHookModule, TriggerModule } from './modules/trigger/index.js';
 import { TerminusModule } from '@nestjs/terminus';
 
 /** Options for {@link AppModule.forRoles}; tests pass extra providers (their own handlers) and a clock. */
@@ -43,7 +43,10 @@ export class AppModule {
     ];
     if (has(Role.SCHEDULER) || has(Role.API)) imports.push(trigger);
     if (has(Role.API)) imports.push(OpenApiModule.forRoot(trigger));
-    if (has(Role.EXECUTOR)) imports.push(ExecutionModule.forRoot({ http: true, shell: config.allowShell }));
+    if (has(Role.EXECUTOR)) {
+      const execution = { http: true, shell: config.allowShell };
+      imports.push(ExecutionModule.forRoot(execution, { attemptEnded: AttemptEndedHookModule }));
+    }
     imports.push(...(opts.imports ?? []));
     const providers: Provider[] = [PROBLEM_FILTER_PROVIDER, { provide: REDIS_TOKEN, useExisting: REDIS_CLIENT }];
     return {

@@ -1,0 +1,132 @@
+import type { Logger } from '@nestjs/common';
+import { type Clock, GroupCommitter } from '../../common/index.js';
+import {
+  ExecutionLedgerRepository,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  isTransientDbError,
+  type Tx,
+  withDbRetry,
+} from '../metadata/index.js';
+import type { AttemptOutcome } from './outcome-policy.js';
+
+/** An ended attempt on its way to the finishing write, and what that write should say. */
+export interface FinishingWrite {
+  row: JobInstance;
+  token: number;
+  outcome: AttemptOutcome;
+  /** The row's new status (CANCELLED: the canceller already moved it; only the attempt closes). */
+  status: S;
+  /** For a write that is not a plain SUCCESS: the transition's patch. */
+  patch: Partial<JobInstance>;
+  /** When the patch was made (the transition's `now`), epoch ms. */
+  at: number;
+}
+
+/** Most attempts one finishing transaction carries. */
+const FINISH_BATCH = 256;
+/** How long a finishing write is retried through transient errors; beyond, the lease takes the row back. */
+const FINISH_RETRY_MS = 30_000;
+
+/**
+ * The group commit of finishing writes (docs/execution.md). Attempts that end while a transaction is open go
+ * together in the next one; every row's write stays conditional on its fencing token (the SUCCESSes of a group
+ * in one UPDATE, other outcomes one transition each) and the attempt rows of the writes that won close in one
+ * UPDATE of the same transaction.
+ */
+export class FinishWriter {
+  private readonly groups = new GroupCommitter<FinishingWrite, boolean | Error>((g) => this.writeGroup(g), FINISH_BATCH);
+
+  constructor(
+    private readonly instances: JobInstanceRepository,
+    private readonly ledger: ExecutionLedgerRepository,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Queues one write; resolves once its group committed: true when it won (a CANCELLED write always does, only
+   * its attempt row closes), false when the token was stale, or the error its write failed with. Never rejects.
+   */
+  submit(write: FinishingWrite): Promise<boolean | Error> {
+    return this.groups.submit(write).catch((err: Error) => err);
+  }
+
+  /**
+   * One transaction holds one attempt per instance (a second attempt of the same instance goes in the next) and
+   * is retried whole through transient errors. A transaction of several attempts that still fails is written
+   * again one attempt per transaction, so an attempt whose own write cannot succeed fails alone — but not after
+   * a transient error that outlasted the retries: the database is away for all of them alike.
+   */
+  private async writeGroup(group: FinishingWrite[]): Promise<Array<boolean | Error>> {
+    const won = new Array<boolean | Error>(group.length).fill(false);
+    let rest = group.map((write, index) => ({ write, index }));
+    while (rest.length > 0) {
+      const seen = new Set<string>();
+      const round: typeof rest = [];
+      const later: typeof rest = [];
+      for (const entry of rest) {
+        (seen.has(entry.write.row.id) ? later : round).push(entry);
+        seen.add(entry.write.row.id);
+      }
+      const write = (entries: typeof round) => {
+        const now = this.clock.now();
+        const writes = entries.map((e) => e.write);
+        return withDbRetry(() => this.instances.together((em) => this.writeRound(em, writes, now)), FINISH_RETRY_MS);
+      };
+      try {
+        const results = await write(round);
+        round.forEach((entry, k) => (won[entry.index] = results[k]));
+      } catch (err) {
+        if (round.length === 1 || isTransientDbError(err)) for (const entry of round) won[entry.index] = err as Error;
+        else {
+          this.logger.warn(`finishing write of ${round.length} attempts failed (${(err as Error).message}); ` +
+            'writing them one by one');
+          for (const entry of round) won[entry.index] = await write([entry]).then((r) => r[0], (e: Error) => e);
+        }
+      }
+      rest = later;
+    }
+    return won;
+  }
+
+  /**
+   * One finishing transaction (distinct instances). The finishing write and its attempt row commit together:
+   * a node killed between two separate writes would leave an attempt RUNNING for ever, untraceable.
+   */
+  private async writeRound(em: Tx | undefined, group: FinishingWrite[], now: number): Promise<boolean[]> {
+    const successes = group.filter((e) => e.status === S.SUCCESS);
+    const succeeded = successes.length === 0 ? new Set<string>() : await this.ledger.succeed(em,
+      successes.map((e) => ({ id: e.row.id, attempt: e.row.attempt, fencingToken: e.token, result: e.patch.result })), now);
+    const won: boolean[] = [];
+    for (const e of group) {
+      if (e.status === S.CANCELLED) won.push(true);
+      else if (e.status === S.SUCCESS) won.push(succeeded.has(e.row.id));
+      else {
+        const guard = { attempt: e.row.attempt, fencingToken: e.token };
+        won.push(await this.instances.transition(e.row.id, S.RUNNING, e.status, guard, e.patch, e.at, em)
+          || await this.isOwnEarlierWrite(em, e));
+      }
+    }
+    const ended = group.filter((_, k) => won[k]).map((e) => ({
+      instanceId: e.row.id, attempt: e.row.attempt, status: e.outcome.status,
+      error: e.outcome.status === S.SUCCESS ? null : e.outcome.error,
+    }));
+    if (ended.length > 0) await this.ledger.endAttempts(em, ended, now);
+    return won;
+  }
+
+  /**
+   * Whether a transition that matched no row finds the row exactly as this write leaves it: the same write,
+   * committed by an earlier try whose answer the connection lost (withDbRetry then ran the group again).
+   * Compared: status, attempt, token, `updated_at` (this write's own time) and error; another writer (the
+   * reconciler, a canceller) leaves a different error or time. Treated as lost, such a write would skip its
+   * follow-ups (delay queue, metrics, FIXED_DELAY's next fire).
+   */
+  private async isOwnEarlierWrite(em: Tx | undefined, e: FinishingWrite): Promise<boolean> {
+    const [now] = await this.ledger.findMany([e.row.id], em);
+    return !!now && now.status === e.status && now.attempt === (e.patch.attempt ?? e.row.attempt)
+      && now.fencingToken === e.token && now.updatedAt === e.at && (now.error ?? null) === (e.patch.error ?? null);
+  }
+}

@@ -1,0 +1,87 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL } from '../coordination/index.js';
+import { AbortReason, abortAttempt } from './abort-reason.js';
+import { every } from './clock-timers.js';
+import { TaskRunner } from './task-runner.service.js';
+
+/**
+ * Keeps the leases of the attempts running here (docs/execution.md "Leases and fencing"): every
+ * LEASE_RENEW_MS each lease is extended to now + LEASE_MS, and an attempt whose renewal finds the row no
+ * longer its own is aborted (LEASE_LOST). Revocation: an attempt whose instance was cancelled or taken away
+ * is aborted (REVOKED) when {@link checkRevoked} runs — every heartbeat, and at once when a canceller's stop
+ * signal names an instance running here.
+ */
+@Injectable()
+export class LeaseKeeper {
+  private readonly logger = new Logger(LeaseKeeper.name);
+  private stopRenewing: (() => void) | null = null;
+  private unsubscribeStop: (() => Promise<void>) | null = null;
+  /** The revocation check in progress, and whether another was asked for meanwhile. */
+  private check: Promise<void> | null = null;
+  private checkAgain = false;
+
+  constructor(
+    private readonly runner: TaskRunner,
+    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Subscribes to stop signals (a failure only delays cancels to the next heartbeat), then starts renewing. */
+  async start(): Promise<void> {
+    this.unsubscribeStop = await this.coordination.subscribe(INSTANCE_STOP_CHANNEL, (id) => {
+      if (!this.runner.runs(id)) return;
+      void this.checkRevoked()
+        .catch((err: Error) => this.logger.warn(`stop check failed (the next heartbeat checks again): ${err.message}`));
+    }).catch((err: Error) => {
+      this.logger.warn(`stop signals not subscribed (cancels reach running handlers at the next heartbeat): ${err.message}`);
+      return null;
+    });
+    this.stopRenewing = every(this.clock, this.config.leaseRenewMs, () => void this.renewLeases());
+  }
+
+  /** Stops renewing (what still runs keeps its lease until LEASE_MS after the last renewal). */
+  stopRenewal(): void {
+    this.stopRenewing?.();
+    this.stopRenewing = null;
+  }
+
+  /** Ends the stop-signal subscription. */
+  async unsubscribe(): Promise<void> {
+    await this.unsubscribeStop?.().catch(() => undefined);
+    this.unsubscribeStop = null;
+  }
+
+  /**
+   * Extends every running attempt's lease to now + LEASE_MS, aborting (LEASE_LOST) those whose row is no longer
+   * theirs. A renewal that fails (database away) aborts nothing: the lease may still be valid.
+   */
+  async renewLeases(): Promise<void> {
+    const until = this.clock.now() + this.config.leaseMs;
+    for (const att of this.runner.running.values()) {
+      const ok = await this.runner.renewLease(att, until).catch(() => true);
+      if (!ok) abortAttempt(att.controller, AbortReason.LEASE_LOST);
+    }
+  }
+
+  /**
+   * Aborts (REVOKED) the attempts whose instance was cancelled or taken away: one database read of the running
+   * attempts. Asked while a check runs, it runs once more after it, so no request is answered by an older read.
+   */
+  checkRevoked(): Promise<void> {
+    if (this.check) {
+      this.checkAgain = true;
+      return this.check;
+    }
+    const run = async () => {
+      do {
+        this.checkAgain = false;
+        for (const att of await this.runner.revokedAttempts()) abortAttempt(att.controller, AbortReason.REVOKED);
+      } while (this.checkAgain);
+    };
+    this.check = run().finally(() => (this.check = null));
+    return this.check;
+  }
+}
