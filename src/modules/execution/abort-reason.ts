@@ -4,17 +4,14 @@ import { JobFailure } from './job-context.js';
 import type { AttemptOutcome } from './outcome-policy.js';
 
 /**
- * Why a running attempt's signal was aborted. The abort reason a handler sees is `new Error(<reason>)`, so
- * `ctx.signal.reason.message` is one of these values.
+ * Why a running attempt's signal was aborted: past timeoutMs, this node's shutdown, the instance cancelled or
+ * taken away (no longer RUNNING at this token), a lease renewal that found the row no longer ours. A handler sees
+ * `new Error(<reason>)` as `ctx.signal.reason`.
  */
 export enum AbortReason {
-  /** The attempt ran past the instance's timeoutMs. */
   TIMEOUT = 'TIMEOUT',
-  /** This node shuts down and the grace ran out: the instance is handed back without using up an attempt. */
   SHUTDOWN = 'SHUTDOWN',
-  /** The instance was cancelled or taken away (the row is no longer RUNNING at this attempt's token). */
   REVOKED = 'REVOKED',
-  /** A lease renewal found the row no longer ours. */
   LEASE_LOST = 'LEASE_LOST',
 }
 
@@ -33,9 +30,8 @@ export function abortReasonOf(signal: AbortSignal): AbortReason | null {
 }
 
 /**
- * The outcome of an attempt aborted for `reason`. `err` is what the handler's run rejected with, used for
- * LEASE_LOST: the row already belongs to someone else, so the finishing write loses and this plain
- * failure is never recorded (it would be, were the lease check wrong).
+ * The outcome of an attempt aborted for `reason`; LEASE_LOST is the plain failure of `err` (what the run rejected
+ * with): the row is someone else's, so that write loses and records nothing.
  */
 export function abortedOutcome(reason: AbortReason, timeoutMs: number, err: unknown): AttemptOutcome {
   switch (reason) {
@@ -50,10 +46,7 @@ export function abortedOutcome(reason: AbortReason, timeoutMs: number, err: unkn
   }
 }
 
-/**
- * The outcome of a handler that threw `err`: FAILED with `<name>: <field> <message>` (no name for a plain
- * Error); a {@link JobFailure} keeps its result, and one that is not retryable is final.
- */
+/** FAILED with `<name>: <field> <message>` (no name for an Error); a {@link JobFailure} keeps its result. */
 export function failedOutcome(err: unknown): AttemptOutcome {
   const e = err as Error;
   const field = err instanceof SchedulerError && err.field ? `${err.field} ` : ''; // "ValidationError: params.url ..."

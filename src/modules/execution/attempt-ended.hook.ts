@@ -1,22 +1,17 @@
 import type { JobInstanceStatus } from '../metadata/index.js';
 
-/** An attempt whose finishing write won on this node. */
+/** An attempt whose finishing write won: its new status (`final`: no retry or hand-back), at epoch ms UTC. */
 export interface AttemptEnded {
   instanceId: string;
-  /** The job definition, or null for an API task. */
   jobId: string | null;
-  /** The row's new status (PENDING for a retry or a hand-back). */
   status: JobInstanceStatus;
-  /** Whether the instance is over (no retry, no hand-back). */
   final: boolean;
-  /** When the write's follow-ups began, epoch ms UTC. */
   at: number;
 }
 
 /**
- * Told of every attempt whose finishing write won, after its admission slot and QUEUE turn were released.
- * The trigger module provides it (FIXED_DELAY's next fire is counted from the final finish), so execution
- * does not compute schedules. An error it throws is logged with the instance; the write stays.
+ * Told of every attempt whose finishing write won, after its slot was released. The trigger module provides it
+ * (FIXED_DELAY's next fire), so execution computes no schedule. What it throws is logged; the write stays.
  */
 export interface AttemptEndedHook {
   attemptEnded(ended: AttemptEnded): Promise<void>;

@@ -12,9 +12,8 @@ import type { AttemptOutcome } from './outcome-policy.js';
 const HANDLER_STOP_WAIT_MS = 1_000;
 
 /**
- * Runs one claimed attempt's handler (docs/execution.md) and says how it ended. The handler gets a
- * {@link JobContext} whose signal aborts on timeout, on this node's shutdown, or when the caller aborts
- * `controller` (revocation, lost lease); see {@link AbortReason}. Never throws.
+ * Runs one claimed attempt's handler and says how it ended (docs/execution.md). Its {@link JobContext}'s signal
+ * aborts on timeout, shutdown, or when the caller aborts `controller` ({@link AbortReason}). Never throws.
  */
 export class AttemptExecution {
   constructor(
@@ -25,7 +24,8 @@ export class AttemptExecution {
     private readonly logger: Logger,
   ) {}
 
-  async run(row: JobInstance, token: number, controller: AbortController, shutdown: AbortSignal): Promise<AttemptOutcome> {
+  async run(row: JobInstance, token: number, controller: AbortController, shutdown: AbortSignal,
+  ): Promise<AttemptOutcome> {
     const handler = await this.runnable(row);
     if (!('execute' in handler)) return handler;
     const cancelTimeout = this.clock.schedule(row.timeoutMs, () => abortAttempt(controller, AbortReason.TIMEOUT));
@@ -52,7 +52,7 @@ export class AttemptExecution {
   private async runnable(row: JobInstance): Promise<JobHandlerImpl | AttemptOutcome> {
     const corrupt = corruptionOf(row);
     if (corrupt) {
-      // Its params cannot be read (a TEXT cut at 65,535 bytes, say): the handler, and every retry, would run on nothing.
+      // Params that cannot be read (a TEXT cut at 65,535 bytes): the handler and every retry would run on nothing.
       this.metrics.rowsQuarantined.inc({ reason: CORRUPT_ROW });
       this.logger.error(`instance ${row.id} failed without running its handler: ${corrupt}`);
       return { status: S.FAILED, error: corrupt, final: true };

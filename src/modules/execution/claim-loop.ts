@@ -7,17 +7,15 @@ import { sleep } from './clock-timers.js';
 import { TaskRunner } from './task-runner.service.js';
 
 const CLAIM_WAIT_MS = 1000;
-/** After a failed claim, ms before the next. */
 const CLAIM_ERROR_PAUSE_MS = 500;
 /** Ids in flight (running or finishing) per worker slot, at most. */
 const FINISHING_FACTOR = 4;
 
 /**
- * Takes ids off this node's reliable queue (docs/dispatch.md) while worker slots (EXECUTOR_CONCURRENCY) are
- * free: as many at once as slots are free, round robin across apps, none past its {@link share}; the runner
- * claims and starts them together. A slot frees when its handler ends, so the next claim overlaps the finishing
- * writes of the last ones; at most FINISHING_FACTOR × EXECUTOR_CONCURRENCY ids are in flight in all (a slow
- * database holds back claims instead of piling up finished work). Ids whose run ended are acked in groups.
+ * Takes ids off this node's reliable queue (docs/dispatch.md) while worker slots (EXECUTOR_CONCURRENCY) are free,
+ * round robin across apps, none past its {@link share}. A slot frees when its handler ends, so claims overlap the
+ * finishing writes; at most FINISHING_FACTOR × EXECUTOR_CONCURRENCY ids are in flight (a slow database holds back
+ * claims instead of piling up finished work). Ended ids are acked in groups.
  */
 @Injectable()
 export class ClaimLoop {
@@ -26,16 +24,15 @@ export class ClaimLoop {
   private loop: Promise<void> = Promise.resolve();
   private slotWaiter: (() => void) | null = null;
   private inFlightCount = 0;
-  /** Ids taken from the queue whose handler has not ended: the worker slots in use. */
+  /** Worker slots in use: ids whose handler has not ended. */
   private busy = 0;
-  /** Worker slots in use by app (ids of a previous version's queue have no app and count for none). */
+  /** Worker slots in use by app (an id without app counts for none). */
   private readonly appSlots = new Map<string, number>();
   /** The app of each id whose handler has not ended, once per copy taken (an id queued twice is taken twice). */
   private readonly slotApps = new Map<string, Array<string | null>>();
-  /** Aborted when a worker slot frees: ends a claim that waits only because every app with work holds its share. */
+  /** Aborted when a slot frees: ends a claim that waits only because every app with work holds its share. */
   private slotFreed = new AbortController();
   private nodeId = '';
-  /** Acks in groups; failed ones are sent again with the next group or at the next heartbeat. */
   private readonly acks: AckBuffer;
 
   constructor(
@@ -92,9 +89,8 @@ export class ClaimLoop {
   }
 
   /**
-   * The per-app bound of a claim (EXECUTOR_APP_SHARE, README "Fair sharing"): an app may hold at most
-   * max(1, ⌊EXECUTOR_CONCURRENCY × share⌋) worker slots here, so the rest stay free for other apps' work
-   * (a running handler is never preempted: without that room, another app's task waits for a slow one to end).
+   * EXECUTOR_APP_SHARE (README "Fair sharing"): an app holds at most max(1, ⌊EXECUTOR_CONCURRENCY × share⌋) slots
+   * here, so room stays for other apps (a running handler is never preempted).
    */
   private share(): ClaimShare {
     const cap = Math.max(1, Math.floor(this.config.executorConcurrency * this.config.executorAppShare));
@@ -124,7 +120,6 @@ export class ClaimLoop {
     });
   }
 
-  /** Gives back the app slot of one copy of `id` whose handler ended. */
   private freeAppSlot(id: string): void {
     const apps = this.slotApps.get(id);
     const appId = apps?.shift();

@@ -15,11 +15,9 @@ import { NodeMembership } from './node-membership.js';
 import { ShutdownDrain } from './shutdown-drain.js';
 import { TaskRunner } from './task-runner.service.js';
 
-/** Options of {@link ExecutionModule.forRoot}. */
+/** Options of {@link ExecutionModule.forRoot}: the built-in `http` (default true) and `shell` (default false). */
 export interface ExecutionModuleOptions {
-  /** Register the built-in `http` handler (default true). */
   http?: boolean;
-  /** Register the built-in `shell` handler (TICKWHEEL_ALLOW_SHELL; default false). */
   shell?: boolean;
 }
 
@@ -28,16 +26,14 @@ export function builtinHandlers(opts: ExecutionModuleOptions = {}): Provider[] {
   return [NoopJobHandler, ...(opts.http !== false ? [HttpJobHandler] : []), ...(opts.shell ? [ShellJobHandler] : [])];
 }
 
-/** The modules {@link ExecutionModule.forRoot} takes its hooks from. */
+/** The modules providing execution's hooks: ATTEMPT_ENDED_HOOK (the trigger module's AttemptEndedHookModule). */
 export interface ExecutionHooks {
-  /** A module that provides and exports ATTEMPT_ENDED_HOOK (the trigger module's AttemptEndedHookModule). */
   attemptEnded: Type<unknown> | DynamicModule;
 }
 
 /**
- * The executor role (docs/architecture.md, modules). It runs every `@JobHandler` provider of the application it
- * is imported into, so a business Nest app can import it and serve only its own handlers (see
- * examples/). Built-ins: `noop` always, `http` and `shell` per option.
+ * The executor role (docs/architecture.md, modules): runs every `@JobHandler` provider of the application it is
+ * imported into, so a business app can serve only its own handlers (see examples/).
  */
 @Module({})
 export class ExecutionModule {

@@ -12,20 +12,17 @@ import { ShutdownDrain } from './shutdown-drain.js';
 import { TaskRunner } from './task-runner.service.js';
 
 /**
- * The executor role of one process (docs/execution.md): the lifecycle of its parts — {@link NodeMembership}
- * (registration, heartbeat), {@link LeaseKeeper} (lease renewal, revocation), {@link ClaimLoop} (worker slots)
- * and {@link ShutdownDrain}. Each heartbeat also checks for revoked attempts and re-sends failed acks.
- *
- * Graceful shutdown (SIGTERM): stop claiming and keep beating with no handlers advertised (still live, so the
- * running leases are not revoked, but no longer a candidate); hand back what was routed here and not started;
- * give running work EXECUTOR_SHUTDOWN_GRACE_MS, then abort and hand back what still runs; deregister.
+ * The executor role's lifecycle (docs/execution.md): {@link NodeMembership}, {@link LeaseKeeper},
+ * {@link ClaimLoop}, {@link ShutdownDrain}. On SIGTERM: stop claiming, beat on with no handlers advertised (live,
+ * so leases hold, but no candidate), hand back what has not started, give running work
+ * EXECUTOR_SHUTDOWN_GRACE_MS, abort and hand back the rest, deregister.
  */
 @Injectable()
 export class ExecutorService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ExecutorService.name);
   private stopping = false;
   private readonly shutdown = new AbortController();
-  /** Between the first hand-back on shutdown and the last: each beat hands back what arrived since. */
+  /** While set (shutdown), each beat hands back what arrived since. */
   private draining = false;
   private handedBack = 0;
 
@@ -56,7 +53,7 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
       `${this.config.executorConcurrency} workers`);
   }
 
-  /** Graceful stop: see the class comment. Returns once nothing runs here and the node is deregistered. */
+  /** Graceful stop; returns once nothing runs here and the node is deregistered. */
   async beforeApplicationShutdown(): Promise<void> {
     if (!this.membership.registered || this.stopping) return;
     this.stopping = true;
@@ -71,8 +68,7 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
     this.leases.stopRenewal();
     await this.membership.stop();
     await this.leases.unsubscribe();
-    // A dispatcher's view of the registry may be up to REGISTRY_VIEW_MS old: what it still pushes here after
-    // the drain advert lands before this last hand-back, not after it (stranded until the node counts as offline).
+    // A dispatcher's registry view may be REGISTRY_VIEW_MS old: what it still pushes lands before this hand-back.
     await sleep(this.clock, Math.max(0, drainAdvertised + 2 * REGISTRY_VIEW_MS - this.clock.now()));
     this.handedBack += await this.drain.handBackQueued(this.nodeId);
     await this.membership.deregister();
@@ -80,11 +76,7 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
       `grace, ${aborted} handed back aborted, ${this.handedBack} queued handed back`);
   }
 
-  /**
-   * Heartbeat, then abort the handlers whose instance was cancelled or taken away, then re-send failed acks. It
-   * goes on while the node drains: a silent node would be declared offline and its leases revoked. While
-   * draining, each beat also hands back what a dispatcher's cached view of the registry still routed here.
-   */
+  /** Heartbeat, revocation check, failed acks again; it goes on while draining (a silent node loses its leases). */
   private async beat(): Promise<void> {
     try {
       await this.membership.heartbeat(this.runner.running.size, this.stopping);

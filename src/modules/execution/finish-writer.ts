@@ -11,16 +11,13 @@ import {
 } from '../metadata/index.js';
 import type { AttemptOutcome } from './outcome-policy.js';
 
-/** An ended attempt on its way to the finishing write, and what that write should say. */
+/** An ended attempt's finishing write: the row's new status and patch (decideOutcome), made at `at` (epoch ms). */
 export interface FinishingWrite {
   row: JobInstance;
   token: number;
   outcome: AttemptOutcome;
-  /** The row's new status (CANCELLED: the canceller already moved it; only the attempt closes). */
   status: S;
-  /** For a write that is not a plain SUCCESS: the transition's patch. */
   patch: Partial<JobInstance>;
-  /** When the patch was made (the transition's `now`), epoch ms. */
   at: number;
 }
 
@@ -30,13 +27,13 @@ const FINISH_BATCH = 256;
 const FINISH_RETRY_MS = 30_000;
 
 /**
- * The group commit of finishing writes (docs/execution.md). Attempts that end while a transaction is open go
- * together in the next one; every row's write stays conditional on its fencing token (the SUCCESSes of a group
- * in one UPDATE, other outcomes one transition each) and the attempt rows of the writes that won close in one
- * UPDATE of the same transaction.
+ * The group commit of finishing writes (docs/execution.md): attempts that end while a transaction is open go
+ * together in the next one. Each row's write is conditional on its fencing token (a group's SUCCESSes in one
+ * UPDATE, other outcomes one transition each); the winners' attempt rows close in the same transaction.
  */
 export class FinishWriter {
-  private readonly groups = new GroupCommitter<FinishingWrite, boolean | Error>((g) => this.writeGroup(g), FINISH_BATCH);
+  private readonly groups = new GroupCommitter<FinishingWrite, boolean | Error>(
+    (group) => this.writeGroup(group), FINISH_BATCH);
 
   constructor(
     private readonly instances: JobInstanceRepository,
@@ -45,19 +42,15 @@ export class FinishWriter {
     private readonly logger: Logger,
   ) {}
 
-  /**
-   * Queues one write; resolves once its group committed: true when it won (a CANCELLED write always does, only
-   * its attempt row closes), false when the token was stale, or the error its write failed with. Never rejects.
-   */
+  /** Resolves once committed: won (CANCELLED always: only its attempt closes), false (stale token), or the error. */
   submit(write: FinishingWrite): Promise<boolean | Error> {
     return this.groups.submit(write).catch((err: Error) => err);
   }
 
   /**
-   * One transaction holds one attempt per instance (a second attempt of the same instance goes in the next) and
-   * is retried whole through transient errors. A transaction of several attempts that still fails is written
-   * again one attempt per transaction, so an attempt whose own write cannot succeed fails alone — but not after
-   * a transient error that outlasted the retries: the database is away for all of them alike.
+   * One attempt per instance and transaction, retried whole through transient errors. A group that still fails is
+   * written again one by one, so a write that cannot succeed fails alone (not after a transient error: the
+   * database is away for all alike).
    */
   private async writeGroup(group: FinishingWrite[]): Promise<Array<boolean | Error>> {
     const won = new Array<boolean | Error>(group.length).fill(false);
@@ -91,14 +84,12 @@ export class FinishWriter {
     return won;
   }
 
-  /**
-   * One finishing transaction (distinct instances). The finishing write and its attempt row commit together:
-   * a node killed between two separate writes would leave an attempt RUNNING for ever, untraceable.
-   */
+  /** One transaction: the finishing writes and their attempt rows commit together (none left RUNNING for ever). */
   private async writeRound(em: Tx | undefined, group: FinishingWrite[], now: number): Promise<boolean[]> {
     const successes = group.filter((e) => e.status === S.SUCCESS);
-    const succeeded = successes.length === 0 ? new Set<string>() : await this.ledger.succeed(em,
-      successes.map((e) => ({ id: e.row.id, attempt: e.row.attempt, fencingToken: e.token, result: e.patch.result })), now);
+    const succeeded = successes.length === 0 ? new Set<string>() : await this.ledger.succeed(em, successes.map((e) => ({
+      id: e.row.id, attempt: e.row.attempt, fencingToken: e.token, result: e.patch.result,
+    })), now);
     const won: boolean[] = [];
     for (const e of group) {
       if (e.status === S.CANCELLED) won.push(true);
@@ -118,11 +109,8 @@ export class FinishWriter {
   }
 
   /**
-   * Whether a transition that matched no row finds the row exactly as this write leaves it: the same write,
-   * committed by an earlier try whose answer the connection lost (withDbRetry then ran the group again).
-   * Compared: status, attempt, token, `updated_at` (this write's own time) and error; another writer (the
-   * reconciler, a canceller) leaves a different error or time. Treated as lost, such a write would skip its
-   * follow-ups (delay queue, metrics, FIXED_DELAY's next fire).
+   * Whether a transition that matched no row finds it as this very write leaves it (an earlier try committed, its
+   * answer lost): same status, attempt, token, `updated_at` and error. Taken for lost, it would skip its follow-ups.
    */
   private async isOwnEarlierWrite(em: Tx | undefined, e: FinishingWrite): Promise<boolean> {
     const [now] = await this.ledger.findMany([e.row.id], em);

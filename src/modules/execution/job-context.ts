@@ -1,7 +1,7 @@
 import { LoggerService } from '@nestjs/common';
 
 /**
- * What a handler receives for one attempt (DESIGN §7). `signal` aborts on timeout, lost lease and
+ * What a handler receives for one attempt (docs/execution.md). `signal` aborts on timeout, lost lease and
  * shutdown; `fencingToken` grows with every attempt, so a handler can make its own writes conditional
  * on it; `requestId` is the stable idempotency key across attempts.
  */
@@ -32,7 +32,7 @@ export interface JobContext {
 /** Whatever JSON-serialisable value the handler returns is stored as the instance's result. */
 export type JobResult = unknown;
 
-/** A user handler: a Nest provider marked with `@JobHandler('name')` (DESIGN §7). */
+/** A user handler: a Nest provider marked with `@JobHandler('name')` (docs/execution.md). */
 export interface JobHandlerImpl {
   execute(ctx: JobContext): Promise<JobResult>;
 }

@@ -7,18 +7,15 @@ import { every } from './clock-timers.js';
 import { TaskRunner } from './task-runner.service.js';
 
 /**
- * Keeps the leases of the attempts running here (docs/execution.md "Leases and fencing"): every
- * LEASE_RENEW_MS each lease is extended to now + LEASE_MS, and an attempt whose renewal finds the row no
- * longer its own is aborted (LEASE_LOST). Revocation: an attempt whose instance was cancelled or taken away
- * is aborted (REVOKED) when {@link checkRevoked} runs — every heartbeat, and at once when a canceller's stop
- * signal names an instance running here.
+ * Keeps the leases of the attempts running here (docs/execution.md "Leases and fencing"): every LEASE_RENEW_MS
+ * each is extended to now + LEASE_MS, and one whose row is no longer its own is aborted (LEASE_LOST). Revocation
+ * ({@link checkRevoked}, REVOKED) runs every heartbeat and at once on a stop signal naming an instance run here.
  */
 @Injectable()
 export class LeaseKeeper {
   private readonly logger = new Logger(LeaseKeeper.name);
   private stopRenewing: (() => void) | null = null;
   private unsubscribeStop: (() => Promise<void>) | null = null;
-  /** The revocation check in progress, and whether another was asked for meanwhile. */
   private check: Promise<void> | null = null;
   private checkAgain = false;
 
@@ -29,20 +26,21 @@ export class LeaseKeeper {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** Subscribes to stop signals (a failure only delays cancels to the next heartbeat), then starts renewing. */
+  /** Subscribes to stop signals (failing that, cancels wait for the next heartbeat) and starts renewing. */
   async start(): Promise<void> {
     this.unsubscribeStop = await this.coordination.subscribe(INSTANCE_STOP_CHANNEL, (id) => {
       if (!this.runner.runs(id)) return;
       void this.checkRevoked()
         .catch((err: Error) => this.logger.warn(`stop check failed (the next heartbeat checks again): ${err.message}`));
     }).catch((err: Error) => {
-      this.logger.warn(`stop signals not subscribed (cancels reach running handlers at the next heartbeat): ${err.message}`);
+      const next = 'cancels reach running handlers at the next heartbeat';
+      this.logger.warn(`stop signals not subscribed (${next}): ${err.message}`);
       return null;
     });
     this.stopRenewing = every(this.clock, this.config.leaseRenewMs, () => void this.renewLeases());
   }
 
-  /** Stops renewing (what still runs keeps its lease until LEASE_MS after the last renewal). */
+  /** Stops renewing. */
   stopRenewal(): void {
     this.stopRenewing?.();
     this.stopRenewing = null;
@@ -54,10 +52,7 @@ export class LeaseKeeper {
     this.unsubscribeStop = null;
   }
 
-  /**
-   * Extends every running attempt's lease to now + LEASE_MS, aborting (LEASE_LOST) those whose row is no longer
-   * theirs. A renewal that fails (database away) aborts nothing: the lease may still be valid.
-   */
+  /** One renewal round; a renewal that fails (database away) aborts nothing: the lease may still hold. */
   async renewLeases(): Promise<void> {
     const until = this.clock.now() + this.config.leaseMs;
     for (const att of this.runner.running.values()) {
@@ -66,10 +61,7 @@ export class LeaseKeeper {
     }
   }
 
-  /**
-   * Aborts (REVOKED) the attempts whose instance was cancelled or taken away: one database read of the running
-   * attempts. Asked while a check runs, it runs once more after it, so no request is answered by an older read.
-   */
+  /** One read of the running attempts; asked during a check, it runs once more after it (never an older read). */
   checkRevoked(): Promise<void> {
     if (this.check) {
       this.checkAgain = true;

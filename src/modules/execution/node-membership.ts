@@ -7,17 +7,15 @@ import { every } from './clock-timers.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 
 /**
- * This executor's membership of the cluster (docs/dispatch.md "Node registry"): it registers the node (id
- * `<host>-<yyyymmdd>-<seq>`, the sequence made unique by the executor_node table), beats every
- * HEARTBEAT_INTERVAL_MS with its handlers, capacity and load, and deregisters it. A draining node advertises
- * no handler (label `draining`): still live, so its running leases are not revoked, but no longer a candidate.
+ * This executor's cluster membership (docs/dispatch.md "Node registry"): registers the node (id
+ * `<host>-<yyyymmdd>-<seq>`, unique by executor_node), beats every HEARTBEAT_INTERVAL_MS with its handlers,
+ * capacity and load, deregisters it. Draining, it advertises no handler: live, but no longer a candidate.
  */
 @Injectable()
 export class NodeMembership {
   private nodeIdValue: string | null = null;
   private startedAt = 0;
   private stopBeating: (() => void) | null = null;
-  /** The latest periodic beat (shutdown waits for it before the connections close). */
   private beating: Promise<void> = Promise.resolve();
 
   constructor(
@@ -34,12 +32,11 @@ export class NodeMembership {
     return this.nodeIdValue;
   }
 
-  /** Whether {@link register} has run. */
   get registered(): boolean {
     return this.nodeIdValue !== null;
   }
 
-  /** Inserts this node's executor_node row under the first free sequence of the day; returns its id. */
+  /** Inserts the executor_node row under the day's first free sequence; returns the node id. */
   async register(): Promise<string> {
     this.startedAt = this.clock.now();
     const host = this.config.nodeName.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 100);

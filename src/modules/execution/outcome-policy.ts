@@ -12,13 +12,10 @@ export type AttemptOutcome =
 /** Why the reconciler takes a RUNNING row away from its node. */
 export type TakeBackReason = 'NODE_LOST' | 'LEASE_LOST';
 
-/** What ended, as the policy reads it. */
+/** What ended: a handler here (`ran`), a RUNNING row whose node or lease is lost, a DISPATCHED row never started. */
 export type Ending =
-  /** A RUNNING attempt whose handler ended here. */
   | { kind: 'ran'; outcome: AttemptOutcome }
-  /** A RUNNING row whose node went silent or whose lease ran out (it may have run). */
   | { kind: 'takenBack'; reason: TakeBackReason }
-  /** A DISPATCHED row that never started (its node drains or is gone). */
   | { kind: 'notStarted' };
 
 /**
@@ -27,33 +24,30 @@ export type Ending =
  */
 export type Verdict = 'SUCCEED' | 'FAIL' | 'RETRY' | 'HAND_BACK' | 'CANCELLED';
 
-/** The row write an {@link Ending} calls for. */
+/** The row write an {@link Ending} calls for: new status, transition patch, due time again (epoch ms UTC). */
 export interface Decision {
   verdict: Verdict;
-  /** The row's new status (PENDING for RETRY and HAND_BACK). */
   status: S;
-  /** The transition's patch (empty for CANCELLED). */
   patch: Partial<JobInstance>;
-  /** When the row is due again (RETRY, HAND_BACK), epoch ms UTC. */
   dueAt: number;
 }
 
-type PolicyRow = Pick<JobInstance, 'attempt' | 'maxAttempts' | 'retryBackoffMs' | 'retryBackoffKind' | 'nodeId' | 'dueAt'>;
+type PolicyRow = Pick<JobInstance, 'attempt' | 'maxAttempts' | 'retryBackoffMs' | 'retryBackoffKind' | 'nodeId'
+  | 'dueAt'>;
 
 /**
- * The one retry-or-fail decision (docs/execution.md), for the runner's finishing write and the reconciler's
- * take-back alike. A failure retries while attempts remain (attempt < maxAttempts) unless it is final, after
- * the instance's backoff; a node or lease lost retries at once (the handler did not fail) or fails when no
- * attempt is left; a shutdown hands the attempt back (maxAttempts+1, so it costs none); a row that never
- * started goes back to PENDING at the same attempt. Results and errors are bounded to their columns.
- * @param now epoch ms UTC; `random` feeds the exponential backoff's jitter.
+ * The one retry-or-fail decision (docs/execution.md), for the runner and the reconciler alike. A failure retries
+ * after the backoff while attempt < maxAttempts unless final; a lost node or lease retries at once (the handler
+ * did not fail) or fails; a shutdown hands back (maxAttempts+1: costs no attempt); a row never started goes back
+ * at the same attempt. Results and errors are bounded to their columns. `now`: epoch ms UTC.
  */
 export function decideOutcome(row: PolicyRow, ending: Ending, now: number, random = Math.random): Decision {
   const retryPatch = (dueAt: number, error: string) => ({
     attempt: row.attempt + 1, nodeId: null, leaseUntil: null, dispatchedAt: null, dueAt, error: boundError(error),
   });
   if (ending.kind === 'notStarted') {
-    return { verdict: 'HAND_BACK', status: S.PENDING, patch: { nodeId: null, dispatchedAt: null }, dueAt: Math.max(row.dueAt, now) };
+    const patch = { nodeId: null, dispatchedAt: null };
+    return { verdict: 'HAND_BACK', status: S.PENDING, patch, dueAt: Math.max(row.dueAt, now) };
   }
   const attemptsLeft = row.attempt < row.maxAttempts;
   if (ending.kind === 'takenBack') {
@@ -70,12 +64,14 @@ export function decideOutcome(row: PolicyRow, ending: Ending, now: number, rando
   }
   const result = boundResult(outcome.result);
   if (outcome.status === S.SUCCESS) {
-    return { verdict: 'SUCCEED', status: S.SUCCESS, patch: { result, error: null, leaseUntil: null, finishedAt: now }, dueAt: now };
+    const patch = { result, error: null, leaseUntil: null, finishedAt: now };
+    return { verdict: 'SUCCEED', status: S.SUCCESS, patch, dueAt: now };
   }
   if (outcome.final !== true && attemptsLeft) {
     const dueAt = now + backoffDelayMs(row.retryBackoffMs, row.retryBackoffKind as BackoffKind, row.attempt, random);
     return { verdict: 'RETRY', status: S.PENDING, patch: { ...retryPatch(dueAt, outcome.error), result }, dueAt };
   }
   const error = boundError(outcome.error);
-  return { verdict: 'FAIL', status: outcome.status, patch: { result, error, leaseUntil: null, finishedAt: now }, dueAt: now };
+  const patch = { result, error, leaseUntil: null, finishedAt: now };
+  return { verdict: 'FAIL', status: outcome.status, patch, dueAt: now };
 }

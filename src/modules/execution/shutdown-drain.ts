@@ -7,13 +7,11 @@ import { sleep } from './clock-timers.js';
 import { decideOutcome } from './outcome-policy.js';
 import { TaskRunner } from './task-runner.service.js';
 
-/** Most queued rows one hand-back reads. */
 const HAND_BACK_PAGE = 10_000;
 
 /**
- * The executor's drain on shutdown (docs/execution.md "Graceful shutdown"): what was routed here and has not
- * started goes back at once; running work gets EXECUTOR_SHUTDOWN_GRACE_MS to finish, then is aborted and handed
- * back by the runner (PENDING, without using up an attempt).
+ * The executor's drain on shutdown (docs/execution.md "Graceful shutdown"): what has not started goes back at
+ * once; running work gets EXECUTOR_SHUTDOWN_GRACE_MS, then is aborted and handed back by the runner.
  */
 @Injectable()
 export class ShutdownDrain {
@@ -28,12 +26,9 @@ export class ShutdownDrain {
   ) {}
 
   /**
-   * Gives back what was routed to `nodeId` and has not started: every row still DISPATCHED to it (its ready
-   * list, and fires staged for it ahead of their time) goes back to PENDING, same attempt, and into the delay
-   * queue at its due time, which the leader's pump dispatches to another node. The lists are emptied too. Each
-   * move is conditional, so a row a claim took meanwhile stays with the claim. Never throws: on a failure the
-   * leader's reconciler takes the rows back once this node is gone.
-   * @returns how many rows went back.
+   * Empties `nodeId`'s lists and moves every row still DISPATCHED to it (staged fires too) back to PENDING, same
+   * attempt, into the delay queue at its due time; conditional, so a row a claim took stays with it. Returns how
+   * many went back. Never throws: failing that, the reconciler takes them back once this node is gone.
    */
   async handBackQueued(nodeId: string): Promise<number> {
     try {
@@ -57,10 +52,7 @@ export class ShutdownDrain {
     }
   }
 
-  /**
-   * Waits up to EXECUTOR_SHUTDOWN_GRACE_MS for `inFlight()` to reach 0, then calls `abort()` and waits for the
-   * aborted runs to end. Returns how many were in flight at the start, and how many were aborted.
-   */
+  /** Waits up to the grace for `inFlight()` to reach 0, then `abort()`s and waits for the rest; counts both. */
   async awaitRunning(inFlight: () => number, abort: () => void): Promise<{ running: number; aborted: number }> {
     const running = inFlight();
     const deadline = this.clock.now() + this.config.executorShutdownGraceMs;

@@ -25,38 +25,27 @@ export interface RunningAttempt {
   controller: AbortController;
 }
 
-/** What {@link TaskRunner.runMany} tells its caller about each id. */
+/** Per id: `handlerDone` once its handler no longer runs (worker slot free), then `ended` once all is over. */
 export interface RunHooks {
-  /** The id's handler no longer runs (its worker slot is free); its finishing write may still be under way. */
   handlerDone(id: string): void;
-  /** Everything about the id is over (after handlerDone). */
   ended(id: string): void;
 }
 
-/**
- * How long a claim is retried through transient database errors (lock conflicts, a lost connection); beyond,
- * the rows stay DISPATCHED and the reconciler pushes them again.
- */
+/** How long a claim is retried through transient database errors; beyond, the reconciler pushes the rows again. */
 const CLAIM_RETRY_MS = 5_000;
 
 /**
- * Runs claimed instances on this node (docs/state-machine.md, docs/execution.md), k at a time:
- * 1. claim: one SELECT of the k rows, then in one transaction one UPDATE DISPATCHED→RUNNING of those still
- *    assigned to this node (each gets token+1 and the lease) and one INSERT of their job_attempt rows;
- * 2. run each handler ({@link AttemptExecution});
- * 3. finish: the {@link decideOutcome} write joins a group commit ({@link FinishWriter}); a write that loses
- *    means someone else took the row (cancel, lease revoked): logged, nothing more. Then the admission slot is
- *    released, a retry goes to the delay queue, and the {@link AttemptEndedHook} is told.
+ * Runs claimed instances on this node (docs/execution.md), k at a time: claims them in one transaction
+ * (DISPATCHED→RUNNING, token+1, lease, job_attempt rows), runs each ({@link AttemptExecution}), then writes each
+ * outcome ({@link decideOutcome}) through the group commit ({@link FinishWriter}). A write that loses means
+ * someone else took the row (cancel, lease revoked): logged, nothing more.
  */
 @Injectable()
 export class TaskRunner {
   private readonly logger = new Logger(TaskRunner.name);
-  /**
-   * The attempts running here, by `<instance id>#<fencing token>`: an instance taken back while its old attempt
-   * still ran here may be claimed here again, and each attempt stays watched (lease, cancel) until it ends.
-   */
+  /** By `<instance id>#<token>`: an instance taken back here may run here again while its old attempt ends. */
   readonly running = new Map<string, RunningAttempt>();
-  /** The started_at of this process's latest claim (epoch ms): each claim takes a later one. */
+  /** started_at of this process's latest claim (epoch ms). */
   private lastClaimAt = 0;
   private readonly execution: AttemptExecution;
   private readonly finishes: FinishWriter;
@@ -88,11 +77,9 @@ export class TaskRunner {
   }
 
   /**
-   * Claims the instances `ids` (taken off this node's queue) in one go and runs those it won. For each id,
-   * `hooks.handlerDone(id)` is called once its handler no longer runs (at once for an id that was not
-   * claimable — gone, not DISPATCHED to this node — or whose claim failed), then `hooks.ended(id)` once its
-   * finishing write has ended too; an id listed twice is run once and gets its hooks twice (the second pair at
-   * once). Resolves when all have ended. Never throws.
+   * Claims `ids` (taken off this node's queue) in one go and runs those it won. An id not claimable (gone, not
+   * DISPATCHED here) or whose claim failed gets its hooks at once; an id listed twice runs once and gets its hooks
+   * twice. Resolves when all have ended. Never throws.
    */
   async runMany(ids: string[], nodeId: string, shutdown: AbortSignal, hooks: RunHooks): Promise<void> {
     const unique = new Set<string>();
@@ -146,26 +133,23 @@ export class TaskRunner {
     return gone.map((g) => g.attempt);
   }
 
-  /**
-   * Tells the leader an id in the delay queue is due now, so it pumps at once rather than at its next 200-ms
-   * pump. A hint: a lost one costs one pump interval.
-   */
+  /** Asks the leader to pump the delay queue now (a hint: a lost one costs one 200-ms pump interval). */
   wakePump(): void {
     void this.coordination.publish(DELAY_DUE_CHANNEL, '').catch(() => undefined);
   }
 
-  /** Step 1: the rows still DISPATCHED to `nodeId`, claimed in one transaction (retried through transient errors). */
+  /** The rows still DISPATCHED to `nodeId`, claimed in one transaction. */
   private async claim(ids: string[], nodeId: string): Promise<ClaimedInstance[]> {
     const rows = (await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS))
       .filter((r) => r.status === S.DISPATCHED && r.nodeId === nodeId);
     if (rows.length === 0) return [];
-    // Each claim gets its own started_at: the ledger recognises a write of its own whose answer was lost by node,
-    // token and started_at, so two claims of one id in the same millisecond would both take the winner's write
-    // for theirs and run the handler twice under one attempt. Only this process claims for its node.
+    // Each claim its own started_at: the ledger knows its own write (answer lost) by node, token and started_at,
+    // and two claims in one millisecond would both take the winner's write for theirs (one attempt run twice).
     const now = Math.max(this.clock.now(), this.lastClaimAt + 1);
     this.lastClaimAt = now;
     const until = now + this.config.leaseMs;
-    return withDbRetry(() => this.instances.together((em) => this.ledger.claim(em, rows, nodeId, now, until)), CLAIM_RETRY_MS);
+    const claim = () => this.instances.together((em) => this.ledger.claim(em, rows, nodeId, now, until));
+    return withDbRetry(claim, CLAIM_RETRY_MS);
   }
 
   private async runClaimed(claimed: ClaimedInstance, shutdown: AbortSignal, handlerDone: () => void): Promise<void> {
@@ -185,7 +169,6 @@ export class TaskRunner {
     }
   }
 
-  /** Step 3 for one attempt: its write through the group commit, then what follows a won (or lost) write. */
   private async finish(row: JobInstance, token: number, outcome: AttemptOutcome): Promise<void> {
     const at = this.clock.now();
     const decision = decideOutcome(row, { kind: 'ran', outcome }, at);
@@ -208,23 +191,22 @@ export class TaskRunner {
     const retry = decision.verdict === 'RETRY' || decision.verdict === 'HAND_BACK';
     if (retry) {
       if (decision.verdict === 'RETRY') this.metrics.retries.inc();
-      // Through the delay queue: the leader's pump routes it at its due time (a hand-back: now).
       await this.coordination.scheduleDelayed(row.id, decision.dueAt)
         .then(() => decision.dueAt <= now && this.wakePump(), () => undefined);
     } else {
       this.metrics.instancesFinished.inc({ status: decision.status });
     }
     await this.releaseAdmission(row, token, { written: true, cancelled: false, final: !retry }, now);
-    await this.attemptEnded.attemptEnded({ instanceId: row.id, jobId: row.jobId, status: decision.status, final: !retry, at: now });
+    const ended = { instanceId: row.id, jobId: row.jobId, status: decision.status, final: !retry, at: now };
+    await this.attemptEnded.attemptEnded(ended);
   }
 
-  // ---- Admission: what the ended attempt held (maxConcurrency slot, QUEUE turn, stop grace) -------------------
+  // ---- Admission (docs/admission.md): the one place an ended attempt frees what it held -------------------------
 
   /**
-   * Releases what the ended attempt held (docs/admission.md). `written`: its finishing write won (`final`: the
-   * instance is over). A cancelled instance left its slot and QUEUE turn for this node to free once the handler
-   * stopped; one taken away may hold its slot again for a later attempt, so it is freed only when this very
-   * attempt (same fencing token) was cancelled. A retry waits out its backoff without a slot.
+   * `written`: its finishing write won (`final`: the instance is over; a retry waits out its backoff without a
+   * slot). A cancelled instance left its slot and QUEUE turn for this node to free once the handler stopped; only
+   * when this very attempt (same token) was cancelled, as one taken away may hold its slot for a later attempt.
    */
   private async releaseAdmission(
     row: JobInstance, token: number, end: { written: boolean; cancelled: boolean; final: boolean }, now: number,
@@ -243,12 +225,11 @@ export class TaskRunner {
     if (row.jobId && (end.final || row.maxConcurrency > 0)) await this.releaseNextWaiting(row.jobId, now);
   }
 
-  /** maxConcurrency: the attempt ended, so its slot of the job's semaphore is free. */
   private async freeSlot(row: JobInstance): Promise<void> {
     if (row.maxConcurrency > 0 && row.jobId) await this.coordination.releaseSlot(jobSlots(row.jobId), row.id);
   }
 
-  /** QUEUE overlap and maxConcurrency: hands the job's next WAITING instance to the leader's delay pump, due now. */
+  /** Hands the job's next WAITING instance (QUEUE, maxConcurrency) to the leader's delay pump, due now. */
   private async releaseNextWaiting(jobId: string, now: number): Promise<void> {
     const released = await this.instances.releaseNextWaiting(jobId, now);
     if (!released) return;
