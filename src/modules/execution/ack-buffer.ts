@@ -33,7 +33,7 @@ export class AckBuffer {
     return this.keptEntries;
   }
 
-  /** Acks `id` with the next group; resolves once that was tried (never rejects: a failure keeps the id). */
+  /** Acks `id` with the next group; resolves once tried (never rejects: a failure keeps the id). */
   submit(id: string): Promise<void> {
     return this.groups.submit(id);
   }
@@ -59,7 +59,6 @@ export class AckBuffer {
     }
   }
 
-  /** Forgets one kept entry of `id` (none when another send already did). */
   private drop(id: string): void {
     const n = this.kept.get(id);
     if (n === undefined) return;

@@ -24,11 +24,9 @@ export class ClaimLoop {
   private loop: Promise<void> = Promise.resolve();
   private slotWaiter: (() => void) | null = null;
   private inFlightCount = 0;
-  /** Worker slots in use: ids whose handler has not ended. */
+  /** Worker slots in use (ids whose handler has not ended), in all and by app; each id's apps, once per copy. */
   private busy = 0;
-  /** Worker slots in use by app (an id without app counts for none). */
   private readonly appSlots = new Map<string, number>();
-  /** The app of each id whose handler has not ended, once per copy taken (an id queued twice is taken twice). */
   private readonly slotApps = new Map<string, Array<string | null>>();
   /** Aborted when a slot frees: ends a claim that waits only because every app with work holds its share. */
   private slotFreed = new AbortController();
@@ -62,7 +60,6 @@ export class ClaimLoop {
     await this.loop;
   }
 
-  /** Sends the acks that failed again (every heartbeat). */
   async retryAcks(): Promise<void> {
     await this.acks.retry();
   }

@@ -21,7 +21,6 @@ export interface FinishingWrite {
   at: number;
 }
 
-/** Most attempts one finishing transaction carries. */
 const FINISH_BATCH = 256;
 /** How long a finishing write is retried through transient errors; beyond, the lease takes the row back. */
 const FINISH_RETRY_MS = 30_000;
@@ -48,9 +47,8 @@ export class FinishWriter {
   }
 
   /**
-   * One attempt per instance and transaction, retried whole through transient errors. A group that still fails is
-   * written again one by one, so a write that cannot succeed fails alone (not after a transient error: the
-   * database is away for all alike).
+   * One attempt per instance and transaction, retried through transient errors; a group that still fails is
+   * written one by one so a bad write fails alone (not after a transient error: the database is away for all).
    */
   private async writeGroup(group: FinishingWrite[]): Promise<Array<boolean | Error>> {
     const won = new Array<boolean | Error>(group.length).fill(false);

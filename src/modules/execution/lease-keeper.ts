@@ -40,13 +40,11 @@ export class LeaseKeeper {
     this.stopRenewing = every(this.clock, this.config.leaseRenewMs, () => void this.renewLeases());
   }
 
-  /** Stops renewing. */
   stopRenewal(): void {
     this.stopRenewing?.();
     this.stopRenewing = null;
   }
 
-  /** Ends the stop-signal subscription. */
   async unsubscribe(): Promise<void> {
     await this.unsubscribeStop?.().catch(() => undefined);
     this.unsubscribeStop = null;

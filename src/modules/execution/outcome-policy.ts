@@ -1,12 +1,10 @@
 import { BackoffKind, type JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
 import { backoffDelayMs, boundError, boundResult } from './outcome.util.js';
 
-/** How a handler's attempt ended on this node. */
+/** How a handler's attempt ended here (`final`: never retried; HANDED_BACK: aborted by this node's shutdown). */
 export type AttemptOutcome =
   | { status: S.SUCCESS; result: unknown }
-  /** `final`: no retry whatever attempts are left (JobFailure.retryable false; a row whose data cannot be read). */
   | { status: S.FAILED | S.TIMEOUT | S.CANCELLED; error: string; result?: unknown; final?: boolean }
-  /** Aborted by this node's shutdown: handed back without using up an attempt. */
   | { status: 'HANDED_BACK'; error: string; result?: unknown };
 
 /** Why the reconciler takes a RUNNING row away from its node. */
@@ -18,10 +16,7 @@ export type Ending =
   | { kind: 'takenBack'; reason: TakeBackReason }
   | { kind: 'notStarted' };
 
-/**
- * SUCCEED, FAIL (final status), RETRY (PENDING, attempt+1, uses up an attempt), HAND_BACK (PENDING without
- * using up an attempt), or CANCELLED (the canceller already moved the row: only the attempt row closes).
- */
+/** RETRY uses up an attempt, HAND_BACK does not; CANCELLED: the canceller moved the row, only the attempt closes. */
 export type Verdict = 'SUCCEED' | 'FAIL' | 'RETRY' | 'HAND_BACK' | 'CANCELLED';
 
 /** The row write an {@link Ending} calls for: new status, transition patch, due time again (epoch ms UTC). */

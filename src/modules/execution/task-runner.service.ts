@@ -18,7 +18,6 @@ import { FinishWriter } from './finish-writer.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 import { type AttemptOutcome, decideOutcome } from './outcome-policy.js';
 
-/** A claimed attempt that is running on this node. */
 export interface RunningAttempt {
   instanceId: string;
   fencingToken: number;
@@ -45,7 +44,6 @@ export class TaskRunner {
   private readonly logger = new Logger(TaskRunner.name);
   /** By `<instance id>#<token>`: an instance taken back here may run here again while its old attempt ends. */
   readonly running = new Map<string, RunningAttempt>();
-  /** started_at of this process's latest claim (epoch ms). */
   private lastClaimAt = 0;
   private readonly execution: AttemptExecution;
   private readonly finishes: FinishWriter;
@@ -77,9 +75,8 @@ export class TaskRunner {
   }
 
   /**
-   * Claims `ids` (taken off this node's queue) in one go and runs those it won. An id not claimable (gone, not
-   * DISPATCHED here) or whose claim failed gets its hooks at once; an id listed twice runs once and gets its hooks
-   * twice. Resolves when all have ended. Never throws.
+   * Claims `ids` in one go and runs those it won; the others get their hooks at once, and an id listed twice runs
+   * once with its hooks twice. Resolves when all have ended. Never throws.
    */
   async runMany(ids: string[], nodeId: string, shutdown: AbortSignal, hooks: RunHooks): Promise<void> {
     const unique = new Set<string>();
@@ -138,7 +135,6 @@ export class TaskRunner {
     void this.coordination.publish(DELAY_DUE_CHANNEL, '').catch(() => undefined);
   }
 
-  /** The rows still DISPATCHED to `nodeId`, claimed in one transaction. */
   private async claim(ids: string[], nodeId: string): Promise<ClaimedInstance[]> {
     const rows = (await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS))
       .filter((r) => r.status === S.DISPATCHED && r.nodeId === nodeId);
