@@ -271,7 +271,8 @@ export class ReconcilerService implements BeforeApplicationShutdown {
         return this.instances.transition(row.id, row.status, decision.status, guard, decision.patch, now, em);
       }
       const guard = { attempt: row.attempt, fencingToken: row.fencingToken };
-      if (!(await this.instances.transition(row.id, row.status, decision.status, guard, decision.patch, now, em))) return false;
+      const moved = await this.instances.transition(row.id, row.status, decision.status, guard, decision.patch, now, em);
+      if (!moved) return false;
       await this.closeAttempt(row, reason, now, em);
       return true;
     });

@@ -21,7 +21,8 @@ describe('LeaseKeeper', () => {
   let stopListener: ((id: string) => void) | null;
   let sut: LeaseKeeper;
 
-  const attempt = (id: string): RunningAttempt => ({ instanceId: id, fencingToken: 1, controller: new AbortController() });
+  const attempt = (id: string): RunningAttempt =>
+    ({ instanceId: id, fencingToken: 1, controller: new AbortController() });
   const reasonOf = (id: string) => (attempts.get(id)?.controller.signal.reason as Error | undefined)?.message;
 
   beforeEach(() => {
@@ -52,7 +53,7 @@ describe('LeaseKeeper', () => {
     sut = new LeaseKeeper(runner, coordination, config, clock);
   });
 
-  it('should renew every lease every LEASE_RENEW_MS to now + LEASE_MS, each before the previous one expires', async () => {
+  it('should renew every lease every LEASE_RENEW_MS to now + LEASE_MS, before the previous one expires', async () => {
     await sut.start();
     for (let k = 0; k < 3; k++) {
       clock.runNext();
@@ -67,7 +68,7 @@ describe('LeaseKeeper', () => {
     expect(clock.pendingCount).toBe(1);
   });
 
-  it('should abort (LEASE_LOST) an attempt whose renewal finds the row no longer its own, and only that one', async () => {
+  it('should abort (LEASE_LOST) an attempt whose renewal finds the row no longer its own, only that', async () => {
     await sut.start();
     lost.add('b');
     clock.runNext();

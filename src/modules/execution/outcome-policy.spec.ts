@@ -15,22 +15,28 @@ describe('decideOutcome', () => {
   it('should retry a failure while attempts remain, after the backoff, keeping the result', () => {
     expect(decideOutcome(row(1, 2), { kind: 'ran', outcome: failed }, NOW)).toEqual({
       verdict: 'RETRY', status: S.PENDING, dueAt: NOW + 500,
-      patch: { attempt: 2, nodeId: null, leaseUntil: null, dispatchedAt: null, dueAt: NOW + 500, error: 'boom', result: { r: 1 } },
+      patch: {
+        attempt: 2, nodeId: null, leaseUntil: null, dispatchedAt: null, dueAt: NOW + 500, error: 'boom',
+        result: { r: 1 },
+      },
     });
   });
 
   it('should fail a failure on its last attempt, and a final one whatever attempts are left', () => {
     const patch = { result: { r: 1 }, error: 'boom', leaseUntil: null, finishedAt: NOW };
-    expect(decideOutcome(row(2, 2), { kind: 'ran', outcome: failed }, NOW)).toMatchObject({ verdict: 'FAIL', status: S.FAILED, patch });
+    expect(decideOutcome(row(2, 2), { kind: 'ran', outcome: failed }, NOW))
+      .toMatchObject({ verdict: 'FAIL', status: S.FAILED, patch });
     const final = { ...failed, final: true };
     expect(decideOutcome(row(1, 5), { kind: 'ran', outcome: final }, NOW)).toMatchObject({ verdict: 'FAIL', patch });
     const timeout = { status: S.TIMEOUT, error: 'timed out after 5 ms' } as const;
-    expect(decideOutcome(row(1, 1), { kind: 'ran', outcome: timeout }, NOW)).toMatchObject({ verdict: 'FAIL', status: S.TIMEOUT });
+    expect(decideOutcome(row(1, 1), { kind: 'ran', outcome: timeout }, NOW))
+      .toMatchObject({ verdict: 'FAIL', status: S.TIMEOUT });
   });
 
   it('should succeed with the result and no error', () => {
     const ok = decideOutcome(row(1, 1), { kind: 'ran', outcome: { status: S.SUCCESS, result: undefined } }, NOW);
-    expect(ok).toMatchObject({ verdict: 'SUCCEED', status: S.SUCCESS, patch: { result: null, error: null, finishedAt: NOW } });
+    const patch = { result: null, error: null, finishedAt: NOW };
+    expect(ok).toMatchObject({ verdict: 'SUCCEED', status: S.SUCCESS, patch });
   });
 
   it('should hand a shut-down attempt back at once without using up an attempt', () => {
@@ -90,6 +96,7 @@ describe('AbortReason', () => {
 
   it('should name a non-Error failure and keep a JobFailure\'s result', () => {
     const f = new JobFailure('HTTP 500', { status: 500 }, { retryable: false });
-    expect(failedOutcome(f)).toEqual({ status: S.FAILED, error: 'JobFailure: HTTP 500', result: { status: 500 }, final: true });
+    const expected = { status: S.FAILED, error: 'JobFailure: HTTP 500', result: { status: 500 }, final: true };
+    expect(failedOutcome(f)).toEqual(expected);
   });
 });

@@ -1,5 +1,7 @@
 import type { AppConfig } from '../../config/index.js';
-import { type JobDefinition, type JobDefinitionRepository, JobInstanceStatus as S, TriggerType } from '../metadata/index.js';
+import {
+  type JobDefinition, type JobDefinitionRepository, JobInstanceStatus as S, TriggerType,
+} from '../metadata/index.js';
 import { FixedDelayNextFire } from './fixed-delay-next-fire.js';
 
 const NOW = 1_800_000_000_000;
@@ -28,11 +30,12 @@ describe('FixedDelayNextFire', () => {
     expect(set).toEqual([['j-1', NOW + 60_000, NOW]]);
   });
 
-  it('should set nothing for a retry, an API task, another trigger type, a disabled job or one with a next fire', async () => {
+  it('should set nothing for a retry, an API task, another type, a disabled job or one with a next fire', async () => {
     await ended(false);
     await ended(true, null);
     for (const other of [{ triggerType: TriggerType.FIXED_RATE }, { enabled: false }, { nextFireTime: NOW + 5 }]) {
-      def = { id: 'j-1', enabled: true, triggerType: TriggerType.FIXED_DELAY, triggerExpr: '60000', nextFireTime: null, ...other };
+      const base = { id: 'j-1', enabled: true, triggerType: TriggerType.FIXED_DELAY, triggerExpr: '60000' };
+      def = { ...base, nextFireTime: null, ...other };
       await ended(true);
     }
     expect(set).toEqual([]);
