@@ -4,7 +4,7 @@ import { GroupCommitter } from '../../common/index.js';
 export const MAX_KEPT_ACKS = 10_000;
 
 /**
- * The acks of one executor's processing list (docs/dispatch.md, reliable queue), sent in groups. A failed ack is
+ * The acks of one executor's processing list (docs/dispatch.md "Node queues"), sent in groups. A failed ack is
  * kept and sent again with the next group or by {@link retry}: a finished id left in the list would count as load
  * for LEAST_ACTIVE and hide a lost push of it from the reconciler. Each ack removes one entry (LREM count 1), so
  * an id is kept once per failed ack; one sent twice (answer lost) at worst removes a later claim's entry early,

@@ -12,10 +12,10 @@ const CLAIM_ERROR_PAUSE_MS = 500;
 const FINISHING_FACTOR = 4;
 
 /**
- * Takes ids off this node's reliable queue (docs/dispatch.md) while worker slots (EXECUTOR_CONCURRENCY) are free,
- * round robin across apps, none past its {@link share}. A slot frees when its handler ends, so claims overlap the
- * finishing writes; at most FINISHING_FACTOR × EXECUTOR_CONCURRENCY ids are in flight (a slow database holds back
- * claims instead of piling up finished work). Ended ids are acked in groups.
+ * Takes ids off this node's queue (docs/dispatch.md "Node queues") while worker slots (EXECUTOR_CONCURRENCY) are
+ * free, round robin across apps, none past its {@link share}. A slot frees when its handler ends, so claims overlap
+ * the finishing writes; at most FINISHING_FACTOR × EXECUTOR_CONCURRENCY ids are in flight (a slow database holds
+ * back claims instead of piling up finished work). Ended ids are acked in groups.
  */
 @Injectable()
 export class ClaimLoop {

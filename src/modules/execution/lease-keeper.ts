@@ -7,7 +7,7 @@ import { every } from './clock-timers.js';
 import { TaskRunner } from './task-runner.service.js';
 
 /**
- * Keeps the leases of the attempts running here (docs/execution.md "Leases and fencing"): every LEASE_RENEW_MS
+ * Keeps the leases of the attempts running here (docs/execution.md "Leases and revocation"): every LEASE_RENEW_MS
  * each is extended to now + LEASE_MS, and one whose row is no longer its own is aborted (LEASE_LOST). Revocation
  * ({@link checkRevoked}, REVOKED) runs every heartbeat and at once on a stop signal naming an instance run here.
  */
