@@ -138,9 +138,10 @@ describe('time-cases.md: next fire times', () => {
   });
 
   it.each(['Europe/London', 'America/New_York'])('BC-04 (h) UTC jobs ignore the host TZ (child process with TZ=%s)', (host) => {
-    // Jest sandboxes process.env, so the host zone is set on a child run of host-tz.probe.ts.
+    // Jest sandboxes process.env, so the host zone is set on a child run of host-tz.probe.ts (unit project only:
+    // the e2e project would build dist/ first).
     const jest = fileURLToPath(new URL('../../node_modules/jest/bin/jest.js', import.meta.url));
-    const args = ['--experimental-vm-modules', '--no-warnings', jest, '--ci', '--testMatch', '**/test/cases/host-tz.probe.ts'];
+    const args = ['--experimental-vm-modules', '--no-warnings', jest, '--ci', '--selectProjects', 'unit', '--testMatch', '**/test/cases/host-tz.probe.ts'];
     const run = spawnSync(process.execPath, args, { env: { ...process.env, TZ: host }, encoding: 'utf8', timeout: 60_000 });
     expect(`${run.stderr}`).toContain(`probe under host TZ=${host}`);
     expect(run.status).toBe(0);
