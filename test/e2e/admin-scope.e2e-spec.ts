@@ -2,10 +2,10 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { Scope } from '../../src/modules/metadata/index.js';
 import { appClient, expectProblem, SHAPES } from '../utils/tenancy.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 type Job = { id: string; code: string; appId: string; enabled: boolean; description: string | null };
 type App = TickwheelClient & { appId: string };
-const noopJob = (code: string) => ({ code, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *' });
 
 /**
  * `admin` sees and manages every app's jobs and tasks of its namespace (issue 9 point 1): by id always, by
@@ -23,9 +23,9 @@ describe.each(SHAPES)('admin scope (%s)', (_shape, env) => {
   beforeAll(async () => {
     node = await startNode(env());
     [a, b, admin] = [await appClient(node, 'adm-a'), await appClient(node, 'adm-b'), await appClient(node, 'adm-x', [Scope.ADMIN])];
-    jobA = (await a.request<Job>('POST', '/api/jobs', noopJob('report'))).body;
-    jobB = (await b.request<Job>('POST', '/api/jobs', noopJob('report'))).body;
-    expect((await b.request('POST', '/api/jobs', noopJob('b-only'))).status).toBe(201);
+    jobA = (await a.request<Job>('POST', '/api/jobs', neverFiringJob('report'))).body;
+    jobB = (await b.request<Job>('POST', '/api/jobs', neverFiringJob('report'))).body;
+    expect((await b.request('POST', '/api/jobs', neverFiringJob('b-only'))).status).toBe(201);
     expect((await a.request('POST', '/api/tasks', { requestId: 'a-task', handler: 'noop', delayMs: 3_600_000 })).status).toBe(202);
   }, 60_000);
   afterAll(async () => node?.close());
@@ -74,7 +74,7 @@ describe.each(SHAPES)('admin scope (%s)', (_shape, env) => {
   });
 
   it("should own what it creates, and need the shell scope like anyone (admin does not imply shell)", async () => {
-    expect((await admin.request<Job>('POST', '/api/jobs', noopJob('admins-own'))).body.appId).toBe(admin.appId);
+    expect((await admin.request<Job>('POST', '/api/jobs', neverFiringJob('admins-own'))).body.appId).toBe(admin.appId);
     expectProblem(await admin.request('POST', '/api/tasks', { handler: 'shell', params: { argv: ['/bin/true'] } }), 403, { scope: 'shell' });
   });
 });
@@ -85,7 +85,7 @@ describe('admin scope stops at its namespace (cluster)', () => {
     const away = await startNode(clusterEnv(uniqueNamespace('e2e-adm-away'), { LOG_LEVEL: 'error', ROLES: 'api' }));
     try {
       const a = await appClient(home, 'ns-a');
-      const job = (await a.request<Job>('POST', '/api/jobs', noopJob('home-job'))).body;
+      const job = (await a.request<Job>('POST', '/api/jobs', neverFiringJob('home-job'))).body;
       expect((await a.request('POST', '/api/tasks', { requestId: 'home-task', handler: 'noop', delayMs: 3_600_000 })).status).toBe(202);
       const elsewhere = await appClient(away, 'ns-adm', [Scope.ADMIN]); // an admin of the other namespace (same database)
       expect((await elsewhere.request<{ items: Job[] }>('GET', `/api/jobs?appId=${a.appId}`)).body.items).toEqual([]);

@@ -1,6 +1,7 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 interface View {
   instanceId: string;
@@ -43,10 +44,10 @@ describe('attempt trail in the API (standalone)', () => {
 
   it('should show one instance of a job with its attempts, and only as that job\'s', async () => {
     const created = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'trail', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', params: { url: `${receiver.url}/ok` },
+      ...neverFiringJob('trail', 'http'), params: { url: `${receiver.url}/ok` },
     });
     expect(created.status).toBe(201);
-    const other = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'other', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', params: { url: `${receiver.url}/ok` } });
+    const other = await client.request<{ id: string }>('POST', '/api/jobs', { ...neverFiringJob('other', 'http'), params: { url: `${receiver.url}/ok` } });
     const fired = await client.request<View>('POST', `/api/jobs/${created.body.id}/trigger`, {});
     expect(fired.status).toBe(202);
     const path = `/api/jobs/trail/instances/${fired.body.instanceId}`;

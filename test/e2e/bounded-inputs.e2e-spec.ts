@@ -1,6 +1,7 @@
 import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace, UNLIMITED } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 /**
  * Issue 9 point 5, bounded inputs: every stored field has a maximum enforced before any write, with a 400
@@ -25,7 +26,7 @@ function expectField(res: TickwheelResponse, status: number, field: string): voi
 
 let seq = 0;
 const code = (what: string) => `${what}-${Date.now()}-${++seq}`;
-const yearly = (extra: Record<string, unknown> = {}) => ({ code: code('b'), handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', ...extra });
+const yearly = (extra: Record<string, unknown> = {}) => ({ ...neverFiringJob(code('b')), ...extra });
 
 describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
   let node: TestNode;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { clusterEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 const N = 10_000;
 
@@ -30,8 +31,7 @@ describe('a burst of 10,000 jobs due on the same second (timing wheel, cluster s
     node = await startNode(clusterEnv(ns, { ROLES: 'scheduler', RECONCILE_INTERVAL_MS: '600000', LOG_LEVEL: 'error', TRIGGER_HORIZON_MS: '10000' }));
   });
   afterAll(async () => {
-    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
-    await node?.ds.query('DELETE FROM job_definition WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node?.ds, ns, { definitions: true });
     await node?.close();
   });
 

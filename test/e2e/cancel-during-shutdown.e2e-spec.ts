@@ -3,6 +3,7 @@ import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
 import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 /**
  * Cancel of a running limited instance while its executor shuts down gracefully (SIGTERM, DESIGN §7): within the
@@ -46,7 +47,7 @@ describe('cancel during an executor\'s graceful shutdown (real processes)', () =
     const first = executor(`${tag}a`, grace);
     await waitFor('the first executor beats', async () => (await live()).includes(`${tag}a`), 30_000);
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: tag, handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1, timeoutMs: 60_000,
+      ...neverFiringJob(tag, 'http'), maxConcurrency: 1, timeoutMs: 60_000,
       params: { url: `${rx.url}${path}`, timeoutMs: 60_000 },
     });
     expect(res.status).toBe(201);

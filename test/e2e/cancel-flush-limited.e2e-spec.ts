@@ -4,6 +4,7 @@ import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 let active = 0;
 let peak = 0;
@@ -59,7 +60,7 @@ describe('cancel of a running limited instance around a Redis flush (cluster)', 
 
   it('a new fire admitted after the flush does not start beside the cancelled one still stopping', async () => {
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'cf', handler: 'f.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1, timeoutMs: 60_000,
+      ...neverFiringJob('cf', 'f.slow'), maxConcurrency: 1, timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;

@@ -4,6 +4,7 @@ import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
 import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 const isStopped = (pid: number): boolean => /^\S+ \(.*\) T /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
@@ -44,7 +45,7 @@ describe('cancel of a running limited instance on a frozen executor (real proces
 
   it('the next instance waits until the frozen executor wakes and stops the cancelled handler', async () => {
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'fz', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1, timeoutMs: 60_000,
+      ...neverFiringJob('fz', 'http'), maxConcurrency: 1, timeoutMs: 60_000,
       params: { url: `${rx.url}/fz`, timeoutMs: 60_000 },
     });
     expect(res.status).toBe(201);
@@ -76,7 +77,7 @@ describe('cancel of a running limited instance on a frozen executor (real proces
   it('QUEUE: an executor killed after the cancel never ends the stop grace; the next fire runs once the grace is over', async () => {
     holding = true;
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'fq', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+      ...neverFiringJob('fq', 'http'), overlapPolicy: 'QUEUE', timeoutMs: 60_000,
       params: { url: `${rx.url}/fq`, timeoutMs: 60_000 },
     });
     expect(res.status).toBe(201);

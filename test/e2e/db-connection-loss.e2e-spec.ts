@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { clusterEnv, MYSQL_URL, signedClient, startNode, statusCounts, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 const N = 400;
 
@@ -40,8 +41,7 @@ describe('executor database connections killed mid-run (MariaDB + Redis)', () =>
     await executor?.close();
     await api?.close();
     await receiver?.close();
-    await admin.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [ns]);
-    await admin.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(admin, ns);
     for (const host of ['%', 'localhost']) await admin.query(`DROP USER IF EXISTS '${user}'@'${host}'`);
     await admin.destroy();
   });

@@ -4,10 +4,10 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/modules/metadata/index.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
 import { MYSQL_URL, REDIS_URL, TEST_SECRET_KEY, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { sleep } from '../utils/async.js';
 
 const JOBS = 10;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Leader failover with real processes (issue 3, point 5): SIGKILL the leader, then SIGSTOP the next one
  * past its lease and SIGCONT it. Jobs fire every second with FIRE_ALL, so a takeover must make up every
@@ -37,8 +37,7 @@ describe('scheduler failover with real processes', () => {
 
   afterAll(async () => {
     for (const p of procs) await p.stop(3000);
-    await ds?.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
-    await ds?.query('DELETE FROM job_definition WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(ds, ns, { definitions: true });
     await ds?.destroy();
     redis?.disconnect();
   });
@@ -91,8 +90,7 @@ describe('scheduler failover with real processes', () => {
     await waitForFiresUpTo(busy, 300, end);
     await last.stop(5000);
     await expectContiguousLedger(busy, 300, end);
-    await ds.query('DELETE FROM job_instance WHERE namespace = ?', [busy]);
-    await ds.query('DELETE FROM job_definition WHERE namespace = ?', [busy]);
+    await deleteNamespaceRows(ds, busy, { definitions: true });
   }, 360_000);
 
   /**

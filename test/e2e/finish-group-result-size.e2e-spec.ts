@@ -2,6 +2,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { clusterEnv, signedClient, startNode, statusCounts, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /** Opens once the test has every task RUNNING, so all handlers end in one event-loop turn (one finishing group). */
 let openGate: () => void = () => undefined;
@@ -61,8 +62,7 @@ describe('finishing group with a result too large for the result column (MariaDB
   afterAll(async () => {
     openGate();
     await executor?.close();
-    await api?.ds.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [ns]);
-    await api?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(api?.ds, ns);
     await api?.close();
   });
 

@@ -3,6 +3,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { RedisKeys } from '../../src/modules/coordination/index.js';
 import { LeaderElectionService, SchedulerLoopService } from '../../src/modules/trigger/index.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * A job created through an API-only process reaches the leader's wheel at once (JobSignals over Redis
@@ -39,7 +40,7 @@ describe('job change signals between processes (MariaDB + Redis)', () => {
   afterAll(async () => {
     await api?.close();
     await scheduler?.close();
-    await api?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]).catch(() => undefined);
+    await deleteNamespaceRows(api?.ds, ns).catch(() => undefined);
   });
 
   const rows = async (jobId: string) =>

@@ -1,6 +1,7 @@
 import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 type Job = Record<string, unknown> & { id: string; code: string; version: number; enabled: boolean; nextFireTime: string | null; nextFireTimes: string[] };
 type Task = Record<string, unknown> & { requestId: string; status: string; triggerSource: string };
@@ -10,7 +11,7 @@ let seq = 0;
 
 /** A valid CRON job body (yearly, so it never fires during a test unless asked to). */
 function cronBody(receiver: HttpReceiver, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { code: `job-${Date.now()}-${++seq}`, handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', params: { url: `${receiver.url}/job` }, ...extra };
+  return { ...neverFiringJob(`job-${Date.now()}-${++seq}`, 'http'), params: { url: `${receiver.url}/job` }, ...extra };
 }
 
 /** Asserts an RFC 9457 problem answer with `status` (and `field` when given); returns its body. */

@@ -4,6 +4,7 @@ import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 /**
  * The leader SIGKILLed while a limited job's releases and cancels stream through its delay pump (DESIGN §5, §7):
@@ -40,7 +41,7 @@ describe('leader killed while releases and cancels fly (real processes)', () => 
 
   it('every instance ends once, never over the limit, none left waiting', async () => {
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'lk', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 2, timeoutMs: 30_000,
+      ...neverFiringJob('lk', 'http'), maxConcurrency: 2, timeoutMs: 30_000,
       params: { url: `${rx.url}/lk`, timeoutMs: 30_000 },
     });
     expect(res.status).toBe(201);

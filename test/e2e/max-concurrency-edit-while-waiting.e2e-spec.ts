@@ -1,7 +1,6 @@
 import { FINAL, limitJobs, limitShapes, useLimitNode } from '../utils/limit-jobs.js';
 import { waitFor } from '../utils/test-node.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../utils/async.js';
 
 const shapes = limitShapes('e2e-limit-patch');
 

@@ -3,8 +3,8 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, statusCounts, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { neverFiringJob } from '../utils/jobs.js';
+import { sleep } from '../utils/async.js';
 
 /**
  * Per-job maxConcurrency after Redis loses its semaphores (DESIGN §3, §7): the job's limit lives in a Redis
@@ -53,7 +53,7 @@ describe('maxConcurrency after a Redis flush (cluster)', () => {
 
   it('should hold the limit right after the flush: the running instances are rebuilt as holders before anyone new is admitted', async () => {
     const created = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'limited', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 2, timeoutMs: 120_000,
+      ...neverFiringJob('limited', 'http'), maxConcurrency: 2, timeoutMs: 120_000,
       params: { url: `${effects.url}/slow`, timeoutMs: 120_000 },
     });
     expect(created.status).toBe(201);

@@ -2,6 +2,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 interface Row {
   id: string;
@@ -96,7 +97,7 @@ describe('overlap policies and cancel (standalone)', () => {
 
   it('should apply the overlap policy to trigger-now (it used to start a second run under SKIP)', async () => {
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'manual-skip', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'SKIP', params: { url: `${held.url}/manual`, timeoutMs: 120_000 },
+      ...neverFiringJob('manual-skip', 'http'), overlapPolicy: 'SKIP', params: { url: `${held.url}/manual`, timeoutMs: 120_000 },
     });
     expect(res.status).toBe(201);
     const first = await client.request<{ instanceId: string; status: string }>('POST', '/api/jobs/manual-skip/trigger', {});

@@ -3,6 +3,7 @@ import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execut
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 /** Handler runs per job code: in flight now, the most at once, and the order they started in. */
 const active = new Map<string, number>();
@@ -77,7 +78,7 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
   async function queued(code: string, n: number): Promise<{ jobId: string; ids: string[] }> {
     held.add(code);
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+      ...neverFiringJob(code, 'q.slow'), overlapPolicy: 'QUEUE', timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
     for (let i = 0; i < n; i++) {
@@ -109,7 +110,7 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
       windDown.set(code, 900);
       held.add(code);
       const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-        code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: policy, timeoutMs: 60_000,
+        ...neverFiringJob(code, 'q.slow'), overlapPolicy: policy, timeoutMs: 60_000,
       });
       expect(res.status).toBe(201);
       expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
@@ -132,7 +133,7 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
     const code = `lc-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 3, timeoutMs: 60_000,
+      ...neverFiringJob(code, 'q.slow'), maxConcurrency: 3, timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
     for (let i = 0; i < 10; i++) {
@@ -159,7 +160,7 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
     const code = `qo-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+      ...neverFiringJob(code, 'q.slow'), overlapPolicy: 'QUEUE', timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
     for (let i = 0; i < 16; i++) {
@@ -188,7 +189,7 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
     const code = `qc-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+      ...neverFiringJob(code, 'q.slow'), overlapPolicy: 'QUEUE', timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;

@@ -4,6 +4,8 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { TaskRunner } from '../../src/modules/execution/task-runner.service.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /** What the handler saw, per attempt. */
 const started = new Map<number, JobContext>();
@@ -76,8 +78,7 @@ describe('an instance re-claimed on the node where its old attempt still runs (M
   afterAll(async () => {
     releaseFirst();
     await executor?.close();
-    await api?.ds.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [ns]);
-    await api?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(api?.ds, ns);
     await api?.close();
   });
 
@@ -112,7 +113,7 @@ describe('an instance re-claimed on the node where its old attempt still runs (M
     const redis = new Redis(REDIS_URL);
     try {
       const created = await client.request<{ id: string }>('POST', '/api/jobs', {
-        code: 'limited', handler: 'reclaim.limited', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1, timeoutMs: 600_000, retryMax: 2,
+        ...neverFiringJob('limited', 'reclaim.limited'), maxConcurrency: 1, timeoutMs: 600_000, retryMax: 2,
       });
       expect(created.status).toBe(201);
       const jobId = created.body.id;

@@ -4,10 +4,9 @@ import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, statusCounts, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { sleep } from '../utils/async.js';
 
 type Row = Record<string, unknown>;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Redis loses everything mid-run (DESIGN §3, issue 4 point 6): the deployment's Redis database is flushed
  * while tasks are queued, delayed, running and cron jobs fire every second. MySQL holds every fact, so the

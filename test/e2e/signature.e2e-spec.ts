@@ -9,6 +9,7 @@ import { NONCE_SKEW_MARGIN_MS } from '../../src/modules/openapi/auth/signed-requ
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { rawExchange } from '../utils/raw-http.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 interface Answer {
   status: number;
@@ -82,7 +83,7 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     unauthorizedDetails.add(String(a.body.detail));
   }
 
-  const jobBody = (code: string) => JSON.stringify({ code, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', enabled: false });
+  const jobBody = (code: string) => JSON.stringify({ ...neverFiringJob(code), enabled: false });
 
   it('should accept a correctly signed GET and POST', async () => {
     const get = await send('GET', '/api/jobs?limit=1', sign('GET', '/api/jobs?limit=1', ''));

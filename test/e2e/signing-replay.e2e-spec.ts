@@ -4,6 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { bodySha256Hex, SIGNATURE_HEADERS as H, signRequest } from '../../src/common/signing.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { clusterEnv, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 /** A request as an eavesdropper captured it: method, target, headers and body bytes. */
 interface Captured {
@@ -59,7 +60,7 @@ function describeReplay(shape: string, start: () => Promise<TestNode>): void {
       const clients = node.app.get(ApiClientService);
       ({ secret } = await clients.create(appId));
       await clients.create(appId.toUpperCase()); // another app whose id differs only in case: it must not take the capture either
-      const job = capture(appId, secret, 'POST', '/api/jobs', JSON.stringify({ code: 'replayed', handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', enabled: false }));
+      const job = capture(appId, secret, 'POST', '/api/jobs', JSON.stringify({ ...neverFiringJob('replayed'), enabled: false }));
       expect(await send(node, job)).toBe(201);
     }, 60_000);
     afterAll(async () => node?.close());

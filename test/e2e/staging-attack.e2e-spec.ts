@@ -5,6 +5,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { dataSourceOptions } from '../../src/modules/metadata/index.js';
 import { clusterEnv, MYSQL_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * Attacks on staged fires (DESIGN §5 delta, README "Staged fires"). Each test below was a bug that broke
@@ -86,8 +87,7 @@ describe('staged fires under attack (cluster shape)', () => {
   afterEach(async () => {
     for (const n of nodes.splice(0).reverse()) await n.close();
     for (const ns of namespaces.splice(0)) {
-      await ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
-      await ds.query('DELETE FROM job_definition WHERE namespace = ?', [ns]);
+      await deleteNamespaceRows(ds, ns, { definitions: true });
     }
   });
   afterAll(async () => {

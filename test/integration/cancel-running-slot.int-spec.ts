@@ -4,6 +4,8 @@ import { COORDINATION, type CoordinationPort, jobSlots } from '../../src/modules
 import { CancelService } from '../../src/modules/dispatch/index.js';
 import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 const HEARTBEAT_MS = 2000;
 /** The executor's stop grace: as long as a silent node's running instance keeps its slot, NODE_OFFLINE_AFTER_MS (≥ two heartbeats). */
@@ -29,7 +31,7 @@ describe('cancel of a RUNNING limited instance with no executor to stop it (Mari
   }, 30_000);
 
   afterAll(async () => {
-    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node?.ds, ns);
     await node?.close();
   });
 
@@ -43,7 +45,7 @@ describe('cancel of a RUNNING limited instance with no executor to stop it (Mari
 
   it('should hold the slot for the stop grace, then let the leader release the waiting instance', async () => {
     const client = await signedClient(node);
-    const created = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'held', handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1 });
+    const created = await client.request<{ id: string }>('POST', '/api/jobs', { ...neverFiringJob('held', 'h'), maxConcurrency: 1 });
     expect(created.status).toBe(201);
     const jobId = created.body.id;
     const now = Date.now();

@@ -6,6 +6,8 @@ import { CancelService } from '../../src/modules/dispatch/index.js';
 import { JobSlotsService } from '../../src/modules/dispatch/job-slots.service.js';
 import { JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * Cancel of a RUNNING limited instance (DESIGN §7) whose executor stops the handler before the canceller has cut
@@ -21,7 +23,7 @@ describe('a cancelled limited instance\'s slot: cut late, re-asserted (MariaDB, 
     node = await startNode(clusterEnv(ns, { ROLES: 'api', NODE_OFFLINE_AFTER_MS: '60000' }));
   }, 30_000);
   afterAll(async () => {
-    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node?.ds, ns);
     await node?.close();
   });
 
@@ -30,7 +32,7 @@ describe('a cancelled limited instance\'s slot: cut late, re-asserted (MariaDB, 
     const coordination = node.app.get<CoordinationPort>(COORDINATION);
     const redis = node.app.get<Redis>(REDIS_CLIENT);
     const client = await signedClient(node);
-    const created = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'cut', handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1 });
+    const created = await client.request<{ id: string }>('POST', '/api/jobs', { ...neverFiringJob('cut', 'h'), maxConcurrency: 1 });
     expect(created.status).toBe(201);
     const jobId = created.body.id;
     const t = Date.now();
@@ -66,7 +68,7 @@ describe('a cancelled limited instance\'s slot: cut late, re-asserted (MariaDB, 
     const coordination = node.app.get<CoordinationPort>(COORDINATION);
     const redis = node.app.get<Redis>(REDIS_CLIENT);
     const client = await signedClient(node);
-    const created = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'ra', handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 2 });
+    const created = await client.request<{ id: string }>('POST', '/api/jobs', { ...neverFiringJob('ra', 'h'), maxConcurrency: 2 });
     expect(created.status).toBe(201);
     const jobId = created.body.id;
     const t = Date.now();

@@ -4,6 +4,7 @@ import { TaskRunner } from '../../src/modules/execution/task-runner.service.js';
 import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
 import { startLimitReceiver, type LimitReceiver } from '../utils/limit-receiver.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * An id taken twice in one claim group is claimed and run once, and each copy ends (the executor counts its
@@ -27,7 +28,7 @@ describe('one id claimed twice on one node (MariaDB)', () => {
   }, 30_000);
 
   afterAll(async () => {
-    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node?.ds, ns);
     await node?.close();
     await rx?.close();
   });

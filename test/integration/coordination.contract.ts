@@ -1,4 +1,5 @@
 import type { ClaimedItem, CoordinationPort, NodeAdvert, ReadyItem } from '../../src/modules/coordination/index.js';
+import { sleep } from '../utils/async.js';
 
 /** What a contract run needs from one adapter kind; one fixture per test. */
 export interface CoordinationFixture {
@@ -24,8 +25,6 @@ export interface ExpiryTiming {
 
 /** For a clock that moves only when told to: any values do. */
 export const FAKE_TIMING: ExpiryTiming = { ttl: 200, within: 120, beyond: 300 };
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Ready items of one app (the queue cases below that are not about fairness use a single app). */
 function queued(...ids: string[]): ReadyItem[] {

@@ -6,6 +6,7 @@ import { MetricsService } from '../../src/modules/observability/index.js';
 import { TriggerService } from '../../src/modules/trigger/index.js';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 /**
  * Issue 9 point 5: a row whose stored JSON cannot be read (a TEXT cut at 65,535 bytes on MariaDB; text that is
@@ -120,7 +121,7 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
   });
 
   it('a job whose stored params cannot be read stops its schedule in ERROR, reads with a note, and takes new params', async () => {
-    const job = await client.request<{ id: string }>('POST', '/api/jobs', { code: `corrupt-${Date.now()}`, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', params: { a: 1 } });
+    const job = await client.request<{ id: string }>('POST', '/api/jobs', { ...neverFiringJob(`corrupt-${Date.now()}`), params: { a: 1 } });
     expect(job.status).toBe(201);
     const id = job.body.id;
     const bytes = await corrupt(id, 'params', 'job_definition');

@@ -7,6 +7,7 @@ import {
   runMigrations, TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { MYSQL_URL, uniqueNamespace } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * ExecutionLedgerRepository on the real databases (DESIGN §4, §7): the executor's k-rows-per-statement
@@ -32,8 +33,7 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedgerRepository (%s)', (k
 
   afterAll(async () => {
     if (kind === 'mysql') {
-      await ds.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [ns]);
-      await ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+      await deleteNamespaceRows(ds, ns);
     }
     await ds.destroy();
     if (dir) rmSync(dir, { recursive: true, force: true });

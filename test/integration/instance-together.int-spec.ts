@@ -3,6 +3,7 @@ import {
   dataSourceOptions, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, runMigrations, TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { MYSQL_URL, uniqueNamespace } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * JobInstanceRepository.together on the real MariaDB: a transition and the attempt row it closes commit
@@ -22,8 +23,7 @@ describe('JobInstanceRepository.together (MariaDB)', () => {
   });
 
   afterAll(async () => {
-    await ds.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [ns]);
-    await ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(ds, ns);
     await ds.destroy();
   });
 

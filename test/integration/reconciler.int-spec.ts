@@ -5,6 +5,7 @@ import { COORDINATION, type CoordinationPort, jobSlots, RedisKeys } from '../../
 import { CancelService, DispatchService, ReconcilerService } from '../../src/modules/dispatch/index.js';
 import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
 import { clusterEnv, REDIS_URL, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * Repair steps of the leader's reconciler on the real MariaDB and Redis.
@@ -41,7 +42,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
 
   afterEach(async () => {
     jest.restoreAllMocks();
-    await node.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node.ds, ns);
     for (const n of ['n1', 'n2']) await coordination.drainNode(`${ns}-${n}`);
   });
 

@@ -2,6 +2,7 @@ import { COORDINATION, type CoordinationPort, type NodeAdvert } from '../../src/
 import { DispatchService, NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * The release of a staged fire (DESIGN §5 staging) routes it again when its node is draining (SIGTERM:
@@ -23,7 +24,7 @@ describe('release of staged fires to a draining node (MariaDB + Redis)', () => {
   }, 30_000);
 
   afterAll(async () => {
-    await api.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(api.ds, ns);
     await api?.close();
   });
 

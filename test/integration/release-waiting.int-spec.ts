@@ -1,5 +1,7 @@
 import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * Release of a job's next WAITING instance (DESIGN §5 QUEUE overlap, §7 maxConcurrency) on MariaDB: a
@@ -18,13 +20,13 @@ describe('releaseNextWaiting (MariaDB)', () => {
   }, 30_000);
 
   afterAll(async () => {
-    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node?.ds, ns);
     await node?.close();
   });
 
   async function job(code: string, extra: Record<string, unknown>): Promise<string> {
     const client = await signedClient(node);
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', { code, handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', ...extra });
+    const res = await client.request<{ id: string }>('POST', '/api/jobs', { ...neverFiringJob(code, 'h'), ...extra });
     expect(res.status).toBe(201);
     return res.body.id;
   }

@@ -2,6 +2,8 @@ import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type Answer, type LimitReceiver, startLimitReceiver } from './limit-receiver.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, type TestNode, uniqueNamespace, waitFor } from './test-node.js';
+import { neverFiringJob } from './jobs.js';
+import { sleep } from './async.js';
 
 /** Statuses an instance ends in. */
 export const FINAL = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'];
@@ -23,8 +25,6 @@ export function limitShapes(nsPrefix: string): Array<[string, () => Record<strin
   ];
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Jobs of the `http` handler calling the limit receiver (one path per job code), and reads of their rows.
  * The getters are read at each call (the node and client are made in beforeAll).
@@ -39,7 +39,7 @@ export function limitJobs(node: () => TestNode, client: () => TickwheelClient, r
     /** Creates a never-firing CRON job `code` (fired by trigger-now) with `body` on top. @returns its id. */
     async createJob(code: string, body: Record<string, unknown>): Promise<string> {
       const res = await client().request<{ id: string }>('POST', '/api/jobs', {
-        code, handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', timeoutMs, params: { url: `${rx().url}/${code}`, timeoutMs }, ...body,
+        ...neverFiringJob(code, 'http'), timeoutMs, params: { url: `${rx().url}/${code}`, timeoutMs }, ...body,
       });
       expect(res.status).toBe(201);
       return res.body.id;

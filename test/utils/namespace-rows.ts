@@ -43,3 +43,19 @@ export function rowsDiff(before: NamespaceRows, after: NamespaceRows): Partial<R
   }
   return out;
 }
+
+/** Anything that runs SQL (a TypeORM DataSource or QueryRunner). */
+interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Deletes what a test left in `namespace`: its attempts and instances, and its job definitions too when
+ * `definitions` is set. Does nothing when `ds` is undefined (a setup that failed before connecting).
+ */
+export async function deleteNamespaceRows(ds: Queryable | undefined, namespace: string, opts: { definitions?: boolean } = {}): Promise<void> {
+  if (!ds) return;
+  await ds.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [namespace]);
+  await ds.query('DELETE FROM job_instance WHERE namespace = ?', [namespace]);
+  if (opts.definitions) await ds.query('DELETE FROM job_definition WHERE namespace = ?', [namespace]);
+}

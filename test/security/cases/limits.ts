@@ -4,12 +4,13 @@ import { LATER_TASK } from '../../utils/routes.js';
 import { WITH_SHELL } from '../../utils/tenancy.js';
 import { waitFor } from '../../utils/test-node.js';
 import { type App, type Hostile, refused } from '../harness.js';
+import { neverFiringJob } from '../../utils/jobs.js';
 
 type Task = { status: string; attempt: number; error: string | null; attempts: unknown[] };
 const KB = 1024;
 /** A JSON object of about `bytes` bytes. */
 const blob = (bytes: number) => ({ blob: 'x'.repeat(bytes) });
-const yearly = (code: string, extra: Record<string, unknown> = {}) => ({ code, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', enabled: false, ...extra });
+const yearly = (code: string, extra: Record<string, unknown> = {}) => ({ ...neverFiringJob(code), enabled: false, ...extra });
 
 /**
  * Destinations the egress policy refuses without DNS, in their many spellings (README "Egress policy"). The suite's

@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import { DEFAULT_SCOPES, Scope } from '../../../src/modules/metadata/index.js';
 import { concrete, ROUTES } from '../../utils/routes.js';
 import { type Hostile, refused, TOKEN } from '../harness.js';
+import { neverFiringJob } from '../../utils/jobs.js';
+import { deleteNamespaceRows } from '../../utils/namespace-rows.js';
 
 type Call = [method: string, path: string, body?: unknown];
 const day = () => ({ from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date(Date.now() - 60_000).toISOString() });
@@ -88,8 +90,7 @@ export function tenancyCases(h: Hostile): void {
         const [row] = await h.node.ds.query('SELECT params FROM job_definition WHERE id = ?', [jobId]);
         expect(JSON.parse(row.params)).toEqual({ headers: { Authorization: TOKEN } });
       } finally {
-        await h.node.ds.query('DELETE FROM job_definition WHERE namespace = ?', [other]);
-        await h.node.ds.query('DELETE FROM job_instance WHERE namespace = ?', [other]);
+        await deleteNamespaceRows(h.node.ds, other, { definitions: true });
       }
     });
   }
@@ -101,7 +102,7 @@ export function tenancyCases(h: Hostile): void {
     it('[9-C2 any client runs any command] shell work without the shell scope is a 403 naming shell, in every form', () => h.unchanged(async () => {
       const calls: Call[] = [
         ['POST', '/api/tasks', { handler: 'shell', params: argv }], ['POST', '/api/tasks/batch', { tasks: [{ handler: 'noop' }, { handler: 'shell', params: argv }] }],
-        ['POST', '/api/jobs', { code: 'sh', handler: 'shell', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', enabled: false, params: argv }],
+        ['POST', '/api/jobs', { ...neverFiringJob('sh', 'shell'), enabled: false, params: argv }],
         ['PATCH', `/api/jobs/${h.jobA.id}`, { handler: 'shell', params: argv }], ['POST', '/api/jobs/import-crontab', crontab(false)],
       ];
       for (const [method, path, body] of calls) refused(await h.a.request(method, path, body), 403, 'FORBIDDEN', { scope: 'shell' });
@@ -113,7 +114,7 @@ export function tenancyCases(h: Hostile): void {
     it('[9-C2 a shell task was accepted to wait for a shell executor] with the scope but no executor that runs shell, shell work is a 400 naming the handler', () => h.unchanged(async () => {
       const calls: Array<[...Call, string]> = [
         ['POST', '/api/tasks', { handler: 'shell', params: argv }, 'handler'], ['POST', '/api/tasks/batch', { tasks: [{ handler: 'shell', params: argv }] }, 'tasks[0].handler'],
-        ['POST', '/api/jobs', { code: 'sh-on', handler: 'shell', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', params: argv }, 'handler'],
+        ['POST', '/api/jobs', { ...neverFiringJob('sh-on', 'shell'), params: argv }, 'handler'],
         ['POST', `/api/jobs/${h.shellJob.id}/trigger`, {}, 'handler'], ['POST', `/api/jobs/${h.shellJob.id}/resume`, undefined, 'handler'],
         ['POST', '/api/jobs/import-crontab', crontab(true), 'handler'],
       ];
