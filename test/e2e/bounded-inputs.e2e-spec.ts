@@ -2,6 +2,7 @@ import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-c
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace, UNLIMITED } from '../utils/test-node.js';
 import { neverFiringJob } from '../utils/jobs.js';
+import { sleep } from '../utils/async.js';
 
 /**
  * Issue 9 point 5, bounded inputs: every stored field has a maximum enforced before any write, with a 400
@@ -146,7 +147,7 @@ describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
         const t0 = performance.now();
         expect((await fetch(`${node.url}/health/live`)).status).toBe(200);
         worst = Math.max(worst, performance.now() - t0);
-        await new Promise((r) => setTimeout(r, 20));
+        await sleep(20); // sampling: the probe's pace
       }
     })();
     const answers = await Promise.all([0, 1, 2].map(() => client.request<{ field: string }>('POST', '/api/tasks/batch', body)));

@@ -3,7 +3,7 @@ import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
 import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { neverFiringJob, triggerNow } from '../utils/jobs.js';
 
 /**
  * Cancel of a running limited instance while its executor shuts down gracefully (SIGTERM, DESIGN §7): within the
@@ -52,10 +52,7 @@ describe('cancel during an executor\'s graceful shutdown (real processes)', () =
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
-    for (let i = 0; i < 3; i++) {
-      expect((await client.request('POST', `/api/jobs/${tag}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await triggerNow(client, tag, 3, 5);
     await waitFor('A runs, B and C wait', async () => rx.of(path).length === 1 && (await rows(jobId)).filter((r) => r.status === 'WAITING').length === 2, 30_000, 20);
     const [a] = await rows(jobId);
     executor(`${tag}b`, grace);

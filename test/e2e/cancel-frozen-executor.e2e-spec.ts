@@ -4,7 +4,8 @@ import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
 import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { sleep } from '../utils/async.js';
 
 const isStopped = (pid: number): boolean => /^\S+ \(.*\) T /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
@@ -50,10 +51,7 @@ describe('cancel of a running limited instance on a frozen executor (real proces
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
-    for (let i = 0; i < 2; i++) {
-      expect((await client.request('POST', '/api/jobs/fz/trigger', {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await triggerNow(client, 'fz', 2, 5);
     await waitFor('A runs, B waits', async () => rx.of('/fz').length === 1 && (await rows(jobId))[1]?.status === 'WAITING', 30_000, 20);
     const [a] = await rows(jobId);
     const victim = procs.get(String(a.node_id).split('-')[0]) as ProductProcess;
@@ -64,7 +62,7 @@ describe('cancel of a running limited instance on a frozen executor (real proces
     const frozenUntil = Date.now() + 4000;
     while (Date.now() < frozenUntil) {
       expect(rx.of('/fz')).toHaveLength(1);
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50); // sampling: nothing may start during the whole freeze
     }
     victim.signal('SIGCONT');
     holding = false;
@@ -82,10 +80,7 @@ describe('cancel of a running limited instance on a frozen executor (real proces
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
-    for (let i = 0; i < 2; i++) {
-      expect((await client.request('POST', '/api/jobs/fq/trigger', {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await triggerNow(client, 'fq', 2, 5);
     await waitFor('A runs, B waits', async () => rx.of('/fq').length === 1 && (await rows(jobId))[1]?.status === 'WAITING', 30_000, 20);
     const [a] = await rows(jobId);
     const victim = procs.get(String(a.node_id).split('-')[0]) as ProductProcess;

@@ -4,6 +4,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { clusterEnv, MYSQL_URL, signedClient, startNode, statusCounts, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { sleep } from '../utils/async.js';
 
 const N = 400;
 
@@ -63,7 +64,7 @@ describe('executor database connections killed mid-run (MariaDB + Redis)', () =>
     const killer = (async () => {
       while (!stop) {
         kills += await killExecutorConnections();
-        await new Promise((r) => setTimeout(r, 40));
+        await sleep(40); // pacing: kill the connections again and again
       }
     })();
     try {

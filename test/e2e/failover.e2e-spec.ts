@@ -45,17 +45,17 @@ describe('scheduler failover with real processes', () => {
   it('should lose no fire and double none across SIGKILL and SIGSTOP/SIGCONT of the leader', async () => {
     procs.push(startProcess(env), startProcess(env));
     await waitFor('a leader', async () => byPid(await leaderPid()) !== undefined, 30_000, 100);
-    await sleep(3000);
+    await sleep(3000); // time passes on purpose: the leader fires for a while before it is killed
     const first = byPid(await leaderPid()) as ProductProcess;
     first.signal('SIGKILL');
     await first.exited;
     procs.push(startProcess(env));
     await waitFor('a new leader', async () => { const p = byPid(await leaderPid()); return p !== undefined && p !== first; }, 30_000, 100);
-    await sleep(3000);
+    await sleep(3000); // the same for the second leader before it is stopped
     const second = byPid(await leaderPid()) as ProductProcess;
     second.signal('SIGSTOP');
     await waitFor('a third leader while the second is stopped', async () => { const p = byPid(await leaderPid()); return p !== undefined && p !== second && p !== first; }, 30_000, 100);
-    await sleep(1000);
+    await sleep(1000); // the third leader fires while the second is stopped
     second.signal('SIGCONT'); // it wakes up believing it leads: its renewal fails and it steps down
     await sleep(4000); // the window in which the woken process could fire beside the leader
     const end = Date.now();
@@ -75,7 +75,7 @@ describe('scheduler failover with real processes', () => {
       const p = startProcess(e);
       procs.push(p);
       await leads(p, busy);
-      await sleep(300 + rand() * 2200);
+      await sleep(300 + rand() * 2200); // a random point of firing to kill it at
       p.signal('SIGKILL');
       await p.exited;
       await redis.del(`{tw:${busy}}:lock:leader`); // skip the lease wait: the next process leads at once
@@ -85,7 +85,7 @@ describe('scheduler failover with real processes', () => {
     // It leads (a fixed 6-s sleep had to cover its start too, which a loaded machine could take most of), makes
     // up what the kills missed and keeps firing.
     await leads(last, busy);
-    await sleep(3000);
+    await sleep(3000); // time passes on purpose: the last leader keeps firing
     const end = Date.now();
     await waitForFiresUpTo(busy, 300, end);
     await last.stop(5000);

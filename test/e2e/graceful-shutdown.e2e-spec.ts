@@ -4,6 +4,7 @@ import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { sleep } from '../utils/async.js';
 
 type Row = Record<string, unknown>;
 
@@ -73,7 +74,7 @@ describe('graceful shutdown of an executor (real processes)', () => {
     draining.signal('SIGTERM');
     // Past the offline threshold (and well inside the grace) dx must still count as live; then /medium ends.
     const pastThreshold = (async () => {
-      await new Promise((r) => setTimeout(r, Math.max(0, termAt + OFFLINE_MS + 1500 - Date.now())));
+      await sleep(Math.max(0, termAt + OFFLINE_MS + 1500 - Date.now())); // until past the offline threshold
       const seen = await live();
       effects.release('/medium');
       return seen;

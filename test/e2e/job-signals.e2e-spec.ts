@@ -4,6 +4,7 @@ import { RedisKeys } from '../../src/modules/coordination/index.js';
 import { LeaderElectionService, SchedulerLoopService } from '../../src/modules/trigger/index.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { sleep } from '../utils/async.js';
 
 /**
  * A job created through an API-only process reaches the leader's wheel at once (JobSignals over Redis
@@ -61,7 +62,7 @@ describe('job change signals between processes (MariaDB + Redis)', () => {
 
     expect((await client.request('POST', `/api/jobs/${jobId}/pause`)).status).toBe(200);
     const paused = Date.now();
-    await new Promise((r) => setTimeout(r, 3_000));
+    await sleep(3_000); // time passes on purpose: no fire may be written after the pause
     expect((await rows(jobId)).filter((t) => t > paused + 1_000)).toEqual([]);
   }, 90_000);
 });

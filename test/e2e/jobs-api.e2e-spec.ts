@@ -2,6 +2,7 @@ import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-c
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 import { neverFiringJob } from '../utils/jobs.js';
+import { sleep } from '../utils/async.js';
 
 type Job = Record<string, unknown> & { id: string; code: string; version: number; enabled: boolean; nextFireTime: string | null; nextFireTimes: string[] };
 type Task = Record<string, unknown> & { requestId: string; status: string; triggerSource: string };
@@ -184,8 +185,8 @@ describe('jobs API (standalone)', () => {
     const ms = previewMs(res.body);
     expect(ms[0]).toBe(Date.parse(res.body.nextFireTime as string));
     for (let i = 1; i < ms.length; i++) expect(ms[i] - ms[i - 1]).toBe(3_600_000);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(previewMs((await client.request<Job>('GET', '/api/jobs/rate-preview')).body)).toEqual(ms); // the same grid read later
+    await sleep(20); // time passes on purpose: the preview must stay on the same grid
+    expect(previewMs((await client.request<Job>('GET', '/api/jobs/rate-preview')).body)).toEqual(ms);
   });
 
   it('should accept a future ONE_SHOT with exactly one preview', async () => {

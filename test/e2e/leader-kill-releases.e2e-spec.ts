@@ -4,7 +4,7 @@ import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { neverFiringJob, triggerNow } from '../utils/jobs.js';
 
 /**
  * The leader SIGKILLed while a limited job's releases and cancels stream through its delay pump (DESIGN §5, §7):
@@ -46,10 +46,7 @@ describe('leader killed while releases and cancels fly (real processes)', () => 
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
-    for (let i = 0; i < 60; i++) {
-      expect((await client.request('POST', '/api/jobs/lk/trigger', {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
+    await triggerNow(client, 'lk', 60);
     await waitFor('a few ran', async () => rx.of('/lk').length >= 6, 30_000, 10);
     const owner = String(await redis.get(`{tw:${ns}}:lock:leader`));
     const leader = schedulers.find((p) => owner.startsWith(`${p.pid}-`)) as ProductProcess;

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { RedisKeys } from '../../src/modules/coordination/index.js';
 import { LeaderElectionService, TriggerService } from '../../src/modules/trigger/index.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { sleep } from '../utils/async.js';
 
 const leaders = (nodes: TestNode[]) => nodes.filter((n) => n.app.get(LeaderElectionService).isLeader);
 
@@ -12,7 +13,7 @@ describe('scheduler leadership (Redis lock) and idempotent firing', () => {
     const redis = new Redis(REDIS_URL);
     try {
       await waitFor('a leader', async () => leaders(nodes).length === 1, 30_000);
-      await new Promise((r) => setTimeout(r, 1500)); // several renewal rounds
+      await sleep(1500); // time passes on purpose: several renewal rounds, still one leader
       expect(leaders(nodes)).toHaveLength(1);
       const [leader] = leaders(nodes);
       const owner = leader.app.get(LeaderElectionService).owner;

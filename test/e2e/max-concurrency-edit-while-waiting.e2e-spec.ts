@@ -85,7 +85,7 @@ describe.each(shapes)('instances waiting while their job is edited (%s)', (shape
     suite.rx().release(path, ids[1]);
     suite.rx().release(path, ids[2]);
     await waitFor('the fourth runs alone', async () => runningIds(path).length === 1 && runningIds(path)[0] === ids[3], 10_000, 50);
-    await sleep(1500);
+    await sleep(1500); // time passes on purpose: the fifth must not start beside the fourth
     expect(runningIds(path)).toEqual([ids[3]]);
     holding.delete(path);
     suite.rx().release(path);

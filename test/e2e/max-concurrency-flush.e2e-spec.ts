@@ -3,7 +3,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, statusCounts, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { neverFiringJob, triggerNow } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
 
 /**
@@ -59,10 +59,7 @@ describe('maxConcurrency after a Redis flush (cluster)', () => {
     expect(created.status).toBe(201);
     const jobId = created.body.id;
     const semaphore = `{tw:${ns}}:sem:job:${jobId}`;
-    const trigger = async () => {
-      expect((await client.request('POST', '/api/jobs/limited/trigger', {})).status).toBe(202);
-      await sleep(5); // manual fires are keyed by their millisecond
-    };
+    const trigger = () => triggerNow(client, 'limited', 1, 5);
 
     await trigger();
     await trigger();
@@ -83,7 +80,7 @@ describe('maxConcurrency after a Redis flush (cluster)', () => {
       return (await count(jobId, 'WAITING')) === 2;
     }, 30_000, 50);
     for (let i = 0; i < 10; i++) {
-      await sleep(300);
+      await sleep(300); // sampling: never more than two run while the first two hold their slots
       expect(await count(jobId, 'RUNNING')).toBeLessThanOrEqual(2);
     }
     expect(await count(jobId, 'WAITING')).toBe(2);

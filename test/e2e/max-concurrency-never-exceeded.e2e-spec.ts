@@ -80,7 +80,7 @@ describe.each(shapes)('maxConcurrency end to end (%s)', (shape, env) => {
     expect(running).toBe(rs[0].id);
     // cancel the second (WAITING)
     expect((await suite.client().request('POST', `/api/jobs/cancel/instances/${rs[1].id}/cancel`)).status).toBeLessThan(300);
-    await sleep(1500);
+    await sleep(1500); // time passes on purpose: cancelling a waiting one must not start another
     expect(suite.rx().of(path)).toHaveLength(1);
     expect(await count(jobId, ['WAITING'])).toBe(2);
     // cancel the running one: the third runs

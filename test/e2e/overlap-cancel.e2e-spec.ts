@@ -3,6 +3,7 @@ import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
 import { neverFiringJob } from '../utils/jobs.js';
+import { sleep } from '../utils/async.js';
 
 interface Row {
   id: string;
@@ -133,7 +134,7 @@ describe('overlap policies and cancel (standalone)', () => {
       return a[0]?.status === 'CANCELLED';
     }, 30_000, 100);
     held.release('/slow'); // the receiver answers now (if the call is still open): the late result must not land
-    await new Promise((r) => setTimeout(r, 3000));
+    await sleep(3000); // time passes on purpose: a late result would land in this window
     const after = (await client.getTask('cancel-running')).body as { status: string; result: unknown };
     expect(after.status).toBe('CANCELLED');
     expect(after.result).toBeNull();

@@ -3,7 +3,8 @@ import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execut
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { sleep } from '../utils/async.js';
 
 /** Handler runs per job code: in flight now, the most at once, and the order they started in. */
 const active = new Map<string, number>();
@@ -81,10 +82,7 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
       ...neverFiringJob(code, 'q.slow'), overlapPolicy: 'QUEUE', timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
-    for (let i = 0; i < n; i++) {
-      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
+    await triggerNow(client, code, n);
     await waitFor('the first runs, the rest wait', async () => {
       const rs = await rows(res.body.id);
       return rs.length === n && rs[0].status === 'RUNNING' && rs.slice(1).every((r) => r.status === 'WAITING') && (active.get(code) ?? 0) === 1;
@@ -136,18 +134,12 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
       ...neverFiringJob(code, 'q.slow'), maxConcurrency: 3, timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
-    for (let i = 0; i < 10; i++) {
-      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
+    await triggerNow(client, code, 10);
     await waitFor('3 run, 7 wait', async () => (active.get(code) ?? 0) === 3 && (await rows(res.body.id)).filter((r) => r.status === 'WAITING').length === 7, 30_000, 20);
     const first = (await rows(res.body.id)).map((r) => r.id);
     const answers = await Promise.all(first.map((id) => client.request<{ status: string }>('POST', `/api/jobs/${code}/instances/${id}/cancel`).then((r) => r.body.status)));
     expect(answers).toEqual(first.map(() => 'CANCELLED'));
-    for (let i = 0; i < 4; i++) {
-      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
+    await triggerNow(client, code, 4);
     held.delete(code);
     await waitFor('all final', async () => (active.get(code) ?? 0) === 0
       && (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 30_000, 50);
@@ -163,15 +155,12 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
       ...neverFiringJob(code, 'q.slow'), overlapPolicy: 'QUEUE', timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
-    for (let i = 0; i < 16; i++) {
-      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
+    await triggerNow(client, code, 16);
     const ids = (await rows(res.body.id)).map((r) => r.id);
     held.delete(code);
     const victims = ids.filter((_, i) => i % 3 === 1);
     await Promise.all(victims.map(async (id, k) => {
-      await new Promise((r) => setTimeout(r, k * 7));
+      await sleep(k * 7); // the cancels spread over time on purpose, interleaved with the runs' ends
       const a = await client.request<{ status: string }>('POST', `/api/jobs/${code}/instances/${id}/cancel`);
       expect(['CANCELLED', 'SUCCESS']).toContain(a.body.status);
     }));
@@ -193,10 +182,7 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
-    for (let i = 0; i < 4; i++) {
-      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
+    await triggerNow(client, code, 4);
     await waitFor('A runs, the rest wait', async () => {
       const rs = await rows(jobId);
       return rs[0]?.status === 'RUNNING' && rs.slice(1).every((r) => r.status === 'WAITING') && (active.get(code) ?? 0) === 1;

@@ -6,6 +6,7 @@ import { TaskRunner } from '../../src/modules/execution/task-runner.service.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 import { neverFiringJob } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { sleep } from '../utils/async.js';
 
 /** What the handler saw, per attempt. */
 const started = new Map<number, JobContext>();
@@ -139,10 +140,10 @@ describe('an instance re-claimed on the node where its old attempt still runs (M
         if (Date.now() - since > 30_000) throw new Error('attempt 1 of the limited fire never ended on the node');
         if (endedAt === 0 && !tracks(id, 1)) endedAt = Date.now();
         seen.add((await redis.zrange(semaphore, 0, -1)).filter((m) => m !== '~known').join()); // '~known': the semaphore's own mark
-        await new Promise((r) => setTimeout(r, 10));
+        await sleep(10); // sampling: the semaphore watched closely
       }
       expect([...seen]).toEqual([id]);
-      await new Promise((r) => setTimeout(r, 5));
+      await sleep(5); // manual fires are keyed by their millisecond
       expect((await client.request('POST', '/api/jobs/limited/trigger', {})).status).toBe(202);
       await waitFor('the second fire to be written', async () => (await rows()).length === 2, 30_000);
       // Its admission decided (it was a fixed 1.5 s): it must wait for the slot attempt 2 holds.

@@ -71,7 +71,7 @@ describe('Redis flushed mid-run (real executor processes)', () => {
         expect(await redis.flushdb()).toBe('OK');
         process.stdout.write(`[e2e redis-flush] FLUSHDB with instances ${JSON.stringify(before)}\n`);
       }
-      await sleep(500);
+      await sleep(500); // pacing: the batches spread over the flush
     }
     // Everything Redis held comes back: the registry (from the next beats) and the leader lock. Waited for (it
     // was a fixed 4-s sleep, which beats every 2 s from two busy processes could outlast on a loaded machine).

@@ -1,5 +1,6 @@
 import { FINAL, limitJobs, limitShapes, useLimitNode } from '../utils/limit-jobs.js';
 import { waitFor } from '../utils/test-node.js';
+import { sleep } from '../utils/async.js';
 
 /**
  * REPLACE overlap under maxConcurrency 1 (DESIGN §5, §7), fired in quick succession: each fire cancels the
@@ -16,7 +17,7 @@ describe.each(limitShapes('e2e-replim'))('REPLACE under maxConcurrency (%s)', (s
     const jobId = await createJob(code, { maxConcurrency: 1, overlapPolicy: 'REPLACE' });
     for (let i = 0; i < 12; i++) {
       expect((await suite.client().request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, i % 3 === 0 ? 150 : 3));
+      await sleep(i % 3 === 0 ? 150 : 3); // quick fires (apart by the ms key), some a little slower
     }
     holding = false;
     suite.rx().release(`/${code}`);

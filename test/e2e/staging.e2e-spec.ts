@@ -1,6 +1,7 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { sleep } from '../utils/async.js';
 
 /**
  * Staged fires (DESIGN §5 delta): a scheduled fire's ledger row is written TRIGGER_STAGE_LEAD_MS ahead,
@@ -70,7 +71,7 @@ describe('staged fires (cluster shape)', () => {
     const pausedAt = Date.now();
     expect((await client.request('POST', `/api/jobs/${jobId}/pause`)).status).toBe(200);
     const after = Date.now();
-    await new Promise((r) => setTimeout(r, 2500)); // a staged fire that outlived the pause would run in this window
+    await sleep(2500); // a staged fire that outlived the pause would run in this window
     // The fires released before the pause run to their end: waited for (the 2.5 s alone did not always cover
     // the last of them on a loaded machine), then checked to be SUCCESS below.
     await waitFor('the fires before the pause ended', async () => (await rowsOf(node, jobId))
@@ -111,7 +112,7 @@ describe('staged fires (cluster shape)', () => {
     await waitFor('fires staged ahead', async () => (await rowsOf(node, jobId)).some((r) => r.fire_time > Date.now() + 1500), 30_000, 50);
     expect((await client.request('DELETE', `/api/jobs/${jobId}`)).status).toBe(204);
     const after = Date.now();
-    await new Promise((r) => setTimeout(r, 1500));
+    await sleep(1500); // time passes on purpose: a staged fire that outlived the delete would run in this window
     expect((await rowsOf(node, jobId)).filter((r) => r.fire_time > after)).toEqual([]);
   }, 90_000);
 

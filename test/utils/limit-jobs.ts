@@ -2,8 +2,7 @@ import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type Answer, type LimitReceiver, startLimitReceiver } from './limit-receiver.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, type TestNode, uniqueNamespace, waitFor } from './test-node.js';
-import { neverFiringJob } from './jobs.js';
-import { sleep } from './async.js';
+import { neverFiringJob, triggerNow } from './jobs.js';
 
 /** Statuses an instance ends in. */
 export const FINAL = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'];
@@ -46,10 +45,7 @@ export function limitJobs(node: () => TestNode, client: () => TickwheelClient, r
     },
     /** `n` manual fires of job `code`, one at a time. */
     async trigger(code: string, n: number): Promise<void> {
-      for (let i = 0; i < n; i++) {
-        expect((await client().request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-        await sleep(3); // manual fires are keyed by their millisecond
-      }
+      await triggerNow(client(), code, n);
     },
   };
 }
