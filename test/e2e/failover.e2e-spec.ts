@@ -104,7 +104,7 @@ describe('scheduler failover with real processes', () => {
         return (await redis.get(`{tw:${namespace}}:lock:leader`))?.startsWith(`${p.pid}-`) ?? false;
       }, 60_000, 50);
     } catch (err) {
-      throw new Error(`${(err as Error).message}; lock held by ${await redis.get(`{tw:${namespace}}:lock:leader`)}; its output:\n${p.output().slice(-4000)}`);
+      throw new Error(`${(err as Error).message}; lock held by ${await redis.get(`{tw:${namespace}}:lock:leader`)}; its output:\n${p.output().slice(-4000)}`, { cause: err });
     }
   }
 

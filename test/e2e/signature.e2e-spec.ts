@@ -65,7 +65,7 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
       body: body || undefined,
     });
     const text = await res.text();
-    let parsed: Record<string, unknown> = {};
+    let parsed: Record<string, unknown>;
     try {
       parsed = text ? JSON.parse(text) : {};
     } catch {

@@ -26,7 +26,7 @@ describe('start-up path (node dist/src/main.js) reports a bad setting', () => {
         execSync('npm run build', { cwd: ROOT, stdio: 'pipe' });
       } catch (err) {
         const e = err as { stdout?: Buffer; stderr?: Buffer };
-        throw new Error(`dist/src/main.js is missing or older than src/config, and npm run build failed:\n${String(e.stdout ?? '')}${String(e.stderr ?? '')}`);
+        throw new Error(`dist/src/main.js is missing or older than src/config, and npm run build failed:\n${String(e.stdout ?? '')}${String(e.stderr ?? '')}`, { cause: err });
       }
     }
     dataDir = mkdtempSync(join(tmpdir(), 'tw-startup-'));

@@ -172,5 +172,6 @@ export function signingCases(h: Hostile): void {
 
 /** `text` as a header value Node will send: characters outside Latin-1 as their UTF-8 bytes read as Latin-1. */
 function encodeHeader(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the Latin-1 range, control characters included, on purpose
   return /^[\x00-\xff]*$/.test(text) ? text : Buffer.from(text, 'utf8').toString('latin1');
 }
