@@ -16,7 +16,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     plugins: { tickwheel: { rules: { 'module-boundaries': moduleBoundaries } } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {

@@ -56,6 +56,8 @@ for (const [name, files] of units) {
   );
 }
 if (failed) {
-  console.error(`check-source: a module has more than ${MAX_COMMENT_SHARE * 100} % comment lines or a line over ${MAX_LINE}`);
+  console.error(
+    `check-source: a module has more than ${MAX_COMMENT_SHARE * 100} % comment lines or a line over ${MAX_LINE}`,
+  );
   process.exit(1);
 }

@@ -27,12 +27,34 @@ describe('cancel of a running limited instance on a frozen executor (real proces
 
   beforeAll(async () => {
     rx = await startLimitReceiver(() => (holding ? { hold: true } : { status: 200, delayMs: 0 }));
-    api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', NODE_OFFLINE_AFTER_MS: OFFLINE_MS, RECONCILE_INTERVAL_MS: '1000', LOG_LEVEL: 'error' }));
+    api = await startNode(
+      clusterEnv(ns, {
+        ROLES: 'api,scheduler',
+        NODE_OFFLINE_AFTER_MS: OFFLINE_MS,
+        RECONCILE_INTERVAL_MS: '1000',
+        LOG_LEVEL: 'error',
+      }),
+    );
     client = await signedClient(api);
     for (const name of ['fza', 'fzb']) {
-      procs.set(name, startProcess(clusterEnv(ns, { ROLES: 'executor', PORT: '0', NODE_NAME: name, NODE_OFFLINE_AFTER_MS: OFFLINE_MS, LOG_LEVEL: 'error' })));
+      procs.set(
+        name,
+        startProcess(
+          clusterEnv(ns, {
+            ROLES: 'executor',
+            PORT: '0',
+            NODE_NAME: name,
+            NODE_OFFLINE_AFTER_MS: OFFLINE_MS,
+            LOG_LEVEL: 'error',
+          }),
+        ),
+      );
     }
-    await waitFor('both executors beat', async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2, 30_000);
+    await waitFor(
+      'both executors beat',
+      async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2,
+      30_000,
+    );
   }, 60_000);
   afterAll(async () => {
     holding = false;
@@ -42,17 +64,26 @@ describe('cancel of a running limited instance on a frozen executor (real proces
   });
 
   const rows = async (jobId: string) =>
-    (await api.ds.query('SELECT id, status, node_id FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [jobId])) as Array<{ id: string; status: string; node_id: string | null }>;
+    (await api.ds.query('SELECT id, status, node_id FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
+      jobId,
+    ])) as Array<{ id: string; status: string; node_id: string | null }>;
 
   it('the next instance waits until the frozen executor wakes and stops the cancelled handler', async () => {
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('fz', 'http'), maxConcurrency: 1, timeoutMs: 60_000,
+      ...neverFiringJob('fz', 'http'),
+      maxConcurrency: 1,
+      timeoutMs: 60_000,
       params: { url: `${rx.url}/fz`, timeoutMs: 60_000 },
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
     await triggerNow(client, 'fz', 2, 5);
-    await waitFor('A runs, B waits', async () => rx.of('/fz').length === 1 && (await rows(jobId))[1]?.status === 'WAITING', 30_000, 20);
+    await waitFor(
+      'A runs, B waits',
+      async () => rx.of('/fz').length === 1 && (await rows(jobId))[1]?.status === 'WAITING',
+      30_000,
+      20,
+    );
     const [a] = await rows(jobId);
     const victim = procs.get(String(a.node_id).split('-')[0]) as ProductProcess;
     victim.signal('SIGSTOP');
@@ -67,7 +98,12 @@ describe('cancel of a running limited instance on a frozen executor (real proces
     victim.signal('SIGCONT');
     holding = false;
     await waitFor('B ran', async () => rx.of('/fz').length === 2, 30_000, 20);
-    await waitFor('all final', async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED'].includes(r.status)), 30_000, 50);
+    await waitFor(
+      'all final',
+      async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED'].includes(r.status)),
+      30_000,
+      50,
+    );
     expect((await rows(jobId)).map((r) => r.status)).toEqual(['CANCELLED', 'SUCCESS']);
     expect(rx.peak('/fz')).toBe(1);
   }, 120_000);
@@ -75,13 +111,20 @@ describe('cancel of a running limited instance on a frozen executor (real proces
   it('QUEUE: an executor killed after the cancel never ends the stop grace; the next fire runs once the grace is over', async () => {
     holding = true;
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('fq', 'http'), overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+      ...neverFiringJob('fq', 'http'),
+      overlapPolicy: 'QUEUE',
+      timeoutMs: 60_000,
       params: { url: `${rx.url}/fq`, timeoutMs: 60_000 },
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
     await triggerNow(client, 'fq', 2, 5);
-    await waitFor('A runs, B waits', async () => rx.of('/fq').length === 1 && (await rows(jobId))[1]?.status === 'WAITING', 30_000, 20);
+    await waitFor(
+      'A runs, B waits',
+      async () => rx.of('/fq').length === 1 && (await rows(jobId))[1]?.status === 'WAITING',
+      30_000,
+      20,
+    );
     const [a] = await rows(jobId);
     const victim = procs.get(String(a.node_id).split('-')[0]) as ProductProcess;
     victim.signal('SIGSTOP');
@@ -92,7 +135,12 @@ describe('cancel of a running limited instance on a frozen executor (real proces
     holding = false;
     await waitFor('B ran', async () => rx.of('/fq').length === 2, 60_000, 20);
     expect(rx.of('/fq')[1].at).toBeGreaterThanOrEqual(cancelledAt + Number(OFFLINE_MS));
-    await waitFor('all final', async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED'].includes(r.status)), 30_000, 50);
+    await waitFor(
+      'all final',
+      async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED'].includes(r.status)),
+      30_000,
+      50,
+    );
     expect((await rows(jobId)).map((r) => r.status)).toEqual(['CANCELLED', 'SUCCESS']);
     expect(rx.peak('/fq')).toBe(1);
   }, 120_000);

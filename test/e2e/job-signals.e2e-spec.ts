@@ -2,7 +2,15 @@ import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { RedisKeys } from '../../src/modules/coordination/index.js';
 import { LeaderElectionService, SchedulerLoopService } from '../../src/modules/trigger/index.js';
-import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  REDIS_URL,
+  signedClient,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 import { sleep } from '../utils/async.js';
 
@@ -28,11 +36,18 @@ describe('job change signals between processes (MariaDB + Redis)', () => {
     // the loop's duty map, which has no public view.
     const redis = new Redis(REDIS_URL);
     const channel = new RedisKeys(ns).channel('jobs-changed');
-    const duties = (scheduler.app.get(SchedulerLoopService) as unknown as { inFlight: Map<string, Promise<void>> }).inFlight;
+    const duties = (scheduler.app.get(SchedulerLoopService) as unknown as { inFlight: Map<string, Promise<void>> })
+      .inFlight;
     try {
-      await waitFor('the leader listening for job changes, its first scan done', async () =>
-        scheduler.app.get(LeaderElectionService).isLeader && Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]) >= 1
-          && !duties.has('load'), 30_000, 50);
+      await waitFor(
+        'the leader listening for job changes, its first scan done',
+        async () =>
+          scheduler.app.get(LeaderElectionService).isLeader &&
+          Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]) >= 1 &&
+          !duties.has('load'),
+        30_000,
+        50,
+      );
     } finally {
       redis.disconnect();
     }
@@ -45,14 +60,28 @@ describe('job change signals between processes (MariaDB + Redis)', () => {
   });
 
   const rows = async (jobId: string) =>
-    ((await scheduler.ds.query('SELECT fire_time FROM job_instance WHERE job_id = ? ORDER BY fire_time', [jobId])) as Array<{ fire_time: string }>).map((r) => Number(r.fire_time));
+    (
+      (await scheduler.ds.query('SELECT fire_time FROM job_instance WHERE job_id = ? ORDER BY fire_time', [
+        jobId,
+      ])) as Array<{ fire_time: string }>
+    ).map((r) => Number(r.fire_time));
   const firstWritten = async (jobId: string) =>
-    Number(((await scheduler.ds.query('SELECT MIN(created_at) AS t FROM job_instance WHERE job_id = ?', [jobId])) as Array<{ t: string }>)[0].t);
+    Number(
+      (
+        (await scheduler.ds.query('SELECT MIN(created_at) AS t FROM job_instance WHERE job_id = ?', [jobId])) as Array<{
+          t: string;
+        }>
+      )[0].t,
+    );
 
   it('should write the first fires of a job created in another process within seconds, and stop them on a pause from there', async () => {
     const created = Date.now();
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'every-second', handler: 'http', triggerType: 'CRON', triggerExpr: '* * * * * *', params: { method: 'GET', url: 'http://127.0.0.1:9/none' },
+      code: 'every-second',
+      handler: 'http',
+      triggerType: 'CRON',
+      triggerExpr: '* * * * * *',
+      params: { method: 'GET', url: 'http://127.0.0.1:9/none' },
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;

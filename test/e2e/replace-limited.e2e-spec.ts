@@ -21,12 +21,20 @@ describe.each(limitShapes('e2e-replim'))('REPLACE under maxConcurrency (%s)', (s
     }
     holding = false;
     suite.rx().release(`/${code}`);
-    await waitFor('every fire final', async () => (await rows(jobId)).every((r) => FINAL.includes(r.status)), 60_000, 50);
+    await waitFor(
+      'every fire final',
+      async () => (await rows(jobId)).every((r) => FINAL.includes(r.status)),
+      60_000,
+      50,
+    );
     const rs = await rows(jobId);
     expect(rs.at(-1)?.status).toBe('SUCCESS');
     expect(rs.slice(0, -1).every((r) => r.status === 'CANCELLED')).toBe(true);
     expect(suite.rx().peak(`/${code}`)).toBe(1);
-    const calls = suite.rx().of(`/${code}`).map((c) => c.instanceId);
+    const calls = suite
+      .rx()
+      .of(`/${code}`)
+      .map((c) => c.instanceId);
     expect(new Set(calls).size).toBe(calls.length);
     holding = true;
   }, 120_000);

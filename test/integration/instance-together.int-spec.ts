@@ -1,6 +1,13 @@
 import { DataSource } from 'typeorm';
 import {
-  dataSourceOptions, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, runMigrations, TriggerSource,
+  dataSourceOptions,
+  JobAttemptRepository,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  runMigrations,
+  TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { MYSQL_URL, uniqueNamespace } from '../utils/test-node.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
@@ -29,7 +36,10 @@ describe('JobInstanceRepository.together (MariaDB)', () => {
 
   /** A RUNNING instance at attempt 1, token 1, with its RUNNING attempt row. */
   async function running(): Promise<string> {
-    const row = newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime: 1, triggerSource: TriggerSource.API, dueAt: 1 }, 1);
+    const row = newJobInstance(
+      { namespace: ns, appId: 'int', handler: 'h', fireTime: 1, triggerSource: TriggerSource.API, dueAt: 1 },
+      1,
+    );
     Object.assign(row, { status: S.RUNNING, nodeId: 'n-1', fencingToken: 1, startedAt: 1 });
     await ds.getRepository(JobInstance).save(row);
     await attempts.start(row.id, 1, 'n-1', 1, 1);
@@ -44,7 +54,15 @@ describe('JobInstanceRepository.together (MariaDB)', () => {
   it('should commit the finishing write and the attempt close together', async () => {
     const id = await running();
     const won = await instances.together(async (em) => {
-      const ok = await instances.transition(id, S.RUNNING, S.SUCCESS, { attempt: 1, fencingToken: 1 }, { finishedAt: 2 }, 2, em);
+      const ok = await instances.transition(
+        id,
+        S.RUNNING,
+        S.SUCCESS,
+        { attempt: 1, fencingToken: 1 },
+        { finishedAt: 2 },
+        2,
+        em,
+      );
       await attempts.finish(id, 1, S.SUCCESS, null, 2, em);
       return ok;
     });
@@ -54,10 +72,12 @@ describe('JobInstanceRepository.together (MariaDB)', () => {
 
   it('should leave both untouched when the work fails after the first write (as a dying process would)', async () => {
     const id = await running();
-    await expect(instances.together(async (em) => {
-      await instances.transition(id, S.RUNNING, S.SUCCESS, { attempt: 1, fencingToken: 1 }, { finishedAt: 2 }, 2, em);
-      throw new Error('killed between the two writes');
-    })).rejects.toThrow('killed between');
+    await expect(
+      instances.together(async (em) => {
+        await instances.transition(id, S.RUNNING, S.SUCCESS, { attempt: 1, fencingToken: 1 }, { finishedAt: 2 }, 2, em);
+        throw new Error('killed between the two writes');
+      }),
+    ).rejects.toThrow('killed between');
     expect(await state(id)).toEqual({ instance: S.RUNNING, attempt: ['RUNNING'] });
   });
 });

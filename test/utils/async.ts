@@ -18,7 +18,12 @@ export async function rejection(p: Promise<unknown>): Promise<Error> {
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `fn` every `everyMs` until it returns true or `timeoutMs` passes. @throws on timeout, with `what`. */
-export async function waitFor(what: string, fn: () => Promise<boolean>, timeoutMs = 30_000, everyMs = 100): Promise<void> {
+export async function waitFor(
+  what: string,
+  fn: () => Promise<boolean>,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (await fn()) return;
