@@ -75,14 +75,12 @@ describe.each(shapes)('cancel of a running limited instance (%s)', (shape, env) 
     const path = '/task';
     holding.add(path);
     const requestId = `cancel-run-${shape}-${Date.now()}`;
-    const submitted = await suite
-      .client()
-      .request('POST', '/api/tasks', {
-        requestId,
-        handler: 'http',
-        params: { url: `${suite.rx().url}${path}`, timeoutMs: 60_000 },
-        timeoutMs: 60_000,
-      });
+    const submitted = await suite.client().request('POST', '/api/tasks', {
+      requestId,
+      handler: 'http',
+      params: { url: `${suite.rx().url}${path}`, timeoutMs: 60_000 },
+      timeoutMs: 60_000,
+    });
     expect(submitted.status).toBe(202);
     await waitFor('the task runs', async () => suite.rx().of(path).length === 1, 30_000, 20);
     const cancelled = await suite.client().request<{ status: string }>('POST', `/api/tasks/${requestId}/cancel`);

@@ -151,12 +151,10 @@ describe.each(shapes)('maxConcurrency end to end (%s)', (shape, env) => {
     const jobId = await createJob('many', { maxConcurrency: 1, triggerExpr: '* * * * * *', enabled: false });
     const to = Math.floor(Date.now() / 1000) * 1000 - 1000;
     const t0 = Date.now();
-    const res = await suite
-      .client()
-      .request<{ created: number }>('POST', '/api/jobs/many/backfill', {
-        from: new Date(to - 199_000).toISOString(),
-        to: new Date(to).toISOString(),
-      });
+    const res = await suite.client().request<{ created: number }>('POST', '/api/jobs/many/backfill', {
+      from: new Date(to - 199_000).toISOString(),
+      to: new Date(to).toISOString(),
+    });
     expect(res.status).toBe(200);
     expect(res.body.created).toBe(200);
     const end = await settle(jobId, path, 1, 150_000);
