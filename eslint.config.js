@@ -23,6 +23,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS files (a Jest transform): require() is how they import.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.commonjs } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: {
       // After `prettier` on purpose: eslint-config-prettier turns max-len off.
