@@ -1,6 +1,6 @@
 // ESLint rule `tickwheel/module-boundaries`: code under src/ reaches another module only through that module's
-// index.ts. A module (a "unit") is src/modules/<name>, src/common, src/config or src/infra; relative imports inside
-// one unit are free. Only relative specifiers are checked: packages are not modules of this repository.
+// index.ts. A module (a "unit") is src/modules/<name>, src/infra/<name>, src/common or src/config; relative
+// imports inside one unit are free. Only relative specifiers are checked: packages are not modules of this repo.
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,8 +10,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export function unitOf(absPath) {
   const parts = relative(ROOT, absPath).split(sep);
   if (parts[0] !== 'src' || parts.length < 3) return null;
-  if (parts[1] === 'modules') return parts.length >= 4 ? `src/modules/${parts[2]}` : null;
-  return ['common', 'config', 'infra'].includes(parts[1]) ? `src/${parts[1]}` : null;
+  if (parts[1] === 'modules' || parts[1] === 'infra') return parts.length >= 4 ? `src/${parts[1]}/${parts[2]}` : null;
+  return ['common', 'config'].includes(parts[1]) ? `src/${parts[1]}` : null;
 }
 
 /** The message for an import of `target` from outside its unit, or null when the import is allowed. */
