@@ -50,10 +50,14 @@ for (const [name, files] of units) {
   const over = share > MAX_COMMENT_SHARE || long > 0;
   failed ||= over;
   const pct = `${(100 * share).toFixed(1)}%`.padStart(6);
-  console.log(
-    `${over ? 'FAIL' : 'ok  '} ${name.padEnd(26)} files=${String(files.length).padEnd(4)} lines=${String(lines).padEnd(6)}` +
-      `comments=${pct} over${MAX_LINE}=${String(long).padEnd(5)} largest=${largest[0]} (${largest[1]})`,
-  );
+  const figures = [
+    `files=${String(files.length).padEnd(4)}`,
+    `lines=${String(lines).padEnd(5)}`,
+    `comments=${pct}`,
+    `over${MAX_LINE}=${String(long).padEnd(4)}`,
+    `largest=${largest[0]} (${largest[1]})`,
+  ];
+  console.log(`${over ? 'FAIL' : 'ok  '} ${name.padEnd(26)} ${figures.join(' ')}`);
 }
 if (failed) {
   console.error(
