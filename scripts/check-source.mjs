@@ -49,7 +49,7 @@ for (const [name, files] of units) {
   const share = lines === 0 ? 0 : comments / lines;
   const over = share > MAX_COMMENT_SHARE || long > 0;
   failed ||= over;
-  const pct = `${(100 * share).toFixed(1)}%`.padStart(6);
+  const pct = `${(100 * share).toFixed(2)}%`.padStart(7);
   const figures = [
     `files=${String(files.length).padEnd(4)}`,
     `lines=${String(lines).padEnd(5)}`,
