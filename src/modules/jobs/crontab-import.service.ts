@@ -10,13 +10,16 @@ import {
   ValidationError,
 } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { JobDefinition, JobDefinitionRepository, TriggerType } from '../metadata/index.js';
+import { JobDefinition, JobDefinitionRepository, TriggerType, UnitOfWork } from '../metadata/index.js';
 import { type CrontabEntry, JobSignals, parseCrontab, RejectedLine } from '../trigger/index.js';
 import { type Caller } from './caller.js';
 import { type CrontabFile } from './job-input.js';
 import { AuditAction, AuditService } from './audit/audit.service.js';
 import { HandlerCheckService } from './handler-check.service.js';
 import { type JobChange, JobsService } from './jobs.service.js';
+
+/** An edit's DELETE of staged fires then locks no gaps. */
+const READ_COMMITTED = { isolation: 'READ COMMITTED' } as const;
 
 /** Result of importing one cron.d file: the first rejected lines (each cut), and how many there were. */
 export interface CrontabImportResult {
@@ -45,6 +48,7 @@ export class CrontabImportService {
     private readonly audit: AuditService,
     private readonly signals: JobSignals,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** @throws ForbiddenError (no `shell` scope), ValidationError (too many entries, a bad one), ConflictError. */
@@ -85,7 +89,7 @@ export class CrontabImportService {
       rejected: rejected.slice(0, MAX_IMPORT_REJECTED_LISTED).map(cutRejected),
       rejectedTotal: rejected.length,
     };
-    const changed = await this.repo.editTransaction(async (em) => {
+    const changed = await this.uow.run(async (em) => {
       const ids: string[] = [];
       for (const p of planned) {
         const saved =
@@ -104,7 +108,7 @@ export class CrontabImportService {
         { created: out.created, updated: out.updated, rejected: rejected.length, enable: file.enable ?? false },
       );
       return ids;
-    });
+    }, READ_COMMITTED);
     for (const id of changed) await this.signals.jobChanged(id);
     return out;
   }

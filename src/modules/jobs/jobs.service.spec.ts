@@ -12,6 +12,7 @@ import {
   type JobDefinitionRepository,
   Scope,
   TriggerType,
+  UnitOfWork,
 } from '../metadata/index.js';
 import type { JobSignals, TriggerService } from '../trigger/index.js';
 import { AuditAction, AuditService } from './audit/audit.service.js';
@@ -27,9 +28,6 @@ const T0 = Date.UTC(2026, 11, 1, 12, 0, 0);
 class MemoryJobs {
   readonly rows = new Map<string, JobDefinition>();
 
-  editTransaction<T>(fn: (em: never) => Promise<T>): Promise<T> {
-    return fn({} as never);
-  }
   async countOwned(_em: unknown, namespace: string, appId: string): Promise<number> {
     return [...this.rows.values()].filter((r) => r.namespace === namespace && r.appId === appId).length;
   }
@@ -156,6 +154,7 @@ describe(JobsService.name, () => {
       signals,
       config,
       clock,
+      { run: (fn: (em: never) => Promise<unknown>) => fn({} as never) } as unknown as UnitOfWork,
     );
   });
 

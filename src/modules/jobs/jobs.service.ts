@@ -8,6 +8,7 @@ import {
   ScheduleState,
   TriggerType,
   type Tx,
+  UnitOfWork,
 } from '../metadata/index.js';
 import {
   computeNextFireTime,
@@ -24,6 +25,9 @@ import { checkFanOut, checkFireParams, fanOutField, refuseCorruptFields } from '
 import { jobTarget, refuseNulls, validateDefinition } from './job-rules.js';
 
 const SCHEDULE_FIELDS = ['triggerType', 'triggerExpr', 'timeZone'] as const;
+/** An edit's DELETE of staged fires then locks no gaps. */
+const READ_COMMITTED = { isolation: 'READ COMMITTED' } as const;
+
 /** Fields whose change can raise a job's instances per minute (JOB_MAX_INSTANCES_PER_MINUTE). */
 const FAN_OUT_FIELDS = [...SCHEDULE_FIELDS, 'shardTotal', 'routingStrategy'] as const;
 
@@ -56,12 +60,13 @@ export class JobsService {
     private readonly signals: JobSignals,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** @throws ValidationError (bad schedule), ForbiddenError (shell), ConflictError (code taken, job cap). */
   async create(caller: Caller, input: NewJob): Promise<JobDefinition> {
     const def = await this.newDefinition(caller, input);
-    const saved = await this.jobs.editTransaction((em) => this.insertOwned(em, caller, def));
+    const saved = await this.uow.run((em) => this.insertOwned(em, caller, def), READ_COMMITTED);
     await this.signals.jobChanged(saved.id);
     return saved;
   }
@@ -139,7 +144,7 @@ export class JobsService {
     refuseNulls(fields);
     const before = await this.find(caller, ref);
     const change = await this.planUpdate(caller, before, fields);
-    const after = await this.jobs.editTransaction((em) => this.applyUpdate(em, caller, before, change));
+    const after = await this.uow.run((em) => this.applyUpdate(em, caller, before, change), READ_COMMITTED);
     await this.signals.jobChanged(before.id);
     return after;
   }
@@ -193,11 +198,11 @@ export class JobsService {
   /** Deletes the job (its instances stay as history). @throws NotFoundError */
   async remove(caller: Caller, ref: JobRef): Promise<void> {
     const before = await this.find(caller, ref);
-    await this.jobs.editTransaction(async (em) => {
+    await this.uow.run(async (em) => {
       await this.jobs.delete(this.config.namespace, before.id, em);
       await this.trigger.unstage(em, before.id);
       await this.audit.record(em, caller.appId, AuditAction.JOB_DELETE, jobTarget(before), jobSnapshot(before));
-    });
+    }, READ_COMMITTED);
   }
 
   /** Stops the schedule: staged fires are removed; instances whose fire time has come run on. */
@@ -244,12 +249,12 @@ export class JobsService {
       updatedAt: now,
       updatedBy: caller.appId,
     };
-    const after = await this.jobs.editTransaction(async (em) => {
+    const after = await this.uow.run(async (em) => {
       const updated = await this.jobs.update(before, patch, em);
       await this.trigger.unstage(em, before.id);
       await this.audit.record(em, caller.appId, action, jobTarget(before), { enabled: before.enabled }, { enabled });
       return updated;
-    });
+    }, READ_COMMITTED);
     await this.signals.jobChanged(before.id);
     return after;
   }

@@ -17,6 +17,7 @@ import {
   ScheduleState,
   TriggerSource,
   type Tx,
+  UnitOfWork,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { FirePlan, planFire } from './fire-planner.js';
@@ -51,6 +52,7 @@ export class TriggerService {
     private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** Fires every job due now through the wheel's path; returns the instances created (tests, on demand). */
@@ -148,7 +150,7 @@ export class TriggerService {
   ): Promise<JobInstance[]> {
     const replaced: JobInstance[] = [];
     if (admit) await admit(rows);
-    await this.jobs.transaction(async (em) => {
+    await this.uow.run(async (em) => {
       const busy = await this.instances.unfinishedOfJobs(em, [def.id], this.clock.now());
       this.applyOverlap(def, rows, busy.get(def.id) ?? [], replaced);
       await this.instances.insertIgnore(em, rows);
@@ -172,7 +174,7 @@ export class TriggerService {
     const replaced: JobInstance[] = [];
     const next: DueRef[] = [];
     const created: JobInstance[] = [];
-    await this.jobs.transaction(async (em) => {
+    await this.uow.run(async (em) => {
       const expected = new Map(page.map((r) => [r.id, r.next]));
       const locked = (await this.jobs.lockForFiring(em, this.config.namespace, [...expected.keys()])).filter(
         (d) => d.enabled && d.nextFireTime === expected.get(d.id),

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryDeepPartialEntity, Repository } from 'typeorm';
 import { ApiClient } from '../entities/index.js';
-import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 
 /** api_client I/O. Secrets arrive here already encrypted. */
 @Injectable()
@@ -47,8 +46,4 @@ export class ApiClientRepository {
     return this.repo.count();
   }
 
-  /** @deprecated UnitOfWork.run; kept until callers move to it. */
-  transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return UnitOfWork.for(this.ds).run(fn);
-  }
 }

@@ -4,7 +4,6 @@ import { DataSource, EntityManager, In, LessThan, QueryDeepPartialEntity, Reposi
 import { ConflictError, NotFoundError } from '../../../common/index.js';
 import { JobDefinition, OverlapPolicy } from '../entities/index.js';
 import { isUniqueViolation } from './db-errors.js';
-import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 
 /** Rows changed by a raw UPDATE, for mysql2 ({affectedRows}) and better-sqlite3 ({changes} / [rows, n]). */
 function affectedRows(res: unknown): number {
@@ -192,13 +191,5 @@ export class JobDefinitionRepository {
     await (em ? em.getRepository(JobDefinition) : this.repo).update({ id }, { nextFireTime, updatedAt: now });
   }
 
-  /** @deprecated UnitOfWork.run; kept until callers move to it. */
-  transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return UnitOfWork.for(this.ds).run(fn);
-  }
 
-  /** @deprecated UnitOfWork.run with READ COMMITTED (an edit's DELETE of staged fires then locks no gaps). */
-  editTransaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return UnitOfWork.for(this.ds).run(fn, { isolation: 'READ COMMITTED' });
-  }
 }

@@ -12,6 +12,7 @@ import {
   isUniqueViolation,
   OWNERLESS_APP_ID,
   Scope,
+  UnitOfWork,
 } from '../../metadata/index.js';
 import { AuditAction, AuditService, clientSnapshot } from '../../jobs/index.js';
 import { SecretBox } from './secret-box.js';
@@ -78,6 +79,7 @@ export class ApiClientService {
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {
     this.box = new SecretBox(config.secretKeyHex ?? standaloneKey(config.dataDir));
   }
@@ -117,7 +119,7 @@ export class ApiClientService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.clients.transaction(async (em) => {
+    await this.uow.run(async (em) => {
       await this.clients.insert(row, em).catch((err: unknown) => {
         throw isUniqueViolation(err) ? new ConflictError(`app '${appId}' already exists`, 'appId') : err;
       });
@@ -141,7 +143,7 @@ export class ApiClientService {
    */
   async rotateSecret(actor: string | null, appId: string): Promise<ApiCredentials> {
     const secret = randomBytes(32).toString('hex');
-    await this.clients.transaction(async (em) => {
+    await this.uow.run(async (em) => {
       if (!(await this.clients.lockForUpdate(em, appId))) throw new NotFoundError('client', appId);
       await this.clients.update(em, appId, { secretEnc: this.box.seal(secret), updatedAt: this.clock.now() });
       await this.audit.record(em, actor, AuditAction.CLIENT_ROTATE_SECRET, { type: 'client', id: appId }, undefined, {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, ForbiddenError, NotFoundError, ValidationError } from '../../../common/index.js';
 import { parseEgressList } from '../../egress/index.js';
-import { ApiClient, ApiClientRepository, Scope } from '../../metadata/index.js';
+import { ApiClient, ApiClientRepository, Scope, UnitOfWork } from '../../metadata/index.js';
 import { ApiClientService, checkScopes } from '../auth/api-client.service.js';
 import { ClientCredentialsDto, ClientViewDto, CreateClientDto, UpdateClientDto } from '../dto/client.dto.js';
 import { AuditAction, AuditService, type Caller, clientSnapshot } from '../../jobs/index.js';
@@ -22,6 +22,7 @@ export class ClientsService {
     private readonly service: ApiClientService,
     private readonly audit: AuditService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** @throws ValidationError, ConflictError (the app exists). */
@@ -53,7 +54,7 @@ export class ClientsService {
    */
   async update(caller: Caller, appId: string, dto: UpdateClientDto): Promise<ClientViewDto> {
     const patch = this.patchOf(caller, appId, dto);
-    const after = await this.clients.transaction(async (em) => {
+    const after = await this.uow.run(async (em) => {
       const before = await this.clients.lockForUpdate(em, appId);
       if (!before) throw new NotFoundError('client', appId);
       const next = Object.assign(new ApiClient(), before, patch);
