@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { CoordinationModule } from '../coordination/coordination.module.js';
 import { MetadataModule } from '../metadata/index.js';
+import { AdmissionModule } from './admission/index.js';
 import { CancelService } from './cancel.service.js';
 import { DispatchService } from './dispatch.service.js';
-import { JobSlotsService } from './job-slots.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { QuarantineService } from './quarantine.service.js';
 import { ReconcilerService } from './reconciler.service.js';
@@ -13,8 +13,8 @@ import { ReconcilerService } from './reconciler.service.js';
  * reconciler whose passes the scheduler leader drives.
  */
 @Module({
-  imports: [MetadataModule, CoordinationModule],
-  providers: [DispatchService, NodeRegistryService, ReconcilerService, CancelService, JobSlotsService, QuarantineService],
+  imports: [MetadataModule, CoordinationModule, AdmissionModule],
+  providers: [DispatchService, NodeRegistryService, ReconcilerService, CancelService, QuarantineService],
   exports: [DispatchService, NodeRegistryService, ReconcilerService, CancelService],
 })
 export class DispatchModule {}

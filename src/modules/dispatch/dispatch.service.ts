@@ -3,7 +3,7 @@ import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/coordination.port.js';
 import { JobInstance, JobInstanceRepository, JobInstanceStatus, RoutingStrategy } from '../metadata/index.js';
-import { JobSlotsService } from './job-slots.service.js';
+import { Admission, type HandOff } from './admission/index.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { RoutingStrategies } from './routing/index.js';
 
@@ -15,7 +15,7 @@ export interface DispatchOutcome {
   unroutable: number;
   /** Not PENDING any more (someone else dispatched, or cancelled): nothing done. */
   skipped: number;
-  /** Over their job's maxConcurrency: moved to WAITING, released when a slot frees. */
+  /** Over their job's maxConcurrency: moved to WAITING, promoted when a slot frees. */
   waiting: number;
 }
 
@@ -40,14 +40,14 @@ export interface StagedFire {
  * delay queue instead.
  */
 @Injectable()
-export class DispatchService {
+export class DispatchService implements HandOff {
   private readonly logger = new Logger(DispatchService.name);
   private readonly strategies: RoutingStrategies;
 
   constructor(
     private readonly instances: JobInstanceRepository,
     private readonly registry: NodeRegistryService,
-    private readonly slots: JobSlotsService,
+    private readonly admission: Admission,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -58,6 +58,11 @@ export class DispatchService {
   /** Dispatches instances by id (rows already committed). Safe to call twice for one id. */
   async dispatchIds(ids: string[]): Promise<DispatchOutcome> {
     return this.dispatchRows(await this.instances.findByIds(ids));
+  }
+
+  /** {@link HandOff}: a promoted instance is dispatched at once. */
+  handOff(promoted: JobInstance): Promise<DispatchOutcome> {
+    return this.dispatchRows([promoted]);
   }
 
   /** Dispatches already-loaded rows; rows not PENDING are skipped. */
@@ -75,7 +80,7 @@ export class DispatchService {
         ready.push(row);
       }
     }
-    const admitted = await this.slots.admit(ready, now);
+    const admitted = await this.admission.admit(ready, now);
     out.waiting = ready.length - admitted.length;
     for (const group of groupBy(admitted, routeGroup).values()) {
       const nodes = await this.route(group);
@@ -94,11 +99,11 @@ export class DispatchService {
    * Routes rows that are about to be inserted (the staged fires of DESIGN §5, delta "staging"), so that
    * no write is left for their fire time: each PENDING row whose handler a live node advertises becomes
    * DISPATCHED to that node with `dispatchedAt` = its due time, in place. Its id reaches the node's queue
-   * only through {@link release}; the reconciler counts a DISPATCHED row as lost only a pass after
+   * only through {@link deliver}; the reconciler counts a DISPATCHED row as lost only a pass after
    * `dispatchedAt`, so a staged row waits untouched. Rows of a handler nobody serves stay PENDING.
    */
   async preRoute(rows: JobInstance[]): Promise<void> {
-    // A limited job's slot is taken at its fire time, by dispatchIds through release(), never ahead.
+    // A limited job's slot is taken at its fire time, by dispatchIds through deliver(), never ahead.
     const unlimited = rows.filter((r) => r.status === JobInstanceStatus.PENDING && !(r.maxConcurrency > 0));
     for (const group of groupBy(unlimited, routeGroup).values()) {
       const nodes = await this.route(group);
@@ -115,7 +120,7 @@ export class DispatchService {
    * declare the node offline. Pushing an id whose row was unstaged or taken back meanwhile is harmless:
    * claims are conditional.
    */
-  async release(fires: StagedFire[]): Promise<void> {
+  async deliver(fires: StagedFire[]): Promise<void> {
     const routed = fires.filter((f) => f.nodeId !== null);
     // A draining node (SIGTERM, label `draining`) still beats but hands back what it gets: route its fires again now.
     const serving = routed.length > 0 ? (await this.registry.liveNodes()).filter((n) => n.info.labels?.draining !== 'true') : [];
@@ -167,9 +172,9 @@ export class DispatchService {
     }))).flat();
     const wonIds = new Set(won.map((f) => f.id));
     const limited = rows.filter((r) => r.maxConcurrency > 0 && r.jobId);
-    await this.slots.freeLost(limited.filter((r) => !wonIds.has(r.id)));
-    const withdrawn = await this.slots.confirm(limited.filter((r) => wonIds.has(r.id)), now);
-    await this.release(won.filter((f) => !withdrawn.has(f.id)));
+    await this.admission.freeLost(limited.filter((r) => !wonIds.has(r.id)));
+    const withdrawn = await this.admission.confirm(limited.filter((r) => wonIds.has(r.id)), now);
+    await this.deliver(won.filter((f) => !withdrawn.has(f.id)));
     return won.length - withdrawn.size;
   }
 }

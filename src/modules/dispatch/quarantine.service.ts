@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { CORRUPT_ROW, corruptionOf, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
-import { CancelService } from './cancel.service.js';
+import { Admission } from './admission/index.js';
+import { DispatchService } from './dispatch.service.js';
 
 /**
  * Sets aside instance rows that can never run because their stored data cannot be read (CorruptJson: a TEXT
@@ -18,7 +19,8 @@ export class QuarantineService {
   constructor(
     private readonly instances: JobInstanceRepository,
     private readonly attempts: JobAttemptRepository,
-    private readonly cancels: CancelService,
+    private readonly admission: Admission,
+    private readonly dispatch: DispatchService,
     private readonly metrics: MetricsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -55,7 +57,7 @@ export class QuarantineService {
     this.metrics.rowsQuarantined.inc({ reason: CORRUPT_ROW });
     this.metrics.instancesFinished.inc({ status: S.FAILED });
     this.logger.error(`instance ${row.id} (${row.jobCode ?? `task ${row.requestId}`}) quarantined, marked FAILED: ${reason}`);
-    if (row.jobId) await this.cancels.freeSlot(row.jobId, row.id, row.maxConcurrency);
+    await this.admission.free(row, this.dispatch);
     return true;
   }
 }

@@ -4,10 +4,9 @@ import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort, LiveNode } from '../coordination/coordination.port.js';
 import { type JobAttemptRepository, JobInstance, type JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
-import type { CancelService } from './cancel.service.js';
+import type { Admission } from './admission/index.js';
 import type { DispatchService } from './dispatch.service.js';
 import type { NodeRegistryService } from './node-registry.service.js';
-import type { JobSlotsService } from './job-slots.service.js';
 import type { QuarantineService } from './quarantine.service.js';
 import { ReconcilerService } from './reconciler.service.js';
 
@@ -81,9 +80,9 @@ describe('ReconcilerService offline watch', () => {
     const gauge = { set: () => undefined, reset: () => undefined, inc: () => undefined };
     const metrics = { liveExecutors: gauge, queueDepth: gauge, retries: gauge, instancesFinished: gauge, leaseExpiries: gauge } as unknown as MetricsService;
     config = { namespace: 'ns', nodeOfflineAfterMs: OFFLINE_MS, reconcileIntervalMs: INTERVAL_MS } as AppConfig;
-    const slots = { seed: async () => [] } as unknown as JobSlotsService;
+    const admission = { reassert: async () => [], free: async () => undefined } as unknown as Admission;
     const quarantine = { screen: async (rows: JobInstance[]) => rows } as unknown as QuarantineService;
-    sut = new ReconcilerService(instances, attempts as unknown as JobAttemptRepository, dispatch, {} as CancelService, registry, metrics, slots, quarantine, coordination,
+    sut = new ReconcilerService(instances, attempts as unknown as JobAttemptRepository, dispatch, admission, registry, metrics, quarantine, coordination,
       config, clockAt(() => Date.now()));
   });
 

@@ -4,9 +4,8 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/coordination.port.js';
 import { JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, type Tx } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
-import { CancelService } from './cancel.service.js';
+import { Admission } from './admission/index.js';
 import { DispatchService } from './dispatch.service.js';
-import { JobSlotsService } from './job-slots.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { QuarantineService } from './quarantine.service.js';
 
@@ -63,10 +62,9 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     private readonly instances: JobInstanceRepository,
     private readonly attempts: JobAttemptRepository,
     private readonly dispatch: DispatchService,
-    private readonly cancels: CancelService,
+    private readonly admission: Admission,
     private readonly registry: NodeRegistryService,
     private readonly metrics: MetricsService,
-    private readonly slots: JobSlotsService,
     private readonly quarantine: QuarantineService,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -104,7 +102,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     const jobs = await this.instances.jobsWithWaiting(this.config.namespace, PAGE, this.waitingCursor);
     this.waitingCursor = jobs.length < PAGE ? '' : jobs[jobs.length - 1]; // a page per pass, round all of them
     for (const jobId of jobs) {
-      await this.cancels.releaseNext(jobId).catch((err: Error) => this.logger.error(`releasing the next WAITING instance of job ${jobId} failed: ${err.message}`));
+      await this.admission.promoteNext(jobId, this.dispatch).catch((err: Error) => this.logger.error(`releasing the next WAITING instance of job ${jobId} failed: ${err.message}`));
     }
   }
 
@@ -231,7 +229,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   private async reassertSlots(): Promise<void> {
     const rows = await this.instances.findSlotHolders(this.config.namespace, SLOT_PAGE, undefined, this.slotCursor);
     this.slotCursor = rows.length < SLOT_PAGE ? '' : rows[rows.length - 1].id; // a page per pass, round all of them
-    for (const jobId of await this.slots.seed(rows, this.clock.now())) {
+    for (const jobId of await this.admission.reassert(rows, this.clock.now())) {
       this.logger.warn(`job ${jobId}: more instances dispatched or running than its maxConcurrency (the limit was lowered, ` +
         'or Redis lost its semaphore while instances were being admitted); new ones wait until they end');
     }
@@ -282,7 +280,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
       if (backToPending) this.metrics.retries.inc();
       else this.metrics.instancesFinished.inc({ status: JobInstanceStatus.FAILED });
     }
-    if (row.jobId) await this.cancels.freeSlot(row.jobId, row.id, row.maxConcurrency);
+    await this.admission.free(row, this.dispatch);
     return backToPending ? row.id : null;
   }
 

@@ -2,6 +2,7 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { CoordinationModule } from '../coordination/coordination.module.js';
 import { APP_EGRESS_ALLOW, type AppEgressAllow } from '../egress/index.js';
+import { AdmissionModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { HttpJobHandler } from './builtin/http.handler.js';
 import { NoopJobHandler } from './builtin/noop.handler.js';
@@ -35,7 +36,7 @@ export class ExecutionModule {
     const builtins = builtinHandlers(opts);
     return {
       module: ExecutionModule,
-      imports: [DiscoveryModule, MetadataModule, CoordinationModule],
+      imports: [DiscoveryModule, MetadataModule, CoordinationModule, AdmissionModule],
       providers: [
         HandlerRegistry, AppScopes, TaskRunner, ExecutorService, ...builtins,
         // An app's own egress allow-list (api_client.egress_allow) narrows its http calls (README "Egress policy").

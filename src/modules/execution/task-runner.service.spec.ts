@@ -1,6 +1,7 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort } from '../coordination/coordination.port.js';
+import type { Admission } from '../dispatch/index.js';
 import {
   BackoffKind, type EndedAttempt, type ExecutionLedgerRepository, type JobDefinitionRepository, JobInstance, type JobInstanceRepository,
   JobInstanceStatus as S, type SucceededAttempt,
@@ -54,7 +55,6 @@ describe('TaskRunner finishing write', () => {
         log.push(`${from}->${to}${patch.attempt ? ` attempt ${patch.attempt}` : ''}${guard.fencingToken ? ` token ${guard.fencingToken}` : ''}${em ? ` in ${em}` : ''}${won ? '' : ' lost'}`);
         return won;
       },
-      releaseNextWaiting: async () => null,
     } as unknown as JobInstanceRepository;
     const ledger = {
       findMany: async (ids: string[]) => ids.map((id) => Object.assign(new JobInstance(), stored ?? row, { id })),
@@ -75,7 +75,8 @@ describe('TaskRunner finishing write', () => {
     const coordination = { scheduleDelayed: async (id: string, at: number) => log.push(`delay ${id} +${at - NOW}`) } as unknown as CoordinationPort;
     const jobs = {} as JobDefinitionRepository;
     const scopes = { refusal: async () => null } as unknown as AppScopes;
-    return new TaskRunner(instances, ledger, jobs, handlers, metrics, coordination, { leaseMs: 60_000, namespace: 'ns' } as AppConfig, clockAt(() => NOW), scopes);
+    return new TaskRunner(instances, ledger, jobs, handlers, metrics, coordination, { leaseMs: 60_000, namespace: 'ns' } as AppConfig, clockAt(() => NOW), scopes,
+      { free: async () => undefined } as unknown as Admission);
   }
 
   beforeEach(() => {

@@ -16,7 +16,8 @@ import {
   type Tx,
   withDbRetry,
 } from '../metadata/index.js';
-import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL, jobSlots } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/coordination.port.js';
+import { Admission, type HandOff } from '../dispatch/index.js';
 import { MetricsService } from '../observability/index.js';
 import { AppScopes } from './app-scopes.service.js';
 import { HandlerRegistry } from './handler-registry.service.js';
@@ -107,7 +108,16 @@ export class TaskRunner {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly scopes: AppScopes,
+    private readonly admission: Admission,
   ) {}
+
+  /** A promoted WAITING instance goes to the leader's delay pump, due now. */
+  private readonly promoted: HandOff = {
+    handOff: async (row) => {
+      await this.coordination.scheduleDelayed(row.id, row.dueAt);
+      this.wakePump();
+    },
+  };
 
   /** Whether an attempt of instance `instanceId` runs here now. */
   runs(instanceId: string): boolean {
@@ -266,11 +276,8 @@ export class TaskRunner {
       else this.logger.warn(`instance ${row.id} attempt ${row.attempt}: finishing write rejected (lease lost, token ${token} is stale), or the instance was cancelled`);
       const current = row.jobId ? (await this.ledger.findMany([row.id]))[0] : undefined;
       const ownCancel = current?.status === S.CANCELLED && current.fencingToken === token;
-      if (ownCancel) {
-        await this.instances.endStopGrace(row.id, token);
-        await this.freeSlot(row);
-      }
-      if (row.jobId && (ownCancel || outcome.status === S.CANCELLED)) await this.releaseNextWaiting(row.jobId, now);
+      if (ownCancel) await this.admission.stopGraceEnded(row, token, this.promoted);
+      else if (row.jobId && outcome.status === S.CANCELLED) await this.admission.promoteNext(row.jobId, this.promoted);
       return;
     }
     if (ended.retry) {
@@ -280,9 +287,9 @@ export class TaskRunner {
     } else {
       this.metrics.instancesFinished.inc({ status: ended.status });
     }
-    await this.freeSlot(row);
+    // A retry waits out its backoff without a slot; under QUEUE it keeps the turn (nothing to promote).
+    await this.admission.free(row, this.promoted, !ended.retry || row.maxConcurrency > 0);
     if (!ended.retry && row.jobId) await this.afterFinal(row.jobId, now);
-    else if (row.jobId && row.maxConcurrency > 0) await this.releaseNextWaiting(row.jobId, now); // a retry waits out its backoff without a slot
   }
 
   /** What the finishing write of `outcome` says: SUCCESS, FAILED/TIMEOUT, a retry (PENDING, attempt+1, after the backoff) or a hand-back. */
@@ -382,19 +389,6 @@ export class TaskRunner {
       && now.updatedAt === e.at && (now.error ?? null) === (e.patch.error ?? null);
   }
 
-  /** maxConcurrency (DESIGN §7): the attempt ended, so its slot of the job's semaphore is free. */
-  private async freeSlot(row: JobInstance): Promise<void> {
-    if (row.maxConcurrency > 0 && row.jobId) await this.coordination.releaseSlot(jobSlots(row.jobId), row.id);
-  }
-
-  /** QUEUE overlap and maxConcurrency: hands the job's next WAITING instance to the leader's delay pump, due now. */
-  private async releaseNextWaiting(jobId: string, now: number): Promise<void> {
-    const released = await this.instances.releaseNextWaiting(jobId, now);
-    if (!released) return;
-    await this.coordination.scheduleDelayed(released.id, now);
-    this.wakePump();
-  }
-
   /**
    * Tells the leader an id in the delay queue is due now, so it pumps at once rather than at its next 200-ms
    * pump (a limit-1 job ran at most ~5 instances a second). A hint: a lost one costs one pump interval.
@@ -412,7 +406,6 @@ export class TaskRunner {
 
   /** FIXED_DELAY: the next fire is counted from this finish (DESIGN §5). */
   private async afterFinal(jobId: string, now: number): Promise<void> {
-    await this.releaseNextWaiting(jobId, now);
     const def = await this.jobs.findById(this.config.namespace, jobId);
     if (def?.enabled && def.triggerType === TriggerType.FIXED_DELAY && def.nextFireTime === null) {
       await this.jobs.setNextFire(def.id, now + Number(def.triggerExpr), now);

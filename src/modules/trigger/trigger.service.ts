@@ -96,12 +96,12 @@ export class TriggerService {
   }
 
   /**
-   * Releases staged fires at their fire time: pushes the ids to their executors (DispatchService.release)
+   * Releases staged fires at their fire time: pushes the ids to their executors (DispatchService.deliver)
    * and records the trigger lateness (release done minus scheduled fire time) for each.
    */
   async release(fires: StagedFire[]): Promise<void> {
     if (fires.length === 0) return;
-    await this.dispatch.release(fires);
+    await this.dispatch.deliver(fires);
     const released = this.clock.now();
     for (const f of fires) this.metrics.triggerLatenessSeconds.observe(Math.max(0, released - f.fireTime) / 1000);
   }

@@ -171,7 +171,7 @@ export class TasksService {
     const routed = rows.filter((r) => r.status === JobInstanceStatus.DISPATCHED);
     const pending = rows.filter((r) => r.status !== JobInstanceStatus.DISPATCHED);
     await Promise.all([
-      routed.length > 0 ? this.dispatch.release(routed.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId }))) : undefined,
+      routed.length > 0 ? this.dispatch.deliver(routed.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId }))) : undefined,
       pending.length > 0 ? this.dispatch.dispatchRows(pending) : undefined,
     ]).catch((err: Error) => this.logger.warn(`dispatch of ${rows.length} new task(s) deferred to the reconciler: ${err.message}`));
   }

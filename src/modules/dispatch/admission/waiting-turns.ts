@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../../common/index.js';
+import { JobInstance, JobInstanceRepository, JobInstanceStatus as S } from '../../metadata/index.js';
+
+/** What gates a job's WAITING instances: its QUEUE overlap and its maxConcurrency (0 = no limit). */
+export interface TurnRule {
+  queue: boolean;
+  limit: number;
+}
+
+/**
+ * The rule under the job's settings as they are now (a PATCH may have changed them since `waiting` was refused);
+ * a deleted job keeps what its rows were made with (a WAITING row without a limit was queued).
+ */
+export function turnRule(job: { overlapPolicy: string; maxConcurrency: number } | null, waiting: JobInstance): TurnRule {
+  if (!job) return { queue: waiting.maxConcurrency <= 0, limit: waiting.maxConcurrency };
+  return { queue: job.overlapPolicy === 'QUEUE', limit: job.maxConcurrency };
+}
+
+/**
+ * Promotion of a job's oldest WAITING instance to PENDING, due now (docs/admission.md "Promotion"), when the job
+ * has room: under QUEUE, no other PENDING/DISPATCHED/RUNNING instance (a retry waiting out its backoff keeps the
+ * turn); under a limit, fewer than maxConcurrency DISPATCHED/RUNNING or due PENDING ones (a retry in its backoff
+ * holds no slot). A cancelled instance in its stop grace counts under both. Safe to race: the move is conditional.
+ */
+@Injectable()
+export class WaitingTurns {
+  constructor(
+    private readonly instances: JobInstanceRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Promotes job `jobId`'s oldest WAITING instance at `now` (epoch ms) if it has room. The promoted row takes the
+   * job's current maxConcurrency, so dispatch admits it under the limit as it is now.
+   * @returns the promoted row (PENDING, due `now`), or null.
+   */
+  async promoteNext(jobId: string, now: number): Promise<JobInstance | null> {
+    const next = await this.instances.findOldestWaiting(jobId);
+    if (!next) return null;
+    const rule = turnRule(await this.instances.findJobAdmission(jobId), next);
+    if (rule.queue || rule.limit > 0) {
+      // Due as of the count, not of `now`: a row another promoter moved after `now` was read must count too.
+      const active = rule.queue
+        ? await this.instances.countOfJob(jobId, [S.PENDING, S.DISPATCHED, S.RUNNING], null, now)
+        : await this.instances.countOfJob(jobId, [S.DISPATCHED, S.RUNNING], Math.max(now, this.clock.now()), now);
+      if (active >= Math.max(1, rule.limit)) return null;
+    }
+    const patch = { dueAt: now, error: null, maxConcurrency: rule.limit };
+    const won = await this.instances.transition(next.id, S.WAITING, S.PENDING, { attempt: next.attempt }, patch, now);
+    return won ? { ...next, status: S.PENDING, ...patch } : null;
+  }
+}
