@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL } from '../coordination/index.js';
-import { FINAL_STATUSES, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, type Tx } from '../metadata/index.js';
+import {
+  FINAL_STATUSES, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, type Tx,
+} from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { Admission } from './admission/index.js';
 import { DispatchService } from './dispatch.service.js';
@@ -9,15 +11,13 @@ import { DispatchService } from './dispatch.service.js';
 /** Rounds of read-and-cancel before a cancel that keeps losing to the row's moves gives up. */
 const CANCEL_TRIES = 10;
 
-/** Work committed with a cancel that won (its audit row), given the row as it was before the cancel. */
+/** Work committed with a cancel that won (its audit row), given the row as read before the cancel. */
 export type InCancelTransaction = (em: Tx, row: JobInstance) => Promise<void>;
 
 /**
- * Cancels instances (docs/state-machine.md, docs/admission.md): any unfinished status → CANCELLED in one
- * conditional write. A RUNNING instance's executor is told at once (signal {@link INSTANCE_STOP_CHANNEL}; its
- * heartbeat check is the backstop) and aborts the handler; the instance keeps its job's slot and QUEUE turn for
- * the stop grace (Admission), which its executor ends once the handler stopped. Any other unfinished instance
- * frees its slot and the job's next WAITING instance is promoted at once.
+ * Cancels instances (docs/state-machine.md): any unfinished status → CANCELLED in one conditional write. A RUNNING
+ * instance's executor is signalled ({@link INSTANCE_STOP_CHANNEL}; its heartbeat is the backstop) and the instance
+ * keeps its slot and QUEUE turn for the stop grace (docs/admission.md); any other frees them at once.
  */
 @Injectable()
 export class CancelService {
@@ -34,11 +34,9 @@ export class CancelService {
   ) {}
 
   /**
-   * Cancels the instance `row` (as read by the caller). The row may move meanwhile (a promotion, a dispatch, a
-   * claim, a retry): a transition that lost to such a move is tried again on a fresh read, so the cancel is not
-   * dropped while the instance goes on to run. Gives up only after {@link CANCEL_TRIES} lost rounds.
-   * @param inTx with it, the winning transition and `inTx` commit in one transaction (an API cancel and its
-   *   audit row): when `inTx` throws, nothing is cancelled and the error propagates.
+   * Cancels `row` (as read). A transition that lost to a move of the row (promotion, dispatch, claim, retry) is
+   * tried again on a fresh read, so the cancel is not dropped while the instance runs on.
+   * @param inTx committed with the winning transition (an audit row); when it throws nothing is cancelled.
    * @returns true when this call cancelled it; false when it was already final (or ended meanwhile).
    */
   async cancel(row: JobInstance, reason: string, inTx?: InCancelTransaction): Promise<boolean> {
@@ -54,9 +52,11 @@ export class CancelService {
   /** One conditional cancel of `row` in the status and attempt it was read with; false when the row moved. */
   private async cancelAsRead(row: JobInstance, reason: string, inTx?: InCancelTransaction): Promise<boolean> {
     const now = this.clock.now();
-    const patch = { finishedAt: now, leaseUntil: this.admission.stopGraceOnCancel(row, now), error: reason.slice(0, 1000) };
-    const transition = (em?: Tx) =>
-      this.instances.transition(row.id, row.status, JobInstanceStatus.CANCELLED, { attempt: row.attempt }, patch, now, em);
+    const leaseUntil = this.admission.stopGraceOnCancel(row, now);
+    const patch = { finishedAt: now, leaseUntil, error: reason.slice(0, 1000) };
+    const guard = { attempt: row.attempt };
+    const to = JobInstanceStatus.CANCELLED;
+    const transition = (em?: Tx) => this.instances.transition(row.id, row.status, to, guard, patch, now, em);
     const won = !inTx ? await transition() : await this.instances.transaction(async (em) => {
       const w = await transition(em);
       if (w) await inTx(em, row);

@@ -9,12 +9,12 @@ import { QuarantineService } from './quarantine.service.js';
 import { ReconcilerService } from './reconciler.service.js';
 
 /**
- * Dispatch (DESIGN §2, §6). Exports the facade ({@link DispatchService}), the registry view and the
- * reconciler whose passes the scheduler leader drives.
+ * Dispatch (docs/dispatch.md): the facade ({@link DispatchService}), admission (docs/admission.md), the registry
+ * view, cancels, and the reconciler whose passes the scheduler leader drives.
  */
 @Module({
   imports: [MetadataModule, CoordinationModule, AdmissionModule],
   providers: [DispatchService, NodeRegistryService, ReconcilerService, CancelService, QuarantineService],
-  exports: [DispatchService, NodeRegistryService, ReconcilerService, CancelService],
+  exports: [DispatchService, NodeRegistryService, ReconcilerService, CancelService, AdmissionModule],
 })
 export class DispatchModule {}

@@ -5,19 +5,14 @@ import { type JobInstance, JobInstanceStatus } from '../../metadata/index.js';
 export type StopGraceRow = Pick<JobInstance, 'status' | 'leaseUntil'>;
 
 /**
- * The stop grace (docs/admission.md): a RUNNING instance that is cancelled keeps its job's maxConcurrency slot
- * and QUEUE turn until its executor says the handler stopped, or for at most this long (ms) when the executor
- * never answers. As long as a silent executor keeps its RUNNING work: NODE_OFFLINE_AFTER_MS, at least two
- * heartbeats. A silent executor may be frozen (GC pause, SIGSTOP) with its handler's call still open.
+ * The stop grace (docs/admission.md), ms: the longest a cancelled RUNNING instance keeps its slot and QUEUE turn.
+ * As long as a silent executor keeps its RUNNING work: it may be frozen, its handler's call still open.
  */
 export function stopGraceMs(config: Pick<AppConfig, 'heartbeatIntervalMs' | 'nodeOfflineAfterMs'>): number {
   return Math.max(2 * config.heartbeatIntervalMs, config.nodeOfflineAfterMs);
 }
 
-/**
- * When the stop grace of `row` ends (epoch ms), or null when it has none (not CANCELLED, or its executor ended
- * it). Stored in the CANCELLED row's `lease_until`: a CANCELLED row holds no lease, so the column is free.
- */
+/** When `row`'s stop grace ends (epoch ms), or null: a CANCELLED row's `lease_until` (it holds no lease). */
 export function stopGraceUntil(row: StopGraceRow): number | null {
   return row.status === JobInstanceStatus.CANCELLED ? row.leaseUntil : null;
 }
@@ -28,10 +23,11 @@ export function inStopGrace(row: StopGraceRow, now: number): boolean {
   return until !== null && until > now;
 }
 
-/**
- * The stop grace a cancel of `row` (as read) writes with CANCELLED, at `now`: only a RUNNING instance of a job has
- * a handler to stop and a slot or turn to keep; a task of no job has neither. @returns epoch ms, or null.
- */
-export function stopGraceOnCancel(row: Pick<JobInstance, 'status' | 'jobId'>, now: number, graceMs: number): number | null {
+/** The grace's end a cancel of `row` writes at `now`: only a RUNNING instance of a job has one. Epoch ms or null. */
+export function stopGraceOnCancel(
+  row: Pick<JobInstance, 'status' | 'jobId'>,
+  now: number,
+  graceMs: number,
+): number | null {
   return row.status === JobInstanceStatus.RUNNING && row.jobId ? now + graceMs : null;
 }

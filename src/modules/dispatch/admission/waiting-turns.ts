@@ -8,20 +8,18 @@ export interface TurnRule {
   limit: number;
 }
 
-/**
- * The rule under the job's settings as they are now (a PATCH may have changed them since `waiting` was refused);
- * a deleted job keeps what its rows were made with (a WAITING row without a limit was queued).
- */
-export function turnRule(job: { overlapPolicy: string; maxConcurrency: number } | null, waiting: JobInstance): TurnRule {
+/** The rule under the job's settings as they are now; a deleted job keeps what `waiting` was made with. */
+export function turnRule(
+  job: { overlapPolicy: string; maxConcurrency: number } | null,
+  waiting: JobInstance,
+): TurnRule {
   if (!job) return { queue: waiting.maxConcurrency <= 0, limit: waiting.maxConcurrency };
   return { queue: job.overlapPolicy === 'QUEUE', limit: job.maxConcurrency };
 }
 
 /**
- * Promotion of a job's oldest WAITING instance to PENDING, due now (docs/admission.md "Promotion"), when the job
- * has room: under QUEUE, no other PENDING/DISPATCHED/RUNNING instance (a retry waiting out its backoff keeps the
- * turn); under a limit, fewer than maxConcurrency DISPATCHED/RUNNING or due PENDING ones (a retry in its backoff
- * holds no slot). A cancelled instance in its stop grace counts under both. Safe to race: the move is conditional.
+ * Promotion of a job's oldest WAITING instance to PENDING when the job has room (docs/admission.md "Promotion"):
+ * a retry in its backoff keeps a QUEUE turn but holds no slot; an instance in its stop grace keeps both.
  */
 @Injectable()
 export class WaitingTurns {
@@ -31,9 +29,8 @@ export class WaitingTurns {
   ) {}
 
   /**
-   * Promotes job `jobId`'s oldest WAITING instance at `now` (epoch ms) if it has room. The promoted row takes the
-   * job's current maxConcurrency, so dispatch admits it under the limit as it is now.
-   * @returns the promoted row (PENDING, due `now`), or null.
+   * Promotes job `jobId`'s oldest WAITING instance at `now` (epoch ms) if there is room, with the job's current
+   * maxConcurrency. Safe to race (a conditional move). @returns the promoted row (PENDING, due `now`), or null.
    */
   async promoteNext(jobId: string, now: number): Promise<JobInstance | null> {
     const next = await this.instances.findOldestWaiting(jobId);

@@ -331,14 +331,16 @@ export class JobInstanceRepository {
    * How many instances of job `jobId` are in `statuses`, or PENDING with due_at <= `pendingDueBy` (when not null),
    * or CANCELLED with lease_until after `cancelledLeaseAfter` (epoch ms).
    */
-  countOfJob(jobId: string, statuses: JobInstanceStatus[], pendingDueBy: number | null, cancelledLeaseAfter: number): Promise<number> {
-    return this.repo.count({
-      where: [
-        { jobId, status: In(statuses) },
-        ...(pendingDueBy === null ? [] : [{ jobId, status: JobInstanceStatus.PENDING, dueAt: LessThanOrEqual(pendingDueBy) }]),
-        { jobId, status: JobInstanceStatus.CANCELLED, leaseUntil: MoreThan(cancelledLeaseAfter) },
-      ],
-    });
+  countOfJob(
+    jobId: string,
+    statuses: JobInstanceStatus[],
+    pendingDueBy: number | null,
+    cancelledLeaseAfter: number,
+  ): Promise<number> {
+    const pending = JobInstanceStatus.PENDING;
+    const due = pendingDueBy === null ? [] : [{ jobId, status: pending, dueAt: LessThanOrEqual(pendingDueBy) }];
+    const cancelled = { jobId, status: JobInstanceStatus.CANCELLED, leaseUntil: MoreThan(cancelledLeaseAfter) };
+    return this.repo.count({ where: [{ jobId, status: In(statuses) }, ...due, cancelled] });
   }
 
   /** Clears lease_until of a CANCELLED row cancelled at attempt `fencingToken` (the stop grace's end). */
