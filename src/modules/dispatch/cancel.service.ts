@@ -34,10 +34,8 @@ export class CancelService {
   ) {}
 
   /**
-   * Cancels `row` (as read). A transition that lost to a move of the row (promotion, dispatch, claim, retry) is
-   * tried again on a fresh read, so the cancel is not dropped while the instance runs on.
-   * @param inTx committed with the winning transition (an audit row); when it throws nothing is cancelled.
-   * @returns true when this call cancelled it; false when it was already final (or ended meanwhile).
+   * Cancels `row` (as read), again on a fresh read when the row moved meanwhile. @param inTx committed with the
+   * winning transition (when it throws, nothing is cancelled). @returns false when it was (or became) final.
    */
   async cancel(row: JobInstance, reason: string, inTx?: InCancelTransaction): Promise<boolean> {
     for (let round = 1; ; round++) {

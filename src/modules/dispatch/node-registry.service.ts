@@ -31,10 +31,7 @@ export class NodeRegistryService {
     return (await this.liveNodes()).filter((n) => n.info.handlers.includes(handler));
   }
 
-  /**
-   * The nodes that beat within the last two heartbeats, or all when none did: one silent longer may be dead and
-   * not yet offline. (Key-based routing does not use this: its node set must not flap.)
-   */
+  /** The nodes that beat within two heartbeats (or all): one silent longer may be dead, not yet offline. */
   preferFresh(nodes: LiveNode[]): LiveNode[] {
     const since = this.clock.now() - 2 * this.config.heartbeatIntervalMs;
     const fresh = nodes.filter((n) => n.lastBeat >= since);

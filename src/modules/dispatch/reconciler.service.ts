@@ -20,13 +20,10 @@ type DispatchedRef = Pick<JobInstance, 'id' | 'nodeId' | 'dispatchedAt'>;
 const ON_NODE = [JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING];
 
 /**
- * The leader's repair loop (docs/dispatch.md). Redis holds nothing MySQL cannot rebuild, so each pass re-derives
- * the queues from the rows: (0) limited instances hold their slots again (Admission.reassert); (1) due ids of the
- * delay queue and (2) due PENDING rows in no queue are dispatched; (3) silent nodes are declared offline (one that
- * holds rows unregistered counts from when first missed: after a FLUSHALL live nodes beat again) and (4) expired
- * leases are taken back; (5) DISPATCHED rows in no list of their node are pushed again; (6) each job with WAITING
- * instances gets a promotion (the backstop). Writes are conditional; a corrupt row is quarantined, and one row's or
- * one step's failure is logged without stopping the pass.
+ * The leader's repair loop (docs/dispatch.md): each pass re-derives Redis from the rows. (0) Slots re-asserted;
+ * (1, 2) due delayed ids and forgotten PENDING rows dispatched; (3) silent nodes offline (an unregistered one from
+ * when first missed) and (4) expired leases taken back; (5) lost pushes pushed again; (6) promotion backstop.
+ * Writes are conditional; one row's or step's failure (a corrupt row: quarantined) does not stop the pass.
  *
  * Offline detection does not wait for the next pass: each pass (and each offline check) arms one timer for
  * the instant the quietest live node would cross NODE_OFFLINE_AFTER_MS, when that falls before the next
@@ -221,10 +218,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     }
   }
 
-  /**
-   * Takes rows back from a lost node or lease, {@link REQUEUE_CHUNK} at a time, and routes those that went
-   * back to PENDING again in one dispatch per chunk (a killed node may hold thousands of queued rows).
-   */
+  /** Takes rows back from a lost node or lease, {@link REQUEUE_CHUNK} at a time, one dispatch per chunk. */
   private async requeue(all: JobInstance[], reason: 'NODE_LOST' | 'LEASE_LOST'): Promise<void> {
     const rows = await this.quarantine.screen(all);
     for (let i = 0; i < rows.length; i += REQUEUE_CHUNK) {

@@ -13,10 +13,7 @@ const ENDED = [...FINAL_STATUSES];
 const JOB_HOLDERS_PAGE = 5000;
 const ACQUIRE_ROUNDS = 3; // rebuild-then-acquire rounds, each lost only to another flush
 
-/**
- * The per-job maxConcurrency semaphores (holder = instance id), MySQL being the truth: one the port does not know
- * (never built, expired, lost with Redis) admits nobody until rebuilt from the job's rows (docs/admission.md).
- */
+/** The per-job semaphores (holder = instance id); one the port does not know admits nobody until rebuilt. */
 @Injectable()
 export class JobSemaphore {
   private readonly logger = new Logger(JobSemaphore.name);
@@ -73,10 +70,8 @@ export class JobSemaphore {
   }
 
   /**
-   * `rows` (DISPATCHED/RUNNING as read) hold their slots again whatever the limit; rows that left since the read
-   * free theirs, unless in their stop grace. Only the jobs of `rebuild` (job id → ttl ms, seen unknown before the
-   * read) are marked known; the others are refreshed only where still known (docs/admission.md "Rebuild").
-   * @returns the job ids whose running holders exceed their limit.
+   * `rows` (as read) hold their slots again; those that left since free theirs, unless in their stop grace. Only the
+   * jobs of `rebuild` (id → ttl ms) are marked known (docs/admission.md). @returns the jobs over their limit.
    */
   async reassert(rows: SlotHolder[], nowMs: number, rebuild: Map<string, number> = new Map()): Promise<string[]> {
     const byJob = new Map<string, SlotHolder[]>([...rebuild.keys()].map((jobId) => [jobId, []]));

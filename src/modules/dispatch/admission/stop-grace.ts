@@ -4,10 +4,7 @@ import { type JobInstance, JobInstanceStatus } from '../../metadata/index.js';
 /** The columns the stop grace is read from. */
 export type StopGraceRow = Pick<JobInstance, 'status' | 'leaseUntil'>;
 
-/**
- * The stop grace (docs/admission.md), ms: the longest a cancelled RUNNING instance keeps its slot and QUEUE turn.
- * As long as a silent executor keeps its RUNNING work: it may be frozen, its handler's call still open.
- */
+/** The stop grace, ms (docs/admission.md): as long as a silent, maybe frozen, executor keeps its RUNNING work. */
 export function stopGraceMs(config: Pick<AppConfig, 'heartbeatIntervalMs' | 'nodeOfflineAfterMs'>): number {
   return Math.max(2 * config.heartbeatIntervalMs, config.nodeOfflineAfterMs);
 }

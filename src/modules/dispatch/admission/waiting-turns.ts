@@ -17,10 +17,7 @@ export function turnRule(
   return { queue: job.overlapPolicy === 'QUEUE', limit: job.maxConcurrency };
 }
 
-/**
- * Promotion of a job's oldest WAITING instance to PENDING when the job has room (docs/admission.md "Promotion"):
- * a retry in its backoff keeps a QUEUE turn but holds no slot; an instance in its stop grace keeps both.
- */
+/** Promotion of WAITING instances (docs/admission.md): a retry in its backoff keeps a QUEUE turn, not a slot. */
 @Injectable()
 export class WaitingTurns {
   constructor(
@@ -28,10 +25,7 @@ export class WaitingTurns {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /**
-   * Promotes job `jobId`'s oldest WAITING instance at `now` (epoch ms) if there is room, with the job's current
-   * maxConcurrency. Safe to race (a conditional move). @returns the promoted row (PENDING, due `now`), or null.
-   */
+  /** Promotes job `jobId`'s oldest WAITING instance at `now` if there is room. @returns it (due `now`), or null. */
   async promoteNext(jobId: string, now: number): Promise<JobInstance | null> {
     const next = await this.instances.findOldestWaiting(jobId);
     if (!next) return null;
