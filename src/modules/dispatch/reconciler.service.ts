@@ -21,8 +21,9 @@ const ON_NODE = [JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING];
 
 /**
  * The leader's repair loop (docs/dispatch.md): each pass re-derives Redis from the rows. (0) Slots re-asserted;
- * (1, 2) due delayed ids and forgotten PENDING rows dispatched; (3) silent nodes offline (an unregistered one from
- * when first missed) and (4) expired leases taken back; (5) lost pushes pushed again; (6) promotion backstop.
+ * (1, 2) due delayed ids and forgotten PENDING rows dispatched; (3) silent nodes offline and (4) expired leases
+ * taken back; (5) lost pushes pushed again; (6) promotion backstop. An unregistered node counts as silent from
+ * when first missed: after a FLUSHALL live nodes beat again, and their running work must not run twice.
  * Writes are conditional; one row's or step's failure (a corrupt row: quarantined) does not stop the pass.
  *
  * Offline detection does not wait for the next pass: each pass (and each offline check) arms one timer for
