@@ -48,7 +48,7 @@ export class Admission {
     return rows.filter((r) => !refused.has(r));
   }
 
-  /** Rows just written DISPATCHED keep their slot, take one again, or go back to WAITING unpushed. @returns those. */
+  /** Rows just written DISPATCHED keep their slot, take one again, or go back unpushed. @returns the ids withdrawn. */
   async confirm(won: JobInstance[], now: number): Promise<Set<string>> {
     const withdrawn = new Set<string>();
     for (const [jobId, group] of groupBy(won.filter(isLimited), (r) => r.jobId as string)) {
