@@ -96,7 +96,7 @@ export class TriggerService {
   }
 
   /**
-   * Releases staged fires at their fire time: pushes the ids to their executors (DispatchService.deliver)
+   * Releases staged fires at their fire time: pushes the ids to their executors (DispatchService.release)
    * and records the trigger lateness (release done minus scheduled fire time) for each.
    */
   async release(fires: StagedFire[]): Promise<void> {
