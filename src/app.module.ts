@@ -7,8 +7,9 @@ import { DispatchModule } from './modules/dispatch/index.js';
 import { EgressModule } from './modules/egress/index.js';
 import { ExecutionModule } from './modules/execution/index.js';
 import { MetadataModule } from './modules/metadata/index.js';
-import { HealthController, MetricsController, NoApiController, ObservabilityModule, REDIS_TOKEN } from './modules/observability/index.js';
-import { OpenApiModule, PROBLEM_FILTER_PROVIDER } from './modules/openapi/index.js';
+import { JobsModule } from './modules/jobs/index.js';
+import { HealthController, NoApiController, ObservabilityModule, REDIS_TOKEN } from './modules/observability/index.js';
+import { ApiClientModule, OpenApiModule, PROBLEM_FILTER_PROVIDER } from './modules/openapi/index.js';
 import { TriggerModule } from './modules/trigger/index.js';
 import { TerminusModule } from '@nestjs/terminus';
 
@@ -42,14 +43,18 @@ export class AppModule {
       DispatchModule,
     ];
     if (has(Role.SCHEDULER) || has(Role.API)) imports.push(trigger);
-    if (has(Role.API)) imports.push(OpenApiModule.forRoot(trigger));
+    if (has(Role.API)) {
+      // The job lifecycle (domain) and its HTTP surface; job owners' caps are read through the API's client cache.
+      const jobs = JobsModule.forRoot(trigger, ApiClientModule);
+      imports.push(jobs, OpenApiModule.forRoot(jobs));
+    }
     if (has(Role.EXECUTOR)) imports.push(ExecutionModule.forRoot({ http: true, shell: config.allowShell }));
     imports.push(...(opts.imports ?? []));
     const providers: Provider[] = [PROBLEM_FILTER_PROVIDER, { provide: REDIS_TOKEN, useExisting: REDIS_CLIENT }];
     return {
       module: AppModule,
       imports,
-      controllers: [HealthController, MetricsController, ...(has(Role.API) ? [] : [NoApiController])],
+      controllers: [HealthController, ...(has(Role.API) ? [] : [NoApiController])],
       providers,
     };
   }

@@ -5,8 +5,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module.js';
 import { AppConfig, Role } from './config/index.js';
-import { lockDataDir } from './infra/standalone/data-dir-lock.js';
-import { DataDirLockModule } from './infra/standalone/data-dir-lock.module.js';
+import { DataDirLockModule, lockDataDir } from './infra/standalone/index.js';
 import { createValidationPipe, SignedRequestMiddleware } from './modules/openapi/index.js';
 
 /**

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './bootstrap.js';
 import { ConfigError, loadConfig, Role, scrubSecretsFromEnv } from './config/index.js';
-import { DataDirLockedError } from './infra/standalone/data-dir-lock.js';
+import { DataDirLockedError } from './infra/standalone/index.js';
 import { ApiClientService } from './modules/openapi/index.js';
 
 /**

@@ -22,6 +22,10 @@ if (body !== undefined) {
 }
 const client = clientFromEnv();
 const res = await requestOrExit('tw', client, method.toUpperCase(), path, body);
-process.stdout.write(res.body === null || res.body === undefined || res.body === '' ? `${res.status}\n` : `${res.status}\n${JSON.stringify(res.body, null, 2)}\n`);
+process.stdout.write(
+  res.body === null || res.body === undefined || res.body === ''
+    ? `${res.status}\n`
+    : `${res.status}\n${JSON.stringify(res.body, null, 2)}\n`,
+);
 if (res.status === 401) process.stderr.write(`tw: ${unauthorizedHint()}`);
 process.exitCode = res.status >= 200 && res.status < 300 ? 0 : 1; // not process.exit(): piped stdout must flush first

@@ -3,7 +3,6 @@ import { SIGNATURE_HEADERS, signRequest } from '../common/signing.js';
 
 /** Where and as whom the client calls. */
 export interface TickwheelClientOptions {
-  /** e.g. http://localhost:3000 */
   baseUrl: string;
   appId: string;
   secret: string;
@@ -23,15 +22,10 @@ export type TaskBatchItem =
   | { requestId: string; status: string; estimatedDelay: number; replayed: boolean }
   | { requestId: string; error: { status: number; title: string; code: string; detail: string; field?: string } };
 
-/**
- * A small signed HTTP client for the Tickwheel API (README "Signing": v2, the app id is signed). Every
- * call gets a fresh nonce and the current timestamp; the body is sent exactly as it was signed. A `429`
- * (README "Rate limits") is returned as is: its `Retry-After` header says when to try again.
- */
+/** Signed HTTP client (v2, docs/api.md): fresh nonce per call, body sent as signed; a `429` is returned as is. */
 export class TickwheelClient {
   constructor(private readonly opts: TickwheelClientOptions) {}
 
-  /** The server this client talks to. */
   get baseUrl(): string {
     return this.opts.baseUrl;
   }
@@ -69,10 +63,7 @@ export class TickwheelClient {
     return this.request<{ requestId: string; status: string; estimatedDelay: number }>('POST', '/api/tasks', task);
   }
 
-  /**
-   * POST /api/tasks/batch: 1..1000 tasks in one request; `results[i]` answers `tasks[i]`, either
-   * `{requestId, status, estimatedDelay, replayed}` or `{requestId, error: {status: 409, title, code, detail}}`.
-   */
+  /** POST /api/tasks/batch of 1..1000 tasks; `results[i]` answers `tasks[i]` (accepted or a 409 problem). */
   submitTasks(tasks: Array<Record<string, unknown>>) {
     return this.request<{ results: TaskBatchItem[] }>('POST', '/api/tasks/batch', { tasks });
   }

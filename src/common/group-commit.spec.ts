@@ -17,7 +17,10 @@ describe('GroupCommitter', () => {
     release();
     expect(await Promise.all(first)).toEqual(['r1', 'r2']);
     expect(await Promise.all(rest)).toEqual(['r3', 'r4', 'r5']);
-    expect(flushes).toEqual([[1, 2], [3, 4, 5]]);
+    expect(flushes).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
   });
 
   it('should cut groups at maxBatch', async () => {

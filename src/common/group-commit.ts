@@ -1,19 +1,12 @@
 /**
- * Group commit (the classic database technique): callers {@link submit} items one at a time; one flush
- * runs at a time, and the items that arrive while it runs wait and go together in the next one, up to
- * `maxBatch` per flush. An idle committer flushes at the end of the current event-loop turn (setImmediate:
- * the callers of that turn go together, no timer, no measurable latency); under load k callers share one
- * write. The flush returns one result per item, in order; if it throws, every item of
- * that flush is rejected with the error (none is silently dropped), and later flushes go on.
+ * Group commit: one flush at a time, items submitted meanwhile go in the next (up to `maxBatch`); a flush
+ * that throws rejects each of its items. An idle committer flushes at the end of the event-loop turn.
  */
 export class GroupCommitter<T, R> {
   private queue: Array<{ item: T; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
   private flushing = false;
 
-  /**
-   * @param flush writes a group; must return exactly one result per item, in order.
-   * @param maxBatch most items per flush (>= 1).
-   */
+  /** @param flush writes a group and returns one result per item, in order. */
   constructor(
     private readonly flush: (items: T[]) => Promise<R[]>,
     private readonly maxBatch: number,
@@ -21,7 +14,7 @@ export class GroupCommitter<T, R> {
     if (!(maxBatch >= 1)) throw new RangeError(`maxBatch must be >= 1, got ${maxBatch}`);
   }
 
-  /** Items waiting for a flush (not counting the one in progress). */
+  /** Items waiting for the next flush. */
   get pending(): number {
     return this.queue.length;
   }
@@ -37,13 +30,14 @@ export class GroupCommitter<T, R> {
   private async drain(): Promise<void> {
     this.flushing = true;
     try {
-      // Let the callers of this event-loop turn join (handlers ending on one I/O event): no timer, ~no latency.
+      // Callers of this event-loop turn join: no timer, ~no latency.
       await new Promise((resolve) => setImmediate(resolve));
       while (this.queue.length > 0) {
         const group = this.queue.splice(0, this.maxBatch);
         try {
           const results = await this.flush(group.map((g) => g.item));
-          if (results.length !== group.length) throw new Error(`group flush returned ${results.length} results for ${group.length} items`);
+          if (results.length !== group.length)
+            throw new Error(`group flush returned ${results.length} results for ${group.length} items`);
           group.forEach((g, i) => g.resolve(results[i]));
         } catch (err) {
           for (const g of group) g.reject(err);

@@ -1,9 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 
-/**
- * New primary key: a UUIDv7 (RFC 9562), time-ordered so InnoDB inserts stay append-mostly.
- * 36 characters.
- */
+/** New primary key: a 36-character UUIDv7 (RFC 9562), time-ordered so InnoDB inserts stay append-mostly. */
 export function newId(): string {
   return uuidv7();
 }

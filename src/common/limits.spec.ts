@@ -20,7 +20,12 @@ describe('limits helpers', () => {
     const big = { id: 'j1', params: { blob: 'x'.repeat(70_000) }, shardParams: [{ y: 'y'.repeat(30_000) }], code: 'c' };
     const fitted = fitJson(big, 65_535) as Record<string, unknown>;
     expect(jsonBytes(fitted)).toBeLessThanOrEqual(65_535);
-    expect(fitted).toEqual({ id: 'j1', params: { omittedBytes: jsonBytes(big.params) }, shardParams: big.shardParams, code: 'c' });
+    expect(fitted).toEqual({
+      id: 'j1',
+      params: { omittedBytes: jsonBytes(big.params) },
+      shardParams: big.shardParams,
+      code: 'c',
+    });
     expect(fitJson('z'.repeat(100), 10)).toEqual({ omittedBytes: 102 });
     expect(fitJson([1, 2, 3], 3)).toEqual({ omittedBytes: 7 });
   });

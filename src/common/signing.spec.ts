@@ -1,14 +1,31 @@
 import { createHash, createHmac } from 'node:crypto';
-import { bodySha256Hex, canonicalRequest, parseSignature, signatureHex, signaturesEqual, signRequest } from './signing.js';
+import {
+  bodySha256Hex,
+  canonicalRequest,
+  parseSignature,
+  signatureHex,
+  signaturesEqual,
+  signRequest,
+} from './signing.js';
 
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
-describe('request signing v2 (DESIGN §8, README "Signing")', () => {
-  const req = { appId: 'atk-a', method: 'post', pathAndQuery: '/api/tasks?x=1', timestampMs: '1700000000000', nonce: 'n0nce123', body: '{"a":1}' };
+describe('request signing v2 (docs/api.md, README "Signing")', () => {
+  const req = {
+    appId: 'atk-a',
+    method: 'post',
+    pathAndQuery: '/api/tasks?x=1',
+    timestampMs: '1700000000000',
+    nonce: 'n0nce123',
+    body: '{"a":1}',
+  };
 
   it('should build TW2\\nAPP\\nMETHOD\\nPATH?QUERY\\nTIMESTAMP\\nNONCE\\nhex(SHA-256(body))', () => {
-    expect(canonicalRequest('atk-a', 'post', '/api/tasks?x=1', '1700000000000', 'n0nce123', bodySha256Hex(req.body))).toBe(
-      `TW2\natk-a\nPOST\n/api/tasks?x=1\n1700000000000\nn0nce123\n${createHash('sha256').update(req.body).digest('hex')}`,
+    expect(
+      canonicalRequest('atk-a', 'post', '/api/tasks?x=1', '1700000000000', 'n0nce123', bodySha256Hex(req.body)),
+    ).toBe(
+      'TW2\natk-a\nPOST\n/api/tasks?x=1\n1700000000000\nn0nce123\n' +
+        createHash('sha256').update(req.body).digest('hex'),
     );
   });
 
@@ -18,7 +35,11 @@ describe('request signing v2 (DESIGN §8, README "Signing")', () => {
   });
 
   it('should sign as v2=<hex HMAC-SHA256 of the canonical request>', () => {
-    const expected = createHmac('sha256', 's3cret').update(canonicalRequest(req.appId, req.method, req.pathAndQuery, req.timestampMs, req.nonce, bodySha256Hex(req.body))).digest('hex');
+    const expected = createHmac('sha256', 's3cret')
+      .update(
+        canonicalRequest(req.appId, req.method, req.pathAndQuery, req.timestampMs, req.nonce, bodySha256Hex(req.body)),
+      )
+      .digest('hex');
     expect(signRequest('s3cret', req)).toBe(`v2=${expected}`);
     expect(signatureHex('s3cret', req, bodySha256Hex(req.body))).toBe(expected);
   });
@@ -33,7 +54,8 @@ describe('request signing v2 (DESIGN §8, README "Signing")', () => {
     expect(parseSignature(`v2=${hex}`)).toEqual({ version: 'v2', hex });
     expect(parseSignature(`v2=${hex.toUpperCase()}`)).toEqual({ version: 'v2', hex });
     expect(parseSignature(hex)).toEqual({ version: 'v1' });
-    for (const bad of [`v3=${hex}`, `v2=${hex.slice(1)}`, `v2 =${hex}`, `V2=${hex}`, '', 'zz']) expect(parseSignature(bad)).toEqual({ version: 'unknown' });
+    for (const bad of [`v3=${hex}`, `v2=${hex.slice(1)}`, `v2 =${hex}`, `V2=${hex}`, '', 'zz'])
+      expect(parseSignature(bad)).toEqual({ version: 'unknown' });
   });
 
   it('should compare signatures in constant time and refuse malformed ones', () => {

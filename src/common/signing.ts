@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Header names of a signed request (DESIGN §8, README "Signing"). */
+/** Header names of a signed request (docs/api.md "Signing"). */
 export const SIGNATURE_HEADERS = {
   appId: 'x-app-id',
   timestamp: 'x-timestamp',
@@ -17,30 +17,34 @@ export function bodySha256Hex(body: Buffer | string): string {
 }
 
 /**
- * The string a v2 signature covers (README "Signing", issue 9 point 2):
- * `TW2\n<APP ID>\n<METHOD>\n<PATH?QUERY>\n<TIMESTAMP>\n<NONCE>\n<hex SHA-256(body)>`. The app id is signed
- * exactly as sent in X-App-Id, so a captured request cannot be replayed under another spelling of it;
- * METHOD is upper case; PATH?QUERY is the request target exactly as sent (no re-encoding); TIMESTAMP is
- * epoch ms.
+ * The string a v2 signature covers, app id and target exactly as sent (docs/api.md "Signing"):
+ * `TW2\n<APP ID>\n<METHOD>\n<PATH?QUERY>\n<TIMESTAMP>\n<NONCE>\n<hex SHA-256(body)>`.
  */
-export function canonicalRequest(appId: string, method: string, pathAndQuery: string, timestampMs: string, nonce: string, bodyHashHex: string): string {
+export function canonicalRequest(
+  appId: string,
+  method: string,
+  pathAndQuery: string,
+  timestampMs: string,
+  nonce: string,
+  bodyHashHex: string,
+): string {
   return `TW2\n${appId}\n${method.toUpperCase()}\n${pathAndQuery}\n${timestampMs}\n${nonce}\n${bodyHashHex}`;
 }
 
-/** One request to sign: who sends it, and what. */
 export interface RequestToSign {
   appId: string;
   method: string;
   pathAndQuery: string;
   timestampMs: string;
   nonce: string;
-  /** The body bytes as sent ('' when none). */
   body: Buffer | string;
 }
 
-/** hex HMAC-SHA256(secret, canonical request) over an already hashed body (the server hashes it as a stream). */
+/** hex HMAC-SHA256(secret, canonical request) over an already hashed body. */
 export function signatureHex(secret: string, r: Omit<RequestToSign, 'body'>, bodyHashHex: string): string {
-  return createHmac('sha256', secret).update(canonicalRequest(r.appId, r.method, r.pathAndQuery, r.timestampMs, r.nonce, bodyHashHex)).digest('hex');
+  return createHmac('sha256', secret)
+    .update(canonicalRequest(r.appId, r.method, r.pathAndQuery, r.timestampMs, r.nonce, bodyHashHex))
+    .digest('hex');
 }
 
 /** The X-Signature value of a request: `v2=<hex HMAC-SHA256(secret, canonical request)>`. */

@@ -1,6 +1,6 @@
 import type { ShellSettings } from './shell-settings.js';
 
-/** The roles one process can play (DESIGN §1). */
+/** The roles one process can play (docs/architecture.md). */
 export enum Role {
   API = 'api',
   SCHEDULER = 'scheduler',
@@ -10,9 +10,7 @@ export enum Role {
 /** Deployment shape: standalone (SQLite + in-process coordination) or cluster (MySQL + Redis). */
 export type Shape = 'standalone' | 'cluster';
 
-/**
- * The typed, validated configuration (built once by {@link loadConfig}). Durations are milliseconds.
- */
+/** The typed, validated configuration (built once by {@link loadConfig}). Durations are milliseconds. */
 export interface AppConfig {
   shape: Shape;
   roles: Role[];
@@ -23,15 +21,12 @@ export interface AppConfig {
   redisUrl?: string;
   dataDir: string;
   namespace: string;
-  /** 32-byte key (hex) that encrypts api_client secrets at rest; undefined = standalone generates one in dataDir. */
+  /** 32-byte hex key encrypting api_client secrets; undefined = standalone generates one in dataDir. */
   secretKeyHex?: string;
   allowShell: boolean;
   /** How `shell` commands run: as which uid/gid, with which variables (TICKWHEEL_SHELL_*). */
   shell: ShellSettings;
-  /**
-   * EGRESS_ALLOW entries (README "Egress policy"): destinations outbound calls may reach; empty (or `*`) =
-   * anything the built-in refused set does not refuse; an explicit address entry re-opens a refused one.
-   */
+  /** EGRESS_ALLOW entries (docs/tenancy.md); empty or `*` = anything the built-in set does not refuse. */
   egressAllow: string[];
   /** EGRESS_DENY entries: destinations always refused. */
   egressDeny: string[];
@@ -41,10 +36,7 @@ export interface AppConfig {
   leaseMs: number;
   leaseRenewMs: number;
   executorConcurrency: number;
-  /**
-   * Fraction (0 < share <= 1) of an executor's worker slots one app may hold: max(1, ⌊executorConcurrency × share⌋);
-   * the rest stay free for other apps' work (README "Fair sharing"). 1 = no bound.
-   */
+  /** Share (0 < s <= 1) of an executor's slots one app may hold: max(1, ⌊concurrency × s⌋); 1 = no bound. */
   executorAppShare: number;
   /** On SIGTERM, how long running work may take to finish before it is aborted and handed back, ms. */
   executorShutdownGraceMs: number;
@@ -56,31 +48,22 @@ export interface AppConfig {
   triggerFireParallelism: number;
   /** Pre-read horizon: fires due within it are held in the leader's wheel, ms. */
   triggerHorizonMs: number;
-  /**
-   * How long before its fire time a scheduled fire's ledger row is written (staged, already routed),
-   * so that at the fire time only the push of its id remains; 0 writes it at the fire time. ms.
-   */
+  /** How long before its fire time a stageable fire is written and routed; 0 = at the fire time. */
   triggerStageLeadMs: number;
   leaderLeaseMs: number;
   misfireThresholdMs: number;
   /** A fire with no ledger row this long after its time is counted and logged (due-but-not-fired detector). */
   dueAlertAfterMs: number;
   signatureWindowMs: number;
-  /**
-   * Per-app request rate (README "Rate limits"): tokens per second of each app's bucket, for clients
-   * without their own `rate_limit`; 0 = unlimited.
-   */
+  /** Tokens per second of each app's bucket, for clients without their own `rate_limit`; 0 = unlimited. */
   rateLimitPerSecond: number;
   /** Per-app bucket size (the burst), for clients without their own `rate_burst`. */
   rateLimitBurst: number;
   reconcileIntervalMs: number;
-  /**
-   * Most instances one job may make in a minute at its peak: peak fires per minute times shardTotal (issue 9:
-   * one job of 1,000 shards firing every second made 1,000 instances a second). A job over it is refused.
-   */
+  /** Most instances one job may make in a minute at its peak (peak fires per minute × shardTotal). */
   jobMaxInstancesPerMinute: number;
   logLevel: string;
-  /** Per-app caps (README "Tenancy and scopes"); a client's own value overrides them; 0 = no limit. */
+  /** Per-app caps (docs/tenancy.md); a client's own value overrides them; 0 = no limit. */
   caps: { maxJobsPerApp: number; maxUnfinishedTasksPerApp: number };
 }
 

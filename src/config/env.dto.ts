@@ -5,7 +5,11 @@ const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value).trim()) ? Number(value) : value;
 /** A plain decimal (no sign, no exponent) becomes a number; anything else is left for the validator to refuse. */
 const toNumber = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(String(value)) ? Number(value) : value;
+  value === undefined || value === ''
+    ? undefined
+    : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(String(value))
+      ? Number(value)
+      : value;
 /** One message for every way EXECUTOR_APP_SHARE can be wrong (the validator would name only one rule). */
 const SHARE = 'EXECUTOR_APP_SHARE must be a number above 0 and at most 1 (a fraction of the worker slots)';
 const toBool = ({ value }: { value: unknown }) => {
@@ -17,7 +21,7 @@ const toBool = ({ value }: { value: unknown }) => {
 };
 
 /**
- * Every environment setting Tickwheel reads, validated once at boot (STYLE convention 14).
+ * Every environment setting Tickwheel reads, validated once at boot (the only reader is loadConfig).
  * The README's settings table documents the same list; keep them in step.
  */
 export class EnvDto {
@@ -27,7 +31,8 @@ export class EnvDto {
   @IsOptional() @IsString()
   HOST?: string;
 
-  @IsOptional() @IsString() @Matches(/^mysql:\/\//, { message: 'DB_URL must be a mysql:// URL (e.g. mysql://root@127.0.0.1:3306/test)' })
+  @IsOptional() @IsString()
+  @Matches(/^mysql:\/\//, { message: 'DB_URL must be a mysql:// URL (e.g. mysql://root@127.0.0.1:3306/test)' })
   DB_URL?: string;
 
   @IsOptional() @IsString() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
@@ -39,10 +44,12 @@ export class EnvDto {
   @IsOptional() @IsString()
   ROLES?: string;
 
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_.-]{1,32}$/, { message: 'TICKWHEEL_NAMESPACE must be 1-32 of [A-Za-z0-9_.-]' })
+  @IsOptional() @IsString()
+  @Matches(/^[A-Za-z0-9_.-]{1,32}$/, { message: 'TICKWHEEL_NAMESPACE must be 1-32 of [A-Za-z0-9_.-]' })
   TICKWHEEL_NAMESPACE?: string;
 
-  @IsOptional() @IsString() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'TICKWHEEL_SECRET_KEY must be 64 hex characters (32 bytes)' })
+  @IsOptional() @IsString()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'TICKWHEEL_SECRET_KEY must be 64 hex characters (32 bytes)' })
   TICKWHEEL_SECRET_KEY?: string;
 
   @IsOptional() @Transform(toBool) @IsBoolean()
@@ -88,7 +95,8 @@ export class EnvDto {
   EXECUTOR_SHUTDOWN_GRACE_MS?: number;
 
   @IsOptional() @Transform(toNumber)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: SHARE }) @IsPositive({ message: SHARE }) @Max(1, { message: SHARE })
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: SHARE })
+  @IsPositive({ message: SHARE }) @Max(1, { message: SHARE })
   EXECUTOR_APP_SHARE?: number;
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(60000)
@@ -140,7 +148,7 @@ export class EnvDto {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10_000_000)
   MAX_JOBS_PER_APP?: number;
 
-  /** Most unfinished instances (tasks and fires) one app may have (0 = no limit); a client's max_unfinished_tasks overrides it. */
+  /** Most unfinished instances one app may have (0 = no limit); a client's max_unfinished_tasks overrides it. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(100_000_000)
   MAX_UNFINISHED_TASKS_PER_APP?: number;
 }

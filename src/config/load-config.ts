@@ -17,18 +17,19 @@ export { ConfigError } from './config-error.js';
 export function parseRoles(raw: string | undefined): Role[] {
   if (raw === undefined || raw.trim() === '') return [Role.API, Role.SCHEDULER, Role.EXECUTOR];
   const known = Object.values(Role) as string[];
-  const roles = raw.split(',').map((r) => r.trim().toLowerCase()).filter((r) => r.length > 0);
+  const roles = raw
+    .split(',')
+    .map((r) => r.trim().toLowerCase())
+    .filter((r) => r.length > 0);
   if (roles.length === 0) throw new ConfigError('ROLES', 'no role given; use a comma list of api, scheduler, executor');
   for (const r of roles) {
-    if (!known.includes(r)) throw new ConfigError('ROLES', `unknown role '${r}'; use a comma list of ${known.join(', ')}`);
+    if (!known.includes(r))
+      throw new ConfigError('ROLES', `unknown role '${r}'; use a comma list of ${known.join(', ')}`);
   }
   return [...new Set(roles)] as Role[];
 }
 
-/**
- * Splits an egress list setting (comma list) and checks every entry.
- * @throws ConfigError naming the setting and the bad entry.
- */
+/** Splits and checks an egress list. @throws ConfigError naming the setting and the bad entry. */
 function egressEntries(setting: 'EGRESS_ALLOW' | 'EGRESS_DENY', raw: string | undefined): string[] {
   try {
     return parseEgressList(raw, setting).entries.map((e) => e.text);
@@ -40,42 +41,47 @@ function egressEntries(setting: 'EGRESS_ALLOW' | 'EGRESS_DENY', raw: string | un
 /** Constraints that say what kind of value a setting takes; reported before any range check. */
 const TYPE_CONSTRAINTS = ['isInt', 'isBoolean', 'isString', 'isIn', 'matches'];
 
-/**
- * The message to report for one bad setting. class-validator lists a property's failed constraints with
- * the range checks first, so PORT=abc would read "must not be greater than 65535"; the type check
- * ("must be an integer number") is what to fix, so it wins.
- */
+/** The message for one bad setting: a failed type check wins over range checks (PORT=abc). */
 function firstMessage(constraints: Record<string, string>): string {
   const key = TYPE_CONSTRAINTS.find((k) => k in constraints) ?? Object.keys(constraints)[0];
   return key ? constraints[key] : 'invalid value';
 }
 
 /**
- * Validates `env` (default `process.env`) and builds the typed {@link AppConfig}. The only reader of
- * process.env in src/. Called once at boot. An empty (or blank) value means the setting is unset, as
- * `KEY=` in a compose file or an empty Helm value intends, for strings as for numbers.
- * @param euid the effective uid the process runs as (default: this process's); the shell handler's
- *   defaults and refusals depend on it (README "The shell handler").
+ * Validates `env` and builds the {@link AppConfig}; the only reader of process.env in src/. An empty value
+ * means unset. `euid` decides the shell handler's defaults and refusals.
  * @throws ConfigError naming the first bad or contradictory setting.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env, euid: number | undefined = process.geteuid?.()): AppConfig {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  euid: number | undefined = process.geteuid?.(),
+): AppConfig {
   const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
   const dto = plainToInstance(EnvDto, set);
-  const errors = validateSync(dto, { whitelist: true }) // whitelist drops env vars that are not settings;
+  const errors = validateSync(dto, { whitelist: true }); // whitelist drops env vars that are not settings;
   if (errors.length > 0) {
     const e = errors[0];
     const msg = firstMessage(e.constraints ?? {});
     throw new ConfigError(e.property, `${msg} (got '${String(env[e.property])}')`);
   }
-  if (dto.DB_URL && !dto.REDIS_URL) throw new ConfigError('REDIS_URL', 'DB_URL is set (cluster shape) but REDIS_URL is not; set both or neither');
-  if (dto.REDIS_URL && !dto.DB_URL) throw new ConfigError('DB_URL', 'REDIS_URL is set (cluster shape) but DB_URL is not; set both or neither');
+  if (dto.DB_URL && !dto.REDIS_URL)
+    throw new ConfigError('REDIS_URL', 'DB_URL is set (cluster shape) but REDIS_URL is not; set both or neither');
+  if (dto.REDIS_URL && !dto.DB_URL)
+    throw new ConfigError('DB_URL', 'REDIS_URL is set (cluster shape) but DB_URL is not; set both or neither');
   const shape = dto.DB_URL ? 'cluster' : 'standalone';
   const roles = parseRoles(dto.ROLES);
   if (shape === 'standalone' && roles.length !== 3) {
-    throw new ConfigError('ROLES', 'standalone (no DB_URL/REDIS_URL) has no shared coordination, so it runs all roles in one process; unset ROLES or set DB_URL and REDIS_URL');
+    throw new ConfigError(
+      'ROLES',
+      'standalone (no DB_URL/REDIS_URL) has no shared coordination, so it runs all roles in one process; unset ' +
+        'ROLES or set DB_URL and REDIS_URL',
+    );
   }
   if (shape === 'cluster' && !dto.TICKWHEEL_SECRET_KEY) {
-    throw new ConfigError('TICKWHEEL_SECRET_KEY', 'required in the cluster shape (64 hex chars; every pod must share it); generate one with: openssl rand -hex 32');
+    throw new ConfigError(
+      'TICKWHEEL_SECRET_KEY',
+      'required in the cluster shape (64 hex chars; every pod must share it); generate one with: openssl rand -hex 32',
+    );
   }
   const heartbeatIntervalMs = dto.HEARTBEAT_INTERVAL_MS ?? 5000;
   const nodeOfflineAfterMs = dto.NODE_OFFLINE_AFTER_MS ?? 15000;
@@ -88,13 +94,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const triggerScanIntervalMs = dto.TRIGGER_SCAN_INTERVAL_MS ?? 1000;
   const triggerHorizonMs = dto.TRIGGER_HORIZON_MS ?? 10_000;
   if (triggerHorizonMs <= triggerScanIntervalMs) {
-    throw new ConfigError('TRIGGER_HORIZON_MS', `must exceed TRIGGER_SCAN_INTERVAL_MS (${triggerScanIntervalMs}): the wheel is refilled every scan`);
+    throw new ConfigError(
+      'TRIGGER_HORIZON_MS',
+      `must exceed TRIGGER_SCAN_INTERVAL_MS (${triggerScanIntervalMs}): the wheel is refilled every scan`,
+    );
   }
-  // Half a second off the whole seconds on purpose: most cron fires fall on whole seconds, so the writing of
-  // fires due at S+2.5 s happens mid-second, away from the instants when fires are released.
+  // Half a second off whole seconds: fires due at S+2.5 s are written away from the release instants.
   const triggerStageLeadMs = dto.TRIGGER_STAGE_LEAD_MS ?? 2500;
   if (triggerStageLeadMs + triggerScanIntervalMs >= triggerHorizonMs) {
-    throw new ConfigError('TRIGGER_STAGE_LEAD_MS', `plus TRIGGER_SCAN_INTERVAL_MS (${triggerScanIntervalMs}) must stay below TRIGGER_HORIZON_MS (${triggerHorizonMs}): a fire is staged from the wheel, which holds only the horizon`);
+    throw new ConfigError(
+      'TRIGGER_STAGE_LEAD_MS',
+      `plus TRIGGER_SCAN_INTERVAL_MS (${triggerScanIntervalMs}) must stay below TRIGGER_HORIZON_MS ` +
+        `(${triggerHorizonMs}): a fire is staged from the wheel, which holds only the horizon`,
+    );
   }
   const dataDir = resolve(dto.DATA_DIR ?? './data');
   const allowShell = dto.TICKWHEEL_ALLOW_SHELL ?? false;
@@ -103,7 +115,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shape,
     roles,
     http: { port: dto.PORT ?? 3000, host: dto.HOST ?? '0.0.0.0' },
-    database: dto.DB_URL ? { type: 'mysql', url: dto.DB_URL } : { type: 'better-sqlite3', path: join(dataDir, 'tickwheel.sqlite') },
+    database: dto.DB_URL
+      ? { type: 'mysql', url: dto.DB_URL }
+      : { type: 'better-sqlite3', path: join(dataDir, 'tickwheel.sqlite') },
     redisUrl: dto.REDIS_URL,
     dataDir,
     namespace: dto.TICKWHEEL_NAMESPACE ?? 'default',
@@ -130,19 +144,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     misfireThresholdMs: dto.MISFIRE_THRESHOLD_MS ?? 5000,
     dueAlertAfterMs: dto.DUE_ALERT_AFTER_MS ?? 10_000,
     signatureWindowMs: dto.SIGNATURE_WINDOW_MS ?? 300_000,
-    // About a tenth of what one API process served of signed single submits on the 2-core test box (~900/s):
-    // ten apps at full speed share a node; bulk loads go through batches (1,000 tasks per request).
+    // Defaults and caps: the reasons are in docs/api.md "Rate limits" and docs/tenancy.md "Bounds per app".
     rateLimitPerSecond: dto.RATE_LIMIT_PER_SECOND ?? 100,
-    // Two seconds' worth: a client may send a start-up burst of a few hundred requests at once.
     rateLimitBurst: dto.RATE_LIMIT_BURST ?? 200,
     reconcileIntervalMs: dto.RECONCILE_INTERVAL_MS ?? 5000,
-    // 50 instances a second, a few per cent of what the cluster shape runs (README "Benchmarks": about 900 tasks/s
-    // submitted one by one, 3,400 in batches, on 2 cores): room for a 50-shard job every second or a 1,000-shard
-    // one every 20 s, while no single job can take the cluster's whole throughput.
     jobMaxInstancesPerMinute: dto.JOB_MAX_INSTANCES_PER_MINUTE ?? 3000,
     logLevel: dto.LOG_LEVEL ?? 'info',
-    // Backstops against one runaway app, not quotas: 10,000 jobs is a tenth of what one leader fired on time in
-    // bench:trigger (100,000); 100,000 unfinished instances is five times bench:dispatch's whole 20,000-task run.
-    caps: { maxJobsPerApp: dto.MAX_JOBS_PER_APP ?? 10_000, maxUnfinishedTasksPerApp: dto.MAX_UNFINISHED_TASKS_PER_APP ?? 100_000 },
+    caps: {
+      maxJobsPerApp: dto.MAX_JOBS_PER_APP ?? 10_000,
+      maxUnfinishedTasksPerApp: dto.MAX_UNFINISHED_TASKS_PER_APP ?? 100_000,
+    },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Brute-force reference for cron next-fire times under DESIGN §5 "Time rules", written independently of
+ * Brute-force reference for cron next-fire times under docs/trigger.md "DST rules", written independently of
  * cron-parser and of src/ (its own field parser, its own calendar and offset arithmetic) so the specs in
  * test/cases can check the schedule layer against it.
  *
@@ -184,7 +184,7 @@ function wallMatches(cron: RefCron, wall: number): boolean {
   return cron.min.has(d.getUTCMinutes()) && cron.hour.has(d.getUTCHours()) && dayMatches(cron, d);
 }
 
-/** Wall times whose fire falls in the UTC minute `m`, under the DESIGN §5 rules. */
+/** Wall times whose fire falls in the UTC minute `m`, under the docs/trigger.md rules. */
 function firesInMinute(cron: RefCron, z: ZoneOffsets, m: number): number[] {
   const off = z.at(m);
   const wall = m + off;

@@ -1,5 +1,5 @@
 /**
- * Next cron fires across clock changes and calendar edge cases (DESIGN §5 "Time rules"), written out as
+ * Next cron fires across clock changes and calendar edge cases (docs/trigger.md "DST rules"), written out as
  * UTC instants and checked twice: against the table, and against the brute-force reference in
  * cron-reference.ts. Then a seeded random sweep compares the schedule layer with the reference.
  */

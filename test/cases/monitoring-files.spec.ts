@@ -28,7 +28,7 @@ function families(promql: string, known: Map<string, string>): string[] {
 }
 
 /**
- * The monitoring files of docker/ (DESIGN §9: a Grafana dashboard and Prometheus alert rules) only name
+ * The monitoring files of docker/ (docs/observability.md: a Grafana dashboard and Prometheus alert rules) only name
  * metrics the product registers, and the dashboard shows every one of them: renaming a metric without
  * its panel or alert fails here, not on an operator's screen.
  */

@@ -1,7 +1,4 @@
-/**
- * Stable error codes shared by every module. The HTTP edge (openapi's problem filter) maps each code
- * to a status; domain code never throws HttpException (STYLE convention 16).
- */
+/** Stable error codes; only the HTTP edge maps them to statuses (domain code never throws HttpException). */
 export enum ErrorCode {
   VALIDATION = 'VALIDATION',
   NOT_FOUND = 'NOT_FOUND',
@@ -18,10 +15,7 @@ export enum ErrorCode {
   INTERNAL = 'INTERNAL',
 }
 
-/**
- * Base error of Tickwheel. `field` names the offending input (a body field, a setting) when there is one,
- * so a 400 or a start-up message can say exactly what to fix.
- */
+/** Base error of Tickwheel; `field` names the offending input (a body field, a setting) when there is one. */
 export class SchedulerError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -48,29 +42,29 @@ export class NotFoundError extends SchedulerError {
   }
 }
 
-/** A request that contradicts what is already recorded (idempotency key reuse with another body, duplicate code). */
+/** A request that contradicts what is recorded (requestId reused with another body, duplicate code). */
 export class ConflictError extends SchedulerError {
   constructor(message: string, field?: string) {
     super(ErrorCode.CONFLICT, message, field);
   }
 }
 
-/**
- * A request outside the caller's scopes (README "Tenancy and scopes"): a 403 whose problem names the
- * scope it needs (`details.scope`).
- */
+/** A request outside the caller's scopes: a 403 naming the scope it needs (`details.scope`). */
 export class ForbiddenError extends SchedulerError {
-  constructor(message: string, readonly scope?: string) {
+  constructor(
+    message: string,
+    readonly scope?: string,
+  ) {
     super(ErrorCode.FORBIDDEN, message, undefined, scope ? { scope } : undefined);
   }
 }
 
-/**
- * Backpressure (README "Tenancy and scopes", per-app caps): the app has as many unfinished tasks as its cap
- * allows. A 429 with `Retry-After: retryAfterSeconds`: try again once some have finished.
- */
+/** Backpressure: the app is at its cap of unfinished tasks; a 429 with `Retry-After: retryAfterSeconds`. */
 export class TooManyUnfinishedError extends SchedulerError {
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(ErrorCode.TOO_MANY_UNFINISHED, message, undefined, { retryAfterSeconds });
   }
 }

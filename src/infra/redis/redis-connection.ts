@@ -1,28 +1,46 @@
-import { Logger } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import { DynamicModule, Logger } from '@nestjs/common';
+import { RedisModule, type RedisClientOptions, type RedisModuleOptions } from '@liaoliaots/nestjs-redis';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+
+/** Namespace of the one shared client in nestjs-redis's `RedisService` (coordination, its scripts, health). */
+export const MAIN_REDIS = 'main';
 
 /**
- * Opens the shared ioredis client for a redis:// URL. Commands queue while connecting; a client that
- * cannot reach Redis keeps retrying with capped backoff (readiness reports it) instead of crashing.
- *
- * Why not @liaoliaots/nestjs-redis: it is CommonJS and require()s @nestjs/common, which is ESM-only
- * since Nest 12. Node 20.19+ resolves that at run time, but Jest's module runtime on Node 20 cannot
- * (it needs Node >= 24.9), so no test could load the app. This function is all we used it for.
+ * nestjs-redis's module (not global) with the shared client when REDIS_URL is set and none otherwise (standalone
+ * needs no Redis). The client connects at once, queues commands (3 tries each) while connecting, retries an
+ * unreachable Redis with backoff capped at 2 s instead of crashing (readiness reports it) and logs each new error
+ * once. The module's own logs and closing are off: the coordination module quits the client after its duplicates.
  */
-export function openRedis(url: string, name: string): Redis {
+export function redisConnections(): DynamicModule {
+  return RedisModule.forRootAsync(
+    { inject: [APP_CONFIG], useFactory: (config: unknown) => moduleOptions((config as AppConfig).redisUrl) },
+    false,
+  );
+}
+
+function moduleOptions(redisUrl: string | undefined): RedisModuleOptions {
+  const config = redisUrl ? [clientOptions(redisUrl, MAIN_REDIS)] : [];
+  return { closeClient: false, readyLog: false, errorLog: false, config };
+}
+
+function clientOptions(url: string, name: string): RedisClientOptions {
   const logger = new Logger(`Redis:${name}`);
-  const client = new Redis(url, {
+  return {
+    namespace: name,
+    url,
     connectionName: `tickwheel:${name}`,
     maxRetriesPerRequest: 3,
     retryStrategy: (times) => Math.min(times * 200, 2000),
-  });
-  let lastError = '';
-  client.on('error', (err: Error) => {
-    if (err.message !== lastError) logger.warn(`redis error: ${err.message}`);
-    lastError = err.message;
-  });
-  client.on('ready', () => {
-    lastError = '';
-  });
-  return client;
+    onClientCreated: (client: Redis) => {
+      let lastError = '';
+      client.on('error', (err: Error) => {
+        if (err.message !== lastError) logger.warn(`redis error: ${err.message}`);
+        lastError = err.message;
+      });
+      client.on('ready', () => {
+        lastError = '';
+      });
+    },
+  };
 }

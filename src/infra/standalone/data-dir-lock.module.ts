@@ -2,7 +2,6 @@ import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from
 
 const RELEASE = Symbol('DATA_DIR_LOCK_RELEASE');
 
-/** Releases the standalone DATA_DIR lock as the very last step of shutdown (after the other shutdown hooks). */
 @Injectable()
 class DataDirLockRelease implements OnApplicationShutdown {
   constructor(@Inject(RELEASE) private readonly release: () => void) {}
@@ -12,10 +11,7 @@ class DataDirLockRelease implements OnApplicationShutdown {
   }
 }
 
-/**
- * Ties a DATA_DIR lock (lockDataDir) to the app's life: Nest's shutdown hooks run on SIGTERM/SIGINT and
- * on app.close(), and then the process ends by the signal, without an 'exit' event to clean up in.
- */
+/** Ties a DATA_DIR lock to the app's life: released by the last shutdown hook (a signal ends with no 'exit'). */
 @Module({})
 export class DataDirLockModule {
   /** A module whose shutdown hook calls `release`. */

@@ -19,7 +19,7 @@ describe('lockDataDir', () => {
     lockDataDir(dir)();
   });
 
-  it('should create a missing DATA_DIR owner-only (it holds secret.key and the database of every job\'s params)', () => {
+  it("should create a missing DATA_DIR owner-only (it holds secret.key and the database of every job's params)", () => {
     const fresh = join(dir, 'new', 'data');
     const release = lockDataDir(fresh);
     try {
@@ -36,7 +36,9 @@ describe('lockDataDir', () => {
     release();
   });
 
-  it('should take over a lock naming this pid that this process never took (pid 1 again after a container restart)', () => {
+  const pidOneAgain =
+    'should take over a lock naming this pid that this process never took (pid 1 again after a container restart)';
+  it(pidOneAgain, () => {
     writeFileSync(join(dir, LOCK_FILE), String(process.pid));
     const release = lockDataDir(dir);
     expect(() => lockDataDir(dir)).toThrow(DataDirLockedError); // now it is ours

@@ -7,22 +7,23 @@ export const LOCK_FILE = 'tickwheel.pid';
 /** Another live process holds the data directory. */
 export class DataDirLockedError extends Error {
   constructor(readonly dataDir: string, readonly pid: number) {
-    super(`another Tickwheel process (pid ${pid}) is running on DATA_DIR ${dataDir}: standalone is one process per data directory (stop it, or set another DATA_DIR)`);
+    super(
+      `another Tickwheel process (pid ${pid}) is running on DATA_DIR ${dataDir}: ` +
+        'standalone is one process per data directory (stop it, or set another DATA_DIR)',
+    );
     this.name = 'DataDirLockedError';
   }
 }
 
 /**
- * Takes the standalone data directory for this process (DESIGN §1: standalone is one process; two on one
- * SQLite file would each lead, fire and run the same work). Creates `DATA_DIR/tickwheel.pid` exclusively
- * with this pid; a file left by a process that no longer runs (killed, crashed) is taken over. A file naming
- * this very pid that this process did not take is stale too: in a container the process is pid 1 at every
- * start, so after a kill or crash the file names the new process itself (it refused to start for ever).
- * @returns a release function (removes the file if it still names this process; idempotent).
- * @throws DataDirLockedError when a live process holds it (this one included, if it took it: release first).
+ * Takes DATA_DIR for this process by creating `DATA_DIR/tickwheel.pid` exclusively (two standalone processes on one
+ * SQLite file would each lead, fire and run the same work). A stale file is taken over: its process is gone, or it
+ * names this pid but was not taken here (a container's process is pid 1 at every start).
+ * @returns a release function: removes the file if it still names this process (idempotent).
+ * @throws DataDirLockedError when a live process holds it, this one included (release first).
  */
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // a new DATA_DIR is owner-only: it holds secret.key and every job's params
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // owner-only: secret.key, every job's params
   const path = resolve(dataDir, LOCK_FILE);
   for (let tries = 0; ; tries++) {
     try {
@@ -34,8 +35,9 @@ export function lockDataDir(dataDir: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries > 0) throw err;
       const holder = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
       const ours = holder === process.pid && heldHere.has(path);
-      if (Number.isInteger(holder) && holder > 0 && (ours || (holder !== process.pid && isAlive(holder)))) throw new DataDirLockedError(dataDir, holder);
-      rmSync(path, { force: true }); // stale: its process is gone
+      const valid = Number.isInteger(holder) && holder > 0;
+      if (valid && (ours || (holder !== process.pid && isAlive(holder)))) throw new DataDirLockedError(dataDir, holder);
+      rmSync(path, { force: true });
     }
   }
   heldHere.add(path);
@@ -47,7 +49,7 @@ export function lockDataDir(dataDir: string): () => void {
     try {
       if (readFileSync(path, 'utf8').trim() === String(process.pid)) rmSync(path, { force: true });
     } catch {
-      /* already gone */
+      // already gone
     }
   };
 }
@@ -55,10 +57,9 @@ export function lockDataDir(dataDir: string): () => void {
 /** Lock files this process took and has not released (absolute paths). */
 const heldHere = new Set<string>();
 
-/** True when a process with this pid exists (signal 0 checks without sending anything). */
 function isAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
+    process.kill(pid, 0); // signal 0 checks the pid exists, sends nothing
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else

@@ -1,13 +1,14 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { RedisService } from '@liaoliaots/nestjs-redis';
 import { type Redis } from 'ioredis';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { openRedis } from '../../infra/redis/redis-connection.js';
+import { MAIN_REDIS, redisConnections } from '../../infra/redis/index.js';
 import { COORDINATION, type CoordinationPort } from './coordination.port.js';
 import { InProcessCoordinationAdapter } from './memory/in-process-coordination.adapter.js';
 import { RedisCoordinationAdapter } from './redis/redis-coordination.adapter.js';
 
-/** Injection token of the shared ioredis client (cluster shape only; null standalone). */
+/** Injection token of the shared ioredis client, nestjs-redis's `main` (cluster shape only; null standalone). */
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 
 /**
@@ -15,11 +16,12 @@ export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
  * standalone (DESIGN §1). Closes what it opened on shutdown, after every other module stopped using it.
  */
 @Module({
+  imports: [redisConnections()],
   providers: [
     {
       provide: REDIS_CLIENT,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): Redis | null => (config.redisUrl ? openRedis(config.redisUrl, 'main') : null),
+      inject: [RedisService],
+      useFactory: (connections: RedisService): Redis | null => connections.getOrNil(MAIN_REDIS),
     },
     {
       provide: COORDINATION,

@@ -11,16 +11,14 @@ export interface BuiltinRefusal {
   nets: BlockList;
   names: readonly string[];
   suffixes: readonly string[];
-  /** null = every port. */
   port: number | null;
 }
 
 /** A service of the cluster itself (its database, its Redis): refused on its port at its name and addresses. */
 export interface OwnService {
   label: string;
-  /** Its host name as configured, when it is not an IP. */
   name?: string;
-  /** Its addresses (the name resolved at start, or the configured IP). */
+  /** Its host name as configured (when not an IP) and its addresses (resolved at start, or the IP). */
   addresses: readonly string[];
   port: number;
 }
@@ -48,21 +46,76 @@ function addressesOf(addresses: readonly string[]): BlockList {
  * Private ranges (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10) are not here: jobs call internal services.
  */
 const FIXED: ReadonlyArray<{ label: string; ranges: readonly Range[]; names?: string[]; suffixes?: string[] }> = [
-  { label: 'a cloud metadata address', ranges: [['169.254.169.254', 32], ['100.100.100.200', 32], ['fd00:ec2::254', 128]], names: ['metadata.google.internal', 'metadata'] },
-  { label: 'loopback', ranges: [['127.0.0.0', 8], ['::1', 128]], names: ['localhost'], suffixes: ['.localhost'] },
-  { label: 'unspecified', ranges: [['0.0.0.0', 8], ['::', 128]] },
-  { label: 'link-local', ranges: [['169.254.0.0', 16], ['fe80::', 10]] },
-  { label: 'multicast', ranges: [['224.0.0.0', 4], ['ff00::', 8]] },
-  // 240/4 holds the broadcast address; ::/96 is IPv4-compatible IPv6 (deprecated), 100::/64 discard-only, fec0::/10 old site-local.
-  { label: 'reserved', ranges: [['240.0.0.0', 4], ['::', 96], ['100::', 64], ['fec0::', 10]] },
+  {
+    label: 'a cloud metadata address',
+    ranges: [
+      ['169.254.169.254', 32],
+      ['100.100.100.200', 32],
+      ['fd00:ec2::254', 128],
+    ],
+    names: ['metadata.google.internal', 'metadata'],
+  },
+  {
+    label: 'loopback',
+    ranges: [
+      ['127.0.0.0', 8],
+      ['::1', 128],
+    ],
+    names: ['localhost'],
+    suffixes: ['.localhost'],
+  },
+  {
+    label: 'unspecified',
+    ranges: [
+      ['0.0.0.0', 8],
+      ['::', 128],
+    ],
+  },
+  {
+    label: 'link-local',
+    ranges: [
+      ['169.254.0.0', 16],
+      ['fe80::', 10],
+    ],
+  },
+  {
+    label: 'multicast',
+    ranges: [
+      ['224.0.0.0', 4],
+      ['ff00::', 8],
+    ],
+  },
+  // 240/4 holds broadcast; ::/96 IPv4-compatible IPv6, 100::/64 discard-only, fec0::/10 old site-local.
+  {
+    label: 'reserved',
+    ranges: [
+      ['240.0.0.0', 4],
+      ['::', 96],
+      ['100::', 64],
+      ['fec0::', 10],
+    ],
+  },
 ];
 
-/**
- * The built-in refused set: the fixed ranges and names, the cluster's own `services` (on their ports) and
- * every address of this host (`ownAddresses`, e.g. from os.networkInterfaces(); every port).
- */
+/** The built-in refused set: the fixed ranges and names, the cluster's `services` and this host's addresses. */
 export function builtinRefusals(ownAddresses: readonly string[], services: readonly OwnService[]): BuiltinRefusal[] {
-  const fixed = FIXED.map((f) => ({ label: f.label, nets: netsOf(f.ranges), names: f.names ?? [], suffixes: f.suffixes ?? [], port: null }));
-  const own = services.map((s) => ({ label: s.label, nets: addressesOf(s.addresses), names: s.name ? [s.name.toLowerCase()] : [], suffixes: [], port: s.port }));
-  return [...fixed, ...own, { label: 'an address of this host', nets: addressesOf(ownAddresses), names: [], suffixes: [], port: null }];
+  const fixed = FIXED.map((f) => ({
+    label: f.label,
+    nets: netsOf(f.ranges),
+    names: f.names ?? [],
+    suffixes: f.suffixes ?? [],
+    port: null,
+  }));
+  const own = services.map((s) => ({
+    label: s.label,
+    nets: addressesOf(s.addresses),
+    names: s.name ? [s.name.toLowerCase()] : [],
+    suffixes: [],
+    port: s.port,
+  }));
+  return [
+    ...fixed,
+    ...own,
+    { label: 'an address of this host', nets: addressesOf(ownAddresses), names: [], suffixes: [], port: null },
+  ];
 }

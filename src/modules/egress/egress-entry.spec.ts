@@ -6,8 +6,17 @@ const v6 = (e: ReturnType<typeof parseEgressEntry>, a: string) => e.nets?.check(
 
 describe('parseEgressEntry', () => {
   it('should read host names, exact and *.suffix, lower-cased, without a trailing dot', () => {
-    expect(parseEgressEntry('API.Example.com.')).toMatchObject({ names: ['api.example.com'], nets: null, ports: null, any: false });
-    expect(parseEgressEntry('*.example.com:443')).toMatchObject({ names: [], suffix: '.example.com', ports: [443, 443] });
+    expect(parseEgressEntry('API.Example.com.')).toMatchObject({
+      names: ['api.example.com'],
+      nets: null,
+      ports: null,
+      any: false,
+    });
+    expect(parseEgressEntry('*.example.com:443')).toMatchObject({
+      names: [],
+      suffix: '.example.com',
+      ports: [443, 443],
+    });
   });
 
   it('should read IPs and CIDRs, IPv4 and IPv6, with or without ports', () => {
@@ -34,7 +43,14 @@ describe('parseEgressEntry', () => {
 
   it('should make localhost name itself and the loopback addresses', () => {
     const e = parseEgressEntry('localhost:3000');
-    expect([e.names, v4(e, '127.0.0.1'), v4(e, '127.9.9.9'), v6(e, '::1'), v4(e, '10.0.0.1'), e.ports]).toEqual([['localhost'], true, true, true, false, [3000, 3000]]);
+    expect([e.names, v4(e, '127.0.0.1'), v4(e, '127.9.9.9'), v6(e, '::1'), v4(e, '10.0.0.1'), e.ports]).toEqual([
+      ['localhost'],
+      true,
+      true,
+      true,
+      false,
+      [3000, 3000],
+    ]);
   });
 
   it.each([

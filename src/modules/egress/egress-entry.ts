@@ -3,12 +3,10 @@ import { ValidationError } from '../../common/index.js';
 import { canonicalIp } from './ip-address.js';
 
 /**
- * One parsed entry of an egress list (EGRESS_ALLOW, EGRESS_DENY, an app's `egressAllow`; README "Egress
- * policy"). It names destinations by host name (exact, or `*.suffix` for the names under it), by address
- * (an IP or a CIDR), or any host (`*`), on every port or on `:port` / `:low-high`.
+ * One entry of an egress list (EGRESS_ALLOW, EGRESS_DENY, `egressAllow`; README "Egress policy"): a host name
+ * (exact, or `*.suffix`), an address (IP or CIDR) or any host (`*`), on every port or `:port` / `:low-high`.
  */
 export interface EgressEntry {
-  /** The entry as written (for messages). */
   text: string;
   /** `*` or `*:port`: every destination (on its ports). */
   any: boolean;
@@ -24,7 +22,7 @@ export interface EgressEntry {
 
 const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
 const HOST_NAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
-/** A name the URL parser would read as an IPv4 address (`2130706433`, `0x7f.1`, `127.1`): refused, to be written as a.b.c.d. */
+/** A name the URL parser would read as IPv4 (`2130706433`, `0x7f.1`, `127.1`): refused, to be written a.b.c.d. */
 const NUMERIC_HOST = /^(?:0x[0-9a-f]*|[0-9]+)(?:\.(?:0x[0-9a-f]*|[0-9]+))*\.?$/i;
 
 /** The loopback addresses, which the entry `localhost` names besides the name itself. */
@@ -40,7 +38,8 @@ function parsePorts(text: string, entry: string): [number, number] {
   const m = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(text);
   const lo = m ? Number(m[1]) : NaN;
   const hi = m?.[2] !== undefined ? Number(m[2]) : lo;
-  if (!m || lo < 1 || hi > 65535 || lo > hi) throw new Error(`entry '${entry}': the port must be 1-65535 or a range low-high`);
+  if (!m || lo < 1 || hi > 65535 || lo > hi)
+    throw new Error(`entry '${entry}': the port must be 1-65535 or a range low-high`);
   return [lo, hi];
 }
 
@@ -64,7 +63,10 @@ function parseCidr(host: string, entry: string): BlockList {
   const [addr, bits] = host.split('/');
   const ip = /^\d{1,3}$/.test(bits ?? '') && canonicalIp(addr);
   const prefix = Number(bits);
-  if (!ip || prefix > (isIpv6Text(addr) ? 128 : 32)) throw new Error(`entry '${entry}': a CIDR is an IP address, '/', then a prefix length (0-32 for IPv4, 0-128 for IPv6)`);
+  if (!ip || prefix > (isIpv6Text(addr) ? 128 : 32))
+    throw new Error(
+      `entry '${entry}': a CIDR is an IP address, '/', then a prefix length (0-32 for IPv4, 0-128 for IPv6)`,
+    );
   const nets = new BlockList();
   // A base that carries an IPv4 address (::ffff:10.0.0.0/104) is the IPv4 range it reaches, as destinations are.
   if (ip.family === 4 && isIpv6Text(addr)) nets.addSubnet(ip.address, Math.max(0, prefix - 96), 'ipv4');
@@ -76,16 +78,15 @@ function isIpv6Text(text: string): boolean {
   return text.includes(':');
 }
 
-/**
- * Parses one entry (trimmed, not empty).
- * @throws Error whose message quotes the entry and says what is wrong.
- */
+/** Parses one entry (trimmed, not empty). @throws Error quoting the entry and saying what is wrong. */
 export function parseEgressEntry(raw: string): EgressEntry {
   const text = raw.trim();
   const base = { text, any: false, names: [] as string[], nets: null as BlockList | null };
   if (text === '') throw new Error('an empty entry');
   if (/[\s/]/.test(text.replace(/\/\d+(?=$|\]|:)/, '')) || text.includes('://')) {
-    throw new Error(`entry '${text}': write a host name, an IP or a CIDR, optionally with :port (no scheme, path or spaces)`);
+    throw new Error(
+      `entry '${text}': write a host name, an IP or a CIDR, optionally with :port (no scheme, path or spaces)`,
+    );
   }
   const { host, ports } = splitHostPort(text);
   if (host === '*') return { ...base, any: true, ports };
@@ -97,7 +98,8 @@ export function parseEgressEntry(raw: string): EgressEntry {
     return { ...base, nets, ports };
   }
   const name = host.toLowerCase().replace(/\.$/, '');
-  if (isIpv6Text(name)) throw new Error(`entry '${text}': not an IPv6 address (with a port, write it in brackets: [fd00::1]:443)`);
+  if (isIpv6Text(name))
+    throw new Error(`entry '${text}': not an IPv6 address (with a port, write it in brackets: [fd00::1]:443)`);
   if (NUMERIC_HOST.test(name)) throw new Error(`entry '${text}': write an IPv4 address as a.b.c.d`);
   const suffix = name.startsWith('*.') ? name.slice(1) : undefined;
   if (!HOST_NAME.test(suffix ? suffix.slice(1) : name)) throw new Error(`entry '${text}': not a host name, IP or CIDR`);
@@ -113,12 +115,10 @@ export interface EgressList {
 
 /**
  * Parses a list of entries (a comma-separated setting, or an array); empty items are skipped. What an empty
- * list means is the caller's (EGRESS_ALLOW: anything not refused; an app's list: nothing).
- * @param field named by the error (`EGRESS_ALLOW`, `egressAllow`).
- * @throws ValidationError(field) naming the first bad entry.
+ * list means is the caller's. @throws ValidationError(field) naming the first bad entry.
  */
 export function parseEgressList(raw: string | readonly string[] | undefined, field: string): EgressList {
-  const items = (typeof raw === 'string' ? raw.split(',') : raw ?? []).map((s) => s.trim()).filter((s) => s !== '');
+  const items = (typeof raw === 'string' ? raw.split(',') : (raw ?? [])).map((s) => s.trim()).filter((s) => s !== '');
   const entries: EgressEntry[] = [];
   for (const item of items) {
     try {

@@ -5,7 +5,6 @@ import { EgressPolicy, type EgressRefusal, EgressRefusedError, urlPort } from '.
 import { type EgressResolver, type ResolvedAddress, systemResolver } from './egress-resolver.js';
 import { canonicalIp } from './ip-address.js';
 
-/** One outbound HTTP request. */
 export interface EgressHttpRequest {
   /** Absolute http:// or https:// URL. */
   url: string;
@@ -18,13 +17,12 @@ export interface EgressHttpRequest {
 
 export interface EgressHttpOptions {
   policy: EgressPolicy;
-  /** DNS; default the system resolver. */
+  /** DNS (default: the system's), and redirects followed before the call fails ({@link DEFAULT_MAX_REDIRECTS}). */
   resolver?: EgressResolver;
-  /** Redirects followed before the call fails; default {@link DEFAULT_MAX_REDIRECTS}. */
   maxRedirects?: number;
 }
 
-/** The final answer (not a redirect, or a redirect without Location), its URL and the redirects followed. */
+/** The final answer (not a redirect, or one without Location), its URL and the redirects followed. */
 export interface EgressHttpResponse {
   response: IncomingMessage;
   url: string;
@@ -33,10 +31,17 @@ export interface EgressHttpResponse {
 
 export const DEFAULT_MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Dropped when a redirect leaves the origin (the credentials were meant for the first one). */
+/** Dropped when a redirect leaves the origin (credentials meant for the first one). */
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization', 'host'];
 /** Dropped with the body when a redirect turns the request into a GET (Fetch: request-body-header names). */
-const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location', 'transfer-encoding'];
+const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'content-location',
+  'transfer-encoding',
+];
 
 /**
  * Sends `req` through the egress `policy`, following redirects by hand (at most `maxRedirects`): every hop's
@@ -56,9 +61,19 @@ export async function egressHttp(req: EgressHttpRequest, opts: EgressHttpOptions
   let headers = { ...req.headers };
   let body = req.body;
   for (let hop = 0; ; hop++) {
-    const res = await sendOnce(url, method, headers, body, req.signal, opts.policy, opts.resolver ?? systemResolver, hop);
+    const res = await sendOnce(
+      url,
+      method,
+      headers,
+      body,
+      req.signal,
+      opts.policy,
+      opts.resolver ?? systemResolver,
+      hop,
+    );
     const location = res.headers.location;
-    if (!REDIRECTS.has(res.statusCode ?? 0) || location === undefined) return { response: res, url: url.href, redirects: hop };
+    if (!REDIRECTS.has(res.statusCode ?? 0) || location === undefined)
+      return { response: res, url: url.href, redirects: hop };
     res.destroy();
     if (hop >= max) throw new Error(`more than ${max} redirects`);
     let next: URL;
@@ -67,7 +82,8 @@ export async function egressHttp(req: EgressHttpRequest, opts: EgressHttpOptions
     } catch {
       throw new Error(`redirect ${hop + 1} has an invalid Location`);
     }
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new Error(`redirect ${hop + 1} goes to ${next.protocol} (only http and https)`);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:')
+      throw new Error(`redirect ${hop + 1} goes to ${next.protocol} (only http and https)`);
     if ([301, 302, 303].includes(res.statusCode ?? 0) && method !== 'HEAD') {
       method = 'GET';
       body = undefined;
@@ -82,11 +98,14 @@ function without(headers: Record<string, string>, names: readonly string[]): Rec
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !names.includes(k.toLowerCase())));
 }
 
-/**
- * The answers of a lookup of `hostname` the policy allows, in their order (only those are connected to).
- * @throws EgressRefusedError (the first refusal) when none is allowed; an ENOTFOUND error when there is none.
- */
-async function allowedAnswers(answers: ResolvedAddress[], hostname: string, port: number, policy: EgressPolicy, context: string): Promise<ResolvedAddress[]> {
+/** The allowed answers of a lookup, in order. @throws EgressRefusedError (none allowed), ENOTFOUND (none). */
+async function allowedAnswers(
+  answers: ResolvedAddress[],
+  hostname: string,
+  port: number,
+  policy: EgressPolicy,
+  context: string,
+): Promise<ResolvedAddress[]> {
   if (answers.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   const verdicts = answers.map((a) => policy.check({ name: hostname, address: a.address, port }));
   const allowed = answers.filter((_a, i) => verdicts[i].allowed);
@@ -97,25 +116,48 @@ async function allowedAnswers(answers: ResolvedAddress[], hostname: string, port
 
 /** One request to `url`; resolves with the answer's head. */
 function sendOnce(
-  url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal,
-  policy: EgressPolicy, resolver: EgressResolver, hop: number,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: AbortSignal,
+  policy: EgressPolicy,
+  resolver: EgressResolver,
+  hop: number,
 ): Promise<IncomingMessage> {
   const port = urlPort(url);
   const context = hop === 0 ? '' : `redirect ${hop} to ${url.origin}: `;
   const ip = canonicalIp(url.hostname);
-  // An IP in the URL skips the lookup (the socket connects to it directly): judged here. A name is judged here for
-  // its own rules (EGRESS_DENY names, localhost, metadata names), then each address DNS gives in the lookup.
+  // An IP in the URL skips the lookup: judged here. A name is judged here by name, then per address in the lookup.
   const early = ip ? policy.check({ address: ip.address, port }) : policy.check({ name: url.hostname, port });
   if (!early.allowed) return Promise.reject(new EgressRefusedError(early, context));
   const lookup: LookupFunction = (hostname, options, callback) => {
     const family = options.family === 4 || options.family === 6 ? options.family : 0;
     resolver(hostname)
-      .then((answers) => allowedAnswers(answers.filter((a) => family === 0 || a.family === family), hostname, port, policy, context))
-      .then((allowed) => (options.all ? callback(null, allowed) : callback(null, allowed[0].address, allowed[0].family)), (err: Error) => callback(err, ''));
+      .then((answers) =>
+        allowedAnswers(
+          answers.filter((a) => family === 0 || a.family === family),
+          hostname,
+          port,
+          policy,
+          context,
+        ),
+      )
+      .then(
+        (allowed) => (options.all ? callback(null, allowed) : callback(null, allowed[0].address, allowed[0].family)),
+        (err: Error) => callback(err, ''),
+      );
   };
   const options: RequestOptions = {
-    protocol: url.protocol, hostname: ip ? ip.address : url.hostname, port, path: `${url.pathname}${url.search}`, method, headers,
-    signal, agent: false, lookup,
+    protocol: url.protocol,
+    hostname: ip ? ip.address : url.hostname,
+    port,
+    path: `${url.pathname}${url.search}`,
+    method,
+    headers,
+    signal,
+    agent: false,
+    lookup,
   };
   return new Promise<IncomingMessage>((resolve, reject) => {
     const r = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, resolve);

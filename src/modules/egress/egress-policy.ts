@@ -3,47 +3,43 @@ import { type BuiltinRefusal, builtinRefusals, type OwnService } from './builtin
 import { type EgressEntry, type EgressList, parseEgressList } from './egress-entry.js';
 import { type CanonicalIp, canonicalIp, hostPort } from './ip-address.js';
 
-/**
- * One outbound destination. At connect time it has the address about to be connected to (and the URL's
- * host name, if it was one); before DNS it has only the name, or only the address when the URL holds an IP.
- */
+/** An outbound destination: the address to connect to (and the URL's host name), or before DNS the name alone. */
 export interface EgressDestination {
   name?: string;
   address?: string;
   port: number;
 }
 
-/** Why a destination is refused: `reason` is the whole sentence ("127.0.0.1:6379 is loopback (EGRESS_ALLOW to allow it)"). */
+/** Why a destination is refused: `reason` is the whole sentence ("127.0.0.1:6379 is loopback (EGRESS_ALLOW …)"). */
 export interface EgressRefusal {
   allowed: false;
-  /** The destination as `address:port`, `address:port (name)` or `name:port`. */
-  destination: string;
-  /** What refused it: a built-in label (`loopback`), `EGRESS_DENY`, `EGRESS_ALLOW`, `egressAllow` or `scheme`. */
-  rule: string;
+  destination: string; // `address:port`, `address:port (name)` or `name:port`
+  rule: string; // a built-in label (`loopback`), `EGRESS_DENY`, `EGRESS_ALLOW`, `egressAllow` or `scheme`
   reason: string;
 }
 
 export type EgressVerdict = { allowed: true } | EgressRefusal;
 
-/**
- * A refused outbound call. Not worth retrying: the same destination is refused again. The message is
- * `<context>egress refused: <reason>`; `context` says which call or redirect (e.g. `redirect 2 to http://x: `).
- */
+/** A refused outbound call (not worth retrying); `context` names the call or redirect (`redirect 2 to http://x: `). */
 export class EgressRefusedError extends SchedulerError {
-  constructor(readonly refusal: EgressRefusal, readonly context = '') {
-    super(ErrorCode.FORBIDDEN, `${context}egress refused: ${refusal.reason}`, undefined, { destination: refusal.destination, rule: refusal.rule });
+  constructor(
+    readonly refusal: EgressRefusal,
+    readonly context = '',
+  ) {
+    super(ErrorCode.FORBIDDEN, `${context}egress refused: ${refusal.reason}`, undefined, {
+      destination: refusal.destination,
+      rule: refusal.rule,
+    });
   }
 }
 
 /** Settings of {@link EgressPolicy}. */
 export interface EgressPolicyOptions {
-  /** EGRESS_ALLOW entries (a comma list or an array); empty or `*` = anything not refused. */
+  /** EGRESS_ALLOW and EGRESS_DENY entries (a comma list or an array); allow empty or `*` = anything not refused. */
   allow?: string | readonly string[];
-  /** EGRESS_DENY entries. */
   deny?: string | readonly string[];
-  /** This host's addresses, refused on every port. */
+  /** This host's addresses (refused on every port) and the cluster's database and Redis (on their ports). */
   ownAddresses?: readonly string[];
-  /** The cluster's own services (database, Redis), refused on their ports. */
   services?: readonly OwnService[];
 }
 
@@ -63,8 +59,10 @@ interface Dest {
 const ALLOWED: EgressVerdict = { allowed: true };
 
 const portIn = (e: EgressEntry, port: number) => e.ports === null || (port >= e.ports[0] && port <= e.ports[1]);
-const nameIn = (e: EgressEntry, name?: string) => name !== undefined && (e.names.includes(name) || (e.suffix !== undefined && name.endsWith(e.suffix)));
-const addrIn = (e: EgressEntry, ip?: CanonicalIp) => ip !== undefined && e.nets !== null && e.nets.check(ip.address, ip.family === 4 ? 'ipv4' : 'ipv6');
+const nameIn = (e: EgressEntry, name?: string) =>
+  name !== undefined && (e.names.includes(name) || (e.suffix !== undefined && name.endsWith(e.suffix)));
+const addrIn = (e: EgressEntry, ip?: CanonicalIp) =>
+  ip !== undefined && e.nets !== null && e.nets.check(ip.address, ip.family === 4 ? 'ipv4' : 'ipv6');
 const matches = (e: EgressEntry, d: Dest) => portIn(e, d.port) && (e.any || nameIn(e, d.name) || addrIn(e, d.ip));
 
 /**
@@ -85,23 +83,23 @@ export class EgressPolicy {
     private readonly narrowing: readonly EgressList[],
   ) {}
 
-  /**
-   * @throws ValidationError naming EGRESS_ALLOW or EGRESS_DENY and the bad entry.
-   */
+  /** @throws ValidationError naming EGRESS_ALLOW or EGRESS_DENY and the bad entry. */
   static fromSettings(opts: EgressPolicyOptions = {}): EgressPolicy {
     const allow = parseEgressList(opts.allow, 'EGRESS_ALLOW');
     const deny = parseEgressList(opts.deny, 'EGRESS_DENY');
-    return new EgressPolicy({
-      allowAny: allow.star || allow.entries.length === 0,
-      allow: allow.entries,
-      deny: deny.entries,
-      builtin: builtinRefusals(opts.ownAddresses ?? [], opts.services ?? []),
-    }, []);
+    return new EgressPolicy(
+      {
+        allowAny: allow.star || allow.entries.length === 0,
+        allow: allow.entries,
+        deny: deny.entries,
+        builtin: builtinRefusals(opts.ownAddresses ?? [], opts.services ?? []),
+      },
+      [],
+    );
   }
 
   /**
-   * This policy, further limited to the destinations `entries` match (an app's `egressAllow`); null = not
-   * narrowed, `[]` = nothing, `['*']` = whatever this policy allows.
+   * This policy limited to what `entries` match (an app's `egressAllow`; null = not narrowed, `[]` = nothing).
    * @throws ValidationError naming `egressAllow` and the bad entry.
    */
   narrowedTo(entries: readonly string[] | null): EgressPolicy {
@@ -116,9 +114,10 @@ export class EgressPolicy {
    * @throws Error when `address` is given and is not an IP.
    */
   check(dest: EgressDestination): EgressVerdict {
-    const ip = dest.address === undefined ? undefined : canonicalIp(dest.address) ?? undefined;
+    const ip = dest.address === undefined ? undefined : (canonicalIp(dest.address) ?? undefined);
     if (dest.address !== undefined && !ip) throw new Error(`not an IP address: '${dest.address}'`);
-    const name = dest.name === undefined || canonicalIp(dest.name) ? undefined : dest.name.toLowerCase().replace(/\.$/, '');
+    const name =
+      dest.name === undefined || canonicalIp(dest.name) ? undefined : dest.name.toLowerCase().replace(/\.$/, '');
     const d: Dest = { name, ip, port: dest.port };
     const { allow, deny, builtin, allowAny } = this.cluster;
     const denied = deny.find((e) => matches(e, d));
@@ -127,28 +126,31 @@ export class EgressPolicy {
       if (r.port !== null && r.port !== d.port) continue;
       const byName = name !== undefined && (r.names.includes(name) || r.suffixes.some((s) => name.endsWith(s)));
       const byAddress = ip !== undefined && r.nets.check(ip.address, ip.family === 4 ? 'ipv4' : 'ipv6');
-      // A service refused on one port (the database, Redis) is re-opened only by an entry naming that port:
-      // `EGRESS_ALLOW=127.0.0.1` on a dev box opens its local services, not its Redis.
+      // A service refused on one port (database, Redis) is re-opened only by an entry naming that port.
       const reopens = (e: EgressEntry) => portIn(e, d.port) && (r.port === null || e.ports !== null);
-      const reopened = (byName ? allow.some((e) => reopens(e) && nameIn(e, name)) : true)
-        && (byAddress ? allow.some((e) => reopens(e) && addrIn(e, ip)) : true);
+      const reopened =
+        (byName ? allow.some((e) => reopens(e) && nameIn(e, name)) : true) &&
+        (byAddress ? allow.some((e) => reopens(e) && addrIn(e, ip)) : true);
       if ((byName || byAddress) && !reopened) return refuse(d, r.label, `is ${r.label} (EGRESS_ALLOW to allow it)`);
     }
     if (!allowAny && !inList(allow, d)) return refuse(d, 'EGRESS_ALLOW', 'is not in EGRESS_ALLOW');
     for (const list of this.narrowing) {
-      if (!list.star && !inList(list.entries, d)) return refuse(d, 'egressAllow', "is not in the app's egress allow-list (egressAllow)");
+      if (!list.star && !inList(list.entries, d))
+        return refuse(d, 'egressAllow', "is not in the app's egress allow-list (egressAllow)");
     }
     return ALLOWED;
   }
 
-  /**
-   * {@link check} of a URL before any DNS: an IP in it is judged in full, a host name as far as it can be.
-   * A scheme other than http or https is refused.
-   */
+  /** {@link check} of a URL before DNS (an IP in full, a name as far as it can be); only http(s) schemes. */
   checkUrl(url: string | URL): EgressVerdict {
     const u = typeof url === 'string' ? new URL(url) : url;
     if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-      return { allowed: false, destination: u.host, rule: 'scheme', reason: `${u.protocol}//${u.host} is not http or https` };
+      return {
+        allowed: false,
+        destination: u.host,
+        rule: 'scheme',
+        reason: `${u.protocol}//${u.host} is not http or https`,
+      };
     }
     const port = urlPort(u);
     const ip = canonicalIp(u.hostname);
@@ -163,7 +165,10 @@ export function urlPort(u: URL): number {
 
 /** Whether an entry matches; before DNS (no address), an address entry on the port might still match, so it passes. */
 function inList(entries: readonly EgressEntry[], d: Dest): boolean {
-  return entries.some((e) => matches(e, d)) || (d.ip === undefined && entries.some((e) => e.nets !== null && portIn(e, d.port)));
+  return (
+    entries.some((e) => matches(e, d)) ||
+    (d.ip === undefined && entries.some((e) => e.nets !== null && portIn(e, d.port)))
+  );
 }
 
 function refuse(d: Dest, rule: string, why: string): EgressRefusal {

@@ -4,16 +4,12 @@ import type { OwnService } from './builtin-refusals.js';
 import { EgressPolicy } from './egress-policy.js';
 import { canonicalIp } from './ip-address.js';
 
-/** One DNS answer. */
 export interface ResolvedAddress {
   address: string;
   family: number;
 }
 
-/**
- * Resolves a host name to every address it has, in the resolver's order. Injectable so tests can answer as
- * a rebinding DNS server would. @throws the DNS error (ENOTFOUND, …).
- */
+/** Every address of a host name, in the resolver's order (injectable: tests rebind). @throws the DNS error. */
 export type EgressResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 /** The system resolver (getaddrinfo: /etc/hosts, then DNS), every address. */
@@ -42,16 +38,25 @@ export async function buildEgressPolicy(
   opts: { resolver?: EgressResolver; ownAddresses?: readonly string[]; warn?: (message: string) => void } = {},
 ): Promise<EgressPolicy> {
   const resolver = opts.resolver ?? systemResolver;
-  const services: OwnService[] = await Promise.all(settings.services.map(async (s): Promise<OwnService> => {
-    const u = new URL(s.url);
-    const port = Number(u.port || s.defaultPort);
-    const ip = canonicalIp(u.hostname);
-    if (ip) return { label: s.label, addresses: [ip.address], port };
-    const answers = await resolver(u.hostname).catch((err: Error) => {
-      opts.warn?.(`egress policy: could not resolve ${u.hostname} (${s.label}): ${err.message}; refusing it by name only`);
-      return [];
-    });
-    return { label: s.label, name: u.hostname, addresses: answers.map((a) => a.address), port };
-  }));
-  return EgressPolicy.fromSettings({ allow: settings.allow, deny: settings.deny, services, ownAddresses: opts.ownAddresses ?? interfaceAddresses() });
+  const services: OwnService[] = await Promise.all(
+    settings.services.map(async (s): Promise<OwnService> => {
+      const u = new URL(s.url);
+      const port = Number(u.port || s.defaultPort);
+      const ip = canonicalIp(u.hostname);
+      if (ip) return { label: s.label, addresses: [ip.address], port };
+      const answers = await resolver(u.hostname).catch((err: Error) => {
+        opts.warn?.(
+          `egress policy: could not resolve ${u.hostname} (${s.label}): ${err.message}; refusing it by name only`,
+        );
+        return [];
+      });
+      return { label: s.label, name: u.hostname, addresses: answers.map((a) => a.address), port };
+    }),
+  );
+  return EgressPolicy.fromSettings({
+    allow: settings.allow,
+    deny: settings.deny,
+    services,
+    ownAddresses: opts.ownAddresses ?? interfaceAddresses(),
+  });
 }

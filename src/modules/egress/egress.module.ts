@@ -3,34 +3,34 @@ import type { AppConfig } from '../../config/index.js';
 import type { EgressPolicy } from './egress-policy.js';
 import { buildEgressPolicy, type EgressResolver, systemResolver } from './egress-resolver.js';
 
-/** Injection token of the cluster's {@link EgressPolicy}, built at start (EGRESS_ALLOW, EGRESS_DENY, DB_URL, REDIS_URL, this host's addresses). */
+/** Token of the cluster's {@link EgressPolicy}, built at start from the settings and this host's addresses. */
 export const EGRESS_POLICY = Symbol('EGRESS_POLICY');
 
 /** Injection token of the {@link EgressResolver} outbound calls resolve names with (default: the system's). */
 export const EGRESS_RESOLVER = Symbol('EGRESS_RESOLVER');
 
 /**
- * Injection token of an {@link AppEgressAllow}: the egress allow-list an admin set on an API client
- * (`egressAllow`), which narrows the cluster's policy for that app's calls. The default answers null (not
- * narrowed) for every app; a provider of the same token in the module that injects it replaces it.
+ * Token of an {@link AppEgressAllow}: a client's `egressAllow`, which narrows the policy for that app's calls.
+ * The default answers null (not narrowed); a provider of the token in the injecting module replaces it.
  */
 export const APP_EGRESS_ALLOW = Symbol('APP_EGRESS_ALLOW');
 
 /** The egress allow-list of app `appId` (entries as in EGRESS_ALLOW), or null when it has none. */
 export type AppEgressAllow = (appId: string) => Promise<readonly string[] | null>;
 
-/**
- * Provides {@link EGRESS_POLICY}, {@link EGRESS_RESOLVER} and {@link APP_EGRESS_ALLOW} to every module
- * (global): the executor's `http` handler enforces the policy, the API judges submitted URLs with it.
- */
+/** Provides the egress tokens to every module (global): the `http` handler enforces them, the API judges URLs. */
 @Global()
 @Module({})
 export class EgressModule {
   static forConfig(config: AppConfig): DynamicModule {
     const logger = new Logger('Egress');
     const services = [
-      ...(config.database.type === 'mysql' ? [{ label: "this cluster's database (DB_URL)", url: config.database.url, defaultPort: 3306 }] : []),
-      ...(config.redisUrl ? [{ label: "this cluster's Redis (REDIS_URL)", url: config.redisUrl, defaultPort: 6379 }] : []),
+      ...(config.database.type === 'mysql'
+        ? [{ label: "this cluster's database (DB_URL)", url: config.database.url, defaultPort: 3306 }]
+        : []),
+      ...(config.redisUrl
+        ? [{ label: "this cluster's Redis (REDIS_URL)", url: config.redisUrl, defaultPort: 6379 }]
+        : []),
     ];
     const noAppList: AppEgressAllow = async () => null;
     return {
@@ -41,7 +41,10 @@ export class EgressModule {
           provide: EGRESS_POLICY,
           inject: [EGRESS_RESOLVER],
           useFactory: (resolver: EgressResolver) =>
-            buildEgressPolicy({ allow: config.egressAllow, deny: config.egressDeny, services }, { resolver, warn: (m) => logger.warn(m) }),
+            buildEgressPolicy(
+              { allow: config.egressAllow, deny: config.egressDeny, services },
+              { resolver, warn: (m) => logger.warn(m) },
+            ),
         },
         { provide: APP_EGRESS_ALLOW, useValue: noAppList },
       ],

@@ -21,7 +21,7 @@ export function canonicalIp(text: string): CanonicalIp | null {
   const family = isIP(t);
   if (family === 4) return { address: t, family: 4 };
   if (family !== 6) return null;
-  // The WHATWG URL serialiser writes IPv6 in its one canonical form (RFC 5952: lower case, longest zero run compressed).
+  // The WHATWG URL serialiser writes IPv6 in its canonical form (RFC 5952).
   const canonical = new URL(`http://[${t}]/`).hostname.slice(1, -1);
   const g = expandIpv6(canonical);
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);

@@ -4,7 +4,6 @@ import { constants, createBrotliDecompress, createGunzip, createInflate, createI
 
 /** What {@link readBoundedBody} read. */
 export interface BoundedBody {
-  /** The first `maxExcerptBytes` bytes of the decoded body. */
   excerpt: Buffer;
   /** Decoded bytes read; a lower bound when `capped`. */
   bodyBytes: number;
@@ -16,18 +15,25 @@ const ZLIB = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUS
 const BROTLI = { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH };
 
 /**
- * The decoders of a Content-Encoding list, in the order to apply them (the reverse of the list), as Fetch
- * decodes: gzip (x-gzip), deflate (zlib-wrapped, or raw as some servers send it: told by its first byte), br;
- * `identity` is skipped; any other coding leaves the body as it came (empty list).
+ * The decoders of a Content-Encoding list, in the order to apply them, as Fetch decodes: gzip (x-gzip),
+ * deflate (zlib-wrapped or raw), br; `identity` is skipped; any other coding leaves the body as it came.
  */
 function decodersFor(header: string | undefined, firstByte: number | undefined): Transform[] {
-  const codings = (header ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  const codings = (header ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
   const decoders: Transform[] = [];
   for (const coding of codings.reverse()) {
     if (coding === 'gzip' || coding === 'x-gzip') decoders.push(createGunzip(ZLIB));
     else if (coding === 'br') decoders.push(createBrotliDecompress(BROTLI));
-    // A zlib stream's first byte holds compression method 8 in its low nibble; anything else is taken as raw deflate.
-    else if (coding === 'deflate') decoders.push(decoders.length === 0 && firstByte !== undefined && (firstByte & 0x0f) !== 8 ? createInflateRaw(ZLIB) : createInflate(ZLIB));
+    // A zlib stream's first byte holds compression method 8 in its low nibble; anything else is raw deflate.
+    else if (coding === 'deflate')
+      decoders.push(
+        decoders.length === 0 && firstByte !== undefined && (firstByte & 0x0f) !== 8
+          ? createInflateRaw(ZLIB)
+          : createInflate(ZLIB),
+      );
     else return [];
   }
   return decoders;
@@ -39,7 +45,10 @@ function decodersFor(header: string | undefined, firstByte: number | undefined):
  * destroyed) once `maxReadBytes` decoded bytes have been read, so a compression bomb costs at most that much.
  * @throws the stream's error (a reset, bad compressed data, the request's abort).
  */
-export async function readBoundedBody(res: IncomingMessage, opts: { maxExcerptBytes: number; maxReadBytes: number; decode: boolean }): Promise<BoundedBody> {
+export async function readBoundedBody(
+  res: IncomingMessage,
+  opts: { maxExcerptBytes: number; maxReadBytes: number; decode: boolean },
+): Promise<BoundedBody> {
   const raw = res[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await raw.next();
   const decoders = opts.decode && !first.done ? decodersFor(res.headers['content-encoding'], first.value[0]) : [];
@@ -49,7 +58,10 @@ export async function readBoundedBody(res: IncomingMessage, opts: { maxExcerptBy
     for (let next = await raw.next(); !next.done; next = await raw.next()) yield next.value;
   }
   let pipeError: Error | undefined;
-  const source: AsyncIterable<Buffer> = decoders.length === 0 ? chunks() : pipeline(Readable.from(chunks()), ...(decoders as [Transform]), (err) => (pipeError = err ?? undefined));
+  const source: AsyncIterable<Buffer> =
+    decoders.length === 0
+      ? chunks()
+      : pipeline(Readable.from(chunks()), ...(decoders as [Transform]), (err) => (pipeError = err ?? undefined));
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let bodyBytes = 0;

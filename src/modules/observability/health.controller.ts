@@ -24,7 +24,8 @@ export class HealthController {
   }
 
   @Get('ready')
-  @HealthCheck({ noCache: true, swaggerDocumentation: false }) // documented below: terminus' own docs depend on how it was loaded
+  // Documented below: terminus' own Swagger docs depend on how it was loaded.
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
   @ApiOkResponse({ description: 'Database and Redis answer: {"status":"ok",...}' })
   @ApiServiceUnavailableResponse({ description: 'A dependency is down: {"status":"error",...}' })
   ready() {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
- * Prometheus metrics (DESIGN §9). One registry per application instance (not prom-client's global one),
+ * Prometheus metrics (docs/observability.md). One registry per application instance (not prom-client's global one),
  * so several nodes booted in one test process never collide. Names carry the `tickwheel_` prefix;
  * durations are seconds, as Prometheus conventions ask.
  */
@@ -71,21 +71,26 @@ export class MetricsService {
 
   readonly queueDepth = new Gauge({
     name: 'tickwheel_queue_depth',
-    help: 'Ids in a live node\'s ready list (list=ready) and claimed but not finished (list=processing), as of the leader\'s last repair pass',
+    help:
+      "Ids in a live node's ready list (list=ready) and claimed but not finished (list=processing), " +
+      "as of the leader's last repair pass",
     labelNames: ['node', 'list'] as const,
     registers: [this.registry],
   });
 
   readonly leaseExpiries = new Counter({
     name: 'tickwheel_lease_expiries_total',
-    help: 'Instances taken back from an executor: reason NODE_LOST (node stopped beating) or LEASE_LOST (lease ran out)',
+    help:
+      'Instances taken back from an executor: reason NODE_LOST (node stopped beating) or LEASE_LOST (lease ran out)',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
 
   readonly rowsQuarantined = new Counter({
     name: 'tickwheel_rows_quarantined_total',
-    help: 'Rows set aside because their stored data cannot be read (reason CORRUPT_ROW: instances marked FAILED, job schedules stopped in ERROR) instead of stopping a background loop',
+    help:
+      'Rows set aside because their stored data cannot be read (reason CORRUPT_ROW: instances marked FAILED, ' +
+      'job schedules stopped in ERROR) instead of stopping a background loop',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

@@ -12,6 +12,10 @@ export class NoApiController {
   /** Every method, every path under /api. @throws SchedulerError(NOT_FOUND) always. */
   @All(['', '*path'])
   refuse(): never {
-    throw new SchedulerError(ErrorCode.NOT_FOUND, 'this process does not serve the API (its ROLES do not include api): send API requests to a process that runs the api role');
+    throw new SchedulerError(
+      ErrorCode.NOT_FOUND,
+      'this process does not serve the API (its ROLES do not include api): ' +
+        'send API requests to a process that runs the api role',
+    );
   }
 }

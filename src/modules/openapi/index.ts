@@ -1,4 +1,5 @@
 export { OpenApiModule, PROBLEM_FILTER_PROVIDER } from './openapi.module.js';
-export { ApiClientService, type ApiCredentials, type ClientLimits } from './auth/api-client.service.js';
+export { ApiClientModule } from './auth/api-client.module.js';
+export { ApiClientService, type ApiCredentials, checkScopes, type ClientLimits } from './auth/api-client.service.js';
 export { SignedRequestMiddleware } from './auth/signed-request.middleware.js';
 export { createValidationPipe } from './filters/validation.pipe.js';

@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CoordinationModule } from '../coordination/coordination.module.js';
 import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
-import { ApiClientService } from './auth/api-client.service.js';
+import { ApiClientModule } from './auth/api-client.module.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { ScopeGuard } from './auth/scope.guard.js';
 import { SignatureGuard } from './auth/signature.guard.js';
@@ -15,40 +15,38 @@ import { NodesController } from './controllers/nodes.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
 import { BodyItemsInterceptor } from './filters/body-items.interceptor.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
-import { AuditService } from './services/audit.service.js';
 import { ClientsService } from './services/clients.service.js';
-import { CrontabImportService } from './services/crontab-import.service.js';
-import { HandlerCheckService } from './services/handler-check.service.js';
-import { JobRunsService } from './services/job-runs.service.js';
-import { JobsService } from './services/jobs.service.js';
-import { TaskCapService } from './services/task-cap.service.js';
 import { TasksService } from './services/tasks.service.js';
 
 /**
- * The HTTP surface of the api role (DESIGN §2 `openapi`, §8): signed /api routes, each needing a scope
- * (ScopeGuard, after the signature check), problem+json errors. Requests are authenticated, rate-limited
- * and their bodies parsed (depth ≤ 64) by the SignedRequestMiddleware, which createApp mounts before every
- * route (bootstrap.ts); the SignatureGuard refuses what reached an /api route without it.
- * The trigger module (trigger-now, schedule validation) is passed in by the app module, which knows
- * whether the scheduler role runs in this process.
+ * The HTTP surface of the api role (docs/architecture.md, modules; docs/api.md): signed /api routes, each
+ * needing a scope (ScopeGuard, after the signature check), problem+json errors. Requests are
+ * authenticated, rate-limited and their bodies parsed (depth ≤ 64) by the SignedRequestMiddleware, which
+ * createApp mounts before every route (bootstrap.ts); the SignatureGuard refuses what reached an /api
+ * route without it. Controllers map DTOs to calls of the jobs domain (passed in by the app module) and
+ * its answers to views.
  */
 @Module({})
 export class OpenApiModule {
-  /** @param trigger the app's one TriggerModule.forRoot(...) instance. */
-  static forRoot(trigger: DynamicModule): DynamicModule {
+  /** @param jobs the app's one JobsModule.forRoot(...) instance. */
+  static forRoot(jobs: DynamicModule): DynamicModule {
     return {
       module: OpenApiModule,
-      imports: [MetadataModule, CoordinationModule, DispatchModule, trigger],
+      imports: [MetadataModule, CoordinationModule, DispatchModule, ApiClientModule, jobs],
       controllers: [TasksController, JobsController, NodesController, ClientsController, AuditController],
       providers: [
-        ApiClientService, AuditService, TasksService, TaskCapService, JobsService, JobRunsService, CrontabImportService, HandlerCheckService, ClientsService,
-        RateLimiter, SignedRequestMiddleware,
-        // Guards run in this order: who is calling (the middleware checked it; this is the backstop), then what it may do.
-        { provide: APP_GUARD, useClass: SignatureGuard }, { provide: APP_GUARD, useClass: ScopeGuard },
-        // The body's depth was checked when the middleware parsed it; an over-long array is refused before the validation pipe.
+        TasksService,
+        ClientsService,
+        RateLimiter,
+        SignedRequestMiddleware,
+        // Guards run in this order: who is calling (the middleware checked it; this is the backstop), then
+        // what it may do.
+        { provide: APP_GUARD, useClass: SignatureGuard },
+        { provide: APP_GUARD, useClass: ScopeGuard },
+        // An over-long array is refused before the validation pipe (the body's depth was checked on parsing).
         { provide: APP_INTERCEPTOR, useClass: BodyItemsInterceptor },
       ],
-      exports: [ApiClientService, SignedRequestMiddleware],
+      exports: [ApiClientModule, SignedRequestMiddleware],
     };
   }
 }

@@ -6,18 +6,21 @@ import { computeNextFireTime } from './schedule/schedule.js';
 export const BACKFILL_MAX = MAX_BACKFILL_FIRES;
 
 /**
- * The job's scheduled instants in [fromMs, toMs] (epoch ms UTC), ascending. FIXED_RATE uses the job's
- * own grid (anchored at its last or next fire, else its creation).
- * @throws ValidationError(`from`/`to`) for an unreadable instant; (`to`) past BACKFILL_MAX fires or
- *   MAX_BACKFILL_INSTANCES instances (fires × shardTotal: one transaction writes them all), for an
- *   inverted range, or for a range reaching into the future (it would take the schedule's own fires);
- *   (`triggerType`) for FIXED_DELAY and API jobs, which have no schedule to replay.
+ * The job's scheduled instants in [fromMs, toMs], ascending; FIXED_RATE on its own grid.
+ * @throws ValidationError (`from`/`to`) for an unreadable instant; (`to`) over the backfill bounds, inverted
+ *   or reaching into the future; (`triggerType`) for FIXED_DELAY and API jobs.
  */
 export function scheduledTimes(def: JobDefinition, fromMs: number, toMs: number, nowMs: number): number[] {
-  if (!Number.isFinite(fromMs)) throw new ValidationError('from', 'from must be an ISO-8601 instant such as 2026-11-29T00:00:00Z');
-  if (!Number.isFinite(toMs)) throw new ValidationError('to', 'to must be an ISO-8601 instant such as 2026-11-29T06:00:00Z');
+  if (!Number.isFinite(fromMs))
+    throw new ValidationError('from', 'from must be an ISO-8601 instant such as 2026-11-29T00:00:00Z');
+  if (!Number.isFinite(toMs))
+    throw new ValidationError('to', 'to must be an ISO-8601 instant such as 2026-11-29T06:00:00Z');
   if (!(toMs >= fromMs)) throw new ValidationError('to', '`to` must not be before `from`');
-  if (toMs > nowMs) throw new ValidationError('to', 'backfill covers past times only: `to` must not be in the future (future fires belong to the schedule)');
+  if (toMs > nowMs)
+    throw new ValidationError(
+      'to',
+      'backfill covers past times only: `to` must not be in the future (future fires belong to the schedule)',
+    );
   if (def.triggerType === TriggerType.FIXED_DELAY || def.triggerType === TriggerType.API) {
     throw new ValidationError('triggerType', `a ${def.triggerType} job has no schedule to backfill`);
   }
@@ -27,7 +30,10 @@ export function scheduledTimes(def: JobDefinition, fromMs: number, toMs: number,
   let t = firstAtOrAfter(def, fromMs);
   while (t !== null && t <= toMs) {
     if (out.length === most) {
-      const why = most === BACKFILL_MAX ? `more than ${BACKFILL_MAX} fires` : `more than ${most} fires of ${shards} shards (${MAX_BACKFILL_INSTANCES} instances at most)`;
+      const why =
+        most === BACKFILL_MAX
+          ? `more than ${BACKFILL_MAX} fires`
+          : `more than ${most} fires of ${shards} shards (${MAX_BACKFILL_INSTANCES} instances at most)`;
       throw new ValidationError('to', `the range holds ${why}; split it`);
     }
     out.push(t);

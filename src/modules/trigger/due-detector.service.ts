@@ -8,10 +8,8 @@ const PAGE = 200;
 const REMEMBER = 10_000;
 
 /**
- * Due-but-not-fired detector (DESIGN §5). The ledger row of a fire and the advance of next_fire_time
- * are written in one transaction, so an enabled job whose next_fire_time lies more than
- * DUE_ALERT_AFTER_MS in the past is exactly a fire that was due and has no row. Each such (job, fire) is
- * counted once in `tickwheel_due_not_fired_total` and logged with the job's code. Run by the leader.
+ * Counts and logs, once each, fires still without a ledger row DUE_ALERT_AFTER_MS after their time: an
+ * enabled job whose next_fire_time is that far past (row and advance commit together). Run by the leader.
  */
 @Injectable()
 export class DueDetectorService {
@@ -37,7 +35,10 @@ export class DueDetectorService {
       this.seen.add(key);
       fresh++;
       this.metrics.dueNotFired.inc();
-      this.logger.warn(`job ${def.code}: fire due at ${new Date(def.nextFireTime as number).toISOString()} has no ledger row after ${now - (def.nextFireTime as number)} ms`);
+      this.logger.warn(
+        `job ${def.code}: fire due at ${new Date(def.nextFireTime as number).toISOString()} has no ledger row ` +
+          `after ${now - (def.nextFireTime as number)} ms`,
+      );
     }
     return fresh;
   }

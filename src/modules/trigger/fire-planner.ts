@@ -1,7 +1,7 @@
 import { corruptionOf, JobDefinition, MisfirePolicy, TriggerSource, TriggerType } from '../metadata/index.js';
 import { computeNextFireTime } from './schedule/schedule.js';
 
-/** Most missed fires FIRE_ALL makes up (and SKIP records) for one job in one pass (DESIGN §5 "bounded"). */
+/** Most missed fires FIRE_ALL runs (and SKIP records) for one job in one pass. */
 export const FIRE_ALL_MAX = 100;
 /** Bound of the walk that finds the latest missed time for FIRE_ONCE_NOW. */
 const WALK_MAX = 10_000;
@@ -23,17 +23,9 @@ export interface FirePlan {
 }
 
 /**
- * Decides a due job's fire (DESIGN §5 firing and misfire rules; time-cases.md BC-09). `now` and times
- * are epoch ms UTC; `def.nextFireTime` is the due instant.
- * - on time (lateness within `misfireThresholdMs`): run next_fire_time, next from that fire time;
- * - misfired, FIRE_ONCE_NOW: one MISFIRE run for the **latest** missed time, next from `now`;
- * - misfired, SKIP: nothing runs; each missed time is recorded (up to {@link FIRE_ALL_MAX}); next from
- *   `now` (a FIXED_DELAY job's next is `now + delay`, or it would never fire again);
- * - misfired, FIRE_ALL: one MISFIRE run per missed time, oldest first, at most FIRE_ALL_MAX; next from `now`.
- * FIXED_RATE stays on the grid of its fires. FIXED_DELAY and ONE_SHOT get no next fire from a run
- * (FIXED_DELAY's comes from the finish). Never throws: a schedule that cannot be computed (a stored zone
- * that is no longer valid, say), or a job whose stored params cannot be read (`CORRUPT_ROW: …`), fires nothing
- * and is reported in `error`.
+ * Decides a due job's fire without I/O (docs/trigger.md "Misfire"): on time, or misfired under
+ * FIRE_ONCE_NOW, SKIP or FIRE_ALL. Never throws: an uncomputable schedule or unreadable params (`CORRUPT_ROW`)
+ * fire nothing and are reported in `error`. Times are epoch ms UTC.
  */
 export function planFire(def: JobDefinition, now: number, misfireThresholdMs: number): FirePlan {
   const due = def.nextFireTime as number;
@@ -42,23 +34,36 @@ export function planFire(def: JobDefinition, now: number, misfireThresholdMs: nu
   const policy = misfired ? def.misfirePolicy : null;
   const noNext = def.triggerType === TriggerType.FIXED_DELAY || def.triggerType === TriggerType.ONE_SHOT;
   const corrupt = corruptionOf(def);
-  if (corrupt) return { fireTimes: [], skippedTimes: [], source, nextFireTime: null, misfired: false, dropped: 1, error: corrupt };
+  if (corrupt)
+    return { fireTimes: [], skippedTimes: [], source, nextFireTime: null, misfired: false, dropped: 1, error: corrupt };
   try {
     const missed = policy ? missedSince(def, due, now, noNext, FIRE_ALL_MAX) : { times: [due], more: false };
     let fireTimes = [due];
     let skippedTimes: number[] = [];
     if (policy === MisfirePolicy.FIRE_ALL) fireTimes = missed.times;
-    if (policy === MisfirePolicy.FIRE_ONCE_NOW) fireTimes = [missed.more ? latestMissed(def, due, now) : (missed.times.at(-1) as number)];
+    if (policy === MisfirePolicy.FIRE_ONCE_NOW)
+      fireTimes = [missed.more ? latestMissed(def, due, now) : (missed.times.at(-1) as number)];
     if (policy === MisfirePolicy.SKIP) [fireTimes, skippedTimes] = [[], missed.times];
-    const dropped = policy === MisfirePolicy.FIRE_ONCE_NOW ? missed.times.length - 1 + (missed.more ? 1 : 0) : missed.more ? 1 : 0;
+    const dropped =
+      policy === MisfirePolicy.FIRE_ONCE_NOW ? missed.times.length - 1 + (missed.more ? 1 : 0) : missed.more ? 1 : 0;
     const plan = { fireTimes, skippedTimes, source, misfired, dropped };
-    if (policy === MisfirePolicy.SKIP && def.triggerType === TriggerType.FIXED_DELAY) return { ...plan, nextFireTime: now + Number(def.triggerExpr) };
+    if (policy === MisfirePolicy.SKIP && def.triggerType === TriggerType.FIXED_DELAY)
+      return { ...plan, nextFireTime: now + Number(def.triggerExpr) };
     if (noNext) return { ...plan, nextFireTime: null };
     const next = nextAfter(def, policy ? Math.max(now, due) : due, due);
-    if (next !== null && next <= due) return { ...plan, fireTimes: [], nextFireTime: null, error: `next fire ${next} does not advance past ${due}` };
+    if (next !== null && next <= due)
+      return { ...plan, fireTimes: [], nextFireTime: null, error: `next fire ${next} does not advance past ${due}` };
     return { ...plan, nextFireTime: next };
   } catch (err) {
-    return { fireTimes: [], skippedTimes: [], source, nextFireTime: null, misfired, dropped: 1, error: (err as Error).message };
+    return {
+      fireTimes: [],
+      skippedTimes: [],
+      source,
+      nextFireTime: null,
+      misfired,
+      dropped: 1,
+      error: (err as Error).message,
+    };
   }
 }
 
@@ -70,7 +75,13 @@ function nextAfter(def: JobDefinition, from: number, due: number): number | null
 }
 
 /** Scheduled instants in [due, now], oldest first, at most `max`; `more` when some were left out. */
-function missedSince(def: JobDefinition, due: number, now: number, single: boolean, max: number): { times: number[]; more: boolean } {
+function missedSince(
+  def: JobDefinition,
+  due: number,
+  now: number,
+  single: boolean,
+  max: number,
+): { times: number[]; more: boolean } {
   const times = [due];
   if (single) return { times, more: false };
   let t: number | null = due;

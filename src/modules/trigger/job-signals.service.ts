@@ -5,11 +5,8 @@ import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coord
 const JOBS_CHANGED = 'jobs-changed';
 
 /**
- * Wake-ups between processes for job changes (DESIGN §5 loader): the API that creates, edits, pauses or
- * resumes a job publishes its id, and the leading scheduler — in whichever process — reloads its wheel
- * at once instead of at its next page scan (up to TRIGGER_SCAN_INTERVAL_MS later; with staging, a new
- * job whose first fire is a few seconds away was written late). Redis pub/sub in the cluster shape, an
- * in-process channel standalone. Only a hint: a lost message costs at most one scan interval.
+ * Wake-ups between processes: a job change makes the leader reload its wheel at once, not at its next scan.
+ * Only a hint: a lost message costs at most one scan interval.
  */
 @Injectable()
 export class JobSignals {
@@ -19,11 +16,16 @@ export class JobSignals {
 
   /** Announces that job `jobId` was created or changed. Never throws (a failure is logged). */
   async jobChanged(jobId: string): Promise<void> {
-    await this.coordination.publish(JOBS_CHANGED, jobId)
-      .catch((err: Error) => this.logger.warn(`job change signal for ${jobId} not sent (the leader sees it at its next scan): ${err.message}`));
+    await this.coordination
+      .publish(JOBS_CHANGED, jobId)
+      .catch((err: Error) =>
+        this.logger.warn(
+          `job change signal for ${jobId} not sent (the leader sees it at its next scan): ${err.message}`,
+        ),
+      );
   }
 
-  /** Calls `listener` each time an executor puts an id in the delay queue due now; resolves to the unsubscribe function. */
+  /** Calls `listener` each time an executor queues an id due now; resolves to the unsubscribe function. */
   onDelayDue(listener: () => void): Promise<() => Promise<void>> {
     return this.coordination.subscribe(DELAY_DUE_CHANNEL, () => listener());
   }

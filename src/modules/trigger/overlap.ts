@@ -11,24 +11,25 @@ export interface OverlapDecision {
 }
 
 /**
- * Applies a job's overlap policy to a new fire (DESIGN §5 "Overlap"). `busy` holds the job's unfinished
- * instances, oldest first, including rows planned earlier in the same pass; the function appends the new
- * row's stand-in so that several fires of one pass (FIRE_ALL, backfill) see each other.
- * - ALLOW: always PENDING;
- * - SKIP: CANCELLED with a note while anything is unfinished (kept as a row, so it stays traceable);
- * - QUEUE: WAITING while anything is unfinished; released one at a time as predecessors end;
- * - REPLACE: PENDING, and every unfinished predecessor is cancelled.
+ * Applies a job's overlap policy to a new fire (docs/trigger.md "Overlap"); appends the new row to `busy`
+ * (unfinished instances, oldest first) so several fires of one pass see each other.
  */
 export function decideOverlap(def: JobDefinition, busy: JobInstance[], fresh: JobInstance): OverlapDecision {
   const unfinished = busy.filter((b) => b.status !== JobInstanceStatus.CANCELLED);
-  // A run cancelled while RUNNING whose handler may still be stopping (its canceller set lease_until to the end of
-  // the stop grace, DESIGN §7) still runs: a QUEUE fire made then started beside it, and a SKIP fire was not skipped.
-  // Rows cancelled in this pass (REPLACE victims, SKIPs) never carry a lease.
-  const running = [...unfinished, ...busy.filter((b) => b.status === JobInstanceStatus.CANCELLED && b.leaseUntil !== null)];
+  // A run cancelled while RUNNING still counts while its stop grace lasts (lease_until set by its canceller,
+  // docs/admission.md): its handler may still be stopping. Rows cancelled in this pass carry no lease.
+  const running = [
+    ...unfinished,
+    ...busy.filter((b) => b.status === JobInstanceStatus.CANCELLED && b.leaseUntil !== null),
+  ];
   let d: OverlapDecision;
   switch (running.length === 0 ? OverlapPolicy.ALLOW : def.overlapPolicy) {
     case OverlapPolicy.SKIP:
-      d = { status: JobInstanceStatus.CANCELLED, replace: [], note: `OVERLAP_SKIP: fire of ${new Date(running[0].fireTime).toISOString()} still unfinished` };
+      d = {
+        status: JobInstanceStatus.CANCELLED,
+        replace: [],
+        note: `OVERLAP_SKIP: fire of ${new Date(running[0].fireTime).toISOString()} still unfinished`,
+      };
       break;
     case OverlapPolicy.QUEUE:
       d = { status: JobInstanceStatus.WAITING, replace: [], note: undefined };

@@ -15,30 +15,13 @@ const DELAY_PUMP_MS = 200;
 const WHEEL_SIZE = 512;
 const LOAD_PAGE = 5000;
 
-/** What the wheel holds: a job to fire (stage) at its next fire time minus the lead, or a staged fire to release. */
+/** A job to fire (or stage) at its next fire time, or a staged fire to release. */
 type WheelItem = { kind: 'fire'; ref: DueRef } | { kind: 'release'; fire: StagedFire };
 
 /**
- * The leader's duties (DESIGN §5, §6), run only while this scheduler leads:
- * - **Loader**: every TRIGGER_SCAN_INTERVAL_MS, and at once when a job changes in any process
- *   (JobSignals → `wake()`), a keyset-paged read of (id,
- *   next_fire_time) for enabled jobs due within TRIGGER_HORIZON_MS puts each fire on the timing wheel
- *   (keyed by job, so a moved schedule replaces its entry). Farther jobs stay in MySQL.
- * - **Wheel**: one timer, set to the next non-empty bucket; an idle leader does no work between scans.
- *   Its callback only queues the due batch or starts a release — no database I/O on the wheel's timer.
- * - **Staging** (DESIGN §5 delta): a job whose overlap policy is ALLOW comes off the wheel
- *   TRIGGER_STAGE_LEAD_MS before its fire time; others at the fire time (their overlap decision needs
- *   the present).
- * - **Firing worker**: drains the queue through `TriggerService.fireRefs` (one transaction per page:
- *   instance rows, already routed, + next_fire_time), puts each new row back on the wheel at its fire
- *   time for release, and each job's new next fire when it falls inside the horizon, so fast schedules
- *   never wait for a scan.
- * - **Release**: at the fire time the wheel hands the staged ids to `TriggerService.release` (one
- *   Redis push per node): the only work left on a fire's critical path. A new leader first puts the
- *   staged rows of the old one back on its wheel.
- * - **Maintenance**: the delay-queue pump (every 200 ms, and at once when an executor signals an id due
- *   now), the reconciler and the due-but-not-fired detector.
- * Losing leadership drops the wheel; the next leader rebuilds it from MySQL (nothing lives only here).
+ * The leader's duties (docs/trigger.md "The leader's loop"): page scan into the timing wheel, firing worker,
+ * release of staged fires, delay-queue pump, reconciler and due detector. Nothing lives only here: losing
+ * leadership drops the wheel and the next leader rebuilds it from MySQL. No database I/O on the wheel's timer.
  */
 @Injectable()
 export class SchedulerLoopService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -46,12 +29,12 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   private readonly names: string[];
   private running = false;
   private wheel: WheelTimer<WheelItem> | null = null;
-  /** Job id -> what its wheel entry stands for (see heldKey): a changed time or staging replaces the entry. */
+  /** Job id -> identity of its wheel entry (see heldKey). */
   private readonly held = new Map<string, string>();
   private queue: DueRef[] = [];
   /** Releases in progress; shutdown waits for them. */
   private readonly releasing = new Set<Promise<void>>();
-  /** End the subscriptions to job changes and to delay-queue wake-ups (set while leading). */
+  /** Unsubscribes from job changes and delay-queue wake-ups (set while leading). */
   private stopListening: Array<() => Promise<void>> = [];
   /** Duties running now, by name; shutdown waits for them before connections close. */
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -82,20 +65,17 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     await Promise.all([...this.inFlight.values(), ...this.releasing]);
   }
 
-  /**
-   * Reloads the wheel now: a job was created or changed (JobSignals, from any process). A load already
-   * under way may have read before that change, so the reload runs after it.
-   */
+  /** Reloads the wheel now (a job changed); runs after a load in progress, which may have read before it. */
   wake(): void {
     this.runAfterCurrent('load', () => this.load());
   }
 
-  /** Pumps the delay queue now: an executor put an id in it due now (a released WAITING instance, a hand-back). */
+  /** Pumps the delay queue now: an executor queued an id due now. */
   pumpNow(): void {
     this.runAfterCurrent('delay pump', () => this.reconciler.pumpDelayed());
   }
 
-  /** Runs duty `name` now, or once more after the run in progress (which may have read before the news came). */
+  /** Runs duty `name` now, or once more after the run in progress. */
   private runAfterCurrent(name: string, fn: () => Promise<unknown>): void {
     if (!this.running) return;
     const current = this.inFlight.get(name);
@@ -123,20 +103,36 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
       },
       onExpired: (items) => this.onExpired(items),
     });
-    this.registry.addInterval(this.names[0], setInterval(() => void this.maintain(), reconcileIntervalMs));
-    this.registry.addInterval(this.names[1], setInterval(() => void this.guard('delay pump', () => this.reconciler.pumpDelayed()), DELAY_PUMP_MS));
-    this.registry.addInterval(this.names[2], setInterval(() => void this.guard('load', () => this.load()), triggerScanIntervalMs));
+    this.registry.addInterval(
+      this.names[0],
+      setInterval(() => void this.maintain(), reconcileIntervalMs),
+    );
+    this.registry.addInterval(
+      this.names[1],
+      setInterval(() => void this.guard('delay pump', () => this.reconciler.pumpDelayed()), DELAY_PUMP_MS),
+    );
+    this.registry.addInterval(
+      this.names[2],
+      setInterval(() => void this.guard('load', () => this.load()), triggerScanIntervalMs),
+    );
     void this.guard('load', async () => {
       await this.adoptStaged();
       await this.load();
     });
     void this.maintain();
-    const listen = (what: string, subscribe: Promise<() => Promise<void>>) => void subscribe.then(
-      (off) => (this.running ? this.stopListening.push(off) : void off()),
-      (err: Error) => this.logger.warn(`not listening for ${what}: ${err.message}`),
+    const listen = (what: string, subscribe: Promise<() => Promise<void>>) =>
+      void subscribe.then(
+        (off) => (this.running ? this.stopListening.push(off) : void off()),
+        (err: Error) => this.logger.warn(`not listening for ${what}: ${err.message}`),
+      );
+    listen(
+      'job changes (the page scan still sees them)',
+      this.signals.onJobChanged(() => this.wake()),
     );
-    listen('job changes (the page scan still sees them)', this.signals.onJobChanged(() => this.wake()));
-    listen('delay-queue wake-ups (the pump still runs every 200 ms)', this.signals.onDelayDue(() => this.pumpNow()));
+    listen(
+      'delay-queue wake-ups (the pump still runs every 200 ms)',
+      this.signals.onDelayDue(() => this.pumpNow()),
+    );
   }
 
   private stopDuties(): void {
@@ -166,10 +162,8 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   }
 
   /**
-   * Takes over the fires a previous leader staged but may not have released: rows not started whose fire
-   * time is at most MISFIRE_THRESHOLD_MS past go on this wheel (those already due are pushed at once; an
-   * id the old leader did push is then queued twice, which a conditional claim makes harmless). Older
-   * ones are the reconciler's (a DISPATCHED row in no queue is pushed again, a PENDING one dispatched).
+   * Puts the previous leader's staged, unstarted fires of the last MISFIRE_THRESHOLD_MS on this wheel; a
+   * double push is harmless (the claim is conditional). Older ones are the reconciler's.
    */
   private async adoptStaged(): Promise<void> {
     let after = { fireTime: this.clock.now() - this.config.misfireThresholdMs, id: '' };
@@ -183,7 +177,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     }
   }
 
-  /** Puts a job's next fire on the wheel, unless the same (fire time, staging) is held already. */
+  /** Puts a job's next fire on the wheel unless the same entry is held. */
   private hold(ref: DueRef): void {
     const key = heldKey(ref);
     if (!this.wheel || this.held.get(ref.id) === key) return;
@@ -191,15 +185,16 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.wheel.add(ref.id, ref.stage ? ref.next - this.config.triggerStageLeadMs : ref.next, { kind: 'fire', ref });
   }
 
-  /** Puts staged fires on the wheel at their fire time; those already due are released at once. */
+  /** Puts staged fires on the wheel at their fire time; due ones are released at once. */
   private stage(fires: StagedFire[]): void {
     const now = this.clock.now();
     const due = fires.filter((f) => f.fireTime <= now);
-    for (const fire of fires) if (fire.fireTime > now) this.wheel?.add(`release:${fire.id}`, fire.fireTime, { kind: 'release', fire });
+    for (const fire of fires)
+      if (fire.fireTime > now) this.wheel?.add(`release:${fire.id}`, fire.fireTime, { kind: 'release', fire });
     this.releaseNow(due);
   }
 
-  /** The wheel's callback: queue the fires to write, start the releases; nothing waits on the timer. */
+  /** The wheel's callback: queues fires to write, starts releases; never waits. */
   private onExpired(items: WheelItem[]): void {
     const refs: DueRef[] = [];
     const fires: StagedFire[] = [];
@@ -214,40 +209,41 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.kick();
   }
 
-  /** Starts one release (a Redis push per node); failures are logged, the reconciler re-pushes. */
+  /** Starts one release; on failure the reconciler re-pushes. */
   private releaseNow(fires: StagedFire[]): void {
     if (fires.length === 0 || !this.running) return;
     const p: Promise<void> = this.trigger
       .release(fires)
-      .catch((err: Error) => this.logger.error(`release of ${fires.length} fire(s) failed, left to the reconciler: ${err.message}`))
+      .catch((err: Error) =>
+        this.logger.error(`release of ${fires.length} fire(s) failed, left to the reconciler: ${err.message}`),
+      )
       .finally(() => this.releasing.delete(p));
     this.releasing.add(p);
   }
 
-  /** Starts the drain; if one was just finishing, starts another once it has, so nothing stays queued. */
+  /** Starts the drain, and again after it if work was queued meanwhile. */
   private kick(): void {
     void this.guard('fire', () => this.drain()).then(() => {
       if (this.running && this.queue.length > 0 && !this.inFlight.has('fire')) this.kick();
     });
   }
 
-  /**
-   * Fires what the wheel queued, oldest first. Clustered, up to TRIGGER_FIRE_PARALLELISM pages run at once on
-   * separate connections (pages hold disjoint jobs, so their transactions never wait on each other);
-   * SQLite has one connection and fires one page at a time.
-   */
+  /** Fires the queued refs; clustered, TRIGGER_FIRE_PARALLELISM pages of disjoint jobs at once (SQLite: one). */
   private async drain(): Promise<void> {
     const parallel = this.config.shape === 'cluster' ? this.config.triggerFireParallelism : 1;
     while (this.running && this.queue.length > 0) {
       const batches: DueRef[][] = [];
-      while (batches.length < parallel && this.queue.length > 0) batches.push(this.queue.splice(0, this.config.triggerBatchSize));
-      await Promise.all(batches.map(async (b) => {
-        const fired = await this.trigger.fireRefs(b);
-        if (!this.running) return;
-        this.stage(fired.staged);
-        const until = this.clock.now() + this.config.triggerHorizonMs;
-        for (const n of fired.next) if (n.next <= until) this.hold(n);
-      }));
+      while (batches.length < parallel && this.queue.length > 0)
+        batches.push(this.queue.splice(0, this.config.triggerBatchSize));
+      await Promise.all(
+        batches.map(async (b) => {
+          const fired = await this.trigger.fireRefs(b);
+          if (!this.running) return;
+          this.stage(fired.staged);
+          const until = this.clock.now() + this.config.triggerHorizonMs;
+          for (const n of fired.next) if (n.next <= until) this.hold(n);
+        }),
+      );
     }
     this.metrics.wheelSize.set(this.wheelSize);
   }
@@ -258,7 +254,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     await this.guard('due detector', () => this.detector.check());
   }
 
-  /** Runs `fn` unless the same duty is still running (or duties stopped); logs instead of throwing. */
+  /** Runs `fn` unless the duty is already running or duties stopped; logs instead of throwing. */
   private guard(name: string, fn: () => Promise<unknown>): Promise<void> {
     const running = this.inFlight.get(name);
     if (running) return running; // e.g. a running drain picks up what was queued meanwhile
@@ -272,7 +268,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   }
 }
 
-/** A wheel entry's identity: an edit that changes only whether the job may be staged must replace it. */
+/** Identity of a wheel entry: fire time and whether it is staged. */
 function heldKey(ref: DueRef): string {
   return `${ref.next}:${ref.stage ? 'stage' : 'at'}`;
 }

@@ -10,9 +10,8 @@ import { SchedulerLoopService } from './scheduler-loop.service.js';
 import { TriggerService } from './trigger.service.js';
 
 /**
- * The trigger module (DESIGN §2). {@link TriggerService} (firing, trigger-now) is always there for the
- * API; `forRoot({ scheduler: true })` adds the scheduler role: leader election, the fire loop and the
- * leader's maintenance loops. A role that is off has no timers at all (DESIGN §1).
+ * {@link TriggerService} for the API; `forRoot({ scheduler: true })` adds leader election and the leader's
+ * loops. A role that is off has no timers (docs/architecture.md).
  */
 @Module({})
 export class TriggerModule {
@@ -20,7 +19,12 @@ export class TriggerModule {
     const roleProviders = opts.scheduler ? [LeaderElectionService, SchedulerLoopService, DueDetectorService] : [];
     return {
       module: TriggerModule,
-      imports: [...(opts.scheduler ? [ScheduleModule.forRoot()] : []), MetadataModule, CoordinationModule, DispatchModule],
+      imports: [
+        ...(opts.scheduler ? [ScheduleModule.forRoot()] : []),
+        MetadataModule,
+        CoordinationModule,
+        DispatchModule,
+      ],
       providers: [TriggerService, JobSignals, ...roleProviders],
       exports: [TriggerService, JobSignals, ...roleProviders],
     };

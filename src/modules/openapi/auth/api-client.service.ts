@@ -5,8 +5,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLOCK, type Clock, ConflictError, NotFoundError, ValidationError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { ApiClient, ApiClientRepository, DEFAULT_SCOPES, isUniqueViolation, OWNERLESS_APP_ID, Scope } from '../../metadata/index.js';
-import { AuditAction, AuditService, clientSnapshot } from '../services/audit.service.js';
+import {
+  ApiClient,
+  ApiClientRepository,
+  DEFAULT_SCOPES,
+  isUniqueViolation,
+  OWNERLESS_APP_ID,
+  Scope,
+} from '../../metadata/index.js';
+import { AuditAction, AuditService, clientSnapshot } from '../../jobs/index.js';
 import { SecretBox } from './secret-box.js';
 
 /** How long a looked-up client (or its absence) is trusted before the database is read again, ms. */
@@ -25,7 +32,9 @@ export interface ApiCredentials {
 }
 
 /** A client's own limits (README "Tenancy and scopes"); null or absent = the settings' defaults, 0 = no limit. */
-export type ClientLimits = Partial<Pick<ApiClient, 'rateLimit' | 'rateBurst' | 'maxJobs' | 'maxUnfinishedTasks' | 'egressAllow'>>;
+export type ClientLimits = Partial<
+  Pick<ApiClient, 'rateLimit' | 'rateBurst' | 'maxJobs' | 'maxUnfinishedTasks' | 'egressAllow'>
+>;
 
 /**
  * `scopes` deduplicated, in the enum's order.
@@ -51,10 +60,11 @@ export interface ResolvedClient {
 }
 
 /**
- * Manages API clients (DESIGN §3 `api_client`, §8, §11): creates them with a random 256-bit secret and
- * their scopes, stores the secret sealed with the TICKWHEEL_SECRET_KEY (standalone: a key file generated in
- * DATA_DIR), and resolves a client for the request path through a bounded cache (30 s): at most
- * {@link CACHE_MAX} known clients and {@link UNKNOWN_MAX} unknown ids, least recently used out first.
+ * Manages API clients (docs/data-model.md `api_client`, docs/api.md, docs/tenancy.md): creates them with a
+ * random 256-bit secret and their scopes, stores the secret sealed with the TICKWHEEL_SECRET_KEY (standalone:
+ * a key file generated in DATA_DIR), and resolves a client for the request path through a bounded cache
+ * (30 s): at most {@link CACHE_MAX} known clients and {@link UNKNOWN_MAX} unknown ids, least recently used
+ * out first.
  */
 @Injectable()
 export class ApiClientService {
@@ -81,23 +91,44 @@ export class ApiClientService {
    * @returns the credentials: the only time the secret is shown.
    * @throws ValidationError for a bad or reserved id, or a bad scope; ConflictError when it exists.
    */
-  async create(appId: string, opts: { scopes?: readonly Scope[]; limits?: ClientLimits; actor?: string | null } = {}): Promise<ApiCredentials> {
+  async create(
+    appId: string,
+    opts: { scopes?: readonly Scope[]; limits?: ClientLimits; actor?: string | null } = {},
+  ): Promise<ApiCredentials> {
     if (!APP_ID_PATTERN.test(appId)) throw new ValidationError('appId', 'appId must be 3-64 of [A-Za-z0-9_.-]');
-    if (appId === OWNERLESS_APP_ID) throw new ValidationError('appId', `'${appId}' is reserved: it stands for the owner of jobs that have none`);
+    if (appId === OWNERLESS_APP_ID)
+      throw new ValidationError('appId', `'${appId}' is reserved: it stands for the owner of jobs that have none`);
     const scopes = checkScopes(opts.scopes ?? DEFAULT_SCOPES);
     if (await this.clients.findByAppId(appId)) throw new ConflictError(`app '${appId}' already exists`, 'appId');
     const secret = randomBytes(32).toString('hex');
     const now = this.clock.now();
     const l = opts.limits ?? {};
     const row = Object.assign(new ApiClient(), {
-      appId, secretEnc: this.box.seal(secret), enabled: true, scopes, rateLimit: l.rateLimit ?? null, rateBurst: l.rateBurst ?? null,
-      maxJobs: l.maxJobs ?? null, maxUnfinishedTasks: l.maxUnfinishedTasks ?? null, egressAllow: l.egressAllow ?? null, callbackHosts: null, createdAt: now, updatedAt: now,
+      appId,
+      secretEnc: this.box.seal(secret),
+      enabled: true,
+      scopes,
+      rateLimit: l.rateLimit ?? null,
+      rateBurst: l.rateBurst ?? null,
+      maxJobs: l.maxJobs ?? null,
+      maxUnfinishedTasks: l.maxUnfinishedTasks ?? null,
+      egressAllow: l.egressAllow ?? null,
+      callbackHosts: null,
+      createdAt: now,
+      updatedAt: now,
     });
     await this.clients.transaction(async (em) => {
       await this.clients.insert(row, em).catch((err: unknown) => {
         throw isUniqueViolation(err) ? new ConflictError(`app '${appId}' already exists`, 'appId') : err;
       });
-      await this.audit.record(em, opts.actor ?? null, AuditAction.CLIENT_CREATE, { type: 'client', id: appId }, undefined, clientSnapshot(row));
+      await this.audit.record(
+        em,
+        opts.actor ?? null,
+        AuditAction.CLIENT_CREATE,
+        { type: 'client', id: appId },
+        undefined,
+        clientSnapshot(row),
+      );
     });
     this.forget(appId);
     return { appId, secret };
@@ -113,7 +144,9 @@ export class ApiClientService {
     await this.clients.transaction(async (em) => {
       if (!(await this.clients.lockForUpdate(em, appId))) throw new NotFoundError('client', appId);
       await this.clients.update(em, appId, { secretEnc: this.box.seal(secret), updatedAt: this.clock.now() });
-      await this.audit.record(em, actor, AuditAction.CLIENT_ROTATE_SECRET, { type: 'client', id: appId }, undefined, { secretRotated: true });
+      await this.audit.record(em, actor, AuditAction.CLIENT_ROTATE_SECRET, { type: 'client', id: appId }, undefined, {
+        secretRotated: true,
+      });
     });
     this.forget(appId);
     return { appId, secret };
@@ -158,8 +191,13 @@ export class ApiClientService {
   async bootstrapStandalone(): Promise<ApiCredentials | null> {
     if (this.config.shape !== 'standalone' || (await this.clients.count()) > 0) return null;
     const creds = await this.create('standalone', { scopes: Object.values(Scope) });
-    writeFileSync(join(this.config.dataDir, 'credentials.json'), JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });
-    this.logger.warn(`first start: created API client '${creds.appId}'; its secret is in ${join(this.config.dataDir, 'credentials.json')}`);
+    writeFileSync(join(this.config.dataDir, 'credentials.json'), JSON.stringify(creds, null, 2) + '\n', {
+      mode: 0o600,
+    });
+    this.logger.warn(
+      `first start: created API client '${creds.appId}'; its secret is in ` +
+        `${join(this.config.dataDir, 'credentials.json')}`,
+    );
     return creds;
   }
 
@@ -173,8 +211,14 @@ export class ApiClientService {
       return null;
     }
     return {
-      appId: row.appId, secret, scopes: new Set(row.scopes ?? []), rateLimit: row.rateLimit, rateBurst: row.rateBurst,
-      maxJobs: row.maxJobs, maxUnfinishedTasks: row.maxUnfinishedTasks, egressAllow: row.egressAllow,
+      appId: row.appId,
+      secret,
+      scopes: new Set(row.scopes ?? []),
+      rateLimit: row.rateLimit,
+      rateBurst: row.rateBurst,
+      maxJobs: row.maxJobs,
+      maxUnfinishedTasks: row.maxUnfinishedTasks,
+      egressAllow: row.egressAllow,
     };
   }
 }

@@ -55,7 +55,8 @@ export class RateLimiter {
     res.setHeader('Retry-After', String(seconds));
     throw new SchedulerError(
       ErrorCode.RATE_LIMITED,
-      `app '${client.appId}' is over its rate limit (${limit.perSecond} requests/s, bursts of ${limit.burst}); retry after ${seconds} s (README "Rate limits")`,
+      `app '${client.appId}' is over its rate limit (${limit.perSecond} requests/s, bursts of ${limit.burst}); ` +
+        `retry after ${seconds} s (README "Rate limits")`,
     );
   }
 }

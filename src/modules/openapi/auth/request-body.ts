@@ -42,10 +42,14 @@ export function checkBodyHeaders(req: IncomingMessage): void {
   if (!announcesBody(req)) return;
   const encoding = req.headers['content-encoding'];
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-    throw new SchedulerError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Content-Encoding '${encoding.slice(0, 40)}' is not accepted: send the body uncompressed`);
+    throw new SchedulerError(
+      ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      `Content-Encoding '${encoding.slice(0, 40)}' is not accepted: send the body uncompressed`,
+    );
   }
   const type = req.headers['content-type'];
-  if (type === undefined && req.headers['content-length'] === undefined) return; // chunked, untyped: judged once read (empty is no body)
+  // chunked, untyped: judged once read (empty is no body)
+  if (type === undefined && req.headers['content-length'] === undefined) return;
   checkMediaType(type ?? '');
   if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
 }
@@ -60,9 +64,15 @@ export function checkReadBody(req: IncomingMessage, body: ReadBody): void {
 
 function checkMediaType(type: string): void {
   const [media, ...params] = type.split(';').map((p) => p.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/^"|"$/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/^"|"$/g, '');
   if (media !== 'application/json' || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
-    throw new SchedulerError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `a request body must be Content-Type application/json (utf-8); got '${type.slice(0, 80)}'`);
+    throw new SchedulerError(
+      ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      `a request body must be Content-Type application/json (utf-8); got '${type.slice(0, 80)}'`,
+    );
   }
 }
 
@@ -139,5 +149,8 @@ export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): voi
 }
 
 function tooLarge(): SchedulerError {
-  return new SchedulerError(ErrorCode.PAYLOAD_TOO_LARGE, `the request body is larger than ${MAX_BODY_BYTES} bytes (2 MiB)`);
+  return new SchedulerError(
+    ErrorCode.PAYLOAD_TOO_LARGE,
+    `the request body is larger than ${MAX_BODY_BYTES} bytes (2 MiB)`,
+  );
 }

@@ -13,9 +13,13 @@ class Routes {
 
 /** A request to `Routes.<route>`, signed by a client with `scopes` (or not signed). */
 function context(route: keyof Routes, scopes?: Scope[]): ExecutionContext {
-  const req = scopes ? { appId: 'app-1', client: { appId: 'app-1', scopes: new Set(scopes) } as unknown as ResolvedClient } : {};
+  const req = scopes
+    ? { appId: 'app-1', client: { appId: 'app-1', scopes: new Set(scopes) } as unknown as ResolvedClient }
+    : {};
   return {
-    getHandler: () => Routes.prototype[route], getClass: () => Routes, switchToHttp: () => ({ getRequest: () => req }),
+    getHandler: () => Routes.prototype[route],
+    getClass: () => Routes,
+    switchToHttp: () => ({ getRequest: () => req }),
   } as unknown as ExecutionContext;
 }
 
@@ -36,17 +40,30 @@ describe('ScopeGuard (README "Tenancy and scopes")', () => {
   });
 
   it('should refuse with a 403 naming the scope otherwise; admin does not imply shell', () => {
-    expect(refusal('write', [Scope.JOBS_READ, Scope.SHELL])).toEqual(new ForbiddenError('this request needs the scope jobs:write', Scope.JOBS_WRITE));
+    expect(refusal('write', [Scope.JOBS_READ, Scope.SHELL])).toEqual(
+      new ForbiddenError('this request needs the scope jobs:write', Scope.JOBS_WRITE),
+    );
     expect((refusal('shell', [Scope.ADMIN]) as ForbiddenError).scope).toBe(Scope.SHELL);
   });
 
   it('should fail closed: a signed route without @RequireScope needs admin', () => {
-    expect((refusal('undecorated', Object.values(Scope).filter((s) => s !== Scope.ADMIN)) as ForbiddenError).scope).toBe(Scope.ADMIN);
+    expect(
+      (
+        refusal(
+          'undecorated',
+          Object.values(Scope).filter((s) => s !== Scope.ADMIN),
+        ) as ForbiddenError
+      ).scope,
+    ).toBe(Scope.ADMIN);
     expect(refusal('undecorated', [Scope.ADMIN])).toBeUndefined();
   });
 
-  it('should leave unsigned routes without a scope alone (health, metrics), and refuse a scoped one that reached it unsigned (401)', () => {
-    expect(refusal('undecorated')).toBeUndefined();
-    expect(refusal('write')?.code).toBe(ErrorCode.UNAUTHORIZED);
-  });
+  it(
+    'should leave unsigned routes without a scope alone (health, metrics), and refuse a scoped one that reached it ' +
+      'unsigned (401)',
+    () => {
+      expect(refusal('undecorated')).toBeUndefined();
+      expect(refusal('write')?.code).toBe(ErrorCode.UNAUTHORIZED);
+    },
+  );
 });

@@ -3,7 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { ApiExtension, ApiForbiddenResponse } from '@nestjs/swagger';
 import { ErrorCode, SchedulerError } from '../../../common/index.js';
 import { Scope } from '../../metadata/index.js';
-import { callerOf, type ClientRequest, requireScope } from './caller.js';
+import { requireScope } from '../../jobs/index.js';
+import { callerOf, type ClientRequest } from './caller.js';
 
 const SCOPE_KEY = 'tickwheel:scope';
 
@@ -15,7 +16,9 @@ export const RequireScope = (scope: Scope) =>
   applyDecorators(
     SetMetadata(SCOPE_KEY, scope),
     ApiExtension('x-required-scope', scope),
-    ApiForbiddenResponse({ description: `The caller lacks the scope ${scope} (problem+json whose \`scope\` names it).` }),
+    ApiForbiddenResponse({
+      description: `The caller lacks the scope ${scope} (problem+json whose \`scope\` names it).`,
+    }),
   );
 
 /** The scope `@RequireScope` put on a route (its handler, else its controller), if any. */

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
- * AES-256-GCM for api_client secrets at rest (DESIGN §3). Output: `v1:<iv b64>:<tag b64>:<ciphertext b64>`.
+ * AES-256-GCM for api_client secrets at rest (docs/data-model.md). Output: `v1:<iv b64>:<tag b64>:<ciphertext b64>`.
  * @throws Error when a value was not made with this key (tampered or another key).
  */
 export class SecretBox {

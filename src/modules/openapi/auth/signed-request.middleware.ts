@@ -1,12 +1,32 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { bodySha256Hex, CLOCK, type Clock, ErrorCode, parseSignature, SchedulerError, SIGNATURE_HEADERS as H, signatureHex, signaturesEqual } from '../../../common/index.js';
+import {
+  bodySha256Hex,
+  CLOCK,
+  type Clock,
+  ErrorCode,
+  parseSignature,
+  SchedulerError,
+  SIGNATURE_HEADERS as H,
+  signatureHex,
+  signaturesEqual,
+} from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../../coordination/coordination.port.js';
 import { sendProblem } from '../filters/problem-details.filter.js';
 import { ApiClientService, type ResolvedClient } from './api-client.service.js';
 import { RateLimiter } from './rate-limiter.js';
-import { announcedBodyFits, announcesBody, checkBodyHeaders, checkReadBody, ClientGoneError, closeAfterAnswer, parseJsonBody, readBody, type ReadBody } from './request-body.js';
+import {
+  announcedBodyFits,
+  announcesBody,
+  checkBodyHeaders,
+  checkReadBody,
+  ClientGoneError,
+  closeAfterAnswer,
+  parseJsonBody,
+  readBody,
+  type ReadBody,
+} from './request-body.js';
 
 /**
  * How much longer than twice the signature window a nonce is remembered. A timestamp at the window's future
@@ -15,7 +35,7 @@ import { announcedBodyFits, announcesBody, checkBodyHeaders, checkReadBody, Clie
  */
 export const NONCE_SKEW_MARGIN_MS = 60_000;
 
-/** A request that passed the signature check carries its caller: the app id and the resolved client (scopes, limits). */
+/** A request that passed the signature check carries its caller: app id and resolved client (scopes, limits). */
 export interface SignedRequest extends Request {
   appId: string;
   client: ResolvedClient;
@@ -92,9 +112,25 @@ export class SignedRequestMiddleware {
     const body = state.bodyRead ? EMPTY_BODY : await readBody(req);
     state.bodyRead = true;
     checkReadBody(req, body);
-    const expected = signatureHex(client.secret, { appId: h.appId, method: req.method, pathAndQuery: req.originalUrl, timestampMs: h.timestampMs, nonce: h.nonce }, body.sha256Hex);
-    if (!signaturesEqual(expected, h.hex)) throw this.unauthorized(req, h.appId, 'signature does not match (wrong secret, or the app id, method, path, body or headers changed on the way)');
-    if (!(await this.coordination.acceptNonce(client.appId, h.nonce, 2 * this.config.signatureWindowMs + NONCE_SKEW_MARGIN_MS))) throw this.unauthorized(req, h.appId, 'nonce already used (a replay)');
+    const expected = signatureHex(
+      client.secret,
+      { appId: h.appId, method: req.method, pathAndQuery: req.originalUrl, timestampMs: h.timestampMs, nonce: h.nonce },
+      body.sha256Hex,
+    );
+    if (!signaturesEqual(expected, h.hex))
+      throw this.unauthorized(
+        req,
+        h.appId,
+        'signature does not match (wrong secret, or the app id, method, path, body or headers changed on the way)',
+      );
+    if (
+      !(await this.coordination.acceptNonce(
+        client.appId,
+        h.nonce,
+        2 * this.config.signatureWindowMs + NONCE_SKEW_MARGIN_MS,
+      ))
+    )
+      throw this.unauthorized(req, h.appId, 'nonce already used (a replay)');
     await this.rateLimiter.take(client, res);
     req.body = parseJsonBody(body.bytes);
     req.appId = client.appId;
@@ -104,14 +140,27 @@ export class SignedRequestMiddleware {
 
   /** The signature headers, each checked for form, and the timestamp for the window. @throws the 401. */
   private signatureHeaders(req: Request): SignatureHeaders {
-    const [appId, timestampMs, nonce, signature] = [H.appId, H.timestamp, H.nonce, H.signature].map((name) => header(req, name));
+    const [appId, timestampMs, nonce, signature] = [H.appId, H.timestamp, H.nonce, H.signature].map((name) =>
+      header(req, name),
+    );
     const refuse = (why: string) => this.unauthorized(req, appId ?? '', why);
     if (!appId || !timestampMs || !nonce || !signature) {
-      throw refuse(`missing ${[[H.appId, appId], [H.timestamp, timestampMs], [H.nonce, nonce], [H.signature, signature]].filter(([, v]) => !v).map(([n]) => n).join(', ')}`);
+      throw refuse(
+        `missing ${[
+          [H.appId, appId],
+          [H.timestamp, timestampMs],
+          [H.nonce, nonce],
+          [H.signature, signature],
+        ]
+          .filter(([, v]) => !v)
+          .map(([n]) => n)
+          .join(', ')}`,
+      );
     }
     if (!/^\d{1,16}$/.test(timestampMs) || !NONCE.test(nonce)) throw refuse('malformed timestamp or nonce');
     const parsed = parseSignature(signature);
-    if (parsed.version === 'v1') throw refuse(`v1 signature: the app id was not signed; sign with v2, see README 'Signing'`);
+    if (parsed.version === 'v1')
+      throw refuse(`v1 signature: the app id was not signed; sign with v2, see README 'Signing'`);
     if (parsed.version !== 'v2') throw refuse(`X-Signature is not v2=<64 hex>; see README 'Signing'`);
     const skew = this.clock.now() - Number(timestampMs);
     const window = this.config.signatureWindowMs;
@@ -121,7 +170,9 @@ export class SignedRequestMiddleware {
 
   /** The 401 of every signature failure; `why` goes to the debug log only. */
   private unauthorized(req: Request, appId: string, why: string): SchedulerError {
-    this.logger.debug(`401 ${req.method} ${req.originalUrl.slice(0, 200)} from ${req.ip}, app '${appId.slice(0, 100)}': ${why}`);
+    this.logger.debug(
+      `401 ${req.method} ${req.originalUrl.slice(0, 200)} from ${req.ip}, app '${appId.slice(0, 100)}': ${why}`,
+    );
     return new SchedulerError(ErrorCode.UNAUTHORIZED, UNAUTHORIZED_DETAIL);
   }
 

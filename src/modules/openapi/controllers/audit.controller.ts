@@ -5,7 +5,7 @@ import { Scope } from '../../metadata/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { AuditPageDto, AuditQueryDto, AuditRowDto } from '../dto/audit.dto.js';
-import { AuditService } from '../services/audit.service.js';
+import { AuditService } from '../../jobs/index.js';
 
 /** The audit log of this namespace (README "Audit"), for admins. */
 @ApiTags('audit')
@@ -18,15 +18,23 @@ export class AuditController {
   @Get()
   @ApiOperation({
     summary: "Read the namespace's audit log, newest first",
-    description: 'Who (appId) changed what (action, target), when, with before/after snapshots (secrets redacted). Every filter given must hold; from/to are inclusive.',
+    description:
+      'Who (appId) changed what (action, target), when, with before/after snapshots (secrets redacted). Every ' +
+      'filter given must hold; from/to are inclusive.',
   })
   @ApiOkResponse({ type: AuditPageDto })
   async list(@Query() q: AuditQueryDto): Promise<AuditPageDto> {
     const from = q.from === undefined ? undefined : Date.parse(q.from);
     const to = q.to === undefined ? undefined : Date.parse(q.to);
-    if (from !== undefined && to !== undefined && to < from) throw new ValidationError('to', '`to` must not be before `from`');
+    if (from !== undefined && to !== undefined && to < from)
+      throw new ValidationError('to', '`to` must not be before `from`');
     const [rows, total] = await this.audit.list({
-      appId: q.appId, action: q.action, from, to, offset: q.offset ?? 0, limit: q.limit ?? 50,
+      appId: q.appId,
+      action: q.action,
+      from,
+      to,
+      offset: q.offset ?? 0,
+      limit: q.limit ?? 50,
       ...(q.jobId !== undefined ? { targetType: 'job', targetId: q.jobId } : {}),
     });
     return { total, items: rows.map((r) => AuditRowDto.of(r)) };

@@ -1,10 +1,26 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Scope } from '../../metadata/index.js';
-import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { type Caller } from '../../jobs/index.js';
+import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
-import { ClientCredentialsDto, ClientListQueryDto, ClientPageDto, ClientViewDto, CreateClientDto, UpdateClientDto } from '../dto/client.dto.js';
+import {
+  ClientCredentialsDto,
+  ClientListQueryDto,
+  ClientPageDto,
+  ClientViewDto,
+  CreateClientDto,
+  UpdateClientDto,
+} from '../dto/client.dto.js';
 import { ClientsService } from '../services/clients.service.js';
 
 const CACHE_NOTE = 'This API process applies the change at once; other API pods within their 30-s client cache.';
@@ -21,7 +37,12 @@ export class ClientsController {
   constructor(private readonly clients: ClientsService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create an API client', description: 'Default scopes: tasks:read, tasks:write, jobs:read, jobs:write, nodes:read. The answer holds the secret: the only time it is shown.' })
+  @ApiOperation({
+    summary: 'Create an API client',
+    description:
+      'Default scopes: tasks:read, tasks:write, jobs:read, jobs:write, nodes:read. The answer holds the secret: ' +
+      'the only time it is shown.',
+  })
   @ApiCreatedResponse({ type: ClientCredentialsDto })
   @ApiBadRequestResponse({ description: 'Invalid body; `field` names the part at fault.' })
   @ApiConflictResponse({ description: 'The app id exists (field appId).' })
@@ -45,16 +66,26 @@ export class ClientsController {
   }
 
   @Patch(':appId')
-  @ApiOperation({ summary: "Change a client's scopes, limits (null = the setting's default) or enabled", description: `An admin cannot disable itself or drop its own admin scope. ${CACHE_NOTE}` })
+  @ApiOperation({
+    summary: "Change a client's scopes, limits (null = the setting's default) or enabled",
+    description: `An admin cannot disable itself or drop its own admin scope. ${CACHE_NOTE}`,
+  })
   @ApiOkResponse({ type: ClientViewDto })
   @ApiNotFoundResponse()
-  update(@CurrentCaller() caller: Caller, @Param('appId') appId: string, @Body() dto: UpdateClientDto): Promise<ClientViewDto> {
+  update(
+    @CurrentCaller() caller: Caller,
+    @Param('appId') appId: string,
+    @Body() dto: UpdateClientDto,
+  ): Promise<ClientViewDto> {
     return this.clients.update(caller, appId, dto);
   }
 
   @Post(':appId/rotate-secret')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Give the client a new secret (shown once in this answer); the old one stops working', description: CACHE_NOTE })
+  @ApiOperation({
+    summary: 'Give the client a new secret (shown once in this answer); the old one stops working',
+    description: CACHE_NOTE,
+  })
   @ApiOkResponse({ type: ClientCredentialsDto })
   @ApiNotFoundResponse()
   rotate(@CurrentCaller() caller: Caller, @Param('appId') appId: string): Promise<ClientCredentialsDto> {

@@ -1,29 +1,79 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiAcceptedResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { MAX_SHARDS } from '../../../common/index.js';
+import {
+  type Caller,
+  CrontabImportService,
+  HandlerCheckService,
+  type JobRef,
+  JobRunsService,
+  JobsService,
+} from '../../jobs/index.js';
 import { Scope } from '../../metadata/index.js';
-import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
-import { BackfillDto, CreateJobDto, CrontabImportResultDto, ImportCrontabDto, TriggerJobDto, UpdateJobDto } from '../dto/job.dto.js';
+import {
+  BackfillDto,
+  CreateJobDto,
+  CrontabImportResultDto,
+  ImportCrontabDto,
+  TriggerJobDto,
+  UpdateJobDto,
+} from '../dto/job.dto.js';
 import { JobViewDto } from '../dto/job-view.dto.js';
 import { OwnerListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
 import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
-import { CrontabImportService } from '../services/crontab-import.service.js';
-import { toTaskView } from '../services/instance-view.js';
-import { HandlerCheckService } from '../services/handler-check.service.js';
-import { JobRunsService } from '../services/job-runs.service.js';
-import { JobsService } from '../services/jobs.service.js';
+import { toTaskView } from '../views/instance-view.js';
 
-const NOT_YOURS = "No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace).";
-const SHELL_403 = "A 403 when the caller lacks the route's scope, or when the job's handler is 'shell' and it lacks the shell scope.";
-const CAP_429 = " A 429 (code TOO_MANY_UNFINISHED) when the instances would take the job owner's app past its cap on unfinished tasks and fires (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP; every shard counts): nothing was written; retry after Retry-After seconds.";
+const NOT_YOURS =
+  "No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace).";
+const SHELL_403 =
+  "A 403 when the caller lacks the route's scope, or when the job's handler is 'shell' and it lacks the shell scope.";
+const CAP_429 =
+  " A 429 (code TOO_MANY_UNFINISHED) when the instances would take the job owner's app past its cap on unfinished " +
+  'tasks and fires (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP; every shard counts): nothing was written; ' +
+  'retry after Retry-After seconds.';
+const CREATE_DESCRIPTION =
+  "The job belongs to the calling app. A 'shell' job needs the shell scope (403); at the app's job cap " +
+  '(maxJobs, MAX_JOBS_PER_APP) the answer is a 409 naming maxJobs.';
+const IMPORT_DESCRIPTION =
+  "Each entry becomes a 'shell' job <fileName>-L<line> of the calling app (which needs the shell scope too); " +
+  'lines that are not jobs are listed with the reason (the first 100, each cut; rejectedTotal counts them all). ' +
+  'Jobs are created paused unless enable=true. Importing the same file again updates the same jobs of the same ' +
+  "app; another app's import creates its own. All entries are written in one transaction.";
+const TRIGGER_SUMMARY =
+  'Run the job once now (MANUAL instance), paused or not, under its overlap policy (SKIP answers a CANCELLED ' +
+  'instance, QUEUE a WAITING one, REPLACE cancels the unfinished ones)';
+const BACKFILL_DESCRIPTION =
+  'One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the ' +
+  "shards; to may not be in the future) that has no instance yet, under the job's overlap policy. Times that " +
+  'already ran are left alone, so repeating a backfill creates nothing new. ' +
+  SHELL_403 +
+  CAP_429 +
+  ' Every planned fire counts, times that already ran too.';
+const INSTANCE_DESCRIPTION =
+  'As GET /api/tasks/{requestId}, for a fire of the job (its instanceId is in the trigger-now answer and the ' +
+  'instance list).';
+
+/** The job a route names: `{id}` (id or code) and `?appId=`. */
+const ref = (id: string, q: OwnerQueryDto): JobRef => ({ idOrCode: id, appId: q.appId });
 
 /**
- * Job definitions (DESIGN §8 `/api/jobs`, README "Tenancy and scopes"). `{id}` is the job's id or its code.
- * A job belongs to the app that created it: another app gets 404 for it on every route; an admin sees and
- * manages every app's jobs of its namespace (`?appId=` names the owner).
+ * Job definitions (docs/api.md `/api/jobs`, README "Tenancy and scopes"). `{id}` is the job's id or its
+ * code. A job belongs to the app that created it: another app gets 404 for it on every route; an admin
+ * sees and manages every app's jobs of its namespace (`?appId=` names the owner). Each route maps its DTO
+ * to one call of the jobs domain and the answer to a view.
  */
 @ApiTags('jobs')
 @Signed()
@@ -38,10 +88,15 @@ export class JobsController {
 
   @Post()
   @RequireScope(Scope.JOBS_WRITE)
-  @ApiOperation({ summary: 'Create a job definition', description: "The job belongs to the calling app. A 'shell' job needs the shell scope (403); at the app's job cap (maxJobs, MAX_JOBS_PER_APP) the answer is a 409 naming maxJobs." })
+  @ApiOperation({ summary: 'Create a job definition', description: CREATE_DESCRIPTION })
   @ApiCreatedResponse({ type: JobViewDto })
-  @ApiBadRequestResponse({ description: 'Invalid definition, e.g. a bad cron expression (field triggerExpr) or time zone (field timeZone).' })
-  @ApiConflictResponse({ description: 'The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs).' })
+  @ApiBadRequestResponse({
+    description: 'Invalid definition, e.g. a bad cron expression (field triggerExpr) or time zone (field timeZone).',
+  })
+  @ApiConflictResponse({
+    description:
+      'The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs).',
+  })
   @MaxBodyItems({ shardParams: MAX_SHARDS })
   async create(@CurrentCaller() caller: Caller, @Body() dto: CreateJobDto): Promise<JobViewDto> {
     return this.view(await this.jobs.create(caller, dto));
@@ -49,8 +104,15 @@ export class JobsController {
 
   @Get()
   @RequireScope(Scope.JOBS_READ)
-  @ApiOperation({ summary: 'List job definitions (by code)', description: "The calling app's jobs; an admin's list holds every app's jobs of the namespace (or those of ?appId=)." })
-  async list(@CurrentCaller() caller: Caller, @Query() q: OwnerListQueryDto): Promise<{ total: number; items: JobViewDto[] }> {
+  @ApiOperation({
+    summary: 'List job definitions (by code)',
+    description:
+      "The calling app's jobs; an admin's list holds every app's jobs of the namespace (or those of ?appId=).",
+  })
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Query() q: OwnerListQueryDto,
+  ): Promise<{ total: number; items: JobViewDto[] }> {
     const [items, total] = await this.jobs.list(caller, q.appId, q.offset ?? 0, q.limit ?? 50);
     return { total, items: items.map((d) => this.view(d)) };
   }
@@ -58,11 +120,7 @@ export class JobsController {
   @Post('import-crontab')
   @HttpCode(200)
   @RequireScope(Scope.JOBS_WRITE)
-  @ApiOperation({
-    summary: 'Import a cron.d file',
-    description: "Each entry becomes a 'shell' job <fileName>-L<line> of the calling app (which needs the shell scope too); lines that are not jobs are listed with the reason (the first 100, each cut; rejectedTotal counts them all). " +
-      "Jobs are created paused unless enable=true. Importing the same file again updates the same jobs of the same app; another app's import creates its own. All entries are written in one transaction.",
-  })
+  @ApiOperation({ summary: 'Import a cron.d file', description: IMPORT_DESCRIPTION })
   @ApiOkResponse({ type: CrontabImportResultDto })
   async importCrontab(@CurrentCaller() caller: Caller, @Body() dto: ImportCrontabDto): Promise<CrontabImportResultDto> {
     return this.importer.import(caller, dto);
@@ -73,9 +131,11 @@ export class JobsController {
   @ApiOperation({ summary: 'Read a job definition with its next 5 fire times' })
   @ApiOkResponse({ type: JobViewDto })
   @ApiNotFoundResponse({ description: NOT_YOURS })
-  @ApiConflictResponse({ description: 'Admin naming a code that several apps have: name the job by id, or add ?appId=.' })
+  @ApiConflictResponse({
+    description: 'Admin naming a code that several apps have: name the job by id, or add ?appId=.',
+  })
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<JobViewDto> {
-    return this.view(await this.jobs.find(caller, { idOrCode: id, appId: q.appId }));
+    return this.view(await this.jobs.find(caller, ref(id, q)));
   }
 
   @Patch(':id')
@@ -84,8 +144,13 @@ export class JobsController {
   @ApiOkResponse({ type: JobViewDto })
   @ApiNotFoundResponse({ description: NOT_YOURS })
   @MaxBodyItems({ shardParams: MAX_SHARDS })
-  async update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto, @Body() dto: UpdateJobDto): Promise<JobViewDto> {
-    return this.view(await this.jobs.update(caller, { idOrCode: id, appId: q.appId }, dto));
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Query() q: OwnerQueryDto,
+    @Body() dto: UpdateJobDto,
+  ): Promise<JobViewDto> {
+    return this.view(await this.jobs.update(caller, ref(id, q), dto));
   }
 
   @Delete(':id')
@@ -94,7 +159,7 @@ export class JobsController {
   @ApiOperation({ summary: 'Delete a job definition (its instances stay as history)' })
   @ApiNotFoundResponse({ description: NOT_YOURS })
   async remove(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<void> {
-    await this.jobs.remove(caller, { idOrCode: id, appId: q.appId });
+    await this.jobs.remove(caller, ref(id, q));
   }
 
   @Post(':id/pause')
@@ -102,8 +167,12 @@ export class JobsController {
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Pause the schedule' })
   @ApiNotFoundResponse({ description: NOT_YOURS })
-  async pause(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<JobViewDto> {
-    return this.view(await this.jobs.pause(caller, { idOrCode: id, appId: q.appId }));
+  async pause(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Query() q: OwnerQueryDto,
+  ): Promise<JobViewDto> {
+    return this.view(await this.jobs.pause(caller, ref(id, q)));
   }
 
   @Post(':id/resume')
@@ -111,32 +180,54 @@ export class JobsController {
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Resume the schedule from now', description: SHELL_403 })
   @ApiNotFoundResponse({ description: NOT_YOURS })
-  async resume(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<JobViewDto> {
-    return this.view(await this.jobs.resume(caller, { idOrCode: id, appId: q.appId }));
+  async resume(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Query() q: OwnerQueryDto,
+  ): Promise<JobViewDto> {
+    return this.view(await this.jobs.resume(caller, ref(id, q)));
   }
 
   @Post(':id/trigger')
   @HttpCode(202)
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({
-    summary: 'Run the job once now (MANUAL instance), paused or not, under its overlap policy (SKIP answers a CANCELLED instance, QUEUE a WAITING one, REPLACE cancels the unfinished ones)',
+    summary: TRIGGER_SUMMARY,
     description: `The instance runs under the job owner's app id. ${SHELL_403}${CAP_429}`,
   })
-  @ApiAcceptedResponse({ type: TriggerViewDto, description: 'The new instance (shard 0 of a sharded job, with every shard under `shards`).' })
+  @ApiAcceptedResponse({
+    type: TriggerViewDto,
+    description: 'The new instance (shard 0 of a sharded job, with every shard under `shards`).',
+  })
   @ApiNotFoundResponse({ description: NOT_YOURS })
-  async trigger(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto, @Body() dto: TriggerJobDto): Promise<TriggerViewDto> {
-    const [first, ...others] = await this.runs.triggerNow(caller, { idOrCode: id, appId: q.appId }, dto.params);
-    return { ...toTaskView(first), ...(others.length > 0 ? { shards: [first, ...others].map((i) => toTaskView(i)) } : {}) };
+  async trigger(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Query() q: OwnerQueryDto,
+    @Body() dto: TriggerJobDto,
+  ): Promise<TriggerViewDto> {
+    const [first, ...others] = await this.runs.triggerNow(caller, ref(id, q), dto.params);
+    const shards = others.length > 0 ? { shards: [first, ...others].map((i) => toTaskView(i)) } : {};
+    return { ...toTaskView(first), ...shards };
   }
 
   @Post(':id/backfill')
   @HttpCode(200)
   @RequireScope(Scope.JOBS_WRITE)
-  @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: 'One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the shards; to may not be in the future) that has no instance yet, under the job\'s overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new. ' + SHELL_403 + CAP_429 + ' Every planned fire counts, times that already ran too.' })
+  @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: BACKFILL_DESCRIPTION })
   @ApiNotFoundResponse({ description: NOT_YOURS })
-  async backfill(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto, @Body() dto: BackfillDto): Promise<{ created: number; existing: number; fireTimes: string[] }> {
-    const out = await this.runs.backfill(caller, { idOrCode: id, appId: q.appId }, Date.parse(dto.from), Date.parse(dto.to));
-    return { created: out.created, existing: out.existing, fireTimes: out.fireTimes.map((t) => new Date(t).toISOString()) };
+  async backfill(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Query() q: OwnerQueryDto,
+    @Body() dto: BackfillDto,
+  ): Promise<{ created: number; existing: number; fireTimes: string[] }> {
+    const out = await this.runs.backfill(caller, ref(id, q), Date.parse(dto.from), Date.parse(dto.to));
+    return {
+      created: out.created,
+      existing: out.existing,
+      fireTimes: out.fireTimes.map((t) => new Date(t).toISOString()),
+    };
   }
 
   @Post(':id/instances/:instanceId/cancel')
@@ -144,17 +235,27 @@ export class JobsController {
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Cancel one instance of the job', description: 'As POST /api/tasks/{requestId}/cancel.' })
   @ApiNotFoundResponse({ description: `${NOT_YOURS} Or the instance is not one of its.` })
-  async cancelInstance(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('instanceId') instanceId: string, @Query() q: OwnerQueryDto): Promise<TaskViewDto> {
-    return toTaskView(await this.runs.cancelInstance(caller, { idOrCode: id, appId: q.appId }, instanceId));
+  async cancelInstance(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('instanceId') instanceId: string,
+    @Query() q: OwnerQueryDto,
+  ): Promise<TaskViewDto> {
+    return toTaskView(await this.runs.cancelInstance(caller, ref(id, q), instanceId));
   }
 
   @Get(':id/instances/:instanceId')
   @RequireScope(Scope.JOBS_READ)
-  @ApiOperation({ summary: 'One instance of the job, with its attempts', description: 'As GET /api/tasks/{requestId}, for a fire of the job (its instanceId is in the trigger-now answer and the instance list).' })
+  @ApiOperation({ summary: 'One instance of the job, with its attempts', description: INSTANCE_DESCRIPTION })
   @ApiOkResponse({ type: TaskViewDto })
   @ApiNotFoundResponse({ description: `${NOT_YOURS} Or the instance is not one of its.` })
-  async instance(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('instanceId') instanceId: string, @Query() q: OwnerQueryDto): Promise<TaskViewDto> {
-    const { instance, attempts } = await this.runs.instanceOf(caller, { idOrCode: id, appId: q.appId }, instanceId);
+  async instance(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('instanceId') instanceId: string,
+    @Query() q: OwnerQueryDto,
+  ): Promise<TaskViewDto> {
+    const { instance, attempts } = await this.runs.instanceOf(caller, ref(id, q), instanceId);
     return toTaskView(instance, attempts, await this.handlers.waitingNote(instance));
   }
 
@@ -162,8 +263,13 @@ export class JobsController {
   @RequireScope(Scope.JOBS_READ)
   @ApiOperation({ summary: 'Recent instances of the job, newest fire first (paged by offset and limit)' })
   @ApiNotFoundResponse({ description: NOT_YOURS })
-  async instances(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerListQueryDto): Promise<TaskViewDto[]> {
-    return (await this.runs.instancesOf(caller, { idOrCode: id, appId: q.appId }, q.offset ?? 0, q.limit ?? 50)).map((i) => toTaskView(i));
+  async instances(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Query() q: OwnerListQueryDto,
+  ): Promise<TaskViewDto[]> {
+    const rows = await this.runs.instancesOf(caller, ref(id, q), q.offset ?? 0, q.limit ?? 50);
+    return rows.map((i) => toTaskView(i));
   }
 
   private view(d: Parameters<typeof JobViewDto.of>[0]): JobViewDto {

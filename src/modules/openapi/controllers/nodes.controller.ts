@@ -6,7 +6,7 @@ import { Scope } from '../../metadata/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 
-/** Read-only cluster state (DESIGN §8 `/api/nodes`). */
+/** Read-only cluster state (docs/api.md `/api/nodes`). */
 @ApiTags('nodes')
 @Signed()
 @Controller('api/nodes')
@@ -18,13 +18,21 @@ export class NodesController {
 
   @Get()
   @RequireScope(Scope.NODES_READ)
-  @ApiOperation({ summary: 'Live executor nodes', description: 'Handlers, capacity, running tasks, queue depth and last heartbeat of every live node.' })
+  @ApiOperation({
+    summary: 'Live executor nodes',
+    description: 'Handlers, capacity, running tasks, queue depth and last heartbeat of every live node.',
+  })
   async list() {
     const nodes = await this.registry.liveNodes();
     return Promise.all(
       nodes.map(async (n) => ({
-        nodeId: n.nodeId, host: n.info.host, handlers: n.info.handlers, capacity: n.info.capacity, active: n.info.active,
-        queue: await this.coordination.queueDepth(n.nodeId), lastBeat: new Date(n.lastBeat).toISOString(),
+        nodeId: n.nodeId,
+        host: n.info.host,
+        handlers: n.info.handlers,
+        capacity: n.info.capacity,
+        active: n.info.active,
+        queue: await this.coordination.queueDepth(n.nodeId),
+        lastBeat: new Date(n.lastBeat).toISOString(),
         startedAt: new Date(n.info.startedAt).toISOString(),
       })),
     );

@@ -1,24 +1,44 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import { type Response } from 'express';
 import { MAX_BATCH_TASKS } from '../../../common/index.js';
 import { Scope } from '../../metadata/index.js';
-import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { OwnerQueryDto } from '../dto/owner-query.dto.js';
-import { SubmitTaskBatchDto, SubmitTaskDto, TaskAcceptedDto, TaskBatchAcceptedDto, TaskViewDto } from '../dto/task.dto.js';
+import {
+  SubmitTaskBatchDto,
+  SubmitTaskDto,
+  TaskAcceptedDto,
+  TaskBatchAcceptedDto,
+  TaskViewDto,
+} from '../dto/task.dto.js';
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
 import { problemFields } from '../filters/problem-details.filter.js';
-import { toTaskView } from '../services/instance-view.js';
-import { HandlerCheckService } from '../services/handler-check.service.js';
+import { toTaskView } from '../views/instance-view.js';
+import { type Caller, HandlerCheckService } from '../../jobs/index.js';
 import { TasksService } from '../services/tasks.service.js';
 
-const CAP_429 = "The app has as many unfinished tasks and fires as its cap allows (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP): nothing was written; retry after Retry-After seconds.";
-const SHELL_NOTE = " A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler while no live executor advertises shell.";
-const ADMIN_APP = "No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace).";
+const CAP_429 =
+  'The app has as many unfinished tasks and fires as its cap allows (maxUnfinishedTasks, ' +
+  'MAX_UNFINISHED_TASKS_PER_APP): nothing was written; retry after Retry-After seconds.';
+const SHELL_NOTE =
+  " A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler " +
+  'while no live executor advertises shell.';
+const ADMIN_APP =
+  "No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace).";
 
-/** The asynchronous task API (DESIGN §8). A task belongs to the app that submitted it. */
+/** The asynchronous task API (docs/api.md). A task belongs to the app that submitted it. */
 @ApiTags('tasks')
 @Signed()
 @Controller('api/tasks')
@@ -31,12 +51,23 @@ export class TasksController {
   @Post()
   @HttpCode(202)
   @RequireScope(Scope.TASKS_WRITE)
-  @ApiOperation({ summary: 'Submit a task', description: 'Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the same requestId with the same body returns the first answer (header Idempotent-Replayed: true); with another body it is a 409.' + SHELL_NOTE })
+  @ApiOperation({
+    summary: 'Submit a task',
+    description:
+      'Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the ' +
+      'same requestId with the same body returns the first answer (header Idempotent-Replayed: true); with another ' +
+      'body it is a 409.' +
+      SHELL_NOTE,
+  })
   @ApiAcceptedResponse({ type: TaskAcceptedDto })
   @ApiBadRequestResponse({ description: 'Invalid body; `field` names the part at fault.' })
   @ApiConflictResponse({ description: 'requestId reused with a different body.' })
   @ApiTooManyRequestsResponse({ description: CAP_429 })
-  async submit(@CurrentCaller() caller: Caller, @Body() dto: SubmitTaskDto, @Res({ passthrough: true }) res: Response): Promise<TaskAcceptedDto> {
+  async submit(
+    @CurrentCaller() caller: Caller,
+    @Body() dto: SubmitTaskDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TaskAcceptedDto> {
     const { accepted, replayed } = await this.tasks.submit(caller, dto);
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     return accepted;
@@ -48,38 +79,73 @@ export class TasksController {
   @ApiOperation({
     summary: 'Submit up to 1000 tasks at once',
     description:
-      'Each task is a POST /api/tasks body with its own requestId and the same idempotency: results[i] answers tasks[i] with the first answer ' +
-      '(`replayed: true` when the task existed already) or, when its requestId was used with another body, a per-item `error` (status 409); ' +
-      'the request itself is still a 202. A requestId repeated inside the batch with the same body gets the same answer, with another body a 409 item. ' +
-      'One invalid task, an empty list or more than 1000 tasks refuse the whole batch with a 400 naming the field (e.g. `tasks[3].handler`). ' +
-      'The body may be at most 2 MiB. A shell task refuses the whole batch with a 403 unless the caller has the shell scope; a batch that would take ' +
+      'Each task is a POST /api/tasks body with its own requestId and the same idempotency: results[i] answers ' +
+      'tasks[i] with the first answer ' +
+      '(`replayed: true` when the task existed already) or, when its requestId was used with another body, a ' +
+      'per-item `error` (status 409); ' +
+      'the request itself is still a 202. A requestId repeated inside the batch with the same body gets the same ' +
+      'answer, with another body a 409 item. ' +
+      'One invalid task, an empty list or more than 1000 tasks refuse the whole batch with a 400 naming the field ' +
+      '(e.g. `tasks[3].handler`). ' +
+      'The body may be at most 2 MiB. A shell task refuses the whole batch with a 403 unless the caller has the ' +
+      'shell scope; a batch that would take ' +
       'the app past its cap on unfinished tasks is refused whole with a 429.',
   })
   @ApiAcceptedResponse({ type: TaskBatchAcceptedDto })
-  @ApiBadRequestResponse({ description: 'Invalid body; `field` names the task and its part at fault, e.g. `tasks[3].handler`, or `tasks` for a list of more than 1000.' })
+  @ApiBadRequestResponse({
+    description:
+      'Invalid body; `field` names the task and its part at fault, e.g. `tasks[3].handler`, or `tasks` for a list ' +
+      'of more than 1000.',
+  })
   @ApiTooManyRequestsResponse({ description: CAP_429 })
   @MaxBodyItems({ tasks: MAX_BATCH_TASKS })
   async submitBatch(@CurrentCaller() caller: Caller, @Body() dto: SubmitTaskBatchDto): Promise<TaskBatchAcceptedDto> {
     const outcomes = await this.tasks.submitBatch(caller, dto.tasks);
-    return { results: outcomes.map((o) => ('error' in o ? { requestId: o.requestId, error: problemFields(o.error) } : { ...o.accepted, replayed: o.replayed })) };
+    return {
+      results: outcomes.map((o) =>
+        'error' in o
+          ? { requestId: o.requestId, error: problemFields(o.error) }
+          : { ...o.accepted, replayed: o.replayed },
+      ),
+    };
   }
 
   @Post(':requestId/cancel')
   @HttpCode(200)
   @RequireScope(Scope.TASKS_WRITE)
-  @ApiOperation({ summary: 'Cancel a task', description: 'PENDING, WAITING, DISPATCHED or RUNNING → CANCELLED. A running handler sees its AbortSignal fire at once (a stop signal to its executor; its next heartbeat if that is lost); its late result is not recorded. Under maxConcurrency the next waiting instance starts once the handler stopped. A task that already ended is returned unchanged.' })
+  @ApiOperation({
+    summary: 'Cancel a task',
+    description:
+      'PENDING, WAITING, DISPATCHED or RUNNING → CANCELLED. A running handler sees its AbortSignal fire at once (a ' +
+      'stop signal to its executor; its next heartbeat if that is lost); its late result is not recorded. Under ' +
+      'maxConcurrency the next waiting instance starts once the handler stopped. A task that already ended is ' +
+      'returned unchanged.',
+  })
   @ApiOkResponse({ type: TaskViewDto })
   @ApiNotFoundResponse({ description: ADMIN_APP })
-  async cancel(@CurrentCaller() caller: Caller, @Param('requestId') requestId: string, @Query() q: OwnerQueryDto): Promise<TaskViewDto> {
+  async cancel(
+    @CurrentCaller() caller: Caller,
+    @Param('requestId') requestId: string,
+    @Query() q: OwnerQueryDto,
+  ): Promise<TaskViewDto> {
     return toTaskView(await this.tasks.cancel(caller, requestId, q.appId));
   }
 
   @Get(':requestId')
   @RequireScope(Scope.TASKS_READ)
-  @ApiOperation({ summary: 'Task status', description: 'Status, attempt, node, result or error, and timestamps of one of your tasks, with every attempt so far (node, fencing token, status, times, error).' })
+  @ApiOperation({
+    summary: 'Task status',
+    description:
+      'Status, attempt, node, result or error, and timestamps of one of your tasks, with every attempt so far ' +
+      '(node, fencing token, status, times, error).',
+  })
   @ApiOkResponse({ type: TaskViewDto })
   @ApiNotFoundResponse({ description: ADMIN_APP })
-  async get(@CurrentCaller() caller: Caller, @Param('requestId') requestId: string, @Query() q: OwnerQueryDto): Promise<TaskViewDto> {
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('requestId') requestId: string,
+    @Query() q: OwnerQueryDto,
+  ): Promise<TaskViewDto> {
     const row = await this.tasks.get(caller, requestId, q.appId);
     return toTaskView(row, await this.tasks.attemptsOf(row.id), await this.handlers.waitingNote(row));
   }

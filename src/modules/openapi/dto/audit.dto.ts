@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { AuditLog } from '../../metadata/index.js';
 import { APP_ID_PATTERN } from '../auth/api-client.service.js';
-import { AuditAction } from '../services/audit.service.js';
+import { AuditAction } from '../../jobs/index.js';
 
 /** Most rows one page of GET /api/audit lists, and the furthest offset. */
 export const MAX_AUDIT_PAGE = 500;
@@ -12,33 +12,70 @@ export const MAX_AUDIT_OFFSET = 100_000;
 /** GET /api/audit query: every filter given must hold. */
 export class AuditQueryDto {
   @ApiPropertyOptional({ description: 'Rows written by this app (who made the change).' })
-  @IsOptional() @IsString() @Matches(APP_ID_PATTERN, { message: 'appId must be 3-64 of [A-Za-z0-9_.-]' })
+  @IsOptional()
+  @IsString()
+  @Matches(APP_ID_PATTERN, { message: 'appId must be 3-64 of [A-Za-z0-9_.-]' })
   appId?: string;
 
-  @ApiPropertyOptional({ description: 'Rows about this job (its id, not its code): its changes, runs and instance cancels.' })
-  @IsOptional() @IsString() @MaxLength(36)
+  @ApiPropertyOptional({
+    description: 'Rows about this job (its id, not its code): its changes, runs and instance cancels.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(36)
   jobId?: string;
 
-  @ApiPropertyOptional({ enum: AuditAction, description: 'One action (README "Audit"); an unknown one is a 400, not an empty page.' })
-  @IsOptional() @IsIn(Object.values(AuditAction), { message: `action must be one of ${Object.values(AuditAction).join(', ')}` })
+  @ApiPropertyOptional({
+    enum: AuditAction,
+    description: 'One action (README "Audit"); an unknown one is a 400, not an empty page.',
+  })
+  @IsOptional()
+  @IsIn(Object.values(AuditAction), { message: `action must be one of ${Object.values(AuditAction).join(', ')}` })
   action?: AuditAction;
 
-  @ApiPropertyOptional({ description: 'Rows written at or after this ISO-8601 instant.', example: '2026-12-01T00:00:00Z' })
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'from must be an ISO-8601 instant' }) @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'from needs Z or an offset' })
+  @ApiPropertyOptional({
+    description: 'Rows written at or after this ISO-8601 instant.',
+    example: '2026-12-01T00:00:00Z',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'from must be an ISO-8601 instant' })
+  @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'from needs Z or an offset' })
   from?: string;
 
-  @ApiPropertyOptional({ description: 'Rows written at or before this ISO-8601 instant.', example: '2026-12-02T00:00:00Z' })
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'to must be an ISO-8601 instant' }) @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'to needs Z or an offset' })
+  @ApiPropertyOptional({
+    description: 'Rows written at or before this ISO-8601 instant.',
+    example: '2026-12-02T00:00:00Z',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'to must be an ISO-8601 instant' })
+  @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'to needs Z or an offset' })
   to?: string;
 
-  @ApiPropertyOptional({ default: 0, maximum: MAX_AUDIT_OFFSET }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_AUDIT_OFFSET) offset?: number;
-  @ApiPropertyOptional({ default: 50, maximum: MAX_AUDIT_PAGE }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_AUDIT_PAGE) limit?: number;
+  @ApiPropertyOptional({ default: 0, maximum: MAX_AUDIT_OFFSET })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_AUDIT_OFFSET)
+  offset?: number;
+  @ApiPropertyOptional({ default: 50, maximum: MAX_AUDIT_PAGE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_AUDIT_PAGE)
+  limit?: number;
 }
 
 /** One audit row. */
 export class AuditRowDto {
   @ApiProperty() id: string;
-  @ApiProperty({ type: String, nullable: true, description: 'Who: the app that made the change (null: an operator\'s CLI or the first start).' }) appId: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "Who: the app that made the change (null: an operator's CLI or the first start).",
+  })
+  appId: string | null;
   @ApiProperty() action: string;
   @ApiProperty({ description: 'job, task, client or crontab.' }) targetType: string;
   @ApiProperty() targetId: string;
@@ -48,8 +85,14 @@ export class AuditRowDto {
 
   static of(r: AuditLog): AuditRowDto {
     return {
-      id: r.id, appId: r.appId, action: r.action, targetType: r.targetType, targetId: r.targetId, before: r.before ?? null,
-      after: r.after ?? null, createdAt: new Date(r.createdAt).toISOString(),
+      id: r.id,
+      appId: r.appId,
+      action: r.action,
+      targetType: r.targetType,
+      targetId: r.targetId,
+      before: r.before ?? null,
+      after: r.after ?? null,
+      createdAt: new Date(r.createdAt).toISOString(),
     };
   }
 }

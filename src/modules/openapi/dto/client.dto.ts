@@ -1,8 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { ApiClient, Scope } from '../../metadata/index.js';
 import { APP_ID_PATTERN } from '../auth/api-client.service.js';
+import { iso } from '../views/iso.js';
 
 /** Most entries of a client's egress allow-list, and the longest entry. */
 export const MAX_EGRESS_ENTRIES = 64;
@@ -17,62 +31,142 @@ const SCOPES = Object.values(Scope);
 export const MAX_CLIENT_PAGE = 500;
 export const MAX_CLIENT_OFFSET = 100_000;
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
 /** The limits a client may have of its own (null = the setting's default). */
 export class ClientLimitsDto {
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 1_000_000, description: 'Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited.' })
-  @IsOptional() @IsInt() @Min(0) @Max(1_000_000)
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    maximum: 1_000_000,
+    description: 'Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
   rateLimit?: number | null;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: 1_000_000, description: 'Token bucket size (burst); null = the RATE_LIMIT_BURST default.' })
-  @IsOptional() @IsInt() @Min(1) @Max(1_000_000)
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: 1_000_000,
+    description: 'Token bucket size (burst); null = the RATE_LIMIT_BURST default.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   rateBurst?: number | null;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 10_000_000, description: 'Most job definitions the app may own in a namespace; null = MAX_JOBS_PER_APP, 0 = no limit.' })
-  @IsOptional() @IsInt() @Min(0) @Max(10_000_000)
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    maximum: 10_000_000,
+    description: 'Most job definitions the app may own in a namespace; null = MAX_JOBS_PER_APP, 0 = no limit.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(10_000_000)
   maxJobs?: number | null;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 100_000_000, description: 'Most unfinished tasks and fires the app may have; null = MAX_UNFINISHED_TASKS_PER_APP, 0 = no limit.' })
-  @IsOptional() @IsInt() @Min(0) @Max(100_000_000)
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    maximum: 100_000_000,
+    description: 'Most unfinished tasks and fires the app may have; null = MAX_UNFINISHED_TASKS_PER_APP, 0 = no limit.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(100_000_000)
   maxUnfinishedTasks?: number | null;
 
   @ApiPropertyOptional({
-    type: [String], nullable: true, maxItems: MAX_EGRESS_ENTRIES,
-    description: `The app's own egress allow-list (hosts, IPs, CIDRs, optional :port; at most ${MAX_EGRESS_ENTRIES} entries of ${MAX_EGRESS_ENTRY_LENGTH} characters): narrows the cluster's egress policy, never widens it. null = no narrowing.`,
+    type: [String],
+    nullable: true,
+    maxItems: MAX_EGRESS_ENTRIES,
+    description:
+      `The app's own egress allow-list (hosts, IPs, CIDRs, optional :port; at most ${MAX_EGRESS_ENTRIES} entries of ` +
+      `${MAX_EGRESS_ENTRY_LENGTH} characters): narrows the cluster's egress policy, never widens it. null = no ` +
+      `narrowing.`,
     example: ['api.example.com:443', '10.0.0.0/8'],
   })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX_EGRESS_ENTRIES) @IsString({ each: true }) @MaxLength(MAX_EGRESS_ENTRY_LENGTH, { each: true })
-  @Matches(EGRESS_ENTRY, { each: true, message: 'egressAllow entries are hosts, IPs or CIDRs with an optional :port ([A-Za-z0-9.*:[]/_-])' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_EGRESS_ENTRIES)
+  @IsString({ each: true })
+  @MaxLength(MAX_EGRESS_ENTRY_LENGTH, { each: true })
+  @Matches(EGRESS_ENTRY, {
+    each: true,
+    message: 'egressAllow entries are hosts, IPs or CIDRs with an optional :port ([A-Za-z0-9.*:[]/_-])',
+  })
   egressAllow?: string[] | null;
 }
 
 /** POST /api/clients body. */
 export class CreateClientDto extends ClientLimitsDto {
   @ApiProperty({ description: 'The new app id: 3-64 of [A-Za-z0-9_.-], compared exactly.', example: 'billing' })
-  @IsString() @Matches(APP_ID_PATTERN, { message: 'appId must be 3-64 of [A-Za-z0-9_.-]' })
+  @IsString()
+  @Matches(APP_ID_PATTERN, { message: 'appId must be 3-64 of [A-Za-z0-9_.-]' })
   appId: string;
 
-  @ApiPropertyOptional({ enum: SCOPES, isArray: true, description: 'What it may do (default tasks:read, tasks:write, jobs:read, jobs:write, nodes:read). admin implies all but shell.' })
-  @IsOptional() @IsArray() @ArrayMaxSize(SCOPES.length) @ArrayUnique() @IsIn(SCOPES, { each: true, message: `scopes must be of ${SCOPES.join(', ')}` })
+  @ApiPropertyOptional({
+    enum: SCOPES,
+    isArray: true,
+    description:
+      'What it may do (default tasks:read, tasks:write, jobs:read, jobs:write, nodes:read). admin implies all but ' +
+      'shell.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(SCOPES.length)
+  @ArrayUnique()
+  @IsIn(SCOPES, { each: true, message: `scopes must be of ${SCOPES.join(', ')}` })
   scopes?: Scope[];
 }
 
 /** PATCH /api/clients/{appId} body: any subset; a limit set to null goes back to the setting's default. */
 export class UpdateClientDto extends ClientLimitsDto {
-  @ApiPropertyOptional({ enum: SCOPES, isArray: true, description: 'The whole new list of scopes (replaces the old one).' })
-  @IsOptional() @IsArray() @ArrayMaxSize(SCOPES.length) @ArrayUnique() @IsIn(SCOPES, { each: true, message: `scopes must be of ${SCOPES.join(', ')}` })
+  @ApiPropertyOptional({
+    enum: SCOPES,
+    isArray: true,
+    description: 'The whole new list of scopes (replaces the old one).',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(SCOPES.length)
+  @ArrayUnique()
+  @IsIn(SCOPES, { each: true, message: `scopes must be of ${SCOPES.join(', ')}` })
   scopes?: Scope[];
 
-  @ApiPropertyOptional({ description: 'false: every request of the app is refused (401), on other API pods within the 30-s client cache.' })
-  @IsOptional() @IsBoolean()
+  @ApiPropertyOptional({
+    description: 'false: every request of the app is refused (401), on other API pods within the 30-s client cache.',
+  })
+  @IsOptional()
+  @IsBoolean()
   enabled?: boolean;
 }
 
 /** GET /api/clients query. */
 export class ClientListQueryDto {
-  @ApiPropertyOptional({ default: 0, maximum: MAX_CLIENT_OFFSET }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_CLIENT_OFFSET) offset?: number;
-  @ApiPropertyOptional({ default: 50, maximum: MAX_CLIENT_PAGE }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_CLIENT_PAGE) limit?: number;
+  @ApiPropertyOptional({ default: 0, maximum: MAX_CLIENT_OFFSET })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_CLIENT_OFFSET)
+  offset?: number;
+  @ApiPropertyOptional({ default: 50, maximum: MAX_CLIENT_PAGE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CLIENT_PAGE)
+  limit?: number;
 }
 
 /** A client as admins see it: never its secret. */
@@ -90,8 +184,16 @@ export class ClientViewDto {
 
   static of(c: ApiClient): ClientViewDto {
     return {
-      appId: c.appId, enabled: c.enabled, scopes: c.scopes ?? [], rateLimit: c.rateLimit, rateBurst: c.rateBurst, maxJobs: c.maxJobs,
-      maxUnfinishedTasks: c.maxUnfinishedTasks, egressAllow: c.egressAllow, createdAt: iso(c.createdAt) as string, updatedAt: iso(c.updatedAt),
+      appId: c.appId,
+      enabled: c.enabled,
+      scopes: c.scopes ?? [],
+      rateLimit: c.rateLimit,
+      rateBurst: c.rateBurst,
+      maxJobs: c.maxJobs,
+      maxUnfinishedTasks: c.maxUnfinishedTasks,
+      egressAllow: c.egressAllow,
+      createdAt: iso(c.createdAt) as string,
+      updatedAt: iso(c.updatedAt),
     };
   }
 }

@@ -8,7 +8,9 @@ type Ctor = new (...args: never[]) => unknown;
 
 /** The most characters a DTO string property accepts: its MaxLength, or the `{1,n}` of its Matches pattern. */
 function dtoBound(dto: Ctor, property: string): number | undefined {
-  const checks = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).filter((m) => m.propertyName === property);
+  const checks = getMetadataStorage()
+    .getTargetValidationMetadatas(dto, '', true, false)
+    .filter((m) => m.propertyName === property);
   const bounds = checks.flatMap((m) => {
     if (m.name === 'maxLength') return [Number(m.constraints[0])];
     if (m.name === 'matches') {
@@ -46,26 +48,53 @@ describe('DTO string bounds fit their columns', () => {
     [ImportCrontabDto, 'timeZone', JobDefinition, 'timeZone'],
   ];
 
-  it.each(cases.map(([dto, property, entity, column]) => [dto.name, property, entity.name, column, dto, entity] as const))('%s.%s fits %s.%s', (_d, property, _e, column, dto, entity) => {
+  it.each(
+    cases.map(([dto, property, entity, column]) => [dto.name, property, entity.name, column, dto, entity] as const),
+  )('%s.%s fits %s.%s', (_d, property, _e, column, dto, entity) => {
     const bound = dtoBound(dto, property);
     expect(bound).toBeDefined();
     expect(bound).toBeLessThanOrEqual(columnLength(entity, column));
   });
 
   it('keeps every string column of a job definition a caller writes bounded by the create DTO', () => {
-    const written = new Set(Object.keys(getMetadataStorage().getTargetValidationMetadatas(CreateJobDto, '', true, false).reduce((o, m) => ({ ...o, [m.propertyName]: 1 }), {})));
-    const strings = getMetadataArgsStorage().columns.filter((c) => c.target === JobDefinition && c.options.type === 'varchar' && written.has(c.propertyName));
-    expect(strings.map((c) => c.propertyName).sort()).toEqual(['code', 'description', 'handler', 'misfirePolicy', 'overlapPolicy', 'retryBackoffKind', 'routingKey', 'routingStrategy', 'timeZone', 'triggerExpr', 'triggerType']);
+    const written = new Set(
+      Object.keys(
+        getMetadataStorage()
+          .getTargetValidationMetadatas(CreateJobDto, '', true, false)
+          .reduce((o, m) => ({ ...o, [m.propertyName]: 1 }), {}),
+      ),
+    );
+    const strings = getMetadataArgsStorage().columns.filter(
+      (c) => c.target === JobDefinition && c.options.type === 'varchar' && written.has(c.propertyName),
+    );
+    expect(strings.map((c) => c.propertyName).sort()).toEqual([
+      'code',
+      'description',
+      'handler',
+      'misfirePolicy',
+      'overlapPolicy',
+      'retryBackoffKind',
+      'routingKey',
+      'routingStrategy',
+      'timeZone',
+      'triggerExpr',
+      'triggerType',
+    ]);
     for (const c of strings) {
       const bounded = dtoBound(CreateJobDto, c.propertyName) ?? enumBound(c.propertyName);
-      expect({ field: c.propertyName, fits: bounded <= Number(c.options.length) }).toEqual({ field: c.propertyName, fits: true });
+      expect({ field: c.propertyName, fits: bounded <= Number(c.options.length) }).toEqual({
+        field: c.propertyName,
+        fits: true,
+      });
     }
   });
 });
 
 /** The longest value of an IsIn-checked property of CreateJobDto (its enum). */
 function enumBound(property: string): number {
-  const isIn = getMetadataStorage().getTargetValidationMetadatas(CreateJobDto, '', true, false).find((m) => m.propertyName === property && m.name === 'isIn');
+  const isIn = getMetadataStorage()
+    .getTargetValidationMetadatas(CreateJobDto, '', true, false)
+    .find((m) => m.propertyName === property && m.name === 'isIn');
   if (!isIn) return Number.POSITIVE_INFINITY;
   return Math.max(...(isIn.constraints[0] as string[]).map((v) => v.length));
 }

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CorruptJson, describeCorruptRow, JobDefinition } from '../../metadata/index.js';
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+import { iso } from '../views/iso.js';
 
 /** A job definition as the API shows it; times ISO-8601 UTC. */
 export class JobViewDto {
@@ -26,27 +25,59 @@ export class JobViewDto {
   @ApiProperty() retryBackoffMs: number;
   @ApiProperty() retryBackoffKind: string;
   @ApiProperty() enabled: boolean;
-  @ApiProperty({ description: 'OK, or ERROR when the next fire could not be computed (see scheduleError).' }) scheduleState: string;
+  @ApiProperty({ description: 'OK, or ERROR when the next fire could not be computed (see scheduleError).' })
+  scheduleState: string;
   @ApiProperty({ nullable: true, type: String }) scheduleError: string | null;
   @ApiProperty({ nullable: true, type: String }) nextFireTime: string | null;
   @ApiProperty({ nullable: true, type: String }) lastFireTime: string | null;
-  @ApiProperty({ type: [String], description: 'The next 5 fire times from now (for FIXED_DELAY assuming zero run time), even while paused.' }) nextFireTimes: string[];
+  @ApiProperty({
+    type: [String],
+    description: 'The next 5 fire times from now (for FIXED_DELAY assuming zero run time), even while paused.',
+  })
+  nextFireTimes: string[];
   @ApiProperty() version: number;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
-  @ApiPropertyOptional({ description: 'Present when stored params or shardParams cannot be read (a corrupt row): they are shown as null; send new ones with PATCH.' })
+  @ApiPropertyOptional({
+    description:
+      'Present when stored params or shardParams cannot be read (a corrupt row): they are shown as null; send new ' +
+      'ones with PATCH.',
+  })
   note?: string;
 
   static of(d: JobDefinition, preview: number[]): JobViewDto {
     const corrupt = describeCorruptRow(d);
     const readable = <T>(v: T): T | null => (v instanceof CorruptJson ? null : v);
     return {
-      id: d.id, appId: d.appId, code: d.code, description: d.description, handler: d.handler, triggerType: d.triggerType, triggerExpr: d.triggerExpr,
-      timeZone: d.timeZone, params: readable(d.params), routingStrategy: d.routingStrategy, routingKey: d.routingKey, shardTotal: d.shardTotal, shardParams: readable(d.shardParams), misfirePolicy: d.misfirePolicy,
-      overlapPolicy: d.overlapPolicy, maxConcurrency: d.maxConcurrency, timeoutMs: d.timeoutMs, retryMax: d.retryMax, retryBackoffMs: d.retryBackoffMs,
-      retryBackoffKind: d.retryBackoffKind, enabled: d.enabled, scheduleState: d.scheduleState, scheduleError: d.scheduleError,
-      nextFireTime: iso(d.nextFireTime), lastFireTime: iso(d.lastFireTime), nextFireTimes: preview.map((t) => new Date(t).toISOString()),
-      version: d.version, createdAt: iso(d.createdAt) as string, updatedAt: iso(d.updatedAt) as string,
+      id: d.id,
+      appId: d.appId,
+      code: d.code,
+      description: d.description,
+      handler: d.handler,
+      triggerType: d.triggerType,
+      triggerExpr: d.triggerExpr,
+      timeZone: d.timeZone,
+      params: readable(d.params),
+      routingStrategy: d.routingStrategy,
+      routingKey: d.routingKey,
+      shardTotal: d.shardTotal,
+      shardParams: readable(d.shardParams),
+      misfirePolicy: d.misfirePolicy,
+      overlapPolicy: d.overlapPolicy,
+      maxConcurrency: d.maxConcurrency,
+      timeoutMs: d.timeoutMs,
+      retryMax: d.retryMax,
+      retryBackoffMs: d.retryBackoffMs,
+      retryBackoffKind: d.retryBackoffKind,
+      enabled: d.enabled,
+      scheduleState: d.scheduleState,
+      scheduleError: d.scheduleError,
+      nextFireTime: iso(d.nextFireTime),
+      lastFireTime: iso(d.lastFireTime),
+      nextFireTimes: preview.map((t) => new Date(t).toISOString()),
+      version: d.version,
+      createdAt: iso(d.createdAt) as string,
+      updatedAt: iso(d.updatedAt) as string,
       ...(corrupt !== null ? { note: `${corrupt}: shown as null; send new ones with PATCH` } : {}),
     };
   }

@@ -1,46 +1,111 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { MAX_BATCH_TASKS, MAX_CODE_CHARS, MAX_PARAMS_BYTES, MAX_TEXT_CHARS } from '../../../common/index.js';
 import { BackoffKind } from '../../metadata/index.js';
 import { MaxJsonBytes, NAME_PATTERN } from './validators.js';
 
 /** POST /api/tasks body. */
 export class SubmitTaskDto {
-  @ApiPropertyOptional({ description: `Idempotency key chosen by the caller (1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -). The same id with the same body returns the first answer; with another body it is a 409. Generated when absent.`, example: 'order-42-sync', maxLength: MAX_CODE_CHARS })
-  @IsOptional() @IsString() @Matches(NAME_PATTERN, { message: `requestId must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
+  @ApiPropertyOptional({
+    description:
+      `Idempotency key chosen by the caller (1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -). The same id with the same ` +
+      `body returns the first answer; with another body it is a 409. Generated when absent.`,
+    example: 'order-42-sync',
+    maxLength: MAX_CODE_CHARS,
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(NAME_PATTERN, { message: `requestId must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   requestId?: string;
 
-  @ApiProperty({ description: `Name of the handler that runs the task (built in: 'noop', 'http', and 'shell' when enabled; 1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -).`, example: 'http', maxLength: MAX_CODE_CHARS })
-  @IsString() @Matches(NAME_PATTERN, { message: `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
+  @ApiProperty({
+    description:
+      `Name of the handler that runs the task (built in: 'noop', 'http', and 'shell' when enabled; ` +
+      `1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -).`,
+    example: 'http',
+    maxLength: MAX_CODE_CHARS,
+  })
+  @IsString()
+  @Matches(NAME_PATTERN, { message: `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   handler: string;
 
-  @ApiPropertyOptional({ description: `Handler parameters (JSON object, at most ${MAX_PARAMS_BYTES} bytes as JSON: a 400 naming params beyond). For 'http': method, url, headers, body, timeoutMs.`, example: { method: 'GET', url: 'http://reports.internal:8080/health' } })
-  @IsOptional() @IsObject() @MaxJsonBytes(MAX_PARAMS_BYTES)
+  @ApiPropertyOptional({
+    description:
+      `Handler parameters (JSON object, at most ${MAX_PARAMS_BYTES} bytes as JSON: a 400 naming params beyond). For ` +
+      `'http': method, url, headers, body, timeoutMs.`,
+    example: { method: 'GET', url: 'http://reports.internal:8080/health' },
+  })
+  @IsOptional()
+  @IsObject()
+  @MaxJsonBytes(MAX_PARAMS_BYTES)
   params?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'Run no earlier than this many milliseconds from now (0 - 31 days).', example: 0 })
-  @IsOptional() @IsInt() @Min(0) @Max(31 * 24 * 3600 * 1000)
+  @ApiPropertyOptional({
+    description: 'Run no earlier than this many milliseconds from now (0 - 31 days).',
+    example: 0,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(31 * 24 * 3600 * 1000)
   delayMs?: number;
 
-  @ApiPropertyOptional({ description: 'Time limit of one attempt, ms (default 60000, max 24 h). On expiry the signal aborts and the attempt is TIMEOUT.', example: 60000 })
-  @IsOptional() @IsInt() @Min(1) @Max(24 * 3600 * 1000)
+  @ApiPropertyOptional({
+    description:
+      'Time limit of one attempt, ms (default 60000, max 24 h). On expiry the signal aborts and the attempt is ' +
+      'TIMEOUT.',
+    example: 60000,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(24 * 3600 * 1000)
   timeoutMs?: number;
 
   @ApiPropertyOptional({ description: 'Attempts in all, first included (1-20, default 1).', example: 3 })
-  @IsOptional() @IsInt() @Min(1) @Max(20)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(20)
   maxAttempts?: number;
 
   @ApiPropertyOptional({ description: 'Base delay between attempts, ms (default 1000).', example: 1000 })
-  @IsOptional() @IsInt() @Min(0) @Max(3600 * 1000)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(3600 * 1000)
   retryBackoffMs?: number;
 
   @ApiPropertyOptional({ enum: BackoffKind, description: 'FIXED (default) or EXPONENTIAL (doubling, with jitter).' })
-  @IsOptional() @IsIn(Object.values(BackoffKind))
+  @IsOptional()
+  @IsIn(Object.values(BackoffKind))
   retryBackoffKind?: BackoffKind;
 
-  @ApiPropertyOptional({ description: `Routing key (at most ${MAX_TEXT_CHARS} characters): tasks with the same key go to the same executor while the node set holds (consistent hash; adding or removing one of N nodes moves about 1/N of the keys). Without it tasks go round robin.`, maxLength: MAX_TEXT_CHARS })
-  @IsOptional() @IsString() @MaxLength(MAX_TEXT_CHARS)
+  @ApiPropertyOptional({
+    description:
+      `Routing key (at most ${MAX_TEXT_CHARS} characters): tasks with the same key go to the same executor while the ` +
+      `node set holds (consistent hash; adding or removing one of N nodes moves about 1/N of the keys). Without it ` +
+      `tasks go round robin.`,
+    maxLength: MAX_TEXT_CHARS,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_TEXT_CHARS)
   routingKey?: string;
 }
 
@@ -53,14 +118,30 @@ export class TaskAcceptedDto {
 
 /** POST /api/tasks/batch body. */
 export class SubmitTaskBatchDto {
-  @ApiProperty({ type: [SubmitTaskDto], minItems: 1, maxItems: MAX_BATCH_TASKS, description: `The tasks (1-${MAX_BATCH_TASKS}), each exactly as the body of POST /api/tasks (its own requestId and idempotency). One invalid task refuses the whole batch with a 400 whose \`field\` names it, e.g. \`tasks[3].handler\`; a longer list is a 400 naming \`tasks\`, refused before its items are read.` })
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_BATCH_TASKS) @ValidateNested({ each: true }) @Type(() => SubmitTaskDto)
+  @ApiProperty({
+    type: [SubmitTaskDto],
+    minItems: 1,
+    maxItems: MAX_BATCH_TASKS,
+    description:
+      `The tasks (1-${MAX_BATCH_TASKS}), each exactly as the body of POST /api/tasks (its own requestId and ` +
+      `idempotency). One invalid task refuses the whole batch with a 400 whose \`field\` names it, e.g. ` +
+      `\`tasks[3].handler\`; a longer list is a 400 naming \`tasks\`, refused before its items are read.`,
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_BATCH_TASKS)
+  @ValidateNested({ each: true })
+  @Type(() => SubmitTaskDto)
   tasks: SubmitTaskDto[];
 }
 
 /** An accepted item of a batch answer: what POST /api/tasks would answer, plus whether it replays an earlier submit. */
 export class TaskBatchAcceptedItemDto extends TaskAcceptedDto {
-  @ApiProperty({ description: 'True when the task already existed before this request (a replay: nothing new was created); the answer is then the first one.' })
+  @ApiProperty({
+    description:
+      'True when the task already existed before this request (a replay: nothing new was created); the answer is ' +
+      'then the first one.',
+  })
   replayed: boolean;
 }
 
@@ -83,19 +164,31 @@ export class TaskBatchRefusedItemDto {
 @ApiExtraModels(TaskBatchAcceptedItemDto, TaskBatchRefusedItemDto)
 export class TaskBatchAcceptedDto {
   @ApiProperty({
-    description: 'results[i] answers tasks[i]: accepted (`replayed` says whether it existed already) or refused (`error`).',
+    description:
+      'results[i] answers tasks[i]: accepted (`replayed` says whether it existed already) or refused (`error`).',
     type: 'array',
-    items: { oneOf: [{ $ref: getSchemaPath(TaskBatchAcceptedItemDto) }, { $ref: getSchemaPath(TaskBatchRefusedItemDto) }] },
+    items: {
+      oneOf: [{ $ref: getSchemaPath(TaskBatchAcceptedItemDto) }, { $ref: getSchemaPath(TaskBatchRefusedItemDto) }],
+    },
   })
   results: Array<TaskBatchAcceptedItemDto | TaskBatchRefusedItemDto>;
 }
 
 /** One attempt of an instance (the job_attempt row). Times are ISO-8601 UTC. */
 export class AttemptViewDto {
-  @ApiProperty({ description: '1-based; a retry, a lost node or lease, or a hand-back starts the next one.' }) attempt: number;
+  @ApiProperty({ description: '1-based; a retry, a lost node or lease, or a hand-back starts the next one.' })
+  attempt: number;
   @ApiProperty({ description: 'The executor node that ran it.' }) nodeId: string;
-  @ApiProperty({ description: 'The fencing token the attempt ran under (DESIGN §7); a later attempt has a larger one.' }) fencingToken: number;
-  @ApiProperty({ description: 'RUNNING, SUCCESS, FAILED, TIMEOUT, CANCELLED, HANDED_BACK (its node shut down), NODE_LOST or LEASE_LOST (taken back).' }) status: string;
+  @ApiProperty({
+    description: 'The fencing token the attempt ran under (DESIGN §7); a later attempt has a larger one.',
+  })
+  fencingToken: number;
+  @ApiProperty({
+    description:
+      'RUNNING, SUCCESS, FAILED, TIMEOUT, CANCELLED, HANDED_BACK (its node shut down), NODE_LOST or LEASE_LOST ' +
+      '(taken back).',
+  })
+  status: string;
   @ApiProperty() startedAt: string;
   @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
   @ApiProperty({ nullable: true, type: String }) error: string | null;
@@ -106,12 +199,14 @@ export class TaskViewDto {
   @ApiProperty() requestId: string;
   @ApiProperty() instanceId: string;
   @ApiProperty() handler: string;
-  @ApiProperty({ enum: ['PENDING', 'WAITING', 'DISPATCHED', 'RUNNING', 'SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'] }) status: string;
+  @ApiProperty({ enum: ['PENDING', 'WAITING', 'DISPATCHED', 'RUNNING', 'SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'] })
+  status: string;
   @ApiProperty() attempt: number;
   @ApiProperty() maxAttempts: number;
   @ApiProperty({ nullable: true, type: String }) nodeId: string | null;
   @ApiProperty({ nullable: true, type: String }) jobCode: string | null;
-  @ApiProperty({ description: 'Shard of the fire, 0-based (SHARDING_BROADCAST jobs; 0 otherwise).' }) shardIndex: number;
+  @ApiProperty({ description: 'Shard of the fire, 0-based (SHARDING_BROADCAST jobs; 0 otherwise).' })
+  shardIndex: number;
   @ApiProperty({ description: 'Shards of the fire (1 unless SHARDING_BROADCAST).' }) shardTotal: number;
   @ApiProperty() triggerSource: string;
   @ApiProperty({ nullable: true, description: 'What the handler returned (bounded).' }) result: unknown;
@@ -123,14 +218,27 @@ export class TaskViewDto {
   @ApiProperty({ nullable: true, type: String }) dispatchedAt: string | null;
   @ApiProperty({ nullable: true, type: String }) startedAt: string | null;
   @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
-  @ApiPropertyOptional({ type: [AttemptViewDto], description: 'Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists.' })
+  @ApiPropertyOptional({
+    type: [AttemptViewDto],
+    description:
+      'Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in ' +
+      'lists.',
+  })
   attempts?: AttemptViewDto[];
-  @ApiPropertyOptional({ description: 'On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler. On any read: which stored fields cannot be read (a corrupt row, e.g. params cut at 65,535 bytes), shown as null.' })
+  @ApiPropertyOptional({
+    description:
+      'On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its ' +
+      'handler. On any read: which stored fields cannot be read (a corrupt row, e.g. params cut at 65,535 bytes), ' +
+      'shown as null.',
+  })
   note?: string;
 }
 
 /** POST /api/jobs/{id}/trigger answer: the new instance; for a sharded job shard 0, and every shard under `shards`. */
 export class TriggerViewDto extends TaskViewDto {
-  @ApiPropertyOptional({ type: [TaskViewDto], description: 'Every shard of the fire, by shard index (SHARDING_BROADCAST jobs only).' })
+  @ApiPropertyOptional({
+    type: [TaskViewDto],
+    description: 'Every shard of the fire, by shard index (SHARDING_BROADCAST jobs only).',
+  })
   shards?: TaskViewDto[];
 }

@@ -16,7 +16,8 @@ export function MaxJsonBytes(max: number): PropertyDecorator {
     constraints: [max],
     validator: {
       validate: (v: unknown) => jsonBytes(v) <= max,
-      defaultMessage: (args) => `${args?.property} must be at most ${max} bytes as JSON (got ${jsonBytes(args?.value)})`,
+      defaultMessage: (args) =>
+        `${args?.property} must be at most ${max} bytes as JSON (got ${jsonBytes(args?.value)})`,
     },
   });
 }

@@ -6,30 +6,46 @@ const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) 
 
 describe('bodyShapeFault', () => {
   it('passes a body within every bound, and anything that is not an object or array', () => {
-    expect(bodyShapeFault({ tasks: [{ handler: 'noop', params: { a: nested(MAX_BODY_DEPTH - 4), ...keys(MAX_OBJECT_KEYS - 1) } }] })).toBeNull();
+    expect(
+      bodyShapeFault({
+        tasks: [{ handler: 'noop', params: { a: nested(MAX_BODY_DEPTH - 4), ...keys(MAX_OBJECT_KEYS - 1) } }],
+      }),
+    ).toBeNull();
     for (const v of [null, 1, 'x', undefined]) expect(bodyShapeFault(v)).toBeNull();
   });
 
   it('names the top-level field under which the body is nested too deep (an array body: the index)', () => {
-    expect(bodyShapeFault({ ok: 1, params: { deep: nested(MAX_BODY_DEPTH) } })).toEqual({ field: 'params', message: `params is nested deeper than ${MAX_BODY_DEPTH} levels` });
+    expect(bodyShapeFault({ ok: 1, params: { deep: nested(MAX_BODY_DEPTH) } })).toEqual({
+      field: 'params',
+      message: `params is nested deeper than ${MAX_BODY_DEPTH} levels`,
+    });
     expect(bodyShapeFault([{}, nested(MAX_BODY_DEPTH + 1)])?.field).toBe('1');
   });
 
   it('names an object of more than MAX_OBJECT_KEYS keys by its path', () => {
-    expect(bodyShapeFault({ tasks: [{}, { params: keys(MAX_OBJECT_KEYS + 1) }] })).toEqual({ field: 'tasks[1].params', message: `tasks[1].params has more than ${MAX_OBJECT_KEYS} keys (${MAX_OBJECT_KEYS + 1})` });
+    expect(bodyShapeFault({ tasks: [{}, { params: keys(MAX_OBJECT_KEYS + 1) }] })).toEqual({
+      field: 'tasks[1].params',
+      message: `tasks[1].params has more than ${MAX_OBJECT_KEYS} keys (${MAX_OBJECT_KEYS + 1})`,
+    });
     expect(bodyShapeFault(keys(MAX_OBJECT_KEYS + 1))?.field).toBe('body');
   });
 
   it('names the top-level field being walked when the body passes MAX_BODY_VALUES values', () => {
     const fault = bodyShapeFault({ handler: 'noop', junk: { a: Array.from({ length: MAX_BODY_VALUES }, () => 0) } });
-    expect(fault).toEqual({ field: 'junk', message: `the body holds more than ${MAX_BODY_VALUES} JSON values (at junk.a)` });
-    expect(bodyShapeFault({ a: Array.from({ length: MAX_BODY_VALUES - 2 }, () => 0) })).toBeNull(); // the body, a and its items
+    expect(fault).toEqual({
+      field: 'junk',
+      message: `the body holds more than ${MAX_BODY_VALUES} JSON values (at junk.a)`,
+    });
+    // the body, a and its items
+    expect(bodyShapeFault({ a: Array.from({ length: MAX_BODY_VALUES - 2 }, () => 0) })).toBeNull();
   });
 
   it('names a __proto__, constructor or prototype key at any depth (as JSON.parse makes them: own keys)', () => {
     for (const [text, field] of [
-      ['{"__proto__":{"polluted":1}}', '__proto__'], ['{"params":{"constructor":{"prototype":{"x":1}}}}', 'params.constructor'],
-      ['{"tasks":[{"params":{"a":[{"prototype":1}]}}]}', 'tasks[0].params.a[0].prototype'], ['[{"__proto__":1}]', '[0].__proto__'],
+      ['{"__proto__":{"polluted":1}}', '__proto__'],
+      ['{"params":{"constructor":{"prototype":{"x":1}}}}', 'params.constructor'],
+      ['{"tasks":[{"params":{"a":[{"prototype":1}]}}]}', 'tasks[0].params.a[0].prototype'],
+      ['[{"__proto__":1}]', '[0].__proto__'],
     ]) {
       const fault = bodyShapeFault(JSON.parse(text));
       expect(fault?.field).toBe(field);

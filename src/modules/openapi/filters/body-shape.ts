@@ -39,20 +39,35 @@ export function bodyShapeFault(body: unknown): BodyShapeFault | null {
   let values = 1;
   while (stack.length > 0) {
     const frame = stack.pop() as Frame;
-    if (frame.depth >= MAX_BODY_DEPTH) return { field: topField(frame), message: `${topField(frame)} is nested deeper than ${MAX_BODY_DEPTH} levels` };
+    if (frame.depth >= MAX_BODY_DEPTH)
+      return { field: topField(frame), message: `${topField(frame)} is nested deeper than ${MAX_BODY_DEPTH} levels` };
     const isArray = Array.isArray(frame.value);
     const keys = isArray ? null : Object.keys(frame.value);
-    const children: unknown[] = isArray ? (frame.value as unknown[]) : (keys as string[]).map((k) => (frame.value as Record<string, unknown>)[k]);
-    if (keys && keys.length > MAX_OBJECT_KEYS) return { field: pathOf(frame), message: `${pathOf(frame)} has more than ${MAX_OBJECT_KEYS} keys (${keys.length})` };
+    const children: unknown[] = isArray
+      ? (frame.value as unknown[])
+      : (keys as string[]).map((k) => (frame.value as Record<string, unknown>)[k]);
+    if (keys && keys.length > MAX_OBJECT_KEYS)
+      return {
+        field: pathOf(frame),
+        message: `${pathOf(frame)} has more than ${MAX_OBJECT_KEYS} keys (${keys.length})`,
+      };
     const forbidden = keys?.find((k) => PROTOTYPE_KEYS.has(k));
     if (forbidden !== undefined) {
       const field = childPath(frame, forbidden);
-      return { field, message: `${field}: the keys __proto__, constructor and prototype are refused anywhere in a body` };
+      return {
+        field,
+        message: `${field}: the keys __proto__, constructor and prototype are refused anywhere in a body`,
+      };
     }
     values += children.length;
-    if (values > MAX_BODY_VALUES) return { field: topField(frame), message: `the body holds more than ${MAX_BODY_VALUES} JSON values (at ${pathOf(frame)})` };
+    if (values > MAX_BODY_VALUES)
+      return {
+        field: topField(frame),
+        message: `the body holds more than ${MAX_BODY_VALUES} JSON values (at ${pathOf(frame)})`,
+      };
     children.forEach((v, i) => {
-      if (v && typeof v === 'object') stack.push({ value: v, depth: frame.depth + 1, parent: frame, key: keys ? keys[i] : `[${i}]` });
+      if (v && typeof v === 'object')
+        stack.push({ value: v, depth: frame.depth + 1, parent: frame, key: keys ? keys[i] : `[${i}]` });
     });
   }
   return null;

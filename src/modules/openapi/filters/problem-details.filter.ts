@@ -33,7 +33,14 @@ export interface ProblemFields {
 export function problemFields(err: SchedulerError): ProblemFields {
   const status = STATUS[err.code] ?? 500;
   const scope = err instanceof ForbiddenError ? err.scope : undefined;
-  return { status, title: titleOf(status), code: err.code, detail: err.message, ...(err.field ? { field: err.field } : {}), ...(scope ? { scope } : {}) };
+  return {
+    status,
+    title: titleOf(status),
+    code: err.code,
+    detail: err.message,
+    ...(err.field ? { field: err.field } : {}),
+    ...(scope ? { scope } : {}),
+  };
 }
 
 function titleOf(status: number): string {
@@ -41,7 +48,11 @@ function titleOf(status: number): string {
 }
 
 /** What a thrown value answers: its status and the problem fields besides `type`, `title`, `status`, `instance`. */
-function problemOf(exception: unknown, logger: Logger, req: Request): { status: number; body: Record<string, unknown> } {
+function problemOf(
+  exception: unknown,
+  logger: Logger,
+  req: Request,
+): { status: number; body: Record<string, unknown> } {
   if (exception instanceof SchedulerError) {
     const problem = problemFields(exception);
     if (problem.status >= 500) logger.error(exception.message);
@@ -51,9 +62,17 @@ function problemOf(exception: unknown, logger: Logger, req: Request): { status: 
     const status = exception.getStatus();
     const r = exception.getResponse();
     const detail = typeof r === 'string' ? r : ((r as { message?: unknown }).message ?? exception.message);
-    return { status, body: { code: status === 404 ? ErrorCode.NOT_FOUND : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'HTTP', detail: Array.isArray(detail) ? detail.join('; ') : String(detail) } };
+    return {
+      status,
+      body: {
+        code: status === 404 ? ErrorCode.NOT_FOUND : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'HTTP',
+        detail: Array.isArray(detail) ? detail.join('; ') : String(detail),
+      },
+    };
   }
-  logger.error(`unhandled error on ${req.method} ${req.originalUrl}: ${(exception as Error)?.stack ?? String(exception)}`);
+  logger.error(
+    `unhandled error on ${req.method} ${req.originalUrl}: ${(exception as Error)?.stack ?? String(exception)}`,
+  );
   return { status: 500, body: { code: ErrorCode.INTERNAL, detail: 'internal error' } };
 }
 

@@ -19,8 +19,23 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
-/** Constraints that say what kind of value a field takes (or that it must not be there); reported before any range check. */
-const TYPE_CONSTRAINTS = ['whitelistValidation', 'isDefined', 'isInt', 'isNumber', 'isBoolean', 'isString', 'isObject', 'isArray', 'isIn', 'isEnum', 'matches'];
+/**
+ * Constraints that say what kind of value a field takes (or that it must not be there); reported before any
+ * range check.
+ */
+const TYPE_CONSTRAINTS = [
+  'whitelistValidation',
+  'isDefined',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isString',
+  'isObject',
+  'isArray',
+  'isIn',
+  'isEnum',
+  'matches',
+];
 
 function firstError(errors: ClassValidatorError[], prefix: string): [string, string] {
   const e = errors[0];

@@ -3,9 +3,8 @@ import { CLOCK, type Clock, ForbiddenError, NotFoundError, ValidationError } fro
 import { parseEgressList } from '../../egress/index.js';
 import { ApiClient, ApiClientRepository, Scope } from '../../metadata/index.js';
 import { ApiClientService, checkScopes } from '../auth/api-client.service.js';
-import { type Caller } from '../auth/caller.js';
 import { ClientCredentialsDto, ClientViewDto, CreateClientDto, UpdateClientDto } from '../dto/client.dto.js';
-import { AuditAction, AuditService, clientSnapshot } from './audit.service.js';
+import { AuditAction, AuditService, type Caller, clientSnapshot } from '../../jobs/index.js';
 
 /** The limit fields a PATCH may set (null: back to the setting's default). */
 const LIMIT_FIELDS = ['rateLimit', 'rateBurst', 'maxJobs', 'maxUnfinishedTasks', 'egressAllow'] as const;
@@ -60,7 +59,14 @@ export class ClientsService {
       const next = Object.assign(new ApiClient(), before, patch);
       await this.clients.update(em, appId, patch);
       const action = before.enabled && !next.enabled ? AuditAction.CLIENT_DISABLE : AuditAction.CLIENT_UPDATE;
-      await this.audit.record(em, caller.appId, action, { type: 'client', id: appId }, clientSnapshot(before), clientSnapshot(next));
+      await this.audit.record(
+        em,
+        caller.appId,
+        action,
+        { type: 'client', id: appId },
+        clientSnapshot(before),
+        clientSnapshot(next),
+      );
       return next;
     });
     this.service.forget(appId);
@@ -76,19 +82,28 @@ export class ClientsService {
   /** The columns `dto` changes. @throws ValidationError for a null scope list or `enabled`, or a self lock-out. */
   private patchOf(caller: Caller, appId: string, dto: UpdateClientDto): Partial<ApiClient> {
     const patch: Partial<ApiClient> = { updatedAt: this.clock.now() };
-    if (dto.scopes === null) throw new ValidationError('scopes', 'scopes cannot be null; send the whole list ([] for none)');
+    if (dto.scopes === null)
+      throw new ValidationError('scopes', 'scopes cannot be null; send the whole list ([] for none)');
     if (dto.enabled === null) throw new ValidationError('enabled', 'enabled must be true or false');
     if (dto.scopes !== undefined) patch.scopes = checkScopes(dto.scopes);
     if (dto.enabled !== undefined) patch.enabled = dto.enabled;
     checkEgressAllow(dto.egressAllow);
     for (const f of LIMIT_FIELDS) if (dto[f] !== undefined) (patch as Record<string, unknown>)[f] = dto[f];
     if (appId === caller.appId && (patch.enabled === false || (patch.scopes && !patch.scopes.includes(Scope.ADMIN)))) {
-      throw new ValidationError(patch.enabled === false ? 'enabled' : 'scopes', 'an admin cannot disable itself or drop its own admin scope: another admin can (make one with npm run create-app -- <appId> --admin)');
+      throw new ValidationError(
+        patch.enabled === false ? 'enabled' : 'scopes',
+        'an admin cannot disable itself or drop its own admin scope: another admin can (make one with npm run ' +
+          'create-app -- <appId> --admin)',
+      );
     }
     // admin does not imply shell: an admin that could grant itself a scope would hold every scope there is.
     const gained = appId === caller.appId && patch.scopes ? patch.scopes.filter((s) => !caller.scopes.has(s)) : [];
     if (gained.length > 0) {
-      throw new ForbiddenError(`this request needs the scope ${gained[0]}: an admin cannot add a scope it lacks to its own client (${gained.join(', ')}): another admin can (make one with npm run create-app -- <appId> --admin)`, gained[0]);
+      throw new ForbiddenError(
+        `this request needs the scope ${gained[0]}: an admin cannot add a scope it lacks to its own client ` +
+          `(${gained.join(', ')}): another admin can (make one with npm run create-app -- <appId> --admin)`,
+        gained[0],
+      );
     }
     return patch;
   }

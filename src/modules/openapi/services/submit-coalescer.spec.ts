@@ -6,7 +6,9 @@ function gatedWrite() {
   const gates: Array<{ open: () => void; fail: (err: Error) => void }> = [];
   const write = (key: string, items: number[]) => {
     groups.push({ key, items });
-    return new Promise<number[]>((resolve, reject) => gates.push({ open: () => resolve(items.map((i) => i * 2)), fail: reject }));
+    return new Promise<number[]>((resolve, reject) =>
+      gates.push({ open: () => resolve(items.map((i) => i * 2)), fail: reject }),
+    );
   };
   return { groups, gates, write };
 }
@@ -27,7 +29,10 @@ describe(SubmitCoalescer.name, () => {
     const a2 = [3, 4].map((i) => sut.submit('a', i));
     const b2 = sut.submit('b', 5);
     await settle();
-    expect(groups).toEqual([{ key: 'a', items: [1] }, { key: 'b', items: [2] }]);
+    expect(groups).toEqual([
+      { key: 'a', items: [1] },
+      { key: 'b', items: [2] },
+    ]);
     gates[1].open();
     await expect(b1).resolves.toBe(4);
     await settle();

@@ -10,13 +10,13 @@ interface Lane<T, R> {
 }
 
 /**
- * Group commit of concurrent single submits, per key (bench/README "Proposals" 5; DESIGN §8): one
- * {@link GroupCommitter} per key (an app id), so a group never mixes apps, one app's write never waits
- * for another's, and per key at most one group write runs at a time. A submit that finds its key idle is
- * written without waiting for company (no timer window: see GroupCommitter); submits that arrive while a
- * write of their key runs go together in the next group, up to `maxGroup`. Each caller gets the answer at its own index; when a group's write
- * throws, every caller of that group is rejected with the error, so the write must resolve only once
- * every item it answers is durable. A key's committer is dropped once none of its callers waits.
+ * Group commit of concurrent single submits, per key (bench/README "Proposals" 5; docs/api.md): one
+ * {@link GroupCommitter} per key (an app id), so a group never mixes apps, one app's write never waits for
+ * another's, and per key at most one group write runs at a time. A submit that finds its key idle is written
+ * without waiting for company (no timer window: see GroupCommitter); submits that arrive while a write of
+ * their key runs go together in the next group, up to `maxGroup`. Each caller gets the answer at its own
+ * index; when a group's write throws, every caller of that group is rejected with the error, so the write
+ * must resolve only once every item it answers is durable. A key's committer is dropped once none of its callers waits.
  */
 export class SubmitCoalescer<T, R> {
   private readonly lanes = new Map<string, Lane<T, R>>();

@@ -3,13 +3,27 @@ import { createHash } from 'node:crypto';
 import { CLOCK, type Clock, ConflictError, NotFoundError, SchedulerError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { CancelService, DispatchService } from '../../dispatch/index.js';
-import { JobAttempt, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, newJobInstance, RoutingStrategy, TriggerSource, withDbRetry } from '../../metadata/index.js';
-import { type Caller, namedApp } from '../auth/caller.js';
+import {
+  JobAttempt,
+  JobAttemptRepository,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus,
+  newJobInstance,
+  RoutingStrategy,
+  TriggerSource,
+  withDbRetry,
+} from '../../metadata/index.js';
+import {
+  AuditAction,
+  AuditService,
+  type Caller,
+  HandlerCheckService,
+  namedApp,
+  TaskCapService,
+} from '../../jobs/index.js';
 import { SubmitTaskDto, TaskAcceptedDto } from '../dto/task.dto.js';
-import { AuditAction, AuditService } from './audit.service.js';
-import { HandlerCheckService } from './handler-check.service.js';
 import { SubmitCoalescer } from './submit-coalescer.js';
-import { TaskCapService } from './task-cap.service.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** Most single submits written in one group; 500 rows are one INSERT statement (see insertIgnore). */
@@ -36,7 +50,7 @@ interface StoredTask {
 }
 
 /**
- * The async task API (DESIGN §8): submit answers at once, the row committed before the answer; the
+ * The async task API (docs/api.md): submit answers at once, the row committed before the answer; the
  * unique (app_id, request_id) key makes a retried or concurrent identical submit return the first answer
  * and a reused id with a different body a 409. Dispatch after the commit is best effort: if it fails the
  * row is PENDING and the leader's reconciler dispatches it. Tasks belong to the app that submitted them;
@@ -47,7 +61,10 @@ interface StoredTask {
 export class TasksService {
   private readonly logger = new Logger(TasksService.name);
   /** Groups concurrent single submits per app into one {@link store} call. */
-  private readonly singles = new SubmitCoalescer<JobInstance, StoredTask>((_appId, rows) => this.store(rows), MAX_SUBMIT_GROUP);
+  private readonly singles = new SubmitCoalescer<JobInstance, StoredTask>(
+    (_appId, rows) => this.store(rows),
+    MAX_SUBMIT_GROUP,
+  );
 
   constructor(
     private readonly instances: JobInstanceRepository,
@@ -62,7 +79,7 @@ export class TasksService {
   ) {}
 
   /**
-   * One task (DESIGN §8), answered once its row is committed. Concurrent submits of one app are written
+   * One task (docs/api.md), answered once its row is committed. Concurrent submits of one app are written
    * together ({@link SubmitCoalescer}, {@link store}): a submit that arrives while a write of its app runs
    * waits for it to end and goes in the next group, so a lone submit waits for no company (no timer)
    * and a busy API makes one write per group instead of one per task. Of two submits with one requestId
@@ -118,28 +135,54 @@ export class TasksService {
     for (const row of rows) if (!firsts.has(row.requestId)) firsts.set(row.requestId, row);
     const unique = [...firsts.values()];
     await this.preRoute(unique);
-    const insert = async () => (unique.length === 1 ? [await this.instances.insertOrGet(unique[0])] : this.instances.insertOrGetMany(unique));
+    const insert = async () =>
+      unique.length === 1 ? [await this.instances.insertOrGet(unique[0])] : this.instances.insertOrGetMany(unique);
     const written = await withDbRetry(insert, INSERT_RETRY_MS);
     // Created = the stored row is this write's own (its id), also when a retry found what the lost try wrote.
-    const byRequest = new Map(unique.map((row, i) => [row.requestId, { instance: written[i].instance, created: written[i].instance.id === row.id }]));
+    const byRequest = new Map(
+      unique.map((row, i) => [
+        row.requestId,
+        { instance: written[i].instance, created: written[i].instance.id === row.id },
+      ]),
+    );
     const created = [...byRequest.values()].filter((s) => s.created).map((s) => s.instance);
     if (created.length > 0) await this.dispatchNew(created);
-    return rows.map((row) => ({ ...(byRequest.get(row.requestId) as Omit<StoredTask, 'first'>), first: firsts.get(row.requestId) === row }));
+    return rows.map((row) => ({
+      ...(byRequest.get(row.requestId) as Omit<StoredTask, 'first'>),
+      first: firsts.get(row.requestId) === row,
+    }));
   }
 
   /** The unwritten row of a submitted task; `requestHash` covers the whole body except the requestId. */
   private newTaskRow(appId: string, dto: SubmitTaskDto, now: number): JobInstance {
     const { requestId, ...rest } = dto;
-    return newJobInstance({
-      namespace: this.config.namespace, appId, requestId, requestHash: hashBody(rest), handler: dto.handler, fireTime: now, triggerSource: TriggerSource.API,
-      maxAttempts: dto.maxAttempts, retryBackoffMs: dto.retryBackoffMs, retryBackoffKind: dto.retryBackoffKind, timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      // A task with a routing key goes by key (CONSISTENT_HASH: same key, same node); others round robin.
-      routingKey: dto.routingKey, routingStrategy: dto.routingKey ? RoutingStrategy.CONSISTENT_HASH : RoutingStrategy.ROUND_ROBIN,
-      params: dto.params ?? {}, dueAt: now + (dto.delayMs ?? 0),
-    }, now);
+    return newJobInstance(
+      {
+        namespace: this.config.namespace,
+        appId,
+        requestId,
+        requestHash: hashBody(rest),
+        handler: dto.handler,
+        fireTime: now,
+        triggerSource: TriggerSource.API,
+        maxAttempts: dto.maxAttempts,
+        retryBackoffMs: dto.retryBackoffMs,
+        retryBackoffKind: dto.retryBackoffKind,
+        timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        // A task with a routing key goes by key (CONSISTENT_HASH: same key, same node); others round robin.
+        routingKey: dto.routingKey,
+        routingStrategy: dto.routingKey ? RoutingStrategy.CONSISTENT_HASH : RoutingStrategy.ROUND_ROBIN,
+        params: dto.params ?? {},
+        dueAt: now + (dto.delayMs ?? 0),
+      },
+      now,
+    );
   }
 
-  /** The scope and handler checks, once per distinct handler, naming the first task that uses it; then each task's built-in params. */
+  /**
+   * The scope and handler checks, once per distinct handler, naming the first task that uses it; then each
+   * task's built-in params.
+   */
   private async assertHandlers(caller: Caller, tasks: SubmitTaskDto[]): Promise<void> {
     const first = new Map<string, number>();
     tasks.forEach((t, i) => {
@@ -158,8 +201,11 @@ export class TasksService {
    */
   private async preRoute(rows: JobInstance[]): Promise<void> {
     const now = this.clock.now();
-    await this.dispatch.preRoute(rows.filter((r) => r.dueAt <= now))
-      .catch((err: Error) => this.logger.warn(`routing of ${rows.length} task(s) before insert failed, dispatched after it: ${err.message}`));
+    await this.dispatch
+      .preRoute(rows.filter((r) => r.dueAt <= now))
+      .catch((err: Error) =>
+        this.logger.warn(`routing of ${rows.length} task(s) before insert failed, dispatched after it: ${err.message}`),
+      );
   }
 
   /**
@@ -171,9 +217,15 @@ export class TasksService {
     const routed = rows.filter((r) => r.status === JobInstanceStatus.DISPATCHED);
     const pending = rows.filter((r) => r.status !== JobInstanceStatus.DISPATCHED);
     await Promise.all([
-      routed.length > 0 ? this.dispatch.deliver(routed.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId }))) : undefined,
+      routed.length > 0
+        ? this.dispatch.deliver(
+            routed.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId })),
+          )
+        : undefined,
       pending.length > 0 ? this.dispatch.dispatchRows(pending) : undefined,
-    ]).catch((err: Error) => this.logger.warn(`dispatch of ${rows.length} new task(s) deferred to the reconciler: ${err.message}`));
+    ]).catch((err: Error) =>
+      this.logger.warn(`dispatch of ${rows.length} new task(s) deferred to the reconciler: ${err.message}`),
+    );
   }
 
   /**
@@ -184,8 +236,16 @@ export class TasksService {
    */
   async cancel(caller: Caller, requestId: string, appId?: string): Promise<JobInstance> {
     const row = await this.get(caller, requestId, appId);
-    await this.cancels.cancel(row, `cancelled by ${caller.appId}`, (em, was) => this.audit.record(em, caller.appId, AuditAction.TASK_CANCEL,
-      { type: 'task', id: was.id }, { appId: was.appId, requestId: was.requestId, status: was.status }, { status: JobInstanceStatus.CANCELLED }));
+    await this.cancels.cancel(row, `cancelled by ${caller.appId}`, (em, was) =>
+      this.audit.record(
+        em,
+        caller.appId,
+        AuditAction.TASK_CANCEL,
+        { type: 'task', id: was.id },
+        { appId: was.appId, requestId: was.requestId, status: was.status },
+        { status: JobInstanceStatus.CANCELLED },
+      ),
+    );
     return this.get(caller, requestId, appId);
   }
 
@@ -201,7 +261,8 @@ export class TasksService {
   async get(caller: Caller, requestId: string, appId?: string): Promise<JobInstance> {
     const owner = namedApp(caller, appId) as string;
     const row = await this.instances.findByRequest(owner, requestId);
-    if (!row || (owner !== caller.appId && row.namespace !== this.config.namespace)) throw new NotFoundError('task', requestId);
+    if (!row || (owner !== caller.appId && row.namespace !== this.config.namespace))
+      throw new NotFoundError('task', requestId);
     return row;
   }
 }
@@ -211,9 +272,14 @@ export class TasksService {
  * the first answer when the bodies hash alike, else a conflict.
  */
 function judge(row: JobInstance, stored: JobInstance, created: boolean): SubmitResult | ConflictError {
-  if (stored.requestHash !== row.requestHash) return new ConflictError(`requestId '${stored.requestId}' was already used with a different body`, 'requestId');
+  if (stored.requestHash !== row.requestHash)
+    return new ConflictError(`requestId '${stored.requestId}' was already used with a different body`, 'requestId');
   return {
-    accepted: { requestId: stored.requestId, status: JobInstanceStatus.PENDING, estimatedDelay: Math.max(0, stored.dueAt - stored.createdAt) },
+    accepted: {
+      requestId: stored.requestId,
+      status: JobInstanceStatus.PENDING,
+      estimatedDelay: Math.max(0, stored.dueAt - stored.createdAt),
+    },
     replayed: !created,
   };
 }
@@ -227,7 +293,11 @@ function stableJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }

@@ -1,11 +1,6 @@
 /**
- * Which calendar days a cron expression fires on (DESIGN §5 "Time rules"): month, day-of-month
- * (numbers, `L`, `nW`, `LW`) and day-of-week (numbers, `nL`, `n#k`). Pure calendar arithmetic on
- * (year, month, day); no zone is involved, the caller passes the wall date.
- *
- * Classic cron combines the two day fields with AND when either *starts with* `*` (a step on `*`
- * included) or is `?`, and with OR when both are restricted. cron-parser ORs `*\/n` with the other field
- * and rejects `W`, so the rule is applied here, not by the parser.
+ * Which calendar days a cron fires on: month, day-of-month (`L`, `nW`, `LW`), day-of-week (`nL`, `n#k`),
+ * combined with AND when either day field starts with `*` or is `?`, else OR. No zone: wall dates only.
  */
 
 /** The day fields of one expression, as expanded by the parser. */
@@ -43,10 +38,7 @@ export function matchingDays(rule: DayRule, year: number, month: number): number
   return days;
 }
 
-/**
- * Quartz `W`: the weekday nearest to the given day, never leaving the month (`1W` on a Saturday is
- * Monday the 3rd); `LW` is the last weekday. A day the month lacks (`31W` in April) selects nothing.
- */
+/** Quartz `W`: the weekday nearest the day within the month; `LW` the last weekday; a missing day selects none. */
 function nearestWeekday(target: number | 'L', last: number, weekday: (day: number) => number): number | null {
   if (target === 'L') {
     let day = last;

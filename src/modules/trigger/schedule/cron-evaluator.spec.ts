@@ -4,8 +4,16 @@ import { measured } from '../../../../test/utils/measured.js';
 const ms = (iso: string) => Date.parse(iso);
 const isos = (times: number[]) => times.map((t) => new Date(t).toISOString().replace('.000Z', 'Z'));
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
-const EVERY_DAY = { and: true, months: new Set(range(1, 12)), domDays: new Set(range(1, 31)), domLast: false, weekdayNear: null,
-  dowDays: new Set(range(0, 6)), dowLast: new Set<number>(), nth: 0 };
+const EVERY_DAY = {
+  and: true,
+  months: new Set(range(1, 12)),
+  domDays: new Set(range(1, 31)),
+  domLast: false,
+  weekdayNear: null,
+  dowDays: new Set(range(0, 6)),
+  dowLast: new Set<number>(),
+  nth: 0,
+};
 
 function fields(minutes: number[], hours: number[], fixedTime: boolean): CronFields {
   return { seconds: [0], minutes, hours, days: EVERY_DAY, fixedTime };
@@ -26,7 +34,12 @@ describe(CronEvaluator.name, () => {
 
   it('should fire a wildcard job at both instants when its wall time repeats', () => {
     const sut = new CronEvaluator(fields([0, 30], [0], false), 'America/Havana');
-    expect(fires(sut, '2024-11-03T03:00:00Z', 4)).toEqual(['2024-11-03T04:00:00Z', '2024-11-03T04:30:00Z', '2024-11-03T05:00:00Z', '2024-11-03T05:30:00Z']);
+    expect(fires(sut, '2024-11-03T03:00:00Z', 4)).toEqual([
+      '2024-11-03T04:00:00Z',
+      '2024-11-03T04:30:00Z',
+      '2024-11-03T05:00:00Z',
+      '2024-11-03T05:30:00Z',
+    ]);
   });
 
   it('should shift a fixed-time job by the gap and skip a wildcard one when the wall time does not exist', () => {
@@ -37,12 +50,10 @@ describe(CronEvaluator.name, () => {
   });
 
   it('should compute 02:00 on Lord Howe across the April change without spinning', () => {
-    const { value, cpuMs, wallMs } = measured(() => fires(new CronEvaluator(fields([0], [2], true), 'Australia/Lord_Howe'), '2026-04-03T12:00:00Z', 3));
-    expect(value).toEqual([
-      '2026-04-03T15:00:00Z',
-      '2026-04-04T15:30:00Z',
-      '2026-04-05T15:30:00Z',
-    ]);
+    const { value, cpuMs, wallMs } = measured(() =>
+      fires(new CronEvaluator(fields([0], [2], true), 'Australia/Lord_Howe'), '2026-04-03T12:00:00Z', 3),
+    );
+    expect(value).toEqual(['2026-04-03T15:00:00Z', '2026-04-04T15:30:00Z', '2026-04-05T15:30:00Z']);
     expect(cpuMs).toBeLessThan(100); // CPU time: a loaded machine preempting the test does not count
     expect(wallMs).toBeLessThan(1000);
   });

@@ -1,18 +1,7 @@
 /**
- * Next-fire search for a parsed cron expression in one IANA zone, applying the DESIGN §5 time rules:
- * - a **fixed-time** job (neither minute nor hour starts with `*`) fires once per matching wall time: at
- *   its first occurrence when the wall time repeats (fall-back), and shifted later by the gap's length
- *   when it does not exist (spring-forward: 02:30 → 03:30, 30 minutes for a 30-minute gap);
- * - a **wildcard** job follows real elapsed time: a wall time that does not exist is skipped, one that
- *   repeats fires at both instants.
- *
- * The search walks wall days forward from the day before `afterMs` (a shifted or repeated fire of the
- * previous day can still lie ahead). On each matching day it enumerates the day's wall times in order,
- * maps each to its instants with the day's {@link OffsetWindow} (Intl offsets, never the host zone) and
- * keeps the earliest instant after `afterMs`. It stops as soon as no later wall time can map earlier.
- * Every loop is bounded by the day count up to `limitMs`, so an impossible schedule ends in null, never
- * a spin. cron-parser is used only to parse; its own iterator breaks these rules around some clock
- * changes (time-cases BC-04 f, Lord Howe's 30-minute change) and is not called.
+ * Next-fire search of a parsed cron in one zone, under the fixed-time and wildcard DST rules
+ * (docs/trigger.md "DST rules"). Walks wall days from the day before `afterMs`, maps wall times to instants
+ * with Intl offsets, and stops when no later wall time can map earlier; bounded by `limitMs`, never spins.
  */
 import { DayMatcher, type DayRule } from './cron-days.js';
 import { DAY_MS, type OffsetWindow, ZoneTimeline } from './zone-timeline.js';
@@ -27,7 +16,7 @@ export interface CronFields {
   minutes: readonly number[];
   hours: readonly number[];
   days: DayRule;
-  /** Neither minute nor hour starts with `*` (DESIGN §5). */
+  /** Neither minute nor hour starts with `*`. */
   fixedTime: boolean;
 }
 
@@ -106,5 +95,4 @@ export class CronEvaluator {
   private windowOf(day: number): OffsetWindow {
     return this.timeline.cachedWindow(day);
   }
-
 }

@@ -77,10 +77,12 @@ describe(nextFireTimes.name, () => {
     });
   });
 
-  describe('day-of-month and day-of-week (DESIGN §5: AND when either starts with *, else OR)', () => {
+  describe('day-of-month and day-of-week (docs/trigger.md: AND when either starts with *, else OR)', () => {
     it('should require both when day-of-month is */2 and day-of-week is 1 (odd days that are Mondays)', () => {
       const sut = nextFireTimes('0 0 */2 * 1', 'UTC', ms('2026-01-01T00:00:00Z'), 6);
-      expect(isos(sut)).toEqual(midnights('2026-01-05', '2026-01-19', '2026-02-09', '2026-02-23', '2026-03-09', '2026-03-23'));
+      expect(isos(sut)).toEqual(
+        midnights('2026-01-05', '2026-01-19', '2026-02-09', '2026-02-23', '2026-03-09', '2026-03-23'),
+      );
     });
 
     it('should accept either when both fields are restricted (0 0 1,15 * 1)', () => {
@@ -92,7 +94,9 @@ describe(nextFireTimes.name, () => {
 
     it('should follow Vixie cron (AND) when the expression is 0 0 */3 * 1-5 (BC-05 d)', () => {
       const sut = nextFireTimes('0 0 */3 * 1-5', 'UTC', ms('2024-04-01T00:00:01Z'), 6);
-      expect(isos(sut)).toEqual(midnights('2024-04-04', '2024-04-10', '2024-04-16', '2024-04-19', '2024-04-22', '2024-04-25'));
+      expect(isos(sut)).toEqual(
+        midnights('2024-04-04', '2024-04-10', '2024-04-16', '2024-04-19', '2024-04-22', '2024-04-25'),
+      );
     });
 
     it('should use OR when the expression is 0 5 2-8 * 4 (BC-05 a)', () => {
@@ -229,10 +233,15 @@ describe(validateCron.name, () => {
     expect(validationErrorOf(() => validateCron(expr, 'UTC')).field).toBe('triggerExpr');
   });
 
-  it.each(['0 0 * * THU', '0 0 1 JAN-MAR/2 *', '0 0 0 L 10 *', '0 0 * * 1#5', '*/5 * * * * *', '0 0 LW * *', '30 7-23 * * *'])(
-    'should accept %s',
-    (expr) => {
-      expect(() => validateCron(expr, 'Europe/Paris')).not.toThrow();
-    },
-  );
+  it.each([
+    '0 0 * * THU',
+    '0 0 1 JAN-MAR/2 *',
+    '0 0 0 L 10 *',
+    '0 0 * * 1#5',
+    '*/5 * * * * *',
+    '0 0 LW * *',
+    '30 7-23 * * *',
+  ])('should accept %s', (expr) => {
+    expect(() => validateCron(expr, 'Europe/Paris')).not.toThrow();
+  });
 });

@@ -1,18 +1,7 @@
 /**
- * Cron schedules (DESIGN §5 "Schedules" and "Time rules"): validation and next-fire computation, with the
- * zone always passed explicitly so the host's `TZ` never changes a result.
- *
- * cron-parser parses and expands the fields (names, ranges, steps, lists, `L`, `nL`, `n#k`); we refuse
- * what it would pad or randomise, and add `nW`/`LW`. The fire times themselves come from
- * {@link CronEvaluator}: cron-parser's iterator ORs the day fields for `*\/n`, fires some repeated wall
- * times at their second occurrence or twice, shifts some wildcard jobs out of a gap, and spins into
- * "loop limit exceeded" around Lord Howe's 30-minute change (time-cases BC-04 f; test/cases), so the
- * search applies the day rule and the DST rules itself, on offsets read from Intl.
- *
- * Every search is bounded by {@link CRON_HORIZON_MS} (8 years: enough for Feb 29 across 2100). An
- * expression with no fire inside that window from {@link FEASIBILITY_ANCHOR_MS} is rejected as never
- * firing; at run time an empty window, a search exception or a result that does not advance is a
- * {@link ScheduleError}, so the caller marks the job in error instead of spinning.
+ * Cron schedules: validation and next-fire computation, the zone always explicit (docs/trigger.md "Cron").
+ * cron-parser parses and expands the fields; {@link CronEvaluator} computes the fires under our day and DST
+ * rules. Every search is bounded by {@link CRON_HORIZON_MS}; at run time a failed search is a ScheduleError.
  */
 import { CronExpressionParser, type CronExpression } from 'cron-parser';
 import { ErrorCode, SchedulerError, ValidationError } from '../../../common/index.js';
@@ -31,10 +20,7 @@ export const MAX_FIRE_COUNT = 1000;
 const EXPR_FIELD = 'triggerExpr';
 const ZONE_FIELD = 'timeZone';
 
-/**
- * A stored schedule that cannot be computed at run time: the search threw, no fire exists within the
- * horizon, or a "next" fire does not advance. The caller marks the job in error and alerts (DESIGN §5).
- */
+/** A stored schedule that cannot be computed (search threw, no fire in the horizon, no advance). */
 export class ScheduleError extends SchedulerError {
   constructor(message: string, details?: Record<string, unknown>) {
     super(ErrorCode.VALIDATION, message, EXPR_FIELD, details);
@@ -49,14 +35,9 @@ interface CompiledCron {
 }
 
 /**
- * Validates a cron expression and its IANA time zone.
- *
- * Accepts 5 fields (`min hour dom mon dow`) or 6 (leading seconds), with names (JAN, MON), ranges,
- * steps, lists, `L`, `nL`, `n#k`, `?` and `nW`/`LW` (alone in day-of-month). Rejects empty or over-long
- * input, macros (`@daily`), `H` (random values would differ between parses) and expressions that never
- * fire (e.g. `0 0 30 2 *`), looking at most {@link CRON_HORIZON_MS} ahead of {@link FEASIBILITY_ANCHOR_MS}.
- *
- * @throws ValidationError with field `triggerExpr` (the expression) or `timeZone` (the zone).
+ * Validates a 5- or 6-field cron expression and its IANA zone; refuses macros, `H` and expressions that
+ * never fire within {@link CRON_HORIZON_MS} of {@link FEASIBILITY_ANCHOR_MS}.
+ * @throws ValidationError with field `triggerExpr` or `timeZone`.
  */
 export function validateCron(expr: string, timeZone: string): void {
   const cron = compileCron(expr, timeZone);
@@ -64,7 +45,10 @@ export function validateCron(expr: string, timeZone: string): void {
   try {
     next = findNext(cron, FEASIBILITY_ANCHOR_MS);
   } catch (err) {
-    throw new ValidationError(EXPR_FIELD, `cron expression '${expr.trim()}' cannot be computed: ${(err as Error).message}`);
+    throw new ValidationError(
+      EXPR_FIELD,
+      `cron expression '${expr.trim()}' cannot be computed: ${(err as Error).message}`,
+    );
   }
   if (next === null) {
     const why = 'never fires within 8 years (e.g. 30 February, or a rarer combination)';
@@ -73,12 +57,9 @@ export function validateCron(expr: string, timeZone: string): void {
 }
 
 /**
- * The next `count` fire times strictly after `afterMs`, ascending, as epoch ms UTC, computed in
- * `timeZone` (never the host zone) under the DESIGN §5 time rules.
- *
- * @throws ValidationError when the expression, zone or count is invalid.
- * @throws ScheduleError when no fire exists within {@link CRON_HORIZON_MS} of the previous one, the
- *   search throws (e.g. the zone data cannot be read), or a result does not advance.
+ * The next `count` fire times strictly after `afterMs`, ascending, epoch ms UTC, computed in `timeZone`.
+ * @throws ValidationError for a bad expression, zone or count.
+ * @throws ScheduleError when the search fails or a result does not advance.
  */
 export function nextFireTimes(expr: string, timeZone: string, afterMs: number, count: number): number[] {
   if (!Number.isFinite(afterMs)) throw new ValidationError('afterMs', 'afterMs must be a finite epoch ms value');
@@ -95,7 +76,8 @@ export function nextFireTimes(expr: string, timeZone: string, afterMs: number, c
     } catch (err) {
       throw new ScheduleError(`cron '${expr}' (${timeZone}) failed after ${iso(cursor)}: ${(err as Error).message}`);
     }
-    if (next === null) throw new ScheduleError(`cron '${expr}' (${timeZone}) has no fire within 8 years after ${iso(cursor)}`);
+    if (next === null)
+      throw new ScheduleError(`cron '${expr}' (${timeZone}) has no fire within 8 years after ${iso(cursor)}`);
     if (!(next > cursor)) throw new ScheduleError(`cron '${expr}' (${timeZone}) did not advance past ${iso(cursor)}`);
     out.push(next);
     cursor = next;
@@ -104,9 +86,7 @@ export function nextFireTimes(expr: string, timeZone: string, afterMs: number, c
 }
 
 /**
- * The most fires of `expr` that one minute can hold: the number of values of its seconds field, as cron-parser
- * expands it (1 for 5 fields, 60 for `*`, 12 for `*\/5`, 2 for `0,30`). A DST fold may repeat a wall-clock minute,
- * but each of its two instants is its own minute.
+ * The most fires one minute can hold: the values of the seconds field (1 for 5 fields).
  * @throws ValidationError for an invalid expression or zone.
  */
 export function cronFiresPerMinute(expr: string, timeZone: string): number {
@@ -121,11 +101,14 @@ export function validateTimeZone(timeZone: string): void {
   try {
     new Intl.DateTimeFormat(undefined, { timeZone });
   } catch {
-    throw new ValidationError(ZONE_FIELD, `unknown time zone '${timeZone}' (expected an IANA name such as Asia/Shanghai)`);
+    throw new ValidationError(
+      ZONE_FIELD,
+      `unknown time zone '${timeZone}' (expected an IANA name such as Asia/Shanghai)`,
+    );
   }
 }
 
-/** Compiled schedules by zone and expression: firing computes the next time of the same few expressions again and again. */
+/** Compiled schedules by zone and expression (firing asks for the same few again and again). */
 const COMPILED = new Map<string, CompiledCron>();
 const COMPILED_MAX = 20_000;
 
@@ -162,7 +145,7 @@ function compileFresh(expr: string, timeZone: string): CompiledCron {
   return { evaluator: new CronEvaluator(search, timeZone), secondsPerMinute: search.seconds.length };
 }
 
-/** The day fields as a {@link DayRule}: AND when either field starts with `*` or is `?` (DESIGN §5), else OR. */
+/** The day fields as a {@link DayRule}: AND when either starts with `*` or is `?`, else OR. */
 function dayRuleOf(parsed: CronExpression, fields: readonly string[], hasW: boolean): DayRule {
   const [dom, dow] = [fields[3], fields[5]];
   const starts = (f: string) => f.startsWith('*') || f === '?';
@@ -193,17 +176,24 @@ function splitFields(expr: string): string[] {
   const trimmed = expr.trim();
   if (trimmed.startsWith('@')) {
     const macro = trimmed.split(/\s/)[0];
-    throw new ValidationError(EXPR_FIELD, `macros such as '${macro}' are not accepted; write the fields (e.g. @daily = '0 0 * * *')`);
+    throw new ValidationError(
+      EXPR_FIELD,
+      `macros such as '${macro}' are not accepted; write the fields (e.g. @daily = '0 0 * * *')`,
+    );
   }
   const fields = trimmed.toUpperCase().split(/\s+/);
   if (fields.length !== 5 && fields.length !== 6) {
     throw new ValidationError(
       EXPR_FIELD,
-      `cron expression needs 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), got ${fields.length}`,
+      `cron expression needs 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), got ` +
+        `${fields.length}`,
     );
   }
   if (fields.some((f) => f.split(',').some((part) => part.startsWith('H')))) {
-    throw new ValidationError(EXPR_FIELD, "'H' (hashed random values) is not supported: the schedule would not be reproducible");
+    throw new ValidationError(
+      EXPR_FIELD,
+      "'H' (hashed random values) is not supported: the schedule would not be reproducible",
+    );
   }
   return fields.length === 5 ? ['0', ...fields] : fields;
 }

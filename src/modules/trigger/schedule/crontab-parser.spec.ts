@@ -9,7 +9,8 @@ const crontabFiles = readdirSync(CRONTABS).filter((name) => !name.endsWith('.md'
 const parseFile = (name: string, timeZone?: string) =>
   parseCrontab(readFileSync(path.join(CRONTABS, name), 'utf8'), { fileName: path.join(CRONTABS, name), timeZone });
 const isos = (times: number[]) => times.map((t) => new Date(t).toISOString().replace('.000Z', 'Z'));
-const reasonAt = (result: CrontabParseResult, lineNo: number) => result.rejected.find((r) => r.lineNo === lineNo)?.reason;
+const reasonAt = (result: CrontabParseResult, lineNo: number) =>
+  result.rejected.find((r) => r.lineNo === lineNo)?.reason;
 
 describe(parseCrontab.name, () => {
   describe('the Debian cron.d files in test/fixtures/crontabs', () => {
@@ -19,7 +20,9 @@ describe(parseCrontab.name, () => {
 
     it.each(crontabFiles)('should account for every non-comment line of %s exactly once', (name) => {
       const lines = readFileSync(path.join(CRONTABS, name), 'utf8').split(/\r?\n/);
-      const significant = lines.flatMap((line, i) => (line.trim() === '' || line.trim().startsWith('#') ? [] : [i + 1]));
+      const significant = lines.flatMap((line, i) =>
+        line.trim() === '' || line.trim().startsWith('#') ? [] : [i + 1],
+      );
       const sut = parseFile(name);
       const seen = [...sut.entries.map((e) => e.lineNo), ...sut.rejected.map((r) => r.lineNo)].sort((a, b) => a - b);
       expect(seen).toEqual(significant);
@@ -66,15 +69,24 @@ describe(parseCrontab.name, () => {
         '2026-01-01T10:15:00Z',
         '2026-01-01T10:25:00Z',
       ]);
-      expect(isos(nextFireTimes(sut.entries[1].cronExpression, 'UTC', after, 2))).toEqual(['2026-01-01T23:59:00Z', '2026-01-02T23:59:00Z']);
+      expect(isos(nextFireTimes(sut.entries[1].cronExpression, 'UTC', after, 2))).toEqual([
+        '2026-01-01T23:59:00Z',
+        '2026-01-02T23:59:00Z',
+      ]);
     });
 
-    it('should turn cron\'s escaped \\% into a literal % when parsing mdadm', () => {
+    it("should turn cron's escaped \\% into a literal % when parsing mdadm", () => {
       const sut = parseFile('mdadm');
       expect(sut.rejected).toEqual([]);
       expect(sut.entries).toHaveLength(1);
       const [entry] = sut.entries;
-      expect(entry).toMatchObject({ lineNo: 12, code: 'mdadm-L12', cronExpression: '57 0 * * 0', user: 'root', env: {} });
+      expect(entry).toMatchObject({
+        lineNo: 12,
+        code: 'mdadm-L12',
+        cronExpression: '57 0 * * 0',
+        user: 'root',
+        env: {},
+      });
       expect(entry.command).toContain('[ $(date +%d) -le 7 ]');
       expect(entry.command).not.toContain('\\%');
       const fires = nextFireTimes(entry.cronExpression, 'UTC', Date.parse('2026-01-01T00:00:00Z'), 2);
@@ -91,7 +103,10 @@ describe(parseCrontab.name, () => {
       const [entry] = sut.entries;
       expect(entry).toMatchObject({ lineNo: 6, code: 'anacron-L6', cronExpression: '30 7-23 * * *', user: 'root' });
       expect(entry.command.startsWith('[ -x /etc/init.d/anacron ] && if')).toBe(true);
-      expect(entry.env).toEqual({ SHELL: '/bin/sh', PATH: '/usr/local/sbin:/usr/local/bin:/sbin:/bin:/usr/sbin:/usr/bin' });
+      expect(entry.env).toEqual({
+        SHELL: '/bin/sh',
+        PATH: '/usr/local/sbin:/usr/local/bin:/sbin:/bin:/usr/sbin:/usr/bin',
+      });
       const fires = nextFireTimes(entry.cronExpression, 'Europe/Berlin', Date.parse('2026-01-01T22:00:00Z'), 3);
       expect(isos(fires)).toEqual(['2026-01-01T22:30:00Z', '2026-01-02T06:30:00Z', '2026-01-02T07:30:00Z']);
     });
@@ -149,7 +164,9 @@ describe(parseCrontab.name, () => {
     });
 
     it('should account for every line when comments and blanks are set aside', () => {
-      const accounted = [...sut.entries.map((e) => e.lineNo), ...sut.rejected.map((r) => r.lineNo)].sort((a, b) => a - b);
+      const accounted = [...sut.entries.map((e) => e.lineNo), ...sut.rejected.map((r) => r.lineNo)].sort(
+        (a, b) => a - b,
+      );
       expect(accounted).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15]);
     });
 
@@ -162,16 +179,23 @@ describe(parseCrontab.name, () => {
 
   describe('CRON_TZ', () => {
     it('should read the entries after a CRON_TZ line in that zone, not pass it on as a variable', () => {
-      const content = ['0 1 * * * root /bin/echo before', 'CRON_TZ=Asia/Tokyo', '0 1 * * * root /bin/echo after'].join('\n');
+      const content = ['0 1 * * * root /bin/echo before', 'CRON_TZ=Asia/Tokyo', '0 1 * * * root /bin/echo after'].join(
+        '\n',
+      );
       const { entries, rejected } = parseCrontab(content, { fileName: 'tz', timeZone: 'Europe/London' });
-      expect(entries.map((e) => [e.lineNo, e.timeZone])).toEqual([[1, 'Europe/London'], [3, 'Asia/Tokyo']]);
+      expect(entries.map((e) => [e.lineNo, e.timeZone])).toEqual([
+        [1, 'Europe/London'],
+        [3, 'Asia/Tokyo'],
+      ]);
       expect(entries[1].env.CRON_TZ).toBeUndefined();
       expect(rejected).toEqual([{ lineNo: 2, line: 'CRON_TZ=Asia/Tokyo', reason: CRON_TZ_REASON }]);
     });
 
     it('should refuse the whole file, naming the line, when CRON_TZ is not a zone', () => {
       const parse = () => parseCrontab('CRON_TZ=Mars/Olympus\n0 1 * * * root /bin/true', { fileName: 'tz' });
-      expect(parse).toThrow(expect.objectContaining({ field: 'content', message: expect.stringMatching(/line 1: CRON_TZ=Mars\/Olympus/) }));
+      expect(parse).toThrow(
+        expect.objectContaining({ field: 'content', message: expect.stringMatching(/line 1: CRON_TZ=Mars\/Olympus/) }),
+      );
     });
   });
 });

@@ -1,15 +1,6 @@
 /**
- * Parser for system crontab files in the /etc/cron.d format (crontab(5)): `min hour dom mon dow USER
- * command`, the `@hourly`…`@annually` macros followed by a user and a command, and `NAME=value`
- * environment lines that apply to the entries after them.
- *
- * Every line ends up in exactly one place: an entry, a rejected line with a reason, or ignored as a
- * comment or blank. Nothing is dropped or rewritten silently:
- * - `@reboot` is rejected (there is no boot event to fire on);
- * - an unescaped `%` in the command is rejected (cron would turn it into a newline and feed the rest to
- *   the command's stdin, which a job cannot reproduce); `\%` is cron's literal percent and becomes `%`,
- *   exactly what cron hands to the shell;
- * - the time fields must pass {@link validateCron}, whose message becomes the reason.
+ * Parser for /etc/cron.d files (crontab(5)): every line becomes an entry, a rejected line with a reason, or
+ * an ignored comment/blank. `@reboot` and an unescaped `%` are rejected; `\%` becomes `%` (docs/trigger.md).
  */
 import { SchedulerError, ValidationError } from '../../../common/index.js';
 import { validateCron, validateTimeZone } from './cron-schedule.js';
@@ -95,7 +86,10 @@ export function parseCrontab(content: string, opts: CrontabParseOptions): Cronta
       try {
         validateTimeZone(zone);
       } catch {
-        throw new ValidationError('content', `line ${lineNo}: CRON_TZ=${zone} is not a known time zone; nothing was imported`);
+        throw new ValidationError(
+          'content',
+          `line ${lineNo}: CRON_TZ=${zone} is not a known time zone; nothing was imported`,
+        );
       }
       timeZone = zone; // cronie: the entries after it are read in this zone
       result.rejected.push({ lineNo, line, reason: CRON_TZ_REASON });
@@ -144,7 +138,10 @@ function parseJobLine(text: string, timeZone: string): ParsedJob | string {
   }
   const command = unescapePercent(rawCommand);
   if (command === null) {
-    return `'%' in the command is not supported (cron turns it into a newline and pipes the rest to stdin); ${ESCAPE_HINT}`;
+    return (
+      `'%' in the command is not supported (cron turns it into a newline and pipes the rest to stdin); ` +
+      `${ESCAPE_HINT}`
+    );
   }
   return { cronExpression, user, command };
 }

@@ -1,6 +1,14 @@
 import { ValidationError } from '../../../common/index.js';
 import { ScheduleError } from './cron-schedule.js';
-import { computeNextFireTime, MAX_INTERVAL_MS, peakFiresPerMinute, previewFireTimes, TriggerType, validateTrigger, type TriggerDef } from './schedule.js';
+import {
+  computeNextFireTime,
+  MAX_INTERVAL_MS,
+  peakFiresPerMinute,
+  previewFireTimes,
+  TriggerType,
+  validateTrigger,
+  type TriggerDef,
+} from './schedule.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const isos = (times: number[]) => times.map((t) => new Date(t).toISOString());
@@ -27,8 +35,12 @@ describe(computeNextFireTime.name, () => {
   });
 
   it('should use UTC when the definition has no zone', () => {
-    expect(computeNextFireTime(def(TriggerType.CRON, '0 9 * * *', null), ms('2026-01-01T00:00:00Z'))).toBe(ms('2026-01-01T09:00:00Z'));
-    expect(computeNextFireTime(def(TriggerType.CRON, '0 9 * * *', ''), ms('2026-01-01T00:00:00Z'))).toBe(ms('2026-01-01T09:00:00Z'));
+    expect(computeNextFireTime(def(TriggerType.CRON, '0 9 * * *', null), ms('2026-01-01T00:00:00Z'))).toBe(
+      ms('2026-01-01T09:00:00Z'),
+    );
+    expect(computeNextFireTime(def(TriggerType.CRON, '0 9 * * *', ''), ms('2026-01-01T00:00:00Z'))).toBe(
+      ms('2026-01-01T09:00:00Z'),
+    );
   });
 
   it('should add the period to the previous fire time when the type is FIXED_RATE', () => {
@@ -58,7 +70,9 @@ describe(computeNextFireTime.name, () => {
   it('should honour the offset and fractions when a ONE_SHOT is written with an offset', () => {
     const sut = computeNextFireTime(def(TriggerType.ONE_SHOT, '2026-12-01T18:00:00.25+08:00'), 0);
     expect(sut).toBe(ms('2026-12-01T10:00:00.250Z'));
-    expect(computeNextFireTime(def(TriggerType.ONE_SHOT, '2026-12-01T05:30-04:30'), 0)).toBe(ms('2026-12-01T10:00:00Z'));
+    expect(computeNextFireTime(def(TriggerType.ONE_SHOT, '2026-12-01T05:30-04:30'), 0)).toBe(
+      ms('2026-12-01T10:00:00Z'),
+    );
   });
 
   it('should return null when the type is API', () => {
@@ -86,7 +100,11 @@ describe(previewFireTimes.name, () => {
   });
 
   it('should step by the period from fromMs when the type is FIXED_RATE', () => {
-    expect(previewFireTimes(def(TriggerType.FIXED_RATE, '1000'), from, 3)).toEqual([from + 1000, from + 2000, from + 3000]);
+    expect(previewFireTimes(def(TriggerType.FIXED_RATE, '1000'), from, 3)).toEqual([
+      from + 1000,
+      from + 2000,
+      from + 3000,
+    ]);
   });
 
   it('should assume zero run time when the type is FIXED_DELAY', () => {
@@ -94,7 +112,9 @@ describe(previewFireTimes.name, () => {
   });
 
   it('should give at most one time for ONE_SHOT and none for API', () => {
-    expect(previewFireTimes(def(TriggerType.ONE_SHOT, '2026-12-01T10:00:00Z'), from, 5)).toEqual([ms('2026-12-01T10:00:00Z')]);
+    expect(previewFireTimes(def(TriggerType.ONE_SHOT, '2026-12-01T10:00:00Z'), from, 5)).toEqual([
+      ms('2026-12-01T10:00:00Z'),
+    ]);
     expect(previewFireTimes(def(TriggerType.ONE_SHOT, '2025-12-01T10:00:00Z'), from, 5)).toEqual([]);
     expect(previewFireTimes(def(TriggerType.API, null), from, 5)).toEqual([]);
   });

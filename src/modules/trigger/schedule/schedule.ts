@@ -1,29 +1,14 @@
 /**
- * The five trigger types of a job definition (DESIGN §3 `job_definition`, §5 "Schedules") and the one
- * place that turns a definition into fire times. Pure functions; the caller passes every instant
- * (STYLE convention 6), always as epoch ms UTC.
- *
- * | type          | `triggerExpr`                                 | next fire after `afterMs`                  |
- * |---------------|-----------------------------------------------|--------------------------------------------|
- * | `CRON`        | 5 or 6 cron fields, evaluated in `timeZone`   | first cron time strictly after `afterMs`   |
- * | `FIXED_RATE`  | period in ms, decimal digits, 1 s .. 365 days | `afterMs + period`                         |
- * | `FIXED_DELAY` | delay in ms, decimal digits, 1 s .. 365 days  | `afterMs + delay`                          |
- * | `ONE_SHOT`    | ISO-8601 instant with `Z` or an offset        | that instant if after `afterMs`, else null |
- * | `API`         | empty (fired only through the API)            | null                                       |
- *
- * What `afterMs` means differs: for FIXED_RATE it is the previous *fire* time (the creation time for
- * the first fire), so fires stay on the grid after a restart (time-cases BC-09 A); for FIXED_DELAY it
- * is the previous run's *finish* time (DESIGN §5); for CRON and ONE_SHOT any instant.
- *
- * Validation errors name `triggerType`, `triggerExpr` or `timeZone`. A missing or empty `timeZone`
- * means UTC.
+ * The one place that turns a definition's trigger into fire times (docs/trigger.md "Schedules"). Pure: the
+ * caller passes every instant, epoch ms UTC. `afterMs` is the previous fire for FIXED_RATE, the previous
+ * run's finish for FIXED_DELAY, any instant for CRON and ONE_SHOT. A missing `timeZone` means UTC.
  */
 import { ValidationError } from '../../../common/index.js';
 import { cronFiresPerMinute, nextFireTimes, validateCron, validateTimeZone } from './cron-schedule.js';
 
 import { TriggerType } from '../../metadata/index.js';
 
-/** Re-exported: the one TriggerType enum lives with the entities (DESIGN §3). */
+/** Re-exported from the entities, where the enum lives. */
 export { TriggerType };
 
 /** The schedule part of a job definition. */
@@ -40,13 +25,10 @@ export const MAX_INTERVAL_MS = 365 * 86_400_000;
 /** Default zone when a definition names none. */
 export const DEFAULT_TIME_ZONE = 'UTC';
 
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 
-/**
- * Checks a definition's trigger type, expression and zone.
- *
- * @throws ValidationError naming `triggerType`, `triggerExpr` or `timeZone`.
- */
+/** @throws ValidationError naming `triggerType`, `triggerExpr` or `timeZone`. */
 export function validateTrigger(def: TriggerDef): void {
   const zone = zoneOf(def);
   validateTimeZone(zone);
@@ -64,16 +46,14 @@ export function validateTrigger(def: TriggerDef): void {
       parseInstant(expr);
       return;
     case TriggerType.API:
-      if (expr !== '') throw new ValidationError('triggerExpr', 'an API job is fired only through the API; leave triggerExpr empty');
+      if (expr !== '')
+        throw new ValidationError('triggerExpr', 'an API job is fired only through the API; leave triggerExpr empty');
   }
 }
 
 /**
- * The next fire time after `afterMs` (epoch ms UTC), or null when the trigger never fires again
- * (a past ONE_SHOT, or API). See the module table for what `afterMs` means per type.
- *
- * @throws ValidationError for an invalid definition.
- * @throws ScheduleError when a cron schedule cannot be computed (the caller marks the job in error).
+ * The next fire after `afterMs`, or null when the trigger never fires again (past ONE_SHOT, API).
+ * @throws ValidationError for an invalid definition; ScheduleError when a cron cannot be computed.
  */
 export function computeNextFireTime(def: TriggerDef, afterMs: number): number | null {
   const type = triggerTypeOf(def);
@@ -94,9 +74,7 @@ export function computeNextFireTime(def: TriggerDef, afterMs: number): number | 
 }
 
 /**
- * Up to `n` upcoming fire times strictly after `fromMs` (epoch ms UTC), ascending, for display
- * (GET /api/jobs/{id}). FIXED_RATE counts from `fromMs` as the previous fire; FIXED_DELAY assumes each
- * run takes no time, so real fires drift later by the run times. ONE_SHOT gives at most one, API none.
+ * Up to `n` fire times after `fromMs`, for display; FIXED_DELAY assumes runs take no time.
  */
 export function previewFireTimes(def: TriggerDef, fromMs: number, n: number): number[] {
   if (!Number.isInteger(n) || n < 0) throw new ValidationError('n', 'n must be a non-negative integer');
@@ -115,9 +93,7 @@ export function previewFireTimes(def: TriggerDef, fromMs: number, n: number): nu
 }
 
 /**
- * The most fires of `def` within one minute, at its peak: CRON the values of its seconds field (1 for a 5-field
- * expression), FIXED_RATE and FIXED_DELAY ceil(60000 / period) (a delay counted from zero-length runs), ONE_SHOT 1,
- * API 0. Times shardTotal, it bounds how many instances one job makes a minute (JOB_MAX_INSTANCES_PER_MINUTE).
+ * Peak fires of `def` in one minute (× shardTotal it is bounded by JOB_MAX_INSTANCES_PER_MINUTE).
  * @throws ValidationError for an invalid definition.
  */
 export function peakFiresPerMinute(def: TriggerDef): number {
@@ -139,7 +115,10 @@ export function peakFiresPerMinute(def: TriggerDef): number {
 function triggerTypeOf(def: TriggerDef): TriggerType {
   const type = def.triggerType;
   if (!Object.values<string>(TriggerType).includes(type)) {
-    throw new ValidationError('triggerType', `trigger type must be one of ${Object.values(TriggerType).join(', ')}, got '${type}'`);
+    throw new ValidationError(
+      'triggerType',
+      `trigger type must be one of ${Object.values(TriggerType).join(', ')}, got '${type}'`,
+    );
   }
   return type as TriggerType;
 }
@@ -153,7 +132,10 @@ function zoneOf(def: TriggerDef): string {
 function parseInterval(expr: string, type: TriggerType): number {
   const what = type === TriggerType.FIXED_RATE ? 'fixed rate' : 'fixed delay';
   if (!/^\d{1,15}$/.test(expr)) {
-    throw new ValidationError('triggerExpr', `${what} must be a whole number of milliseconds (e.g. '60000'), got '${expr}'`);
+    throw new ValidationError(
+      'triggerExpr',
+      `${what} must be a whole number of milliseconds (e.g. '60000'), got '${expr}'`,
+    );
   }
   const ms = Number(expr);
   if (ms < MIN_INTERVAL_MS || ms > MAX_INTERVAL_MS) {

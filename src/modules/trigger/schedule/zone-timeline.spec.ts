@@ -23,7 +23,10 @@ describe(ZoneTimeline.name, () => {
 
   it('should map a repeated wall time to two instants and a normal one to one when the clocks go back', () => {
     const sut = ZoneTimeline.of('Australia/Lord_Howe').window(wall('2026-04-05T00:00:00'));
-    expect(sut.instantsOf(wall('2026-04-05T01:45:00'))).toEqual([ms('2026-04-04T14:45:00Z'), ms('2026-04-04T15:15:00Z')]);
+    expect(sut.instantsOf(wall('2026-04-05T01:45:00'))).toEqual([
+      ms('2026-04-04T14:45:00Z'),
+      ms('2026-04-04T15:15:00Z'),
+    ]);
     expect(sut.instantsOf(wall('2026-04-05T02:00:00'))).toEqual([ms('2026-04-04T15:30:00Z')]);
     expect(sut.shiftedOutOfGap(wall('2026-04-05T01:45:00'))).toBeNull();
   });

@@ -1,14 +1,7 @@
 /**
- * UTC offsets of an IANA zone, read from Intl (never the host's `TZ`), and the mapping from a wall time
- * to the instants that show it.
- *
- * A wall time is written as a number: the epoch ms of the same calendar fields read as UTC
- * (`Date.UTC(y, mo, d, h, mi, s)`). An instant `t` shows wall time `t + offset(t)`. Around a clock change
- * a wall time can be shown by two instants (fall-back overlap) or by none (spring-forward gap).
- *
- * {@link ZoneTimeline.window} describes the offsets over three days as segments split at transitions.
- * It samples one offset per day and bisects to the second where samples differ, so it assumes a zone
- * changes its offset at most once between two samples a day apart (true of every IANA zone).
+ * UTC offsets of an IANA zone, read from Intl (never the host's `TZ`). A wall time is written as the epoch
+ * ms of its calendar fields read as UTC; instant `t` shows wall time `t + offset(t)`. Windows sample one
+ * offset a day and bisect to the second, assuming at most one change a day (true of every IANA zone).
  */
 const SECOND = 1000;
 /** Length of a day in wall time, and the sampling step of a window. */
@@ -44,16 +37,13 @@ export class OffsetWindow {
     return out.sort((a, b) => a - b);
   }
 
-  /**
-   * For a wall time inside a spring-forward gap, the instant it is shifted to: the wall time moved later
-   * by the gap's length, which is the instant read with the offset from before the gap. Null when
-   * `wall` is not in a gap.
-   */
+  /** For a wall time in a spring-forward gap, the instant it shifts to (later by the gap's length); else null. */
   shiftedOutOfGap(wall: number): number | null {
     for (let i = 1; i < this.segments.length; i++) {
       const [before, after] = [this.segments[i - 1], this.segments[i]];
       const at = after.from;
-      if (before.offset < after.offset && wall >= at + before.offset && wall < at + after.offset) return wall - before.offset;
+      if (before.offset < after.offset && wall >= at + before.offset && wall < at + after.offset)
+        return wall - before.offset;
     }
     return null;
   }
@@ -100,10 +90,7 @@ export class ZoneTimeline {
     return w;
   }
 
-  /**
-   * Offset segments covering the instants that can show a wall time of the wall day starting at `dayWall`
-   * (from one day before to two days after it, which spans every offset from -24 h to +24 h).
-   */
+  /** Offset segments of the instants that can show a wall time of the day at `dayWall` (day -1 to +2). */
   window(dayWall: number): OffsetWindow {
     const samples = [-1, 0, 1, 2].map((k) => dayWall + k * DAY_MS);
     const offsets = samples.map((t) => this.offsetAt(t));

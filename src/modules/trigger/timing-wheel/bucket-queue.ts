@@ -1,12 +1,8 @@
 import type { TimerTaskList } from './timer-task-list.js';
 
 /**
- * Binary min-heap of buckets keyed by their expiration (the role of Kafka's `DelayQueue`), so the driver
- * finds the earliest bucket in O(1) and removes it in O(log b), b = queued buckets.
- *
- * Invariant (kept by the wheel): a bucket's expiration does not change while it is queued, and a
- * bucket is queued at most once. The heap therefore holds at most one slot per wheel bucket, so its
- * size is bounded by levels × wheelSize, however many entries there are.
+ * Min-heap of buckets by expiration (Kafka's `DelayQueue`): peek O(1), pop O(log b). A bucket is queued at
+ * most once and its expiration does not change while queued, so the heap holds at most levels × wheelSize.
  */
 export class BucketQueue<T> {
   private readonly heap: TimerTaskList<T>[] = [];

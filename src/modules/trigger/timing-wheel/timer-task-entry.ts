@@ -1,11 +1,8 @@
 import type { TimerTaskList } from './timer-task-list.js';
 
 /**
- * One scheduled slot in the timing wheel (Kafka's `TimerTaskEntry`): an id, the instant it is due and the
- * caller's payload, plus the intrusive links of the {@link TimerTaskList} that currently holds it.
- *
- * Invariant: `list`, `prev` and `next` are written only by {@link TimerTaskList}; an entry is in at most
- * one list at a time, and `list === null` means it is in none (delivered, cancelled or being moved).
+ * One entry of the timing wheel (Kafka's `TimerTaskEntry`): id, due instant, payload, and the intrusive
+ * links that only {@link TimerTaskList} writes; `list === null` means it is in no list.
  */
 export class TimerTaskEntry<T> {
   /** @internal The list holding this entry, or null. Maintained by {@link TimerTaskList}. */
@@ -15,12 +12,7 @@ export class TimerTaskEntry<T> {
   /** @internal Next entry in `list`. */
   next: TimerTaskEntry<T> | null = null;
 
-  /**
-   * @param id caller's key for the entry (unique within one timer)
-   * @param expirationMs instant the entry is due, epoch ms; it is never delivered before this
-   * @param payload caller's value, handed back on expiry
-   * @param seq insertion sequence number, breaks ties between equal expirations (first added first)
-   */
+  /** @param seq insertion sequence: first added first among equal expirations. */
   constructor(
     readonly id: string,
     readonly expirationMs: number,

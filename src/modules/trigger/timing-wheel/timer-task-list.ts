@@ -1,13 +1,9 @@
 import type { TimerTaskEntry } from './timer-task-entry.js';
 
 /**
- * A bucket of the timing wheel (Kafka's `TimerTaskList`): an intrusive doubly linked list of
- * {@link TimerTaskEntry} with O(1) add and O(1) remove, plus the bucket's expiration.
- *
- * The expiration is the instant (epoch ms) the bucket is due; -1 means "not scheduled". It changes only
- * when the wheel reuses the bucket for a later round, which is why {@link setExpiration} reports a change:
- * the wheel pushes the bucket onto its priority queue exactly then, so a bucket is queued at most once
- * per round. {@link flush} resets it to -1.
+ * A bucket of the timing wheel (Kafka's `TimerTaskList`): an intrusive linked list with O(1) add and remove,
+ * and the bucket's expiration (-1 = not scheduled), which changes only when the bucket is reused for a later
+ * round: {@link setExpiration} reports that change so the wheel queues the bucket once per round.
  */
 export class TimerTaskList<T> {
   private head: TimerTaskEntry<T> | null = null;
@@ -61,11 +57,7 @@ export class TimerTaskList<T> {
     return true;
   }
 
-  /**
-   * Empties the bucket, resets its expiration to -1, then calls `fn` on each former entry in insertion
-   * order. Every entry is already unlinked when `fn` sees it, so `fn` may re-add it anywhere, this bucket
-   * included.
-   */
+  /** Empties the bucket (expiration -1), then calls `fn` on each unlinked former entry in insertion order. */
   flush(fn: (entry: TimerTaskEntry<T>) => void): void {
     let entry = this.head;
     this.head = this.tail = null;

@@ -3,7 +3,7 @@ import { BucketQueue } from './bucket-queue.js';
 import { TimerTaskEntry } from './timer-task-entry.js';
 import { TimingWheel } from './timing-wheel.js';
 
-/** Tiny wheel as in Kafka's TimingWheelTest: level 0 [1010,1050), level 1 tick 50, level 2 tick 250, level 3 tick 1250. */
+/** Tiny wheel as in Kafka's TimingWheelTest: level 0 [1010,1050), then ticks 50, 250 and 1250. */
 const TICK = 10;
 const SIZE = 5;
 const START = 1000;

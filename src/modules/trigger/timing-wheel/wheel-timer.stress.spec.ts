@@ -22,9 +22,21 @@ interface Harness {
 }
 
 /** A timer over a fake clock; `onExpired` receives (payloads, nowMs). */
-function harness(tickMs: number, wheelSize: number, startMs: number, onExpired: (p: number[], nowMs: number) => void): Harness {
+function harness(
+  tickMs: number,
+  wheelSize: number,
+  startMs: number,
+  onExpired: (p: number[], nowMs: number) => void,
+): Harness {
   const clock = new FakeClock(startMs);
-  const sut = new WheelTimer<number>({ tickMs, wheelSize, startMs, schedule: clock.schedule, onExpired, now: clock.now });
+  const sut = new WheelTimer<number>({
+    tickMs,
+    wheelSize,
+    startMs,
+    schedule: clock.schedule,
+    onExpired,
+    now: clock.now,
+  });
   return { sut, clock };
 }
 
@@ -117,7 +129,11 @@ describe(`${WheelTimer.name} (stress)`, () => {
     const t1 = performance.now();
     clock.runAll();
     const t2 = performance.now();
-    process.stdout.write(`1e6 ${cancelHalf ? 'half cancelled' : 'all delivered'}: add${cancelHalf ? '+cancel' : ''} ${(t1 - t0).toFixed(0)} ms, drive ${(t2 - t1).toFixed(0)} ms, ${calls} onExpired calls, ${clock.fired.length} wake-ups\n`);
+    process.stdout.write(
+      `1e6 ${cancelHalf ? 'half cancelled' : 'all delivered'}: add${cancelHalf ? '+cancel' : ''} ` +
+        `${(t1 - t0).toFixed(0)} ms, drive ${(t2 - t1).toFixed(0)} ms, ${calls} onExpired calls, ` +
+        `${clock.fired.length} wake-ups\n`,
+    );
 
     expect(refused).toBe(0);
     expect(early).toBe(0);

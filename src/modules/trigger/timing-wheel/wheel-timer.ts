@@ -4,7 +4,7 @@ import { TimerTaskEntry } from './timer-task-entry.js';
 import { TimerTaskList } from './timer-task-list.js';
 import { TimingWheel } from './timing-wheel.js';
 
-/** Cancels a pending callback. Calling it after the callback ran, or twice, must be harmless. */
+/** Cancels a pending callback; harmless after it ran or twice. */
 export type Cancel = () => void;
 
 /** Settings and ports of a {@link WheelTimer}; every time is epoch ms, every duration ms. */
@@ -17,11 +17,7 @@ export interface WheelTimerOptions<T> {
   startMs: number;
   /** Runs `fn` once after `delayMs` ms (e.g. a setTimeout wrapper); the timer keeps at most one pending. */
   schedule: (delayMs: number, fn: () => void) => Cancel;
-  /**
-   * Receives every payload due at one flush, in expiry order (ties: first added first), and the flush
-   * time. If it throws, the batch still counts as delivered, the timer re-arms and the error propagates
-   * to the caller of the scheduled callback.
-   */
+  /** Gets every payload due at one flush, in expiry order; if it throws, the batch still counts as delivered. */
   onExpired: (payloads: T[], nowMs: number) => void;
   /** Current time, epoch ms; must not go backwards. */
   now: () => number;
@@ -31,24 +27,9 @@ export interface WheelTimerOptions<T> {
 const MAX_DELAY_MS = 2 ** 31 - 1;
 
 /**
- * Driver of a {@link TimingWheel} (after Kafka's `SystemTimer`), keyed by id, with no idle work.
- *
- * It keeps exactly one pending `schedule` callback, set for the earliest non-empty bucket's expiration
- * (or "now" while entries added already due are waiting), and none at all when it holds nothing. When
- * the callback runs, the driver pops every bucket whose expiration has passed, in expiration order,
- * advancing the wheel to each and re-adding its entries (the wheel cascades them to finer levels or
- * reports them due), advances the wheel to now, hands all due payloads to `onExpired` in one call, and
- * re-arms.
- *
- * Guarantees: an entry is delivered once, at a flush whose time is >= its expiry (never early), and,
- * when `schedule` fires on time, less than `tickMs` after its expiry. `add` never delivers synchronously.
- * Costs: add O(levels) plus O(log buckets) when it opens a bucket; cancel O(1) plus O(log buckets) when
- * it empties the earliest bucket; a flush O(due entries × levels + popped buckets × log buckets), then a
- * sort of the batch. Memory is the entries plus levels × wheelSize buckets; empty buckets cost nothing
- * more.
- *
- * Empty buckets stay queued lazily; the driver pops them when they reach the top of the heap, resetting
- * their expiration so a later add into the same slot queues them again.
+ * Driver of a {@link TimingWheel} keyed by id (after Kafka's `SystemTimer`): one pending `schedule` callback
+ * for the earliest non-empty bucket, none while empty. Delivers each entry once, never before its expiry and
+ * less than `tickMs` after it. Costs and the algorithm: docs/trigger.md "The timing wheel".
  */
 export class WheelTimer<T> {
   private readonly queue = new BucketQueue<T>();
@@ -72,9 +53,9 @@ export class WheelTimer<T> {
   }
 
   /**
-   * Schedules `payload` for delivery at `expireAtMs` (epoch ms), replacing any entry with the same id.
-   * An entry already due is delivered at the next flush (scheduled with delay 0), never inside `add`.
-   * @throws ValidationError when `expireAtMs` is not a finite number (a caller bug, not a timing case)
+   * Schedules `payload` at `expireAtMs`, replacing an entry with the same id; a due entry is delivered at
+   * the next flush, never inside `add`.
+   * @throws ValidationError when `expireAtMs` is not finite.
    */
   add(id: string, expireAtMs: number, payload: T): void {
     if (!isFiniteNumber(expireAtMs)) throw new ValidationError('expireAtMs', 'expireAtMs must be a finite epoch ms');
@@ -87,7 +68,7 @@ export class WheelTimer<T> {
     this.rearm();
   }
 
-  /** Cancels the entry with this id in O(1); returns false when there is none (unknown, delivered or cancelled). */
+  /** Cancels the entry with this id in O(1); false when there is none. */
   cancel(id: string): boolean {
     const entry = this.entries.get(id);
     if (entry === undefined) return false;
@@ -98,25 +79,18 @@ export class WheelTimer<T> {
     return true;
   }
 
-  /**
-   * When the next flush is due, epoch ms: the earliest non-empty bucket's expiration, a time <= now
-   * while already-due entries wait, or null when the timer holds nothing.
-   */
+  /** Time of the next flush (epoch ms), or null when the timer holds nothing. */
   nextExpiry(): number | null {
     return this.nextTargetMs();
   }
 
-  /** Cancels the pending callback; the timer arms no new one afterwards. Held entries are kept, undelivered. */
+  /** Cancels the pending callback for good; held entries stay undelivered. */
   close(): void {
     this.closed = true;
     this.disarm();
   }
 
-  /**
-   * Moves the wheel to `nowMs` when no queued bucket has expired yet (always so while idle), so a new
-   * entry is filed relative to the present rather than the last flush: fewer levels, fewer cascades.
-   * Skipped when a bucket is due, since advancing past it could reuse its slot before it is drained.
-   */
+  /** While no bucket is due, moves the wheel to now so new entries are filed relative to the present. */
   private catchUp(nowMs: number): void {
     const top = this.queue.peek();
     if (top === undefined || top.getExpiration() > nowMs) this.wheel.advanceClock(nowMs);
@@ -135,7 +109,7 @@ export class WheelTimer<T> {
     this.cancelTimer = this.opts.schedule(delayMs, () => this.onTimer(generation));
   }
 
-  /** Cancels the pending callback, if any; the generation bump makes a late-running one a no-op. */
+  /** Cancels the pending callback; the generation bump makes a late one a no-op. */
   private disarm(): void {
     this.generation++;
     this.armedAtMs = null;
@@ -156,7 +130,7 @@ export class WheelTimer<T> {
     return top === undefined ? null : top.getExpiration();
   }
 
-  /** The scheduled callback: ignored when stale (superseded or closed), else the timer is spent and flushes. */
+  /** The scheduled callback: ignored when stale, else flushes. */
   private onTimer(generation: number): void {
     if (generation !== this.generation || this.closed) return;
     this.cancelTimer = null;
@@ -182,7 +156,11 @@ export class WheelTimer<T> {
     const reinsert = (entry: TimerTaskEntry<T>): void => {
       if (!this.wheel.add(entry)) due.push(entry);
     };
-    for (let bucket = this.queue.peek(); bucket !== undefined && bucket.getExpiration() <= nowMs; bucket = this.queue.peek()) {
+    for (
+      let bucket = this.queue.peek();
+      bucket !== undefined && bucket.getExpiration() <= nowMs;
+      bucket = this.queue.peek()
+    ) {
       this.queue.pop();
       this.wheel.advanceClock(bucket.getExpiration());
       bucket.flush(reinsert);
@@ -195,8 +173,7 @@ export class WheelTimer<T> {
   private deliver(due: TimerTaskEntry<T>[], nowMs: number): void {
     due.sort(byExpiry);
     const payloads: T[] = [];
-    // Each entry is still the one mapped to its id: replacing or cancelling unlinks it, and no user
-    // code has run since it was collected.
+    // Each entry is still the one mapped to its id: no user code ran since it was collected.
     for (const entry of due) {
       this.entries.delete(entry.id);
       payloads.push(entry.payload);
@@ -215,7 +192,7 @@ function clamp(value: number, min: number, max: number): number {
   return value < min ? min : value > max ? max : value;
 }
 
-/** `Number.isFinite` without a global lookup (global lookups are slow inside Jest's VM contexts). */
+/** `Number.isFinite` without a global lookup (slow inside Jest's VM contexts). */
 function isFiniteNumber(value: number): boolean {
   return value - value === 0;
 }

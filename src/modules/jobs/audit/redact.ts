@@ -2,7 +2,16 @@
 export const REDACTED = '[redacted]';
 
 /** Keys whose values are credentials whatever their spelling's case (headers, common param names). */
-const SECRET_KEYS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api_key', 'apikey', 'api-key']);
+const SECRET_KEYS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api_key',
+  'apikey',
+  'api-key',
+]);
 /** Key fragments that mark a credential anywhere in the name (`accessToken`, `DB_PASSWORD`, `client_secret`). */
 const SECRET_PARTS = ['token', 'secret', 'password', 'passwd'];
 /** Deepest level walked; anything below is replaced as a whole (params are bounded JSON, this is a backstop). */
@@ -15,9 +24,8 @@ export function isSecretKey(key: string): boolean {
 }
 
 /**
- * A copy of `value` (JSON: params, shardParams) with the value under every secret-looking key replaced by
- * {@link REDACTED}, at any depth, in objects and in arrays of objects. The input is never changed.
- * Values are not inspected: a secret inside a string (an argv word, a URL's query) is not found.
+ * A copy of JSON `value` with the value under every secret-looking key, at any depth, replaced by
+ * {@link REDACTED}. Values are not inspected: a secret inside a string is not found.
  */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (depth > MAX_DEPTH) return REDACTED;

@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { type ApiClient, type AuditLog, AuditLogRepository, type AuditQuery, type JobDefinition, type Tx } from '../../metadata/index.js';
+import {
+  type ApiClient,
+  type AuditLog,
+  AuditLogRepository,
+  type AuditQuery,
+  type JobDefinition,
+  type Tx,
+} from '../../metadata/index.js';
 import { redactSecrets } from './redact.js';
 
 /** What an audit row records (README "Audit"). */
@@ -22,16 +29,12 @@ export enum AuditAction {
   CLIENT_ROTATE_SECRET = 'CLIENT_ROTATE_SECRET',
 }
 
-/**
- * Largest JSON of one snapshot, bytes: `before` and `after` are TEXT columns (65,535 bytes on MySQL), and an
- * audit row that does not fit would fail the change it records.
- */
+/** Largest JSON of one snapshot, bytes: a row that does not fit its TEXT column would fail the change. */
 const MAX_SNAPSHOT_BYTES = 60_000;
 
 /**
- * Audit rows (issue 9 point 7, README "Audit"): written by the caller inside the transaction of the change
- * they record, in this process's namespace, with secrets redacted — job params by key
- * ({@link redactSecrets}); a client's secret is never part of a snapshot.
+ * Audit rows (README "Audit"), written inside the transaction of the change they record, in this process's
+ * namespace, with params redacted by key ({@link redactSecrets}); never a client's secret.
  */
 @Injectable()
 export class AuditService {
@@ -41,15 +44,28 @@ export class AuditService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /**
-   * Appends one row inside `em`. `actor` is the app id of the caller (null: an operator's CLI).
-   * Snapshots larger than {@link MAX_SNAPSHOT_BYTES} keep their fields but lose params.
-   */
-  record(em: Tx, actor: string | null, action: AuditAction, target: { type: string; id: string }, before?: unknown, after?: unknown): Promise<void> {
-    return this.repo.append({
-      namespace: this.config.namespace, appId: actor, action, targetType: target.type, targetId: target.id,
-      before: bounded(before), after: bounded(after),
-    }, this.clock.now(), em);
+  /** Appends one row inside `em` (`actor` null: an operator's CLI); oversized snapshots lose their params. */
+  record(
+    em: Tx,
+    actor: string | null,
+    action: AuditAction,
+    target: { type: string; id: string },
+    before?: unknown,
+    after?: unknown,
+  ): Promise<void> {
+    return this.repo.append(
+      {
+        namespace: this.config.namespace,
+        appId: actor,
+        action,
+        targetType: target.type,
+        targetId: target.id,
+        before: bounded(before),
+        after: bounded(after),
+      },
+      this.clock.now(),
+      em,
+    );
   }
 
   /** A page of this namespace's rows, newest first (see AuditLogRepository.find). */
@@ -74,6 +90,10 @@ function bounded(snapshot: unknown): unknown {
   const bytes = Buffer.byteLength(JSON.stringify(snapshot));
   if (bytes <= MAX_SNAPSHOT_BYTES) return snapshot;
   if (typeof snapshot !== 'object' || Array.isArray(snapshot)) return { omitted: `${bytes} bytes` };
-  const lean = { ...(snapshot as Record<string, unknown>), params: `[omitted: ${bytes} bytes]`, shardParams: undefined };
+  const lean = {
+    ...(snapshot as Record<string, unknown>),
+    params: `[omitted: ${bytes} bytes]`,
+    shardParams: undefined,
+  };
   return Buffer.byteLength(JSON.stringify(lean)) <= MAX_SNAPSHOT_BYTES ? lean : { omitted: `${bytes} bytes` };
 }

@@ -1,0 +1,1 @@
+export { MAIN_REDIS, redisConnections } from './redis-connection.js';

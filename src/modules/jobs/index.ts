@@ -1,0 +1,11 @@
+export { JobsModule } from './jobs.module.js';
+export { JobsService, type JobChange, type JobRef } from './jobs.service.js';
+export { JobRunsService } from './job-runs.service.js';
+export { CrontabImportService, type CrontabImportResult } from './crontab-import.service.js';
+export { HandlerCheckService } from './handler-check.service.js';
+export { TaskCapService } from './task-cap.service.js';
+export { type CrontabFile, type JobPatch, type NewJob } from './job-input.js';
+export { type Caller, hasScope, namedApp, requireScope } from './caller.js';
+export { APP_LIMITS, type AppLimitsLookup } from './app-limits.js';
+export { AuditModule } from './audit/audit.module.js';
+export { AuditAction, AuditService, clientSnapshot, jobSnapshot } from './audit/audit.service.js';

@@ -1,0 +1,84 @@
+import { newId } from '../../common/index.js';
+import {
+  BackoffKind,
+  JobDefinition,
+  MisfirePolicy,
+  OverlapPolicy,
+  RoutingStrategy,
+  ScheduleState,
+  type TriggerType,
+} from '../metadata/index.js';
+
+/** A job as a caller describes it (each field checked alone by the API); omitted fields take defaults. */
+export interface NewJob {
+  code: string;
+  description?: string;
+  handler: string;
+  triggerType: TriggerType;
+  triggerExpr: string;
+  timeZone?: string;
+  params?: Record<string, unknown>;
+  routingStrategy?: RoutingStrategy;
+  routingKey?: string;
+  shardTotal?: number;
+  shardParams?: Array<Record<string, unknown>>;
+  misfirePolicy?: MisfirePolicy;
+  overlapPolicy?: OverlapPolicy;
+  maxConcurrency?: number;
+  timeoutMs?: number;
+  retryMax?: number;
+  retryBackoffMs?: number;
+  retryBackoffKind?: BackoffKind;
+  enabled?: boolean;
+}
+
+/** A change of a job: any subset of its fields; `null` clears the nullable ones (see refuseNulls). */
+export type JobPatch = Partial<NewJob>;
+
+/** A cron.d file to import: its name (used in job codes), content, zone (default UTC), enabled or paused. */
+export interface CrontabFile {
+  fileName: string;
+  content: string;
+  timeZone?: string;
+  enable?: boolean;
+}
+
+/**
+ * The unsaved definition `input` describes in `namespace`, owned by `appId`, created at `now` (ms UTC), every
+ * omitted field at its default; not validated, and with no next fire yet.
+ */
+export function definitionOf(input: NewJob, namespace: string, appId: string, now: number): JobDefinition {
+  return Object.assign(new JobDefinition(), {
+    id: newId(),
+    namespace,
+    appId,
+    code: input.code,
+    description: input.description ?? null,
+    handler: input.handler,
+    triggerType: input.triggerType,
+    triggerExpr: input.triggerExpr.trim(),
+    timeZone: input.timeZone?.trim() || 'UTC',
+    params: input.params ?? {},
+    routingStrategy: input.routingStrategy ?? RoutingStrategy.ROUND_ROBIN,
+    routingKey: input.routingKey ?? null,
+    shardTotal: input.shardTotal ?? 1,
+    shardParams: input.shardParams ?? null,
+    misfirePolicy: input.misfirePolicy ?? MisfirePolicy.FIRE_ONCE_NOW,
+    overlapPolicy: input.overlapPolicy ?? OverlapPolicy.ALLOW,
+    maxConcurrency: input.maxConcurrency ?? 0,
+    timeoutMs: input.timeoutMs ?? 60_000,
+    retryMax: input.retryMax ?? 0,
+    retryBackoffMs: input.retryBackoffMs ?? 1000,
+    retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,
+    enabled: input.enabled ?? true,
+    scheduleState: ScheduleState.OK,
+    scheduleError: null,
+    nextFireTime: null,
+    lastFireTime: null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    createdBy: appId,
+    updatedBy: appId,
+  });
+}

@@ -1,0 +1,278 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock, ConflictError, NotFoundError, ValidationError } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import {
+  ApiClientRepository,
+  JobDefinition,
+  JobDefinitionRepository,
+  ScheduleState,
+  TriggerType,
+  type Tx,
+} from '../metadata/index.js';
+import {
+  computeNextFireTime,
+  JobSignals,
+  previewFireTimes,
+  TriggerService,
+  validateTrigger,
+} from '../trigger/index.js';
+import { AuditAction, AuditService, jobSnapshot } from './audit/audit.service.js';
+import { type Caller, namedApp } from './caller.js';
+import { HandlerCheckService } from './handler-check.service.js';
+import { definitionOf, type JobPatch, type NewJob } from './job-input.js';
+import { checkFanOut, checkFireParams, fanOutField, refuseCorruptFields } from './job-limits.js';
+import { jobTarget, refuseNulls, validateDefinition } from './job-rules.js';
+
+const SCHEDULE_FIELDS = ['triggerType', 'triggerExpr', 'timeZone'] as const;
+/** Fields whose change can raise a job's instances per minute (JOB_MAX_INSTANCES_PER_MINUTE). */
+const FAN_OUT_FIELDS = [...SCHEDULE_FIELDS, 'shardTotal', 'routingStrategy'] as const;
+
+/** A job named in a request: its id or code, and the owner named with `?appId=` (admins: any app). */
+export interface JobRef {
+  idOrCode: string;
+  appId?: string;
+}
+
+/** A validated change, ready to be written. `now` is when it was planned (ms UTC). */
+export interface JobChange {
+  patch: Partial<JobDefinition>;
+  scheduleChanged: boolean;
+  now: number;
+}
+
+/**
+ * The lifecycle of job definitions (docs/api.md, README "Tenancy and scopes"): a job belongs to the app that
+ * created it (another app gets NotFoundError; an `admin` manages every app's of its namespace). Each change
+ * commits with its audit row in one transaction, then signals the scheduler (JobSignals).
+ */
+@Injectable()
+export class JobsService {
+  constructor(
+    private readonly jobs: JobDefinitionRepository,
+    private readonly clients: ApiClientRepository,
+    private readonly audit: AuditService,
+    private readonly trigger: TriggerService,
+    private readonly handlers: HandlerCheckService,
+    private readonly signals: JobSignals,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** @throws ValidationError (bad schedule), ForbiddenError (shell), ConflictError (code taken, job cap). */
+  async create(caller: Caller, input: NewJob): Promise<JobDefinition> {
+    const def = await this.newDefinition(caller, input);
+    const saved = await this.jobs.editTransaction((em) => this.insertOwned(em, caller, def));
+    await this.signals.jobChanged(saved.id);
+    return saved;
+  }
+
+  /** The validated, unsaved job `input` describes, owned by `caller`'s app. @throws as {@link create}. */
+  async newDefinition(caller: Caller, input: NewJob): Promise<JobDefinition> {
+    this.handlers.assertMayUse(caller, input.handler);
+    if (input.enabled !== false) await this.handlers.assertRunnable(input.handler);
+    const now = this.clock.now();
+    const def = definitionOf(input, this.config.namespace, caller.appId, now);
+    validateDefinition(def);
+    const first = this.firstFire(def, now); // validated whether or not the job starts enabled
+    checkFireParams(def);
+    checkFanOut(def, this.config.jobMaxInstancesPerMinute, fanOutField(def));
+    this.handlers.checkJobParams(def);
+    def.nextFireTime = def.enabled ? first : null;
+    return def;
+  }
+
+  /**
+   * Inside `em`: checks the app's job cap under a lock of its client row (so the cap is exact), inserts `def`
+   * and its audit row. @throws ConflictError(`maxJobs`) at the cap; ConflictError(`code`) for a taken code.
+   */
+  async insertOwned(em: Tx, caller: Caller, def: JobDefinition): Promise<JobDefinition> {
+    const client = await this.clients.lockForUpdate(em, def.appId);
+    const cap = client?.maxJobs ?? this.config.caps.maxJobsPerApp;
+    if (cap > 0) {
+      const owned = await this.jobs.countOwned(em, def.namespace, def.appId);
+      if (owned >= cap) {
+        throw new ConflictError(
+          `app '${def.appId}' owns ${owned} jobs in this namespace, its cap (the client's maxJobs, else ` +
+            'MAX_JOBS_PER_APP): delete one, or ask an admin to raise it',
+          'maxJobs',
+        );
+      }
+    }
+    const saved = await this.jobs.create(def, em);
+    await this.audit.record(em, caller.appId, AuditAction.JOB_CREATE, jobTarget(saved), undefined, jobSnapshot(saved));
+    return saved;
+  }
+
+  /**
+   * The job `ref` names, as `caller` may see it: by id, else by code (an admin's own first, else the one app
+   * that has it). @throws NotFoundError (also another app's job), ForbiddenError(admin) for a foreign `appId`,
+   * ConflictError(`appId`) when several apps have the code and none was named.
+   */
+  async find(caller: Caller, ref: JobRef): Promise<JobDefinition> {
+    const ns = this.config.namespace;
+    const owner = namedApp(caller, ref.appId, true);
+    const byId = await this.jobs.findById(ns, ref.idOrCode);
+    if (byId && (owner === null || byId.appId === owner)) return byId;
+    const own = await this.jobs.findByCode(ns, owner ?? caller.appId, ref.idOrCode);
+    if (own) return own;
+    if (owner === null) {
+      const any = await this.jobs.findByCodeAnyApp(ns, ref.idOrCode, 2);
+      if (any.length === 1) return any[0];
+      if (any.length > 1) {
+        const why = `several apps have a job '${ref.idOrCode}': name it by id, or add ?appId=<owner>`;
+        throw new ConflictError(why, 'appId');
+      }
+    }
+    throw new NotFoundError('job', ref.idOrCode);
+  }
+
+  /** A page of the jobs `caller` may see: its own; an admin's, every app's (or those of `appId`). */
+  list(caller: Caller, appId: string | undefined, offset: number, limit: number): Promise<[JobDefinition[], number]> {
+    return this.jobs.list(this.config.namespace, namedApp(caller, appId, true), offset, limit);
+  }
+
+  /**
+   * Applies a partial update; a schedule change recomputes next_fire_time from now, and staged fires are
+   * written again from the new definition. @throws ValidationError, NotFoundError.
+   */
+  async update(caller: Caller, ref: JobRef, fields: JobPatch): Promise<JobDefinition> {
+    refuseNulls(fields);
+    const before = await this.find(caller, ref);
+    const change = await this.planUpdate(caller, before, fields);
+    const after = await this.jobs.editTransaction((em) => this.applyUpdate(em, caller, before, change));
+    await this.signals.jobChanged(before.id);
+    return after;
+  }
+
+  /** Validates `fields` over `before`. @throws ValidationError, ForbiddenError (a shell job without `shell`). */
+  async planUpdate(caller: Caller, before: JobDefinition, fields: JobPatch): Promise<JobChange> {
+    const now = this.clock.now();
+    const patch = { ...fields, updatedAt: now, updatedBy: caller.appId } as Partial<JobDefinition>;
+    if (fields.triggerExpr !== undefined) patch.triggerExpr = fields.triggerExpr.trim();
+    const merged = Object.assign(new JobDefinition(), before, patch);
+    this.handlers.assertMayUse(caller, merged.handler);
+    refuseCorruptFields(merged);
+    validateDefinition(merged);
+    checkFireParams(merged);
+    const startsRunning = fields.handler !== undefined || (fields.enabled && !before.enabled);
+    if (merged.enabled && startsRunning) await this.handlers.assertRunnable(merged.handler);
+    const scheduleChanged = SCHEDULE_FIELDS.some((f) => fields[f] !== undefined) || fields.enabled !== undefined;
+    if (scheduleChanged) {
+      const first = this.firstFire(merged, now);
+      patch.nextFireTime = merged.enabled ? first : null;
+      patch.scheduleState = ScheduleState.OK;
+      patch.scheduleError = null;
+    }
+    this.checkPatchFanOut(merged, fields);
+    const { handler, params, shardParams, shardTotal } = fields;
+    if ([handler, params, shardParams, shardTotal].some((v) => v !== undefined)) this.handlers.checkJobParams(merged);
+    return { patch, scheduleChanged, now };
+  }
+
+  /** Writes a planned change and its audit row inside `em`. @throws ConflictError (changed meanwhile, code taken). */
+  async applyUpdate(em: Tx, caller: Caller, before: JobDefinition, change: JobChange): Promise<JobDefinition> {
+    const updated = await this.jobs.update(before, change.patch, em);
+    // Staged fires were built from the old row; under an unchanged schedule next_fire_time returns to the earliest.
+    const { earliest } = await this.trigger.unstage(em, before.id);
+    if (!change.scheduleChanged && earliest !== null && updated.enabled) {
+      await this.jobs.setNextFire(before.id, earliest, change.now, em);
+      updated.nextFireTime = earliest;
+    }
+    const target = jobTarget(before);
+    await this.audit.record(
+      em,
+      caller.appId,
+      AuditAction.JOB_UPDATE,
+      target,
+      jobSnapshot(before),
+      jobSnapshot(updated),
+    );
+    return updated;
+  }
+
+  /** Deletes the job (its instances stay as history). @throws NotFoundError */
+  async remove(caller: Caller, ref: JobRef): Promise<void> {
+    const before = await this.find(caller, ref);
+    await this.jobs.editTransaction(async (em) => {
+      await this.jobs.delete(this.config.namespace, before.id, em);
+      await this.trigger.unstage(em, before.id);
+      await this.audit.record(em, caller.appId, AuditAction.JOB_DELETE, jobTarget(before), jobSnapshot(before));
+    });
+  }
+
+  /** Stops the schedule: staged fires are removed; instances whose fire time has come run on. */
+  async pause(caller: Caller, ref: JobRef): Promise<JobDefinition> {
+    return this.setEnabled(caller, ref, false, AuditAction.JOB_PAUSE);
+  }
+
+  /** Restarts the schedule from now (fires missed while paused are not made up). */
+  async resume(caller: Caller, ref: JobRef): Promise<JobDefinition> {
+    return this.setEnabled(caller, ref, true, AuditAction.JOB_RESUME);
+  }
+
+  /**
+   * The next `n` fire times (ms UTC), paused or not; [] when the schedule cannot be computed. A non-CRON job
+   * with a next fire starts from it (its grid is anchored at its first fire, not at this read).
+   */
+  preview(def: JobDefinition, n = 5): number[] {
+    try {
+      const now = this.clock.now();
+      const next = def.nextFireTime;
+      const anchor = def.triggerType !== TriggerType.CRON && next !== null && next >= now ? next : null;
+      if (anchor !== null && n > 0) return [anchor, ...previewFireTimes(def, anchor, n - 1)];
+      return previewFireTimes(def, now, n);
+    } catch {
+      return [];
+    }
+  }
+
+  private async setEnabled(caller: Caller, ref: JobRef, enabled: boolean, action: AuditAction): Promise<JobDefinition> {
+    const before = await this.find(caller, ref);
+    const now = this.clock.now();
+    if (before.enabled === enabled) return before;
+    if (enabled) {
+      this.handlers.assertMayUse(caller, before.handler);
+      refuseCorruptFields(before);
+      checkFanOut(before, this.config.jobMaxInstancesPerMinute, fanOutField(before));
+      await this.handlers.assertRunnable(before.handler);
+    }
+    const patch = {
+      enabled,
+      nextFireTime: enabled ? this.firstFire(before, now) : null,
+      scheduleState: ScheduleState.OK,
+      scheduleError: null,
+      updatedAt: now,
+      updatedBy: caller.appId,
+    };
+    const after = await this.jobs.editTransaction(async (em) => {
+      const updated = await this.jobs.update(before, patch, em);
+      await this.trigger.unstage(em, before.id);
+      await this.audit.record(em, caller.appId, action, jobTarget(before), { enabled: before.enabled }, { enabled });
+      return updated;
+    });
+    await this.signals.jobChanged(before.id);
+    return after;
+  }
+
+  /**
+   * JOB_MAX_INSTANCES_PER_MINUTE for a change, naming the field changed; a disabled job makes nothing (resume
+   * checks it again). @throws ValidationError naming `shardTotal` or `triggerExpr`.
+   */
+  private checkPatchFanOut(merged: JobDefinition, fields: JobPatch): void {
+    if (!merged.enabled && !FAN_OUT_FIELDS.some((f) => fields[f] !== undefined)) return;
+    const scheduleChanged = SCHEDULE_FIELDS.some((f) => fields[f] !== undefined);
+    const field =
+      fields.shardTotal !== undefined ? 'shardTotal' : scheduleChanged ? 'triggerExpr' : fanOutField(merged);
+    checkFanOut(merged, this.config.jobMaxInstancesPerMinute, field);
+  }
+
+  /** First fire from `now`; @throws ValidationError for a bad schedule or a one-shot in the past. */
+  private firstFire(def: JobDefinition, now: number): number | null {
+    validateTrigger(def);
+    const next = computeNextFireTime(def, now);
+    if (next === null && def.triggerType === TriggerType.ONE_SHOT) {
+      throw new ValidationError('triggerExpr', 'the ONE_SHOT instant is in the past');
+    }
+    return next;
+  }
+}

@@ -1,0 +1,52 @@
+import { CorruptJson, describeCorruptRow, JobAttempt, JobInstance } from '../../metadata/index.js';
+import { AttemptViewDto, TaskViewDto } from '../dto/task.dto.js';
+import { iso } from './iso.js';
+
+/** The public view of one attempt. */
+function toAttemptView(a: JobAttempt): AttemptViewDto {
+  return {
+    attempt: a.attempt,
+    nodeId: a.nodeId,
+    fencingToken: a.fencingToken,
+    status: a.status,
+    startedAt: iso(a.startedAt) as string,
+    finishedAt: iso(a.finishedAt),
+    error: a.error,
+  };
+}
+
+/**
+ * The public view of an instance (task or job fire); with `attempts` (a read of one instance), its attempt trail
+ * too. A field whose stored JSON cannot be read (a corrupt row) is null, and the note says so, after the
+ * `waiting` note when there is one.
+ */
+export function toTaskView(i: JobInstance, attempts?: JobAttempt[], waiting?: string): TaskViewDto {
+  const corrupt = describeCorruptRow(i);
+  const note = [waiting, corrupt === null ? undefined : `${corrupt}: shown as null`]
+    .filter((n) => n !== undefined)
+    .join('; ');
+  return {
+    requestId: i.requestId,
+    instanceId: i.id,
+    handler: i.handler,
+    status: i.status,
+    attempt: i.attempt,
+    maxAttempts: i.maxAttempts,
+    nodeId: i.nodeId,
+    jobCode: i.jobCode,
+    shardIndex: i.shardIndex,
+    shardTotal: i.shardTotal,
+    triggerSource: i.triggerSource,
+    result: i.result instanceof CorruptJson ? null : (i.result ?? null),
+    error: i.error,
+    traceId: i.traceId,
+    fireTime: iso(i.fireTime) as string,
+    dueAt: iso(i.dueAt) as string,
+    createdAt: iso(i.createdAt) as string,
+    dispatchedAt: iso(i.dispatchedAt),
+    startedAt: iso(i.startedAt),
+    finishedAt: iso(i.finishedAt),
+    ...(attempts ? { attempts: attempts.map(toAttemptView) } : {}),
+    ...(note ? { note } : {}),
+  };
+}
