@@ -1,43 +1,31 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import {
-  dataSourceOptions, ExecutionLedgerRepository, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance,
-  runMigrations, TriggerSource,
+  ExecutionLedger, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance,
+  TriggerSource,
 } from '../../src/modules/metadata/index.js';
-import { MYSQL_URL, uniqueNamespace } from '../utils/test-node.js';
+import { type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
+import { uniqueNamespace } from '../utils/test-node.js';
 
 /**
- * ExecutionLedgerRepository on the real databases (DESIGN §4, §7): the executor's k-rows-per-statement
- * claim and finish keep every per-row guard of a single transition (node, status, attempt, fencing token).
+ * ExecutionLedger on the real databases (docs/state-machine.md, docs/execution.md): the executor's
+ * k-rows-per-statement claim and finish keep every per-row guard of a single transition (node, status, attempt,
+ * fencing token).
  */
-describe.each(['mysql', 'sqlite'] as const)('ExecutionLedgerRepository (%s)', (kind) => {
+describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
   const ns = uniqueNamespace(`int-ledger-${kind}`);
-  let dir: string | undefined;
+  let db: MetadataDb;
   let ds: DataSource;
-  let ledger: ExecutionLedgerRepository;
+  let ledger: ExecutionLedger;
   let instances: JobInstanceRepository;
   let attempts: JobAttemptRepository;
 
   beforeAll(async () => {
-    if (kind === 'sqlite') dir = mkdtempSync(join(tmpdir(), 'tw-ledger-'));
-    const database = kind === 'mysql' ? { type: 'mysql' as const, url: MYSQL_URL } : { type: 'better-sqlite3' as const, path: join(dir as string, 'db.sqlite') };
-    ds = await new DataSource(dataSourceOptions({ database })).initialize();
-    await runMigrations(ds);
-    ledger = new ExecutionLedgerRepository(ds);
-    instances = new JobInstanceRepository(ds);
-    attempts = new JobAttemptRepository(ds);
+    db = await openMetadataDb(kind, ns);
+    ({ ds, instances, attempts } = db);
+    ledger = new ExecutionLedger(ds, instances, attempts);
   });
 
-  afterAll(async () => {
-    if (kind === 'mysql') {
-      await ds.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [ns]);
-      await ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
-    }
-    await ds.destroy();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => db.close());
 
   /** `n` rows DISPATCHED to `node` at attempt 1, token 0. */
   async function dispatched(n: number, node = 'n-1'): Promise<JobInstance[]> {

@@ -8,15 +8,20 @@ import { InstanceMaxConcurrency1796040000000 } from './migrations/1796040000000-
 import { InstanceJobStatusIndex1796070000000 } from './migrations/1796070000000-instance-job-status-index.js';
 import { Tenancy1797000000000 } from './migrations/1797000000000-tenancy.js';
 
-/** Every migration, in order. Listed explicitly (no globs) so the same list works from src/ under jest and from dist/. */
-export const MIGRATIONS = [InitialSchema1764490000000, InstanceMaxConcurrency1796040000000, InstanceJobStatusIndex1796070000000, Tenancy1797000000000];
+/** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
+export const MIGRATIONS = [
+  InitialSchema1764490000000, InstanceMaxConcurrency1796040000000, InstanceJobStatusIndex1796070000000,
+  Tenancy1797000000000,
+];
 
 /**
- * TypeORM options for both shapes (DESIGN §1, §3). `synchronize` is never on: the schema is the migrations.
- * SQLite runs in WAL mode with a busy timeout so the API and the executor loop in one process don't collide.
+ * TypeORM options for both shapes (docs/architecture.md); the schema is the migrations, never `synchronize`.
+ * SQLite: WAL mode and a busy timeout.
  */
 export function dataSourceOptions(config: Pick<AppConfig, 'database'>): DataSourceOptions {
-  const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, migrationsRun: false, logging: false } as const;
+  const common = {
+    entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, migrationsRun: false, logging: false,
+  } as const;
   if (config.database.type === 'mysql') {
     return {
       ...common,

@@ -1,16 +1,17 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/index.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { runMigrations } from './migration-runner.js';
 import { ApiClientRepository } from './repositories/api-client.repository.js';
 import { AuditLogRepository } from './repositories/audit-log.repository.js';
-import { ExecutionLedgerRepository } from './repositories/execution-ledger.repository.js';
 import { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
 import { JobAttemptRepository } from './repositories/job-attempt.repository.js';
 import { JobDefinitionRepository } from './repositories/job-definition.repository.js';
 import { JobInstanceRepository } from './repositories/job-instance.repository.js';
+import { ExecutionLedger } from './unit-of-work/execution-ledger.js';
+import { UnitOfWork } from './unit-of-work/unit-of-work.js';
 
 /** Names the setting and target of a failed connection, password masked. */
 function describeDatabase(o: DataSourceOptions): string {
@@ -25,12 +26,16 @@ const REPOSITORIES = [
   ExecutorNodeRepository,
   ApiClientRepository,
   AuditLogRepository,
-  ExecutionLedgerRepository,
+  ExecutionLedger,
 ];
 
+const UNIT_OF_WORK = {
+  provide: UnitOfWork, useFactory: (ds: DataSource) => UnitOfWork.for(ds), inject: [getDataSourceToken()],
+};
+
 /**
- * The persistence of the domain (DESIGN §2 `metadata`): the DataSource, migrations (applied before the
- * DataSource is handed to anyone) and the repositories. Other modules use only the repositories.
+ * The persistence of the domain (docs/architecture.md): the DataSource, migrations (applied before anyone gets
+ * it), one repository per table, the unit of work and the execution ledger.
  */
 @Module({
   imports: [
@@ -47,7 +52,7 @@ const REPOSITORIES = [
       },
     }),
   ],
-  providers: REPOSITORIES,
-  exports: REPOSITORIES,
+  providers: [...REPOSITORIES, UNIT_OF_WORK],
+  exports: [...REPOSITORIES, UnitOfWork],
 })
 export class MetadataModule {}

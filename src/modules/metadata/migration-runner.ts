@@ -4,8 +4,7 @@ import { DataSource } from 'typeorm';
 const LOCK = 'tickwheel_migrations';
 
 /**
- * Applies pending migrations at start (issue 2: "migrations applied at start"). On MySQL several pods may
- * start at once, so the run is serialised with GET_LOCK on one dedicated connection; SQLite has one process.
+ * Applies pending migrations at start, serialised on MySQL with GET_LOCK (several pods may start at once).
  * @throws the migration's error (start-up then stops with it).
  */
 export async function runMigrations(ds: DataSource, logger = new Logger('Migrations')): Promise<void> {

@@ -3,9 +3,8 @@ import { bigintNumber, jsonText } from './columns.js';
 import { Scope } from './enums.js';
 
 /**
- * An application allowed to call the API (DESIGN §3, README "Tenancy and scopes"). The secret is
- * AES-256-GCM encrypted at rest. `app_id` compares exactly (binary collation on MySQL; SQLite's default).
- * Limits left null take the cluster's defaults (settings).
+ * An application allowed to call the API (docs/tenancy.md); secret AES-256-GCM encrypted at rest, `app_id`
+ * compared exactly. A null limit takes the cluster's default setting.
  */
 @Entity('api_client')
 export class ApiClient {
@@ -23,7 +22,8 @@ export class ApiClient {
   @Column({ name: 'max_unfinished_tasks', type: 'int', nullable: true }) maxUnfinishedTasks: number | null;
   /** The app's own egress allow-list (narrows the cluster policy, never widens it); null = no narrowing. */
   @Column({ name: 'egress_allow', type: 'text', nullable: true, transformer: jsonText }) egressAllow: string[] | null;
-  @Column({ name: 'callback_hosts', type: 'text', nullable: true, transformer: jsonText }) callbackHosts: string[] | null;
+  @Column({ name: 'callback_hosts', type: 'text', nullable: true, transformer: jsonText })
+  callbackHosts: string[] | null;
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;
   @Column({ name: 'updated_at', type: 'bigint', nullable: true, transformer: bigintNumber }) updatedAt: number | null;
 }

@@ -10,10 +10,8 @@ export const bigintNumber: ValueTransformer = {
 };
 
 /**
- * What a JSON column holds when its text cannot be parsed: a TEXT cut at 65,535 bytes by an INSERT IGNORE, a
- * hand edit. Reading such a row never throws (one bad row stopped every reconcile pass and could not be read or
- * cancelled through the API); whoever uses the value checks for this marker ({@link corruptFields}). It
- * serialises as null, so an answer or a copy (the audit log) never carries the unreadable text on.
+ * What a JSON column holds when its text cannot be parsed (cut at 65,535 bytes, a hand edit): reading the row
+ * never throws, users check for it ({@link corruptFields}), and it serialises as null.
  */
 export class CorruptJson {
   /** @param bytes UTF-8 bytes of the stored text; @param cause the parser's message. */
@@ -37,7 +35,7 @@ export const jsonText: ValueTransformer = {
   },
 };
 
-/** The code a corrupt row is set aside with: the prefix of its recorded error, the `reason` label of tickwheel_rows_quarantined_total. */
+/** The code a corrupt row is set aside with (its error's prefix, the quarantine metric's `reason`). */
 export const CORRUPT_ROW = 'CORRUPT_ROW';
 
 /** A field of a row whose stored JSON could not be read. */
@@ -48,7 +46,9 @@ export interface CorruptField {
 
 /** The fields of `row` (an entity as read) whose stored JSON could not be read, in property order. */
 export function corruptFields(row: object): CorruptField[] {
-  return Object.entries(row).filter(([, v]) => v instanceof CorruptJson).map(([field, v]) => ({ field, bytes: (v as CorruptJson).bytes }));
+  return Object.entries(row)
+    .filter(([, v]) => v instanceof CorruptJson)
+    .map(([field, v]) => ({ field, bytes: (v as CorruptJson).bytes }));
 }
 
 /** `params is not valid JSON (65535 bytes)`: what is wrong with one field. */
@@ -56,16 +56,13 @@ export function describeCorrupt(f: CorruptField): string {
   return `${f.field} is not valid JSON (${f.bytes} bytes)`;
 }
 
-/** What is wrong with every unreadable field of `row` (`params is not valid JSON (65535 bytes); …`), null for a sound row. */
+/** What is wrong with every unreadable field of `row` (joined by `; `), null for a sound row. */
 export function describeCorruptRow(row: object): string | null {
   const bad = corruptFields(row);
   return bad.length === 0 ? null : bad.map(describeCorrupt).join('; ');
 }
 
-/**
- * Why `row` cannot be used, as recorded on it when it is set aside (the reconciler's quarantine, an executor's
- * claim, a job's schedule): `CORRUPT_ROW: params is not valid JSON (65535 bytes)`; null for a sound row.
- */
+/** Why `row` cannot be used, as recorded when it is set aside (`CORRUPT_ROW: params is not …`); null if sound. */
 export function corruptionOf(row: object): string | null {
   const what = describeCorruptRow(row);
   return what === null ? null : `${CORRUPT_ROW}: ${what}`;

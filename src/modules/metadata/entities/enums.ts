@@ -1,4 +1,4 @@
-/** How a job definition is triggered (DESIGN §3, §5). */
+/** How a job definition is triggered (docs/trigger.md). */
 export enum TriggerType {
   CRON = 'CRON',
   FIXED_RATE = 'FIXED_RATE',
@@ -7,25 +7,24 @@ export enum TriggerType {
   API = 'API',
 }
 
-/** What created a job instance (DESIGN §3). */
+/** What created a job instance. */
 export enum TriggerSource {
   SCHEDULE = 'SCHEDULE',
   API = 'API',
   MANUAL = 'MANUAL',
-  /** Made up for a past range by POST /api/jobs/{id}/backfill. */
   BACKFILL = 'BACKFILL',
   RETRY = 'RETRY',
   MISFIRE = 'MISFIRE',
 }
 
-/** What to do with fires missed while no leader ran (DESIGN §5). */
+/** What to do with fires missed while no leader ran (docs/trigger.md). */
 export enum MisfirePolicy {
   FIRE_ONCE_NOW = 'FIRE_ONCE_NOW',
   SKIP = 'SKIP',
   FIRE_ALL = 'FIRE_ALL',
 }
 
-/** What to do when a fire comes while the previous one still runs (DESIGN §5). */
+/** What to do when a fire comes while the previous one still runs (docs/trigger.md). */
 export enum OverlapPolicy {
   ALLOW = 'ALLOW',
   SKIP = 'SKIP',
@@ -33,7 +32,7 @@ export enum OverlapPolicy {
   REPLACE = 'REPLACE',
 }
 
-/** How an instance picks its executor (DESIGN §6). */
+/** How an instance picks its executor (docs/dispatch.md). */
 export enum RoutingStrategy {
   ROUND_ROBIN = 'ROUND_ROBIN',
   RANDOM = 'RANDOM',
@@ -43,22 +42,21 @@ export enum RoutingStrategy {
   SHARDING_BROADCAST = 'SHARDING_BROADCAST',
 }
 
-/** Retry backoff shape (DESIGN §7). */
+/** Retry backoff shape (docs/execution.md). */
 export enum BackoffKind {
   FIXED = 'FIXED',
   EXPONENTIAL = 'EXPONENTIAL',
 }
 
-/** Health of a job definition's schedule: ERROR when its next fire could not be computed (DESIGN §5 guard). */
+/** Health of a job's schedule: ERROR when its next fire could not be computed. */
 export enum ScheduleState {
   OK = 'OK',
   ERROR = 'ERROR',
 }
 
 /**
- * What an API client may do (issue 9, README "Tenancy and scopes"). Chosen when the client is created;
- * a request outside its scopes is a 403 naming the scope. `admin` sees and manages every app's jobs and
- * tasks in its namespace and manages clients; `shell` is needed to submit work for the `shell` handler.
+ * What an API client may do (docs/tenancy.md); outside its scopes a request is a 403 naming the scope. `admin`
+ * manages every app's work and the clients; `shell` may submit work for the `shell` handler.
  */
 export enum Scope {
   TASKS_READ = 'tasks:read',
@@ -71,7 +69,9 @@ export enum Scope {
 }
 
 /** Scopes a client gets when none are chosen: its own tasks and jobs, and the node list; never admin or shell. */
-export const DEFAULT_SCOPES: readonly Scope[] = [Scope.TASKS_READ, Scope.TASKS_WRITE, Scope.JOBS_READ, Scope.JOBS_WRITE, Scope.NODES_READ];
+export const DEFAULT_SCOPES: readonly Scope[] = [
+  Scope.TASKS_READ, Scope.TASKS_WRITE, Scope.JOBS_READ, Scope.JOBS_WRITE, Scope.NODES_READ,
+];
 
-/** The app id on the fires of a job that has no owner (a row from before jobs had one); no client may take it to own them. */
+/** The app id on the fires of a job with no owner (an old row); no client may take it. */
 export const OWNERLESS_APP_ID = 'tickwheel';

@@ -1,7 +1,11 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { type AttemptStatus } from '../state-machine/attempt-status.js';
 import { bigintNumber } from './columns.js';
 
-/** One row per attempt of an instance: which node ran it, with which fencing token, and how it ended (DESIGN §3). */
+/**
+ * One row per attempt of an instance: which node ran it, with which fencing token, and how it ended
+ * (docs/data-model.md).
+ */
 @Entity('job_attempt')
 @Index('uq_job_attempt_instance_attempt', ['instanceId', 'attempt'], { unique: true })
 export class JobAttempt {
@@ -10,8 +14,7 @@ export class JobAttempt {
   @Column({ type: 'int' }) attempt: number;
   @Column({ name: 'node_id', type: 'varchar', length: 128 }) nodeId: string;
   @Column({ name: 'fencing_token', type: 'bigint', transformer: bigintNumber }) fencingToken: number;
-  /** RUNNING while it runs, then the outcome (SUCCESS, FAILED, TIMEOUT, CANCELLED, LEASE_LOST). */
-  @Column({ type: 'varchar', length: 16 }) status: string;
+  @Column({ type: 'varchar', length: 16 }) status: AttemptStatus;
   @Column({ name: 'started_at', type: 'bigint', transformer: bigintNumber }) startedAt: number;
   @Column({ name: 'finished_at', type: 'bigint', nullable: true, transformer: bigintNumber }) finishedAt: number | null;
   @Column({ type: 'text', nullable: true }) error: string | null;

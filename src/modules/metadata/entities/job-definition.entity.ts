@@ -2,10 +2,7 @@ import { Column, Entity, Index, PrimaryColumn, VersionColumn } from 'typeorm';
 import { bigintNumber, jsonText } from './columns.js';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, ScheduleState, TriggerType } from './enums.js';
 
-/**
- * What runs and when (DESIGN §3 `job_definition`). A job belongs to the API client that created it
- * (`app_id`, issue 9): `code` is unique per namespace and app, and compares exactly. Times are epoch ms UTC.
- */
+/** What runs and when (docs/data-model.md); `code` is unique per namespace and owner app. Times epoch ms UTC. */
 @Entity('job_definition')
 @Index('uq_job_definition_ns_app_code', ['namespace', 'appId', 'code'], { unique: true })
 @Index('ix_job_definition_due', ['enabled', 'nextFireTime'])
@@ -35,8 +32,10 @@ export class JobDefinition {
   @Column({ type: 'boolean' }) enabled: boolean;
   @Column({ name: 'schedule_state', type: 'varchar', length: 16 }) scheduleState: ScheduleState;
   @Column({ name: 'schedule_error', type: 'varchar', length: 1024, nullable: true }) scheduleError: string | null;
-  @Column({ name: 'next_fire_time', type: 'bigint', nullable: true, transformer: bigintNumber }) nextFireTime: number | null;
-  @Column({ name: 'last_fire_time', type: 'bigint', nullable: true, transformer: bigintNumber }) lastFireTime: number | null;
+  @Column({ name: 'next_fire_time', type: 'bigint', nullable: true, transformer: bigintNumber })
+  nextFireTime: number | null;
+  @Column({ name: 'last_fire_time', type: 'bigint', nullable: true, transformer: bigintNumber })
+  lastFireTime: number | null;
   @VersionColumn() version: number;
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;
   @Column({ name: 'updated_at', type: 'bigint', transformer: bigintNumber }) updatedAt: number;

@@ -4,9 +4,8 @@ import { RoutingStrategy, TriggerSource } from './enums.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 
 /**
- * One fire of a job, one API task, or one shard of a fire (DESIGN §3 `job_instance`).
- * Unique (job_id, fire_time, shard_index) makes a second fire of one schedule a no-op; unique
- * (app_id, request_id) is API idempotency. Times are epoch ms UTC.
+ * One fire of a job, one API task, or one shard of a fire (docs/data-model.md). Unique (job_id, fire_time,
+ * shard_index) makes a second fire a no-op; unique (app_id, request_id) is API idempotency. Times epoch ms UTC.
  */
 @Entity('job_instance')
 @Index('uq_job_instance_fire', ['jobId', 'fireTime', 'shardIndex'], { unique: true })
@@ -35,7 +34,8 @@ export class JobInstance {
   @Column({ name: 'timeout_ms', type: 'int' }) timeoutMs: number;
   /** The job's maxConcurrency when the instance was made (0 = no limit; API tasks 0). */
   @Column({ name: 'max_concurrency', type: 'int', default: 0 }) maxConcurrency: number;
-  @Column({ name: 'routing_strategy', type: 'varchar', length: 32, default: 'ROUND_ROBIN' }) routingStrategy: RoutingStrategy;
+  @Column({ name: 'routing_strategy', type: 'varchar', length: 32, default: 'ROUND_ROBIN' })
+  routingStrategy: RoutingStrategy;
   @Column({ name: 'routing_key', type: 'varchar', length: 255, nullable: true }) routingKey: string | null;
   @Column({ name: 'node_id', type: 'varchar', length: 128, nullable: true }) nodeId: string | null;
   @Column({ name: 'lease_until', type: 'bigint', nullable: true, transformer: bigintNumber }) leaseUntil: number | null;
@@ -50,7 +50,8 @@ export class JobInstance {
   @Column({ name: 'due_at', type: 'bigint', transformer: bigintNumber }) dueAt: number;
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;
   @Column({ name: 'updated_at', type: 'bigint', transformer: bigintNumber }) updatedAt: number;
-  @Column({ name: 'dispatched_at', type: 'bigint', nullable: true, transformer: bigintNumber }) dispatchedAt: number | null;
+  @Column({ name: 'dispatched_at', type: 'bigint', nullable: true, transformer: bigintNumber })
+  dispatchedAt: number | null;
   @Column({ name: 'started_at', type: 'bigint', nullable: true, transformer: bigintNumber }) startedAt: number | null;
   @Column({ name: 'finished_at', type: 'bigint', nullable: true, transformer: bigintNumber }) finishedAt: number | null;
 }

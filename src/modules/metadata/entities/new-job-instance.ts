@@ -1,25 +1,30 @@
 import { newId } from '../../../common/index.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
+import { type InitialStatus } from '../state-machine/transitions.js';
 import { BackoffKind, RoutingStrategy } from './enums.js';
 import { JobInstance } from './job-instance.entity.js';
 
-/** What differs between new instances; everything else starts as a fresh PENDING first attempt. */
-export type NewJobInstance = Pick<JobInstance, 'namespace' | 'appId' | 'handler' | 'fireTime' | 'triggerSource' | 'dueAt'> &
-  Partial<Pick<JobInstance, 'requestId' | 'requestHash' | 'jobId' | 'jobCode' | 'maxAttempts' | 'retryBackoffMs' | 'retryBackoffKind' |
-    'timeoutMs' | 'routingStrategy' | 'routingKey' | 'params' | 'shardIndex' | 'shardTotal' | 'maxConcurrency'>>;
+/** What differs between new instances; everything else starts as a fresh first attempt, PENDING unless `status`. */
+export type NewJobInstance =
+  Pick<JobInstance, 'namespace' | 'appId' | 'handler' | 'fireTime' | 'triggerSource' | 'dueAt'> &
+  Partial<Pick<JobInstance, 'requestId' | 'requestHash' | 'jobId' | 'jobCode' | 'maxAttempts' | 'retryBackoffMs' |
+    'retryBackoffKind' | 'timeoutMs' | 'routingStrategy' | 'routingKey' | 'params' | 'shardIndex' | 'shardTotal' |
+    'maxConcurrency'>> & { status?: InitialStatus };
 
 /**
- * The one constructor of a new job instance row (API task or job fire): a PENDING first attempt with a
- * UUIDv7 id, no node, fencing token 0, a trace id derived from the id, and `requestId` = the id unless the
- * caller chose one. `now` is epoch ms.
+ * The one constructor of a new job instance row (API task or job fire): a first attempt in an InitialStatus
+ * (PENDING by default) with a UUIDv7 id, no node, fencing token 0, a trace id derived from the id, and
+ * `requestId` = the id unless the caller chose one. `now` is epoch ms.
  */
 export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
   const id = newId();
   return Object.assign(new JobInstance(), {
     id, requestId: id, requestHash: null, jobId: null, jobCode: null, shardIndex: 0, shardTotal: 1,
-    status: JobInstanceStatus.PENDING, attempt: 1, maxAttempts: 1, retryBackoffMs: 1000, retryBackoffKind: BackoffKind.FIXED,
-    timeoutMs: 60_000, maxConcurrency: 0, routingStrategy: RoutingStrategy.ROUND_ROBIN, routingKey: null, nodeId: null, leaseUntil: null,
-    fencingToken: 0, params: {}, result: null, error: null, traceId: id.replace(/-/g, ''), callbackUrl: null, callbackStatus: null,
+    status: JobInstanceStatus.PENDING, attempt: 1, maxAttempts: 1, retryBackoffMs: 1000,
+    retryBackoffKind: BackoffKind.FIXED, timeoutMs: 60_000, maxConcurrency: 0,
+    routingStrategy: RoutingStrategy.ROUND_ROBIN,
+    routingKey: null, nodeId: null, leaseUntil: null, fencingToken: 0, params: {}, result: null, error: null,
+    traceId: id.replace(/-/g, ''), callbackUrl: null, callbackStatus: null,
     createdAt: now, updatedAt: now, dispatchedAt: null, startedAt: null, finishedAt: null,
     ...stripUndefined(f),
   });

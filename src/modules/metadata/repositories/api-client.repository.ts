@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryDeepPartialEntity, Repository } from 'typeorm';
 import { ApiClient } from '../entities/index.js';
-import { runTransaction } from './transactions.js';
+import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 
 /** api_client I/O. Secrets arrive here already encrypted. */
 @Injectable()
@@ -29,9 +29,8 @@ export class ApiClientRepository {
   }
 
   /**
-   * Reads client `appId` inside `em`, locking its row until the transaction ends (MySQL `SELECT … FOR
-   * UPDATE`; SQLite serialises writers anyway): two creates of one app's jobs then count its jobs one
-   * after the other (the MAX_JOBS_PER_APP cap). Null when there is no such client.
+   * Reads client `appId` inside `em`, locking its row to the end of the unit of work (MySQL FOR UPDATE), so two
+   * creates of one app's jobs count its jobs one after the other (MAX_JOBS_PER_APP). Null when there is none.
    */
   lockForUpdate(em: EntityManager, appId: string): Promise<ApiClient | null> {
     const qb = em.getRepository(ApiClient).createQueryBuilder('c').where('c.app_id = :appId', { appId });
@@ -48,8 +47,8 @@ export class ApiClientRepository {
     return this.repo.count();
   }
 
-  /** Runs `fn` in one transaction (a client change and its audit row together; see runTransaction). */
+  /** @deprecated UnitOfWork.run; kept until callers move to it. */
   transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return runTransaction(this.ds, fn);
+    return UnitOfWork.for(this.ds).run(fn);
   }
 }

@@ -29,7 +29,7 @@ export interface AuditQuery {
   limit: number;
 }
 
-/** Append-only audit_log (DESIGN §3, issue 9 point 7). */
+/** Append-only audit_log (docs/data-model.md). */
 @Injectable()
 export class AuditLogRepository {
   private readonly repo: Repository<AuditLog>;
@@ -39,14 +39,14 @@ export class AuditLogRepository {
   }
 
   /**
-   * Appends one entry, inside `em` (the transaction of the change it records) when given. `before`/`after` are
-   * snapshots (null for create/delete), each made to fit its TEXT column (fitJson: the largest fields of a snapshot
-   * over 65,535 bytes, a job's params say, are replaced by their size), so a change never fails on its audit row.
+   * Appends one entry, inside `em` (the change's unit of work) when given; snapshots are cut to fit their TEXT
+   * column (fitJson), so a change never fails on its audit row.
    */
   async append(e: AuditEntry, now: number, em?: EntityManager): Promise<void> {
     const row = {
-      id: newId(), namespace: e.namespace, appId: e.appId, action: e.action, targetType: e.targetType, targetId: e.targetId,
-      before: fitJson(e.before ?? null, TEXT_COLUMN_BYTES), after: fitJson(e.after ?? null, TEXT_COLUMN_BYTES), createdAt: now,
+      id: newId(), namespace: e.namespace, appId: e.appId, action: e.action, targetType: e.targetType,
+      targetId: e.targetId, before: fitJson(e.before ?? null, TEXT_COLUMN_BYTES),
+      after: fitJson(e.after ?? null, TEXT_COLUMN_BYTES), createdAt: now,
     };
     await (em ? em.getRepository(AuditLog) : this.repo).insert(row as QueryDeepPartialEntity<AuditLog>);
   }
@@ -62,7 +62,9 @@ export class AuditLogRepository {
     if (q.targetType !== undefined) where.targetType = q.targetType;
     if (q.targetId !== undefined) where.targetId = q.targetId;
     if (q.action !== undefined) where.action = q.action;
-    if (q.from !== undefined || q.to !== undefined) where.createdAt = Between(q.from ?? 0, q.to ?? Number.MAX_SAFE_INTEGER);
+    if (q.from !== undefined || q.to !== undefined) {
+      where.createdAt = Between(q.from ?? 0, q.to ?? Number.MAX_SAFE_INTEGER);
+    }
     return this.repo.findAndCount({ where, order: { createdAt: 'DESC', id: 'DESC' }, skip: q.offset, take: q.limit });
   }
 }

@@ -21,14 +21,16 @@ describe('db-errors', () => {
     expect(isTransientDbError({ driverError: { errno: 1040, code: 'ER_CON_COUNT_ERROR' } })).toBe(true);
     expect(isTransientDbError({ code: 'SQLITE_BUSY' })).toBe(true);
     expect(isTransientDbError({ driverError: { errno: 1927, code: 'ER_CONNECTION_KILLED' } })).toBe(true);
-    expect(isTransientDbError({ driverError: Object.assign(new Error("Can't add new command when connection is in closed state"), { fatal: true }) })).toBe(true);
+    const closed = Object.assign(new Error("Can't add new command when connection is in closed state"), { fatal: true });
+    expect(isTransientDbError({ driverError: closed })).toBe(true);
     expect(isTransientDbError({ driverError: { code: 'ER_DUP_ENTRY', errno: 1062 } })).toBe(false);
     expect(isTransientDbError(new Error('syntax'))).toBe(false);
   });
 
   it('should retry transient errors until they stop, and throw others at once', async () => {
     let calls = 0;
-    await expect(withDbRetry(async () => (++calls < 3 ? Promise.reject({ errno: 1213 }) : 'ok'), 1000)).resolves.toBe('ok');
+    const deadlockedTwice = async () => (++calls < 3 ? Promise.reject({ errno: 1213 }) : 'ok');
+    await expect(withDbRetry(deadlockedTwice, 1000)).resolves.toBe('ok');
     expect(calls).toBe(3);
     calls = 0;
     await expect(withDbRetry(async () => { calls++; throw new Error('bad sql'); }, 1000)).rejects.toThrow('bad sql');
@@ -38,7 +40,11 @@ describe('db-errors', () => {
   it('should give up after the wait budget and throw the last transient error', async () => {
     let calls = 0;
     const started = Date.now();
-    await expect(withDbRetry(async () => { calls++; throw Object.assign(new Error('gone'), { code: 'ECONNRESET' }); }, 100)).rejects.toThrow('gone');
+    const reset = async () => {
+      calls++;
+      throw Object.assign(new Error('gone'), { code: 'ECONNRESET' });
+    };
+    await expect(withDbRetry(reset, 100)).rejects.toThrow('gone');
     expect(calls).toBeGreaterThan(2);
     expect(Date.now() - started).toBeLessThan(1000);
   });

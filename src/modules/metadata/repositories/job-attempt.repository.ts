@@ -3,47 +3,114 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { newId } from '../../../common/index.js';
 import { JobAttempt } from '../entities/index.js';
+import { AttemptStatus, type AttemptEnd } from '../state-machine/attempt-status.js';
+import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
 
-/** job_attempt I/O: one row per attempt, so every re-run can be traced to a node and a fencing token. */
+/** An attempt to open: instance, attempt number, and the node and fencing token it runs under. */
+export interface StartedAttempt {
+  instanceId: string;
+  attempt: number;
+  nodeId: string;
+  fencingToken: number;
+}
+
+/** How one attempt row ends. */
+export interface EndedAttempt {
+  instanceId: string;
+  attempt: number;
+  status: AttemptEnd;
+  error: string | null;
+}
+
+const MAX_ERROR = 4000;
+
+/** All job_attempt I/O: one row per attempt, traceable to a node and a fencing token. */
 @Injectable()
 export class JobAttemptRepository {
   private readonly repo: Repository<JobAttempt>;
 
-  constructor(@InjectDataSource() ds: DataSource) {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.repo = ds.getRepository(JobAttempt);
   }
 
-  /**
-   * Records the start of an attempt (status RUNNING). A second start of the same attempt is ignored.
-   * `em`: inside that transaction (JobInstanceRepository.together).
-   */
-  async start(instanceId: string, attempt: number, nodeId: string, fencingToken: number, startedAt: number, em?: EntityManager): Promise<void> {
+  /** Records the start of an attempt (status RUNNING). A second start of the same attempt is ignored. */
+  async start(
+    instanceId: string,
+    attempt: number,
+    nodeId: string,
+    fencingToken: number,
+    startedAt: number,
+    em?: EntityManager,
+  ): Promise<void> {
     await this.on(em)
       .createQueryBuilder()
       .insert()
-      .values({ id: newId(), instanceId, attempt, nodeId, fencingToken, status: 'RUNNING', startedAt, finishedAt: null, error: null })
+      .values({
+        id: newId(), instanceId, attempt, nodeId, fencingToken, status: AttemptStatus.RUNNING, startedAt,
+        finishedAt: null, error: null,
+      })
       .orIgnore()
       .execute();
   }
 
-  /**
-   * Records how an attempt ended (SUCCESS, FAILED, TIMEOUT, CANCELLED, LEASE_LOST, NODE_LOST); only a RUNNING
-   * attempt row changes. `em`: inside that transaction (JobInstanceRepository.together).
-   */
-  async finish(instanceId: string, attempt: number, status: string, error: string | null, finishedAt: number, em?: EntityManager): Promise<void> {
+  /** {@link start} of many attempts at `now`: one multi-row INSERT IGNORE per STATEMENT_ROWS. */
+  async startMany(em: EntityManager | undefined, started: StartedAttempt[], now: number): Promise<void> {
+    for (let i = 0; i < started.length; i += STATEMENT_ROWS) {
+      const part = started.slice(i, i + STATEMENT_ROWS);
+      await runStatement(this.ds, em,
+        `${insertIgnoreVerb(this.ds)} INTO job_attempt
+           (id, instance_id, attempt, node_id, fencing_token, status, started_at, finished_at, error)
+         VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, NULL, NULL)').join(', ')}`,
+        part.flatMap((a) => [newId(), a.instanceId, a.attempt, a.nodeId, a.fencingToken, AttemptStatus.RUNNING, now]));
+    }
+  }
+
+  /** Records how an attempt ended (error cut to 4,000 characters); only a RUNNING attempt row changes. */
+  async finish(
+    instanceId: string,
+    attempt: number,
+    status: AttemptEnd,
+    error: string | null,
+    finishedAt: number,
+    em?: EntityManager,
+  ): Promise<void> {
     await this.on(em)
       .createQueryBuilder()
       .update(JobAttempt)
-      .set({ status, error: error ? error.slice(0, 4000) : null, finishedAt })
-      .where('instance_id = :instanceId AND attempt = :attempt AND status = :running', { instanceId, attempt, running: 'RUNNING' })
+      .set({ status, error: error ? error.slice(0, MAX_ERROR) : null, finishedAt })
+      .where('instance_id = :instanceId AND attempt = :attempt AND status = :running', {
+        instanceId, attempt, running: AttemptStatus.RUNNING,
+      })
       .execute();
+  }
+
+  /** {@link finish} of many attempts, one UPDATE per STATEMENT_ROWS; the instance ids must be distinct. */
+  async endMany(em: EntityManager | undefined, ended: EndedAttempt[], now: number): Promise<void> {
+    for (let i = 0; i < ended.length; i += STATEMENT_ROWS) {
+      const part = ended.slice(i, i + STATEMENT_ROWS);
+      const when = part.map(() => 'WHEN ? THEN ?').join(' ');
+      await runStatement(this.ds, em,
+        `UPDATE job_attempt SET status = CASE instance_id ${when} END, error = CASE instance_id ${when} END,
+           finished_at = ?
+         WHERE instance_id IN (${marks(part.length)}) AND status = ?
+           AND CASE instance_id ${when.replace(/THEN \?/g, 'THEN attempt = ?')} END`,
+        [
+          ...part.flatMap((a) => [a.instanceId, a.status]),
+          ...part.flatMap((a) => [a.instanceId, a.error ? a.error.slice(0, MAX_ERROR) : null]),
+          now,
+          ...part.map((a) => a.instanceId),
+          AttemptStatus.RUNNING,
+          ...part.flatMap((a) => [a.instanceId, a.attempt]),
+        ]);
+    }
+  }
+
+  /** The attempts of one instance, first attempt first. */
+  listForInstance(instanceId: string): Promise<JobAttempt[]> {
+    return this.repo.find({ where: { instanceId }, order: { attempt: 'ASC' } });
   }
 
   private on(em: EntityManager | undefined): Repository<JobAttempt> {
     return em ? em.getRepository(JobAttempt) : this.repo;
-  }
-
-  listForInstance(instanceId: string): Promise<JobAttempt[]> {
-    return this.repo.find({ where: { instanceId }, order: { attempt: 'ASC' } });
   }
 }

@@ -4,7 +4,7 @@ import { DataSource, EntityManager, In, LessThan, QueryDeepPartialEntity, Reposi
 import { ConflictError, NotFoundError } from '../../../common/index.js';
 import { JobDefinition, OverlapPolicy } from '../entities/index.js';
 import { isUniqueViolation } from './db-errors.js';
-import { runTransaction } from './transactions.js';
+import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 
 /** Rows changed by a raw UPDATE, for mysql2 ({affectedRows}) and better-sqlite3 ({changes} / [rows, n]). */
 function affectedRows(res: unknown): number {
@@ -13,12 +13,10 @@ function affectedRows(res: unknown): number {
   return r.affectedRows ?? r.changes ?? 0;
 }
 
-/** A job due within the horizon, as the wheel loader reads it. */
+/** A job due within the horizon as the wheel loader reads it: `next` fire (epoch ms), `stage` (see findDueRefs). */
 export interface DueRef {
   id: string;
-  /** next_fire_time, epoch ms. */
   next: number;
-  /** The fire may be written ahead of its time (see findDueRefs). */
   stage: boolean;
 }
 
@@ -32,8 +30,7 @@ export class JobDefinitionRepository {
   }
 
   /**
-   * Inserts `def` (inside `em` when given). On MySQL a duplicate key rolls back only this statement, so a
-   * caller's transaction may go on after the ConflictError.
+   * Inserts `def`; a duplicate key rolls back only this statement, so a caller's unit of work may go on.
    * @throws ConflictError(field code) when the app already has this code in the namespace.
    */
   async create(def: JobDefinition, em?: EntityManager): Promise<JobDefinition> {
@@ -47,10 +44,7 @@ export class JobDefinitionRepository {
     return (await repo.findOneBy({ namespace: def.namespace, id: def.id })) as JobDefinition;
   }
 
-  /**
-   * Writes `patch` if the row still has `expectedVersion`, bumping the version.
-   * @throws ConflictError when the row changed in between (or the new code collides).
-   */
+  /** Writes `patch` if the row still has `def.version`, bumping it. @throws ConflictError if it changed. */
   async update(def: JobDefinition, patch: Partial<JobDefinition>, em?: EntityManager): Promise<JobDefinition> {
     let affected: number | undefined;
     const repo = em ? em.getRepository(JobDefinition) : this.repo;
@@ -95,26 +89,37 @@ export class JobDefinitionRepository {
     return this.repo.findAndCount({ where, order: { code: 'ASC', appId: 'ASC' }, skip: offset, take: limit });
   }
 
-  /** How many jobs app `appId` owns in the namespace, inside `em` (read from the (namespace, app_id, code) key). */
+  /** How many jobs app `appId` owns in the namespace, inside `em`. */
   countOwned(em: EntityManager, namespace: string, appId: string): Promise<number> {
     return em.getRepository(JobDefinition).countBy({ namespace, appId });
   }
 
-
   /**
-   * (id, next_fire_time) of enabled jobs due at or before `until`, keyset-paged by (next_fire_time, id)
-   * after `after`: the wheel loader's light read (DESIGN §5 page scan). `stage` is true for jobs whose
-   * fires may be written ahead of time (overlap policy ALLOW and no maxConcurrency: no decision depends
-   * on what runs at the fire time).
+   * Enabled jobs due by `until`, keyset-paged by (next_fire_time, id): the wheel loader's light read
+   * (docs/trigger.md). `stage`: overlap ALLOW and no maxConcurrency, so nothing depends on the fire time.
    */
-  async findDueRefs(namespace: string, until: number, limit: number, after?: { next: number; id: string }): Promise<DueRef[]> {
+  async findDueRefs(
+    namespace: string,
+    until: number,
+    limit: number,
+    after?: { next: number; id: string },
+  ): Promise<DueRef[]> {
     const qb = this.repo
       .createQueryBuilder('j')
       .select(['j.id AS id', 'j.next_fire_time AS next', 'j.overlap_policy AS overlap', 'j.max_concurrency AS maxConc'])
-      .where('j.namespace = :namespace AND j.enabled = :en AND j.next_fire_time <= :until', { namespace, en: true, until });
-    if (after) qb.andWhere('(j.next_fire_time > :an OR (j.next_fire_time = :an AND j.id > :ai))', { an: after.next, ai: after.id });
-    const rows = await qb.orderBy('j.next_fire_time', 'ASC').addOrderBy('j.id', 'ASC').limit(limit).getRawMany<{ id: string; next: string | number; overlap: string; maxConc: string | number }>();
-    return rows.map((r) => ({ id: r.id, next: Number(r.next), stage: r.overlap === OverlapPolicy.ALLOW && Number(r.maxConc) === 0 }));
+      .where('j.namespace = :namespace AND j.enabled = :en AND j.next_fire_time <= :until', {
+        namespace, en: true, until,
+      });
+    if (after) {
+      qb.andWhere('(j.next_fire_time > :an OR (j.next_fire_time = :an AND j.id > :ai))', {
+        an: after.next, ai: after.id,
+      });
+    }
+    const rows = await qb.orderBy('j.next_fire_time', 'ASC').addOrderBy('j.id', 'ASC').limit(limit)
+      .getRawMany<{ id: string; next: string | number; overlap: string; maxConc: string | number }>();
+    return rows.map((r) => ({
+      id: r.id, next: Number(r.next), stage: r.overlap === OverlapPolicy.ALLOW && Number(r.maxConc) === 0,
+    }));
   }
 
   findByIds(namespace: string, ids: string[]): Promise<JobDefinition[]> {
@@ -122,10 +127,8 @@ export class JobDefinitionRepository {
   }
 
   /**
-   * Reads jobs inside the firing transaction `em`, locking their rows (MySQL `SELECT … FOR UPDATE`, in
-   * id order so two firing pages never deadlock; SQLite serialises writers anyway). A job edit takes the
-   * same row lock before it removes staged fires, so an edit and a firing page of the same job never
-   * interleave (see TriggerService.unstage).
+   * Reads jobs inside the firing unit of work, locking their rows in id order (MySQL FOR UPDATE; SQLite runs one
+   * unit at a time), the lock a job edit takes too: an edit and a firing page of one job never interleave.
    */
   lockForFiring(em: EntityManager, namespace: string, ids: string[]): Promise<JobDefinition[]> {
     if (ids.length === 0) return Promise.resolve([]);
@@ -138,14 +141,12 @@ export class JobDefinitionRepository {
 
   /** Enabled jobs whose next_fire_time passed before `before` (due but not fired), most overdue first. */
   findOverdue(namespace: string, before: number, limit: number): Promise<JobDefinition[]> {
-    return this.repo.find({ where: { namespace, enabled: true, nextFireTime: LessThan(before) }, order: { nextFireTime: 'ASC' }, take: limit });
+    return this.repo.find({
+      where: { namespace, enabled: true, nextFireTime: LessThan(before) }, order: { nextFireTime: 'ASC' }, take: limit,
+    });
   }
 
-
-  /**
-   * Moves a job's schedule forward inside the firing transaction, only if next_fire_time is still
-   * `expectedNext` (another leader that already advanced it makes this a no-op).
-   */
+  /** Moves a job's schedule forward inside the firing unit of work, only if next_fire_time is still `expectedNext`. */
   async advance(
     em: EntityManager,
     id: string,
@@ -162,11 +163,14 @@ export class JobDefinitionRepository {
   }
 
   /**
-   * Advances many jobs in one statement inside the firing transaction (the batched half of the fire
-   * ledger, DESIGN §5): each row moves from `expected` to `next` and records `last` as its last fire,
-   * still conditional on next_fire_time = expected. Returns the number of rows changed.
+   * {@link advance} of many jobs in one statement (each from `expected` to `next`, `last` as its last fire).
+   * @returns the number of rows changed.
    */
-  async advanceMany(em: EntityManager, moves: Array<{ id: string; expected: number; next: number | null; last: number }>, now: number): Promise<number> {
+  async advanceMany(
+    em: EntityManager,
+    moves: Array<{ id: string; expected: number; next: number | null; last: number }>,
+    now: number,
+  ): Promise<number> {
     if (moves.length === 0) return 0;
     const nextCase = moves.map(() => 'WHEN ? THEN ?').join(' ');
     const params: unknown[] = [];
@@ -176,7 +180,8 @@ export class JobDefinitionRepository {
     for (const m of moves) params.push(m.id, m.expected);
     const where = moves.map(() => '(id = ? AND next_fire_time = ?)').join(' OR ');
     const res = await em.query(
-      `UPDATE job_definition SET next_fire_time = CASE id ${nextCase} END, last_fire_time = CASE id ${nextCase} END, updated_at = ? WHERE ${where}`,
+      `UPDATE job_definition SET next_fire_time = CASE id ${nextCase} END, last_fire_time = CASE id ${nextCase} END,
+         updated_at = ? WHERE ${where}`,
       params,
     );
     return affectedRows(res);
@@ -187,17 +192,13 @@ export class JobDefinitionRepository {
     await (em ? em.getRepository(JobDefinition) : this.repo).update({ id }, { nextFireTime, updatedAt: now });
   }
 
-  /** Runs `fn` in one transaction (the fire ledger: instance rows + schedule advance together, DESIGN §5). */
+  /** @deprecated UnitOfWork.run; kept until callers move to it. */
   transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return runTransaction(this.ds, fn);
+    return UnitOfWork.for(this.ds).run(fn);
   }
 
-  /**
-   * Runs a job edit (and its audit row) in one transaction, READ COMMITTED on MySQL: the edit's range
-   * DELETE of staged fires then locks only the rows it removes, not the index gaps a firing page of other
-   * jobs inserts into. SQLite: one transaction at a time (see runTransaction).
-   */
+  /** @deprecated UnitOfWork.run with READ COMMITTED (an edit's DELETE of staged fires then locks no gaps). */
   editTransaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return runTransaction(this.ds, fn, true);
+    return UnitOfWork.for(this.ds).run(fn, { isolation: 'READ COMMITTED' });
   }
 }

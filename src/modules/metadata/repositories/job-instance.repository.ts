@@ -1,43 +1,51 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, LessThan, LessThanOrEqual, MoreThan, QueryDeepPartialEntity, Repository } from 'typeorm';
+import {
+  DataSource, EntityManager, In, LessThan, LessThanOrEqual, MoreThan, QueryDeepPartialEntity, Repository,
+} from 'typeorm';
 import { JobInstance, TriggerSource } from '../entities/index.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 import { assertTransition } from '../state-machine/transitions.js';
+import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 import { isUniqueViolation, withDbRetry } from './db-errors.js';
-import { runStatement } from './raw-statement.js';
-import { runTransaction } from './transactions.js';
+import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
 
-const UNFINISHED = [JobInstanceStatus.PENDING, JobInstanceStatus.WAITING, JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING];
+const S = JobInstanceStatus;
+const UNFINISHED = [S.PENDING, S.WAITING, S.DISPATCHED, S.RUNNING];
 
-/** Extra conditions of a transition's WHERE clause (DESIGN §4): each must hold for the write to win. */
+/** A successful attempt: the instance, the attempt and token it ran under, and its (bounded) result. */
+export interface SucceededAttempt {
+  id: string;
+  attempt: number;
+  fencingToken: number;
+  result: unknown;
+}
+
+/** Extra conditions of a transition's WHERE clause (docs/state-machine.md): each must hold for the write to win. */
 export interface TransitionGuard {
   attempt?: number;
   fencingToken?: number;
   nodeId?: string;
 }
 
-/**
- * All job_instance I/O. Every status change goes through {@link transition}: one conditional UPDATE
- * `WHERE id=? AND status=? [AND attempt=?] [AND fencing_token=?] [AND node_id=?]`; false means another
- * writer won and the caller must do nothing (DESIGN §4).
- */
+/** All job_instance I/O; a status change is a conditional UPDATE another writer may win (docs/state-machine.md). */
 @Injectable()
 export class JobInstanceRepository {
   private readonly repo: Repository<JobInstance>;
+  private readonly columns;
+  private readonly resultColumn;
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.repo = ds.getRepository(JobInstance);
+    this.columns = ds.getMetadata(JobInstance).columns;
+    this.resultColumn = this.columns.find((c) => c.propertyName === 'result')!;
   }
 
-  /**
-   * Inserts an API task. When (app_id, request_id) already exists, returns the existing row with
-   * `created: false` — concurrent identical requests therefore create exactly one row.
-   */
+  /** Inserts an API task, or returns the row its (app_id, request_id) already has with `created: false`. */
   async insertOrGet(row: JobInstance): Promise<{ created: boolean; instance: JobInstance }> {
     try {
-      // updateEntity(false): every column is set by the caller, so TypeORM's read-back SELECT is waste.
-      await this.repo.createQueryBuilder().insert().into(JobInstance).values(row as QueryDeepPartialEntity<JobInstance>).updateEntity(false).execute();
+      await this.repo.createQueryBuilder().insert().into(JobInstance)
+        .values(row as QueryDeepPartialEntity<JobInstance>).updateEntity(false).execute();
       return { created: true, instance: row };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -47,18 +55,13 @@ export class JobInstanceRepository {
     }
   }
 
-  /**
-   * INSERT IGNORE (SQLite: INSERT OR IGNORE) of fire rows inside `em`'s transaction, in multi-row
-   * statements; a duplicate (job_id, fire_time, shard_index) is skipped. Built from the entity metadata
-   * (column names and transformers) rather than TypeORM's insert builder, which cost ~0.2 ms of CPU per
-   * row on the firing path.
-   * @returns how many rows were inserted (the others were duplicates and skipped).
-   */
+  /** INSERT IGNORE of new rows inside `em`, raw (the builder costs ~0.2 ms a row). @returns rows inserted. */
   async insertIgnore(em: EntityManager, rows: JobInstance[]): Promise<number> {
     if (rows.length === 0) return 0;
-    const columns = this.ds.getMetadata(JobInstance).columns;
-    const verb = this.ds.options.type === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-    const names = columns.map((c) => (this.ds.options.type === 'mysql' ? `\`${c.databaseName}\`` : `"${c.databaseName}"`)).join(', ');
+    const columns = this.columns;
+    const verb = insertIgnoreVerb(this.ds);
+    const quote = (name: string) => (this.ds.options.type === 'mysql' ? `\`${name}\`` : `"${name}"`);
+    const names = columns.map((c) => quote(c.databaseName)).join(', ');
     const tuple = `(${columns.map(() => '?').join(', ')})`;
     const chunk = Math.max(1, Math.floor(20_000 / columns.length));
     let inserted = 0;
@@ -72,7 +75,8 @@ export class JobInstanceRepository {
           params.push(v === undefined ? null : typeof v === 'boolean' ? Number(v) : v);
         }
       }
-      const res = await runStatement(this.ds, em, `${verb} INTO job_instance (${names}) VALUES ${part.map(() => tuple).join(', ')}`, params);
+      const sql = `${verb} INTO job_instance (${names}) VALUES ${part.map(() => tuple).join(', ')}`;
+      const res = await runStatement(this.ds, em, sql, params);
       inserted += Number(res.affected ?? 0);
     }
     return inserted;
@@ -82,26 +86,27 @@ export class JobInstanceRepository {
   async existingIds(em: EntityManager, ids: string[]): Promise<Set<string>> {
     const out = new Set<string>();
     for (let i = 0; i < ids.length; i += 1000) {
-      const rows = await em.getRepository(JobInstance).find({ select: { id: true }, where: { id: In(ids.slice(i, i + 1000)) } });
+      const rows = await em.getRepository(JobInstance)
+        .find({ select: { id: true }, where: { id: In(ids.slice(i, i + 1000)) } });
       for (const r of rows) out.add(r.id);
     }
     return out;
   }
 
   /**
-   * API tasks in bulk, one app, distinct request ids: multi-row INSERT IGNORE ({@link insertIgnore}),
-   * then {@link existingIds} says which rows this call wrote, and the request ids that already had a row
-   * are read back. Returns, aligned with `rows`, the row stored under each request id and whether this
-   * call created it; concurrent identical batches therefore create each row once. Each statement commits
-   * on its own (no transaction: on SQLite one would share the process's single connection with every other
-   * caller); rows are written in request-id order, so two batches sharing ids lock them in the same order.
+   * API tasks in bulk (one app, distinct request ids): aligned with `rows`, the row stored under each request id
+   * and whether this call created it. Statements commit alone (no unit of work holding SQLite's connection);
+   * rows go in request-id order, so two batches sharing ids lock them in the same order.
    */
   async insertOrGetMany(rows: JobInstance[]): Promise<Array<{ created: boolean; instance: JobInstance }>> {
     if (rows.length === 0) return [];
     const em = this.ds.manager;
-    const inserted = await this.insertIgnore(em, [...rows].sort((a, b) => (a.requestId < b.requestId ? -1 : a.requestId > b.requestId ? 1 : 0)));
-    // Every row written (the usual case): no need to ask which. Ids are fresh UUIDv7s, so a skipped row is a request id already taken.
-    const written = inserted === rows.length ? new Set(rows.map((r) => r.id)) : await this.existingIds(em, rows.map((r) => r.id));
+    const byRequest = (a: JobInstance, b: JobInstance) =>
+      (a.requestId < b.requestId ? -1 : a.requestId > b.requestId ? 1 : 0);
+    const inserted = await this.insertIgnore(em, [...rows].sort(byRequest));
+    const written = inserted === rows.length
+      ? new Set(rows.map((r) => r.id))
+      : await this.existingIds(em, rows.map((r) => r.id));
     const missing = rows.filter((r) => !written.has(r.id)).map((r) => r.requestId);
     const exact = new Map<string, JobInstance>();
     const folded = new Map<string, JobInstance>(); // MySQL's default collation compares request ids case-insensitively
@@ -120,13 +125,8 @@ export class JobInstanceRepository {
   }
 
   /**
-   * PENDING→DISPATCHED of many rows to one node in one conditional UPDATE (DESIGN §4; the transition is
-   * checked against the table once): only rows still PENDING and due (`due_at <= now`, so a retry waiting
-   * out its backoff is never sent early) are taken, each stamped with `nodeId` and `dispatched_at = now`.
-   * When fewer rows changed than were asked, the winners are read back (a row DISPATCHED to this node at
-   * this instant). A deadlock with another multi-row writer (MySQL picks a victim) is retried (withDbRetry,
-   * 10 and 20 ms apart: 3 tries in all, as before).
-   * @returns the ids this call dispatched.
+   * PENDING→DISPATCHED to `nodeId` of the rows still PENDING and due (a retry in its backoff is never sent early),
+   * one UPDATE per 1,000; a deadlock is retried for 30 ms. @returns the ids this call dispatched.
    */
   async dispatchMany(ids: string[], nodeId: string, now: number): Promise<Set<string>> {
     assertTransition(JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED);
@@ -141,7 +141,9 @@ export class JobInstanceRepository {
         for (const id of part) won.add(id);
         continue;
       }
-      const rows = await this.repo.find({ select: { id: true }, where: { id: In(part), status: JobInstanceStatus.DISPATCHED, nodeId, dispatchedAt: now } });
+      const rows = await this.repo.find({
+        select: { id: true }, where: { id: In(part), status: JobInstanceStatus.DISPATCHED, nodeId, dispatchedAt: now },
+      });
       for (const r of rows) won.add(r.id);
     }
     return won;
@@ -159,42 +161,25 @@ export class JobInstanceRepository {
     return this.repo.findOneBy({ appId, requestId });
   }
 
-  /**
-   * Unfinished (PENDING, WAITING, DISPATCHED, RUNNING) instances of app `appId` in every namespace: its
-   * tasks and its jobs' fires. Read from the (app_id, status) index alone (the MAX_UNFINISHED_TASKS_PER_APP cap).
-   */
+  /** Unfinished instances of app `appId` in every namespace, from the (app_id, status) index alone. */
   async countUnfinishedOfApp(appId: string): Promise<number> {
     const rows: Array<{ n: number | string }> = await this.repo.manager.query(
-      `SELECT COUNT(*) AS n FROM job_instance WHERE app_id = ? AND status IN (${UNFINISHED.map(() => '?').join(', ')})`, [appId, ...UNFINISHED]);
+      `SELECT COUNT(*) AS n FROM job_instance WHERE app_id = ? AND status IN (${marks(UNFINISHED.length)})`,
+      [appId, ...UNFINISHED]);
     return Number(rows[0]?.n ?? 0);
   }
 
-  /**
-   * Runs `work` as one transaction in the cluster shape (MySQL), so writes that must land together do — a
-   * transition and the job_attempt row it closes: a process killed between the two would leave an attempt
-   * that never ends. SQLite runs `work` without one (`em` undefined): TypeORM's better-sqlite3 driver shares
-   * one connection, where a second transaction opened while another is open nests inside it; and standalone
-   * is one process, so no other node goes on from a half-written state.
-   */
+  /** @deprecated UnitOfWork.run; kept until callers move to it. */
   together<T>(work: (em: EntityManager | undefined) => Promise<T>): Promise<T> {
-    return this.ds.options.type === 'mysql' ? this.ds.transaction((em) => work(em)) : work(undefined);
+    return UnitOfWork.for(this.ds).run(work);
   }
 
-  /**
-   * Runs `fn` in one real transaction on both databases (SQLite: one at a time, see runTransaction), for a
-   * change that must commit with its audit row (an audited cancel). Unlike {@link together}, never on the
-   * executor's hot path.
-   */
+  /** @deprecated UnitOfWork.run; kept until callers move to it. */
   transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return runTransaction(this.ds, fn);
+    return UnitOfWork.for(this.ds).run(fn);
   }
 
-  /**
-   * Conditional status change (DESIGN §4). `patch` may not change `id`/`status`; it may bump `attempt`.
-   * `em`: run inside that transaction (see {@link together}).
-   * @returns true when this write won (exactly one row changed).
-   * @throws SchedulerError(ILLEGAL_TRANSITION) for a pair not in the transition table.
-   */
+  /** Conditional status change. @returns whether this write won. @throws SchedulerError(ILLEGAL_TRANSITION). */
   async transition(
     id: string,
     from: JobInstanceStatus,
@@ -218,13 +203,85 @@ export class JobInstanceRepository {
     return res.affected === 1;
   }
 
+  /** The rows of `ids` that exist, whole (raw SELECT per STATEMENT_ROWS ids). */
+  async findMany(ids: string[], em?: EntityManager): Promise<JobInstance[]> {
+    const out: JobInstance[] = [];
+    for (let i = 0; i < ids.length; i += STATEMENT_ROWS) {
+      const part = ids.slice(i, i + STATEMENT_ROWS);
+      const sql = `SELECT * FROM job_instance WHERE id IN (${marks(part.length)})`;
+      for (const r of (await runStatement(this.ds, em, sql, part)).records ?? []) out.push(this.hydrate(r));
+    }
+    return out;
+  }
+
+  /**
+   * DISPATCHED→RUNNING in one UPDATE of the `rows` (≤ STATEMENT_ROWS, as read) still DISPATCHED to `nodeId` at
+   * their attempt and token: token+1, lease, start. @returns the rows (as read) this call moved.
+   */
+  async claimDispatched(
+    em: EntityManager | undefined,
+    rows: JobInstance[],
+    nodeId: string,
+    now: number,
+    leaseUntil: number,
+  ): Promise<JobInstance[]> {
+    assertTransition(S.DISPATCHED, S.RUNNING);
+    const ids = rows.map((r) => r.id);
+    const res = await runStatement(this.ds, em,
+      `UPDATE job_instance SET status = ?, fencing_token = fencing_token + 1, lease_until = ?, started_at = ?,
+         updated_at = ?
+       WHERE id IN (${marks(ids.length)}) AND status = ? AND node_id = ?
+         AND CASE id ${rows.map(() => 'WHEN ? THEN (attempt = ? AND fencing_token = ?)').join(' ')} END`,
+      [S.RUNNING, leaseUntil, now, now, ...ids, S.DISPATCHED, nodeId,
+        ...rows.flatMap((r) => [r.id, r.attempt, r.fencingToken])]);
+    if (res.affected === rows.length) return rows;
+    const back = await runStatement(this.ds, em,
+      `SELECT id FROM job_instance WHERE id IN (${marks(ids.length)}) AND status = ? AND node_id = ? AND started_at = ?
+         AND CASE id ${rows.map(() => 'WHEN ? THEN fencing_token = ?').join(' ')} END`,
+      [...ids, S.RUNNING, nodeId, now, ...rows.flatMap((r) => [r.id, r.fencingToken + 1])]);
+    const ok = new Set((back.records ?? []).map((r) => (r as { id: string }).id));
+    return rows.filter((r) => ok.has(r.id));
+  }
+
+  /**
+   * RUNNING→SUCCESS of each row still RUNNING at its attempt and token, one UPDATE per STATEMENT_ROWS; a retry
+   * with the same `now` counts its own earlier write as won. @returns the instance ids whose write won.
+   */
+  async succeedMany(em: EntityManager | undefined, done: SucceededAttempt[], now: number): Promise<Set<string>> {
+    assertTransition(S.RUNNING, S.SUCCESS);
+    const won = new Set<string>();
+    const toColumn = this.resultColumn.transformer as { to(v: unknown): unknown } | undefined;
+    for (let i = 0; i < done.length; i += STATEMENT_ROWS) {
+      const part = done.slice(i, i + STATEMENT_ROWS);
+      const ids = part.map((d) => d.id);
+      const guards = part.flatMap((d) => [d.id, d.attempt, d.fencingToken]);
+      const guard = `CASE id ${part.map(() => 'WHEN ? THEN (attempt = ? AND fencing_token = ?)').join(' ')} END`;
+      const results = part.flatMap((d) => [d.id, toColumn ? toColumn.to(d.result) ?? null : d.result]);
+      const res = await runStatement(this.ds, em,
+        `UPDATE job_instance SET status = ?, result = CASE id ${part.map(() => 'WHEN ? THEN ?').join(' ')} END,
+           error = NULL, lease_until = NULL, finished_at = ?, updated_at = ?
+         WHERE id IN (${marks(ids.length)}) AND status = ? AND ${guard}`,
+        [S.SUCCESS, ...results, now, now, ...ids, S.RUNNING, ...guards]);
+      if (res.affected === part.length) {
+        for (const id of ids) won.add(id);
+        continue;
+      }
+      const back = await runStatement(this.ds, em,
+        `SELECT id FROM job_instance
+         WHERE id IN (${marks(ids.length)}) AND status = ? AND finished_at = ? AND ${guard}`,
+        [...ids, S.SUCCESS, now, ...guards]);
+      for (const r of back.records ?? []) won.add((r as { id: string }).id);
+    }
+    return won;
+  }
+
   /** Extends a RUNNING row's lease if this node still holds it with `fencingToken`. */
   async renewLease(id: string, fencingToken: number, leaseUntil: number, now: number): Promise<boolean> {
     const res = await this.repo
       .createQueryBuilder()
       .update(JobInstance)
       .set({ leaseUntil, updatedAt: now })
-      .where('id = :id AND status = :s AND fencing_token = :t', { id, s: JobInstanceStatus.RUNNING, t: fencingToken })
+      .where('id = :id AND status = :s AND fencing_token = :t', { id, s: S.RUNNING, t: fencingToken })
       .execute();
     return res.affected === 1;
   }
@@ -243,18 +300,20 @@ export class JobInstanceRepository {
     return this.repo.find({ where: { nodeId, status: In(statuses) }, take: limit });
   }
 
-  /** RUNNING rows whose lease ended before `now` (DESIGN §7 backstop). */
+  /** RUNNING rows whose lease ended before `now` (the backstop of docs/execution.md). */
   findExpiredLeases(namespace: string, now: number, limit: number): Promise<JobInstance[]> {
-    return this.repo.find({ where: { namespace, status: JobInstanceStatus.RUNNING, leaseUntil: LessThan(now) }, take: limit });
+    return this.repo.find({ where: { namespace, status: S.RUNNING, leaseUntil: LessThan(now) }, take: limit });
   }
 
   /**
-   * Staged scheduled fires (DESIGN §5 delta "staging"): SCHEDULE rows that have not started (PENDING or
-   * DISPATCHED), keyset-paged by (fire_time, id) after `after` (fire_time > after.fireTime, or equal with
-   * a larger id), earliest first. A new leader reads them to push each id at its fire time. Paging by the
-   * pair matters: thousands of fires share one instant.
+   * Staged fires (docs/trigger.md): SCHEDULE rows PENDING or DISPATCHED, keyset-paged by (fire_time, id) after
+   * `after` (thousands of fires share one instant), for a new leader to push at their fire time.
    */
-  findStaged(namespace: string, after: { fireTime: number; id: string }, limit: number): Promise<Array<Pick<JobInstance, 'id' | 'appId' | 'status' | 'nodeId' | 'fireTime'>>> {
+  findStaged(
+    namespace: string,
+    after: { fireTime: number; id: string },
+    limit: number,
+  ): Promise<Array<Pick<JobInstance, 'id' | 'appId' | 'status' | 'nodeId' | 'fireTime'>>> {
     return this.repo.createQueryBuilder('i')
       .select(['i.id', 'i.appId', 'i.status', 'i.nodeId', 'i.fireTime'])
       .where('i.namespace = :namespace AND i.status IN (:...s) AND i.trigger_source = :src', {
@@ -267,15 +326,15 @@ export class JobInstanceRepository {
       .getMany();
   }
 
-  /**
-   * Removes the staged fires of one job whose fire time is after `afterMs` (inside `em`, the transaction
-   * that changes the job). They never reached an executor: at most their id waits on a leader's wheel,
-   * and a claim of a missing row does nothing. Deleting rather than cancelling keeps the unique
-   * (job_id, fire_time, shard_index) key free for the same instant under the job's new schedule.
-   * @returns how many rows were removed and the earliest fire time among them (null when none).
-   */
-  async deleteStaged(em: EntityManager, jobId: string, afterMs: number): Promise<{ removed: number; earliest: number | null }> {
-    const where = { jobId, triggerSource: TriggerSource.SCHEDULE, status: In([JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED]), fireTime: MoreThan(afterMs) };
+  /** Deletes a job's staged fires after `afterMs` (freeing their fire keys). @returns count, earliest fire time. */
+  async deleteStaged(
+    em: EntityManager,
+    jobId: string,
+    afterMs: number,
+  ): Promise<{ removed: number; earliest: number | null }> {
+    const where = {
+      jobId, triggerSource: TriggerSource.SCHEDULE, status: In([S.PENDING, S.DISPATCHED]), fireTime: MoreThan(afterMs),
+    };
     const repo = em.getRepository(JobInstance);
     const first = await repo.findOne({ select: { id: true, fireTime: true }, where, order: { fireTime: 'ASC' } });
     if (!first) return { removed: 0, earliest: null };
@@ -288,7 +347,7 @@ export class JobInstanceRepository {
     const rows = await this.repo
       .createQueryBuilder('i')
       .select('DISTINCT i.node_id', 'nodeId')
-      .where('i.namespace = :namespace AND i.status IN (:...s)', { namespace, s: [JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING] })
+      .where('i.namespace = :namespace AND i.status IN (:...s)', { namespace, s: [S.DISPATCHED, S.RUNNING] })
       .getRawMany<{ nodeId: string | null }>();
     return rows.map((r) => r.nodeId).filter((n): n is string => !!n);
   }
@@ -299,16 +358,15 @@ export class JobInstanceRepository {
   }
 
   /**
-   * Unfinished (PENDING, WAITING, DISPATCHED, RUNNING) instances of the given jobs, oldest fire first, inside `em`;
-   * with `now`, also the cancelled ones whose handler may still be stopping then (their stop grace): the
-   * overlap policies count them as running.
+   * Unfinished instances of the jobs, oldest fire first, inside `em`; with `now`, also cancelled ones still
+   * stopping then (their stop grace, docs/admission.md), which the overlap policies count as running.
    */
   async unfinishedOfJobs(em: EntityManager, jobIds: string[], now?: number): Promise<Map<string, JobInstance[]>> {
     const out = new Map<string, JobInstance[]>();
     if (jobIds.length === 0) return out;
     const where = [
       { jobId: In(jobIds), status: In(UNFINISHED) },
-      ...(now === undefined ? [] : [{ jobId: In(jobIds), status: JobInstanceStatus.CANCELLED, leaseUntil: MoreThan(now) }]),
+      ...(now === undefined ? [] : [{ jobId: In(jobIds), status: S.CANCELLED, leaseUntil: MoreThan(now) }]),
     ];
     const rows = await em.getRepository(JobInstance).find({ where, order: { fireTime: 'ASC' } });
     for (const r of rows) out.set(r.jobId as string, [...(out.get(r.jobId as string) ?? []), r]);
@@ -317,7 +375,7 @@ export class JobInstanceRepository {
 
   /** The oldest WAITING instance (by fire time) of job `jobId`, or null. */
   findOldestWaiting(jobId: string): Promise<JobInstance | null> {
-    return this.repo.findOne({ where: { jobId, status: JobInstanceStatus.WAITING }, order: { fireTime: 'ASC' } });
+    return this.repo.findOne({ where: { jobId, status: S.WAITING }, order: { fireTime: 'ASC' } });
   }
 
   /** Job `jobId`'s overlap policy and maxConcurrency as stored now (job_definition), or null when it is gone. */
@@ -337,9 +395,8 @@ export class JobInstanceRepository {
     pendingDueBy: number | null,
     cancelledLeaseAfter: number,
   ): Promise<number> {
-    const pending = JobInstanceStatus.PENDING;
-    const due = pendingDueBy === null ? [] : [{ jobId, status: pending, dueAt: LessThanOrEqual(pendingDueBy) }];
-    const cancelled = { jobId, status: JobInstanceStatus.CANCELLED, leaseUntil: MoreThan(cancelledLeaseAfter) };
+    const due = pendingDueBy === null ? [] : [{ jobId, status: S.PENDING, dueAt: LessThanOrEqual(pendingDueBy) }];
+    const cancelled = { jobId, status: S.CANCELLED, leaseUntil: MoreThan(cancelledLeaseAfter) };
     return this.repo.count({ where: [{ jobId, status: In(statuses) }, ...due, cancelled] });
   }
 
@@ -349,7 +406,7 @@ export class JobInstanceRepository {
       .createQueryBuilder()
       .update(JobInstance)
       .set({ leaseUntil: null })
-      .where('id = :id AND status = :s AND fencing_token = :t', { id, s: JobInstanceStatus.CANCELLED, t: fencingToken })
+      .where('id = :id AND status = :s AND fencing_token = :t', { id, s: S.CANCELLED, t: fencingToken })
       .execute();
   }
 
@@ -358,7 +415,7 @@ export class JobInstanceRepository {
     if (jobIds.length === 0) return Promise.resolve([]);
     return this.repo.find({
       select: { id: true, jobId: true, leaseUntil: true },
-      where: { jobId: In(jobIds), status: JobInstanceStatus.CANCELLED, leaseUntil: MoreThan(now) },
+      where: { jobId: In(jobIds), status: S.CANCELLED, leaseUntil: MoreThan(now) },
     });
   }
 
@@ -367,36 +424,39 @@ export class JobInstanceRepository {
     const rows = await this.repo
       .createQueryBuilder('i')
       .select('DISTINCT i.job_id', 'jobId')
-      .where('i.namespace = :namespace AND i.status = :s AND i.job_id > :after', { namespace, s: JobInstanceStatus.WAITING, after: afterJobId })
+      .where('i.namespace = :namespace AND i.status = :s AND i.job_id > :after', {
+        namespace, s: S.WAITING, after: afterJobId,
+      })
       .orderBy('i.job_id', 'ASC')
       .limit(limit)
       .getRawMany<{ jobId: string | null }>();
     return rows.map((r) => r.jobId).filter((j): j is string => !!j);
   }
 
-  /**
-   * The reconciler's lost-push candidates (DESIGN §3, §6): DISPATCHED rows of `namespace` dispatched before
-   * `before` (epoch ms), at most `limit`; only id, node and dispatch time are read.
-   */
-  findDispatchedRefsBefore(namespace: string, before: number, limit: number): Promise<Array<Pick<JobInstance, 'id' | 'nodeId' | 'dispatchedAt'>>> {
+  /** The reconciler's lost-push candidates: DISPATCHED rows dispatched before `before` (id, node, time only). */
+  findDispatchedRefsBefore(
+    namespace: string,
+    before: number,
+    limit: number,
+  ): Promise<Array<Pick<JobInstance, 'id' | 'nodeId' | 'dispatchedAt'>>> {
     return this.repo.find({
       select: { id: true, nodeId: true, dispatchedAt: true },
-      where: { namespace, status: JobInstanceStatus.DISPATCHED, dispatchedAt: LessThan(before) },
+      where: { namespace, status: S.DISPATCHED, dispatchedAt: LessThan(before) },
       take: limit,
     });
   }
 
-  /**
-   * The instances that should hold a slot of their job's maxConcurrency semaphore (DESIGN §7): DISPATCHED
-   * and RUNNING rows of `namespace` with max_concurrency > 0 (of `jobIds` only, when given), at most
-   * `limit`, by id, after `afterId` (keyset paging: a caller that reads a page per pass goes round them all);
-   * only the columns the semaphore needs are read.
-   */
-  findSlotHolders(namespace: string, limit: number, jobIds?: string[], afterId = ''): Promise<Array<Pick<JobInstance, 'id' | 'jobId' | 'status' | 'maxConcurrency' | 'timeoutMs'>>> {
+  /** DISPATCHED/RUNNING rows of limited jobs (slot holders, docs/admission.md), keyset-paged by id. */
+  findSlotHolders(
+    namespace: string,
+    limit: number,
+    jobIds?: string[],
+    afterId = '',
+  ): Promise<Array<Pick<JobInstance, 'id' | 'jobId' | 'status' | 'maxConcurrency' | 'timeoutMs'>>> {
     return this.repo.find({
       select: { id: true, jobId: true, status: true, maxConcurrency: true, timeoutMs: true },
       where: {
-        namespace, status: In([JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING]), maxConcurrency: MoreThan(0),
+        namespace, status: In([S.DISPATCHED, S.RUNNING]), maxConcurrency: MoreThan(0),
         ...(jobIds ? { jobId: In(jobIds) } : {}), ...(afterId ? { id: MoreThan(afterId) } : {}),
       },
       order: { id: 'ASC' },
@@ -404,21 +464,34 @@ export class JobInstanceRepository {
     });
   }
 
-  /** Those of `ids` whose row is now in one of `statuses` (one read of the ids only; keep `ids` to a page). */
+  /** Those of `ids` whose row is now in one of `statuses` (keep `ids` to a page). */
   async idsInStatus(ids: string[], statuses: JobInstanceStatus[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.repo.find({ select: { id: true }, where: { id: In(ids), status: In(statuses) } });
     return new Set(rows.map((r) => r.id));
   }
 
-  /**
-   * Of the given attempts, those whose row is no longer RUNNING with the given fencing token (cancelled or
-   * taken away); two attempts of one id (an old one and its re-claim) are judged each by its own token.
-   */
+  /** Those of the given attempts whose row is no longer RUNNING under their own fencing token. */
   async notRunningAnyMore<T extends { id: string; fencingToken: number }>(running: T[]): Promise<T[]> {
     if (running.length === 0) return [];
-    const rows = await this.repo.find({ select: { id: true, status: true, fencingToken: true }, where: { id: In(running.map((r) => r.id)) } });
+    const rows = await this.repo.find({
+      select: { id: true, status: true, fencingToken: true }, where: { id: In(running.map((r) => r.id)) },
+    });
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return running.filter((r) => byId.get(r.id)?.status !== JobInstanceStatus.RUNNING || byId.get(r.id)?.fencingToken !== r.fencingToken);
+    const stillRunning = (r: T) => {
+      const now = byId.get(r.id);
+      return now?.status === S.RUNNING && now.fencingToken === r.fencingToken;
+    };
+    return running.filter((r) => !stillRunning(r));
+  }
+
+  private hydrate(raw: unknown): JobInstance {
+    const from = raw as Record<string, unknown>;
+    const row = new JobInstance() as unknown as Record<string, unknown>;
+    for (const c of this.columns) {
+      const v = from[c.databaseName];
+      row[c.propertyName] = c.transformer && !Array.isArray(c.transformer) ? c.transformer.from(v) : v;
+    }
+    return row as unknown as JobInstance;
   }
 }

@@ -1,4 +1,4 @@
-/** Lifecycle states of a job instance (DESIGN §4). */
+/** Lifecycle states of a job instance (docs/state-machine.md). */
 export enum JobInstanceStatus {
   PENDING = 'PENDING',
   WAITING = 'WAITING',

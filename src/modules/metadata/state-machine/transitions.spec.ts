@@ -1,5 +1,5 @@
 import { FINAL_STATUSES, JobInstanceStatus as S } from './job-instance-status.js';
-import { assertTransition, canTransition, TRANSITIONS } from './transitions.js';
+import { assertTransition, canTransition, INITIAL_STATUSES, TRANSITIONS } from './transitions.js';
 
 /** The expected table written out independently of TRANSITIONS: every pair of states is checked. */
 const EXPECTED: Record<S, S[]> = {
@@ -35,5 +35,10 @@ describe('JobInstance transitions', () => {
     expect(TRANSITIONS.get(S.SUCCESS)?.size).toBe(0);
     expect(TRANSITIONS.get(S.CANCELLED)?.size).toBe(0);
     expect(FINAL_STATUSES.has(S.SUCCESS) && FINAL_STATUSES.has(S.CANCELLED)).toBe(true);
+  });
+
+  it('should let a new row start only PENDING, DISPATCHED, WAITING or CANCELLED, each a status the table knows', () => {
+    expect([...INITIAL_STATUSES].sort()).toEqual([S.CANCELLED, S.DISPATCHED, S.PENDING, S.WAITING]);
+    for (const s of INITIAL_STATUSES) expect(TRANSITIONS.has(s)).toBe(true);
   });
 });

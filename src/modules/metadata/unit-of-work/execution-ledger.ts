@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { JobInstance } from '../entities/index.js';
+import { type EndedAttempt, JobAttemptRepository } from '../repositories/job-attempt.repository.js';
+import { JobInstanceRepository, type SucceededAttempt } from '../repositories/job-instance.repository.js';
+import { STATEMENT_ROWS } from '../repositories/raw-statement.js';
+import { type Tx, UnitOfWork } from './unit-of-work.js';
+
+/** One instance an executor claimed: the row as read (DISPATCHED) and the fencing token its claim issued. */
+export interface ClaimedInstance {
+  row: JobInstance;
+  fencingToken: number;
+}
+
+/**
+ * The executor's hot path (docs/execution.md) over the instance and attempt repositories, k rows per statement.
+ * Methods take the caller's `tx`; a multi-statement method given none runs in a unit of work of its own.
+ */
+@Injectable()
+export class ExecutionLedger {
+  private readonly uow: UnitOfWork;
+
+  constructor(
+    @InjectDataSource() ds: DataSource,
+    private readonly instances: JobInstanceRepository,
+    private readonly attempts: JobAttemptRepository,
+  ) {
+    this.uow = UnitOfWork.for(ds);
+  }
+
+  /** The rows of `ids` that exist, whole. */
+  findMany(ids: string[], tx?: Tx): Promise<JobInstance[]> {
+    return this.instances.findMany(ids, tx);
+  }
+
+  /**
+   * DISPATCHED→RUNNING of `rows` (as read) for `nodeId` and the attempt row of each winner, together: per 500
+   * rows one UPDATE, a read-back only when some row was lost, one INSERT IGNORE. @returns the claimed rows.
+   */
+  claim(
+    tx: Tx | undefined,
+    rows: JobInstance[],
+    nodeId: string,
+    now: number,
+    leaseUntil: number,
+  ): Promise<ClaimedInstance[]> {
+    return this.within(tx, async (em) => {
+      const out: ClaimedInstance[] = [];
+      for (let i = 0; i < rows.length; i += STATEMENT_ROWS) {
+        const part = rows.slice(i, i + STATEMENT_ROWS);
+        const won = await this.instances.claimDispatched(em, part, nodeId, now, leaseUntil);
+        if (won.length === 0) continue;
+        await this.attempts.startMany(em, won.map((r) => ({
+          instanceId: r.id, attempt: r.attempt, nodeId, fencingToken: r.fencingToken + 1,
+        })), now);
+        for (const row of won) out.push({ row, fencingToken: row.fencingToken + 1 });
+      }
+      return out;
+    });
+  }
+
+  /** RUNNING→SUCCESS of many attempts (JobInstanceRepository.succeedMany). @returns the ids that won. */
+  succeed(tx: Tx | undefined, done: SucceededAttempt[], now: number): Promise<Set<string>> {
+    return this.within(tx, (em) => this.instances.succeedMany(em, done, now));
+  }
+
+  /** Closes many RUNNING attempt rows (JobAttemptRepository.endMany); the instance ids must be distinct. */
+  endAttempts(tx: Tx | undefined, ended: EndedAttempt[], now: number): Promise<void> {
+    return this.attempts.endMany(tx, ended, now);
+  }
+
+  private within<T>(tx: Tx | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return tx ? fn(tx) : this.uow.run(fn);
+  }
+}
