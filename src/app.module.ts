@@ -3,14 +3,14 @@ import { LoggerModule } from 'nestjs-pino';
 import { Clock } from './common/index.js';
 import { AppConfig, CoreModule, Role } from './config/index.js';
 import { CoordinationModule, REDIS_CLIENT } from './modules/coordination/coordination.module.js';
-import { DispatchModule } from './modules/dispatch/index.js';
+import { AdmissionModule, DispatchModule } from './modules/dispatch/index.js';
 import { EgressModule } from './modules/egress/index.js';
 import { ExecutionModule } from './modules/execution/index.js';
 import { MetadataModule } from './modules/metadata/index.js';
 import { JobsModule } from './modules/jobs/index.js';
 import { HealthController, NoApiController, ObservabilityModule, REDIS_TOKEN } from './modules/observability/index.js';
 import { ApiClientModule, OpenApiModule, PROBLEM_FILTER_PROVIDER } from './modules/openapi/index.js';
-import { TriggerModule } from './modules/trigger/index.js';
+import { AttemptEndedHookModule, TriggerModule } from './modules/trigger/index.js';
 import { TerminusModule } from '@nestjs/terminus';
 
 /** Options for {@link AppModule.forRoles}; tests pass extra providers (their own handlers) and a clock. */
@@ -48,7 +48,11 @@ export class AppModule {
       const jobs = JobsModule.forRoot(trigger, ApiClientModule);
       imports.push(jobs, OpenApiModule.forRoot(jobs));
     }
-    if (has(Role.EXECUTOR)) imports.push(ExecutionModule.forRoot({ http: true, shell: config.allowShell }));
+    if (has(Role.EXECUTOR)) {
+      const execution = { http: true, shell: config.allowShell };
+      const hooks = { attemptEnded: AttemptEndedHookModule, admission: AdmissionModule };
+      imports.push(ExecutionModule.forRoot(execution, hooks));
+    }
     imports.push(...(opts.imports ?? []));
     const providers: Provider[] = [PROBLEM_FILTER_PROVIDER, { provide: REDIS_TOKEN, useExisting: REDIS_CLIENT }];
     return {

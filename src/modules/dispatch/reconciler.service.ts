@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/c
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/index.js';
+import { decideOutcome, type TakeBackReason } from '../execution/index.js';
 import {
   JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, type Tx,
 } from '../metadata/index.js';
@@ -234,25 +235,24 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   }
 
   /**
-   * Takes one row back. DISPATCHED never ran: back to PENDING, same attempt. RUNNING may have run: the
-   * row goes to PENDING with attempt+1 (a new fencing token is issued at the next claim) or to FAILED when
-   * no attempt is left, and its attempt is closed as `reason` in the same transaction.
+   * Takes one row back, as the outcome policy decides ({@link decideOutcome}): DISPATCHED never ran and goes
+   * back to PENDING, same attempt; RUNNING may have run: PENDING with attempt+1 (a new fencing token is issued at
+   * the next claim) or FAILED when no attempt is left, its attempt closed as `reason` in the same transaction.
    * @returns the id when the row went back to PENDING (to be dispatched), else null.
    */
-  private async takeBack(row: JobInstance, reason: 'NODE_LOST' | 'LEASE_LOST'): Promise<string | null> {
+  private async takeBack(row: JobInstance, reason: TakeBackReason): Promise<string | null> {
     const now = this.clock.now();
     const running = row.status === JobInstanceStatus.RUNNING;
-    const backToPending = !running || row.attempt < row.maxAttempts;
+    const decision = decideOutcome(row, running ? { kind: 'takenBack', reason } : { kind: 'notStarted' }, now);
+    const backToPending = decision.verdict !== 'FAIL';
     const won = await this.instances.together(async (em) => {
       if (!running) {
-        return this.instances.transition(row.id, row.status, JobInstanceStatus.PENDING, { attempt: row.attempt, nodeId: row.nodeId ?? undefined },
-          { nodeId: null, dispatchedAt: null }, now, em);
+        const guard = { attempt: row.attempt, nodeId: row.nodeId ?? undefined };
+        return this.instances.transition(row.id, row.status, decision.status, guard, decision.patch, now, em);
       }
-      const patch: Partial<JobInstance> = backToPending
-        ? { attempt: row.attempt + 1, nodeId: null, leaseUntil: null, dispatchedAt: null, dueAt: now, error: reason }
-        : { leaseUntil: null, finishedAt: now, error: `${reason}: ${row.nodeId} stopped and no attempt is left` };
-      const to = backToPending ? JobInstanceStatus.PENDING : JobInstanceStatus.FAILED;
-      if (!(await this.instances.transition(row.id, row.status, to, { attempt: row.attempt, fencingToken: row.fencingToken }, patch, now, em))) return false;
+      const guard = { attempt: row.attempt, fencingToken: row.fencingToken };
+      const moved = await this.instances.transition(row.id, row.status, decision.status, guard, decision.patch, now, em);
+      if (!moved) return false;
       await this.closeAttempt(row, reason, now, em);
       return true;
     });

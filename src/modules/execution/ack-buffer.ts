@@ -1,34 +1,22 @@
 import { GroupCommitter } from '../../common/index.js';
 
-/** Failed acks kept for another try, at most (beyond, the oldest are given up: the lists are drained when the node goes). */
+/** Failed acks kept for another try, at most (beyond, the oldest are given up: the node's lists drain as it goes). */
 export const MAX_KEPT_ACKS = 10_000;
 
 /**
- * The acks of one executor's processing list (DESIGN §6 reliable queue). Ids whose run ended leave the
- * list in groups (one flush at a time, what ends meanwhile goes in the next). An ack that fails (Redis
- * unreachable for a moment) is kept and sent again with the next group, or by {@link retry} at the next
- * heartbeat: a finished id left in the processing list would count as load for LEAST_ACTIVE and hide a
- * lost push of the same id from the reconciler. Each ack removes one entry (LREM count 1), and an id is
- * kept once per failed ack: claimed again here before its kept ack went out, it has two entries. An ack
- * that did go through but was reported failed (its answer lost) is sent again and removes nothing, or
- * the entry of a later claim of the same id early, which only LEAST_ACTIVE's count notices (MySQL decides
- * who runs it).
+ * The acks of one executor's processing list (docs/dispatch.md "Node queues"), sent in groups. A failed ack is
+ * kept and sent again with the next group or by {@link retry}: a finished id left in the list would count as load
+ * for LEAST_ACTIVE and hide a lost push of it from the reconciler. Each ack removes one entry (LREM count 1), so
+ * an id is kept once per failed ack; one sent twice (answer lost) at worst removes a later claim's entry early,
+ * which only LEAST_ACTIVE's count notices.
  */
 export class AckBuffer {
-  /**
-   * Failed acks, oldest first: id → how many entries of it to remove. An id routed here again and claimed
-   * before its kept ack went out is in the processing list twice, and one LREM removes one entry.
-   */
+  /** Failed acks, oldest first: id → how many of its entries to remove. */
   private readonly kept = new Map<string, number>();
-  /** Entries in {@link kept}. */
   private keptEntries = 0;
   private readonly groups: GroupCommitter<string, void>;
 
-  /**
-   * @param ackMany removes the ids from this node's processing list (one round trip); may throw.
-   * @param warn told of each failed attempt (message names the count).
-   * @param maxBatch most new ids per ack.
-   */
+  /** `ackMany` removes ids from the processing list (may throw); `warn` is told of each failed ack. */
   constructor(
     private readonly ackMany: (ids: string[]) => Promise<void>,
     private readonly warn: (message: string) => void,
@@ -45,7 +33,7 @@ export class AckBuffer {
     return this.keptEntries;
   }
 
-  /** Acks `id` with the next group; resolves once that was tried (never rejects: a failure keeps the id). */
+  /** Acks `id` with the next group; resolves once tried (never rejects: a failure keeps the id). */
   submit(id: string): Promise<void> {
     return this.groups.submit(id);
   }
@@ -66,11 +54,11 @@ export class AckBuffer {
         this.keptEntries++;
       }
       while (this.keptEntries > MAX_KEPT_ACKS) this.drop(this.kept.keys().next().value as string);
-      this.warn(`ack of ${again.length + ids.length} id(s) failed (${(err as Error).message}); ${this.keptEntries} kept for the next try`);
+      const n = again.length + ids.length;
+      this.warn(`ack of ${n} id(s) failed (${(err as Error).message}); ${this.keptEntries} kept for the next try`);
     }
   }
 
-  /** Forgets one kept entry of `id` (none when another send already did). */
   private drop(id: string): void {
     const n = this.kept.get(id);
     if (n === undefined) return;

@@ -2,18 +2,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { ApiClientRepository, JobDefinitionRepository, type JobInstance, OWNERLESS_APP_ID, Scope, withDbRetry } from '../metadata/index.js';
+import {
+  ApiClientRepository, JobDefinitionRepository, type JobInstance, OWNERLESS_APP_ID, Scope, withDbRetry,
+} from '../metadata/index.js';
 
 /** How long an app's scopes read here are trusted, ms: a revoked `shell` scope stops runs claimed after that. */
 export const APP_SCOPES_TTL_MS = 5_000;
-/** How long a read of a client is retried through transient database errors (a lost connection) before the run fails. */
+/** How long a client read is retried through transient database errors before the run fails. */
 const READ_RETRY_MS = 5_000;
-/** Apps whose scopes one executor keeps. */
 const MAX_APPS = 10_000;
-/** Handlers that run only for apps holding the scope of the same name (issue 9 point 3). */
+/** Handlers that run only for apps holding the scope of the same name. */
 const PRIVILEGED: ReadonlyMap<string, Scope> = new Map([['shell', Scope.SHELL]]);
 
-/** What an executor needs to know of an instance's app: its scopes (none when disabled) and its egress allow-list. */
+/** An app's scopes (none when disabled) and egress allow-list, read at `at`. */
 interface AppFacts {
   scopes: ReadonlySet<string>;
   egressAllow: readonly string[] | null;
@@ -21,12 +22,9 @@ interface AppFacts {
 }
 
 /**
- * The executor's view of API clients (README "Tenancy and scopes", "Egress policy"), read from api_client
- * through a bounded cache of {@link APP_SCOPES_TTL_MS}:
- * - the run-time check of privileged handlers: the API refuses a `shell` submit from an app without the
- *   `shell` scope, and this checks again when an instance is about to run, so a scope revoked (or a client
- *   disabled) after the submit, or a job's schedule that keeps firing, stops at the next run;
- * - the app's own egress allow-list, which narrows the cluster's policy for its `http` calls.
+ * The executor's view of API clients (README "Tenancy and scopes", "Egress policy"), cached for
+ * {@link APP_SCOPES_TTL_MS}: privileged handlers are checked again just before each run, so a scope revoked (or
+ * a client disabled) after the submit stops the next run; the app's egress allow-list narrows its http calls.
  */
 @Injectable()
 export class AppScopes {
@@ -40,16 +38,16 @@ export class AppScopes {
   ) {}
 
   /**
-   * Why instance `row` may not run, or null when it may: its handler is privileged and its app (the
-   * instance's app_id; for a fire written before jobs had owners, its job's owner now) lacks the scope, or
-   * has no enabled client. @throws the database's error when the scopes cannot be read.
+   * Why `row` may not run (its handler is privileged and its app — for an ownerless fire, its job's owner — lacks
+   * the scope or an enabled client), or null. @throws the database's error when the scopes cannot be read.
    */
   async refusal(row: Pick<JobInstance, 'handler' | 'appId' | 'jobId'>): Promise<string | null> {
     const scope = PRIVILEGED.get(row.handler);
     if (scope === undefined) return null;
     const appId = await this.ownerOf(row);
     if ((await this.factsOf(appId)).scopes.has(scope)) return null;
-    return `SCOPE_REVOKED: app '${appId}' does not hold the ${scope} scope (or its client is disabled): handler '${row.handler}' was not run`;
+    const why = `does not hold the ${scope} scope (or its client is disabled)`;
+    return `SCOPE_REVOKED: app '${appId}' ${why}: handler '${row.handler}' was not run`;
   }
 
   private async ownerOf(row: Pick<JobInstance, 'appId' | 'jobId'>): Promise<string> {
@@ -57,11 +55,7 @@ export class AppScopes {
     return (await this.jobs.findById(this.config.namespace, row.jobId))?.appId || row.appId;
   }
 
-  /**
-   * The egress allow-list of app `appId` (api_client.egress_allow), or null when it has none, or no client
-   * (a fire of a job written before jobs had owners): its http calls are then bound by the cluster policy alone.
-   * @throws the database's error when the client cannot be read.
-   */
+  /** `appId`'s egress allow-list, or null (none, or no client): the cluster policy alone. @throws on a read error. */
   async egressAllowOf(appId: string): Promise<readonly string[] | null> {
     return (await this.factsOf(appId)).egressAllow;
   }
@@ -72,7 +66,8 @@ export class AppScopes {
     if (hit && now - hit.at < APP_SCOPES_TTL_MS) return hit;
     // Every http run of an app reads this: a lost connection must not fail the run, only delay it.
     const client = await withDbRetry(() => this.clients.findByAppId(appId), READ_RETRY_MS);
-    const facts: AppFacts = { scopes: new Set(client?.enabled ? (client.scopes ?? []) : []), egressAllow: client?.egressAllow ?? null, at: now };
+    const scopes = new Set(client?.enabled ? (client.scopes ?? []) : []);
+    const facts: AppFacts = { scopes, egressAllow: client?.egressAllow ?? null, at: now };
     this.cache.set(appId, facts);
     return facts;
   }

@@ -1,22 +1,23 @@
-import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { CoordinationModule } from '../coordination/coordination.module.js';
 import { APP_EGRESS_ALLOW, type AppEgressAllow } from '../egress/index.js';
-import { AdmissionModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { HttpJobHandler } from './builtin/http.handler.js';
 import { NoopJobHandler } from './builtin/noop.handler.js';
 import { ShellJobHandler } from './builtin/shell.handler.js';
 import { AppScopes } from './app-scopes.service.js';
+import { ClaimLoop } from './claim-loop.js';
 import { ExecutorService } from './executor.service.js';
 import { HandlerRegistry } from './handler-registry.service.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import { NodeMembership } from './node-membership.js';
+import { ShutdownDrain } from './shutdown-drain.js';
 import { TaskRunner } from './task-runner.service.js';
 
-/** Options of {@link ExecutionModule.forRoot}. */
+/** Options of {@link ExecutionModule.forRoot}: the built-in `http` (default true) and `shell` (default false). */
 export interface ExecutionModuleOptions {
-  /** Register the built-in `http` handler (default true). */
   http?: boolean;
-  /** Register the built-in `shell` handler (TICKWHEEL_ALLOW_SHELL; default false). */
   shell?: boolean;
 }
 
@@ -25,22 +26,31 @@ export function builtinHandlers(opts: ExecutionModuleOptions = {}): Provider[] {
   return [NoopJobHandler, ...(opts.http !== false ? [HttpJobHandler] : []), ...(opts.shell ? [ShellJobHandler] : [])];
 }
 
+/** The modules providing execution's hooks: ATTEMPT_ENDED_HOOK (trigger), ATTEMPT_ADMISSION (dispatch's admission). */
+export interface ExecutionHooks {
+  attemptEnded: Type<unknown> | DynamicModule;
+  admission: Type<unknown> | DynamicModule;
+}
+
 /**
- * The executor role (DESIGN §2 `execution`). It runs every `@JobHandler` provider of the application it
- * is imported into, so a business Nest app can import it and serve only its own handlers (see
- * examples/). Built-ins: `noop` always, `http` and `shell` per option.
+ * The executor role (docs/architecture.md, modules): runs every `@JobHandler` provider of the application it is
+ * imported into, so a business app can serve only its own handlers (see examples/).
  */
 @Module({})
 export class ExecutionModule {
-  static forRoot(opts: ExecutionModuleOptions = {}): DynamicModule {
+  static forRoot(opts: ExecutionModuleOptions, hooks: ExecutionHooks): DynamicModule {
     const builtins = builtinHandlers(opts);
+    // An app's own egress allow-list (api_client.egress_allow) narrows its http calls (README "Egress policy").
+    const egressAllow: Provider = {
+      provide: APP_EGRESS_ALLOW, inject: [AppScopes],
+      useFactory: (apps: AppScopes): AppEgressAllow => (appId) => apps.egressAllowOf(appId),
+    };
     return {
       module: ExecutionModule,
-      imports: [DiscoveryModule, MetadataModule, CoordinationModule, AdmissionModule],
+      imports: [DiscoveryModule, MetadataModule, CoordinationModule, hooks.attemptEnded, hooks.admission],
       providers: [
-        HandlerRegistry, AppScopes, TaskRunner, ExecutorService, ...builtins,
-        // An app's own egress allow-list (api_client.egress_allow) narrows its http calls (README "Egress policy").
-        { provide: APP_EGRESS_ALLOW, useFactory: (apps: AppScopes): AppEgressAllow => (appId) => apps.egressAllowOf(appId), inject: [AppScopes] },
+        HandlerRegistry, AppScopes, TaskRunner, NodeMembership, LeaseKeeper, ClaimLoop, ShutdownDrain, ExecutorService,
+        ...builtins, egressAllow,
       ],
       exports: [ExecutorService, HandlerRegistry],
     };

@@ -28,12 +28,18 @@ export class HandlerRegistry implements OnModuleInit {
       const name = this.discovery.getMetadataByDecorator(JobHandler, wrapper);
       const instance = wrapper.instance as JobHandlerImpl | undefined;
       if (!name || !instance) continue;
-      if (!NAME.test(name)) throw new SchedulerError(ErrorCode.CONFIG, `@JobHandler('${name}') on ${wrapper.name}: a name is 1-128 of [A-Za-z0-9_.:-]`);
-      if (typeof instance.execute !== 'function') throw new SchedulerError(ErrorCode.CONFIG, `@JobHandler('${name}') on ${wrapper.name}: the class has no execute(ctx) method`);
+      const refuse = (why: string) =>
+        new SchedulerError(ErrorCode.CONFIG, `@JobHandler('${name}') on ${wrapper.name}: ${why}`);
+      if (!NAME.test(name)) throw refuse('a name is 1-128 of [A-Za-z0-9_.:-]');
+      if (typeof instance.execute !== 'function') throw refuse('the class has no execute(ctx) method');
       if (BUILTIN_HANDLERS.has(name) && !BUILTIN_CLASSES.has(instance.constructor)) {
-        throw new SchedulerError(ErrorCode.CONFIG, `@JobHandler('${name}') on ${wrapper.name}: '${name}' is the name of a built-in handler (reserved: ${[...BUILTIN_HANDLERS].join(', ')}); choose another`);
+        const reserved = [...BUILTIN_HANDLERS].join(', ');
+        throw refuse(`'${name}' is the name of a built-in handler (reserved: ${reserved}); choose another`);
       }
-      if (this.handlers.has(name)) throw new SchedulerError(ErrorCode.CONFIG, `two providers are @JobHandler('${name}'); handler names must be unique`);
+      if (this.handlers.has(name)) {
+        const why = `two providers are @JobHandler('${name}'); handler names must be unique`;
+        throw new SchedulerError(ErrorCode.CONFIG, why);
+      }
       this.handlers.set(name, instance);
     }
     this.logger.log(`handlers: ${this.names().join(', ') || '(none)'}`);

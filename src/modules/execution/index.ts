@@ -1,6 +1,12 @@
-export { ExecutionModule, type ExecutionModuleOptions } from './execution.module.js';
+export { ExecutionModule, type ExecutionHooks, type ExecutionModuleOptions } from './execution.module.js';
 export { BUILTIN_HANDLERS, checkBuiltinParams } from './builtin/builtin-params.js';
 export { ExecutorService } from './executor.service.js';
 export { HandlerRegistry } from './handler-registry.service.js';
 export { JobHandler } from './job-handler.decorator.js';
 export { JobFailure, type JobContext, type JobHandlerImpl, type JobResult } from './job-context.js';
+export { AbortReason } from './abort-reason.js';
+export { ATTEMPT_ENDED_HOOK, type AttemptEnded, type AttemptEndedHook } from './attempt-ended.hook.js';
+export { ATTEMPT_ADMISSION, type AttemptAdmission } from './attempt-admission.hook.js';
+export {
+  type AttemptOutcome, type Decision, type Ending, type TakeBackReason, type Verdict, decideOutcome,
+} from './outcome-policy.js';

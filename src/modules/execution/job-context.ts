@@ -1,7 +1,7 @@
 import { LoggerService } from '@nestjs/common';
 
 /**
- * What a handler receives for one attempt (DESIGN §7). `signal` aborts on timeout, lost lease and
+ * What a handler receives for one attempt (docs/execution.md). `signal` aborts on timeout, lost lease and
  * shutdown; `fencingToken` grows with every attempt, so a handler can make its own writes conditional
  * on it; `requestId` is the stable idempotency key across attempts.
  */
@@ -13,7 +13,6 @@ export interface JobContext {
   /** Job definition code, or null for an API task. */
   jobCode: string | null;
   params: unknown;
-  /** 1-based. */
   attempt: number;
   maxAttempts: number;
   fencingToken: number;
@@ -23,24 +22,23 @@ export interface JobContext {
   fireTime: number;
   traceId: string;
   signal: AbortSignal;
-  /** Logger whose lines carry the trace id. */
+  /** Its lines carry the trace id. */
   logger: LoggerService;
-  /** Reports progress (0-100) with an optional note; logged with the trace id. */
+  /** Logs progress (0-100) with an optional note. */
   progress(pct: number, note?: string): void;
 }
 
 /** Whatever JSON-serialisable value the handler returns is stored as the instance's result. */
 export type JobResult = unknown;
 
-/** A user handler: a Nest provider marked with `@JobHandler('name')` (DESIGN §7). */
+/** A user handler: a Nest provider marked with `@JobHandler('name')` (docs/execution.md). */
 export interface JobHandlerImpl {
   execute(ctx: JobContext): Promise<JobResult>;
 }
 
 /**
- * Thrown by a handler to fail the attempt while keeping a result (e.g. the HTTP status and body excerpt
- * of a 500 answer). The attempt is retried if attempts remain, unless `retryable` is false (a failure
- * another attempt would only repeat, such as a call the egress policy refuses): then the instance fails now.
+ * Thrown by a handler to fail the attempt while keeping a result (the status and body of a 500 answer). It is
+ * retried while attempts remain, unless `retryable` is false (another attempt would only repeat it).
  */
 export class JobFailure extends Error {
   readonly retryable: boolean;

@@ -1,7 +1,7 @@
 import { DiscoveryService } from '@nestjs/core';
 
 /**
- * Marks a provider class as the handler of job/task `name` (DESIGN §7). The class implements
+ * Marks a provider class as the handler of job/task `name` (docs/execution.md). The class implements
  * `JobHandlerImpl.execute(ctx)`. Names are unique per application: a duplicate stops the boot.
  *
  * ```ts

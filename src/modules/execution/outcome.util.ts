@@ -1,8 +1,7 @@
 import { cutChars, MAX_ERROR_CHARS, MAX_RESULT_BYTES } from '../../common/index.js';
 import { BackoffKind } from '../metadata/index.js';
 
-// A result or error over its column (common/limits.ts) would fail the whole finishing transaction (MariaDB strict
-// mode), which carries a group of attempts: what a handler returns is always bounded here before it is written.
+// Bounded before written: one value over its column would fail a whole group's finishing transaction (strict mode).
 export { MAX_ERROR_CHARS, MAX_RESULT_BYTES };
 
 /**
@@ -29,7 +28,8 @@ export function boundResult(result: unknown): unknown {
   }
   if (json === undefined) return null;
   if (Buffer.byteLength(json, 'utf8') <= MAX_RESULT_BYTES) return result;
-  const fits = (n: number) => Buffer.byteLength(JSON.stringify({ truncated: true, excerpt: json.slice(0, n) }), 'utf8') <= MAX_RESULT_BYTES;
+  const wrapped = (n: number) => JSON.stringify({ truncated: true, excerpt: json.slice(0, n) });
+  const fits = (n: number) => Buffer.byteLength(wrapped(n), 'utf8') <= MAX_RESULT_BYTES;
   let lo = 0;
   let hi = Math.min(json.length, MAX_RESULT_BYTES);
   while (lo < hi) {
@@ -42,7 +42,7 @@ export function boundResult(result: unknown): unknown {
   return { truncated: true, excerpt: json.slice(0, cut) };
 }
 
-/** An error message cut to {@link MAX_ERROR_CHARS} characters (at most 16,000 bytes: fits a TEXT column), never mid surrogate pair. */
+/** An error cut to {@link MAX_ERROR_CHARS} characters (fits a TEXT column), never mid surrogate pair. */
 export function boundError(error: string): string {
   return cutChars(error, MAX_ERROR_CHARS);
 }

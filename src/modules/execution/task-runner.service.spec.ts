@@ -1,13 +1,14 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort } from '../coordination/coordination.port.js';
-import type { Admission } from '../dispatch/index.js';
 import {
-  BackoffKind, type EndedAttempt, type ExecutionLedgerRepository, type JobDefinitionRepository, JobInstance, type JobInstanceRepository,
+  BackoffKind, type EndedAttempt, type ExecutionLedgerRepository, JobInstance, type JobInstanceRepository,
   JobInstanceStatus as S, type SucceededAttempt,
 } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
 import type { AppScopes } from './app-scopes.service.js';
+import type { AttemptAdmission } from './attempt-admission.hook.js';
+import type { AttemptEndedHook } from './attempt-ended.hook.js';
 import type { HandlerRegistry } from './handler-registry.service.js';
 import { JobFailure, type JobHandlerImpl } from './job-context.js';
 import { TaskRunner } from './task-runner.service.js';
@@ -73,10 +74,12 @@ describe('TaskRunner finishing write', () => {
     const counter = { inc: () => log.push('metric'), observe: () => undefined };
     const metrics = { executionSeconds: counter, retries: counter, instancesFinished: counter } as unknown as MetricsService;
     const coordination = { scheduleDelayed: async (id: string, at: number) => log.push(`delay ${id} +${at - NOW}`) } as unknown as CoordinationPort;
-    const jobs = {} as JobDefinitionRepository;
     const scopes = { refusal: async () => null } as unknown as AppScopes;
-    return new TaskRunner(instances, ledger, jobs, handlers, metrics, coordination, { leaseMs: 60_000, namespace: 'ns' } as AppConfig, clockAt(() => NOW), scopes,
-      { free: async () => undefined } as unknown as Admission);
+    const hook: AttemptEndedHook = { attemptEnded: async () => undefined };
+    const config = { leaseMs: 60_000, namespace: 'ns' } as AppConfig;
+    const admission = { free: async () => undefined } as unknown as AttemptAdmission;
+    const clock = clockAt(() => NOW);
+    return new TaskRunner(instances, ledger, handlers, metrics, coordination, config, clock, scopes, hook, admission);
   }
 
   beforeEach(() => {

@@ -6,3 +6,4 @@ export { LeaderElectionService } from './leader-election.service.js';
 export * from './schedule/schedule.js';
 export * from './schedule/cron-schedule.js';
 export * from './schedule/crontab-parser.js';
+export { AttemptEndedHookModule, FixedDelayNextFire } from './fixed-delay-next-fire.js';

@@ -1,48 +1,46 @@
 import { ValidationError } from '../../../common/index.js';
-import { EgressPolicy, EgressRefusedError, type EgressResolver, egressHttp, readBoundedBody } from '../../egress/index.js';
+import {
+  EgressPolicy, EgressRefusedError, type EgressResolver, egressHttp, readBoundedBody,
+} from '../../egress/index.js';
 
 /** HTTP methods the built-in `http-call` handler accepts (exact, upper case). */
 export const HTTP_CALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export type HttpCallMethod = (typeof HTTP_CALL_METHODS)[number];
 
-/** Validated parameters of one HTTP call. */
+/** Validated parameters of one HTTP call (`body` serialised, absent when none is sent). */
 export interface HttpCallParams {
   method: HttpCallMethod;
   url: string;
   headers: Record<string, string>;
-  /** Already serialised; `undefined` when no body is sent. */
   body?: string;
   timeoutMs: number;
 }
 
-/** What one HTTP call produced. Non-2xx answers are results (ok=false), not errors. */
+/**
+ * What one HTTP call produced; non-2xx answers are results (ok=false), not errors. `headers`: only content-type
+ * and content-length. `bodyExcerpt`: the first `maxExcerptBytes` of the decoded body, never cut inside a
+ * character; `bodyBytes` counts up to `maxReadBytes` (then a lower bound). `durationMs`: request to body end.
+ */
 export interface HttpCallResult {
   status: number;
   ok: boolean;
-  /** Only `content-type` and `content-length` (lower-case keys), when the server sent them. */
   headers: Record<string, string>;
-  /** The first `maxExcerptBytes` bytes of the (decoded) body as UTF-8, never cut inside a character. */
   bodyExcerpt: string;
-  /** Body bytes read. Counting stops at `maxReadBytes` (default 10 MiB): then it is a lower bound. */
   bodyBytes: number;
-  /** True when `bodyExcerpt` is not the whole body. */
   truncated: boolean;
-  /** Wall time from sending the request to the end of reading the body, milliseconds. */
   durationMs: number;
 }
 
+/**
+ * `policy`: checked on every hop (the cluster's, narrowed to the app's list); `resolver`: DNS (default the
+ * system's); defaults: 5 redirects, 4096 excerpt bytes, 30 s timeout, 10 MiB read before the stream is cancelled.
+ */
 export interface HttpCallOptions {
-  /** The egress policy every hop is checked against (the cluster's, narrowed to the app's list). */
   policy: EgressPolicy;
-  /** DNS for the call; default the system resolver (tests inject a rebinding one). */
   resolver?: EgressResolver;
-  /** Redirects followed before the call fails; default 5. */
   maxRedirects?: number;
-  /** Bytes of body kept in `bodyExcerpt`; default 4096. */
   maxExcerptBytes?: number;
-  /** Timeout when params carry no `timeoutMs`, milliseconds; default 30000. */
   defaultTimeoutMs?: number;
-  /** Body bytes read (and counted) before the stream is cancelled; default 10 MiB. */
   maxReadBytes?: number;
 }
 
@@ -53,20 +51,14 @@ const DEFAULT_MAX_READ_BYTES = 10 * 1024 * 1024;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const KNOWN_KEYS = new Set(['method', 'url', 'headers', 'body', 'timeoutMs']);
 
-/**
- * An Error named 'AbortError' (the caller's signal fired) or 'TimeoutError' (our own deadline passed).
- * Shared by the built-in handlers so the wrapper can tell cancel from timeout by `error.name`.
- */
+/** An Error named 'AbortError' (the caller's signal) or 'TimeoutError' (our deadline), told apart by name. */
 export function abortError(kind: 'AbortError' | 'TimeoutError', message: string, cause?: unknown): Error {
   const err = new Error(message, cause === undefined ? undefined : { cause });
   err.name = kind;
   return err;
 }
 
-/**
- * Decodes `bytes` as UTF-8. With `cut` true the bytes are a prefix of something longer, so an
- * incomplete trailing character is dropped instead of becoming U+FFFD.
- */
+/** Decodes `bytes` as UTF-8; with `cut` (a prefix) an incomplete trailing character is dropped, not U+FFFD. */
 export function decodeUtf8Prefix(bytes: Uint8Array, cut: boolean): string {
   return new TextDecoder('utf-8').decode(bytes, { stream: cut });
 }
@@ -78,14 +70,13 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
-/**
- * Validates raw job params into {@link HttpCallParams}.
- * @throws ValidationError naming the field (`params.url`, `params.method`, ...) at fault.
- */
+/** Validates raw job params into {@link HttpCallParams}. @throws ValidationError naming the field at fault. */
 export function parseHttpCallParams(params: unknown, defaultTimeoutMs = DEFAULT_TIMEOUT_MS): HttpCallParams {
   if (!isPlainObject(params)) throw new ValidationError('params', 'must be an object');
   for (const k of Object.keys(params)) {
-    if (!KNOWN_KEYS.has(k)) throw new ValidationError(`params.${k}`, `unknown field; allowed: ${[...KNOWN_KEYS].join(', ')}`);
+    if (!KNOWN_KEYS.has(k)) {
+      throw new ValidationError(`params.${k}`, `unknown field; allowed: ${[...KNOWN_KEYS].join(', ')}`);
+    }
   }
 
   const method = params.method ?? 'GET';
@@ -93,18 +84,24 @@ export function parseHttpCallParams(params: unknown, defaultTimeoutMs = DEFAULT_
     throw new ValidationError('params.method', `must be one of ${HTTP_CALL_METHODS.join(', ')}`);
   }
 
-  if (typeof params.url !== 'string' || params.url === '') throw new ValidationError('params.url', 'is required (an http:// or https:// URL)');
+  if (typeof params.url !== 'string' || params.url === '') {
+    throw new ValidationError('params.url', 'is required (an http:// or https:// URL)');
+  }
   let url: URL;
   try {
     url = new URL(params.url);
   } catch {
     throw new ValidationError('params.url', 'is not a valid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError('params.url', `must use http or https, not ${url.protocol.replace(/:$/, '')}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ValidationError('params.url', `must use http or https, not ${url.protocol.replace(/:$/, '')}`);
+  }
 
   const headers: Record<string, string> = {};
   if (params.headers !== undefined) {
-    if (!isPlainObject(params.headers)) throw new ValidationError('params.headers', 'must be an object of string values');
+    if (!isPlainObject(params.headers)) {
+      throw new ValidationError('params.headers', 'must be an object of string values');
+    }
     for (const [name, value] of Object.entries(params.headers)) {
       if (!HEADER_NAME.test(name)) throw new ValidationError(`params.headers.${name}`, 'is not a valid header name');
       if (typeof value !== 'string') throw new ValidationError(`params.headers.${name}`, 'must be a string');
@@ -115,17 +112,21 @@ export function parseHttpCallParams(params: unknown, defaultTimeoutMs = DEFAULT_
 
   let body: string | undefined;
   if (params.body !== undefined) {
-    if (method === 'GET' || method === 'HEAD') throw new ValidationError('params.body', `is not allowed with ${method}`);
+    if (method === 'GET' || method === 'HEAD') {
+      throw new ValidationError('params.body', `is not allowed with ${method}`);
+    }
     if (typeof params.body === 'string') body = params.body;
     else if (typeof params.body === 'object' && params.body !== null) {
       body = JSON.stringify(params.body);
-      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      const typed = Object.keys(headers).some((h) => h.toLowerCase() === 'content-type');
+      if (!typed) headers['content-type'] = 'application/json';
     } else throw new ValidationError('params.body', 'must be a string or an object (sent as JSON)');
   }
 
   const timeoutMs = params.timeoutMs ?? defaultTimeoutMs;
-  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > HTTP_CALL_MAX_TIMEOUT_MS) {
-    throw new ValidationError('params.timeoutMs', `must be an integer from 1 to ${HTTP_CALL_MAX_TIMEOUT_MS} (milliseconds)`);
+  const max = HTTP_CALL_MAX_TIMEOUT_MS;
+  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > max) {
+    throw new ValidationError('params.timeoutMs', `must be an integer from 1 to ${max} (milliseconds)`);
   }
 
   return { method: method as HttpCallMethod, url: url.href, headers, body, timeoutMs };
@@ -149,7 +150,7 @@ function withDefaultHeaders(p: HttpCallParams): Record<string, string> {
   };
 }
 
-/** The error `err` as `CODE: message` (`ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9`), or its message alone (`more than 5 redirects`). */
+/** `err` as `CODE: message` (`ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9`), or its message alone. */
 function networkDetail(err: unknown): string {
   const cause = err as { code?: unknown; name?: unknown; message?: unknown };
   if (typeof cause !== 'object' || cause === null || typeof cause.message !== 'string') return String(cause);
@@ -158,21 +159,17 @@ function networkDetail(err: unknown): string {
 }
 
 /**
- * Performs one HTTP call through the egress policy (egressHttp: each hop's destination checked on the address
- * it connects to; redirects followed by hand, at most `maxRedirects`). The body is read as a stream and decoded
- * (gzip, deflate, br), so byte counts are of the decoded body: the first `maxExcerptBytes` are kept, the rest
- * is only counted, and reading stops after `maxReadBytes` (default 10 MiB). The timeout covers the whole
- * exchange: every hop and the body.
- *
- * @param params raw job params, validated by {@link parseHttpCallParams}.
- * @param signal the caller's signal (cancel, lost lease, shutdown).
- * @returns the status, selected headers and a body excerpt; a non-2xx status is returned with ok=false.
+ * Performs one HTTP call through the egress policy (each hop checked on the address it connects to; redirects
+ * followed by hand). The body is decoded (gzip, deflate, br) as a stream: byte counts are of the decoded body.
+ * The timeout covers every hop and the body. `signal`: the caller's (cancel, lost lease, shutdown).
  * @throws ValidationError on bad params (before any request is sent).
  * @throws EgressRefusedError when the policy refuses a hop's destination (nothing is sent to it).
  * @throws Error named 'AbortError' when `signal` fires, 'TimeoutError' when `timeoutMs` passes.
  * @throws Error (with `cause`) on a network failure (refused connection, DNS, TLS, reset) or a redirect problem.
  */
-export async function runHttpCall(params: unknown, signal: AbortSignal, opts: HttpCallOptions): Promise<HttpCallResult> {
+export async function runHttpCall(
+  params: unknown, signal: AbortSignal, opts: HttpCallOptions,
+): Promise<HttpCallResult> {
   const p = parseHttpCallParams(params, opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS);
   const maxExcerpt = opts.maxExcerptBytes ?? DEFAULT_EXCERPT_BYTES;
   const maxRead = Math.max(opts.maxReadBytes ?? DEFAULT_MAX_READ_BYTES, maxExcerpt);

@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_EGRESS_ALLOW, type AppEgressAllow, EGRESS_POLICY, EGRESS_RESOLVER, EgressPolicy, EgressRefusedError, type EgressResolver } from '../../egress/index.js';
+import {
+  APP_EGRESS_ALLOW, type AppEgressAllow, EGRESS_POLICY, EGRESS_RESOLVER, EgressPolicy, EgressRefusedError,
+  type EgressResolver,
+} from '../../egress/index.js';
 import { JobContext, JobFailure, JobHandlerImpl } from '../job-context.js';
 import { JobHandler } from '../job-handler.decorator.js';
 import { HttpCallResult, isPlainObject, runHttpCall } from './http-call.js';
 
-/**
- * Headers the `http` handler adds to every request, so the receiver can deduplicate and fence its own
- * writes: the request id (stable across attempts), the instance id, the attempt (1-based) and the
- * attempt's fencing token (grows with every attempt; a write carrying a smaller one is stale).
- */
+/** Headers added to every request so the receiver can deduplicate (request id) and fence (token) its writes. */
 export const TICKWHEEL_HTTP_HEADERS = {
   requestId: 'X-Tickwheel-Request-Id',
   instanceId: 'X-Tickwheel-Instance-Id',
@@ -17,13 +16,10 @@ export const TICKWHEEL_HTTP_HEADERS = {
 } as const;
 
 /**
- * Built-in `http` handler: makes the request described by the params (method, url, headers, body,
- * timeoutMs) and keeps the status and a bounded excerpt of the body as the result. A status of 400 or
- * more fails the attempt (retried if attempts remain) and still records that result.
- * Every hop goes through the egress policy (README "Egress policy"), narrowed to the app's own list: a
- * refused destination fails the instance at once, without a retry.
- * The headers of {@link TICKWHEEL_HTTP_HEADERS} carry the idempotency key, the attempt and its fencing
- * token; they replace any params header of the same name (in any case).
+ * Built-in `http` handler: makes the request of the params, keeps the status and a bounded body excerpt as the
+ * result; 400 or more fails the attempt with that result. Every hop goes through the egress policy narrowed to the
+ * app's list (README "Egress policy"): a refused one fails the instance at once. {@link TICKWHEEL_HTTP_HEADERS}
+ * replace any params header of the same name.
  */
 @Injectable()
 @JobHandler('http')

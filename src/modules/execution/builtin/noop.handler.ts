@@ -9,11 +9,7 @@ export interface NoopResult {
 
 const RESULT: NoopResult = Object.freeze({ ok: true as const });
 
-/**
- * Built-in `noop` handler, always registered: ignores its params and succeeds at once with `{"ok": true}`.
- * It measures the framework itself (submit, dispatch, claim, record) with no work in between, as
- * `npm run bench:dispatch` does, and is a harmless probe that a cluster runs tasks end to end.
- */
+/** Built-in `noop` handler: succeeds at once with `{"ok": true}` (benchmarks, end-to-end probes). */
 @Injectable()
 @JobHandler('noop')
 export class NoopJobHandler implements JobHandlerImpl {

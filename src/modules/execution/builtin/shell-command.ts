@@ -5,41 +5,41 @@ import { ValidationError } from '../../../common/index.js';
 import { abortError, decodeUtf8Prefix, isPlainObject } from './http-call.js';
 import { passwdHome, shellBaseEnv } from './shell-env.js';
 
-/** Validated parameters of one command run. */
+/**
+ * Validated parameters of one command run: `argv[0]` is the program (on the child's PATH), no shell involved;
+ * `env` goes over the base environment (see shellBaseEnv).
+ */
 export interface ShellCommandParams {
-  /** argv[0] is the program (looked up on the child's PATH), the rest its arguments; no shell is involved. */
   argv: string[];
   cwd?: string;
-  /** Extra variables, merged over the base environment (PATH, LANG, TZ, HOME; see shellBaseEnv). */
   env: Record<string, string>;
   timeoutMs: number;
 }
 
-/** What one command run produced. A non-zero exit is a result, not an error. */
+/**
+ * What one command run produced; a non-zero exit is a result, not an error. `exitCode` is null when a signal
+ * (`signal`, e.g. 'SIGSEGV') ended it; stdout/stderr keep their first `maxOutputBytes`, never cut inside a
+ * character; `durationMs`: spawn to the close of the output.
+ */
 export interface ShellCommandResult {
-  /** Exit code, or null when the process was ended by a signal. */
   exitCode: number | null;
-  /** Name of the signal that ended the process (e.g. 'SIGSEGV'), or null. */
   signal: string | null;
-  /** The first `maxOutputBytes` bytes of stdout as UTF-8, never cut inside a character. */
   stdout: string;
   stderr: string;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
-  /** Wall time from spawn to the close of the process's output, milliseconds. */
   durationMs: number;
 }
 
+/**
+ * Defaults: 64 KiB kept of each output, 2 s from SIGTERM to SIGKILL, this process's uid/gid (switching needs
+ * root and drops supplementary groups), {@link shellBaseEnv} of process.env with the run-as uid's HOME.
+ */
 export interface ShellCommandOptions {
-  /** Bytes kept of stdout and of stderr (each); default 64 KiB. */
   maxOutputBytes?: number;
-  /** Time between SIGTERM and SIGKILL on timeout or abort, milliseconds; default 2000. */
   killGraceMs?: number;
-  /** uid the command runs as (this process must be root to switch); default: this process's. */
   uid?: number;
-  /** gid the command runs as; default: this process's. Setting uid or gid also drops supplementary groups. */
   gid?: number;
-  /** The environment params.env goes over; default {@link shellBaseEnv} of process.env with HOME of the run-as uid. */
   env?: Record<string, string>;
 }
 
@@ -61,11 +61,16 @@ const ENV_NAME = /^[^=\0]+$/;
 export function parseShellCommandParams(params: unknown): ShellCommandParams {
   if (!isPlainObject(params)) throw new ValidationError('params', 'must be an object');
   for (const k of Object.keys(params)) {
-    if (!KNOWN_KEYS.has(k)) throw new ValidationError(`params.${k}`, `unknown field; allowed: ${[...KNOWN_KEYS].join(', ')}`);
+    if (!KNOWN_KEYS.has(k)) {
+      throw new ValidationError(`params.${k}`, `unknown field; allowed: ${[...KNOWN_KEYS].join(', ')}`);
+    }
   }
 
   const { argv } = params;
-  if (!Array.isArray(argv)) throw new ValidationError('params.argv', 'must be an array of strings (argv[0] is the program); a shell string is not accepted');
+  if (!Array.isArray(argv)) {
+    const why = 'must be an array of strings (argv[0] is the program); a shell string is not accepted';
+    throw new ValidationError('params.argv', why);
+  }
   if (argv.length === 0) throw new ValidationError('params.argv', 'must not be empty (argv[0] is the program)');
   argv.forEach((a, i) => {
     if (typeof a !== 'string') throw new ValidationError(`params.argv[${i}]`, 'must be a string');
@@ -75,7 +80,9 @@ export function parseShellCommandParams(params: unknown): ShellCommandParams {
 
   let cwd: string | undefined;
   if (params.cwd !== undefined) {
-    if (typeof params.cwd !== 'string' || params.cwd === '' || params.cwd.includes('\0')) throw new ValidationError('params.cwd', 'must be a non-empty path');
+    if (typeof params.cwd !== 'string' || params.cwd === '' || params.cwd.includes('\0')) {
+      throw new ValidationError('params.cwd', 'must be a non-empty path');
+    }
     cwd = params.cwd;
   }
 
@@ -91,8 +98,9 @@ export function parseShellCommandParams(params: unknown): ShellCommandParams {
   }
 
   const timeoutMs = params.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > SHELL_COMMAND_MAX_TIMEOUT_MS) {
-    throw new ValidationError('params.timeoutMs', `must be an integer from 1 to ${SHELL_COMMAND_MAX_TIMEOUT_MS} (milliseconds)`);
+  const max = SHELL_COMMAND_MAX_TIMEOUT_MS;
+  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > max) {
+    throw new ValidationError('params.timeoutMs', `must be an integer from 1 to ${max} (milliseconds)`);
   }
 
   return { argv: argv as string[], cwd, env, timeoutMs };
@@ -121,79 +129,78 @@ class BoundedSink {
 }
 
 /**
- * Runs one program with `child_process.spawn(argv[0], argv.slice(1), { shell: false })` — never through a
- * shell, so arguments are passed verbatim and no quoting or expansion happens.
- *
- * As whom: `opts.uid`/`opts.gid` when given (supplementary groups dropped), else this process's user.
- * Environment: `opts.env` (default {@link shellBaseEnv}: PATH, LANG, TZ, HOME) overlaid with `params.env`;
- * nothing else of this process's environment. Working directory: `params.cwd`, default '/'.
- *
- * The child runs in its own process group. When it exits, whatever it left running in the group is
- * killed (SIGKILL); on timeout or abort the whole group gets SIGTERM, then SIGKILL after `killGraceMs`,
- * and the call throws only once the process is gone. A process that leaves the group (setsid, a daemon)
- * escapes this (README "The shell handler"). stdin is closed; stdout and stderr keep their first
- * `maxOutputBytes` (default 64 KiB) each.
- *
- * @param params raw job params, validated by {@link parseShellCommandParams}.
- * @param signal the caller's signal (cancel, lost lease, shutdown).
- * @returns exit code or signal and the bounded output; a non-zero exit is returned, not thrown.
+ * Runs one program with `spawn(argv[0], argv.slice(1), { shell: false })`: arguments verbatim, no expansion. As
+ * `opts.uid`/`opts.gid`, with `opts.env` overlaid by `params.env` and nothing else of this environment, in
+ * `params.cwd` (default '/'). The child leads its own process group: when it exits, what it left in the group is
+ * killed; on timeout or abort the group gets SIGTERM, then SIGKILL after `killGraceMs`, and the call throws once
+ * the process is gone. One that leaves the group (setsid) escapes (README "The shell handler"). stdin is closed.
  * @throws ValidationError on bad params.
  * @throws Error naming argv[0] when the program cannot be started (ENOENT, EACCES, EPERM), or naming cwd when
  *   it is not a directory or the run-as user cannot enter it.
  * @throws Error named 'AbortError' when `signal` fires, 'TimeoutError' when `timeoutMs` passes.
  */
-export async function runShellCommand(params: unknown, signal: AbortSignal, opts: ShellCommandOptions = {}): Promise<ShellCommandResult> {
+export async function runShellCommand(
+  params: unknown, signal: AbortSignal, opts: ShellCommandOptions = {},
+): Promise<ShellCommandResult> {
   const p = parseShellCommandParams(params);
   const program = p.argv[0];
   if (signal.aborted) throw abortError('AbortError', `command '${program}' aborted before it started`, signal.reason);
   const cwd = p.cwd ?? DEFAULT_CWD;
   await checkCwd(program, cwd, opts.uid, opts.gid);
-  const env = { ...(opts.env ?? shellBaseEnv(process.env, { home: passwdHome(opts.uid ?? process.getuid?.() ?? -1) })), ...p.env };
+  const base = opts.env ?? shellBaseEnv(process.env, { home: passwdHome(opts.uid ?? process.getuid?.() ?? -1) });
+  const env = { ...base, ...p.env };
   const started = performance.now();
-  const child = spawn(program, p.argv.slice(1), { shell: false, cwd, env, uid: opts.uid, gid: opts.gid, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(program, p.argv.slice(1), {
+    shell: false, cwd, env, uid: opts.uid, gid: opts.gid, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  });
   const out = new BoundedSink(opts.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES);
   const err = new BoundedSink(opts.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES);
   child.stdout.on('data', (c: Buffer) => out.push(c));
   child.stderr.on('data', (c: Buffer) => err.push(c));
-  const { code, sig, stopReason } = await superviseGroup(child, program, p.timeoutMs, signal, opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS, opts.uid);
+  const killGraceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const { code, sig, stopReason } = await superviseGroup(child, program, p.timeoutMs, signal, killGraceMs, opts.uid);
   const durationMs = Math.round(performance.now() - started);
-  if (stopReason === 'AbortError') throw abortError('AbortError', `command '${program}' aborted by the caller after ${durationMs} ms`, signal.reason);
-  if (stopReason === 'TimeoutError') throw abortError('TimeoutError', `command '${program}' timed out after ${p.timeoutMs} ms`);
-  return { exitCode: code, signal: sig, stdout: out.text(), stderr: err.text(), stdoutTruncated: out.truncated, stderrTruncated: err.truncated, durationMs };
+  if (stopReason === 'AbortError') {
+    throw abortError('AbortError', `command '${program}' aborted by the caller after ${durationMs} ms`, signal.reason);
+  }
+  if (stopReason === 'TimeoutError') {
+    throw abortError('TimeoutError', `command '${program}' timed out after ${p.timeoutMs} ms`);
+  }
+  return {
+    exitCode: code, signal: sig, stdout: out.text(), stderr: err.text(), stdoutTruncated: out.truncated,
+    stderrTruncated: err.truncated, durationMs,
+  };
 }
 
-/**
- * @throws Error naming `dir` when it is not a directory, or when `uid`/`gid` may not enter it or a directory
- *   above it (judged from the mode bits; an ACL that denies more is reported by spawn as EACCES).
- */
+/** @throws naming `dir` when not a directory or `uid`/`gid` may not enter it (mode bits; ACLs: spawn's EACCES). */
 async function checkCwd(program: string, dir: string, uid: number | undefined, gid: number | undefined): Promise<void> {
   const st = await stat(dir).catch(() => undefined);
-  if (!st?.isDirectory()) throw new Error(`cannot run '${program}': working directory '${dir}' does not exist or is not a directory`);
+  if (!st?.isDirectory()) {
+    throw new Error(`cannot run '${program}': working directory '${dir}' does not exist or is not a directory`);
+  }
   if (uid === undefined || uid === 0) return;
   for (let d = await realpath(dir); ; d = dirname(d)) {
     const s = await stat(d);
     const bit = s.uid === uid ? 0o100 : s.gid === gid ? 0o010 : 0o001;
     if ((s.mode & bit) === 0) {
-      throw new Error(`cannot run '${program}': working directory '${dir}' cannot be entered by uid ${uid} ('${d}' is mode ${(s.mode & 0o777).toString(8)}, owner ${s.uid}:${s.gid})`);
+      const where = `'${d}' is mode ${(s.mode & 0o777).toString(8)}, owner ${s.uid}:${s.gid}`;
+      throw new Error(`cannot run '${program}': working directory '${dir}' cannot be entered by uid ${uid} (${where})`);
     }
     if (d === dirname(d)) return;
   }
 }
 
-/** How a supervised process group ended. */
 interface GroupEnd {
   code: number | null;
   sig: NodeJS.Signals | null;
   stopReason?: 'AbortError' | 'TimeoutError';
 }
 
-/**
- * Waits for `child` (the leader of its own process group) to end and its output to close. When the leader
- * exits, the rest of its group is killed (SIGKILL): background work a command leaves behind does not
- * outlive it. On timeout or abort: SIGTERM to the group, SIGKILL after `killGraceMs`.
- * @throws Error naming `program` when it cannot be started.
- */
-function superviseGroup(child: ChildProcess, program: string, timeoutMs: number, signal: AbortSignal, killGraceMs: number, uid: number | undefined): Promise<GroupEnd> {
+/** Waits for `child` (its group's leader) to end and its output to close. @throws when it cannot start. */
+function superviseGroup(
+  child: ChildProcess, program: string, timeoutMs: number, signal: AbortSignal, killGraceMs: number,
+  uid: number | undefined,
+): Promise<GroupEnd> {
   return new Promise<GroupEnd>((resolve, reject) => {
     let stopReason: GroupEnd['stopReason'];
     let settled = false;
@@ -227,11 +234,13 @@ function superviseGroup(child: ChildProcess, program: string, timeoutMs: number,
     child.on('error', (e: NodeJS.ErrnoException) => {
       // Emitted when spawning fails; a later error (a failed kill) changes nothing.
       if (child.pid !== undefined || !settle()) return;
-      reject(new Error(`cannot start '${program}'${uid === undefined ? '' : ` as uid ${uid}`}: ${spawnFailure(e)} (${e.code ?? 'spawn error'})`, { cause: e }));
+      const as = uid === undefined ? '' : ` as uid ${uid}`;
+      const why = `${spawnFailure(e)} (${e.code ?? 'spawn error'})`;
+      reject(new Error(`cannot start '${program}'${as}: ${why}`, { cause: e }));
     });
     child.on('exit', () => {
-      // The leader has ended (and been reaped); its group lives on while any member does, so the id still
-      // names it. A grandchild that left the group (setsid) may hold stdout open: stop reading after a drain.
+      // The group outlives its reaped leader while any member does; a grandchild that left it (setsid) may hold
+      // stdout open: stop reading after a drain.
       killGroup('SIGKILL');
       drainTimer = setTimeout(() => {
         child.stdout?.destroy();
@@ -244,7 +253,6 @@ function superviseGroup(child: ChildProcess, program: string, timeoutMs: number,
   });
 }
 
-/** Why spawning failed, in words. */
 function spawnFailure(e: NodeJS.ErrnoException): string {
   if (e.code === 'ENOENT') return 'program not found';
   if (e.code === 'EACCES') return 'permission denied';

@@ -3,16 +3,15 @@ import { SECRET_SETTINGS } from '../../../config/index.js';
 
 /** Taken from this process's environment when set, for every command (PATH gets a default when unset). */
 export const SHELL_ENV_BASE = ['PATH', 'LANG', 'TZ'] as const;
-/** PATH of a command when this process has none. */
 export const DEFAULT_SHELL_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 /**
- * The environment a `shell` command starts from (params.env goes over it): PATH (default
- * {@link DEFAULT_SHELL_PATH}), LANG and TZ from `parent` when set, then the names in `pass`
- * (TICKWHEEL_SHELL_ENV_PASS) that `parent` has, and HOME = `home`. Nothing else of `parent`, and never a
- * secret setting (SECRET_SETTINGS), even when `pass` lists it.
+ * A `shell` command's base environment: PATH (default {@link DEFAULT_SHELL_PATH}), LANG, TZ and the `pass` names
+ * (TICKWHEEL_SHELL_ENV_PASS) from `parent`, HOME = `home`; never a secret setting (SECRET_SETTINGS).
  */
-export function shellBaseEnv(parent: Record<string, string | undefined>, opts: { home: string; pass?: readonly string[] }): Record<string, string> {
+export function shellBaseEnv(
+  parent: Record<string, string | undefined>, opts: { home: string; pass?: readonly string[] },
+): Record<string, string> {
   const env: Record<string, string> = { PATH: DEFAULT_SHELL_PATH };
   for (const name of [...SHELL_ENV_BASE, ...(opts.pass ?? [])]) {
     const v = parent[name];
@@ -22,10 +21,7 @@ export function shellBaseEnv(parent: Record<string, string | undefined>, opts: {
   return env;
 }
 
-/**
- * The home directory of `uid` in the passwd file when it lists one that exists, else '/' (nobody's
- * `/nonexistent` gives '/'). A command's HOME: never this process's own HOME (/root when it is root).
- */
+/** `uid`'s passwd home when it exists, else '/': a command never gets this process's own HOME. */
 export function passwdHome(uid: number, passwdFile = '/etc/passwd'): string {
   let text: string;
   try {

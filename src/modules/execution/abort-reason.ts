@@ -1,0 +1,60 @@
+import { SchedulerError } from '../../common/index.js';
+import { JobInstanceStatus as S } from '../metadata/index.js';
+import { JobFailure } from './job-context.js';
+import type { AttemptOutcome } from './outcome-policy.js';
+
+/**
+ * Why a running attempt's signal was aborted: past timeoutMs, this node's shutdown, the instance cancelled or
+ * taken away (no longer RUNNING at this token), a lease renewal that found the row no longer ours. A handler sees
+ * `new Error(<reason>)` as `ctx.signal.reason`.
+ */
+export enum AbortReason {
+  TIMEOUT = 'TIMEOUT',
+  SHUTDOWN = 'SHUTDOWN',
+  REVOKED = 'REVOKED',
+  LEASE_LOST = 'LEASE_LOST',
+}
+
+const REASONS: ReadonlySet<string> = new Set(Object.values(AbortReason));
+
+/** Aborts an attempt's controller for `reason`. */
+export function abortAttempt(controller: AbortController, reason: AbortReason): void {
+  controller.abort(new Error(reason));
+}
+
+/** The reason `signal` was aborted with by {@link abortAttempt}; null when it was not aborted (or otherwise). */
+export function abortReasonOf(signal: AbortSignal): AbortReason | null {
+  if (!signal.aborted) return null;
+  const message = String((signal.reason as Error)?.message ?? '');
+  return REASONS.has(message) ? (message as AbortReason) : null;
+}
+
+/**
+ * The outcome of an attempt aborted for `reason`; LEASE_LOST is the plain failure of `err` (what the run rejected
+ * with): the row is someone else's, so that write loses and records nothing.
+ */
+export function abortedOutcome(reason: AbortReason, timeoutMs: number, err: unknown): AttemptOutcome {
+  switch (reason) {
+    case AbortReason.TIMEOUT:
+      return { status: S.TIMEOUT, error: `timed out after ${timeoutMs} ms` };
+    case AbortReason.SHUTDOWN:
+      return { status: 'HANDED_BACK', error: 'node shut down before the handler finished' };
+    case AbortReason.REVOKED:
+      return { status: S.CANCELLED, error: 'cancelled (or taken away) while running' };
+    case AbortReason.LEASE_LOST:
+      return failedOutcome(err);
+  }
+}
+
+/** FAILED with `<name>: <field> <message>` (no name for an Error); a {@link JobFailure} keeps its result. */
+export function failedOutcome(err: unknown): AttemptOutcome {
+  const e = err as Error;
+  const field = err instanceof SchedulerError && err.field ? `${err.field} ` : ''; // "ValidationError: params.url ..."
+  const failure = err instanceof JobFailure ? err : undefined;
+  return {
+    status: S.FAILED,
+    error: `${e.name === 'Error' ? '' : `${e.name}: `}${field}${e.message}`,
+    result: failure?.result,
+    final: failure?.retryable === false,
+  };
+}

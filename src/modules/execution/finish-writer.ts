@@ -1,0 +1,118 @@
+import type { Logger } from '@nestjs/common';
+import { type Clock, GroupCommitter } from '../../common/index.js';
+import {
+  ExecutionLedgerRepository,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  isTransientDbError,
+  type Tx,
+  withDbRetry,
+} from '../metadata/index.js';
+import type { AttemptOutcome } from './outcome-policy.js';
+
+/** An ended attempt's finishing write: the row's new status and patch (decideOutcome), made at `at` (epoch ms). */
+export interface FinishingWrite {
+  row: JobInstance;
+  token: number;
+  outcome: AttemptOutcome;
+  status: S;
+  patch: Partial<JobInstance>;
+  at: number;
+}
+
+const FINISH_BATCH = 256;
+/** How long a finishing write is retried through transient errors; beyond, the lease takes the row back. */
+const FINISH_RETRY_MS = 30_000;
+
+/**
+ * The group commit of finishing writes (docs/execution.md): attempts that end while a transaction is open go
+ * together in the next one. Each row's write is conditional on its fencing token (a group's SUCCESSes in one
+ * UPDATE, other outcomes one transition each); the winners' attempt rows close in the same transaction.
+ */
+export class FinishWriter {
+  private readonly groups = new GroupCommitter<FinishingWrite, boolean | Error>(
+    (group) => this.writeGroup(group), FINISH_BATCH);
+
+  constructor(
+    private readonly instances: JobInstanceRepository,
+    private readonly ledger: ExecutionLedgerRepository,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Resolves once committed: won (CANCELLED always: only its attempt closes), false (stale token), or the error. */
+  submit(write: FinishingWrite): Promise<boolean | Error> {
+    return this.groups.submit(write).catch((err: Error) => err);
+  }
+
+  /**
+   * One attempt per instance and transaction, retried through transient errors; a group that still fails is
+   * written one by one so a bad write fails alone (not after a transient error: the database is away for all).
+   */
+  private async writeGroup(group: FinishingWrite[]): Promise<Array<boolean | Error>> {
+    const won = new Array<boolean | Error>(group.length).fill(false);
+    let rest = group.map((write, index) => ({ write, index }));
+    while (rest.length > 0) {
+      const seen = new Set<string>();
+      const round: typeof rest = [];
+      const later: typeof rest = [];
+      for (const entry of rest) {
+        (seen.has(entry.write.row.id) ? later : round).push(entry);
+        seen.add(entry.write.row.id);
+      }
+      const write = (entries: typeof round) => {
+        const now = this.clock.now();
+        const writes = entries.map((e) => e.write);
+        return withDbRetry(() => this.instances.together((em) => this.writeRound(em, writes, now)), FINISH_RETRY_MS);
+      };
+      try {
+        const results = await write(round);
+        round.forEach((entry, k) => (won[entry.index] = results[k]));
+      } catch (err) {
+        if (round.length === 1 || isTransientDbError(err)) for (const entry of round) won[entry.index] = err as Error;
+        else {
+          this.logger.warn(`finishing write of ${round.length} attempts failed (${(err as Error).message}); ` +
+            'writing them one by one');
+          for (const entry of round) won[entry.index] = await write([entry]).then((r) => r[0], (e: Error) => e);
+        }
+      }
+      rest = later;
+    }
+    return won;
+  }
+
+  /** One transaction: the finishing writes and their attempt rows commit together (none left RUNNING for ever). */
+  private async writeRound(em: Tx | undefined, group: FinishingWrite[], now: number): Promise<boolean[]> {
+    const successes = group.filter((e) => e.status === S.SUCCESS);
+    const succeeded = successes.length === 0 ? new Set<string>() : await this.ledger.succeed(em, successes.map((e) => ({
+      id: e.row.id, attempt: e.row.attempt, fencingToken: e.token, result: e.patch.result,
+    })), now);
+    const won: boolean[] = [];
+    for (const e of group) {
+      if (e.status === S.CANCELLED) won.push(true);
+      else if (e.status === S.SUCCESS) won.push(succeeded.has(e.row.id));
+      else {
+        const guard = { attempt: e.row.attempt, fencingToken: e.token };
+        won.push(await this.instances.transition(e.row.id, S.RUNNING, e.status, guard, e.patch, e.at, em)
+          || await this.isOwnEarlierWrite(em, e));
+      }
+    }
+    const ended = group.filter((_, k) => won[k]).map((e) => ({
+      instanceId: e.row.id, attempt: e.row.attempt, status: e.outcome.status,
+      error: e.outcome.status === S.SUCCESS ? null : e.outcome.error,
+    }));
+    if (ended.length > 0) await this.ledger.endAttempts(em, ended, now);
+    return won;
+  }
+
+  /**
+   * Whether a transition that matched no row finds it as this very write leaves it (an earlier try committed, its
+   * answer lost): same status, attempt, token, `updated_at` and error. Taken for lost, it would skip its follow-ups.
+   */
+  private async isOwnEarlierWrite(em: Tx | undefined, e: FinishingWrite): Promise<boolean> {
+    const [now] = await this.ledger.findMany([e.row.id], em);
+    return !!now && now.status === e.status && now.attempt === (e.patch.attempt ?? e.row.attempt)
+      && now.fencingToken === e.token && now.updatedAt === e.at && (now.error ?? null) === (e.patch.error ?? null);
+  }
+}

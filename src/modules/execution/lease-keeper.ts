@@ -1,0 +1,77 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL } from '../coordination/index.js';
+import { AbortReason, abortAttempt } from './abort-reason.js';
+import { every } from './clock-timers.js';
+import { TaskRunner } from './task-runner.service.js';
+
+/**
+ * Keeps the leases of the attempts running here (docs/execution.md "Leases and revocation"): every LEASE_RENEW_MS
+ * each is extended to now + LEASE_MS, and one whose row is no longer its own is aborted (LEASE_LOST). Revocation
+ * ({@link checkRevoked}, REVOKED) runs every heartbeat and at once on a stop signal naming an instance run here.
+ */
+@Injectable()
+export class LeaseKeeper {
+  private readonly logger = new Logger(LeaseKeeper.name);
+  private stopRenewing: (() => void) | null = null;
+  private unsubscribeStop: (() => Promise<void>) | null = null;
+  private check: Promise<void> | null = null;
+  private checkAgain = false;
+
+  constructor(
+    private readonly runner: TaskRunner,
+    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Subscribes to stop signals (failing that, cancels wait for the next heartbeat) and starts renewing. */
+  async start(): Promise<void> {
+    this.unsubscribeStop = await this.coordination.subscribe(INSTANCE_STOP_CHANNEL, (id) => {
+      if (!this.runner.runs(id)) return;
+      void this.checkRevoked()
+        .catch((err: Error) => this.logger.warn(`stop check failed (the next heartbeat checks again): ${err.message}`));
+    }).catch((err: Error) => {
+      const next = 'cancels reach running handlers at the next heartbeat';
+      this.logger.warn(`stop signals not subscribed (${next}): ${err.message}`);
+      return null;
+    });
+    this.stopRenewing = every(this.clock, this.config.leaseRenewMs, () => void this.renewLeases());
+  }
+
+  stopRenewal(): void {
+    this.stopRenewing?.();
+    this.stopRenewing = null;
+  }
+
+  async unsubscribe(): Promise<void> {
+    await this.unsubscribeStop?.().catch(() => undefined);
+    this.unsubscribeStop = null;
+  }
+
+  /** One renewal round; a renewal that fails (database away) aborts nothing: the lease may still hold. */
+  async renewLeases(): Promise<void> {
+    const until = this.clock.now() + this.config.leaseMs;
+    for (const att of this.runner.running.values()) {
+      const ok = await this.runner.renewLease(att, until).catch(() => true);
+      if (!ok) abortAttempt(att.controller, AbortReason.LEASE_LOST);
+    }
+  }
+
+  /** One read of the running attempts; asked during a check, it runs once more after it (never an older read). */
+  checkRevoked(): Promise<void> {
+    if (this.check) {
+      this.checkAgain = true;
+      return this.check;
+    }
+    const run = async () => {
+      do {
+        this.checkAgain = false;
+        for (const att of await this.runner.revokedAttempts()) abortAttempt(att.controller, AbortReason.REVOKED);
+      } while (this.checkAgain);
+    };
+    this.check = run().finally(() => (this.check = null));
+    return this.check;
+  }
+}

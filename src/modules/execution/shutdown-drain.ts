@@ -1,0 +1,65 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
+import { JobInstanceRepository, JobInstanceStatus as S } from '../metadata/index.js';
+import { sleep } from './clock-timers.js';
+import { decideOutcome } from './outcome-policy.js';
+import { TaskRunner } from './task-runner.service.js';
+
+const HAND_BACK_PAGE = 10_000;
+
+/**
+ * The executor's drain on shutdown (docs/execution.md "Graceful shutdown"): what has not started goes back at
+ * once; running work gets EXECUTOR_SHUTDOWN_GRACE_MS, then is aborted and handed back by the runner.
+ */
+@Injectable()
+export class ShutdownDrain {
+  private readonly logger = new Logger(ShutdownDrain.name);
+
+  constructor(
+    private readonly runner: TaskRunner,
+    private readonly instances: JobInstanceRepository,
+    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Empties `nodeId`'s lists and moves every row still DISPATCHED to it (staged fires too) back to PENDING, same
+   * attempt, into the delay queue at its due time; conditional, so a row a claim took stays with it. Returns how
+   * many went back. Never throws: failing that, the reconciler takes them back once this node is gone.
+   */
+  async handBackQueued(nodeId: string): Promise<number> {
+    try {
+      await this.coordination.drainNode(nodeId);
+      const rows = await this.instances.findOnNode(nodeId, [S.DISPATCHED], HAND_BACK_PAGE);
+      let n = 0;
+      for (const row of rows) {
+        const now = this.clock.now();
+        const back = decideOutcome(row, { kind: 'notStarted' }, now);
+        const won = await this.instances.transition(row.id, S.DISPATCHED, back.status, { attempt: row.attempt, nodeId },
+          back.patch, now);
+        if (!won) continue;
+        await this.coordination.scheduleDelayed(row.id, back.dueAt);
+        n++;
+      }
+      if (n > 0) this.runner.wakePump();
+      return n;
+    } catch (err) {
+      this.logger.warn(`handing back queued work failed: ${(err as Error).message}`);
+      return 0;
+    }
+  }
+
+  /** Waits up to the grace for `inFlight()` to reach 0, then `abort()`s and waits for the rest; counts both. */
+  async awaitRunning(inFlight: () => number, abort: () => void): Promise<{ running: number; aborted: number }> {
+    const running = inFlight();
+    const deadline = this.clock.now() + this.config.executorShutdownGraceMs;
+    while (inFlight() > 0 && this.clock.now() < deadline) await sleep(this.clock, 50);
+    const aborted = inFlight();
+    abort();
+    while (inFlight() > 0) await sleep(this.clock, 20);
+    return { running, aborted };
+  }
+}
