@@ -7,17 +7,47 @@ const NEST_CJS_TRANSFORM = { [`/node_modules/(${NEST_CJS})/.+\\.js$`]: '<rootDir
 
 /**
  * Jest in native ESM mode: Nest 12 is ESM-only, so ts-jest emits ESM and `npm test` passes
- * --experimental-vm-modules. Integration and e2e tests talk to the real MariaDB and Redis.
+ * --experimental-vm-modules. Three projects (tiers); `npm run test:<tier>` sets TEST_TIER to run one of them:
+ * - unit: specs beside the code and the pure cases of test/cases; no build, no MariaDB, no Redis.
+ * - integration: test/integration, against the real MariaDB and Redis; no build.
+ * - e2e: test/e2e and test/security; the real services, and the product started as child processes
+ *   (node dist/src/main.js), so only this project's global setup builds dist/.
+ * Settings every project needs (transform, module mapping, setup files) go in `base`.
  */
-export default {
+const base = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }], ...NEST_CJS_TRANSFORM },
   transformIgnorePatterns: [`/node_modules/(?!(${NEST_CJS})/)`],
   setupFiles: ['<rootDir>/test/jest/nest-esm-setup.mjs'],
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts', '<rootDir>/test/**/*.int-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+};
+
+const projects = [
+  {
+    ...base,
+    displayName: 'unit',
+    testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/cases/**/*.spec.ts'],
+  },
+  {
+    ...base,
+    displayName: 'integration',
+    testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'],
+  },
+  {
+    ...base,
+    displayName: 'e2e',
+    testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts', '<rootDir>/test/security/**/*.e2e-spec.ts'],
+    globalSetup: '<rootDir>/test/global-setup.mjs',
+  },
+];
+
+const tier = process.env.TEST_TIER;
+if (tier && !projects.some((p) => p.displayName === tier))
+  throw new Error(`TEST_TIER=${tier}: not unit, integration or e2e`);
+
+export default {
   maxWorkers: 2,
-  testTimeout: 30000,
-  globalSetup: '<rootDir>/test/global-setup.mjs',
+  testTimeout: 30000, // a global option: in a project's config Jest ignores it
+  projects: tier ? projects.filter((p) => p.displayName === tier) : projects,
 };

@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
-import { distribution, parseArgs } from '../../bench/lib/stats.mjs';
+import { parseArgs } from '../../bench/lib/stats.mjs';
 import { leaderPid, ProductSlot } from './lib/cluster.mjs';
 import { startReceiver } from './lib/receiver.mjs';
 import { judge, FINAL } from './lib/verdict.mjs';

@@ -120,7 +120,9 @@ export function dayMatches(cron: RefCron, wall: Date): boolean {
   }
   const domOk = cron.domDays.has(d) || (cron.domLast && d === last) || d === near;
   const dowOk =
-    cron.dowDays.has(wd) || (cron.dowLast.has(wd) && d + 7 > last) || cron.dowNth.some(([w, k]) => w === wd && Math.ceil(d / 7) === k);
+    cron.dowDays.has(wd) ||
+    (cron.dowLast.has(wd) && d + 7 > last) ||
+    cron.dowNth.some(([w, k]) => w === wd && Math.ceil(d / 7) === k);
   return cron.and ? domOk && dowOk : domOk || dowOk;
 }
 
@@ -205,13 +207,19 @@ function firesInMinute(cron: RefCron, z: ZoneOffsets, m: number): number[] {
  * The first `n` fire instants (epoch ms) strictly after `afterMs` for `expr` in `zone`, looking at most
  * `horizonMs` ahead (fewer are returned when the horizon ends first).
  */
-export function referenceNextFires(expr: string, zone: string, afterMs: number, n: number, horizonMs = 5 * 366 * 86_400_000): number[] {
+export function referenceNextFires(
+  expr: string,
+  zone: string,
+  afterMs: number,
+  n: number,
+  horizonMs = 5 * 366 * 86_400_000,
+): number[] {
   const cron = parseRef(expr);
   const z = offsetsOf(zone);
   const seconds = [...cron.sec].sort((a, b) => a - b);
   const out: number[] = [];
   const end = afterMs + horizonMs;
-  for (let m = Math.floor(afterMs / MIN) * MIN; out.length < n && m <= end; ) {
+  for (let m = Math.floor(afterMs / MIN) * MIN; out.length < n && m <= end;) {
     const off = z.at(m);
     const wall = m + off;
     if (!dayMatches(cron, new Date(wall)) && !dayMatches(cron, new Date(wall - LOOKBACK))) {

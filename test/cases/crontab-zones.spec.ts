@@ -19,7 +19,13 @@ const FILES = readdirSync(DIR)
 const ENTRIES = FILES.flatMap((file) =>
   ZONES.flatMap((zone) => {
     const parsed = parseCrontab(readFileSync(new URL(file, DIR), 'utf8'), { fileName: file, timeZone: zone });
-    return parsed.entries.map((e) => ({ file, zone, lineNo: e.lineNo, expr: e.cronExpression, rejected: parsed.rejected }));
+    return parsed.entries.map((e) => ({
+      file,
+      zone,
+      lineNo: e.lineNo,
+      expr: e.cronExpression,
+      rejected: parsed.rejected,
+    }));
   }),
 );
 
@@ -41,15 +47,21 @@ describe('crontabs from test/fixtures/crontabs across DST changes', () => {
     ]);
   });
 
-  it.each(ENTRIES.map((e) => [`${e.file}:${e.lineNo}`, e.expr, e.zone]))('%s `%s` in %s: next 5 fires match the reference', (_at, expr, zone) => {
-    const changes = transitions(zone, Date.UTC(2026, 0, 1), Date.UTC(2027, 0, 1));
-    expect(changes).toHaveLength(2);
-    for (const change of changes) {
-      for (const before of BEFORE_CHANGE_MS) {
-        const start = change.at - before;
-        const expected = referenceNextFires(expr, zone, start, 5);
-        expect({ start: isos([start])[0], fires: isos(nextFireTimes(expr, zone, start, 5)) }).toEqual({ start: isos([start])[0], fires: isos(expected) });
+  it.each(ENTRIES.map((e) => [`${e.file}:${e.lineNo}`, e.expr, e.zone]))(
+    '%s `%s` in %s: next 5 fires match the reference',
+    (_at, expr, zone) => {
+      const changes = transitions(zone, Date.UTC(2026, 0, 1), Date.UTC(2027, 0, 1));
+      expect(changes).toHaveLength(2);
+      for (const change of changes) {
+        for (const before of BEFORE_CHANGE_MS) {
+          const start = change.at - before;
+          const expected = referenceNextFires(expr, zone, start, 5);
+          expect({ start: isos([start])[0], fires: isos(nextFireTimes(expr, zone, start, 5)) }).toEqual({
+            start: isos([start])[0],
+            fires: isos(expected),
+          });
+        }
       }
-    }
-  });
+    },
+  );
 });

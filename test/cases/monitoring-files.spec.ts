@@ -42,12 +42,21 @@ describe('docker/ monitoring files', () => {
   });
 
   it('should have alert rules that parse and name only registered metrics', () => {
-    const doc = load(readFileSync(join(DOCKER, 'prometheus/alerts.yml'), 'utf8')) as { groups: Array<{ name: string; rules: Rule[] }> };
+    const doc = load(readFileSync(join(DOCKER, 'prometheus/alerts.yml'), 'utf8')) as {
+      groups: Array<{ name: string; rules: Rule[] }>;
+    };
     const rules = doc.groups.flatMap((g) => g.rules);
-    expect(rules.map((r) => r.alert)).toEqual(expect.arrayContaining(['TickwheelNoLeader', 'TickwheelTriggerLatenessHigh', 'TickwheelQueueDepthHigh']));
+    expect(rules.map((r) => r.alert)).toEqual(
+      expect.arrayContaining(['TickwheelNoLeader', 'TickwheelTriggerLatenessHigh', 'TickwheelQueueDepthHigh']),
+    );
     for (const r of rules) {
       expect(r.expr).toMatch(/tickwheel_/);
-      for (const f of families(r.expr, known)) expect({ rule: r.alert, metric: f, registered: known.has(f) }).toEqual({ rule: r.alert, metric: f, registered: true });
+      for (const f of families(r.expr, known))
+        expect({ rule: r.alert, metric: f, registered: known.has(f) }).toEqual({
+          rule: r.alert,
+          metric: f,
+          registered: true,
+        });
       if (r.for !== undefined) expect(r.for).toMatch(/^\d+[smh]$/);
       expect(r.labels?.severity).toMatch(/^(warning|critical)$/);
       expect(r.annotations?.summary).toBeTruthy();
@@ -57,7 +66,8 @@ describe('docker/ monitoring files', () => {
 
   it('should have a dashboard that parses, names only registered metrics and shows every one of them', () => {
     const dash = JSON.parse(readFileSync(join(DOCKER, 'grafana/dashboards/tickwheel.json'), 'utf8')) as {
-      uid: string; panels: Array<{ title: string; targets: Array<{ expr: string }> }>;
+      uid: string;
+      panels: Array<{ title: string; targets: Array<{ expr: string }> }>;
     };
     expect(dash.uid).toBe('tickwheel');
     const named = new Set(dash.panels.flatMap((p) => p.targets.flatMap((t) => families(t.expr, known))));
@@ -67,10 +77,19 @@ describe('docker/ monitoring files', () => {
   });
 
   it('should scrape every Tickwheel service of the compose file and load the rules', () => {
-    const prom = load(readFileSync(join(DOCKER, 'prometheus/prometheus.yml'), 'utf8')) as { rule_files: string[]; scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }> };
-    const compose = load(readFileSync(join(DOCKER, 'compose.yaml'), 'utf8')) as { services: Record<string, { environment?: Record<string, string>; profiles?: string[] }> };
-    const tickwheel = Object.entries(compose.services).filter(([, s]) => s.environment?.ROLES).map(([name]) => `${name}:3000`);
-    expect(prom.scrape_configs.flatMap((c) => c.static_configs.flatMap((s) => s.targets)).sort()).toEqual(tickwheel.sort());
+    const prom = load(readFileSync(join(DOCKER, 'prometheus/prometheus.yml'), 'utf8')) as {
+      rule_files: string[];
+      scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }>;
+    };
+    const compose = load(readFileSync(join(DOCKER, 'compose.yaml'), 'utf8')) as {
+      services: Record<string, { environment?: Record<string, string>; profiles?: string[] }>;
+    };
+    const tickwheel = Object.entries(compose.services)
+      .filter(([, s]) => s.environment?.ROLES)
+      .map(([name]) => `${name}:3000`);
+    expect(prom.scrape_configs.flatMap((c) => c.static_configs.flatMap((s) => s.targets)).sort()).toEqual(
+      tickwheel.sort(),
+    );
     expect(prom.rule_files).toEqual(['/etc/prometheus/alerts.yml']);
     expect(compose.services.prometheus.profiles).toEqual(['monitoring']);
     expect(compose.services.grafana.profiles).toEqual(['monitoring']);

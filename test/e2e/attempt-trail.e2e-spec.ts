@@ -1,11 +1,20 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 interface View {
   instanceId: string;
   status: string;
-  attempts?: Array<{ attempt: number; nodeId: string; fencingToken: number; status: string; startedAt: string; finishedAt: string | null; error: string | null }>;
+  attempts?: Array<{
+    attempt: number;
+    nodeId: string;
+    fencingToken: number;
+    status: string;
+    startedAt: string;
+    finishedAt: string | null;
+    error: string | null;
+  }>;
 }
 
 /**
@@ -29,11 +38,25 @@ describe('attempt trail in the API (standalone)', () => {
   });
 
   it('should list both failed attempts of a task, each with its node, token and error', async () => {
-    const submit = await client.submitTask({ requestId: 'fails-twice', handler: 'http', params: { url: 'http://127.0.0.1:59999/closed' }, maxAttempts: 2, retryBackoffMs: 100 });
+    const submit = await client.submitTask({
+      requestId: 'fails-twice',
+      handler: 'http',
+      params: { url: 'http://127.0.0.1:59999/closed' },
+      maxAttempts: 2,
+      retryBackoffMs: 100,
+    });
     expect(submit.status).toBe(202);
-    await waitFor('the task to fail', async () => (await client.getTask('fails-twice')).body.status === 'FAILED', 60_000, 50);
+    await waitFor(
+      'the task to fail',
+      async () => (await client.getTask('fails-twice')).body.status === 'FAILED',
+      60_000,
+      50,
+    );
     const view = (await client.getTask('fails-twice')).body as unknown as View;
-    expect(view.attempts?.map((a) => [a.attempt, a.status, a.fencingToken])).toEqual([[1, 'FAILED', 1], [2, 'FAILED', 2]]);
+    expect(view.attempts?.map((a) => [a.attempt, a.status, a.fencingToken])).toEqual([
+      [1, 'FAILED', 1],
+      [2, 'FAILED', 2],
+    ]);
     for (const a of view.attempts ?? []) {
       expect(a.nodeId).toMatch(/-\d{8}-\d+$/);
       expect(a.error).toBeTruthy();
@@ -41,19 +64,30 @@ describe('attempt trail in the API (standalone)', () => {
     }
   }, 90_000);
 
-  it('should show one instance of a job with its attempts, and only as that job\'s', async () => {
+  it("should show one instance of a job with its attempts, and only as that job's", async () => {
     const created = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'trail', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', params: { url: `${receiver.url}/ok` },
+      ...neverFiringJob('trail', 'http'),
+      params: { url: `${receiver.url}/ok` },
     });
     expect(created.status).toBe(201);
-    const other = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'other', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', params: { url: `${receiver.url}/ok` } });
+    const other = await client.request<{ id: string }>('POST', '/api/jobs', {
+      ...neverFiringJob('other', 'http'),
+      params: { url: `${receiver.url}/ok` },
+    });
     const fired = await client.request<View>('POST', `/api/jobs/${created.body.id}/trigger`, {});
     expect(fired.status).toBe(202);
     const path = `/api/jobs/trail/instances/${fired.body.instanceId}`;
-    await waitFor('the fire to succeed', async () => (await client.request<View>('GET', path)).body.status === 'SUCCESS', 60_000, 50);
+    await waitFor(
+      'the fire to succeed',
+      async () => (await client.request<View>('GET', path)).body.status === 'SUCCESS',
+      60_000,
+      50,
+    );
     const view = (await client.request<View>('GET', path)).body;
     expect(view.attempts?.map((a) => [a.attempt, a.status, a.error])).toEqual([[1, 'SUCCESS', null]]);
-    expect((await client.request('GET', `/api/jobs/${other.body.id}/instances/${fired.body.instanceId}`)).status).toBe(404);
+    expect((await client.request('GET', `/api/jobs/${other.body.id}/instances/${fired.body.instanceId}`)).status).toBe(
+      404,
+    );
     expect((await client.request('GET', '/api/jobs/trail/instances/no-such-instance')).status).toBe(404);
     const list = await client.request<View[]>('GET', '/api/jobs/trail/instances');
     expect(list.body).toHaveLength(1);

@@ -4,7 +4,15 @@ import { RedisKeys } from '../../src/modules/coordination/index.js';
 import { DueDetectorService } from '../../src/modules/trigger/due-detector.service.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
-import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  REDIS_URL,
+  signedClient,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 describe('backfill and the due-but-not-fired detector (cluster shape)', () => {
   const ns = uniqueNamespace('e2e-backfill');
@@ -24,32 +32,79 @@ describe('backfill and the due-but-not-fired detector (cluster shape)', () => {
 
   it('should create one BACKFILL instance per scheduled time of the range, and nothing on a repeat', async () => {
     const job = await client.request('POST', '/api/jobs', {
-      code: 'hourly', handler: 'http', triggerType: 'CRON', triggerExpr: '0 15 * * * *', timeZone: 'Asia/Shanghai', enabled: false,
+      code: 'hourly',
+      handler: 'http',
+      triggerType: 'CRON',
+      triggerExpr: '0 15 * * * *',
+      timeZone: 'Asia/Shanghai',
+      enabled: false,
       params: { url: `${receiver.url}/bf` },
     });
     expect(job.status).toBe(201);
     const body = { from: '2026-11-29T00:00:00Z', to: '2026-11-29T05:59:59Z' };
-    const res = await client.request<{ created: number; existing: number; fireTimes: string[] }>('POST', '/api/jobs/hourly/backfill', body);
+    const res = await client.request<{ created: number; existing: number; fireTimes: string[] }>(
+      'POST',
+      '/api/jobs/hourly/backfill',
+      body,
+    );
     expect(res.status).toBe(200);
     expect(res.body.fireTimes).toEqual(['00', '01', '02', '03', '04', '05'].map((h) => `2026-11-29T${h}:15:00.000Z`));
     expect(res.body.created).toBe(6);
-    await waitFor('backfilled runs', async () => {
-      const rows: Array<{ c: string }> = await node.ds.query("SELECT COUNT(*) AS c FROM job_instance WHERE job_code = 'hourly' AND namespace = ? AND status = 'SUCCESS' AND trigger_source = 'BACKFILL'", [ns]);
-      return Number(rows[0].c) === 6;
-    }, 60_000);
-    const again = await client.request<{ created: number; existing: number }>('POST', '/api/jobs/hourly/backfill', body);
+    await waitFor(
+      'backfilled runs',
+      async () => {
+        const rows: Array<{ c: string }> = await node.ds.query(
+          "SELECT COUNT(*) AS c FROM job_instance WHERE job_code = 'hourly' AND namespace = ? AND status = 'SUCCESS' AND trigger_source = 'BACKFILL'",
+          [ns],
+        );
+        return Number(rows[0].c) === 6;
+      },
+      60_000,
+    );
+    const again = await client.request<{ created: number; existing: number }>(
+      'POST',
+      '/api/jobs/hourly/backfill',
+      body,
+    );
     expect(again.body).toMatchObject({ created: 0, existing: 6 });
-    const wider = await client.request<{ created: number; existing: number }>('POST', '/api/jobs/hourly/backfill', { from: '2026-11-29T00:00:00Z', to: '2026-11-29T07:30:00Z' });
+    const wider = await client.request<{ created: number; existing: number }>('POST', '/api/jobs/hourly/backfill', {
+      from: '2026-11-29T00:00:00Z',
+      to: '2026-11-29T07:30:00Z',
+    });
     expect(wider.body).toMatchObject({ created: 2, existing: 6 });
   }, 90_000);
 
   it('should refuse ranges that are too large, inverted, or without a zone', async () => {
-    await client.request('POST', '/api/jobs', { code: 'secondly', handler: 'http', triggerType: 'CRON', triggerExpr: '* * * * * *', enabled: false, params: { url: `${receiver.url}/x` } });
-    const big = await client.request<{ field: string }>('POST', '/api/jobs/secondly/backfill', { from: '2026-11-29T00:00:00Z', to: '2026-11-29T01:00:00Z' });
+    await client.request('POST', '/api/jobs', {
+      code: 'secondly',
+      handler: 'http',
+      triggerType: 'CRON',
+      triggerExpr: '* * * * * *',
+      enabled: false,
+      params: { url: `${receiver.url}/x` },
+    });
+    const big = await client.request<{ field: string }>('POST', '/api/jobs/secondly/backfill', {
+      from: '2026-11-29T00:00:00Z',
+      to: '2026-11-29T01:00:00Z',
+    });
     expect(big.status).toBe(400);
     expect(big.body.field).toBe('to');
-    expect((await client.request('POST', '/api/jobs/secondly/backfill', { from: '2026-11-29T01:00:00Z', to: '2026-11-29T00:00:00Z' })).status).toBe(400);
-    expect((await client.request('POST', '/api/jobs/secondly/backfill', { from: '2026-11-29T00:00:00', to: '2026-11-29T00:00:05Z' })).status).toBe(400);
+    expect(
+      (
+        await client.request('POST', '/api/jobs/secondly/backfill', {
+          from: '2026-11-29T01:00:00Z',
+          to: '2026-11-29T00:00:00Z',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await client.request('POST', '/api/jobs/secondly/backfill', {
+          from: '2026-11-29T00:00:00',
+          to: '2026-11-29T00:00:05Z',
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('should count and log a fire that is overdue without a ledger row, once', async () => {
@@ -65,16 +120,28 @@ describe('backfill and the due-but-not-fired detector (cluster shape)', () => {
     const standby = await startNode(clusterEnv(quiet, { DUE_ALERT_AFTER_MS: '2000' }));
     try {
       const standbyClient = await signedClient(standby);
-      const job = await standbyClient.request<{ id: string }>('POST', '/api/jobs', { code: 'stuck', handler: 'http', triggerType: 'FIXED_RATE', triggerExpr: '3600000', params: { url: `${receiver.url}/s` } });
+      const job = await standbyClient.request<{ id: string }>('POST', '/api/jobs', {
+        code: 'stuck',
+        handler: 'http',
+        triggerType: 'FIXED_RATE',
+        triggerExpr: '3600000',
+        params: { url: `${receiver.url}/s` },
+      });
       expect(job.status).toBe(201);
       const metrics = standby.app.get(MetricsService);
       const before = (await metrics.dueNotFired.get()).values[0]?.value ?? 0;
-      await standby.ds.query('UPDATE job_definition SET next_fire_time = ? WHERE id = ?', [Date.now() - 60_000, job.body.id]);
+      await standby.ds.query('UPDATE job_definition SET next_fire_time = ? WHERE id = ?', [
+        Date.now() - 60_000,
+        job.body.id,
+      ]);
       const detector = standby.app.get(DueDetectorService);
       expect(await detector.check()).toBe(1); // the only enabled job of the namespace, overdue without a row
       expect(await detector.check()).toBe(0); // the same fire is not counted twice
       expect((await metrics.dueNotFired.get()).values[0].value).toBe(before + 1);
-      const rows: Array<{ c: string }> = await standby.ds.query('SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ?', [quiet]);
+      const rows: Array<{ c: string }> = await standby.ds.query(
+        'SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ?',
+        [quiet],
+      );
       expect(Number(rows[0].c)).toBe(0); // it really was not fired meanwhile
     } finally {
       await standby.close();

@@ -3,7 +3,16 @@ import { Redis } from 'ioredis';
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
-import { clusterEnv, REDIS_URL, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  REDIS_URL,
+  signedClient,
+  startNode,
+  type TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 let active = 0;
 let peak = 0;
@@ -18,7 +27,9 @@ class SlowStopHandler implements JobHandlerImpl {
     const run = { instanceId: ctx.instanceId, start: Date.now(), end: null as number | null };
     runs.push(run);
     try {
-      await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener('abort', () => resolve(), { once: true })));
+      await new Promise<void>((resolve) =>
+        ctx.signal.aborted ? resolve() : ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
       await new Promise((r) => setTimeout(r, 800));
       return { ok: true };
     } finally {
@@ -45,9 +56,16 @@ describe('cancel of a running limited instance around a Redis flush (cluster)', 
 
   beforeAll(async () => {
     redis = new Redis(redisUrl);
-    node = await startNode(clusterEnv(ns, { REDIS_URL: redisUrl, NODE_OFFLINE_AFTER_MS: '15000', LOG_LEVEL: 'error' }), { imports: [SlowStopModule] });
+    node = await startNode(
+      clusterEnv(ns, { REDIS_URL: redisUrl, NODE_OFFLINE_AFTER_MS: '15000', LOG_LEVEL: 'error' }),
+      { imports: [SlowStopModule] },
+    );
     client = await signedClient(node);
-    await waitFor('the executor to beat', async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1, 30_000);
+    await waitFor(
+      'the executor to beat',
+      async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1,
+      30_000,
+    );
   }, 60_000);
   afterAll(async () => {
     await node?.close();
@@ -55,11 +73,15 @@ describe('cancel of a running limited instance around a Redis flush (cluster)', 
   });
 
   const rows = async (jobId: string) =>
-    (await node.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [jobId])) as Array<{ id: string; status: string }>;
+    (await node.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
+      jobId,
+    ])) as Array<{ id: string; status: string }>;
 
   it('a new fire admitted after the flush does not start beside the cancelled one still stopping', async () => {
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'cf', handler: 'f.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1, timeoutMs: 60_000,
+      ...neverFiringJob('cf', 'f.slow'),
+      maxConcurrency: 1,
+      timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
@@ -72,7 +94,12 @@ describe('cancel of a running limited instance around a Redis flush (cluster)', 
     await waitFor('B ran', async () => runs.length === 2, 30_000, 20);
     const b = runs[1].instanceId;
     expect((await client.request('POST', `/api/jobs/cf/instances/${b}/cancel`)).status).toBe(200);
-    await waitFor('all final', async () => (await rows(jobId)).every((r) => r.status === 'CANCELLED') && active === 0, 30_000, 50);
+    await waitFor(
+      'all final',
+      async () => (await rows(jobId)).every((r) => r.status === 'CANCELLED') && active === 0,
+      30_000,
+      50,
+    );
     expect(runs[1].start).toBeGreaterThanOrEqual(runs[0].end as number);
     expect(peak).toBe(1);
   }, 90_000);

@@ -4,6 +4,8 @@ import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
 import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { sleep } from '../utils/async.js';
 
 const isStopped = (pid: number): boolean => /^\S+ \(.*\) T /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
@@ -25,12 +27,34 @@ describe('cancel of a running limited instance on a frozen executor (real proces
 
   beforeAll(async () => {
     rx = await startLimitReceiver(() => (holding ? { hold: true } : { status: 200, delayMs: 0 }));
-    api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', NODE_OFFLINE_AFTER_MS: OFFLINE_MS, RECONCILE_INTERVAL_MS: '1000', LOG_LEVEL: 'error' }));
+    api = await startNode(
+      clusterEnv(ns, {
+        ROLES: 'api,scheduler',
+        NODE_OFFLINE_AFTER_MS: OFFLINE_MS,
+        RECONCILE_INTERVAL_MS: '1000',
+        LOG_LEVEL: 'error',
+      }),
+    );
     client = await signedClient(api);
     for (const name of ['fza', 'fzb']) {
-      procs.set(name, startProcess(clusterEnv(ns, { ROLES: 'executor', PORT: '0', NODE_NAME: name, NODE_OFFLINE_AFTER_MS: OFFLINE_MS, LOG_LEVEL: 'error' })));
+      procs.set(
+        name,
+        startProcess(
+          clusterEnv(ns, {
+            ROLES: 'executor',
+            PORT: '0',
+            NODE_NAME: name,
+            NODE_OFFLINE_AFTER_MS: OFFLINE_MS,
+            LOG_LEVEL: 'error',
+          }),
+        ),
+      );
     }
-    await waitFor('both executors beat', async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2, 30_000);
+    await waitFor(
+      'both executors beat',
+      async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2,
+      30_000,
+    );
   }, 60_000);
   afterAll(async () => {
     holding = false;
@@ -40,20 +64,26 @@ describe('cancel of a running limited instance on a frozen executor (real proces
   });
 
   const rows = async (jobId: string) =>
-    (await api.ds.query('SELECT id, status, node_id FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [jobId])) as Array<{ id: string; status: string; node_id: string | null }>;
+    (await api.ds.query('SELECT id, status, node_id FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
+      jobId,
+    ])) as Array<{ id: string; status: string; node_id: string | null }>;
 
   it('the next instance waits until the frozen executor wakes and stops the cancelled handler', async () => {
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'fz', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1, timeoutMs: 60_000,
+      ...neverFiringJob('fz', 'http'),
+      maxConcurrency: 1,
+      timeoutMs: 60_000,
       params: { url: `${rx.url}/fz`, timeoutMs: 60_000 },
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
-    for (let i = 0; i < 2; i++) {
-      expect((await client.request('POST', '/api/jobs/fz/trigger', {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    await waitFor('A runs, B waits', async () => rx.of('/fz').length === 1 && (await rows(jobId))[1]?.status === 'WAITING', 30_000, 20);
+    await triggerNow(client, 'fz', 2, 5);
+    await waitFor(
+      'A runs, B waits',
+      async () => rx.of('/fz').length === 1 && (await rows(jobId))[1]?.status === 'WAITING',
+      30_000,
+      20,
+    );
     const [a] = await rows(jobId);
     const victim = procs.get(String(a.node_id).split('-')[0]) as ProductProcess;
     victim.signal('SIGSTOP');
@@ -63,12 +93,17 @@ describe('cancel of a running limited instance on a frozen executor (real proces
     const frozenUntil = Date.now() + 4000;
     while (Date.now() < frozenUntil) {
       expect(rx.of('/fz')).toHaveLength(1);
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50); // sampling: nothing may start during the whole freeze
     }
     victim.signal('SIGCONT');
     holding = false;
     await waitFor('B ran', async () => rx.of('/fz').length === 2, 30_000, 20);
-    await waitFor('all final', async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED'].includes(r.status)), 30_000, 50);
+    await waitFor(
+      'all final',
+      async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED'].includes(r.status)),
+      30_000,
+      50,
+    );
     expect((await rows(jobId)).map((r) => r.status)).toEqual(['CANCELLED', 'SUCCESS']);
     expect(rx.peak('/fz')).toBe(1);
   }, 120_000);
@@ -76,16 +111,20 @@ describe('cancel of a running limited instance on a frozen executor (real proces
   it('QUEUE: an executor killed after the cancel never ends the stop grace; the next fire runs once the grace is over', async () => {
     holding = true;
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'fq', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+      ...neverFiringJob('fq', 'http'),
+      overlapPolicy: 'QUEUE',
+      timeoutMs: 60_000,
       params: { url: `${rx.url}/fq`, timeoutMs: 60_000 },
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
-    for (let i = 0; i < 2; i++) {
-      expect((await client.request('POST', '/api/jobs/fq/trigger', {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    await waitFor('A runs, B waits', async () => rx.of('/fq').length === 1 && (await rows(jobId))[1]?.status === 'WAITING', 30_000, 20);
+    await triggerNow(client, 'fq', 2, 5);
+    await waitFor(
+      'A runs, B waits',
+      async () => rx.of('/fq').length === 1 && (await rows(jobId))[1]?.status === 'WAITING',
+      30_000,
+      20,
+    );
     const [a] = await rows(jobId);
     const victim = procs.get(String(a.node_id).split('-')[0]) as ProductProcess;
     victim.signal('SIGSTOP');
@@ -96,7 +135,12 @@ describe('cancel of a running limited instance on a frozen executor (real proces
     holding = false;
     await waitFor('B ran', async () => rx.of('/fq').length === 2, 60_000, 20);
     expect(rx.of('/fq')[1].at).toBeGreaterThanOrEqual(cancelledAt + Number(OFFLINE_MS));
-    await waitFor('all final', async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED'].includes(r.status)), 30_000, 50);
+    await waitFor(
+      'all final',
+      async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED'].includes(r.status)),
+      30_000,
+      50,
+    );
     expect((await rows(jobId)).map((r) => r.status)).toEqual(['CANCELLED', 'SUCCESS']);
     expect(rx.peak('/fq')).toBe(1);
   }, 120_000);

@@ -10,21 +10,29 @@ const LIMIT_MS = 120_000;
  * missing, doubled, unfinished or unexplained) within two minutes. dist/ is built by the test setup.
  */
 describe('chaos check, small', () => {
-  it('should print an OK verdict within two minutes', async () => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [join(process.cwd(), 'scripts/chaos/chaos.mjs'), '--small'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-6000)));
-    const timer = setTimeout(() => child.kill('SIGTERM'), LIMIT_MS); // the script stops its processes on SIGTERM
-    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-    clearTimeout(timer);
-    const verdict = out.split('\n').find((l) => l.startsWith('chaos:')) ?? '(no verdict)';
-    process.stdout.write(`[e2e chaos] ${verdict} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
-    if (code !== 0) process.stdout.write(`[e2e chaos] exit ${code}; last output:\n${err}\n`);
-    expect(verdict).toMatch(/^chaos: OK .* missing=0 dup=0 extra=0 doubleSuccess=0 unfinished=0 failed=0 untraced=0 noEffect=0 /);
-    expect(code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(LIMIT_MS);
-  }, LIMIT_MS + 30_000);
+  it(
+    'should print an OK verdict within two minutes',
+    async () => {
+      const started = Date.now();
+      const child = spawn(process.execPath, [join(process.cwd(), 'scripts/chaos/chaos.mjs'), '--small'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-6000)));
+      const timer = setTimeout(() => child.kill('SIGTERM'), LIMIT_MS); // the script stops its processes on SIGTERM
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      clearTimeout(timer);
+      const verdict = out.split('\n').find((l) => l.startsWith('chaos:')) ?? '(no verdict)';
+      process.stdout.write(`[e2e chaos] ${verdict} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+      if (code !== 0) process.stdout.write(`[e2e chaos] exit ${code}; last output:\n${err}\n`);
+      expect(verdict).toMatch(
+        /^chaos: OK .* missing=0 dup=0 extra=0 doubleSuccess=0 unfinished=0 failed=0 untraced=0 noEffect=0 /,
+      );
+      expect(code).toBe(0);
+      expect(Date.now() - started).toBeLessThan(LIMIT_MS);
+    },
+    LIMIT_MS + 30_000,
+  );
 });

@@ -6,10 +6,19 @@ import { join } from 'node:path';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { runNode } from '../utils/run-node.js';
-import { clusterEnv, MYSQL_URL, REDIS_URL, standaloneEnv, startNode, type TestNode, uniqueNamespace } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  MYSQL_URL,
+  REDIS_URL,
+  standaloneEnv,
+  startNode,
+  type TestNode,
+  uniqueNamespace,
+} from '../utils/test-node.js';
 
 /** Runs a bundled CLI from dist/ (built by the global setup). */
-const runCli = (script: string, args: string[], settings: Record<string, string>) => runNode(join(process.cwd(), 'dist/src/bin', script), args, settings);
+const runCli = (script: string, args: string[], settings: Record<string, string>) =>
+  runNode(join(process.cwd(), 'dist/src/bin', script), args, settings);
 
 /** The bundled CLIs (a new user's first commands) fail with one line naming the problem, not a stack trace. */
 describe('CLI errors', () => {
@@ -18,17 +27,29 @@ describe('CLI errors', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('should say tw cannot reach the server, naming the URL, with exit code 2', async () => {
-    const r = await runCli('tw.js', ['GET', '/api/nodes'], { TICKWHEEL_URL: 'http://127.0.0.1:59999', TICKWHEEL_APP_ID: 'a', TICKWHEEL_SECRET: 'b' });
+    const r = await runCli('tw.js', ['GET', '/api/nodes'], {
+      TICKWHEEL_URL: 'http://127.0.0.1:59999',
+      TICKWHEEL_APP_ID: 'a',
+      TICKWHEEL_SECRET: 'b',
+    });
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('tw: cannot reach http://127.0.0.1:59999: ECONNREFUSED (is the server up? TICKWHEEL_URL)');
+    expect(r.stderr.trim()).toBe(
+      'tw: cannot reach http://127.0.0.1:59999: ECONNREFUSED (is the server up? TICKWHEEL_URL)',
+    );
   });
 
-  it('should say import-crontab cannot reach the server, naming the URL, with exit code 2 (it printed fetch\'s stack)', async () => {
+  it("should say import-crontab cannot reach the server, naming the URL, with exit code 2 (it printed fetch's stack)", async () => {
     const file = join(dir, 'one.cron');
     writeFileSync(file, '0 1 * * * root /bin/true\n');
-    const r = await runCli('import-crontab.js', [file], { TICKWHEEL_URL: 'http://127.0.0.1:59999', TICKWHEEL_APP_ID: 'a', TICKWHEEL_SECRET: 'b' });
+    const r = await runCli('import-crontab.js', [file], {
+      TICKWHEEL_URL: 'http://127.0.0.1:59999',
+      TICKWHEEL_APP_ID: 'a',
+      TICKWHEEL_SECRET: 'b',
+    });
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('import-crontab: cannot reach http://127.0.0.1:59999: ECONNREFUSED (is the server up? TICKWHEEL_URL)');
+    expect(r.stderr.trim()).toBe(
+      'import-crontab: cannot reach http://127.0.0.1:59999: ECONNREFUSED (is the server up? TICKWHEEL_URL)',
+    );
   });
 
   it('should name the missing setting when create-app runs clustered without the secret key', async () => {
@@ -47,16 +68,23 @@ describe('CLI errors', () => {
 
   it('should give a client its own rate limit with --rate-limit / --rate-burst, and refuse a bad one with the usage', async () => {
     const appId = `cli-rl-${Date.now()}`;
-    expect((await runCli('create-app.js', [appId, '--rate-limit', '0', '--rate-burst', '7'], { DATA_DIR: dir })).code).toBe(0);
+    expect(
+      (await runCli('create-app.js', [appId, '--rate-limit', '0', '--rate-burst', '7'], { DATA_DIR: dir })).code,
+    ).toBe(0);
     const db = new Database(join(dir, 'tickwheel.sqlite'), { readonly: true });
     try {
-      expect(db.prepare('SELECT rate_limit, rate_burst FROM api_client WHERE app_id = ?').get(appId)).toEqual({ rate_limit: 0, rate_burst: 7 });
+      expect(db.prepare('SELECT rate_limit, rate_burst FROM api_client WHERE app_id = ?').get(appId)).toEqual({
+        rate_limit: 0,
+        rate_burst: 7,
+      });
     } finally {
       db.close();
     }
     const bad = await runCli('create-app.js', [`${appId}-x`, '--rate-burst', '0'], { DATA_DIR: dir });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^create-app: --rate-burst takes a whole number of at least 1, got '0'\nusage: npm run create-app -- APP_ID .*\[--rate-limit N\] \[--rate-burst N\]\n/);
+    expect(bad.stderr).toMatch(
+      /^create-app: --rate-burst takes a whole number of at least 1, got '0'\nusage: npm run create-app -- APP_ID .*\[--rate-limit N\] \[--rate-burst N\]\n/,
+    );
   });
 
   describe('against a running server', () => {
@@ -65,7 +93,11 @@ describe('CLI errors', () => {
     afterAll(async () => node?.close());
 
     it('should say under a 401 whose credentials tw signed with and what a 401 can mean', async () => {
-      const r = await runCli('tw.js', ['GET', '/api/nodes'], { TICKWHEEL_URL: node.url, TICKWHEEL_APP_ID: 'nobody', TICKWHEEL_SECRET: 'wrong' });
+      const r = await runCli('tw.js', ['GET', '/api/nodes'], {
+        TICKWHEEL_URL: node.url,
+        TICKWHEEL_APP_ID: 'nobody',
+        TICKWHEEL_SECRET: 'wrong',
+      });
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/^401\n/);
       expect(r.stderr).toContain("tw: signed as app 'nobody' from TICKWHEEL_APP_ID / TICKWHEEL_SECRET: a wrong secret");
@@ -73,10 +105,15 @@ describe('CLI errors', () => {
 
     it('should end quietly when its reader closes the pipe early (import-crontab | head -1)', async () => {
       const appId = `cli-pipe-${Date.now()}`;
-      const { secret } = await node.app.get(ApiClientService).create(appId, { scopes: [...DEFAULT_SCOPES, Scope.SHELL] }); // imports make shell jobs
+      const { secret } = await node.app
+        .get(ApiClientService)
+        .create(appId, { scopes: [...DEFAULT_SCOPES, Scope.SHELL] }); // imports make shell jobs
       const file = join(dir, 'big.cron');
       // 400 lines it refuses, each printed with its reason: far more than a pipe holds once head has gone.
-      writeFileSync(file, Array.from({ length: 400 }, (_, i) => `61 * * * * root /bin/echo ${'x'.repeat(200)} ${i}`).join('\n'));
+      writeFileSync(
+        file,
+        Array.from({ length: 400 }, (_, i) => `61 * * * * root /bin/echo ${'x'.repeat(200)} ${i}`).join('\n'),
+      );
       const script = join(process.cwd(), 'dist/src/bin/import-crontab.js');
       const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
         const child = spawn('bash', ['-c', 'set -o pipefail; node "$0" "$1" | head -1', script, file], {
@@ -98,10 +135,17 @@ describe('CLI errors', () => {
   it('should answer tw pointed at an executor-only process with a 404 that says it has no api role', async () => {
     const node = await startNode(clusterEnv(uniqueNamespace('e2e-noapi'), { ROLES: 'executor', LOG_LEVEL: 'error' }));
     try {
-      const r = await runCli('tw.js', ['GET', '/api/nodes'], { TICKWHEEL_URL: node.url, TICKWHEEL_APP_ID: 'a', TICKWHEEL_SECRET: 'b' });
+      const r = await runCli('tw.js', ['GET', '/api/nodes'], {
+        TICKWHEEL_URL: node.url,
+        TICKWHEEL_APP_ID: 'a',
+        TICKWHEEL_SECRET: 'b',
+      });
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/^404\n/);
-      expect(JSON.parse(r.stdout.slice(4))).toMatchObject({ status: 404, detail: expect.stringContaining('ROLES do not include api') });
+      expect(JSON.parse(r.stdout.slice(4))).toMatchObject({
+        status: 404,
+        detail: expect.stringContaining('ROLES do not include api'),
+      });
       expect((await fetch(`${node.url}/api`, { method: 'POST' })).status).toBe(404);
       expect((await fetch(`${node.url}/health/live`)).status).toBe(200);
     } finally {

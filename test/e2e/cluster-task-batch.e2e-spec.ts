@@ -25,10 +25,14 @@ describe('POST /api/tasks/batch, cluster shape (MariaDB + Redis): api+scheduler 
         `${N} single submits (50 in flight) answered after ${singles.submitMs} ms, all SUCCESS after ${singles.elapsedMs} ms\n`,
     );
     expect(batch.results).toHaveLength(N);
-    batch.results.forEach((r, i) => expect(r).toEqual({ requestId: `bulk-${i}`, status: 'PENDING', estimatedDelay: 0, replayed: false }));
+    batch.results.forEach((r, i) =>
+      expect(r).toEqual({ requestId: `bulk-${i}`, status: 'PENDING', estimatedDelay: 0, replayed: false }),
+    );
     for (const id of batch.requestIds) expect(receiver.seen.get(id)).toBe(1);
     const attempts: Array<{ c: string }> = await api.ds.query(
-      "SELECT COUNT(*) AS c FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ? AND i.request_id LIKE 'bulk-%'", [ns]);
+      "SELECT COUNT(*) AS c FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ? AND i.request_id LIKE 'bulk-%'",
+      [ns],
+    );
     expect(Number(attempts[0].c)).toBe(N);
   }, 240_000);
 
@@ -36,7 +40,9 @@ describe('POST /api/tasks/batch, cluster shape (MariaDB + Redis): api+scheduler 
 
   it('should accept a handler no live node has yet and keep its task PENDING', async () => {
     const res = await shape.client.submitTasks([{ requestId: 'later-b1', handler: 'not.deployed.yet' }]);
-    expect(res.body.results).toEqual([{ requestId: 'later-b1', status: 'PENDING', estimatedDelay: 0, replayed: false }]);
+    expect(res.body.results).toEqual([
+      { requestId: 'later-b1', status: 'PENDING', estimatedDelay: 0, replayed: false },
+    ]);
     expect((await shape.client.getTask('later-b1')).body.status).toBe('PENDING');
   });
 });

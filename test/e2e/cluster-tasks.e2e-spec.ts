@@ -26,29 +26,47 @@ describe('cluster shape (MariaDB + Redis): api+scheduler node and two executor n
 
   it(`should run ${N} signed http tasks to SUCCESS exactly once each, spread over both executors`, async () => {
     const r = await submitAndAwait(client, api, receiver, N);
-    process.stdout.write(`[e2e cluster] ${N} tasks: ${r.elapsedMs} ms end to end (all submitted after ${r.submitMs} ms), ${r.tasksPerSecond} tasks/s\n`);
+    process.stdout.write(
+      `[e2e cluster] ${N} tasks: ${r.elapsedMs} ms end to end (all submitted after ${r.submitMs} ms), ${r.tasksPerSecond} tasks/s\n`,
+    );
     expect(r.counts).toEqual({ SUCCESS: N });
     expect(new Set(r.requestIds).size).toBe(N);
     expect(receiver.seen.size).toBe(N);
     expect([...receiver.seen.values()].every((c) => c === 1)).toBe(true);
     for (const id of r.requestIds) expect(receiver.seen.get(id)).toBe(1);
     const perNode: Array<{ node_id: string; c: string }> = await api.ds.query(
-      'SELECT node_id, COUNT(*) AS c FROM job_instance WHERE namespace = ? GROUP BY node_id', [ns]);
+      'SELECT node_id, COUNT(*) AS c FROM job_instance WHERE namespace = ? GROUP BY node_id',
+      [ns],
+    );
     expect(perNode).toHaveLength(2);
     for (const row of perNode) expect(Number(row.c)).toBeGreaterThan(N / 4);
     const attempts: Array<{ c: string }> = await api.ds.query(
-      'SELECT COUNT(*) AS c FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ? AND a.status = ?', [ns, 'SUCCESS']);
+      'SELECT COUNT(*) AS c FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ? AND a.status = ?',
+      [ns, 'SUCCESS'],
+    );
     expect(Number(attempts[0].c)).toBe(N);
   }, 180_000);
 
   it('should answer a replayed submit with the first answer and a reused requestId with another body with 409', async () => {
-    const first = await client.submitTask({ requestId: 'dup-1', handler: 'http', params: { url: `${receiver.url}/x` } });
-    const again = await client.submitTask({ requestId: 'dup-1', handler: 'http', params: { url: `${receiver.url}/x` } });
+    const first = await client.submitTask({
+      requestId: 'dup-1',
+      handler: 'http',
+      params: { url: `${receiver.url}/x` },
+    });
+    const again = await client.submitTask({
+      requestId: 'dup-1',
+      handler: 'http',
+      params: { url: `${receiver.url}/x` },
+    });
     expect(first.status).toBe(202);
     expect(again.status).toBe(202);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    const other = await client.submitTask({ requestId: 'dup-1', handler: 'http', params: { url: `${receiver.url}/y` } });
+    const other = await client.submitTask({
+      requestId: 'dup-1',
+      handler: 'http',
+      params: { url: `${receiver.url}/y` },
+    });
     expect(other.status).toBe(409);
     expect(other.headers.get('content-type')).toContain('application/problem+json');
   });
@@ -63,7 +81,10 @@ describe('cluster shape (MariaDB + Redis): api+scheduler node and two executor n
     const body = { requestId: 'race-1', handler: 'http', params: { url: `${receiver.url}/race` } };
     const answers = await Promise.all(Array.from({ length: 20 }, () => client.submitTask(body)));
     expect(answers.every((a) => a.status === 202 && a.body.requestId === 'race-1')).toBe(true);
-    const rows: Array<{ c: string }> = await api.ds.query('SELECT COUNT(*) AS c FROM job_instance WHERE request_id = ? AND namespace = ?', ['race-1', ns]);
+    const rows: Array<{ c: string }> = await api.ds.query(
+      'SELECT COUNT(*) AS c FROM job_instance WHERE request_id = ? AND namespace = ?',
+      ['race-1', ns],
+    );
     expect(Number(rows[0].c)).toBe(1);
   });
 });

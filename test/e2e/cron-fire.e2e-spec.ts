@@ -1,6 +1,14 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
-import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  signedClient,
+  standaloneEnv,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 interface FireRow {
   fire_time: string | number;
@@ -12,18 +20,34 @@ interface FireRow {
 /** Creates a `*\/2 * * * * *` http job and checks at least three fires on even seconds, 2 s apart, each run once. */
 async function expectCronFires(node: TestNode, client: TickwheelClient, receiver: HttpReceiver): Promise<void> {
   const res = await client.request<{ id: string; nextFireTimes: string[] }>('POST', '/api/jobs', {
-    code: 'every-2s', handler: 'http', triggerType: 'CRON', triggerExpr: '*/2 * * * * *',
+    code: 'every-2s',
+    handler: 'http',
+    triggerType: 'CRON',
+    triggerExpr: '*/2 * * * * *',
     params: { method: 'GET', url: `${receiver.url}/tick` },
   });
   expect(res.status).toBe(201);
   const jobId = res.body.id;
   const rows = async () =>
-    (await node.ds.query('SELECT fire_time, started_at, status, trigger_source FROM job_instance WHERE job_id = ? ORDER BY fire_time', [jobId])) as FireRow[];
-  await waitFor('three successful fires', async () => (await rows()).filter((r) => r.status === 'SUCCESS').length >= 3, 60_000, 100);
+    (await node.ds.query(
+      'SELECT fire_time, started_at, status, trigger_source FROM job_instance WHERE job_id = ? ORDER BY fire_time',
+      [jobId],
+    )) as FireRow[];
+  await waitFor(
+    'three successful fires',
+    async () => (await rows()).filter((r) => r.status === 'SUCCESS').length >= 3,
+    60_000,
+    100,
+  );
   await client.request('POST', `/api/jobs/${jobId}/pause`);
   // A fire released just before the pause still runs: compare with the receiver once every fire has ended
   // (a run whose call had arrived but whose SUCCESS was not written yet made the counts differ under load).
-  await waitFor('every fire ended', async () => (await rows()).every((r) => ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'].includes(r.status)), 30_000, 100);
+  await waitFor(
+    'every fire ended',
+    async () => (await rows()).every((r) => ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'].includes(r.status)),
+    30_000,
+    100,
+  );
   const done = (await rows()).filter((r) => r.status === 'SUCCESS');
   const fires = done.map((r) => Number(r.fire_time));
   for (const t of fires) expect(t % 2000).toBe(0);

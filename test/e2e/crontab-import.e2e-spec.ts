@@ -5,7 +5,9 @@ import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
 
 const DIR = resolve(process.cwd(), 'test/fixtures/crontabs');
-const FILES = readdirSync(DIR).filter((f) => f !== 'README.md').sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f !== 'README.md')
+  .sort();
 
 interface ImportAnswer {
   created: string[];
@@ -29,18 +31,31 @@ describe('importing the real cron.d files of test/fixtures/crontabs', () => {
   afterAll(async () => node?.close());
 
   it('should find the fixture crontab files', () => {
-    expect(FILES).toEqual(expect.arrayContaining(['anacron', 'certbot', 'e2scrub_all', 'mdadm', 'munin-node', 'ntpsec', 'sysstat']));
+    expect(FILES).toEqual(
+      expect.arrayContaining(['anacron', 'certbot', 'e2scrub_all', 'mdadm', 'munin-node', 'ntpsec', 'sysstat']),
+    );
   });
 
   it.each(FILES)('should account for every line of %s, as a paused shell job or a reason', async (file) => {
     const content = readFileSync(join(DIR, file), 'utf8');
-    const res = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', { fileName: file, content, timeZone: 'Europe/London' });
+    const res = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', {
+      fileName: file,
+      content,
+      timeZone: 'Europe/London',
+    });
     expect(res.status).toBe(200);
     const { created, updated, rejected } = res.body;
     expect(created.length + updated.length + rejected.length).toBe(significantLines(content));
-    for (const r of rejected) expect(r.reason).toMatch(/variable assignment|@reboot|not supported|field|invalid|never/i);
+    for (const r of rejected)
+      expect(r.reason).toMatch(/variable assignment|@reboot|not supported|field|invalid|never/i);
     for (const code of [...created, ...updated]) {
-      const job = await client.request<{ handler: string; enabled: boolean; timeZone: string; params: { argv: string[] }; nextFireTimes: string[] }>('GET', `/api/jobs/${code}`);
+      const job = await client.request<{
+        handler: string;
+        enabled: boolean;
+        timeZone: string;
+        params: { argv: string[] };
+        nextFireTimes: string[];
+      }>('GET', `/api/jobs/${code}`);
       expect(job.status).toBe(200);
       expect(job.body.handler).toBe('shell');
       expect(job.body.enabled).toBe(false);
@@ -53,7 +68,10 @@ describe('importing the real cron.d files of test/fixtures/crontabs', () => {
   });
 
   it('should compute classic cron fire times for sysstat (5-55/10 minutes) and keep variables as env', async () => {
-    const job = await client.request<{ nextFireTimes: string[]; params: { env: Record<string, string> } }>('GET', '/api/jobs/sysstat-L6');
+    const job = await client.request<{ nextFireTimes: string[]; params: { env: Record<string, string> } }>(
+      'GET',
+      '/api/jobs/sysstat-L6',
+    );
     expect(job.status).toBe(200);
     for (const t of job.body.nextFireTimes) expect(new Date(t).getUTCMinutes() % 10).toBe(5);
     expect(job.body.params.env.PATH).toBe('/usr/lib/sysstat:/usr/sbin:/usr/sbin:/usr/bin:/sbin:/bin');
@@ -61,24 +79,46 @@ describe('importing the real cron.d files of test/fixtures/crontabs', () => {
 
   it('should update, not duplicate, on a second import of the same file', async () => {
     const content = readFileSync(join(DIR, 'e2scrub_all'), 'utf8');
-    const res = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', { fileName: 'e2scrub_all', content });
+    const res = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', {
+      fileName: 'e2scrub_all',
+      content,
+    });
     expect(res.body.created).toEqual([]);
     expect(res.body.updated).toHaveLength(2);
   });
 
   it('should run an imported job through the shell handler when triggered', async () => {
-    const code = (await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', { fileName: 'ntpsec', content: readFileSync(join(DIR, 'ntpsec'), 'utf8') })).body.updated[0];
+    const code = (
+      await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', {
+        fileName: 'ntpsec',
+        content: readFileSync(join(DIR, 'ntpsec'), 'utf8'),
+      })
+    ).body.updated[0];
     const run = await client.request<{ requestId: string }>('POST', `/api/jobs/${code}/trigger`, {});
     expect(run.status).toBe(202);
-    const rows = () => node.ds.query('SELECT status, result FROM job_instance WHERE request_id = ?', [run.body.requestId]) as Promise<Array<{ status: string; result: string }>>;
-    await waitFor('imported job to finish', async () => ['SUCCESS', 'FAILED'].includes((await rows())[0]?.status), 60_000);
+    const rows = () =>
+      node.ds.query('SELECT status, result FROM job_instance WHERE request_id = ?', [run.body.requestId]) as Promise<
+        Array<{ status: string; result: string }>
+      >;
+    await waitFor(
+      'imported job to finish',
+      async () => ['SUCCESS', 'FAILED'].includes((await rows())[0]?.status),
+      60_000,
+    );
     const [row] = await rows();
     expect(row.status).toBe('SUCCESS');
     expect(JSON.parse(row.result).exitCode).toBe(0);
   }, 90_000);
 
   it('should list @reboot, bad syntax and variables with reasons instead of dropping them', async () => {
-    const content = ['MAILTO=root', '@reboot root /bin/true', '61 * * * * root /bin/true', '* * * root /bin/true', '@daily root /bin/echo ok', ''].join('\n');
+    const content = [
+      'MAILTO=root',
+      '@reboot root /bin/true',
+      '61 * * * * root /bin/true',
+      '* * * root /bin/true',
+      '@daily root /bin/echo ok',
+      '',
+    ].join('\n');
     const res = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', { fileName: 'mixed', content });
     expect(res.status).toBe(200);
     expect(res.body.created).toEqual(['mixed-L5']);

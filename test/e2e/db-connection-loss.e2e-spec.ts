@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
-import { clusterEnv, MYSQL_URL, signedClient, startNode, statusCounts, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  MYSQL_URL,
+  signedClient,
+  startNode,
+  statusCounts,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { sleep } from '../utils/async.js';
 
 const N = 400;
 
@@ -30,9 +41,14 @@ describe('executor database connections killed mid-run (MariaDB + Redis)', () =>
     receiver = await startReceiver();
     // The product's 15-s offline threshold: a busy CI worker must not get the executor declared offline.
     api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', NODE_OFFLINE_AFTER_MS: '15000' }));
-    executor = await startNode(clusterEnv(ns, {
-      ROLES: 'executor', NODE_NAME: 'dbkill', NODE_OFFLINE_AFTER_MS: '15000', DB_URL: MYSQL_URL.replace('//root@', `//${user}@`),
-    }));
+    executor = await startNode(
+      clusterEnv(ns, {
+        ROLES: 'executor',
+        NODE_NAME: 'dbkill',
+        NODE_OFFLINE_AFTER_MS: '15000',
+        DB_URL: MYSQL_URL.replace('//root@', `//${user}@`),
+      }),
+    );
     client = await signedClient(api);
   }, 60_000);
 
@@ -40,30 +56,39 @@ describe('executor database connections killed mid-run (MariaDB + Redis)', () =>
     await executor?.close();
     await api?.close();
     await receiver?.close();
-    await admin.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [ns]);
-    await admin.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(admin, ns);
     for (const host of ['%', 'localhost']) await admin.query(`DROP USER IF EXISTS '${user}'@'${host}'`);
     await admin.destroy();
   });
 
   /** Kills every connection of the executor's user; returns how many. */
   async function killExecutorConnections(): Promise<number> {
-    const rows: Array<{ ID: string | number }> = await admin.query('SELECT ID FROM information_schema.PROCESSLIST WHERE USER = ?', [user]);
+    const rows: Array<{ ID: string | number }> = await admin.query(
+      'SELECT ID FROM information_schema.PROCESSLIST WHERE USER = ?',
+      [user],
+    );
     let killed = 0;
     for (const r of rows) {
-      killed += await admin.query(`KILL CONNECTION ${Number(r.ID)}`).then(() => 1, () => 0); // may have closed meanwhile
+      killed += await admin.query(`KILL CONNECTION ${Number(r.ID)}`).then(
+        () => 1,
+        () => 0,
+      ); // may have closed meanwhile
     }
     return killed;
   }
 
   it(`should run ${N} tasks to SUCCESS exactly once each while its connections keep being killed`, async () => {
-    const tasks = Array.from({ length: N }, (_, i) => ({ requestId: `k-${i}`, handler: 'http', params: { method: 'POST', url: `${receiver.url}/hook`, body: { i } } }));
+    const tasks = Array.from({ length: N }, (_, i) => ({
+      requestId: `k-${i}`,
+      handler: 'http',
+      params: { method: 'POST', url: `${receiver.url}/hook`, body: { i } },
+    }));
     let kills = 0;
     let stop = false;
     const killer = (async () => {
       while (!stop) {
         kills += await killExecutorConnections();
-        await new Promise((r) => setTimeout(r, 40));
+        await sleep(40); // pacing: kill the connections again and again
       }
     })();
     try {
@@ -71,8 +96,15 @@ describe('executor database connections killed mid-run (MariaDB + Redis)', () =>
         const res = await client.submitTasks(tasks.slice(i, i + 100));
         expect(res.status).toBe(202);
       }
-      await waitFor(`${N} tasks SUCCESS`, async () => (await statusCounts(api.ds, ns)).SUCCESS === N, 90_000, 100).catch(async (err: Error) => {
-        throw new Error(`${err.message}; statuses now ${JSON.stringify(await statusCounts(api.ds, ns))} after ${kills} kills`);
+      await waitFor(
+        `${N} tasks SUCCESS`,
+        async () => (await statusCounts(api.ds, ns)).SUCCESS === N,
+        90_000,
+        100,
+      ).catch(async (err: Error) => {
+        throw new Error(
+          `${err.message}; statuses now ${JSON.stringify(await statusCounts(api.ds, ns))} after ${kills} kills`,
+        );
       });
     } finally {
       stop = true;
@@ -84,7 +116,9 @@ describe('executor database connections killed mid-run (MariaDB + Redis)', () =>
     expect(receiver.seen.size).toBe(N);
     expect([...receiver.seen.values()].every((c) => c === 1)).toBe(true);
     const attempts: Array<{ status: string; c: string }> = await api.ds.query(
-      'SELECT a.status, COUNT(*) AS c FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ? GROUP BY a.status', [ns]);
+      'SELECT a.status, COUNT(*) AS c FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ? GROUP BY a.status',
+      [ns],
+    );
     expect(Object.fromEntries(attempts.map((a) => [a.status, Number(a.c)]))).toEqual({ SUCCESS: N });
   }, 150_000);
 });

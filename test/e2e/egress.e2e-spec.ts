@@ -1,9 +1,22 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  signedClient,
+  standaloneEnv,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
-type TaskView = { status: string; attempt: number; error?: string; attempts: Array<{ status: string; error?: string }> };
+type TaskView = {
+  status: string;
+  attempt: number;
+  error?: string;
+  attempts: Array<{ status: string; error?: string }>;
+};
 
 /**
  * The egress policy on a running node (issue 9 point 4): a call the policy refuses at connect time (here a 307 from
@@ -12,7 +25,10 @@ type TaskView = { status: string; attempt: number; error?: string; attempts: Arr
  */
 describe.each([
   ['standalone', (allow: string) => standaloneEnv({ LOG_LEVEL: 'error', EGRESS_ALLOW: allow })],
-  ['cluster', (allow: string) => clusterEnv(uniqueNamespace('e2e-egress'), { LOG_LEVEL: 'error', EGRESS_ALLOW: allow })],
+  [
+    'cluster',
+    (allow: string) => clusterEnv(uniqueNamespace('e2e-egress'), { LOG_LEVEL: 'error', EGRESS_ALLOW: allow }),
+  ],
 ])('egress refused at connect time (%s)', (_shape, env) => {
   let node: TestNode;
   let client: TickwheelClient;
@@ -45,7 +61,13 @@ describe.each([
 
   it('should end the task FAILED after exactly one attempt, with maxAttempts 3, sending the refused address nothing', async () => {
     const url = `http://127.0.0.1:${(start.address() as AddressInfo).port}/start`;
-    const res = await client.submitTask({ requestId: 'refused-1', handler: 'http', params: { url, method: 'POST', body: { secret: 1 } }, maxAttempts: 3, retryBackoffMs: 100 });
+    const res = await client.submitTask({
+      requestId: 'refused-1',
+      handler: 'http',
+      params: { url, method: 'POST', body: { secret: 1 } },
+      maxAttempts: 3,
+      retryBackoffMs: 100,
+    });
     expect(res.status).toBe(202);
     let task: TaskView | undefined;
     await waitFor('the task to end', async () => {
@@ -54,7 +76,9 @@ describe.each([
     });
     expect(task).toMatchObject({ status: 'FAILED', attempt: 1 });
     expect(task?.attempts).toHaveLength(1);
-    expect(task?.error).toMatch(/^JobFailure: HTTP POST http:\/\/127\.0\.0\.1:\d+\/start: redirect 1 to http:\/\/127\.0\.0\.1:\d+: egress refused: 127\.0\.0\.1:\d+ is loopback \(EGRESS_ALLOW to allow it\)$/);
+    expect(task?.error).toMatch(
+      /^JobFailure: HTTP POST http:\/\/127\.0\.0\.1:\d+\/start: redirect 1 to http:\/\/127\.0\.0\.1:\d+: egress refused: 127\.0\.0\.1:\d+ is loopback \(EGRESS_ALLOW to allow it\)$/,
+    );
     expect(victimHits).toEqual([]);
   });
 });

@@ -10,7 +10,9 @@ describe('examples/greeting: an application that runs its own @JobHandler as an 
     // The product's 15-s offline threshold (as test/utils/task-shapes.ts explains): a CI worker starved for 3 s
     // must not get the executor declared offline and a task run again (the tests read attempt 1, token 1).
     api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', NODE_OFFLINE_AFTER_MS: '15000' }));
-    executor = await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_OFFLINE_AFTER_MS: '15000' }), { imports: [GreetingModule] });
+    executor = await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_OFFLINE_AFTER_MS: '15000' }), {
+      imports: [GreetingModule],
+    });
   }, 60_000);
   afterAll(async () => {
     await executor?.close();
@@ -19,27 +21,48 @@ describe('examples/greeting: an application that runs its own @JobHandler as an 
 
   it('should advertise the handler and run a task on it', async () => {
     const client = await signedClient(api);
-    await waitFor('executor to advertise greeting.hello', async () => {
-      const nodes = await client.request<Array<{ handlers: string[] }>>('GET', '/api/nodes');
-      return nodes.body.some((n) => n.handlers.includes('greeting.hello'));
-    }, 30_000);
+    await waitFor(
+      'executor to advertise greeting.hello',
+      async () => {
+        const nodes = await client.request<Array<{ handlers: string[] }>>('GET', '/api/nodes');
+        return nodes.body.some((n) => n.handlers.includes('greeting.hello'));
+      },
+      30_000,
+    );
     const sub = await client.submitTask({ handler: 'greeting.hello', params: { name: 'Ada' } });
     expect(sub.status).toBe(202);
     await waitFor('SUCCESS', async () => (await client.getTask(sub.body.requestId)).body.status === 'SUCCESS', 30_000);
-    const task = (await client.getTask(sub.body.requestId)).body as { result: { greeting: string; attempt: number; fencingToken: number }; nodeId: string };
+    const task = (await client.getTask(sub.body.requestId)).body as {
+      result: { greeting: string; attempt: number; fencingToken: number };
+      nodeId: string;
+    };
     expect(task.result).toEqual({ greeting: 'Hello, Ada!', attempt: 1, fencingToken: 1 });
     expect(task.nodeId).toMatch(/-\d{8}-\d+$/);
   }, 90_000);
 
   it('should retry a failing task and end FAILED with the handler error when attempts run out', async () => {
     const client = await signedClient(api);
-    const sub = await client.submitTask({ handler: 'greeting.hello', params: { name: '' }, maxAttempts: 2, retryBackoffMs: 100 });
+    const sub = await client.submitTask({
+      handler: 'greeting.hello',
+      params: { name: '' },
+      maxAttempts: 2,
+      retryBackoffMs: 100,
+    });
     await waitFor('FAILED', async () => (await client.getTask(sub.body.requestId)).body.status === 'FAILED', 30_000);
-    const task = (await client.getTask(sub.body.requestId)).body as { attempt: number; error: string; instanceId: string };
+    const task = (await client.getTask(sub.body.requestId)).body as {
+      attempt: number;
+      error: string;
+      instanceId: string;
+    };
     expect(task.attempt).toBe(2);
     expect(task.error).toMatch(/params.name/);
     const attempts: Array<{ attempt: number; status: string; fencing_token: string | number }> = await api.ds.query(
-      'SELECT attempt, status, fencing_token FROM job_attempt WHERE instance_id = ? ORDER BY attempt', [task.instanceId]);
-    expect(attempts.map((a) => [a.attempt, a.status, Number(a.fencing_token)])).toEqual([[1, 'FAILED', 1], [2, 'FAILED', 2]]);
+      'SELECT attempt, status, fencing_token FROM job_attempt WHERE instance_id = ? ORDER BY attempt',
+      [task.instanceId],
+    );
+    expect(attempts.map((a) => [a.attempt, a.status, Number(a.fencing_token)])).toEqual([
+      [1, 'FAILED', 1],
+      [2, 'FAILED', 2],
+    ]);
   }, 90_000);
 });

@@ -4,10 +4,10 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/modules/metadata/index.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
 import { MYSQL_URL, REDIS_URL, TEST_SECRET_KEY, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { sleep } from '../utils/async.js';
 
 const JOBS = 10;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Leader failover with real processes (issue 3, point 5): SIGKILL the leader, then SIGSTOP the next one
  * past its lease and SIGCONT it. Jobs fire every second with FIRE_ALL, so a takeover must make up every
@@ -16,8 +16,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('scheduler failover with real processes', () => {
   const ns = uniqueNamespace('e2e-failover');
   const env = {
-    DB_URL: MYSQL_URL, REDIS_URL, TICKWHEEL_SECRET_KEY: TEST_SECRET_KEY, TICKWHEEL_NAMESPACE: ns, ROLES: 'scheduler', PORT: '0',
-    LEADER_LEASE_MS: '2000', RECONCILE_INTERVAL_MS: '600000', DUE_ALERT_AFTER_MS: '600000',
+    DB_URL: MYSQL_URL,
+    REDIS_URL,
+    TICKWHEEL_SECRET_KEY: TEST_SECRET_KEY,
+    TICKWHEEL_NAMESPACE: ns,
+    ROLES: 'scheduler',
+    PORT: '0',
+    LEADER_LEASE_MS: '2000',
+    RECONCILE_INTERVAL_MS: '600000',
+    DUE_ALERT_AFTER_MS: '600000',
   };
   let ds: DataSource;
   let redis: Redis;
@@ -37,8 +44,7 @@ describe('scheduler failover with real processes', () => {
 
   afterAll(async () => {
     for (const p of procs) await p.stop(3000);
-    await ds?.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
-    await ds?.query('DELETE FROM job_definition WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(ds, ns, { definitions: true });
     await ds?.destroy();
     redis?.disconnect();
   });
@@ -46,17 +52,33 @@ describe('scheduler failover with real processes', () => {
   it('should lose no fire and double none across SIGKILL and SIGSTOP/SIGCONT of the leader', async () => {
     procs.push(startProcess(env), startProcess(env));
     await waitFor('a leader', async () => byPid(await leaderPid()) !== undefined, 30_000, 100);
-    await sleep(3000);
+    await sleep(3000); // time passes on purpose: the leader fires for a while before it is killed
     const first = byPid(await leaderPid()) as ProductProcess;
     first.signal('SIGKILL');
     await first.exited;
     procs.push(startProcess(env));
-    await waitFor('a new leader', async () => { const p = byPid(await leaderPid()); return p !== undefined && p !== first; }, 30_000, 100);
-    await sleep(3000);
+    await waitFor(
+      'a new leader',
+      async () => {
+        const p = byPid(await leaderPid());
+        return p !== undefined && p !== first;
+      },
+      30_000,
+      100,
+    );
+    await sleep(3000); // the same for the second leader before it is stopped
     const second = byPid(await leaderPid()) as ProductProcess;
     second.signal('SIGSTOP');
-    await waitFor('a third leader while the second is stopped', async () => { const p = byPid(await leaderPid()); return p !== undefined && p !== second && p !== first; }, 30_000, 100);
-    await sleep(1000);
+    await waitFor(
+      'a third leader while the second is stopped',
+      async () => {
+        const p = byPid(await leaderPid());
+        return p !== undefined && p !== second && p !== first;
+      },
+      30_000,
+      100,
+    );
+    await sleep(1000); // the third leader fires while the second is stopped
     second.signal('SIGCONT'); // it wakes up believing it leads: its renewal fails and it steps down
     await sleep(4000); // the window in which the woken process could fire beside the leader
     const end = Date.now();
@@ -71,12 +93,12 @@ describe('scheduler failover with real processes', () => {
     await insertEverySecondJobs(busy, 300);
     const e = { ...env, TICKWHEEL_NAMESPACE: busy };
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let round = 0; round < 6; round++) {
       const p = startProcess(e);
       procs.push(p);
       await leads(p, busy);
-      await sleep(300 + rand() * 2200);
+      await sleep(300 + rand() * 2200); // a random point of firing to kill it at
       p.signal('SIGKILL');
       await p.exited;
       await redis.del(`{tw:${busy}}:lock:leader`); // skip the lease wait: the next process leads at once
@@ -86,13 +108,12 @@ describe('scheduler failover with real processes', () => {
     // It leads (a fixed 6-s sleep had to cover its start too, which a loaded machine could take most of), makes
     // up what the kills missed and keeps firing.
     await leads(last, busy);
-    await sleep(3000);
+    await sleep(3000); // time passes on purpose: the last leader keeps firing
     const end = Date.now();
     await waitForFiresUpTo(busy, 300, end);
     await last.stop(5000);
     await expectContiguousLedger(busy, 300, end);
-    await ds.query('DELETE FROM job_instance WHERE namespace = ?', [busy]);
-    await ds.query('DELETE FROM job_definition WHERE namespace = ?', [busy]);
+    await deleteNamespaceRows(ds, busy, { definitions: true });
   }, 360_000);
 
   /**
@@ -101,12 +122,21 @@ describe('scheduler failover with real processes', () => {
    */
   async function leads(p: ProductProcess, namespace: string): Promise<void> {
     try {
-      await waitFor(`process ${p.pid} to lead`, async () => {
-        if (p.child.exitCode !== null || p.child.signalCode !== null) throw new Error(`process ${p.pid} ended (${p.child.exitCode ?? p.child.signalCode}) before leading`);
-        return (await redis.get(`{tw:${namespace}}:lock:leader`))?.startsWith(`${p.pid}-`) ?? false;
-      }, 60_000, 50);
+      await waitFor(
+        `process ${p.pid} to lead`,
+        async () => {
+          if (p.child.exitCode !== null || p.child.signalCode !== null)
+            throw new Error(`process ${p.pid} ended (${p.child.exitCode ?? p.child.signalCode}) before leading`);
+          return (await redis.get(`{tw:${namespace}}:lock:leader`))?.startsWith(`${p.pid}-`) ?? false;
+        },
+        60_000,
+        50,
+      );
     } catch (err) {
-      throw new Error(`${(err as Error).message}; lock held by ${await redis.get(`{tw:${namespace}}:lock:leader`)}; its output:\n${p.output().slice(-4000)}`);
+      throw new Error(
+        `${(err as Error).message}; lock held by ${await redis.get(`{tw:${namespace}}:lock:leader`)}; its output:\n${p.output().slice(-4000)}`,
+        { cause: err },
+      );
     }
   }
 
@@ -129,16 +159,26 @@ describe('scheduler failover with real processes', () => {
    * of the last one): a leader that just took over on a loaded machine may still be making up missed seconds.
    */
   async function waitForFiresUpTo(namespace: string, jobs: number, end: number): Promise<void> {
-    await waitFor('every job firing up to the end', async () => {
-      const last: Array<{ t: string | number }> = await ds.query('SELECT MAX(fire_time) AS t FROM job_instance WHERE namespace = ? GROUP BY job_id', [namespace]);
-      return last.length === jobs && last.every((r) => Number(r.t) > end - 4000);
-    }, 60_000, 200);
+    await waitFor(
+      'every job firing up to the end',
+      async () => {
+        const last: Array<{ t: string | number }> = await ds.query(
+          'SELECT MAX(fire_time) AS t FROM job_instance WHERE namespace = ? GROUP BY job_id',
+          [namespace],
+        );
+        return last.length === jobs && last.every((r) => Number(r.t) > end - 4000);
+      },
+      60_000,
+      200,
+    );
   }
 
   /** Every job of `namespace` has fires exactly 1 s apart, none twice, up to near `end`. */
   async function expectContiguousLedger(namespace: string, jobs: number, end: number): Promise<void> {
     const rows: Array<{ job_id: string; fire_time: string | number }> = await ds.query(
-      'SELECT job_id, fire_time FROM job_instance WHERE namespace = ? ORDER BY job_id, fire_time', [namespace]);
+      'SELECT job_id, fire_time FROM job_instance WHERE namespace = ? ORDER BY job_id, fire_time',
+      [namespace],
+    );
     const byJob = new Map<string, number[]>();
     for (const r of rows) {
       const list = byJob.get(r.job_id) ?? [];
@@ -148,7 +188,10 @@ describe('scheduler failover with real processes', () => {
     expect(byJob.size).toBe(jobs);
     for (const [, fires] of byJob) {
       expect(new Set(fires).size).toBe(fires.length); // no duplicate
-      const gaps = fires.slice(1).map((f, i) => f - fires[i]).filter((d) => d !== 1000);
+      const gaps = fires
+        .slice(1)
+        .map((f, i) => f - fires[i])
+        .filter((d) => d !== 1000);
       expect(gaps).toEqual([]); // no missing second
       expect(fires.at(-1) as number).toBeGreaterThan(end - 4000); // kept firing up to the end
     }

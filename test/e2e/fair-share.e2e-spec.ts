@@ -1,7 +1,16 @@
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
-import { clusterEnv, signedClient, standaloneEnv, startNode, statusCounts, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  signedClient,
+  standaloneEnv,
+  startNode,
+  statusCounts,
+  type TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 /** Worker slots per executor; small so that app A's backlog fills every one of them without a share. */
 const CONCURRENCY = 4;
@@ -17,20 +26,40 @@ interface Shape {
 }
 
 const shapes: Array<[string, () => Promise<Shape>]> = [
-  ['standalone', async () => {
-    const node = await startNode(standaloneEnv({ EXECUTOR_CONCURRENCY: String(CONCURRENCY), LOG_LEVEL: 'error' }));
-    return { api: node, nodes: [node], executors: 1 };
-  }],
-  ['cluster, two executors', async () => {
-    const ns = uniqueNamespace('e2e-fair');
-    const env = (extra: Record<string, string>) => clusterEnv(ns, { EXECUTOR_CONCURRENCY: String(CONCURRENCY), NODE_OFFLINE_AFTER_MS: '15000', LOG_LEVEL: 'error', ...extra });
-    const nodes: TestNode[] = [];
-    const roles: Array<Record<string, string>> = [{ ROLES: 'api,scheduler' }, { ROLES: 'executor', NODE_NAME: 'fair-a' }, { ROLES: 'executor', NODE_NAME: 'fair-b' }];
-    for (const role of roles) nodes.push(await startNode(env(role)));
-    const api = nodes[0];
-    await waitFor('both executors to beat', async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2, 30_000);
-    return { api, nodes, executors: 2 };
-  }],
+  [
+    'standalone',
+    async () => {
+      const node = await startNode(standaloneEnv({ EXECUTOR_CONCURRENCY: String(CONCURRENCY), LOG_LEVEL: 'error' }));
+      return { api: node, nodes: [node], executors: 1 };
+    },
+  ],
+  [
+    'cluster, two executors',
+    async () => {
+      const ns = uniqueNamespace('e2e-fair');
+      const env = (extra: Record<string, string>) =>
+        clusterEnv(ns, {
+          EXECUTOR_CONCURRENCY: String(CONCURRENCY),
+          NODE_OFFLINE_AFTER_MS: '15000',
+          LOG_LEVEL: 'error',
+          ...extra,
+        });
+      const nodes: TestNode[] = [];
+      const roles: Array<Record<string, string>> = [
+        { ROLES: 'api,scheduler' },
+        { ROLES: 'executor', NODE_NAME: 'fair-a' },
+        { ROLES: 'executor', NODE_NAME: 'fair-b' },
+      ];
+      for (const role of roles) nodes.push(await startNode(env(role)));
+      const api = nodes[0];
+      await waitFor(
+        'both executors to beat',
+        async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2,
+        30_000,
+      );
+      return { api, nodes, executors: 2 };
+    },
+  ],
 ];
 
 /**
@@ -58,29 +87,57 @@ describe.each(shapes)('fair sharing of executor slots between apps (%s)', (_name
   /** The task's submit-to-start time, ms (from its `createdAt` and `startedAt`). */
   async function startDelay(client: TickwheelClient, requestId: string): Promise<number> {
     let task: Record<string, unknown> = {};
-    await waitFor(`task ${requestId} to start`, async () => (task = (await client.getTask(requestId)).body).startedAt != null, 15_000, 20);
+    await waitFor(
+      `task ${requestId} to start`,
+      async () => (task = (await client.getTask(requestId)).body).startedAt != null,
+      15_000,
+      20,
+    );
     return Date.parse(task.startedAt as string) - Date.parse(task.createdAt as string);
   }
 
   it("should start another app's task within a second while one app's backlog of slow tasks waits, and still run that backlog", async () => {
     const { api, executors } = shape;
-    const [a, b] = [await signedClient(api, uniqueNamespace('fair-a')), await signedClient(api, uniqueNamespace('fair-b'))];
-    expect((await b.submitTask({ requestId: 'b-idle', handler: 'http', params: { url: `${rx.url}/b` } })).status).toBe(202);
+    const [a, b] = [
+      await signedClient(api, uniqueNamespace('fair-a')),
+      await signedClient(api, uniqueNamespace('fair-b')),
+    ];
+    expect((await b.submitTask({ requestId: 'b-idle', handler: 'http', params: { url: `${rx.url}/b` } })).status).toBe(
+      202,
+    );
     const idle = await startDelay(b, 'b-idle'); // a lone task on idle executors
 
-    const tasks = Array.from({ length: A_TASKS }, (_, i) => ({ requestId: `a-${i}`, handler: 'http', params: { url: `${rx.url}/a` } }));
+    const tasks = Array.from({ length: A_TASKS }, (_, i) => ({
+      requestId: `a-${i}`,
+      handler: 'http',
+      params: { url: `${rx.url}/a` },
+    }));
     expect((await a.submitTasks(tasks)).status).toBe(202);
-    await waitFor("A's calls to fill its share of every executor", async () => rx.inFlight('/a') >= executors * SHARE, 15_000, 20);
-    expect((await b.submitTask({ requestId: 'b-1', handler: 'http', params: { url: `${rx.url}/b` } })).status).toBe(202);
+    await waitFor(
+      "A's calls to fill its share of every executor",
+      async () => rx.inFlight('/a') >= executors * SHARE,
+      15_000,
+      20,
+    );
+    expect((await b.submitTask({ requestId: 'b-1', handler: 'http', params: { url: `${rx.url}/b` } })).status).toBe(
+      202,
+    );
     const behindBacklog = await startDelay(b, 'b-1');
-    process.stdout.write(`[e2e fair share, ${_name}] B's task started ${idle} ms after its submit on idle executors, ${behindBacklog} ms behind A's backlog\n`);
+    process.stdout.write(
+      `[e2e fair share, ${_name}] B's task started ${idle} ms after its submit on idle executors, ${behindBacklog} ms behind A's backlog\n`,
+    );
     expect(behindBacklog).toBeLessThanOrEqual(1000);
     // A alone used its share of each executor, never more.
     expect(rx.peak('/a')).toBe(executors * SHARE);
 
     slowA = false;
     rx.release('/a');
-    await waitFor("all of A's tasks to finish", async () => (await statusCounts(api.ds, api.config.namespace)).SUCCESS === A_TASKS + 2, 60_000, 100);
+    await waitFor(
+      "all of A's tasks to finish",
+      async () => (await statusCounts(api.ds, api.config.namespace)).SUCCESS === A_TASKS + 2,
+      60_000,
+      100,
+    );
     expect(await statusCounts(api.ds, api.config.namespace)).toEqual({ SUCCESS: A_TASKS + 2 });
     expect(rx.of('/a')).toHaveLength(A_TASKS);
     expect(new Set(rx.of('/a').map((c) => c.instanceId)).size).toBe(A_TASKS);

@@ -29,27 +29,51 @@ describe.each(SHAPES)('a job belongs to the app that created it (%s)', (_shape, 
     const a = await appClient(node, 'own-a', WITH_SHELL);
     const b = await appClient(node, 'own-b', WITH_SHELL);
     const created = await a.request<Job>('POST', '/api/jobs', {
-      code: 'nightly', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 3 * * *', params: { url: `${receiver.url}/a`, headers: { Authorization: TOKEN } },
+      code: 'nightly',
+      handler: 'http',
+      triggerType: 'CRON',
+      triggerExpr: '0 0 3 * * *',
+      params: { url: `${receiver.url}/a`, headers: { Authorization: TOKEN } },
     });
     expect(created.status).toBe(201);
     const job = created.body;
     const run = await a.request<Instance>('POST', `/api/jobs/${job.id}/trigger`, {});
     expect(run.status).toBe(202);
     const running = `/api/jobs/${job.id}/instances/${run.body.instanceId}`;
-    await waitFor("A's instance to run", async () => (await a.request<Instance>('GET', running)).body.status === 'RUNNING');
-    expect((await a.request<{ created: string[] }>('POST', '/api/jobs/import-crontab', { fileName: 'shared', content: CRONTAB })).body.created).toEqual(['shared-L1']);
+    await waitFor(
+      "A's instance to run",
+      async () => (await a.request<Instance>('GET', running)).body.status === 'RUNNING',
+    );
+    expect(
+      (
+        await a.request<{ created: string[] }>('POST', '/api/jobs/import-crontab', {
+          fileName: 'shared',
+          content: CRONTAB,
+        })
+      ).body.created,
+    ).toEqual(['shared-L1']);
 
     const read = async (ref: string) => (await a.request<Job>('GET', `/api/jobs/${ref}`)).body;
-    const before = { job: await read(job.id), imported: await read('shared-L1'), rows: await instanceRows(node, job.id) };
+    const before = {
+      job: await read(job.id),
+      imported: await read('shared-L1'),
+      rows: await instanceRows(node, job.id),
+    };
     expect(before.job.params).toEqual({ url: `${receiver.url}/a`, headers: { Authorization: TOKEN } });
 
     const day = new Date(Date.now() - 86_400_000).toISOString();
     for (const ref of [job.id, job.code]) {
       const attempts: Array<[string, string, unknown?]> = [
-        ['GET', `/api/jobs/${ref}`], ['GET', `/api/jobs/${ref}/instances`], ['GET', `/api/jobs/${ref}/instances/${run.body.instanceId}`],
-        ['POST', `/api/jobs/${ref}/pause`], ['POST', `/api/jobs/${ref}/resume`], ['PATCH', `/api/jobs/${ref}`, { params: { url: 'http://evil.example/' } }],
-        ['POST', `/api/jobs/${ref}/trigger`, { params: { url: 'http://evil.example/' } }], ['POST', `/api/jobs/${ref}/backfill`, { from: day, to: new Date().toISOString() }],
-        ['POST', `/api/jobs/${ref}/instances/${run.body.instanceId}/cancel`], ['DELETE', `/api/jobs/${ref}`],
+        ['GET', `/api/jobs/${ref}`],
+        ['GET', `/api/jobs/${ref}/instances`],
+        ['GET', `/api/jobs/${ref}/instances/${run.body.instanceId}`],
+        ['POST', `/api/jobs/${ref}/pause`],
+        ['POST', `/api/jobs/${ref}/resume`],
+        ['PATCH', `/api/jobs/${ref}`, { params: { url: 'http://evil.example/' } }],
+        ['POST', `/api/jobs/${ref}/trigger`, { params: { url: 'http://evil.example/' } }],
+        ['POST', `/api/jobs/${ref}/backfill`, { from: day, to: new Date().toISOString() }],
+        ['POST', `/api/jobs/${ref}/instances/${run.body.instanceId}/cancel`],
+        ['DELETE', `/api/jobs/${ref}`],
       ];
       for (const [method, path, body] of attempts) {
         const res = await b.request(method, path, body);
@@ -59,14 +83,20 @@ describe.each(SHAPES)('a job belongs to the app that created it (%s)', (_shape, 
     }
     expectProblem(await b.request('GET', `/api/tasks/${run.body.requestId}`), 404); // A's fire is not B's task either
     expect((await b.request('GET', '/api/jobs')).body).toEqual({ total: 0, items: [] });
-    const imported = await b.request<{ created: string[]; updated: string[] }>('POST', '/api/jobs/import-crontab', { fileName: 'shared', content: CRONTAB });
+    const imported = await b.request<{ created: string[]; updated: string[] }>('POST', '/api/jobs/import-crontab', {
+      fileName: 'shared',
+      content: CRONTAB,
+    });
     expect(imported.body).toMatchObject({ created: ['shared-L1'], updated: [] }); // B's own job of that code
 
     expect(await read(job.id)).toEqual({ ...before.job, nextFireTimes: expect.any(Array) });
     expect(await read('shared-L1')).toEqual({ ...before.imported, nextFireTimes: expect.any(Array) });
     expect(await instanceRows(node, job.id)).toEqual(before.rows);
     expect((await a.request<Instance>('GET', running)).body.status).toBe('RUNNING');
-    const byB: unknown[] = await node.ds.query('SELECT action FROM audit_log WHERE app_id = ? AND target_id IN (?, ?)', [b.appId, job.id, before.imported.id]);
+    const byB: unknown[] = await node.ds.query(
+      'SELECT action FROM audit_log WHERE app_id = ? AND target_id IN (?, ?)',
+      [b.appId, job.id, before.imported.id],
+    );
     expect(byB).toEqual([]);
     const listB = (await b.request<{ items: Job[] }>('GET', '/api/jobs')).body.items;
     expect(listB.map((j) => [j.code, j.appId])).toEqual([['shared-L1', b.appId]]);
@@ -78,6 +108,8 @@ describe.each(SHAPES)('a job belongs to the app that created it (%s)', (_shape, 
 
 /** Every instance row of a job: id, app, status and params (what B must not have added or changed). */
 function instanceRows(node: TestNode, jobId: string): Promise<unknown[]> {
-  return node.ds.query('SELECT id, app_id, status, params, trigger_source FROM job_instance WHERE job_id = ? ORDER BY id', [jobId]);
+  return node.ds.query(
+    'SELECT id, app_id, status, params, trigger_source FROM job_instance WHERE job_id = ? ORDER BY id',
+    [jobId],
+  );
 }
-

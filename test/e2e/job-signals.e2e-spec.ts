@@ -2,7 +2,17 @@ import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { RedisKeys } from '../../src/modules/coordination/index.js';
 import { LeaderElectionService, SchedulerLoopService } from '../../src/modules/trigger/index.js';
-import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  REDIS_URL,
+  signedClient,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { sleep } from '../utils/async.js';
 
 /**
  * A job created through an API-only process reaches the leader's wheel at once (JobSignals over Redis
@@ -26,11 +36,18 @@ describe('job change signals between processes (MariaDB + Redis)', () => {
     // the loop's duty map, which has no public view.
     const redis = new Redis(REDIS_URL);
     const channel = new RedisKeys(ns).channel('jobs-changed');
-    const duties = (scheduler.app.get(SchedulerLoopService) as unknown as { inFlight: Map<string, Promise<void>> }).inFlight;
+    const duties = (scheduler.app.get(SchedulerLoopService) as unknown as { inFlight: Map<string, Promise<void>> })
+      .inFlight;
     try {
-      await waitFor('the leader listening for job changes, its first scan done', async () =>
-        scheduler.app.get(LeaderElectionService).isLeader && Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]) >= 1
-          && !duties.has('load'), 30_000, 50);
+      await waitFor(
+        'the leader listening for job changes, its first scan done',
+        async () =>
+          scheduler.app.get(LeaderElectionService).isLeader &&
+          Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]) >= 1 &&
+          !duties.has('load'),
+        30_000,
+        50,
+      );
     } finally {
       redis.disconnect();
     }
@@ -39,18 +56,32 @@ describe('job change signals between processes (MariaDB + Redis)', () => {
   afterAll(async () => {
     await api?.close();
     await scheduler?.close();
-    await api?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]).catch(() => undefined);
+    await deleteNamespaceRows(api?.ds, ns).catch(() => undefined);
   });
 
   const rows = async (jobId: string) =>
-    ((await scheduler.ds.query('SELECT fire_time FROM job_instance WHERE job_id = ? ORDER BY fire_time', [jobId])) as Array<{ fire_time: string }>).map((r) => Number(r.fire_time));
+    (
+      (await scheduler.ds.query('SELECT fire_time FROM job_instance WHERE job_id = ? ORDER BY fire_time', [
+        jobId,
+      ])) as Array<{ fire_time: string }>
+    ).map((r) => Number(r.fire_time));
   const firstWritten = async (jobId: string) =>
-    Number(((await scheduler.ds.query('SELECT MIN(created_at) AS t FROM job_instance WHERE job_id = ?', [jobId])) as Array<{ t: string }>)[0].t);
+    Number(
+      (
+        (await scheduler.ds.query('SELECT MIN(created_at) AS t FROM job_instance WHERE job_id = ?', [jobId])) as Array<{
+          t: string;
+        }>
+      )[0].t,
+    );
 
   it('should write the first fires of a job created in another process within seconds, and stop them on a pause from there', async () => {
     const created = Date.now();
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'every-second', handler: 'http', triggerType: 'CRON', triggerExpr: '* * * * * *', params: { method: 'GET', url: 'http://127.0.0.1:9/none' },
+      code: 'every-second',
+      handler: 'http',
+      triggerType: 'CRON',
+      triggerExpr: '* * * * * *',
+      params: { method: 'GET', url: 'http://127.0.0.1:9/none' },
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
@@ -60,7 +91,7 @@ describe('job change signals between processes (MariaDB + Redis)', () => {
 
     expect((await client.request('POST', `/api/jobs/${jobId}/pause`)).status).toBe(200);
     const paused = Date.now();
-    await new Promise((r) => setTimeout(r, 3_000));
+    await sleep(3_000); // time passes on purpose: no fire may be written after the pause
     expect((await rows(jobId)).filter((t) => t > paused + 1_000)).toEqual([]);
   }, 90_000);
 });

@@ -1,8 +1,25 @@
 import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
-import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  signedClient,
+  standaloneEnv,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
+import { sleep } from '../utils/async.js';
 
-type Job = Record<string, unknown> & { id: string; code: string; version: number; enabled: boolean; nextFireTime: string | null; nextFireTimes: string[] };
+type Job = Record<string, unknown> & {
+  id: string;
+  code: string;
+  version: number;
+  enabled: boolean;
+  nextFireTime: string | null;
+  nextFireTimes: string[];
+};
 type Task = Record<string, unknown> & { requestId: string; status: string; triggerSource: string };
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DAY_MS = 86_400_000;
@@ -10,7 +27,7 @@ let seq = 0;
 
 /** A valid CRON job body (yearly, so it never fires during a test unless asked to). */
 function cronBody(receiver: HttpReceiver, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { code: `job-${Date.now()}-${++seq}`, handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', params: { url: `${receiver.url}/job` }, ...extra };
+  return { ...neverFiringJob(`job-${Date.now()}-${++seq}`, 'http'), params: { url: `${receiver.url}/job` }, ...extra };
 }
 
 /** Asserts an RFC 9457 problem answer with `status` (and `field` when given); returns its body. */
@@ -37,17 +54,26 @@ function previewMs(job: Job): number[] {
   return ms;
 }
 
-async function awaitManualSuccess(client: TickwheelClient, receiver: HttpReceiver, jobId: string, code: string): Promise<Task> {
+async function awaitManualSuccess(
+  client: TickwheelClient,
+  receiver: HttpReceiver,
+  jobId: string,
+  code: string,
+): Promise<Task> {
   const res = await client.request<Task>('POST', `/api/jobs/${code}/trigger`, {});
   expect(res.status).toBe(202);
   expect(res.body.triggerSource).toBe('MANUAL');
   expect(res.body).not.toHaveProperty('shards'); // only a sharded job's answer lists shards
   const requestId = res.body.requestId;
   let instances: Task[] = [];
-  await waitFor(`manual instance of ${code} to succeed`, async () => {
-    instances = (await client.request<Task[]>('GET', `/api/jobs/${jobId}/instances`)).body;
-    return instances.some((i) => i.requestId === requestId && i.status === 'SUCCESS');
-  }, 60_000);
+  await waitFor(
+    `manual instance of ${code} to succeed`,
+    async () => {
+      instances = (await client.request<Task[]>('GET', `/api/jobs/${jobId}/instances`)).body;
+      return instances.some((i) => i.requestId === requestId && i.status === 'SUCCESS');
+    },
+    60_000,
+  );
   expect(instances.filter((i) => i.requestId === requestId)).toHaveLength(1);
   expect(receiver.seen.get(requestId)).toBe(1);
   return instances[0];
@@ -75,7 +101,14 @@ describe('jobs API (standalone)', () => {
   it('should create a 6-field CRON job with 5 increasing next fire times on its 15 s grid', async () => {
     const res = await create(cronBody(receiver, { triggerExpr: '*/15 * * * * *', enabled: false }));
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ triggerType: 'CRON', triggerExpr: '*/15 * * * * *', timeZone: 'UTC', version: 1, enabled: false, nextFireTime: null });
+    expect(res.body).toMatchObject({
+      triggerType: 'CRON',
+      triggerExpr: '*/15 * * * * *',
+      timeZone: 'UTC',
+      version: 1,
+      enabled: false,
+      nextFireTime: null,
+    });
     const ms = previewMs(res.body);
     for (const t of ms) expect(new Date(t).getUTCSeconds() % 15).toBe(0);
     for (const t of ms) expect(t % 1000).toBe(0);
@@ -127,14 +160,22 @@ describe('jobs API (standalone)', () => {
     expect(job.nextFireTime).toMatch(/T06:00:00\.000Z$/);
     const described = await client.request<Job>('PATCH', `/api/jobs/${job.id}`, { description: 'nightly' });
     expect(described.status).toBe(200);
-    expect(described.body).toMatchObject({ description: 'nightly', version: job.version + 1, nextFireTime: job.nextFireTime });
+    expect(described.body).toMatchObject({
+      description: 'nightly',
+      version: job.version + 1,
+      nextFireTime: job.nextFireTime,
+    });
     const moved = await client.request<Job>('PATCH', `/api/jobs/${job.code}`, { triggerExpr: '0 0 12 * * *' });
     expect(moved.status).toBe(200);
     expect(moved.body.version).toBe(job.version + 2);
     expect(moved.body.nextFireTime).toMatch(/T12:00:00\.000Z$/);
     expect(Date.parse(moved.body.nextFireTime as string)).toBeGreaterThan(Date.now());
     for (const t of moved.body.nextFireTimes) expect(t).toMatch(/T12:00:00\.000Z$/);
-    expectProblem(await client.request('PATCH', `/api/jobs/${job.id}`, { triggerExpr: '0 0 25 * * *' }), 400, 'triggerExpr');
+    expectProblem(
+      await client.request('PATCH', `/api/jobs/${job.id}`, { triggerExpr: '0 0 25 * * *' }),
+      400,
+      'triggerExpr',
+    );
     expectProblem(await client.request('PATCH', `/api/jobs/${job.id}`, { timeZone: 'Nowhere/Land' }), 400, 'timeZone');
     for (const field of ['handler', 'triggerExpr', 'timeZone', 'params']) {
       expectProblem(await client.request('PATCH', `/api/jobs/${job.id}`, { [field]: null }), 400, field);
@@ -143,7 +184,12 @@ describe('jobs API (standalone)', () => {
     expect(cleared.status).toBe(200);
     expect(cleared.body).toMatchObject({ description: null, version: job.version + 3 });
     const after = await client.request<Job>('GET', `/api/jobs/${job.id}`);
-    expect(after.body).toMatchObject({ version: job.version + 3, handler: 'http', triggerExpr: '0 0 12 * * *', timeZone: 'UTC' });
+    expect(after.body).toMatchObject({
+      version: job.version + 3,
+      handler: 'http',
+      triggerExpr: '0 0 12 * * *',
+      timeZone: 'UTC',
+    });
   });
 
   it('should pause, resume, trigger, list instances, delete (then 404) and audit every step', async () => {
@@ -151,7 +197,10 @@ describe('jobs API (standalone)', () => {
     const paused = await client.request<Job>('POST', `/api/jobs/${job.id}/pause`);
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ enabled: false, nextFireTime: null });
-    expect((await client.request<Job>('GET', `/api/jobs/${job.id}`)).body).toMatchObject({ enabled: false, nextFireTime: null });
+    expect((await client.request<Job>('GET', `/api/jobs/${job.id}`)).body).toMatchObject({
+      enabled: false,
+      nextFireTime: null,
+    });
     const resumed = await client.request<Job>('POST', `/api/jobs/${job.code}/resume`);
     expect(resumed.status).toBe(200);
     expect(resumed.body.enabled).toBe(true);
@@ -166,8 +215,18 @@ describe('jobs API (standalone)', () => {
     expectProblem(await client.request('GET', `/api/jobs/${job.id}`), 404);
     expectProblem(await client.request('DELETE', `/api/jobs/${job.id}`), 404);
 
-    const rows: Array<{ action: string; app_id: string }> = await node.ds.query('SELECT action, app_id FROM audit_log WHERE target_id = ?', [job.id]);
-    expect(rows.map((r) => r.action).sort()).toEqual(['JOB_CREATE', 'JOB_DELETE', 'JOB_PAUSE', 'JOB_RESUME', 'JOB_TRIGGER', 'JOB_UPDATE']);
+    const rows: Array<{ action: string; app_id: string }> = await node.ds.query(
+      'SELECT action, app_id FROM audit_log WHERE target_id = ?',
+      [job.id],
+    );
+    expect(rows.map((r) => r.action).sort()).toEqual([
+      'JOB_CREATE',
+      'JOB_DELETE',
+      'JOB_PAUSE',
+      'JOB_RESUME',
+      'JOB_TRIGGER',
+      'JOB_UPDATE',
+    ]);
     expect(rows.every((r) => r.app_id === appId)).toBe(true);
   }, 90_000);
 
@@ -178,13 +237,15 @@ describe('jobs API (standalone)', () => {
   });
 
   it('should preview a FIXED_RATE job on the grid of its real first fire (the preview was a few ms off it)', async () => {
-    const res = await create(cronBody(receiver, { code: 'rate-preview', triggerType: 'FIXED_RATE', triggerExpr: '3600000' }));
+    const res = await create(
+      cronBody(receiver, { code: 'rate-preview', triggerType: 'FIXED_RATE', triggerExpr: '3600000' }),
+    );
     expect(res.status).toBe(201);
     const ms = previewMs(res.body);
     expect(ms[0]).toBe(Date.parse(res.body.nextFireTime as string));
     for (let i = 1; i < ms.length; i++) expect(ms[i] - ms[i - 1]).toBe(3_600_000);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(previewMs((await client.request<Job>('GET', '/api/jobs/rate-preview')).body)).toEqual(ms); // the same grid read later
+    await sleep(20); // time passes on purpose: the preview must stay on the same grid
+    expect(previewMs((await client.request<Job>('GET', '/api/jobs/rate-preview')).body)).toEqual(ms);
   });
 
   it('should accept a future ONE_SHOT with exactly one preview', async () => {
@@ -201,12 +262,28 @@ describe('jobs API (standalone)', () => {
       ['a cron that never fires (30 February)', (b) => ({ ...b, triggerExpr: '0 0 30 2 *' }), 'triggerExpr'],
       ['an unknown property', (b) => ({ ...b, colour: 'blue' }), 'colour'],
       ['a missing handler', ({ handler: _h, ...b }) => b, 'handler'],
-      ['a ONE_SHOT in the past', (b) => ({ ...b, triggerType: 'ONE_SHOT', triggerExpr: '2020-01-01T00:00:00Z' }), 'triggerExpr'],
+      [
+        'a ONE_SHOT in the past',
+        (b) => ({ ...b, triggerType: 'ONE_SHOT', triggerExpr: '2020-01-01T00:00:00Z' }),
+        'triggerExpr',
+      ],
       ['an unknown routingStrategy', (b) => ({ ...b, routingStrategy: 'NEAREST' }), 'routingStrategy'],
       ['shardTotal 3 without SHARDING_BROADCAST', (b) => ({ ...b, shardTotal: 3 }), 'shardTotal'],
-      ['shardParams of the wrong length', (b) => ({ ...b, routingStrategy: 'SHARDING_BROADCAST', shardTotal: 3, shardParams: [{}, {}] }), 'shardParams'],
-      ['shardParams that are not objects', (b) => ({ ...b, routingStrategy: 'SHARDING_BROADCAST', shardTotal: 2, shardParams: ['a', 'b'] }), 'shardParams'],
-      ['maxConcurrency 2 with QUEUE overlap', (b) => ({ ...b, overlapPolicy: 'QUEUE', maxConcurrency: 2 }), 'maxConcurrency'],
+      [
+        'shardParams of the wrong length',
+        (b) => ({ ...b, routingStrategy: 'SHARDING_BROADCAST', shardTotal: 3, shardParams: [{}, {}] }),
+        'shardParams',
+      ],
+      [
+        'shardParams that are not objects',
+        (b) => ({ ...b, routingStrategy: 'SHARDING_BROADCAST', shardTotal: 2, shardParams: ['a', 'b'] }),
+        'shardParams',
+      ],
+      [
+        'maxConcurrency 2 with QUEUE overlap',
+        (b) => ({ ...b, overlapPolicy: 'QUEUE', maxConcurrency: 2 }),
+        'maxConcurrency',
+      ],
       ['a negative maxConcurrency', (b) => ({ ...b, maxConcurrency: -1 }), 'maxConcurrency'],
       ['shardTotal 0', (b) => ({ ...b, routingStrategy: 'SHARDING_BROADCAST', shardTotal: 0 }), 'shardTotal'],
       ['an unknown triggerType', (b) => ({ ...b, triggerType: 'HOURLY' }), 'triggerType'],
@@ -256,7 +333,9 @@ describe('jobs API (cluster: MariaDB + Redis)', () => {
     await awaitManualSuccess(client, receiver, created.body.id, created.body.code);
     expect((await client.request('DELETE', `/api/jobs/${created.body.code}`)).status).toBe(204);
     expectProblem(await client.request('GET', `/api/jobs/${created.body.id}`), 404);
-    const rows: Array<{ action: string }> = await node.ds.query('SELECT action FROM audit_log WHERE target_id = ?', [created.body.id]);
+    const rows: Array<{ action: string }> = await node.ds.query('SELECT action FROM audit_log WHERE target_id = ?', [
+      created.body.id,
+    ]);
     expect(rows.map((r) => r.action).sort()).toEqual(['JOB_CREATE', 'JOB_DELETE', 'JOB_TRIGGER']);
   }, 90_000);
 });

@@ -3,7 +3,16 @@ import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, REDIS_URL, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  REDIS_URL,
+  signedClient,
+  startNode,
+  type TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
+import { neverFiringJob, triggerNow } from '../utils/jobs.js';
 
 /**
  * The leader SIGKILLed while a limited job's releases and cancels stream through its delay pump (DESIGN §5, §7):
@@ -22,11 +31,23 @@ describe('leader killed while releases and cancels fly (real processes)', () => 
   beforeAll(async () => {
     rx = await startLimitReceiver(() => ({ status: 200, delayMs: 40 }));
     redis = new Redis(REDIS_URL);
-    for (let i = 0; i < 2; i++) schedulers.push(startProcess(clusterEnv(ns, { ROLES: 'scheduler', PORT: '0', NODE_OFFLINE_AFTER_MS: '15000', LOG_LEVEL: 'error' })));
-    api = await startNode(clusterEnv(ns, { ROLES: 'api,executor', NODE_OFFLINE_AFTER_MS: '15000', LOG_LEVEL: 'error' }));
+    for (let i = 0; i < 2; i++)
+      schedulers.push(
+        startProcess(
+          clusterEnv(ns, { ROLES: 'scheduler', PORT: '0', NODE_OFFLINE_AFTER_MS: '15000', LOG_LEVEL: 'error' }),
+        ),
+      );
+    api = await startNode(
+      clusterEnv(ns, { ROLES: 'api,executor', NODE_OFFLINE_AFTER_MS: '15000', LOG_LEVEL: 'error' }),
+    );
     client = await signedClient(api);
-    await waitFor('the executor beats and a leader leads', async () =>
-      (await api.app.get(NodeRegistryService).liveNodes()).length === 1 && !!(await redis.get(`{tw:${ns}}:lock:leader`)), 30_000);
+    await waitFor(
+      'the executor beats and a leader leads',
+      async () =>
+        (await api.app.get(NodeRegistryService).liveNodes()).length === 1 &&
+        !!(await redis.get(`{tw:${ns}}:lock:leader`)),
+      30_000,
+    );
   }, 60_000);
   afterAll(async () => {
     for (const p of schedulers) await p.stop(3000);
@@ -36,19 +57,20 @@ describe('leader killed while releases and cancels fly (real processes)', () => 
   });
 
   const rows = async (jobId: string) =>
-    (await api.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [jobId])) as Array<{ id: string; status: string }>;
+    (await api.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
+      jobId,
+    ])) as Array<{ id: string; status: string }>;
 
   it('every instance ends once, never over the limit, none left waiting', async () => {
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'lk', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 2, timeoutMs: 30_000,
+      ...neverFiringJob('lk', 'http'),
+      maxConcurrency: 2,
+      timeoutMs: 30_000,
       params: { url: `${rx.url}/lk`, timeoutMs: 30_000 },
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
-    for (let i = 0; i < 60; i++) {
-      expect((await client.request('POST', '/api/jobs/lk/trigger', {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
+    await triggerNow(client, 'lk', 60);
     await waitFor('a few ran', async () => rx.of('/lk').length >= 6, 30_000, 10);
     const owner = String(await redis.get(`{tw:${ns}}:lock:leader`));
     const leader = schedulers.find((p) => owner.startsWith(`${p.pid}-`)) as ProductProcess;
@@ -57,9 +79,18 @@ describe('leader killed while releases and cancels fly (real processes)', () => 
     // Cancels while nobody leads: every fifth instance, whatever its state.
     const ids = (await rows(jobId)).map((r) => r.id);
     const cancelled = ids.filter((_, i) => i % 5 === 4);
-    const answers = await Promise.all(cancelled.map((id) => client.request<{ status: string }>('POST', `/api/jobs/lk/instances/${id}/cancel`).then((r) => r.body.status)));
+    const answers = await Promise.all(
+      cancelled.map((id) =>
+        client.request<{ status: string }>('POST', `/api/jobs/lk/instances/${id}/cancel`).then((r) => r.body.status),
+      ),
+    );
     expect(answers.every((s) => ['CANCELLED', 'SUCCESS'].includes(s))).toBe(true);
-    await waitFor('every instance final', async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 90_000, 100);
+    await waitFor(
+      'every instance final',
+      async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
+      90_000,
+      100,
+    );
     const rs = await rows(jobId);
     const calls = rx.of('/lk').map((c) => c.instanceId);
     expect(new Set(calls).size).toBe(calls.length);

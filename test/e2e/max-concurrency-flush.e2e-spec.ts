@@ -2,9 +2,18 @@ import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
-import { clusterEnv, REDIS_URL, signedClient, startNode, statusCounts, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import {
+  clusterEnv,
+  REDIS_URL,
+  signedClient,
+  startNode,
+  statusCounts,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
+import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { sleep } from '../utils/async.js';
 
 /**
  * Per-job maxConcurrency after Redis loses its semaphores (DESIGN §3, §7): the job's limit lives in a Redis
@@ -34,7 +43,11 @@ describe('maxConcurrency after a Redis flush (cluster)', () => {
     // not get its executor declared offline and the held instances revoked and run again.
     node = await startNode(clusterEnv(ns, { REDIS_URL: redisUrl, NODE_OFFLINE_AFTER_MS: '15000' }));
     client = await signedClient(node);
-    await waitFor('the executor to beat', async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1, 30_000);
+    await waitFor(
+      'the executor to beat',
+      async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1,
+      30_000,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -46,28 +59,38 @@ describe('maxConcurrency after a Redis flush (cluster)', () => {
   });
 
   const byStatus = async (jobId: string) => {
-    const rows: Array<{ id: string; status: string }> = await node.ds.query('SELECT id, status FROM job_instance WHERE namespace = ? AND job_id = ?', [ns, jobId]);
+    const rows: Array<{ id: string; status: string }> = await node.ds.query(
+      'SELECT id, status FROM job_instance WHERE namespace = ? AND job_id = ?',
+      [ns, jobId],
+    );
     return rows;
   };
-  const count = async (jobId: string, status: string) => (await byStatus(jobId)).filter((r) => r.status === status).length;
+  const count = async (jobId: string, status: string) =>
+    (await byStatus(jobId)).filter((r) => r.status === status).length;
 
   it('should hold the limit right after the flush: the running instances are rebuilt as holders before anyone new is admitted', async () => {
     const created = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'limited', handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 2, timeoutMs: 120_000,
+      ...neverFiringJob('limited', 'http'),
+      maxConcurrency: 2,
+      timeoutMs: 120_000,
       params: { url: `${effects.url}/slow`, timeoutMs: 120_000 },
     });
     expect(created.status).toBe(201);
     const jobId = created.body.id;
     const semaphore = `{tw:${ns}}:sem:job:${jobId}`;
-    const trigger = async () => {
-      expect((await client.request('POST', '/api/jobs/limited/trigger', {})).status).toBe(202);
-      await sleep(5); // manual fires are keyed by their millisecond
-    };
+    const trigger = () => triggerNow(client, 'limited', 1, 5);
 
     await trigger();
     await trigger();
-    await waitFor('two instances running', async () => (await count(jobId, 'RUNNING')) === 2 && effects.effects.length === 2, 30_000);
-    const running = (await byStatus(jobId)).filter((r) => r.status === 'RUNNING').map((r) => r.id).sort();
+    await waitFor(
+      'two instances running',
+      async () => (await count(jobId, 'RUNNING')) === 2 && effects.effects.length === 2,
+      30_000,
+    );
+    const running = (await byStatus(jobId))
+      .filter((r) => r.status === 'RUNNING')
+      .map((r) => r.id)
+      .sort();
     const holders = async () => (await redis.zrange(semaphore, 0, -1)).filter((m) => m !== '~known').sort();
     expect(await holders()).toEqual(running);
 
@@ -78,18 +101,28 @@ describe('maxConcurrency after a Redis flush (cluster)', () => {
     await trigger();
     // Over the limit: both wait (waited for: a loaded machine may not have routed them within the 3 s below,
     // which then found them still PENDING), and for as long as the first two run, never more than two run.
-    await waitFor('the two new fires waiting', async () => {
-      expect(await count(jobId, 'RUNNING')).toBeLessThanOrEqual(2);
-      return (await count(jobId, 'WAITING')) === 2;
-    }, 30_000, 50);
+    await waitFor(
+      'the two new fires waiting',
+      async () => {
+        expect(await count(jobId, 'RUNNING')).toBeLessThanOrEqual(2);
+        return (await count(jobId, 'WAITING')) === 2;
+      },
+      30_000,
+      50,
+    );
     for (let i = 0; i < 10; i++) {
-      await sleep(300);
+      await sleep(300); // sampling: never more than two run while the first two hold their slots
       expect(await count(jobId, 'RUNNING')).toBeLessThanOrEqual(2);
     }
     expect(await count(jobId, 'WAITING')).toBe(2);
     expect(effects.effects).toHaveLength(2);
     // The leader's passes keep the running instances as holders (with a fresh expiry).
-    await waitFor('the running instances to hold the semaphore', async () => (await holders()).join() === running.join(), 30_000, 50);
+    await waitFor(
+      'the running instances to hold the semaphore',
+      async () => (await holders()).join() === running.join(),
+      30_000,
+      50,
+    );
 
     // Let everything finish: the waiting ones run once slots free, and no slot stays taken.
     hold = false;

@@ -10,7 +10,9 @@ describe('openapi/openapi.json', () => {
       expect(JSON.parse(readFileSync('openapi/openapi.json', 'utf8'))).toEqual(JSON.parse(fromCode));
       const res = await fetch(`${node.url}/docs/openapi.json`);
       expect(res.status).toBe(200);
-      expect(Object.keys(((await res.json()) as { paths: object }).paths)).toEqual(expect.arrayContaining(['/api/tasks', '/api/tasks/{requestId}', '/api/jobs', '/api/nodes']));
+      expect(Object.keys(((await res.json()) as { paths: object }).paths)).toEqual(
+        expect.arrayContaining(['/api/tasks', '/api/tasks/{requestId}', '/api/jobs', '/api/nodes']),
+      );
     } finally {
       await node.close();
     }

@@ -1,8 +1,18 @@
 import { Injectable, Module } from '@nestjs/common';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
-import { clusterEnv, signedClient, standaloneEnv, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  signedClient,
+  standaloneEnv,
+  startNode,
+  type TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { sleep } from '../utils/async.js';
 
 /** Handler runs per job code: in flight now, the most at once, and the order they started in. */
 const active = new Map<string, number>();
@@ -63,7 +73,12 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
   beforeAll(async () => {
     node = await startNode(env(), { imports: [SlowStopModule] });
     client = await signedClient(node);
-    if (shape === 'cluster') await waitFor('the executor to beat', async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1, 30_000);
+    if (shape === 'cluster')
+      await waitFor(
+        'the executor to beat',
+        async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1,
+        30_000,
+      );
   }, 60_000);
   afterAll(async () => {
     held.clear();
@@ -71,34 +86,53 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
   });
 
   const rows = async (jobId: string) =>
-    (await node.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [jobId])) as Array<{ id: string; status: string }>;
+    (await node.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
+      jobId,
+    ])) as Array<{ id: string; status: string }>;
 
   /** Creates a QUEUE job `code` of `q.slow` held running, fires it `n` times, waits until the first runs. @returns job id and instance ids. */
   async function queued(code: string, n: number): Promise<{ jobId: string; ids: string[] }> {
     held.add(code);
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+      ...neverFiringJob(code, 'q.slow'),
+      overlapPolicy: 'QUEUE',
+      timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
-    for (let i = 0; i < n; i++) {
-      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
-    await waitFor('the first runs, the rest wait', async () => {
-      const rs = await rows(res.body.id);
-      return rs.length === n && rs[0].status === 'RUNNING' && rs.slice(1).every((r) => r.status === 'WAITING') && (active.get(code) ?? 0) === 1;
-    }, 30_000, 20);
+    await triggerNow(client, code, n);
+    await waitFor(
+      'the first runs, the rest wait',
+      async () => {
+        const rs = await rows(res.body.id);
+        return (
+          rs.length === n &&
+          rs[0].status === 'RUNNING' &&
+          rs.slice(1).every((r) => r.status === 'WAITING') &&
+          (active.get(code) ?? 0) === 1
+        );
+      },
+      30_000,
+      20,
+    );
     return { jobId: res.body.id, ids: (await rows(res.body.id)).map((r) => r.id) };
   }
 
-  it('the leader\'s pass (every second here) does not release the next fire while the cancelled one winds down', async () => {
+  it("the leader's pass (every second here) does not release the next fire while the cancelled one winds down", async () => {
     const code = `ql-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     windDown.set(code, 900);
-    const { jobId, ids: [a, b] } = await queued(code, 2);
+    const {
+      jobId,
+      ids: [a, b],
+    } = await queued(code, 2);
     expect((await client.request('POST', `/api/jobs/${code}/instances/${a}/cancel`)).status).toBe(200);
     await waitFor('B runs', async () => started.some((s) => s.instanceId === b), 30_000, 20);
     held.delete(code);
-    await waitFor('all final', async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 30_000, 50);
+    await waitFor(
+      'all final',
+      async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
+      30_000,
+      50,
+    );
     expect((await rows(jobId)).map((r) => r.status)).toEqual(['CANCELLED', 'SUCCESS']);
     expect(peak.get(code)).toBe(1);
   }, 90_000);
@@ -109,7 +143,9 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
       windDown.set(code, 900);
       held.add(code);
       const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-        code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: policy, timeoutMs: 60_000,
+        ...neverFiringJob(code, 'q.slow'),
+        overlapPolicy: policy,
+        timeoutMs: 60_000,
       });
       expect(res.status).toBe(201);
       expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
@@ -119,12 +155,25 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
       const b = await client.request<{ instanceId: string; status: string }>('POST', `/api/jobs/${code}/trigger`, {});
       expect(b.status).toBe(202);
       held.delete(code);
-      await waitFor('all final, A stopped', async () => (active.get(code) ?? 0) === 0
-        && (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 30_000, 50);
+      await waitFor(
+        'all final, A stopped',
+        async () =>
+          (active.get(code) ?? 0) === 0 &&
+          (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
+        30_000,
+        50,
+      );
       expect(peak.get(code)).toBe(1);
-      const after = await node.ds.query('SELECT status, error FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [res.body.id]) as Array<{ status: string; error: string | null }>;
+      const after = (await node.ds.query(
+        'SELECT status, error FROM job_instance WHERE job_id = ? ORDER BY fire_time, id',
+        [res.body.id],
+      )) as Array<{ status: string; error: string | null }>;
       if (policy === 'QUEUE') expect(after.map((r) => r.status)).toEqual(['CANCELLED', 'SUCCESS']);
-      else expect(after.map((r) => [r.status, /OVERLAP_SKIP/.test(r.error ?? '')])).toEqual([['CANCELLED', false], ['CANCELLED', true]]);
+      else
+        expect(after.map((r) => [r.status, /OVERLAP_SKIP/.test(r.error ?? '')])).toEqual([
+          ['CANCELLED', false],
+          ['CANCELLED', true],
+        ]);
     }
   }, 90_000);
 
@@ -132,26 +181,46 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
     const code = `lc-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 3, timeoutMs: 60_000,
+      ...neverFiringJob(code, 'q.slow'),
+      maxConcurrency: 3,
+      timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
-    for (let i = 0; i < 10; i++) {
-      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
-    await waitFor('3 run, 7 wait', async () => (active.get(code) ?? 0) === 3 && (await rows(res.body.id)).filter((r) => r.status === 'WAITING').length === 7, 30_000, 20);
+    await triggerNow(client, code, 10);
+    await waitFor(
+      '3 run, 7 wait',
+      async () =>
+        (active.get(code) ?? 0) === 3 && (await rows(res.body.id)).filter((r) => r.status === 'WAITING').length === 7,
+      30_000,
+      20,
+    );
     const first = (await rows(res.body.id)).map((r) => r.id);
-    const answers = await Promise.all(first.map((id) => client.request<{ status: string }>('POST', `/api/jobs/${code}/instances/${id}/cancel`).then((r) => r.body.status)));
+    const answers = await Promise.all(
+      first.map((id) =>
+        client
+          .request<{ status: string }>('POST', `/api/jobs/${code}/instances/${id}/cancel`)
+          .then((r) => r.body.status),
+      ),
+    );
     expect(answers).toEqual(first.map(() => 'CANCELLED'));
-    for (let i = 0; i < 4; i++) {
-      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
+    await triggerNow(client, code, 4);
     held.delete(code);
-    await waitFor('all final', async () => (active.get(code) ?? 0) === 0
-      && (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 30_000, 50);
+    await waitFor(
+      'all final',
+      async () =>
+        (active.get(code) ?? 0) === 0 &&
+        (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
+      30_000,
+      50,
+    );
     const after = await rows(res.body.id);
-    expect(after.map((r) => r.status)).toEqual([...first.map(() => 'CANCELLED'), 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
+    expect(after.map((r) => r.status)).toEqual([
+      ...first.map(() => 'CANCELLED'),
+      'SUCCESS',
+      'SUCCESS',
+      'SUCCESS',
+      'SUCCESS',
+    ]);
     expect(peak.get(code)).toBe(3);
   }, 90_000);
 
@@ -159,53 +228,75 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
     const code = `qo-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+      ...neverFiringJob(code, 'q.slow'),
+      overlapPolicy: 'QUEUE',
+      timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
-    for (let i = 0; i < 16; i++) {
-      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
+    await triggerNow(client, code, 16);
     const ids = (await rows(res.body.id)).map((r) => r.id);
     held.delete(code);
     const victims = ids.filter((_, i) => i % 3 === 1);
-    await Promise.all(victims.map(async (id, k) => {
-      await new Promise((r) => setTimeout(r, k * 7));
-      const a = await client.request<{ status: string }>('POST', `/api/jobs/${code}/instances/${id}/cancel`);
-      expect(['CANCELLED', 'SUCCESS']).toContain(a.body.status);
-    }));
-    await waitFor('all final', async () => (active.get(code) ?? 0) === 0
-      && (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 30_000, 50);
+    await Promise.all(
+      victims.map(async (id, k) => {
+        await sleep(k * 7); // the cancels spread over time on purpose, interleaved with the runs' ends
+        const a = await client.request<{ status: string }>('POST', `/api/jobs/${code}/instances/${id}/cancel`);
+        expect(['CANCELLED', 'SUCCESS']).toContain(a.body.status);
+      }),
+    );
+    await waitFor(
+      'all final',
+      async () =>
+        (active.get(code) ?? 0) === 0 &&
+        (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
+      30_000,
+      50,
+    );
     const order = started.filter((s) => s.code === code).map((s) => ids.indexOf(s.instanceId));
     expect(order).toEqual([...order].sort((x, y) => x - y));
     expect(new Set(order).size).toBe(order.length);
     expect(peak.get(code)).toBe(1);
     const after = await rows(res.body.id);
-    expect(after.filter((r) => r.status === 'SUCCESS').map((r) => ids.indexOf(r.id))).toEqual(order.filter((i) => after[i].status === 'SUCCESS'));
+    expect(after.filter((r) => r.status === 'SUCCESS').map((r) => ids.indexOf(r.id))).toEqual(
+      order.filter((i) => after[i].status === 'SUCCESS'),
+    );
   }, 90_000);
 
   it('cancelling the running fire and then a waiting one does not start the third beside the first', async () => {
     const code = `qc-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
     const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code, handler: 'q.slow', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', overlapPolicy: 'QUEUE', timeoutMs: 60_000,
+      ...neverFiringJob(code, 'q.slow'),
+      overlapPolicy: 'QUEUE',
+      timeoutMs: 60_000,
     });
     expect(res.status).toBe(201);
     const jobId = res.body.id;
-    for (let i = 0; i < 4; i++) {
-      expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 3));
-    }
-    await waitFor('A runs, the rest wait', async () => {
-      const rs = await rows(jobId);
-      return rs[0]?.status === 'RUNNING' && rs.slice(1).every((r) => r.status === 'WAITING') && (active.get(code) ?? 0) === 1;
-    }, 30_000, 20);
+    await triggerNow(client, code, 4);
+    await waitFor(
+      'A runs, the rest wait',
+      async () => {
+        const rs = await rows(jobId);
+        return (
+          rs[0]?.status === 'RUNNING' &&
+          rs.slice(1).every((r) => r.status === 'WAITING') &&
+          (active.get(code) ?? 0) === 1
+        );
+      },
+      30_000,
+      20,
+    );
     const [a, b, c, d] = (await rows(jobId)).map((r) => r.id);
     expect((await client.request('POST', `/api/jobs/${code}/instances/${a}/cancel`)).status).toBe(200);
     expect((await client.request('POST', `/api/jobs/${code}/instances/${b}/cancel`)).status).toBe(200);
     await waitFor('C runs', async () => started.some((s) => s.instanceId === c), 30_000, 20);
     held.delete(code);
-    await waitFor('all final', async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)), 30_000, 50);
+    await waitFor(
+      'all final',
+      async () => (await rows(jobId)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
+      30_000,
+      50,
+    );
     expect((await rows(jobId)).map((r) => r.status)).toEqual(['CANCELLED', 'CANCELLED', 'SUCCESS', 'SUCCESS']);
     expect(started.filter((s) => s.code === code).map((s) => s.instanceId)).toEqual([a, c, d]);
     expect(peak.get(code)).toBe(1);

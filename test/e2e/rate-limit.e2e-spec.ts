@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
-import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, UNLIMITED, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  signedClient,
+  standaloneEnv,
+  startNode,
+  TestNode,
+  UNLIMITED,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 /** The settings every node of these tests runs with: 1 request/s, bursts of 5. */
 const LIMITS = { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '5' };
@@ -66,14 +75,26 @@ function describeRateLimits(shape: string, start: () => Promise<TestNode>): void
       const refused = (await untilRefused(c)).pop() as Answer;
       const retryAfterMs = 1000 * expectRateLimited(refused, 5);
       // refused calls take no token, so polling does not delay the refill; the slack is for a loaded machine
-      await waitFor('a request let through again', async () => (await nodesCall(c)).status === 200, retryAfterMs + 3000, 100);
+      await waitFor(
+        'a request let through again',
+        async () => (await nodesCall(c)).status === 200,
+        retryAfterMs + 3000,
+        100,
+      );
     });
 
     it("should apply a client's own rate_limit / rate_burst over the settings", async () => {
       // 5/s: sequential calls outrun the refill unless each takes 200 ms (a faster rate was never refused on a loaded machine)
       const roomy = await signedClient(node, undefined, undefined, { rateLimit: 5, rateBurst: 20 });
       const answers = await burst(roomy, 20);
-      expect(answers.every((a) => a.status === 200 && a.headers.get('ratelimit-limit') === '20' && a.headers.get('ratelimit-policy') === '20;w=4')).toBe(true);
+      expect(
+        answers.every(
+          (a) =>
+            a.status === 200 &&
+            a.headers.get('ratelimit-limit') === '20' &&
+            a.headers.get('ratelimit-policy') === '20;w=4',
+        ),
+      ).toBe(true);
       expectRateLimited((await untilRefused(roomy, 60)).pop() as Answer, 20);
       const tight = await signedClient(node, undefined, undefined, { rateLimit: 1, rateBurst: 2 });
       expect((await burst(tight, 2)).map((a) => a.status)).toEqual([200, 200]);
@@ -126,13 +147,16 @@ describe('rate limits across API nodes (cluster)', () => {
     await a?.close();
   });
 
-  it("should share one bucket per app between every API node (Redis), whichever node a request reaches", async () => {
+  it('should share one bucket per app between every API node (Redis), whichever node a request reaches', async () => {
     const onA = await signedClient(a);
     const appId = `shared-${randomBytes(4).toString('hex')}`;
     const { secret } = await a.app.get(ApiClientService).create(appId);
     const viaA = new TickwheelClient({ baseUrl: a.url, appId, secret });
     const viaB = new TickwheelClient({ baseUrl: b.url, appId, secret });
-    const first = await Promise.all([...Array.from({ length: 3 }, () => nodesCall(viaA)), ...Array.from({ length: 2 }, () => nodesCall(viaB))]);
+    const first = await Promise.all([
+      ...Array.from({ length: 3 }, () => nodesCall(viaA)),
+      ...Array.from({ length: 2 }, () => nodesCall(viaB)),
+    ]);
     expect(first.map((x) => x.status)).toEqual([200, 200, 200, 200, 200]);
     const more = await untilRefused(viaB);
     expect(more.length).toBeLessThanOrEqual(4);

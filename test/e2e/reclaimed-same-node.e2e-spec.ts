@@ -3,7 +3,18 @@ import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { TaskRunner } from '../../src/modules/execution/task-runner.service.js';
-import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  REDIS_URL,
+  signedClient,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { sleep } from '../utils/async.js';
 
 /** What the handler saw, per attempt. */
 const started = new Map<number, JobContext>();
@@ -24,10 +35,16 @@ class HoldHandler implements JobHandlerImpl {
       await firstHeld;
       return { attempt: 1 };
     }
-    return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => {
-      aborted.set(ctx.attempt, String((ctx.signal.reason as Error)?.message));
-      reject(ctx.signal.reason as Error);
-    }, { once: true }));
+    return new Promise((_, reject) =>
+      ctx.signal.addEventListener(
+        'abort',
+        () => {
+          aborted.set(ctx.attempt, String((ctx.signal.reason as Error)?.message));
+          reject(ctx.signal.reason as Error);
+        },
+        { once: true },
+      ),
+    );
   }
 }
 
@@ -38,7 +55,9 @@ const limitedSeen: Array<{ instanceId: string; attempt: number }> = [];
 class LimitedHandler implements JobHandlerImpl {
   execute(ctx: JobContext): Promise<unknown> {
     limitedSeen.push({ instanceId: ctx.instanceId, attempt: ctx.attempt });
-    return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true }));
+    return new Promise((_, reject) =>
+      ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true }),
+    );
   }
 }
 
@@ -62,30 +81,46 @@ describe('an instance re-claimed on the node where its old attempt still runs (M
   let client: TickwheelClient;
 
   beforeAll(async () => {
-    api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', NODE_OFFLINE_AFTER_MS: '15000', RECONCILE_INTERVAL_MS: '1000' }));
+    api = await startNode(
+      clusterEnv(ns, { ROLES: 'api,scheduler', NODE_OFFLINE_AFTER_MS: '15000', RECONCILE_INTERVAL_MS: '1000' }),
+    );
     // A long lease renewed rarely: only the test's own expiry takes it back.
-    executor = await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_OFFLINE_AFTER_MS: '15000', LEASE_MS: '600000', LEASE_RENEW_MS: '300000' }),
-      { imports: [HoldModule] });
+    executor = await startNode(
+      clusterEnv(ns, {
+        ROLES: 'executor',
+        NODE_OFFLINE_AFTER_MS: '15000',
+        LEASE_MS: '600000',
+        LEASE_RENEW_MS: '300000',
+      }),
+      { imports: [HoldModule] },
+    );
     client = await signedClient(api);
-    await waitFor('executor to advertise reclaim.hold', async () => {
-      const nodes = await client.request<Array<{ handlers: string[] }>>('GET', '/api/nodes');
-      return nodes.body.some((n) => n.handlers.includes('reclaim.hold'));
-    }, 30_000);
+    await waitFor(
+      'executor to advertise reclaim.hold',
+      async () => {
+        const nodes = await client.request<Array<{ handlers: string[] }>>('GET', '/api/nodes');
+        return nodes.body.some((n) => n.handlers.includes('reclaim.hold'));
+      },
+      30_000,
+    );
   }, 60_000);
 
   afterAll(async () => {
     releaseFirst();
     await executor?.close();
-    await api?.ds.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [ns]);
-    await api?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(api?.ds, ns);
     await api?.close();
   });
 
   /** Whether the executor still tracks the attempt of `instanceId` with `fencingToken` (it drops it when that attempt has ended). */
-  const tracks = (instanceId: string, fencingToken: number) => executor.app.get(TaskRunner).running.has(`${instanceId}#${fencingToken}`);
+  const tracks = (instanceId: string, fencingToken: number) =>
+    executor.app.get(TaskRunner).running.has(`${instanceId}#${fencingToken}`);
 
   it('should still abort the second attempt on cancel after the first one ended on the same node', async () => {
-    expect((await client.submitTask({ requestId: 'r-1', handler: 'reclaim.hold', maxAttempts: 3, timeoutMs: 600_000 })).status).toBe(202);
+    expect(
+      (await client.submitTask({ requestId: 'r-1', handler: 'reclaim.hold', maxAttempts: 3, timeoutMs: 600_000 }))
+        .status,
+    ).toBe(202);
     await waitFor('attempt 1 to start', async () => started.has(1), 30_000, 20);
     // The lease ran out (a node that beats but hangs): the reconciler takes the row back as attempt 2.
     await api.ds.query('UPDATE job_instance SET lease_until = 1 WHERE namespace = ? AND request_id = ?', [ns, 'r-1']);
@@ -94,17 +129,28 @@ describe('an instance re-claimed on the node where its old attempt still runs (M
     // Attempt 1's finishing write is rejected (stale token) and it ends: waited for (a fixed 1 s could pass
     // before it on a loaded machine, and the cancel below would then not test the case at all).
     const first = started.get(1) as JobContext;
-    await waitFor('attempt 1 to end on the node', async () => !tracks(first.instanceId, first.fencingToken), 30_000, 20);
+    await waitFor(
+      'attempt 1 to end on the node',
+      async () => !tracks(first.instanceId, first.fencingToken),
+      30_000,
+      20,
+    );
     expect(tracks(first.instanceId, (started.get(2) as JobContext).fencingToken)).toBe(true);
     expect((await client.request('POST', '/api/tasks/r-1/cancel')).status).toBeLessThan(300);
     await waitFor('attempt 2 to be aborted', async () => aborted.has(2), 30_000, 20).catch(() => undefined);
     expect(aborted.get(2)).toBe('REVOKED');
-    await waitFor('attempt 2 closed', async () => {
-      const rows: Array<{ attempt: number; status: string }> = await api.ds.query(
-        `SELECT a.attempt, a.status FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id
-          WHERE i.namespace = ? AND i.request_id = ? ORDER BY a.attempt`, [ns, 'r-1']);
-      return rows.length === 2 && rows[1].status !== 'RUNNING';
-    }, 30_000);
+    await waitFor(
+      'attempt 2 closed',
+      async () => {
+        const rows: Array<{ attempt: number; status: string }> = await api.ds.query(
+          `SELECT a.attempt, a.status FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id
+          WHERE i.namespace = ? AND i.request_id = ? ORDER BY a.attempt`,
+          [ns, 'r-1'],
+        );
+        return rows.length === 2 && rows[1].status !== 'RUNNING';
+      },
+      30_000,
+    );
     expect((await client.getTask('r-1')).body.status).toBe('CANCELLED');
   }, 150_000);
 
@@ -112,22 +158,35 @@ describe('an instance re-claimed on the node where its old attempt still runs (M
     const redis = new Redis(REDIS_URL);
     try {
       const created = await client.request<{ id: string }>('POST', '/api/jobs', {
-        code: 'limited', handler: 'reclaim.limited', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1, timeoutMs: 600_000, retryMax: 2,
+        ...neverFiringJob('limited', 'reclaim.limited'),
+        maxConcurrency: 1,
+        timeoutMs: 600_000,
+        retryMax: 2,
       });
       expect(created.status).toBe(201);
       const jobId = created.body.id;
       const semaphore = `{tw:${ns}}:sem:job:${jobId}`;
-      const rows = async () => (await api.ds.query('SELECT id, status, attempt FROM job_instance WHERE namespace = ? AND job_id = ? ORDER BY created_at', [ns, jobId])) as
-        Array<{ id: string; status: string; attempt: number }>;
+      const rows = async () =>
+        (await api.ds.query(
+          'SELECT id, status, attempt FROM job_instance WHERE namespace = ? AND job_id = ? ORDER BY created_at',
+          [ns, jobId],
+        )) as Array<{ id: string; status: string; attempt: number }>;
       expect((await client.request('POST', '/api/jobs/limited/trigger', {})).status).toBe(202);
       await waitFor('attempt 1 to run', async () => limitedSeen.length === 1, 30_000, 20);
       const id = limitedSeen[0].instanceId;
       await api.ds.query('UPDATE job_instance SET lease_until = 1 WHERE id = ?', [id]);
       await waitFor('attempt 2 to run', async () => limitedSeen.some((s) => s.attempt === 2), 30_000, 20);
-      await waitFor('attempt 1 to end (revoked)', async () => {
-        const a: Array<{ c: number | string }> = await api.ds.query("SELECT COUNT(*) AS c FROM job_attempt WHERE instance_id = ? AND status <> 'RUNNING'", [id]);
-        return Number(a[0].c) === 1;
-      }, 30_000);
+      await waitFor(
+        'attempt 1 to end (revoked)',
+        async () => {
+          const a: Array<{ c: number | string }> = await api.ds.query(
+            "SELECT COUNT(*) AS c FROM job_attempt WHERE instance_id = ? AND status <> 'RUNNING'",
+            [id],
+          );
+          return Number(a[0].c) === 1;
+        },
+        30_000,
+      );
       // A beat aborts attempt 1 here and its end runs its clean-up; the reconciler's next pass would re-assert
       // the holder, so the semaphore is watched closely, not once: for 2 s and until attempt 1 has ended on the
       // node (and a little after), however long that takes on a loaded machine.
@@ -138,10 +197,10 @@ describe('an instance re-claimed on the node where its old attempt still runs (M
         if (Date.now() - since > 30_000) throw new Error('attempt 1 of the limited fire never ended on the node');
         if (endedAt === 0 && !tracks(id, 1)) endedAt = Date.now();
         seen.add((await redis.zrange(semaphore, 0, -1)).filter((m) => m !== '~known').join()); // '~known': the semaphore's own mark
-        await new Promise((r) => setTimeout(r, 10));
+        await sleep(10); // sampling: the semaphore watched closely
       }
       expect([...seen]).toEqual([id]);
-      await new Promise((r) => setTimeout(r, 5));
+      await sleep(5); // manual fires are keyed by their millisecond
       expect((await client.request('POST', '/api/jobs/limited/trigger', {})).status).toBe(202);
       await waitFor('the second fire to be written', async () => (await rows()).length === 2, 30_000);
       // Its admission decided (it was a fixed 1.5 s): it must wait for the slot attempt 2 holds.

@@ -18,9 +18,19 @@ describe('recovery by the reconciler (cluster shape)', () => {
   let client: TickwheelClient;
 
   const row = async (requestId: string) =>
-    ((await api.ds.query('SELECT * FROM job_instance WHERE namespace = ? AND request_id = ?', [ns, requestId])) as Array<Record<string, unknown>>)[0];
+    (
+      (await api.ds.query('SELECT * FROM job_instance WHERE namespace = ? AND request_id = ?', [
+        ns,
+        requestId,
+      ])) as Array<Record<string, unknown>>
+    )[0];
   const submit = async (requestId: string, extra: Record<string, unknown> = {}) => {
-    const res = await client.submitTask({ requestId, handler: 'http', params: { url: `${receiver.url}/${requestId}` }, ...extra });
+    const res = await client.submitTask({
+      requestId,
+      handler: 'http',
+      params: { url: `${receiver.url}/${requestId}` },
+      ...extra,
+    });
     expect(res.status).toBe(202);
   };
 
@@ -39,12 +49,22 @@ describe('recovery by the reconciler (cluster shape)', () => {
   it('should route again the DISPATCHED and RUNNING rows of a node that never beats, and reject the old fencing token', async () => {
     await submit('ghost-dispatched');
     await submit('ghost-running', { maxAttempts: 2 });
-    await api.ds.query("UPDATE job_instance SET status = 'DISPATCHED', node_id = 'ghost-20260101-1' WHERE namespace = ? AND request_id = ?", [ns, 'ghost-dispatched']);
-    await api.ds.query("UPDATE job_instance SET status = 'RUNNING', node_id = 'ghost-20260101-1', fencing_token = 1, lease_until = ? WHERE namespace = ? AND request_id = ?",
-      [Date.now() + 600_000, ns, 'ghost-running']);
+    await api.ds.query(
+      "UPDATE job_instance SET status = 'DISPATCHED', node_id = 'ghost-20260101-1' WHERE namespace = ? AND request_id = ?",
+      [ns, 'ghost-dispatched'],
+    );
+    await api.ds.query(
+      "UPDATE job_instance SET status = 'RUNNING', node_id = 'ghost-20260101-1', fencing_token = 1, lease_until = ? WHERE namespace = ? AND request_id = ?",
+      [Date.now() + 600_000, ns, 'ghost-running'],
+    );
     executor = await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_NAME: 'real' }));
     await api.app.get(ReconcilerService).reconcileOnce();
-    await waitFor('both SUCCESS', async () => (await row('ghost-dispatched'))?.status === 'SUCCESS' && (await row('ghost-running'))?.status === 'SUCCESS', 30_000);
+    await waitFor(
+      'both SUCCESS',
+      async () =>
+        (await row('ghost-dispatched'))?.status === 'SUCCESS' && (await row('ghost-running'))?.status === 'SUCCESS',
+      30_000,
+    );
     const d = await row('ghost-dispatched');
     const r = await row('ghost-running');
     expect(d.attempt).toBe(1); // it never ran: same attempt
@@ -52,8 +72,16 @@ describe('recovery by the reconciler (cluster shape)', () => {
     expect(Number(r.fencing_token)).toBe(2);
     expect(String(r.node_id)).toMatch(/^real-/);
     // The ghost's late finishing write carries token 1 and must lose.
-    const late = await api.app.get(JobInstanceRepository).transition(String(r.id), JobInstanceStatus.RUNNING, JobInstanceStatus.FAILED,
-      { attempt: 1, fencingToken: 1 }, { error: 'late write from the lost node' }, Date.now());
+    const late = await api.app
+      .get(JobInstanceRepository)
+      .transition(
+        String(r.id),
+        JobInstanceStatus.RUNNING,
+        JobInstanceStatus.FAILED,
+        { attempt: 1, fencingToken: 1 },
+        { error: 'late write from the lost node' },
+        Date.now(),
+      );
     expect(late).toBe(false);
     expect((await row('ghost-running')).status).toBe('SUCCESS');
   }, 90_000);
@@ -62,10 +90,16 @@ describe('recovery by the reconciler (cluster shape)', () => {
     await executor.close();
     executor = undefined as unknown as TestNode;
     await submit('lost-push');
-    await api.ds.query("UPDATE job_instance SET status = 'DISPATCHED', node_id = NULL WHERE namespace = ? AND request_id = ?", [ns, 'lost-push']);
+    await api.ds.query(
+      "UPDATE job_instance SET status = 'DISPATCHED', node_id = NULL WHERE namespace = ? AND request_id = ?",
+      [ns, 'lost-push'],
+    );
     executor = await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_NAME: 'again' }));
     const nodeId = executor.app.get(ExecutorService).nodeId;
-    await api.ds.query('UPDATE job_instance SET node_id = ?, dispatched_at = ? WHERE namespace = ? AND request_id = ?', [nodeId, Date.now() - 120_000, ns, 'lost-push']);
+    await api.ds.query(
+      'UPDATE job_instance SET node_id = ?, dispatched_at = ? WHERE namespace = ? AND request_id = ?',
+      [nodeId, Date.now() - 120_000, ns, 'lost-push'],
+    );
     await api.app.get(ReconcilerService).reconcileOnce();
     await waitFor('SUCCESS', async () => (await row('lost-push'))?.status === 'SUCCESS', 30_000);
     expect(receiver.seen.get('lost-push')).toBe(1);
@@ -74,7 +108,10 @@ describe('recovery by the reconciler (cluster shape)', () => {
   it('should give a RUNNING row with an expired lease to another attempt, or FAILED when none is left', async () => {
     await submit('expired-lease-last', { maxAttempts: 1 });
     await waitFor('SUCCESS first', async () => (await row('expired-lease-last'))?.status === 'SUCCESS', 30_000);
-    await api.ds.query("UPDATE job_instance SET status = 'RUNNING', lease_until = ?, finished_at = NULL WHERE namespace = ? AND request_id = ?", [Date.now() - 1, ns, 'expired-lease-last']);
+    await api.ds.query(
+      "UPDATE job_instance SET status = 'RUNNING', lease_until = ?, finished_at = NULL WHERE namespace = ? AND request_id = ?",
+      [Date.now() - 1, ns, 'expired-lease-last'],
+    );
     await api.app.get(ReconcilerService).reconcileOnce();
     const r = await row('expired-lease-last');
     expect(r.status).toBe('FAILED');

@@ -3,11 +3,19 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, REDIS_URL, signedClient, startNode, statusCounts, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  REDIS_URL,
+  signedClient,
+  startNode,
+  statusCounts,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
+import { sleep } from '../utils/async.js';
 
 type Row = Record<string, unknown>;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Redis loses everything mid-run (DESIGN §3, issue 4 point 6): the deployment's Redis database is flushed
  * while tasks are queued, delayed, running and cron jobs fire every second. MySQL holds every fact, so the
@@ -22,7 +30,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('Redis flushed mid-run (real executor processes)', () => {
   const ns = uniqueNamespace('e2e-flush');
   const redisUrl = `${REDIS_URL.replace(/\/\d*$/, '')}/11`;
-  const env = (extra: Record<string, string>) => clusterEnv(ns, { REDIS_URL: redisUrl, HEARTBEAT_INTERVAL_MS: '2000', NODE_OFFLINE_AFTER_MS: '6000', ...extra });
+  const env = (extra: Record<string, string>) =>
+    clusterEnv(ns, { REDIS_URL: redisUrl, HEARTBEAT_INTERVAL_MS: '2000', NODE_OFFLINE_AFTER_MS: '6000', ...extra });
   const TASKS = 300;
   const JOBS = 8;
   const FIRES_EACH = 8;
@@ -33,12 +42,21 @@ describe('Redis flushed mid-run (real executor processes)', () => {
   const procs: ProductProcess[] = [];
 
   beforeAll(async () => {
-    effects = await startEffectLog((path) => ({ delayMs: path === '/fire' ? 50 : 100 + Math.floor(Math.random() * 300) }));
+    effects = await startEffectLog((path) => ({
+      delayMs: path === '/fire' ? 50 : 100 + Math.floor(Math.random() * 300),
+    }));
     redis = new Redis(redisUrl);
     api = await startNode(env({ ROLES: 'api,scheduler' }));
     client = await signedClient(api);
-    procs.push(startProcess(env({ ROLES: 'executor', PORT: '0', NODE_NAME: 'fa' })), startProcess(env({ ROLES: 'executor', PORT: '0', NODE_NAME: 'fb' })));
-    await waitFor('both executors to beat', async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2, 30_000);
+    procs.push(
+      startProcess(env({ ROLES: 'executor', PORT: '0', NODE_NAME: 'fa' })),
+      startProcess(env({ ROLES: 'executor', PORT: '0', NODE_NAME: 'fb' })),
+    );
+    await waitFor(
+      'both executors to beat',
+      async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2,
+      30_000,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -51,7 +69,12 @@ describe('Redis flushed mid-run (real executor processes)', () => {
   it('should bring every task and every fire to SUCCESS exactly once after a flush in the middle of the run', async () => {
     for (let i = 0; i < JOBS; i++) {
       const res = await client.request('POST', '/api/jobs', {
-        code: `flush-job-${i}`, handler: 'http', triggerType: 'CRON', triggerExpr: '* * * * * *', params: { url: `${effects.url}/fire` }, misfirePolicy: 'FIRE_ALL',
+        code: `flush-job-${i}`,
+        handler: 'http',
+        triggerType: 'CRON',
+        triggerExpr: '* * * * * *',
+        params: { url: `${effects.url}/fire` },
+        misfirePolicy: 'FIRE_ALL',
       });
       expect(res.status).toBe(201);
     }
@@ -61,7 +84,10 @@ describe('Redis flushed mid-run (real executor processes)', () => {
     let flushedAt = 0;
     for (let b = 0; b < 3; b++) {
       const tasks = ids.slice(b * 100, b * 100 + 100).map((requestId, i) => ({
-        requestId, handler: 'http', params: { url: `${effects.url}/task` }, ...(i % 3 === 0 ? { delayMs: 1000 + ((i * 37) % 2000) } : {}),
+        requestId,
+        handler: 'http',
+        params: { url: `${effects.url}/task` },
+        ...(i % 3 === 0 ? { delayMs: 1000 + ((i * 37) % 2000) } : {}),
       }));
       const res = await client.submitTasks(tasks);
       expect(res.status).toBe(202);
@@ -72,41 +98,73 @@ describe('Redis flushed mid-run (real executor processes)', () => {
         expect(await redis.flushdb()).toBe('OK');
         process.stdout.write(`[e2e redis-flush] FLUSHDB with instances ${JSON.stringify(before)}\n`);
       }
-      await sleep(500);
+      await sleep(500); // pacing: the batches spread over the flush
     }
     // Everything Redis held comes back: the registry (from the next beats) and the leader lock. Waited for (it
     // was a fixed 4-s sleep, which beats every 2 s from two busy processes could outlast on a loaded machine).
-    const live = async () => (await api.app.get(NodeRegistryService).liveNodes()).map((n) => n.nodeId.split('-')[0]).sort().join();
-    await waitFor('the registry and the leader lock back', async () => (await live()) === 'fa,fb' && (await redis.get(`{tw:${ns}}:lock:leader`)) !== null, 30_000, 100);
+    const live = async () =>
+      (await api.app.get(NodeRegistryService).liveNodes())
+        .map((n) => n.nodeId.split('-')[0])
+        .sort()
+        .join();
+    await waitFor(
+      'the registry and the leader lock back',
+      async () => (await live()) === 'fa,fb' && (await redis.get(`{tw:${ns}}:lock:leader`)) !== null,
+      30_000,
+      100,
+    );
     // Firing goes on after the flush: wait (rather than sleep a fixed time, which a loaded CI machine
     // outruns — CI once saw 5 fires of a job) until every job has fires at least 3 s past the flush and
     // at least FIRES_EACH in all; the per-second check below then also covers the flush window. Only fires
     // already due count: rows staged ahead of their time are withdrawn by the pause below.
-    await waitFor('every job firing past the flush', async () => {
-      const perJob: Row[] = await api.ds.query(
-        'SELECT job_id, COUNT(*) AS n, MAX(fire_time) AS last FROM job_instance WHERE namespace = ? AND job_id IS NOT NULL AND fire_time < ? GROUP BY job_id',
-        [ns, Date.now() - 500]);
-      return perJob.length === JOBS && perJob.every((r) => Number(r.n) >= FIRES_EACH && Number(r.last) >= flushedAt + 3000);
-    }, 60_000, 250);
-    for (let i = 0; i < JOBS; i++) expect((await client.request('POST', `/api/jobs/flush-job-${i}/pause`)).status).toBe(200);
+    await waitFor(
+      'every job firing past the flush',
+      async () => {
+        const perJob: Row[] = await api.ds.query(
+          'SELECT job_id, COUNT(*) AS n, MAX(fire_time) AS last FROM job_instance WHERE namespace = ? AND job_id IS NOT NULL AND fire_time < ? GROUP BY job_id',
+          [ns, Date.now() - 500],
+        );
+        return (
+          perJob.length === JOBS && perJob.every((r) => Number(r.n) >= FIRES_EACH && Number(r.last) >= flushedAt + 3000)
+        );
+      },
+      60_000,
+      250,
+    );
+    for (let i = 0; i < JOBS; i++)
+      expect((await client.request('POST', `/api/jobs/flush-job-${i}/pause`)).status).toBe(200);
 
-    await waitFor('every instance final', async () => {
-      const c = await statusCounts(api.ds, ns);
-      return Object.keys(c).every((s) => ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'].includes(s));
-    }, 60_000, 250);
-    const rows: Row[] = await api.ds.query('SELECT id, request_id, job_id, fire_time, status, attempt FROM job_instance WHERE namespace = ?', [ns]);
+    await waitFor(
+      'every instance final',
+      async () => {
+        const c = await statusCounts(api.ds, ns);
+        return Object.keys(c).every((s) => ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'].includes(s));
+      },
+      60_000,
+      250,
+    );
+    const rows: Row[] = await api.ds.query(
+      'SELECT id, request_id, job_id, fire_time, status, attempt FROM job_instance WHERE namespace = ?',
+      [ns],
+    );
     expect(rows.filter((r) => r.status !== 'SUCCESS')).toEqual([]);
     expect(rows.filter((r) => Number(r.attempt) !== 1)).toEqual([]); // nothing was taken away and run again
     const tasks = rows.filter((r) => r.job_id === null);
     expect(tasks.map((r) => String(r.request_id)).sort()).toEqual([...ids].sort());
     // Every fire of every job is there, one per second from its first to its last, none twice.
     const fires = new Map<string, number[]>();
-    for (const r of rows.filter((x) => x.job_id !== null)) fires.set(String(r.job_id), [...(fires.get(String(r.job_id)) ?? []), Number(r.fire_time)]);
+    for (const r of rows.filter((x) => x.job_id !== null))
+      fires.set(String(r.job_id), [...(fires.get(String(r.job_id)) ?? []), Number(r.fire_time)]);
     expect(fires.size).toBe(JOBS);
     for (const list of fires.values()) {
       list.sort((a, b) => a - b);
       expect(list.length).toBeGreaterThanOrEqual(FIRES_EACH);
-      expect(list.slice(1).map((t, i) => t - list[i]).filter((d) => d !== 1000)).toEqual([]);
+      expect(
+        list
+          .slice(1)
+          .map((t, i) => t - list[i])
+          .filter((d) => d !== 1000),
+      ).toEqual([]);
     }
     // One side effect per instance: nothing ran twice.
     const perInstance = new Map<string, number>();

@@ -1,5 +1,6 @@
 import { FINAL, limitJobs, limitShapes, useLimitNode } from '../utils/limit-jobs.js';
 import { waitFor } from '../utils/test-node.js';
+import { sleep } from '../utils/async.js';
 
 /**
  * REPLACE overlap under maxConcurrency 1 (DESIGN §5, §7), fired in quick succession: each fire cancels the
@@ -16,16 +17,24 @@ describe.each(limitShapes('e2e-replim'))('REPLACE under maxConcurrency (%s)', (s
     const jobId = await createJob(code, { maxConcurrency: 1, overlapPolicy: 'REPLACE' });
     for (let i = 0; i < 12; i++) {
       expect((await suite.client().request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-      await new Promise((r) => setTimeout(r, i % 3 === 0 ? 150 : 3));
+      await sleep(i % 3 === 0 ? 150 : 3); // quick fires (apart by the ms key), some a little slower
     }
     holding = false;
     suite.rx().release(`/${code}`);
-    await waitFor('every fire final', async () => (await rows(jobId)).every((r) => FINAL.includes(r.status)), 60_000, 50);
+    await waitFor(
+      'every fire final',
+      async () => (await rows(jobId)).every((r) => FINAL.includes(r.status)),
+      60_000,
+      50,
+    );
     const rs = await rows(jobId);
     expect(rs.at(-1)?.status).toBe('SUCCESS');
     expect(rs.slice(0, -1).every((r) => r.status === 'CANCELLED')).toBe(true);
     expect(suite.rx().peak(`/${code}`)).toBe(1);
-    const calls = suite.rx().of(`/${code}`).map((c) => c.instanceId);
+    const calls = suite
+      .rx()
+      .of(`/${code}`)
+      .map((c) => c.instanceId);
     expect(new Set(calls).size).toBe(calls.length);
     holding = true;
   }, 120_000);

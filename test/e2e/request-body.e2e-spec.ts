@@ -35,20 +35,37 @@ describe('request bodies: headers first, bounded, hashed as they stream, parsed 
   });
   afterAll(async () => node?.close());
 
-  const taskCount = async (): Promise<number> => Number((await node.ds.query('SELECT COUNT(*) AS c FROM job_instance'))[0].c);
+  const taskCount = async (): Promise<number> =>
+    Number((await node.ds.query('SELECT COUNT(*) AS c FROM job_instance'))[0].c);
 
   /** POST `body` to /api/tasks with `headers` (content-type JSON unless given); status and problem. */
-  async function post(headers: Record<string, string>, body: string | Buffer, path = '/api/tasks'): Promise<{ status: number; contentType: string; body: Record<string, unknown> }> {
-    const res = await fetch(`${node.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  async function post(
+    headers: Record<string, string>,
+    body: string | Buffer,
+    path = '/api/tasks',
+  ): Promise<{ status: number; contentType: string; body: Record<string, unknown> }> {
+    const res = await fetch(`${node.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
     const text = await res.text();
-    return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: text ? JSON.parse(text) : {} };
+    return {
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? '',
+      body: text ? JSON.parse(text) : {},
+    };
   }
 
   it('should refuse unauthenticated 2 MB deeply nested bodies without parsing them, while /health/live keeps answering', async () => {
     const before = await taskCount();
     const unsigned = () => ({});
-    const unknownApp = () => ({ ...client.sign('POST', '/api/tasks', DEEP_2MB), [H.appId]: `nobody-${randomBytes(4).toString('hex')}` });
-    const wrongSecret = () => new TickwheelClient({ baseUrl: node.url, appId, secret: 'not-the-secret' }).sign('POST', '/api/tasks', DEEP_2MB);
+    const unknownApp = () => ({
+      ...client.sign('POST', '/api/tasks', DEEP_2MB),
+      [H.appId]: `nobody-${randomBytes(4).toString('hex')}`,
+    });
+    const wrongSecret = () =>
+      new TickwheelClient({ baseUrl: node.url, appId, secret: 'not-the-secret' }).sign('POST', '/api/tasks', DEEP_2MB);
     const kinds = [unsigned, unknownApp, wrongSecret];
     const spy = jest.spyOn(JSON, 'parse');
     const bigParses = () => spy.mock.calls.filter(([text]) => typeof text === 'string' && text.length > MiB).length;
@@ -65,7 +82,11 @@ describe('request bodies: headers first, bounded, hashed as they stream, parsed 
       })();
       const statuses: number[] = [];
       for (let wave = 0; wave < 5; wave++) {
-        statuses.push(...(await Promise.all(Array.from({ length: 4 }, (_, i) => post(kinds[(wave * 4 + i) % 3](), DEEP_2MB).then((r) => r.status)))));
+        statuses.push(
+          ...(await Promise.all(
+            Array.from({ length: 4 }, (_, i) => post(kinds[(wave * 4 + i) % 3](), DEEP_2MB).then((r) => r.status)),
+          )),
+        );
       }
       storming = false;
       await probe;
@@ -105,7 +126,9 @@ describe('request bodies: headers first, bounded, hashed as they stream, parsed 
     const before = await taskCount();
     const head = rawHead('Content-Length: 67108864'); // 64 MiB announced and offered
     let offered = 0;
-    const r = await rawExchange(port, head, () => (offered >= 64 * MiB ? null : ((offered += 64 * 1024), Buffer.alloc(64 * 1024, 0x20))));
+    const r = await rawExchange(port, head, () =>
+      offered >= 64 * MiB ? null : ((offered += 64 * 1024), Buffer.alloc(64 * 1024, 0x20)),
+    );
     expect(r.response).toMatch(/^HTTP\/1\.1 413 /);
     expect(r.response).toMatch(/\r\nconnection: close\r\n/i);
     expect(r.response).toMatch(/"code":"PAYLOAD_TOO_LARGE"/);
@@ -127,7 +150,14 @@ describe('request bodies: headers first, bounded, hashed as they stream, parsed 
   it('should refuse a body that is not application/json (utf-8) with 415, and accept the spellings of JSON', async () => {
     const before = await taskCount();
     const body = JSON.stringify({ handler: 'noop' });
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/jsonx', 'application/xml']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=latin1',
+      'application/jsonx',
+      'application/xml',
+    ]) {
       const res = await post({ ...client.sign('POST', '/api/tasks', body), 'content-type': type }, body);
       expect([type, res.status, res.body.code]).toEqual([type, 415, 'UNSUPPORTED_MEDIA_TYPE']);
       expect(res.contentType).toMatch(/^application\/problem\+json/);
@@ -142,7 +172,11 @@ describe('request bodies: headers first, bounded, hashed as they stream, parsed 
   it('should take an empty chunked body without a Content-Type as no body, and refuse a non-empty one with 415', async () => {
     const chunked = (body: string) => {
       const h = client.sign('POST', '/api/tasks', body);
-      const head = `POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n${Object.entries(h).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+      const head = `POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n${Object.entries(
+        h,
+      )
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('')}\r\n`;
       let sent = false;
       const chunks = `${body ? `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n` : ''}0\r\n\r\n`;
       return rawExchange(port, head, () => (sent ? null : ((sent = true), Buffer.from(chunks))));
@@ -155,18 +189,30 @@ describe('request bodies: headers first, bounded, hashed as they stream, parsed 
 
   it('should refuse a compressed body with 415 without inflating it (a gzip bomb costs nothing)', async () => {
     const before = await taskCount();
-    const bomb = gzipSync(Buffer.concat([Buffer.from('{"handler":"noop","params":{"pad":"'), Buffer.alloc(100 * MiB, 0x61), Buffer.from('"}}')]));
+    const bomb = gzipSync(
+      Buffer.concat([
+        Buffer.from('{"handler":"noop","params":{"pad":"'),
+        Buffer.alloc(100 * MiB, 0x61),
+        Buffer.from('"}}'),
+      ]),
+    );
     for (const encoding of ['gzip', 'deflate', 'br', 'gzip, identity']) {
       const res = await post({ ...client.sign('POST', '/api/tasks', bomb), 'content-encoding': encoding }, bomb);
       expect([encoding, res.status, res.body.code]).toEqual([encoding, 415, 'UNSUPPORTED_MEDIA_TYPE']);
     }
     expect(await taskCount()).toBe(before);
     const plain = JSON.stringify({ handler: 'noop' });
-    expect((await post({ ...client.sign('POST', '/api/tasks', plain), 'content-encoding': 'identity' }, plain)).status).toBe(202);
+    expect(
+      (await post({ ...client.sign('POST', '/api/tasks', plain), 'content-encoding': 'identity' }, plain)).status,
+    ).toBe(202);
   });
 
   it("should answer 431 to headers over Node's 16 KB cap", async () => {
-    const r = await rawExchange(port, `GET /api/tasks/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: ${'a'.repeat(20 * 1024)}\r\n\r\n`, () => null);
+    const r = await rawExchange(
+      port,
+      `GET /api/tasks/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+      () => null,
+    );
     expect(r.response).toMatch(/^HTTP\/1\.1 431 /);
     expect((await fetch(`${node.url}/health/ready`)).status).toBe(200);
   });
@@ -174,16 +220,24 @@ describe('request bodies: headers first, bounded, hashed as they stream, parsed 
   /** Request line and headers of a signed-looking POST /api/tasks (the body is refused before its signature matters). */
   function rawHead(lengthHeader: string): string {
     const h = client.sign('POST', '/api/tasks', '');
-    return `POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${lengthHeader}\r\n${Object.entries(h).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+    return `POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${lengthHeader}\r\n${Object.entries(
+      h,
+    )
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`;
   }
 
   /** POST through node:http with exactly `headers` (fetch would add a Content-Type). */
   function rawPost(headers: Record<string, string>, body: string): Promise<{ status: number }> {
     return new Promise((resolve, reject) => {
-      const req = httpRequest(`${node.url}/api/tasks`, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-      });
+      const req = httpRequest(
+        `${node.url}/api/tasks`,
+        { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -16,10 +16,15 @@ describe.each(limitShapes('e2e-pstorm'))('retry and release storm on a limited j
     const jobId = await createJob(code, { maxConcurrency: 3, retryMax: 3, retryBackoffMs: 0 });
     await trigger(code, 40);
     const started = Date.now();
-    await waitFor('every instance final', async () => {
-      const rs = await rows(jobId);
-      return rs.length === 40 && rs.every((r) => FINAL.includes(r.status));
-    }, 90_000, 100);
+    await waitFor(
+      'every instance final',
+      async () => {
+        const rs = await rows(jobId);
+        return rs.length === 40 && rs.every((r) => FINAL.includes(r.status));
+      },
+      90_000,
+      100,
+    );
     process.stdout.write(`[${shape}] 160 attempts in ${Date.now() - started} ms\n`);
     const rs = await rows(jobId);
     expect(rs.map((r) => `${r.status} ${r.attempt}`)).toEqual(rs.map(() => 'FAILED 4'));

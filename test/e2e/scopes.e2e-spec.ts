@@ -6,8 +6,12 @@ import { startNode, TestNode } from '../utils/test-node.js';
 
 describe('every signed route needs a scope (issue 9 point 1)', () => {
   it('should list every /api operation of the OpenAPI spec here, with the scope the spec shows (x-required-scope)', () => {
-    const spec = JSON.parse(readFileSync('openapi/openapi.json', 'utf8')) as { paths: Record<string, Record<string, { 'x-required-scope'?: string }>> };
-    const inSpec = Object.entries(spec.paths).filter(([p]) => p.startsWith('/api')).flatMap(([p, ops]) => Object.entries(ops).map(([m, op]) => `${m.toUpperCase()} ${p} ${op['x-required-scope']}`));
+    const spec = JSON.parse(readFileSync('openapi/openapi.json', 'utf8')) as {
+      paths: Record<string, Record<string, { 'x-required-scope'?: string }>>;
+    };
+    const inSpec = Object.entries(spec.paths)
+      .filter(([p]) => p.startsWith('/api'))
+      .flatMap(([p, ops]) => Object.entries(ops).map(([m, op]) => `${m.toUpperCase()} ${p} ${op['x-required-scope']}`));
     expect(inSpec.sort()).toEqual(ROUTES.map(([m, p, s]) => `${m} ${p} ${s}`).sort());
   });
 });
@@ -20,16 +24,19 @@ describe.each(SHAPES)('scopes (%s)', (_shape, env) => {
   afterAll(async () => node?.close());
 
   // Four arguments each (a route without a body too), or jest takes the fourth parameter for a `done` callback.
-  it.each(ROUTES.map(([m, p, s, b]) => [m, p, s, b] as const))('%s %s: 403 naming %s without it, past the check with it', async (method, path, scope, body) => {
-    const others = Object.values(Scope).filter((s) => s !== scope && s !== Scope.ADMIN);
-    const without = await appClient(node, 'no-scope', others);
-    expectProblem(await without.request(method, concrete(path), body?.()), 403, { scope });
-    const only = await appClient(node, 'one-scope', [scope, Scope.SHELL]); // shell: the import's jobs are shell jobs
-    const res = await only.request(method, concrete(path), body?.());
-    expect([401, 403]).not.toContain(res.status);
-    const admin = await appClient(node, 'admin', [Scope.ADMIN, Scope.SHELL]);
-    expect([401, 403]).not.toContain((await admin.request(method, concrete(path), body?.())).status);
-  });
+  it.each(ROUTES.map(([m, p, s, b]) => [m, p, s, b] as const))(
+    '%s %s: 403 naming %s without it, past the check with it',
+    async (method, path, scope, body) => {
+      const others = Object.values(Scope).filter((s) => s !== scope && s !== Scope.ADMIN);
+      const without = await appClient(node, 'no-scope', others);
+      expectProblem(await without.request(method, concrete(path), body?.()), 403, { scope });
+      const only = await appClient(node, 'one-scope', [scope, Scope.SHELL]); // shell: the import's jobs are shell jobs
+      const res = await only.request(method, concrete(path), body?.());
+      expect([401, 403]).not.toContain(res.status);
+      const admin = await appClient(node, 'admin', [Scope.ADMIN, Scope.SHELL]);
+      expect([401, 403]).not.toContain((await admin.request(method, concrete(path), body?.())).status);
+    },
+  );
 
   it('should refuse every route to a client with no scope at all, and answer nothing but the 403', async () => {
     const none = await appClient(node, 'none', []);
@@ -37,7 +44,10 @@ describe.each(SHAPES)('scopes (%s)', (_shape, env) => {
       const problem = expectProblem(await none.request(method, concrete(path), body?.()), 403, { scope });
       expect(Object.keys(problem).sort()).toEqual(['code', 'detail', 'instance', 'scope', 'status', 'title', 'type']);
     }
-    const [{ n }] = await node.ds.query('SELECT (SELECT COUNT(*) FROM job_definition WHERE app_id = ?) + (SELECT COUNT(*) FROM job_instance WHERE app_id = ?) + (SELECT COUNT(*) FROM audit_log WHERE app_id = ?) AS n', [none.appId, none.appId, none.appId]);
+    const [{ n }] = await node.ds.query(
+      'SELECT (SELECT COUNT(*) FROM job_definition WHERE app_id = ?) + (SELECT COUNT(*) FROM job_instance WHERE app_id = ?) + (SELECT COUNT(*) FROM audit_log WHERE app_id = ?) AS n',
+      [none.appId, none.appId, none.appId],
+    );
     expect(Number(n)).toBe(0);
   });
 });

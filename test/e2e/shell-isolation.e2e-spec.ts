@@ -8,7 +8,16 @@ import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { processGone } from '../utils/pid.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
 import { runNode } from '../utils/run-node.js';
-import { clusterEnv, MYSQL_URL, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  MYSQL_URL,
+  REDIS_URL,
+  signedClient,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 const MAIN = join(process.cwd(), 'dist/src/main.js');
 const NOBODY = 65534;
@@ -27,13 +36,23 @@ interface ShellResult {
 /** Submits a shell task running `/bin/sh -c script` and waits for its end; returns its status and result. */
 async function runShellTask(client: TickwheelClient, script: string): Promise<{ status: string; result: ShellResult }> {
   const requestId = `sh-${randomBytes(4).toString('hex')}`;
-  const res = await client.submitTask({ requestId, handler: 'shell', params: { argv: ['/bin/sh', '-c', script], timeoutMs: 20_000 }, maxAttempts: 1 });
+  const res = await client.submitTask({
+    requestId,
+    handler: 'shell',
+    params: { argv: ['/bin/sh', '-c', script], timeoutMs: 20_000 },
+    maxAttempts: 1,
+  });
   expect(res.status).toBe(202);
   let task: Record<string, unknown> = {};
-  await waitFor(`shell task ${requestId} to end`, async () => {
-    task = (await client.getTask(requestId)).body;
-    return ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'].includes(String(task.status));
-  }, 30_000, 100);
+  await waitFor(
+    `shell task ${requestId} to end`,
+    async () => {
+      task = (await client.getTask(requestId)).body;
+      return ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'].includes(String(task.status));
+    },
+    30_000,
+    100,
+  );
   return { status: String(task.status), result: task.result as ShellResult };
 }
 
@@ -54,9 +73,21 @@ describeAsRoot('shell handler isolation (real processes)', () => {
     beforeAll(async () => {
       api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', TICKWHEEL_SECRET_KEY: secretKey }));
       client = await signedClient(api, undefined, [...DEFAULT_SCOPES, Scope.SHELL]); // shell work needs the shell scope
-      executor = startProcess(clusterEnv(ns, { ROLES: 'executor', PORT: '0', NODE_NAME: 'shx', TICKWHEEL_ALLOW_SHELL: 'true', TICKWHEEL_SECRET_KEY: secretKey }));
+      executor = startProcess(
+        clusterEnv(ns, {
+          ROLES: 'executor',
+          PORT: '0',
+          NODE_NAME: 'shx',
+          TICKWHEEL_ALLOW_SHELL: 'true',
+          TICKWHEEL_SECRET_KEY: secretKey,
+        }),
+      );
       const registry = api.app.get(NodeRegistryService);
-      await waitFor('the shell executor to beat', async () => (await registry.liveNodes()).some((n) => n.nodeId.startsWith('shx-')), 30_000);
+      await waitFor(
+        'the shell executor to beat',
+        async () => (await registry.liveNodes()).some((n) => n.nodeId.startsWith('shx-')),
+        30_000,
+      );
     }, 60_000);
 
     afterAll(async () => {
@@ -92,10 +123,21 @@ describeAsRoot('shell handler isolation (real processes)', () => {
       dataDir = mkdtempSync(join(tmpdir(), 'tw-shell-standalone-'));
       chmodSync(dataDir, 0o755); // as an operator's mkdir leaves it: the executor must close it
       node = startProcess({ DATA_DIR: dataDir, PORT: '0', TICKWHEEL_ALLOW_SHELL: 'true' });
-      await waitFor('the standalone process to listen', async () => /listening on http:\/\/localhost:\d+/.test(node.output()), 30_000);
-      await waitFor('credentials.json', async () => statSync(join(dataDir, 'credentials.json'), { throwIfNoEntry: false }) !== undefined, 10_000);
+      await waitFor(
+        'the standalone process to listen',
+        async () => /listening on http:\/\/localhost:\d+/.test(node.output()),
+        30_000,
+      );
+      await waitFor(
+        'credentials.json',
+        async () => statSync(join(dataDir, 'credentials.json'), { throwIfNoEntry: false }) !== undefined,
+        10_000,
+      );
       const port = /listening on http:\/\/localhost:(\d+)/.exec(node.output())?.[1];
-      const creds = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as { appId: string; secret: string };
+      const creds = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as {
+        appId: string;
+        secret: string;
+      };
       client = new TickwheelClient({ baseUrl: `http://127.0.0.1:${port}`, appId: creds.appId, secret: creds.secret });
     }, 60_000);
 
@@ -127,19 +169,31 @@ describeAsRoot('shell handler isolation (real processes)', () => {
     const asNobody = { uid: NOBODY, gid: NOBODY };
 
     it('should refuse to start with TICKWHEEL_ALLOW_SHELL=true, saying why and naming the opt-in', async () => {
-      const r = await runNode(MAIN, [], { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', TICKWHEEL_ALLOW_SHELL: 'true' }, { ...asNobody, cwd: dataDir, timeoutMs: 30_000 });
+      const r = await runNode(
+        MAIN,
+        [],
+        { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', TICKWHEEL_ALLOW_SHELL: 'true' },
+        { ...asNobody, cwd: dataDir, timeoutMs: 30_000 },
+      );
       expect({ code: r.code, signal: r.signal }).toEqual({ code: 2, signal: null });
-      expect(r.stderr).toContain(`Invalid setting TICKWHEEL_ALLOW_SHELL: this executor runs as uid ${NOBODY}, not root`);
+      expect(r.stderr).toContain(
+        `Invalid setting TICKWHEEL_ALLOW_SHELL: this executor runs as uid ${NOBODY}, not root`,
+      );
       expect(r.stderr).toMatch(/read its environment .*and memory/);
       expect(r.stderr).toContain('TICKWHEEL_SHELL_UNISOLATED=true');
       expect(r.stdout).not.toContain('listening');
     }, 40_000);
 
     it('should start with TICKWHEEL_SHELL_UNISOLATED=true, with a warning', async () => {
-      const p = startProcess({ DATA_DIR: dataDir, PORT: '0', TICKWHEEL_ALLOW_SHELL: 'true', TICKWHEEL_SHELL_UNISOLATED: 'true' }, asNobody);
+      const p = startProcess(
+        { DATA_DIR: dataDir, PORT: '0', TICKWHEEL_ALLOW_SHELL: 'true', TICKWHEEL_SHELL_UNISOLATED: 'true' },
+        asNobody,
+      );
       try {
         await waitFor('the unisolated process to listen', async () => p.output().includes('listening on'), 30_000);
-        expect(p.output()).toContain(`TICKWHEEL_SHELL_UNISOLATED=true: shell commands run as uid ${NOBODY} and can read this process's environment`);
+        expect(p.output()).toContain(
+          `TICKWHEEL_SHELL_UNISOLATED=true: shell commands run as uid ${NOBODY} and can read this process's environment`,
+        );
       } finally {
         await p.stop(5000);
       }

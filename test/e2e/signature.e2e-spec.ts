@@ -9,6 +9,7 @@ import { NONCE_SKEW_MARGIN_MS } from '../../src/modules/openapi/auth/signed-requ
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { rawExchange } from '../utils/raw-http.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 interface Answer {
   status: number;
@@ -57,14 +58,19 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
   }
 
   /** Plain fetch with the given headers; a body is sent as JSON. */
-  async function send(method: string, pathAndQuery: string, headers: Record<string, string>, body = ''): Promise<Answer> {
+  async function send(
+    method: string,
+    pathAndQuery: string,
+    headers: Record<string, string>,
+    body = '',
+  ): Promise<Answer> {
     const res = await fetch(`${node.url}${pathAndQuery}`, {
       method,
       headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
       body: body || undefined,
     });
     const text = await res.text();
-    let parsed: Record<string, unknown> = {};
+    let parsed: Record<string, unknown>;
     try {
       parsed = text ? JSON.parse(text) : {};
     } catch {
@@ -82,7 +88,7 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     unauthorizedDetails.add(String(a.body.detail));
   }
 
-  const jobBody = (code: string) => JSON.stringify({ code, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', enabled: false });
+  const jobBody = (code: string) => JSON.stringify({ ...neverFiringJob(code), enabled: false });
 
   it('should accept a correctly signed GET and POST', async () => {
     const get = await send('GET', '/api/jobs?limit=1', sign('GET', '/api/jobs?limit=1', ''));
@@ -96,9 +102,15 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
 
   it('should accept an upper-case hex signature and a timestamp 290 s off', async () => {
     const h = sign('GET', '/api/jobs', '');
-    expect((await send('GET', '/api/jobs', { ...h, [H.signature]: `v2=${h[H.signature].slice(3).toUpperCase()}` })).status).toBe(200);
-    expect((await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { ts: Date.now() - 290_000 }))).status).toBe(200);
-    expect((await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { ts: Date.now() + 290_000 }))).status).toBe(200);
+    expect(
+      (await send('GET', '/api/jobs', { ...h, [H.signature]: `v2=${h[H.signature].slice(3).toUpperCase()}` })).status,
+    ).toBe(200);
+    expect((await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { ts: Date.now() - 290_000 }))).status).toBe(
+      200,
+    );
+    expect((await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { ts: Date.now() + 290_000 }))).status).toBe(
+      200,
+    );
   });
 
   it('should refuse a request without signature headers, or with any one of them missing', async () => {
@@ -141,7 +153,9 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
       if (ahead.status !== 200 || Date.now() - signedAt < 1000 || tries === 5) break;
     }
     expectUnauthorized(ahead);
-    expectUnauthorized(await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { ts: Math.floor(Date.now() / 1000) })));
+    expectUnauthorized(
+      await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { ts: Math.floor(Date.now() / 1000) })),
+    );
   });
 
   it('should accept a nonce once: the same signed request sent twice is refused the second time', async () => {
@@ -168,7 +182,9 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
 
   it('should not let a request with a bad signature spend the nonce', async () => {
     const nonce = randomBytes(12).toString('hex');
-    expectUnauthorized(await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { nonce, secret: 'not-the-secret' })));
+    expectUnauthorized(
+      await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { nonce, secret: 'not-the-secret' })),
+    );
     expect((await send('GET', '/api/jobs', sign('GET', '/api/jobs', '', { nonce }))).status).toBe(200);
   });
 
@@ -182,10 +198,18 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
   });
 
   it('should refuse unsigned calls whatever the letter case of the path (Express routes ignore case)', async () => {
-    for (const path of ['/API/jobs', '/Api/jobs/', '/API/nodes', '/aPi/tasks/nope']) expectUnauthorized(await send('GET', path, {}));
-    const body = JSON.stringify({ requestId: 'case-bypass', handler: 'http', params: { url: `${receiver.url}/bypass` } });
+    for (const path of ['/API/jobs', '/Api/jobs/', '/API/nodes', '/aPi/tasks/nope'])
+      expectUnauthorized(await send('GET', path, {}));
+    const body = JSON.stringify({
+      requestId: 'case-bypass',
+      handler: 'http',
+      params: { url: `${receiver.url}/bypass` },
+    });
     expectUnauthorized(await send('POST', '/API/tasks', {}, body));
-    const rows: unknown[] = await node.ds.query('SELECT id FROM job_instance WHERE namespace = ? AND request_id = ?', [ns, 'case-bypass']);
+    const rows: unknown[] = await node.ds.query('SELECT id FROM job_instance WHERE namespace = ? AND request_id = ?', [
+      ns,
+      'case-bypass',
+    ]);
     expect(rows).toHaveLength(0);
     expect((await send('GET', '/API/jobs', sign('GET', '/API/jobs', ''))).status).toBe(200);
   });
@@ -197,7 +221,10 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     let sent = false;
     const r = await rawExchange(Number(port), head, () => (sent ? null : ((sent = true), Buffer.from(body))));
     expect(r.response).toMatch(/^HTTP\/1\.1 401 /);
-    const rows: unknown[] = await node.ds.query('SELECT id FROM job_instance WHERE namespace = ? AND request_id = ?', [ns, 'absolute-form']);
+    const rows: unknown[] = await node.ds.query('SELECT id FROM job_instance WHERE namespace = ? AND request_id = ?', [
+      ns,
+      'absolute-form',
+    ]);
     expect(rows).toHaveLength(0);
   });
 
@@ -243,7 +270,10 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     expect(await live.json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${node.url}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } });
+    expect(await ready.json()).toMatchObject({
+      status: 'ok',
+      info: { database: { status: 'up' }, redis: { status: 'up' } },
+    });
     const metrics = await fetch(`${node.url}/metrics`);
     expect(metrics.status).toBe(200);
     expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -269,7 +299,10 @@ describe('request signing (DESIGN §8) on a cluster node', () => {
     const own = await b.submitTask({ requestId, handler: 'http', params: { url: `${receiver.url}/b` } });
     expect(own.status).toBe(202);
     expect(own.headers.get('idempotent-replayed')).toBeNull();
-    const rows: Array<{ app_id: string }> = await node.ds.query('SELECT app_id FROM job_instance WHERE namespace = ? AND request_id = ?', [ns, requestId]);
+    const rows: Array<{ app_id: string }> = await node.ds.query(
+      'SELECT app_id FROM job_instance WHERE namespace = ? AND request_id = ?',
+      [ns, requestId],
+    );
     expect(rows).toHaveLength(2);
   });
 });

@@ -4,6 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { bodySha256Hex, SIGNATURE_HEADERS as H, signRequest } from '../../src/common/signing.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { clusterEnv, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 /** A request as an eavesdropper captured it: method, target, headers and body bytes. */
 interface Captured {
@@ -24,11 +25,24 @@ function attackerAppId(): string {
  */
 function spellingsOf(id: string): string[] {
   const rest = id.slice(1);
-  return [id.toUpperCase(), id[0].toUpperCase() + rest, `à${rest}`, `${id} `, ` ${id}`, id.slice(0, -1) + id.slice(-1).toUpperCase(), `á${rest}`, `À${rest}`];
+  return [
+    id.toUpperCase(),
+    id[0].toUpperCase() + rest,
+    `à${rest}`,
+    `${id} `,
+    ` ${id}`,
+    id.slice(0, -1) + id.slice(-1).toUpperCase(),
+    `á${rest}`,
+    `À${rest}`,
+  ];
 }
 
 async function send(node: TestNode, c: Captured, appId?: string): Promise<number> {
-  const headers = { ...c.headers, ...(appId === undefined ? {} : { [H.appId]: appId }), ...(c.body ? { 'content-type': 'application/json' } : {}) };
+  const headers = {
+    ...c.headers,
+    ...(appId === undefined ? {} : { [H.appId]: appId }),
+    ...(c.body ? { 'content-type': 'application/json' } : {}),
+  };
   const res = await fetch(`${node.url}${c.path}`, { method: c.method, headers, body: c.body || undefined });
   await res.arrayBuffer();
   return res.status;
@@ -39,7 +53,12 @@ function capture(appId: string, secret: string, method: string, path: string, bo
   const timestampMs = String(Date.now());
   const nonce = randomBytes(16).toString('hex');
   const signature = signRequest(secret, { appId, method, pathAndQuery: path, timestampMs, nonce, body });
-  return { method, path, body, headers: { [H.appId]: appId, [H.timestamp]: timestampMs, [H.nonce]: nonce, [H.signature]: signature } };
+  return {
+    method,
+    path,
+    body,
+    headers: { [H.appId]: appId, [H.timestamp]: timestampMs, [H.nonce]: nonce, [H.signature]: signature },
+  };
 }
 
 /**
@@ -59,7 +78,13 @@ function describeReplay(shape: string, start: () => Promise<TestNode>): void {
       const clients = node.app.get(ApiClientService);
       ({ secret } = await clients.create(appId));
       await clients.create(appId.toUpperCase()); // another app whose id differs only in case: it must not take the capture either
-      const job = capture(appId, secret, 'POST', '/api/jobs', JSON.stringify({ code: 'replayed', handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', enabled: false }));
+      const job = capture(
+        appId,
+        secret,
+        'POST',
+        '/api/jobs',
+        JSON.stringify({ ...neverFiringJob('replayed'), enabled: false }),
+      );
       expect(await send(node, job)).toBe(201);
     }, 60_000);
     afterAll(async () => node?.close());
@@ -73,8 +98,14 @@ function describeReplay(shape: string, start: () => Promise<TestNode>): void {
 
     it('should create one task from a captured submit, whatever spelling of the app id it is replayed with', async () => {
       const requestId = `replay-${randomBytes(4).toString('hex')}`;
-      await replayAll(capture(appId, secret, 'POST', '/api/tasks', JSON.stringify({ requestId, handler: 'noop' })), 202);
-      const rows: unknown[] = await node.ds.query('SELECT id FROM job_instance WHERE namespace = ? AND request_id = ?', [node.config.namespace, requestId]);
+      await replayAll(
+        capture(appId, secret, 'POST', '/api/tasks', JSON.stringify({ requestId, handler: 'noop' })),
+        202,
+      );
+      const rows: unknown[] = await node.ds.query(
+        'SELECT id FROM job_instance WHERE namespace = ? AND request_id = ?',
+        [node.config.namespace, requestId],
+      );
       expect(rows).toHaveLength(1);
     });
 
@@ -94,16 +125,22 @@ function describeReplay(shape: string, start: () => Promise<TestNode>): void {
       });
       const timestampMs = String(Date.now());
       const nonce = randomBytes(16).toString('hex');
-      const v1 = createHmac('sha256', secret).update(`GET\n/api/jobs\n${timestampMs}\n${nonce}\n${bodySha256Hex('')}`).digest('hex');
+      const v1 = createHmac('sha256', secret)
+        .update(`GET\n/api/jobs\n${timestampMs}\n${nonce}\n${bodySha256Hex('')}`)
+        .digest('hex');
       let answer: Response;
       try {
-        answer = await fetch(`${node.url}/api/jobs`, { headers: { [H.appId]: appId, [H.timestamp]: timestampMs, [H.nonce]: nonce, [H.signature]: v1 } });
+        answer = await fetch(`${node.url}/api/jobs`, {
+          headers: { [H.appId]: appId, [H.timestamp]: timestampMs, [H.nonce]: nonce, [H.signature]: v1 },
+        });
       } finally {
         spy.mockRestore();
       }
       expect(answer.status).toBe(401);
       expect(await answer.json()).toMatchObject({ status: 401, detail: 'missing or invalid request signature' });
-      expect(lines).toEqual([expect.stringMatching(/: v1 signature: the app id was not signed; sign with v2, see README 'Signing'$/)]);
+      expect(lines).toEqual([
+        expect.stringMatching(/: v1 signature: the app id was not signed; sign with v2, see README 'Signing'$/),
+      ]);
     });
   });
 }

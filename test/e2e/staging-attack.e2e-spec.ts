@@ -4,7 +4,16 @@ import { DataSource } from 'typeorm';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { dataSourceOptions } from '../../src/modules/metadata/index.js';
-import { clusterEnv, MYSQL_URL, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  MYSQL_URL,
+  signedClient,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * Attacks on staged fires (DESIGN §5 delta, README "Staged fires"). Each test below was a bug that broke
@@ -24,10 +33,14 @@ class SleepHandler implements JobHandlerImpl {
     const ms = Number((ctx.params as { ms?: number } | null)?.ms ?? 0);
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => resolve({ slept: ms }), ms);
-      ctx.signal.addEventListener('abort', () => {
-        clearTimeout(t);
-        reject(ctx.signal.reason as Error);
-      }, { once: true });
+      ctx.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(t);
+          reject(ctx.signal.reason as Error);
+        },
+        { once: true },
+      );
     });
   }
 }
@@ -47,9 +60,17 @@ interface Row {
 
 async function rowsOf(ds: DataSource, jobId: string): Promise<Row[]> {
   const rows = (await ds.query(
-    'SELECT id, fire_time, status, created_at, started_at, finished_at, error FROM job_instance WHERE job_id = ? ORDER BY fire_time', [jobId])) as Row[];
+    'SELECT id, fire_time, status, created_at, started_at, finished_at, error FROM job_instance WHERE job_id = ? ORDER BY fire_time',
+    [jobId],
+  )) as Row[];
   const num = (v: unknown) => (v === null ? null : Number(v));
-  return rows.map((r) => ({ ...r, fire_time: Number(r.fire_time), created_at: Number(r.created_at), started_at: num(r.started_at), finished_at: num(r.finished_at) }));
+  return rows.map((r) => ({
+    ...r,
+    fire_time: Number(r.fire_time),
+    created_at: Number(r.created_at),
+    started_at: num(r.started_at),
+    finished_at: num(r.finished_at),
+  }));
 }
 
 async function createJob(client: TickwheelClient, body: Record<string, unknown>): Promise<string> {
@@ -59,19 +80,29 @@ async function createJob(client: TickwheelClient, body: Record<string, unknown>)
 }
 
 /** Inserts `n` enabled ALLOW jobs of `handler`, each due once at `fireTime` (FIXED_RATE one hour). */
-async function insertJobsAt(ds: DataSource, namespace: string, n: number, fireTime: number, handler: string): Promise<void> {
+async function insertJobsAt(
+  ds: DataSource,
+  namespace: string,
+  n: number,
+  fireTime: number,
+  handler: string,
+): Promise<void> {
   const now = Date.now();
   for (let i = 0; i < n; i += 1000) {
     const tuples: string[] = [];
     const values: unknown[] = [];
     for (let j = i; j < Math.min(n, i + 1000); j++) {
-      tuples.push(`(?, ?, ?, ?, 'FIXED_RATE', '3600000', 'UTC', 'ROUND_ROBIN', 1, 'FIRE_ONCE_NOW', 'ALLOW', 0, 60000, 0, 1000, 'FIXED', 1, 'OK', ?, 1, ?, ?)`);
+      tuples.push(
+        `(?, ?, ?, ?, 'FIXED_RATE', '3600000', 'UTC', 'ROUND_ROBIN', 1, 'FIRE_ONCE_NOW', 'ALLOW', 0, 60000, 0, 1000, 'FIXED', 1, 'OK', ?, 1, ?, ?)`,
+      );
       values.push(randomUUID(), namespace, `same-instant-${j}`, handler, fireTime, now, now);
     }
     await ds.query(
       `INSERT INTO job_definition (id, namespace, code, handler, trigger_type, trigger_expr, time_zone, routing_strategy, shard_total, misfire_policy,
          overlap_policy, max_concurrency, timeout_ms, retry_max, retry_backoff_ms, retry_backoff_kind, enabled, schedule_state, next_fire_time, version, created_at, updated_at)
-       VALUES ${tuples.join(', ')}`, values);
+       VALUES ${tuples.join(', ')}`,
+      values,
+    );
   }
 }
 
@@ -86,8 +117,7 @@ describe('staged fires under attack (cluster shape)', () => {
   afterEach(async () => {
     for (const n of nodes.splice(0).reverse()) await n.close();
     for (const ns of namespaces.splice(0)) {
-      await ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
-      await ds.query('DELETE FROM job_definition WHERE namespace = ?', [ns]);
+      await deleteNamespaceRows(ds, ns, { definitions: true });
     }
   });
   afterAll(async () => {
@@ -105,14 +135,33 @@ describe('staged fires under attack (cluster shape)', () => {
     namespaces.push(ns);
     // Staged 18 s ahead of an instant 21 s away: inserting and staging 5000 rows has ~19 s before the takeover
     // below must happen (with 8 s ahead of 11 s it had 9 s, which a loaded machine could spend).
-    const env = { ROLES: 'api,scheduler', TRIGGER_STAGE_LEAD_MS: '18000', TRIGGER_HORIZON_MS: '30000', RECONCILE_INTERVAL_MS: '600000', DUE_ALERT_AFTER_MS: '600000', LOG_LEVEL: 'error' };
+    const env = {
+      ROLES: 'api,scheduler',
+      TRIGGER_STAGE_LEAD_MS: '18000',
+      TRIGGER_HORIZON_MS: '30000',
+      RECONCILE_INTERVAL_MS: '600000',
+      DUE_ALERT_AFTER_MS: '600000',
+      LOG_LEVEL: 'error',
+    };
     const first = await startNode(clusterEnv(ns, env));
     nodes.push(first);
     const now = Date.now();
     const instant = now - (now % 1000) + 21_000;
     await insertJobsAt(ds, ns, 5000, instant, 'nobody.serves.this'); // no executor: the rows stay PENDING, as while a handler's pool is down
-    await waitFor('the 5000 fires staged', async () =>
-      Number((await ds.query('SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ? AND fire_time = ?', [ns, instant]))[0].c) === 5000, 30_000, 100);
+    await waitFor(
+      'the 5000 fires staged',
+      async () =>
+        Number(
+          (
+            await ds.query('SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ? AND fire_time = ?', [
+              ns,
+              instant,
+            ])
+          )[0].c,
+        ) === 5000,
+      30_000,
+      100,
+    );
     expect(Date.now()).toBeLessThan(instant - 2000); // the takeover below happens while they are still staged
     await nodes.pop()?.close(); // graceful: releases the leader lock, the next scheduler takes over at once
 
@@ -120,10 +169,18 @@ describe('staged fires under attack (cluster shape)', () => {
     nodes.push(second);
     const tookOver = Date.now();
     const client = await signedClient(second);
-    const canary = await createJob(client, { code: 'canary', handler: 'nobody.serves.this', triggerExpr: '* * * * * *' });
-    await waitFor('the canary staged twice', async () => (await rowsOf(ds, canary)).length >= 2, 30_000, 100).catch(() => undefined);
+    const canary = await createJob(client, {
+      code: 'canary',
+      handler: 'nobody.serves.this',
+      triggerExpr: '* * * * * *',
+    });
+    await waitFor('the canary staged twice', async () => (await rowsOf(ds, canary)).length >= 2, 30_000, 100).catch(
+      () => undefined,
+    );
     const canaryFires = (await rowsOf(ds, canary)).map((x) => x.fire_time - tookOver);
-    expect({ canaryFiresAfterTakeover: canaryFires.length > 0 ? canaryFires : 'none' }).toEqual({ canaryFiresAfterTakeover: expect.any(Array) });
+    expect({ canaryFiresAfterTakeover: canaryFires.length > 0 ? canaryFires : 'none' }).toEqual({
+      canaryFiresAfterTakeover: expect.any(Array),
+    });
     expect(canaryFires.length).toBeGreaterThanOrEqual(2);
   }, 120_000);
 
@@ -139,7 +196,9 @@ describe('staged fires under attack (cluster shape)', () => {
   it('should write a fire of a job edited from ALLOW to QUEUE/REPLACE at its fire time, not ahead', async () => {
     const ns = uniqueNamespace('e2e-policy');
     namespaces.push(ns);
-    const node = await startNode(clusterEnv(ns, { TRIGGER_STAGE_LEAD_MS: '2500', LOG_LEVEL: 'error' }), { imports: [SleepModule] });
+    const node = await startNode(clusterEnv(ns, { TRIGGER_STAGE_LEAD_MS: '2500', LOG_LEVEL: 'error' }), {
+      imports: [SleepModule],
+    });
     nodes.push(node);
     const client = await signedClient(node);
     const body = { handler: 'attack.sleep', triggerExpr: '*/5 * * * * *', timeoutMs: 60_000, params: { ms: 30_000 } };
@@ -150,16 +209,22 @@ describe('staged fires under attack (cluster shape)', () => {
     // machine misses that window now and then: up to 8 cycles are tried (4 could all be missed under load).
     let t0 = 0;
     for (let attempt = 0; attempt < 8 && t0 === 0; attempt++) {
-      await waitFor('both jobs running a fire that has just come', async () => {
-        const running = (await rowsOf(ds, q)).filter((x) => x.status === 'RUNNING').at(-1);
-        if (!running || Date.now() > running.fire_time + 1500) return false;
-        if (!(await rowsOf(ds, r)).some((x) => x.fire_time === running.fire_time && x.status === 'RUNNING')) return false;
-        t0 = running.fire_time;
-        return true;
-      }, 30_000, 20);
+      await waitFor(
+        'both jobs running a fire that has just come',
+        async () => {
+          const running = (await rowsOf(ds, q)).filter((x) => x.status === 'RUNNING').at(-1);
+          if (!running || Date.now() > running.fire_time + 1500) return false;
+          if (!(await rowsOf(ds, r)).some((x) => x.fire_time === running.fire_time && x.status === 'RUNNING'))
+            return false;
+          t0 = running.fire_time;
+          return true;
+        },
+        30_000,
+        20,
+      );
       expect((await client.request('PATCH', `/api/jobs/${q}`, { overlapPolicy: 'QUEUE' })).status).toBe(200);
       expect((await client.request('PATCH', `/api/jobs/${r}`, { overlapPolicy: 'REPLACE' })).status).toBe(200);
-      if ([...await rowsOf(ds, q), ...await rowsOf(ds, r)].some((x) => x.fire_time > t0)) {
+      if ([...(await rowsOf(ds, q)), ...(await rowsOf(ds, r))].some((x) => x.fire_time > t0)) {
         t0 = 0; // the edits came after T1 was staged (slow machine): back to ALLOW, next cycle
         await client.request('PATCH', `/api/jobs/${q}`, { overlapPolicy: 'ALLOW' });
         await client.request('PATCH', `/api/jobs/${r}`, { overlapPolicy: 'ALLOW' });
@@ -169,14 +234,26 @@ describe('staged fires under attack (cluster shape)', () => {
     const t1 = t0 + 5000;
 
     // As soon as Q's T1 row exists, pause Q, then cancel what still runs of Q (its turn goes to T1).
-    await waitFor('T1 written for both jobs', async () =>
-      (await rowsOf(ds, q)).some((x) => x.fire_time === t1) && (await rowsOf(ds, r)).some((x) => x.fire_time === t1), 30_000, 20);
+    await waitFor(
+      'T1 written for both jobs',
+      async () =>
+        (await rowsOf(ds, q)).some((x) => x.fire_time === t1) && (await rowsOf(ds, r)).some((x) => x.fire_time === t1),
+      30_000,
+      20,
+    );
     expect((await client.request('POST', `/api/jobs/${q}/pause`)).status).toBe(200);
     const pausedAt = Date.now();
-    for (const x of (await rowsOf(ds, q)).filter((y) => y.fire_time < t1 && ['PENDING', 'DISPATCHED', 'RUNNING'].includes(y.status))) {
+    for (const x of (await rowsOf(ds, q)).filter(
+      (y) => y.fire_time < t1 && ['PENDING', 'DISPATCHED', 'RUNNING'].includes(y.status),
+    )) {
       expect((await client.request('POST', `/api/jobs/${q}/instances/${x.id}/cancel`)).status).toBe(200);
     }
-    await waitFor("Q's T1 started", async () => (await rowsOf(ds, q)).some((x) => x.fire_time === t1 && x.started_at !== null), 30_000, 20);
+    await waitFor(
+      "Q's T1 started",
+      async () => (await rowsOf(ds, q)).some((x) => x.fire_time === t1 && x.started_at !== null),
+      30_000,
+      20,
+    );
 
     const qRows = await rowsOf(ds, q);
     const rRows = await rowsOf(ds, r);
@@ -184,18 +261,27 @@ describe('staged fires under attack (cluster shape)', () => {
     for (const x of [...qRows, ...rRows].filter((y) => y.fire_time === t1 && y.created_at < t1)) {
       violations.push(`fire ${x.fire_time} of a non-ALLOW job written ${t1 - x.created_at} ms before its time`);
     }
-    for (const x of rRows.filter((y) => (y.error ?? '').startsWith('OVERLAP_REPLACE') && (y.finished_at as number) < t1)) {
-      violations.push(`REPLACE cancelled the fire of ${x.fire_time} ${t1 - (x.finished_at as number)} ms before the fire that replaces it`);
+    for (const x of rRows.filter(
+      (y) => (y.error ?? '').startsWith('OVERLAP_REPLACE') && (y.finished_at as number) < t1,
+    )) {
+      violations.push(
+        `REPLACE cancelled the fire of ${x.fire_time} ${t1 - (x.finished_at as number)} ms before the fire that replaces it`,
+      );
     }
     for (const x of qRows.filter((y) => y.fire_time > pausedAt)) {
-      violations.push(`paused job kept fire ${x.fire_time} (${x.status}, ${x.fire_time - pausedAt} ms after the pause returned)`);
+      violations.push(
+        `paused job kept fire ${x.fire_time} (${x.status}, ${x.fire_time - pausedAt} ms after the pause returned)`,
+      );
     }
     for (const x of qRows.filter((y) => y.started_at !== null && (y.started_at as number) < y.fire_time)) {
       violations.push(`fire ${x.fire_time} started ${x.fire_time - (x.started_at as number)} ms before its time`);
     }
-    for (const id of [q, r]) { // let the node close without waiting out the sleeps
+    for (const id of [q, r]) {
+      // let the node close without waiting out the sleeps
       await client.request('POST', `/api/jobs/${id}/pause`);
-      for (const x of (await rowsOf(ds, id)).filter((y) => ['PENDING', 'WAITING', 'DISPATCHED', 'RUNNING'].includes(y.status))) {
+      for (const x of (await rowsOf(ds, id)).filter((y) =>
+        ['PENDING', 'WAITING', 'DISPATCHED', 'RUNNING'].includes(y.status),
+      )) {
         await client.request('POST', `/api/jobs/${id}/instances/${x.id}/cancel`);
       }
     }

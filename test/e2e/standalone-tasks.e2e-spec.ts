@@ -22,7 +22,9 @@ describe('standalone shape (SQLite + in-process coordination), all roles in one 
 
   it(`should run ${N} signed http tasks to SUCCESS exactly once each`, async () => {
     const r = await submitAndAwait(client, node, receiver, N);
-    process.stdout.write(`[e2e standalone] ${N} tasks: ${r.elapsedMs} ms end to end (all submitted after ${r.submitMs} ms), ${r.tasksPerSecond} tasks/s\n`);
+    process.stdout.write(
+      `[e2e standalone] ${N} tasks: ${r.elapsedMs} ms end to end (all submitted after ${r.submitMs} ms), ${r.tasksPerSecond} tasks/s\n`,
+    );
     expect(r.counts).toEqual({ SUCCESS: N });
     expect(receiver.seen.size).toBe(N);
     for (const id of r.requestIds) expect(receiver.seen.get(id)).toBe(1);
@@ -36,9 +38,20 @@ describe('standalone shape (SQLite + in-process coordination), all roles in one 
     const shell = await sheller.submitTask({ handler: 'shell', params: { argv: ['/bin/true'] } });
     expect(shell.status).toBe(400);
     expect(JSON.stringify(shell.body)).toContain('TICKWHEEL_ALLOW_SHELL');
-    const job = await client.request('POST', '/api/jobs', { code: 'nobody', handler: 'no.such.handler', triggerType: 'FIXED_RATE', triggerExpr: '60000' });
+    const job = await client.request('POST', '/api/jobs', {
+      code: 'nobody',
+      handler: 'no.such.handler',
+      triggerType: 'FIXED_RATE',
+      triggerExpr: '60000',
+    });
     expect(job.status).toBe(400);
-    const paused = await client.request('POST', '/api/jobs', { code: 'nobody', handler: 'no.such.handler', triggerType: 'FIXED_RATE', triggerExpr: '60000', enabled: false });
+    const paused = await client.request('POST', '/api/jobs', {
+      code: 'nobody',
+      handler: 'no.such.handler',
+      triggerType: 'FIXED_RATE',
+      triggerExpr: '60000',
+      enabled: false,
+    });
     expect(paused.status).toBe(201);
     expect((await client.request('POST', '/api/jobs/nobody/resume')).status).toBe(400);
     expect((await client.request('POST', '/api/jobs/nobody/trigger', {})).status).toBe(400);

@@ -10,7 +10,12 @@ import { clusterEnv, REDIS_URL, uniqueNamespace } from '../utils/test-node.js';
 const ROOT = process.cwd();
 const MAIN = join(ROOT, 'dist/src/main.js');
 /** Sources the start-up path under test compiles from; dist older than any of them is rebuilt. */
-const SOURCES = [join(ROOT, 'src/main.ts'), ...readdirSync(join(ROOT, 'src/config')).filter((f) => f.endsWith('.ts')).map((f) => join(ROOT, 'src/config', f))];
+const SOURCES = [
+  join(ROOT, 'src/main.ts'),
+  ...readdirSync(join(ROOT, 'src/config'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(ROOT, 'src/config', f)),
+];
 /** Runs `node dist/src/main.js` with the given settings (in `dataDir`); killed after 20 s so a regression cannot hang the suite. */
 function runMain(settings: Record<string, string>, dataDir: string): Promise<NodeExit> {
   return runNode(MAIN, [], { DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...settings }, { cwd: dataDir });
@@ -26,7 +31,10 @@ describe('start-up path (node dist/src/main.js) reports a bad setting', () => {
         execSync('npm run build', { cwd: ROOT, stdio: 'pipe' });
       } catch (err) {
         const e = err as { stdout?: Buffer; stderr?: Buffer };
-        throw new Error(`dist/src/main.js is missing or older than src/config, and npm run build failed:\n${String(e.stdout ?? '')}${String(e.stderr ?? '')}`);
+        throw new Error(
+          `dist/src/main.js is missing or older than src/config, and npm run build failed:\n${String(e.stdout ?? '')}${String(e.stderr ?? '')}`,
+          { cause: err },
+        );
       }
     }
     dataDir = mkdtempSync(join(tmpdir(), 'tw-startup-'));
@@ -87,9 +95,16 @@ describe('start-up path (node dist/src/main.js) on a port already taken', () => 
   });
 
   it('should exit 2 with one line naming the port, and leave no executor registered to be given work (it stayed live 15 s)', async () => {
-    const r = await runNode(MAIN, [], { ...clusterEnv(ns, { ROLES: 'executor', HOST: '127.0.0.1', PORT: String(port), NODE_NAME: 'ghost' }) }, { timeoutMs: 30_000 });
+    const r = await runNode(
+      MAIN,
+      [],
+      { ...clusterEnv(ns, { ROLES: 'executor', HOST: '127.0.0.1', PORT: String(port), NODE_NAME: 'ghost' }) },
+      { timeoutMs: 30_000 },
+    );
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 2, signal: null });
-    expect(r.stderr.trim().split('\n').pop()).toBe(`tickwheel: cannot listen on 127.0.0.1:${port}: EADDRINUSE (PORT, HOST)`);
+    expect(r.stderr.trim().split('\n').pop()).toBe(
+      `tickwheel: cannot listen on 127.0.0.1:${port}: EADDRINUSE (PORT, HOST)`,
+    );
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(await redis.zrange(`{tw:${ns}}:nodes`, 0, -1)).toEqual([]);
   });

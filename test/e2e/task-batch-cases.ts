@@ -6,8 +6,17 @@ import { TestNode, waitFor } from '../utils/test-node.js';
 type Problem = { status: number; field: string; detail: string; code: string };
 
 /** An `http` task to the receiver; `extra` overrides or adds body fields. */
-export function hookTask(receiver: HttpReceiver, requestId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { requestId, handler: 'http', params: { method: 'POST', url: `${receiver.url}/hook`, body: { requestId } }, ...extra };
+export function hookTask(
+  receiver: HttpReceiver,
+  requestId: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    requestId,
+    handler: 'http',
+    params: { method: 'POST', url: `${receiver.url}/hook`, body: { requestId } },
+    ...extra,
+  };
 }
 
 /** Rows stored per request id (case as stored) in the node's namespace, for the given request ids. */
@@ -39,7 +48,9 @@ export async function submitBatchAndAwait(ctx: TaskShape, n: number, prefix: str
   if (res.status !== 202) throw new Error(`batch: ${res.status} ${JSON.stringify(res.body)}`);
   const done = async () => {
     const rows: Array<{ c: string | number }> = await ctx.api.ds.query(
-      "SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ? AND request_id LIKE ? AND status = 'SUCCESS'", [ctx.api.config.namespace, `${prefix}-%`]);
+      "SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ? AND request_id LIKE ? AND status = 'SUCCESS'",
+      [ctx.api.config.namespace, `${prefix}-%`],
+    );
     return Number(rows[0].c) === n;
   };
   await waitFor(`${n} batch tasks SUCCESS`, done, 120_000, 50);
@@ -50,7 +61,9 @@ export async function submitBatchAndAwait(ctx: TaskShape, n: number, prefix: str
 export function batchIdempotencyCases(ctx: () => TaskShape): void {
   it('should replay an identical batch: nothing new is created and every item answers its first answer with replayed:true', async () => {
     const { client, api: node, receiver } = ctx();
-    const tasks = Array.from({ length: 50 }, (_, i) => hookTask(receiver, `replay-${i}`, { delayMs: i % 2 === 0 ? 0 : 60_000 }));
+    const tasks = Array.from({ length: 50 }, (_, i) =>
+      hookTask(receiver, `replay-${i}`, { delayMs: i % 2 === 0 ? 0 : 60_000 }),
+    );
     const first = await client.submitTasks(tasks);
     expect(first.status).toBe(202);
     expect(first.body.results.every((r) => 'replayed' in r && r.replayed === false)).toBe(true);
@@ -58,7 +71,10 @@ export function batchIdempotencyCases(ctx: () => TaskShape): void {
     expect(again.status).toBe(202);
     expect(again.body.results).toEqual(first.body.results.map((r) => ({ ...r, replayed: true })));
     expect(again.body.results[1]).toMatchObject({ requestId: 'replay-1', status: 'PENDING', estimatedDelay: 60_000 });
-    const counts = await rowCounts(node, tasks.map((t) => t.requestId as string));
+    const counts = await rowCounts(
+      node,
+      tasks.map((t) => t.requestId as string),
+    );
     expect([...counts.values()]).toEqual(Array(50).fill(1));
   });
 
@@ -75,7 +91,16 @@ export function batchIdempotencyCases(ctx: () => TaskShape): void {
     expect(res.status).toBe(202);
     expect(res.body.results).toEqual([
       { requestId: 'mixed-new-1', status: 'PENDING', estimatedDelay: 0, replayed: false },
-      { requestId: 'mixed-taken', error: { status: 409, title: 'conflict', code: 'CONFLICT', field: 'requestId', detail: "requestId 'mixed-taken' was already used with a different body" } },
+      {
+        requestId: 'mixed-taken',
+        error: {
+          status: 409,
+          title: 'conflict',
+          code: 'CONFLICT',
+          field: 'requestId',
+          detail: "requestId 'mixed-taken' was already used with a different body",
+        },
+      },
       { requestId: 'mixed-old', status: 'PENDING', estimatedDelay: 0, replayed: true },
       { requestId: 'mixed-new-2', status: 'PENDING', estimatedDelay: 0, replayed: false },
     ]);
@@ -103,8 +128,12 @@ export function batchIdempotencyCases(ctx: () => TaskShape): void {
 
   it('should replay across the single and the batch route (same body, same requestId)', async () => {
     const { client, receiver } = ctx();
-    const single = await client.submitTask(hookTask(receiver, 'cross-1', { params: { url: `${receiver.url}/x`, headers: { a: '1', b: '2' } } }));
-    const batch = await client.submitTasks([hookTask(receiver, 'cross-1', { params: { headers: { b: '2', a: '1' }, url: `${receiver.url}/x` } })]);
+    const single = await client.submitTask(
+      hookTask(receiver, 'cross-1', { params: { url: `${receiver.url}/x`, headers: { a: '1', b: '2' } } }),
+    );
+    const batch = await client.submitTasks([
+      hookTask(receiver, 'cross-1', { params: { headers: { b: '2', a: '1' }, url: `${receiver.url}/x` } }),
+    ]);
     expect(batch.body.results).toEqual([{ ...single.body, replayed: true }]);
     await client.submitTasks([hookTask(receiver, 'cross-2')]);
     const again = await client.submitTask(hookTask(receiver, 'cross-2'));
@@ -115,14 +144,23 @@ export function batchIdempotencyCases(ctx: () => TaskShape): void {
   it('should create each row once when identical batches (one reversed) arrive at the same time', async () => {
     const { client, api: node, receiver } = ctx();
     const tasks = Array.from({ length: 300 }, (_, i) => hookTask(receiver, `race-${i}`));
-    const answers = await Promise.all([client.submitTasks(tasks), client.submitTasks(tasks), client.submitTasks([...tasks].reverse())]);
+    const answers = await Promise.all([
+      client.submitTasks(tasks),
+      client.submitTasks(tasks),
+      client.submitTasks([...tasks].reverse()),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
     expect(answers[2].body.results.map((r) => r.requestId)).toEqual([...tasks].reverse().map((t) => t.requestId));
-    const counts = await rowCounts(node, tasks.map((t) => t.requestId as string));
+    const counts = await rowCounts(
+      node,
+      tasks.map((t) => t.requestId as string),
+    );
     expect(counts.size).toBe(300);
     expect([...counts.values()].every((c) => c === 1)).toBe(true);
     const createdBy = new Map<string, number>();
-    for (const a of answers) for (const r of a.body.results) if ('replayed' in r && !r.replayed) createdBy.set(r.requestId, (createdBy.get(r.requestId) ?? 0) + 1);
+    for (const a of answers)
+      for (const r of a.body.results)
+        if ('replayed' in r && !r.replayed) createdBy.set(r.requestId, (createdBy.get(r.requestId) ?? 0) + 1);
     expect(createdBy.size).toBe(300);
     expect([...createdBy.values()].every((c) => c === 1)).toBe(true);
   });
@@ -143,15 +181,24 @@ export function batchIdempotencyCases(ctx: () => TaskShape): void {
     ];
     for (const [body, field] of cases) {
       const res = await client.request<Problem>('POST', '/api/tasks/batch', body);
-      expect({ field: res.body.field, status: res.status, code: res.body.code }).toEqual({ field, status: 400, code: 'VALIDATION' });
+      expect({ field: res.body.field, status: res.status, code: res.body.code }).toEqual({
+        field,
+        status: 400,
+        code: 'VALIDATION',
+      });
       expect(res.headers.get('content-type')).toContain('application/problem+json');
     }
     const first = await client.request<Problem>('POST', '/api/tasks/batch', cases[0][0]);
     expect(first.body.detail).toMatch(/^tasks\[3\]: handler must be/);
     expect((await rowCounts(node, ['bad-0', 'bad-1', 'bad-2', 'bad-3'])).size).toBe(0);
-    const bigSingle = await client.request<Problem>('POST', '/api/tasks', { ...ok(0), params: { blob: 'é'.repeat(33_000) } });
+    const bigSingle = await client.request<Problem>('POST', '/api/tasks', {
+      ...ok(0),
+      params: { blob: 'é'.repeat(33_000) },
+    });
     expect({ status: bigSingle.status, field: bigSingle.body.field }).toEqual({ status: 400, field: 'params' });
-    const exactly1000 = await client.submitTasks(Array.from({ length: 1000 }, (_, i) => hookTask(receiver, `max-${i}`, { delayMs: 3_600_000 })));
+    const exactly1000 = await client.submitTasks(
+      Array.from({ length: 1000 }, (_, i) => hookTask(receiver, `max-${i}`, { delayMs: 3_600_000 })),
+    );
     expect(exactly1000.status).toBe(202);
   });
 }

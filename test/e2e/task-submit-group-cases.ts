@@ -7,7 +7,9 @@ import { hookTask } from './task-batch-cases.js';
 /** Rows stored per request id in the node's namespace for request ids starting with `prefix`. */
 async function rowsByRequest(node: TestNode, prefix: string): Promise<Map<string, number>> {
   const rows: Array<{ request_id: string; c: string | number }> = await node.ds.query(
-    'SELECT request_id, COUNT(*) AS c FROM job_instance WHERE namespace = ? AND request_id LIKE ? GROUP BY request_id', [node.config.namespace, `${prefix}%`]);
+    'SELECT request_id, COUNT(*) AS c FROM job_instance WHERE namespace = ? AND request_id LIKE ? GROUP BY request_id',
+    [node.config.namespace, `${prefix}%`],
+  );
   return new Map(rows.map((r) => [r.request_id, Number(r.c)]));
 }
 
@@ -17,7 +19,8 @@ function spyOnTaskWrites(node: TestNode) {
   const one = jest.spyOn(repo, 'insertOrGet');
   const many = jest.spyOn(repo, 'insertOrGetMany');
   return {
-    one, many,
+    one,
+    many,
     /** Group sizes of the writes so far (1 per insertOrGet). */
     groups: () => [...one.mock.calls.map(() => 1), ...many.mock.calls.map(([rows]) => rows.length)],
     restore: () => {
@@ -55,7 +58,9 @@ export function submitGroupCases(ctx: () => TaskShape, overlapping: boolean): vo
     const { client, api, receiver } = ctx();
     const spy = spyOnTaskWrites(api);
     try {
-      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => client.submitTask(hookTask(receiver, `grouped-${i}`))));
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => client.submitTask(hookTask(receiver, `grouped-${i}`))),
+      );
       expect(answers.every((a) => a.status === 202)).toBe(true);
       const groups = spy.groups();
       expect(groups.reduce((a, b) => a + b, 0)).toBe(200);
@@ -69,7 +74,9 @@ export function submitGroupCases(ctx: () => TaskShape, overlapping: boolean): vo
 
   it('should create one row for 50 concurrent identical submits: one first answer, 49 replays of it', async () => {
     const { client, api, receiver } = ctx();
-    const answers = await Promise.all(Array.from({ length: 50 }, () => client.submitTask(hookTask(receiver, 'twin-1'))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => client.submitTask(hookTask(receiver, 'twin-1'))),
+    );
     expect(answers.every((a) => a.status === 202)).toBe(true);
     expect(answers.every((a) => JSON.stringify(a.body) === JSON.stringify(answers[0].body))).toBe(true);
     expect(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).toHaveLength(49);
@@ -78,7 +85,9 @@ export function submitGroupCases(ctx: () => TaskShape, overlapping: boolean): vo
 
   it('should accept one of 20 concurrent submits of one requestId with different bodies and answer the rest 409', async () => {
     const { client, api, receiver } = ctx();
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => client.submitTask(hookTask(receiver, 'clash-1', { timeoutMs: 1000 + i }))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client.submitTask(hookTask(receiver, 'clash-1', { timeoutMs: 1000 + i }))),
+    );
     const accepted = answers.filter((a) => a.status === 202);
     expect(accepted).toHaveLength(1);
     expect(accepted[0].headers.get('idempotent-replayed')).toBeNull();
@@ -91,44 +100,54 @@ export function submitGroupCases(ctx: () => TaskShape, overlapping: boolean): vo
     expect([...(await rowsByRequest(api, 'clash-1')).values()]).toEqual([1]);
     const winner = answers.findIndex((a) => a.status === 202);
     const stored: Array<{ timeout_ms: number | string }> = await api.ds.query(
-      'SELECT timeout_ms FROM job_instance WHERE namespace = ? AND request_id = ?', [api.config.namespace, 'clash-1']);
+      'SELECT timeout_ms FROM job_instance WHERE namespace = ? AND request_id = ?',
+      [api.config.namespace, 'clash-1'],
+    );
     expect(Number(stored[0].timeout_ms)).toBe(1000 + winner);
   });
 
-  grouped('should answer every submit of a group whose write failed with a 500 and write none of them; 202s all have rows', async () => {
-    const { client, api, receiver } = ctx();
-    const spy = spyOnTaskWrites(api);
-    spy.many.mockRejectedValueOnce(new Error('injected: group write failed'));
-    try {
-      const ids = Array.from({ length: 50 }, (_, i) => `failgroup-${i}`);
-      const answers = await Promise.all(ids.map((id) => client.submitTask(hookTask(receiver, id))));
-      expect(answers.every((a) => a.status === 202 || a.status === 500)).toBe(true);
-      const failed = ids.filter((_, i) => answers[i].status === 500);
-      expect(failed.length).toBeGreaterThan(1);
-      const rows = await rowsByRequest(api, 'failgroup-');
-      for (const id of failed) expect(rows.has(id)).toBe(false);
-      for (const id of ids.filter((_, i) => answers[i].status === 202)) expect(rows.get(id)).toBe(1);
-      const again = await Promise.all(failed.map((id) => client.submitTask(hookTask(receiver, id))));
-      expect(again.every((a) => a.status === 202 && a.headers.get('idempotent-replayed') === null)).toBe(true);
-    } finally {
-      spy.restore();
-    }
-  });
+  grouped(
+    'should answer every submit of a group whose write failed with a 500 and write none of them; 202s all have rows',
+    async () => {
+      const { client, api, receiver } = ctx();
+      const spy = spyOnTaskWrites(api);
+      spy.many.mockRejectedValueOnce(new Error('injected: group write failed'));
+      try {
+        const ids = Array.from({ length: 50 }, (_, i) => `failgroup-${i}`);
+        const answers = await Promise.all(ids.map((id) => client.submitTask(hookTask(receiver, id))));
+        expect(answers.every((a) => a.status === 202 || a.status === 500)).toBe(true);
+        const failed = ids.filter((_, i) => answers[i].status === 500);
+        expect(failed.length).toBeGreaterThan(1);
+        const rows = await rowsByRequest(api, 'failgroup-');
+        for (const id of failed) expect(rows.has(id)).toBe(false);
+        for (const id of ids.filter((_, i) => answers[i].status === 202)) expect(rows.get(id)).toBe(1);
+        const again = await Promise.all(failed.map((id) => client.submitTask(hookTask(receiver, id))));
+        expect(again.every((a) => a.status === 202 && a.headers.get('idempotent-replayed') === null)).toBe(true);
+      } finally {
+        spy.restore();
+      }
+    },
+  );
 
-  grouped('should write a group again after a deadlock, and answer every submit of it 202 as its first answer', async () => {
-    const { client, api, receiver } = ctx();
-    const spy = spyOnTaskWrites(api);
-    spy.many.mockRejectedValueOnce(Object.assign(new Error('injected: Deadlock found when trying to get lock'), { errno: 1213 }));
-    try {
-      const ids = Array.from({ length: 50 }, (_, i) => `deadlock-${i}`);
-      const answers = await Promise.all(ids.map((id) => client.submitTask(hookTask(receiver, id))));
-      expect(answers.map((a) => a.status)).toEqual(ids.map(() => 202));
-      expect(answers.every((a) => a.headers.get('idempotent-replayed') === null)).toBe(true);
-      expect(spy.many.mock.calls.length).toBeGreaterThanOrEqual(2);
-      const rows = await rowsByRequest(api, 'deadlock-');
-      expect(ids.every((id) => rows.get(id) === 1)).toBe(true);
-    } finally {
-      spy.restore();
-    }
-  });
+  grouped(
+    'should write a group again after a deadlock, and answer every submit of it 202 as its first answer',
+    async () => {
+      const { client, api, receiver } = ctx();
+      const spy = spyOnTaskWrites(api);
+      spy.many.mockRejectedValueOnce(
+        Object.assign(new Error('injected: Deadlock found when trying to get lock'), { errno: 1213 }),
+      );
+      try {
+        const ids = Array.from({ length: 50 }, (_, i) => `deadlock-${i}`);
+        const answers = await Promise.all(ids.map((id) => client.submitTask(hookTask(receiver, id))));
+        expect(answers.map((a) => a.status)).toEqual(ids.map(() => 202));
+        expect(answers.every((a) => a.headers.get('idempotent-replayed') === null)).toBe(true);
+        expect(spy.many.mock.calls.length).toBeGreaterThanOrEqual(2);
+        const rows = await rowsByRequest(api, 'deadlock-');
+        expect(ids.every((id) => rows.get(id) === 1)).toBe(true);
+      } finally {
+        spy.restore();
+      }
+    },
+  );
 }

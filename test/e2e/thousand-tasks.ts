@@ -17,14 +17,25 @@ export interface ThousandTasksResult {
  * waits until every instance of the namespace is SUCCESS, and returns counts and timing from the first
  * submit to the last SUCCESS seen.
  */
-export async function submitAndAwait(client: TickwheelClient, api: TestNode, receiver: HttpReceiver, n: number, concurrency = 50): Promise<ThousandTasksResult> {
+export async function submitAndAwait(
+  client: TickwheelClient,
+  api: TestNode,
+  receiver: HttpReceiver,
+  n: number,
+  concurrency = 50,
+): Promise<ThousandTasksResult> {
   const requestIds: string[] = [];
   const start = Date.now();
   let next = 0;
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const res = await client.submitTask({ requestId: `task-${i}`, handler: 'http', params: { method: 'POST', url: `${receiver.url}/hook`, body: { i } }, maxAttempts: 3 });
+      const res = await client.submitTask({
+        requestId: `task-${i}`,
+        handler: 'http',
+        params: { method: 'POST', url: `${receiver.url}/hook`, body: { i } },
+        maxAttempts: 3,
+      });
       if (res.status !== 202) throw new Error(`submit ${i}: ${res.status} ${JSON.stringify(res.body)}`);
       requestIds.push(res.body.requestId);
     }
@@ -32,9 +43,17 @@ export async function submitAndAwait(client: TickwheelClient, api: TestNode, rec
   await Promise.all(Array.from({ length: concurrency }, worker));
   const submitMs = Date.now() - start;
   const ns = api.config.namespace;
-  await waitFor(`${n} tasks SUCCESS`, async () => (await statusCounts(api.ds, ns)).SUCCESS === n, 120_000, 50).catch(async (err: Error) => {
-    throw new Error(`${err.message}; statuses now ${JSON.stringify(await statusCounts(api.ds, ns))}`);
-  });
+  await waitFor(`${n} tasks SUCCESS`, async () => (await statusCounts(api.ds, ns)).SUCCESS === n, 120_000, 50).catch(
+    async (err: Error) => {
+      throw new Error(`${err.message}; statuses now ${JSON.stringify(await statusCounts(api.ds, ns))}`);
+    },
+  );
   const elapsedMs = Date.now() - start;
-  return { submitMs, elapsedMs, tasksPerSecond: Math.round((n * 1000) / elapsedMs), counts: await statusCounts(api.ds, ns), requestIds };
+  return {
+    submitMs,
+    elapsedMs,
+    tasksPerSecond: Math.round((n * 1000) / elapsedMs),
+    counts: await statusCounts(api.ds, ns),
+    requestIds,
+  };
 }

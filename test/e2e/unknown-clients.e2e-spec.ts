@@ -35,9 +35,16 @@ describe('unknown app ids (standalone)', () => {
     const worker = async () => {
       while (next < n) {
         next++;
-        const headers = { [H.appId]: strangerId(), [H.timestamp]: String(Date.now()), [H.nonce]: randomBytes(16).toString('hex'), [H.signature]: `v2=${'0'.repeat(64)}` };
+        const headers = {
+          [H.appId]: strangerId(),
+          [H.timestamp]: String(Date.now()),
+          [H.nonce]: randomBytes(16).toString('hex'),
+          [H.signature]: `v2=${'0'.repeat(64)}`,
+        };
         // once more on a reset: a pooled connection the server closed as idle while a loaded machine stalled us
-        const res = await fetch(`${node.url}/api/nodes`, { headers }).catch(() => fetch(`${node.url}/api/nodes`, { headers }));
+        const res = await fetch(`${node.url}/api/nodes`, { headers }).catch(() =>
+          fetch(`${node.url}/api/nodes`, { headers }),
+        );
         await res.arrayBuffer();
         if (res.status !== 401) throw new Error(`expected 401, got ${res.status}`);
       }

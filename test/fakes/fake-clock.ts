@@ -89,7 +89,8 @@ export class FakeClock implements Clock {
 
   private earliest(): PendingTimer | undefined {
     let best: PendingTimer | undefined;
-    for (const t of this.timers) if (best === undefined || t.atMs < best.atMs || (t.atMs === best.atMs && t.id < best.id)) best = t;
+    for (const t of this.timers)
+      if (best === undefined || t.atMs < best.atMs || (t.atMs === best.atMs && t.id < best.id)) best = t;
     return best;
   }
 }

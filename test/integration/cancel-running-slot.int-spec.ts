@@ -2,8 +2,16 @@ import type { Redis } from 'ioredis';
 import { REDIS_CLIENT } from '../../src/modules/coordination/coordination.module.js';
 import { COORDINATION, type CoordinationPort, jobSlots } from '../../src/modules/coordination/index.js';
 import { CancelService } from '../../src/modules/dispatch/index.js';
-import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import {
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 const HEARTBEAT_MS = 2000;
 /** The executor's stop grace: as long as a silent node's running instance keeps its slot, NODE_OFFLINE_AFTER_MS (≥ two heartbeats). */
@@ -23,27 +31,47 @@ describe('cancel of a RUNNING limited instance with no executor to stop it (Mari
   let redis: Redis;
 
   beforeAll(async () => {
-    node = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_MS), NODE_OFFLINE_AFTER_MS: String(OFFLINE_MS) }));
+    node = await startNode(
+      clusterEnv(ns, {
+        ROLES: 'api,scheduler',
+        HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_MS),
+        NODE_OFFLINE_AFTER_MS: String(OFFLINE_MS),
+      }),
+    );
     instances = node.app.get(JobInstanceRepository);
     redis = node.app.get(REDIS_CLIENT);
   }, 30_000);
 
   afterAll(async () => {
-    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node?.ds, ns);
     await node?.close();
   });
 
   async function row(jobId: string, status: S, fireTime: number, nodeId: string | null): Promise<JobInstance> {
-    const r = Object.assign(newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime, triggerSource: TriggerSource.SCHEDULE, dueAt: fireTime }, fireTime),
-      { jobId, status, maxConcurrency: 1, nodeId, ...(status === S.WAITING ? { error: 'MAX_CONCURRENCY' } : {}),
-        ...(status === S.RUNNING ? { leaseUntil: fireTime + 600_000, startedAt: fireTime } : {}) } as Partial<JobInstance>);
+    const r = Object.assign(
+      newJobInstance(
+        { namespace: ns, appId: 'int', handler: 'h', fireTime, triggerSource: TriggerSource.SCHEDULE, dueAt: fireTime },
+        fireTime,
+      ),
+      {
+        jobId,
+        status,
+        maxConcurrency: 1,
+        nodeId,
+        ...(status === S.WAITING ? { error: 'MAX_CONCURRENCY' } : {}),
+        ...(status === S.RUNNING ? { leaseUntil: fireTime + 600_000, startedAt: fireTime } : {}),
+      } as Partial<JobInstance>,
+    );
     await instances.insertIgnore(node.ds.manager, [r as JobInstance]);
     return (await instances.findById(r.id as string)) as JobInstance;
   }
 
   it('should hold the slot for the stop grace, then let the leader release the waiting instance', async () => {
     const client = await signedClient(node);
-    const created = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'held', handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1 });
+    const created = await client.request<{ id: string }>('POST', '/api/jobs', {
+      ...neverFiringJob('held', 'h'),
+      maxConcurrency: 1,
+    });
     expect(created.status).toBe(201);
     const jobId = created.body.id;
     const now = Date.now();
@@ -51,7 +79,12 @@ describe('cancel of a RUNNING limited instance with no executor to stop it (Mari
     const waiting = await row(jobId, S.WAITING, now - 1000, null);
     const coordination = node.app.get<CoordinationPort>(COORDINATION);
     await coordination.seedSlots(jobSlots(jobId), [running.id], 600_000, Date.now());
-    const beat = () => coordination.heartbeat('taker-20260101-1', { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: 1 }, Date.now());
+    const beat = () =>
+      coordination.heartbeat(
+        'taker-20260101-1',
+        { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: 1 },
+        Date.now(),
+      );
     await beat();
     const beating = setInterval(() => void beat(), 1000); // the taker stays live past the grace
     const semaphore = `{tw:${ns}}:sem:job:${jobId}`;
@@ -67,8 +100,12 @@ describe('cancel of a RUNNING limited instance with no executor to stop it (Mari
     expect(expiry).toBeLessThanOrEqual(after + OFFLINE_MS);
 
     // Released (PENDING) by a pass, it is dispatched only once admitted: after the holder's expiry.
-    await waitFor('the waiting instance dispatched once the holder expired', async () => (await instances.findById(waiting.id))?.status === S.DISPATCHED, 30_000, 50)
-      .finally(() => clearInterval(beating));
+    await waitFor(
+      'the waiting instance dispatched once the holder expired',
+      async () => (await instances.findById(waiting.id))?.status === S.DISPATCHED,
+      30_000,
+      50,
+    ).finally(() => clearInterval(beating));
     expect(Date.now()).toBeGreaterThanOrEqual(expiry);
     expect((await redis.zrange(semaphore, 0, -1)).filter((m) => m !== '~known')).toEqual([waiting.id]);
     expect((await instances.findById(running.id))?.status).toBe(S.CANCELLED);

@@ -3,8 +3,17 @@ import type { Redis } from 'ioredis';
 import { REDIS_CLIENT } from '../../src/modules/coordination/coordination.module.js';
 import { COORDINATION, type CoordinationPort, jobSlots } from '../../src/modules/coordination/index.js';
 import { Admission, CancelService } from '../../src/modules/dispatch/index.js';
-import { JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import {
+  JobAttemptRepository,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * Cancel of a RUNNING limited instance (DESIGN §7) whose executor stops the handler before the canceller has cut
@@ -12,7 +21,7 @@ import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '
  * The cut (an acquire whatever the limit) then put the holder back, for the whole grace: the job's next
  * instances waited that long (NODE_OFFLINE_AFTER_MS) for a handler that had long stopped. Only the api role runs.
  */
-describe('a cancelled limited instance\'s slot: cut late, re-asserted (MariaDB, Redis)', () => {
+describe("a cancelled limited instance's slot: cut late, re-asserted (MariaDB, Redis)", () => {
   const ns = uniqueNamespace('int-cutlate');
   let node: TestNode;
 
@@ -20,7 +29,7 @@ describe('a cancelled limited instance\'s slot: cut late, re-asserted (MariaDB, 
     node = await startNode(clusterEnv(ns, { ROLES: 'api', NODE_OFFLINE_AFTER_MS: '60000' }));
   }, 30_000);
   afterAll(async () => {
-    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node?.ds, ns);
     await node?.close();
   });
 
@@ -29,12 +38,28 @@ describe('a cancelled limited instance\'s slot: cut late, re-asserted (MariaDB, 
     const coordination = node.app.get<CoordinationPort>(COORDINATION);
     const redis = node.app.get<Redis>(REDIS_CLIENT);
     const client = await signedClient(node);
-    const created = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'cut', handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 1 });
+    const created = await client.request<{ id: string }>('POST', '/api/jobs', {
+      ...neverFiringJob('cut', 'h'),
+      maxConcurrency: 1,
+    });
     expect(created.status).toBe(201);
     const jobId = created.body.id;
     const t = Date.now();
-    const r = Object.assign(newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime: t, triggerSource: TriggerSource.SCHEDULE, dueAt: t }, t),
-      { jobId, status: S.RUNNING, maxConcurrency: 1, nodeId: 'x', fencingToken: 3, leaseUntil: t + 600_000, startedAt: t } as Partial<JobInstance>) as JobInstance;
+    const r = Object.assign(
+      newJobInstance(
+        { namespace: ns, appId: 'int', handler: 'h', fireTime: t, triggerSource: TriggerSource.SCHEDULE, dueAt: t },
+        t,
+      ),
+      {
+        jobId,
+        status: S.RUNNING,
+        maxConcurrency: 1,
+        nodeId: 'x',
+        fencingToken: 3,
+        leaseUntil: t + 600_000,
+        startedAt: t,
+      } as Partial<JobInstance>,
+    ) as JobInstance;
     await instances.insertIgnore(node.ds.manager, [r]);
     await coordination.seedSlots(jobSlots(jobId), [r.id], 600_000, Date.now());
     const running = (await instances.findById(r.id)) as JobInstance;
@@ -42,12 +67,14 @@ describe('a cancelled limited instance\'s slot: cut late, re-asserted (MariaDB, 
     // The executor's side, landing between the canceller's write and its cut: end the grace, free the slot.
     const attempts = node.app.get(JobAttemptRepository);
     const finish = attempts.finish.bind(attempts);
-    const spy = jest.spyOn(attempts, 'finish').mockImplementation(async (...args: Parameters<typeof attempts.finish>) => {
-      const out = await finish(...args);
-      await instances.clearCancelledLease(r.id, 3);
-      await coordination.releaseSlot(jobSlots(jobId), r.id);
-      return out;
-    });
+    const spy = jest
+      .spyOn(attempts, 'finish')
+      .mockImplementation(async (...args: Parameters<typeof attempts.finish>) => {
+        const out = await finish(...args);
+        await instances.clearCancelledLease(r.id, 3);
+        await coordination.releaseSlot(jobSlots(jobId), r.id);
+        return out;
+      });
     try {
       expect(await node.app.get(CancelService).cancel(running, 'test')).toBe(true);
     } finally {
@@ -65,19 +92,47 @@ describe('a cancelled limited instance\'s slot: cut late, re-asserted (MariaDB, 
     const coordination = node.app.get<CoordinationPort>(COORDINATION);
     const redis = node.app.get<Redis>(REDIS_CLIENT);
     const client = await signedClient(node);
-    const created = await client.request<{ id: string }>('POST', '/api/jobs', { code: 'ra', handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', maxConcurrency: 2 });
+    const created = await client.request<{ id: string }>('POST', '/api/jobs', {
+      ...neverFiringJob('ra', 'h'),
+      maxConcurrency: 2,
+    });
     expect(created.status).toBe(201);
     const jobId = created.body.id;
     const t = Date.now();
-    const make = (fireTime: number, leaseUntil: number | null) => Object.assign(
-      newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime, triggerSource: TriggerSource.SCHEDULE, dueAt: fireTime }, fireTime),
-      { jobId, status: S.CANCELLED, maxConcurrency: 2, nodeId: 'x', leaseUntil, finishedAt: t } as Partial<JobInstance>) as JobInstance;
+    const make = (fireTime: number, leaseUntil: number | null) =>
+      Object.assign(
+        newJobInstance(
+          {
+            namespace: ns,
+            appId: 'int',
+            handler: 'h',
+            fireTime,
+            triggerSource: TriggerSource.SCHEDULE,
+            dueAt: fireTime,
+          },
+          fireTime,
+        ),
+        {
+          jobId,
+          status: S.CANCELLED,
+          maxConcurrency: 2,
+          nodeId: 'x',
+          leaseUntil,
+          finishedAt: t,
+        } as Partial<JobInstance>,
+      ) as JobInstance;
     const stopping = make(t - 2, t + 30_000);
     const ended = make(t - 1, null);
     await instances.insertIgnore(node.ds.manager, [stopping, ended]);
     await coordination.seedSlots(jobSlots(jobId), [stopping.id, ended.id], 30_000, t);
     // The pass's read, taken while both still ran.
-    const read = [stopping, ended].map((r) => ({ id: r.id, jobId, status: S.RUNNING, maxConcurrency: 2, timeoutMs: 60_000 }));
+    const read = [stopping, ended].map((r) => ({
+      id: r.id,
+      jobId,
+      status: S.RUNNING,
+      maxConcurrency: 2,
+      timeoutMs: 60_000,
+    }));
     await node.app.get(Admission).reassert(read, Date.now());
     const semaphore = `{tw:${ns}}:sem:job:${jobId}`;
     expect((await redis.zrange(semaphore, 0, -1)).filter((m) => m !== '~known')).toEqual([stopping.id]);

@@ -1,6 +1,13 @@
 import { CancelService } from '../../src/modules/dispatch/index.js';
-import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import {
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * A cancel works on the row as its caller read it (the API, a REPLACE fire); the row may have moved on since
@@ -20,14 +27,23 @@ describe('cancel of a row that moved after it was read (MariaDB)', () => {
   }, 30_000);
 
   afterAll(async () => {
-    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node?.ds, ns);
     await node?.close();
   });
 
-  it.each([[S.WAITING, S.PENDING], [S.PENDING, S.DISPATCHED], [S.DISPATCHED, S.RUNNING]])('read %s, now %s: cancelled', async (read, now) => {
+  it.each([
+    [S.WAITING, S.PENDING],
+    [S.PENDING, S.DISPATCHED],
+    [S.DISPATCHED, S.RUNNING],
+  ])('read %s, now %s: cancelled', async (read, now) => {
     const t = Date.now();
-    const r = Object.assign(newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime: t, triggerSource: TriggerSource.API, dueAt: t }, t),
-      { status: read } as Partial<JobInstance>) as JobInstance;
+    const r = Object.assign(
+      newJobInstance(
+        { namespace: ns, appId: 'int', handler: 'h', fireTime: t, triggerSource: TriggerSource.API, dueAt: t },
+        t,
+      ),
+      { status: read } as Partial<JobInstance>,
+    ) as JobInstance;
     await instances.insertIgnore(node.ds.manager, [r]);
     const stale = (await instances.findById(r.id)) as JobInstance;
     await node.ds.query('UPDATE job_instance SET status = ? WHERE id = ?', [now, r.id]);
@@ -37,8 +53,13 @@ describe('cancel of a row that moved after it was read (MariaDB)', () => {
 
   it('an instance that ended meanwhile is left as it ended', async () => {
     const t = Date.now();
-    const r = Object.assign(newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime: t, triggerSource: TriggerSource.API, dueAt: t }, t),
-      { status: S.RUNNING } as Partial<JobInstance>) as JobInstance;
+    const r = Object.assign(
+      newJobInstance(
+        { namespace: ns, appId: 'int', handler: 'h', fireTime: t, triggerSource: TriggerSource.API, dueAt: t },
+        t,
+      ),
+      { status: S.RUNNING } as Partial<JobInstance>,
+    ) as JobInstance;
     await instances.insertIgnore(node.ds.manager, [r]);
     const stale = (await instances.findById(r.id)) as JobInstance;
     await node.ds.query('UPDATE job_instance SET status = ? WHERE id = ?', [S.SUCCESS, r.id]);

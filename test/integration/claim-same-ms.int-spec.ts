@@ -1,9 +1,16 @@
 import { clockAt } from '../fakes/fake-clock.js';
 import type { Clock } from '../../src/common/index.js';
 import { TaskRunner } from '../../src/modules/execution/task-runner.service.js';
-import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import {
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
 import { startLimitReceiver, type LimitReceiver } from '../utils/limit-receiver.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * An id taken twice in one claim group is claimed and run once, and each copy ends (the executor counts its
@@ -27,7 +34,7 @@ describe('one id claimed twice on one node (MariaDB)', () => {
   }, 30_000);
 
   afterAll(async () => {
-    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node?.ds, ns);
     await node?.close();
     await rx?.close();
   });
@@ -36,7 +43,18 @@ describe('one id claimed twice on one node (MariaDB)', () => {
     const nodeId = `${ns}-n1`; // not the node's own executor: nothing else claims these rows
     const now = Date.now();
     const row = Object.assign(
-      newJobInstance({ namespace: ns, appId: 'int', handler: 'http', fireTime: now, triggerSource: TriggerSource.API, dueAt: now, params: { url: `${rx.url}/once` } }, now),
+      newJobInstance(
+        {
+          namespace: ns,
+          appId: 'int',
+          handler: 'http',
+          fireTime: now,
+          triggerSource: TriggerSource.API,
+          dueAt: now,
+          params: { url: `${rx.url}/once` },
+        },
+        now,
+      ),
       { status: S.DISPATCHED, nodeId, dispatchedAt: now },
     ) as JobInstance;
     await node.app.get(JobInstanceRepository).insertIgnore(node.ds.manager, [row]);
@@ -46,11 +64,19 @@ describe('one id claimed twice on one node (MariaDB)', () => {
 
     frozen = Date.now(); // both claims stamp the same started_at
     try {
-      await Promise.all([runner.runMany([row.id], nodeId, shutdown, hooks), runner.runMany([row.id], nodeId, shutdown, hooks)]);
+      await Promise.all([
+        runner.runMany([row.id], nodeId, shutdown, hooks),
+        runner.runMany([row.id], nodeId, shutdown, hooks),
+      ]);
     } finally {
       frozen = null;
     }
-    await waitFor('the row final', async () => (await node.app.get(JobInstanceRepository).findById(row.id))?.status === S.SUCCESS, 10_000, 20);
+    await waitFor(
+      'the row final',
+      async () => (await node.app.get(JobInstanceRepository).findById(row.id))?.status === S.SUCCESS,
+      10_000,
+      20,
+    );
     expect(rx.of('/once')).toHaveLength(1);
   }, 30_000);
 
@@ -58,14 +84,26 @@ describe('one id claimed twice on one node (MariaDB)', () => {
     const nodeId = `${ns}-n2`;
     const now = Date.now();
     const row = Object.assign(
-      newJobInstance({ namespace: ns, appId: 'int', handler: 'http', fireTime: now, triggerSource: TriggerSource.API, dueAt: now, params: { url: `${rx.url}/twice-queued` } }, now),
+      newJobInstance(
+        {
+          namespace: ns,
+          appId: 'int',
+          handler: 'http',
+          fireTime: now,
+          triggerSource: TriggerSource.API,
+          dueAt: now,
+          params: { url: `${rx.url}/twice-queued` },
+        },
+        now,
+      ),
       { status: S.DISPATCHED, nodeId, dispatchedAt: now },
     ) as JobInstance;
     await node.app.get(JobInstanceRepository).insertIgnore(node.ds.manager, [row]);
     const done: string[] = [];
     const ended: string[] = [];
     await node.app.get(TaskRunner).runMany([row.id, row.id], nodeId, new AbortController().signal, {
-      handlerDone: (id) => done.push(id), ended: (id) => ended.push(id),
+      handlerDone: (id) => done.push(id),
+      ended: (id) => ended.push(id),
     });
     expect(rx.of('/twice-queued')).toHaveLength(1);
     expect(done).toEqual([row.id, row.id]);

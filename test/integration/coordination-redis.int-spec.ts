@@ -17,7 +17,11 @@ async function deleteNamespace(redis: Redis, namespace: string): Promise<void> {
 }
 
 /** One shared client and a unique namespace prefix per test; adapters of the same name share a namespace. */
-function redisFixture(): CoordinationFixture & { redis: Redis; namespace(name?: string): string; extra(name?: string): RedisCoordinationAdapter } {
+function redisFixture(): CoordinationFixture & {
+  redis: Redis;
+  namespace(name?: string): string;
+  extra(name?: string): RedisCoordinationAdapter;
+} {
   const base = `t-${randomUUID().slice(0, 8)}`;
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   const clients: Redis[] = [redis];
@@ -72,7 +76,10 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
   it('should put every key under the namespace hash tag', async () => {
     const sut = await fixture.open();
     await sut.tryAcquireLock('leader', 'n1', 5000);
-    await sut.pushReady('n1', [{ id: 'a', appId: 'app:1' }, { id: 'b', appId: 'app:1' }]);
+    await sut.pushReady('n1', [
+      { id: 'a', appId: 'app:1' },
+      { id: 'b', appId: 'app:1' },
+    ]);
     await sut.claim('n1', 0);
     await sut.scheduleDelayed('d', 10);
     await sut.heartbeat('n1', { handlers: [], capacity: 1, active: 0, labels: {}, host: 'h', startedAt: 0 }, 1);
@@ -119,7 +126,10 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     const [a, b] = [fixture.extra(), fixture.extra()];
     const claims = Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).claim('n1', 5000));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await a.pushReady('n1', ['1', '2', '3', '4', '5', '6'].map((id, i) => ({ id, appId: `app-${i % 2}` })));
+    await a.pushReady(
+      'n1',
+      ['1', '2', '3', '4', '5', '6'].map((id, i) => ({ id, appId: `app-${i % 2}` })),
+    );
     expect((await Promise.all(claims)).sort()).toEqual(['1', '2', '3', '4', '5', '6']);
   });
 
@@ -139,7 +149,10 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     await sut.pushReady('n1', [{ id: 'a1', appId: 'A' }]);
     expect(await sut.queueDepth('n1')).toEqual({ ready: 4, processing: 0 });
     expect([...(await sut.queuedIds('n1'))].sort()).toEqual(['a1', 'old-1', 'old-2', 'old-3']);
-    expect(await sut.claimMany('n1', 2, 0)).toEqual([{ id: 'old-1', appId: null }, { id: 'old-2', appId: null }]); // oldest work first
+    expect(await sut.claimMany('n1', 2, 0)).toEqual([
+      { id: 'old-1', appId: null },
+      { id: 'old-2', appId: null },
+    ]); // oldest work first
     expect(await sut.drainNode('n1')).toEqual(['old-1', 'old-2', 'old-3', 'a1']);
     await fixture.redis.rpush(sut.keys.legacyReady('n1'), 'old-4');
     expect(await sut.claim('n1', 1000)).toBe('old-4'); // no push rang the bell: the first try finds it

@@ -1,4 +1,5 @@
 import type { ClaimedItem, CoordinationPort, NodeAdvert, ReadyItem } from '../../src/modules/coordination/index.js';
+import { sleep } from '../utils/async.js';
 
 /** What a contract run needs from one adapter kind; one fixture per test. */
 export interface CoordinationFixture {
@@ -25,8 +26,6 @@ export interface ExpiryTiming {
 /** For a clock that moves only when told to: any values do. */
 export const FAKE_TIMING: ExpiryTiming = { ttl: 200, within: 120, beyond: 300 };
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** Ready items of one app (the queue cases below that are not about fairness use a single app). */
 function queued(...ids: string[]): ReadyItem[] {
   return ids.map((id) => ({ id, appId: 'app-1' }));
@@ -43,14 +42,25 @@ function ids(items: ClaimedItem[]): string[] {
 }
 
 function advert(overrides: Partial<NodeAdvert> = {}): NodeAdvert {
-  return { handlers: ['demo'], capacity: 4, active: 0, labels: { zone: 'a' }, host: 'box-1', startedAt: 1_700_000_000_000, ...overrides };
+  return {
+    handlers: ['demo'],
+    capacity: 4,
+    active: 0,
+    labels: { zone: 'a' },
+    host: 'box-1',
+    startedAt: 1_700_000_000_000,
+    ...overrides,
+  };
 }
 
 /**
  * The {@link CoordinationPort} contract (DESIGN §3, STYLE convention 19): every adapter runs this suite,
  * so the standalone and cluster shapes behave the same.
  */
-export function describeCoordinationContract(name: string, factory: () => CoordinationFixture | Promise<CoordinationFixture>): void {
+export function describeCoordinationContract(
+  name: string,
+  factory: () => CoordinationFixture | Promise<CoordinationFixture>,
+): void {
   describe(name, () => {
     let fixture: CoordinationFixture;
     let sut: CoordinationPort;
@@ -132,7 +142,11 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
         await sut.pushReady('n1', queued('a', 'b'));
         await sut.pushReady('n1', queued('c'));
         await sut.pushReady('n1', queued());
-        expect([await sut.claim('n1', 0), await sut.claim('n1', 100), await sut.claim('n1', 0)]).toEqual(['a', 'b', 'c']);
+        expect([await sut.claim('n1', 0), await sut.claim('n1', 100), await sut.claim('n1', 0)]).toEqual([
+          'a',
+          'b',
+          'c',
+        ]);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 3 });
       });
 
@@ -245,7 +259,10 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
         await sut.claim('n1', 0);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 1, processing: 1 });
         expect(await sut.queueDepth('n2')).toEqual({ ready: 0, processing: 0 });
-        expect(await sut.queueDepths(['n2', 'n1'])).toEqual([{ ready: 0, processing: 0 }, { ready: 1, processing: 1 }]);
+        expect(await sut.queueDepths(['n2', 'n1'])).toEqual([
+          { ready: 0, processing: 0 },
+          { ready: 1, processing: 1 },
+        ]);
         expect(await sut.queueDepths([])).toEqual([]);
         expect((await sut.queuedIds('n1')).has('a')).toBe(true);
         expect((await sut.queuedIds('n1')).has('b')).toBe(true);
@@ -355,7 +372,9 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
       it('should replace the advert and last beat on each heartbeat', async () => {
         await sut.heartbeat('n1', advert({ active: 1 }), 1000);
         await sut.heartbeat('n1', advert({ active: 3, labels: { zone: 'b' } }), 3000);
-        expect(await sut.liveNodes(0)).toEqual([{ nodeId: 'n1', lastBeat: 3000, info: advert({ active: 3, labels: { zone: 'b' } }) }]);
+        expect(await sut.liveNodes(0)).toEqual([
+          { nodeId: 'n1', lastBeat: 3000, info: advert({ active: 3, labels: { zone: 'b' } }) },
+        ]);
       });
 
       it('should forget a removed node', async () => {
@@ -391,7 +410,7 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
         expect(await sut.acquireSlots('job:a', ['h3', 'h4'], 2, 60_000, Date.now())).toEqual(['h3']);
       });
 
-      it('should drop holders whose ttl passed (by the caller\'s clock)', async () => {
+      it("should drop holders whose ttl passed (by the caller's clock)", async () => {
         const t0 = Date.now();
         await known('job:a');
         await sut.acquireSlots('job:a', ['h1'], 1, TTL, t0);
@@ -418,7 +437,7 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
         expect(await sut.acquireSlots('job:a', ['n1', 'n2'], 2, 60_000, Date.now())).toEqual(['n1']);
       });
 
-      it('should keep the holders a seed does not name, and never shorten one\'s expiry', async () => {
+      it("should keep the holders a seed does not name, and never shorten one's expiry", async () => {
         const t0 = Date.now();
         await known('job:a');
         await sut.acquireSlots('job:a', ['h1'], 3, 60_000, t0);
@@ -435,7 +454,7 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
         expect(await sut.acquireSlots('job:a', ['h3'], 2, 60_000, t0 + BEYOND)).toBeNull();
       });
 
-      it('should refuse a holder name starting with ~ (reserved for the semaphore\'s own mark)', async () => {
+      it("should refuse a holder name starting with ~ (reserved for the semaphore's own mark)", async () => {
         await known('job:a');
         await expect(sut.acquireSlots('job:a', ['~known'], 2, 60_000, Date.now())).rejects.toThrow(/reserved/);
         await expect(sut.seedSlots('job:a', ['~x'], 60_000, Date.now())).rejects.toThrow(/reserved/);
@@ -472,7 +491,12 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
 
     describe('token buckets', () => {
       it('should start full, give up to burst tokens, then refuse and say how long to wait', async () => {
-        for (const left of [2, 1, 0]) expect(await sut.takeTokens('app-a', 1, 3, 1)).toMatchObject({ allowed: true, remaining: left, retryAfterMs: 0 });
+        for (const left of [2, 1, 0])
+          expect(await sut.takeTokens('app-a', 1, 3, 1)).toMatchObject({
+            allowed: true,
+            remaining: left,
+            retryAfterMs: 0,
+          });
         const refused = await sut.takeTokens('app-a', 1, 3, 1);
         expect(refused).toMatchObject({ allowed: false, remaining: 0 });
         expect(refused.retryAfterMs).toBeGreaterThan(0);
@@ -521,23 +545,41 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
       });
 
       it('should refuse a rate, burst or n that cannot work', async () => {
-        for (const [rate, burst, n, field] of [[0, 1, 1, 'ratePerSecond'], [-1, 1, 1, 'ratePerSecond'], [Number.NaN, 1, 1, 'ratePerSecond'], [Infinity, 1, 1, 'ratePerSecond'],
-          [1, 0, 1, 'burst'], [1, 1.5, 1, 'burst'], [1, 2, 0, 'n'], [1, 2, 3, 'n'], [1, 2, 1.5, 'n']] as const) {
+        for (const [rate, burst, n, field] of [
+          [0, 1, 1, 'ratePerSecond'],
+          [-1, 1, 1, 'ratePerSecond'],
+          [Number.NaN, 1, 1, 'ratePerSecond'],
+          [Infinity, 1, 1, 'ratePerSecond'],
+          [1, 0, 1, 'burst'],
+          [1, 1.5, 1, 'burst'],
+          [1, 2, 0, 'n'],
+          [1, 2, 3, 'n'],
+          [1, 2, 1.5, 'n'],
+        ] as const) {
           await expect(sut.takeTokens('app-bad', rate, burst, n)).rejects.toMatchObject({ code: 'VALIDATION', field });
         }
       });
     });
 
     describe('fair sharing of a node queue across apps (issue 9)', () => {
-      const share = (cap: number, held: Record<string, number> = {}, freed?: AbortSignal) => ({ cap, held: new Map(Object.entries(held)), freed });
+      const share = (cap: number, held: Record<string, number> = {}, freed?: AbortSignal) => ({
+        cap,
+        held: new Map(Object.entries(held)),
+        freed,
+      });
 
-      it('should take ids round robin across apps, oldest first within each, and tell each id\'s app', async () => {
+      it("should take ids round robin across apps, oldest first within each, and tell each id's app", async () => {
         await sut.pushReady('n1', of('A', 'a1', 'a2', 'a3'));
         await sut.pushReady('n1', [...of('B', 'b1'), ...of('C', 'c1'), ...of('A', 'a4'), ...of('C', 'c2')]);
         const got = await sut.claimMany('n1', 10, 0);
         expect(got).toEqual([
-          { id: 'a1', appId: 'A' }, { id: 'b1', appId: 'B' }, { id: 'c1', appId: 'C' },
-          { id: 'a2', appId: 'A' }, { id: 'c2', appId: 'C' }, { id: 'a3', appId: 'A' }, { id: 'a4', appId: 'A' },
+          { id: 'a1', appId: 'A' },
+          { id: 'b1', appId: 'B' },
+          { id: 'c1', appId: 'C' },
+          { id: 'a2', appId: 'A' },
+          { id: 'c2', appId: 'C' },
+          { id: 'a3', appId: 'A' },
+          { id: 'a4', appId: 'A' },
         ]);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 7 });
       });
@@ -554,7 +596,10 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
 
       it('should pass over an app that holds its cap, counting what the claim itself takes', async () => {
         await sut.pushReady('n1', [...of('A', 'a1', 'a2', 'a3', 'a4'), ...of('B', 'b1')]);
-        expect(await sut.claimMany('n1', 10, 0, share(2, { A: 1, other: 5 }))).toEqual([{ id: 'a1', appId: 'A' }, { id: 'b1', appId: 'B' }]);
+        expect(await sut.claimMany('n1', 10, 0, share(2, { A: 1, other: 5 }))).toEqual([
+          { id: 'a1', appId: 'A' },
+          { id: 'b1', appId: 'B' },
+        ]);
         expect(await sut.claimMany('n1', 10, 0, share(2, { A: 2 }))).toEqual([]);
         expect(ids(await sut.claimMany('n1', 10, 0, share(2, { A: 0 })))).toEqual(['a2', 'a3']);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 1, processing: 4 });
@@ -564,7 +609,10 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
 
       it('should keep apps apart whatever their ids hold (separators, escapes, case)', async () => {
         const apps = ['a:b', 'a%3Ab', 'A:B', 'x y/ü', 'tickwheel'];
-        await sut.pushReady('n1', apps.map((appId, i) => ({ id: `id-${i}`, appId })));
+        await sut.pushReady(
+          'n1',
+          apps.map((appId, i) => ({ id: `id-${i}`, appId })),
+        );
         const got = await sut.claimMany('n1', 10, 0, share(1));
         expect(got).toEqual(apps.map((appId, i) => ({ id: `id-${i}`, appId })));
       });
@@ -574,12 +622,15 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 0 });
       });
 
-      it('should count, list and drain every app\'s ids of a node', async () => {
+      it("should count, list and drain every app's ids of a node", async () => {
         await sut.pushReady('n1', [...of('A', 'a1', 'a2'), ...of('B', 'b1')]);
         await sut.pushReady('n2', of('A', 'z1'));
         expect(ids(await sut.claimMany('n1', 1, 0))).toEqual(['a1']);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 2, processing: 1 });
-        expect(await sut.queueDepths(['n1', 'n2'])).toEqual([{ ready: 2, processing: 1 }, { ready: 1, processing: 0 }]);
+        expect(await sut.queueDepths(['n1', 'n2'])).toEqual([
+          { ready: 2, processing: 1 },
+          { ready: 1, processing: 0 },
+        ]);
         expect([...(await sut.queuedIds('n1'))].sort()).toEqual(['a1', 'a2', 'b1']);
         expect(await sut.drainNode('n1')).toEqual(['a1', 'b1', 'a2']);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 0 });
@@ -589,7 +640,7 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
         expect([...(await sut.queuedIds('n2'))]).toEqual(['z1']);
       });
 
-      it('should wake a claim that waits on its cap when another app\'s id is pushed', async () => {
+      it("should wake a claim that waits on its cap when another app's id is pushed", async () => {
         await sut.pushReady('n1', of('A', 'a1', 'a2'));
         const started = Date.now();
         const claimed = sut.claimMany('n1', 4, 5000, share(1, { A: 1 }));
@@ -599,7 +650,7 @@ export function describeCoordinationContract(name: string, factory: () => Coordi
         expect(Date.now() - started).toBeLessThan(4000); // woken by the push, not at the 5-s timeout
       });
 
-      it('should end a claim that waits on its cap when `freed` aborts, without another try, and still serve the next claim\'s wait', async () => {
+      it("should end a claim that waits on its cap when `freed` aborts, without another try, and still serve the next claim's wait", async () => {
         await sut.pushReady('n1', of('A', 'a1'));
         const freed = new AbortController();
         const started = Date.now();

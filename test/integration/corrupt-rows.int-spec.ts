@@ -1,11 +1,18 @@
 import { COORDINATION, type CoordinationPort } from '../../src/modules/coordination/coordination.port.js';
 import { ReconcilerService } from '../../src/modules/dispatch/index.js';
 import { TaskRunner } from '../../src/modules/execution/task-runner.service.js';
-import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import {
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
 import { TriggerService } from '../../src/modules/trigger/index.js';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
 
 /**
  * Issue 9 point 5: a row whose stored JSON cannot be read (a TEXT cut at 65,535 bytes on MariaDB; text that is
@@ -18,7 +25,10 @@ import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNam
  */
 const shapes: Array<[string, () => Record<string, string>]> = [
   ['SQLite', () => standaloneEnv({ RECONCILE_INTERVAL_MS: '600000' })],
-  ['MariaDB', () => clusterEnv(uniqueNamespace('int-corrupt'), { ROLES: 'api,executor', RECONCILE_INTERVAL_MS: '600000' })],
+  [
+    'MariaDB',
+    () => clusterEnv(uniqueNamespace('int-corrupt'), { ROLES: 'api,executor', RECONCILE_INTERVAL_MS: '600000' }),
+  ],
 ];
 
 describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
@@ -46,7 +56,21 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
   /** A row of `ns` (handler `h`, advertised by no node) with `patch`, inserted as the product inserts rows. */
   async function insert(patch: Partial<JobInstance>): Promise<JobInstance> {
     const now = Date.now();
-    const row = Object.assign(newJobInstance({ namespace: ns, appId, handler: 'h', fireTime: now, triggerSource: TriggerSource.API, dueAt: now, maxAttempts: 3 }, now), patch);
+    const row = Object.assign(
+      newJobInstance(
+        {
+          namespace: ns,
+          appId,
+          handler: 'h',
+          fireTime: now,
+          triggerSource: TriggerSource.API,
+          dueAt: now,
+          maxAttempts: 3,
+        },
+        now,
+      ),
+      patch,
+    );
     await instances.insertIgnore(node.ds.manager, [row]);
     return row;
   }
@@ -60,18 +84,37 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
     return Buffer.byteLength(raw.v as string);
   }
 
-  const read = (id: string) => node.ds.query('SELECT status, attempt, error FROM job_instance WHERE id = ?', [id]).then((r: Array<{ status: string; attempt: number | string; error: string | null }>) => ({ ...r[0], attempt: Number(r[0].attempt) }));
+  const read = (id: string) =>
+    node.ds
+      .query('SELECT status, attempt, error FROM job_instance WHERE id = ?', [id])
+      .then((r: Array<{ status: string; attempt: number | string; error: string | null }>) => ({
+        ...r[0],
+        attempt: Number(r[0].attempt),
+      }));
 
   async function quarantined(): Promise<number> {
-    const metric = (await node.app.get(MetricsService).registry.getMetricsAsJSON()).find((m) => m.name === 'tickwheel_rows_quarantined_total');
+    const metric = (await node.app.get(MetricsService).registry.getMetricsAsJSON()).find(
+      (m) => m.name === 'tickwheel_rows_quarantined_total',
+    );
     return (metric?.values ?? []).reduce((sum, v) => sum + Number(v.value), 0);
   }
 
-  it('the pass quarantines the corrupt row and still takes back the dead executor\'s 10 RUNNING rows', async () => {
+  it("the pass quarantines the corrupt row and still takes back the dead executor's 10 RUNNING rows", async () => {
     const now = Date.now();
     // The executor `dead` last beat long before the offline threshold: the next pass declares it offline.
-    await coordination.heartbeat(dead, { handlers: ['h'], capacity: 16, active: 11, labels: {}, host: 'x', startedAt: now - 3_600_000 }, now - 3_600_000);
-    const running = { status: S.RUNNING, nodeId: dead, fencingToken: 1, leaseUntil: now + 3_600_000, startedAt: now - 1000, dispatchedAt: now - 1000 };
+    await coordination.heartbeat(
+      dead,
+      { handlers: ['h'], capacity: 16, active: 11, labels: {}, host: 'x', startedAt: now - 3_600_000 },
+      now - 3_600_000,
+    );
+    const running = {
+      status: S.RUNNING,
+      nodeId: dead,
+      fencingToken: 1,
+      leaseUntil: now + 3_600_000,
+      startedAt: now - 1000,
+      dispatchedAt: now - 1000,
+    };
     const ten = await Promise.all(Array.from({ length: 10 }, () => insert(running)));
     const bad = await insert(running);
     const bytes = await corrupt(bad.id, 'params');
@@ -81,7 +124,11 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
     await node.app.get(ReconcilerService).reconcileOnce();
 
     for (const row of ten) expect(await read(row.id)).toMatchObject({ status: S.PENDING, attempt: 2 });
-    expect(await read(bad.id)).toEqual({ status: S.FAILED, attempt: 1, error: `CORRUPT_ROW: params is not valid JSON (${bytes} bytes)` });
+    expect(await read(bad.id)).toEqual({
+      status: S.FAILED,
+      attempt: 1,
+      error: `CORRUPT_ROW: params is not valid JSON (${bytes} bytes)`,
+    });
     expect(await quarantined()).toBe(before + 1);
     const task = await client.getTask(bad.requestId);
     expect(task.status).toBe(200);
@@ -98,7 +145,11 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
 
     const shown = await client.getTask(done.requestId);
     expect(shown.status).toBe(200);
-    expect(shown.body).toMatchObject({ status: S.SUCCESS, result: null, note: expect.stringMatching(/result.*not valid JSON/) });
+    expect(shown.body).toMatchObject({
+      status: S.SUCCESS,
+      result: null,
+      note: expect.stringMatching(/result.*not valid JSON/),
+    });
     const pending = await client.getTask(waiting.requestId);
     expect(pending.status).toBe(200);
     expect(pending.body.note).toMatch(/params.*not valid JSON/);
@@ -114,13 +165,20 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
 
     await node.app.get(TaskRunner).run(row.id, node2, new AbortController().signal);
 
-    expect(await read(row.id)).toEqual({ status: S.FAILED, attempt: 1, error: `CORRUPT_ROW: params is not valid JSON (${bytes} bytes)` });
+    expect(await read(row.id)).toEqual({
+      status: S.FAILED,
+      attempt: 1,
+      error: `CORRUPT_ROW: params is not valid JSON (${bytes} bytes)`,
+    });
     const attempts = await node.ds.query('SELECT status, error FROM job_attempt WHERE instance_id = ?', [row.id]);
     expect(attempts).toEqual([{ status: S.FAILED, error: `CORRUPT_ROW: params is not valid JSON (${bytes} bytes)` }]);
   });
 
   it('a job whose stored params cannot be read stops its schedule in ERROR, reads with a note, and takes new params', async () => {
-    const job = await client.request<{ id: string }>('POST', '/api/jobs', { code: `corrupt-${Date.now()}`, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', params: { a: 1 } });
+    const job = await client.request<{ id: string }>('POST', '/api/jobs', {
+      ...neverFiringJob(`corrupt-${Date.now()}`),
+      params: { a: 1 },
+    });
     expect(job.status).toBe(201);
     const id = job.body.id;
     const bytes = await corrupt(id, 'params', 'job_definition');
@@ -130,21 +188,38 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
     expect(read.status).toBe(200);
     expect(read.body.params).toBeNull();
     expect(read.body.note).toContain(reason);
-    expect((await client.request<{ field: string }>('POST', `/api/jobs/${id}/trigger`)).body).toMatchObject({ status: 400, field: 'params' });
-    expect((await client.request<{ field: string }>('PATCH', `/api/jobs/${id}`, { description: 'x' })).body).toMatchObject({ status: 400, field: 'params' });
-    const backfill = { from: new Date(Date.now() - 86_400_000 * 400).toISOString(), to: new Date(Date.now() - 1000).toISOString() };
-    expect((await client.request<{ field: string }>('POST', `/api/jobs/${id}/backfill`, backfill)).body).toMatchObject({ status: 400, field: 'params' });
+    expect((await client.request<{ field: string }>('POST', `/api/jobs/${id}/trigger`)).body).toMatchObject({
+      status: 400,
+      field: 'params',
+    });
+    expect(
+      (await client.request<{ field: string }>('PATCH', `/api/jobs/${id}`, { description: 'x' })).body,
+    ).toMatchObject({ status: 400, field: 'params' });
+    const backfill = {
+      from: new Date(Date.now() - 86_400_000 * 400).toISOString(),
+      to: new Date(Date.now() - 1000).toISOString(),
+    };
+    expect((await client.request<{ field: string }>('POST', `/api/jobs/${id}/backfill`, backfill)).body).toMatchObject({
+      status: 400,
+      field: 'params',
+    });
 
     // Due now: the firing pass sets the schedule aside instead of failing the page it is on.
     await node.ds.query('UPDATE job_definition SET next_fire_time = ? WHERE id = ?', [Date.now() - 100, id]);
     const before = await quarantined();
     await node.app.get(TriggerService).firePass();
-    const [row] = await node.ds.query('SELECT schedule_state AS s, schedule_error AS e, next_fire_time AS n FROM job_definition WHERE id = ?', [id]);
+    const [row] = await node.ds.query(
+      'SELECT schedule_state AS s, schedule_error AS e, next_fire_time AS n FROM job_definition WHERE id = ?',
+      [id],
+    );
     expect(row).toEqual({ s: 'ERROR', e: `CORRUPT_ROW: ${reason}`, n: null });
     expect(await quarantined()).toBe(before + 1);
     expect(Number((await node.ds.query('SELECT COUNT(*) AS c FROM job_instance WHERE job_id = ?', [id]))[0].c)).toBe(0);
 
-    const fixed = await client.request<{ params: unknown; scheduleState: string }>('PATCH', `/api/jobs/${id}`, { params: { a: 2 }, triggerExpr: '0 0 0 1 1 *' });
+    const fixed = await client.request<{ params: unknown; scheduleState: string }>('PATCH', `/api/jobs/${id}`, {
+      params: { a: 2 },
+      triggerExpr: '0 0 0 1 1 *',
+    });
     expect(fixed.status).toBe(200);
     expect(fixed.body).toMatchObject({ params: { a: 2 }, scheduleState: 'OK' });
     expect((await client.request('POST', `/api/jobs/${id}/trigger`)).status).toBe(202);

@@ -1,6 +1,11 @@
 import { DataSource } from 'typeorm';
 import {
-  ExecutionLedger, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance,
+  ExecutionLedger,
+  JobAttemptRepository,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
   TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
@@ -29,9 +34,23 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
 
   /** `n` rows DISPATCHED to `node` at attempt 1, token 0. */
   async function dispatched(n: number, node = 'n-1'): Promise<JobInstance[]> {
-    const rows = Array.from({ length: n }, (_, i) => Object.assign(
-      newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime: 1000 + i, triggerSource: TriggerSource.API, dueAt: 1, params: { i } }, 1),
-      { status: S.DISPATCHED, nodeId: node, dispatchedAt: 1 }));
+    const rows = Array.from({ length: n }, (_, i) =>
+      Object.assign(
+        newJobInstance(
+          {
+            namespace: ns,
+            appId: 'int',
+            handler: 'h',
+            fireTime: 1000 + i,
+            triggerSource: TriggerSource.API,
+            dueAt: 1,
+            params: { i },
+          },
+          1,
+        ),
+        { status: S.DISPATCHED, nodeId: node, dispatchedAt: 1 },
+      ),
+    );
     await ds.getRepository(JobInstance).save(rows, { chunk: 100 });
     return rows;
   }
@@ -39,7 +58,12 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
   it('should claim in one go only the rows still dispatched to the node at the attempt and token read, and open their attempts', async () => {
     const rows = await dispatched(4);
     const read = await ledger.findMany(rows.map((r) => r.id));
-    expect(read.map((r) => r.params).sort((a, b) => (a as { i: number }).i - (b as { i: number }).i)).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }, { i: 3 }]);
+    expect(read.map((r) => r.params).sort((a, b) => (a as { i: number }).i - (b as { i: number }).i)).toEqual([
+      { i: 0 },
+      { i: 1 },
+      { i: 2 },
+      { i: 3 },
+    ]);
     expect(read[0].fireTime).toEqual(expect.any(Number));
     // after the read, one row is taken back (the reconciler) and one re-routed to another node
     await instances.transition(rows[1].id, S.DISPATCHED, S.PENDING, { nodeId: 'n-1' }, { nodeId: null }, 2);
@@ -49,47 +73,84 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
     expect(claimed.every((c) => c.fencingToken === 1)).toBe(true);
     for (const c of claimed) {
       const now = await instances.findById(c.row.id);
-      expect(now).toMatchObject({ status: S.RUNNING, fencingToken: 1, startedAt: 5, leaseUntil: 60_005, nodeId: 'n-1' });
-      expect((await attempts.listForInstance(c.row.id)).map((a) => [a.attempt, a.status, a.fencingToken, a.nodeId])).toEqual([[1, 'RUNNING', 1, 'n-1']]);
+      expect(now).toMatchObject({
+        status: S.RUNNING,
+        fencingToken: 1,
+        startedAt: 5,
+        leaseUntil: 60_005,
+        nodeId: 'n-1',
+      });
+      expect(
+        (await attempts.listForInstance(c.row.id)).map((a) => [a.attempt, a.status, a.fencingToken, a.nodeId]),
+      ).toEqual([[1, 'RUNNING', 1, 'n-1']]);
     }
     expect(await attempts.listForInstance(rows[1].id)).toEqual([]);
     // a second claim of the same read (a replayed batch) wins nothing more
-    expect((await instances.together((em) => ledger.claim(em, read, 'n-1', 6, 6 + 60_000)))).toEqual([]);
+    expect(await instances.together((em) => ledger.claim(em, read, 'n-1', 6, 6 + 60_000))).toEqual([]);
   });
 
   it('should write SUCCESS only under the current fencing token, count a repeat with the same time as won, and close the attempts', async () => {
     const rows = await dispatched(3);
-    const claimed = await instances.together(async (em) => ledger.claim(em, await ledger.findMany(rows.map((r) => r.id)), 'n-1', 10, 100_000));
+    const claimed = await instances.together(async (em) =>
+      ledger.claim(em, await ledger.findMany(rows.map((r) => r.id)), 'n-1', 10, 100_000),
+    );
     expect(claimed).toHaveLength(3);
     // the lease of rows[2] was revoked and it runs again elsewhere (token 2): its old attempt must lose
     await ds.query('UPDATE job_instance SET fencing_token = 2, node_id = ? WHERE id = ?', ['n-2', rows[2].id]);
-    const done = claimed.map((c, k) => ({ id: c.row.id, attempt: 1, fencingToken: c.fencingToken, result: { k, text: 'é"\'' } }));
+    const done = claimed.map((c, k) => ({
+      id: c.row.id,
+      attempt: 1,
+      fencingToken: c.fencingToken,
+      result: { k, text: 'é"\'' },
+    }));
     const won = await instances.together(async (em) => {
       const w = await ledger.succeed(em, done, 20);
-      await ledger.endAttempts(em, done.filter((d) => w.has(d.id)).map((d) => ({ instanceId: d.id, attempt: 1, status: S.SUCCESS, error: null })), 20);
+      await ledger.endAttempts(
+        em,
+        done.filter((d) => w.has(d.id)).map((d) => ({ instanceId: d.id, attempt: 1, status: S.SUCCESS, error: null })),
+        20,
+      );
       return w;
     });
     expect([...won].sort()).toEqual([rows[0].id, rows[1].id].sort());
-    expect(await instances.findById(rows[0].id)).toMatchObject({ status: S.SUCCESS, result: { k: 0, text: 'é"\'' }, finishedAt: 20, leaseUntil: null, error: null });
+    expect(await instances.findById(rows[0].id)).toMatchObject({
+      status: S.SUCCESS,
+      result: { k: 0, text: 'é"\'' },
+      finishedAt: 20,
+      leaseUntil: null,
+      error: null,
+    });
     expect(await instances.findById(rows[2].id)).toMatchObject({ status: S.RUNNING, fencingToken: 2 });
-    expect((await attempts.listForInstance(rows[0].id)).map((a) => [a.status, a.finishedAt])).toEqual([[S.SUCCESS, 20]]);
+    expect((await attempts.listForInstance(rows[0].id)).map((a) => [a.status, a.finishedAt])).toEqual([
+      [S.SUCCESS, 20],
+    ]);
     expect((await attempts.listForInstance(rows[2].id)).map((a) => a.status)).toEqual(['RUNNING']);
     // the same write again (a retry after an unknown commit) is reported won, changes nothing
-    expect([...(await ledger.succeed(undefined, done.slice(0, 2), 20))].sort()).toEqual([rows[0].id, rows[1].id].sort());
+    expect([...(await ledger.succeed(undefined, done.slice(0, 2), 20))].sort()).toEqual(
+      [rows[0].id, rows[1].id].sort(),
+    );
     // with another time it is a different write, and it loses
     expect((await ledger.succeed(undefined, done.slice(0, 2), 21)).size).toBe(0);
   });
 
   it('should close each attempt with its own status and error, cutting long errors', async () => {
     const rows = await dispatched(2);
-    await instances.together(async (em) => ledger.claim(em, await ledger.findMany(rows.map((r) => r.id)), 'n-1', 30, 100_000));
-    await ledger.endAttempts(undefined, [
-      { instanceId: rows[0].id, attempt: 1, status: S.TIMEOUT, error: 'x'.repeat(5000) },
-      { instanceId: rows[1].id, attempt: 1, status: 'HANDED_BACK', error: null },
-    ], 40);
+    await instances.together(async (em) =>
+      ledger.claim(em, await ledger.findMany(rows.map((r) => r.id)), 'n-1', 30, 100_000),
+    );
+    await ledger.endAttempts(
+      undefined,
+      [
+        { instanceId: rows[0].id, attempt: 1, status: S.TIMEOUT, error: 'x'.repeat(5000) },
+        { instanceId: rows[1].id, attempt: 1, status: 'HANDED_BACK', error: null },
+      ],
+      40,
+    );
     const a0 = (await attempts.listForInstance(rows[0].id))[0];
     expect([a0.status, a0.error?.length, a0.finishedAt]).toEqual([S.TIMEOUT, 4000, 40]);
-    expect((await attempts.listForInstance(rows[1].id)).map((a) => [a.status, a.error])).toEqual([['HANDED_BACK', null]]);
+    expect((await attempts.listForInstance(rows[1].id)).map((a) => [a.status, a.error])).toEqual([
+      ['HANDED_BACK', null],
+    ]);
     // only RUNNING attempt rows change
     await ledger.endAttempts(undefined, [{ instanceId: rows[1].id, attempt: 1, status: S.SUCCESS, error: null }], 50);
     expect((await attempts.listForInstance(rows[1].id))[0].status).toBe('HANDED_BACK');
@@ -97,9 +158,17 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
 
   it('should carry more rows than one statement chunk', async () => {
     const rows = await dispatched(600, 'n-big');
-    const claimed = await instances.together(async (em) => ledger.claim(em, await ledger.findMany(rows.map((r) => r.id)), 'n-big', 60, 100_000));
+    const claimed = await instances.together(async (em) =>
+      ledger.claim(em, await ledger.findMany(rows.map((r) => r.id)), 'n-big', 60, 100_000),
+    );
     expect(claimed).toHaveLength(600);
-    const won = await instances.together((em) => ledger.succeed(em, claimed.map((c) => ({ id: c.row.id, attempt: 1, fencingToken: 1, result: null })), 70));
+    const won = await instances.together((em) =>
+      ledger.succeed(
+        em,
+        claimed.map((c) => ({ id: c.row.id, attempt: 1, fencingToken: 1, result: null })),
+        70,
+      ),
+    );
     expect(won.size).toBe(600);
   });
 });

@@ -3,8 +3,15 @@ import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { COORDINATION, type CoordinationPort, jobSlots, RedisKeys } from '../../src/modules/coordination/index.js';
 import { Admission, CancelService, DispatchService, ReconcilerService } from '../../src/modules/dispatch/index.js';
-import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import {
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
 import { clusterEnv, REDIS_URL, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * Repair steps of the leader's reconciler on the real MariaDB and Redis.
@@ -32,7 +39,9 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
   const OLD = Date.now() - 3_600_000; // dispatched well over one pass ago
 
   beforeAll(async () => {
-    node = await startNode(clusterEnv(ns, { ROLES: 'api', NODE_OFFLINE_AFTER_MS: '600000', RECONCILE_INTERVAL_MS: '600000' }));
+    node = await startNode(
+      clusterEnv(ns, { ROLES: 'api', NODE_OFFLINE_AFTER_MS: '600000', RECONCILE_INTERVAL_MS: '600000' }),
+    );
     redis = new Redis(REDIS_URL);
     sut = node.app.get(ReconcilerService);
     coordination = node.app.get<CoordinationPort>(COORDINATION);
@@ -41,7 +50,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
 
   afterEach(async () => {
     jest.restoreAllMocks();
-    await node.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node.ds, ns);
     for (const n of ['n1', 'n2']) await coordination.drainNode(`${ns}-${n}`);
   });
 
@@ -52,11 +61,21 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
   });
 
   /** `count` rows on `nodeId`, dispatched at `at`, DISPATCHED unless `patch` says otherwise. */
-  async function dispatched(nodeId: string, count: number, at = OLD, patch: Partial<JobInstance> = {}): Promise<string[]> {
-    const rows = Array.from({ length: count }, (_, i) => Object.assign(
-      newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime: at + i, triggerSource: TriggerSource.API, dueAt: at }, at),
-      { status: S.DISPATCHED, nodeId, dispatchedAt: at, ...patch },
-    ));
+  async function dispatched(
+    nodeId: string,
+    count: number,
+    at = OLD,
+    patch: Partial<JobInstance> = {},
+  ): Promise<string[]> {
+    const rows = Array.from({ length: count }, (_, i) =>
+      Object.assign(
+        newJobInstance(
+          { namespace: ns, appId: 'int', handler: 'h', fireTime: at + i, triggerSource: TriggerSource.API, dueAt: at },
+          at,
+        ),
+        { status: S.DISPATCHED, nodeId, dispatchedAt: at, ...patch },
+      ),
+    );
     await instances.insertIgnore(node.ds.manager, rows);
     return rows.map((r) => r.id);
   }
@@ -64,7 +83,12 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
   /** One leader pass, with the fake nodes beating first. */
   async function pass(...nodes: string[]): Promise<void> {
     const now = Date.now();
-    for (const n of nodes) await coordination.heartbeat(n, { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: now }, now);
+    for (const n of nodes)
+      await coordination.heartbeat(
+        n,
+        { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: now },
+        now,
+      );
     await sut.reconcileOnce();
   }
 
@@ -93,8 +117,19 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       // Between the candidate read and the snapshot, an executor claims, runs and acks `claimed`.
       expect(await coordination.claim(n1, 0)).toBe(claimed);
       const claimRow = (await instances.findById(claimed)) as JobInstance;
-      expect(await instances.transition(claimed, S.DISPATCHED, S.RUNNING, { nodeId: n1 }, { fencingToken: 1 }, Date.now())).toBe(true);
-      expect(await instances.transition(claimed, S.RUNNING, S.SUCCESS, { attempt: claimRow.attempt }, { finishedAt: Date.now() }, Date.now())).toBe(true);
+      expect(
+        await instances.transition(claimed, S.DISPATCHED, S.RUNNING, { nodeId: n1 }, { fencingToken: 1 }, Date.now()),
+      ).toBe(true);
+      expect(
+        await instances.transition(
+          claimed,
+          S.RUNNING,
+          S.SUCCESS,
+          { attempt: claimRow.attempt },
+          { finishedAt: Date.now() },
+          Date.now(),
+        ),
+      ).toBe(true);
       await coordination.ack(n1, claimed);
       // Then `inProcessing` is claimed (moved to processing), and the snapshot is taken.
       await redis.lrem(keys.readyApp(n1, 'int'), 1, inProcessing);
@@ -120,7 +155,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
     expect((await instances.findById(claimed))?.status).toBe(S.SUCCESS);
   }, 30_000);
 
-  it('should read each node\'s lists once per pass, not once per row, when every id is queued', async () => {
+  it("should read each node's lists once per pass, not once per row, when every id is queued", async () => {
     const [n1, n2] = [`${ns}-n1`, `${ns}-n2`];
     const on1 = await dispatched(n1, 200);
     const on2 = await dispatched(n2, 100);
@@ -140,10 +175,25 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
   it('should go round every job with WAITING instances, a page of 500 per pass, so none is starved of the release backstop', async () => {
     const jobs = Array.from({ length: 501 }, (_, i) => `${ns}-w${String(i).padStart(4, '0')}`);
     const now = Date.now();
-    await instances.insertIgnore(node.ds.manager, jobs.map((jobId, i) => Object.assign(
-      newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime: now + i, triggerSource: TriggerSource.SCHEDULE, dueAt: now }, now),
-      { jobId, status: S.WAITING, maxConcurrency: 1 },
-    )));
+    await instances.insertIgnore(
+      node.ds.manager,
+      jobs.map((jobId, i) =>
+        Object.assign(
+          newJobInstance(
+            {
+              namespace: ns,
+              appId: 'int',
+              handler: 'h',
+              fireTime: now + i,
+              triggerSource: TriggerSource.SCHEDULE,
+              dueAt: now,
+            },
+            now,
+          ),
+          { jobId, status: S.WAITING, maxConcurrency: 1 },
+        ),
+      ),
+    );
     const released = jest.spyOn(node.app.get(Admission), 'promoteNext').mockResolvedValue(undefined as never);
     const perPass: string[][] = [];
     for (let i = 0; i < 3; i++) {
@@ -156,8 +206,15 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
   }, 60_000);
 
   describe('step 0: maxConcurrency slots', () => {
-    const limited = (jobId: string, status: S) => ({ jobId, maxConcurrency: 2, timeoutMs: 10_000, status, ...(status === S.RUNNING ? { startedAt: OLD, fencingToken: 1 } : {}) });
-    const holders = async (jobId: string) => (await redis.zrange(`{tw:${ns}}:sem:${jobSlots(jobId)}`, 0, -1, 'WITHSCORES'));
+    const limited = (jobId: string, status: S) => ({
+      jobId,
+      maxConcurrency: 2,
+      timeoutMs: 10_000,
+      status,
+      ...(status === S.RUNNING ? { startedAt: OLD, fencingToken: 1 } : {}),
+    });
+    const holders = async (jobId: string) =>
+      await redis.zrange(`{tw:${ns}}:sem:${jobSlots(jobId)}`, 0, -1, 'WITHSCORES');
 
     it('should make running instances hold their slots again whatever the limit, warn naming the job when it is exceeded, and finish the pass', async () => {
       const n1 = `${ns}-n1`;
@@ -175,7 +232,8 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       const held = (await holders(job)).filter((_, i, all) => !(i % 2 === 0 ? all[i] : all[i - 1]).startsWith('~'));
       expect(held.filter((_, i) => i % 2 === 0).sort()).toEqual([a, b, x].sort());
       // Every holder now expires timeoutMs + LEASE_MS from the pass, x's short expiry included.
-      for (const score of held.filter((_, i) => i % 2 === 1)) expect(Number(score)).toBeGreaterThanOrEqual(t0 + 10_000 + node.config.leaseMs);
+      for (const score of held.filter((_, i) => i % 2 === 1))
+        expect(Number(score)).toBeGreaterThanOrEqual(t0 + 10_000 + node.config.leaseMs);
       const messages = warn.mock.calls.map(([m]) => String(m));
       expect(messages.filter((m) => m.includes(`job ${job}:`) && m.includes('maxConcurrency'))).toHaveLength(1);
       // Over the limit, nobody new is admitted until two of them end.
@@ -191,7 +249,16 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       const real = coordination.acquireSlots.bind(coordination);
       jest.spyOn(coordination, 'acquireSlots').mockImplementationOnce(async (...args) => {
         // After the pass read a and c: the executor finishes c, MySQL first, then it frees the slot (before the pass re-asserts it).
-        expect(await instances.transition(c, S.RUNNING, S.SUCCESS, { fencingToken: 1 }, { finishedAt: Date.now() }, Date.now())).toBe(true);
+        expect(
+          await instances.transition(
+            c,
+            S.RUNNING,
+            S.SUCCESS,
+            { fencingToken: 1 },
+            { finishedAt: Date.now() },
+            Date.now(),
+          ),
+        ).toBe(true);
         await coordination.releaseSlot(jobSlots(job), c);
         return real(...args);
       });
@@ -205,7 +272,11 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       const n1 = `${ns}-n1`;
       const job = `${ns}-job-e`;
       const [a] = await dispatched(n1, 1, OLD, limited(job, S.RUNNING));
-      const [b, c] = await dispatched(n1, 2, Date.now(), { ...limited(job, S.PENDING), nodeId: null, dispatchedAt: null });
+      const [b, c] = await dispatched(n1, 2, Date.now(), {
+        ...limited(job, S.PENDING),
+        nodeId: null,
+        dispatchedAt: null,
+      });
       await coordination.seedSlots(jobSlots(job), [a], 60_000, Date.now()); // known: a runs
       const dispatch = node.app.get(DispatchService);
       const real = instances.findSlotHolders.bind(instances);
@@ -236,12 +307,18 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       const [x] = await dispatched(n1, 1, Date.now() - 2000, one); // both due (dispatch moves only due rows)
       const [y] = await dispatched(n1, 1, Date.now() - 1000, one);
       await coordination.seedSlots(jobSlots(job), [], 60_000, Date.now()); // known, nothing runs
-      await coordination.heartbeat(n1, { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() }, Date.now());
+      await coordination.heartbeat(
+        n1,
+        { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() },
+        Date.now(),
+      );
       const real = instances.findByIds.bind(instances);
       jest.spyOn(instances, 'findByIds').mockImplementationOnce(async (ids) => {
         const rows = await real(ids);
         // Right after dispatch read x (PENDING), x is cancelled: CANCELLED in MySQL, then its slot (none yet) is freed.
-        expect(await node.app.get(CancelService).cancel((await instances.findById(x)) as JobInstance, 'test')).toBe(true);
+        expect(await node.app.get(CancelService).cancel((await instances.findById(x)) as JobInstance, 'test')).toBe(
+          true,
+        );
         return rows;
       });
       const dispatch = node.app.get(DispatchService);
@@ -260,25 +337,52 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       const LIMIT = 5002; // the API takes up to 10,000
       const many = { ...limited(job, S.RUNNING), maxConcurrency: LIMIT };
       await dispatched(n1, LIMIT - 1, OLD, many);
-      const [p1, p2] = await dispatched(n1, 2, Date.now(), { ...many, status: S.PENDING, nodeId: null, dispatchedAt: null });
-      await coordination.heartbeat(n1, { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() }, Date.now());
+      const [p1, p2] = await dispatched(n1, 2, Date.now(), {
+        ...many,
+        status: S.PENDING,
+        nodeId: null,
+        dispatchedAt: null,
+      });
+      await coordination.heartbeat(
+        n1,
+        { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() },
+        Date.now(),
+      );
       expect(await redis.exists(`{tw:${ns}}:sem:${jobSlots(job)}`)).toBe(0); // as after FLUSHALL
 
       await node.app.get(DispatchService).dispatchIds([p1, p2]);
 
       // LIMIT - 1 run: one more fits, the other waits.
-      const [{ n }] = await node.ds.query('SELECT COUNT(*) AS n FROM job_instance WHERE job_id = ? AND status IN (?, ?)', [job, S.DISPATCHED, S.RUNNING]);
+      const [{ n }] = await node.ds.query(
+        'SELECT COUNT(*) AS n FROM job_instance WHERE job_id = ? AND status IN (?, ?)',
+        [job, S.DISPATCHED, S.RUNNING],
+      );
       expect(Number(n)).toBe(LIMIT);
-      expect([(await instances.findById(p1))?.status, (await instances.findById(p2))?.status].sort()).toEqual([S.DISPATCHED, S.WAITING]);
+      expect([(await instances.findById(p1))?.status, (await instances.findById(p2))?.status].sort()).toEqual([
+        S.DISPATCHED,
+        S.WAITING,
+      ]);
     }, 60_000);
 
     it('should rebuild a semaphore Redis does not know from MySQL before dispatch admits anyone, without a pass', async () => {
       const n1 = `${ns}-n1`;
       const job = `${ns}-job-c`;
       const [a, b] = await dispatched(n1, 2, OLD, limited(job, S.RUNNING));
-      const [waits] = await dispatched(n1, 1, Date.now(), { ...limited(job, S.PENDING), nodeId: null, dispatchedAt: null });
-      const [other] = await dispatched(n1, 1, Date.now(), { ...limited(`${ns}-job-d`, S.PENDING), nodeId: null, dispatchedAt: null });
-      await coordination.heartbeat(n1, { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() }, Date.now());
+      const [waits] = await dispatched(n1, 1, Date.now(), {
+        ...limited(job, S.PENDING),
+        nodeId: null,
+        dispatchedAt: null,
+      });
+      const [other] = await dispatched(n1, 1, Date.now(), {
+        ...limited(`${ns}-job-d`, S.PENDING),
+        nodeId: null,
+        dispatchedAt: null,
+      });
+      await coordination.heartbeat(
+        n1,
+        { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() },
+        Date.now(),
+      );
       expect(await redis.exists(`{tw:${ns}}:sem:${jobSlots(job)}`)).toBe(0); // as after FLUSHALL
 
       await node.app.get(DispatchService).dispatchIds([waits, other]);
@@ -293,13 +397,24 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
     it('should give back the slot an admission took for a row another dispatcher moved to WAITING first', async () => {
       const n1 = `${ns}-n1`;
       const job = `${ns}-job-i`;
-      const [x] = await dispatched(n1, 1, Date.now(), { ...limited(job, S.PENDING), maxConcurrency: 1, nodeId: null, dispatchedAt: null });
-      await coordination.heartbeat(n1, { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() }, Date.now());
+      const [x] = await dispatched(n1, 1, Date.now(), {
+        ...limited(job, S.PENDING),
+        maxConcurrency: 1,
+        nodeId: null,
+        dispatchedAt: null,
+      });
+      await coordination.heartbeat(
+        n1,
+        { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() },
+        Date.now(),
+      );
       await coordination.seedSlots(jobSlots(job), [], 60_000, Date.now());
       const real = instances.dispatchMany.bind(instances);
       jest.spyOn(instances, 'dispatchMany').mockImplementationOnce(async (...args) => {
         // Another dispatcher, which found the job full a moment ago, moved x to WAITING before this write.
-        expect(await instances.transition(x, S.PENDING, S.WAITING, { attempt: 1 }, { error: 'MAX_CONCURRENCY' }, Date.now())).toBe(true);
+        expect(
+          await instances.transition(x, S.PENDING, S.WAITING, { attempt: 1 }, { error: 'MAX_CONCURRENCY' }, Date.now()),
+        ).toBe(true);
         return real(...args);
       });
 
@@ -318,7 +433,11 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       // Both due already (dispatchMany moves only rows due by its `now`: y due 5 ms ahead failed on a fast run).
       const [x] = await dispatched(n1, 1, Date.now() - 2000, one);
       const [y] = await dispatched(n1, 1, Date.now() - 1000, one);
-      await coordination.heartbeat(n1, { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() }, Date.now());
+      await coordination.heartbeat(
+        n1,
+        { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() },
+        Date.now(),
+      );
       await coordination.seedSlots(sem, [], 60_000, Date.now());
       const real = instances.dispatchMany.bind(instances);
       jest.spyOn(instances, 'dispatchMany').mockImplementationOnce(async (...args) => {

@@ -1,7 +1,18 @@
-import { COORDINATION, type CoordinationPort, type NodeAdvert } from '../../src/modules/coordination/coordination.port.js';
+import {
+  COORDINATION,
+  type CoordinationPort,
+  type NodeAdvert,
+} from '../../src/modules/coordination/coordination.port.js';
 import { DispatchService, NodeRegistryService } from '../../src/modules/dispatch/index.js';
-import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import {
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * The release of a staged fire (DESIGN §5 staging) routes it again when its node is draining (SIGTERM:
@@ -18,17 +29,24 @@ describe('release of staged fires to a draining node (MariaDB + Redis)', () => {
     // machine that took that long between the beats and the release (or the checks after it) found no serving
     // node, or had the leader's offline watch reap both and route the fire again. Offline detection is not
     // what this tests.
-    api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', RECONCILE_INTERVAL_MS: '600000', NODE_OFFLINE_AFTER_MS: '600000' }));
+    api = await startNode(
+      clusterEnv(ns, { ROLES: 'api,scheduler', RECONCILE_INTERVAL_MS: '600000', NODE_OFFLINE_AFTER_MS: '600000' }),
+    );
     coordination = api.app.get<CoordinationPort>(COORDINATION);
   }, 30_000);
 
   afterAll(async () => {
-    await api.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(api.ds, ns);
     await api?.close();
   });
 
   const advert = (draining: boolean): NodeAdvert => ({
-    handlers: draining ? [] : ['h'], capacity: 4, active: 0, labels: draining ? { draining: 'true' } : ({} as Record<string, string>), host: 'x', startedAt: 1,
+    handlers: draining ? [] : ['h'],
+    capacity: 4,
+    active: 0,
+    labels: draining ? { draining: 'true' } : ({} as Record<string, string>),
+    host: 'x',
+    startedAt: 1,
   });
 
   it('should take a fire staged to a draining node back and route it to a serving one', async () => {
@@ -38,8 +56,13 @@ describe('release of staged fires to a draining node (MariaDB + Redis)', () => {
     // The scheduler's own loops may have cached an empty registry view (REGISTRY_VIEW_MS) just before these
     // first beats: a loaded CI machine saw the release find no serving node. Read the registry afresh.
     api.app.get(NodeRegistryService).invalidate();
-    const row = Object.assign(newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime: now, triggerSource: TriggerSource.SCHEDULE, dueAt: now }, now),
-      { status: S.DISPATCHED, nodeId: 'drainer-20260101-1', dispatchedAt: now });
+    const row = Object.assign(
+      newJobInstance(
+        { namespace: ns, appId: 'int', handler: 'h', fireTime: now, triggerSource: TriggerSource.SCHEDULE, dueAt: now },
+        now,
+      ),
+      { status: S.DISPATCHED, nodeId: 'drainer-20260101-1', dispatchedAt: now },
+    );
     await api.app.get(JobInstanceRepository).insertIgnore(api.ds.manager, [row]);
     await api.app.get(DispatchService).deliver([{ id: row.id, appId: row.appId, fireTime: now, nodeId: row.nodeId }]);
     const after = (await api.app.get(JobInstanceRepository).findById(row.id)) as JobInstance;

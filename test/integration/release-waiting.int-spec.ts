@@ -1,6 +1,14 @@
 import { WaitingTurns } from '../../src/modules/dispatch/index.js';
-import { JobInstance, JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import {
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { neverFiringJob } from '../utils/jobs.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * Release of a job's next WAITING instance (DESIGN §5 QUEUE overlap, §7 maxConcurrency) on MariaDB: a
@@ -21,26 +29,44 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
   }, 30_000);
 
   afterAll(async () => {
-    await node?.ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
+    await deleteNamespaceRows(node?.ds, ns);
     await node?.close();
   });
 
   async function job(code: string, extra: Record<string, unknown>): Promise<string> {
     const client = await signedClient(node);
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', { code, handler: 'h', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', ...extra });
+    const res = await client.request<{ id: string }>('POST', '/api/jobs', { ...neverFiringJob(code, 'h'), ...extra });
     expect(res.status).toBe(201);
     return res.body.id;
   }
 
   /** A row of `jobId` in `status`, due at `dueAt`, fired at `fireTime` (plus `extra`). */
-  async function row(jobId: string, status: S, fireTime: number, dueAt: number, maxConcurrency: number, extra: Partial<JobInstance> = {}): Promise<string> {
-    const r = Object.assign(newJobInstance({ namespace: ns, appId: 'int', handler: 'h', fireTime, triggerSource: TriggerSource.SCHEDULE, dueAt }, fireTime),
-      { jobId, status, maxConcurrency, ...(status === S.WAITING ? { error: 'MAX_CONCURRENCY' } : {}), ...extra } as Partial<JobInstance>);
+  async function row(
+    jobId: string,
+    status: S,
+    fireTime: number,
+    dueAt: number,
+    maxConcurrency: number,
+    extra: Partial<JobInstance> = {},
+  ): Promise<string> {
+    const r = Object.assign(
+      newJobInstance(
+        { namespace: ns, appId: 'int', handler: 'h', fireTime, triggerSource: TriggerSource.SCHEDULE, dueAt },
+        fireTime,
+      ),
+      {
+        jobId,
+        status,
+        maxConcurrency,
+        ...(status === S.WAITING ? { error: 'MAX_CONCURRENCY' } : {}),
+        ...extra,
+      } as Partial<JobInstance>,
+    );
     await instances.insertIgnore(node.ds.manager, [r as JobInstance]);
     return r.id as string;
   }
 
-  it('should release a limited job\'s waiting instance while its only other instance waits out a retry backoff', async () => {
+  it("should release a limited job's waiting instance while its only other instance waits out a retry backoff", async () => {
     const now = Date.now();
     const jobId = await job('limited-1', { maxConcurrency: 1 });
     await row(jobId, S.PENDING, now - 2000, now + 60_000, 1); // attempt 2 due in a minute
@@ -51,7 +77,11 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
 
   it('should not release it while another instance is due, dispatched or running', async () => {
     const now = Date.now();
-    for (const [code, status, dueAt] of [['limited-2', S.PENDING, now - 10], ['limited-3', S.DISPATCHED, now], ['limited-4', S.RUNNING, now]] as const) {
+    for (const [code, status, dueAt] of [
+      ['limited-2', S.PENDING, now - 10],
+      ['limited-3', S.DISPATCHED, now],
+      ['limited-4', S.RUNNING, now],
+    ] as const) {
       const jobId = await job(code, { maxConcurrency: 1 });
       await row(jobId, status, now - 2000, dueAt, 1);
       const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
@@ -71,7 +101,7 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
     expect((await instances.findById(second))?.status).toBe(S.WAITING);
   });
 
-  it('should keep a QUEUE job\'s next fire waiting while the previous one waits out its retry backoff', async () => {
+  it("should keep a QUEUE job's next fire waiting while the previous one waits out its retry backoff", async () => {
     const now = Date.now();
     const jobId = await job('queued', { overlapPolicy: 'QUEUE', maxConcurrency: 1 });
     await row(jobId, S.PENDING, now - 2000, now + 60_000, 1);
@@ -80,15 +110,21 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
     expect((await instances.findById(waiting))?.status).toBe(S.WAITING);
   });
 
-  // A RUNNING instance is cancelled with lease_until = the end of its executor's stop grace (DESIGN §7): until the
-  // executor says the handler stopped (Admission.stopGraceEnded) or the grace runs out, the cancelled row keeps its job's QUEUE
-  // turn and maxConcurrency place (a QUEUE job's next fire was released while the cancelled handler wound down).
-  it.each([['QUEUE', { overlapPolicy: 'QUEUE' }, 0], ['limit 1', { maxConcurrency: 1 }, 1]] as const)(
-    '%s: a cancelled instance in its stop grace keeps the next waiting; its executor\'s end of the grace, or the grace running out, releases it',
+  // A RUNNING instance is cancelled with lease_until = the end of its executor's stop grace (docs/admission.md):
+  // until the executor says the handler stopped (Admission.stopGraceEnded) or the grace runs out, the cancelled row
+  // keeps its job's QUEUE turn and maxConcurrency place.
+  it.each([
+    ['QUEUE', { overlapPolicy: 'QUEUE' }, 0],
+    ['limit 1', { maxConcurrency: 1 }, 1],
+  ] as const)(
+    "%s: a cancelled instance in its stop grace keeps the next waiting; its executor's end of the grace, or the grace running out, releases it",
     async (_what, settings, limit) => {
       const now = Date.now();
       const jobId = await job(`sg-${limit}`, settings);
-      const cancelled = await row(jobId, S.CANCELLED, now - 2000, now - 2000, limit, { leaseUntil: now + 60_000, fencingToken: 7 });
+      const cancelled = await row(jobId, S.CANCELLED, now - 2000, now - 2000, limit, {
+        leaseUntil: now + 60_000,
+        fencingToken: 7,
+      });
       const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, limit, { error: 'waits' });
       expect(await turns.promoteNext(jobId, now)).toBeNull();
       await instances.clearCancelledLease(cancelled, 6); // an older attempt of the instance: not the one cancelled
@@ -97,5 +133,6 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
       await node.ds.query('UPDATE job_instance SET status = ? WHERE id = ?', [S.WAITING, waiting]);
       await instances.clearCancelledLease(cancelled, 7);
       expect((await turns.promoteNext(jobId, now))?.id).toBe(waiting);
-    });
+    },
+  );
 });

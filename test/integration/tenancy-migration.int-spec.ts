@@ -13,9 +13,35 @@ const quiet = { log: () => undefined } as unknown as Logger;
 
 /** A job_definition row of the schema before tenancy (no app_id; code unique per namespace). */
 function jobRow(id: string, code: string, handler: string, createdBy: string | null): unknown[] {
-  return [id, 'ns', code, handler, 'CRON', '0 0 * * * *', 'UTC', '{}', 'ROUND_ROBIN', 1, 'FIRE_ONCE_NOW', 'ALLOW', 0, 60000, 0, 1000, 'FIXED', 1, 'OK', 1, 1, 1, createdBy, createdBy];
+  return [
+    id,
+    'ns',
+    code,
+    handler,
+    'CRON',
+    '0 0 * * * *',
+    'UTC',
+    '{}',
+    'ROUND_ROBIN',
+    1,
+    'FIRE_ONCE_NOW',
+    'ALLOW',
+    0,
+    60000,
+    0,
+    1000,
+    'FIXED',
+    1,
+    'OK',
+    1,
+    1,
+    1,
+    createdBy,
+    createdBy,
+  ];
 }
-const JOB_COLUMNS = 'id, namespace, code, handler, trigger_type, trigger_expr, time_zone, params, routing_strategy, shard_total, misfire_policy, overlap_policy, ' +
+const JOB_COLUMNS =
+  'id, namespace, code, handler, trigger_type, trigger_expr, time_zone, params, routing_strategy, shard_total, misfire_policy, overlap_policy, ' +
   'max_concurrency, timeout_ms, retry_max, retry_backoff_ms, retry_backoff_kind, enabled, schedule_state, version, created_at, updated_at, created_by, updated_by';
 
 /**
@@ -24,21 +50,33 @@ const JOB_COLUMNS = 'id, namespace, code, handler, trigger_type, trigger_expr, t
  * data dir's own client gets admin too), and on MySQL/MariaDB app ids compare exactly.
  */
 describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promise<void> }>]>([
-  ['SQLite', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tw-mig-'));
-    return { options: { type: 'better-sqlite3', database: join(dir, 'db.sqlite') }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }],
-  ['MariaDB', async () => {
-    const name = `tw_mig_${randomUUID().slice(0, 8)}`;
-    const admin = new DataSource({ type: 'mysql', url: MYSQL_URL });
-    await admin.initialize();
-    await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
-    const url = MYSQL_URL.replace(/\/[^/]*$/, `/${name}`);
-    return { options: { type: 'mysql', url, charset: 'utf8mb4' }, drop: async () => {
-      await admin.query(`DROP DATABASE ${name}`);
-      await admin.destroy();
-    } };
-  }],
+  [
+    'SQLite',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'tw-mig-'));
+      return {
+        options: { type: 'better-sqlite3', database: join(dir, 'db.sqlite') },
+        drop: async () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  ],
+  [
+    'MariaDB',
+    async () => {
+      const name = `tw_mig_${randomUUID().slice(0, 8)}`;
+      const admin = new DataSource({ type: 'mysql', url: MYSQL_URL });
+      await admin.initialize();
+      await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
+      const url = MYSQL_URL.replace(/\/[^/]*$/, `/${name}`);
+      return {
+        options: { type: 'mysql', url, charset: 'utf8mb4' },
+        drop: async () => {
+          await admin.query(`DROP DATABASE ${name}`);
+          await admin.destroy();
+        },
+      };
+    },
+  ],
 ])('tenancy migration on a database with rows (%s)', (engine, makeDb) => {
   let db: Awaited<ReturnType<typeof makeDb>>;
   let ds: DataSource;
@@ -49,13 +87,22 @@ describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promi
     const old = new DataSource({ ...db.options, migrations: MIGRATIONS.slice(0, BEFORE_TENANCY) } as DataSourceOptions);
     await old.initialize();
     await runMigrations(old, quiet);
-    const client = 'INSERT INTO api_client (app_id, secret_enc, enabled, rate_limit, callback_hosts, created_at) VALUES (?, ?, ?, ?, NULL, 1)';
-    for (const [appId, rate] of [['atk-a', 0], ['app-b', 7], ['standalone', 0]] as const) await old.query(client, [appId, 'sealed', 1, rate]);
-    const insert = `INSERT INTO job_definition (${JOB_COLUMNS}) VALUES (${JOB_COLUMNS.split(',').map(() => '?').join(', ')})`;
+    const client =
+      'INSERT INTO api_client (app_id, secret_enc, enabled, rate_limit, callback_hosts, created_at) VALUES (?, ?, ?, ?, NULL, 1)';
+    for (const [appId, rate] of [
+      ['atk-a', 0],
+      ['app-b', 7],
+      ['standalone', 0],
+    ] as const)
+      await old.query(client, [appId, 'sealed', 1, rate]);
+    const insert = `INSERT INTO job_definition (${JOB_COLUMNS}) VALUES (${JOB_COLUMNS.split(',')
+      .map(() => '?')
+      .join(', ')})`;
     await old.query(insert, jobRow('j-a', 'report', 'http', 'atk-a'));
     await old.query(insert, jobRow('j-b', 'backup', 'shell', 'app-b'));
     await old.query(insert, jobRow('j-x', 'orphan', 'http', null));
-    if (mysql) expect(await old.query("SELECT app_id FROM api_client WHERE app_id = 'ATK-A'")).toEqual([{ app_id: 'atk-a' }]); // what the replay used
+    if (mysql)
+      expect(await old.query("SELECT app_id FROM api_client WHERE app_id = 'ATK-A'")).toEqual([{ app_id: 'atk-a' }]); // what the replay used
     await old.destroy();
     ds = new DataSource({ ...db.options, migrations: MIGRATIONS } as DataSourceOptions);
     await ds.initialize();
@@ -67,16 +114,30 @@ describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promi
   });
 
   it('should give every job its creator as owner (none: empty), and let two apps use one code', async () => {
-    const rows: Array<{ id: string; app_id: string }> = await ds.query('SELECT id, app_id FROM job_definition ORDER BY id');
-    expect(rows).toEqual([{ id: 'j-a', app_id: 'atk-a' }, { id: 'j-b', app_id: 'app-b' }, { id: 'j-x', app_id: '' }]);
-    const insert = `INSERT INTO job_definition (${JOB_COLUMNS}, app_id) VALUES (${JOB_COLUMNS.split(',').map(() => '?').join(', ')}, ?)`;
+    const rows: Array<{ id: string; app_id: string }> = await ds.query(
+      'SELECT id, app_id FROM job_definition ORDER BY id',
+    );
+    expect(rows).toEqual([
+      { id: 'j-a', app_id: 'atk-a' },
+      { id: 'j-b', app_id: 'app-b' },
+      { id: 'j-x', app_id: '' },
+    ]);
+    const insert = `INSERT INTO job_definition (${JOB_COLUMNS}, app_id) VALUES (${JOB_COLUMNS.split(',')
+      .map(() => '?')
+      .join(', ')}, ?)`;
     await ds.query(insert, [...jobRow('j-b2', 'report', 'http', 'app-b'), 'app-b']);
-    await expect(ds.query(insert, [...jobRow('j-b3', 'report', 'http', 'app-b'), 'app-b'])).rejects.toThrow(/UNIQUE|Duplicate/i);
+    await expect(ds.query(insert, [...jobRow('j-b3', 'report', 'http', 'app-b'), 'app-b'])).rejects.toThrow(
+      /UNIQUE|Duplicate/i,
+    );
   });
 
   it('should keep the five ordinary scopes, add shell to an owner of a shell job, and admin to the standalone owner on SQLite only', async () => {
-    const rows: Array<{ app_id: string; scopes: string; rate_limit: number | null }> = await ds.query('SELECT app_id, scopes, rate_limit FROM api_client ORDER BY app_id');
-    expect(rows.map((r) => [r.app_id, JSON.parse(r.scopes), r.rate_limit === null ? null : Number(r.rate_limit)])).toEqual([
+    const rows: Array<{ app_id: string; scopes: string; rate_limit: number | null }> = await ds.query(
+      'SELECT app_id, scopes, rate_limit FROM api_client ORDER BY app_id',
+    );
+    expect(
+      rows.map((r) => [r.app_id, JSON.parse(r.scopes), r.rate_limit === null ? null : Number(r.rate_limit)]),
+    ).toEqual([
       ['app-b', [...FIVE, 'shell'], 7],
       ['atk-a', FIVE, null],
       ['standalone', mysql ? FIVE : [...FIVE, 'shell', 'admin'], null],
@@ -84,7 +145,8 @@ describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promi
   });
 
   it('should compare app ids and job codes exactly (MariaDB: ATK-A, Atk-a and àtk-a no longer find atk-a)', async () => {
-    for (const spelling of ['ATK-A', 'Atk-a', 'àtk-a']) expect(await ds.query('SELECT app_id FROM api_client WHERE app_id = ?', [spelling])).toEqual([]);
+    for (const spelling of ['ATK-A', 'Atk-a', 'àtk-a'])
+      expect(await ds.query('SELECT app_id FROM api_client WHERE app_id = ?', [spelling])).toEqual([]);
     expect(await ds.query('SELECT app_id FROM api_client WHERE app_id = ?', ['atk-a'])).toEqual([{ app_id: 'atk-a' }]);
     expect(await ds.query('SELECT id FROM job_definition WHERE code = ?', ['REPORT'])).toEqual([]);
   });

@@ -1,5 +1,10 @@
 import {
-  AttemptStatus, type JobAttemptRepository, JobInstance, type JobInstanceRepository, JobInstanceStatus as S, type Tx,
+  AttemptStatus,
+  type JobAttemptRepository,
+  JobInstance,
+  type JobInstanceRepository,
+  JobInstanceStatus as S,
+  type Tx,
   UnitOfWork,
 } from '../../src/modules/metadata/index.js';
 import { instanceAndAttempts, type MetadataDb, openMetadataDb, runningInstance } from '../utils/metadata-db.js';
@@ -49,20 +54,24 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
 
   it('should roll every write back and rethrow when the function throws', async () => {
     const id = await running();
-    await expect(uow.run(async (tx) => {
-      await finish(tx, id);
-      throw new Error('killed after both writes');
-    })).rejects.toThrow('killed after both writes');
+    await expect(
+      uow.run(async (tx) => {
+        await finish(tx, id);
+        throw new Error('killed after both writes');
+      }),
+    ).rejects.toThrow('killed after both writes');
     expect(await state(id)).toEqual({ instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] });
   });
 
-  it('should do the same through the repositories\' deprecated together()/transaction()', async () => {
+  it("should do the same through the repositories' deprecated together()/transaction()", async () => {
     const [a, b] = [await running(), await running()];
     await instances.together((tx) => finish(tx as Tx, a));
-    await expect(instances.transaction(async (tx) => {
-      await finish(tx, b);
-      throw new Error('killed between the writes and the commit');
-    })).rejects.toThrow('killed between');
+    await expect(
+      instances.transaction(async (tx) => {
+        await finish(tx, b);
+        throw new Error('killed between the writes and the commit');
+      }),
+    ).rejects.toThrow('killed between');
     expect([await state(a), await state(b)]).toEqual([
       { instance: S.SUCCESS, attempt: [AttemptStatus.SUCCESS] },
       { instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] },
@@ -72,10 +81,15 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
   it('should do the same at READ COMMITTED', async () => {
     const [a, b] = [await running(), await running()];
     await uow.run((tx) => finish(tx, a), { isolation: 'READ COMMITTED' });
-    await expect(uow.run(async (tx) => {
-      await finish(tx, b);
-      throw new Error('no');
-    }, { isolation: 'READ COMMITTED' })).rejects.toThrow('no');
+    await expect(
+      uow.run(
+        async (tx) => {
+          await finish(tx, b);
+          throw new Error('no');
+        },
+        { isolation: 'READ COMMITTED' },
+      ),
+    ).rejects.toThrow('no');
     expect([await state(a), await state(b)]).toEqual([
       { instance: S.SUCCESS, attempt: [AttemptStatus.SUCCESS] },
       { instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] },
@@ -84,42 +98,53 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
 
   it('should let a nested run join the outer transaction and roll back with it', async () => {
     const id = await running();
-    await expect(uow.run(async (outer) => {
-      await uow.run(async (inner) => {
-        expect(inner).toBe(outer);
-        await finish(inner, id);
-      });
-      expect((await outer.getRepository(JobInstance).findOneBy({ id }))?.status).toBe(S.SUCCESS);
-      throw new Error('outer fails after the inner run returned');
-    })).rejects.toThrow('outer fails');
+    await expect(
+      uow.run(async (outer) => {
+        await uow.run(async (inner) => {
+          expect(inner).toBe(outer);
+          await finish(inner, id);
+        });
+        expect((await outer.getRepository(JobInstance).findOneBy({ id }))?.status).toBe(S.SUCCESS);
+        throw new Error('outer fails after the inner run returned');
+      }),
+    ).rejects.toThrow('outer fails');
     expect(await state(id)).toEqual({ instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] });
   });
 
   it('should rerun the whole function in a new transaction after a transient error when asked', async () => {
     const id = await running();
     let tries = 0;
-    const won = await uow.run(async (tx) => {
-      const w = await finish(tx, id);
-      if (++tries === 1) throw Object.assign(new Error('deadlock'), { errno: 1213 });
-      return w;
-    }, { retryMs: 1000 });
+    const won = await uow.run(
+      async (tx) => {
+        const w = await finish(tx, id);
+        if (++tries === 1) throw Object.assign(new Error('deadlock'), { errno: 1213 });
+        return w;
+      },
+      { retryMs: 1000 },
+    );
     expect([tries, won]).toEqual([2, true]);
     expect(await state(id)).toEqual({ instance: S.SUCCESS, attempt: [AttemptStatus.SUCCESS] });
-    await expect(uow.run(async () => {
-      throw new Error('not transient');
-    }, { retryMs: 1000 })).rejects.toThrow('not transient');
+    await expect(
+      uow.run(
+        async () => {
+          throw new Error('not transient');
+        },
+        { retryMs: 1000 },
+      ),
+    ).rejects.toThrow('not transient');
   });
 
-  it('should give a run begun after its creator committed (a timer set inside it) a transaction of its own',
-    async () => {
+  it('should give a run begun after its creator committed (a timer set inside it) a transaction of its own', async () => {
     const [a, b] = [await running(), await running()];
     let later: Promise<unknown> = Promise.resolve();
     await uow.run(async (tx) => {
       await finish(tx, a);
-      later = new Promise((resolve) => setTimeout(resolve, 20)).then(() => uow.run(async (own) => {
-        await finish(own, b);
-        throw new Error('the later run fails alone');
-      }));
+      later = new Promise((resolve) => setTimeout(resolve, 20)).then(() =>
+        uow.run(async (own) => {
+          await finish(own, b);
+          throw new Error('the later run fails alone');
+        }),
+      );
     });
     await expect(later).rejects.toThrow('the later run fails alone');
     expect([await state(a), await state(b)]).toEqual([

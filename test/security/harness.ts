@@ -47,7 +47,12 @@ export interface Hostile {
    */
   unchanged(attack: () => Promise<void>): Promise<void>;
   /** A request with the target and headers exactly as given (see rawRequest), as a TickwheelResponse. */
-  raw(method: string, path: string, headers?: Record<string, string | string[]>, body?: string | Buffer): Promise<TickwheelResponse<Record<string, unknown>>>;
+  raw(
+    method: string,
+    path: string,
+    headers?: Record<string, string | string[]>,
+    body?: string | Buffer,
+  ): Promise<TickwheelResponse<Record<string, unknown>>>;
 }
 
 export const TOKEN = 'Bearer a-very-secret-token';
@@ -55,7 +60,12 @@ export const TOKEN = 'Bearer a-very-secret-token';
 /**
  * Asserts a problem+json answer (RFC 9457) with `status` and `code`, and `field` / `scope` when given; returns its body.
  */
-export function refused(res: TickwheelResponse, status: number, code: string, want: { field?: string; scope?: string } = {}): Record<string, unknown> {
+export function refused(
+  res: TickwheelResponse,
+  status: number,
+  code: string,
+  want: { field?: string; scope?: string } = {},
+): Record<string, unknown> {
   const problem = expectProblem(res, status, want);
   expect(problem.code).toBe(code);
   return problem;
@@ -68,7 +78,10 @@ export const unauthorized = (res: TickwheelResponse) => refused(res, 401, 'UNAUT
  * Registers the suite's beforeAll/afterAll for one shape (one node, its clients and fixtures, made once) and
  * returns the context the cases read once it ran.
  */
-export function hostileHarness(shape: Hostile['shape'], env: (extra?: Record<string, string>) => Record<string, string>): Hostile {
+export function hostileHarness(
+  shape: Hostile['shape'],
+  env: (extra?: Record<string, string>) => Record<string, string>,
+): Hostile {
   const h = { shape, lacking: new Map() } as Hostile;
   let receiver: Server;
   beforeAll(async () => {
@@ -89,12 +102,31 @@ export function hostileHarness(shape: Hostile['shape'], env: (extra?: Record<str
     h.unchanged = (attack) => unchanged(h, attack);
     h.raw = async (method, path, headers, body) => {
       const res = await rawRequest(h.node.url, method, path, headers, body);
-      return { status: res.status, body: res.body as Record<string, unknown>, headers: new Headers(Object.entries(res.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]))) };
+      return {
+        status: res.status,
+        body: res.body as Record<string, unknown>,
+        headers: new Headers(
+          Object.entries(res.headers).flatMap(([k, v]) =>
+            v === undefined ? [] : [[k, String(v)] as [string, string]],
+          ),
+        ),
+      };
     };
     [h.a, h.b, h.admin, h.shell, h.bare] = await Promise.all([
-      h.newApp('a'), h.newApp('b'), h.newApp('admin', [Scope.ADMIN]), h.newApp('shell', WITH_SHELL), h.newApp('bare', []),
+      h.newApp('a'),
+      h.newApp('b'),
+      h.newApp('admin', [Scope.ADMIN]),
+      h.newApp('shell', WITH_SHELL),
+      h.newApp('bare', []),
     ]);
-    for (const s of DEFAULT_SCOPES) h.lacking.set(s, await h.newApp(`no-${s.replace(':', '-')}`, DEFAULT_SCOPES.filter((x) => x !== s)));
+    for (const s of DEFAULT_SCOPES)
+      h.lacking.set(
+        s,
+        await h.newApp(
+          `no-${s.replace(':', '-')}`,
+          DEFAULT_SCOPES.filter((x) => x !== s),
+        ),
+      );
     await fixtures(h);
   }, 60_000);
   afterAll(async () => {
@@ -112,7 +144,14 @@ async function newApp(h: Hostile, appId: string, scopes: readonly Scope[], limit
 
 /** A paused job of each app, a finished run of A's job and a finished task of A: what B aims at. */
 async function fixtures(h: Hostile): Promise<void> {
-  const paused = (code: string, extra: Record<string, unknown> = {}) => ({ code, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 3 * * *', enabled: false, ...extra });
+  const paused = (code: string, extra: Record<string, unknown> = {}) => ({
+    code,
+    handler: 'noop',
+    triggerType: 'CRON',
+    triggerExpr: '0 0 3 * * *',
+    enabled: false,
+    ...extra,
+  });
   const created = async (app: App, body: unknown) => {
     const res = await app.request<Job>('POST', '/api/jobs', body);
     expect(res.status).toBe(201);
@@ -127,7 +166,10 @@ async function fixtures(h: Hostile): Promise<void> {
   h.taskA = `${h.prefix}-task`;
   expect((await h.a.submitTask({ requestId: h.taskA, handler: 'noop' })).status).toBe(202);
   await waitFor("A's run and task to finish", async () => {
-    const [run1, task] = [await h.a.request<{ status: string }>('GET', `/api/jobs/${h.jobA.id}/instances/${h.instanceA}`), await h.a.getTask(h.taskA)];
+    const [run1, task] = [
+      await h.a.request<{ status: string }>('GET', `/api/jobs/${h.jobA.id}/instances/${h.instanceA}`),
+      await h.a.getTask(h.taskA),
+    ];
     return run1.body.status === 'SUCCESS' && task.body.status === 'SUCCESS';
   });
 }

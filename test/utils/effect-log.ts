@@ -29,18 +29,27 @@ export interface EffectLog {
 }
 
 /** Starts the receiver on 127.0.0.1 (free port); `answer(path, attempt)` decides each call's answer (default: at once). */
-export async function startEffectLog(answer: (path: string, attempt: number) => Answer = () => ({ delayMs: 0 })): Promise<EffectLog> {
+export async function startEffectLog(
+  answer: (path: string, attempt: number) => Answer = () => ({ delayMs: 0 }),
+): Promise<EffectLog> {
   const effects: SideEffect[] = [];
   const waiters: Array<(e: SideEffect) => void> = [];
   const held = new Map<ServerResponse, SideEffect>();
-  const ok = (res: ServerResponse, e: SideEffect) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: e.path, attempt: e.attempt }));
+  const ok = (res: ServerResponse, e: SideEffect) =>
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ path: e.path, attempt: e.attempt }));
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       const h = req.headers;
       const e: SideEffect = {
-        requestId: String(h['x-tickwheel-request-id'] ?? ''), instanceId: String(h['x-tickwheel-instance-id'] ?? ''),
-        attempt: Number(h['x-tickwheel-attempt']), fencingToken: Number(h['x-tickwheel-fencing-token']), path: req.url ?? '', at: Date.now(),
+        requestId: String(h['x-tickwheel-request-id'] ?? ''),
+        instanceId: String(h['x-tickwheel-instance-id'] ?? ''),
+        attempt: Number(h['x-tickwheel-attempt']),
+        fencingToken: Number(h['x-tickwheel-fencing-token']),
+        path: req.url ?? '',
+        at: Date.now(),
       };
       effects.push(e);
       for (const w of [...waiters]) w(e);
@@ -62,22 +71,27 @@ export async function startEffectLog(answer: (path: string, attempt: number) => 
     release: (path) => {
       for (const [res, e] of held) if (e.path === path) ok(res, e);
     },
-    next: (requestId, attempt, timeoutMs = 30_000) => new Promise((resolve, reject) => {
-      const hit = of(requestId).find((e) => e.attempt >= attempt);
-      if (hit) return resolve(hit);
-      const timer = setTimeout(() => reject(new Error(`no side effect of ${requestId} at attempt >= ${attempt} within ${timeoutMs} ms`)), timeoutMs);
-      const w = (e: SideEffect) => {
-        if (e.requestId !== requestId || e.attempt < attempt) return;
-        clearTimeout(timer);
-        waiters.splice(waiters.indexOf(w), 1);
-        resolve(e);
-      };
-      waiters.push(w);
-    }),
-    close: () => new Promise<void>((r) => {
-      for (const res of held.keys()) res.destroy();
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    next: (requestId, attempt, timeoutMs = 30_000) =>
+      new Promise((resolve, reject) => {
+        const hit = of(requestId).find((e) => e.attempt >= attempt);
+        if (hit) return resolve(hit);
+        const timer = setTimeout(
+          () => reject(new Error(`no side effect of ${requestId} at attempt >= ${attempt} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        const w = (e: SideEffect) => {
+          if (e.requestId !== requestId || e.attempt < attempt) return;
+          clearTimeout(timer);
+          waiters.splice(waiters.indexOf(w), 1);
+          resolve(e);
+        };
+        waiters.push(w);
+      }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const res of held.keys()) res.destroy();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -28,6 +28,10 @@ export async function startReceiver(opts: { delayMs?: number; status?: number } 
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

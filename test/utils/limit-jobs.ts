@@ -1,7 +1,16 @@
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type Answer, type LimitReceiver, startLimitReceiver } from './limit-receiver.js';
-import { clusterEnv, signedClient, standaloneEnv, startNode, type TestNode, uniqueNamespace, waitFor } from './test-node.js';
+import {
+  clusterEnv,
+  signedClient,
+  standaloneEnv,
+  startNode,
+  type TestNode,
+  uniqueNamespace,
+  waitFor,
+} from './test-node.js';
+import { neverFiringJob, triggerNow } from './jobs.js';
 
 /** Statuses an instance ends in. */
 export const FINAL = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'];
@@ -23,33 +32,40 @@ export function limitShapes(nsPrefix: string): Array<[string, () => Record<strin
   ];
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Jobs of the `http` handler calling the limit receiver (one path per job code), and reads of their rows.
  * The getters are read at each call (the node and client are made in beforeAll).
  */
-export function limitJobs(node: () => TestNode, client: () => TickwheelClient, rx: () => LimitReceiver, timeoutMs: number) {
+export function limitJobs(
+  node: () => TestNode,
+  client: () => TickwheelClient,
+  rx: () => LimitReceiver,
+  timeoutMs: number,
+) {
   const rows = async (jobId: string) =>
-    (await node().ds.query('SELECT id, fire_time, status, attempt, error FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [jobId])) as LimitRow[];
+    (await node().ds.query(
+      'SELECT id, fire_time, status, attempt, error FROM job_instance WHERE job_id = ? ORDER BY fire_time, id',
+      [jobId],
+    )) as LimitRow[];
   return {
     rows,
     /** Instances of the job in one of `statuses`. */
-    count: async (jobId: string, statuses: string[]) => (await rows(jobId)).filter((r) => statuses.includes(r.status)).length,
+    count: async (jobId: string, statuses: string[]) =>
+      (await rows(jobId)).filter((r) => statuses.includes(r.status)).length,
     /** Creates a never-firing CRON job `code` (fired by trigger-now) with `body` on top. @returns its id. */
     async createJob(code: string, body: Record<string, unknown>): Promise<string> {
       const res = await client().request<{ id: string }>('POST', '/api/jobs', {
-        code, handler: 'http', triggerType: 'CRON', triggerExpr: '0 0 1 1 *', timeoutMs, params: { url: `${rx().url}/${code}`, timeoutMs }, ...body,
+        ...neverFiringJob(code, 'http'),
+        timeoutMs,
+        params: { url: `${rx().url}/${code}`, timeoutMs },
+        ...body,
       });
       expect(res.status).toBe(201);
       return res.body.id;
     },
     /** `n` manual fires of job `code`, one at a time. */
     async trigger(code: string, n: number): Promise<void> {
-      for (let i = 0; i < n; i++) {
-        expect((await client().request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
-        await sleep(3); // manual fires are keyed by their millisecond
-      }
+      await triggerNow(client(), code, n);
     },
   };
 }
@@ -59,7 +75,11 @@ export function limitJobs(node: () => TestNode, client: () => TickwheelClient, r
  * started with `env()` (in the cluster shape, once its executor beats), a signed client; all closed after the
  * suite. Call it in a `describe` body; the getters are valid inside tests.
  */
-export function useLimitNode(shape: string, env: () => Record<string, string>, answer: (path: string, attempt: number) => Answer) {
+export function useLimitNode(
+  shape: string,
+  env: () => Record<string, string>,
+  answer: (path: string, attempt: number) => Answer,
+) {
   let node: TestNode;
   let client: TickwheelClient;
   let rx: LimitReceiver;
@@ -67,7 +87,12 @@ export function useLimitNode(shape: string, env: () => Record<string, string>, a
     rx = await startLimitReceiver(answer);
     node = await startNode(env());
     client = await signedClient(node);
-    if (shape === 'cluster') await waitFor('the executor to beat', async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1, 30_000);
+    if (shape === 'cluster')
+      await waitFor(
+        'the executor to beat',
+        async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1,
+        30_000,
+      );
   }, 60_000);
   afterAll(async () => {
     await node?.close();

@@ -35,7 +35,11 @@ export async function startLimitReceiver(answer: (path: string, attempt: number)
     req.resume();
     req.on('end', () => {
       const c: Call = {
-        path: req.url ?? '', instanceId: String(req.headers['x-tickwheel-instance-id'] ?? ''), attempt: Number(req.headers['x-tickwheel-attempt']), at: Date.now(), end: null,
+        path: req.url ?? '',
+        instanceId: String(req.headers['x-tickwheel-instance-id'] ?? ''),
+        attempt: Number(req.headers['x-tickwheel-attempt']),
+        at: Date.now(),
+        end: null,
       };
       calls.push(c);
       const n = (inFlight.get(c.path) ?? 0) + 1;
@@ -65,13 +69,18 @@ export async function startLimitReceiver(answer: (path: string, attempt: number)
     inFlight: (path: string) => inFlight.get(path) ?? 0,
     /** Answers the held calls to `path` (of `instanceId` only, when given) with 200. */
     release: (path: string, instanceId?: string) => {
-      for (const [res, c] of held) if (c.path === path && (!instanceId || c.instanceId === instanceId)) { held.delete(res); reply(res, c, 200); }
+      for (const [res, c] of held)
+        if (c.path === path && (!instanceId || c.instanceId === instanceId)) {
+          held.delete(res);
+          reply(res, c, 200);
+        }
     },
-    close: () => new Promise<void>((r) => {
-      for (const res of held.keys()) res.destroy();
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const res of held.keys()) res.destroy();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

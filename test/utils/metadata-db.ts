@@ -3,9 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import {
-  dataSourceOptions, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, newJobInstance,
-  runMigrations, TriggerSource,
+  dataSourceOptions,
+  JobAttemptRepository,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus,
+  newJobInstance,
+  runMigrations,
+  TriggerSource,
 } from '../../src/modules/metadata/index.js';
+import { deleteNamespaceRows } from './namespace-rows.js';
 import { MYSQL_URL } from './test-node.js';
 
 /** The two databases the metadata module runs on. */
@@ -33,11 +40,7 @@ export async function openMetadataDb(kind: DbKind, ns: string): Promise<Metadata
     instances: new JobInstanceRepository(ds),
     attempts: new JobAttemptRepository(ds),
     async close() {
-      if (!dir) {
-        await ds.query(
-          'DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [ns]);
-        await ds.query('DELETE FROM job_instance WHERE namespace = ?', [ns]);
-      }
+      if (!dir) await deleteNamespaceRows(ds, ns);
       await ds.destroy();
       if (dir) rmSync(dir, { recursive: true, force: true });
     },

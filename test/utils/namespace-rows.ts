@@ -1,7 +1,10 @@
 import { DataSource } from 'typeorm';
 
 /** The tables a request can change, each as `id → the row's JSON`. */
-export type NamespaceRows = Record<'job_definition' | 'job_instance' | 'job_attempt' | 'audit_log' | 'api_client', Record<string, string>>;
+export type NamespaceRows = Record<
+  'job_definition' | 'job_instance' | 'job_attempt' | 'audit_log' | 'api_client',
+  Record<string, string>
+>;
 
 /** What changed in one table between two {@link NamespaceRows}: ids of rows added, removed and changed. */
 export interface TableDiff {
@@ -16,16 +19,25 @@ export interface TableDiff {
  * every client when it is undefined, for a database no other test writes).
  */
 export async function namespaceRows(ds: DataSource, namespace: string, clientPrefix?: string): Promise<NamespaceRows> {
-  const byId = (rows: Array<Record<string, unknown>>, key = 'id') => Object.fromEntries(rows.map((r) => [String(r[key]), JSON.stringify(r)]));
+  const byId = (rows: Array<Record<string, unknown>>, key = 'id') =>
+    Object.fromEntries(rows.map((r) => [String(r[key]), JSON.stringify(r)]));
   const [defs, instances, attempts, audit, clients] = await Promise.all([
     ds.query('SELECT * FROM job_definition WHERE namespace = ?', [namespace]),
     ds.query('SELECT * FROM job_instance WHERE namespace = ?', [namespace]),
-    ds.query('SELECT a.* FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [namespace]),
+    ds.query('SELECT a.* FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [
+      namespace,
+    ]),
     ds.query('SELECT * FROM audit_log WHERE namespace = ?', [namespace]),
-    clientPrefix === undefined ? ds.query('SELECT * FROM api_client') : ds.query('SELECT * FROM api_client WHERE app_id LIKE ?', [`${clientPrefix}%`]),
+    clientPrefix === undefined
+      ? ds.query('SELECT * FROM api_client')
+      : ds.query('SELECT * FROM api_client WHERE app_id LIKE ?', [`${clientPrefix}%`]),
   ]);
   return {
-    job_definition: byId(defs), job_instance: byId(instances), job_attempt: byId(attempts), audit_log: byId(audit), api_client: byId(clients, 'app_id'),
+    job_definition: byId(defs),
+    job_instance: byId(instances),
+    job_attempt: byId(attempts),
+    audit_log: byId(audit),
+    api_client: byId(clients, 'app_id'),
   };
 }
 
@@ -42,4 +54,26 @@ export function rowsDiff(before: NamespaceRows, after: NamespaceRows): Partial<R
     if (diff.added.length + diff.removed.length + diff.changed.length > 0) out[table] = diff;
   }
   return out;
+}
+
+/** Anything that runs SQL (a TypeORM DataSource or QueryRunner). */
+interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Deletes what a test left in `namespace`: its attempts and instances, and its job definitions too when
+ * `definitions` is set. Does nothing when `ds` is undefined (a setup that failed before connecting).
+ */
+export async function deleteNamespaceRows(
+  ds: Queryable | undefined,
+  namespace: string,
+  opts: { definitions?: boolean } = {},
+): Promise<void> {
+  if (!ds) return;
+  await ds.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [
+    namespace,
+  ]);
+  await ds.query('DELETE FROM job_instance WHERE namespace = ?', [namespace]);
+  if (opts.definitions) await ds.query('DELETE FROM job_definition WHERE namespace = ?', [namespace]);
 }

@@ -2,7 +2,6 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { SETTING } from './run-node.js';
 
-
 /** A real product process (`node dist/src/main.js`, built by test/global-setup.mjs). */
 export interface ProductProcess {
   child: ChildProcess;
@@ -18,11 +17,19 @@ export interface ProductProcess {
  * Starts `node dist/src/main.js` with `settings` (plus PORT=0-style free port chosen by the caller);
  * `uid`/`gid` run it as another user (the caller must be root).
  */
-export function startProcess(settings: Record<string, string>, opts: { uid?: number; gid?: number } = {}): ProductProcess {
+export function startProcess(
+  settings: Record<string, string>,
+  opts: { uid?: number; gid?: number } = {},
+): ProductProcess {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SETTING.test(k)) env[k] = v;
   Object.assign(env, { LOG_LEVEL: 'warn' }, settings);
-  const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/main.js')], { env, uid: opts.uid, gid: opts.gid, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/main.js')], {
+    env,
+    uid: opts.uid,
+    gid: opts.gid,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
   child.stderr?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));

@@ -15,7 +15,12 @@ export interface RawExchange {
  * when the connection is closed (by either side) or after `idleMs` without news, with what the server sent.
  * For what fetch cannot do: bodies larger than declared, huge headers, answers read while still sending.
  */
-export function rawExchange(port: number, head: string, nextChunk: () => Buffer | null, idleMs = 5000): Promise<RawExchange> {
+export function rawExchange(
+  port: number,
+  head: string,
+  nextChunk: () => Buffer | null,
+  idleMs = 5000,
+): Promise<RawExchange> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let response = '';
@@ -67,23 +72,38 @@ export interface RawAnswer {
  * `/api/./tasks` and `//api` as they are, sends a header given as an array once per value (a duplicated
  * header), adds no Content-Type, and takes an absolute-form target (`http://host/api/tasks`) as `path`.
  */
-export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string | string[]> = {}, body?: string | Buffer): Promise<RawAnswer> {
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string | string[]> = {},
+  body?: string | Buffer,
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method, path, headers: body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown = text;
-        try {
-          parsed = text ? JSON.parse(text) : null;
-        } catch {
-          /* not JSON: keep the text */
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
-      });
-    });
+    const req = request(
+      {
+        host: hostname,
+        port,
+        method,
+        path,
+        headers: body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : null;
+          } catch {
+            /* not JSON: keep the text */
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

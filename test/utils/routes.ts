@@ -12,7 +12,18 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
   ['POST', '/api/tasks/batch', S.TASKS_WRITE, () => ({ tasks: [LATER_TASK] })],
   ['POST', '/api/tasks/{requestId}/cancel', S.TASKS_WRITE],
   ['GET', '/api/tasks/{requestId}', S.TASKS_READ],
-  ['POST', '/api/jobs', S.JOBS_WRITE, () => ({ code: `scoped-${++seq}`, handler: 'noop', triggerType: 'FIXED_RATE', triggerExpr: '3600000', enabled: false })],
+  [
+    'POST',
+    '/api/jobs',
+    S.JOBS_WRITE,
+    () => ({
+      code: `scoped-${++seq}`,
+      handler: 'noop',
+      triggerType: 'FIXED_RATE',
+      triggerExpr: '3600000',
+      enabled: false,
+    }),
+  ],
   ['GET', '/api/jobs', S.JOBS_READ],
   ['POST', '/api/jobs/import-crontab', S.JOBS_WRITE, () => ({ fileName: `scoped-${++seq}`, content: '' })],
   ['GET', '/api/jobs/{id}', S.JOBS_READ],
@@ -21,7 +32,12 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
   ['POST', '/api/jobs/{id}/pause', S.JOBS_WRITE],
   ['POST', '/api/jobs/{id}/resume', S.JOBS_WRITE],
   ['POST', '/api/jobs/{id}/trigger', S.JOBS_WRITE, () => ({})],
-  ['POST', '/api/jobs/{id}/backfill', S.JOBS_WRITE, () => ({ from: '2026-01-01T00:00:00Z', to: '2026-01-01T01:00:00Z' })],
+  [
+    'POST',
+    '/api/jobs/{id}/backfill',
+    S.JOBS_WRITE,
+    () => ({ from: '2026-01-01T00:00:00Z', to: '2026-01-01T01:00:00Z' }),
+  ],
   ['POST', '/api/jobs/{id}/instances/{instanceId}/cancel', S.JOBS_WRITE],
   ['GET', '/api/jobs/{id}/instances/{instanceId}', S.JOBS_READ],
   ['GET', '/api/jobs/{id}/instances', S.JOBS_READ],
@@ -35,5 +51,9 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
 ];
 
 /** The concrete path: ids that name nothing, so a request that passes the guard changes nothing it should not. */
-export const concrete = (path: string) => path.replace('{requestId}', 'no-such-task').replace('{id}', 'no-such-job').replace('{instanceId}', 'no-such-instance').replace('{appId}', 'no-such-app');
-
+export const concrete = (path: string) =>
+  path
+    .replace('{requestId}', 'no-such-task')
+    .replace('{id}', 'no-such-job')
+    .replace('{instanceId}', 'no-such-instance')
+    .replace('{appId}', 'no-such-app');

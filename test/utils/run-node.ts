@@ -9,19 +9,31 @@ export interface NodeExit {
 }
 
 /** Settings a developer's shell may carry; dropped so that only what a test sets counts. */
-export const SETTING = /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|EGRESS_\w+|RATE_LIMIT_\w+|MAX_\w+|JOB_MAX_\w+|EXECUTOR_\w+|\w+_MS|TRIGGER_BATCH_SIZE)$/;
+export const SETTING =
+  /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|EGRESS_\w+|RATE_LIMIT_\w+|MAX_\w+|JOB_MAX_\w+|EXECUTOR_\w+|\w+_MS|TRIGGER_BATCH_SIZE)$/;
 
 /**
  * Runs `node <script> …args` to its end with the product's settings cleared from the environment and
  * `settings` added; killed (SIGKILL) after `timeoutMs` so a regression cannot hang the suite. `uid`/`gid`
  * run it as another user (the caller must be root).
  */
-export function runNode(script: string, args: string[], settings: Record<string, string>, opts: { cwd?: string; timeoutMs?: number; uid?: number; gid?: number } = {}): Promise<NodeExit> {
+export function runNode(
+  script: string,
+  args: string[],
+  settings: Record<string, string>,
+  opts: { cwd?: string; timeoutMs?: number; uid?: number; gid?: number } = {},
+): Promise<NodeExit> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SETTING.test(k)) env[k] = v;
   Object.assign(env, settings);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: opts.cwd, env, uid: opts.uid, gid: opts.gid, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: opts.cwd,
+      env,
+      uid: opts.uid,
+      gid: opts.gid,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

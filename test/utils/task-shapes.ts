@@ -17,7 +17,10 @@ export interface TaskShape {
 
 async function assemble(api: TestNode, executors: TestNode[], receiver: HttpReceiver): Promise<TaskShape> {
   return {
-    receiver, api, executors, client: await signedClient(api, undefined, undefined, UNLIMITED),
+    receiver,
+    api,
+    executors,
+    client: await signedClient(api, undefined, undefined, UNLIMITED),
     close: async () => {
       for (const n of [...executors, api]) await n.close();
       await receiver.close();
@@ -36,7 +39,11 @@ export async function startClusterTaskShape(ns: string, extra: Record<string, st
   const receiver = await startReceiver();
   const nodes: TestNode[] = [];
   try {
-    const roles: Array<Record<string, string>> = [{ ROLES: 'api,scheduler' }, { ROLES: 'executor', NODE_NAME: 'exec-a' }, { ROLES: 'executor', NODE_NAME: 'exec-b' }];
+    const roles: Array<Record<string, string>> = [
+      { ROLES: 'api,scheduler' },
+      { ROLES: 'executor', NODE_NAME: 'exec-a' },
+      { ROLES: 'executor', NODE_NAME: 'exec-b' },
+    ];
     for (const role of roles) {
       nodes.push(await startNode(clusterEnv(ns, { NODE_OFFLINE_AFTER_MS: '15000', ...extra, ...role })));
     }

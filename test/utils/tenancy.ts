@@ -20,7 +20,11 @@ export function appIdOf(prefix: string): string {
 }
 
 /** A client of a new app `appId` on `node` with `scopes`, and its id. */
-export async function appClient(node: TestNode, prefix: string, scopes: readonly Scope[] = DEFAULT_SCOPES): Promise<TickwheelClient & { appId: string }> {
+export async function appClient(
+  node: TestNode,
+  prefix: string,
+  scopes: readonly Scope[] = DEFAULT_SCOPES,
+): Promise<TickwheelClient & { appId: string }> {
   const appId = appIdOf(prefix);
   return Object.assign(await signedClient(node, appId, scopes), { appId });
 }
@@ -29,7 +33,11 @@ export async function appClient(node: TestNode, prefix: string, scopes: readonly
  * Asserts an RFC 9457 problem answer with `status` (and `field` / `scope` when given); returns its body.
  * A 403 names the scope it needs, in `scope` and in the detail.
  */
-export function expectProblem(res: TickwheelResponse, status: number, want: { field?: string; scope?: string } = {}): Record<string, unknown> {
+export function expectProblem(
+  res: TickwheelResponse,
+  status: number,
+  want: { field?: string; scope?: string } = {},
+): Record<string, unknown> {
   expect({ status: res.status, body: res.body }).toMatchObject({ status });
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   const b = res.body as Record<string, unknown>;

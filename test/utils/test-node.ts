@@ -41,15 +41,30 @@ export const TEST_EGRESS_ALLOW = '*,127.0.0.1';
 /** Settings of a cluster node for `namespace` (plus overrides). */
 export function clusterEnv(namespace: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    DB_URL: MYSQL_URL, REDIS_URL, TICKWHEEL_NAMESPACE: namespace, TICKWHEEL_SECRET_KEY: TEST_SECRET_KEY,
-    LOG_LEVEL: 'warn', HEARTBEAT_INTERVAL_MS: '500', NODE_OFFLINE_AFTER_MS: '3000', RECONCILE_INTERVAL_MS: '1000',
-    LEADER_LEASE_MS: '3000', EGRESS_ALLOW: TEST_EGRESS_ALLOW, ...extra,
+    DB_URL: MYSQL_URL,
+    REDIS_URL,
+    TICKWHEEL_NAMESPACE: namespace,
+    TICKWHEEL_SECRET_KEY: TEST_SECRET_KEY,
+    LOG_LEVEL: 'warn',
+    HEARTBEAT_INTERVAL_MS: '500',
+    NODE_OFFLINE_AFTER_MS: '3000',
+    RECONCILE_INTERVAL_MS: '1000',
+    LEADER_LEASE_MS: '3000',
+    EGRESS_ALLOW: TEST_EGRESS_ALLOW,
+    ...extra,
   };
 }
 
 /** Settings of a standalone node in a fresh temporary data dir. */
 export function standaloneEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { DATA_DIR: mkdtempSync(join(tmpdir(), 'tw-test-')), LOG_LEVEL: 'warn', HEARTBEAT_INTERVAL_MS: '500', RECONCILE_INTERVAL_MS: '1000', EGRESS_ALLOW: TEST_EGRESS_ALLOW, ...extra };
+  return {
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'tw-test-')),
+    LOG_LEVEL: 'warn',
+    HEARTBEAT_INTERVAL_MS: '500',
+    RECONCILE_INTERVAL_MS: '1000',
+    EGRESS_ALLOW: TEST_EGRESS_ALLOW,
+    ...extra,
+  };
 }
 
 /** Boots a node from settings and listens on 127.0.0.1 with a free port. */
@@ -60,7 +75,8 @@ export async function startNode(env: Record<string, string>, opts: AppModuleOpti
   const { port } = app.getHttpServer().address() as AddressInfo;
   const close = async () => {
     await app.close();
-    if (config.shape === 'standalone' && config.dataDir.startsWith(tmpdir())) rmSync(config.dataDir, { recursive: true, force: true });
+    if (config.shape === 'standalone' && config.dataDir.startsWith(tmpdir()))
+      rmSync(config.dataDir, { recursive: true, force: true });
   };
   return { app, config, url: `http://127.0.0.1:${port}`, ds: app.get(DataSource), close };
 }
@@ -72,7 +88,12 @@ export const UNLIMITED: ClientLimits = { rateLimit: 0 };
  * Creates an API client on `node` with `scopes` (default: what a client gets when none are chosen, README
  * "Tenancy and scopes") and its own `limits` (default: the settings'), and returns a signed client for it.
  */
-export async function signedClient(node: TestNode, appId = `app-${randomUUID().slice(0, 8)}`, scopes: readonly Scope[] = DEFAULT_SCOPES, limits?: ClientLimits): Promise<TickwheelClient> {
+export async function signedClient(
+  node: TestNode,
+  appId = `app-${randomUUID().slice(0, 8)}`,
+  scopes: readonly Scope[] = DEFAULT_SCOPES,
+  limits?: ClientLimits,
+): Promise<TickwheelClient> {
   const { secret } = await node.app.get(ApiClientService).create(appId, { scopes, limits });
   return new TickwheelClient({ baseUrl: node.url, appId, secret });
 }
@@ -80,6 +101,8 @@ export async function signedClient(node: TestNode, appId = `app-${randomUUID().s
 /** Instance counts by status in `namespace`. */
 export async function statusCounts(ds: DataSource, namespace: string): Promise<Record<string, number>> {
   const rows: Array<{ status: string; c: string | number }> = await ds.query(
-    'SELECT status, COUNT(*) AS c FROM job_instance WHERE namespace = ? GROUP BY status', [namespace]);
+    'SELECT status, COUNT(*) AS c FROM job_instance WHERE namespace = ? GROUP BY status',
+    [namespace],
+  );
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.c)]));
 }

@@ -220,8 +220,7 @@ export class TaskRunner {
     await this.admission.free(row, this.promoted, end.final || row.maxConcurrency > 0);
   }
 
-  /** A promoted WAITING instance goes to the leader's delay pump, due now. */
-  private readonly promoted: HandOff = {
+  private readonly promoted: HandOff = { // a promoted WAITING instance goes to the leader's delay pump, due now
     handOff: async (row) => {
       await this.coordination.scheduleDelayed(row.id, row.dueAt);
       this.wakePump();

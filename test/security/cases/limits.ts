@@ -4,12 +4,17 @@ import { LATER_TASK } from '../../utils/routes.js';
 import { WITH_SHELL } from '../../utils/tenancy.js';
 import { waitFor } from '../../utils/test-node.js';
 import { type App, type Hostile, refused } from '../harness.js';
+import { neverFiringJob } from '../../utils/jobs.js';
 
 type Task = { status: string; attempt: number; error: string | null; attempts: unknown[] };
 const KB = 1024;
 /** A JSON object of about `bytes` bytes. */
 const blob = (bytes: number) => ({ blob: 'x'.repeat(bytes) });
-const yearly = (code: string, extra: Record<string, unknown> = {}) => ({ code, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 0 1 1 *', enabled: false, ...extra });
+const yearly = (code: string, extra: Record<string, unknown> = {}) => ({
+  ...neverFiringJob(code),
+  enabled: false,
+  ...extra,
+});
 
 /**
  * Destinations the egress policy refuses without DNS, in their many spellings (README "Egress policy"). The suite's
@@ -17,14 +22,48 @@ const yearly = (code: string, extra: Record<string, unknown> = {}) => ({ code, h
  */
 function refusedUrls(nodePort: number): string[] {
   return [
-    'http://localhost/', 'http://LOCALHOST:8080/', 'http://localhost./', 'http://x.localhost/', 'http://127.0.0.1/', 'http://127.1/', 'http://2130706433/',
-    'http://0x7f000001/', 'http://0177.0.0.1/', 'http://127.0.0.2/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/',
-    'http://[0:0:0:0:0:ffff:127.0.0.1]/', 'http://[64:ff9b::127.0.0.1]/', 'http://[::127.0.0.1]/', 'http://0.0.0.0/', 'http://0/', 'http://[::]/',
-    'http://169.254.169.254/latest/meta-data/', 'http://169.254.169.254./', 'http://2852039166/', 'http://0xa9fea9fe/', 'http://0251.0376.0251.0376/',
-    'http://[::ffff:169.254.169.254]/', 'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://metadata.google.internal/',
-    'http://METADATA.GOOGLE.INTERNAL./', 'http://metadata/', 'http://169.254.1.1/', 'http://[fe80::1]/', 'http://[fe80::1%25eth0]/',
-    'http://api.example.com@169.254.169.254/', 'http://224.0.0.1/', 'http://255.255.255.255/', 'http://127.0.0.1:6379/', 'http://127.0.0.1:3306/',
-    `http://127.0.0.1:${nodePort}/metrics`, 'file:///etc/passwd', 'gopher://127.0.0.1:6379/_FLUSHALL', 'ftp://example.com/',
+    'http://localhost/',
+    'http://LOCALHOST:8080/',
+    'http://localhost./',
+    'http://x.localhost/',
+    'http://127.0.0.1/',
+    'http://127.1/',
+    'http://2130706433/',
+    'http://0x7f000001/',
+    'http://0177.0.0.1/',
+    'http://127.0.0.2/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[0:0:0:0:0:ffff:127.0.0.1]/',
+    'http://[64:ff9b::127.0.0.1]/',
+    'http://[::127.0.0.1]/',
+    'http://0.0.0.0/',
+    'http://0/',
+    'http://[::]/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://169.254.169.254./',
+    'http://2852039166/',
+    'http://0xa9fea9fe/',
+    'http://0251.0376.0251.0376/',
+    'http://[::ffff:169.254.169.254]/',
+    'http://[fd00:ec2::254]/',
+    'http://100.100.100.200/',
+    'http://metadata.google.internal/',
+    'http://METADATA.GOOGLE.INTERNAL./',
+    'http://metadata/',
+    'http://169.254.1.1/',
+    'http://[fe80::1]/',
+    'http://[fe80::1%25eth0]/',
+    'http://api.example.com@169.254.169.254/',
+    'http://224.0.0.1/',
+    'http://255.255.255.255/',
+    'http://127.0.0.1:6379/',
+    'http://127.0.0.1:3306/',
+    `http://127.0.0.1:${nodePort}/metrics`,
+    'file:///etc/passwd',
+    'gopher://127.0.0.1:6379/_FLUSHALL',
+    'ftp://example.com/',
   ];
 }
 
@@ -36,36 +75,75 @@ export function limitCases(h: Hostile): void {
   const nodePort = () => (h.node.app.getHttpServer().address() as AddressInfo).port;
 
   describe('egress', () => {
-    it('[9-H3 http reaches any host] every spelling of loopback, metadata, link-local and the cluster\'s own ports in params.url is a 400 naming it at submit', () => h.unchanged(async () => {
-      for (const url of refusedUrls(nodePort())) {
-        const res = await h.a.submitTask({ requestId: `${h.prefix}-egress`, handler: 'http', params: { url } });
-        expect([url, res.status]).toEqual([url, 400]);
-        refused(res, 400, 'VALIDATION', { field: 'params.url' });
-      }
-    }));
+    it("[9-H3 http reaches any host] every spelling of loopback, metadata, link-local and the cluster's own ports in params.url is a 400 naming it at submit", () =>
+      h.unchanged(async () => {
+        for (const url of refusedUrls(nodePort())) {
+          const res = await h.a.submitTask({ requestId: `${h.prefix}-egress`, handler: 'http', params: { url } });
+          expect([url, res.status]).toEqual([url, 400]);
+          refused(res, 400, 'VALIDATION', { field: 'params.url' });
+        }
+      }));
 
     it('[9-H3 http reaches any host] a refused url is a 400 in a batch, a job, a PATCH and a trigger too', async () => {
       const url = 'http://169.254.169.254/latest/meta-data/';
-      const job = (await h.a.request<{ id: string }>('POST', '/api/jobs', yearly('http', { handler: 'http', params: { url: h.receiver.url } }))).body;
+      const job = (
+        await h.a.request<{ id: string }>(
+          'POST',
+          '/api/jobs',
+          yearly('http', { handler: 'http', params: { url: h.receiver.url } }),
+        )
+      ).body;
       await h.unchanged(async () => {
-        refused(await h.a.submitTasks([{ handler: 'noop' }, { handler: 'http', params: { url } }]), 400, 'VALIDATION', { field: 'tasks[1].params.url' });
-        refused(await h.a.request('POST', '/api/jobs', yearly('meta', { handler: 'http', params: { url } })), 400, 'VALIDATION', { field: 'params.url' });
-        refused(await h.a.request('PATCH', `/api/jobs/${job.id}`, { params: { url } }), 400, 'VALIDATION', { field: 'params.url' });
-        refused(await h.a.request('PATCH', `/api/jobs/${h.jobA.id}`, { handler: 'http', params: { url } }), 400, 'VALIDATION', { field: 'params.url' });
-        refused(await h.a.request('POST', `/api/jobs/${job.id}/trigger`, { params: { url } }), 400, 'VALIDATION', { field: 'params.url' });
+        refused(await h.a.submitTasks([{ handler: 'noop' }, { handler: 'http', params: { url } }]), 400, 'VALIDATION', {
+          field: 'tasks[1].params.url',
+        });
+        refused(
+          await h.a.request('POST', '/api/jobs', yearly('meta', { handler: 'http', params: { url } })),
+          400,
+          'VALIDATION',
+          { field: 'params.url' },
+        );
+        refused(await h.a.request('PATCH', `/api/jobs/${job.id}`, { params: { url } }), 400, 'VALIDATION', {
+          field: 'params.url',
+        });
+        refused(
+          await h.a.request('PATCH', `/api/jobs/${h.jobA.id}`, { handler: 'http', params: { url } }),
+          400,
+          'VALIDATION',
+          { field: 'params.url' },
+        );
+        refused(await h.a.request('POST', `/api/jobs/${job.id}/trigger`, { params: { url } }), 400, 'VALIDATION', {
+          field: 'params.url',
+        });
       });
     });
 
     it("[9-H3] an app's own egressAllow narrows it: its call to a destination the cluster allows fails after one attempt, another app's succeeds", async () => {
       const [narrow, wide] = [await h.newApp('narrow'), await h.newApp('wide')];
-      expect((await h.admin.request('PATCH', `/api/clients/${narrow.appId}`, { egressAllow: ['10.0.0.0/8', 'api.example.com:443'] })).status).toBe(200);
+      expect(
+        (
+          await h.admin.request('PATCH', `/api/clients/${narrow.appId}`, {
+            egressAllow: ['10.0.0.0/8', 'api.example.com:443'],
+          })
+        ).status,
+      ).toBe(200);
       const call = { handler: 'http', params: { url: `${h.receiver.url}/hit` }, maxAttempts: 3, retryBackoffMs: 50 };
-      for (const app of [narrow, wide]) expect((await app.submitTask({ requestId: `${app.appId}-call`, ...call })).status).toBe(202);
-      const job = (await narrow.request<{ id: string }>('POST', '/api/jobs', yearly('narrow', { handler: 'http', params: call.params, retryMax: 2 }))).body;
-      const fire = (await narrow.request<{ requestId: string }>('POST', `/api/jobs/${job.id}/trigger`, {})).body.requestId;
+      for (const app of [narrow, wide])
+        expect((await app.submitTask({ requestId: `${app.appId}-call`, ...call })).status).toBe(202);
+      const job = (
+        await narrow.request<{ id: string }>(
+          'POST',
+          '/api/jobs',
+          yearly('narrow', { handler: 'http', params: call.params, retryMax: 2 }),
+        )
+      ).body;
+      const fire = (await narrow.request<{ requestId: string }>('POST', `/api/jobs/${job.id}/trigger`, {})).body
+        .requestId;
       const ended = async (app: App, requestId: string) => {
         let task = {} as Task;
-        await waitFor(`${requestId} to end`, async () => ['SUCCESS', 'FAILED'].includes((task = (await app.getTask(requestId)).body as Task).status));
+        await waitFor(`${requestId} to end`, async () =>
+          ['SUCCESS', 'FAILED'].includes((task = (await app.getTask(requestId)).body as Task).status),
+        );
         return task;
       };
       const refusedMessage = /egress refused: 127\.0\.0\.1:\d+ is not in the app's egress allow-list \(egressAllow\)/;
@@ -82,38 +160,90 @@ export function limitCases(h: Hostile): void {
   });
 
   describe('bounded inputs', () => {
-    it('[9-H2 64 KB params were a 500 that wrote a cut instance] params over 65,535 bytes are a 400 naming params on a task, a job, a PATCH and a trigger', () => h.unchanged(async () => {
-      refused(await h.a.submitTask({ handler: 'noop', params: blob(70 * KB) }), 400, 'VALIDATION', { field: 'params' });
-      refused(await h.a.request('POST', '/api/jobs', yearly('big', { params: blob(70 * KB) })), 400, 'VALIDATION', { field: 'params' });
-      refused(await h.a.request('PATCH', `/api/jobs/${h.jobA.id}`, { params: blob(70 * KB) }), 400, 'VALIDATION', { field: 'params' });
-      refused(await h.a.request('POST', `/api/jobs/${h.jobA.id}/trigger`, { params: blob(70 * KB) }), 400, 'VALIDATION', { field: 'params' });
-      refused(await h.a.request('POST', '/api/tasks/batch', { tasks: [{ handler: 'noop', params: blob(70 * KB) }] }), 400, 'VALIDATION', { field: 'tasks[0].params' });
-    }));
+    it('[9-H2 64 KB params were a 500 that wrote a cut instance] params over 65,535 bytes are a 400 naming params on a task, a job, a PATCH and a trigger', () =>
+      h.unchanged(async () => {
+        refused(await h.a.submitTask({ handler: 'noop', params: blob(70 * KB) }), 400, 'VALIDATION', {
+          field: 'params',
+        });
+        refused(await h.a.request('POST', '/api/jobs', yearly('big', { params: blob(70 * KB) })), 400, 'VALIDATION', {
+          field: 'params',
+        });
+        refused(await h.a.request('PATCH', `/api/jobs/${h.jobA.id}`, { params: blob(70 * KB) }), 400, 'VALIDATION', {
+          field: 'params',
+        });
+        refused(
+          await h.a.request('POST', `/api/jobs/${h.jobA.id}/trigger`, { params: blob(70 * KB) }),
+          400,
+          'VALIDATION',
+          { field: 'params' },
+        );
+        refused(
+          await h.a.request('POST', '/api/tasks/batch', { tasks: [{ handler: 'noop', params: blob(70 * KB) }] }),
+          400,
+          'VALIDATION',
+          { field: 'tasks[0].params' },
+        );
+      }));
 
     it.each([
-      ['code', '/api/jobs', () => yearly('c'.repeat(129))], ['code', '/api/jobs', () => yearly('bad code')], ['description', '/api/jobs', () => yearly('d', { description: 'd'.repeat(256) })],
-      ['triggerExpr', '/api/jobs', () => yearly('t', { triggerExpr: `0 0 0 1 1 *${' '.repeat(250)}x` })], ['timeZone', '/api/jobs', () => yearly('z', { timeZone: 'Z'.repeat(65) })],
-      ['routingKey', '/api/jobs', () => yearly('r', { routingKey: 'k'.repeat(256) })], ['handler', '/api/jobs', () => yearly('h', { handler: 'h'.repeat(129) })],
-      ['shardParams', '/api/jobs', () => yearly('s', { routingStrategy: 'SHARDING_BROADCAST', shardTotal: 1000, shardParams: Array.from({ length: 1001 }, () => ({})) })],
-      ['requestId', '/api/tasks', () => ({ ...LATER_TASK, requestId: 'r'.repeat(129) })], ['routingKey', '/api/tasks', () => ({ ...LATER_TASK, routingKey: 'k'.repeat(256) })],
-      ['handler', '/api/tasks', () => ({ handler: 'h'.repeat(129) })], ['tasks', '/api/tasks/batch', () => ({ tasks: Array.from({ length: 1001 }, () => LATER_TASK) })],
-      ['tasks', '/api/tasks/batch', () => ({ tasks: [] })], ['fileName', '/api/jobs/import-crontab', () => ({ fileName: 'f'.repeat(65), content: '' })],
+      ['code', '/api/jobs', () => yearly('c'.repeat(129))],
+      ['code', '/api/jobs', () => yearly('bad code')],
+      ['description', '/api/jobs', () => yearly('d', { description: 'd'.repeat(256) })],
+      ['triggerExpr', '/api/jobs', () => yearly('t', { triggerExpr: `0 0 0 1 1 *${' '.repeat(250)}x` })],
+      ['timeZone', '/api/jobs', () => yearly('z', { timeZone: 'Z'.repeat(65) })],
+      ['routingKey', '/api/jobs', () => yearly('r', { routingKey: 'k'.repeat(256) })],
+      ['handler', '/api/jobs', () => yearly('h', { handler: 'h'.repeat(129) })],
+      [
+        'shardParams',
+        '/api/jobs',
+        () =>
+          yearly('s', {
+            routingStrategy: 'SHARDING_BROADCAST',
+            shardTotal: 1000,
+            shardParams: Array.from({ length: 1001 }, () => ({})),
+          }),
+      ],
+      ['requestId', '/api/tasks', () => ({ ...LATER_TASK, requestId: 'r'.repeat(129) })],
+      ['routingKey', '/api/tasks', () => ({ ...LATER_TASK, routingKey: 'k'.repeat(256) })],
+      ['handler', '/api/tasks', () => ({ handler: 'h'.repeat(129) })],
+      ['tasks', '/api/tasks/batch', () => ({ tasks: Array.from({ length: 1001 }, () => LATER_TASK) })],
+      ['tasks', '/api/tasks/batch', () => ({ tasks: [] })],
+      ['fileName', '/api/jobs/import-crontab', () => ({ fileName: 'f'.repeat(65), content: '' })],
       ['content', '/api/jobs/import-crontab', () => ({ fileName: 'big', content: '#'.repeat(256 * KB + 1) })],
-    ] as Array<[string, string, () => unknown]>)('[9 point 5 bounded inputs] %s over its maximum on %s is a 400 naming it', (field, path, body) => h.unchanged(async () => {
-      refused(await h.shell.request('POST', path, body()), 400, 'VALIDATION', { field });
-    }));
+    ] as Array<[string, string, () => unknown]>)(
+      '[9 point 5 bounded inputs] %s over its maximum on %s is a 400 naming it',
+      (field, path, body) =>
+        h.unchanged(async () => {
+          refused(await h.shell.request('POST', path, body()), 400, 'VALIDATION', { field });
+        }),
+    );
 
-    it('[9-M3 a 100,000-item batch blocked the event loop 4-6 s] is a 400 naming tasks', () => h.unchanged(async () => {
-      const items = `[${Array.from({ length: 100_000 }, () => '{"handler":"noop"}').join(',')}]`;
-      refused(await h.a.request('POST', '/api/tasks/batch', `{"tasks":${items}}`), 400, 'VALIDATION', { field: 'tasks' });
-    }));
+    it('[9-M3 a 100,000-item batch blocked the event loop 4-6 s] is a 400 naming tasks', () =>
+      h.unchanged(async () => {
+        const items = `[${Array.from({ length: 100_000 }, () => '{"handler":"noop"}').join(',')}]`;
+        refused(await h.a.request('POST', '/api/tasks/batch', `{"tasks":${items}}`), 400, 'VALIDATION', {
+          field: 'tasks',
+        });
+      }));
 
     it('[9-M4 1 MB of crontab junk answered 54 MB] 1 MB of junk is a 400 naming content; 256 KiB of junk gets a bounded answer and writes no job', async () => {
       await h.unchanged(async () => {
-        refused(await h.shell.request('POST', '/api/jobs/import-crontab', { fileName: 'junk', content: 'x y z\n'.repeat(175_000) }), 400, 'VALIDATION', { field: 'content' });
+        refused(
+          await h.shell.request('POST', '/api/jobs/import-crontab', {
+            fileName: 'junk',
+            content: 'x y z\n'.repeat(175_000),
+          }),
+          400,
+          'VALIDATION',
+          { field: 'content' },
+        );
       });
       const before = await h.rows();
-      const res = await h.shell.request<{ rejected: unknown[]; rejectedTotal: number; created: string[] }>('POST', '/api/jobs/import-crontab', { fileName: 'junk', content: `${'j'.repeat(900)}\n`.repeat(290) });
+      const res = await h.shell.request<{ rejected: unknown[]; rejectedTotal: number; created: string[] }>(
+        'POST',
+        '/api/jobs/import-crontab',
+        { fileName: 'junk', content: `${'j'.repeat(900)}\n`.repeat(290) },
+      );
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ created: [], rejectedTotal: 290 });
       expect(res.body.rejected).toHaveLength(100);
@@ -122,19 +252,60 @@ export function limitCases(h: Hostile): void {
       expect(Object.keys(diff).filter((t) => t !== 'audit_log')).toEqual([]); // at most the import's own audit row
     });
 
-    it('[9-M7 shardTotal 1000 every second made 1,000 instances a second] a job over JOB_MAX_INSTANCES_PER_MINUTE is a 400 on create and PATCH', () => h.unchanged(async () => {
-      const sharded = (shardTotal: number, triggerExpr: string) => ({ routingStrategy: 'SHARDING_BROADCAST', shardTotal, triggerType: 'CRON', triggerExpr });
-      refused(await h.a.request('POST', '/api/jobs', yearly('fan', { ...sharded(1000, '* * * * * *'), enabled: true })), 400, 'VALIDATION', { field: 'shardTotal' });
-      refused(await h.a.request('POST', '/api/jobs', yearly('fan', sharded(51, '* * * * * *'))), 400, 'VALIDATION', { field: 'shardTotal' });
-      refused(await h.a.request('POST', '/api/jobs', yearly('fan', { triggerType: 'FIXED_RATE', triggerExpr: '10' })), 400, 'VALIDATION', { field: 'triggerExpr' });
-      refused(await h.a.request('PATCH', `/api/jobs/${h.jobA.id}`, { triggerExpr: '*/1 * * * * *', routingStrategy: 'SHARDING_BROADCAST', shardTotal: 100 }), 400, 'VALIDATION', { field: 'shardTotal' });
-    }));
+    it('[9-M7 shardTotal 1000 every second made 1,000 instances a second] a job over JOB_MAX_INSTANCES_PER_MINUTE is a 400 on create and PATCH', () =>
+      h.unchanged(async () => {
+        const sharded = (shardTotal: number, triggerExpr: string) => ({
+          routingStrategy: 'SHARDING_BROADCAST',
+          shardTotal,
+          triggerType: 'CRON',
+          triggerExpr,
+        });
+        refused(
+          await h.a.request('POST', '/api/jobs', yearly('fan', { ...sharded(1000, '* * * * * *'), enabled: true })),
+          400,
+          'VALIDATION',
+          { field: 'shardTotal' },
+        );
+        refused(await h.a.request('POST', '/api/jobs', yearly('fan', sharded(51, '* * * * * *'))), 400, 'VALIDATION', {
+          field: 'shardTotal',
+        });
+        refused(
+          await h.a.request('POST', '/api/jobs', yearly('fan', { triggerType: 'FIXED_RATE', triggerExpr: '10' })),
+          400,
+          'VALIDATION',
+          { field: 'triggerExpr' },
+        );
+        refused(
+          await h.a.request('PATCH', `/api/jobs/${h.jobA.id}`, {
+            triggerExpr: '*/1 * * * * *',
+            routingStrategy: 'SHARDING_BROADCAST',
+            shardTotal: 100,
+          }),
+          400,
+          'VALIDATION',
+          { field: 'shardTotal' },
+        );
+      }));
 
     it('[9 point 5] a backfill of more than 10,000 instances (fires x shardTotal) is a 400 naming to', async () => {
-      const job = (await h.a.request<{ id: string }>('POST', '/api/jobs', yearly('bf', { triggerExpr: '0 * * * * *', routingStrategy: 'SHARDING_BROADCAST', shardTotal: 20 }))).body;
+      const job = (
+        await h.a.request<{ id: string }>(
+          'POST',
+          '/api/jobs',
+          yearly('bf', { triggerExpr: '0 * * * * *', routingStrategy: 'SHARDING_BROADCAST', shardTotal: 20 }),
+        )
+      ).body;
       await h.unchanged(async () => {
         const from = new Date(Date.now() - 1000 * 60_000).toISOString();
-        refused(await h.a.request('POST', `/api/jobs/${job.id}/backfill`, { from, to: new Date(Date.now() - 60_000).toISOString() }), 400, 'VALIDATION', { field: 'to' });
+        refused(
+          await h.a.request('POST', `/api/jobs/${job.id}/backfill`, {
+            from,
+            to: new Date(Date.now() - 60_000).toISOString(),
+          }),
+          400,
+          'VALIDATION',
+          { field: 'to' },
+        );
       });
     });
   });
@@ -143,7 +314,9 @@ export function limitCases(h: Hostile): void {
     it('[9-M6 no rate limit anywhere] a burst beyond the bucket answers 429 with Retry-After, and creates only what was admitted', async () => {
       const limited = await h.newApp('rate', undefined, { rateLimit: 1, rateBurst: 3 });
       const before = await h.rows();
-      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => limited.submitTask({ ...LATER_TASK, requestId: `${h.prefix}-rate-${i}` })));
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => limited.submitTask({ ...LATER_TASK, requestId: `${h.prefix}-rate-${i}` })),
+      );
       const admitted = answers.filter((r) => r.status === 202);
       const limitedAnswers = answers.filter((r) => r.status !== 202);
       expect(admitted.length).toBeGreaterThanOrEqual(3);
@@ -163,12 +336,25 @@ export function limitCases(h: Hostile): void {
 
     it('[9 point 6 caps] past its unfinished-task cap an app gets 429 with Retry-After for a task, a batch, a trigger and a backfill, and nothing is written', async () => {
       const capped = await h.newApp('cap', undefined, { rateLimit: 0, maxUnfinishedTasks: 2 });
-      for (const i of [0, 1]) expect((await capped.submitTask({ ...LATER_TASK, requestId: `${h.prefix}-cap-${i}` })).status).toBe(202);
-      const job = (await capped.request<{ id: string }>('POST', '/api/jobs', yearly('cap', { triggerExpr: '0 0 * * * *', routingStrategy: 'SHARDING_BROADCAST', shardTotal: 3 }))).body;
+      for (const i of [0, 1])
+        expect((await capped.submitTask({ ...LATER_TASK, requestId: `${h.prefix}-cap-${i}` })).status).toBe(202);
+      const job = (
+        await capped.request<{ id: string }>(
+          'POST',
+          '/api/jobs',
+          yearly('cap', { triggerExpr: '0 0 * * * *', routingStrategy: 'SHARDING_BROADCAST', shardTotal: 3 }),
+        )
+      ).body;
       await h.unchanged(async () => {
         const calls: Array<[string, string, unknown]> = [
-          ['POST', '/api/tasks', { ...LATER_TASK, requestId: `${h.prefix}-cap-2` }], ['POST', '/api/tasks/batch', { tasks: [LATER_TASK] }],
-          ['POST', `/api/jobs/${job.id}/trigger`, {}], ['POST', `/api/jobs/${job.id}/backfill`, { from: new Date(Date.now() - 3 * 3_600_000).toISOString(), to: new Date().toISOString() }],
+          ['POST', '/api/tasks', { ...LATER_TASK, requestId: `${h.prefix}-cap-2` }],
+          ['POST', '/api/tasks/batch', { tasks: [LATER_TASK] }],
+          ['POST', `/api/jobs/${job.id}/trigger`, {}],
+          [
+            'POST',
+            `/api/jobs/${job.id}/backfill`,
+            { from: new Date(Date.now() - 3 * 3_600_000).toISOString(), to: new Date().toISOString() },
+          ],
         ];
         for (const [method, path, body] of calls) {
           const res = await capped.request(method, path, body);
@@ -184,7 +370,15 @@ export function limitCases(h: Hostile): void {
       expect((await capped.request('POST', '/api/jobs', yearly('one'))).status).toBe(201);
       await h.unchanged(async () => {
         refused(await capped.request('POST', '/api/jobs', yearly('two')), 409, 'CONFLICT', { field: 'maxJobs' });
-        refused(await capped.request('POST', '/api/jobs/import-crontab', { fileName: 'cap', content: '0 1 * * * root /bin/true\n' }), 409, 'CONFLICT', { field: 'maxJobs' });
+        refused(
+          await capped.request('POST', '/api/jobs/import-crontab', {
+            fileName: 'cap',
+            content: '0 1 * * * root /bin/true\n',
+          }),
+          409,
+          'CONFLICT',
+          { field: 'maxJobs' },
+        );
       });
     });
   });

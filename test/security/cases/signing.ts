@@ -14,11 +14,24 @@ interface Forgery {
 }
 
 /** The four signature headers of `method path body` signed v2 as `app`, with `f` overriding any part. */
-export function signAs(app: App, method: string, path: string, body: string | Buffer = '', f: Forgery = {}): Record<string, string> {
+export function signAs(
+  app: App,
+  method: string,
+  path: string,
+  body: string | Buffer = '',
+  f: Forgery = {},
+): Record<string, string> {
   const appId = f.appId ?? app.appId;
   const timestampMs = f.ts ?? String(Date.now());
   const nonce = f.nonce ?? randomBytes(16).toString('hex');
-  const signature = signRequest(f.secret ?? app.secret, { appId, method, pathAndQuery: path, timestampMs, nonce, body });
+  const signature = signRequest(f.secret ?? app.secret, {
+    appId,
+    method,
+    pathAndQuery: path,
+    timestampMs,
+    nonce,
+    body,
+  });
   return { [H.appId]: appId, [H.timestamp]: timestampMs, [H.nonce]: nonce, [H.signature]: signature };
 }
 
@@ -31,54 +44,81 @@ const json = { 'content-type': 'application/json' };
  */
 export function signingCases(h: Hostile): void {
   // Delayed: a task let through by mistake stays PENDING, a row the snapshot shows.
-  const submit = (tag: string) => JSON.stringify({ requestId: `${h.prefix}-${tag}`, handler: 'noop', delayMs: 3_600_000 });
-  const post = (headers: Record<string, string | string[]>, body: string, path = '/api/tasks') => h.raw('POST', path, { ...json, ...headers }, body);
+  const submit = (tag: string) =>
+    JSON.stringify({ requestId: `${h.prefix}-${tag}`, handler: 'noop', delayMs: 3_600_000 });
+  const post = (headers: Record<string, string | string[]>, body: string, path = '/api/tasks') =>
+    h.raw('POST', path, { ...json, ...headers }, body);
 
   describe('signature headers', () => {
-    it('[usual] a request without any signature header, or without one of the four, is a 401', () => h.unchanged(async () => {
-      unauthorized(await post({}, submit('none')));
-      for (const name of Object.values(H)) {
-        const headers = signAs(h.a, 'POST', '/api/tasks', submit(`no-${name}`));
-        delete headers[name];
-        unauthorized(await post(headers, submit(`no-${name}`)));
-      }
-    }));
+    it('[usual] a request without any signature header, or without one of the four, is a 401', () =>
+      h.unchanged(async () => {
+        unauthorized(await post({}, submit('none')));
+        for (const name of Object.values(H)) {
+          const headers = signAs(h.a, 'POST', '/api/tasks', submit(`no-${name}`));
+          delete headers[name];
+          unauthorized(await post(headers, submit(`no-${name}`)));
+        }
+      }));
 
     it.each([
       ['X-Signature not hex', { [H.signature]: `v2=${'z'.repeat(64)}` }],
-      ['X-Signature one hex digit short', (s: Record<string, string>) => ({ [H.signature]: s[H.signature].slice(0, -1) })],
-      ['X-Signature of an unknown version', (s: Record<string, string>) => ({ [H.signature]: s[H.signature].replace(/^v2=/, 'v3=') })],
-      ['X-Signature with a space after v2=', (s: Record<string, string>) => ({ [H.signature]: s[H.signature].replace(/^v2=/, 'v2= ') })],
+      [
+        'X-Signature one hex digit short',
+        (s: Record<string, string>) => ({ [H.signature]: s[H.signature].slice(0, -1) }),
+      ],
+      [
+        'X-Signature of an unknown version',
+        (s: Record<string, string>) => ({ [H.signature]: s[H.signature].replace(/^v2=/, 'v3=') }),
+      ],
+      [
+        'X-Signature with a space after v2=',
+        (s: Record<string, string>) => ({ [H.signature]: s[H.signature].replace(/^v2=/, 'v2= ') }),
+      ],
       ['X-Nonce too short', { [H.nonce]: 'short' }],
       ['X-Nonce with a space', { [H.nonce]: 'has space in it' }],
       ['X-Nonce of 129 characters', { [H.nonce]: 'n'.repeat(129) }],
-      ['X-App-Id with a character outside [A-Za-z0-9_.-]', (s: Record<string, string>) => ({ [H.appId]: `${s[H.appId]}!` })],
+      [
+        'X-App-Id with a character outside [A-Za-z0-9_.-]',
+        (s: Record<string, string>) => ({ [H.appId]: `${s[H.appId]}!` }),
+      ],
       ['X-App-Id of 65 characters', { [H.appId]: 'a'.repeat(65) }],
-    ] as Array<[string, Record<string, string> | ((s: Record<string, string>) => Record<string, string>)]>)('[usual] a garbled header is a 401: %s', (what, change) => h.unchanged(async () => {
-      const body = submit('garbled');
-      const headers = signAs(h.a, 'POST', '/api/tasks', body);
-      unauthorized(await post({ ...headers, ...(typeof change === 'function' ? change(headers) : change) }, body));
-    }));
+    ] as Array<[string, Record<string, string> | ((s: Record<string, string>) => Record<string, string>)]>)(
+      '[usual] a garbled header is a 401: %s',
+      (what, change) =>
+        h.unchanged(async () => {
+          const body = submit('garbled');
+          const headers = signAs(h.a, 'POST', '/api/tasks', body);
+          unauthorized(await post({ ...headers, ...(typeof change === 'function' ? change(headers) : change) }, body));
+        }),
+    );
 
-    it.each(Object.values(H))('[usual] a duplicated %s header (two values, one of them right) is a 401', (name) => h.unchanged(async () => {
-      const body = submit(`dup-${name}`);
-      const headers = signAs(h.a, 'POST', '/api/tasks', body);
-      unauthorized(await post({ ...headers, [name]: [headers[name], headers[name]] }, body));
-    }));
+    it.each(Object.values(H))('[usual] a duplicated %s header (two values, one of them right) is a 401', (name) =>
+      h.unchanged(async () => {
+        const body = submit(`dup-${name}`);
+        const headers = signAs(h.a, 'POST', '/api/tasks', body);
+        unauthorized(await post({ ...headers, [name]: [headers[name], headers[name]] }, body));
+      }),
+    );
 
-    it('[9-H1 replay bypass] a v1 signature (the app id not signed) is a 401', () => h.unchanged(async () => {
-      const body = submit('v1');
-      const ts = String(Date.now());
-      const nonce = randomBytes(16).toString('hex');
-      const v1 = createHmac('sha256', h.a.secret).update(`POST\n/api/tasks\n${ts}\n${nonce}\n${bodySha256Hex(body)}`).digest('hex');
-      unauthorized(await post({ [H.appId]: h.a.appId, [H.timestamp]: ts, [H.nonce]: nonce, [H.signature]: v1 }, body));
-    }));
+    it('[9-H1 replay bypass] a v1 signature (the app id not signed) is a 401', () =>
+      h.unchanged(async () => {
+        const body = submit('v1');
+        const ts = String(Date.now());
+        const nonce = randomBytes(16).toString('hex');
+        const v1 = createHmac('sha256', h.a.secret)
+          .update(`POST\n/api/tasks\n${ts}\n${nonce}\n${bodySha256Hex(body)}`)
+          .digest('hex');
+        unauthorized(
+          await post({ [H.appId]: h.a.appId, [H.timestamp]: ts, [H.nonce]: nonce, [H.signature]: v1 }, body),
+        );
+      }));
 
-    it('[usual] a signature made with another app\'s secret, or for another app id, is a 401', () => h.unchanged(async () => {
-      const body = submit('other-secret');
-      unauthorized(await post(signAs(h.a, 'POST', '/api/tasks', body, { secret: h.b.secret }), body));
-      unauthorized(await post(signAs(h.a, 'POST', '/api/tasks', body, { appId: h.b.appId }), body));
-    }));
+    it("[usual] a signature made with another app's secret, or for another app id, is a 401", () =>
+      h.unchanged(async () => {
+        const body = submit('other-secret');
+        unauthorized(await post(signAs(h.a, 'POST', '/api/tasks', body, { secret: h.b.secret }), body));
+        unauthorized(await post(signAs(h.a, 'POST', '/api/tasks', body, { appId: h.b.appId }), body));
+      }));
   });
 
   describe('timestamps', () => {
@@ -93,10 +133,12 @@ export function signingCases(h: Hostile): void {
       ['16 nines', () => '9'.repeat(16)],
       ['17 digits', () => `1${'0'.repeat(16)}`],
       ['zero', () => '0'],
-    ])('[usual] a signed request whose timestamp is %s is a 401', (_what, ts) => h.unchanged(async () => {
-      const body = submit('skew');
-      unauthorized(await post(signAs(h.a, 'POST', '/api/tasks', body, { ts: ts() }), body));
-    }));
+    ])('[usual] a signed request whose timestamp is %s is a 401', (_what, ts) =>
+      h.unchanged(async () => {
+        const body = submit('skew');
+        unauthorized(await post(signAs(h.a, 'POST', '/api/tasks', body, { ts: ts() }), body));
+      }),
+    );
   });
 
   describe('replayed nonces', () => {
@@ -105,10 +147,22 @@ export function signingCases(h: Hostile): void {
       const captured = signAs(h.a, 'POST', '/api/tasks', body);
       expect((await post(captured, body)).status).toBe(202);
       const id = h.a.appId;
-      const spellings = [id, id.toUpperCase(), id[0].toUpperCase() + id.slice(1), `à${id.slice(1)}`, `${id} `, ` ${id}`, `${id}\t`,
-        `${id.slice(0, -1)}${id.slice(-1).toUpperCase()}`, `\u0430${id.slice(1)}` /* Cyrillic a */, `${id}\u200b` /* zero width */, id.normalize('NFD')];
+      const spellings = [
+        id,
+        id.toUpperCase(),
+        id[0].toUpperCase() + id.slice(1),
+        `à${id.slice(1)}`,
+        `${id} `,
+        ` ${id}`,
+        `${id}\t`,
+        `${id.slice(0, -1)}${id.slice(-1).toUpperCase()}`,
+        `\u0430${id.slice(1)}` /* Cyrillic a */,
+        `${id}\u200b` /* zero width */,
+        id.normalize('NFD'),
+      ];
       await h.unchanged(async () => {
-        for (const spelling of spellings) unauthorized(await post({ ...captured, [H.appId]: encodeHeader(spelling) }, body));
+        for (const spelling of spellings)
+          unauthorized(await post({ ...captured, [H.appId]: encodeHeader(spelling) }, body));
       });
     });
 
@@ -118,9 +172,13 @@ export function signingCases(h: Hostile): void {
       const first = await post(captured, '{}', path);
       expect(first.status).toBe(202);
       const ran = `${path.replace('/trigger', '/instances')}/${(first.body as { instanceId: string }).instanceId}`;
-      await waitFor('the captured run to end', async () => (await h.a.request<{ status: string }>('GET', ran)).body.status === 'SUCCESS');
+      await waitFor(
+        'the captured run to end',
+        async () => (await h.a.request<{ status: string }>('GET', ran)).body.status === 'SUCCESS',
+      );
       await h.unchanged(async () => {
-        for (const spelling of [h.a.appId, h.a.appId.toUpperCase(), `À${h.a.appId.slice(1)}`]) unauthorized(await post({ ...captured, [H.appId]: encodeHeader(spelling) }, '{}', path));
+        for (const spelling of [h.a.appId, h.a.appId.toUpperCase(), `À${h.a.appId.slice(1)}`])
+          unauthorized(await post({ ...captured, [H.appId]: encodeHeader(spelling) }, '{}', path));
       });
     });
 
@@ -135,42 +193,70 @@ export function signingCases(h: Hostile): void {
   });
 
   describe('path tricks', () => {
-    const tricks = ['/API/tasks', '/api//tasks', '/api/./tasks', '/api/%74asks', '/api/tasks/', '/api/x/../tasks', '/api/tasks/..', '/api/tasks;x', '//api/tasks', '/api/tasks?x=1', '/api/tasks#frag'];
-    it.each(tricks)('[usual] POST %s signed for /api/tasks is refused, and unsigned too', (path) => h.unchanged(async () => {
-      const body = submit('trick');
-      for (const headers of [signAs(h.a, 'POST', '/api/tasks', body), {}]) {
-        const res = await post(headers, body, path);
-        expect([401, 404]).toContain(res.status);
-        refused(res, res.status, res.status === 401 ? 'UNAUTHORIZED' : 'NOT_FOUND');
-      }
-    }));
+    const tricks = [
+      '/API/tasks',
+      '/api//tasks',
+      '/api/./tasks',
+      '/api/%74asks',
+      '/api/tasks/',
+      '/api/x/../tasks',
+      '/api/tasks/..',
+      '/api/tasks;x',
+      '//api/tasks',
+      '/api/tasks?x=1',
+      '/api/tasks#frag',
+    ];
+    it.each(tricks)('[usual] POST %s signed for /api/tasks is refused, and unsigned too', (path) =>
+      h.unchanged(async () => {
+        const body = submit('trick');
+        for (const headers of [signAs(h.a, 'POST', '/api/tasks', body), {}]) {
+          const res = await post(headers, body, path);
+          expect([401, 404]).toContain(res.status);
+          refused(res, res.status, res.status === 401 ? 'UNAUTHORIZED' : 'NOT_FOUND');
+        }
+      }),
+    );
 
-    it('[usual] an absolute-form target (POST http://host/api/tasks) signed for /api/tasks is a 401', () => h.unchanged(async () => {
-      const body = submit('absolute');
-      const { host } = new URL(h.node.url);
-      unauthorized(await post(signAs(h.a, 'POST', '/api/tasks', body), body, `http://${host}/api/tasks`));
-      unauthorized(await post({}, body, `http://${host}/api/tasks`));
-    }));
+    it('[usual] an absolute-form target (POST http://host/api/tasks) signed for /api/tasks is a 401', () =>
+      h.unchanged(async () => {
+        const body = submit('absolute');
+        const { host } = new URL(h.node.url);
+        unauthorized(await post(signAs(h.a, 'POST', '/api/tasks', body), body, `http://${host}/api/tasks`));
+        unauthorized(await post({}, body, `http://${host}/api/tasks`));
+      }));
 
-    it('[usual] a query string changed after signing is a 401', () => h.unchanged(async () => {
-      const headers = signAs(h.a, 'GET', `/api/jobs/${h.jobA.id}/instances?limit=1`);
-      for (const path of [`/api/jobs/${h.jobA.id}/instances?limit=2`, `/api/jobs/${h.jobA.id}/instances?limit=1&offset=0`, `/api/jobs/${h.jobA.id}/instances`]) {
-        unauthorized(await h.raw('GET', path, headers));
-      }
-    }));
+    it('[usual] a query string changed after signing is a 401', () =>
+      h.unchanged(async () => {
+        const headers = signAs(h.a, 'GET', `/api/jobs/${h.jobA.id}/instances?limit=1`);
+        for (const path of [
+          `/api/jobs/${h.jobA.id}/instances?limit=2`,
+          `/api/jobs/${h.jobA.id}/instances?limit=1&offset=0`,
+          `/api/jobs/${h.jobA.id}/instances`,
+        ]) {
+          unauthorized(await h.raw('GET', path, headers));
+        }
+      }));
   });
 
-  it(`[9-M2 unknown app ids] ${UNKNOWN_MAX + 50} requests from distinct unknown app ids are 401s, and at most ${UNKNOWN_MAX} of them are remembered`, () => h.unchanged(async () => {
-    const ids = Array.from({ length: UNKNOWN_MAX + 50 }, (_, i) => `${h.prefix}-nobody-${i}-${randomBytes(16).toString('hex')}`.slice(0, 64));
-    for (let i = 0; i < ids.length; i += 50) {
-      const answers = await Promise.all(ids.slice(i, i + 50).map((appId) => h.raw('GET', '/api/jobs', signAs(h.a, 'GET', '/api/jobs', '', { appId }))));
-      for (const res of answers) expect(res.status).toBe(401);
-    }
-    expect(h.node.app.get(ApiClientService).cacheSize().unknown).toBeLessThanOrEqual(UNKNOWN_MAX);
-  }));
+  it(`[9-M2 unknown app ids] ${UNKNOWN_MAX + 50} requests from distinct unknown app ids are 401s, and at most ${UNKNOWN_MAX} of them are remembered`, () =>
+    h.unchanged(async () => {
+      const ids = Array.from({ length: UNKNOWN_MAX + 50 }, (_, i) =>
+        `${h.prefix}-nobody-${i}-${randomBytes(16).toString('hex')}`.slice(0, 64),
+      );
+      for (let i = 0; i < ids.length; i += 50) {
+        const answers = await Promise.all(
+          ids
+            .slice(i, i + 50)
+            .map((appId) => h.raw('GET', '/api/jobs', signAs(h.a, 'GET', '/api/jobs', '', { appId }))),
+        );
+        for (const res of answers) expect(res.status).toBe(401);
+      }
+      expect(h.node.app.get(ApiClientService).cacheSize().unknown).toBeLessThanOrEqual(UNKNOWN_MAX);
+    }));
 }
 
 /** `text` as a header value Node will send: characters outside Latin-1 as their UTF-8 bytes read as Latin-1. */
 function encodeHeader(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the Latin-1 range, control characters included, on purpose
   return /^[\x00-\xff]*$/.test(text) ? text : Buffer.from(text, 'utf8').toString('latin1');
 }

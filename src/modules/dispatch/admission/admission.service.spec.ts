@@ -2,7 +2,11 @@ import { FakeClock } from '../../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../../config/index.js';
 import { InProcessCoordinationAdapter, jobSlots } from '../../coordination/index.js';
 import {
-  JobInstance, type JobInstanceRepository, JobInstanceStatus as S, newJobInstance, TriggerSource,
+  JobInstance,
+  type JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  TriggerSource,
 } from '../../metadata/index.js';
 import { Admission, type HandOff } from './admission.service.js';
 import { JobSemaphore } from './job-semaphore.js';
@@ -28,12 +32,17 @@ class Rows {
     const ofJob = (jobId: string) => all().filter((r) => r.jobId === jobId);
     const repo = {
       findOldestWaiting: async (jobId: string) =>
-        ofJob(jobId).filter((r) => r.status === S.WAITING).sort((a, b) => a.fireTime - b.fireTime)[0] ?? null,
+        ofJob(jobId)
+          .filter((r) => r.status === S.WAITING)
+          .sort((a, b) => a.fireTime - b.fireTime)[0] ?? null,
       findJobAdmission: async (jobId: string) => this.jobs.get(jobId) ?? null,
       countOfJob: async (jobId: string, statuses: S[], dueBy: number | null, leaseAfter: number) =>
-        ofJob(jobId).filter((r) => statuses.includes(r.status)
-          || (dueBy !== null && r.status === S.PENDING && r.dueAt <= dueBy)
-          || (r.status === S.CANCELLED && r.leaseUntil !== null && r.leaseUntil > leaseAfter)).length,
+        ofJob(jobId).filter(
+          (r) =>
+            statuses.includes(r.status) ||
+            (dueBy !== null && r.status === S.PENDING && r.dueAt <= dueBy) ||
+            (r.status === S.CANCELLED && r.leaseUntil !== null && r.leaseUntil > leaseAfter),
+        ).length,
       transition: async (id: string, from: S, to: S, guard: { attempt?: number }, patch: Partial<JobInstance>) => {
         const row = this.byId.get(id);
         if (!row || row.status !== from || (guard.attempt !== undefined && row.attempt !== guard.attempt)) return false;
@@ -47,10 +56,11 @@ class Rows {
       findByIds: async (ids: string[]) => ids.flatMap((id) => (this.byId.has(id) ? [{ ...this.byId.get(id) }] : [])),
       idsInStatus: async (ids: string[], statuses: S[]) =>
         new Set(ids.filter((id) => statuses.includes(this.byId.get(id)?.status as S))),
-      findSlotHolders: async (_ns: string, take: number, jobIds?: string[]) => all()
-        .filter((r) => (r.status === S.DISPATCHED || r.status === S.RUNNING) && r.maxConcurrency > 0)
-        .filter((r) => !jobIds || jobIds.includes(r.jobId as string))
-        .slice(0, take),
+      findSlotHolders: async (_ns: string, take: number, jobIds?: string[]) =>
+        all()
+          .filter((r) => (r.status === S.DISPATCHED || r.status === S.RUNNING) && r.maxConcurrency > 0)
+          .filter((r) => !jobIds || jobIds.includes(r.jobId as string))
+          .slice(0, take),
       findStopping: async (jobIds: string[], now: number) =>
         all().filter((r) => jobIds.includes(r.jobId as string) && inStopGrace(r, now)),
     };
@@ -60,7 +70,14 @@ class Rows {
   /** An instance of `jobId` fired at T0 + `fire` ms. */
   add(jobId: string | null, status: S, fire: number, extra: Partial<JobInstance> = {}): JobInstance {
     const at = T0 + fire;
-    const fields = { namespace: 'ns', appId: 'a', handler: 'h', fireTime: at, dueAt: at, triggerSource: TriggerSource.SCHEDULE };
+    const fields = {
+      namespace: 'ns',
+      appId: 'a',
+      handler: 'h',
+      fireTime: at,
+      dueAt: at,
+      triggerSource: TriggerSource.SCHEDULE,
+    };
     const row = Object.assign(newJobInstance(fields, at), { jobId, status, ...extra });
     this.byId.set(row.id, row);
     return row;
@@ -144,7 +161,7 @@ describe('Admission', () => {
       expect(handedOff.map((r) => [r.id, r.maxConcurrency])).toEqual([[c.id, 1]]);
     });
 
-    it('leaves a QUEUE turn to a retry waiting out its backoff; a limited job\'s retry holds no slot', async () => {
+    it("leaves a QUEUE turn to a retry waiting out its backoff; a limited job's retry holds no slot", async () => {
       rows.jobs.set('q', { overlapPolicy: 'QUEUE', maxConcurrency: 0 });
       rows.jobs.set('l', { overlapPolicy: 'ALLOW', maxConcurrency: 1 });
       rows.add('q', S.PENDING, 0, { dueAt: T0 + 60_000 });

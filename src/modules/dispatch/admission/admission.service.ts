@@ -56,7 +56,13 @@ export class Admission {
       for (const row of group.filter((r) => !ok.has(r.id))) {
         withdrawn.add(row.id);
         const back = await this.instances.transition(
-          row.id, S.DISPATCHED, S.PENDING, { attempt: row.attempt }, { nodeId: null, dispatchedAt: null }, now);
+          row.id,
+          S.DISPATCHED,
+          S.PENDING,
+          { attempt: row.attempt },
+          { nodeId: null, dispatchedAt: null },
+          now,
+        );
         if (back) await this.toWaiting(row, now);
       }
     }
@@ -66,7 +72,10 @@ export class Admission {
   /** Admitted rows whose DISPATCHED write lost: one now WAITING or ended gives back the slot it took for nobody. */
   async freeLost(lost: JobInstance[]): Promise<void> {
     if (lost.length === 0) return;
-    const idle = await this.instances.idsInStatus(lost.map((r) => r.id), [S.WAITING, ...FINAL_STATUSES]);
+    const idle = await this.instances.idsInStatus(
+      lost.map((r) => r.id),
+      [S.WAITING, ...FINAL_STATUSES],
+    );
     for (const row of lost.filter((r) => idle.has(r.id))) await this.semaphore.free(row.jobId as string, row.id);
   }
 

@@ -27,7 +27,13 @@ export class JobSemaphore {
   /** {@link acquire} for rows of one job: their largest timeoutMs + LEASE_MS, under the smallest of their limits. */
   acquireFor(jobId: string, group: JobInstance[], now: number): Promise<Set<string>> {
     const ttl = this.ttlOf(group);
-    return this.acquire(jobId, group.map((r) => r.id), Math.min(...group.map((r) => r.maxConcurrency)), ttl, now);
+    return this.acquire(
+      jobId,
+      group.map((r) => r.id),
+      Math.min(...group.map((r) => r.maxConcurrency)),
+      ttl,
+      now,
+    );
   }
 
   /** Takes up to `limit` slots for `holders` in order (rebuilding an unknown semaphore). @returns the admitted ids. */
@@ -42,8 +48,10 @@ export class JobSemaphore {
       }
       await this.reassert(await this.holdersOf(jobId), nowMs, new Map([[jobId, ttlMs]]));
     }
-    this.logger.warn(`job ${jobId}: its maxConcurrency semaphore was lost again ${ACQUIRE_ROUNDS} times while being ` +
-      `rebuilt; ${holders.length} instance(s) wait for the next promotion or reconcile pass`);
+    this.logger.warn(
+      `job ${jobId}: its maxConcurrency semaphore was lost again ${ACQUIRE_ROUNDS} times while being ` +
+        `rebuilt; ${holders.length} instance(s) wait for the next promotion or reconcile pass`,
+    );
     return new Set();
   }
 
@@ -75,7 +83,10 @@ export class JobSemaphore {
    */
   async reassert(rows: SlotHolder[], nowMs: number, rebuild: Map<string, number> = new Map()): Promise<string[]> {
     const byJob = new Map<string, SlotHolder[]>([...rebuild.keys()].map((jobId) => [jobId, []]));
-    for (const [jobId, group] of groupBy(rows.filter((r) => r.jobId), (r) => r.jobId as string)) {
+    for (const [jobId, group] of groupBy(
+      rows.filter((r) => r.jobId),
+      (r) => r.jobId as string,
+    )) {
       byJob.set(jobId, group);
     }
     const stopping = groupBy(await this.instances.findStopping([...rebuild.keys()], nowMs), (r) => r.jobId as string);
@@ -93,7 +104,10 @@ export class JobSemaphore {
       }
       asserted.push(...group);
     }
-    const holding = await this.instances.idsInStatus(asserted.map((r) => r.id), MAY_HOLD_SLOT);
+    const holding = await this.instances.idsInStatus(
+      asserted.map((r) => r.id),
+      MAY_HOLD_SLOT,
+    );
     // A row in its stop grace keeps its slot until the grace ends; one whose executor ended it frees it.
     const left = [...asserted.filter((r) => !holding.has(r.id)), ...[...stopping.values()].flat()];
     const jobIds = [...new Set(left.map((r) => r.jobId as string))];
