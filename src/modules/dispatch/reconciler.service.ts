@@ -251,7 +251,8 @@ export class ReconcilerService implements BeforeApplicationShutdown {
         return this.instances.transition(row.id, row.status, decision.status, guard, decision.patch, now, em);
       }
       const guard = { attempt: row.attempt, fencingToken: row.fencingToken };
-      const moved = await this.instances.transition(row.id, row.status, decision.status, guard, decision.patch, now, em);
+      const { status, patch } = decision;
+      const moved = await this.instances.transition(row.id, row.status, status, guard, patch, now, em);
       if (!moved) return false;
       await this.closeAttempt(row, reason, now, em);
       return true;
@@ -271,7 +272,9 @@ export class ReconcilerService implements BeforeApplicationShutdown {
    * attempt row leaves none: the row is written here (node, token and start from the instance), so every
    * attempt of the instance stays traceable in job_attempt.
    */
-  private async closeAttempt(row: JobInstance, reason: 'NODE_LOST' | 'LEASE_LOST', now: number, em: Tx | undefined): Promise<void> {
+  private async closeAttempt(
+    row: JobInstance, reason: 'NODE_LOST' | 'LEASE_LOST', now: number, em: Tx | undefined,
+  ): Promise<void> {
     await this.attempts.start(row.id, row.attempt, row.nodeId ?? 'unknown', row.fencingToken, row.startedAt ?? now, em);
     await this.attempts.finish(row.id, row.attempt, reason, `${reason} on ${row.nodeId}`, now, em);
   }
