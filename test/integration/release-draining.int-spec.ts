@@ -2,7 +2,7 @@ import {
   COORDINATION,
   type CoordinationPort,
   type NodeAdvert,
-} from '../../src/modules/coordination/coordination.port.js';
+} from '../../src/modules/coordination/index.js';
 import { DispatchService, NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import {
   JobInstance,

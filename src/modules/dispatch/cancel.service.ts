@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { FINAL_STATUSES, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, type Tx } from '../metadata/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL, jobSlots } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL, jobSlots } from '../coordination/index.js';
 import { MetricsService } from '../observability/index.js';
 import { DispatchService } from './dispatch.service.js';
 

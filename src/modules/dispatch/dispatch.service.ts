@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/index.js';
 import { JobInstance, JobInstanceRepository, JobInstanceStatus, RoutingStrategy } from '../metadata/index.js';
 import { JobSlotsService } from './job-slots.service.js';
 import { NodeRegistryService } from './node-registry.service.js';

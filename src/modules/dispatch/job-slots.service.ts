@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, jobSlots } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, jobSlots } from '../coordination/index.js';
 import { FINAL_STATUSES, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
 
 /** A DISPATCHED or RUNNING instance of a limited job: it holds one slot of its job's semaphore. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, type LiveNode, REGISTRY_VIEW_MS } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, type LiveNode, REGISTRY_VIEW_MS } from '../coordination/index.js';
 
 /**
  * Reads the executor registry (DESIGN §6): a node is live while its last heartbeat is younger than

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/index.js';
 import { JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, type Tx } from '../metadata/index.js';
 import { decideOutcome, type TakeBackReason } from '../execution/index.js';
 import { MetricsService } from '../observability/index.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/index.js';
 
 /** Coordination channel of job changes; messages are job ids. */
 const JOBS_CHANGED = 'jobs-changed';

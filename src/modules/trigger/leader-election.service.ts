@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, BeforeApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
 import { MetricsService } from '../observability/index.js';
 
 const LOCK = 'leader';

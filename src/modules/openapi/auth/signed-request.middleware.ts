@@ -12,7 +12,7 @@ import {
   signaturesEqual,
 } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { COORDINATION, type CoordinationPort } from '../../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort } from '../../coordination/index.js';
 import { sendProblem } from '../filters/problem-details.filter.js';
 import { ApiClientService, type ResolvedClient } from './api-client.service.js';
 import { RateLimiter } from './rate-limiter.js';

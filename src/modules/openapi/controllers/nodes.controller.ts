@@ -1,6 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { COORDINATION, type CoordinationPort } from '../../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort } from '../../coordination/index.js';
 import { NodeRegistryService } from '../../dispatch/index.js';
 import { Scope } from '../../metadata/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
