@@ -1,0 +1,21 @@
+import type { Clock } from './clock.js';
+
+/**
+ * Runs `fn` every `periodMs` ms on `clock`, first `periodMs` from now, at a fixed rate as setInterval does:
+ * each round's successor is set before the round runs, so a slow or throwing `fn` never stops the loop.
+ * Returns the function that stops it (idempotent).
+ */
+export function repeatEvery(clock: Clock, periodMs: number, fn: () => void): () => void {
+  let cancel = (): void => undefined;
+  let stopped = false;
+  const round = (): void => {
+    if (stopped) return;
+    cancel = clock.schedule(periodMs, round);
+    fn();
+  };
+  cancel = clock.schedule(periodMs, round);
+  return () => {
+    stopped = true;
+    cancel();
+  };
+}
