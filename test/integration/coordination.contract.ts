@@ -319,7 +319,7 @@ export function describeNodeQueueContract(factory: FixtureFactory): void {
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 7 });
       });
 
-      it('should go on with the rotation from where the last claim left it, and serve a newly queued app within one round', async () => {
+      it('should go on with the rotation where the last claim left it, and serve a new app within one round', async () => {
         await sut.pushReady('n1', [...of('A', 'a1', 'a2', 'a3', 'a4'), ...of('B', 'b1', 'b2')]);
         expect(ids(await sut.claimMany('n1', 1, 0))).toEqual(['a1']);
         expect(ids(await sut.claimMany('n1', 1, 0))).toEqual(['b1']);
@@ -376,7 +376,7 @@ export function describeNodeQueueContract(factory: FixtureFactory): void {
         expect(Date.now() - started).toBeLessThan(4000); // woken by the push, not at the 5-s timeout
       });
 
-      it('should end a claim that waits on its cap when `freed` aborts, without another try, and still serve the next claim\'s wait', async () => {
+      it('should end a claim waiting on its cap when `freed` aborts, without another try, and serve the next wait', async () => {
         await sut.pushReady('n1', of('A', 'a1'));
         const freed = new AbortController();
         const started = Date.now();
@@ -558,7 +558,7 @@ export function describeSemaphoreContract(factory: FixtureFactory): void {
       expect(await sut.acquireSlots('job:a', ['h2'], 1, TTL, t0 + BEYOND)).toEqual(['h2']);
     });
 
-    it('should admit nobody to a semaphore that was never seeded (null: rebuild it from the source of truth first)', async () => {
+    it('should admit nobody to a semaphore never seeded (null: rebuild it from the source of truth first)', async () => {
       expect(await sut.acquireSlots('job:a', ['h1'], 5, 60_000, Date.now())).toBeNull();
       await sut.releaseSlot('job:a', 'h1'); // a release does not make it known either
       expect(await sut.acquireSlots('job:a', ['h1'], 5, 60_000, Date.now())).toBeNull();

@@ -1,19 +1,16 @@
 import { performance } from 'node:perf_hooks';
 import type { ClaimedItem, ClaimShare } from './coordination.port.js';
 
-/** What one try of a claim did: the ids it took, and whether an app with ids left was passed over for its cap. */
+/** One try of a claim: the ids it took, and whether an app with ids left was passed over for its cap. */
 export interface ClaimTry {
   items: ClaimedItem[];
   capped: boolean;
 }
 
 /**
- * The waiting part of CoordinationPort.claimMany, the same in both adapters: try; when nothing was taken,
- * wait for a push to the node (`waitPush`, at most the time left, ms) and try again, until `timeoutMs`
- * has passed. When only the cap held work back, the wait also ends on `share.freed`, and an aborted
- * `share.freed` ends the claim (with [], without another try): the caller has a slot back and claims
- * again with fresh counts and its free slots as they are then.
- * @param closed true once the adapter is closed: the claim ends with what the last try took.
+ * The waiting part of claimMany, shared by both adapters: try; when nothing was taken, wait for a push (at most
+ * the time left) and try again until `timeoutMs`. When only the cap held work back, an aborted `share.freed`
+ * ends the claim with [] and no further try: the caller claims again with its counts and free slots as of then.
  */
 export async function claimWithWait(
   tryOnce: () => Promise<ClaimTry>,
@@ -35,10 +32,7 @@ export async function claimWithWait(
   }
 }
 
-/**
- * Settles when `event` does (rejecting with it), or resolves after `ms` or when `signal` aborts, whichever
- * comes first; leaves no timer or listener behind.
- */
+/** Settles with `event`, or resolves after `ms` or on `signal`, whichever is first; leaves no timer or listener. */
 export function untilFirst(event: Promise<unknown>, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const finish = (error?: unknown) => {

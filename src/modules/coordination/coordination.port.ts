@@ -1,10 +1,6 @@
-/**
- * The coordination port (docs/architecture.md, modules): everything Tickwheel keeps outside the database, one
- * interface per concern. Both adapters (Redis, in-process) pass one contract suite per concern
- * (test/integration/coordination.contract.ts). Rules: nothing here is a source of truth (all of it can be
- * rebuilt from MySQL, docs/data-model.md); queues carry ids, never payloads; times are epoch ms (UTC),
- * durations ms; keys are scoped to one namespace (Redis: hash tag `{tw:<namespace>}`, docs/redis-keys.md).
- */
+// The coordination port (docs/architecture.md): what Tickwheel keeps outside the database, one interface per
+// concern, each contract-tested on both adapters. Nothing here is a source of truth (all of it is rebuilt from
+// MySQL); queues carry ids, not payloads; times are epoch ms (UTC); keys are scoped to one namespace.
 
 /** How long a reader may keep a view of the node registry (ms); a node changing its advert allows for it. */
 export const REGISTRY_VIEW_MS = 250;
@@ -20,34 +16,24 @@ export interface LockPort {
   lockOwner(name: string): Promise<string | null>;
 }
 
-/**
- * Per-node reliable queues (docs/dispatch.md), fair across apps: a FIFO per app, apps served round robin.
- * A claimed id stays in the node's processing list until acked, so a crash between claim and ack loses nothing.
- */
+/** Per-node reliable queues (docs/dispatch.md): a FIFO per app, apps in turn; claimed ids stay until acked. */
 export interface NodeQueuePort {
-  /**
-   * Appends each id to the tail of its app's list; an app whose list was empty joins the rotation at its
-   * tail. Wakes a claim waiting on the node. @throws ValidationError(`appId`) when an app id is empty.
-   */
+  /** Appends each id to its app's list, wakes a waiting claim. @throws ValidationError(`appId`) if one is empty. */
   pushReady(nodeId: string, items: ReadyItem[]): Promise<void>;
   /** {@link claimMany} of one id without an app cap; null when none came within `timeoutMs`. */
   claim(nodeId: string, timeoutMs: number): Promise<string | null>;
   /**
-   * Moves up to `max` ids into the processing list atomically, round robin over the node's apps (going on
-   * from where the last claim left off), oldest first within an app, passing over an app that holds
-   * `share.cap` ids (`share.held` plus this call's). Ids of the pre-fair-sharing single list come first,
-   * with `appId` null. When nothing can be taken it waits up to `timeoutMs` for a push; a wait that only
-   * the cap causes also ends (with []) when `share.freed` aborts. `max < 1` takes nothing.
+   * Moves up to `max` ids into processing atomically: round robin over apps from where the last claim left off,
+   * oldest first, skipping an app at `share.cap` (held + taken); legacy-list ids first (`appId` null). With
+   * nothing to take it waits up to `timeoutMs` for a push, or until `share.freed` aborts if only the cap held.
    */
   claimMany(nodeId: string, max: number, timeoutMs: number, share?: ClaimShare): Promise<ClaimedItem[]>;
-  /** Removes one occurrence of `id` from the node's processing list. */
   ack(nodeId: string, id: string): Promise<void>;
   ackMany(nodeId: string, ids: string[]): Promise<void>;
   /** Empties the node's queues atomically: processing first, then the legacy list, then each app's list. */
   drainNode(nodeId: string): Promise<string[]>;
-  /** Lengths of the node's queues (`ready` counts every app's list and the legacy list), read atomically. */
   queueDepth(nodeId: string): Promise<QueueDepth>;
-  /** {@link queueDepth} per node, aligned with `nodeIds` (atomic per node, not across nodes). */
+  /** Aligned with `nodeIds`; atomic per node, not across nodes. */
   queueDepths(nodeIds: string[]): Promise<QueueDepth[]>;
   /** Every id in the node's ready and processing lists, in one atomic snapshot (lost-push check). */
   queuedIds(nodeId: string): Promise<Set<string>>;
@@ -59,7 +45,6 @@ export interface DelayQueuePort {
   scheduleDelayed(id: string, dueAtMs: number): Promise<void>;
   /** Atomically removes and returns up to `limit` ids due at or before `nowMs`, earliest first. */
   takeDue(nowMs: number, limit: number): Promise<string[]>;
-  /** Due time of `id`, or null when it is not queued. */
   delayedDueAt(id: string): Promise<number | null>;
 }
 
@@ -73,21 +58,16 @@ export interface NodeRegistryPort {
   removeNode(nodeId: string): Promise<void>;
 }
 
-/**
- * Counting semaphores with expiring holders (per-job maxConcurrency, docs/admission.md). A semaphore is
- * trusted only once {@link seedSlots} built it from MySQL; one not known here admits nobody.
- */
+/** Counting semaphores with expiring holders (maxConcurrency, docs/admission.md), trusted once seeded from MySQL. */
 export interface SemaphorePort {
   /**
-   * Drops expired holders, then admits `holders` in order: one already holding is refreshed, another is
-   * admitted while fewer than `limit` hold. Admitted holders expire at `nowMs + ttlMs`.
-   * @returns the admitted holders in input order; null when the semaphore is not known (seed it, ask again).
+   * Admits `holders` in order (a holder already in is refreshed) while fewer than `limit` hold, until `nowMs + ttlMs`.
+   * @returns the admitted holders; null when the semaphore is not known (seed it, ask again).
    * @throws ValidationError when `limit` is not a positive integer or a holder starts with `~`.
    */
   acquireSlots(name: string, holders: string[], limit: number, ttlMs: number, nowMs: number): Promise<string[] | null>;
   /**
-   * Marks the semaphore known and makes each holder hold a slot whatever the limit, expiring no earlier
-   * than `nowMs + ttlMs`; other holders are kept. It stays known while it has a holder, and at least `ttlMs`.
+   * Marks it known for at least `ttlMs`; each holder holds a slot whatever the limit (others are kept).
    * @throws ValidationError when a holder starts with `~` (reserved for the mark).
    */
   seedSlots(name: string, holders: string[], ttlMs: number, nowMs: number): Promise<void>;
@@ -95,16 +75,14 @@ export interface SemaphorePort {
 }
 
 /**
- * Admission of an app's signed requests (docs/api.md): replay nonces and rate-limit token buckets. Both are
- * per-app state in a time window measured by the store's own clock (not the caller's), and both expire by
- * themselves; that is why the bucket lives here and not with the plain counters.
+ * Admission of an app's signed requests (docs/api.md): replay nonces and rate-limit buckets. Both are per-app
+ * windows timed by the store's clock, not the caller's, and expire by themselves (so not with the counters).
  */
 export interface NoncePort {
   /** SET NX PX of a nonce for one app: true the first time within `ttlMs`, false on a replay. */
   acceptNonce(appId: string, nonce: string, ttlMs: number): Promise<boolean>;
   /**
-   * Takes `n` tokens (all or none) from bucket `key` (capacity `burst`, refilled at `ratePerSecond`); a
-   * bucket never used starts full. Timed by Redis TIME in the cluster, by the adapter's Clock in process.
+   * Takes `n` tokens, all or none, from bucket `key` (size `burst`, refilled at `ratePerSecond`, new: full).
    * @throws ValidationError when the rate is not positive, `burst` not a positive integer, or `n` not in 1..burst.
    */
   takeTokens(key: string, ratePerSecond: number, burst: number, n: number): Promise<TokenTake>;
@@ -116,14 +94,10 @@ export interface CounterPort {
   increment(name: string, by?: number): Promise<number>;
 }
 
-/**
- * Wake-up signals between processes: at most once, nothing kept (Redis PUBLISH). A signal is only a hint;
- * whoever listens must still find the same work by polling.
- */
+/** Wake-ups between processes, at most once (PUBLISH): only a hint, listeners still poll for the same work. */
 export interface SignalPort {
-  /** Publishes `message` on channel `name` to this namespace's subscribers connected now. */
   publish(name: string, message: string): Promise<void>;
-  /** Calls `listener` with each message published once the promise resolved, until the returned function runs. */
+  /** Calls `listener` with each message published after this resolves, until the returned function runs. */
   subscribe(name: string, listener: (message: string) => void): Promise<() => Promise<void>>;
 }
 
@@ -134,7 +108,6 @@ export interface CoordinationPort
   close(): Promise<void>;
 }
 
-/** Lengths of one node's queues. */
 export interface QueueDepth {
   ready: number;
   processing: number;
@@ -143,11 +116,10 @@ export interface QueueDepth {
 /** The answer of {@link NoncePort.takeTokens}; durations in ms. */
 export interface TokenTake {
   allowed: boolean;
-  /** Whole tokens left after this call. */
+  /** Whole tokens left. */
   remaining: number;
-  /** When refused, how long until `n` tokens are there (if nobody else takes any); 0 when allowed. */
+  /** When refused, until `n` tokens are there (if nobody else takes any); 0 when allowed. */
   retryAfterMs: number;
-  /** How long until the bucket is full again. */
   fullInMs: number;
 }
 
@@ -155,7 +127,7 @@ export interface TokenTake {
 export interface NodeAdvert {
   handlers: string[];
   capacity: number;
-  /** Tasks running now on the node. */
+  /** Tasks running now. */
   active: number;
   labels: Record<string, string>;
   host: string;
@@ -196,14 +168,8 @@ export function jobSlots(jobId: string): string {
   return `job:${jobId}`;
 }
 
-/**
- * Channel of instances cancelled while RUNNING (messages: instance ids, docs/execution.md); the executor
- * checks at once instead of at its next heartbeat, whose check still finds a cancel whose signal was lost.
- */
+/** Channel of instances cancelled while RUNNING (instance ids); the heartbeat's check still finds a lost one. */
 export const INSTANCE_STOP_CHANNEL = 'instance-stop';
 
-/**
- * Channel of ids put in the delay queue due now (messages empty): the leader pumps at once instead of at
- * its next 200-ms pump, which still finds them.
- */
+/** Channel of ids put in the delay queue due now (empty messages); the leader's 200-ms pump still finds them. */
 export const DELAY_DUE_CHANNEL = 'delay-due';

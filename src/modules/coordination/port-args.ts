@@ -3,10 +3,7 @@ import type { ClaimShare, LiveNode, ReadyItem } from './coordination.port.js';
 
 // Argument checks both adapters apply alike, so they fail the same way on the same input.
 
-/**
- * A TTL as the adapters accept it: a positive whole number of ms (rounded up).
- * @throws ValidationError(`ttlMs`) when it is not positive and finite.
- */
+/** A TTL as the adapters take it: whole ms, rounded up. @throws ValidationError(`ttlMs`) unless positive, finite. */
 export function toTtl(ttlMs: number): number {
   if (!(ttlMs > 0) || !Number.isFinite(ttlMs)) {
     throw new ValidationError('ttlMs', `ttl must be a positive number of ms, got ${ttlMs}`);
@@ -17,10 +14,7 @@ export function toTtl(ttlMs: number): number {
 /** Members starting with this are reserved in a semaphore (its "known" mark is `~known`). */
 const RESERVED = '~';
 
-/**
- * Checks a semaphore call: `limit` a positive integer, no holder starting with `~`.
- * @throws ValidationError(`limit` | `holders`).
- */
+/** @throws ValidationError(`limit` | `holders`) unless `limit` is a positive integer and no holder starts with `~`. */
 export function checkSlotArgs(holders: string[], limit: number): void {
   if (!(Number.isSafeInteger(limit) && limit > 0)) {
     throw new ValidationError('limit', `semaphore limit must be a positive integer, got ${limit}`);
@@ -31,11 +25,7 @@ export function checkSlotArgs(holders: string[], limit: number): void {
   }
 }
 
-/**
- * Checks a token-bucket call: `ratePerSecond` positive and finite, `burst` a positive integer, `n` an
- * integer from 1 to `burst` (more could never be taken).
- * @throws ValidationError(`ratePerSecond` | `burst` | `n`).
- */
+/** @throws ValidationError(`ratePerSecond` | `burst` | `n`) unless rate > 0, burst an integer >= 1, n in 1..burst. */
 export function checkBucketArgs(ratePerSecond: number, burst: number, n: number): void {
   if (!(ratePerSecond > 0) || !Number.isFinite(ratePerSecond)) {
     throw new ValidationError('ratePerSecond', `token rate must be a positive number per second, got ${ratePerSecond}`);
@@ -48,10 +38,7 @@ export function checkBucketArgs(ratePerSecond: number, burst: number, n: number)
   }
 }
 
-/**
- * The items of a push grouped by app, each group in queue order, apps in order of first appearance.
- * @throws ValidationError(`appId`) when an item's app id is empty (an app's ids need a list of their own).
- */
+/** A push's ids by app, in queue order, apps by first appearance. @throws ValidationError(`appId`) if one is empty. */
 export function groupReadyByApp(items: ReadyItem[]): Map<string, string[]> {
   const byApp = new Map<string, string[]>();
   for (const { id, appId } of items) {
@@ -65,10 +52,7 @@ export function groupReadyByApp(items: ReadyItem[]): Map<string, string[]> {
   return byApp;
 }
 
-/**
- * Checks a claim's share: `cap` a positive integer.
- * @throws ValidationError(`cap`).
- */
+/** @throws ValidationError(`cap`) unless the share's cap is a positive integer. */
 export function checkShare(share: ClaimShare | undefined): void {
   if (share && !(Number.isSafeInteger(share.cap) && share.cap > 0)) {
     throw new ValidationError('cap', `claim cap must be a positive integer, got ${share.cap}`);

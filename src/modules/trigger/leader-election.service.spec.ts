@@ -97,7 +97,7 @@ describe('LeaderElectionService on the Clock', () => {
     await standby.service.start();
     await runUntil(2 * ROUND_MS + 500);
     expect([leader.service.isLeader, standby.service.isLeader]).toEqual([true, false]);
-    frozen = true; // the leader hangs (or was killed) right after its renewal at 2 rounds: the lock expires one lease later
+    frozen = true; // hung (or killed) right after its renewal at 2 rounds: the lock expires one lease later
     const expiry = 2 * ROUND_MS + LEASE_MS;
     await runUntil(expiry - 1);
     expect(standby.service.isLeader).toBe(false);

@@ -54,8 +54,15 @@ describe('SchedulerLoopService maintenance cadence', () => {
       deleteInterval: () => undefined,
     } as unknown as SchedulerRegistry;
     const config = {
-      namespace: 'ns', shape: 'standalone', reconcileIntervalMs: INTERVAL_MS, triggerTickMs: 100, triggerScanIntervalMs: 1000,
-      triggerHorizonMs: 10_000, misfireThresholdMs: 5000, triggerStageLeadMs: 0, triggerBatchSize: 100,
+      namespace: 'ns',
+      shape: 'standalone',
+      reconcileIntervalMs: INTERVAL_MS,
+      triggerTickMs: 100,
+      triggerScanIntervalMs: 1000,
+      triggerHorizonMs: 10_000,
+      misfireThresholdMs: 5000,
+      triggerStageLeadMs: 0,
+      triggerBatchSize: 100,
     } as AppConfig;
     sut = new SchedulerLoopService(
       leader,
@@ -87,7 +94,7 @@ describe('SchedulerLoopService maintenance cadence', () => {
     clock.setNow(T0 + ms);
   }
 
-  it('should run a pass on taking the lead, then one every RECONCILE_INTERVAL_MS, each followed by the due check', async () => {
+  it('should run a pass on taking the lead, then one every interval, each followed by the due check', async () => {
     await runUntil(4 * INTERVAL_MS);
     const expected = [0, 1, 2, 3, 4].map((i) => i * INTERVAL_MS);
     expect(passes).toEqual(expected);

@@ -9,10 +9,7 @@ interface NodeQueue {
   rotation: string[];
 }
 
-/**
- * {@link NodeQueuePort} in memory. A claim waits with real timers and is woken by `pushReady` (no polling);
- * `close()` resolves pending claims with [].
- */
+/** {@link NodeQueuePort} in memory: a claim waits with real timers and is woken by `pushReady` (no polling). */
 export class MemoryNodeQueue implements NodeQueuePort {
   private readonly ready = new Map<string, NodeQueue>();
   private readonly processing = new Map<string, string[]>();
@@ -93,10 +90,7 @@ export class MemoryNodeQueue implements NodeQueuePort {
     this.waiters.clear();
   }
 
-  /**
-   * One try of a claim (the steps of `lua/claimMany-4.lua`): apps take turns from the head of the rotation,
-   * each turn moving the app to the tail and taking its oldest id unless it holds `share.cap` ids already.
-   */
+  /** One try of a claim, as `lua/claimMany-4.lua` does it: each turn moves an app to the tail, takes its oldest. */
   private take(nodeId: string, max: number, share: ClaimShare | undefined): ClaimTry {
     const queue = this.ready.get(nodeId);
     const out: ClaimTry = { items: [], capped: false };

@@ -11,7 +11,13 @@ interface Semaphore {
 export class MemorySemaphore implements SemaphorePort {
   private readonly semaphores = new Map<string, Semaphore>();
 
-  async acquireSlots(name: string, holders: string[], limit: number, ttlMs: number, nowMs: number): Promise<string[] | null> {
+  async acquireSlots(
+    name: string,
+    holders: string[],
+    limit: number,
+    ttlMs: number,
+    nowMs: number,
+  ): Promise<string[] | null> {
     checkSlotArgs(holders, limit);
     if (holders.length === 0) return [];
     const sem = this.known(name, nowMs);

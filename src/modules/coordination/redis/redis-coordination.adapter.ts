@@ -14,20 +14,14 @@ import { ScriptLoader } from './script-loader.js';
 let defaultScripts: ScriptLoader | undefined;
 
 /**
- * {@link CoordinationPort} on Redis 7 (single, Sentinel or Cluster; the cluster shape, docs/architecture.md).
- * Keys come from {@link RedisKeys} (one hash tag per namespace); everything that needs atomicity is a Lua
- * script in `lua/`. The shared client belongs to the caller: `close()` only closes the connections the
- * parts made (a blocking connection per node waited on, one subscriber).
+ * {@link CoordinationPort} on Redis 7 (single, Sentinel or Cluster: the cluster shape, docs/architecture.md);
+ * what needs atomicity is Lua in `lua/`. `close()` closes only the connections the parts made, not `redis`.
  */
 export class RedisCoordinationAdapter extends ComposedCoordination {
   /** Key builder of this adapter's namespace. */
   readonly keys: RedisKeys;
 
-  /**
-   * @param redis shared ioredis client (not closed here); the scripts are registered on it.
-   * @param namespace scope of every key (`{tw:<namespace>}`).
-   * @throws ValidationError when the namespace would break the hash tag.
-   */
+  /** @throws ValidationError when `namespace` would break the `{tw:<namespace>}` hash tag. */
   constructor(redis: Redis, namespace: string, scripts: ScriptLoader = (defaultScripts ??= new ScriptLoader())) {
     const keys = new RedisKeys(namespace);
     scripts.register(redis);

@@ -5,10 +5,8 @@ import { checkShare, groupReadyByApp } from '../port-args.js';
 import { RedisPart } from './redis-part.js';
 
 /**
- * {@link NodeQueuePort} on Redis: per node, a list per app, the rotation of apps, a processing list and a
- * bell (docs/redis-keys.md); every multi-key step is a Lua script. A waiting claim blocks (BLPOP of the
- * node's bell) on a connection of its own, duplicated lazily from the shared client, so it never stalls
- * other commands or other nodes' claims. `close()` disconnects only the connections made here.
+ * {@link NodeQueuePort} on Redis (per node: app lists, rotation, processing list, bell; multi-key steps in Lua).
+ * A waiting claim blocks on its own connection (BLPOP of the bell), so it never stalls other commands.
  */
 export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
   private readonly idleBlocking: Redis[] = [];
@@ -17,7 +15,6 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
   private readonly bells = new Map<string, Promise<void>>();
   private closed = false;
 
-  /** One script call (`lua/pushReady-2.lua`). */
   async pushReady(nodeId: string, items: ReadyItem[]): Promise<void> {
     if (items.length === 0) return;
     const args: (string | number)[] = [this.keys.readyAppPrefix(nodeId)];
@@ -84,7 +81,7 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
     this.idleBlocking.length = 0;
   }
 
-  /** One try of a claim: what the script took (app ids decoded; null for the legacy list) and whether the cap held work back. */
+  /** One try of a claim: the ids taken (app null for the legacy list), and whether the cap held any back. */
   private async claimOnce(nodeId: string, max: number, share: ClaimShare | undefined): Promise<ClaimTry> {
     if (this.closed) return { items: [], capped: false };
     const held: (string | number)[] = [];
@@ -101,9 +98,8 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
   }
 
   /**
-   * Waits up to `ms` for a token on the node's bell, or for `freed` to abort. One BLPOP per node at a time:
-   * claims waiting on the same node share it (a claim that gave up on a wait leaves its BLPOP pending, and a
-   * second one beside it would take the next token from the first, whose caller no longer listens).
+   * Waits up to `ms` for the node's bell or for `freed`. Claims on one node share one BLPOP: a second beside an
+   * abandoned one would lose the next token to it, whose caller no longer listens.
    */
   private waitPush(nodeId: string, ms: number, freed?: AbortSignal): Promise<void> {
     let bell = this.bells.get(nodeId);
@@ -140,7 +136,8 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
     const idle = this.idleBlocking.pop();
     if (idle) return idle;
     const name = this.redis.options.connectionName;
-    const connection = this.redis.duplicate({ commandTimeout: undefined, connectionName: name ? `${name}:claim` : undefined });
+    const connectionName = name ? `${name}:claim` : undefined;
+    const connection = this.redis.duplicate({ commandTimeout: undefined, connectionName });
     // Connection trouble is reported by the shared client's owner and surfaces here as a rejected claim.
     connection.on('error', () => undefined);
     this.blocking.add(connection);

@@ -4,7 +4,13 @@ import { RedisPart } from './redis-part.js';
 
 /** {@link SemaphorePort} on Redis: a sorted set per semaphore (score = expiry) with a `~known` mark. */
 export class RedisSemaphore extends RedisPart implements SemaphorePort {
-  async acquireSlots(name: string, holders: string[], limit: number, ttlMs: number, nowMs: number): Promise<string[] | null> {
+  async acquireSlots(
+    name: string,
+    holders: string[],
+    limit: number,
+    ttlMs: number,
+    nowMs: number,
+  ): Promise<string[] | null> {
     checkSlotArgs(holders, limit);
     if (holders.length === 0) return [];
     const args = [nowMs, nowMs + toTtl(ttlMs), limit, ...holders];
