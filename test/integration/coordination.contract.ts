@@ -62,11 +62,23 @@ function advert(overrides: Partial<NodeAdvert> = {}): NodeAdvert {
 /** Makes the fixture of one test. */
 export type FixtureFactory = () => CoordinationFixture | Promise<CoordinationFixture>;
 
-/** Opens the fixture and adapter of one test, with the fixture's expiry timing. */
-async function openContract(factory: FixtureFactory) {
-  const fixture = await factory();
-  const { ttl: TTL, within: WITHIN, beyond: BEYOND } = fixture.timing ?? FAKE_TIMING;
-  return { fixture, sut: await fixture.open(), TTL, WITHIN, BEYOND };
+// The running test's fixture and expiry timing (jest runs one test of a file at a time).
+let fixture: CoordinationFixture;
+let TTL = FAKE_TIMING.ttl;
+let WITHIN = FAKE_TIMING.within;
+let BEYOND = FAKE_TIMING.beyond;
+
+/** Opens a fixture and an adapter before each test of the calling describe (`use` keeps the adapter). */
+function useContract(factory: FixtureFactory, use: (port: CoordinationPort) => void): void {
+  beforeEach(async () => {
+    fixture = await factory();
+    ({ ttl: TTL, within: WITHIN, beyond: BEYOND } = fixture.timing ?? FAKE_TIMING);
+    use(await fixture.open());
+  });
+
+  afterEach(async () => {
+    await fixture.dispose();
+  });
 }
 
 /**
@@ -91,19 +103,8 @@ export function describeCoordinationContract(name: string, factory: FixtureFacto
 /** {@link LockPort}. */
 export function describeLockContract(factory: FixtureFactory): void {
   describe('locks', () => {
-    let fixture: CoordinationFixture;
     let sut: LockPort;
-    let TTL = FAKE_TIMING.ttl;
-    let WITHIN = FAKE_TIMING.within;
-    let BEYOND = FAKE_TIMING.beyond;
-
-    beforeEach(async () => {
-      ({ fixture, sut, TTL, WITHIN, BEYOND } = await openContract(factory));
-    });
-
-    afterEach(async () => {
-      await fixture.dispose();
-    });
+    useContract(factory, (port) => (sut = port));
 
     it('should grant a free lock and report its owner', async () => {
       expect(await sut.lockOwner('leader')).toBeNull();
@@ -166,19 +167,8 @@ export function describeLockContract(factory: FixtureFactory): void {
 /** {@link NodeQueuePort}, fair sharing across apps included. */
 export function describeNodeQueueContract(factory: FixtureFactory): void {
   describe('node queues', () => {
-    let fixture: CoordinationFixture;
     let sut: NodeQueuePort & Pick<CoordinationPort, 'close'>;
-    let TTL = FAKE_TIMING.ttl;
-    let WITHIN = FAKE_TIMING.within;
-    let BEYOND = FAKE_TIMING.beyond;
-
-    beforeEach(async () => {
-      ({ fixture, sut, TTL, WITHIN, BEYOND } = await openContract(factory));
-    });
-
-    afterEach(async () => {
-      await fixture.dispose();
-    });
+    useContract(factory, (port) => (sut = port));
 
     it('should claim in FIFO order and keep claimed ids in processing', async () => {
       await sut.pushReady('n1', queued('a', 'b'));
@@ -409,19 +399,8 @@ export function describeNodeQueueContract(factory: FixtureFactory): void {
 /** {@link DelayQueuePort}. */
 export function describeDelayQueueContract(factory: FixtureFactory): void {
   describe('delay queue', () => {
-    let fixture: CoordinationFixture;
     let sut: DelayQueuePort;
-    let TTL = FAKE_TIMING.ttl;
-    let WITHIN = FAKE_TIMING.within;
-    let BEYOND = FAKE_TIMING.beyond;
-
-    beforeEach(async () => {
-      ({ fixture, sut, TTL, WITHIN, BEYOND } = await openContract(factory));
-    });
-
-    afterEach(async () => {
-      await fixture.dispose();
-    });
+    useContract(factory, (port) => (sut = port));
 
     it('should take due ids earliest first, inclusive of now, and leave the rest', async () => {
       await sut.scheduleDelayed('c', 300);
@@ -464,19 +443,8 @@ export function describeDelayQueueContract(factory: FixtureFactory): void {
 /** {@link NodeRegistryPort}. */
 export function describeNodeRegistryContract(factory: FixtureFactory): void {
   describe('node registry', () => {
-    let fixture: CoordinationFixture;
     let sut: NodeRegistryPort;
-    let TTL = FAKE_TIMING.ttl;
-    let WITHIN = FAKE_TIMING.within;
-    let BEYOND = FAKE_TIMING.beyond;
-
-    beforeEach(async () => {
-      ({ fixture, sut, TTL, WITHIN, BEYOND } = await openContract(factory));
-    });
-
-    afterEach(async () => {
-      await fixture.dispose();
-    });
+    useContract(factory, (port) => (sut = port));
 
     it('should list live nodes sorted by id with their advert and last beat', async () => {
       await sut.heartbeat('n2', advert({ host: 'box-2' }), 2000);
@@ -513,19 +481,8 @@ export function describeNodeRegistryContract(factory: FixtureFactory): void {
 /** {@link SemaphorePort}. */
 export function describeSemaphoreContract(factory: FixtureFactory): void {
   describe('semaphores', () => {
-    let fixture: CoordinationFixture;
     let sut: SemaphorePort;
-    let TTL = FAKE_TIMING.ttl;
-    let WITHIN = FAKE_TIMING.within;
-    let BEYOND = FAKE_TIMING.beyond;
-
-    beforeEach(async () => {
-      ({ fixture, sut, TTL, WITHIN, BEYOND } = await openContract(factory));
-    });
-
-    afterEach(async () => {
-      await fixture.dispose();
-    });
+    useContract(factory, (port) => (sut = port));
 
     /** Marks `name` known and empty, for a minute (as dispatch does after reading no holder from MySQL). */
     const known = (name: string) => sut.seedSlots(name, [], 60_000, Date.now());
@@ -613,19 +570,8 @@ export function describeSemaphoreContract(factory: FixtureFactory): void {
 /** {@link NoncePort}: replay nonces and token buckets. */
 export function describeNonceContract(factory: FixtureFactory): void {
   describe('nonces and token buckets', () => {
-    let fixture: CoordinationFixture;
     let sut: NoncePort;
-    let TTL = FAKE_TIMING.ttl;
-    let WITHIN = FAKE_TIMING.within;
-    let BEYOND = FAKE_TIMING.beyond;
-
-    beforeEach(async () => {
-      ({ fixture, sut, TTL, WITHIN, BEYOND } = await openContract(factory));
-    });
-
-    afterEach(async () => {
-      await fixture.dispose();
-    });
+    useContract(factory, (port) => (sut = port));
 
     it('should accept a nonce once per app within its ttl', async () => {
       expect(await sut.acceptNonce('app1', 'n-1', TTL)).toBe(true);
@@ -703,19 +649,8 @@ export function describeNonceContract(factory: FixtureFactory): void {
 /** {@link CounterPort}. */
 export function describeCounterContract(factory: FixtureFactory): void {
   describe('counters', () => {
-    let fixture: CoordinationFixture;
     let sut: CounterPort;
-    let TTL = FAKE_TIMING.ttl;
-    let WITHIN = FAKE_TIMING.within;
-    let BEYOND = FAKE_TIMING.beyond;
-
-    beforeEach(async () => {
-      ({ fixture, sut, TTL, WITHIN, BEYOND } = await openContract(factory));
-    });
-
-    afterEach(async () => {
-      await fixture.dispose();
-    });
+    useContract(factory, (port) => (sut = port));
 
     it('should increment counters atomically by the given step', async () => {
       expect(await sut.increment('c')).toBe(1);
@@ -731,19 +666,8 @@ export function describeCounterContract(factory: FixtureFactory): void {
 /** {@link SignalPort}. */
 export function describeSignalContract(factory: FixtureFactory): void {
   describe('signals', () => {
-    let fixture: CoordinationFixture;
     let sut: SignalPort;
-    let TTL = FAKE_TIMING.ttl;
-    let WITHIN = FAKE_TIMING.within;
-    let BEYOND = FAKE_TIMING.beyond;
-
-    beforeEach(async () => {
-      ({ fixture, sut, TTL, WITHIN, BEYOND } = await openContract(factory));
-    });
-
-    afterEach(async () => {
-      await fixture.dispose();
-    });
+    useContract(factory, (port) => (sut = port));
 
     /** Polls `cond` for up to 10 s (it was 1 s: little for a pub/sub round trip on a loaded machine). */
     const until = async (cond: () => boolean) => {
@@ -791,19 +715,8 @@ export function describeSignalContract(factory: FixtureFactory): void {
 /** What spans the concerns: namespaces keep every concern apart; close is idempotent. */
 export function describeLifecycleContract(factory: FixtureFactory): void {
   describe('namespaces and lifecycle', () => {
-    let fixture: CoordinationFixture;
     let sut: CoordinationPort;
-    let TTL = FAKE_TIMING.ttl;
-    let WITHIN = FAKE_TIMING.within;
-    let BEYOND = FAKE_TIMING.beyond;
-
-    beforeEach(async () => {
-      ({ fixture, sut, TTL, WITHIN, BEYOND } = await openContract(factory));
-    });
-
-    afterEach(async () => {
-      await fixture.dispose();
-    });
+    useContract(factory, (port) => (sut = port));
 
     it('should keep two namespaces apart', async () => {
       const a = await fixture.open('a');

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { FakeClock } from '../../../test/fakes/fake-clock.js';
+import { advanceSettled } from '../../../test/fakes/settle.js';
 import type { AppConfig } from '../../config/index.js';
 import { InProcessCoordinationAdapter, type LockPort } from '../coordination/index.js';
 import type { MetricsService } from '../observability/index.js';
@@ -40,14 +41,7 @@ describe('LeaderElectionService on the Clock', () => {
     return { service, changes, metrics };
   }
 
-  /** Runs the rounds due up to T0 + `ms`, letting each round's store calls settle before the next. */
-  async function runUntil(ms: number): Promise<void> {
-    while (clock.nextAtMs !== null && clock.nextAtMs <= T0 + ms) {
-      clock.runNext();
-      await settle();
-    }
-    clock.setNow(T0 + ms);
-  }
+  const runUntil = (ms: number) => advanceSettled(clock, T0 + ms);
 
   it('should take the lock at start and renew it every third of the lease, always before it expires', async () => {
     const { service, changes, metrics } = scheduler();
@@ -116,8 +110,3 @@ describe('LeaderElectionService on the Clock', () => {
     expect(changes).toEqual([[0, true], [0, false]]);
   });
 });
-
-/** Lets pending promise callbacks (the store's answers) run. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-}

@@ -1,5 +1,6 @@
 import type { SchedulerRegistry } from '@nestjs/schedule';
 import { FakeClock } from '../../../test/fakes/fake-clock.js';
+import { advanceSettled, settle } from '../../../test/fakes/settle.js';
 import type { AppConfig } from '../../config/index.js';
 import type { ReconcilerService } from '../dispatch/index.js';
 import type { JobDefinitionRepository, JobInstanceRepository } from '../metadata/index.js';
@@ -85,14 +86,7 @@ describe('SchedulerLoopService maintenance cadence', () => {
     await sut.beforeApplicationShutdown();
   });
 
-  /** Runs the rounds due up to T0 + `ms`, letting each pass settle before the next. */
-  async function runUntil(ms: number): Promise<void> {
-    while (clock.nextAtMs !== null && clock.nextAtMs <= T0 + ms) {
-      clock.runNext();
-      await settle();
-    }
-    clock.setNow(T0 + ms);
-  }
+  const runUntil = (ms: number) => advanceSettled(clock, T0 + ms);
 
   it('should run a pass on taking the lead, then one every interval, each followed by the due check', async () => {
     await runUntil(4 * INTERVAL_MS);
@@ -121,8 +115,3 @@ describe('SchedulerLoopService maintenance cadence', () => {
     expect(passes).toEqual([0, INTERVAL_MS, 3 * INTERVAL_MS, 4 * INTERVAL_MS]);
   });
 });
-
-/** Lets pending promise callbacks (the stubs' answers) run. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
-}

@@ -1,6 +1,6 @@
 import { claimWithWait, type ClaimTry, untilFirst } from '../claim-wait.js';
 import type { ClaimedItem, ClaimShare, NodeQueuePort, QueueDepth, ReadyItem } from '../coordination.port.js';
-import { checkShare, groupReadyByApp } from '../port-args.js';
+import { groupReadyByApp } from '../port-args.js';
 import { listOf, setOf } from './maps.js';
 
 /** One node's ready queue: a FIFO per app, and the rotation of the apps whose list is non-empty. */
@@ -39,18 +39,15 @@ export class MemoryNodeQueue implements NodeQueuePort {
   }
 
   /** `timeoutMs <= 0` does not wait. */
-  async claimMany(nodeId: string, max: number, timeoutMs: number, share?: ClaimShare): Promise<ClaimedItem[]> {
-    checkShare(share);
-    if (this.closed || !(max >= 1)) return [];
-    const n = Math.floor(max);
-    return claimWithWait(
-      async () => this.take(nodeId, n, share),
-      (ms, freed) => this.waitPush(nodeId, ms, freed),
-      timeoutMs,
-      share,
-      () => this.closed,
-    );
+  claimMany(nodeId: string, max: number, timeoutMs: number, share?: ClaimShare): Promise<ClaimedItem[]> {
+    const steps = {
+      tryOnce: async (n: number) => this.take(nodeId, n, share),
+      waitPush: (ms: number, freed?: AbortSignal) => this.waitPush(nodeId, ms, freed),
+      closed: () => this.closed,
+    };
+    return claimWithWait(steps, max, timeoutMs, share);
   }
+
 
   async ack(nodeId: string, id: string): Promise<void> {
     const list = this.processing.get(nodeId);

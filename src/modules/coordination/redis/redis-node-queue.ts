@@ -1,7 +1,7 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import { claimWithWait, type ClaimTry, untilFirst } from '../claim-wait.js';
 import type { ClaimedItem, ClaimShare, NodeQueuePort, QueueDepth, ReadyItem } from '../coordination.port.js';
-import { checkShare, groupReadyByApp } from '../port-args.js';
+import { groupReadyByApp } from '../port-args.js';
 import { RedisPart } from './redis-part.js';
 
 /**
@@ -27,18 +27,15 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
   }
 
   /** Each try is one script call (`lua/claimMany-4.lua`); `timeoutMs <= 0` does not wait. */
-  async claimMany(nodeId: string, max: number, timeoutMs: number, share?: ClaimShare): Promise<ClaimedItem[]> {
-    checkShare(share);
-    if (this.closed || !(max >= 1)) return [];
-    const n = Math.floor(max);
-    return claimWithWait(
-      () => this.claimOnce(nodeId, n, share),
-      (ms, freed) => this.waitPush(nodeId, ms, freed),
-      timeoutMs,
-      share,
-      () => this.closed,
-    );
+  claimMany(nodeId: string, max: number, timeoutMs: number, share?: ClaimShare): Promise<ClaimedItem[]> {
+    const steps = {
+      tryOnce: (n: number) => this.claimOnce(nodeId, n, share),
+      waitPush: (ms: number, freed?: AbortSignal) => this.waitPush(nodeId, ms, freed),
+      closed: () => this.closed,
+    };
+    return claimWithWait(steps, max, timeoutMs, share);
   }
+
 
   async ack(nodeId: string, id: string): Promise<void> {
     await this.redis.lrem(this.keys.processing(nodeId), 1, id);
