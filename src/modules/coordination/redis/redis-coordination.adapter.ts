@@ -20,6 +20,8 @@ let defaultScripts: ScriptLoader | undefined;
 export class RedisCoordinationAdapter extends ComposedCoordination {
   /** Key builder of this adapter's namespace. */
   readonly keys: RedisKeys;
+  /** The caller's shared client, which every part uses and which the scripts are registered on. */
+  private readonly redis: Redis;
 
   /** @throws ValidationError when `namespace` would break the `{tw:<namespace>}` hash tag. */
   constructor(redis: Redis, namespace: string, scripts: ScriptLoader = (defaultScripts ??= new ScriptLoader())) {
@@ -37,5 +39,6 @@ export class RedisCoordinationAdapter extends ComposedCoordination {
       signal: new RedisSignal(context),
     });
     this.keys = keys;
+    this.redis = redis;
   }
 }
