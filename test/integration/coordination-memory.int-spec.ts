@@ -102,7 +102,9 @@ describe(`${InProcessCoordinationAdapter.name} (clock)`, () => {
 describe('CoordinationModule (standalone)', () => {
   it('should bind every per-concern token to the one adapter behind COORDINATION', async () => {
     const config = { namespace: 'tw-coord-tokens' } as AppConfig;
-    const moduleRef = await Test.createTestingModule({ imports: [CoreModule.forConfig(config), CoordinationModule] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [CoreModule.forConfig(config), CoordinationModule],
+    }).compile();
     const port = moduleRef.get(COORDINATION);
     expect(port).toBeInstanceOf(InProcessCoordinationAdapter);
     for (const token of [LOCKS, NODE_QUEUES, DELAY_QUEUE, NODE_REGISTRY, SEMAPHORES, NONCES, COUNTERS, SIGNALS]) {

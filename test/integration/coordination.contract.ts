@@ -12,6 +12,7 @@ import type {
   SemaphorePort,
   SignalPort,
 } from '../../src/modules/coordination/index.js';
+import { sleep } from '../utils/async.js';
 
 /** What a contract run needs from one adapter kind; one fixture per test. */
 export interface CoordinationFixture {
@@ -38,8 +39,6 @@ export interface ExpiryTiming {
 /** For a clock that moves only when told to: any values do. */
 export const FAKE_TIMING: ExpiryTiming = { ttl: 200, within: 120, beyond: 300 };
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** Ready items of one app (the queue cases below that are not about fairness use a single app). */
 function queued(...ids: string[]): ReadyItem[] {
   return ids.map((id) => ({ id, appId: 'app-1' }));
@@ -56,7 +55,15 @@ function ids(items: ClaimedItem[]): string[] {
 }
 
 function advert(overrides: Partial<NodeAdvert> = {}): NodeAdvert {
-  return { handlers: ['demo'], capacity: 4, active: 0, labels: { zone: 'a' }, host: 'box-1', startedAt: 1_700_000_000_000, ...overrides };
+  return {
+    handlers: ['demo'],
+    capacity: 4,
+    active: 0,
+    labels: { zone: 'a' },
+    host: 'box-1',
+    startedAt: 1_700_000_000_000,
+    ...overrides,
+  };
 }
 
 /** Makes the fixture of one test. */
@@ -287,7 +294,10 @@ export function describeNodeQueueContract(factory: FixtureFactory): void {
       await sut.claim('n1', 0);
       expect(await sut.queueDepth('n1')).toEqual({ ready: 1, processing: 1 });
       expect(await sut.queueDepth('n2')).toEqual({ ready: 0, processing: 0 });
-      expect(await sut.queueDepths(['n2', 'n1'])).toEqual([{ ready: 0, processing: 0 }, { ready: 1, processing: 1 }]);
+      expect(await sut.queueDepths(['n2', 'n1'])).toEqual([
+        { ready: 0, processing: 0 },
+        { ready: 1, processing: 1 },
+      ]);
       expect(await sut.queueDepths([])).toEqual([]);
       expect((await sut.queuedIds('n1')).has('a')).toBe(true);
       expect((await sut.queuedIds('n1')).has('b')).toBe(true);
@@ -296,15 +306,24 @@ export function describeNodeQueueContract(factory: FixtureFactory): void {
     });
 
     describe('fair sharing across apps (issue 9)', () => {
-      const share = (cap: number, held: Record<string, number> = {}, freed?: AbortSignal) => ({ cap, held: new Map(Object.entries(held)), freed });
+      const share = (cap: number, held: Record<string, number> = {}, freed?: AbortSignal) => ({
+        cap,
+        held: new Map(Object.entries(held)),
+        freed,
+      });
 
-      it('should take ids round robin across apps, oldest first within each, and tell each id\'s app', async () => {
+      it("should take ids round robin across apps, oldest first within each, and tell each id's app", async () => {
         await sut.pushReady('n1', of('A', 'a1', 'a2', 'a3'));
         await sut.pushReady('n1', [...of('B', 'b1'), ...of('C', 'c1'), ...of('A', 'a4'), ...of('C', 'c2')]);
         const got = await sut.claimMany('n1', 10, 0);
         expect(got).toEqual([
-          { id: 'a1', appId: 'A' }, { id: 'b1', appId: 'B' }, { id: 'c1', appId: 'C' },
-          { id: 'a2', appId: 'A' }, { id: 'c2', appId: 'C' }, { id: 'a3', appId: 'A' }, { id: 'a4', appId: 'A' },
+          { id: 'a1', appId: 'A' },
+          { id: 'b1', appId: 'B' },
+          { id: 'c1', appId: 'C' },
+          { id: 'a2', appId: 'A' },
+          { id: 'c2', appId: 'C' },
+          { id: 'a3', appId: 'A' },
+          { id: 'a4', appId: 'A' },
         ]);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 7 });
       });
@@ -321,7 +340,10 @@ export function describeNodeQueueContract(factory: FixtureFactory): void {
 
       it('should pass over an app that holds its cap, counting what the claim itself takes', async () => {
         await sut.pushReady('n1', [...of('A', 'a1', 'a2', 'a3', 'a4'), ...of('B', 'b1')]);
-        expect(await sut.claimMany('n1', 10, 0, share(2, { A: 1, other: 5 }))).toEqual([{ id: 'a1', appId: 'A' }, { id: 'b1', appId: 'B' }]);
+        expect(await sut.claimMany('n1', 10, 0, share(2, { A: 1, other: 5 }))).toEqual([
+          { id: 'a1', appId: 'A' },
+          { id: 'b1', appId: 'B' },
+        ]);
         expect(await sut.claimMany('n1', 10, 0, share(2, { A: 2 }))).toEqual([]);
         expect(ids(await sut.claimMany('n1', 10, 0, share(2, { A: 0 })))).toEqual(['a2', 'a3']);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 1, processing: 4 });
@@ -331,7 +353,10 @@ export function describeNodeQueueContract(factory: FixtureFactory): void {
 
       it('should keep apps apart whatever their ids hold (separators, escapes, case)', async () => {
         const apps = ['a:b', 'a%3Ab', 'A:B', 'x y/ü', 'tickwheel'];
-        await sut.pushReady('n1', apps.map((appId, i) => ({ id: `id-${i}`, appId })));
+        await sut.pushReady(
+          'n1',
+          apps.map((appId, i) => ({ id: `id-${i}`, appId })),
+        );
         const got = await sut.claimMany('n1', 10, 0, share(1));
         expect(got).toEqual(apps.map((appId, i) => ({ id: `id-${i}`, appId })));
       });
@@ -341,12 +366,15 @@ export function describeNodeQueueContract(factory: FixtureFactory): void {
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 0 });
       });
 
-      it('should count, list and drain every app\'s ids of a node', async () => {
+      it("should count, list and drain every app's ids of a node", async () => {
         await sut.pushReady('n1', [...of('A', 'a1', 'a2'), ...of('B', 'b1')]);
         await sut.pushReady('n2', of('A', 'z1'));
         expect(ids(await sut.claimMany('n1', 1, 0))).toEqual(['a1']);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 2, processing: 1 });
-        expect(await sut.queueDepths(['n1', 'n2'])).toEqual([{ ready: 2, processing: 1 }, { ready: 1, processing: 0 }]);
+        expect(await sut.queueDepths(['n1', 'n2'])).toEqual([
+          { ready: 2, processing: 1 },
+          { ready: 1, processing: 0 },
+        ]);
         expect([...(await sut.queuedIds('n1'))].sort()).toEqual(['a1', 'a2', 'b1']);
         expect(await sut.drainNode('n1')).toEqual(['a1', 'b1', 'a2']);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 0 });
@@ -356,7 +384,7 @@ export function describeNodeQueueContract(factory: FixtureFactory): void {
         expect([...(await sut.queuedIds('n2'))]).toEqual(['z1']);
       });
 
-      it('should wake a claim that waits on its cap when another app\'s id is pushed', async () => {
+      it("should wake a claim that waits on its cap when another app's id is pushed", async () => {
         await sut.pushReady('n1', of('A', 'a1', 'a2'));
         const started = Date.now();
         const claimed = sut.claimMany('n1', 4, 5000, share(1, { A: 1 }));
@@ -465,7 +493,9 @@ export function describeNodeRegistryContract(factory: FixtureFactory): void {
     it('should replace the advert and last beat on each heartbeat', async () => {
       await sut.heartbeat('n1', advert({ active: 1 }), 1000);
       await sut.heartbeat('n1', advert({ active: 3, labels: { zone: 'b' } }), 3000);
-      expect(await sut.liveNodes(0)).toEqual([{ nodeId: 'n1', lastBeat: 3000, info: advert({ active: 3, labels: { zone: 'b' } }) }]);
+      expect(await sut.liveNodes(0)).toEqual([
+        { nodeId: 'n1', lastBeat: 3000, info: advert({ active: 3, labels: { zone: 'b' } }) },
+      ]);
     });
 
     it('should forget a removed node', async () => {
@@ -507,7 +537,7 @@ export function describeSemaphoreContract(factory: FixtureFactory): void {
       expect(await sut.acquireSlots('job:a', ['h3', 'h4'], 2, 60_000, Date.now())).toEqual(['h3']);
     });
 
-    it('should drop holders whose ttl passed (by the caller\'s clock)', async () => {
+    it("should drop holders whose ttl passed (by the caller's clock)", async () => {
       const t0 = Date.now();
       await known('job:a');
       await sut.acquireSlots('job:a', ['h1'], 1, TTL, t0);
@@ -534,7 +564,7 @@ export function describeSemaphoreContract(factory: FixtureFactory): void {
       expect(await sut.acquireSlots('job:a', ['n1', 'n2'], 2, 60_000, Date.now())).toEqual(['n1']);
     });
 
-    it('should keep the holders a seed does not name, and never shorten one\'s expiry', async () => {
+    it("should keep the holders a seed does not name, and never shorten one's expiry", async () => {
       const t0 = Date.now();
       await known('job:a');
       await sut.acquireSlots('job:a', ['h1'], 3, 60_000, t0);
@@ -551,7 +581,7 @@ export function describeSemaphoreContract(factory: FixtureFactory): void {
       expect(await sut.acquireSlots('job:a', ['h3'], 2, 60_000, t0 + BEYOND)).toBeNull();
     });
 
-    it('should refuse a holder name starting with ~ (reserved for the semaphore\'s own mark)', async () => {
+    it("should refuse a holder name starting with ~ (reserved for the semaphore's own mark)", async () => {
       await known('job:a');
       await expect(sut.acquireSlots('job:a', ['~known'], 2, 60_000, Date.now())).rejects.toThrow(/reserved/);
       await expect(sut.seedSlots('job:a', ['~x'], 60_000, Date.now())).rejects.toThrow(/reserved/);
@@ -588,7 +618,12 @@ export function describeNonceContract(factory: FixtureFactory): void {
 
     describe('token buckets', () => {
       it('should start full, give up to burst tokens, then refuse and say how long to wait', async () => {
-        for (const left of [2, 1, 0]) expect(await sut.takeTokens('app-a', 1, 3, 1)).toMatchObject({ allowed: true, remaining: left, retryAfterMs: 0 });
+        for (const left of [2, 1, 0])
+          expect(await sut.takeTokens('app-a', 1, 3, 1)).toMatchObject({
+            allowed: true,
+            remaining: left,
+            retryAfterMs: 0,
+          });
         const refused = await sut.takeTokens('app-a', 1, 3, 1);
         expect(refused).toMatchObject({ allowed: false, remaining: 0 });
         expect(refused.retryAfterMs).toBeGreaterThan(0);
@@ -637,8 +672,17 @@ export function describeNonceContract(factory: FixtureFactory): void {
       });
 
       it('should refuse a rate, burst or n that cannot work', async () => {
-        for (const [rate, burst, n, field] of [[0, 1, 1, 'ratePerSecond'], [-1, 1, 1, 'ratePerSecond'], [Number.NaN, 1, 1, 'ratePerSecond'], [Infinity, 1, 1, 'ratePerSecond'],
-          [1, 0, 1, 'burst'], [1, 1.5, 1, 'burst'], [1, 2, 0, 'n'], [1, 2, 3, 'n'], [1, 2, 1.5, 'n']] as const) {
+        for (const [rate, burst, n, field] of [
+          [0, 1, 1, 'ratePerSecond'],
+          [-1, 1, 1, 'ratePerSecond'],
+          [Number.NaN, 1, 1, 'ratePerSecond'],
+          [Infinity, 1, 1, 'ratePerSecond'],
+          [1, 0, 1, 'burst'],
+          [1, 1.5, 1, 'burst'],
+          [1, 2, 0, 'n'],
+          [1, 2, 3, 'n'],
+          [1, 2, 1.5, 'n'],
+        ] as const) {
           await expect(sut.takeTokens('app-bad', rate, burst, n)).rejects.toMatchObject({ code: 'VALIDATION', field });
         }
       });

@@ -59,6 +59,9 @@ export function untilFirst(event: Promise<unknown>, ms: number, signal?: AbortSi
     const timer = setTimeout(onAbort, ms);
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    event.then(() => finish(), (error: unknown) => finish(error ?? new Error('wait failed')));
+    event.then(
+      () => finish(),
+      (error: unknown) => finish(error ?? new Error('wait failed')),
+    );
   });
 }

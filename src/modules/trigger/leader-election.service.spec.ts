@@ -73,10 +73,15 @@ describe('LeaderElectionService on the Clock', () => {
     expect(service.isLeader).toBe(true);
     jest.spyOn(store, 'renewLock').mockResolvedValueOnce(false);
     await runUntil(3 * ROUND_MS);
-    expect(changes).toEqual([[0, true], [ROUND_MS, false], [2 * ROUND_MS, true], [3 * ROUND_MS, false]]);
+    expect(changes).toEqual([
+      [0, true],
+      [ROUND_MS, false],
+      [2 * ROUND_MS, true],
+      [3 * ROUND_MS, false],
+    ]);
   });
 
-  it('should let a standby take over once the silent leader\'s lock has expired, not before', async () => {
+  it("should let a standby take over once the silent leader's lock has expired, not before", async () => {
     let frozen = false;
     const never = new Promise<never>(() => undefined);
     const frozenStore: LockPort = {
@@ -107,6 +112,9 @@ describe('LeaderElectionService on the Clock', () => {
     await service.beforeApplicationShutdown();
     expect(clock.pendingCount).toBe(0);
     expect(await store.lockOwner('leader')).toBeNull();
-    expect(changes).toEqual([[0, true], [0, false]]);
+    expect(changes).toEqual([
+      [0, true],
+      [0, false],
+    ]);
   });
 });

@@ -48,7 +48,6 @@ export class MemoryNodeQueue implements NodeQueuePort {
     return claimWithWait(steps, max, timeoutMs, share);
   }
 
-
   async ack(nodeId: string, id: string): Promise<void> {
     const list = this.processing.get(nodeId);
     const index = list ? list.indexOf(id) : -1;

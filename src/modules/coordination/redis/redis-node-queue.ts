@@ -36,7 +36,6 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
     return claimWithWait(steps, max, timeoutMs, share);
   }
 
-
   async ack(nodeId: string, id: string): Promise<void> {
     await this.redis.lrem(this.keys.processing(nodeId), 1, id);
   }
