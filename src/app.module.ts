@@ -3,7 +3,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { Clock } from './common/index.js';
 import { AppConfig, CoreModule, Role } from './config/index.js';
 import { CoordinationModule, REDIS_CLIENT } from './modules/coordination/index.js';
-import { DispatchModule } from './modules/dispatch/index.js';
+import { AdmissionModule, DispatchModule } from './modules/dispatch/index.js';
 import { EgressModule } from './modules/egress/index.js';
 import { ExecutionModule } from './modules/execution/index.js';
 import { MetadataModule } from './modules/metadata/index.js';
@@ -50,7 +50,8 @@ export class AppModule {
     }
     if (has(Role.EXECUTOR)) {
       const execution = { http: true, shell: config.allowShell };
-      imports.push(ExecutionModule.forRoot(execution, { attemptEnded: AttemptEndedHookModule }));
+      const hooks = { attemptEnded: AttemptEndedHookModule, admission: AdmissionModule };
+      imports.push(ExecutionModule.forRoot(execution, hooks));
     }
     imports.push(...(opts.imports ?? []));
     const providers: Provider[] = [PROBLEM_FILTER_PROVIDER, { provide: REDIS_TOKEN, useExisting: REDIS_CLIENT }];

@@ -191,7 +191,7 @@ describe('staged fires under attack (cluster shape)', () => {
   // wheel keeps the old entry at next - TRIGGER_STAGE_LEAD_MS; TriggerService.firePage then writes the
   // fire lead ms early under the *new* policy: REPLACE cancels the running fire 2.5 s before the fire that
   // replaces it; QUEUE writes a WAITING row that deleteStaged (PENDING/DISPATCHED only) does not remove
-  // on pause, and that releaseNextWaiting (due_at = now) starts as soon as its predecessor ends, before
+  // on pause, and that admission promotes (due_at = now) to start as soon as its predecessor ends, before
   // its fire time. firePage never checks that a non-ALLOW job is being fired ahead of its time.
   it('should write a fire of a job edited from ALLOW to QUEUE/REPLACE at its fire time, not ahead', async () => {
     const ns = uniqueNamespace('e2e-policy');

@@ -1,8 +1,7 @@
 import { jest } from '@jest/globals';
 import type { Redis } from 'ioredis';
 import { COORDINATION, type CoordinationPort, jobSlots, REDIS_CLIENT } from '../../src/modules/coordination/index.js';
-import { CancelService } from '../../src/modules/dispatch/index.js';
-import { JobSlotsService } from '../../src/modules/dispatch/job-slots.service.js';
+import { Admission, CancelService } from '../../src/modules/dispatch/index.js';
 import {
   JobAttemptRepository,
   JobInstance,
@@ -71,7 +70,7 @@ describe("a cancelled limited instance's slot: cut late, re-asserted (MariaDB, R
       .spyOn(attempts, 'finish')
       .mockImplementation(async (...args: Parameters<typeof attempts.finish>) => {
         const out = await finish(...args);
-        await instances.endStopGrace(r.id, 3);
+        await instances.clearCancelledLease(r.id, 3);
         await coordination.releaseSlot(jobSlots(jobId), r.id);
         return out;
       });
@@ -83,7 +82,7 @@ describe("a cancelled limited instance's slot: cut late, re-asserted (MariaDB, R
     expect((await redis.zrange(`{tw:${ns}}:sem:job:${jobId}`, 0, -1)).filter((m) => m !== '~known')).toEqual([]);
   });
 
-  // The leader's pass re-asserts the slots of the DISPATCHED/RUNNING rows it read (JobSlotsService.seed) and gives back
+  // The leader's pass re-asserts the slots of the DISPATCHED/RUNNING rows it read (Admission.reassert) and gives back
   // those of rows that left since. A row it read RUNNING just before a cancel has left, but its handler may still be
   // stopping: its slot must stay until the stop grace ends (released, it went to a new instance beside the stopping
   // handler); a row that really ended gives it back.
@@ -133,7 +132,7 @@ describe("a cancelled limited instance's slot: cut late, re-asserted (MariaDB, R
       maxConcurrency: 2,
       timeoutMs: 60_000,
     }));
-    await node.app.get(JobSlotsService).seed(read, Date.now());
+    await node.app.get(Admission).reassert(read, Date.now());
     const semaphore = `{tw:${ns}}:sem:job:${jobId}`;
     expect((await redis.zrange(semaphore, 0, -1)).filter((m) => m !== '~known')).toEqual([stopping.id]);
     expect(Number(await redis.zscore(semaphore, stopping.id))).toBe(t + 30_000);

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { COORDINATION, type CoordinationPort, jobSlots, RedisKeys } from '../../src/modules/coordination/index.js';
-import { CancelService, DispatchService, ReconcilerService } from '../../src/modules/dispatch/index.js';
+import { Admission, CancelService, DispatchService, ReconcilerService } from '../../src/modules/dispatch/index.js';
 import {
   JobInstance,
   JobInstanceRepository,
@@ -194,7 +194,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
         ),
       ),
     );
-    const released = jest.spyOn(node.app.get(CancelService), 'releaseNext').mockResolvedValue(undefined as never);
+    const released = jest.spyOn(node.app.get(Admission), 'promoteNext').mockResolvedValue(undefined as never);
     const perPass: string[][] = [];
     for (let i = 0; i < 3; i++) {
       released.mockClear();

@@ -60,7 +60,7 @@ describe('release of staged fires to a draining node (MariaDB + Redis)', () => {
       { status: S.DISPATCHED, nodeId: 'drainer-20260101-1', dispatchedAt: now },
     );
     await api.app.get(JobInstanceRepository).insertIgnore(api.ds.manager, [row]);
-    await api.app.get(DispatchService).release([{ id: row.id, appId: row.appId, fireTime: now, nodeId: row.nodeId }]);
+    await api.app.get(DispatchService).deliver([{ id: row.id, appId: row.appId, fireTime: now, nodeId: row.nodeId }]);
     const after = (await api.app.get(JobInstanceRepository).findById(row.id)) as JobInstance;
     expect([after.status, after.nodeId]).toEqual([S.DISPATCHED, 'server-20260101-1']);
     expect((await coordination.queuedIds('drainer-20260101-1')).size).toBe(0);

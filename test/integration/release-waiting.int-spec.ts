@@ -1,3 +1,4 @@
+import { WaitingTurns } from '../../src/modules/dispatch/index.js';
 import {
   JobInstance,
   JobInstanceRepository,
@@ -15,14 +16,16 @@ import { deleteNamespaceRows } from '../utils/namespace-rows.js';
  * waiting instances of a limited job from running; under QUEUE overlap fires run one at a time, so the
  * same retry does keep the next fire waiting. The node runs the api role only: nothing else moves the rows.
  */
-describe('releaseNextWaiting (MariaDB)', () => {
+describe('WaitingTurns.promoteNext (MariaDB)', () => {
   const ns = uniqueNamespace('int-release');
   let node: TestNode;
   let instances: JobInstanceRepository;
+  let turns: WaitingTurns;
 
   beforeAll(async () => {
     node = await startNode(clusterEnv(ns, { ROLES: 'api' }));
     instances = node.app.get(JobInstanceRepository);
+    turns = node.app.get(WaitingTurns);
   }, 30_000);
 
   afterAll(async () => {
@@ -68,7 +71,7 @@ describe('releaseNextWaiting (MariaDB)', () => {
     const jobId = await job('limited-1', { maxConcurrency: 1 });
     await row(jobId, S.PENDING, now - 2000, now + 60_000, 1); // attempt 2 due in a minute
     const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
-    expect((await instances.releaseNextWaiting(jobId, now))?.id).toBe(waiting);
+    expect((await turns.promoteNext(jobId, now))?.id).toBe(waiting);
     expect((await instances.findById(waiting))?.status).toBe(S.PENDING);
   });
 
@@ -82,7 +85,7 @@ describe('releaseNextWaiting (MariaDB)', () => {
       const jobId = await job(code, { maxConcurrency: 1 });
       await row(jobId, status, now - 2000, dueAt, 1);
       const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
-      expect(await instances.releaseNextWaiting(jobId, now)).toBeNull();
+      expect(await turns.promoteNext(jobId, now)).toBeNull();
       expect((await instances.findById(waiting))?.status).toBe(S.WAITING);
     }
   });
@@ -93,8 +96,8 @@ describe('releaseNextWaiting (MariaDB)', () => {
     const first = await row(jobId, S.WAITING, now - 2000, now - 2000, 1);
     const second = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
     const releasedAt = Date.now();
-    expect((await instances.releaseNextWaiting(jobId, releasedAt))?.id).toBe(first); // released, due at releasedAt
-    expect(await instances.releaseNextWaiting(jobId, releasedAt - 5)).toBeNull(); // a caller whose clock read came earlier
+    expect((await turns.promoteNext(jobId, releasedAt))?.id).toBe(first); // released, due at releasedAt
+    expect(await turns.promoteNext(jobId, releasedAt - 5)).toBeNull(); // a caller whose clock read came earlier
     expect((await instances.findById(second))?.status).toBe(S.WAITING);
   });
 
@@ -103,13 +106,13 @@ describe('releaseNextWaiting (MariaDB)', () => {
     const jobId = await job('queued', { overlapPolicy: 'QUEUE', maxConcurrency: 1 });
     await row(jobId, S.PENDING, now - 2000, now + 60_000, 1);
     const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
-    expect(await instances.releaseNextWaiting(jobId, now)).toBeNull();
+    expect(await turns.promoteNext(jobId, now)).toBeNull();
     expect((await instances.findById(waiting))?.status).toBe(S.WAITING);
   });
 
-  // A RUNNING instance is cancelled with lease_until = the end of its executor's stop grace (DESIGN §7): until the
-  // executor says the handler stopped (endStopGrace) or the grace runs out, the cancelled row keeps its job's QUEUE
-  // turn and maxConcurrency place (a QUEUE job's next fire was released while the cancelled handler wound down).
+  // A RUNNING instance is cancelled with lease_until = the end of its executor's stop grace (docs/admission.md):
+  // until the executor says the handler stopped (Admission.stopGraceEnded) or the grace runs out, the cancelled row
+  // keeps its job's QUEUE turn and maxConcurrency place.
   it.each([
     ['QUEUE', { overlapPolicy: 'QUEUE' }, 0],
     ['limit 1', { maxConcurrency: 1 }, 1],
@@ -123,13 +126,13 @@ describe('releaseNextWaiting (MariaDB)', () => {
         fencingToken: 7,
       });
       const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, limit, { error: 'waits' });
-      expect(await instances.releaseNextWaiting(jobId, now)).toBeNull();
-      await instances.endStopGrace(cancelled, 6); // an older attempt of the instance: not the one cancelled
-      expect(await instances.releaseNextWaiting(jobId, now)).toBeNull();
-      expect(await instances.releaseNextWaiting(jobId, now + 60_001)).not.toBeNull(); // grace over (executor dead)
+      expect(await turns.promoteNext(jobId, now)).toBeNull();
+      await instances.clearCancelledLease(cancelled, 6); // an older attempt of the instance: not the one cancelled
+      expect(await turns.promoteNext(jobId, now)).toBeNull();
+      expect(await turns.promoteNext(jobId, now + 60_001)).not.toBeNull(); // grace over (executor dead)
       await node.ds.query('UPDATE job_instance SET status = ? WHERE id = ?', [S.WAITING, waiting]);
-      await instances.endStopGrace(cancelled, 7);
-      expect((await instances.releaseNextWaiting(jobId, now))?.id).toBe(waiting);
+      await instances.clearCancelledLease(cancelled, 7);
+      expect((await turns.promoteNext(jobId, now))?.id).toBe(waiting);
     },
   );
 });

@@ -9,7 +9,8 @@ const node = (nodeId: string, lastBeat: number): LiveNode => ({
 
 describe('NodeRegistryService.preferFresh', () => {
   const now = 1_000_000;
-  const registry = new NodeRegistryService({} as CoordinationPort, { heartbeatIntervalMs: 5000, nodeOfflineAfterMs: 15_000 } as AppConfig, clockAt(() => now));
+  const config = { heartbeatIntervalMs: 5000, nodeOfflineAfterMs: 15_000 } as AppConfig;
+  const registry = new NodeRegistryService({} as CoordinationPort, config, clockAt(() => now));
 
   it('should keep only nodes that beat within two heartbeat intervals', () => {
     const nodes = [node('a', now - 1000), node('b', now - 12_000), node('c', now - 10_000)];

@@ -4,8 +4,8 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort, type LiveNode, REGISTRY_VIEW_MS } from '../coordination/index.js';
 
 /**
- * Reads the executor registry (DESIGN §6): a node is live while its last heartbeat is younger than
- * NODE_OFFLINE_AFTER_MS. Reads are cached for REGISTRY_VIEW_MS (250 ms) so a burst of dispatches costs one round trip.
+ * Reads the executor registry (docs/dispatch.md): a node is live while its last heartbeat is younger than
+ * NODE_OFFLINE_AFTER_MS. Reads are cached for REGISTRY_VIEW_MS so a burst of dispatches costs one round trip.
  */
 @Injectable()
 export class NodeRegistryService {
@@ -31,11 +31,7 @@ export class NodeRegistryService {
     return (await this.liveNodes()).filter((n) => n.info.handlers.includes(handler));
   }
 
-  /**
-   * The nodes of `nodes` that beat within the last two heartbeat intervals, or all of them when none
-   * did. A node silent for longer may have died and is not offline yet: a task routed there would wait
-   * NODE_OFFLINE_AFTER_MS. (Key-based routing does not use this: its node set must not flap.)
-   */
+  /** The nodes that beat within two heartbeats (or all): one silent longer may be dead, not yet offline. */
   preferFresh(nodes: LiveNode[]): LiveNode[] {
     const since = this.clock.now() - 2 * this.config.heartbeatIntervalMs;
     const fresh = nodes.filter((n) => n.lastBeat >= since);

@@ -1,15 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
-import { CORRUPT_ROW, corruptionOf, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S } from '../metadata/index.js';
+import {
+  CORRUPT_ROW, corruptionOf, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S,
+} from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
-import { CancelService } from './cancel.service.js';
+import { Admission } from './admission/index.js';
+import { DispatchService } from './dispatch.service.js';
 
 /**
- * Sets aside instance rows that can never run because their stored data cannot be read (CorruptJson: a TEXT
- * cut at 65,535 bytes, a hand edit), so that the loop that met one goes on with the rest (issue 9: one such
- * row made every reconcile pass throw, and a dead executor's RUNNING rows were never taken back). The row is
- * marked FAILED with the reason (`CORRUPT_ROW: params is not valid JSON (65535 bytes)`), its open attempt
- * closed, its maxConcurrency slot freed, and it is counted in tickwheel_rows_quarantined_total and logged.
+ * Sets aside instance rows whose stored data cannot be read (a TEXT cut at 65,535 bytes, a hand edit), so the loop
+ * that met one goes on with the rest: FAILED with the reason, attempt closed, slot freed, counted and logged.
  */
 @Injectable()
 export class QuarantineService {
@@ -18,7 +18,8 @@ export class QuarantineService {
   constructor(
     private readonly instances: JobInstanceRepository,
     private readonly attempts: JobAttemptRepository,
-    private readonly cancels: CancelService,
+    private readonly admission: Admission,
+    private readonly dispatch: DispatchService,
     private readonly metrics: MetricsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -29,24 +30,28 @@ export class QuarantineService {
     for (const row of rows) {
       const reason = corruptionOf(row);
       if (reason === null) sound.push(row);
-      else await this.quarantine(row, reason).catch((err: Error) => this.logger.error(`instance ${row.id}: quarantine failed (${err.message}); tried again next pass`));
+      else {
+        await this.quarantine(row, reason).catch((err: Error) =>
+          this.logger.error(`instance ${row.id}: quarantine failed (${err.message}); tried again next pass`));
+      }
     }
     return sound;
   }
 
   /**
-   * Marks `row` (as read, unfinished) FAILED with `reason` in one conditional transition at its status and
-   * attempt (its fencing token too when RUNNING), closing its RUNNING attempt in the same transaction.
-   * @returns whether this call moved it (false: another writer moved it first).
+   * Marks `row` (as read) FAILED with `reason` in one conditional transition, closing its RUNNING attempt in the
+   * same transaction. @returns whether this call moved it (false: another writer moved it first).
    */
   async quarantine(row: JobInstance, reason: string): Promise<boolean> {
     const now = this.clock.now();
     const running = row.status === S.RUNNING;
     const guard = running ? { attempt: row.attempt, fencingToken: row.fencingToken } : { attempt: row.attempt };
     const won = await this.instances.together(async (em) => {
-      const moved = await this.instances.transition(row.id, row.status, S.FAILED, guard, { leaseUntil: null, finishedAt: now, error: reason }, now, em);
+      const patch = { leaseUntil: null, finishedAt: now, error: reason };
+      const moved = await this.instances.transition(row.id, row.status, S.FAILED, guard, patch, now, em);
       if (moved && running) {
-        await this.attempts.start(row.id, row.attempt, row.nodeId ?? 'unknown', row.fencingToken, row.startedAt ?? now, em);
+        const nodeId = row.nodeId ?? 'unknown';
+        await this.attempts.start(row.id, row.attempt, nodeId, row.fencingToken, row.startedAt ?? now, em);
         await this.attempts.finish(row.id, row.attempt, S.FAILED, reason, now, em);
       }
       return moved;
@@ -54,8 +59,9 @@ export class QuarantineService {
     if (!won) return false;
     this.metrics.rowsQuarantined.inc({ reason: CORRUPT_ROW });
     this.metrics.instancesFinished.inc({ status: S.FAILED });
-    this.logger.error(`instance ${row.id} (${row.jobCode ?? `task ${row.requestId}`}) quarantined, marked FAILED: ${reason}`);
-    if (row.jobId) await this.cancels.freeSlot(row.jobId, row.id, row.maxConcurrency);
+    const what = row.jobCode ?? `task ${row.requestId}`;
+    this.logger.error(`instance ${row.id} (${what}) quarantined, marked FAILED: ${reason}`);
+    await this.admission.free(row, this.dispatch);
     return true;
   }
 }

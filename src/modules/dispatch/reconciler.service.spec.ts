@@ -2,12 +2,16 @@ import { clockAt } from '../../../test/fakes/fake-clock.js';
 import { jest } from '@jest/globals';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort, LiveNode } from '../coordination/index.js';
-import { type JobAttemptRepository, JobInstance, type JobInstanceRepository, JobInstanceStatus } from '../metadata/index.js';
+import {
+  type JobAttemptRepository,
+  JobInstance,
+  type JobInstanceRepository,
+  JobInstanceStatus,
+} from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
-import type { CancelService } from './cancel.service.js';
+import type { Admission } from './admission/index.js';
 import type { DispatchService } from './dispatch.service.js';
 import type { NodeRegistryService } from './node-registry.service.js';
-import type { JobSlotsService } from './job-slots.service.js';
 import type { QuarantineService } from './quarantine.service.js';
 import { ReconcilerService } from './reconciler.service.js';
 
@@ -30,18 +34,33 @@ describe('ReconcilerService offline watch', () => {
   let config: AppConfig;
 
   const node = (nodeId: string, lastBeat: number): LiveNode => ({
-    nodeId, lastBeat, info: { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: T0 },
+    nodeId,
+    lastBeat,
+    info: { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: T0 },
   });
 
   beforeEach(() => {
     jest.useFakeTimers({ now: T0 });
-    beats = new Map([['dead', T0], ['alive', T0]]);
+    beats = new Map([
+      ['dead', T0],
+      ['alive', T0],
+    ]);
     log = [];
     running = Object.assign(new JobInstance(), {
-      id: 'i-1', status: JobInstanceStatus.RUNNING, attempt: 1, maxAttempts: 3, fencingToken: 1, nodeId: 'dead', jobId: null,
-      maxConcurrency: 0, startedAt: T0 - 1000,
+      id: 'i-1',
+      status: JobInstanceStatus.RUNNING,
+      attempt: 1,
+      maxAttempts: 3,
+      fencingToken: 1,
+      nodeId: 'dead',
+      jobId: null,
+      maxConcurrency: 0,
+      startedAt: T0 - 1000,
     });
-    const onNode = (nodeId: string) => (nodeId === running.nodeId && running.status === JobInstanceStatus.RUNNING ? [Object.assign(new JobInstance(), running)] : []);
+    const onNode = (nodeId: string) =>
+      nodeId === running.nodeId && running.status === JobInstanceStatus.RUNNING
+        ? [Object.assign(new JobInstance(), running)]
+        : [];
     const instances = {
       together: async (work: (em: unknown) => Promise<unknown>) => {
         log.push('begin');
@@ -50,14 +69,21 @@ describe('ReconcilerService offline watch', () => {
         return out;
       },
       findPendingDue: async () => [],
-      nodesWithWork: async () => (running.status === JobInstanceStatus.RUNNING && running.nodeId ? [running.nodeId] : []),
+      nodesWithWork: async () =>
+        running.status === JobInstanceStatus.RUNNING && running.nodeId ? [running.nodeId] : [],
       findOnNode: async (nodeId: string) => onNode(nodeId),
       findExpiredLeases: async () => [],
       findDispatchedRefsBefore: async () => [],
       findSlotHolders: async () => [],
       idsInStatus: async () => new Set(),
       jobsWithWaiting: async () => [],
-      transition: async (_id: string, _from: JobInstanceStatus, to: JobInstanceStatus, _guard: unknown, patch: Partial<JobInstance>) => {
+      transition: async (
+        _id: string,
+        _from: JobInstanceStatus,
+        to: JobInstanceStatus,
+        _guard: unknown,
+        patch: Partial<JobInstance>,
+      ) => {
         Object.assign(running, patch, { status: to });
         log.push(`transition ${to}`);
         return true;
@@ -72,19 +98,37 @@ describe('ReconcilerService offline watch', () => {
       staleNodes: async () => [...beats].filter(([, b]) => b < Date.now() - OFFLINE_MS).map(([id, b]) => node(id, b)),
       invalidate: () => log.push('invalidate'),
     } as unknown as NodeRegistryService;
-    const dispatch = { dispatchIds: async (ids: string[]) => log.push(`dispatch ${ids.join(',')} at +${Date.now() - T0}`) } as unknown as DispatchService;
+    const dispatch = {
+      dispatchIds: async (ids: string[]) => log.push(`dispatch ${ids.join(',')} at +${Date.now() - T0}`),
+    } as unknown as DispatchService;
     const coordination = {
       queueDepth: async () => ({ ready: 0, processing: 0 }),
       drainNode: async () => [],
       removeNode: async (nodeId: string) => beats.delete(nodeId),
     } as unknown as CoordinationPort;
     const gauge = { set: () => undefined, reset: () => undefined, inc: () => undefined };
-    const metrics = { liveExecutors: gauge, queueDepth: gauge, retries: gauge, instancesFinished: gauge, leaseExpiries: gauge } as unknown as MetricsService;
+    const metrics = {
+      liveExecutors: gauge,
+      queueDepth: gauge,
+      retries: gauge,
+      instancesFinished: gauge,
+      leaseExpiries: gauge,
+    } as unknown as MetricsService;
     config = { namespace: 'ns', nodeOfflineAfterMs: OFFLINE_MS, reconcileIntervalMs: INTERVAL_MS } as AppConfig;
-    const slots = { seed: async () => [] } as unknown as JobSlotsService;
+    const admission = { reassert: async () => [], free: async () => undefined } as unknown as Admission;
     const quarantine = { screen: async (rows: JobInstance[]) => rows } as unknown as QuarantineService;
-    sut = new ReconcilerService(instances, attempts as unknown as JobAttemptRepository, dispatch, {} as CancelService, registry, metrics, slots, quarantine, coordination,
-      config, clockAt(() => Date.now()));
+    sut = new ReconcilerService(
+      instances,
+      attempts as unknown as JobAttemptRepository,
+      dispatch,
+      admission,
+      registry,
+      metrics,
+      quarantine,
+      coordination,
+      config,
+      clockAt(() => Date.now()),
+    );
   });
 
   afterEach(async () => {
@@ -92,7 +136,7 @@ describe('ReconcilerService offline watch', () => {
     jest.useRealTimers();
   });
 
-  /** Runs the leader's passes every INTERVAL_MS from T0 + `phase` up to T0 + `passesUntil`, keeping `alive` beating, until T0 + `until`. */
+  /** Passes every INTERVAL_MS from T0 + `phase` to T0 + `passesUntil`, `alive` beating, until T0 + `until`. */
   async function run(phase: number, passesUntil: number, until: number, every = INTERVAL_MS): Promise<void> {
     const pass = () => void (Date.now() - T0 <= passesUntil && sut.reconcileOnce());
     const beat = setInterval(() => beats.has('alive') && beats.set('alive', Date.now()), 1000);
@@ -107,7 +151,7 @@ describe('ReconcilerService offline watch', () => {
     clearInterval(beat);
   }
 
-  it('should take a silent node\'s running work back the moment it crosses the offline threshold, between two passes', async () => {
+  it("should take a silent node's work back when it crosses the offline threshold, between passes", async () => {
     await run(2000, 60_000, 20_000); // passes at +2 s, +7 s, +12 s, +17 s: the node crosses at +15 s
     expect(log.filter((l) => l.startsWith('dispatch'))).toEqual([`dispatch i-1 at +${OFFLINE_MS + 1}`]);
     expect(running).toMatchObject({ status: JobInstanceStatus.PENDING, attempt: 2, nodeId: null });
@@ -115,10 +159,16 @@ describe('ReconcilerService offline watch', () => {
     expect(beats.has('alive')).toBe(true);
   });
 
-  it('should forget the registry\'s cached view before routing the work again, and close (or write) the attempt row in the same transaction', async () => {
+  it("should forget the registry's view before routing again, closing the attempt in one transaction", async () => {
     await run(2000, 60_000, 20_000);
     expect(log.slice(0, 7)).toEqual([
-      'invalidate', 'begin', `transition ${JobInstanceStatus.PENDING}`, 'attempt start', 'attempt finish', 'commit', `dispatch i-1 at +${OFFLINE_MS + 1}`,
+      'invalidate',
+      'begin',
+      `transition ${JobInstanceStatus.PENDING}`,
+      'attempt start',
+      'attempt finish',
+      'commit',
+      `dispatch i-1 at +${OFFLINE_MS + 1}`,
     ]);
     // In the same transaction as the transition: inserted if missing (ignored when the executor wrote it),
     // then closed as NODE_LOST with the token it ran with.
@@ -126,14 +176,15 @@ describe('ReconcilerService offline watch', () => {
     expect(attempts.finish).toHaveBeenCalledWith('i-1', 1, 'NODE_LOST', 'NODE_LOST on dead', T0 + OFFLINE_MS + 1, 'tx');
   });
 
-  it('should stop watching once passes stop coming (another scheduler leads): the next leader\'s passes take over', async () => {
-    await run(2000, 7000, 30_000); // passes at +2 s and +7 s only: the watch may run to +12 s, the node crosses at +15 s
+  it("should stop watching once passes stop (another leader): the next leader's passes take over", async () => {
+    // Passes at +2 s and +7 s only: the watch may run to +12 s, the node crosses at +15 s.
+    await run(2000, 7000, 30_000);
     expect(log.filter((l) => l.startsWith('dispatch'))).toEqual([]);
     expect(running.status).toBe(JobInstanceStatus.RUNNING);
     expect(jest.getTimerCount()).toBe(0);
   });
 
-  it('should not revoke the work of a node that is merely missing from the registry (Redis flushed) and beats again within the threshold', async () => {
+  it('should not revoke the work of a node missing from the registry (flushed) that beats again in time', async () => {
     beats.clear(); // FLUSHALL: the registry is gone; 'dead' still runs i-1 and beats again 4 s later
     setTimeout(() => beats.set('dead', Date.now()), 4000);
     setInterval(() => beats.has('dead') && beats.set('dead', Date.now()), 1000);
@@ -142,9 +193,10 @@ describe('ReconcilerService offline watch', () => {
     expect(running.status).toBe(JobInstanceStatus.RUNNING);
   });
 
-  it('should take the work of a node that holds rows but never registers once it has been missing for the threshold', async () => {
+  it('should take the work of a node that holds rows but never registers once missing for the threshold', async () => {
     beats.delete('dead');
-    await run(2000, 60_000, 30_000); // first missed at the pass at +2 s: offline after +17 s, between the passes at +17 s and +22 s
+    // First missed at the pass at +2 s: offline after +17 s, between the passes at +17 s and +22 s.
+    await run(2000, 60_000, 30_000);
     expect(log.filter((l) => l.startsWith('dispatch'))).toEqual([`dispatch i-1 at +${2000 + OFFLINE_MS + 1}`]);
     expect(running).toMatchObject({ status: JobInstanceStatus.PENDING, attempt: 2 });
   });

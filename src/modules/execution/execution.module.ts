@@ -26,9 +26,10 @@ export function builtinHandlers(opts: ExecutionModuleOptions = {}): Provider[] {
   return [NoopJobHandler, ...(opts.http !== false ? [HttpJobHandler] : []), ...(opts.shell ? [ShellJobHandler] : [])];
 }
 
-/** The modules providing execution's hooks: ATTEMPT_ENDED_HOOK (the trigger module's AttemptEndedHookModule). */
+/** The modules providing execution's hooks: ATTEMPT_ENDED_HOOK (trigger), ATTEMPT_ADMISSION (dispatch's admission). */
 export interface ExecutionHooks {
   attemptEnded: Type<unknown> | DynamicModule;
+  admission: Type<unknown> | DynamicModule;
 }
 
 /**
@@ -46,7 +47,7 @@ export class ExecutionModule {
     };
     return {
       module: ExecutionModule,
-      imports: [DiscoveryModule, MetadataModule, CoordinationModule, hooks.attemptEnded],
+      imports: [DiscoveryModule, MetadataModule, CoordinationModule, hooks.attemptEnded, hooks.admission],
       providers: [
         HandlerRegistry, AppScopes, TaskRunner, NodeMembership, LeaseKeeper, ClaimLoop, ShutdownDrain, ExecutorService,
         ...builtins, egressAllow,

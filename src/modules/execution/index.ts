@@ -6,6 +6,7 @@ export { JobHandler } from './job-handler.decorator.js';
 export { JobFailure, type JobContext, type JobHandlerImpl, type JobResult } from './job-context.js';
 export { AbortReason } from './abort-reason.js';
 export { ATTEMPT_ENDED_HOOK, type AttemptEnded, type AttemptEndedHook } from './attempt-ended.hook.js';
+export { ATTEMPT_ADMISSION, type AttemptAdmission } from './attempt-admission.hook.js';
 export {
   type AttemptOutcome, type Decision, type Ending, type TakeBackReason, type Verdict, decideOutcome,
 } from './outcome-policy.js';

@@ -7,6 +7,7 @@ import {
 } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
 import type { AppScopes } from './app-scopes.service.js';
+import type { AttemptAdmission } from './attempt-admission.hook.js';
 import type { AttemptEndedHook } from './attempt-ended.hook.js';
 import type { HandlerRegistry } from './handler-registry.service.js';
 import { JobFailure, type JobHandlerImpl } from './job-context.js';
@@ -55,7 +56,6 @@ describe('TaskRunner finishing write', () => {
         log.push(`${from}->${to}${patch.attempt ? ` attempt ${patch.attempt}` : ''}${guard.fencingToken ? ` token ${guard.fencingToken}` : ''}${em ? ` in ${em}` : ''}${won ? '' : ' lost'}`);
         return won;
       },
-      releaseNextWaiting: async () => null,
     } as unknown as JobInstanceRepository;
     const ledger = {
       findMany: async (ids: string[]) => ids.map((id) => Object.assign(new JobInstance(), stored ?? row, { id })),
@@ -77,7 +77,9 @@ describe('TaskRunner finishing write', () => {
     const scopes = { refusal: async () => null } as unknown as AppScopes;
     const hook: AttemptEndedHook = { attemptEnded: async () => undefined };
     const config = { leaseMs: 60_000, namespace: 'ns' } as AppConfig;
-    return new TaskRunner(instances, ledger, handlers, metrics, coordination, config, clockAt(() => NOW), scopes, hook);
+    const admission = { free: async () => undefined } as unknown as AttemptAdmission;
+    const clock = clockAt(() => NOW);
+    return new TaskRunner(instances, ledger, handlers, metrics, coordination, config, clock, scopes, hook, admission);
   }
 
   beforeEach(() => {

@@ -9,9 +9,11 @@ import {
   JobInstanceStatus as S,
   withDbRetry,
 } from '../metadata/index.js';
-import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL, jobSlots } from '../coordination/index.js';
+import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/index.js';
 import { MetricsService } from '../observability/index.js';
+import type { HandOff } from '../dispatch/index.js';
 import { AppScopes } from './app-scopes.service.js';
+import { ATTEMPT_ADMISSION, type AttemptAdmission } from './attempt-admission.hook.js';
 import { ATTEMPT_ENDED_HOOK, type AttemptEndedHook } from './attempt-ended.hook.js';
 import { AttemptExecution } from './attempt-execution.js';
 import { FinishWriter } from './finish-writer.js';
@@ -58,6 +60,7 @@ export class TaskRunner {
     @Inject(CLOCK) private readonly clock: Clock,
     scopes: AppScopes,
     @Inject(ATTEMPT_ENDED_HOOK) private readonly attemptEnded: AttemptEndedHook,
+    @Inject(ATTEMPT_ADMISSION) private readonly admission: AttemptAdmission,
   ) {
     this.execution = new AttemptExecution(handlers, scopes, metrics, clock, this.logger);
     this.finishes = new FinishWriter(instances, ledger, clock, this.logger);
@@ -181,7 +184,7 @@ export class TaskRunner {
         ? 'stopped while running (cancelled, or taken away from this node); its result is not recorded'
         : `finishing write rejected (lease lost, token ${token} is stale), or the instance was cancelled`;
       this.logger.warn(`instance ${row.id} attempt ${row.attempt}: ${what}`);
-      await this.releaseAdmission(row, token, { written: false, cancelled, final: false }, now);
+      await this.releaseAdmission(row, token, { written: false, cancelled, final: false });
       return;
     }
     const retry = decision.verdict === 'RETRY' || decision.verdict === 'HAND_BACK';
@@ -192,7 +195,7 @@ export class TaskRunner {
     } else {
       this.metrics.instancesFinished.inc({ status: decision.status });
     }
-    await this.releaseAdmission(row, token, { written: true, cancelled: false, final: !retry }, now);
+    await this.releaseAdmission(row, token, { written: true, cancelled: false, final: !retry });
     const ended = { instanceId: row.id, jobId: row.jobId, status: decision.status, final: !retry, at: now };
     await this.attemptEnded.attemptEnded(ended);
   }
@@ -205,31 +208,22 @@ export class TaskRunner {
    * when this very attempt (same token) was cancelled, as one taken away may hold its slot for a later attempt.
    */
   private async releaseAdmission(
-    row: JobInstance, token: number, end: { written: boolean; cancelled: boolean; final: boolean }, now: number,
+    row: JobInstance, token: number, end: { written: boolean; cancelled: boolean; final: boolean },
   ): Promise<void> {
     if (!end.written) {
       const current = row.jobId ? (await this.ledger.findMany([row.id]))[0] : undefined;
       const ownCancel = current?.status === S.CANCELLED && current.fencingToken === token;
-      if (ownCancel) {
-        await this.instances.endStopGrace(row.id, token);
-        await this.freeSlot(row);
-      }
-      if (row.jobId && (ownCancel || end.cancelled)) await this.releaseNextWaiting(row.jobId, now);
+      if (ownCancel) await this.admission.stopGraceEnded(row, token, this.promoted);
+      else if (row.jobId && end.cancelled) await this.admission.promoteNext(row.jobId, this.promoted);
       return;
     }
-    await this.freeSlot(row);
-    if (row.jobId && (end.final || row.maxConcurrency > 0)) await this.releaseNextWaiting(row.jobId, now);
+    await this.admission.free(row, this.promoted, end.final || row.maxConcurrency > 0);
   }
 
-  private async freeSlot(row: JobInstance): Promise<void> {
-    if (row.maxConcurrency > 0 && row.jobId) await this.coordination.releaseSlot(jobSlots(row.jobId), row.id);
-  }
-
-  /** Hands the job's next WAITING instance (QUEUE, maxConcurrency) to the leader's delay pump, due now. */
-  private async releaseNextWaiting(jobId: string, now: number): Promise<void> {
-    const released = await this.instances.releaseNextWaiting(jobId, now);
-    if (!released) return;
-    await this.coordination.scheduleDelayed(released.id, now);
-    this.wakePump();
-  }
+  private readonly promoted: HandOff = { // a promoted WAITING instance goes to the leader's delay pump, due now
+    handOff: async (row) => {
+      await this.coordination.scheduleDelayed(row.id, row.dueAt);
+      this.wakePump();
+    },
+  };
 }

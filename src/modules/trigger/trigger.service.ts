@@ -84,7 +84,7 @@ export class TriggerService {
   /** Pushes staged fires to their executors and records trigger lateness (release minus fire time). */
   async release(fires: StagedFire[]): Promise<void> {
     if (fires.length === 0) return;
-    await this.dispatch.release(fires);
+    await this.dispatch.deliver(fires);
     const released = this.clock.now();
     for (const f of fires) this.metrics.triggerLatenessSeconds.observe(Math.max(0, released - f.fireTime) / 1000);
   }

@@ -359,7 +359,7 @@ export class JobInstanceRepository {
 
   /**
    * Unfinished instances of the jobs, oldest fire first, inside `em`; with `now`, also cancelled ones still
-   * stopping then (see {@link endStopGrace}), which the overlap policies count as running.
+   * stopping then (their stop grace, docs/admission.md), which the overlap policies count as running.
    */
   async unfinishedOfJobs(em: EntityManager, jobIds: string[], now?: number): Promise<Map<string, JobInstance[]>> {
     const out = new Map<string, JobInstance[]>();
@@ -373,63 +373,44 @@ export class JobInstanceRepository {
     return out;
   }
 
-  /**
-   * Releases a job's oldest WAITING instance (to PENDING, due now) when the job has room under its settings
-   * as they are now (a PATCH may have changed them since the instance was made and refused). For QUEUE overlap
-   * (DESIGN §5) room means no other PENDING/DISPATCHED/RUNNING instance (fires run one at a time, a retry
-   * waiting out its backoff included). For a limited job (DESIGN §7) it means fewer than its maxConcurrency
-   * DISPATCHED/RUNNING instances or PENDING ones already due: a retry waiting out its backoff holds no slot,
-   * and must not keep the waiting ones from running. A job with neither (the limit or QUEUE was removed) has
-   * room. The released row takes the job's current maxConcurrency, so dispatch admits it under that limit:
-   * under the one it was made with, a raised or removed limit kept it WAITING for as long as newer fires ran,
-   * and a lowered one let it run past the new limit. Returns the released row, or null. Safe to race: the
-   * move is a conditional transition, and dispatch re-checks a limited job's semaphore.
-   */
-  async releaseNextWaiting(jobId: string, now: number): Promise<JobInstance | null> {
-    const next = await this.repo.findOne({ where: { jobId, status: JobInstanceStatus.WAITING }, order: { fireTime: 'ASC' } });
-    if (!next) return null;
-    const job: Array<{ overlap_policy: string; max_concurrency: number | string }> = await this.repo.manager.query(
+  /** The oldest WAITING instance (by fire time) of job `jobId`, or null. */
+  findOldestWaiting(jobId: string): Promise<JobInstance | null> {
+    return this.repo.findOne({ where: { jobId, status: S.WAITING }, order: { fireTime: 'ASC' } });
+  }
+
+  /** Job `jobId`'s overlap policy and maxConcurrency as stored now (job_definition), or null when it is gone. */
+  async findJobAdmission(jobId: string): Promise<{ overlapPolicy: string; maxConcurrency: number } | null> {
+    const rows: Array<{ overlap_policy: string; max_concurrency: number | string }> = await this.repo.manager.query(
       'SELECT overlap_policy, max_concurrency FROM job_definition WHERE id = ?', [jobId]);
-    // A deleted job keeps what its rows were made with (a WAITING row with no limit was queued).
-    const queue = job[0] ? job[0].overlap_policy === 'QUEUE' : next.maxConcurrency <= 0;
-    const limit = job[0] ? Number(job[0].max_concurrency) : next.maxConcurrency;
-    if (queue || limit > 0) {
-      const inFlight = In([JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING]);
-      // A cancelled instance whose handler may still be stopping (see endStopGrace) keeps its turn or slot.
-      const stopping = { jobId, status: JobInstanceStatus.CANCELLED, leaseUntil: MoreThan(now) };
-      const active = queue
-        ? await this.repo.count({ where: [{ jobId, status: In([JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING]) }, stopping] })
-        // Due as of the count, not of the caller's `now`: a row another releaser moved after this caller read its
-        // clock is due at that later time, and must count (else both release one, for one slot, and the younger may win it).
-        : await this.repo.count({ where: [{ jobId, status: inFlight }, { jobId, status: JobInstanceStatus.PENDING, dueAt: LessThanOrEqual(Math.max(now, Date.now())) }, stopping] });
-      if (active >= Math.max(1, limit)) return null;
-    }
-    const patch = { dueAt: now, error: null, maxConcurrency: limit };
-    const won = await this.transition(next.id, JobInstanceStatus.WAITING, JobInstanceStatus.PENDING, { attempt: next.attempt }, patch, now);
-    return won ? { ...next, status: JobInstanceStatus.PENDING, ...patch } : null;
+    return rows[0] ? { overlapPolicy: rows[0].overlap_policy, maxConcurrency: Number(rows[0].max_concurrency) } : null;
   }
 
   /**
-   * Ends the stop grace of a cancelled instance (DESIGN §7): a RUNNING instance is cancelled with `lease_until`
-   * set to the end of the time its executor has to stop the handler, and while that lasts the instance still
-   * holds its job's QUEUE turn or maxConcurrency place in {@link releaseNextWaiting}. Without it, a QUEUE job
-   * (which has no semaphore slot to keep) had its next fire released by a cancel of a waiting fire or by the
-   * leader's pass while the cancelled handler was still winding down: two runs at once. The executor calls
-   * this once the handler of attempt `fencingToken` stopped; a dead executor's grace simply runs out.
+   * How many instances of job `jobId` are in `statuses`, or PENDING with due_at <= `pendingDueBy` (when not null),
+   * or CANCELLED with lease_until after `cancelledLeaseAfter` (epoch ms).
    */
-  async endStopGrace(id: string, fencingToken: number): Promise<void> {
+  countOfJob(
+    jobId: string,
+    statuses: JobInstanceStatus[],
+    pendingDueBy: number | null,
+    cancelledLeaseAfter: number,
+  ): Promise<number> {
+    const due = pendingDueBy === null ? [] : [{ jobId, status: S.PENDING, dueAt: LessThanOrEqual(pendingDueBy) }];
+    const cancelled = { jobId, status: S.CANCELLED, leaseUntil: MoreThan(cancelledLeaseAfter) };
+    return this.repo.count({ where: [{ jobId, status: In(statuses) }, ...due, cancelled] });
+  }
+
+  /** Clears lease_until of a CANCELLED row cancelled at attempt `fencingToken` (the stop grace's end). */
+  async clearCancelledLease(id: string, fencingToken: number): Promise<void> {
     await this.repo
       .createQueryBuilder()
       .update(JobInstance)
       .set({ leaseUntil: null })
-      .where('id = :id AND status = :s AND fencing_token = :t', { id, s: JobInstanceStatus.CANCELLED, t: fencingToken })
+      .where('id = :id AND status = :s AND fencing_token = :t', { id, s: S.CANCELLED, t: fencingToken })
       .execute();
   }
 
-  /**
-   * Cancelled instances of `jobIds` whose handler may still be stopping at `now` (lease_until after it, see
-   * {@link endStopGrace}): they still hold their maxConcurrency slot when a lost semaphore is rebuilt.
-   */
+  /** CANCELLED instances of `jobIds` whose lease_until (their stop grace) lies after `now` (epoch ms). */
   findStopping(jobIds: string[], now: number): Promise<Array<Pick<JobInstance, 'id' | 'jobId' | 'leaseUntil'>>> {
     if (jobIds.length === 0) return Promise.resolve([]);
     return this.repo.find({
@@ -438,15 +419,14 @@ export class JobInstanceRepository {
     });
   }
 
-  /**
-   * Job ids that have WAITING instances (for the reconciler's release backstop), at most `limit`, in id
-   * order after `afterJobId` (keyset paging: a pass per page goes round every such job).
-   */
+  /** Job ids that have WAITING instances, at most `limit`, in id order after `afterJobId` (keyset paging). */
   async jobsWithWaiting(namespace: string, limit: number, afterJobId = ''): Promise<string[]> {
     const rows = await this.repo
       .createQueryBuilder('i')
       .select('DISTINCT i.job_id', 'jobId')
-      .where('i.namespace = :namespace AND i.status = :s AND i.job_id > :after', { namespace, s: JobInstanceStatus.WAITING, after: afterJobId })
+      .where('i.namespace = :namespace AND i.status = :s AND i.job_id > :after', {
+        namespace, s: S.WAITING, after: afterJobId,
+      })
       .orderBy('i.job_id', 'ASC')
       .limit(limit)
       .getRawMany<{ jobId: string | null }>();

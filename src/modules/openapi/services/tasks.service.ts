@@ -218,7 +218,7 @@ export class TasksService {
     const pending = rows.filter((r) => r.status !== JobInstanceStatus.DISPATCHED);
     await Promise.all([
       routed.length > 0
-        ? this.dispatch.release(
+        ? this.dispatch.deliver(
             routed.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId })),
           )
         : undefined,
