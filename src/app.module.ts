@@ -2,7 +2,7 @@ import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { Clock } from './common/index.js';
 import { AppConfig, CoreModule, Role } from './config/index.js';
-import { CoordinationModule, REDIS_CLIENT } from './modules/coordination/coordination.module.js';
+import { CoordinationModule, REDIS_CLIENT } from './modules/coordination/index.js';
 import { AdmissionModule, DispatchModule } from './modules/dispatch/index.js';
 import { EgressModule } from './modules/egress/index.js';
 import { ExecutionModule } from './modules/execution/index.js';

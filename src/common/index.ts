@@ -1,4 +1,5 @@
 export * from './clock/clock.js';
+export * from './clock/repeat.js';
 export * from './errors/scheduler-error.js';
 export * from './ids.js';
 export * from './signing.js';

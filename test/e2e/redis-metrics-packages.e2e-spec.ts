@@ -4,10 +4,10 @@ import { PrometheusController, PrometheusModule } from '@willsoto/nestjs-prometh
 import type { Redis } from 'ioredis';
 import { Gauge, register as globalRegistry } from 'prom-client';
 import { MAIN_REDIS } from '../../src/infra/redis/index.js';
-import { REDIS_CLIENT } from '../../src/modules/coordination/coordination.module.js';
 import {
   COORDINATION,
   InProcessCoordinationAdapter,
+  REDIS_CLIENT,
   RedisCoordinationAdapter,
 } from '../../src/modules/coordination/index.js';
 import { MetricsController, MetricsService, REDIS_TOKEN } from '../../src/modules/observability/index.js';

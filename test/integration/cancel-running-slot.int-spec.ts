@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
-import { REDIS_CLIENT } from '../../src/modules/coordination/coordination.module.js';
-import { COORDINATION, type CoordinationPort, jobSlots } from '../../src/modules/coordination/index.js';
+import { COORDINATION, type CoordinationPort, jobSlots, REDIS_CLIENT } from '../../src/modules/coordination/index.js';
 import { CancelService } from '../../src/modules/dispatch/index.js';
 import {
   JobInstance,

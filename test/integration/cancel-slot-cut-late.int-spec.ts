@@ -1,7 +1,6 @@
 import { jest } from '@jest/globals';
 import type { Redis } from 'ioredis';
-import { REDIS_CLIENT } from '../../src/modules/coordination/coordination.module.js';
-import { COORDINATION, type CoordinationPort, jobSlots } from '../../src/modules/coordination/index.js';
+import { COORDINATION, type CoordinationPort, jobSlots, REDIS_CLIENT } from '../../src/modules/coordination/index.js';
 import { Admission, CancelService } from '../../src/modules/dispatch/index.js';
 import {
   JobAttemptRepository,

@@ -1,19 +1,29 @@
-import type { Clock } from '../../src/common/index.js';
-import { InProcessCoordinationAdapter, type CoordinationPort } from '../../src/modules/coordination/index.js';
+import { Test } from '@nestjs/testing';
+import { CoreModule, type AppConfig } from '../../src/config/index.js';
+import {
+  COORDINATION,
+  CoordinationModule,
+  COUNTERS,
+  DELAY_QUEUE,
+  InProcessCoordinationAdapter,
+  LOCKS,
+  NODE_QUEUES,
+  NODE_REGISTRY,
+  NONCES,
+  SEMAPHORES,
+  SIGNALS,
+  type CoordinationPort,
+} from '../../src/modules/coordination/index.js';
+import { FakeClock } from '../fakes/fake-clock.js';
 import { describeCoordinationContract, type CoordinationFixture } from './coordination.contract.js';
 
-/** A clock that only moves when told to (epoch ms). */
-class SteppedClock implements Clock {
-  constructor(private current = Date.UTC(2030, 0, 1)) {}
-  now(): number {
-    return this.current;
+/** A clock that only moves when told to (epoch ms); the adapter sets no timers on it. */
+class SteppedClock extends FakeClock {
+  constructor() {
+    super(Date.UTC(2030, 0, 1));
   }
   advance(ms: number): void {
-    this.current += ms;
-  }
-  schedule(delayMs: number, fn: () => void): () => void {
-    const timer = setTimeout(fn, delayMs);
-    return () => clearTimeout(timer);
+    this.setNow(this.now() + ms);
   }
 }
 
@@ -86,5 +96,20 @@ describe(`${InProcessCoordinationAdapter.name} (clock)`, () => {
     expect(await sut.acceptNonce('app', 'keep', 60_000)).toBe(false);
     expect(await sut.acceptNonce('app', 'old-1', 60_000)).toBe(true);
     await fixture.dispose();
+  });
+});
+
+describe('CoordinationModule (standalone)', () => {
+  it('should bind every per-concern token to the one adapter behind COORDINATION', async () => {
+    const config = { namespace: 'tw-coord-tokens' } as AppConfig;
+    const moduleRef = await Test.createTestingModule({
+      imports: [CoreModule.forConfig(config), CoordinationModule],
+    }).compile();
+    const port = moduleRef.get(COORDINATION);
+    expect(port).toBeInstanceOf(InProcessCoordinationAdapter);
+    for (const token of [LOCKS, NODE_QUEUES, DELAY_QUEUE, NODE_REGISTRY, SEMAPHORES, NONCES, COUNTERS, SIGNALS]) {
+      expect(moduleRef.get(token)).toBe(port);
+    }
+    await moduleRef.close();
   });
 });

@@ -87,7 +87,8 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     await sut.acceptNonce('app:x', 'n', 5000);
     await sut.takeTokens('app:x', 1, 5, 1);
     const keys = await fixture.redis.keys(`*${fixture.namespace()}*`);
-    expect(keys.length).toBe(11); // lock, app list, rotation, bell, processing, delayed, nodes, node-info, counter, nonce, token bucket
+    // lock, app list, rotation, bell, processing, delayed, nodes, node-info, counter, nonce, token bucket
+    expect(keys.length).toBe(11);
     for (const key of keys) expect(key.startsWith(`{tw:${fixture.namespace()}}:`)).toBe(true);
   });
 
@@ -117,7 +118,8 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     await sut.takeTokens('app-clock', 1, 5, 5);
     const [seconds] = await fixture.redis.time();
     expect(Number(await fixture.redis.hget(key, 'at'))).toBeGreaterThanOrEqual(Number(seconds) * 1000 - 1000);
-    // a bucket counted "in the future" (a node with a fast clock would write such a time) refills nothing until Redis's clock gets there
+    // a bucket counted "in the future" (as a node with a fast clock would write it) refills nothing until Redis's
+    // clock gets there
     await fixture.redis.hset(key, 'tokens', '0', 'at', String(Number(seconds) * 1000 + 3_600_000));
     expect(await sut.takeTokens('app-clock', 1, 5, 1)).toMatchObject({ allowed: false, remaining: 0 });
   });

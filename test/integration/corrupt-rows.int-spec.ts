@@ -1,4 +1,4 @@
-import { COORDINATION, type CoordinationPort } from '../../src/modules/coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort } from '../../src/modules/coordination/index.js';
 import { ReconcilerService } from '../../src/modules/dispatch/index.js';
 import { TaskRunner } from '../../src/modules/execution/task-runner.service.js';
 import {

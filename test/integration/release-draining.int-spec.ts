@@ -1,8 +1,4 @@
-import {
-  COORDINATION,
-  type CoordinationPort,
-  type NodeAdvert,
-} from '../../src/modules/coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, type NodeAdvert } from '../../src/modules/coordination/index.js';
 import { DispatchService, NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import {
   JobInstance,

@@ -4,16 +4,29 @@ import { type Redis } from 'ioredis';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { MAIN_REDIS, redisConnections } from '../../infra/redis/index.js';
-import { COORDINATION, type CoordinationPort } from './coordination.port.js';
+import type { CoordinationPort } from './coordination.port.js';
+import {
+  COORDINATION,
+  COUNTERS,
+  DELAY_QUEUE,
+  LOCKS,
+  NODE_QUEUES,
+  NODE_REGISTRY,
+  NONCES,
+  REDIS_CLIENT,
+  SEMAPHORES,
+  SIGNALS,
+} from './coordination.tokens.js';
 import { InProcessCoordinationAdapter } from './memory/in-process-coordination.adapter.js';
 import { RedisCoordinationAdapter } from './redis/redis-coordination.adapter.js';
 
-/** Injection token of the shared ioredis client, nestjs-redis's `main` (cluster shape only; null standalone). */
-export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
+/** The per-concern tokens, each an alias of {@link COORDINATION} (one adapter instance behind all). */
+const CONCERNS = [LOCKS, NODE_QUEUES, DELAY_QUEUE, NODE_REGISTRY, SEMAPHORES, NONCES, COUNTERS, SIGNALS];
 
 /**
- * Provides the {@link CoordinationPort} for the shape: Redis adapter when clustered, in-process adapter
- * standalone (DESIGN §1). Closes what it opened on shutdown, after every other module stopped using it.
+ * Provides the {@link CoordinationPort} for the shape (docs/architecture.md): the Redis adapter when
+ * clustered, the in-process one standalone, under {@link COORDINATION} and every per-concern token. Closes
+ * what it opened on shutdown, after every other module stopped using it.
  */
 @Module({
   imports: [redisConnections()],
@@ -29,8 +42,9 @@ export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
       useFactory: (config: AppConfig, clock: Clock, redis: Redis | null): CoordinationPort =>
         redis ? new RedisCoordinationAdapter(redis, config.namespace) : new InProcessCoordinationAdapter(clock),
     },
+    ...CONCERNS.map((token) => ({ provide: token, useExisting: COORDINATION })),
   ],
-  exports: [COORDINATION, REDIS_CLIENT],
+  exports: [COORDINATION, ...CONCERNS, REDIS_CLIENT],
 })
 export class CoordinationModule implements OnApplicationShutdown {
   constructor(

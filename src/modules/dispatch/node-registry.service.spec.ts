@@ -1,6 +1,6 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
 import { AppConfig } from '../../config/index.js';
-import { CoordinationPort, LiveNode } from '../coordination/coordination.port.js';
+import { CoordinationPort, LiveNode } from '../coordination/index.js';
 import { NodeRegistryService } from './node-registry.service.js';
 
 const node = (nodeId: string, lastBeat: number): LiveNode => ({

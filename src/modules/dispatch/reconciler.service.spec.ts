@@ -1,7 +1,7 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
 import { jest } from '@jest/globals';
 import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort, LiveNode } from '../coordination/coordination.port.js';
+import type { CoordinationPort, LiveNode } from '../coordination/index.js';
 import {
   type JobAttemptRepository,
   JobInstance,

@@ -36,8 +36,8 @@ const ON_NODE = [JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING];
 @Injectable()
 export class ReconcilerService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ReconcilerService.name);
-  /** The armed offline check, if any. */
-  private offlineWatch: NodeJS.Timeout | null = null;
+  /** Cancels the armed offline check, if any. */
+  private offlineWatch: (() => void) | null = null;
   /** The watch may fire up to here: one interval after the latest pass began. */
   private watchUntil = 0;
   /** The offline check in progress (checks never overlap). */
@@ -103,7 +103,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   /** Stops the offline watch and waits for a check in progress (the connections close after this). */
   async beforeApplicationShutdown(): Promise<void> {
     this.watchUntil = 0;
-    if (this.offlineWatch) clearTimeout(this.offlineWatch);
+    this.offlineWatch?.();
     this.offlineWatch = null;
     await this.reaping;
   }
@@ -122,15 +122,15 @@ export class ReconcilerService implements BeforeApplicationShutdown {
    * from now, so the check never lies further away than that. Replaces any armed check.
    */
   private armOfflineWatch(quietSince: number[]): void {
-    if (this.offlineWatch) clearTimeout(this.offlineWatch);
+    this.offlineWatch?.();
     this.offlineWatch = null;
     const now = this.clock.now();
     const at = Math.min(now, ...quietSince.map((t) => t + 1)) + this.config.nodeOfflineAfterMs;
     if (at > this.watchUntil) return;
-    this.offlineWatch = setTimeout(() => {
+    this.offlineWatch = this.clock.schedule(Math.max(0, at - now), () => {
       this.offlineWatch = null;
       this.checkOffline(false).catch((err: Error) => this.logger.error(`offline check failed: ${err.message}`));
-    }, Math.max(0, at - now));
+    });
   }
 
   /**

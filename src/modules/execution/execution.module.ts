@@ -1,6 +1,6 @@
 import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { CoordinationModule } from '../coordination/coordination.module.js';
+import { CoordinationModule } from '../coordination/index.js';
 import { APP_EGRESS_ALLOW, type AppEgressAllow } from '../egress/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { HttpJobHandler } from './builtin/http.handler.js';

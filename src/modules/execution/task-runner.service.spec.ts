@@ -1,6 +1,6 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort } from '../coordination/coordination.port.js';
+import type { CoordinationPort } from '../coordination/index.js';
 import {
   BackoffKind, type EndedAttempt, type ExecutionLedgerRepository, JobInstance, type JobInstanceRepository,
   JobInstanceStatus as S, type SucceededAttempt,

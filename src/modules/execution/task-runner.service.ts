@@ -9,7 +9,7 @@ import {
   JobInstanceStatus as S,
   withDbRetry,
 } from '../metadata/index.js';
-import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/coordination.port.js';
+import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/index.js';
 import { MetricsService } from '../observability/index.js';
 import type { HandOff } from '../dispatch/index.js';
 import { AppScopes } from './app-scopes.service.js';

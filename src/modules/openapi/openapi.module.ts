@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { CoordinationModule } from '../coordination/coordination.module.js';
+import { CoordinationModule } from '../coordination/index.js';
 import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { ApiClientModule } from './auth/api-client.module.js';

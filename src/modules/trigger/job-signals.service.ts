@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/coordination.port.js';
+import { DELAY_DUE_CHANNEL, SIGNALS, type SignalPort } from '../coordination/index.js';
 
 /** Coordination channel of job changes; messages are job ids. */
 const JOBS_CHANGED = 'jobs-changed';
@@ -12,7 +12,7 @@ const JOBS_CHANGED = 'jobs-changed';
 export class JobSignals {
   private readonly logger = new Logger(JobSignals.name);
 
-  constructor(@Inject(COORDINATION) private readonly coordination: CoordinationPort) {}
+  constructor(@Inject(SIGNALS) private readonly coordination: SignalPort) {}
 
   /** Announces that job `jobId` was created or changed. Never throws (a failure is logged). */
   async jobChanged(jobId: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { CLOCK, type Clock } from '../../common/index.js';
+import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { ReconcilerService, type StagedFire } from '../dispatch/index.js';
 import { type DueRef, JobDefinitionRepository, JobInstanceRepository } from '../metadata/index.js';
@@ -38,6 +38,8 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   private stopListening: Array<() => Promise<void>> = [];
   /** Duties running now, by name; shutdown waits for them before connections close. */
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Stops the maintenance rounds (reconcile pass, due detector), set on the Clock while leading. */
+  private stopMaintaining: (() => void) | null = null;
 
   constructor(
     private readonly leader: LeaderElectionService,
@@ -52,7 +54,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    this.names = [`tw-reconcile-${leader.owner}`, `tw-delay-pump-${leader.owner}`, `tw-load-${leader.owner}`];
+    this.names = [`tw-delay-pump-${leader.owner}`, `tw-load-${leader.owner}`];
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -103,16 +105,13 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
       },
       onExpired: (items) => this.onExpired(items),
     });
+    this.stopMaintaining = repeatEvery(this.clock, reconcileIntervalMs, () => void this.maintain());
     this.registry.addInterval(
       this.names[0],
-      setInterval(() => void this.maintain(), reconcileIntervalMs),
-    );
-    this.registry.addInterval(
-      this.names[1],
       setInterval(() => void this.guard('delay pump', () => this.reconciler.pumpDelayed()), DELAY_PUMP_MS),
     );
     this.registry.addInterval(
-      this.names[2],
+      this.names[1],
       setInterval(() => void this.guard('load', () => this.load()), triggerScanIntervalMs),
     );
     void this.guard('load', async () => {
@@ -139,6 +138,8 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.running = false;
     for (const off of this.stopListening) void off();
     this.stopListening = [];
+    this.stopMaintaining?.();
+    this.stopMaintaining = null;
     for (const name of this.names) if (this.registry.doesExist('interval', name)) this.registry.deleteInterval(name);
     this.wheel?.close();
     this.wheel = null;

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { CoordinationModule } from '../coordination/coordination.module.js';
+import { CoordinationModule } from '../coordination/index.js';
 import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { DueDetectorService } from './due-detector.service.js';

@@ -4,11 +4,9 @@ import { ValidationError } from '../../../common/index.js';
 const GLOB_SPECIALS = /[*?[\]\\]/g;
 
 /**
- * The only builder of Redis keys for coordination (STYLE convention 10): the key layout is the schema.
- *
- * Every key is `{tw:<namespace>}:<kind>[:<id>]`. The braces are a Redis Cluster hash tag, so all keys of
- * one namespace land in one slot (multi-key Lua and BLMOVE work on Cluster) while namespaces spread
- * across shards. Caller-supplied ids always come last, so they can never collide with another kind.
+ * The only builder of coordination keys (docs/redis-keys.md): `{tw:<namespace>}:<kind>[:<id>]`. The braces are a
+ * Cluster hash tag, so a namespace's keys share one slot (multi-key Lua works) while namespaces spread across
+ * shards; caller-supplied ids come last, so they never collide with another kind.
  */
 export class RedisKeys {
   /** `{tw:<namespace>}`; every key starts with it. */
@@ -17,7 +15,8 @@ export class RedisKeys {
   /** @throws ValidationError when the namespace is empty or contains `{` or `}` (it would break the hash tag). */
   constructor(readonly namespace: string) {
     if (namespace.length === 0 || /[{}\s]/.test(namespace)) {
-      throw new ValidationError('namespace', `coordination namespace '${namespace}' must be non-empty, without braces or spaces`);
+      const why = `coordination namespace '${namespace}' must be non-empty, without braces or spaces`;
+      throw new ValidationError('namespace', why);
     }
     this.prefix = `{tw:${namespace}}`;
   }
@@ -27,33 +26,27 @@ export class RedisKeys {
     return `${this.prefix}:lock:${name}`;
   }
 
-  /**
-   * The single list of ids waiting for node `nodeId` that versions before fair sharing (issue 9) kept;
-   * nothing is pushed to it any more, but what an older process left there is still claimed and drained.
-   */
+  /** The single ready list of versions before fair sharing: no longer pushed to, still claimed and drained. */
   legacyReady(nodeId: string): string {
     return `${this.prefix}:ready:${nodeId}`;
   }
 
-  /** Rotation of node `nodeId`: list of the URI-encoded ids of the apps that have ids waiting for it, in turn order. */
+  /** Rotation of node `nodeId`: the URI-encoded ids of the apps with ids waiting for it, in turn order. */
   readyApps(nodeId: string): string {
     return `${this.prefix}:ready-apps:${nodeId}`;
   }
 
-  /**
-   * Prefix of the per-app ready lists of node `nodeId` (the Lua scripts name an app's list from it and the
-   * app's entry in the rotation); the node id is URI-encoded so `:` in it cannot shift the app part.
-   */
+  /** Prefix of node `nodeId`'s per-app lists (Lua appends the app); URI-encoded so `:` cannot shift the app part. */
   readyAppPrefix(nodeId: string): string {
     return `${this.prefix}:ready-app:${encodeURIComponent(nodeId)}:`;
   }
 
-  /** List of the ids of app `appId` waiting for node `nodeId` (RPUSH tail, claim from head); the app id is URI-encoded. */
+  /** List of the ids of app `appId` (URI-encoded) waiting for node `nodeId`: RPUSH tail, claim from head. */
   readyApp(nodeId: string, appId: string): string {
     return `${this.readyAppPrefix(nodeId)}${encodeURIComponent(appId)}`;
   }
 
-  /** Wake-up list of node `nodeId`: holds a token (at most one) after a push; a waiting claim blocks on it (BLPOP). */
+  /** Wake-up list of node `nodeId`: at most one token after a push; a waiting claim blocks on it (BLPOP). */
   readyBell(nodeId: string): string {
     return `${this.prefix}:ready-bell:${nodeId}`;
   }

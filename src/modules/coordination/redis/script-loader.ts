@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 
-/** Directory of the coordination Lua scripts (copied next to the JS by `scripts/copy-assets.mjs`). */
+/** Directory of the Lua scripts (copied beside the JS by the assets rule of nest-cli.json). */
 const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'lua');
 
 /** `verbNoun-<numKeys>.lua` (STYLE convention 10). */
@@ -42,17 +42,11 @@ export interface LoadedScript {
 
 type ScriptCommand = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
 
-/**
- * Loads the `.lua` files of `redis/lua/` once, at construction, and registers them on ioredis clients with
- * `defineCommand` (EVALSHA, falling back to EVAL after a script flush). Lua never lives in TS strings.
- */
+/** Loads `redis/lua/*.lua` once and defines them on ioredis clients (EVALSHA, EVAL after a script flush). */
 export class ScriptLoader {
   private readonly scripts = new Map<string, LoadedScript>();
 
-  /**
-   * Reads every script of `dir` (default: the `lua/` folder beside this file).
-   * @throws Error when one of `required` has no file, so a packaging mistake fails at start-up.
-   */
+  /** Reads every script of `dir`. @throws Error when one of `required` has no file (a packaging mistake). */
   constructor(
     private readonly dir: string = LUA_DIR,
     required: readonly string[] = SCRIPT_NAMES,
@@ -82,10 +76,7 @@ export class ScriptLoader {
     }
   }
 
-  /**
-   * Runs script `name` on `client` (which must have been passed to {@link register}).
-   * @throws Error when the script is unknown or `keys` does not match its declared number of keys.
-   */
+  /** Runs script `name` on a registered `client`. @throws Error when it is unknown or `keys` has the wrong length. */
   run(client: Redis, name: ScriptName, keys: string[], args: (string | number)[]): Promise<unknown> {
     const script = this.scripts.get(name);
     if (!script) throw new Error(`Lua script '${name}' not found in ${this.dir}`);
@@ -93,7 +84,9 @@ export class ScriptLoader {
       throw new Error(`Lua script '${name}' takes ${script.numberOfKeys} keys, got ${keys.length}`);
     }
     const command = (client as unknown as Record<string, ScriptCommand>)[script.commandName];
-    if (typeof command !== 'function') throw new Error(`Lua script '${script.commandName}' is not registered on this client`);
+    if (typeof command !== 'function') {
+      throw new Error(`Lua script '${script.commandName}' is not registered on this client`);
+    }
     return command.call(client, ...keys, ...args);
   }
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CoordinationModule } from '../../coordination/coordination.module.js';
+import { CoordinationModule } from '../../coordination/index.js';
 import { ATTEMPT_ADMISSION } from '../../execution/index.js';
 import { MetadataModule } from '../../metadata/index.js';
 import { Admission } from './admission.service.js';

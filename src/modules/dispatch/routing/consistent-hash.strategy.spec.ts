@@ -1,4 +1,4 @@
-import { LiveNode } from '../../coordination/coordination.port.js';
+import { LiveNode } from '../../coordination/index.js';
 import { ConsistentHashStrategy } from './consistent-hash.strategy.js';
 import { HashRing } from './hash-ring.js';
 import { HashRingCache } from './hash-ring-cache.js';

@@ -1,4 +1,4 @@
-import { LiveNode } from '../../coordination/coordination.port.js';
+import { LiveNode } from '../../coordination/index.js';
 import { DEFAULT_VIRTUAL_NODES, HashRing } from './hash-ring.js';
 
 /** Candidate sets whose rings are kept when none is given (one per handler with a distinct node set). */

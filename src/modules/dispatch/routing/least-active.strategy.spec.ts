@@ -1,4 +1,4 @@
-import { LiveNode } from '../../coordination/coordination.port.js';
+import { LiveNode } from '../../coordination/index.js';
 import { LeastActiveStrategy } from './least-active.strategy.js';
 
 const live = (nodeId: string, active: number, capacity: number): LiveNode => ({ nodeId, lastBeat: 0, info: { handlers: ['h'], capacity, active, labels: {}, host: nodeId, startedAt: 0 } });

@@ -1,4 +1,4 @@
-import { LiveNode } from '../../coordination/coordination.port.js';
+import { LiveNode } from '../../coordination/index.js';
 import { RandomStrategy } from './random.strategy.js';
 
 const live = (nodeId: string): LiveNode => ({ nodeId, lastBeat: 0, info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 } });

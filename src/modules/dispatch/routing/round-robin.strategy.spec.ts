@@ -1,4 +1,4 @@
-import { CoordinationPort, LiveNode } from '../../coordination/coordination.port.js';
+import { CoordinationPort, LiveNode } from '../../coordination/index.js';
 import { RoundRobinStrategy } from './round-robin.strategy.js';
 
 const live = (nodeId: string): LiveNode => ({ nodeId, lastBeat: 0, info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 } });

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../common/index.js';
-import { CoordinationPort } from '../../coordination/coordination.port.js';
+import { CoordinationPort } from '../../coordination/index.js';
 import { RoutingStrategy } from '../../metadata/index.js';
 import { ConsistentHashStrategy } from './consistent-hash.strategy.js';
 import { FailoverStrategy } from './failover.strategy.js';

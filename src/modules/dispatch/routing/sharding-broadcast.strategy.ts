@@ -1,4 +1,4 @@
-import { LiveNode } from '../../coordination/coordination.port.js';
+import { LiveNode } from '../../coordination/index.js';
 import { RoutingStrategy } from '../../metadata/index.js';
 import { ringPosition } from './hash-ring.js';
 import { RoutableInstance, RoutingStrategyImpl } from './routing-strategy.js';

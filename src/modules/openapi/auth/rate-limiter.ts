@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { ErrorCode, SchedulerError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { COORDINATION, type CoordinationPort, type TokenTake } from '../../coordination/coordination.port.js';
+import { NONCES, type NoncePort, type TokenTake } from '../../coordination/index.js';
 import type { ResolvedClient } from './api-client.service.js';
 
 /** One app's effective limit: tokens per second and bucket size. */
@@ -26,7 +26,7 @@ export interface RateLimit {
 @Injectable()
 export class RateLimiter {
   constructor(
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(NONCES) private readonly coordination: NoncePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

@@ -12,7 +12,7 @@ import {
   signaturesEqual,
 } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { COORDINATION, type CoordinationPort } from '../../coordination/coordination.port.js';
+import { NONCES, type NoncePort } from '../../coordination/index.js';
 import { sendProblem } from '../filters/problem-details.filter.js';
 import { ApiClientService, type ResolvedClient } from './api-client.service.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -89,7 +89,7 @@ export class SignedRequestMiddleware {
   constructor(
     private readonly clients: ApiClientService,
     private readonly rateLimiter: RateLimiter,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(NONCES) private readonly coordination: NoncePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { COORDINATION, type CoordinationPort } from '../../coordination/coordination.port.js';
+import { NODE_QUEUES, type NodeQueuePort } from '../../coordination/index.js';
 import { NodeRegistryService } from '../../dispatch/index.js';
 import { Scope } from '../../metadata/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
@@ -13,7 +13,7 @@ import { Signed } from '../auth/signed.decorator.js';
 export class NodesController {
   constructor(
     private readonly registry: NodeRegistryService,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(NODE_QUEUES) private readonly coordination: NodeQueuePort,
   ) {}
 
   @Get()

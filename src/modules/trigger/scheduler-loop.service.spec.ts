@@ -1,0 +1,117 @@
+import type { SchedulerRegistry } from '@nestjs/schedule';
+import { FakeClock } from '../../../test/fakes/fake-clock.js';
+import { advanceSettled, settle } from '../../../test/fakes/settle.js';
+import type { AppConfig } from '../../config/index.js';
+import type { ReconcilerService } from '../dispatch/index.js';
+import type { JobDefinitionRepository, JobInstanceRepository } from '../metadata/index.js';
+import type { MetricsService } from '../observability/index.js';
+import type { DueDetectorService } from './due-detector.service.js';
+import type { JobSignals } from './job-signals.service.js';
+import type { LeaderElectionService } from './leader-election.service.js';
+import { SchedulerLoopService } from './scheduler-loop.service.js';
+import type { TriggerService } from './trigger.service.js';
+
+const T0 = Date.UTC(2030, 0, 1);
+const INTERVAL_MS = 5000;
+
+/**
+ * The leader's maintenance loop (the reconciler's repair pass, then the due detector) on a hand-driven clock.
+ * Everything around the loop is a stub; the delay pump and page scan (real intervals) are cleared at once.
+ */
+describe('SchedulerLoopService maintenance cadence', () => {
+  let clock: FakeClock;
+  let passes: number[];
+  let checks: number[];
+  let failAt: Set<number>;
+  let leading: (leader: boolean) => void;
+  let sut: SchedulerLoopService;
+
+  beforeEach(async () => {
+    clock = new FakeClock(T0);
+    passes = [];
+    checks = [];
+    failAt = new Set();
+    const leader = {
+      owner: 'o-1',
+      onChange: (fn: (leader: boolean) => void) => (leading = fn),
+      start: async () => leading(true),
+    } as unknown as LeaderElectionService;
+    const reconciler = {
+      reconcileOnce: async () => {
+        const at = clock.now() - T0;
+        passes.push(at);
+        if (failAt.has(at)) throw new Error('database gone');
+      },
+      pumpDelayed: async () => 0,
+    } as unknown as ReconcilerService;
+    const detector = { check: async () => void checks.push(clock.now() - T0) } as unknown as DueDetectorService;
+    const signals = {
+      onJobChanged: async () => async () => undefined,
+      onDelayDue: async () => async () => undefined,
+    } as unknown as JobSignals;
+    const registry = {
+      addInterval: (_name: string, timer: NodeJS.Timeout) => clearInterval(timer),
+      doesExist: () => false,
+      deleteInterval: () => undefined,
+    } as unknown as SchedulerRegistry;
+    const config = {
+      namespace: 'ns',
+      shape: 'standalone',
+      reconcileIntervalMs: INTERVAL_MS,
+      triggerTickMs: 100,
+      triggerScanIntervalMs: 1000,
+      triggerHorizonMs: 10_000,
+      misfireThresholdMs: 5000,
+      triggerStageLeadMs: 0,
+      triggerBatchSize: 100,
+    } as AppConfig;
+    sut = new SchedulerLoopService(
+      leader,
+      { release: async () => undefined } as unknown as TriggerService,
+      reconciler,
+      detector,
+      signals,
+      { findDueRefs: async () => [] } as unknown as JobDefinitionRepository,
+      { findStaged: async () => [] } as unknown as JobInstanceRepository,
+      { wheelSize: { set: () => undefined } } as unknown as MetricsService,
+      registry,
+      config,
+      clock,
+    );
+    await sut.onApplicationBootstrap();
+    await settle();
+  });
+
+  afterEach(async () => {
+    await sut.beforeApplicationShutdown();
+  });
+
+  const runUntil = (ms: number) => advanceSettled(clock, T0 + ms);
+
+  it('should run a pass on taking the lead, then one every interval, each followed by the due check', async () => {
+    await runUntil(4 * INTERVAL_MS);
+    const expected = [0, 1, 2, 3, 4].map((i) => i * INTERVAL_MS);
+    expect(passes).toEqual(expected);
+    expect(checks).toEqual(expected);
+    expect(clock.pendingCount).toBe(1); // only the next round is armed
+  });
+
+  it('should go on with the next rounds after a pass that failed', async () => {
+    failAt = new Set([INTERVAL_MS, 2 * INTERVAL_MS]);
+    await runUntil(4 * INTERVAL_MS);
+    expect(passes).toEqual([0, 1, 2, 3, 4].map((i) => i * INTERVAL_MS));
+    expect(checks).toEqual(passes); // the due check still runs after a failed pass
+  });
+
+  it('should stop its rounds when it loses the lead, and run them again when it leads again', async () => {
+    await runUntil(INTERVAL_MS);
+    leading(false);
+    await runUntil(3 * INTERVAL_MS);
+    expect(passes).toEqual([0, INTERVAL_MS]);
+    expect(clock.pendingCount).toBe(0);
+    leading(true);
+    await settle();
+    await runUntil(4 * INTERVAL_MS + INTERVAL_MS / 2);
+    expect(passes).toEqual([0, INTERVAL_MS, 3 * INTERVAL_MS, 4 * INTERVAL_MS]);
+  });
+});
