@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import {
+  UnitOfWork,
   ExecutionLedger,
   JobAttemptRepository,
   JobInstance,
@@ -68,7 +69,7 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
     // after the read, one row is taken back (the reconciler) and one re-routed to another node
     await instances.transition(rows[1].id, S.DISPATCHED, S.PENDING, { nodeId: 'n-1' }, { nodeId: null }, 2);
     await ds.query('UPDATE job_instance SET node_id = ? WHERE id = ?', ['n-2', rows[2].id]);
-    const claimed = await instances.together((em) => ledger.claim(em, read, 'n-1', 5, 5 + 60_000));
+    const claimed = await UnitOfWork.for(ds).run((em) => ledger.claim(em, read, 'n-1', 5, 5 + 60_000));
     expect(claimed.map((c) => c.row.id).sort()).toEqual([rows[0].id, rows[3].id].sort());
     expect(claimed.every((c) => c.fencingToken === 1)).toBe(true);
     for (const c of claimed) {
@@ -86,12 +87,12 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
     }
     expect(await attempts.listForInstance(rows[1].id)).toEqual([]);
     // a second claim of the same read (a replayed batch) wins nothing more
-    expect(await instances.together((em) => ledger.claim(em, read, 'n-1', 6, 6 + 60_000))).toEqual([]);
+    expect(await UnitOfWork.for(ds).run((em) => ledger.claim(em, read, 'n-1', 6, 6 + 60_000))).toEqual([]);
   });
 
   it('should write SUCCESS only under the current fencing token, count a repeat with the same time as won, and close the attempts', async () => {
     const rows = await dispatched(3);
-    const claimed = await instances.together(async (em) =>
+    const claimed = await UnitOfWork.for(ds).run(async (em) =>
       ledger.claim(em, await ledger.findMany(rows.map((r) => r.id)), 'n-1', 10, 100_000),
     );
     expect(claimed).toHaveLength(3);
@@ -103,7 +104,7 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
       fencingToken: c.fencingToken,
       result: { k, text: 'é"\'' },
     }));
-    const won = await instances.together(async (em) => {
+    const won = await UnitOfWork.for(ds).run(async (em) => {
       const w = await ledger.succeed(em, done, 20);
       await ledger.endAttempts(
         em,
@@ -135,7 +136,7 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
 
   it('should close each attempt with its own status and error, cutting long errors', async () => {
     const rows = await dispatched(2);
-    await instances.together(async (em) =>
+    await UnitOfWork.for(ds).run(async (em) =>
       ledger.claim(em, await ledger.findMany(rows.map((r) => r.id)), 'n-1', 30, 100_000),
     );
     await ledger.endAttempts(
@@ -158,11 +159,11 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
 
   it('should carry more rows than one statement chunk', async () => {
     const rows = await dispatched(600, 'n-big');
-    const claimed = await instances.together(async (em) =>
+    const claimed = await UnitOfWork.for(ds).run(async (em) =>
       ledger.claim(em, await ledger.findMany(rows.map((r) => r.id)), 'n-big', 60, 100_000),
     );
     expect(claimed).toHaveLength(600);
-    const won = await instances.together((em) =>
+    const won = await UnitOfWork.for(ds).run((em) =>
       ledger.succeed(
         em,
         claimed.map((c) => ({ id: c.row.id, attempt: 1, fencingToken: 1, result: null })),

@@ -63,20 +63,6 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
     expect(await state(id)).toEqual({ instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] });
   });
 
-  it("should do the same through the repositories' deprecated together()/transaction()", async () => {
-    const [a, b] = [await running(), await running()];
-    await instances.together((tx) => finish(tx as Tx, a));
-    await expect(
-      instances.transaction(async (tx) => {
-        await finish(tx, b);
-        throw new Error('killed between the writes and the commit');
-      }),
-    ).rejects.toThrow('killed between');
-    expect([await state(a), await state(b)]).toEqual([
-      { instance: S.SUCCESS, attempt: [AttemptStatus.SUCCESS] },
-      { instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] },
-    ]);
-  });
 
   it('should do the same at READ COMMITTED', async () => {
     const [a, b] = [await running(), await running()];

@@ -3,6 +3,7 @@ import { CLOCK, type Clock } from '../../common/index.js';
 import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL } from '../coordination/index.js';
 import {
   FINAL_STATUSES, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, type Tx,
+  UnitOfWork,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { Admission } from './admission/index.js';
@@ -31,6 +32,7 @@ export class CancelService {
     private readonly admission: Admission,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /**
@@ -55,7 +57,7 @@ export class CancelService {
     const guard = { attempt: row.attempt };
     const to = JobInstanceStatus.CANCELLED;
     const transition = (em?: Tx) => this.instances.transition(row.id, row.status, to, guard, patch, now, em);
-    const won = !inTx ? await transition() : await this.instances.transaction(async (em) => {
+    const won = !inTx ? await transition() : await this.uow.run(async (em) => {
       const w = await transition(em);
       if (w) await inTx(em, row);
       return w;

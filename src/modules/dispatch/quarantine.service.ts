@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import {
   CORRUPT_ROW, corruptionOf, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S,
+  UnitOfWork,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { Admission } from './admission/index.js';
@@ -22,6 +23,7 @@ export class QuarantineService {
     private readonly dispatch: DispatchService,
     private readonly metrics: MetricsService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** Quarantines the corrupt rows of `rows` and returns the others, in order. Never throws for one row. */
@@ -46,7 +48,7 @@ export class QuarantineService {
     const now = this.clock.now();
     const running = row.status === S.RUNNING;
     const guard = running ? { attempt: row.attempt, fencingToken: row.fencingToken } : { attempt: row.attempt };
-    const won = await this.instances.together(async (em) => {
+    const won = await this.uow.run(async (em) => {
       const patch = { leaseUntil: null, finishedAt: now, error: reason };
       const moved = await this.instances.transition(row.id, row.status, S.FAILED, guard, patch, now, em);
       if (moved && running) {

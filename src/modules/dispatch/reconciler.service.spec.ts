@@ -7,6 +7,7 @@ import {
   JobInstance,
   type JobInstanceRepository,
   JobInstanceStatus,
+  UnitOfWork,
 } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
 import type { Admission } from './admission/index.js';
@@ -128,6 +129,7 @@ describe('ReconcilerService offline watch', () => {
       coordination,
       config,
       clockAt(() => Date.now()),
+      { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork,
     );
   });
 

@@ -5,6 +5,7 @@ import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
 import { decideOutcome, type TakeBackReason } from '../execution/index.js';
 import {
   JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, type Tx,
+  UnitOfWork,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { Admission } from './admission/index.js';
@@ -59,6 +60,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** Moves due ids out of the delay queue into dispatch. Returns how many were taken. */
@@ -245,7 +247,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     const running = row.status === JobInstanceStatus.RUNNING;
     const decision = decideOutcome(row, running ? { kind: 'takenBack', reason } : { kind: 'notStarted' }, now);
     const backToPending = decision.verdict !== 'FAIL';
-    const won = await this.instances.together(async (em) => {
+    const won = await this.uow.run(async (em) => {
       if (!running) {
         const guard = { attempt: row.attempt, nodeId: row.nodeId ?? undefined };
         return this.instances.transition(row.id, row.status, decision.status, guard, decision.patch, now, em);

@@ -1,13 +1,14 @@
 import type { Logger } from '@nestjs/common';
 import { type Clock, GroupCommitter } from '../../common/index.js';
 import {
-  ExecutionLedgerRepository,
+  ExecutionLedger,
   JobInstance,
   JobInstanceRepository,
   JobInstanceStatus as S,
   isTransientDbError,
   type Tx,
   withDbRetry,
+  UnitOfWork,
 } from '../metadata/index.js';
 import type { AttemptOutcome } from './outcome-policy.js';
 
@@ -36,9 +37,10 @@ export class FinishWriter {
 
   constructor(
     private readonly instances: JobInstanceRepository,
-    private readonly ledger: ExecutionLedgerRepository,
+    private readonly ledger: ExecutionLedger,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** Resolves once committed: won (CANCELLED always: only its attempt closes), false (stale token), or the error. */
@@ -64,7 +66,7 @@ export class FinishWriter {
       const write = (entries: typeof round) => {
         const now = this.clock.now();
         const writes = entries.map((e) => e.write);
-        return withDbRetry(() => this.instances.together((em) => this.writeRound(em, writes, now)), FINISH_RETRY_MS);
+        return withDbRetry(() => this.uow.run((em) => this.writeRound(em, writes, now)), FINISH_RETRY_MS);
       };
       try {
         const results = await write(round);

@@ -2,8 +2,9 @@ import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort } from '../coordination/index.js';
 import {
-  BackoffKind, type EndedAttempt, type ExecutionLedgerRepository, JobInstance, type JobInstanceRepository,
+  BackoffKind, type EndedAttempt, type ExecutionLedger, JobInstance, type JobInstanceRepository,
   JobInstanceStatus as S, type SucceededAttempt,
+  UnitOfWork,
 } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
 import type { AppScopes } from './app-scopes.service.js';
@@ -68,7 +69,7 @@ describe('TaskRunner finishing write', () => {
         return new Set(tokenIsCurrent ? done.map((d) => d.id) : []);
       },
       endAttempts: async (em: unknown, ended: EndedAttempt[]) => log.push(...ended.map((a) => `attempt ${a.attempt} ${a.status}${em ? ` in ${em}` : ''}`)),
-    } as unknown as ExecutionLedgerRepository;
+    } as unknown as ExecutionLedger;
     const handler: JobHandlerImpl = { execute: () => outcome() };
     const handlers = { get: () => handler } as unknown as HandlerRegistry;
     const counter = { inc: () => log.push('metric'), observe: () => undefined };
@@ -79,7 +80,8 @@ describe('TaskRunner finishing write', () => {
     const config = { leaseMs: 60_000, namespace: 'ns' } as AppConfig;
     const admission = { free: async () => undefined } as unknown as AttemptAdmission;
     const clock = clockAt(() => NOW);
-    return new TaskRunner(instances, ledger, handlers, metrics, coordination, config, clock, scopes, hook, admission);
+    const uow = { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork;
+    return new TaskRunner(instances, ledger, handlers, metrics, coordination, config, clock, scopes, hook, admission, uow);
   }
 
   beforeEach(() => {

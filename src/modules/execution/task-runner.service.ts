@@ -3,11 +3,12 @@ import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   type ClaimedInstance,
-  ExecutionLedgerRepository,
+  ExecutionLedger,
   JobInstance,
   JobInstanceRepository,
   JobInstanceStatus as S,
   withDbRetry,
+  UnitOfWork,
 } from '../metadata/index.js';
 import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/index.js';
 import { MetricsService } from '../observability/index.js';
@@ -52,7 +53,7 @@ export class TaskRunner {
 
   constructor(
     private readonly instances: JobInstanceRepository,
-    private readonly ledger: ExecutionLedgerRepository,
+    private readonly ledger: ExecutionLedger,
     handlers: HandlerRegistry,
     private readonly metrics: MetricsService,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
@@ -61,9 +62,10 @@ export class TaskRunner {
     scopes: AppScopes,
     @Inject(ATTEMPT_ENDED_HOOK) private readonly attemptEnded: AttemptEndedHook,
     @Inject(ATTEMPT_ADMISSION) private readonly admission: AttemptAdmission,
+    private readonly uow: UnitOfWork,
   ) {
     this.execution = new AttemptExecution(handlers, scopes, metrics, clock, this.logger);
-    this.finishes = new FinishWriter(instances, ledger, clock, this.logger);
+    this.finishes = new FinishWriter(instances, ledger, clock, this.logger, uow);
   }
 
   /** Whether an attempt of instance `instanceId` runs here now. */
@@ -147,7 +149,7 @@ export class TaskRunner {
     const now = Math.max(this.clock.now(), this.lastClaimAt + 1);
     this.lastClaimAt = now;
     const until = now + this.config.leaseMs;
-    const claim = () => this.instances.together((em) => this.ledger.claim(em, rows, nodeId, now, until));
+    const claim = () => this.uow.run((em) => this.ledger.claim(em, rows, nodeId, now, until));
     return withDbRetry(claim, CLAIM_RETRY_MS);
   }
 

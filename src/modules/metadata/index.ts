@@ -17,5 +17,3 @@ export { AuditLogRepository, type AuditEntry, type AuditQuery } from './reposito
 export { dataSourceOptions, MIGRATIONS } from './data-source-options.js';
 export { runMigrations } from './migration-runner.js';
 
-/** @deprecated renamed {@link ExecutionLedger} (a unit of work over two repositories, not a repository). */
-export { ExecutionLedger as ExecutionLedgerRepository } from './unit-of-work/execution-ledger.js';

@@ -169,15 +169,7 @@ export class JobInstanceRepository {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** @deprecated UnitOfWork.run; kept until callers move to it. */
-  together<T>(work: (em: EntityManager | undefined) => Promise<T>): Promise<T> {
-    return UnitOfWork.for(this.ds).run(work);
-  }
 
-  /** @deprecated UnitOfWork.run; kept until callers move to it. */
-  transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return UnitOfWork.for(this.ds).run(fn);
-  }
 
   /** Conditional status change. @returns whether this write won. @throws SchedulerError(ILLEGAL_TRANSITION). */
   async transition(
