@@ -10,9 +10,34 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
 import { analyzeTasks, diffSqlTraces } from './lib/dispatch-analyze.mjs';
-import { cleanupCase, createApiClient, dbCounters, perTask, readTasks, redisCommandStats, waitFinished } from './lib/dispatch-db.mjs';
-import { printDispatchPeers, printDispatchProfiles, printDispatchResults, printSqlTraces, ratios } from './lib/dispatch-report.mjs';
-import { CLK_TCK, cpuTicks, freePort, loadNow, machineBusyTicks, prepareProduct, rssMb, runPeerScript, serverPids, startProduct } from './lib/proc.mjs';
+import {
+  cleanupCase,
+  createApiClient,
+  dbCounters,
+  perTask,
+  readTasks,
+  redisCommandStats,
+  waitFinished,
+} from './lib/dispatch-db.mjs';
+import {
+  printDispatchPeers,
+  printDispatchProfiles,
+  printDispatchResults,
+  printSqlTraces,
+  ratios,
+} from './lib/dispatch-report.mjs';
+import {
+  CLK_TCK,
+  cpuTicks,
+  freePort,
+  loadNow,
+  machineBusyTicks,
+  prepareProduct,
+  rssMb,
+  runPeerScript,
+  serverPids,
+  startProduct,
+} from './lib/proc.mjs';
 import { summariseProfile } from './lib/cpuprof.mjs';
 import { parseArgs } from './lib/stats.mjs';
 import { submitBatch, submitSingle } from './lib/submit.mjs';
@@ -23,18 +48,44 @@ const HELP = `npm run bench:dispatch -- [--n 20000] [--executors 1,2,4] [--modes
   [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep] [--cpu-prof] [--sql-trace]
   [--with-peers] [--peers-only] [--peer-runs 1] [--peer-concurrency 10,100] [--peer-topologies inproc,2proc] [--pgboss true|false]
   [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
-const args = parseArgs({
-  n: 20000, executors: [1, 2, 4], modes: 'single,batch', 'in-flight': 50, 'batch-size': 1000, 'batch-in-flight': 1, warmup: 500, 'quiet-wait': 15,
-  stall: 60, timeout: 900, 'poll-ms': 200, env: '', source: 'auto', json: false, keep: false, 'cpu-prof': false, 'sql-trace': false,
-  'with-peers': false, 'peers-only': false, 'peer-runs': 1, 'peer-concurrency': '10,100', 'peer-topologies': 'inproc,2proc', pgboss: true, help: false,
-  db: process.env.BENCH_DB_URL ?? 'mysql://root@127.0.0.1:3306/test', redis: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-}, process.argv.slice(2));
+const args = parseArgs(
+  {
+    n: 20000,
+    executors: [1, 2, 4],
+    modes: 'single,batch',
+    'in-flight': 50,
+    'batch-size': 1000,
+    'batch-in-flight': 1,
+    warmup: 500,
+    'quiet-wait': 15,
+    stall: 60,
+    timeout: 900,
+    'poll-ms': 200,
+    env: '',
+    source: 'auto',
+    json: false,
+    keep: false,
+    'cpu-prof': false,
+    'sql-trace': false,
+    'with-peers': false,
+    'peers-only': false,
+    'peer-runs': 1,
+    'peer-concurrency': '10,100',
+    'peer-topologies': 'inproc,2proc',
+    pgboss: true,
+    help: false,
+    db: process.env.BENCH_DB_URL ?? 'mysql://root@127.0.0.1:3306/test',
+    redis: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  },
+  process.argv.slice(2),
+);
 if (args.help) {
   console.log(HELP);
   process.exit(0);
 }
 const MODES = args.modes.split(',').filter(Boolean);
-for (const m of MODES) if (m !== 'single' && m !== 'batch') throw new Error(`--modes: unknown mode '${m}' (single, batch)`);
+for (const m of MODES)
+  if (m !== 'single' && m !== 'batch') throw new Error(`--modes: unknown mode '${m}' (single, batch)`);
 /** Progress goes to stderr when --json owns stdout. */
 const log = (s) => (args.json ? process.stderr : process.stdout).write(`${s}\n`);
 const NODE_PREFIX = `benchd-${process.pid}-`;
@@ -43,8 +94,12 @@ const NODE_PREFIX = `benchd-${process.pid}-`;
 function cpuSnapshot(api, executors, servers) {
   const self = process.cpuUsage();
   return {
-    t: Date.now(), api: cpuTicks(api.pid), executors: executors.map((e) => cpuTicks(e.pid)), machine: machineBusyTicks(),
-    mysqld: servers.mysqld.reduce((a, p) => a + cpuTicks(p), 0), redis: servers.redis.reduce((a, p) => a + cpuTicks(p), 0),
+    t: Date.now(),
+    api: cpuTicks(api.pid),
+    executors: executors.map((e) => cpuTicks(e.pid)),
+    machine: machineBusyTicks(),
+    mysqld: servers.mysqld.reduce((a, p) => a + cpuTicks(p), 0),
+    redis: servers.redis.reduce((a, p) => a + cpuTicks(p), 0),
     harness: ((self.user + self.system) / 1e6) * CLK_TCK,
   };
 }
@@ -73,8 +128,13 @@ function coresBetween(a, b, tasks) {
   const cores = (x, y) => (y - x) / CLK_TCK / secs;
   const executors = b.executors.map((t, i) => cores(a.executors[i], t));
   const out = {
-    api: cores(a.api, b.api), executors, executorsTotal: executors.reduce((s, x) => s + x, 0), mysqld: cores(a.mysqld, b.mysqld),
-    redis: cores(a.redis, b.redis), harness: cores(a.harness, b.harness), machine: cores(a.machine, b.machine),
+    api: cores(a.api, b.api),
+    executors,
+    executorsTotal: executors.reduce((s, x) => s + x, 0),
+    mysqld: cores(a.mysqld, b.mysqld),
+    redis: cores(a.redis, b.redis),
+    harness: cores(a.harness, b.harness),
+    machine: cores(a.machine, b.machine),
   };
   out.foreign = Math.max(0, out.machine - out.api - out.executorsTotal - out.mysqld - out.redis - out.harness);
   out.apiCpuSPer1000 = (out.api * secs * 1000) / tasks;
@@ -86,7 +146,9 @@ function coresBetween(a, b, tasks) {
 let active = null;
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.once(sig, async () => {
-    process.stderr.write(`\n${sig}: stopping the product processes and cleaning up${active ? ` namespace ${active.namespace}` : ''}...\n`);
+    process.stderr.write(
+      `\n${sig}: stopping the product processes and cleaning up${active ? ` namespace ${active.namespace}` : ''}...\n`,
+    );
     try {
       if (active) await Promise.all(active.procs.map((p) => p.stop()));
       if (active && !args.keep) await cleanupCase(active.pool, active.redis, active);
@@ -104,7 +166,10 @@ const SQL_TRACE = pathToFileURL(join(REPO, 'bench/lib/sql-trace.mjs')).href;
  * (bench/lib/sql-trace.mjs) preloaded when tracing.
  */
 async function spawnRole(product, env, profDir, traceFile) {
-  const nodeArgs = [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), ...(traceFile ? ['--import', SQL_TRACE] : [])];
+  const nodeArgs = [
+    ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+    ...(traceFile ? ['--import', SQL_TRACE] : []),
+  ];
   const node = await startProduct(product, traceFile ? { ...env, BENCH_SQL_TRACE_FILE: traceFile } : env, nodeArgs);
   return { ...node, profDir, traceFile };
 }
@@ -114,8 +179,11 @@ async function sqlSnapshots(procs, seq) {
   const traced = procs.filter((p) => p.traceFile);
   for (const p of traced) writeFileSync(`${p.traceFile}.${seq}.want`, '');
   const end = Date.now() + 10_000;
-  while (traced.some((p) => !existsSync(`${p.traceFile}.${seq}`)) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  return traced.map((p) => (existsSync(`${p.traceFile}.${seq}`) ? JSON.parse(readFileSync(`${p.traceFile}.${seq}`, 'utf8')) : null));
+  while (traced.some((p) => !existsSync(`${p.traceFile}.${seq}`)) && Date.now() < end)
+    await new Promise((r) => setTimeout(r, 20));
+  return traced.map((p) =>
+    existsSync(`${p.traceFile}.${seq}`) ? JSON.parse(readFileSync(`${p.traceFile}.${seq}`, 'utf8')) : null,
+  );
 }
 
 /** Waits until GET /api/nodes lists `count` live executors advertising `noop`. */
@@ -125,14 +193,19 @@ async function waitExecutors(client, count, timeoutMs = 60_000) {
     const r = await client.request('GET', '/api/nodes').catch(() => null);
     const live = r?.status === 200 ? r.body.filter((n) => n.handlers?.includes('noop')) : [];
     if (live.length >= count) return live.map((n) => n.nodeId);
-    if (Date.now() > end) throw new Error(`only ${live.length}/${count} executors advertise noop after ${timeoutMs} ms: ${JSON.stringify(r?.body).slice(0, 300)}`);
+    if (Date.now() > end)
+      throw new Error(
+        `only ${live.length}/${count} executors advertise noop after ${timeoutMs} ms: ${JSON.stringify(r?.body).slice(0, 300)}`,
+      );
     await new Promise((res) => setTimeout(res, 200));
   }
 }
 
 /** Submits `tasks` in `mode` and returns what the API answered. */
 function submit(client, mode, tasks) {
-  return mode === 'single' ? submitSingle(client, tasks, args['in-flight']) : submitBatch(client, tasks, args['batch-size'], args['batch-in-flight']);
+  return mode === 'single'
+    ? submitSingle(client, tasks, args['in-flight'])
+    : submitBatch(client, tasks, args['batch-size'], args['batch-in-flight']);
 }
 
 /** Runs one case (E executors, one submit mode) end to end and returns its figures. */
@@ -144,30 +217,68 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
   const procs = [];
   active = { namespace, appId, nodePrefix: NODE_PREFIX, since: since - 120_000, procs, pool, redis };
   log(`\n== ${executors} executor${executors > 1 ? 's' : ''}, ${mode} submit, namespace ${namespace}`);
-  const extra = Object.fromEntries(args.env.split(',').filter(Boolean).map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
+  const extra = Object.fromEntries(
+    args.env
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => kv.split(/=(.*)/s).slice(0, 2)),
+  );
   const port = await freePort();
-  const common = { DB_URL: args.db, REDIS_URL: args.redis, TICKWHEEL_SECRET_KEY: secretKey, TICKWHEEL_NAMESPACE: namespace, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...extra };
-  const prof = (role) => (args['cpu-prof'] ? `/tmp/tickwheel-bench-prof-${process.pid}-${executors}x-${mode}-${role}` : null);
-  const trace = (role) => (args['sql-trace'] ? `/tmp/tickwheel-bench-sql-${process.pid}-${executors}x-${mode}-${role}` : null);
-  const result = { executors, mode, namespace, appId, n: args.n, settings: { ...common, TICKWHEEL_SECRET_KEY: '(random)', DB_URL: args.db } };
+  const common = {
+    DB_URL: args.db,
+    REDIS_URL: args.redis,
+    TICKWHEEL_SECRET_KEY: secretKey,
+    TICKWHEEL_NAMESPACE: namespace,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    ...extra,
+  };
+  const prof = (role) =>
+    args['cpu-prof'] ? `/tmp/tickwheel-bench-prof-${process.pid}-${executors}x-${mode}-${role}` : null;
+  const trace = (role) =>
+    args['sql-trace'] ? `/tmp/tickwheel-bench-sql-${process.pid}-${executors}x-${mode}-${role}` : null;
+  const result = {
+    executors,
+    mode,
+    namespace,
+    appId,
+    n: args.n,
+    settings: { ...common, TICKWHEEL_SECRET_KEY: '(random)', DB_URL: args.db },
+  };
   let t = Date.now();
   try {
-    const api = await spawnRole(product, { ...common, ROLES: 'api,scheduler', PORT: String(port), NODE_NAME: `${NODE_PREFIX}api` }, prof('api'), trace('api'));
+    const api = await spawnRole(
+      product,
+      { ...common, ROLES: 'api,scheduler', PORT: String(port), NODE_NAME: `${NODE_PREFIX}api` },
+      prof('api'),
+      trace('api'),
+    );
     procs.push(api);
-    const execs = await Promise.all(Array.from({ length: executors }, (_, i) =>
-      spawnRole(product, { ...common, ROLES: 'executor', PORT: '0', NODE_NAME: `${NODE_PREFIX}${i + 1}` }, prof(`exec${i + 1}`), trace(`exec${i + 1}`))));
+    const execs = await Promise.all(
+      Array.from({ length: executors }, (_, i) =>
+        spawnRole(
+          product,
+          { ...common, ROLES: 'executor', PORT: '0', NODE_NAME: `${NODE_PREFIX}${i + 1}` },
+          prof(`exec${i + 1}`),
+          trace(`exec${i + 1}`),
+        ),
+      ),
+    );
     procs.push(...execs);
     result.bootS = (Date.now() - t) / 1000;
     const { client } = await createApiClient(product, common, appId, `http://127.0.0.1:${port}`);
     result.nodes = await waitExecutors(client, executors);
-    log(`   api,scheduler pid ${api.pid} on :${port}; executors ${execs.map((e) => e.pid).join(', ')} (${result.nodes.join(', ')}); up in ${result.bootS.toFixed(1)} s`);
+    log(
+      `   api,scheduler pid ${api.pid} on :${port}; executors ${execs.map((e) => e.pid).join(', ')} (${result.nodes.join(', ')}); up in ${result.bootS.toFixed(1)} s`,
+    );
 
     if (args.warmup > 0) {
       t = Date.now();
       const warm = Array.from({ length: args.warmup }, (_, i) => ({ requestId: `warm-${i}`, handler: 'noop' }));
       const w = await submit(client, mode, warm);
       const done = await waitFinished(pool, appId, since, { everyMs: 100, stallS: 30, timeoutS: 120 });
-      if (w.accepted !== args.warmup || !done.done) throw new Error(`warm-up failed: ${w.accepted}/${args.warmup} accepted, ${done.left} unfinished`);
+      if (w.accepted !== args.warmup || !done.done)
+        throw new Error(`warm-up failed: ${w.accepted}/${args.warmup} accepted, ${done.left} unfinished`);
       result.warmupS = (Date.now() - t) / 1000;
       log(`   warm-up: ${args.warmup} tasks in ${result.warmupS.toFixed(1)} s`);
     }
@@ -176,7 +287,10 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
     const servers = serverPids();
     if (args['quiet-wait'] > 0) {
       result.quiet = await waitQuiet(procs, servers, args['quiet-wait']);
-      if (result.quiet.foreignCores >= QUIET_CORES) log(`   machine busy: ${result.quiet.foreignCores.toFixed(2)} foreign cores after ${result.quiet.waitedS.toFixed(0)} s; measuring anyway`);
+      if (result.quiet.foreignCores >= QUIET_CORES)
+        log(
+          `   machine busy: ${result.quiet.foreignCores.toFixed(2)} foreign cores after ${result.quiet.waitedS.toFixed(0)} s; measuring anyway`,
+        );
     }
     const rss0 = { api: rssMb(api.pid), executors: execs.map((e) => rssMb(e.pid)) };
     const counters0 = { db: await dbCounters(pool), redis: await redisCommandStats(redis) };
@@ -186,20 +300,39 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
     const t0 = Date.now();
     const sub = await submit(client, mode, tasks);
     const tSubmitted = Date.now();
-    result.submit = { accepted: sub.accepted, refused: sub.refused.length, refusedSample: sub.refused.slice(0, 5), requests: sub.requests,
-      ms: tSubmitted - t0, perSec: args.n / ((tSubmitted - t0) / 1000), requestMs: sub.requestMs };
-    log(`   submitted ${sub.accepted}/${args.n} in ${(result.submit.ms / 1000).toFixed(1)} s (${Math.round(result.submit.perSec)}/s${sub.refused.length ? `, ${sub.refused.length} REFUSED` : ''}); waiting for the rest...`);
-    const done = await waitFinished(pool, appId, t0, { everyMs: args['poll-ms'], stallS: args.stall, timeoutS: args.timeout });
+    result.submit = {
+      accepted: sub.accepted,
+      refused: sub.refused.length,
+      refusedSample: sub.refused.slice(0, 5),
+      requests: sub.requests,
+      ms: tSubmitted - t0,
+      perSec: args.n / ((tSubmitted - t0) / 1000),
+      requestMs: sub.requestMs,
+    };
+    log(
+      `   submitted ${sub.accepted}/${args.n} in ${(result.submit.ms / 1000).toFixed(1)} s (${Math.round(result.submit.perSec)}/s${sub.refused.length ? `, ${sub.refused.length} REFUSED` : ''}); waiting for the rest...`,
+    );
+    const done = await waitFinished(pool, appId, t0, {
+      everyMs: args['poll-ms'],
+      stallS: args.stall,
+      timeoutS: args.timeout,
+    });
     const cpu1 = cpuSnapshot(api, execs, servers);
     const counters1 = { db: await dbCounters(pool), redis: await redisCommandStats(redis) };
     if (sql0) {
       const sql1 = await sqlSnapshots(procs, 2);
-      result.sqlTrace = { api: diffSqlTraces([sql0[0]], [sql1[0]], args.n), executors: diffSqlTraces(sql0.slice(1), sql1.slice(1), args.n) };
+      result.sqlTrace = {
+        api: diffSqlTraces([sql0[0]], [sql1[0]], args.n),
+        executors: diffSqlTraces(sql0.slice(1), sql1.slice(1), args.n),
+      };
     }
     result.loadEnd = loadNow();
     result.rss = { api: [rss0.api, rssMb(api.pid)], executors: execs.map((e, i) => [rss0.executors[i], rssMb(e.pid)]) };
     result.finished = done;
-    if (!done.done) log(`   WARNING: ${done.left} tasks still unfinished (${done.at - t0 > args.timeout * 1000 ? 'timeout' : `no progress for ${args.stall} s`})`);
+    if (!done.done)
+      log(
+        `   WARNING: ${done.left} tasks still unfinished (${done.at - t0 > args.timeout * 1000 ? 'timeout' : `no progress for ${args.stall} s`})`,
+      );
     result.cores = coresBetween(cpu0, cpu1, args.n);
     result.windowMs = cpu1.t - cpu0.t;
     result.perTask = perTask(counters0, counters1, args.n, done.polls + 2);
@@ -226,18 +359,23 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
     const rows = await readTasks(pool, appId);
     Object.assign(result, analyzeTasks({ rows, requestIds: tasks.map((x) => x.requestId), t0 }));
     result.drainMs = result.lastFinish - tSubmitted;
-    log(`   ${Math.round(result.tasksPerSec)} tasks/s; submit-to-start p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms; lost ${result.lost}, doubled ${result.doubled}`);
+    log(
+      `   ${Math.round(result.tasksPerSec)} tasks/s; submit-to-start p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms; lost ${result.lost}, doubled ${result.doubled}`,
+    );
     return result;
   } finally {
     for (const p of procs) await p.stop();
     for (const p of procs) {
       if (p.profDir) rmSync(p.profDir, { recursive: true, force: true });
-      if (p.traceFile) for (const f of ['.1', '.1.want', '.2', '.2.want']) rmSync(`${p.traceFile}${f}`, { force: true });
+      if (p.traceFile)
+        for (const f of ['.1', '.1.want', '.2', '.2.want']) rmSync(`${p.traceFile}${f}`, { force: true });
     }
     if (args.keep) log(`   --keep: left namespace ${namespace} / app ${appId} in place`);
     else {
       const c = await cleanupCase(pool, redis, active);
-      log(`   cleaned up: ${c.instances} instances, ${c.attempts} attempts, ${c.keys} Redis keys, ${c.nodes} executor_node rows`);
+      log(
+        `   cleaned up: ${c.instances} instances, ${c.attempts} attempts, ${c.keys} Redis keys, ${c.nodes} executor_node rows`,
+      );
     }
     active = null;
   }
@@ -245,8 +383,23 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
 
 /** Runs bench/peers-dispatch.sh (BullMQ add/addBulk, pg-boss send/insert) and returns its summary JSON. */
 async function runPeers() {
-  return runPeerScript(REPO, 'bench/peers-dispatch.sh', ['--n', String(args.n), '--runs', String(args['peer-runs']), '--concurrency', args['peer-concurrency'],
-    '--topologies', args['peer-topologies'], '--pgboss', String(args.pgboss)], { toStderr: args.json, log });
+  return runPeerScript(
+    REPO,
+    'bench/peers-dispatch.sh',
+    [
+      '--n',
+      String(args.n),
+      '--runs',
+      String(args['peer-runs']),
+      '--concurrency',
+      args['peer-concurrency'],
+      '--topologies',
+      args['peer-topologies'],
+      '--pgboss',
+      String(args.pgboss),
+    ],
+    { toStderr: args.json, log },
+  );
 }
 
 async function main() {
@@ -260,7 +413,8 @@ async function main() {
     const secretKey = randomBytes(32).toString('hex');
     try {
       report.redisHz = Number((await redis.config('GET', 'hz'))[1]);
-      for (const e of args.executors) for (const mode of MODES) report.results.push(await runCase(e, mode, product, pool, redis, secretKey));
+      for (const e of args.executors)
+        for (const mode of MODES) report.results.push(await runCase(e, mode, product, pool, redis, secretKey));
     } finally {
       await pool.end();
       redis.disconnect();

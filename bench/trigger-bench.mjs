@@ -11,8 +11,26 @@ import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
 import { analyze } from './lib/analyze.mjs';
 import { startConsumer } from './lib/consumer.mjs';
-import { BENCH_HANDLER, cleanup, enableJobs, expectedSlots, readInstances, registerJobs, SlotProbe } from './lib/db.mjs';
-import { CLK_TCK, cpuTicks, loadNow, machineBusyTicks, pidsByComm, prepareProduct, rssMb, runPeerScript, startProduct } from './lib/proc.mjs';
+import {
+  BENCH_HANDLER,
+  cleanup,
+  enableJobs,
+  expectedSlots,
+  readInstances,
+  registerJobs,
+  SlotProbe,
+} from './lib/db.mjs';
+import {
+  CLK_TCK,
+  cpuTicks,
+  loadNow,
+  machineBusyTicks,
+  pidsByComm,
+  prepareProduct,
+  rssMb,
+  runPeerScript,
+  startProduct,
+} from './lib/proc.mjs';
 import { summariseProfile } from './lib/cpuprof.mjs';
 import { measureDbFloor } from './lib/db-floor.mjs';
 import { distribution, parseArgs } from './lib/stats.mjs';
@@ -23,12 +41,33 @@ const HELP = `npm run bench:trigger -- [--n 10000,100000] [--warmup 10] [--windo
   [--probe-ms 20] [--consumer true|false] [--floor true|false] [--batch 0] [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep] [--cpu-prof]
   [--with-peers] [--peer-delayed-n 1000,10000] [--peer-schedulers 1000] [--peer-duration 30] [--peer-runs 1]
   [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
-const args = parseArgs({
-  n: [10000, 100000], consumer: true, floor: true, warmup: 10, window: 60, grace: 30, lead: 5, 'probe-ms': 20, batch: 0, env: '', source: 'auto',
-  json: false, keep: false, 'cpu-prof': false, 'with-peers': false, 'peer-delayed-n': '1000,10000', 'peer-schedulers': 1000,
-  'peer-duration': 30, 'peer-runs': 1, help: false,
-  db: process.env.BENCH_DB_URL ?? 'mysql://root@127.0.0.1:3306/test', redis: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-}, process.argv.slice(2));
+const args = parseArgs(
+  {
+    n: [10000, 100000],
+    consumer: true,
+    floor: true,
+    warmup: 10,
+    window: 60,
+    grace: 30,
+    lead: 5,
+    'probe-ms': 20,
+    batch: 0,
+    env: '',
+    source: 'auto',
+    json: false,
+    keep: false,
+    'cpu-prof': false,
+    'with-peers': false,
+    'peer-delayed-n': '1000,10000',
+    'peer-schedulers': 1000,
+    'peer-duration': 30,
+    'peer-runs': 1,
+    help: false,
+    db: process.env.BENCH_DB_URL ?? 'mysql://root@127.0.0.1:3306/test',
+    redis: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  },
+  process.argv.slice(2),
+);
 if (args.help) {
   console.log(HELP);
   process.exit(0);
@@ -41,8 +80,11 @@ const sleepUntil = (t) => new Promise((r) => setTimeout(r, Math.max(0, t - Date.
 function cpuSnapshot(pid, serverPids) {
   const self = process.cpuUsage();
   return {
-    t: Date.now(), product: cpuTicks(pid), machine: machineBusyTicks(),
-    mysqld: serverPids.mysqld.reduce((a, p) => a + cpuTicks(p), 0), redis: serverPids.redis.reduce((a, p) => a + cpuTicks(p), 0),
+    t: Date.now(),
+    product: cpuTicks(pid),
+    machine: machineBusyTicks(),
+    mysqld: serverPids.mysqld.reduce((a, p) => a + cpuTicks(p), 0),
+    redis: serverPids.redis.reduce((a, p) => a + cpuTicks(p), 0),
     harness: ((self.user + self.system) / 1e6) * CLK_TCK,
   };
 }
@@ -51,7 +93,9 @@ function cpuSnapshot(pid, serverPids) {
 let active = null;
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.once(sig, async () => {
-    process.stderr.write(`\n${sig}: stopping the scheduler and cleaning up${active ? ` namespace ${active.ns}` : ''}...\n`);
+    process.stderr.write(
+      `\n${sig}: stopping the scheduler and cleaning up${active ? ` namespace ${active.ns}` : ''}...\n`,
+    );
     try {
       if (active?.node) await active.node.stop();
       if (active?.consumer) await active.consumer.stop();
@@ -73,29 +117,55 @@ async function runCase(n, product, pool, redis) {
   const secondOf = await registerJobs(pool, ns, n);
   const registerS = (Date.now() - t) / 1000;
   log(`   registered ${n} disabled job definitions in ${registerS.toFixed(1)} s`);
-  const extra = Object.fromEntries(args.env.split(',').filter(Boolean).map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
+  const extra = Object.fromEntries(
+    args.env
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => kv.split(/=(.*)/s).slice(0, 2)),
+  );
   const env = {
-    DB_URL: args.db, REDIS_URL: args.redis, TICKWHEEL_SECRET_KEY: randomBytes(32).toString('hex'), TICKWHEEL_NAMESPACE: ns,
-    ROLES: 'scheduler', LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', NODE_NAME: `bench-${process.pid}`,
+    DB_URL: args.db,
+    REDIS_URL: args.redis,
+    TICKWHEEL_SECRET_KEY: randomBytes(32).toString('hex'),
+    TICKWHEEL_NAMESPACE: ns,
+    ROLES: 'scheduler',
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    NODE_NAME: `bench-${process.pid}`,
     // The stand-in consumer never claims; a reconcile pass would re-push its DISPATCHED rows as lost.
     ...(args.consumer ? { RECONCILE_INTERVAL_MS: '3600000' } : {}),
-    ...(args.batch > 0 ? { TRIGGER_BATCH_SIZE: String(args.batch) } : {}), ...extra,
+    ...(args.batch > 0 ? { TRIGGER_BATCH_SIZE: String(args.batch) } : {}),
+    ...extra,
   };
   const profDir = `/tmp/tickwheel-bench-prof-${process.pid}-${n}`;
   let node;
   let consumer;
   const rss = [];
   let sampler;
-  const result = { n, namespace: ns, registerS, settings: { ...env, TICKWHEEL_SECRET_KEY: '(random)', DB_URL: args.db } };
+  const result = {
+    n,
+    namespace: ns,
+    registerS,
+    settings: { ...env, TICKWHEEL_SECRET_KEY: '(random)', DB_URL: args.db },
+  };
   try {
     t = Date.now();
     node = await startProduct(product, env, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
     active.node = node;
     result.bootS = (Date.now() - t) / 1000;
     result.rssAfterBootMB = rssMb(node.pid);
-    log(`   scheduler pid ${node.pid} listening after ${result.bootS.toFixed(1)} s (RSS ${result.rssAfterBootMB.toFixed(0)} MB)`);
+    log(
+      `   scheduler pid ${node.pid} listening after ${result.bootS.toFixed(1)} s (RSS ${result.rssAfterBootMB.toFixed(0)} MB)`,
+    );
     if (args.consumer) {
-      consumer = await startConsumer({ redisUrl: args.redis, namespace: ns, nodeId: `bench-consumer-${process.pid}`, handler: BENCH_HANDLER, mainJs: product.mainJs });
+      consumer = await startConsumer({
+        redisUrl: args.redis,
+        namespace: ns,
+        nodeId: `bench-consumer-${process.pid}`,
+        handler: BENCH_HANDLER,
+        mainJs: product.mainJs,
+      });
       active.consumer = consumer;
       log('   stand-in executor node registered (takes ids off its ready list, never claims)');
     }
@@ -108,7 +178,9 @@ async function runCase(n, product, pool, redis) {
     const start = Math.ceil((base + args.warmup * 1000) / 1000) * 1000;
     const end = start + args.window * 1000;
     const slots = expectedSlots(secondOf, start, end);
-    log(`   enabled in ${result.enableS.toFixed(1)} s; first fires after ${new Date(base).toISOString()}; window ${new Date(start).toISOString()} + ${args.window} s (warm-up ${args.warmup} s)`);
+    log(
+      `   enabled in ${result.enableS.toFixed(1)} s; first fires after ${new Date(base).toISOString()}; window ${new Date(start).toISOString()} + ${args.window} s (warm-up ${args.warmup} s)`,
+    );
     const probe = new SlotProbe(pool, slots, args['probe-ms']);
     probe.start();
     const servers = { mysqld: pidsByComm(['mariadbd', 'mysqld']), redis: pidsByComm(['redis-server']) };
@@ -119,7 +191,8 @@ async function runCase(n, product, pool, redis) {
     const cpu1 = cpuSnapshot(node.pid, servers);
     result.loadEnd = loadNow();
     const graceEnd = Date.now() + args.grace * 1000;
-    while (Date.now() < graceEnd && (args['probe-ms'] > 0 ? probe.pending.size > 0 : false)) await sleepUntil(Date.now() + 200);
+    while (Date.now() < graceEnd && (args['probe-ms'] > 0 ? probe.pending.size > 0 : false))
+      await sleepUntil(Date.now() + 200);
     await probe.stop();
     clearInterval(sampler);
     result.probeQueries = probe.queries;
@@ -136,16 +209,32 @@ async function runCase(n, product, pool, redis) {
       result.consumerDuplicates = consumer.duplicates();
     }
     const { rows, notPending } = await readInstances(pool, ns, start, end);
-    Object.assign(result, analyze({ rows, secondOf, slots, probeDoneAt: probe.doneAt, windowS: args.window, arrivals: consumer?.arrivals }));
+    Object.assign(
+      result,
+      analyze({ rows, secondOf, slots, probeDoneAt: probe.doneAt, windowS: args.window, arrivals: consumer?.arrivals }),
+    );
     result.notPending = notPending;
     const secs = (cpu1.t - cpu0.t) / 1000;
     const cores = (k) => (cpu1[k] - cpu0[k]) / CLK_TCK / secs;
     result.cpuS = (cpu1.product - cpu0.product) / CLK_TCK;
     result.cpuPer1000 = (result.cpuS / Math.max(1, result.fires)) * 1000;
-    result.cores = { product: cores('product'), mysqld: cores('mysqld'), redis: cores('redis'), harness: cores('harness'), machine: cores('machine') };
-    result.cores.foreign = Math.max(0, result.cores.machine - result.cores.product - result.cores.mysqld - result.cores.redis - result.cores.harness);
+    result.cores = {
+      product: cores('product'),
+      mysqld: cores('mysqld'),
+      redis: cores('redis'),
+      harness: cores('harness'),
+      machine: cores('machine'),
+    };
+    result.cores.foreign = Math.max(
+      0,
+      result.cores.machine - result.cores.product - result.cores.mysqld - result.cores.redis - result.cores.harness,
+    );
     const inWin = rss.filter((s) => s.t >= start && s.t < end).map((s) => s.mb);
-    result.rss = { peakMB: Math.max(...rss.map((s) => s.mb), result.rssAfterBootMB), windowPeakMB: Math.max(...inWin), windowMedianMB: distribution(inWin).p50 };
+    result.rss = {
+      peakMB: Math.max(...rss.map((s) => s.mb), result.rssAfterBootMB),
+      windowPeakMB: Math.max(...inWin),
+      windowMedianMB: distribution(inWin).p50,
+    };
     result.productLogLines = node.stats.lines;
     result.productWarnLines = node.stats.warnLines;
     result.productTail = node.tail.slice(-3);
@@ -166,8 +255,21 @@ async function runCase(n, product, pool, redis) {
 
 /** Runs bench/peers-trigger.sh (BullMQ baselines) and returns its summary JSON. */
 async function runPeers() {
-  return runPeerScript(REPO, 'bench/peers-trigger.sh', ['--delayed-n', args['peer-delayed-n'], '--schedulers', String(args['peer-schedulers']),
-    '--duration', String(args['peer-duration']), '--runs', String(args['peer-runs'])], { toStderr: args.json, log });
+  return runPeerScript(
+    REPO,
+    'bench/peers-trigger.sh',
+    [
+      '--delayed-n',
+      args['peer-delayed-n'],
+      '--schedulers',
+      String(args['peer-schedulers']),
+      '--duration',
+      String(args['peer-duration']),
+      '--runs',
+      String(args['peer-runs']),
+    ],
+    { toStderr: args.json, log },
+  );
 }
 
 async function main() {
@@ -175,12 +277,20 @@ async function main() {
   log(`product: ${product.source}; node ${process.version}; ${loadNow().uptime}`);
   const pool = mysql.createPool({ uri: args.db, connectionLimit: 4, supportBigNumbers: true });
   const redis = new Redis(args.redis, { lazyConnect: false, maxRetriesPerRequest: 2 });
-  const report = { startedAt: new Date().toISOString(), product: product.source, node: process.version, args, results: [] };
+  const report = {
+    startedAt: new Date().toISOString(),
+    product: product.source,
+    node: process.version,
+    args,
+    results: [],
+  };
   try {
     report.redisHz = Number((await redis.config('GET', 'hz'))[1]);
     if (args.floor) {
       const batch = args.batch > 0 ? args.batch : 500;
-      const sizes = [...new Set([...args.n.map((n) => Math.min(batch, Math.ceil(n / 60))), batch])].sort((a, b) => a - b);
+      const sizes = [...new Set([...args.n.map((n) => Math.min(batch, Math.ceil(n / 60))), batch])].sort(
+        (a, b) => a - b,
+      );
       log(`DB floor: timing the page SQL with bare mysql2 for page sizes ${sizes.join(', ')}...`);
       report.dbFloor = await measureDbFloor(pool, sizes);
     }

@@ -16,5 +16,8 @@ function newest(dir) {
 }
 
 const main = 'dist/src/main.js';
-const stale = process.argv.includes('--fresh') && existsSync(main) && statSync(main).mtimeMs < Math.max(newest('src'), newest('examples'));
+const stale =
+  process.argv.includes('--fresh') &&
+  existsSync(main) &&
+  statSync(main).mtimeMs < Math.max(newest('src'), newest('examples'));
 if (!existsSync(main) || stale) execSync('npm run build', { stdio: 'inherit' });

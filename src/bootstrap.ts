@@ -24,7 +24,10 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   let app: NestExpressApplication;
   try {
     const imports = [...(opts.imports ?? []), DataDirLockModule.releasing(unlock)];
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoles(config, { ...opts, imports }), { bodyParser: false, bufferLogs: true });
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoles(config, { ...opts, imports }), {
+      bodyParser: false,
+      bufferLogs: true,
+    });
   } catch (err) {
     unlock();
     throw err;
@@ -34,14 +37,20 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   if (config.roles.includes(Role.API)) app.use(app.get(SignedRequestMiddleware).handle);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
-  if (config.roles.includes(Role.API)) SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
+  if (config.roles.includes(Role.API))
+    SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
   await app.init();
   return app;
 }
 
 /** The OpenAPI document of the running app (also written to openapi/openapi.json by `npm run openapi:sync`). */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const header = (name: string, description: string) => ({ type: 'apiKey' as const, in: 'header' as const, name, description });
+  const header = (name: string, description: string) => ({
+    type: 'apiKey' as const,
+    in: 'header' as const,
+    name,
+    description,
+  });
   const config = new DocumentBuilder()
     .setTitle('Tickwheel')
     .setDescription(
@@ -58,7 +67,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurity('X-App-Id', header('X-App-Id', 'Your app id, exactly as created (it is part of the signed string)'))
     .addSecurity('X-Timestamp', header('X-Timestamp', 'Epoch milliseconds'))
     .addSecurity('X-Nonce', header('X-Nonce', '8-128 of [A-Za-z0-9_-], once per app'))
-    .addSecurity('X-Signature', header('X-Signature', 'v2=<64 hex>: HMAC-SHA256 of the v2 canonical request, see above'))
+    .addSecurity(
+      'X-Signature',
+      header('X-Signature', 'v2=<64 hex>: HMAC-SHA256 of the v2 canonical request, see above'),
+    )
     .build();
   return SwaggerModule.createDocument(app, config);
 }

@@ -33,13 +33,17 @@ async function main(): Promise<void> {
     // By now the roles have started (an executor registered and claims work): stop them before leaving, or an
     // executor that never served would stay live in the registry until it counts as offline, and be given work.
     await app.close().catch(() => undefined);
-    process.stderr.write(`tickwheel: cannot listen on ${config.http.host}:${config.http.port}: ${err.code ?? err.message} (PORT, HOST)\n`);
+    process.stderr.write(
+      `tickwheel: cannot listen on ${config.http.host}:${config.http.port}: ${err.code ?? err.message} (PORT, HOST)\n`,
+    );
     process.exit(2);
   });
   const port = (app.getHttpServer().address() as AddressInfo).port; // PORT=0 picks a free one: say which
   const where = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
   const api = config.roles.includes(Role.API);
-  process.stdout.write(`tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${where}${api ? ` (Swagger UI: ${where}/docs)` : ''}\n`);
+  process.stdout.write(
+    `tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${where}${api ? ` (Swagger UI: ${where}/docs)` : ''}\n`,
+  );
   const creds = api ? await app.get(ApiClientService).bootstrapStandalone() : null;
   if (creds) {
     process.stdout.write(

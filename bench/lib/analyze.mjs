@@ -77,9 +77,15 @@ export function analyze({ rows, secondOf, slots, probeDoneAt, windowS, arrivals 
     const pages = bySlot.get(slot);
     const starts = pages ? [...pages.keys()].sort((a, b) => a - b) : [];
     if (t !== undefined && starts.length) lastToCommit.push(t - starts[starts.length - 1]);
-    timeline.push({ slot, rows: pages ? [...pages.values()].reduce((a, b) => a + b, 0) : 0, pages: starts.length,
-      firstPage: starts.length ? starts[0] - slot : null, lastPage: starts.length ? starts[starts.length - 1] - slot : null,
-      commit: t === undefined ? null : t - slot, release: releaseBySlot.get(slot) ?? null });
+    timeline.push({
+      slot,
+      rows: pages ? [...pages.values()].reduce((a, b) => a + b, 0) : 0,
+      pages: starts.length,
+      firstPage: starts.length ? starts[0] - slot : null,
+      lastPage: starts.length ? starts[starts.length - 1] - slot : null,
+      commit: t === undefined ? null : t - slot,
+      release: releaseBySlot.get(slot) ?? null,
+    });
   }
   const valid = seen.size - wrongSlot;
   return {

@@ -20,13 +20,22 @@ import { Redis } from 'ioredis';
  *   arrivals: instance id -> first arrival (epoch ms).
  */
 export async function startConsumer(o) {
-  const coordination = (file) => import(pathToFileURL(join(dirname(o.mainJs), 'modules/coordination/redis', file)).href);
+  const coordination = (file) =>
+    import(pathToFileURL(join(dirname(o.mainJs), 'modules/coordination/redis', file)).href);
   const { RedisKeys } = await coordination('redis-keys.js');
   const { RedisCoordinationAdapter } = await coordination('redis-coordination.adapter.js');
   const keys = new RedisKeys(o.namespace);
   const control = new Redis(o.redisUrl, { maxRetriesPerRequest: 2 });
-  const advert = JSON.stringify({ handlers: [o.handler], capacity: 1_000_000, active: 0, labels: { role: 'bench-consumer' }, host: 'bench', startedAt: Date.now() });
-  const beat = () => control.multi().zadd(keys.nodes(), Date.now(), o.nodeId).hset(keys.nodeInfo(), o.nodeId, advert).exec();
+  const advert = JSON.stringify({
+    handlers: [o.handler],
+    capacity: 1_000_000,
+    active: 0,
+    labels: { role: 'bench-consumer' },
+    host: 'bench',
+    startedAt: Date.now(),
+  });
+  const beat = () =>
+    control.multi().zadd(keys.nodes(), Date.now(), o.nodeId).hset(keys.nodeInfo(), o.nodeId, advert).exec();
   await beat();
   const beats = setInterval(() => void beat().catch(() => undefined), o.beatMs ?? 1000);
   const arrivals = new Map();

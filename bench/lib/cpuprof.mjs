@@ -26,7 +26,9 @@ function bucketOf(url, fn) {
  */
 export function summariseProfile(dir, fromMs, toMs, endEpochMs, top = 15) {
   if (!existsSync(dir)) return null; // the process did not exit normally (e.g. SIGKILL after a hung shutdown)
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort();
   if (files.length === 0) return null;
   const p = JSON.parse(readFileSync(join(dir, files[files.length - 1]), 'utf8'));
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
@@ -49,6 +51,10 @@ export function summariseProfile(dir, fromMs, toMs, endEpochMs, top = 15) {
     func.set(f, (func.get(f) ?? 0) + dt);
     total += dt;
   }
-  const rank = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([what, ms]) => ({ what, ms, pct: (100 * ms) / total }));
+  const rank = (m) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([what, ms]) => ({ what, ms, pct: (100 * ms) / total }));
   return { totalMs: total, byBucket: rank(bucket), byFunction: rank(func) };
 }

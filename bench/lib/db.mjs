@@ -3,10 +3,36 @@
 import { randomUUID } from 'node:crypto';
 
 const DEF_COLUMNS = [
-  'id', 'namespace', 'code', 'description', 'handler', 'trigger_type', 'trigger_expr', 'time_zone', 'params',
-  'routing_strategy', 'routing_key', 'shard_total', 'shard_params', 'misfire_policy', 'overlap_policy', 'max_concurrency',
-  'timeout_ms', 'retry_max', 'retry_backoff_ms', 'retry_backoff_kind', 'enabled', 'schedule_state', 'schedule_error',
-  'next_fire_time', 'last_fire_time', 'version', 'created_at', 'updated_at', 'created_by', 'updated_by',
+  'id',
+  'namespace',
+  'code',
+  'description',
+  'handler',
+  'trigger_type',
+  'trigger_expr',
+  'time_zone',
+  'params',
+  'routing_strategy',
+  'routing_key',
+  'shard_total',
+  'shard_params',
+  'misfire_policy',
+  'overlap_policy',
+  'max_concurrency',
+  'timeout_ms',
+  'retry_max',
+  'retry_backoff_ms',
+  'retry_backoff_kind',
+  'enabled',
+  'schedule_state',
+  'schedule_error',
+  'next_fire_time',
+  'last_fire_time',
+  'version',
+  'created_at',
+  'updated_at',
+  'created_by',
+  'updated_by',
 ];
 
 /**
@@ -33,10 +59,36 @@ export async function registerJobs(pool, namespace, n, chunk = 5000) {
       const s = i % 60;
       secondOf.set(id, s);
       rows.push([
-        id, namespace, `bench-${i}`, null, BENCH_HANDLER, 'CRON', `${s} * * * * *`, 'UTC', null,
-        'ROUND_ROBIN', null, 1, null, 'FIRE_ONCE_NOW', 'ALLOW', 0,
-        60000, 0, 1000, 'FIXED', 0, 'OK', null,
-        null, null, 1, now, now, 'bench', null,
+        id,
+        namespace,
+        `bench-${i}`,
+        null,
+        BENCH_HANDLER,
+        'CRON',
+        `${s} * * * * *`,
+        'UTC',
+        null,
+        'ROUND_ROBIN',
+        null,
+        1,
+        null,
+        'FIRE_ONCE_NOW',
+        'ALLOW',
+        0,
+        60000,
+        0,
+        1000,
+        'FIXED',
+        0,
+        'OK',
+        null,
+        null,
+        null,
+        1,
+        now,
+        now,
+        'bench',
+        null,
       ]);
     }
     await pool.query(`INSERT INTO job_definition (${DEF_COLUMNS.join(',')}) VALUES ?`, [rows]);
@@ -108,7 +160,9 @@ export class SlotProbe {
         const due = [...this.pending.keys()].filter((t) => t <= now).slice(0, 50);
         if (due.length > 0) {
           const [rows] = await this.pool.query(
-            `SELECT fire_time AS t, COUNT(*) AS c FROM job_instance WHERE status IN ('PENDING', 'DISPATCHED') AND fire_time IN (?) GROUP BY fire_time`, [due]);
+            `SELECT fire_time AS t, COUNT(*) AS c FROM job_instance WHERE status IN ('PENDING', 'DISPATCHED') AND fire_time IN (?) GROUP BY fire_time`,
+            [due],
+          );
           this.queries++;
           const seen = Date.now();
           for (const r of rows) {
@@ -139,11 +193,17 @@ export class SlotProbe {
 export async function readInstances(pool, namespace, start, end) {
   const [rows] = await pool.query(
     `SELECT id, job_id, fire_time, created_at, trigger_source FROM job_instance
-      WHERE status IN ('PENDING', 'DISPATCHED') AND fire_time >= ? AND fire_time < ? AND namespace = ?`, [start, end, namespace]);
+      WHERE status IN ('PENDING', 'DISPATCHED') AND fire_time >= ? AND fire_time < ? AND namespace = ?`,
+    [start, end, namespace],
+  );
   const [[other]] = await pool.query(
     `SELECT COUNT(*) AS c FROM job_instance WHERE status NOT IN ('PENDING', 'DISPATCHED') AND fire_time >= ? AND fire_time < ? AND namespace = ?`,
-    [start, end, namespace]);
-  return { rows: rows.map((r) => ({ ...r, fire_time: Number(r.fire_time), created_at: Number(r.created_at) })), notPending: Number(other.c) };
+    [start, end, namespace],
+  );
+  return {
+    rows: rows.map((r) => ({ ...r, fire_time: Number(r.fire_time), created_at: Number(r.created_at) })),
+    notPending: Number(other.c),
+  };
 }
 
 /**
@@ -155,7 +215,9 @@ export async function cleanup(pool, redis, namespace, since) {
   let instances = 0;
   for (;;) {
     const [r] = await pool.query(
-      `DELETE FROM job_instance WHERE status IN ('PENDING', 'DISPATCHED') AND fire_time >= ? AND namespace = ? LIMIT 20000`, [since, namespace]);
+      `DELETE FROM job_instance WHERE status IN ('PENDING', 'DISPATCHED') AND fire_time >= ? AND namespace = ? LIMIT 20000`,
+      [since, namespace],
+    );
     instances += r.affectedRows;
     if (r.affectedRows < 20000) break;
   }

@@ -96,7 +96,8 @@ export function diffSqlTraces(before, after, tasks) {
       sum.set(shape, cur);
     }
   });
-  const shapes = [...sum].filter(([, s]) => s.calls > 0)
+  const shapes = [...sum]
+    .filter(([, s]) => s.calls > 0)
     .map(([shape, s]) => ({ shape, calls: s.calls, perTask: s.calls / tasks, avgMs: s.ms / s.calls }))
     .sort((a, b) => b.calls - a.calls);
   return { perTask: shapes.reduce((t, s) => t + s.perTask, 0), shapes };

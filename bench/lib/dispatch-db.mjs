@@ -22,11 +22,16 @@ export async function createApiClient(product, env, appId, baseUrl) {
   const bin = join(dirname(product.mainJs), 'bin/create-app.js');
   // Unlimited (--rate-limit 0): the benchmark measures throughput, not the default per-app rate limit.
   const r = spawnSync(process.execPath, [bin, appId, '--rate-limit', '0'], {
-    cwd: product.cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, LOG_LEVEL: 'error' },
+    cwd: product.cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, LOG_LEVEL: 'error' },
   });
   const secret = /Secret:\s+([0-9a-f]+)/.exec(r.stdout ?? '')?.[1];
-  if (r.status !== 0 || !secret) throw new Error(`create-app ${appId} failed (exit ${r.status}): ${r.stderr || r.stdout}`);
-  const { TickwheelClient } = await import(pathToFileURL(join(dirname(product.mainJs), 'client/tickwheel-client.js')).href);
+  if (r.status !== 0 || !secret)
+    throw new Error(`create-app ${appId} failed (exit ${r.status}): ${r.stderr || r.stdout}`);
+  const { TickwheelClient } = await import(
+    pathToFileURL(join(dirname(product.mainJs), 'client/tickwheel-client.js')).href
+  );
   return { client: new TickwheelClient({ baseUrl, appId, secret }), appId };
 }
 
@@ -39,7 +44,9 @@ export async function createApiClient(product, env, appId, baseUrl) {
 export async function unfinishedCount(pool, appId, since) {
   const [[r]] = await pool.query(
     `SELECT COUNT(*) AS c FROM job_instance FORCE INDEX (ix_job_instance_status_fire)
-      WHERE status IN (?) AND fire_time >= ? AND app_id = ?`, [UNFINISHED, since, appId]);
+      WHERE status IN (?) AND fire_time >= ? AND app_id = ?`,
+    [UNFINISHED, since, appId],
+  );
   return Number(r.c);
 }
 
@@ -48,7 +55,12 @@ export async function unfinishedCount(pool, appId, since) {
  * or `timeoutS` passed. Call once every task was accepted (each 202 means its row is committed).
  * @returns {Promise<{done: boolean, at: number, left: number, polls: number}>}
  */
-export async function waitFinished(pool, appId, since, { everyMs = 200, stallS = 60, timeoutS = 900, onProgress } = {}) {
+export async function waitFinished(
+  pool,
+  appId,
+  since,
+  { everyMs = 200, stallS = 60, timeoutS = 900, onProgress } = {},
+) {
   const end = Date.now() + timeoutS * 1000;
   let polls = 0;
   let last = Infinity;
@@ -77,16 +89,42 @@ export async function readTasks(pool, appId) {
   const [rows] = await pool.query(
     `SELECT i.id, i.request_id, i.status, i.attempt, i.node_id, i.created_at, i.dispatched_at, i.started_at, i.finished_at,
             (SELECT COUNT(*) FROM job_attempt a WHERE a.instance_id = i.id) AS attempts
-       FROM job_instance i WHERE i.app_id = ?`, [appId]);
+       FROM job_instance i WHERE i.app_id = ?`,
+    [appId],
+  );
   const num = (v) => (v === null ? null : Number(v));
   return rows.map((r) => ({
-    id: r.id, requestId: r.request_id, status: r.status, attempt: Number(r.attempt), nodeId: r.node_id, createdAt: Number(r.created_at),
-    dispatchedAt: num(r.dispatched_at), startedAt: num(r.started_at), finishedAt: num(r.finished_at), attempts: Number(r.attempts),
+    id: r.id,
+    requestId: r.request_id,
+    status: r.status,
+    attempt: Number(r.attempt),
+    nodeId: r.node_id,
+    createdAt: Number(r.created_at),
+    dispatchedAt: num(r.dispatched_at),
+    startedAt: num(r.started_at),
+    finishedAt: num(r.finished_at),
+    attempts: Number(r.attempts),
   }));
 }
 
-const DB_COUNTERS = ['Questions', 'Com_select', 'Com_insert', 'Com_update', 'Com_delete', 'Com_commit', 'Handler_commit', 'Innodb_data_fsyncs',
-  'Innodb_log_writes', 'Handler_read_key', 'Handler_read_next', 'Handler_read_rnd_next', 'Handler_write', 'Handler_update', 'Bytes_received', 'Bytes_sent'];
+const DB_COUNTERS = [
+  'Questions',
+  'Com_select',
+  'Com_insert',
+  'Com_update',
+  'Com_delete',
+  'Com_commit',
+  'Handler_commit',
+  'Innodb_data_fsyncs',
+  'Innodb_log_writes',
+  'Handler_read_key',
+  'Handler_read_next',
+  'Handler_read_rnd_next',
+  'Handler_write',
+  'Handler_update',
+  'Bytes_received',
+  'Bytes_sent',
+];
 
 /**
  * The MariaDB server's global counters that say how many statements, commits and log flushes happened
@@ -118,7 +156,10 @@ export async function redisCommandStats(redis) {
  */
 export function perTask(before, after, tasks, harnessQueries = 0) {
   const db = {};
-  for (const k of DB_COUNTERS) db[k] = ((after.db[k] ?? 0) - (before.db[k] ?? 0) - (k === 'Questions' || k === 'Com_select' ? harnessQueries : 0)) / tasks;
+  for (const k of DB_COUNTERS)
+    db[k] =
+      ((after.db[k] ?? 0) - (before.db[k] ?? 0) - (k === 'Questions' || k === 'Com_select' ? harnessQueries : 0)) /
+      tasks;
   const redis = [];
   let total = 0;
   for (const [cmd, a] of Object.entries(after.redis)) {
@@ -141,7 +182,10 @@ export async function cleanupCase(pool, redis, { namespace, appId, nodePrefix, s
   let attempts = 0;
   let instances = 0;
   if (appId) {
-    const [a] = await pool.query('DELETE a FROM job_attempt a JOIN job_instance i ON a.instance_id = i.id WHERE i.app_id = ?', [appId]);
+    const [a] = await pool.query(
+      'DELETE a FROM job_attempt a JOIN job_instance i ON a.instance_id = i.id WHERE i.app_id = ?',
+      [appId],
+    );
     attempts = a.affectedRows;
     for (;;) {
       const [d] = await pool.query('DELETE FROM job_instance WHERE app_id = ? LIMIT 5000', [appId]);

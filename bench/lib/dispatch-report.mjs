@@ -16,45 +16,100 @@ export function allCpuMsPerTask(r) {
  */
 export function printDispatchResults(report, log) {
   const A = report.args;
-  log(`\nTickwheel dispatch benchmark — product: ${report.product}; n=${fmt(A.n)} noop tasks per case; single = one signed POST /api/tasks per task, ${A['in-flight']} in flight; `
-    + `batch = POST /api/tasks/batch of ${A['batch-size']}, ${A['batch-in-flight']} in flight; Redis hz ${report.redisHz}`);
-  log('tasks/s = n / (last finished_at - first submit). start = started_at - created_at (ms): dispatch = dispatched_at - created_at, queue = started_at - dispatched_at.');
+  log(
+    `\nTickwheel dispatch benchmark — product: ${report.product}; n=${fmt(A.n)} noop tasks per case; single = one signed POST /api/tasks per task, ${A['in-flight']} in flight; ` +
+      `batch = POST /api/tasks/batch of ${A['batch-size']}, ${A['batch-in-flight']} in flight; Redis hz ${report.redisHz}`,
+  );
+  log(
+    'tasks/s = n / (last finished_at - first submit). start = started_at - created_at (ms): dispatch = dispatched_at - created_at, queue = started_at - dispatched_at.',
+  );
   const R = report.results;
-  printTable(R.map((r) => ({
-    executors: r.executors, submit: modeName(r.mode), 'tasks/s': fmt(r.tasksPerSec), 'submit s': fmt(r.submit.ms / 1000, 1), 'submit/s': fmt(r.submit.perSec),
-    'drain s': fmt(r.drainMs / 1000, 1), 'start p50': fmt(r.latency.p50), 'start p99': fmt(r.latency.p99), 'start max': fmt(r.latency.max),
-    'dispatch p50': fmt(r.dispatch.p50), 'queue p50': fmt(r.queue.p50), 'queue p99': fmt(r.queue.p99),
-    lost: fmt(r.lost), doubled: fmt(r.doubled), refused: fmt(r.submit.refused),
-    'per node': Object.values(r.perNode).join('/'),
-  })), undefined, log);
+  printTable(
+    R.map((r) => ({
+      executors: r.executors,
+      submit: modeName(r.mode),
+      'tasks/s': fmt(r.tasksPerSec),
+      'submit s': fmt(r.submit.ms / 1000, 1),
+      'submit/s': fmt(r.submit.perSec),
+      'drain s': fmt(r.drainMs / 1000, 1),
+      'start p50': fmt(r.latency.p50),
+      'start p99': fmt(r.latency.p99),
+      'start max': fmt(r.latency.max),
+      'dispatch p50': fmt(r.dispatch.p50),
+      'queue p50': fmt(r.queue.p50),
+      'queue p99': fmt(r.queue.p99),
+      lost: fmt(r.lost),
+      doubled: fmt(r.doubled),
+      refused: fmt(r.submit.refused),
+      'per node': Object.values(r.perNode).join('/'),
+    })),
+    undefined,
+    log,
+  );
   log('');
-  log('CPU in cores over the window (first submit -> all finished); CPU s per 1,000 tasks of the product\'s processes; all ms/task = CPU of the product, mariadbd, redis and the client per task.');
-  printTable(R.map((r) => ({
-    executors: r.executors, submit: modeName(r.mode), 'window s': fmt(r.windowMs / 1000, 1), 'api/sched': fmt(r.cores.api, 2),
-    'executor procs': r.cores.executors.map((c) => fmt(c, 2)).join('+'), mariadbd: fmt(r.cores.mysqld, 2), redis: fmt(r.cores.redis, 2),
-    'harness (client)': fmt(r.cores.harness, 2), foreign: fmt(r.cores.foreign, 2), machine: fmt(r.cores.machine, 2),
-    'api s/1000': fmt(r.cores.apiCpuSPer1000, 2), 'exec s/1000': fmt(r.cores.executorsCpuSPer1000, 2),
-    'all ms/task': fmt(allCpuMsPerTask(r), 2),
-    'RSS api/exec MB': `${fmt(r.rss.api[1])}/${r.rss.executors.map((x) => fmt(x[1])).join(',')}`,
-    'load1 start/end': `${r.loadStart.load1}/${r.loadEnd.load1}`,
-  })), undefined, log);
+  log(
+    "CPU in cores over the window (first submit -> all finished); CPU s per 1,000 tasks of the product's processes; all ms/task = CPU of the product, mariadbd, redis and the client per task.",
+  );
+  printTable(
+    R.map((r) => ({
+      executors: r.executors,
+      submit: modeName(r.mode),
+      'window s': fmt(r.windowMs / 1000, 1),
+      'api/sched': fmt(r.cores.api, 2),
+      'executor procs': r.cores.executors.map((c) => fmt(c, 2)).join('+'),
+      mariadbd: fmt(r.cores.mysqld, 2),
+      redis: fmt(r.cores.redis, 2),
+      'harness (client)': fmt(r.cores.harness, 2),
+      foreign: fmt(r.cores.foreign, 2),
+      machine: fmt(r.cores.machine, 2),
+      'api s/1000': fmt(r.cores.apiCpuSPer1000, 2),
+      'exec s/1000': fmt(r.cores.executorsCpuSPer1000, 2),
+      'all ms/task': fmt(allCpuMsPerTask(r), 2),
+      'RSS api/exec MB': `${fmt(r.rss.api[1])}/${r.rss.executors.map((x) => fmt(x[1])).join(',')}`,
+      'load1 start/end': `${r.loadStart.load1}/${r.loadEnd.load1}`,
+    })),
+    undefined,
+    log,
+  );
   log('');
-  log('Server work per task (global counters, so anything else on the shared servers counts too; the bench\'s own polls are taken off):');
-  printTable(R.map((r) => {
-    const d = r.perTask.db;
-    return {
-      executors: r.executors, submit: modeName(r.mode), 'SQL stmts': fmt(d.Questions, 1), SELECT: fmt(d.Com_select, 1), INSERT: fmt(d.Com_insert, 2),
-      UPDATE: fmt(d.Com_update, 2), 'handler commits': fmt(d.Handler_commit, 1), fsyncs: fmt(d.Innodb_data_fsyncs, 2), 'log writes': fmt(d.Innodb_log_writes, 2),
-      'index reads': fmt(d.Handler_read_key + d.Handler_read_next, 1), 'rows scanned': fmt(d.Handler_read_rnd_next, 1), 'Redis calls': fmt(r.perTask.redisCallsPerTask, 1),
-      'top Redis commands (calls/task)': r.perTask.redis.slice(0, 7).map((c) => `${c.cmd} ${fmt(c.perTask, 2)}`).join(', '),
-    };
-  }), undefined, log);
+  log(
+    "Server work per task (global counters, so anything else on the shared servers counts too; the bench's own polls are taken off):",
+  );
+  printTable(
+    R.map((r) => {
+      const d = r.perTask.db;
+      return {
+        executors: r.executors,
+        submit: modeName(r.mode),
+        'SQL stmts': fmt(d.Questions, 1),
+        SELECT: fmt(d.Com_select, 1),
+        INSERT: fmt(d.Com_insert, 2),
+        UPDATE: fmt(d.Com_update, 2),
+        'handler commits': fmt(d.Handler_commit, 1),
+        fsyncs: fmt(d.Innodb_data_fsyncs, 2),
+        'log writes': fmt(d.Innodb_log_writes, 2),
+        'index reads': fmt(d.Handler_read_key + d.Handler_read_next, 1),
+        'rows scanned': fmt(d.Handler_read_rnd_next, 1),
+        'Redis calls': fmt(r.perTask.redisCallsPerTask, 1),
+        'top Redis commands (calls/task)': r.perTask.redis
+          .slice(0, 7)
+          .map((c) => `${c.cmd} ${fmt(c.perTask, 2)}`)
+          .join(', '),
+      };
+    }),
+    undefined,
+    log,
+  );
   for (const r of R) {
     const ok = r.lost === 0 && r.doubled === 0 && r.submit.refused === 0 && r.finished.done;
-    log(`${r.executors} exec ${modeName(r.mode)}: ${ok ? 'none lost, none doubled' : 'PROBLEM'} — ${fmt(r.rows)} rows for ${fmt(r.tasks)} request ids, statuses ${JSON.stringify(r.statuses)}, `
-      + `ran twice ${r.ranTwice}, refused ${r.submit.refused}${r.submit.refused ? ` (e.g. ${JSON.stringify(r.submit.refusedSample[0])})` : ''}; product warn lines ${r.productWarnLines}`);
+    log(
+      `${r.executors} exec ${modeName(r.mode)}: ${ok ? 'none lost, none doubled' : 'PROBLEM'} — ${fmt(r.rows)} rows for ${fmt(r.tasks)} request ids, statuses ${JSON.stringify(r.statuses)}, ` +
+        `ran twice ${r.ranTwice}, refused ${r.submit.refused}${r.submit.refused ? ` (e.g. ${JSON.stringify(r.submit.refusedSample[0])})` : ''}; product warn lines ${r.productWarnLines}`,
+    );
   }
-  log(`load: ${R.map((r) => `${r.executors}x ${r.mode} start "${r.loadStart.uptime}"`).join('; ')}; end "${report.loadAtEnd}"`);
+  log(
+    `load: ${R.map((r) => `${r.executors}x ${r.mode} start "${r.loadStart.uptime}"`).join('; ')}; end "${report.loadAtEnd}"`,
+  );
 }
 
 /**
@@ -75,15 +130,32 @@ export function printDispatchProfiles(report, log) {
       }
       const cpuMs = cores * r.windowMs;
       const us = (pct) => fmt((pct / 100) * ((cpuMs * 1000) / tasks));
-      log(`\n${label}: ${fmt(cpuMs)} ms CPU in the window (/proc) = ${fmt((cpuMs * 1000) / tasks)} µs per task (${fmt(tasks)} tasks); ${fmt(prof.totalMs)} ms sampled. By package/file (self time):`);
-      printTable(prof.byBucket.map((b) => ({ what: b.what, '%': fmt(b.pct, 1), 'µs/task': us(b.pct) })), undefined, log);
+      log(
+        `\n${label}: ${fmt(cpuMs)} ms CPU in the window (/proc) = ${fmt((cpuMs * 1000) / tasks)} µs per task (${fmt(tasks)} tasks); ${fmt(prof.totalMs)} ms sampled. By package/file (self time):`,
+      );
+      printTable(
+        prof.byBucket.map((b) => ({ what: b.what, '%': fmt(b.pct, 1), 'µs/task': us(b.pct) })),
+        undefined,
+        log,
+      );
       log('top functions (self time):');
-      printTable(prof.byFunction.map((b) => ({ what: b.what, '%': fmt(b.pct, 1), 'µs/task': us(b.pct) })), undefined, log);
+      printTable(
+        prof.byFunction.map((b) => ({ what: b.what, '%': fmt(b.pct, 1), 'µs/task': us(b.pct) })),
+        undefined,
+        log,
+      );
     };
     show(`${r.executors} exec ${modeName(r.mode)} — api,scheduler process`, p.api, r.cores.api, r.n);
-    log(`\n${r.executors} exec ${modeName(r.mode)} — executors: ${fmt(r.cores.executorsTotal * r.windowMs)} ms CPU in all (/proc), ${fmt((r.cores.executorsTotal * r.windowMs * 1000) / r.n)} µs per task`);
+    log(
+      `\n${r.executors} exec ${modeName(r.mode)} — executors: ${fmt(r.cores.executorsTotal * r.windowMs)} ms CPU in all (/proc), ${fmt((r.cores.executorsTotal * r.windowMs * 1000) / r.n)} µs per task`,
+    );
     const ran = Object.entries(r.perNode).find(([id]) => /^benchd-\d+-1-/.test(id))?.[1] ?? r.n / r.executors;
-    show(`${r.executors} exec ${modeName(r.mode)} — executor 1 (of ${p.executors.length}), per task it ran`, p.executors[0], r.cores.executors[0], ran);
+    show(
+      `${r.executors} exec ${modeName(r.mode)} — executor 1 (of ${p.executors.length}), per task it ran`,
+      p.executors[0],
+      r.cores.executors[0],
+      ran,
+    );
   }
 }
 
@@ -105,15 +177,24 @@ export function ratios(report) {
     const bull = best(P.bullmq.filter((c) => c.mode === peerMode));
     const boss = best((P.pgboss ?? []).filter((c) => c.mode === peerMode));
     out.push({
-      executors: r.executors, mode: r.mode, ours: r.tasksPerSec, oursSubmitPerSec: r.submit.perSec,
-      bullmq: bull, vsBullmq: bull ? r.tasksPerSec / bull.e2e : NaN, submitVsBullmqAdd: bull ? r.submit.perSec / bull.add : NaN,
-      pgboss: boss, vsPgboss: boss ? r.tasksPerSec / boss.e2e : NaN,
+      executors: r.executors,
+      mode: r.mode,
+      ours: r.tasksPerSec,
+      oursSubmitPerSec: r.submit.perSec,
+      bullmq: bull,
+      vsBullmq: bull ? r.tasksPerSec / bull.e2e : NaN,
+      submitVsBullmqAdd: bull ? r.submit.perSec / bull.add : NaN,
+      pgboss: boss,
+      vsPgboss: boss ? r.tasksPerSec / boss.e2e : NaN,
     });
   }
   return out;
 }
 
-const peerLabel = (c, kind) => (c ? `${kind === 'bullmq' ? (c.mode === 'single' ? 'add x1' : `addBulk x${c.batch}`) : (c.mode === 'single' ? 'send x1' : `insert x${c.batch}`)} ${c.topology === 'inproc' ? '1 proc' : '2 procs'} c=${c.concurrency}` : 'n/a');
+const peerLabel = (c, kind) =>
+  c
+    ? `${kind === 'bullmq' ? (c.mode === 'single' ? 'add x1' : `addBulk x${c.batch}`) : c.mode === 'single' ? 'send x1' : `insert x${c.batch}`} ${c.topology === 'inproc' ? '1 proc' : '2 procs'} c=${c.concurrency}`
+    : 'n/a';
 
 /**
  * Prints the peers' figures from the same sitting and the ratios ours / peer.
@@ -122,22 +203,54 @@ const peerLabel = (c, kind) => (c ? `${kind === 'bullmq' ? (c.mode === 'single' 
  */
 export function printDispatchPeers(report, log) {
   const P = report.peers;
-  log(`\nPeers (../shared/peers, same sitting, n=${fmt(P.n)}, median of ${P.runs} run(s); Redis hz ${P.redisHz}; loadavg at end ${P.loadavg}). e2e = n / (first add -> last completion).`);
-  printTable([
-    ...P.bullmq.map((c) => ({ peer: 'BullMQ', producer: c.mode === 'single' ? 'add x1 (1 in flight)' : `addBulk x${c.batch}`, consumer: `${c.topology === 'inproc' ? '1 proc' : '2 procs'} c=${c.concurrency}${c.topology === 'inproc' ? '' : ' x2'}`,
-      'e2e jobs/s': fmt(c.e2e), 'min..max': `${fmt(c.e2eMin)}..${fmt(c.e2eMax)}`, 'add-phase /s': fmt(c.add), note: `foreign ${fmt(c.foreignCores, 2)}${c.disturbed ? ' DISTURBED' : ''}` })),
-    ...(P.pgboss ?? []).map((c) => ({ peer: 'pg-boss', producer: c.mode === 'single' ? 'send x1 (1 in flight)' : `insert x${c.batch}`, consumer: `${c.topology === 'inproc' ? '1 proc' : '2 procs'} fetch(batch ${c.concurrency})`,
-      'e2e jobs/s': fmt(c.e2e), 'min..max': `${fmt(c.e2eMin)}..${fmt(c.e2eMax)}`, 'add-phase /s': fmt(c.add), note: `foreign ${fmt(c.foreignCores, 2)}${c.disturbed ? ' DISTURBED' : ''}` })),
-  ], undefined, log);
+  log(
+    `\nPeers (../shared/peers, same sitting, n=${fmt(P.n)}, median of ${P.runs} run(s); Redis hz ${P.redisHz}; loadavg at end ${P.loadavg}). e2e = n / (first add -> last completion).`,
+  );
+  printTable(
+    [
+      ...P.bullmq.map((c) => ({
+        peer: 'BullMQ',
+        producer: c.mode === 'single' ? 'add x1 (1 in flight)' : `addBulk x${c.batch}`,
+        consumer: `${c.topology === 'inproc' ? '1 proc' : '2 procs'} c=${c.concurrency}${c.topology === 'inproc' ? '' : ' x2'}`,
+        'e2e jobs/s': fmt(c.e2e),
+        'min..max': `${fmt(c.e2eMin)}..${fmt(c.e2eMax)}`,
+        'add-phase /s': fmt(c.add),
+        note: `foreign ${fmt(c.foreignCores, 2)}${c.disturbed ? ' DISTURBED' : ''}`,
+      })),
+      ...(P.pgboss ?? []).map((c) => ({
+        peer: 'pg-boss',
+        producer: c.mode === 'single' ? 'send x1 (1 in flight)' : `insert x${c.batch}`,
+        consumer: `${c.topology === 'inproc' ? '1 proc' : '2 procs'} fetch(batch ${c.concurrency})`,
+        'e2e jobs/s': fmt(c.e2e),
+        'min..max': `${fmt(c.e2eMin)}..${fmt(c.e2eMax)}`,
+        'add-phase /s': fmt(c.add),
+        note: `foreign ${fmt(c.foreignCores, 2)}${c.disturbed ? ' DISTURBED' : ''}`,
+      })),
+    ],
+    undefined,
+    log,
+  );
   if (P.pgbossSkipped) log(`pg-boss skipped: ${P.pgbossSkipped}`);
   if (!report.ratios?.length) return;
   log('\nRatios, ours / the best peer configuration of the same submit style (> 1: we are faster):');
-  printTable(report.ratios.map((x) => ({
-    ours: `${x.executors} exec ${x.mode}`, 'ours tasks/s': fmt(x.ours), BullMQ: peerLabel(x.bullmq, 'bullmq'), 'BullMQ /s': x.bullmq ? fmt(x.bullmq.e2e) : 'n/a',
-    'ours/BullMQ': fmt(x.vsBullmq, 2), 'submit phase ours/BullMQ add-phase': fmt(x.submitVsBullmqAdd, 2),
-    'pg-boss': peerLabel(x.pgboss, 'pgboss'), 'pg-boss /s': x.pgboss ? fmt(x.pgboss.e2e) : 'n/a', 'ours/pg-boss': fmt(x.vsPgboss, 2),
-  })), undefined, log);
-  log(`(single: ours has ${report.args['in-flight']} requests in flight, BullMQ add and pg-boss send have 1: the peers' producers are sequential awaited calls.)`);
+  printTable(
+    report.ratios.map((x) => ({
+      ours: `${x.executors} exec ${x.mode}`,
+      'ours tasks/s': fmt(x.ours),
+      BullMQ: peerLabel(x.bullmq, 'bullmq'),
+      'BullMQ /s': x.bullmq ? fmt(x.bullmq.e2e) : 'n/a',
+      'ours/BullMQ': fmt(x.vsBullmq, 2),
+      'submit phase ours/BullMQ add-phase': fmt(x.submitVsBullmqAdd, 2),
+      'pg-boss': peerLabel(x.pgboss, 'pgboss'),
+      'pg-boss /s': x.pgboss ? fmt(x.pgboss.e2e) : 'n/a',
+      'ours/pg-boss': fmt(x.vsPgboss, 2),
+    })),
+    undefined,
+    log,
+  );
+  log(
+    `(single: ours has ${report.args['in-flight']} requests in flight, BullMQ add and pg-boss send have 1: the peers' producers are sequential awaited calls.)`,
+  );
 }
 
 /**
@@ -149,15 +262,28 @@ export function printDispatchPeers(report, log) {
 export function printSqlTraces(report, log) {
   for (const r of report.results) {
     if (!r.sqlTrace) continue;
-    for (const [role, t] of [['api,scheduler process', r.sqlTrace.api], ['executors (all)', r.sqlTrace.executors]]) {
+    for (const [role, t] of [
+      ['api,scheduler process', r.sqlTrace.api],
+      ['executors (all)', r.sqlTrace.executors],
+    ]) {
       if (!t) {
         log(`\n${r.executors} exec ${modeName(r.mode)} — ${role}: no SQL trace`);
         continue;
       }
       log(`\n${r.executors} exec ${modeName(r.mode)} — ${role}: ${fmt(t.perTask, 2)} SQL statements per task`);
-      printTable(t.shapes.filter((s) => s.perTask >= 0.001).slice(0, 15).map((s) => ({
-        'per task': fmt(s.perTask, 3), calls: fmt(s.calls), 'avg ms': fmt(s.avgMs, 2), statement: s.shape.slice(0, 150),
-      })), ['per task', 'calls', 'avg ms', 'statement'], log);
+      printTable(
+        t.shapes
+          .filter((s) => s.perTask >= 0.001)
+          .slice(0, 15)
+          .map((s) => ({
+            'per task': fmt(s.perTask, 3),
+            calls: fmt(s.calls),
+            'avg ms': fmt(s.avgMs, 2),
+            statement: s.shape.slice(0, 150),
+          })),
+        ['per task', 'calls', 'avg ms', 'statement'],
+        log,
+      );
     }
   }
 }

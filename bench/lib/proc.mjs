@@ -31,18 +31,32 @@ function buildSnapshot(repo, which) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   if (which === 'tree') {
-    for (const f of SNAPSHOT_FILES) if (existsSync(join(repo, f))) cpSync(join(repo, f), join(dir, f), { recursive: true });
+    for (const f of SNAPSHOT_FILES)
+      if (existsSync(join(repo, f))) cpSync(join(repo, f), join(dir, f), { recursive: true });
   } else {
-    const r = spawnSync('bash', ['-c', `git archive HEAD ${SNAPSHOT_FILES.join(' ')} | tar -x -C '${dir}'`], { cwd: repo, encoding: 'utf8' });
+    const r = spawnSync('bash', ['-c', `git archive HEAD ${SNAPSHOT_FILES.join(' ')} | tar -x -C '${dir}'`], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`git archive HEAD failed: ${r.stderr}`);
   }
   symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
-  const tsc = spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', 'dist'], {
-    cwd: dir, encoding: 'utf8',
-  });
+  const tsc = spawnSync(
+    process.execPath,
+    [join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', 'dist'],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  );
   copyLua(join(dir, 'src'), join(dir, 'dist', 'src'));
   writeFileSync(join(dir, 'dist', 'package.json'), '{"type":"module"}\n');
-  return { ok: tsc.status === 0, errors: (tsc.stdout + tsc.stderr).trim(), mainJs: join(dir, 'dist/src/main.js'), cwd: dir };
+  return {
+    ok: tsc.status === 0,
+    errors: (tsc.stdout + tsc.stderr).trim(),
+    mainJs: join(dir, 'dist/src/main.js'),
+    cwd: dir,
+  };
 }
 
 /**
@@ -66,9 +80,19 @@ export function prepareProduct(repo, source, log) {
   const first = source === 'head' ? 'head' : 'tree';
   log(`building ${first === 'tree' ? 'the working tree' : `git HEAD ${rev}`} into ${BUILD_ROOT}/${first} (tsc)...`);
   let b = buildSnapshot(repo, first);
-  if (b.ok) return { mainJs: b.mainJs, cwd: b.cwd, source: first === 'tree' ? `working tree (HEAD ${rev}${dirty ? ' + uncommitted src changes' : ''})` : `git HEAD ${rev}`, rev, dirty };
+  if (b.ok)
+    return {
+      mainJs: b.mainJs,
+      cwd: b.cwd,
+      source:
+        first === 'tree' ? `working tree (HEAD ${rev}${dirty ? ' + uncommitted src changes' : ''})` : `git HEAD ${rev}`,
+      rev,
+      dirty,
+    };
   if (source !== 'auto') throw new Error(`tsc failed on ${first}:\n${b.errors}`);
-  log(`WARNING: the working tree does not compile (someone is mid-edit):\n${b.errors.split('\n').slice(0, 5).join('\n')}\nWARNING: measuring git HEAD ${rev} instead.`);
+  log(
+    `WARNING: the working tree does not compile (someone is mid-edit):\n${b.errors.split('\n').slice(0, 5).join('\n')}\nWARNING: measuring git HEAD ${rev} instead.`,
+  );
   b = buildSnapshot(repo, 'head');
   if (!b.ok) throw new Error(`tsc failed on HEAD too:\n${b.errors}`);
   return { mainJs: b.mainJs, cwd: b.cwd, source: `git HEAD ${rev} (working tree did not compile)`, rev, dirty };
@@ -86,7 +110,9 @@ export function prepareProduct(repo, source, log) {
  */
 export async function startProduct(product, env, nodeArgs = [], timeoutMs = 60_000) {
   const child = spawn(process.execPath, [...nodeArgs, product.mainJs], {
-    cwd: product.cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: product.cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const tail = [];
   const stats = { lines: 0, warnLines: 0 };
@@ -232,7 +258,10 @@ export async function runPeerScript(repo, script, args, o) {
   const out = `/tmp/tickwheel-peers-${process.pid}-${Date.now()}.json`;
   const cmd = [script, ...args, '--out', out];
   o.log(`\n== peers: bash ${cmd.join(' ')}`);
-  const child = spawn('bash', cmd, { cwd: repo, stdio: ['ignore', o.toStderr ? process.stderr : 'inherit', 'inherit'] });
+  const child = spawn('bash', cmd, {
+    cwd: repo,
+    stdio: ['ignore', o.toStderr ? process.stderr : 'inherit', 'inherit'],
+  });
   const code = await new Promise((r) => child.on('exit', r));
   if (code !== 0) throw new Error(`${script} exited with ${code}`);
   const peers = JSON.parse(readFileSync(out, 'utf8'));

@@ -71,12 +71,19 @@ export function parseArgs(defaults, argv) {
     const a = argv[i];
     if (!a.startsWith('--')) throw new Error(`unexpected argument '${a}'`);
     let [k, v] = a.slice(2).split(/=(.*)/s);
-    if (!(k in defaults) && k.startsWith('no-') && typeof defaults[k.slice(3)] === 'boolean') [k, v] = [k.slice(3), 'false'];
-    if (!(k in defaults)) throw new Error(`unknown flag --${k} (known: ${Object.keys(defaults).map((x) => `--${x}`).join(' ')})`);
+    if (!(k in defaults) && k.startsWith('no-') && typeof defaults[k.slice(3)] === 'boolean')
+      [k, v] = [k.slice(3), 'false'];
+    if (!(k in defaults))
+      throw new Error(
+        `unknown flag --${k} (known: ${Object.keys(defaults)
+          .map((x) => `--${x}`)
+          .join(' ')})`,
+      );
     const d = defaults[k];
     if (v === undefined) {
       const next = argv[i + 1];
-      if (next !== undefined && !next.startsWith('--') && (typeof d !== 'boolean' || /^(true|false|0|1)$/.test(next))) v = argv[++i];
+      if (next !== undefined && !next.startsWith('--') && (typeof d !== 'boolean' || /^(true|false|0|1)$/.test(next)))
+        v = argv[++i];
       else v = 'true';
     }
     if (typeof d === 'number') out[k] = Number(v);

@@ -30,7 +30,8 @@ export async function submitSingle(client, tasks, inFlight) {
     try {
       const r = await client.submitTask(tasks[i]);
       if (r.status === 202) accepted++;
-      else refused.push({ requestId: tasks[i].requestId, status: r.status, detail: JSON.stringify(r.body).slice(0, 200) });
+      else
+        refused.push({ requestId: tasks[i].requestId, status: r.status, detail: JSON.stringify(r.body).slice(0, 200) });
     } catch (err) {
       refused.push({ requestId: tasks[i].requestId, status: 'network', detail: err.message });
     }
@@ -57,11 +58,13 @@ export async function submitBatch(client, tasks, size, inFlight) {
       const r = await client.submitTasks(chunk);
       requestMs.push(Date.now() - t);
       if (r.status !== 202) {
-        for (const task of chunk) refused.push({ requestId: task.requestId, status: r.status, detail: JSON.stringify(r.body).slice(0, 200) });
+        for (const task of chunk)
+          refused.push({ requestId: task.requestId, status: r.status, detail: JSON.stringify(r.body).slice(0, 200) });
         return;
       }
       r.body.results.forEach((item, j) => {
-        if ('error' in item) refused.push({ requestId: chunk[j].requestId, status: item.error.status, detail: item.error.detail });
+        if ('error' in item)
+          refused.push({ requestId: chunk[j].requestId, status: item.error.status, detail: item.error.detail });
         else accepted++;
       });
     } catch (err) {

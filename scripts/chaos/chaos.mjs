@@ -31,10 +31,26 @@ const HELP = `npm run chaos -- [--small] [--executors 4] [--jobs 100] [--tasks 1
 npm run chaos -- --kill-latency 20 [--executors 3] [--parallel 1] [--target 20] [--env K=V] [--seed N]`;
 
 const DEFAULTS = {
-  small: false, executors: 4, jobs: 100, tasks: 1500, duration: 90, 'kill-every': 3, 'leader-share': 0.25, 'stall-share': 0.15,
-  'work-ms': '20-300', 'delayed-share': 0.3, settle: 120, seed: 0, env: '', keep: false, help: false,
-  'kill-latency': 0, parallel: 1, target: 20,
-  db: process.env.CHAOS_DB_URL ?? 'mysql://root@127.0.0.1:3306/test', redis: process.env.CHAOS_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  small: false,
+  executors: 4,
+  jobs: 100,
+  tasks: 1500,
+  duration: 90,
+  'kill-every': 3,
+  'leader-share': 0.25,
+  'stall-share': 0.15,
+  'work-ms': '20-300',
+  'delayed-share': 0.3,
+  settle: 120,
+  seed: 0,
+  env: '',
+  keep: false,
+  help: false,
+  'kill-latency': 0,
+  parallel: 1,
+  target: 20,
+  db: process.env.CHAOS_DB_URL ?? 'mysql://root@127.0.0.1:3306/test',
+  redis: process.env.CHAOS_REDIS_URL ?? 'redis://127.0.0.1:6379',
 };
 /** `--small`: the CI size (about a minute in all on a 2-core machine). Explicit flags still win. */
 const SMALL = { executors: 3, jobs: 24, tasks: 240, duration: 25, 'kill-every': 2.5, settle: 60 };
@@ -72,7 +88,12 @@ const rand = prng(args.seed);
 const between = (lo, hi) => lo + rand() * (hi - lo);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (s) => process.stderr.write(`[chaos ${new Date().toISOString().slice(11, 23)}] ${s}\n`);
-const extraEnv = Object.fromEntries(args.env.split(',').filter(Boolean).map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
+const extraEnv = Object.fromEntries(
+  args.env
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => kv.split(/=(.*)/s).slice(0, 2)),
+);
 
 /** Polls `fn` until it returns true; throws after `timeoutMs` naming `what`. */
 async function waitFor(what, fn, timeoutMs, everyMs = 200) {
@@ -87,9 +108,11 @@ async function waitFor(what, fn, timeoutMs, everyMs = 200) {
 /** Runs `fn` over `items` with at most `n` in flight. */
 async function pool(items, n, fn) {
   let i = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (i < items.length) await fn(items[i++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (i < items.length) await fn(items[i++]);
+    }),
+  );
 }
 
 /**
@@ -116,9 +139,15 @@ async function snapshotProduct(dir) {
  */
 async function apiClient(env, product) {
   const appId = `chaos-${randomBytes(4).toString('hex')}`;
-  const out = execFileSync(process.execPath, [join(product, 'dist/src/bin/create-app.js'), appId, '--rate-limit', '0'], {
-    cwd: product, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'error', ...env }, encoding: 'utf8',
-  });
+  const out = execFileSync(
+    process.execPath,
+    [join(product, 'dist/src/bin/create-app.js'), appId, '--rate-limit', '0'],
+    {
+      cwd: product,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'error', ...env },
+      encoding: 'utf8',
+    },
+  );
   const secret = /Secret:\s+(\S+)/.exec(out)?.[1];
   if (!secret) throw new Error(`create-app printed no secret:\n${out}`);
   return { appId, secret };
@@ -140,7 +169,9 @@ async function persist(what, send, giveUpAt) {
 
 /** Deletes what the run wrote: instances, attempts, jobs, audit rows, the API client and the namespace's Redis keys. */
 async function cleanup(db, redis, namespace, appId) {
-  await db.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [namespace]);
+  await db.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [
+    namespace,
+  ]);
   await db.query('DELETE FROM job_instance WHERE namespace = ?', [namespace]);
   await db.query('DELETE FROM job_definition WHERE namespace = ?', [namespace]);
   if (appId) {
@@ -168,17 +199,31 @@ async function runChaos(ctx) {
   const { TickwheelClient } = await import(join(ctx.product, 'dist/src/client/tickwheel-client.js'));
   const client = () => new TickwheelClient({ baseUrl: `http://127.0.0.1:${apiSlot.port}`, appId, secret });
   await Promise.all([...schedulers.slice(1), ...executors].map((s) => s.start()));
-  log(`cluster up: ${schedulers.length} schedulers, ${executors.length} executors; namespace ${namespace}; logs in ${ctx.logDir}`);
+  log(
+    `cluster up: ${schedulers.length} schedulers, ${executors.length} executors; namespace ${namespace}; logs in ${ctx.logDir}`,
+  );
 
   // Cron jobs: every k s, k = 1..5; FIRE_ALL, so a fire missed while no leader ran is made up, never dropped.
   const jobs = Array.from({ length: args.jobs }, (_, i) => ({ code: `chaos-job-${i}`, k: 1 + (i % 5) }));
   const setupUntil = Date.now() + 120_000;
   await pool(jobs, 8, async (j) => {
-    const res = await persist(`create ${j.code}`, () => client().request('POST', '/api/jobs', {
-      code: j.code, handler: 'http', triggerType: 'CRON', triggerExpr: j.k === 1 ? '* * * * * *' : `*/${j.k} * * * * *`,
-      params: { method: 'POST', url: `${receiver.url}/fire/${j.code}` }, misfirePolicy: 'FIRE_ALL', retryMax: 19, retryBackoffMs: 100,
-    }), setupUntil);
-    if (res.status !== 201 && res.status !== 200) throw new Error(`create ${j.code}: ${res.status} ${JSON.stringify(res.body)}`);
+    const res = await persist(
+      `create ${j.code}`,
+      () =>
+        client().request('POST', '/api/jobs', {
+          code: j.code,
+          handler: 'http',
+          triggerType: 'CRON',
+          triggerExpr: j.k === 1 ? '* * * * * *' : `*/${j.k} * * * * *`,
+          params: { method: 'POST', url: `${receiver.url}/fire/${j.code}` },
+          misfirePolicy: 'FIRE_ALL',
+          retryMax: 19,
+          retryBackoffMs: 100,
+        }),
+      setupUntil,
+    );
+    if (res.status !== 201 && res.status !== 200)
+      throw new Error(`create ${j.code}: ${res.status} ${JSON.stringify(res.body)}`);
   });
   log(`${jobs.length} cron jobs registered (every 1-5 s)`);
 
@@ -187,7 +232,10 @@ async function runChaos(ctx) {
   const events = { kills: 0, executorKills: 0, leaderKills: 0, stalls: 0 };
   const restarts = new Set();
   const restartLater = (slot, ms) => {
-    const p = sleep(ms).then(() => slot.start()).catch((err) => log(`restart of ${slot.name} failed: ${err.message}`)).finally(() => restarts.delete(p));
+    const p = sleep(ms)
+      .then(() => slot.start())
+      .catch((err) => log(`restart of ${slot.name} failed: ${err.message}`))
+      .finally(() => restarts.delete(p));
     restarts.add(p);
   };
 
@@ -216,10 +264,12 @@ async function runChaos(ctx) {
         victim.child.kill('SIGSTOP');
         events.stalls++;
         log(`SIGSTOP ${victim.name} for ${Math.round(ms)} ms`);
-        const p = sleep(ms).then(() => {
-          victim.child?.kill('SIGCONT');
-          victim.stalled = false;
-        }).finally(() => restarts.delete(p));
+        const p = sleep(ms)
+          .then(() => {
+            victim.child?.kill('SIGCONT');
+            victim.stalled = false;
+          })
+          .finally(() => restarts.delete(p));
         restarts.add(p);
         continue;
       }
@@ -243,7 +293,14 @@ async function runChaos(ctx) {
         const requestId = `chaos-${namespace}-t${i++}`;
         taskIds.push(requestId);
         const delayMs = rand() < args['delayed-share'] ? Math.round(between(0, 3000)) : undefined;
-        return { requestId, handler: 'http', params: { method: 'POST', url: `${receiver.url}/task` }, maxAttempts: 20, retryBackoffMs: 100, ...(delayMs ? { delayMs } : {}) };
+        return {
+          requestId,
+          handler: 'http',
+          params: { method: 'POST', url: `${receiver.url}/task` },
+          maxAttempts: 20,
+          retryBackoffMs: 100,
+          ...(delayMs ? { delayMs } : {}),
+        };
       });
       const giveUp = Date.now() + 90_000;
       if (n >= 5) {
@@ -264,41 +321,70 @@ async function runChaos(ctx) {
   await Promise.all([chaos, submitting]);
   await Promise.all([...restarts]);
   for (const s of slots) if (!s.alive) await s.start();
-  log(`chaos over after ${((Date.now() - t0) / 1000).toFixed(0)} s: ${events.kills} kills (${events.executorKills} executors, ${events.leaderKills} leaders), ${events.stalls} stalls; ${taskIds.length} tasks submitted`);
+  log(
+    `chaos over after ${((Date.now() - t0) / 1000).toFixed(0)} s: ${events.kills} kills (${events.executorKills} executors, ${events.leaderKills} leaders), ${events.stalls} stalls; ${taskIds.length} tasks submitted`,
+  );
 
   // Stop the schedules: first let the leader catch up (every fire due so far written), then pause every job.
-  await waitFor('a leader', async () => {
-    const pid = await leaderPid(redis, namespace);
-    return schedulers.some((s) => s.pid !== null && s.pid === pid);
-  }, 30_000);
+  await waitFor(
+    'a leader',
+    async () => {
+      const pid = await leaderPid(redis, namespace);
+      return schedulers.some((s) => s.pid !== null && s.pid === pid);
+    },
+    30_000,
+  );
   let stopAt = 0;
-  await waitFor('the leader to catch up with the schedule', async () => {
-    const now = Date.now();
-    const [[r]] = await db.query('SELECT COUNT(*) AS c FROM job_definition WHERE namespace = ? AND enabled = 1 AND next_fire_time <= ?', [namespace, now]);
-    stopAt = now;
-    return Number(r.c) === 0;
-  }, 60_000, 100);
+  await waitFor(
+    'the leader to catch up with the schedule',
+    async () => {
+      const now = Date.now();
+      const [[r]] = await db.query(
+        'SELECT COUNT(*) AS c FROM job_definition WHERE namespace = ? AND enabled = 1 AND next_fire_time <= ?',
+        [namespace, now],
+      );
+      stopAt = now;
+      return Number(r.c) === 0;
+    },
+    60_000,
+    100,
+  );
   const pausedAt = new Map();
   const pauseUntil = Date.now() + 60_000;
   await pool(jobs, 8, async (j) => {
-    const res = await persist(`pause ${j.code}`, () => client().request('POST', `/api/jobs/${j.code}/pause`), pauseUntil);
+    const res = await persist(
+      `pause ${j.code}`,
+      () => client().request('POST', `/api/jobs/${j.code}/pause`),
+      pauseUntil,
+    );
     if (res.status >= 300) throw new Error(`pause ${j.code}: ${res.status} ${JSON.stringify(res.body)}`);
     pausedAt.set(j.code, Date.now());
   });
   log(`schedules stopped (fires up to ${new Date(stopAt).toISOString()} expected); waiting for quiescence`);
   const settleFrom = Date.now();
 
-  const settled = await waitFor('every instance to reach a final state', async () => {
-    const [[r]] = await db.query(`SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ? AND status NOT IN (${[...FINAL].map(() => '?').join(',')})`,
-      [namespace, ...FINAL]);
-    return Number(r.c) === 0;
-  }, args.settle * 1000, 250).then(() => true, () => false);
+  const settled = await waitFor(
+    'every instance to reach a final state',
+    async () => {
+      const [[r]] = await db.query(
+        `SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ? AND status NOT IN (${[...FINAL].map(() => '?').join(',')})`,
+        [namespace, ...FINAL],
+      );
+      return Number(r.c) === 0;
+    },
+    args.settle * 1000,
+    250,
+  ).then(
+    () => true,
+    () => false,
+  );
   const quietMs = Date.now() - settleFrom;
   await Promise.all(executors.map((s) => s.stop()));
   await Promise.all(schedulers.map((s) => s.stop()));
   const v = await judge(db, { namespace, taskIds, stopAt, pausedAt, log: receiver.log });
   const k = v.counts;
-  const line = `chaos: ${v.ok ? 'OK' : 'FAIL'} fires=${k.fires} (expected ${k.expectedFires}) tasks=${k.tasks}/${taskIds.length} kills=${events.kills} ` +
+  const line =
+    `chaos: ${v.ok ? 'OK' : 'FAIL'} fires=${k.fires} (expected ${k.expectedFires}) tasks=${k.tasks}/${taskIds.length} kills=${events.kills} ` +
     `(executors ${events.executorKills}, leader ${events.leaderKills}) stalls=${events.stalls} reruns=${k.reruns} (explained ${k.explained}) ` +
     `missing=${k.missing} dup=${k.dup} extra=${k.extra} doubleSuccess=${k.doubleSuccess} unfinished=${k.unfinished} failed=${k.failed} ` +
     `untraced=${k.untraced} noEffect=${k.noEffect} effects=${k.effects} settle=${(quietMs / 1000).toFixed(1)}s${settled ? '' : ' (timed out)'} seed=${args.seed}`;
@@ -316,34 +402,75 @@ async function main() {
   const redis = new Redis(args.redis, { lazyConnect: false });
   const latencyMode = args['kill-latency'] > 0;
   // Chaos mode shortens the timings so a small run sees many faults; kill-latency mode measures the defaults.
-  const fast = latencyMode ? {} : {
-    HEARTBEAT_INTERVAL_MS: '500', NODE_OFFLINE_AFTER_MS: '2500', RECONCILE_INTERVAL_MS: '1000', LEADER_LEASE_MS: '3000',
-    LEASE_MS: '10000', LEASE_RENEW_MS: '2000',
-  };
+  const fast = latencyMode
+    ? {}
+    : {
+        HEARTBEAT_INTERVAL_MS: '500',
+        NODE_OFFLINE_AFTER_MS: '2500',
+        RECONCILE_INTERVAL_MS: '1000',
+        LEADER_LEASE_MS: '3000',
+        LEASE_MS: '10000',
+        LEASE_RENEW_MS: '2000',
+      };
   const env = {
-    DB_URL: args.db, REDIS_URL: args.redis, TICKWHEEL_SECRET_KEY: randomBytes(32).toString('hex'), TICKWHEEL_NAMESPACE: namespace,
+    DB_URL: args.db,
+    REDIS_URL: args.redis,
+    TICKWHEEL_SECRET_KEY: randomBytes(32).toString('hex'),
+    TICKWHEEL_NAMESPACE: namespace,
     // The receiver listens on 127.0.0.1, which the default egress policy refuses.
     EGRESS_ALLOW: '*,127.0.0.1',
-    ...fast, ...extraEnv,
+    ...fast,
+    ...extraEnv,
   };
   const [workLo, workHi] = args['work-ms'].split('-').map(Number);
   const receiver = await startReceiver({ workMs: () => between(workLo, workHi ?? workLo) });
   const slots = [
-    new ProductSlot({ repo: product, logDir, name: 'sched-a', role: 'scheduler', env: { ...env, ROLES: 'api,scheduler' } }),
-    ...(latencyMode ? [] : [new ProductSlot({ repo: product, logDir, name: 'sched-b', role: 'scheduler', env: { ...env, ROLES: 'scheduler' } })]),
-    ...Array.from({ length: args.executors }, (_, i) => new ProductSlot({ repo: product, logDir, name: `exec-${i + 1}`, role: 'executor', env: { ...env, ROLES: 'executor' } })),
+    new ProductSlot({
+      repo: product,
+      logDir,
+      name: 'sched-a',
+      role: 'scheduler',
+      env: { ...env, ROLES: 'api,scheduler' },
+    }),
+    ...(latencyMode
+      ? []
+      : [
+          new ProductSlot({
+            repo: product,
+            logDir,
+            name: 'sched-b',
+            role: 'scheduler',
+            env: { ...env, ROLES: 'scheduler' },
+          }),
+        ]),
+    ...Array.from(
+      { length: args.executors },
+      (_, i) =>
+        new ProductSlot({
+          repo: product,
+          logDir,
+          name: `exec-${i + 1}`,
+          role: 'executor',
+          env: { ...env, ROLES: 'executor' },
+        }),
+    ),
   ];
   const ctx = { product, db, redis, namespace, env, slots, receiver, logDir, appId: null };
   let code = 1;
   const stopAll = () => Promise.all(slots.map((s) => s.kill()));
-  for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, async () => {
-    log(`${sig}: stopping the processes`);
-    await stopAll();
-    process.exit(130);
-  });
+  for (const sig of ['SIGINT', 'SIGTERM'])
+    process.once(sig, async () => {
+      log(`${sig}: stopping the processes`);
+      await stopAll();
+      process.exit(130);
+    });
   try {
-    log(`seed ${args.seed}; ${latencyMode ? `kill-latency ${args['kill-latency']}` : `executors ${args.executors}, jobs ${args.jobs}, tasks ${args.tasks}, duration ${args.duration} s, kill every ~${args['kill-every']} s`}`);
-    code = latencyMode ? await runKillLatency(ctx, { ...args, rand, between, log, apiClient, waitFor }) : await runChaos(ctx);
+    log(
+      `seed ${args.seed}; ${latencyMode ? `kill-latency ${args['kill-latency']}` : `executors ${args.executors}, jobs ${args.jobs}, tasks ${args.tasks}, duration ${args.duration} s, kill every ~${args['kill-every']} s`}`,
+    );
+    code = latencyMode
+      ? await runKillLatency(ctx, { ...args, rand, between, log, apiClient, waitFor })
+      : await runChaos(ctx);
   } catch (err) {
     console.log(`chaos: ERROR ${err.message.split('\n')[0]} seed=${args.seed}`);
     log(err.stack ?? err.message);

@@ -25,130 +25,240 @@ const toBool = ({ value }: { value: unknown }) => {
  * The README's settings table documents the same list; keep them in step.
  */
 export class EnvDto {
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT?: number;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   HOST?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   @Matches(/^mysql:\/\//, { message: 'DB_URL must be a mysql:// URL (e.g. mysql://root@127.0.0.1:3306/test)' })
   DB_URL?: string;
 
-  @IsOptional() @IsString() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   DATA_DIR?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   ROLES?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   @Matches(/^[A-Za-z0-9_.-]{1,32}$/, { message: 'TICKWHEEL_NAMESPACE must be 1-32 of [A-Za-z0-9_.-]' })
   TICKWHEEL_NAMESPACE?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'TICKWHEEL_SECRET_KEY must be 64 hex characters (32 bytes)' })
   TICKWHEEL_SECRET_KEY?: string;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   TICKWHEEL_ALLOW_SHELL?: boolean;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(4_294_967_294)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(4_294_967_294)
   TICKWHEEL_SHELL_UID?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(4_294_967_294)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(4_294_967_294)
   TICKWHEEL_SHELL_GID?: number;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   TICKWHEEL_SHELL_UNISOLATED?: boolean;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   TICKWHEEL_SHELL_ENV_PASS?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   NODE_NAME?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   EGRESS_ALLOW?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   EGRESS_DENY?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
   HEARTBEAT_INTERVAL_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(300)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(300)
   NODE_OFFLINE_AFTER_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
   LEASE_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
   LEASE_RENEW_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1024)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1024)
   EXECUTOR_CONCURRENCY?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
   EXECUTOR_SHUTDOWN_GRACE_MS?: number;
 
-  @IsOptional() @Transform(toNumber)
+  @IsOptional()
+  @Transform(toNumber)
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: SHARE })
-  @IsPositive({ message: SHARE }) @Max(1, { message: SHARE })
+  @IsPositive({ message: SHARE })
+  @Max(1, { message: SHARE })
   EXECUTOR_APP_SHARE?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(60000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60000)
   TRIGGER_SCAN_INTERVAL_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
   TRIGGER_BATCH_SIZE?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   TRIGGER_TICK_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(16)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(16)
   TRIGGER_FIRE_PARALLELISM?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
   TRIGGER_HORIZON_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
   TRIGGER_STAGE_LEAD_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
   LEADER_LEASE_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   MISFIRE_THRESHOLD_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
   SIGNATURE_WINDOW_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(1_000_000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
   RATE_LIMIT_PER_SECOND?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   RATE_LIMIT_BURST?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
   DUE_ALERT_AFTER_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
   RECONCILE_INTERVAL_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   JOB_MAX_INSTANCES_PER_MINUTE?: number;
 
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 
   /** Most job definitions one app may own in a namespace (0 = no limit); a client's max_jobs overrides it. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10_000_000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10_000_000)
   MAX_JOBS_PER_APP?: number;
 
   /** Most unfinished instances one app may have (0 = no limit); a client's max_unfinished_tasks overrides it. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(100_000_000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100_000_000)
   MAX_UNFINISHED_TASKS_PER_APP?: number;
 }

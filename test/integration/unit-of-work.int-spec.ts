@@ -63,7 +63,6 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
     expect(await state(id)).toEqual({ instance: S.RUNNING, attempt: [AttemptStatus.RUNNING] });
   });
 
-
   it('should do the same at READ COMMITTED', async () => {
     const [a, b] = [await running(), await running()];
     await uow.run((tx) => finish(tx, a), { isolation: 'READ COMMITTED' });

@@ -6,7 +6,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 /** Settings a developer's shell may carry; dropped so only what the run sets counts. */
-const SETTING = /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|EGRESS_\w+|\w+_MS|EXECUTOR_CONCURRENCY|EXECUTOR_APP_SHARE|TRIGGER_BATCH_SIZE|TRIGGER_FIRE_PARALLELISM)$/;
+const SETTING =
+  /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|EGRESS_\w+|\w+_MS|EXECUTOR_CONCURRENCY|EXECUTOR_APP_SHARE|TRIGGER_BATCH_SIZE|TRIGGER_FIRE_PARALLELISM)$/;
 
 /** Every child still running; killed when this process exits, however it exits (no orphans left on loopback). */
 const children = new Set();
@@ -66,7 +67,11 @@ export class ProductSlot {
     this.port = await freePort();
     Object.assign(env, { LOG_LEVEL: 'warn', HOST: '127.0.0.1' }, this.env, { PORT: String(this.port) });
     if (this.role === 'executor') this.nodeName = env.NODE_NAME = `${this.name}r${this.starts}`;
-    const child = spawn(process.execPath, [join(this.repo, 'dist/src/main.js')], { cwd: this.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(this.repo, 'dist/src/main.js')], {
+      cwd: this.repo,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     children.add(child);
     const log = createWriteStream(join(this.logDir, `${this.name}.log`), { flags: 'a' });
@@ -84,11 +89,13 @@ export class ProductSlot {
     };
     child.stdout.on('data', take);
     child.stderr.on('data', take);
-    this.exited = new Promise((r) => child.on('exit', (code, sig) => {
-      children.delete(child);
-      log.end(`--- exit ${code ?? sig} at ${new Date().toISOString()}\n`);
-      r(code ?? sig);
-    }));
+    this.exited = new Promise((r) =>
+      child.on('exit', (code, sig) => {
+        children.delete(child);
+        log.end(`--- exit ${code ?? sig} at ${new Date().toISOString()}\n`);
+        r(code ?? sig);
+      }),
+    );
     let timer;
     const outcome = await Promise.race([
       listening.then(() => 'ok'),

@@ -16,7 +16,8 @@ import { distribution } from '../../../bench/lib/stats.mjs';
 export async function runKillLatency(ctx, o) {
   const { db, namespace, env, slots, receiver } = ctx;
   const [api, ...executors] = slots;
-  if (executors.length < o.parallel + 1) throw new Error(`--executors must exceed --parallel (${o.parallel}): someone has to take the task over`);
+  if (executors.length < o.parallel + 1)
+    throw new Error(`--executors must exceed --parallel (${o.parallel}): someone has to take the task over`);
   await Promise.all(slots.map((s) => s.start()));
   const { appId, secret } = await o.apiClient(env, ctx.product);
   ctx.appId = appId;
@@ -28,19 +29,29 @@ export async function runKillLatency(ctx, o) {
   let seq = 0;
 
   /** Resolves with the side effect of `requestId` whose attempt is at least `attempt`. */
-  const effectOf = (requestId, attempt) => new Promise((resolve) => {
-    const hit = receiver.log.find((e) => e.requestId === requestId && e.attempt >= attempt);
-    if (hit) return resolve(hit);
-    receiver.onEffect((e) => e.requestId === requestId && e.attempt >= attempt && resolve(e));
-  });
+  const effectOf = (requestId, attempt) =>
+    new Promise((resolve) => {
+      const hit = receiver.log.find((e) => e.requestId === requestId && e.attempt >= attempt);
+      if (hit) return resolve(hit);
+      receiver.onEffect((e) => e.requestId === requestId && e.attempt >= attempt && resolve(e));
+    });
 
   const track = async () => {
     while (samples.length < want) {
       const requestId = `kl-${namespace}-${seq++}`;
-      const res = await client.submitTask({ requestId, handler: 'http', params: { url: `${receiver.url}/hold/${requestId}`, timeoutMs: 600_000 }, timeoutMs: 3_600_000, maxAttempts: 5 });
+      const res = await client.submitTask({
+        requestId,
+        handler: 'http',
+        params: { url: `${receiver.url}/hold/${requestId}`, timeoutMs: 600_000 },
+        timeoutMs: 3_600_000,
+        maxAttempts: 5,
+      });
       if (res.status !== 202) throw new Error(`submit: ${res.status} ${JSON.stringify(res.body)}`);
       const first = await effectOf(requestId, 1);
-      const [[row]] = await db.query('SELECT node_id, attempt, fencing_token FROM job_instance WHERE namespace = ? AND request_id = ?', [namespace, requestId]);
+      const [[row]] = await db.query(
+        'SELECT node_id, attempt, fencing_token FROM job_instance WHERE namespace = ? AND request_id = ?',
+        [namespace, requestId],
+      );
       const slot = executors.find((s) => s.nodeName && String(row.node_id).startsWith(`${s.nodeName}-`));
       if (!slot || targeted.has(slot) || !slot.alive) {
         await client.request('POST', `/api/tasks/${requestId}/cancel`); // its node is already someone's victim: draw again
@@ -50,12 +61,18 @@ export async function runKillLatency(ctx, o) {
       await new Promise((r) => setTimeout(r, o.between(0, 5000)));
       const killedAt = Date.now();
       await slot.kill();
-      const restart = slot.start().then(() => null, (err) => err);
+      const restart = slot.start().then(
+        () => null,
+        (err) => err,
+      );
       const again = await effectOf(requestId, first.attempt + 1);
       const ms = again.at - killedAt;
-      if (!(again.token > first.token)) throw new Error(`task ${requestId} restarted with fencing token ${again.token}, not above ${first.token}`);
+      if (!(again.token > first.token))
+        throw new Error(`task ${requestId} restarted with fencing token ${again.token}, not above ${first.token}`);
       samples.push(ms);
-      o.log(`sample ${samples.length}/${want}: ${(ms / 1000).toFixed(2)} s (attempt ${first.attempt} -> ${again.attempt}, token ${first.token} -> ${again.token})`);
+      o.log(
+        `sample ${samples.length}/${want}: ${(ms / 1000).toFixed(2)} s (attempt ${first.attempt} -> ${again.attempt}, token ${first.token} -> ${again.token})`,
+      );
       await client.request('POST', `/api/tasks/${requestId}/cancel`);
       const failed = await restart;
       if (failed) throw failed;
@@ -68,8 +85,11 @@ export async function runKillLatency(ctx, o) {
   const s = (x) => `${x.toFixed(2)}s`;
   const ok = d.p99 <= o.target;
   const settings = ['HEARTBEAT_INTERVAL_MS', 'NODE_OFFLINE_AFTER_MS', 'RECONCILE_INTERVAL_MS', 'LEASE_MS']
-    .map((k) => `${k}=${env[k] ?? 'default'}`).join(' ');
-  console.log(`kill-latency: ${ok ? 'OK' : 'FAIL'} n=${d.n} p50=${s(d.p50)} p99=${s(d.p99)} min=${s(d.min)} max=${s(d.max)} mean=${s(d.mean)} ` +
-    `(target p99 <= ${o.target}s) ${settings} seed=${o.seed}`);
+    .map((k) => `${k}=${env[k] ?? 'default'}`)
+    .join(' ');
+  console.log(
+    `kill-latency: ${ok ? 'OK' : 'FAIL'} n=${d.n} p50=${s(d.p50)} p99=${s(d.p99)} min=${s(d.min)} max=${s(d.max)} mean=${s(d.mean)} ` +
+      `(target p99 <= ${o.target}s) ${settings} seed=${o.seed}`,
+  );
   return ok ? 0 : 1;
 }

@@ -24,8 +24,12 @@ export async function startReceiver({ workMs }) {
       const h = req.headers;
       /** @type {SideEffect} */
       const e = {
-        requestId: String(h['x-tickwheel-request-id'] ?? ''), instanceId: String(h['x-tickwheel-instance-id'] ?? ''),
-        attempt: Number(h['x-tickwheel-attempt'] ?? NaN), token: Number(h['x-tickwheel-fencing-token'] ?? NaN), at: Date.now(), path: req.url ?? '',
+        requestId: String(h['x-tickwheel-request-id'] ?? ''),
+        instanceId: String(h['x-tickwheel-instance-id'] ?? ''),
+        attempt: Number(h['x-tickwheel-attempt'] ?? NaN),
+        token: Number(h['x-tickwheel-fencing-token'] ?? NaN),
+        at: Date.now(),
+        path: req.url ?? '',
       };
       log.push(e);
       for (const fn of listeners) fn(e);
@@ -44,10 +48,11 @@ export async function startReceiver({ workMs }) {
     url: `http://127.0.0.1:${server.address().port}`,
     log,
     onEffect: (fn) => listeners.push(fn),
-    close: () => new Promise((r) => {
-      for (const res of held) res.destroy();
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        for (const res of held) res.destroy();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -33,15 +33,35 @@ export function expectedFires(createdAt, period, stopAt) {
  * @returns {Promise<{ok: boolean, counts: Record<string, number>, examples: string[]}>}
  */
 export async function judge(pool, { namespace, taskIds, stopAt, pausedAt, log }) {
-  const [jobs] = await pool.query('SELECT id, code, trigger_expr, created_at FROM job_definition WHERE namespace = ?', [namespace]);
+  const [jobs] = await pool.query('SELECT id, code, trigger_expr, created_at FROM job_definition WHERE namespace = ?', [
+    namespace,
+  ]);
   const [rows] = await pool.query(
-    'SELECT id, request_id, job_id, fire_time, shard_index, status, attempt, error FROM job_instance WHERE namespace = ?', [namespace]);
+    'SELECT id, request_id, job_id, fire_time, shard_index, status, attempt, error FROM job_instance WHERE namespace = ?',
+    [namespace],
+  );
   const [atts] = await pool.query(
     `SELECT a.instance_id, a.attempt, a.status, a.node_id, a.fencing_token FROM job_attempt a
-       JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?`, [namespace]);
+       JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?`,
+    [namespace],
+  );
   const c = {
-    fires: 0, expectedFires: 0, tasks: 0, instances: rows.length, missing: 0, dup: 0, extra: 0, doubleSuccess: 0, unfinished: 0, failed: 0,
-    reruns: 0, explained: 0, unexplained: 0, untraced: 0, noEffect: 0, effects: log.length,
+    fires: 0,
+    expectedFires: 0,
+    tasks: 0,
+    instances: rows.length,
+    missing: 0,
+    dup: 0,
+    extra: 0,
+    doubleSuccess: 0,
+    unfinished: 0,
+    failed: 0,
+    reruns: 0,
+    explained: 0,
+    unexplained: 0,
+    untraced: 0,
+    noEffect: 0,
+    effects: log.length,
   };
   const examples = [];
   const note = (s) => examples.length < 12 && examples.push(s);
@@ -144,7 +164,17 @@ export async function judge(pool, { namespace, taskIds, stopAt, pausedAt, log })
       }
     }
   }
-  const ok = c.missing + c.dup + c.extra + c.doubleSuccess + c.unfinished + c.failed + c.unexplained + c.untraced + c.noEffect === 0;
+  const ok =
+    c.missing +
+      c.dup +
+      c.extra +
+      c.doubleSuccess +
+      c.unfinished +
+      c.failed +
+      c.unexplained +
+      c.untraced +
+      c.noEffect ===
+    0;
   return { ok, counts: c, examples };
 }
 
@@ -157,10 +187,12 @@ function unexplained(row, attempts, effects) {
   }
   const perAttempt = new Map();
   for (const e of effects) {
-    if (!(e.attempt >= 1 && e.attempt <= row.attempt)) return `a side effect carries attempt ${e.attempt} (instance at ${row.attempt})`;
+    if (!(e.attempt >= 1 && e.attempt <= row.attempt))
+      return `a side effect carries attempt ${e.attempt} (instance at ${row.attempt})`;
     perAttempt.set(e.attempt, (perAttempt.get(e.attempt) ?? 0) + 1);
     const rec = attempts.get(e.attempt);
-    if (rec && Number(rec.fencing_token) !== e.token) return `attempt ${e.attempt} ran with token ${e.token} but job_attempt says ${rec.fencing_token}`;
+    if (rec && Number(rec.fencing_token) !== e.token)
+      return `attempt ${e.attempt} ran with token ${e.token} but job_attempt says ${rec.fencing_token}`;
   }
   for (const [a, n] of perAttempt) if (n > 1) return `attempt ${a} made ${n} side effects`;
   return null;

@@ -6,7 +6,10 @@ export const LOCK_FILE = 'tickwheel.pid';
 
 /** Another live process holds the data directory. */
 export class DataDirLockedError extends Error {
-  constructor(readonly dataDir: string, readonly pid: number) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
     super(
       `another Tickwheel process (pid ${pid}) is running on DATA_DIR ${dataDir}: ` +
         'standalone is one process per data directory (stop it, or set another DATA_DIR)',

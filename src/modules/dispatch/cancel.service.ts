@@ -2,7 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL } from '../coordination/index.js';
 import {
-  FINAL_STATUSES, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, type Tx,
+  FINAL_STATUSES,
+  JobAttemptRepository,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus,
+  type Tx,
   UnitOfWork,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
@@ -57,11 +62,13 @@ export class CancelService {
     const guard = { attempt: row.attempt };
     const to = JobInstanceStatus.CANCELLED;
     const transition = (em?: Tx) => this.instances.transition(row.id, row.status, to, guard, patch, now, em);
-    const won = !inTx ? await transition() : await this.uow.run(async (em) => {
-      const w = await transition(em);
-      if (w) await inTx(em, row);
-      return w;
-    });
+    const won = !inTx
+      ? await transition()
+      : await this.uow.run(async (em) => {
+          const w = await transition(em);
+          if (w) await inTx(em, row);
+          return w;
+        });
     if (!won) return false;
     this.metrics.instancesFinished.inc({ status: JobInstanceStatus.CANCELLED });
     if (row.status !== JobInstanceStatus.RUNNING) {
@@ -71,8 +78,13 @@ export class CancelService {
     await this.attempts.finish(row.id, row.attempt, JobInstanceStatus.CANCELLED, reason, now);
     // Held before the signal goes, so the executor's free comes after it.
     await this.admission.holdForStopGrace(row, now);
-    await this.coordination.publish(INSTANCE_STOP_CHANNEL, row.id).catch((err: Error) => this.logger.warn(
-      `stop signal for ${row.id} not sent (its executor sees the cancel at its next heartbeat): ${err.message}`));
+    await this.coordination
+      .publish(INSTANCE_STOP_CHANNEL, row.id)
+      .catch((err: Error) =>
+        this.logger.warn(
+          `stop signal for ${row.id} not sent (its executor sees the cancel at its next heartbeat): ${err.message}`,
+        ),
+      );
     return true;
   }
 }

@@ -100,9 +100,13 @@ export class DispatchService implements HandOff {
     for (const group of groupBy(unlimited, routeGroup).values()) {
       const nodes = await this.route(group);
       if (!nodes) continue;
-      group.forEach((row, i) => Object.assign(row, {
-        status: JobInstanceStatus.DISPATCHED, nodeId: nodes[i].nodeId, dispatchedAt: row.dueAt,
-      }));
+      group.forEach((row, i) =>
+        Object.assign(row, {
+          status: JobInstanceStatus.DISPATCHED,
+          nodeId: nodes[i].nodeId,
+          dispatchedAt: row.dueAt,
+        }),
+      );
     }
   }
 
@@ -115,14 +119,29 @@ export class DispatchService implements HandOff {
     // A draining node (SIGTERM) still beats but hands back what it gets.
     const nodes = routed.length > 0 ? await this.registry.liveNodes() : [];
     const live = new Set(nodes.filter((n) => n.info.labels?.draining !== 'true').map((n) => n.nodeId));
-    const perNode = groupBy(routed.filter((f) => live.has(f.nodeId as string)), (f) => f.nodeId as string);
+    const perNode = groupBy(
+      routed.filter((f) => live.has(f.nodeId as string)),
+      (f) => f.nodeId as string,
+    );
     const again = fires.filter((f) => f.nodeId === null).map((f) => f.id);
-    await Promise.all([...perNode].map(([nodeId, group]) =>
-      this.coordination.pushReady(nodeId, group.map(({ id, appId }) => ({ id, appId })))));
+    await Promise.all(
+      [...perNode].map(([nodeId, group]) =>
+        this.coordination.pushReady(
+          nodeId,
+          group.map(({ id, appId }) => ({ id, appId })),
+        ),
+      ),
+    );
     const now = this.clock.now();
     for (const f of routed.filter((x) => !live.has(x.nodeId as string))) {
-      const back = await this.instances.transition(f.id, JobInstanceStatus.DISPATCHED, JobInstanceStatus.PENDING,
-        { nodeId: f.nodeId as string }, { nodeId: null, dispatchedAt: null }, now);
+      const back = await this.instances.transition(
+        f.id,
+        JobInstanceStatus.DISPATCHED,
+        JobInstanceStatus.PENDING,
+        { nodeId: f.nodeId as string },
+        { nodeId: null, dispatchedAt: null },
+        now,
+      );
       if (back) again.push(f.id);
     }
     if (again.length > 0) await this.dispatchIds(again);
@@ -155,14 +174,25 @@ export class DispatchService implements HandOff {
       rows.map((row, i) => ({ id: row.id, appId: row.appId, fireTime: row.fireTime, nodeId: nodes[i].nodeId })),
       (f) => f.nodeId,
     );
-    const won = (await Promise.all([...perNode].map(async ([nodeId, fires]) => {
-      const ids = await this.instances.dispatchMany(fires.map((f) => f.id), nodeId, now);
-      return fires.filter((f) => ids.has(f.id));
-    }))).flat();
+    const won = (
+      await Promise.all(
+        [...perNode].map(async ([nodeId, fires]) => {
+          const ids = await this.instances.dispatchMany(
+            fires.map((f) => f.id),
+            nodeId,
+            now,
+          );
+          return fires.filter((f) => ids.has(f.id));
+        }),
+      )
+    ).flat();
     const wonIds = new Set(won.map((f) => f.id));
     const limited = rows.filter((r) => r.maxConcurrency > 0 && r.jobId);
     await this.admission.freeLost(limited.filter((r) => !wonIds.has(r.id)));
-    const withdrawn = await this.admission.confirm(limited.filter((r) => wonIds.has(r.id)), now);
+    const withdrawn = await this.admission.confirm(
+      limited.filter((r) => wonIds.has(r.id)),
+      now,
+    );
     await this.deliver(won.filter((f) => !withdrawn.has(f.id)));
     return won.length - withdrawn.size;
   }
@@ -170,7 +200,8 @@ export class DispatchService implements HandOff {
 
 /** Strategies whose placement follows a key: their node set must not change with a late heartbeat. */
 const KEYED: ReadonlySet<RoutingStrategy> = new Set([
-  RoutingStrategy.CONSISTENT_HASH, RoutingStrategy.SHARDING_BROADCAST,
+  RoutingStrategy.CONSISTENT_HASH,
+  RoutingStrategy.SHARDING_BROADCAST,
 ]);
 
 /** Rows that one strategy call can route together: same handler, same routing strategy. */

@@ -4,6 +4,13 @@ export { NodeRegistryService } from './node-registry.service.js';
 export { ReconcilerService } from './reconciler.service.js';
 export { CancelService, type InCancelTransaction } from './cancel.service.js';
 export {
-  Admission, AdmissionModule, type HandOff, inStopGrace, JobSemaphore, type Leaver, stopGraceMs, stopGraceUntil,
+  Admission,
+  AdmissionModule,
+  type HandOff,
+  inStopGrace,
+  JobSemaphore,
+  type Leaver,
+  stopGraceMs,
+  stopGraceUntil,
   WaitingTurns,
 } from './admission/index.js';

@@ -4,13 +4,19 @@ import { CoordinationPort, LiveNode } from '../coordination/index.js';
 import { NodeRegistryService } from './node-registry.service.js';
 
 const node = (nodeId: string, lastBeat: number): LiveNode => ({
-  nodeId, lastBeat, info: { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: 0 },
+  nodeId,
+  lastBeat,
+  info: { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: 0 },
 });
 
 describe('NodeRegistryService.preferFresh', () => {
   const now = 1_000_000;
   const config = { heartbeatIntervalMs: 5000, nodeOfflineAfterMs: 15_000 } as AppConfig;
-  const registry = new NodeRegistryService({} as CoordinationPort, config, clockAt(() => now));
+  const registry = new NodeRegistryService(
+    {} as CoordinationPort,
+    config,
+    clockAt(() => now),
+  );
 
   it('should keep only nodes that beat within two heartbeat intervals', () => {
     const nodes = [node('a', now - 1000), node('b', now - 12_000), node('c', now - 10_000)];

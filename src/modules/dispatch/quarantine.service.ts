@@ -1,7 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import {
-  CORRUPT_ROW, corruptionOf, JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus as S,
+  CORRUPT_ROW,
+  corruptionOf,
+  JobAttemptRepository,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
   UnitOfWork,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
@@ -34,7 +39,8 @@ export class QuarantineService {
       if (reason === null) sound.push(row);
       else {
         await this.quarantine(row, reason).catch((err: Error) =>
-          this.logger.error(`instance ${row.id}: quarantine failed (${err.message}); tried again next pass`));
+          this.logger.error(`instance ${row.id}: quarantine failed (${err.message}); tried again next pass`),
+        );
       }
     }
     return sound;

@@ -4,7 +4,11 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
 import { decideOutcome, type TakeBackReason } from '../execution/index.js';
 import {
-  JobAttemptRepository, JobInstance, JobInstanceRepository, JobInstanceStatus, type Tx,
+  JobAttemptRepository,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus,
+  type Tx,
   UnitOfWork,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
@@ -91,8 +95,11 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     const jobs = await this.instances.jobsWithWaiting(this.config.namespace, PAGE, this.waitingCursor);
     this.waitingCursor = jobs.length < PAGE ? '' : jobs[jobs.length - 1]; // a page per pass, round all of them
     for (const jobId of jobs) {
-      await this.admission.promoteNext(jobId, this.dispatch).catch((err: Error) =>
-        this.logger.error(`promoting the next WAITING instance of job ${jobId} failed: ${err.message}`));
+      await this.admission
+        .promoteNext(jobId, this.dispatch)
+        .catch((err: Error) =>
+          this.logger.error(`promoting the next WAITING instance of job ${jobId} failed: ${err.message}`),
+        );
     }
   }
 
@@ -185,7 +192,10 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   private async repushLostDispatches(): Promise<void> {
     const before = this.clock.now() - this.config.reconcileIntervalMs;
     const refs = await this.instances.findDispatchedRefsBefore(this.config.namespace, before, PAGE);
-    const byNode = groupBy(refs.filter((r) => r.nodeId), (r) => r.nodeId as string);
+    const byNode = groupBy(
+      refs.filter((r) => r.nodeId),
+      (r) => r.nodeId as string,
+    );
     for (const [nodeId, group] of byNode) {
       const queued = await this.coordination.queuedIds(nodeId);
       const missing = group.filter((r) => !queued.has(r.id));
@@ -200,8 +210,9 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   private async repushOnNode(nodeId: string, missing: DispatchedRef[]): Promise<void> {
     const was = new Map(missing.map((r) => [r.id, r.dispatchedAt]));
     const reread = await this.quarantine.screen(await this.instances.findByIds([...was.keys()]));
-    const still = reread.filter((r) =>
-      r.status === JobInstanceStatus.DISPATCHED && r.nodeId === nodeId && r.dispatchedAt === was.get(r.id));
+    const still = reread.filter(
+      (r) => r.status === JobInstanceStatus.DISPATCHED && r.nodeId === nodeId && r.dispatchedAt === was.get(r.id),
+    );
     if (still.length === 0) return;
     const queued = await this.coordination.queuedIds(nodeId);
     const lost = still.filter((r) => !queued.has(r.id)).map(({ id, appId }) => ({ id, appId }));
@@ -217,8 +228,10 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     const rows = await this.instances.findSlotHolders(this.config.namespace, SLOT_PAGE, undefined, this.slotCursor);
     this.slotCursor = rows.length < SLOT_PAGE ? '' : rows[rows.length - 1].id; // a page per pass, round all of them
     for (const jobId of await this.admission.reassert(rows, this.clock.now())) {
-      this.logger.warn(`job ${jobId}: more instances dispatched or running than its maxConcurrency (the limit was ` +
-        'lowered, or Redis lost its semaphore while instances were being admitted); new ones wait until they end');
+      this.logger.warn(
+        `job ${jobId}: more instances dispatched or running than its maxConcurrency (the limit was ` +
+          'lowered, or Redis lost its semaphore while instances were being admitted); new ones wait until they end',
+      );
     }
   }
 
@@ -226,11 +239,16 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   private async requeue(all: JobInstance[], reason: 'NODE_LOST' | 'LEASE_LOST'): Promise<void> {
     const rows = await this.quarantine.screen(all);
     for (let i = 0; i < rows.length; i += REQUEUE_CHUNK) {
-      const back = await Promise.all(rows.slice(i, i + REQUEUE_CHUNK).map((row) =>
-        this.takeBack(row, reason).catch((err: Error) => {
-          this.logger.error(`taking back instance ${row.id} (${reason}) failed: ${err.message}; tried again next pass`);
-          return null;
-        })));
+      const back = await Promise.all(
+        rows.slice(i, i + REQUEUE_CHUNK).map((row) =>
+          this.takeBack(row, reason).catch((err: Error) => {
+            this.logger.error(
+              `taking back instance ${row.id} (${reason}) failed: ${err.message}; tried again next pass`,
+            );
+            return null;
+          }),
+        ),
+      );
       const ids = back.filter((id): id is string => id !== null);
       if (ids.length > 0) await this.dispatch.dispatchIds(ids);
     }
@@ -275,7 +293,10 @@ export class ReconcilerService implements BeforeApplicationShutdown {
    * attempt of the instance stays traceable in job_attempt.
    */
   private async closeAttempt(
-    row: JobInstance, reason: 'NODE_LOST' | 'LEASE_LOST', now: number, em: Tx | undefined,
+    row: JobInstance,
+    reason: 'NODE_LOST' | 'LEASE_LOST',
+    now: number,
+    em: Tx | undefined,
   ): Promise<void> {
     await this.attempts.start(row.id, row.attempt, row.nodeId ?? 'unknown', row.fencingToken, row.startedAt ?? now, em);
     await this.attempts.finish(row.id, row.attempt, reason, `${reason} on ${row.nodeId}`, now, em);

@@ -9,13 +9,17 @@ describe('AckBuffer with an id claimed again on the same node', () => {
   /** A processing list as Redis keeps it: ackMany removes one occurrence per id (LREM count 1). */
   let processing: string[];
   let failing: boolean;
-  const sut = () => new AckBuffer(async (ids) => {
-    if (failing) throw new Error('Connection is closed.');
-    for (const id of ids) {
-      const at = processing.indexOf(id);
-      if (at >= 0) processing.splice(at, 1);
-    }
-  }, () => undefined);
+  const sut = () =>
+    new AckBuffer(
+      async (ids) => {
+        if (failing) throw new Error('Connection is closed.');
+        for (const id of ids) {
+          const at = processing.indexOf(id);
+          if (at >= 0) processing.splice(at, 1);
+        }
+      },
+      () => undefined,
+    );
 
   beforeEach(() => {
     processing = [];

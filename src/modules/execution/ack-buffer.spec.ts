@@ -4,10 +4,14 @@ describe('AckBuffer', () => {
   let acked: string[][];
   let failing: boolean;
   let warnings: string[];
-  const sut = () => new AckBuffer(async (ids) => {
-    if (failing) throw new Error('Connection is closed.');
-    acked.push(ids);
-  }, (m) => warnings.push(m));
+  const sut = () =>
+    new AckBuffer(
+      async (ids) => {
+        if (failing) throw new Error('Connection is closed.');
+        acked.push(ids);
+      },
+      (m) => warnings.push(m),
+    );
 
   beforeEach(() => {
     acked = [];

@@ -3,7 +3,12 @@ import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
-  ApiClientRepository, JobDefinitionRepository, type JobInstance, OWNERLESS_APP_ID, Scope, withDbRetry,
+  ApiClientRepository,
+  JobDefinitionRepository,
+  type JobInstance,
+  OWNERLESS_APP_ID,
+  Scope,
+  withDbRetry,
 } from '../metadata/index.js';
 
 /** How long an app's scopes read here are trusted, ms: a revoked `shell` scope stops runs claimed after that. */

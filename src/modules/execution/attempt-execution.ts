@@ -24,7 +24,11 @@ export class AttemptExecution {
     private readonly logger: Logger,
   ) {}
 
-  async run(row: JobInstance, token: number, controller: AbortController, shutdown: AbortSignal,
+  async run(
+    row: JobInstance,
+    token: number,
+    controller: AbortController,
+    shutdown: AbortSignal,
   ): Promise<AttemptOutcome> {
     const handler = await this.runnable(row);
     if (!('execute' in handler)) return handler;
@@ -60,7 +64,8 @@ export class AttemptExecution {
     const handler = this.handlers.get(row.handler);
     if (!handler) return { status: S.FAILED, error: `no handler '${row.handler}' on this node` };
     // A privileged handler (shell) runs only while its app holds the scope: a revoked one fails, not retried.
-    const refused = await this.scopes.refusal(row)
+    const refused = await this.scopes
+      .refusal(row)
       .catch((err: Error) => `could not read the app's scopes (${err.message}); not run`);
     if (!refused) return handler;
     return { status: S.FAILED, error: refused, final: refused.startsWith('SCOPE_REVOKED') ? true : undefined };
@@ -69,9 +74,20 @@ export class AttemptExecution {
   private context(row: JobInstance, token: number, signal: AbortSignal): JobContext {
     const logger = new Logger(`job:${row.handler}:${row.traceId}`);
     return {
-      requestId: row.requestId, instanceId: row.id, appId: row.appId, jobCode: row.jobCode, params: row.params,
-      attempt: row.attempt, maxAttempts: row.maxAttempts, fencingToken: token, shardIndex: row.shardIndex,
-      shardTotal: row.shardTotal, fireTime: row.fireTime, traceId: row.traceId, signal, logger,
+      requestId: row.requestId,
+      instanceId: row.id,
+      appId: row.appId,
+      jobCode: row.jobCode,
+      params: row.params,
+      attempt: row.attempt,
+      maxAttempts: row.maxAttempts,
+      fencingToken: token,
+      shardIndex: row.shardIndex,
+      shardTotal: row.shardTotal,
+      fireTime: row.fireTime,
+      traceId: row.traceId,
+      signal,
+      logger,
       progress: (pct, note) => logger.log(`progress ${Math.max(0, Math.min(100, pct))}%${note ? ` ${note}` : ''}`),
     };
   }
@@ -80,7 +96,13 @@ export class AttemptExecution {
 /** Waits until `p` settles, or `ms` at most. Never throws. */
 async function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([p.then(() => undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  await Promise.race([
+    p.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((r) => (timer = setTimeout(r, ms))),
+  ]);
   clearTimeout(timer);
 }
 

@@ -39,7 +39,10 @@ export class ClaimLoop {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    this.acks = new AckBuffer((ids) => this.coordination.ackMany(this.nodeId, ids), (m) => this.logger.warn(m));
+    this.acks = new AckBuffer(
+      (ids) => this.coordination.ackMany(this.nodeId, ids),
+      (m) => this.logger.warn(m),
+    );
   }
 
   /** Ids taken from the queue whose run has not ended (claimed or not yet, or finishing). */
@@ -101,20 +104,25 @@ export class ClaimLoop {
       this.slotApps.set(id, [...(this.slotApps.get(id) ?? []), appId]);
       if (appId !== null) this.appSlots.set(appId, (this.appSlots.get(appId) ?? 0) + 1);
     }
-    void this.runner.runMany(items.map((i) => i.id), this.nodeId, shutdown, {
-      handlerDone: (id) => {
-        this.busy--;
-        this.freeAppSlot(id);
-        this.slotWaiter?.();
-        this.slotFreed.abort();
-      },
-      ended: (id) => {
-        void this.acks.submit(id).finally(() => {
-          this.inFlightCount--;
+    void this.runner.runMany(
+      items.map((i) => i.id),
+      this.nodeId,
+      shutdown,
+      {
+        handlerDone: (id) => {
+          this.busy--;
+          this.freeAppSlot(id);
           this.slotWaiter?.();
-        });
+          this.slotFreed.abort();
+        },
+        ended: (id) => {
+          void this.acks.submit(id).finally(() => {
+            this.inFlightCount--;
+            this.slotWaiter?.();
+          });
+        },
       },
-    });
+    );
   }
 
   private freeAppSlot(id: string): void {

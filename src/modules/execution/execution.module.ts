@@ -42,15 +42,27 @@ export class ExecutionModule {
     const builtins = builtinHandlers(opts);
     // An app's own egress allow-list (api_client.egress_allow) narrows its http calls (README "Egress policy").
     const egressAllow: Provider = {
-      provide: APP_EGRESS_ALLOW, inject: [AppScopes],
-      useFactory: (apps: AppScopes): AppEgressAllow => (appId) => apps.egressAllowOf(appId),
+      provide: APP_EGRESS_ALLOW,
+      inject: [AppScopes],
+      useFactory:
+        (apps: AppScopes): AppEgressAllow =>
+        (appId) =>
+          apps.egressAllowOf(appId),
     };
     return {
       module: ExecutionModule,
       imports: [DiscoveryModule, MetadataModule, CoordinationModule, hooks.attemptEnded, hooks.admission],
       providers: [
-        HandlerRegistry, AppScopes, TaskRunner, NodeMembership, LeaseKeeper, ClaimLoop, ShutdownDrain, ExecutorService,
-        ...builtins, egressAllow,
+        HandlerRegistry,
+        AppScopes,
+        TaskRunner,
+        NodeMembership,
+        LeaseKeeper,
+        ClaimLoop,
+        ShutdownDrain,
+        ExecutorService,
+        ...builtins,
+        egressAllow,
       ],
       exports: [ExecutorService, HandlerRegistry],
     };

@@ -49,8 +49,10 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
     await this.leases.start();
     this.membership.startBeating(() => this.beat());
     this.claims.start(nodeId, this.shutdown.signal);
-    this.logger.log(`executor ${nodeId} up: handlers [${this.handlers.names().join(', ')}], ` +
-      `${this.config.executorConcurrency} workers`);
+    this.logger.log(
+      `executor ${nodeId} up: handlers [${this.handlers.names().join(', ')}], ` +
+        `${this.config.executorConcurrency} workers`,
+    );
   }
 
   /** Graceful stop; returns once nothing runs here and the node is deregistered. */
@@ -63,7 +65,10 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
     await stopped;
     this.handedBack = await this.drain.handBackQueued(this.nodeId);
     this.draining = true;
-    const { running, aborted } = await this.drain.awaitRunning(() => this.claims.inFlight, () => this.shutdown.abort());
+    const { running, aborted } = await this.drain.awaitRunning(
+      () => this.claims.inFlight,
+      () => this.shutdown.abort(),
+    );
     this.draining = false;
     this.leases.stopRenewal();
     await this.membership.stop();
@@ -72,8 +77,10 @@ export class ExecutorService implements OnApplicationBootstrap, BeforeApplicatio
     await sleep(this.clock, Math.max(0, drainAdvertised + 2 * REGISTRY_VIEW_MS - this.clock.now()));
     this.handedBack += await this.drain.handBackQueued(this.nodeId);
     await this.membership.deregister();
-    this.logger.log(`executor ${this.nodeId} stopped: ${running - aborted} of ${running} running finished within the ` +
-      `grace, ${aborted} handed back aborted, ${this.handedBack} queued handed back`);
+    this.logger.log(
+      `executor ${this.nodeId} stopped: ${running - aborted} of ${running} running finished within the ` +
+        `grace, ${aborted} handed back aborted, ${this.handedBack} queued handed back`,
+    );
   }
 
   /** Heartbeat, revocation check, failed acks again; it goes on while draining (a silent node loses its leases). */

@@ -33,7 +33,9 @@ const FINISH_RETRY_MS = 30_000;
  */
 export class FinishWriter {
   private readonly groups = new GroupCommitter<FinishingWrite, boolean | Error>(
-    (group) => this.writeGroup(group), FINISH_BATCH);
+    (group) => this.writeGroup(group),
+    FINISH_BATCH,
+  );
 
   constructor(
     private readonly instances: JobInstanceRepository,
@@ -74,9 +76,15 @@ export class FinishWriter {
       } catch (err) {
         if (round.length === 1 || isTransientDbError(err)) for (const entry of round) won[entry.index] = err as Error;
         else {
-          this.logger.warn(`finishing write of ${round.length} attempts failed (${(err as Error).message}); ` +
-            'writing them one by one');
-          for (const entry of round) won[entry.index] = await write([entry]).then((r) => r[0], (e: Error) => e);
+          this.logger.warn(
+            `finishing write of ${round.length} attempts failed (${(err as Error).message}); ` +
+              'writing them one by one',
+          );
+          for (const entry of round)
+            won[entry.index] = await write([entry]).then(
+              (r) => r[0],
+              (e: Error) => e,
+            );
         }
       }
       rest = later;
@@ -87,23 +95,39 @@ export class FinishWriter {
   /** One transaction: the finishing writes and their attempt rows commit together (none left RUNNING for ever). */
   private async writeRound(em: Tx | undefined, group: FinishingWrite[], now: number): Promise<boolean[]> {
     const successes = group.filter((e) => e.status === S.SUCCESS);
-    const succeeded = successes.length === 0 ? new Set<string>() : await this.ledger.succeed(em, successes.map((e) => ({
-      id: e.row.id, attempt: e.row.attempt, fencingToken: e.token, result: e.patch.result,
-    })), now);
+    const succeeded =
+      successes.length === 0
+        ? new Set<string>()
+        : await this.ledger.succeed(
+            em,
+            successes.map((e) => ({
+              id: e.row.id,
+              attempt: e.row.attempt,
+              fencingToken: e.token,
+              result: e.patch.result,
+            })),
+            now,
+          );
     const won: boolean[] = [];
     for (const e of group) {
       if (e.status === S.CANCELLED) won.push(true);
       else if (e.status === S.SUCCESS) won.push(succeeded.has(e.row.id));
       else {
         const guard = { attempt: e.row.attempt, fencingToken: e.token };
-        won.push(await this.instances.transition(e.row.id, S.RUNNING, e.status, guard, e.patch, e.at, em)
-          || await this.isOwnEarlierWrite(em, e));
+        won.push(
+          (await this.instances.transition(e.row.id, S.RUNNING, e.status, guard, e.patch, e.at, em)) ||
+            (await this.isOwnEarlierWrite(em, e)),
+        );
       }
     }
-    const ended = group.filter((_, k) => won[k]).map((e) => ({
-      instanceId: e.row.id, attempt: e.row.attempt, status: e.outcome.status,
-      error: e.outcome.status === S.SUCCESS ? null : e.outcome.error,
-    }));
+    const ended = group
+      .filter((_, k) => won[k])
+      .map((e) => ({
+        instanceId: e.row.id,
+        attempt: e.row.attempt,
+        status: e.outcome.status,
+        error: e.outcome.status === S.SUCCESS ? null : e.outcome.error,
+      }));
     if (ended.length > 0) await this.ledger.endAttempts(em, ended, now);
     return won;
   }
@@ -114,7 +138,13 @@ export class FinishWriter {
    */
   private async isOwnEarlierWrite(em: Tx | undefined, e: FinishingWrite): Promise<boolean> {
     const [now] = await this.ledger.findMany([e.row.id], em);
-    return !!now && now.status === e.status && now.attempt === (e.patch.attempt ?? e.row.attempt)
-      && now.fencingToken === e.token && now.updatedAt === e.at && (now.error ?? null) === (e.patch.error ?? null);
+    return (
+      !!now &&
+      now.status === e.status &&
+      now.attempt === (e.patch.attempt ?? e.row.attempt) &&
+      now.fencingToken === e.token &&
+      now.updatedAt === e.at &&
+      (now.error ?? null) === (e.patch.error ?? null)
+    );
   }
 }

@@ -8,5 +8,10 @@ export { AbortReason } from './abort-reason.js';
 export { ATTEMPT_ENDED_HOOK, type AttemptEnded, type AttemptEndedHook } from './attempt-ended.hook.js';
 export { ATTEMPT_ADMISSION, type AttemptAdmission } from './attempt-admission.hook.js';
 export {
-  type AttemptOutcome, type Decision, type Ending, type TakeBackReason, type Verdict, decideOutcome,
+  type AttemptOutcome,
+  type Decision,
+  type Ending,
+  type TakeBackReason,
+  type Verdict,
+  decideOutcome,
 } from './outcome-policy.js';

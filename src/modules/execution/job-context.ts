@@ -43,7 +43,11 @@ export interface JobHandlerImpl {
 export class JobFailure extends Error {
   readonly retryable: boolean;
 
-  constructor(message: string, readonly result?: unknown, opts: { retryable?: boolean } = {}) {
+  constructor(
+    message: string,
+    readonly result?: unknown,
+    opts: { retryable?: boolean } = {},
+  ) {
     super(message);
     this.name = 'JobFailure';
     this.retryable = opts.retryable ?? true;

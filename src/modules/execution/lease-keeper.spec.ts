@@ -21,13 +21,19 @@ describe('LeaseKeeper', () => {
   let stopListener: ((id: string) => void) | null;
   let sut: LeaseKeeper;
 
-  const attempt = (id: string): RunningAttempt =>
-    ({ instanceId: id, fencingToken: 1, controller: new AbortController() });
+  const attempt = (id: string): RunningAttempt => ({
+    instanceId: id,
+    fencingToken: 1,
+    controller: new AbortController(),
+  });
   const reasonOf = (id: string) => (attempts.get(id)?.controller.signal.reason as Error | undefined)?.message;
 
   beforeEach(() => {
     clock = new FakeClock(T0);
-    attempts = new Map([['a', attempt('a')], ['b', attempt('b')]]);
+    attempts = new Map([
+      ['a', attempt('a')],
+      ['b', attempt('b')],
+    ]);
     renewals = [];
     lost = new Set();
     failing = false;
@@ -60,9 +66,12 @@ describe('LeaseKeeper', () => {
       await settle();
     }
     expect(renewals.map((r) => [r.id, r.at - T0, r.until - T0])).toEqual([
-      ['a', 10_000, 40_000], ['b', 10_000, 40_000],
-      ['a', 20_000, 50_000], ['b', 20_000, 50_000],
-      ['a', 30_000, 60_000], ['b', 30_000, 60_000],
+      ['a', 10_000, 40_000],
+      ['b', 10_000, 40_000],
+      ['a', 20_000, 50_000],
+      ['b', 20_000, 50_000],
+      ['a', 30_000, 60_000],
+      ['b', 30_000, 60_000],
     ]);
     for (let k = 1; k < renewals.length / 2; k++) expect(renewals[2 * k].at).toBeLessThan(renewals[2 * (k - 1)].until);
     expect(clock.pendingCount).toBe(1);

@@ -28,15 +28,18 @@ export class LeaseKeeper {
 
   /** Subscribes to stop signals (failing that, cancels wait for the next heartbeat) and starts renewing. */
   async start(): Promise<void> {
-    this.unsubscribeStop = await this.coordination.subscribe(INSTANCE_STOP_CHANNEL, (id) => {
-      if (!this.runner.runs(id)) return;
-      void this.checkRevoked()
-        .catch((err: Error) => this.logger.warn(`stop check failed (the next heartbeat checks again): ${err.message}`));
-    }).catch((err: Error) => {
-      const next = 'cancels reach running handlers at the next heartbeat';
-      this.logger.warn(`stop signals not subscribed (${next}): ${err.message}`);
-      return null;
-    });
+    this.unsubscribeStop = await this.coordination
+      .subscribe(INSTANCE_STOP_CHANNEL, (id) => {
+        if (!this.runner.runs(id)) return;
+        void this.checkRevoked().catch((err: Error) =>
+          this.logger.warn(`stop check failed (the next heartbeat checks again): ${err.message}`),
+        );
+      })
+      .catch((err: Error) => {
+        const next = 'cancels reach running handlers at the next heartbeat';
+        this.logger.warn(`stop signals not subscribed (${next}): ${err.message}`);
+        return null;
+      });
     this.stopRenewing = every(this.clock, this.config.leaseRenewMs, () => void this.renewLeases());
   }
 

@@ -57,7 +57,8 @@ describe('NodeMembership', () => {
     await sut.heartbeat(2, false);
     await sut.heartbeat(1, true);
     expect(beats.map((b) => [b.advert.handlers, b.advert.labels, b.advert.active])).toEqual([
-      [['h1', 'h2'], {}, 2], [[], { draining: 'true' }, 1],
+      [['h1', 'h2'], {}, 2],
+      [[], { draining: 'true' }, 1],
     ]);
   });
 });

@@ -45,8 +45,14 @@ export class NodeMembership {
     for (let seq = (await this.nodes.countWithPrefix(prefix)) + 1; ; seq++) {
       const nodeId = `${prefix}${seq}`;
       const ok = await this.nodes.tryInsert({
-        nodeId, host, handlers: this.handlers.names(), capacity: this.config.executorConcurrency, labels: {},
-        startedAt: this.startedAt, lastSeenAt: this.startedAt, stoppedAt: null,
+        nodeId,
+        host,
+        handlers: this.handlers.names(),
+        capacity: this.config.executorConcurrency,
+        labels: {},
+        startedAt: this.startedAt,
+        lastSeenAt: this.startedAt,
+        stoppedAt: null,
       });
       if (ok) return (this.nodeIdValue = nodeId);
     }
@@ -77,8 +83,12 @@ export class NodeMembership {
 
   private advert(active: number, draining: boolean): NodeAdvert {
     return {
-      handlers: draining ? [] : this.handlers.names(), capacity: this.config.executorConcurrency, active,
-      labels: draining ? { draining: 'true' } : {}, host: this.config.nodeName, startedAt: this.startedAt,
+      handlers: draining ? [] : this.handlers.names(),
+      capacity: this.config.executorConcurrency,
+      active,
+      labels: draining ? { draining: 'true' } : {},
+      host: this.config.nodeName,
+      startedAt: this.startedAt,
     };
   }
 }

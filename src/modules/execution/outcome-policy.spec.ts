@@ -7,16 +7,29 @@ const NOW = 1_800_000_000_000;
 
 /** The one retry-or-fail decision, for the runner's finishing write and the reconciler's take-back. */
 describe('decideOutcome', () => {
-  const row = (attempt: number, maxAttempts: number) => Object.assign(new JobInstance(), {
-    attempt, maxAttempts, retryBackoffMs: 500, retryBackoffKind: BackoffKind.FIXED, nodeId: 'n-1', dueAt: NOW - 10,
-  });
+  const row = (attempt: number, maxAttempts: number) =>
+    Object.assign(new JobInstance(), {
+      attempt,
+      maxAttempts,
+      retryBackoffMs: 500,
+      retryBackoffKind: BackoffKind.FIXED,
+      nodeId: 'n-1',
+      dueAt: NOW - 10,
+    });
   const failed = { status: S.FAILED, error: 'boom', result: { r: 1 } } as const;
 
   it('should retry a failure while attempts remain, after the backoff, keeping the result', () => {
     expect(decideOutcome(row(1, 2), { kind: 'ran', outcome: failed }, NOW)).toEqual({
-      verdict: 'RETRY', status: S.PENDING, dueAt: NOW + 500,
+      verdict: 'RETRY',
+      status: S.PENDING,
+      dueAt: NOW + 500,
       patch: {
-        attempt: 2, nodeId: null, leaseUntil: null, dispatchedAt: null, dueAt: NOW + 500, error: 'boom',
+        attempt: 2,
+        nodeId: null,
+        leaseUntil: null,
+        dispatchedAt: null,
+        dueAt: NOW + 500,
+        error: 'boom',
         result: { r: 1 },
       },
     });
@@ -24,13 +37,18 @@ describe('decideOutcome', () => {
 
   it('should fail a failure on its last attempt, and a final one whatever attempts are left', () => {
     const patch = { result: { r: 1 }, error: 'boom', leaseUntil: null, finishedAt: NOW };
-    expect(decideOutcome(row(2, 2), { kind: 'ran', outcome: failed }, NOW))
-      .toMatchObject({ verdict: 'FAIL', status: S.FAILED, patch });
+    expect(decideOutcome(row(2, 2), { kind: 'ran', outcome: failed }, NOW)).toMatchObject({
+      verdict: 'FAIL',
+      status: S.FAILED,
+      patch,
+    });
     const final = { ...failed, final: true };
     expect(decideOutcome(row(1, 5), { kind: 'ran', outcome: final }, NOW)).toMatchObject({ verdict: 'FAIL', patch });
     const timeout = { status: S.TIMEOUT, error: 'timed out after 5 ms' } as const;
-    expect(decideOutcome(row(1, 1), { kind: 'ran', outcome: timeout }, NOW))
-      .toMatchObject({ verdict: 'FAIL', status: S.TIMEOUT });
+    expect(decideOutcome(row(1, 1), { kind: 'ran', outcome: timeout }, NOW)).toMatchObject({
+      verdict: 'FAIL',
+      status: S.TIMEOUT,
+    });
   });
 
   it('should succeed with the result and no error', () => {
@@ -41,8 +59,12 @@ describe('decideOutcome', () => {
 
   it('should hand a shut-down attempt back at once without using up an attempt', () => {
     const back = decideOutcome(row(3, 3), { kind: 'ran', outcome: { status: 'HANDED_BACK', error: 'shut down' } }, NOW);
-    expect(back).toMatchObject({ verdict: 'HAND_BACK', status: S.PENDING, dueAt: NOW,
-      patch: { attempt: 4, maxAttempts: 4, nodeId: null, dueAt: NOW, error: 'shut down' } });
+    expect(back).toMatchObject({
+      verdict: 'HAND_BACK',
+      status: S.PENDING,
+      dueAt: NOW,
+      patch: { attempt: 4, maxAttempts: 4, nodeId: null, dueAt: NOW, error: 'shut down' },
+    });
     expect(back.patch).not.toHaveProperty('result');
   });
 
@@ -53,18 +75,25 @@ describe('decideOutcome', () => {
 
   it('should retry a lost node or lease at once, or fail it when no attempt is left', () => {
     expect(decideOutcome(row(1, 2), { kind: 'takenBack', reason: 'NODE_LOST' }, NOW)).toEqual({
-      verdict: 'RETRY', status: S.PENDING, dueAt: NOW,
+      verdict: 'RETRY',
+      status: S.PENDING,
+      dueAt: NOW,
       patch: { attempt: 2, nodeId: null, leaseUntil: null, dispatchedAt: null, dueAt: NOW, error: 'NODE_LOST' },
     });
     expect(decideOutcome(row(2, 2), { kind: 'takenBack', reason: 'LEASE_LOST' }, NOW)).toEqual({
-      verdict: 'FAIL', status: S.FAILED, dueAt: NOW,
+      verdict: 'FAIL',
+      status: S.FAILED,
+      dueAt: NOW,
       patch: { leaseUntil: null, finishedAt: NOW, error: 'LEASE_LOST: n-1 stopped and no attempt is left' },
     });
   });
 
   it('should put a row that never started back at the same attempt', () => {
     expect(decideOutcome(row(2, 2), { kind: 'notStarted' }, NOW)).toEqual({
-      verdict: 'HAND_BACK', status: S.PENDING, dueAt: NOW, patch: { nodeId: null, dispatchedAt: null },
+      verdict: 'HAND_BACK',
+      status: S.PENDING,
+      dueAt: NOW,
+      patch: { nodeId: null, dispatchedAt: null },
     });
   });
 });
@@ -86,15 +115,23 @@ describe('AbortReason', () => {
 
   it('should map every reason to its outcome; LEASE_LOST to the plain failure its rejection makes', () => {
     expect(abortedOutcome(AbortReason.TIMEOUT, 5, null)).toEqual({ status: S.TIMEOUT, error: 'timed out after 5 ms' });
-    expect(abortedOutcome(AbortReason.SHUTDOWN, 5, null))
-      .toEqual({ status: 'HANDED_BACK', error: 'node shut down before the handler finished' });
-    expect(abortedOutcome(AbortReason.REVOKED, 5, null))
-      .toEqual({ status: S.CANCELLED, error: 'cancelled (or taken away) while running' });
-    expect(abortedOutcome(AbortReason.LEASE_LOST, 5, new Error('LEASE_LOST')))
-      .toEqual({ status: S.FAILED, error: 'LEASE_LOST', result: undefined, final: false });
+    expect(abortedOutcome(AbortReason.SHUTDOWN, 5, null)).toEqual({
+      status: 'HANDED_BACK',
+      error: 'node shut down before the handler finished',
+    });
+    expect(abortedOutcome(AbortReason.REVOKED, 5, null)).toEqual({
+      status: S.CANCELLED,
+      error: 'cancelled (or taken away) while running',
+    });
+    expect(abortedOutcome(AbortReason.LEASE_LOST, 5, new Error('LEASE_LOST'))).toEqual({
+      status: S.FAILED,
+      error: 'LEASE_LOST',
+      result: undefined,
+      final: false,
+    });
   });
 
-  it('should name a non-Error failure and keep a JobFailure\'s result', () => {
+  it("should name a non-Error failure and keep a JobFailure's result", () => {
     const f = new JobFailure('HTTP 500', { status: 500 }, { retryable: false });
     const expected = { status: S.FAILED, error: 'JobFailure: HTTP 500', result: { status: 500 }, final: true };
     expect(failedOutcome(f)).toEqual(expected);

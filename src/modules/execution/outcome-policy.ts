@@ -12,9 +12,7 @@ export type TakeBackReason = 'NODE_LOST' | 'LEASE_LOST';
 
 /** What ended: a handler here (`ran`), a RUNNING row whose node or lease is lost, a DISPATCHED row never started. */
 export type Ending =
-  | { kind: 'ran'; outcome: AttemptOutcome }
-  | { kind: 'takenBack'; reason: TakeBackReason }
-  | { kind: 'notStarted' };
+  { kind: 'ran'; outcome: AttemptOutcome } | { kind: 'takenBack'; reason: TakeBackReason } | { kind: 'notStarted' };
 
 /** RETRY uses up an attempt, HAND_BACK does not; CANCELLED: the canceller moved the row, only the attempt closes. */
 export type Verdict = 'SUCCEED' | 'FAIL' | 'RETRY' | 'HAND_BACK' | 'CANCELLED';
@@ -27,8 +25,10 @@ export interface Decision {
   dueAt: number;
 }
 
-type PolicyRow = Pick<JobInstance, 'attempt' | 'maxAttempts' | 'retryBackoffMs' | 'retryBackoffKind' | 'nodeId'
-  | 'dueAt'>;
+type PolicyRow = Pick<
+  JobInstance,
+  'attempt' | 'maxAttempts' | 'retryBackoffMs' | 'retryBackoffKind' | 'nodeId' | 'dueAt'
+>;
 
 /**
  * The one retry-or-fail decision (docs/execution.md), for the runner and the reconciler alike. A failure retries
@@ -38,7 +38,12 @@ type PolicyRow = Pick<JobInstance, 'attempt' | 'maxAttempts' | 'retryBackoffMs' 
  */
 export function decideOutcome(row: PolicyRow, ending: Ending, now: number, random = Math.random): Decision {
   const retryPatch = (dueAt: number, error: string) => ({
-    attempt: row.attempt + 1, nodeId: null, leaseUntil: null, dispatchedAt: null, dueAt, error: boundError(error),
+    attempt: row.attempt + 1,
+    nodeId: null,
+    leaseUntil: null,
+    dispatchedAt: null,
+    dueAt,
+    error: boundError(error),
   });
   if (ending.kind === 'notStarted') {
     const patch = { nodeId: null, dispatchedAt: null };

@@ -38,8 +38,14 @@ export class ShutdownDrain {
       for (const row of rows) {
         const now = this.clock.now();
         const back = decideOutcome(row, { kind: 'notStarted' }, now);
-        const won = await this.instances.transition(row.id, S.DISPATCHED, back.status, { attempt: row.attempt, nodeId },
-          back.patch, now);
+        const won = await this.instances.transition(
+          row.id,
+          S.DISPATCHED,
+          back.status,
+          { attempt: row.attempt, nodeId },
+          back.patch,
+          now,
+        );
         if (!won) continue;
         await this.coordination.scheduleDelayed(row.id, back.dueAt);
         n++;

@@ -2,8 +2,13 @@ import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort } from '../coordination/index.js';
 import {
-  BackoffKind, type EndedAttempt, type ExecutionLedger, JobInstance, type JobInstanceRepository,
-  JobInstanceStatus as S, type SucceededAttempt,
+  BackoffKind,
+  type EndedAttempt,
+  type ExecutionLedger,
+  JobInstance,
+  type JobInstanceRepository,
+  JobInstanceStatus as S,
+  type SucceededAttempt,
   UnitOfWork,
 } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
@@ -47,14 +52,32 @@ describe('TaskRunner finishing write', () => {
         if (commitAnswerLost > 0 && log.some((l) => l.startsWith('RUNNING->PENDING'))) {
           commitAnswerLost--;
           log.push('connection lost after commit');
-          throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true });
+          throw Object.assign(new Error('Connection lost: The server closed the connection.'), {
+            code: 'PROTOCOL_CONNECTION_LOST',
+            fatal: true,
+          });
         }
         return out;
       },
-      transition: async (_id: string, from: S, to: S, guard: { fencingToken?: number }, patch: Partial<JobInstance>, now: number, em?: unknown) => {
+      transition: async (
+        _id: string,
+        from: S,
+        to: S,
+        guard: { fencingToken?: number },
+        patch: Partial<JobInstance>,
+        now: number,
+        em?: unknown,
+      ) => {
         const won = tokenIsCurrent && (stored?.status ?? S.RUNNING) === from;
-        if (won) stored = Object.assign(new JobInstance(), row, patch, { status: to, updatedAt: now, fencingToken: guard.fencingToken });
-        log.push(`${from}->${to}${patch.attempt ? ` attempt ${patch.attempt}` : ''}${guard.fencingToken ? ` token ${guard.fencingToken}` : ''}${em ? ` in ${em}` : ''}${won ? '' : ' lost'}`);
+        if (won)
+          stored = Object.assign(new JobInstance(), row, patch, {
+            status: to,
+            updatedAt: now,
+            fencingToken: guard.fencingToken,
+          });
+        log.push(
+          `${from}->${to}${patch.attempt ? ` attempt ${patch.attempt}` : ''}${guard.fencingToken ? ` token ${guard.fencingToken}` : ''}${em ? ` in ${em}` : ''}${won ? '' : ' lost'}`,
+        );
         return won;
       },
     } as unknown as JobInstanceRepository;
@@ -65,23 +88,46 @@ describe('TaskRunner finishing write', () => {
         return rows.map((r) => ({ row: r, fencingToken: r.fencingToken + 1 }));
       },
       succeed: async (em: unknown, done: SucceededAttempt[]) => {
-        log.push(...done.map((d) => `RUNNING->SUCCESS token ${d.fencingToken}${em ? ` in ${em}` : ''}${tokenIsCurrent ? '' : ' lost'}`));
+        log.push(
+          ...done.map(
+            (d) => `RUNNING->SUCCESS token ${d.fencingToken}${em ? ` in ${em}` : ''}${tokenIsCurrent ? '' : ' lost'}`,
+          ),
+        );
         return new Set(tokenIsCurrent ? done.map((d) => d.id) : []);
       },
-      endAttempts: async (em: unknown, ended: EndedAttempt[]) => log.push(...ended.map((a) => `attempt ${a.attempt} ${a.status}${em ? ` in ${em}` : ''}`)),
+      endAttempts: async (em: unknown, ended: EndedAttempt[]) =>
+        log.push(...ended.map((a) => `attempt ${a.attempt} ${a.status}${em ? ` in ${em}` : ''}`)),
     } as unknown as ExecutionLedger;
     const handler: JobHandlerImpl = { execute: () => outcome() };
     const handlers = { get: () => handler } as unknown as HandlerRegistry;
     const counter = { inc: () => log.push('metric'), observe: () => undefined };
-    const metrics = { executionSeconds: counter, retries: counter, instancesFinished: counter } as unknown as MetricsService;
-    const coordination = { scheduleDelayed: async (id: string, at: number) => log.push(`delay ${id} +${at - NOW}`) } as unknown as CoordinationPort;
+    const metrics = {
+      executionSeconds: counter,
+      retries: counter,
+      instancesFinished: counter,
+    } as unknown as MetricsService;
+    const coordination = {
+      scheduleDelayed: async (id: string, at: number) => log.push(`delay ${id} +${at - NOW}`),
+    } as unknown as CoordinationPort;
     const scopes = { refusal: async () => null } as unknown as AppScopes;
     const hook: AttemptEndedHook = { attemptEnded: async () => undefined };
     const config = { leaseMs: 60_000, namespace: 'ns' } as AppConfig;
     const admission = { free: async () => undefined } as unknown as AttemptAdmission;
     const clock = clockAt(() => NOW);
     const uow = { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork;
-    return new TaskRunner(instances, ledger, handlers, metrics, coordination, config, clock, scopes, hook, admission, uow);
+    return new TaskRunner(
+      instances,
+      ledger,
+      handlers,
+      metrics,
+      coordination,
+      config,
+      clock,
+      scopes,
+      hook,
+      admission,
+      uow,
+    );
   }
 
   beforeEach(() => {
@@ -91,8 +137,21 @@ describe('TaskRunner finishing write', () => {
     commitAnswerLost = 0;
     stored = null;
     row = Object.assign(new JobInstance(), {
-      id: 'i-1', status: S.DISPATCHED, nodeId: 'n-1', attempt: 1, maxAttempts: 2, fencingToken: 0, handler: 'h', jobId: null, maxConcurrency: 0,
-      timeoutMs: 60_000, retryBackoffMs: 500, retryBackoffKind: BackoffKind.FIXED, params: {}, requestId: 'r', traceId: 't',
+      id: 'i-1',
+      status: S.DISPATCHED,
+      nodeId: 'n-1',
+      attempt: 1,
+      maxAttempts: 2,
+      fencingToken: 0,
+      handler: 'h',
+      jobId: null,
+      maxConcurrency: 0,
+      timeoutMs: 60_000,
+      retryBackoffMs: 500,
+      retryBackoffKind: BackoffKind.FIXED,
+      params: {},
+      requestId: 'r',
+      traceId: 't',
     });
   });
 
@@ -101,7 +160,13 @@ describe('TaskRunner finishing write', () => {
   it('should write SUCCESS and close the attempt in one transaction', async () => {
     outcome = async () => ({ ok: true });
     await runner().run('i-1', 'n-1', new AbortController().signal);
-    expect(finishing()).toEqual(['begin', 'RUNNING->SUCCESS token 1 in tx', 'attempt 1 SUCCESS in tx', 'commit', 'metric']);
+    expect(finishing()).toEqual([
+      'begin',
+      'RUNNING->SUCCESS token 1 in tx',
+      'attempt 1 SUCCESS in tx',
+      'commit',
+      'metric',
+    ]);
   });
 
   it('should move a failed attempt to its retry and close it in one transaction, then put it on the delay queue', async () => {
@@ -109,7 +174,14 @@ describe('TaskRunner finishing write', () => {
       throw new Error('boom');
     };
     await runner().run('i-1', 'n-1', new AbortController().signal);
-    expect(finishing()).toEqual(['begin', 'RUNNING->PENDING attempt 2 token 1 in tx', 'attempt 1 FAILED in tx', 'commit', 'metric', 'delay i-1 +500']);
+    expect(finishing()).toEqual([
+      'begin',
+      'RUNNING->PENDING attempt 2 token 1 in tx',
+      'attempt 1 FAILED in tx',
+      'commit',
+      'metric',
+      'delay i-1 +500',
+    ]);
   });
 
   it('should fail for good, attempts left or not, a JobFailure that is not retryable (and still retry one that is)', async () => {
@@ -117,15 +189,31 @@ describe('TaskRunner finishing write', () => {
       throw new JobFailure('egress refused: 127.0.0.1:6379 is loopback', { kept: 1 }, { retryable: false });
     };
     await runner().run('i-1', 'n-1', new AbortController().signal);
-    expect(finishing()).toEqual(['begin', 'RUNNING->FAILED token 1 in tx', 'attempt 1 FAILED in tx', 'commit', 'metric']);
-    expect([stored?.error, stored?.result]).toEqual(['JobFailure: egress refused: 127.0.0.1:6379 is loopback', { kept: 1 }]);
+    expect(finishing()).toEqual([
+      'begin',
+      'RUNNING->FAILED token 1 in tx',
+      'attempt 1 FAILED in tx',
+      'commit',
+      'metric',
+    ]);
+    expect([stored?.error, stored?.result]).toEqual([
+      'JobFailure: egress refused: 127.0.0.1:6379 is loopback',
+      { kept: 1 },
+    ]);
     log = [];
     stored = null;
     outcome = async () => {
       throw new JobFailure('HTTP 503');
     };
     await runner().run('i-1', 'n-1', new AbortController().signal);
-    expect(finishing()).toEqual(['begin', 'RUNNING->PENDING attempt 2 token 1 in tx', 'attempt 1 FAILED in tx', 'commit', 'metric', 'delay i-1 +500']);
+    expect(finishing()).toEqual([
+      'begin',
+      'RUNNING->PENDING attempt 2 token 1 in tx',
+      'attempt 1 FAILED in tx',
+      'commit',
+      'metric',
+      'delay i-1 +500',
+    ]);
   });
 
   it('should write nothing more when the token is stale (the lease was taken away)', async () => {
@@ -146,7 +234,10 @@ describe('TaskRunner finishing write', () => {
     };
     const sut = runner();
     const ended: string[] = [];
-    const done = sut.runMany(['i-1', 'i-2', 'i-3'], 'n-1', new AbortController().signal, { handlerDone: () => undefined, ended: (id) => ended.push(id) });
+    const done = sut.runMany(['i-1', 'i-2', 'i-3'], 'n-1', new AbortController().signal, {
+      handlerDone: () => undefined,
+      ended: (id) => ended.push(id),
+    });
     // Release the others once the first one's group has committed (the claim's commit, then that one) —
     // not after a fixed sleep, which a loaded CI machine outran (all three then ended in one group).
     while (log.filter((l) => l === 'commit').length < 2) await new Promise((r) => setTimeout(r, 1));
@@ -154,8 +245,19 @@ describe('TaskRunner finishing write', () => {
     await done;
     expect(log.filter((l) => l === 'claim')).toHaveLength(1);
     expect(finishing()).toEqual([
-      'begin', 'RUNNING->SUCCESS token 1 in tx', 'attempt 1 SUCCESS in tx', 'commit', 'metric',
-      'begin', 'RUNNING->SUCCESS token 1 in tx', 'RUNNING->SUCCESS token 1 in tx', 'attempt 1 SUCCESS in tx', 'attempt 1 SUCCESS in tx', 'commit', 'metric', 'metric',
+      'begin',
+      'RUNNING->SUCCESS token 1 in tx',
+      'attempt 1 SUCCESS in tx',
+      'commit',
+      'metric',
+      'begin',
+      'RUNNING->SUCCESS token 1 in tx',
+      'RUNNING->SUCCESS token 1 in tx',
+      'attempt 1 SUCCESS in tx',
+      'attempt 1 SUCCESS in tx',
+      'commit',
+      'metric',
+      'metric',
     ]);
     expect(ended.sort()).toEqual(['i-1', 'i-2', 'i-3']);
   });
@@ -164,7 +266,17 @@ describe('TaskRunner finishing write', () => {
     outcome = async () => ({ ok: true });
     deadlocks = 2;
     await runner().run('i-1', 'n-1', new AbortController().signal);
-    expect(finishing()).toEqual(['begin', 'deadlock', 'begin', 'deadlock', 'begin', 'RUNNING->SUCCESS token 1 in tx', 'attempt 1 SUCCESS in tx', 'commit', 'metric']);
+    expect(finishing()).toEqual([
+      'begin',
+      'deadlock',
+      'begin',
+      'deadlock',
+      'begin',
+      'RUNNING->SUCCESS token 1 in tx',
+      'attempt 1 SUCCESS in tx',
+      'commit',
+      'metric',
+    ]);
   });
 
   it('should free the worker slot when the handler ends, before the finishing write commits', async () => {
@@ -183,7 +295,10 @@ describe('TaskRunner finishing write', () => {
     const events: string[] = [];
     const sut = runner();
     row.status = S.RUNNING; // taken by someone else meanwhile
-    await sut.runMany(['i-1'], 'n-1', new AbortController().signal, { handlerDone: (id) => events.push(`slot ${id}`), ended: (id) => events.push(`ended ${id}`) });
+    await sut.runMany(['i-1'], 'n-1', new AbortController().signal, {
+      handlerDone: (id) => events.push(`slot ${id}`),
+      ended: (id) => events.push(`ended ${id}`),
+    });
     expect(events).toEqual(['slot i-1', 'ended i-1']);
     expect(log).not.toContain('claim');
   });
@@ -195,8 +310,17 @@ describe('TaskRunner finishing write', () => {
     commitAnswerLost = 1;
     await runner().run('i-1', 'n-1', new AbortController().signal);
     expect(finishing()).toEqual([
-      'begin', 'RUNNING->PENDING attempt 2 token 1 in tx', 'attempt 1 FAILED in tx', 'commit', 'connection lost after commit',
-      'begin', 'RUNNING->PENDING attempt 2 token 1 in tx lost', 'attempt 1 FAILED in tx', 'commit', 'metric', 'delay i-1 +500',
+      'begin',
+      'RUNNING->PENDING attempt 2 token 1 in tx',
+      'attempt 1 FAILED in tx',
+      'commit',
+      'connection lost after commit',
+      'begin',
+      'RUNNING->PENDING attempt 2 token 1 in tx lost',
+      'attempt 1 FAILED in tx',
+      'commit',
+      'metric',
+      'delay i-1 +500',
     ]);
   });
 });

@@ -107,19 +107,21 @@ export class TaskRunner {
       hooks.handlerDone(id);
       hooks.ended(id);
     }
-    await Promise.all(claimed.map((c) => {
-      let done = false;
-      const handlerDone = () => {
-        if (!done) hooks.handlerDone(c.row.id);
-        done = true;
-      };
-      return this.runClaimed(c, shutdown, handlerDone)
-        .catch((err: Error) => this.logger.error(`instance ${c.row.id}: ${err.message}`))
-        .finally(() => {
-          handlerDone();
-          hooks.ended(c.row.id);
-        });
-    }));
+    await Promise.all(
+      claimed.map((c) => {
+        let done = false;
+        const handlerDone = () => {
+          if (!done) hooks.handlerDone(c.row.id);
+          done = true;
+        };
+        return this.runClaimed(c, shutdown, handlerDone)
+          .catch((err: Error) => this.logger.error(`instance ${c.row.id}: ${err.message}`))
+          .finally(() => {
+            handlerDone();
+            hooks.ended(c.row.id);
+          });
+      }),
+    );
   }
 
   /** Extends the lease of a running attempt; false when the row is no longer ours (token superseded). */
@@ -131,7 +133,8 @@ export class TaskRunner {
   async revokedAttempts(): Promise<RunningAttempt[]> {
     const running = [...this.running.values()];
     const gone = await this.instances.notRunningAnyMore(
-      running.map((a) => ({ id: a.instanceId, fencingToken: a.fencingToken, attempt: a })));
+      running.map((a) => ({ id: a.instanceId, fencingToken: a.fencingToken, attempt: a })),
+    );
     return gone.map((g) => g.attempt);
   }
 
@@ -141,8 +144,9 @@ export class TaskRunner {
   }
 
   private async claim(ids: string[], nodeId: string): Promise<ClaimedInstance[]> {
-    const rows = (await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS))
-      .filter((r) => r.status === S.DISPATCHED && r.nodeId === nodeId);
+    const rows = (await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS)).filter(
+      (r) => r.status === S.DISPATCHED && r.nodeId === nodeId,
+    );
     if (rows.length === 0) return [];
     // Each claim its own started_at: the ledger knows its own write (answer lost) by node, token and started_at,
     // and two claims in one millisecond would both take the winner's write for theirs (one attempt run twice).
@@ -175,8 +179,10 @@ export class TaskRunner {
     const decision = decideOutcome(row, { kind: 'ran', outcome }, at);
     const won = await this.finishes.submit({ row, token, outcome, status: decision.status, patch: decision.patch, at });
     if (won instanceof Error) {
-      this.logger.error(`instance ${row.id} attempt ${row.attempt}: finishing write failed (${won.message}); ` +
-        'the row stays RUNNING until its lease ends');
+      this.logger.error(
+        `instance ${row.id} attempt ${row.attempt}: finishing write failed (${won.message}); ` +
+          'the row stays RUNNING until its lease ends',
+      );
       return;
     }
     const now = this.clock.now();
@@ -192,8 +198,10 @@ export class TaskRunner {
     const retry = decision.verdict === 'RETRY' || decision.verdict === 'HAND_BACK';
     if (retry) {
       if (decision.verdict === 'RETRY') this.metrics.retries.inc();
-      await this.coordination.scheduleDelayed(row.id, decision.dueAt)
-        .then(() => decision.dueAt <= now && this.wakePump(), () => undefined);
+      await this.coordination.scheduleDelayed(row.id, decision.dueAt).then(
+        () => decision.dueAt <= now && this.wakePump(),
+        () => undefined,
+      );
     } else {
       this.metrics.instancesFinished.inc({ status: decision.status });
     }
@@ -210,7 +218,9 @@ export class TaskRunner {
    * when this very attempt (same token) was cancelled, as one taken away may hold its slot for a later attempt.
    */
   private async releaseAdmission(
-    row: JobInstance, token: number, end: { written: boolean; cancelled: boolean; final: boolean },
+    row: JobInstance,
+    token: number,
+    end: { written: boolean; cancelled: boolean; final: boolean },
   ): Promise<void> {
     if (!end.written) {
       const current = row.jobId ? (await this.ledger.findMany([row.id]))[0] : undefined;
@@ -222,7 +232,8 @@ export class TaskRunner {
     await this.admission.free(row, this.promoted, end.final || row.maxConcurrency > 0);
   }
 
-  private readonly promoted: HandOff = { // a promoted WAITING instance goes to the leader's delay pump, due now
+  private readonly promoted: HandOff = {
+    // a promoted WAITING instance goes to the leader's delay pump, due now
     handOff: async (row) => {
       await this.coordination.scheduleDelayed(row.id, row.dueAt);
       this.wakePump();

@@ -10,7 +10,9 @@ import { Tenancy1797000000000 } from './migrations/1797000000000-tenancy.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
-  InitialSchema1764490000000, InstanceMaxConcurrency1796040000000, InstanceJobStatusIndex1796070000000,
+  InitialSchema1764490000000,
+  InstanceMaxConcurrency1796040000000,
+  InstanceJobStatusIndex1796070000000,
   Tenancy1797000000000,
 ];
 
@@ -20,7 +22,11 @@ export const MIGRATIONS = [
  */
 export function dataSourceOptions(config: Pick<AppConfig, 'database'>): DataSourceOptions {
   const common = {
-    entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, migrationsRun: false, logging: false,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
   } as const;
   if (config.database.type === 'mysql') {
     return {

@@ -4,7 +4,9 @@ export * from './state-machine/transitions.js';
 export { MetadataModule } from './metadata.module.js';
 export { JobDefinitionRepository, type DueRef } from './repositories/job-definition.repository.js';
 export {
-  JobInstanceRepository, type SucceededAttempt, type TransitionGuard,
+  JobInstanceRepository,
+  type SucceededAttempt,
+  type TransitionGuard,
 } from './repositories/job-instance.repository.js';
 export { JobAttemptRepository, type EndedAttempt, type StartedAttempt } from './repositories/job-attempt.repository.js';
 export { ExecutionLedger, type ClaimedInstance } from './unit-of-work/execution-ledger.js';
@@ -16,4 +18,3 @@ export { ApiClientRepository } from './repositories/api-client.repository.js';
 export { AuditLogRepository, type AuditEntry, type AuditQuery } from './repositories/audit-log.repository.js';
 export { dataSourceOptions, MIGRATIONS } from './data-source-options.js';
 export { runMigrations } from './migration-runner.js';
-

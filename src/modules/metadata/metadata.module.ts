@@ -30,7 +30,9 @@ const REPOSITORIES = [
 ];
 
 const UNIT_OF_WORK = {
-  provide: UnitOfWork, useFactory: (ds: DataSource) => UnitOfWork.for(ds), inject: [getDataSourceToken()],
+  provide: UnitOfWork,
+  useFactory: (ds: DataSource) => UnitOfWork.for(ds),
+  inject: [getDataSourceToken()],
 };
 
 /**

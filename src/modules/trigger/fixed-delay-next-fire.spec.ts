@@ -1,6 +1,9 @@
 import type { AppConfig } from '../../config/index.js';
 import {
-  type JobDefinition, type JobDefinitionRepository, JobInstanceStatus as S, TriggerType,
+  type JobDefinition,
+  type JobDefinitionRepository,
+  JobInstanceStatus as S,
+  TriggerType,
 } from '../metadata/index.js';
 import { FixedDelayNextFire } from './fixed-delay-next-fire.js';
 

@@ -3,7 +3,11 @@ import { ConsistentHashStrategy } from './consistent-hash.strategy.js';
 import { HashRing } from './hash-ring.js';
 import { HashRingCache } from './hash-ring-cache.js';
 
-const live = (nodeId: string): LiveNode => ({ nodeId, lastBeat: 0, info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 } });
+const live = (nodeId: string): LiveNode => ({
+  nodeId,
+  lastBeat: 0,
+  info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 },
+});
 const NODES = ['node-a', 'node-b', 'node-c'].map(live);
 
 describe(ConsistentHashStrategy.name, () => {
@@ -27,7 +31,11 @@ describe(ConsistentHashStrategy.name, () => {
   });
 
   it('should send every instance that shares a routing key to one node, in input order', async () => {
-    const instances = Array.from({ length: 50 }, (_, i) => ({ id: `i-${i}`, handler: 'h', routingKey: i % 2 ? 'odd' : 'even' }));
+    const instances = Array.from({ length: 50 }, (_, i) => ({
+      id: `i-${i}`,
+      handler: 'h',
+      routingKey: i % 2 ? 'odd' : 'even',
+    }));
     const picked = await sut.selectMany(instances, NODES);
     expect(picked).toHaveLength(50);
     expect(new Set(picked.filter((_, i) => i % 2).map((n) => n.nodeId)).size).toBe(1);
@@ -39,14 +47,21 @@ describe(ConsistentHashStrategy.name, () => {
     const inst = { id: 'i-1', handler: 'h', routingKey: null };
     await sut.select(inst, NODES);
     const first = rings.ringFor(NODES);
-    await sut.selectMany([inst, inst], NODES.map((n) => ({ ...n, info: { ...n.info, active: 3 } })));
+    await sut.selectMany(
+      [inst, inst],
+      NODES.map((n) => ({ ...n, info: { ...n.info, active: 3 } })),
+    );
     expect(rings.ringFor(NODES)).toBe(first);
     expect(rings.ringFor(NODES.slice(1))).not.toBe(first);
   });
 
   it('should drop the least recently used ring past its bound', () => {
     const small = new HashRingCache(8, 2);
-    const [ab, bc, ca] = [[NODES[0], NODES[1]], [NODES[1], NODES[2]], [NODES[2], NODES[0]]];
+    const [ab, bc, ca] = [
+      [NODES[0], NODES[1]],
+      [NODES[1], NODES[2]],
+      [NODES[2], NODES[0]],
+    ];
     const ringAb = small.ringFor(ab);
     const ringBc = small.ringFor(bc);
     expect(small.ringFor(ab)).toBe(ringAb);

@@ -25,7 +25,10 @@ export class ConsistentHashStrategy implements RoutingStrategyImpl {
 
   /** The owner of each instance's key, in input order; one ring look-up per batch. */
   async selectMany(instances: RoutableInstance[], candidates: LiveNode[]): Promise<LiveNode[]> {
-    return this.rings.place(candidates, instances.map((i) => this.keyOf(i)));
+    return this.rings.place(
+      candidates,
+      instances.map((i) => this.keyOf(i)),
+    );
   }
 
   /** The ring key of an instance: its routing key, else its id. */

@@ -1,8 +1,13 @@
 import { LiveNode } from '../../coordination/index.js';
 import { FailoverStrategy } from './failover.strategy.js';
 
-const live = (nodeId: string): LiveNode => ({ nodeId, lastBeat: 0, info: { handlers: ['h'], capacity: 4, active: 4, labels: {}, host: nodeId, startedAt: 0 } });
-const batch = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `i-${i}`, handler: 'h', routingKey: `k-${i}` }));
+const live = (nodeId: string): LiveNode => ({
+  nodeId,
+  lastBeat: 0,
+  info: { handlers: ['h'], capacity: 4, active: 4, labels: {}, host: nodeId, startedAt: 0 },
+});
+const batch = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: `i-${i}`, handler: 'h', routingKey: `k-${i}` }));
 
 describe(FailoverStrategy.name, () => {
   const sut = new FailoverStrategy();

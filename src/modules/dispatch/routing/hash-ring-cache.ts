@@ -35,7 +35,10 @@ export class HashRingCache {
     if (ring) {
       this.rings.delete(key);
     } else {
-      ring = new HashRing(candidates.map((c) => c.nodeId), this.virtualNodes);
+      ring = new HashRing(
+        candidates.map((c) => c.nodeId),
+        this.virtualNodes,
+      );
       if (this.rings.size >= this.maxRings) this.rings.delete(this.rings.keys().next().value!);
     }
     this.rings.set(key, ring);

@@ -40,11 +40,19 @@ export class HashRing {
    * @param virtualNodes ring points per node, an integer ≥ 1
    * @throws SchedulerError (INTERNAL) when `nodeIds` is empty or `virtualNodes` is not a positive integer
    */
-  constructor(nodeIds: Iterable<string>, readonly virtualNodes = DEFAULT_VIRTUAL_NODES) {
+  constructor(
+    nodeIds: Iterable<string>,
+    readonly virtualNodes = DEFAULT_VIRTUAL_NODES,
+  ) {
     this.nodeIds = [...new Set(nodeIds)].sort();
-    if (this.nodeIds.length === 0) throw new SchedulerError(ErrorCode.INTERNAL, 'a hash ring needs at least one node', 'nodeIds');
+    if (this.nodeIds.length === 0)
+      throw new SchedulerError(ErrorCode.INTERNAL, 'a hash ring needs at least one node', 'nodeIds');
     if (!Number.isInteger(virtualNodes) || virtualNodes < 1) {
-      throw new SchedulerError(ErrorCode.INTERNAL, `virtual nodes must be a positive integer, got ${virtualNodes}`, 'virtualNodes');
+      throw new SchedulerError(
+        ErrorCode.INTERNAL,
+        `virtual nodes must be a positive integer, got ${virtualNodes}`,
+        'virtualNodes',
+      );
     }
     const entries: { pos: bigint; node: string }[] = [];
     for (const node of this.nodeIds) {

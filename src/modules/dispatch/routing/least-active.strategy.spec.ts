@@ -1,9 +1,14 @@
 import { LiveNode } from '../../coordination/index.js';
 import { LeastActiveStrategy } from './least-active.strategy.js';
 
-const live = (nodeId: string, active: number, capacity: number): LiveNode => ({ nodeId, lastBeat: 0, info: { handlers: ['h'], capacity, active, labels: {}, host: nodeId, startedAt: 0 } });
+const live = (nodeId: string, active: number, capacity: number): LiveNode => ({
+  nodeId,
+  lastBeat: 0,
+  info: { handlers: ['h'], capacity, active, labels: {}, host: nodeId, startedAt: 0 },
+});
 const batch = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `i-${i}`, handler: 'h', routingKey: null }));
-const countBy = (picked: LiveNode[]) => picked.reduce<Record<string, number>>((m, p) => ({ ...m, [p.nodeId]: (m[p.nodeId] ?? 0) + 1 }), {});
+const countBy = (picked: LiveNode[]) =>
+  picked.reduce<Record<string, number>>((m, p) => ({ ...m, [p.nodeId]: (m[p.nodeId] ?? 0) + 1 }), {});
 
 describe(LeastActiveStrategy.name, () => {
   const sut = new LeastActiveStrategy();

@@ -41,9 +41,14 @@ export class LeastActiveStrategy implements RoutingStrategyImpl {
       const active = measured?.[j] ?? c.info.active;
       return Number.isFinite(active) && active > 0 ? active : 0;
     });
-    const ratio = (j: number): number => (candidates[j].info.capacity > 0 ? loads[j] / candidates[j].info.capacity : Infinity);
+    const ratio = (j: number): number =>
+      candidates[j].info.capacity > 0 ? loads[j] / candidates[j].info.capacity : Infinity;
     const lighter = (j: number, k: number): boolean =>
-      ratio(j) !== ratio(k) ? ratio(j) < ratio(k) : loads[j] !== loads[k] ? loads[j] < loads[k] : candidates[j].nodeId < candidates[k].nodeId;
+      ratio(j) !== ratio(k)
+        ? ratio(j) < ratio(k)
+        : loads[j] !== loads[k]
+          ? loads[j] < loads[k]
+          : candidates[j].nodeId < candidates[k].nodeId;
     return instances.map(() => {
       let best = 0;
       for (let j = 1; j < candidates.length; j++) if (lighter(j, best)) best = j;

@@ -1,7 +1,11 @@
 import { LiveNode } from '../../coordination/index.js';
 import { RandomStrategy } from './random.strategy.js';
 
-const live = (nodeId: string): LiveNode => ({ nodeId, lastBeat: 0, info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 } });
+const live = (nodeId: string): LiveNode => ({
+  nodeId,
+  lastBeat: 0,
+  info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 },
+});
 const NODES = ['node-a', 'node-b', 'node-c', 'node-d'].map(live);
 const inst = (id: string) => ({ id, handler: 'h', routingKey: null });
 
@@ -26,7 +30,10 @@ describe(RandomStrategy.name, () => {
 
   it('should spread evenly with Math.random by default', async () => {
     const sut = new RandomStrategy();
-    const picked = await sut.selectMany(Array.from({ length: 4000 }, (_, i) => inst(`${i}`)), NODES);
+    const picked = await sut.selectMany(
+      Array.from({ length: 4000 }, (_, i) => inst(`${i}`)),
+      NODES,
+    );
     const counts = NODES.map((n) => picked.filter((p) => p === n).length);
     for (const c of counts) expect(Math.abs(c - 1000)).toBeLessThan(200);
   });

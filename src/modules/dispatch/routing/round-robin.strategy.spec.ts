@@ -1,7 +1,11 @@
 import { CoordinationPort, LiveNode } from '../../coordination/index.js';
 import { RoundRobinStrategy } from './round-robin.strategy.js';
 
-const live = (nodeId: string): LiveNode => ({ nodeId, lastBeat: 0, info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 } });
+const live = (nodeId: string): LiveNode => ({
+  nodeId,
+  lastBeat: 0,
+  info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 },
+});
 const NODES = ['node-a', 'node-b', 'node-c'].map(live);
 const inst = (id: string, handler = 'h') => ({ id, handler, routingKey: null });
 const ids = (nodes: LiveNode[]) => nodes.map((n) => n.nodeId);
@@ -38,15 +42,24 @@ describe(RoundRobinStrategy.name, () => {
   it('should reserve a batch of instances in one round trip and continue the same rotation', async () => {
     await sut.select(inst('0'), NODES);
     calls.length = 0;
-    const picked = await sut.selectMany(['1', '2', '3', '4', '5'].map((id) => inst(id)), NODES);
+    const picked = await sut.selectMany(
+      ['1', '2', '3', '4', '5'].map((id) => inst(id)),
+      NODES,
+    );
     expect(ids(picked)).toEqual(['node-b', 'node-c', 'node-a', 'node-b', 'node-c']);
     expect(calls).toEqual([['rr:h', 5]]);
   });
 
   it('should keep one counter per handler in a mixed batch, one round trip each, results in input order', async () => {
-    const picked = await sut.selectMany([inst('1', 'x'), inst('2', 'y'), inst('3', 'x'), inst('4', 'y'), inst('5', 'x')], NODES);
+    const picked = await sut.selectMany(
+      [inst('1', 'x'), inst('2', 'y'), inst('3', 'x'), inst('4', 'y'), inst('5', 'x')],
+      NODES,
+    );
     expect(ids(picked)).toEqual(['node-a', 'node-a', 'node-b', 'node-b', 'node-c']);
-    expect(calls).toEqual([['rr:x', 3], ['rr:y', 2]]);
+    expect(calls).toEqual([
+      ['rr:x', 3],
+      ['rr:y', 2],
+    ]);
   });
 
   it('should make no round trip for an empty batch', async () => {
@@ -60,6 +73,9 @@ describe(RoundRobinStrategy.name, () => {
     const next = await sut.selectMany([inst('5')], NODES);
     expect(ids(first)).toEqual(['node-a', 'node-b', 'node-c', 'node-a']);
     expect(ids(next)).toEqual(['node-b']);
-    expect(calls).toEqual([['rr:h', 4], ['rr:h', 1]]);
+    expect(calls).toEqual([
+      ['rr:h', 4],
+      ['rr:h', 1],
+    ]);
   });
 });

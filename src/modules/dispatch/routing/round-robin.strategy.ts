@@ -43,7 +43,9 @@ export class RoundRobinStrategy implements RoutingStrategyImpl {
     const counts = new Map<string, number>();
     for (const { handler } of instances) counts.set(handler, (counts.get(handler) ?? 0) + 1);
     const next = new Map<string, number>();
-    await Promise.all([...counts].map(async ([handler, count]) => next.set(handler, await this.reserve(handler, count))));
+    await Promise.all(
+      [...counts].map(async ([handler, count]) => next.set(handler, await this.reserve(handler, count))),
+    );
     return instances.map(({ handler }) => {
       const position = next.get(handler)!;
       next.set(handler, position + 1);

@@ -5,11 +5,17 @@ import { ConsistentHashStrategy } from './consistent-hash.strategy.js';
 import { RandomStrategy } from './random.strategy.js';
 import { RoutingStrategies } from './routing-strategies.js';
 
-const live = (nodeId: string): LiveNode => ({ nodeId, lastBeat: 0, info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 } });
+const live = (nodeId: string): LiveNode => ({
+  nodeId,
+  lastBeat: 0,
+  info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 },
+});
 
 describe(RoutingStrategies.name, () => {
   const counted: string[] = [];
-  const port = { increment: async (name: string) => (counted.push(name), counted.length) } as unknown as CoordinationPort;
+  const port = {
+    increment: async (name: string) => (counted.push(name), counted.length),
+  } as unknown as CoordinationPort;
 
   it('should return a strategy of the asked type for every RoutingStrategy value, the same instance each time', () => {
     const sut = new RoutingStrategies(port);

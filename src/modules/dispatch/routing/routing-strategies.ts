@@ -37,7 +37,9 @@ export class RoutingStrategies {
     const all: RoutingStrategyImpl[] = [
       new RoundRobinStrategy(coordination),
       new RandomStrategy(options.rng),
-      new LeastActiveStrategy(async (nodeIds) => (await coordination.queueDepths(nodeIds)).map((d) => d.ready + d.processing)),
+      new LeastActiveStrategy(async (nodeIds) =>
+        (await coordination.queueDepths(nodeIds)).map((d) => d.ready + d.processing),
+      ),
       new ConsistentHashStrategy(rings),
       new FailoverStrategy(),
       new ShardingBroadcastStrategy(),

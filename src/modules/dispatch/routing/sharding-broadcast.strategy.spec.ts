@@ -1,13 +1,24 @@
 import { LiveNode } from '../../coordination/index.js';
 import { placeShard, shardOrder, ShardingBroadcastStrategy } from './sharding-broadcast.strategy.js';
 
-const live = (nodeId: string): LiveNode => ({ nodeId, lastBeat: 0, info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 } });
+const live = (nodeId: string): LiveNode => ({
+  nodeId,
+  lastBeat: 0,
+  info: { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: nodeId, startedAt: 0 },
+});
 const nodes = (n: number) => Array.from({ length: n }, (_, i) => live(`node-${i + 1}`));
 const NODES = nodes(4);
 const IDS = NODES.map((n) => n.nodeId);
-const shard = (jobId: string | null, shardIndex: number, id = `i-${jobId}-${shardIndex}`) => ({ id, handler: 'h', routingKey: null, jobId, shardIndex });
+const shard = (jobId: string | null, shardIndex: number, id = `i-${jobId}-${shardIndex}`) => ({
+  id,
+  handler: 'h',
+  routingKey: null,
+  jobId,
+  shardIndex,
+});
 const fire = (jobId: string, total: number) => Array.from({ length: total }, (_, i) => shard(jobId, i));
-const countBy = (picked: LiveNode[]) => picked.reduce<Record<string, number>>((m, p) => ({ ...m, [p.nodeId]: (m[p.nodeId] ?? 0) + 1 }), {});
+const countBy = (picked: LiveNode[]) =>
+  picked.reduce<Record<string, number>>((m, p) => ({ ...m, [p.nodeId]: (m[p.nodeId] ?? 0) + 1 }), {});
 
 describe(ShardingBroadcastStrategy.name, () => {
   const sut = new ShardingBroadcastStrategy();
@@ -52,12 +63,17 @@ describe(ShardingBroadcastStrategy.name, () => {
     const order = shardOrder('job-7', IDS);
     const rest = IDS.filter((id) => id !== order[1]);
     expect(shardOrder('job-7', rest)).toEqual(order.filter((id) => id !== order[1]));
-    const picked = await sut.selectMany(fire('job-7', 3), NODES.filter((n) => n.nodeId !== order[1]));
+    const picked = await sut.selectMany(
+      fire('job-7', 3),
+      NODES.filter((n) => n.nodeId !== order[1]),
+    );
     expect(new Set(picked.map((n) => n.nodeId)).size).toBe(3);
   });
 
   it('should use the instance id as job and 0 as shard when they are missing (API task)', async () => {
-    expect((await sut.select({ id: 'task-1', handler: 'h', routingKey: null }, NODES)).nodeId).toBe(placeShard('task-1', 0, IDS));
+    expect((await sut.select({ id: 'task-1', handler: 'h', routingKey: null }, NODES)).nodeId).toBe(
+      placeShard('task-1', 0, IDS),
+    );
     expect((await sut.select(shard(null, 1, 'task-2'), NODES)).nodeId).toBe(placeShard('task-2', 1, IDS));
   });
 });

@@ -12,7 +12,9 @@ import { RoutableInstance, RoutingStrategyImpl } from './routing-strategy.js';
  */
 export function shardOrder(jobId: string, nodeIds: string[]): string[] {
   const ranked = nodeIds.map((nodeId) => ({ nodeId, weight: ringPosition(`${jobId}|${nodeId}`) }));
-  ranked.sort((a, b) => (a.weight !== b.weight ? (a.weight > b.weight ? -1 : 1) : a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
+  ranked.sort((a, b) =>
+    a.weight !== b.weight ? (a.weight > b.weight ? -1 : 1) : a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0,
+  );
   return ranked.map((r) => r.nodeId);
 }
 

@@ -12,8 +12,12 @@ import { runHttpCall } from './http-call.js';
 const TEXT = 'héllo, decoded body';
 const BOMB = gzipSync(Buffer.alloc(64 * 1024 * 1024)); // 64 MiB of zeros in ~64 KB
 const encoded: Record<string, [string, Buffer]> = {
-  '/gzip': ['gzip', gzipSync(TEXT)], '/deflate': ['deflate', deflateSync(TEXT)], '/deflate-raw': ['deflate', deflateRawSync(TEXT)],
-  '/br': ['br', brotliCompressSync(TEXT)], '/gzip-br': ['gzip, br', brotliCompressSync(gzipSync(TEXT))], '/bomb': ['gzip', BOMB],
+  '/gzip': ['gzip', gzipSync(TEXT)],
+  '/deflate': ['deflate', deflateSync(TEXT)],
+  '/deflate-raw': ['deflate', deflateRawSync(TEXT)],
+  '/br': ['br', brotliCompressSync(TEXT)],
+  '/gzip-br': ['gzip, br', brotliCompressSync(gzipSync(TEXT))],
+  '/bomb': ['gzip', BOMB],
   '/unknown': ['zz-unknown', Buffer.from('raw bytes')],
 };
 
@@ -56,7 +60,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(servers.map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+  await Promise.all(
+    servers.map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    ),
+  );
 });
 
 beforeEach(() => (hits = []));
@@ -66,16 +78,30 @@ const onlyMain = () => ({ policy: EgressPolicy.fromSettings({ allow: `*,127.0.0.
 
 describe('runHttpCall through the egress policy', () => {
   it.each(['127.0.0.1', '127.1', '2130706433', '0x7f000001', '[::ffff:127.0.0.1]', 'localhost'])(
-    'should refuse http://%s under the default policy, sending nothing', async (host) => {
-      const e = await rejection(runHttpCall({ url: `http://${host}:${victimPort}/x?secret=1`, method: 'POST', body: 'b' }, never(), { policy: EgressPolicy.fromSettings() }));
+    'should refuse http://%s under the default policy, sending nothing',
+    async (host) => {
+      const e = await rejection(
+        runHttpCall({ url: `http://${host}:${victimPort}/x?secret=1`, method: 'POST', body: 'b' }, never(), {
+          policy: EgressPolicy.fromSettings(),
+        }),
+      );
       expect(e.name).toBe('EgressRefusedError');
-      expect(e.message).toMatch(new RegExp(`^HTTP POST http://.*:${victimPort}/x: egress refused: (127\\.0\\.0\\.1|localhost):${victimPort} is loopback \\(EGRESS_ALLOW to allow it\\)$`));
+      expect(e.message).toMatch(
+        new RegExp(
+          `^HTTP POST http://.*:${victimPort}/x: egress refused: (127\\.0\\.0\\.1|localhost):${victimPort} is loopback \\(EGRESS_ALLOW to allow it\\)$`,
+        ),
+      );
       expect(hits).toEqual([]);
-    });
+    },
+  );
 
   it('should refuse a 307 into a refused address at that hop, without re-sending the body', async () => {
-    const e = await rejection(runHttpCall({ url: `${main}/to-victim`, method: 'POST', body: 'secret-body' }, never(), onlyMain()));
-    expect(e.message).toBe(`HTTP POST ${main}/to-victim: redirect 1 to http://127.0.0.1:${victimPort}: egress refused: 127.0.0.1:${victimPort} is loopback (EGRESS_ALLOW to allow it)`);
+    const e = await rejection(
+      runHttpCall({ url: `${main}/to-victim`, method: 'POST', body: 'secret-body' }, never(), onlyMain()),
+    );
+    expect(e.message).toBe(
+      `HTTP POST ${main}/to-victim: redirect 1 to http://127.0.0.1:${victimPort}: egress refused: 127.0.0.1:${victimPort} is loopback (EGRESS_ALLOW to allow it)`,
+    );
     expect(hits).toEqual([{ port: mainPort, path: '/to-victim', body: 'secret-body' }]);
   });
 
@@ -93,15 +119,20 @@ describe('runHttpCall through the egress policy', () => {
     const first = await runHttpCall({ url: `http://rebind.test:${victimPort}/` }, never(), { policy, resolver });
     expect([first.bodyExcerpt, calls]).toEqual([`answered by ${victimPort}`, 1]);
     expect(hits.map((h) => h.port)).toEqual([victimPort]); // the server on 127.0.0.2
-    const second = await rejection(runHttpCall({ url: `http://rebind.test:${victimPort}/` }, never(), { policy, resolver }));
+    const second = await rejection(
+      runHttpCall({ url: `http://rebind.test:${victimPort}/` }, never(), { policy, resolver }),
+    );
     expect(second.message).toMatch(/egress refused: 127\.0\.0\.1:\d+ \(rebind\.test\) is loopback/);
     expect(hits).toHaveLength(1);
   });
 
-  it.each(['/gzip', '/deflate', '/deflate-raw', '/br', '/gzip-br'])('should decode a %s body and count its decoded bytes', async (path) => {
-    const r = await runHttpCall({ url: `${main}${path}` }, never(), onlyMain());
-    expect([r.bodyExcerpt, r.bodyBytes, r.truncated]).toEqual([TEXT, Buffer.byteLength(TEXT), false]);
-  });
+  it.each(['/gzip', '/deflate', '/deflate-raw', '/br', '/gzip-br'])(
+    'should decode a %s body and count its decoded bytes',
+    async (path) => {
+      const r = await runHttpCall({ url: `${main}${path}` }, never(), onlyMain());
+      expect([r.bodyExcerpt, r.bodyBytes, r.truncated]).toEqual([TEXT, Buffer.byteLength(TEXT), false]);
+    },
+  );
 
   it('should keep a body of an unknown coding as it came', async () => {
     const r = await runHttpCall({ url: `${main}/unknown` }, never(), onlyMain());

@@ -14,7 +14,11 @@ type Route = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 const routes: Record<string, Route> = {
   '/echo': (req, body, res) => {
     const json = JSON.stringify({ method: req.method, headers: req.headers, body });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json), 'x-extra': 'dropped' });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(json),
+      'x-extra': 'dropped',
+    });
     res.end(json);
   },
   '/missing': (_req, _body, res) => {
@@ -66,7 +70,6 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-
 describe('runHttpCall', () => {
   it('should GET by default and return status, selected headers and the body', async () => {
     const r = await runHttpCall({ url: `${base}/echo` }, never(), OPTS);
@@ -90,7 +93,12 @@ describe('runHttpCall', () => {
 
   it('should send a string body and the caller headers verbatim', async () => {
     const r = await runHttpCall(
-      { method: 'PUT', url: `${base}/echo`, headers: { 'X-Token': 'abc', 'Content-Type': 'text/plain' }, body: 'hello' },
+      {
+        method: 'PUT',
+        url: `${base}/echo`,
+        headers: { 'X-Token': 'abc', 'Content-Type': 'text/plain' },
+        body: 'hello',
+      },
       never(),
       OPTS,
     );
@@ -117,7 +125,11 @@ describe('runHttpCall', () => {
   });
 
   it('should stop reading at maxReadBytes and honour maxExcerptBytes', async () => {
-    const r = await runHttpCall({ url: `${base}/huge` }, never(), { ...OPTS, maxExcerptBytes: 10, maxReadBytes: 256 * 1024 });
+    const r = await runHttpCall({ url: `${base}/huge` }, never(), {
+      ...OPTS,
+      maxExcerptBytes: 10,
+      maxReadBytes: 256 * 1024,
+    });
     expect(r.bodyExcerpt).toBe('a'.repeat(10));
     expect(r.bodyBytes).toBeGreaterThanOrEqual(256 * 1024);
     expect(r.bodyBytes).toBeLessThan(5 * 1024 * 1024);

@@ -1,6 +1,10 @@
 import { ValidationError } from '../../../common/index.js';
 import {
-  EgressPolicy, EgressRefusedError, type EgressResolver, egressHttp, readBoundedBody,
+  EgressPolicy,
+  EgressRefusedError,
+  type EgressResolver,
+  egressHttp,
+  readBoundedBody,
 } from '../../egress/index.js';
 
 /** HTTP methods the built-in `http-call` handler accepts (exact, upper case). */
@@ -168,7 +172,9 @@ function networkDetail(err: unknown): string {
  * @throws Error (with `cause`) on a network failure (refused connection, DNS, TLS, reset) or a redirect problem.
  */
 export async function runHttpCall(
-  params: unknown, signal: AbortSignal, opts: HttpCallOptions,
+  params: unknown,
+  signal: AbortSignal,
+  opts: HttpCallOptions,
 ): Promise<HttpCallResult> {
   const p = parseHttpCallParams(params, opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS);
   const maxExcerpt = opts.maxExcerptBytes ?? DEFAULT_EXCERPT_BYTES;

@@ -24,12 +24,27 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 /** The handler with loopback allowed (the receiver's address) and no app list. */
-const handler = () => new HttpJobHandler(EgressPolicy.fromSettings({ allow: '127.0.0.1' }), async () => null, systemResolver);
+const handler = () =>
+  new HttpJobHandler(EgressPolicy.fromSettings({ allow: '127.0.0.1' }), async () => null, systemResolver);
 
 function ctx(params: unknown, over: Partial<JobContext> = {}): JobContext {
   return {
-    requestId: 'req-1', instanceId: 'inst-1', appId: 'app-1', jobCode: null, params, attempt: 3, maxAttempts: 5, fencingToken: 7, shardIndex: 0,
-    shardTotal: 1, fireTime: 0, traceId: 't', signal: never(), logger: new Logger('t'), progress: () => undefined, ...over,
+    requestId: 'req-1',
+    instanceId: 'inst-1',
+    appId: 'app-1',
+    jobCode: null,
+    params,
+    attempt: 3,
+    maxAttempts: 5,
+    fencingToken: 7,
+    shardIndex: 0,
+    shardTotal: 1,
+    fireTime: 0,
+    traceId: 't',
+    signal: never(),
+    logger: new Logger('t'),
+    progress: () => undefined,
+    ...over,
   };
 }
 
@@ -41,12 +56,21 @@ describe('HttpJobHandler', () => {
     expect(result.status).toBe(200);
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({
-      'x-tickwheel-request-id': 'req-1', 'x-tickwheel-instance-id': 'inst-1', 'x-tickwheel-attempt': '3', 'x-tickwheel-fencing-token': '7', 'x-custom': 'kept',
+      'x-tickwheel-request-id': 'req-1',
+      'x-tickwheel-instance-id': 'inst-1',
+      'x-tickwheel-attempt': '3',
+      'x-tickwheel-fencing-token': '7',
+      'x-custom': 'kept',
     });
   });
 
   it('should not let params headers override its own, whatever their case', async () => {
-    await handler().execute(ctx({ url, headers: { 'x-tickwheel-attempt': '1', 'X-TICKWHEEL-FENCING-TOKEN': '99', 'x-tickwheel-request-id': 'forged' } }));
+    await handler().execute(
+      ctx({
+        url,
+        headers: { 'x-tickwheel-attempt': '1', 'X-TICKWHEEL-FENCING-TOKEN': '99', 'x-tickwheel-request-id': 'forged' },
+      }),
+    );
     expect(received[0]['x-tickwheel-attempt']).toBe('3');
     expect(received[0]['x-tickwheel-fencing-token']).toBe('7');
     expect(received[0]['x-tickwheel-request-id']).toBe('req-1');
@@ -67,14 +91,20 @@ describe('HttpJobHandler', () => {
     const refused = await rejection(strict.execute(ctx({ url: `${url}/ok`, method: 'POST', body: 'x' })));
     expect(refused).toBeInstanceOf(JobFailure);
     expect((refused as JobFailure).retryable).toBe(false);
-    expect(refused.message).toMatch(/^HTTP POST http:\/\/127\.0\.0\.1:\d+\/ok: egress refused: 127\.0\.0\.1:\d+ is loopback \(EGRESS_ALLOW to allow it\)$/);
+    expect(refused.message).toMatch(
+      /^HTTP POST http:\/\/127\.0\.0\.1:\d+\/ok: egress refused: 127\.0\.0\.1:\d+ is loopback \(EGRESS_ALLOW to allow it\)$/,
+    );
     expect(received).toHaveLength(0);
   });
 
-  it('should narrow the policy to the egress allow-list of the instance\'s app', async () => {
+  it("should narrow the policy to the egress allow-list of the instance's app", async () => {
     const asked: string[] = [];
     const lists: Record<string, string[] | null> = { 'app-open': null, 'app-narrow': ['api.example.com'] };
-    const h = new HttpJobHandler(EgressPolicy.fromSettings({ allow: '127.0.0.1' }), async (appId) => (asked.push(appId), lists[appId]), systemResolver);
+    const h = new HttpJobHandler(
+      EgressPolicy.fromSettings({ allow: '127.0.0.1' }),
+      async (appId) => (asked.push(appId), lists[appId]),
+      systemResolver,
+    );
     expect((await h.execute(ctx({ url }, { appId: 'app-open' }))).status).toBe(200);
     const refused = await rejection(h.execute(ctx({ url }, { appId: 'app-narrow' })));
     expect(refused.message).toMatch(/is not in the app's egress allow-list \(egressAllow\)$/);

@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  APP_EGRESS_ALLOW, type AppEgressAllow, EGRESS_POLICY, EGRESS_RESOLVER, EgressPolicy, EgressRefusedError,
+  APP_EGRESS_ALLOW,
+  type AppEgressAllow,
+  EGRESS_POLICY,
+  EGRESS_RESOLVER,
+  EgressPolicy,
+  EgressRefusedError,
   type EgressResolver,
 } from '../../egress/index.js';
 import { JobContext, JobFailure, JobHandlerImpl } from '../job-context.js';

@@ -18,10 +18,18 @@ const untouchable = new Proxy({} as JobContext, {
 async function registeredNames(opts: Parameters<typeof builtinHandlers>[0]): Promise<string[]> {
   // The shell handler checks its run-as user at init (UNISOLATED lets it start on a non-root machine too); the
   // cluster shape keeps it off a standalone DATA_DIR. Nothing connects to these URLs.
-  const settings = { DB_URL: 'mysql://u@127.0.0.1/x', REDIS_URL: 'redis://127.0.0.1', TICKWHEEL_SECRET_KEY: 'a'.repeat(64), TICKWHEEL_SHELL_UNISOLATED: 'true' };
+  const settings = {
+    DB_URL: 'mysql://u@127.0.0.1/x',
+    REDIS_URL: 'redis://127.0.0.1',
+    TICKWHEEL_SECRET_KEY: 'a'.repeat(64),
+    TICKWHEEL_SHELL_UNISOLATED: 'true',
+  };
   const loaded = loadConfig({ ...settings, TICKWHEEL_ALLOW_SHELL: String(opts?.shell ?? false) });
   const config = { provide: APP_CONFIG, useValue: loaded };
-  const mod = await Test.createTestingModule({ imports: [DiscoveryModule, EgressModule.forConfig(loaded)], providers: [config, HandlerRegistry, ...builtinHandlers(opts)] }).compile();
+  const mod = await Test.createTestingModule({
+    imports: [DiscoveryModule, EgressModule.forConfig(loaded)],
+    providers: [config, HandlerRegistry, ...builtinHandlers(opts)],
+  }).compile();
   await mod.init();
   const names = mod.get(HandlerRegistry).names();
   await mod.close();

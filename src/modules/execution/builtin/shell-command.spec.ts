@@ -9,7 +9,12 @@ import { DEFAULT_SHELL_PATH, passwdHome, shellBaseEnv } from './shell-env.js';
 
 /** `env` output as an object. */
 function envOf(stdout: string): Record<string, string> {
-  return Object.fromEntries(stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    stdout
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 
 /** Switching users needs root: these cases run only as root (CI runs as root; a developer's shell may not). */
@@ -18,7 +23,6 @@ const NOBODY = 65534;
 
 /** Waits (up to 5 s: a SIGKILL is delivered asynchronously) until `pid` no longer runs; throws when it still does. */
 const expectGone = (pid: number) => waitFor(`pid ${pid} to be gone`, async () => processGone(pid), 5000, 20);
-
 
 describe('runShellCommand', () => {
   it('should run a program with its arguments verbatim (no shell)', async () => {
@@ -72,7 +76,9 @@ describe('runShellCommand', () => {
   });
 
   it('should honour maxOutputBytes on both streams and not cut a UTF-8 character', async () => {
-    const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'printf "ab€€"; printf "xyz" >&2'] }, never(), { maxOutputBytes: 4 });
+    const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'printf "ab€€"; printf "xyz" >&2'] }, never(), {
+      maxOutputBytes: 4,
+    });
     expect(r.stdout).toBe('ab');
     expect(r.stdoutTruncated).toBe(true);
     expect(r.stderr).toBe('xyz');
@@ -99,7 +105,11 @@ describe('runShellCommand', () => {
 
   it('should SIGKILL a process group that ignores SIGTERM after the grace period', async () => {
     const t0 = Date.now();
-    const e = await rejection(runShellCommand({ argv: ['/bin/sh', '-c', 'trap "" TERM; sleep 10'], timeoutMs: 100 }, never(), { killGraceMs: 500 }));
+    const e = await rejection(
+      runShellCommand({ argv: ['/bin/sh', '-c', 'trap "" TERM; sleep 10'], timeoutMs: 100 }, never(), {
+        killGraceMs: 500,
+      }),
+    );
     expect(e.name).toBe('TimeoutError');
     const took = Date.now() - t0;
     expect(took).toBeGreaterThanOrEqual(550);
@@ -124,7 +134,12 @@ describe('runShellCommand', () => {
 
   it('should give the child only PATH, LANG, TZ and HOME plus params.env, never a secret setting of this process', async () => {
     const saved = { ...process.env };
-    Object.assign(process.env, { TICKWHEEL_TEST_SECRET: 'leaked', TICKWHEEL_SECRET_KEY: 'k'.repeat(64), DB_URL: 'mysql://u:pw@db/x', TZ: 'Europe/Paris' });
+    Object.assign(process.env, {
+      TICKWHEEL_TEST_SECRET: 'leaked',
+      TICKWHEEL_SECRET_KEY: 'k'.repeat(64),
+      DB_URL: 'mysql://u:pw@db/x',
+      TZ: 'Europe/Paris',
+    });
     try {
       const vars = envOf((await runShellCommand({ argv: ['/usr/bin/env'], env: { MY_VAR: 'mine' } }, never())).stdout);
       expect(vars.TICKWHEEL_TEST_SECRET).toBeUndefined();
@@ -188,7 +203,13 @@ describe('runShellCommand: process group and privileges', () => {
 
   it('should kill the whole group on timeout, a member that ignores SIGTERM included', async () => {
     const pidFile = join(dir, 'timeout.pid');
-    const e = await rejection(runShellCommand({ argv: ['/bin/sh', '-c', `(trap "" TERM; exec sleep 300) & echo $! > ${pidFile}; sleep 300`], timeoutMs: 300 }, never(), { killGraceMs: 200 }));
+    const e = await rejection(
+      runShellCommand(
+        { argv: ['/bin/sh', '-c', `(trap "" TERM; exec sleep 300) & echo $! > ${pidFile}; sleep 300`], timeoutMs: 300 },
+        never(),
+        { killGraceMs: 200 },
+      ),
+    );
     expect(e.name).toBe('TimeoutError');
     await expectGone(Number(readFileSync(pidFile, 'utf8')));
   });
@@ -196,7 +217,10 @@ describe('runShellCommand: process group and privileges', () => {
   it('should kill the whole group on abort', async () => {
     const pidFile = join(dir, 'abort.pid');
     const ac = new AbortController();
-    const run = runShellCommand({ argv: ['/bin/sh', '-c', `sleep 300 & echo $! > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; sleep 300`] }, ac.signal);
+    const run = runShellCommand(
+      { argv: ['/bin/sh', '-c', `sleep 300 & echo $! > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; sleep 300`] },
+      ac.signal,
+    );
     await waitFor('the background pid', async () => existsSync(pidFile), 10_000, 20);
     ac.abort();
     expect((await rejection(run)).name).toBe('AbortError');
@@ -207,7 +231,10 @@ describe('runShellCommand: process group and privileges', () => {
     const groups = process.getgroups?.() ?? [];
     process.setgroups?.([4, 27, ...groups]); // give this process groups the child must not keep
     try {
-      const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'id -u; id -g; id -G; echo $HOME'] }, never(), { uid: NOBODY, gid: NOBODY });
+      const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'id -u; id -g; id -G; echo $HOME'] }, never(), {
+        uid: NOBODY,
+        gid: NOBODY,
+      });
       expect(r.stderr).toBe('');
       expect(r.stdout).toBe(`${NOBODY}\n${NOBODY}\n${NOBODY}\n/\n`);
     } finally {
@@ -216,24 +243,45 @@ describe('runShellCommand: process group and privileges', () => {
   });
 
   asRoot('should not let a command run as another uid read this process environment through /proc', async () => {
-    const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'cat /proc/$PPID/environ'] }, never(), { uid: NOBODY, gid: NOBODY });
+    const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'cat /proc/$PPID/environ'] }, never(), {
+      uid: NOBODY,
+      gid: NOBODY,
+    });
     expect(r.exitCode).not.toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/Permission denied/);
   });
 
-  asRoot('should say the working directory cannot be entered by the run-as user (not that the program is missing)', async () => {
-    const e = await rejection(runShellCommand({ argv: ['pwd'], cwd: dir }, never(), { uid: NOBODY, gid: NOBODY }));
-    expect(e).not.toBeInstanceOf(ValidationError);
-    expect(e.message).toContain(`working directory '${dir}' cannot be entered by uid ${NOBODY}`);
-  });
+  asRoot(
+    'should say the working directory cannot be entered by the run-as user (not that the program is missing)',
+    async () => {
+      const e = await rejection(runShellCommand({ argv: ['pwd'], cwd: dir }, never(), { uid: NOBODY, gid: NOBODY }));
+      expect(e).not.toBeInstanceOf(ValidationError);
+      expect(e.message).toContain(`working directory '${dir}' cannot be entered by uid ${NOBODY}`);
+    },
+  );
 });
 
 describe('shellBaseEnv', () => {
-  const parent = { PATH: '/opt/bin:/usr/bin', LANG: 'C.UTF-8', TZ: 'UTC', HOME: '/root', FOO: 'f', HTTP_PROXY: 'http://proxy:3128', TICKWHEEL_SECRET_KEY: 'k', DB_URL: 'mysql://u:pw@db/x' };
+  const parent = {
+    PATH: '/opt/bin:/usr/bin',
+    LANG: 'C.UTF-8',
+    TZ: 'UTC',
+    HOME: '/root',
+    FOO: 'f',
+    HTTP_PROXY: 'http://proxy:3128',
+    TICKWHEEL_SECRET_KEY: 'k',
+    DB_URL: 'mysql://u:pw@db/x',
+  };
 
   it('should take PATH, LANG and TZ from the parent, then the listed names, and set HOME', () => {
-    expect(shellBaseEnv(parent, { home: '/', pass: ['HTTP_PROXY', 'NOT_SET'] })).toEqual({ PATH: '/opt/bin:/usr/bin', LANG: 'C.UTF-8', TZ: 'UTC', HTTP_PROXY: 'http://proxy:3128', HOME: '/' });
+    expect(shellBaseEnv(parent, { home: '/', pass: ['HTTP_PROXY', 'NOT_SET'] })).toEqual({
+      PATH: '/opt/bin:/usr/bin',
+      LANG: 'C.UTF-8',
+      TZ: 'UTC',
+      HTTP_PROXY: 'http://proxy:3128',
+      HOME: '/',
+    });
   });
 
   it(`should default PATH to ${DEFAULT_SHELL_PATH} and leave out LANG and TZ when the parent has none`, () => {
@@ -241,7 +289,10 @@ describe('shellBaseEnv', () => {
   });
 
   it('should never pass a secret setting, even when it is listed', () => {
-    const env = shellBaseEnv({ ...parent, REDIS_URL: 'redis://:pw@r', TICKWHEEL_SECRET: 's' }, { home: '/', pass: ['TICKWHEEL_SECRET_KEY', 'DB_URL', 'REDIS_URL', 'TICKWHEEL_SECRET'] });
+    const env = shellBaseEnv(
+      { ...parent, REDIS_URL: 'redis://:pw@r', TICKWHEEL_SECRET: 's' },
+      { home: '/', pass: ['TICKWHEEL_SECRET_KEY', 'DB_URL', 'REDIS_URL', 'TICKWHEEL_SECRET'] },
+    );
     expect(Object.keys(env).sort()).toEqual(['HOME', 'LANG', 'PATH', 'TZ']);
   });
 });
@@ -252,7 +303,10 @@ describe('passwdHome', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'tw-passwd-'));
     passwd = join(dir, 'passwd');
-    writeFileSync(passwd, `root:x:0:0:root:/root:/bin/sh\njobs:x:1000:1000::${dir}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`);
+    writeFileSync(
+      passwd,
+      `root:x:0:0:root:/root:/bin/sh\njobs:x:1000:1000::${dir}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -140,7 +140,9 @@ class BoundedSink {
  * @throws Error named 'AbortError' when `signal` fires, 'TimeoutError' when `timeoutMs` passes.
  */
 export async function runShellCommand(
-  params: unknown, signal: AbortSignal, opts: ShellCommandOptions = {},
+  params: unknown,
+  signal: AbortSignal,
+  opts: ShellCommandOptions = {},
 ): Promise<ShellCommandResult> {
   const p = parseShellCommandParams(params);
   const program = p.argv[0];
@@ -151,7 +153,13 @@ export async function runShellCommand(
   const env = { ...base, ...p.env };
   const started = performance.now();
   const child = spawn(program, p.argv.slice(1), {
-    shell: false, cwd, env, uid: opts.uid, gid: opts.gid, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+    shell: false,
+    cwd,
+    env,
+    uid: opts.uid,
+    gid: opts.gid,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   const out = new BoundedSink(opts.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES);
   const err = new BoundedSink(opts.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES);
@@ -167,8 +175,13 @@ export async function runShellCommand(
     throw abortError('TimeoutError', `command '${program}' timed out after ${p.timeoutMs} ms`);
   }
   return {
-    exitCode: code, signal: sig, stdout: out.text(), stderr: err.text(), stdoutTruncated: out.truncated,
-    stderrTruncated: err.truncated, durationMs,
+    exitCode: code,
+    signal: sig,
+    stdout: out.text(),
+    stderr: err.text(),
+    stdoutTruncated: out.truncated,
+    stderrTruncated: err.truncated,
+    durationMs,
   };
 }
 
@@ -198,7 +211,11 @@ interface GroupEnd {
 
 /** Waits for `child` (its group's leader) to end and its output to close. @throws when it cannot start. */
 function superviseGroup(
-  child: ChildProcess, program: string, timeoutMs: number, signal: AbortSignal, killGraceMs: number,
+  child: ChildProcess,
+  program: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+  killGraceMs: number,
   uid: number | undefined,
 ): Promise<GroupEnd> {
   return new Promise<GroupEnd>((resolve, reject) => {

@@ -10,7 +10,8 @@ export const DEFAULT_SHELL_PATH = '/usr/local/bin:/usr/bin:/bin';
  * (TICKWHEEL_SHELL_ENV_PASS) from `parent`, HOME = `home`; never a secret setting (SECRET_SETTINGS).
  */
 export function shellBaseEnv(
-  parent: Record<string, string | undefined>, opts: { home: string; pass?: readonly string[] },
+  parent: Record<string, string | undefined>,
+  opts: { home: string; pass?: readonly string[] },
 ): Record<string, string> {
   const env: Record<string, string> = { PATH: DEFAULT_SHELL_PATH };
   for (const name of [...SHELL_ENV_BASE, ...(opts.pass ?? [])]) {

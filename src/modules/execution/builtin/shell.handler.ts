@@ -28,9 +28,11 @@ export class ShellJobHandler implements JobHandlerImpl, OnModuleInit {
     this.runAs = { uid, gid, env };
     if (isolated) this.logger.log(`shell commands run as uid ${uid}, gid ${gid ?? 'unchanged'}`);
     else {
-      this.logger.warn(`TICKWHEEL_SHELL_UNISOLATED=true: shell commands run as uid ${uid ?? euid} and can read this ` +
-        "process's environment and memory (TICKWHEEL_SECRET_KEY, DB_URL, REDIS_URL); for a single-user development " +
-        'machine only');
+      this.logger.warn(
+        `TICKWHEEL_SHELL_UNISOLATED=true: shell commands run as uid ${uid ?? euid} and can read this ` +
+          "process's environment and memory (TICKWHEEL_SECRET_KEY, DB_URL, REDIS_URL); for a single-user development " +
+          'machine only',
+      );
     }
   }
 
@@ -50,8 +52,10 @@ export class ShellJobHandler implements JobHandlerImpl, OnModuleInit {
     if ((mode & 0o077) === 0) return;
     chmodSync(dir, mode & 0o700);
     const now = (mode & 0o700).toString(8);
-    this.logger.warn(`DATA_DIR ${dir} was mode ${mode.toString(8)}: now ${now}, so that shell commands cannot read ` +
-      'its keys and database');
+    this.logger.warn(
+      `DATA_DIR ${dir} was mode ${mode.toString(8)}: now ${now}, so that shell commands cannot read ` +
+        'its keys and database',
+    );
   }
 }
 
@@ -61,14 +65,20 @@ export class ShellJobHandler implements JobHandlerImpl, OnModuleInit {
  */
 export function checkRunAs(uid: number | undefined, unisolated: boolean, euid: number | undefined): boolean {
   if (uid !== undefined && uid !== euid && euid !== 0) {
-    throw new ConfigError('TICKWHEEL_SHELL_UID', `shell commands are to run as uid ${uid}, but this process runs as ` +
-      `uid ${euid ?? 'unknown'}, not root, and cannot switch users`);
+    throw new ConfigError(
+      'TICKWHEEL_SHELL_UID',
+      `shell commands are to run as uid ${uid}, but this process runs as ` +
+        `uid ${euid ?? 'unknown'}, not root, and cannot switch users`,
+    );
   }
   const isolated = uid !== undefined && uid !== 0 && uid !== euid;
   if (!isolated && !unisolated) {
-    throw new ConfigError('TICKWHEEL_ALLOW_SHELL', `shell commands would run as uid ${uid ?? euid ?? 'unknown'}, ` +
-      "which can read this process's environment and memory; run the executor as root or set " +
-      'TICKWHEEL_SHELL_UNISOLATED=true (single-user development machines only)');
+    throw new ConfigError(
+      'TICKWHEEL_ALLOW_SHELL',
+      `shell commands would run as uid ${uid ?? euid ?? 'unknown'}, ` +
+        "which can read this process's environment and memory; run the executor as root or set " +
+        'TICKWHEEL_SHELL_UNISOLATED=true (single-user development machines only)',
+    );
   }
   return isolated;
 }

@@ -23,9 +23,13 @@ describe('jsonText', () => {
 describe('corruptionOf', () => {
   it('names every unreadable field of a row, or null for a sound one', () => {
     const row = { id: 'i1', params: new CorruptJson(65_535, 'x'), result: new CorruptJson(12, 'y'), error: null };
-    expect(corruptFields(row)).toEqual([{ field: 'params', bytes: 65_535 }, { field: 'result', bytes: 12 }]);
-    expect(corruptionOf(row))
-      .toBe('CORRUPT_ROW: params is not valid JSON (65535 bytes); result is not valid JSON (12 bytes)');
+    expect(corruptFields(row)).toEqual([
+      { field: 'params', bytes: 65_535 },
+      { field: 'result', bytes: 12 },
+    ]);
+    expect(corruptionOf(row)).toBe(
+      'CORRUPT_ROW: params is not valid JSON (65535 bytes); result is not valid JSON (12 bytes)',
+    );
     expect(corruptionOf({ id: 'i2', params: {} })).toBeNull();
   });
 });

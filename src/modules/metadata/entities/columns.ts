@@ -15,7 +15,10 @@ export const bigintNumber: ValueTransformer = {
  */
 export class CorruptJson {
   /** @param bytes UTF-8 bytes of the stored text; @param cause the parser's message. */
-  constructor(readonly bytes: number, readonly cause: string) {}
+  constructor(
+    readonly bytes: number,
+    readonly cause: string,
+  ) {}
 
   toJSON(): null {
     return null;

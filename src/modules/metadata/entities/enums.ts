@@ -70,7 +70,11 @@ export enum Scope {
 
 /** Scopes a client gets when none are chosen: its own tasks and jobs, and the node list; never admin or shell. */
 export const DEFAULT_SCOPES: readonly Scope[] = [
-  Scope.TASKS_READ, Scope.TASKS_WRITE, Scope.JOBS_READ, Scope.JOBS_WRITE, Scope.NODES_READ,
+  Scope.TASKS_READ,
+  Scope.TASKS_WRITE,
+  Scope.JOBS_READ,
+  Scope.JOBS_WRITE,
+  Scope.NODES_READ,
 ];
 
 /** The app id on the fires of a job with no owner (an old row); no client may take it. */

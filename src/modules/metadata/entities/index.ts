@@ -9,7 +9,13 @@ import { JobInstance } from './job-instance.entity.js';
 export { ApiClient, AuditLog, CallbackDelivery, ExecutorNode, JobAttempt, JobDefinition, JobInstance };
 export * from './enums.js';
 export {
-  CORRUPT_ROW, CorruptJson, corruptFields, corruptionOf, describeCorrupt, describeCorruptRow, type CorruptField,
+  CORRUPT_ROW,
+  CorruptJson,
+  corruptFields,
+  corruptionOf,
+  describeCorrupt,
+  describeCorruptRow,
+  type CorruptField,
 } from './columns.js';
 export { newJobInstance, type NewJobInstance } from './new-job-instance.js';
 

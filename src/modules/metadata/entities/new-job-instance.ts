@@ -5,11 +5,29 @@ import { BackoffKind, RoutingStrategy } from './enums.js';
 import { JobInstance } from './job-instance.entity.js';
 
 /** What differs between new instances; everything else starts as a fresh first attempt, PENDING unless `status`. */
-export type NewJobInstance =
-  Pick<JobInstance, 'namespace' | 'appId' | 'handler' | 'fireTime' | 'triggerSource' | 'dueAt'> &
-  Partial<Pick<JobInstance, 'requestId' | 'requestHash' | 'jobId' | 'jobCode' | 'maxAttempts' | 'retryBackoffMs' |
-    'retryBackoffKind' | 'timeoutMs' | 'routingStrategy' | 'routingKey' | 'params' | 'shardIndex' | 'shardTotal' |
-    'maxConcurrency'>> & { status?: InitialStatus };
+export type NewJobInstance = Pick<
+  JobInstance,
+  'namespace' | 'appId' | 'handler' | 'fireTime' | 'triggerSource' | 'dueAt'
+> &
+  Partial<
+    Pick<
+      JobInstance,
+      | 'requestId'
+      | 'requestHash'
+      | 'jobId'
+      | 'jobCode'
+      | 'maxAttempts'
+      | 'retryBackoffMs'
+      | 'retryBackoffKind'
+      | 'timeoutMs'
+      | 'routingStrategy'
+      | 'routingKey'
+      | 'params'
+      | 'shardIndex'
+      | 'shardTotal'
+      | 'maxConcurrency'
+    >
+  > & { status?: InitialStatus };
 
 /**
  * The one constructor of a new job instance row (API task or job fire): a first attempt in an InitialStatus
@@ -19,13 +37,36 @@ export type NewJobInstance =
 export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
   const id = newId();
   return Object.assign(new JobInstance(), {
-    id, requestId: id, requestHash: null, jobId: null, jobCode: null, shardIndex: 0, shardTotal: 1,
-    status: JobInstanceStatus.PENDING, attempt: 1, maxAttempts: 1, retryBackoffMs: 1000,
-    retryBackoffKind: BackoffKind.FIXED, timeoutMs: 60_000, maxConcurrency: 0,
+    id,
+    requestId: id,
+    requestHash: null,
+    jobId: null,
+    jobCode: null,
+    shardIndex: 0,
+    shardTotal: 1,
+    status: JobInstanceStatus.PENDING,
+    attempt: 1,
+    maxAttempts: 1,
+    retryBackoffMs: 1000,
+    retryBackoffKind: BackoffKind.FIXED,
+    timeoutMs: 60_000,
+    maxConcurrency: 0,
     routingStrategy: RoutingStrategy.ROUND_ROBIN,
-    routingKey: null, nodeId: null, leaseUntil: null, fencingToken: 0, params: {}, result: null, error: null,
-    traceId: id.replace(/-/g, ''), callbackUrl: null, callbackStatus: null,
-    createdAt: now, updatedAt: now, dispatchedAt: null, startedAt: null, finishedAt: null,
+    routingKey: null,
+    nodeId: null,
+    leaseUntil: null,
+    fencingToken: 0,
+    params: {},
+    result: null,
+    error: null,
+    traceId: id.replace(/-/g, ''),
+    callbackUrl: null,
+    callbackStatus: null,
+    createdAt: now,
+    updatedAt: now,
+    dispatchedAt: null,
+    startedAt: null,
+    finishedAt: null,
     ...stripUndefined(f),
   });
 }

@@ -8,9 +8,13 @@ export class InstanceJobStatusIndex1796070000000 implements MigrationInterface {
   name = 'InstanceJobStatusIndex1796070000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.createIndex('job_instance', new TableIndex({
-      name: 'ix_job_instance_job_status', columnNames: ['job_id', 'status', 'lease_until']
-    }));
+    await q.createIndex(
+      'job_instance',
+      new TableIndex({
+        name: 'ix_job_instance_job_status',
+        columnNames: ['job_id', 'status', 'lease_until'],
+      }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -45,5 +45,4 @@ export class ApiClientRepository {
   count(): Promise<number> {
     return this.repo.count();
   }
-
 }

@@ -44,9 +44,15 @@ export class AuditLogRepository {
    */
   async append(e: AuditEntry, now: number, em?: EntityManager): Promise<void> {
     const row = {
-      id: newId(), namespace: e.namespace, appId: e.appId, action: e.action, targetType: e.targetType,
-      targetId: e.targetId, before: fitJson(e.before ?? null, TEXT_COLUMN_BYTES),
-      after: fitJson(e.after ?? null, TEXT_COLUMN_BYTES), createdAt: now,
+      id: newId(),
+      namespace: e.namespace,
+      appId: e.appId,
+      action: e.action,
+      targetType: e.targetType,
+      targetId: e.targetId,
+      before: fitJson(e.before ?? null, TEXT_COLUMN_BYTES),
+      after: fitJson(e.after ?? null, TEXT_COLUMN_BYTES),
+      createdAt: now,
     };
     await (em ? em.getRepository(AuditLog) : this.repo).insert(row as QueryDeepPartialEntity<AuditLog>);
   }

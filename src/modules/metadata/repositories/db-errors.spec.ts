@@ -21,7 +21,9 @@ describe('db-errors', () => {
     expect(isTransientDbError({ driverError: { errno: 1040, code: 'ER_CON_COUNT_ERROR' } })).toBe(true);
     expect(isTransientDbError({ code: 'SQLITE_BUSY' })).toBe(true);
     expect(isTransientDbError({ driverError: { errno: 1927, code: 'ER_CONNECTION_KILLED' } })).toBe(true);
-    const closed = Object.assign(new Error("Can't add new command when connection is in closed state"), { fatal: true });
+    const closed = Object.assign(new Error("Can't add new command when connection is in closed state"), {
+      fatal: true,
+    });
     expect(isTransientDbError({ driverError: closed })).toBe(true);
     expect(isTransientDbError({ driverError: { code: 'ER_DUP_ENTRY', errno: 1062 } })).toBe(false);
     expect(isTransientDbError(new Error('syntax'))).toBe(false);
@@ -33,7 +35,12 @@ describe('db-errors', () => {
     await expect(withDbRetry(deadlockedTwice, 1000)).resolves.toBe('ok');
     expect(calls).toBe(3);
     calls = 0;
-    await expect(withDbRetry(async () => { calls++; throw new Error('bad sql'); }, 1000)).rejects.toThrow('bad sql');
+    await expect(
+      withDbRetry(async () => {
+        calls++;
+        throw new Error('bad sql');
+      }, 1000),
+    ).rejects.toThrow('bad sql');
     expect(calls).toBe(1);
   });
 

@@ -14,8 +14,16 @@ export function isLockConflict(err: unknown): boolean {
 
 /** Driver codes of a lost, refused or exhausted connection (mysql2 / Node sockets) and of a busy SQLite file. */
 const CONNECTION_CODES = new Set([
-  'PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ER_CON_COUNT_ERROR',
-  'ER_SERVER_SHUTDOWN', 'PROTOCOL_SEQUENCE_TIMEOUT', 'SQLITE_BUSY', 'SQLITE_LOCKED',
+  'PROTOCOL_CONNECTION_LOST',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
 ]);
 
 /**

@@ -34,6 +34,9 @@ export class ExecutorNodeRepository {
 
   /** Node ids registered today for this host prefix (to pick the next `<host>-<yyyymmdd>-<seq>`). */
   countWithPrefix(prefix: string): Promise<number> {
-    return this.repo.createQueryBuilder('n').where('n.node_id LIKE :p', { p: `${prefix}%` }).getCount();
+    return this.repo
+      .createQueryBuilder('n')
+      .where('n.node_id LIKE :p', { p: `${prefix}%` })
+      .getCount();
   }
 }

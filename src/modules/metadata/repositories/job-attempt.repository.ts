@@ -46,8 +46,15 @@ export class JobAttemptRepository {
       .createQueryBuilder()
       .insert()
       .values({
-        id: newId(), instanceId, attempt, nodeId, fencingToken, status: AttemptStatus.RUNNING, startedAt,
-        finishedAt: null, error: null,
+        id: newId(),
+        instanceId,
+        attempt,
+        nodeId,
+        fencingToken,
+        status: AttemptStatus.RUNNING,
+        startedAt,
+        finishedAt: null,
+        error: null,
       })
       .orIgnore()
       .execute();
@@ -57,11 +64,14 @@ export class JobAttemptRepository {
   async startMany(em: EntityManager | undefined, started: StartedAttempt[], now: number): Promise<void> {
     for (let i = 0; i < started.length; i += STATEMENT_ROWS) {
       const part = started.slice(i, i + STATEMENT_ROWS);
-      await runStatement(this.ds, em,
+      await runStatement(
+        this.ds,
+        em,
         `${insertIgnoreVerb(this.ds)} INTO job_attempt
            (id, instance_id, attempt, node_id, fencing_token, status, started_at, finished_at, error)
          VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, NULL, NULL)').join(', ')}`,
-        part.flatMap((a) => [newId(), a.instanceId, a.attempt, a.nodeId, a.fencingToken, AttemptStatus.RUNNING, now]));
+        part.flatMap((a) => [newId(), a.instanceId, a.attempt, a.nodeId, a.fencingToken, AttemptStatus.RUNNING, now]),
+      );
     }
   }
 
@@ -79,7 +89,9 @@ export class JobAttemptRepository {
       .update(JobAttempt)
       .set({ status, error: error ? error.slice(0, MAX_ERROR) : null, finishedAt })
       .where('instance_id = :instanceId AND attempt = :attempt AND status = :running', {
-        instanceId, attempt, running: AttemptStatus.RUNNING,
+        instanceId,
+        attempt,
+        running: AttemptStatus.RUNNING,
       })
       .execute();
   }
@@ -89,7 +101,9 @@ export class JobAttemptRepository {
     for (let i = 0; i < ended.length; i += STATEMENT_ROWS) {
       const part = ended.slice(i, i + STATEMENT_ROWS);
       const when = part.map(() => 'WHEN ? THEN ?').join(' ');
-      await runStatement(this.ds, em,
+      await runStatement(
+        this.ds,
+        em,
         `UPDATE job_attempt SET status = CASE instance_id ${when} END, error = CASE instance_id ${when} END,
            finished_at = ?
          WHERE instance_id IN (${marks(part.length)}) AND status = ?
@@ -101,7 +115,8 @@ export class JobAttemptRepository {
           ...part.map((a) => a.instanceId),
           AttemptStatus.RUNNING,
           ...part.flatMap((a) => [a.instanceId, a.attempt]),
-        ]);
+        ],
+      );
     }
   }
 

@@ -107,17 +107,25 @@ export class JobDefinitionRepository {
       .createQueryBuilder('j')
       .select(['j.id AS id', 'j.next_fire_time AS next', 'j.overlap_policy AS overlap', 'j.max_concurrency AS maxConc'])
       .where('j.namespace = :namespace AND j.enabled = :en AND j.next_fire_time <= :until', {
-        namespace, en: true, until,
+        namespace,
+        en: true,
+        until,
       });
     if (after) {
       qb.andWhere('(j.next_fire_time > :an OR (j.next_fire_time = :an AND j.id > :ai))', {
-        an: after.next, ai: after.id,
+        an: after.next,
+        ai: after.id,
       });
     }
-    const rows = await qb.orderBy('j.next_fire_time', 'ASC').addOrderBy('j.id', 'ASC').limit(limit)
+    const rows = await qb
+      .orderBy('j.next_fire_time', 'ASC')
+      .addOrderBy('j.id', 'ASC')
+      .limit(limit)
       .getRawMany<{ id: string; next: string | number; overlap: string; maxConc: string | number }>();
     return rows.map((r) => ({
-      id: r.id, next: Number(r.next), stage: r.overlap === OverlapPolicy.ALLOW && Number(r.maxConc) === 0,
+      id: r.id,
+      next: Number(r.next),
+      stage: r.overlap === OverlapPolicy.ALLOW && Number(r.maxConc) === 0,
     }));
   }
 
@@ -131,7 +139,9 @@ export class JobDefinitionRepository {
    */
   lockForFiring(em: EntityManager, namespace: string, ids: string[]): Promise<JobDefinition[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    const qb = em.getRepository(JobDefinition).createQueryBuilder('j')
+    const qb = em
+      .getRepository(JobDefinition)
+      .createQueryBuilder('j')
       .where('j.namespace = :namespace AND j.id IN (:...ids)', { namespace, ids })
       .orderBy('j.id', 'ASC');
     if (this.ds.options.type === 'mysql') qb.setLock('pessimistic_write');
@@ -141,7 +151,9 @@ export class JobDefinitionRepository {
   /** Enabled jobs whose next_fire_time passed before `before` (due but not fired), most overdue first. */
   findOverdue(namespace: string, before: number, limit: number): Promise<JobDefinition[]> {
     return this.repo.find({
-      where: { namespace, enabled: true, nextFireTime: LessThan(before) }, order: { nextFireTime: 'ASC' }, take: limit,
+      where: { namespace, enabled: true, nextFireTime: LessThan(before) },
+      order: { nextFireTime: 'ASC' },
+      take: limit,
     });
   }
 
@@ -190,6 +202,4 @@ export class JobDefinitionRepository {
   async setNextFire(id: string, nextFireTime: number | null, now: number, em?: EntityManager): Promise<void> {
     await (em ? em.getRepository(JobDefinition) : this.repo).update({ id }, { nextFireTime, updatedAt: now });
   }
-
-
 }

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  DataSource, EntityManager, In, LessThan, LessThanOrEqual, MoreThan, QueryDeepPartialEntity, Repository,
+  DataSource,
+  EntityManager,
+  In,
+  LessThan,
+  LessThanOrEqual,
+  MoreThan,
+  QueryDeepPartialEntity,
+  Repository,
 } from 'typeorm';
 import { JobInstance, TriggerSource } from '../entities/index.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
@@ -44,8 +51,13 @@ export class JobInstanceRepository {
   /** Inserts an API task, or returns the row its (app_id, request_id) already has with `created: false`. */
   async insertOrGet(row: JobInstance): Promise<{ created: boolean; instance: JobInstance }> {
     try {
-      await this.repo.createQueryBuilder().insert().into(JobInstance)
-        .values(row as QueryDeepPartialEntity<JobInstance>).updateEntity(false).execute();
+      await this.repo
+        .createQueryBuilder()
+        .insert()
+        .into(JobInstance)
+        .values(row as QueryDeepPartialEntity<JobInstance>)
+        .updateEntity(false)
+        .execute();
       return { created: true, instance: row };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -86,7 +98,8 @@ export class JobInstanceRepository {
   async existingIds(em: EntityManager, ids: string[]): Promise<Set<string>> {
     const out = new Set<string>();
     for (let i = 0; i < ids.length; i += 1000) {
-      const rows = await em.getRepository(JobInstance)
+      const rows = await em
+        .getRepository(JobInstance)
         .find({ select: { id: true }, where: { id: In(ids.slice(i, i + 1000)) } });
       for (const r of rows) out.add(r.id);
     }
@@ -102,11 +115,15 @@ export class JobInstanceRepository {
     if (rows.length === 0) return [];
     const em = this.ds.manager;
     const byRequest = (a: JobInstance, b: JobInstance) =>
-      (a.requestId < b.requestId ? -1 : a.requestId > b.requestId ? 1 : 0);
+      a.requestId < b.requestId ? -1 : a.requestId > b.requestId ? 1 : 0;
     const inserted = await this.insertIgnore(em, [...rows].sort(byRequest));
-    const written = inserted === rows.length
-      ? new Set(rows.map((r) => r.id))
-      : await this.existingIds(em, rows.map((r) => r.id));
+    const written =
+      inserted === rows.length
+        ? new Set(rows.map((r) => r.id))
+        : await this.existingIds(
+            em,
+            rows.map((r) => r.id),
+          );
     const missing = rows.filter((r) => !written.has(r.id)).map((r) => r.requestId);
     const exact = new Map<string, JobInstance>();
     const folded = new Map<string, JobInstance>(); // MySQL's default collation compares request ids case-insensitively
@@ -133,16 +150,27 @@ export class JobInstanceRepository {
     const won = new Set<string>();
     for (let i = 0; i < ids.length; i += 1000) {
       const part = ids.slice(i, i + 1000);
-      const res = await withDbRetry(() => this.repo.createQueryBuilder().update(JobInstance)
-        .set({ status: JobInstanceStatus.DISPATCHED, nodeId, dispatchedAt: now, updatedAt: now })
-        .where('id IN (:...ids) AND status = :s AND due_at <= :now', { ids: part, s: JobInstanceStatus.PENDING, now })
-        .execute(), 30);
+      const res = await withDbRetry(
+        () =>
+          this.repo
+            .createQueryBuilder()
+            .update(JobInstance)
+            .set({ status: JobInstanceStatus.DISPATCHED, nodeId, dispatchedAt: now, updatedAt: now })
+            .where('id IN (:...ids) AND status = :s AND due_at <= :now', {
+              ids: part,
+              s: JobInstanceStatus.PENDING,
+              now,
+            })
+            .execute(),
+        30,
+      );
       if (res.affected === part.length) {
         for (const id of part) won.add(id);
         continue;
       }
       const rows = await this.repo.find({
-        select: { id: true }, where: { id: In(part), status: JobInstanceStatus.DISPATCHED, nodeId, dispatchedAt: now },
+        select: { id: true },
+        where: { id: In(part), status: JobInstanceStatus.DISPATCHED, nodeId, dispatchedAt: now },
       });
       for (const r of rows) won.add(r.id);
     }
@@ -165,11 +193,10 @@ export class JobInstanceRepository {
   async countUnfinishedOfApp(appId: string): Promise<number> {
     const rows: Array<{ n: number | string }> = await this.repo.manager.query(
       `SELECT COUNT(*) AS n FROM job_instance WHERE app_id = ? AND status IN (${marks(UNFINISHED.length)})`,
-      [appId, ...UNFINISHED]);
+      [appId, ...UNFINISHED],
+    );
     return Number(rows[0]?.n ?? 0);
   }
-
-
 
   /** Conditional status change. @returns whether this write won. @throws SchedulerError(ILLEGAL_TRANSITION). */
   async transition(
@@ -219,18 +246,32 @@ export class JobInstanceRepository {
   ): Promise<JobInstance[]> {
     assertTransition(S.DISPATCHED, S.RUNNING);
     const ids = rows.map((r) => r.id);
-    const res = await runStatement(this.ds, em,
+    const res = await runStatement(
+      this.ds,
+      em,
       `UPDATE job_instance SET status = ?, fencing_token = fencing_token + 1, lease_until = ?, started_at = ?,
          updated_at = ?
        WHERE id IN (${marks(ids.length)}) AND status = ? AND node_id = ?
          AND CASE id ${rows.map(() => 'WHEN ? THEN (attempt = ? AND fencing_token = ?)').join(' ')} END`,
-      [S.RUNNING, leaseUntil, now, now, ...ids, S.DISPATCHED, nodeId,
-        ...rows.flatMap((r) => [r.id, r.attempt, r.fencingToken])]);
+      [
+        S.RUNNING,
+        leaseUntil,
+        now,
+        now,
+        ...ids,
+        S.DISPATCHED,
+        nodeId,
+        ...rows.flatMap((r) => [r.id, r.attempt, r.fencingToken]),
+      ],
+    );
     if (res.affected === rows.length) return rows;
-    const back = await runStatement(this.ds, em,
+    const back = await runStatement(
+      this.ds,
+      em,
       `SELECT id FROM job_instance WHERE id IN (${marks(ids.length)}) AND status = ? AND node_id = ? AND started_at = ?
          AND CASE id ${rows.map(() => 'WHEN ? THEN fencing_token = ?').join(' ')} END`,
-      [...ids, S.RUNNING, nodeId, now, ...rows.flatMap((r) => [r.id, r.fencingToken + 1])]);
+      [...ids, S.RUNNING, nodeId, now, ...rows.flatMap((r) => [r.id, r.fencingToken + 1])],
+    );
     const ok = new Set((back.records ?? []).map((r) => (r as { id: string }).id));
     return rows.filter((r) => ok.has(r.id));
   }
@@ -248,20 +289,26 @@ export class JobInstanceRepository {
       const ids = part.map((d) => d.id);
       const guards = part.flatMap((d) => [d.id, d.attempt, d.fencingToken]);
       const guard = `CASE id ${part.map(() => 'WHEN ? THEN (attempt = ? AND fencing_token = ?)').join(' ')} END`;
-      const results = part.flatMap((d) => [d.id, toColumn ? toColumn.to(d.result) ?? null : d.result]);
-      const res = await runStatement(this.ds, em,
+      const results = part.flatMap((d) => [d.id, toColumn ? (toColumn.to(d.result) ?? null) : d.result]);
+      const res = await runStatement(
+        this.ds,
+        em,
         `UPDATE job_instance SET status = ?, result = CASE id ${part.map(() => 'WHEN ? THEN ?').join(' ')} END,
            error = NULL, lease_until = NULL, finished_at = ?, updated_at = ?
          WHERE id IN (${marks(ids.length)}) AND status = ? AND ${guard}`,
-        [S.SUCCESS, ...results, now, now, ...ids, S.RUNNING, ...guards]);
+        [S.SUCCESS, ...results, now, now, ...ids, S.RUNNING, ...guards],
+      );
       if (res.affected === part.length) {
         for (const id of ids) won.add(id);
         continue;
       }
-      const back = await runStatement(this.ds, em,
+      const back = await runStatement(
+        this.ds,
+        em,
         `SELECT id FROM job_instance
          WHERE id IN (${marks(ids.length)}) AND status = ? AND finished_at = ? AND ${guard}`,
-        [...ids, S.SUCCESS, now, ...guards]);
+        [...ids, S.SUCCESS, now, ...guards],
+      );
       for (const r of back.records ?? []) won.add((r as { id: string }).id);
     }
     return won;
@@ -306,10 +353,13 @@ export class JobInstanceRepository {
     after: { fireTime: number; id: string },
     limit: number,
   ): Promise<Array<Pick<JobInstance, 'id' | 'appId' | 'status' | 'nodeId' | 'fireTime'>>> {
-    return this.repo.createQueryBuilder('i')
+    return this.repo
+      .createQueryBuilder('i')
       .select(['i.id', 'i.appId', 'i.status', 'i.nodeId', 'i.fireTime'])
       .where('i.namespace = :namespace AND i.status IN (:...s) AND i.trigger_source = :src', {
-        namespace, s: [JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED], src: TriggerSource.SCHEDULE,
+        namespace,
+        s: [JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED],
+        src: TriggerSource.SCHEDULE,
       })
       .andWhere('(i.fire_time > :t OR (i.fire_time = :t AND i.id > :id))', { t: after.fireTime, id: after.id })
       .orderBy('i.fire_time', 'ASC')
@@ -325,7 +375,10 @@ export class JobInstanceRepository {
     afterMs: number,
   ): Promise<{ removed: number; earliest: number | null }> {
     const where = {
-      jobId, triggerSource: TriggerSource.SCHEDULE, status: In([S.PENDING, S.DISPATCHED]), fireTime: MoreThan(afterMs),
+      jobId,
+      triggerSource: TriggerSource.SCHEDULE,
+      status: In([S.PENDING, S.DISPATCHED]),
+      fireTime: MoreThan(afterMs),
     };
     const repo = em.getRepository(JobInstance);
     const first = await repo.findOne({ select: { id: true, fireTime: true }, where, order: { fireTime: 'ASC' } });
@@ -373,7 +426,9 @@ export class JobInstanceRepository {
   /** Job `jobId`'s overlap policy and maxConcurrency as stored now (job_definition), or null when it is gone. */
   async findJobAdmission(jobId: string): Promise<{ overlapPolicy: string; maxConcurrency: number } | null> {
     const rows: Array<{ overlap_policy: string; max_concurrency: number | string }> = await this.repo.manager.query(
-      'SELECT overlap_policy, max_concurrency FROM job_definition WHERE id = ?', [jobId]);
+      'SELECT overlap_policy, max_concurrency FROM job_definition WHERE id = ?',
+      [jobId],
+    );
     return rows[0] ? { overlapPolicy: rows[0].overlap_policy, maxConcurrency: Number(rows[0].max_concurrency) } : null;
   }
 
@@ -417,7 +472,9 @@ export class JobInstanceRepository {
       .createQueryBuilder('i')
       .select('DISTINCT i.job_id', 'jobId')
       .where('i.namespace = :namespace AND i.status = :s AND i.job_id > :after', {
-        namespace, s: S.WAITING, after: afterJobId,
+        namespace,
+        s: S.WAITING,
+        after: afterJobId,
       })
       .orderBy('i.job_id', 'ASC')
       .limit(limit)
@@ -448,8 +505,11 @@ export class JobInstanceRepository {
     return this.repo.find({
       select: { id: true, jobId: true, status: true, maxConcurrency: true, timeoutMs: true },
       where: {
-        namespace, status: In([S.DISPATCHED, S.RUNNING]), maxConcurrency: MoreThan(0),
-        ...(jobIds ? { jobId: In(jobIds) } : {}), ...(afterId ? { id: MoreThan(afterId) } : {}),
+        namespace,
+        status: In([S.DISPATCHED, S.RUNNING]),
+        maxConcurrency: MoreThan(0),
+        ...(jobIds ? { jobId: In(jobIds) } : {}),
+        ...(afterId ? { id: MoreThan(afterId) } : {}),
       },
       order: { id: 'ASC' },
       take: limit,
@@ -467,7 +527,8 @@ export class JobInstanceRepository {
   async notRunningAnyMore<T extends { id: string; fencingToken: number }>(running: T[]): Promise<T[]> {
     if (running.length === 0) return [];
     const rows = await this.repo.find({
-      select: { id: true, status: true, fencingToken: true }, where: { id: In(running.map((r) => r.id)) },
+      select: { id: true, status: true, fencingToken: true },
+      where: { id: In(running.map((r) => r.id)) },
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
     const stillRunning = (r: T) => {

@@ -8,7 +8,10 @@ import { JobInstanceStatus as S } from './job-instance-status.js';
 export type InitialStatus = S.PENDING | S.DISPATCHED | S.WAITING | S.CANCELLED;
 
 export const INITIAL_STATUSES: ReadonlySet<S> = new Set<InitialStatus>([
-  S.PENDING, S.DISPATCHED, S.WAITING, S.CANCELLED,
+  S.PENDING,
+  S.DISPATCHED,
+  S.WAITING,
+  S.CANCELLED,
 ]);
 
 /**

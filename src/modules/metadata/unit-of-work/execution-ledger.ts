@@ -51,9 +51,16 @@ export class ExecutionLedger {
         const part = rows.slice(i, i + STATEMENT_ROWS);
         const won = await this.instances.claimDispatched(em, part, nodeId, now, leaseUntil);
         if (won.length === 0) continue;
-        await this.attempts.startMany(em, won.map((r) => ({
-          instanceId: r.id, attempt: r.attempt, nodeId, fencingToken: r.fencingToken + 1,
-        })), now);
+        await this.attempts.startMany(
+          em,
+          won.map((r) => ({
+            instanceId: r.id,
+            attempt: r.attempt,
+            nodeId,
+            fencingToken: r.fencingToken + 1,
+          })),
+          now,
+        );
         for (const row of won) out.push({ row, fencingToken: row.fencingToken + 1 });
       }
       return out;

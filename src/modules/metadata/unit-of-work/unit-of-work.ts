@@ -54,9 +54,11 @@ export class UnitOfWork {
   private begin<T>(fn: (tx: Tx) => Promise<T>, isolation: UnitOfWorkOptions['isolation']): Promise<T> {
     const body = (tx: Tx): Promise<T> => {
       const state: Open = { ds: this.ds, tx, open: true };
-      return current.run(state, () => fn(tx)).finally(() => {
-        state.open = false;
-      });
+      return current
+        .run(state, () => fn(tx))
+        .finally(() => {
+          state.open = false;
+        });
     };
     if (this.ds.options.type === 'mysql') {
       return isolation ? this.ds.transaction(isolation, body) : this.ds.transaction(body);
