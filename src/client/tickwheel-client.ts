@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SIGNATURE_HEADERS, signRequest } from '../common/signing.js';
+import { SIGNATURE_HEADERS, signRequest } from '../common/index.js';
 
 /** Where and as whom the client calls. */
 export interface TickwheelClientOptions {

@@ -1,9 +1,8 @@
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import type { AppConfig } from '../../config/index.js';
-import type { EgressPolicy } from './egress-policy.js';
 import { buildEgressPolicy, type EgressResolver, systemResolver } from './egress-resolver.js';
 
-/** Token of the cluster's {@link EgressPolicy}, built at start from the settings and this host's addresses. */
+/** Token of the cluster's EgressPolicy, built at start from the settings and this host's addresses. */
 export const EGRESS_POLICY = Symbol('EGRESS_POLICY');
 
 /** Injection token of the {@link EgressResolver} outbound calls resolve names with (default: the system's). */

@@ -3,7 +3,6 @@ import { CLOCK, type Clock, ConflictError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { CancelService, DispatchService, type StagedFire } from '../dispatch/index.js';
 import {
-  BackoffKind,
   CORRUPT_ROW,
   type DueRef,
   JobDefinition,

@@ -13,7 +13,6 @@ import {
 import { JobInstance, TriggerSource } from '../entities/index.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 import { assertTransition } from '../state-machine/transitions.js';
-import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 import { isUniqueViolation, withDbRetry } from './db-errors.js';
 import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
 
