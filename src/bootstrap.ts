@@ -13,9 +13,9 @@ import { createValidationPipe, SignedRequestMiddleware } from './modules/openapi
  * exercise the production wiring): no global body parser (on api nodes the SignedRequestMiddleware, mounted
  * before every route, reads /api bodies only after their headers were checked, and parses them only once
  * their signature was; no other route takes a body), validation pipe, Swagger UI at /docs on api nodes,
- * shutdown hooks. Standalone, it first takes DATA_DIR for this process (lockDataDir;
- * released by the last shutdown hook, DataDirLockModule). Does not listen, and does not create the standalone credentials
- * (main.ts does, after listening).
+ * shutdown hooks. Standalone, it first takes DATA_DIR for this process (lockDataDir; released by the last
+ * shutdown hook, DataDirLockModule). Does not listen, and does not create the standalone credentials (main.ts does,
+ * after listening).
  * @throws DataDirLockedError standalone, when another live process runs on the same DATA_DIR.
  */
 export async function createApp(config: AppConfig, opts: AppModuleOptions = {}): Promise<NestExpressApplication> {
@@ -54,13 +54,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Tickwheel')
     .setDescription(
-      'Distributed scheduled jobs and asynchronous tasks. Every /api request is signed (README "Signing", v2): ' +
-        'X-Signature = v2=<hex HMAC-SHA256(secret, TW2\\nAPP_ID\\nMETHOD\\nPATH?QUERY\\nTIMESTAMP\\nNONCE\\nhex(SHA-256(body)))>, ' +
-        'X-App-Id as signed (compared exactly), X-Timestamp in epoch ms (±300 s), X-Nonce used once. An unversioned (v1) ' +
-        'signature is a 401 like every other signature failure. A body is application/json (utf-8), uncompressed and at most ' +
-        '2 MiB (415, 413); it is read only after the headers were checked and parsed only after the signature was. Each app has ' +
-        'a request rate limit (README "Rate limits"): over it, 429 with Retry-After; the RateLimit-Limit, -Remaining, -Reset and ' +
-        '-Policy headers (draft-ietf-httpapi-ratelimit-headers-06) are on every answer to a limited app. Errors are ' +
+      'Distributed scheduled jobs and asynchronous tasks. Every /api request is signed (README ' +
+        '"Signing", v2): X-Signature = v2=<hex HMAC-SHA256(secret, ' +
+        'TW2\\nAPP_ID\\nMETHOD\\nPATH?QUERY\\nTIMESTAMP\\nNONCE\\nhex(SHA-256(body)))>, X-App-Id as signed ' +
+        '(compared exactly), X-Timestamp in epoch ms (±300 s), X-Nonce used once. An unversioned (v1) ' +
+        'signature is a 401 like every other signature failure. A body is application/json (utf-8), ' +
+        'uncompressed and at most 2 MiB (415, 413); it is read only after the headers were checked and ' +
+        'parsed only after the signature was. Each app has a request rate limit (README "Rate limits"): ' +
+        'over it, 429 with Retry-After; the RateLimit-Limit, -Remaining, -Reset and -Policy headers ' +
+        '(draft-ietf-httpapi-ratelimit-headers-06) are on every answer to a limited app. Errors are ' +
         'application/problem+json (RFC 9457).',
     )
     .setVersion('0.1.0')

@@ -41,9 +41,8 @@ async function main(): Promise<void> {
   const port = (app.getHttpServer().address() as AddressInfo).port; // PORT=0 picks a free one: say which
   const where = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
   const api = config.roles.includes(Role.API);
-  process.stdout.write(
-    `tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${where}${api ? ` (Swagger UI: ${where}/docs)` : ''}\n`,
-  );
+  const swagger = api ? ` (Swagger UI: ${where}/docs)` : '';
+  process.stdout.write(`tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${where}${swagger}\n`);
   const creds = api ? await app.get(ApiClientService).bootstrapStandalone() : null;
   if (creds) {
     process.stdout.write(

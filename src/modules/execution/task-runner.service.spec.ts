@@ -75,9 +75,9 @@ describe('TaskRunner finishing write', () => {
             updatedAt: now,
             fencingToken: guard.fencingToken,
           });
-        log.push(
-          `${from}->${to}${patch.attempt ? ` attempt ${patch.attempt}` : ''}${guard.fencingToken ? ` token ${guard.fencingToken}` : ''}${em ? ` in ${em}` : ''}${won ? '' : ' lost'}`,
-        );
+        const attempt = patch.attempt ? ` attempt ${patch.attempt}` : '';
+        const token = guard.fencingToken ? ` token ${guard.fencingToken}` : '';
+        log.push(`${from}->${to}${attempt}${token}${em ? ` in ${em}` : ''}${won ? '' : ' lost'}`);
         return won;
       },
     } as unknown as JobInstanceRepository;
@@ -169,52 +169,58 @@ describe('TaskRunner finishing write', () => {
     ]);
   });
 
-  it('should move a failed attempt to its retry and close it in one transaction, then put it on the delay queue', async () => {
-    outcome = async () => {
-      throw new Error('boom');
-    };
-    await runner().run('i-1', 'n-1', new AbortController().signal);
-    expect(finishing()).toEqual([
-      'begin',
-      'RUNNING->PENDING attempt 2 token 1 in tx',
-      'attempt 1 FAILED in tx',
-      'commit',
-      'metric',
-      'delay i-1 +500',
-    ]);
-  });
+  it(
+    'should move a failed attempt to its retry and close it in one ' + 'transaction, then put it on the delay queue',
+    async () => {
+      outcome = async () => {
+        throw new Error('boom');
+      };
+      await runner().run('i-1', 'n-1', new AbortController().signal);
+      expect(finishing()).toEqual([
+        'begin',
+        'RUNNING->PENDING attempt 2 token 1 in tx',
+        'attempt 1 FAILED in tx',
+        'commit',
+        'metric',
+        'delay i-1 +500',
+      ]);
+    },
+  );
 
-  it('should fail for good, attempts left or not, a JobFailure that is not retryable (and still retry one that is)', async () => {
-    outcome = async () => {
-      throw new JobFailure('egress refused: 127.0.0.1:6379 is loopback', { kept: 1 }, { retryable: false });
-    };
-    await runner().run('i-1', 'n-1', new AbortController().signal);
-    expect(finishing()).toEqual([
-      'begin',
-      'RUNNING->FAILED token 1 in tx',
-      'attempt 1 FAILED in tx',
-      'commit',
-      'metric',
-    ]);
-    expect([stored?.error, stored?.result]).toEqual([
-      'JobFailure: egress refused: 127.0.0.1:6379 is loopback',
-      { kept: 1 },
-    ]);
-    log = [];
-    stored = null;
-    outcome = async () => {
-      throw new JobFailure('HTTP 503');
-    };
-    await runner().run('i-1', 'n-1', new AbortController().signal);
-    expect(finishing()).toEqual([
-      'begin',
-      'RUNNING->PENDING attempt 2 token 1 in tx',
-      'attempt 1 FAILED in tx',
-      'commit',
-      'metric',
-      'delay i-1 +500',
-    ]);
-  });
+  it(
+    'should fail for good, attempts left or not, a JobFailure that ' + 'is not retryable (and still retry one that is)',
+    async () => {
+      outcome = async () => {
+        throw new JobFailure('egress refused: 127.0.0.1:6379 is loopback', { kept: 1 }, { retryable: false });
+      };
+      await runner().run('i-1', 'n-1', new AbortController().signal);
+      expect(finishing()).toEqual([
+        'begin',
+        'RUNNING->FAILED token 1 in tx',
+        'attempt 1 FAILED in tx',
+        'commit',
+        'metric',
+      ]);
+      expect([stored?.error, stored?.result]).toEqual([
+        'JobFailure: egress refused: 127.0.0.1:6379 is loopback',
+        { kept: 1 },
+      ]);
+      log = [];
+      stored = null;
+      outcome = async () => {
+        throw new JobFailure('HTTP 503');
+      };
+      await runner().run('i-1', 'n-1', new AbortController().signal);
+      expect(finishing()).toEqual([
+        'begin',
+        'RUNNING->PENDING attempt 2 token 1 in tx',
+        'attempt 1 FAILED in tx',
+        'commit',
+        'metric',
+        'delay i-1 +500',
+      ]);
+    },
+  );
 
   it('should write nothing more when the token is stale (the lease was taken away)', async () => {
     outcome = async () => ({ ok: true });
@@ -303,24 +309,28 @@ describe('TaskRunner finishing write', () => {
     expect(log).not.toContain('claim');
   });
 
-  it('should know its own retry write when the commit went through but its answer was lost, and still schedule the retry', async () => {
-    outcome = async () => {
-      throw new Error('boom');
-    };
-    commitAnswerLost = 1;
-    await runner().run('i-1', 'n-1', new AbortController().signal);
-    expect(finishing()).toEqual([
-      'begin',
-      'RUNNING->PENDING attempt 2 token 1 in tx',
-      'attempt 1 FAILED in tx',
-      'commit',
-      'connection lost after commit',
-      'begin',
-      'RUNNING->PENDING attempt 2 token 1 in tx lost',
-      'attempt 1 FAILED in tx',
-      'commit',
-      'metric',
-      'delay i-1 +500',
-    ]);
-  });
+  it(
+    'should know its own retry write when the commit went through but ' +
+      'its answer was lost, and still schedule the retry',
+    async () => {
+      outcome = async () => {
+        throw new Error('boom');
+      };
+      commitAnswerLost = 1;
+      await runner().run('i-1', 'n-1', new AbortController().signal);
+      expect(finishing()).toEqual([
+        'begin',
+        'RUNNING->PENDING attempt 2 token 1 in tx',
+        'attempt 1 FAILED in tx',
+        'commit',
+        'connection lost after commit',
+        'begin',
+        'RUNNING->PENDING attempt 2 token 1 in tx lost',
+        'attempt 1 FAILED in tx',
+        'commit',
+        'metric',
+        'delay i-1 +500',
+      ]);
+    },
+  );
 });

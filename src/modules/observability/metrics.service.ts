@@ -80,7 +80,9 @@ export class MetricsService {
 
   readonly leaseExpiries = new Counter({
     name: 'tickwheel_lease_expiries_total',
-    help: 'Instances taken back from an executor: reason NODE_LOST (node stopped beating) or LEASE_LOST (lease ran out)',
+    help:
+      'Instances taken back from an executor: reason NODE_LOST (node stopped beating) ' +
+      'or LEASE_LOST (lease ran out)',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

@@ -111,20 +111,24 @@ describe('runHttpCall through the egress policy', () => {
     expect(hits).toHaveLength(6);
   });
 
-  it('should connect to the address its lookup checked: a rebinding DNS cannot swap loopback in (injected resolver)', async () => {
-    const answers = ['127.0.0.2', '127.0.0.1'];
-    let calls = 0;
-    const resolver: EgressResolver = async () => [{ address: answers[Math.min(calls++, 1)], family: 4 }];
-    const policy = EgressPolicy.fromSettings({ allow: '127.0.0.2' });
-    const first = await runHttpCall({ url: `http://rebind.test:${victimPort}/` }, never(), { policy, resolver });
-    expect([first.bodyExcerpt, calls]).toEqual([`answered by ${victimPort}`, 1]);
-    expect(hits.map((h) => h.port)).toEqual([victimPort]); // the server on 127.0.0.2
-    const second = await rejection(
-      runHttpCall({ url: `http://rebind.test:${victimPort}/` }, never(), { policy, resolver }),
-    );
-    expect(second.message).toMatch(/egress refused: 127\.0\.0\.1:\d+ \(rebind\.test\) is loopback/);
-    expect(hits).toHaveLength(1);
-  });
+  it(
+    'should connect to the address its lookup checked: a rebinding ' +
+      'DNS cannot swap loopback in (injected resolver)',
+    async () => {
+      const answers = ['127.0.0.2', '127.0.0.1'];
+      let calls = 0;
+      const resolver: EgressResolver = async () => [{ address: answers[Math.min(calls++, 1)], family: 4 }];
+      const policy = EgressPolicy.fromSettings({ allow: '127.0.0.2' });
+      const first = await runHttpCall({ url: `http://rebind.test:${victimPort}/` }, never(), { policy, resolver });
+      expect([first.bodyExcerpt, calls]).toEqual([`answered by ${victimPort}`, 1]);
+      expect(hits.map((h) => h.port)).toEqual([victimPort]); // the server on 127.0.0.2
+      const second = await rejection(
+        runHttpCall({ url: `http://rebind.test:${victimPort}/` }, never(), { policy, resolver }),
+      );
+      expect(second.message).toMatch(/egress refused: 127\.0\.0\.1:\d+ \(rebind\.test\) is loopback/);
+      expect(hits).toHaveLength(1);
+    },
+  );
 
   it.each(['/gzip', '/deflate', '/deflate-raw', '/br', '/gzip-br'])(
     'should decode a %s body and count its decoded bytes',

@@ -132,26 +132,31 @@ describe('runShellCommand', () => {
     expect(e.name).toBe('AbortError');
   });
 
-  it('should give the child only PATH, LANG, TZ and HOME plus params.env, never a secret setting of this process', async () => {
-    const saved = { ...process.env };
-    Object.assign(process.env, {
-      TICKWHEEL_TEST_SECRET: 'leaked',
-      TICKWHEEL_SECRET_KEY: 'k'.repeat(64),
-      DB_URL: 'mysql://u:pw@db/x',
-      TZ: 'Europe/Paris',
-    });
-    try {
-      const vars = envOf((await runShellCommand({ argv: ['/usr/bin/env'], env: { MY_VAR: 'mine' } }, never())).stdout);
-      expect(vars.TICKWHEEL_TEST_SECRET).toBeUndefined();
-      expect(vars.MY_VAR).toBe('mine');
-      expect(vars.PATH).toBe(process.env.PATH);
-      expect(vars.TZ).toBe('Europe/Paris');
-      const allowed = new Set(['PATH', 'HOME', 'LANG', 'TZ', 'MY_VAR']);
-      expect(Object.keys(vars).filter((k) => !allowed.has(k))).toEqual([]);
-    } finally {
-      process.env = saved;
-    }
-  });
+  it(
+    'should give the child only PATH, LANG, TZ and HOME plus ' + 'params.env, never a secret setting of this process',
+    async () => {
+      const saved = { ...process.env };
+      Object.assign(process.env, {
+        TICKWHEEL_TEST_SECRET: 'leaked',
+        TICKWHEEL_SECRET_KEY: 'k'.repeat(64),
+        DB_URL: 'mysql://u:pw@db/x',
+        TZ: 'Europe/Paris',
+      });
+      try {
+        const vars = envOf(
+          (await runShellCommand({ argv: ['/usr/bin/env'], env: { MY_VAR: 'mine' } }, never())).stdout,
+        );
+        expect(vars.TICKWHEEL_TEST_SECRET).toBeUndefined();
+        expect(vars.MY_VAR).toBe('mine');
+        expect(vars.PATH).toBe(process.env.PATH);
+        expect(vars.TZ).toBe('Europe/Paris');
+        const allowed = new Set(['PATH', 'HOME', 'LANG', 'TZ', 'MY_VAR']);
+        expect(Object.keys(vars).filter((k) => !allowed.has(k))).toEqual([]);
+      } finally {
+        process.env = saved;
+      }
+    },
+  );
 
   it('should throw a clear error naming argv[0] when the program does not exist', async () => {
     const e = await rejection(runShellCommand({ argv: ['/no/such/program-xyz', 'a'] }, never()));
@@ -305,7 +310,12 @@ describe('passwdHome', () => {
     passwd = join(dir, 'passwd');
     writeFileSync(
       passwd,
-      `root:x:0:0:root:/root:/bin/sh\njobs:x:1000:1000::${dir}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
+      [
+        'root:x:0:0:root:/root:/bin/sh',
+        `jobs:x:1000:1000::${dir}:/bin/sh`,
+        'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin',
+        '',
+      ].join('\n'),
     );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
