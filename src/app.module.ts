@@ -21,7 +21,7 @@ export interface AppModuleOptions {
 }
 
 /**
- * The application for a set of roles (DESIGN §1): metadata, coordination, observability and health always;
+ * The application for a set of roles (docs/architecture.md): metadata, coordination, observability and health always;
  * `api` adds the signed HTTP API, `scheduler` the leader's loops, `executor` the worker pool. A role that
  * is off is not instantiated at all.
  */

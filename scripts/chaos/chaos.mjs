@@ -1,4 +1,4 @@
-// Chaos check of Tickwheel (issue 4 point 7, DESIGN §10). Run: npm run chaos [-- flags]; see README "Chaos check".
+// Chaos check of Tickwheel (issue 4 point 7, docs/guarantees.md). Run: npm run chaos [-- flags]; see README "Chaos check".
 //
 // Starts on loopback two scheduler processes (the first also serves the API) and several executor processes
 // of the product (node dist/src/main.js) on the real MariaDB and Redis, in a fresh namespace; registers cron

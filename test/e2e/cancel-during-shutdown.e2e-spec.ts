@@ -6,7 +6,7 @@ import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, wa
 import { neverFiringJob, triggerNow } from '../utils/jobs.js';
 
 /**
- * Cancel of a running limited instance while its executor shuts down gracefully (SIGTERM, DESIGN §7): within the
+ * Cancel of a running limited instance while its executor shuts down gracefully (SIGTERM, docs/execution.md): within the
  * grace (the stop signal still reaches the draining node), and racing a grace of 0 (the handler is aborted for the
  * shutdown and handed back just as the cancel lands). Either way the instance ends CANCELLED, the next one runs on
  * the other executor only after the cancelled call ended, and nothing is left WAITING. Real executor processes.

@@ -44,7 +44,7 @@ class SlowStopModule {}
 
 /**
  * A Redis flush (FLUSHALL, failover to an empty replica) while a cancelled instance of a limited job is still
- * stopping (DESIGN §3, §7): the semaphore is rebuilt from MySQL before anyone new is admitted, and the cancelled
+ * stopping (docs/data-model.md, docs/execution.md): the semaphore is rebuilt from MySQL before anyone new is admitted, and the cancelled
  * instance's handler still runs, so a new fire must wait for it. Runs on a Redis database of its own (14).
  */
 describe('cancel of a running limited instance around a Redis flush (cluster)', () => {

@@ -2,7 +2,7 @@ import { FINAL, limitJobs, limitShapes, useLimitNode } from '../utils/limit-jobs
 import { waitFor } from '../utils/test-node.js';
 
 /**
- * Cancels racing the handler's own finish on a limit-1 job (DESIGN §7): each call is answered after 0-15 ms and
+ * Cancels racing the handler's own finish on a limit-1 job (docs/execution.md): each call is answered after 0-15 ms and
  * each instance is cancelled as soon as it is seen running, so the cancel lands before, during or after the
  * executor's finishing write. A finish that lost to the cancel has stopped all the same: the slot must be freed at
  * once, not held for the cancel's stop grace (NODE_OFFLINE_AFTER_MS, 15 s here), which would stall the job.

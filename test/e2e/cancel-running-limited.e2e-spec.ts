@@ -9,7 +9,7 @@ const shapes: Array<[string, () => Record<string, string>]> = [
 ];
 
 /**
- * Cancelling a RUNNING instance (DESIGN §7): the canceller's stop signal makes its executor abort the handler
+ * Cancelling a RUNNING instance (docs/execution.md): the canceller's stop signal makes its executor abort the handler
  * at once, not at its next heartbeat; and a limited job's slot is given up by that executor once the handler
  * stopped, so the next WAITING instance starts after the cancelled call ended, never beside it. (Before: the
  * handler ran on until the next heartbeat while the canceller had already freed the slot and released the next.)

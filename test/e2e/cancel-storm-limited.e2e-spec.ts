@@ -2,7 +2,7 @@ import { FINAL, limitJobs, limitShapes, useLimitNode } from '../utils/limit-jobs
 import { waitFor } from '../utils/test-node.js';
 
 /**
- * Cancel storms on a limited job (DESIGN §4, §7): many instances of a limit-2 job, running, waiting and being
+ * Cancel storms on a limited job (docs/state-machine.md, docs/execution.md): many instances of a limit-2 job, running, waiting and being
  * released, cancelled all at once while the executor keeps finishing and releasing them. Every cancel must
  * answer a final status (a cancel that lost to the row moving on — WAITING→PENDING, DISPATCHED→RUNNING — must
  * not quietly leave it to run), the handler never runs more than the limit at once, and nothing is left behind.

@@ -57,7 +57,7 @@ async function expectCronFires(node: TestNode, client: TickwheelClient, receiver
     const lateness = Number(r.started_at) - Number(r.fire_time);
     expect(lateness).toBeGreaterThanOrEqual(0); // never early
     // Started before the next fire of the schedule was due (the bound was 1.5 s: a loaded CI machine's
-    // scheduling delays came close; the leader's alert threshold is p99 over 1 s, DESIGN §9).
+    // scheduling delays came close; the leader's alert threshold is p99 over 1 s, docs/observability.md).
     expect(lateness).toBeLessThan(2000);
   }
   expect(receiver.seen.size).toBe(done.length);

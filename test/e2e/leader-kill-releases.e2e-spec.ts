@@ -15,7 +15,7 @@ import {
 import { neverFiringJob, triggerNow } from '../utils/jobs.js';
 
 /**
- * The leader SIGKILLed while a limited job's releases and cancels stream through its delay pump (DESIGN §5, §7):
+ * The leader SIGKILLed while a limited job's releases and cancels stream through its delay pump (docs/trigger.md, docs/execution.md):
  * the executor's delay-due signals reach nobody until a standby leads; nothing may be lost, run twice, run over
  * the limit, or left WAITING. Two scheduler processes (the leader is killed, its standby takes over within the
  * 3-s leader lease), the api and one executor in the test.

@@ -16,7 +16,7 @@ import { neverFiringJob, triggerNow } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
 
 /**
- * Per-job maxConcurrency after Redis loses its semaphores (DESIGN §3, §7): the job's limit lives in a Redis
+ * Per-job maxConcurrency after Redis loses its semaphores (docs/data-model.md, docs/execution.md): the job's limit lives in a Redis
  * semaphore whose holders are the running instances. A flush empties it while they still run; without
  * repair, dispatch would admit new instances past the limit until the old ones end. A semaphore Redis
  * does not know admits nobody: dispatch rebuilds it from the DISPATCHED and RUNNING rows first, so new

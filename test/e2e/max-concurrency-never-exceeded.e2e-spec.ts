@@ -5,7 +5,7 @@ import { sleep } from '../utils/async.js';
 const shapes = limitShapes('e2e-limit-held');
 
 /**
- * Per-job maxConcurrency (DESIGN §7 "Limits") end to end through the signed API, in both shapes: retries with
+ * Per-job maxConcurrency (docs/execution.md "Limits") end to end through the signed API, in both shapes: retries with
  * backoff, QUEUE overlap with retries, cancels and hundreds of waiting instances. The receiver counts the
  * handler's calls in flight per job, and the rows are read while it runs: neither may exceed the limit, and
  * every instance must end (none left WAITING).

@@ -15,7 +15,7 @@ interface Row {
 }
 
 /**
- * Overlap policies (DESIGN §5) and cancel (DESIGN §4, §7) with a slow receiver: each run takes ~2.5 s, fires
+ * Overlap policies (docs/trigger.md) and cancel (docs/state-machine.md, docs/execution.md) with a slow receiver: each run takes ~2.5 s, fires
  * come every second. Each case waits for the fires its policy has to show (not a fixed number of seconds: a
  * loaded machine fires later); the runs that must still be running when the test acts are held by a second
  * receiver until the test lets them go.

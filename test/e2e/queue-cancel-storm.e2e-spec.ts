@@ -63,7 +63,7 @@ const shapes: Array<[string, () => Record<string, string>]> = [
 ];
 
 /**
- * QUEUE overlap (DESIGN §5) runs fires one at a time in fire order; a cancel of the running one (DESIGN §7) must
+ * QUEUE overlap (docs/trigger.md) runs fires one at a time in fire order; a cancel of the running one (docs/execution.md) must
  * not let the next start while the cancelled handler is still winding down — whoever releases the next (a cancel
  * of a waiting instance, the leader's pass, the executor).
  */

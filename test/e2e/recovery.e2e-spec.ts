@@ -7,7 +7,7 @@ import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor
 
 /**
  * The leader's reconciler rebuilds what Redis lost and takes work back from nodes that vanished
- * (DESIGN §3, §6, §7). The faults are made directly in MariaDB/Redis: a row assigned to a node that never
+ * (docs/data-model.md, docs/dispatch.md, docs/execution.md). The faults are made directly in MariaDB/Redis: a row assigned to a node that never
  * beats, a DISPATCHED row whose queue entry is gone, a RUNNING row on a dead node.
  */
 describe('recovery by the reconciler (cluster shape)', () => {

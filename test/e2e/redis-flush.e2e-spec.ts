@@ -17,7 +17,7 @@ import { sleep } from '../utils/async.js';
 
 type Row = Record<string, unknown>;
 /**
- * Redis loses everything mid-run (DESIGN §3, issue 4 point 6): the deployment's Redis database is flushed
+ * Redis loses everything mid-run (docs/data-model.md, issue 4 point 6): the deployment's Redis database is flushed
  * while tasks are queued, delayed, running and cron jobs fire every second. MySQL holds every fact, so the
  * leader's reconciler rebuilds what matters (queues, the delay queue's due rows, the registry from the next
  * heartbeats, the leader lock) and every instance still ends SUCCESS — none lost, none run twice: a node

@@ -3,7 +3,7 @@ import { waitFor } from '../utils/test-node.js';
 import { sleep } from '../utils/async.js';
 
 /**
- * REPLACE overlap under maxConcurrency 1 (DESIGN §5, §7), fired in quick succession: each fire cancels the
+ * REPLACE overlap under maxConcurrency 1 (docs/trigger.md, docs/execution.md), fired in quick succession: each fire cancels the
  * unfinished ones (running, or waiting for the slot the cancelled one still holds while it stops). Never two calls
  * at once, every fire ends, the last one runs to SUCCESS, nothing left WAITING.
  */

@@ -2,7 +2,7 @@ import { FINAL, limitJobs, limitShapes, useLimitNode } from '../utils/limit-jobs
 import { waitFor } from '../utils/test-node.js';
 
 /**
- * Many retries without backoff on a limited job (DESIGN §7): every failed attempt goes back through the delay queue
+ * Many retries without backoff on a limited job (docs/execution.md): every failed attempt goes back through the delay queue
  * due now and signals the leader to pump at once (delay-due), and every freed slot releases a WAITING instance the
  * same way. The leader must neither fall behind nor run anything twice: every instance ends FAILED after exactly
  * its attempts, one call per attempt, never more than the limit at once, nothing left WAITING or PENDING.

@@ -2,7 +2,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 
-/** Routing strategies end to end (DESIGN §6): one api+scheduler node and two executor nodes in one namespace. */
+/** Routing strategies end to end (docs/dispatch.md): one api+scheduler node and two executor nodes in one namespace. */
 interface Row {
   id: string;
   request_id: string;

@@ -24,7 +24,7 @@ interface SignOpts {
   nonce?: string;
 }
 
-describe('request signing (DESIGN §8) on a cluster node', () => {
+describe('request signing (docs/api.md) on a cluster node', () => {
   const ns = uniqueNamespace('e2e-sig');
   let node: TestNode;
   let receiver: HttpReceiver;

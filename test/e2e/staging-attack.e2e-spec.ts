@@ -16,7 +16,7 @@ import {
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
- * Attacks on staged fires (DESIGN §5 delta, README "Staged fires"). Each test below was a bug that broke
+ * Attacks on staged fires (docs/trigger.md delta, README "Staged fires"). Each test below was a bug that broke
  * one of the promises of staging (kept as `it.failing` until fixed; the comments say what it was).
  *
  * What was tried and held is listed in the report that came with this file (pause/edit/delete racing

@@ -4,7 +4,7 @@ import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor
 import { sleep } from '../utils/async.js';
 
 /**
- * Staged fires (DESIGN §5 delta): a scheduled fire's ledger row is written TRIGGER_STAGE_LEAD_MS ahead,
+ * Staged fires (docs/trigger.md delta): a scheduled fire's ledger row is written TRIGGER_STAGE_LEAD_MS ahead,
  * already routed, and only its id is pushed at the fire time. These tests check the promises that come
  * with it: never started early, removed by pause/edit/delete without losing or doubling a fire, and
  * released by the next leader when the one that staged it stops.

@@ -8,7 +8,7 @@ import { waitFor } from '../utils/test-node.js';
 const MAIN = join(process.cwd(), 'dist/src/main.js');
 
 /**
- * Standalone is one process per DATA_DIR (DESIGN §1): a second process on the same directory stops at once
+ * Standalone is one process per DATA_DIR (docs/architecture.md): a second process on the same directory stops at once
  * with a line naming the first — it used to become leader and start an executor on the same SQLite file
  * before failing on the port. A lock left by a killed process is taken over.
  */

@@ -7,7 +7,7 @@ interface PendingTimer {
 }
 
 /**
- * A hand-driven clock with a fake one-shot scheduler (STYLE convention 20): time moves only when a test
+ * A hand-driven clock with a fake one-shot scheduler: time moves only when a test
  * moves it, and scheduled callbacks run only from {@link runNext} / {@link advanceTo}, in due order.
  * It records the most callbacks ever pending at once and the time each callback ran, so tests can
  * assert "one timer only" and exact fire times. All times are epoch ms.

@@ -17,7 +17,7 @@ const HEARTBEAT_MS = 2000;
 const OFFLINE_MS = 5000;
 
 /**
- * Cancel of a RUNNING instance of a limited job whose executor never answers (DESIGN §7): the canceller keeps
+ * Cancel of a RUNNING instance of a limited job whose executor never answers (docs/execution.md): the canceller keeps
  * the instance's slot, cut to NODE_OFFLINE_AFTER_MS (the executor would free it once its handler stopped), and does
  * not release the next WAITING instance itself; once the holder expired, the leader's pass releases it and
  * dispatch admits it. The node runs the api and scheduler roles and no executor: the RUNNING row's node

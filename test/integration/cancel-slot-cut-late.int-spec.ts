@@ -15,7 +15,7 @@ import { neverFiringJob } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
- * Cancel of a RUNNING limited instance (DESIGN §7) whose executor stops the handler before the canceller has cut
+ * Cancel of a RUNNING limited instance (docs/execution.md) whose executor stops the handler before the canceller has cut
  * the slot's expiry — its heartbeat check saw the CANCELLED row first, ended the stop grace and freed the slot.
  * The cut (an acquire whatever the limit) then put the holder back, for the whole grace: the job's next
  * instances waited that long (NODE_OFFLINE_AFTER_MS) for a handler that had long stopped. Only the api role runs.

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { RedisCoordinationAdapter, RedisKeys, type CoordinationPort } from '../../src/modules/coordination/index.js';
 import { describeCoordinationContract, type CoordinationFixture } from './coordination.contract.js';
 
-/** The real Redis of the integration tier (never mocked, STYLE convention 19). */
+/** The real Redis of the integration tier (never mocked. */
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Deletes every key of `namespace`. */

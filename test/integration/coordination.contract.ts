@@ -89,7 +89,7 @@ function useContract(factory: FixtureFactory, use: (port: CoordinationPort) => v
 }
 
 /**
- * The {@link CoordinationPort} contract (docs/architecture.md, STYLE convention 19): every adapter runs it, one
+ * The {@link CoordinationPort} contract (docs/architecture.md: every adapter runs it, one
  * describe per concern, each seeing the adapter only through that concern's port, so the standalone and
  * cluster shapes behave the same.
  */

@@ -15,11 +15,11 @@ import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
  * Repair steps of the leader's reconciler on the real MariaDB and Redis.
- * - Step 5 (DESIGN §3, §6): a DISPATCHED row whose id is in neither list of its node is pushed again, once;
+ * - Step 5 (docs/data-model.md, docs/dispatch.md): a DISPATCHED row whose id is in neither list of its node is pushed again, once;
  *   ids legitimately queued, and rows an executor claimed meanwhile, are left alone. Membership is decided
  *   by one snapshot of each node's lists (queuedIds), not by a check per row: with thousands of queued ids
  *   a per-row LPOS cost most of a pass.
- * - Step 0 (DESIGN §7): DISPATCHED and RUNNING instances of a limited job hold their semaphore slot again
+ * - Step 0 (docs/execution.md): DISPATCHED and RUNNING instances of a limited job hold their semaphore slot again
  *   (whatever the limit: they run) in the semaphores Redis still knows; when the limit is exceeded the pass
  *   warns and goes on. A semaphore Redis does not know is left to dispatch, which rebuilds it from a read
  *   of its own before it admits anyone: the pass's read may predate the loss.

@@ -11,7 +11,7 @@ import { clusterEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
- * The release of a staged fire (DESIGN §5 staging) routes it again when its node is draining (SIGTERM:
+ * The release of a staged fire (docs/trigger.md staging) routes it again when its node is draining (SIGTERM:
  * it still beats, advertising no handler, label `draining`), instead of pushing it onto a list the node
  * only hands back — or, after its last hand-back, leaves stranded until it counts as offline.
  */

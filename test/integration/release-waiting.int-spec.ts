@@ -11,7 +11,7 @@ import { neverFiringJob } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 
 /**
- * Release of a job's next WAITING instance (DESIGN §5 QUEUE overlap, §7 maxConcurrency) on MariaDB: a
+ * Release of a job's next WAITING instance (docs/trigger.md QUEUE overlap, §7 maxConcurrency) on MariaDB: a
  * retry waiting out its backoff (PENDING, due later) holds no maxConcurrency slot, so it must not keep the
  * waiting instances of a limited job from running; under QUEUE overlap fires run one at a time, so the
  * same retry does keep the next fire waiting. The node runs the api role only: nothing else moves the rows.

@@ -2,7 +2,7 @@
 // and with the side-effect log. Pure reading; nothing is changed.
 
 export const FINAL = new Set(['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED']);
-/** job_attempt outcomes that explain a re-run: the attempt was taken away from a node (DESIGN §7). */
+/** job_attempt outcomes that explain a re-run: the attempt was taken away from a node (docs/execution.md). */
 export const LOST = new Set(['NODE_LOST', 'LEASE_LOST']);
 
 /** Period in ms of the run's cron expressions (`*\/k * * * * *` or `* * * * * *`); k divides 60, so fires sit on an epoch grid. */

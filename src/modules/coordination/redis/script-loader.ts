@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 /** Directory of the Lua scripts (copied beside the JS by the assets rule of nest-cli.json). */
 const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'lua');
 
-/** `verbNoun-<numKeys>.lua` (STYLE convention 10). */
+/** `verbNoun-<numKeys>.lua`. */
 const FILE_NAME = /^([a-z][A-Za-z]*)-(\d+)\.lua$/;
 
 /** Names of the coordination scripts; each is `lua/<name>-<numKeys>.lua`. */

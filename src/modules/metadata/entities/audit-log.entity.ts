@@ -2,7 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintNumber, jsonText } from './columns.js';
 
 /**
- * Who changed what, when (DESIGN §3, issue 9 point 7): every mutation of jobs, tasks (cancel), clients,
+ * Who changed what, when (docs/data-model.md, issue 9 point 7): every mutation of jobs, tasks (cancel), clients,
  * scopes and settings, written in the same transaction as the change, secrets redacted.
  */
 @Entity('audit_log')

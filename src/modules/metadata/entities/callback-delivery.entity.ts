@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintNumber } from './columns.js';
 
-/** One callback to deliver for a finished instance, with its retry state (DESIGN §3, §8). */
+/** One callback to deliver for a finished instance, with its retry state (docs/data-model.md, docs/api.md). */
 @Entity('callback_delivery')
 @Index('ix_callback_delivery_due', ['state', 'nextAttemptAt'])
 export class CallbackDelivery {

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigintNumber, jsonText } from './columns.js';
 
-/** Registry history of executor nodes (DESIGN §3); liveness itself is the coordination heartbeat. */
+/** Registry history of executor nodes (docs/data-model.md); liveness itself is the coordination heartbeat. */
 @Entity('executor_node')
 export class ExecutorNode {
   @PrimaryColumn({ name: 'node_id', type: 'varchar', length: 128 }) nodeId: string;

@@ -180,7 +180,7 @@ export class AttemptViewDto {
   attempt: number;
   @ApiProperty({ description: 'The executor node that ran it.' }) nodeId: string;
   @ApiProperty({
-    description: 'The fencing token the attempt ran under (DESIGN §7); a later attempt has a larger one.',
+    description: 'The fencing token the attempt ran under (docs/execution.md); a later attempt has a larger one.',
   })
   fencingToken: number;
   @ApiProperty({

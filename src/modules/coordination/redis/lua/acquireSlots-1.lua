@@ -1,5 +1,5 @@
 --[[
-  Takes slots of a counting semaphore with expiring holders (per-job maxConcurrency, DESIGN §7).
+  Takes slots of a counting semaphore with expiring holders (per-job maxConcurrency, docs/execution.md).
   A semaphore is only trusted while it carries its "known" mark (member "~known", score +inf), set by
   seedSlots from MySQL's dispatched and running instances. Without the mark (never seeded, expired, or
   lost with Redis: FLUSHALL, failover to an empty replica) the script admits nobody and answers nil, so

@@ -1,5 +1,5 @@
 --[[
-  Rebuilds a counting semaphore from the source of truth (per-job maxConcurrency, DESIGN §7): marks it
+  Rebuilds a counting semaphore from the source of truth (per-job maxConcurrency, docs/execution.md): marks it
   known (member "~known", score +inf) and makes each given holder hold a slot, whatever the limit (they
   are the instances MySQL says are dispatched or running: they hold one whether or not it fits). A holder
   already there keeps the later of its expiry and the new one; other holders are kept; expired holders
