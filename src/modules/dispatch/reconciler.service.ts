@@ -25,19 +25,7 @@ const SLOT_PAGE = 5000;
 type DispatchedRef = Pick<JobInstance, 'id' | 'nodeId' | 'dispatchedAt'>;
 const ON_NODE = [JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING];
 
-/**
- * The leader's repair loop (docs/dispatch.md): each pass re-derives Redis from the rows. (0) Slots re-asserted;
- * (1, 2) due delayed ids and forgotten PENDING rows dispatched; (3) silent nodes offline and (4) expired leases
- * taken back; (5) lost pushes pushed again; (6) promotion backstop. An unregistered node counts as silent from
- * when first missed: after a FLUSHALL live nodes beat again, and their running work must not run twice.
- * Writes are conditional; one row's or step's failure (a corrupt row: quarantined) does not stop the pass.
- *
- * Offline detection does not wait for the next pass: each pass (and each offline check) arms one timer for
- * the instant the quietest live node would cross NODE_OFFLINE_AFTER_MS, when that falls before the next
- * pass is due, and runs step 3 then. A SIGKILLed executor's leases are thus revoked at the threshold
- * (15 s by default), not up to one RECONCILE_INTERVAL_MS after it (20 s). The timer is armed only up to
- * one interval after the latest pass, so a scheduler that stops leading (no more passes) stops checking.
- */
+/** The leader's repair loop (docs/dispatch.md "Reconciler"): a row's or step's failure does not stop a pass. */
 @Injectable()
 export class ReconcilerService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ReconcilerService.name);
@@ -124,12 +112,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     return run;
   }
 
-  /**
-   * Arms the offline check for the first instant a node would count as offline if it stays silent (`quietSince`:
-   * last beats of live nodes, first-missed times of unregistered ones), when that comes before the next pass
-   * is due (else that pass arms it). A node that appears after this check crosses no sooner than one threshold
-   * from now, so the check never lies further away than that. Replaces any armed check.
-   */
+  /** Arms (replacing any) the check for when the quietest of `quietSince` (epoch ms) would be offline. */
   private armOfflineWatch(quietSince: number[]): void {
     this.offlineWatch?.();
     this.offlineWatch = null;
@@ -142,12 +125,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     });
   }
 
-  /**
-   * Declares offline the nodes that stopped beating (or that hold rows but have not been registered for
-   * NODE_OFFLINE_AFTER_MS) and takes their work back; with `withMetrics`, also sets the live-node and
-   * queue-depth gauges.
-   * @returns when each node still counted live went quiet: its last beat, or when it was first missed.
-   */
+  /** Takes back silent nodes' work. @returns when each node still live went quiet (epoch ms). */
   private async reapOfflineNodes(withMetrics: boolean): Promise<number[]> {
     const liveNodes = await this.registry.liveNodes();
     const live = new Set(liveNodes.map((n) => n.nodeId));
@@ -188,7 +166,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     await this.requeue(rows, 'LEASE_LOST');
   }
 
-  /** Step 5, by node: one atomic snapshot of its lists (a check per row cost most of a pass with thousands queued). */
+  /** Step 5, by node: one atomic snapshot of its lists per node, not a check per row. */
   private async repushLostDispatches(): Promise<void> {
     const before = this.clock.now() - this.config.reconcileIntervalMs;
     const refs = await this.instances.findDispatchedRefsBefore(this.config.namespace, before, PAGE);
@@ -203,10 +181,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     }
   }
 
-  /**
-   * Pushes again those of `missing` (absent from the node's snapshot) that were really lost: only a row *still*
-   * DISPATCHED to that node with the same dispatchedAt on a re-read, and absent from a second snapshot taken after.
-   */
+  /** Pushes again the rows of `missing` still DISPATCHED there, same dispatchedAt, and absent from a 2nd snapshot. */
   private async repushOnNode(nodeId: string, missing: DispatchedRef[]): Promise<void> {
     const was = new Map(missing.map((r) => [r.id, r.dispatchedAt]));
     const reread = await this.quarantine.screen(await this.instances.findByIds([...was.keys()]));
@@ -254,12 +229,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     }
   }
 
-  /**
-   * Takes one row back, as the outcome policy decides ({@link decideOutcome}): DISPATCHED never ran and goes
-   * back to PENDING, same attempt; RUNNING may have run: PENDING with attempt+1 (a new fencing token is issued at
-   * the next claim) or FAILED when no attempt is left, its attempt closed as `reason` in the same transaction.
-   * @returns the id when the row went back to PENDING (to be dispatched), else null.
-   */
+  /** Takes a row back as {@link decideOutcome} says. @returns its id when it went back to PENDING, else null. */
   private async takeBack(row: JobInstance, reason: TakeBackReason): Promise<string | null> {
     const now = this.clock.now();
     const running = row.status === JobInstanceStatus.RUNNING;
@@ -287,11 +257,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     return backToPending ? row.id : null;
   }
 
-  /**
-   * Closes the taken-away attempt as `reason`. An executor killed between its claim and the insert of its
-   * attempt row leaves none: the row is written here (node, token and start from the instance), so every
-   * attempt of the instance stays traceable in job_attempt.
-   */
+  /** Closes the attempt as `reason`, writing it first if the executor died before that (every attempt traceable). */
   private async closeAttempt(
     row: JobInstance,
     reason: 'NODE_LOST' | 'LEASE_LOST',

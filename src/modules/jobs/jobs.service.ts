@@ -45,9 +45,9 @@ export interface JobChange {
 }
 
 /**
- * The lifecycle of job definitions (docs/api.md, README "Tenancy and scopes"): a job belongs to the app that
- * created it (another app gets NotFoundError; an `admin` manages every app's of its namespace). Each change
- * commits with its audit row in one transaction, then signals the scheduler (JobSignals).
+ * Job definitions (docs/api.md, docs/tenancy.md): a job is its creating app's (another app gets NotFoundError;
+ * an `admin` manages all of its namespace). A change commits with its audit row in one transaction, then signals
+ * the scheduler (JobSignals).
  */
 @Injectable()
 export class JobsService {
@@ -136,10 +136,7 @@ export class JobsService {
     return this.jobs.list(this.config.namespace, namedApp(caller, appId, true), offset, limit);
   }
 
-  /**
-   * Applies a partial update; a schedule change recomputes next_fire_time from now, and staged fires are
-   * written again from the new definition. @throws ValidationError, NotFoundError.
-   */
+  /** Partial update: staged fires rebuilt, a new schedule fires from now. @throws ValidationError, NotFoundError */
   async update(caller: Caller, ref: JobRef, fields: JobPatch): Promise<JobDefinition> {
     refuseNulls(fields);
     const before = await this.find(caller, ref);

@@ -18,8 +18,11 @@ describe(FailoverStrategy.name, () => {
     expect(picked).toHaveLength(10);
   });
 
-  it('should hand over to the next node when the first drops out of the live set, and back when it returns', async () => {
-    expect((await sut.select(batch(1)[0], ['node-2', 'node-3'].map(live))).nodeId).toBe('node-2');
-    expect((await sut.select(batch(1)[0], ['node-1', 'node-2', 'node-3'].map(live))).nodeId).toBe('node-1');
-  });
+  it(
+    'should hand over to the next node when the first drops out of the live set, ' + 'and back when it returns',
+    async () => {
+      expect((await sut.select(batch(1)[0], ['node-2', 'node-3'].map(live))).nodeId).toBe('node-2');
+      expect((await sut.select(batch(1)[0], ['node-1', 'node-2', 'node-3'].map(live))).nodeId).toBe('node-1');
+    },
+  );
 });

@@ -4,28 +4,14 @@ import { ErrorCode, SchedulerError } from '../../../common/index.js';
 /** Virtual nodes (ring points) per executor when none is given: about ±8 % spread of load between nodes. */
 export const DEFAULT_VIRTUAL_NODES = 160;
 
-/**
- * Position of `key` on the ring: the first 8 bytes of the MD5 digest of its UTF-8 bytes, read as a
- * big-endian unsigned 64-bit integer. MD5 is used as a stable, well-mixed hash, not for security; it is
- * the same in every process and Node version, so every scheduler pod builds the same ring and places a
- * key on the same node.
- */
+/** First 8 bytes of MD5(UTF-8 `key`), big-endian: stable across processes, so every pod builds the same ring. */
 export function ringPosition(key: string): bigint {
   return hash('md5', key, 'buffer').readBigUInt64BE(0);
 }
 
 /**
- * Consistent-hash ring with virtual nodes (DESIGN §6 `CONSISTENT_HASH`).
- *
- * Each node owns `virtualNodes` points at `ringPosition("<nodeId>#<v>")`, v = 0 … virtualNodes − 1. A key
- * belongs to the owner of the first point at or after its own position, wrapping past the top of the
- * 64-bit space to the lowest point. A node's points depend only on its id, so adding a node to N moves
- * about 1/(N+1) of the keys, all of them to the new node, and removing one moves only the keys it owned.
- * Two points at one position (astronomically rare) are ordered by node id, so the ring stays a function
- * of the node set alone, whatever order the ids come in.
- *
- * Immutable: build a new ring when the node set changes ({@link HashRingCache} keeps recent ones).
- * Building costs `nodes × virtualNodes` MD5 digests plus a sort; a lookup is one digest and a binary search.
+ * Immutable consistent-hash ring (docs/dispatch.md "Hash ring"): a key belongs to the first point at or after
+ * it, wrapping. Equal points are ordered by node id, so the ring is a function of the node set alone.
  */
 export class HashRing {
   /** Distinct node ids on the ring, sorted. */
@@ -35,11 +21,7 @@ export class HashRing {
   /** `owners[i]` is the node id owning `points[i]`. */
   private readonly owners: string[];
 
-  /**
-   * @param nodeIds executor node ids (duplicates are ignored; order does not matter)
-   * @param virtualNodes ring points per node, an integer ≥ 1
-   * @throws SchedulerError (INTERNAL) when `nodeIds` is empty or `virtualNodes` is not a positive integer
-   */
+  /** @param nodeIds any order, duplicates ignored. @throws SchedulerError (INTERNAL) none, or virtualNodes not ≥ 1 */
   constructor(
     nodeIds: Iterable<string>,
     readonly virtualNodes = DEFAULT_VIRTUAL_NODES,

@@ -1,4 +1,4 @@
-/** Routing strategies of dispatch (DESIGN §6): the {@link RoutingStrategies} registry, the strategies and the hash ring. */
+/** Routing strategies of dispatch (docs/dispatch.md): the {@link RoutingStrategies} registry and the strategies. */
 export { RoutingStrategies, type RoutingStrategiesOptions } from './routing-strategies.js';
 export { type RoutableInstance, type RoutingStrategyImpl } from './routing-strategy.js';
 export { RoundRobinStrategy } from './round-robin.strategy.js';

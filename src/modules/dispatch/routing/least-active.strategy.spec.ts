@@ -38,27 +38,35 @@ describe(LeastActiveStrategy.name, () => {
     expect(countBy(picked)).toEqual({ big: 40, small: 20 });
   });
 
-  it('should use a zero-capacity node only when every candidate has zero capacity, and treat a bad active count as 0', async () => {
-    expect(countBy(await sut.selectMany(batch(3), [live('a', 0, 0), live('b', 9, 10)]))).toEqual({ b: 3 });
-    expect(countBy(await sut.selectMany(batch(4), [live('a', 0, 0), live('b', 0, 0)]))).toEqual({ a: 2, b: 2 });
-    expect((await sut.select(batch(1)[0], [live('a', 1, 4), live('b', Number.NaN, 4)])).nodeId).toBe('b');
-  });
+  it(
+    'should use a zero-capacity node only when every candidate has zero capacity, ' +
+      'and treat a bad active count as 0',
+    async () => {
+      expect(countBy(await sut.selectMany(batch(3), [live('a', 0, 0), live('b', 9, 10)]))).toEqual({ b: 3 });
+      expect(countBy(await sut.selectMany(batch(4), [live('a', 0, 0), live('b', 0, 0)]))).toEqual({ a: 2, b: 2 });
+      expect((await sut.select(batch(1)[0], [live('a', 1, 4), live('b', Number.NaN, 4)])).nodeId).toBe('b');
+    },
+  );
 
   it('should return nothing for an empty batch', async () => {
     expect(await sut.selectMany([], [live('a', 0, 1)])).toEqual([]);
   });
 
-  it('should route by the load read at routing time, counting its own picks on top, and fall back to the heartbeat when the read fails', async () => {
-    const asked: string[][] = [];
-    const measured = new LeastActiveStrategy(async (ids) => {
-      asked.push(ids);
-      return ids.map((id) => ({ a: 8, b: 0 })[id] ?? 0);
-    });
-    // the heartbeats say a is idle and b busy; the queues say the opposite: the queues win
-    const nodes = [live('a', 0, 10), live('b', 9, 10)];
-    expect(countBy(await measured.selectMany(batch(10), nodes))).toEqual({ a: 1, b: 9 });
-    expect(asked).toEqual([['a', 'b']]);
-    const failing = new LeastActiveStrategy(async () => Promise.reject(new Error('redis down')));
-    expect(countBy(await failing.selectMany(batch(1), nodes))).toEqual({ a: 1 });
-  });
+  it(
+    'should route by the load read at routing time, counting its own picks on top, ' +
+      'and fall back to the heartbeat when the read fails',
+    async () => {
+      const asked: string[][] = [];
+      const measured = new LeastActiveStrategy(async (ids) => {
+        asked.push(ids);
+        return ids.map((id) => ({ a: 8, b: 0 })[id] ?? 0);
+      });
+      // the heartbeats say a is idle and b busy; the queues say the opposite: the queues win
+      const nodes = [live('a', 0, 10), live('b', 9, 10)];
+      expect(countBy(await measured.selectMany(batch(10), nodes))).toEqual({ a: 1, b: 9 });
+      expect(asked).toEqual([['a', 'b']]);
+      const failing = new LeastActiveStrategy(async () => Promise.reject(new Error('redis down')));
+      expect(countBy(await failing.selectMany(batch(1), nodes))).toEqual({ a: 1 });
+    },
+  );
 });

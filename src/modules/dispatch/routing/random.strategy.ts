@@ -5,23 +5,17 @@ import { RoutableInstance, RoutingStrategyImpl } from './routing-strategy.js';
 /** A source of uniform numbers in [0, 1), as `Math.random`. */
 export type Rng = () => number;
 
-/**
- * RANDOM (DESIGN §6): each instance goes to a candidate drawn uniformly and independently. No shared
- * state, no round trip. `rng` is injectable so tests are deterministic; a value outside [0, 1) is
- * clamped to the first or last candidate rather than failing.
- */
+/** RANDOM (docs/dispatch.md): an independent uniform draw per instance; an `rng` value outside [0, 1) is clamped. */
 export class RandomStrategy implements RoutingStrategyImpl {
   readonly type = RoutingStrategy.RANDOM;
 
   /** @param rng uniform source in [0, 1); `Math.random` by default */
   constructor(private readonly rng: Rng = Math.random) {}
 
-  /** One uniform draw. */
   async select(_instance: RoutableInstance, candidates: LiveNode[]): Promise<LiveNode> {
     return this.draw(candidates);
   }
 
-  /** One independent draw per instance, in input order. */
   async selectMany(instances: RoutableInstance[], candidates: LiveNode[]): Promise<LiveNode[]> {
     return instances.map(() => this.draw(candidates));
   }

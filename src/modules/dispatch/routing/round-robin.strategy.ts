@@ -2,34 +2,21 @@ import { CoordinationPort, LiveNode } from '../../coordination/index.js';
 import { RoutingStrategy } from '../../metadata/index.js';
 import { RoutableInstance, RoutingStrategyImpl } from './routing-strategy.js';
 
-/**
- * ROUND_ROBIN (DESIGN §6): a shared counter per handler (coordination `increment` on `rr:<handler>`, so
- * every API and scheduler pod advances the same sequence) modulo the sorted candidate list. Position n
- * (1-based counter value) goes to `candidates[(n − 1) mod candidates.length]`; a batch reserves
- * consecutive positions with one increment per handler, so it costs one round trip however large.
- * When the candidate list changes the rotation continues from the same counter over the new list.
- */
+/** ROUND_ROBIN (docs/dispatch.md): the shared counter `rr:<handler>` modulo the sorted candidates. */
 export class RoundRobinStrategy implements RoutingStrategyImpl {
   readonly type = RoutingStrategy.ROUND_ROBIN;
 
   /** @param coordination where the per-handler counters live (shared by every pod in the cluster shape) */
   constructor(private readonly coordination: CoordinationPort) {}
 
-  /** The next position of the instance's handler: one round trip. */
   async select(instance: RoutableInstance, candidates: LiveNode[]): Promise<LiveNode> {
     const start = await this.reserve(instance.handler, 1);
     return candidates[start % candidates.length];
   }
 
-  /**
-   * Reserves `count` consecutive positions of `handler` in one round trip (batch dispatch) and returns
-   * the `count` nodes in order; `[]` without a round trip when `count <= 0`.
-   */
+  /** The nodes of `count` consecutive positions of `handler` (one round trip); `[]` when `count <= 0`. */
   selectMany(handler: string, count: number, candidates: LiveNode[]): Promise<LiveNode[]>;
-  /**
-   * {@link RoutingStrategyImpl.selectMany}: consecutive positions per handler in input order, one
-   * round trip per distinct handler (in parallel); a batch of one handler is one round trip.
-   */
+  /** {@link RoutingStrategyImpl.selectMany}: one round trip per distinct handler, in parallel. */
   selectMany(instances: RoutableInstance[], candidates: LiveNode[]): Promise<LiveNode[]>;
   async selectMany(...args: [string, number, LiveNode[]] | [RoutableInstance[], LiveNode[]]): Promise<LiveNode[]> {
     if (args.length === 2) return this.rotate(args[0], args[1]);

@@ -19,19 +19,11 @@ export interface RoutingStrategiesOptions {
   virtualNodes?: number;
 }
 
-/**
- * The registry of routing strategies keyed by {@link RoutingStrategy} (DESIGN §6, STYLE convention 5).
- * One instance of each strategy lives for the life of the registry, so per-strategy caches (the hash
- * rings of CONSISTENT_HASH) are reused across dispatch calls. Plain class:
- * whoever owns dispatch creates it with the coordination port.
- */
+/** One of each strategy by {@link RoutingStrategy}, kept so the ring cache is reused (STYLE convention 5). */
 export class RoutingStrategies {
   private readonly byType: ReadonlyMap<RoutingStrategy, RoutingStrategyImpl>;
 
-  /**
-   * @param coordination the port ROUND_ROBIN keeps its shared counters in, and LEAST_ACTIVE reads node loads from
-   * @param options test seams and tuning; defaults fit production
-   */
+  /** @param coordination ROUND_ROBIN's counters and LEAST_ACTIVE's node loads */
   constructor(coordination: CoordinationPort, options: RoutingStrategiesOptions = {}) {
     const rings = new HashRingCache(options.virtualNodes ?? DEFAULT_VIRTUAL_NODES);
     const all: RoutingStrategyImpl[] = [
@@ -47,10 +39,7 @@ export class RoutingStrategies {
     this.byType = new Map(all.map((s) => [s.type, s]));
   }
 
-  /**
-   * The strategy for `type` (a row's `routingStrategy` column).
-   * @throws ValidationError (field `routingStrategy`) for a value that is not a known strategy
-   */
+  /** The strategy for `type`. @throws ValidationError (`routingStrategy`) for an unknown value */
   for(type: RoutingStrategy): RoutingStrategyImpl {
     const strategy = this.byType.get(type);
     if (!strategy) throw new ValidationError('routingStrategy', `unknown routing strategy '${String(type)}'`);
