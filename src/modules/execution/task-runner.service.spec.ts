@@ -23,7 +23,8 @@ const NOW = 1_800_000_000_000;
 
 /**
  * The finishing write of an attempt (docs/state-machine.md, docs/execution.md) and the close of its job_attempt
- * row commit in one transaction (UnitOfWork), so a node killed between them cannot leave the attempt RUNNING for ever; what follows the commit (delay queue, metrics) happens only when the write won.
+ * row commit in one transaction (UnitOfWork), so a node killed between them cannot leave the attempt RUNNING for
+ * ever; what follows the commit (delay queue, metrics) happens only when the write won.
  */
 describe('TaskRunner finishing write', () => {
   let log: string[];

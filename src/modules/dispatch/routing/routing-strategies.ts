@@ -19,7 +19,7 @@ export interface RoutingStrategiesOptions {
   virtualNodes?: number;
 }
 
-/** One of each strategy by {@link RoutingStrategy}, kept so the ring cache is reused (STYLE convention 5). */
+/** One of each strategy by {@link RoutingStrategy}, kept so the ring cache is reused. */
 export class RoutingStrategies {
   private readonly byType: ReadonlyMap<RoutingStrategy, RoutingStrategyImpl>;
 
