@@ -1,8 +1,5 @@
 import type { Clock } from '../../common/index.js';
 
-/** {@link repeatEvery} of src/common (one fixed-rate loop on the Clock for every module). */
-export { repeatEvery as every } from '../../common/index.js';
-
 /** Resolves after `ms` ms of `clock`'s time. */
 export function sleep(clock: Clock, ms: number): Promise<void> {
   return new Promise((resolve) => clock.schedule(ms, resolve));

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../common/index.js';
+import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL } from '../coordination/index.js';
 import { AbortReason, abortAttempt } from './abort-reason.js';
-import { every } from './clock-timers.js';
 import { TaskRunner } from './task-runner.service.js';
 
 /**
@@ -40,7 +39,7 @@ export class LeaseKeeper {
         this.logger.warn(`stop signals not subscribed (${next}): ${err.message}`);
         return null;
       });
-    this.stopRenewing = every(this.clock, this.config.leaseRenewMs, () => void this.renewLeases());
+    this.stopRenewing = repeatEvery(this.clock, this.config.leaseRenewMs, () => void this.renewLeases());
   }
 
   stopRenewal(): void {

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../common/index.js';
+import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort, type NodeAdvert } from '../coordination/index.js';
 import { ExecutorNodeRepository } from '../metadata/index.js';
-import { every } from './clock-timers.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 
 /**
@@ -65,7 +64,7 @@ export class NodeMembership {
 
   /** Runs `beat` every HEARTBEAT_INTERVAL_MS until {@link stop}; `beat` must not throw. */
   startBeating(beat: () => Promise<void>): void {
-    this.stopBeating = every(this.clock, this.config.heartbeatIntervalMs, () => (this.beating = beat()));
+    this.stopBeating = repeatEvery(this.clock, this.config.heartbeatIntervalMs, () => (this.beating = beat()));
   }
 
   /** Stops the periodic beat and waits for the one in progress. */
