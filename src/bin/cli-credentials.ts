@@ -12,8 +12,8 @@ export function clientFromEnv(env = process.env): TickwheelClient {
   const file = join(resolve(env.DATA_DIR ?? './data'), 'credentials.json');
   if (!existsSync(file)) {
     process.stderr.write(
-      `no credentials: set TICKWHEEL_APP_ID and TICKWHEEL_SECRET, or start the standalone server once (it writes ` +
-        `${file})\n`,
+      `no credentials: set TICKWHEEL_APP_ID and TICKWHEEL_SECRET, or DATA_DIR to the standalone server's ` +
+        `(its first start writes ${file})\n`,
     );
     process.exit(2);
   }

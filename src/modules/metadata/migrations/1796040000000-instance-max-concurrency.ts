@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
 /**
  * job_instance.max_concurrency: the job's maxConcurrency copied onto each instance (as timeout_ms and the
  * retry settings are), so dispatch can apply the limit without reading the job definition on its hot
- * path (docs/execution.md "Limits"). 0 = no limit. Existing rows get 0.
+ * path (docs/admission.md). 0 = no limit. Existing rows get 0.
  */
 export class InstanceMaxConcurrency1796040000000 implements MigrationInterface {
   name = 'InstanceMaxConcurrency1796040000000';
