@@ -65,6 +65,27 @@ export interface AppConfig {
   logLevel: string;
   /** Per-app caps (docs/tenancy.md); a client's own value overrides them; 0 = no limit. */
   caps: { maxJobsPerApp: number; maxUnfinishedTasksPerApp: number };
+  /** The callback sender (docs/callbacks.md "Sender"); scheduler-role nodes run it. Durations ms. */
+  callbacks: CallbackSettings;
+}
+
+/** Settings of the callback sender (CALLBACK_*; README "Settings"). Durations are milliseconds. */
+export interface CallbackSettings {
+  /** Deliveries in flight at once on one node, and at most `perHost` of them to one host:port. */
+  senders: number;
+  perHost: number;
+  connectTimeoutMs: number;
+  readTimeoutMs: number;
+  /** Wait before each retry; `retryDelaysMs.length + 1` tries in all, then CALLBACK_FAILED. */
+  retryDelaysMs: number[];
+  /** Consecutive failures after which a host is down: its deliveries wait for a probe. */
+  hostDownAfter: number;
+  /** Undelivered this long after the final state: CALLBACK_FAILED (a host down for ever ends somewhere). */
+  maxAgeMs: number;
+  /** A sender's claim on a delivery; above connect + read timeouts, so a live sender never loses its claim. */
+  leaseMs: number;
+  pollMs: number;
+  shutdownGraceMs: number;
 }
 
 /** Injection token for {@link AppConfig}. */

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { parseEgressList } from '../modules/egress/index.js';
-import { AppConfig, Role } from './app-config.js';
+import { AppConfig, CallbackSettings, Role } from './app-config.js';
 import { ConfigError } from './config-error.js';
 import { EnvDto } from './env.dto.js';
 import { shellSettings } from './shell-settings.js';
@@ -108,6 +108,7 @@ export function loadConfig(
         `(${triggerHorizonMs}): a fire is staged from the wheel, which holds only the horizon`,
     );
   }
+  const callbacks = callbackSettings(dto);
   const dataDir = resolve(dto.DATA_DIR ?? './data');
   const allowShell = dto.TICKWHEEL_ALLOW_SHELL ?? false;
   const shell = shellSettings(dto, allowShell && roles.includes(Role.EXECUTOR), euid);
@@ -154,5 +155,39 @@ export function loadConfig(
       maxJobsPerApp: dto.MAX_JOBS_PER_APP ?? 10_000,
       maxUnfinishedTasksPerApp: dto.MAX_UNFINISHED_TASKS_PER_APP ?? 100_000,
     },
+    callbacks,
   };
+}
+
+/** CALLBACK_* with their defaults (docs/callbacks.md): 5 s, 30 s, 2 min, 10 min, 30 min between tries. */
+function callbackSettings(dto: EnvDto): CallbackSettings {
+  const connectTimeoutMs = dto.CALLBACK_CONNECT_TIMEOUT_MS ?? 3000;
+  const readTimeoutMs = dto.CALLBACK_READ_TIMEOUT_MS ?? 3000;
+  const leaseMs = dto.CALLBACK_LEASE_MS ?? 30_000;
+  if (leaseMs <= connectTimeoutMs + readTimeoutMs)
+    throw new ConfigError(
+      'CALLBACK_LEASE_MS',
+      `must exceed CALLBACK_CONNECT_TIMEOUT_MS + CALLBACK_READ_TIMEOUT_MS (${connectTimeoutMs + readTimeoutMs})`,
+    );
+  return {
+    senders: dto.CALLBACK_SENDERS ?? 32,
+    perHost: dto.CALLBACK_PER_HOST ?? 4,
+    connectTimeoutMs,
+    readTimeoutMs,
+    retryDelaysMs: retryDelays(dto.CALLBACK_RETRY_DELAYS_MS),
+    hostDownAfter: dto.CALLBACK_HOST_DOWN_AFTER ?? 3,
+    maxAgeMs: dto.CALLBACK_MAX_AGE_MS ?? 86_400_000,
+    leaseMs,
+    pollMs: dto.CALLBACK_POLL_MS ?? 200,
+    shutdownGraceMs: dto.CALLBACK_SHUTDOWN_GRACE_MS ?? 5000,
+  };
+}
+
+/** CALLBACK_RETRY_DELAYS_MS: 0-20 comma-separated integers, each 0-86400000 ms. */
+function retryDelays(raw: string | undefined): number[] {
+  if (raw === undefined) return [5000, 30_000, 120_000, 600_000, 1_800_000];
+  const parts = raw.trim() === '' ? [] : raw.split(',').map((p) => p.trim());
+  if (parts.length > 20 || parts.some((p) => !/^\d{1,8}$/.test(p) || Number(p) > 86_400_000))
+    throw new ConfigError('CALLBACK_RETRY_DELAYS_MS', 'must be at most 20 comma-separated integers 0-86400000 (ms)');
+  return parts.map(Number);
 }

@@ -7,6 +7,7 @@ import { InitialSchema1764490000000 } from './migrations/1764490000000-initial-s
 import { InstanceMaxConcurrency1796040000000 } from './migrations/1796040000000-instance-max-concurrency.js';
 import { InstanceJobStatusIndex1796070000000 } from './migrations/1796070000000-instance-job-status-index.js';
 import { Tenancy1797000000000 } from './migrations/1797000000000-tenancy.js';
+import { Callbacks1798000000000 } from './migrations/1798000000000-callbacks.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
@@ -14,6 +15,7 @@ export const MIGRATIONS = [
   InstanceMaxConcurrency1796040000000,
   InstanceJobStatusIndex1796070000000,
   Tenancy1797000000000,
+  Callbacks1798000000000,
 ];
 
 /**

@@ -16,5 +16,11 @@ export { isTransientDbError, isUniqueViolation, withDbRetry } from './repositori
 export { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
 export { ApiClientRepository } from './repositories/api-client.repository.js';
 export { AuditLogRepository, type AuditEntry, type AuditQuery } from './repositories/audit-log.repository.js';
+export {
+  CallbackDeliveryRepository,
+  callbackHostOf,
+  type FinalInstance,
+} from './repositories/callback-delivery.repository.js';
+export { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
 export { dataSourceOptions, MIGRATIONS } from './data-source-options.js';
 export { runMigrations } from './migration-runner.js';

@@ -6,6 +6,8 @@ import { dataSourceOptions } from './data-source-options.js';
 import { runMigrations } from './migration-runner.js';
 import { ApiClientRepository } from './repositories/api-client.repository.js';
 import { AuditLogRepository } from './repositories/audit-log.repository.js';
+import { CallbackDeliveryRepository } from './repositories/callback-delivery.repository.js';
+import { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
 import { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
 import { JobAttemptRepository } from './repositories/job-attempt.repository.js';
 import { JobDefinitionRepository } from './repositories/job-definition.repository.js';
@@ -26,6 +28,8 @@ const REPOSITORIES = [
   ExecutorNodeRepository,
   ApiClientRepository,
   AuditLogRepository,
+  CallbackDeliveryRepository,
+  CallbackRegistrationRepository,
   ExecutionLedger,
 ];
 

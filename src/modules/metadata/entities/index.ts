@@ -1,12 +1,23 @@
 import { ApiClient } from './api-client.entity.js';
 import { AuditLog } from './audit-log.entity.js';
-import { CallbackDelivery } from './callback-delivery.entity.js';
+import { CallbackDelivery, CallbackHost, CallbackRegistration, CallbackState } from './callback-delivery.entity.js';
 import { ExecutorNode } from './executor-node.entity.js';
 import { JobAttempt } from './job-attempt.entity.js';
 import { JobDefinition } from './job-definition.entity.js';
 import { JobInstance } from './job-instance.entity.js';
 
-export { ApiClient, AuditLog, CallbackDelivery, ExecutorNode, JobAttempt, JobDefinition, JobInstance };
+export {
+  ApiClient,
+  AuditLog,
+  CallbackDelivery,
+  CallbackHost,
+  CallbackRegistration,
+  CallbackState,
+  ExecutorNode,
+  JobAttempt,
+  JobDefinition,
+  JobInstance,
+};
 export * from './enums.js';
 export {
   CORRUPT_ROW,
@@ -20,4 +31,14 @@ export {
 export { newJobInstance, type NewJobInstance } from './new-job-instance.js';
 
 /** Every entity, for the DataSource. */
-export const ENTITIES = [JobDefinition, JobInstance, JobAttempt, ExecutorNode, CallbackDelivery, ApiClient, AuditLog];
+export const ENTITIES = [
+  JobDefinition,
+  JobInstance,
+  JobAttempt,
+  ExecutorNode,
+  CallbackDelivery,
+  CallbackHost,
+  CallbackRegistration,
+  ApiClient,
+  AuditLog,
+];

@@ -14,6 +14,8 @@ export class JobDefinition {
   @Column({ type: 'varchar', length: 128 }) code: string;
   @Column({ type: 'varchar', length: 255, nullable: true }) description: string | null;
   @Column({ type: 'varchar', length: 128 }) handler: string;
+  /** Where each instance's final state is posted (docs/callbacks.md); null: the app's registrations decide. */
+  @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true }) callbackUrl: string | null;
   @Column({ name: 'trigger_type', type: 'varchar', length: 16 }) triggerType: TriggerType;
   @Column({ name: 'trigger_expr', type: 'varchar', length: 255, nullable: true }) triggerExpr: string | null;
   @Column({ name: 'time_zone', type: 'varchar', length: 64, default: 'UTC' }) timeZone: string;

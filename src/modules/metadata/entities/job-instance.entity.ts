@@ -45,7 +45,6 @@ export class JobInstance {
   @Column({ type: 'text', nullable: true }) error: string | null;
   @Column({ name: 'trace_id', type: 'varchar', length: 64 }) traceId: string;
   @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true }) callbackUrl: string | null;
-  @Column({ name: 'callback_status', type: 'varchar', length: 16, nullable: true }) callbackStatus: string | null;
   /** Earliest time the instance may be dispatched (delayed tasks, retry backoff). */
   @Column({ name: 'due_at', type: 'bigint', transformer: bigintNumber }) dueAt: number;
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;

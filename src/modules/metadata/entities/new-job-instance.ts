@@ -61,7 +61,6 @@ export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
     error: null,
     traceId: id.replace(/-/g, ''),
     callbackUrl: null,
-    callbackStatus: null,
     createdAt: now,
     updatedAt: now,
     dispatchedAt: null,
