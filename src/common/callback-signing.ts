@@ -11,10 +11,7 @@ export const CALLBACK_HEADERS = {
 /** How far a callback's timestamp may be from the receiver's clock by default (5 min, in ms). */
 export const CALLBACK_TOLERANCE_MS = 300_000;
 
-/**
- * The `X-Tickwheel-Signature` value of a delivery: `v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>`, the
- * timestamp (epoch ms, as sent in `X-Tickwheel-Timestamp`) and the raw body bytes exactly as sent.
- */
+/** `X-Tickwheel-Signature`: `v1=<hex HMAC-SHA256(secret, "<timestamp ms>.<raw body>")>`. */
 export function signCallback(secret: string, timestampMs: string, body: Buffer | string): string {
   return `v1=${createHmac('sha256', secret).update(`${timestampMs}.`).update(body).digest('hex')}`;
 }
@@ -40,10 +37,8 @@ function header(headers: HeaderBag, name: string): string | undefined {
 }
 
 /**
- * Checks a callback a receiver got (docs/callbacks.md "Verifying"): the signature over timestamp and raw body
- * with the app's secret, in constant time, and the timestamp within `toleranceMs` of `now`. `headers` is Node's
- * `IncomingHttpHeaders` or a Fetch `Headers`; `rawBody` the bytes as received (not re-serialised JSON).
- * Never throws; deduplicate accepted deliveries on `deliveryId` (it is stable across retries).
+ * Checks a received callback (docs/callbacks.md "Verifying"): signature (constant time) and timestamp within
+ * `toleranceMs`. `headers`: Node's or a Fetch `Headers`; `rawBody`: the bytes as received. Never throws.
  */
 export function verifyCallback(
   headers: HeaderBag,
