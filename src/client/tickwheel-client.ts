@@ -1,6 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import { SIGNATURE_HEADERS, signRequest } from '../common/index.js';
 
+export {
+  CALLBACK_HEADERS,
+  type CallbackVerdict,
+  signCallback,
+  verifyCallback,
+  type VerifyCallbackOptions,
+} from '../common/index.js';
+
+/** The JSON body of a callback delivery (docs/callbacks.md "What is sent"); times ISO-8601 UTC, durations ms. */
+export interface CallbackPayload {
+  deliveryId: string;
+  requestId: string;
+  jobCode: string | null;
+  instanceId: string;
+  status: 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
+  result: unknown;
+  error: string | null;
+  attempts: number;
+  durationMs: number | null;
+  finishedAt: string;
+}
+
 /** Where and as whom the client calls. */
 export interface TickwheelClientOptions {
   baseUrl: string;
@@ -70,5 +92,18 @@ export class TickwheelClient {
 
   getTask(requestId: string) {
     return this.request<Record<string, unknown>>('GET', `/api/tasks/${encodeURIComponent(requestId)}`);
+  }
+
+  /** POST /api/callbacks/register: the app's default callback URL, or the one of `handler`. */
+  registerCallback(url: string, handler?: string) {
+    return this.request<Record<string, unknown>>('POST', '/api/callbacks/register', { url, handler });
+  }
+
+  /** POST /api/tasks/{requestId}/callback/redeliver: sends the task's callback again from the start. */
+  redeliverCallback(requestId: string) {
+    return this.request<Record<string, unknown>>(
+      'POST',
+      `/api/tasks/${encodeURIComponent(requestId)}/callback/redeliver`,
+    );
   }
 }
