@@ -5,8 +5,11 @@
 // jobs firing every 1-5 s and submits API tasks (single and batch), all running the built-in `http` handler
 // against a receiver in this process that logs every call (the side-effect log); SIGKILLs executors and the
 // leader at random moments (and SIGSTOPs some executors past the offline threshold), restarting them; then
-// stops the schedules, waits for quiescence and judges from MySQL and the log (lib/verdict.mjs). It prints
-// one verdict line and exits 1 when anything is lost, doubled, unfinished or unexplained.
+// stops the schedules, waits for quiescence and judges from MySQL and the log (lib/verdict.mjs). Every instance
+// is called back (the app's default registration, some jobs' and tasks' own URLs) to a second receiver that
+// checks signatures and fails one answer in ten; the senders run on the schedulers the run SIGKILLs, and
+// lib/callback-verdict.mjs judges the deliveries. It prints one verdict line and exits 1 when anything is
+// lost, doubled, unfinished or unexplained.
 //
 // `--kill-latency N` is another mode: with the product's default lease settings, SIGKILL an executor
 // running a long task N times and print how long until the task starts again elsewhere (p50/p99).
@@ -22,6 +25,8 @@ import { parseArgs } from '../../bench/lib/stats.mjs';
 import { leaderPid, ProductSlot } from './lib/cluster.mjs';
 import { startReceiver } from './lib/receiver.mjs';
 import { judge, FINAL } from './lib/verdict.mjs';
+import { judgeCallbacks } from './lib/callback-verdict.mjs';
+import { startCallbackReceiver } from '../../bench/lib/callback-receiver.mjs';
 import { runKillLatency } from './lib/kill-latency.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -85,6 +90,10 @@ function prng(seed) {
   };
 }
 const rand = prng(args.seed);
+/** The callback receiver's own stream, so its answers do not shift the run's kills and submits. */
+const receiverRand = prng(args.seed + 1);
+/** Share of callback answers that are a 500 (a retry follows). */
+const CALLBACK_FAIL_SHARE = 0.1;
 const between = (lo, hi) => lo + rand() * (hi - lo);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (s) => process.stderr.write(`[chaos ${new Date().toISOString().slice(11, 23)}] ${s}\n`);
@@ -167,14 +176,20 @@ async function persist(what, send, giveUpAt) {
   }
 }
 
-/** Deletes what the run wrote: instances, attempts, jobs, audit rows, the API client and the namespace's Redis keys. */
-async function cleanup(db, redis, namespace, appId) {
+/** Deletes what the run wrote: instances, attempts, callbacks, jobs, audit rows, the API client and Redis keys. */
+async function cleanup(db, redis, namespace, appId, callbackHost) {
   await db.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [
     namespace,
   ]);
+  await db.query(
+    'DELETE d FROM callback_delivery d JOIN job_instance i ON i.id = d.instance_id WHERE i.namespace = ?',
+    [namespace],
+  );
+  if (callbackHost) await db.query('DELETE FROM callback_host WHERE host = ?', [callbackHost]);
   await db.query('DELETE FROM job_instance WHERE namespace = ?', [namespace]);
   await db.query('DELETE FROM job_definition WHERE namespace = ?', [namespace]);
   if (appId) {
+    await db.query('DELETE FROM callback_registration WHERE app_id = ?', [appId]);
     await db.query('DELETE FROM audit_log WHERE app_id = ?', [appId]).catch(() => undefined);
     await db.query('DELETE FROM api_client WHERE app_id = ?', [appId]).catch(() => undefined);
   }
@@ -188,7 +203,7 @@ async function cleanup(db, redis, namespace, appId) {
 
 /** The chaos run proper. @returns {Promise<number>} exit code */
 async function runChaos(ctx) {
-  const { db, redis, namespace, env, slots, receiver } = ctx;
+  const { db, redis, namespace, env, slots, receiver, callbacks } = ctx;
   const schedulers = slots.filter((s) => s.role === 'scheduler');
   const executors = slots.filter((s) => s.role === 'executor');
   const apiSlot = schedulers[0];
@@ -196,15 +211,27 @@ async function runChaos(ctx) {
   const { appId, secret } = await apiClient(env, ctx.product);
   ctx.appId = appId;
   // The API process gets a new port on each restart: the client follows it.
-  const { TickwheelClient } = await import(join(ctx.product, 'dist/src/client/tickwheel-client.js'));
+  const { TickwheelClient, verifyCallback } = await import(join(ctx.product, 'dist/src/client/tickwheel-client.js'));
   const client = () => new TickwheelClient({ baseUrl: `http://127.0.0.1:${apiSlot.port}`, appId, secret });
+  callbacks.verify = (headers, raw) => verifyCallback(headers, raw, secret);
+  const registered = await persist(
+    'register the default callback',
+    () => client().registerCallback(`${callbacks.url}/cb/default`),
+    Date.now() + 60_000,
+  );
+  if (registered.status >= 300) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
   await Promise.all([...schedulers.slice(1), ...executors].map((s) => s.start()));
   log(
     `cluster up: ${schedulers.length} schedulers, ${executors.length} executors; namespace ${namespace}; logs in ${ctx.logDir}`,
   );
 
   // Cron jobs: every k s, k = 1..5; FIRE_ALL, so a fire missed while no leader ran is made up, never dropped.
-  const jobs = Array.from({ length: args.jobs }, (_, i) => ({ code: `chaos-job-${i}`, k: 1 + (i % 5) }));
+  // A third of the jobs have their own callback URL; the rest use the app's default registration.
+  const jobs = Array.from({ length: args.jobs }, (_, i) => ({
+    code: `chaos-job-${i}`,
+    k: 1 + (i % 5),
+    ownCb: i % 3 === 0,
+  }));
   const setupUntil = Date.now() + 120_000;
   await pool(jobs, 8, async (j) => {
     const res = await persist(
@@ -219,6 +246,7 @@ async function runChaos(ctx) {
           misfirePolicy: 'FIRE_ALL',
           retryMax: 19,
           retryBackoffMs: 100,
+          ...(j.ownCb ? { callbackUrl: `${callbacks.url}/cb/job` } : {}),
         }),
       setupUntil,
     );
@@ -283,6 +311,7 @@ async function runChaos(ctx) {
 
   // API tasks, spread over the first 80% of the chaos window: batches and single submits, some delayed.
   const taskIds = [];
+  const ownCallback = new Set();
   const submitting = (async () => {
     const perMs = args.tasks / (args.duration * 800);
     let nextAt = t0;
@@ -293,6 +322,8 @@ async function runChaos(ctx) {
         const requestId = `chaos-${namespace}-t${i++}`;
         taskIds.push(requestId);
         const delayMs = rand() < args['delayed-share'] ? Math.round(between(0, 3000)) : undefined;
+        const ownCb = rand() < 0.5;
+        if (ownCb) ownCallback.add(requestId);
         return {
           requestId,
           handler: 'http',
@@ -300,6 +331,7 @@ async function runChaos(ctx) {
           maxAttempts: 20,
           retryBackoffMs: 100,
           ...(delayMs ? { delayMs } : {}),
+          ...(ownCb ? { callbackUrl: `${callbacks.url}/cb/task` } : {}),
         };
       });
       const giveUp = Date.now() + 90_000;
@@ -380,17 +412,55 @@ async function runChaos(ctx) {
   );
   const quietMs = Date.now() - settleFrom;
   await Promise.all(executors.map((s) => s.stop()));
+  // The schedulers send the callbacks: they stay up until no delivery of the run is due any more.
+  const cbFrom = Date.now();
+  const cbSettled = await waitFor(
+    'every callback to be delivered or failed',
+    async () => {
+      const [[r]] = await db.query(
+        `SELECT COUNT(*) AS c FROM callback_delivery d JOIN job_instance i ON i.id = d.instance_id
+          WHERE i.namespace = ? AND d.state IN ('PENDING', 'RETRYING')`,
+        [namespace],
+      );
+      return Number(r.c) === 0;
+    },
+    args.settle * 1000,
+    250,
+  ).then(
+    () => true,
+    () => false,
+  );
+  const cbQuietMs = Date.now() - cbFrom;
   await Promise.all(schedulers.map((s) => s.stop()));
   const v = await judge(db, { namespace, taskIds, stopAt, pausedAt, log: receiver.log });
+  const codeOf = new Map(jobs.map((j) => [j.code, j]));
+  const cb = await judgeCallbacks(db, {
+    namespace,
+    deliveries: callbacks.log,
+    expectedPath: (r) =>
+      r.job_code
+        ? codeOf.get(r.job_code)?.ownCb
+          ? '/cb/job'
+          : '/cb/default'
+        : ownCallback.has(r.request_id)
+          ? '/cb/task'
+          : '/cb/default',
+  });
   const k = v.counts;
+  const q = cb.counts;
+  const ok = v.ok && cb.ok;
   const line =
     `chaos: ${v.ok ? 'OK' : 'FAIL'} fires=${k.fires} (expected ${k.expectedFires}) tasks=${k.tasks}/${taskIds.length} kills=${events.kills} ` +
     `(executors ${events.executorKills}, leader ${events.leaderKills}) stalls=${events.stalls} reruns=${k.reruns} (explained ${k.explained}) ` +
     `missing=${k.missing} dup=${k.dup} extra=${k.extra} doubleSuccess=${k.doubleSuccess} unfinished=${k.unfinished} failed=${k.failed} ` +
-    `untraced=${k.untraced} noEffect=${k.noEffect} effects=${k.effects} settle=${(quietMs / 1000).toFixed(1)}s${settled ? '' : ' (timed out)'} seed=${args.seed}`;
+    `untraced=${k.untraced} noEffect=${k.noEffect} effects=${k.effects} settle=${(quietMs / 1000).toFixed(1)}s${settled ? '' : ' (timed out)'} ` +
+    `callbacks=${q.delivered}/${q.expected} cbMissing=${q.cbMissing} cbFailed=${q.cbFailed} cbLost=${q.cbLost} cbSplit=${q.cbSplit} ` +
+    `cbBadSig=${q.cbBadSig} cbWrongUrl=${q.cbWrongUrl} cbWrongStatus=${q.cbWrongStatus} cbDupSeen=${q.cbDupSeen} cbRetried=${q.cbRetried} ` +
+    `cbSettle=${(cbQuietMs / 1000).toFixed(1)}s${cbSettled ? '' : ' (timed out)'} seed=${args.seed}`;
   if (!v.ok) for (const e of v.examples) log(`  ${e}`);
-  console.log(line);
-  return v.ok ? 0 : 1;
+  if (!cb.ok) for (const e of cb.examples) log(`  ${e}`);
+  console.log(`chaos: ${ok ? 'OK' : 'FAIL'}${line.slice('chaos: '.length + (v.ok ? 2 : 4))}`);
+  return ok ? 0 : 1;
 }
 
 async function main() {
@@ -417,13 +487,26 @@ async function main() {
     REDIS_URL: args.redis,
     TICKWHEEL_SECRET_KEY: randomBytes(32).toString('hex'),
     TICKWHEEL_NAMESPACE: namespace,
-    // The receiver listens on 127.0.0.1, which the default egress policy refuses.
+    // The receivers listen on 127.0.0.1, which the default egress policy refuses.
     EGRESS_ALLOW: '*,127.0.0.1',
+    // Callbacks: short waits, and a lease that a SIGKILLed scheduler's claims outlive only briefly.
+    CALLBACK_RETRY_DELAYS_MS: '200,500,1000,2000,3000',
+    CALLBACK_CONNECT_TIMEOUT_MS: '1000',
+    CALLBACK_READ_TIMEOUT_MS: '2000',
+    CALLBACK_LEASE_MS: '4000',
     ...fast,
     ...extraEnv,
   };
   const [workLo, workHi] = args['work-ms'].split('-').map(Number);
   const receiver = await startReceiver({ workMs: () => between(workLo, workHi ?? workLo) });
+  const callbacks = { verify: () => ({ ok: false, reason: 'no app yet' }) };
+  Object.assign(
+    callbacks,
+    await startCallbackReceiver({
+      verify: (headers, raw) => callbacks.verify(headers, raw),
+      answer: () => (receiverRand() < CALLBACK_FAIL_SHARE ? 500 : 200),
+    }),
+  );
   const slots = [
     new ProductSlot({
       repo: product,
@@ -455,7 +538,7 @@ async function main() {
         }),
     ),
   ];
-  const ctx = { product, db, redis, namespace, env, slots, receiver, logDir, appId: null };
+  const ctx = { product, db, redis, namespace, env, slots, receiver, callbacks, logDir, appId: null };
   let code = 1;
   const stopAll = () => Promise.all(slots.map((s) => s.kill()));
   for (const sig of ['SIGINT', 'SIGTERM'])
@@ -478,8 +561,11 @@ async function main() {
   } finally {
     await stopAll();
     await receiver.close();
+    await callbacks.close();
     if (code === 0 && !args.keep) {
-      await cleanup(db, redis, namespace, ctx.appId).catch((err) => log(`cleanup failed: ${err.message}`));
+      await cleanup(db, redis, namespace, ctx.appId, `127.0.0.1:${callbacks.port}`).catch((err) =>
+        log(`cleanup failed: ${err.message}`),
+      );
       rmSync(logDir, { recursive: true, force: true });
     } else {
       log(`kept namespace ${namespace} and the process logs in ${logDir}`);
