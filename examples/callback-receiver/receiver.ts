@@ -1,0 +1,29 @@
+// A callback receiver (README "Callbacks"): checks each delivery's signature, handles each deliveryId once and
+// answers 204. Run: `node dist/examples/callback-receiver/receiver.js` (PORT, default 4000; the app's secret from
+// TICKWHEEL_SECRET or $DATA_DIR/credentials.json, as the CLI reads it).
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { type CallbackPayload, verifyCallback } from '../../src/client/tickwheel-client.js';
+
+const secret =
+  process.env.TICKWHEEL_SECRET ??
+  (JSON.parse(readFileSync(join(process.env.DATA_DIR ?? './data', 'credentials.json'), 'utf8')) as { secret: string })
+    .secret;
+const seen = new Set<string>(); // a real receiver keeps this in its database, beside the effect
+
+createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const raw = Buffer.concat(chunks);
+    const verdict = verifyCallback(req.headers, raw, secret);
+    if (!verdict.ok) return void res.writeHead(401).end(verdict.reason);
+    if (!seen.has(verdict.deliveryId)) {
+      seen.add(verdict.deliveryId);
+      const p = JSON.parse(raw.toString('utf8')) as CallbackPayload;
+      console.log(`${p.requestId} ${p.status} after ${p.attempts} attempt(s): ${JSON.stringify(p.result ?? p.error)}`);
+    }
+    res.writeHead(204).end();
+  });
+}).listen(Number(process.env.PORT ?? 4000), () => console.log(`callback receiver on :${process.env.PORT ?? 4000}`));
