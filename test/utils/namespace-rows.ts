@@ -62,7 +62,7 @@ interface Queryable {
 }
 
 /**
- * Deletes what a test left in `namespace`: its attempts and instances, and its job definitions too when
+ * Deletes what a test left in `namespace`: its attempts, callback deliveries and instances, and its job definitions too when
  * `definitions` is set. Does nothing when `ds` is undefined (a setup that failed before connecting).
  */
 export async function deleteNamespaceRows(
@@ -74,6 +74,10 @@ export async function deleteNamespaceRows(
   await ds.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [
     namespace,
   ]);
+  await ds.query(
+    'DELETE d FROM callback_delivery d JOIN job_instance i ON i.id = d.instance_id WHERE i.namespace = ?',
+    [namespace],
+  );
   await ds.query('DELETE FROM job_instance WHERE namespace = ?', [namespace]);
   if (opts.definitions) await ds.query('DELETE FROM job_definition WHERE namespace = ?', [namespace]);
 }
