@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
+import { type CallbackSink, startCallbackSink } from '../utils/callback-sink.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
 import {
@@ -26,6 +27,8 @@ type Row = Record<string, unknown>;
  * The deployment runs on a Redis database of its own (index 11) and the test flushes that one (FLUSHDB):
  * for the deployment this is a FLUSHALL, while test files running at the same time keep their keys.
  * Executors beat every 2 s, so reconcile passes (every 1 s) do see them missing after the flush.
+ * Every instance is called back (the app's default registration): the outbox is in MySQL, so the flush
+ * loses no callback either (docs/callbacks.md).
  */
 describe('Redis flushed mid-run (real executor processes)', () => {
   const ns = uniqueNamespace('e2e-flush');
@@ -39,6 +42,7 @@ describe('Redis flushed mid-run (real executor processes)', () => {
   let client: TickwheelClient;
   let effects: EffectLog;
   let redis: Redis;
+  let sink: CallbackSink;
   const procs: ProductProcess[] = [];
 
   beforeAll(async () => {
@@ -48,6 +52,9 @@ describe('Redis flushed mid-run (real executor processes)', () => {
     redis = new Redis(redisUrl);
     api = await startNode(env({ ROLES: 'api,scheduler' }));
     client = await signedClient(api);
+    sink = await startCallbackSink();
+    sink.secrets.push((client as unknown as { opts: { secret: string } }).opts.secret);
+    expect((await client.registerCallback(`${sink.url}/cb`)).status).toBeLessThan(300);
     procs.push(
       startProcess(env({ ROLES: 'executor', PORT: '0', NODE_NAME: 'fa' })),
       startProcess(env({ ROLES: 'executor', PORT: '0', NODE_NAME: 'fb' })),
@@ -63,6 +70,7 @@ describe('Redis flushed mid-run (real executor processes)', () => {
     for (const p of procs) await p.stop(5000);
     await api?.close();
     await effects?.close();
+    await sink?.close();
     redis?.disconnect();
   });
 
@@ -171,5 +179,17 @@ describe('Redis flushed mid-run (real executor processes)', () => {
     for (const e of effects.effects) perInstance.set(e.instanceId, (perInstance.get(e.instanceId) ?? 0) + 1);
     expect(perInstance.size).toBe(rows.length);
     expect([...perInstance.values()].filter((n) => n !== 1)).toEqual([]);
+    // Every instance called back, under one deliveryId each, signed.
+    await waitFor(
+      'every callback delivered',
+      async () => new Set(sink.received.filter((r) => r.valid).map((r) => r.body.instanceId)).size === rows.length,
+      60_000,
+      250,
+    );
+    const deliveryIds = new Map<unknown, Set<string>>();
+    for (const r of sink.received)
+      deliveryIds.set(r.body.instanceId, (deliveryIds.get(r.body.instanceId) ?? new Set()).add(r.deliveryId));
+    expect([...deliveryIds.values()].filter((d) => d.size !== 1)).toEqual([]);
+    expect(sink.received.filter((r) => !r.valid)).toEqual([]);
   }, 180_000);
 });
