@@ -19,6 +19,7 @@ import {
   JobInstanceRepository,
 } from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
+import { pickClaims } from './claim-share.js';
 import { classifyTry, type TryOutcome, type TryResult } from './outcome.js';
 import { callbackBody } from './payload.js';
 
@@ -130,19 +131,12 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
 
   /** Candidates by rounds: hosts this node has no room for are left out of the SELECT, so none crowds others. */
   private async claimDue(now: number): Promise<void> {
+    const skip = new Set([...this.perHost.keys()].filter((h) => this.hostRoom(h) <= 0));
     for (let round = 0; round < CLAIM_ROUNDS && this.room() > 0; round++) {
-      const full = [...this.perHost.keys()].filter((h) => this.hostRoom(h) <= 0);
       const window = this.room() * WINDOW_FACTOR;
-      const candidates = await this.deliveries.dueCandidates(now, window, full);
-      const taken = new Map<string, number>();
-      const ids: string[] = [];
-      for (const c of candidates) {
-        if (ids.length >= this.room()) break;
-        const n = taken.get(c.host) ?? 0;
-        if (n >= this.hostRoom(c.host)) continue;
-        taken.set(c.host, n + 1);
-        ids.push(c.id);
-      }
+      const candidates = await this.deliveries.dueCandidates(now, window, [...skip]);
+      const { ids, filled } = pickClaims(candidates, this.room(), (h) => this.hostRoom(h));
+      for (const h of filled) skip.add(h);
       if (ids.length > 0) {
         const rows = await this.deliveries.claim(ids, newId(), now, this.settings.leaseMs);
         for (const row of rows) this.launch(row, false);
