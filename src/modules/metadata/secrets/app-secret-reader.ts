@@ -21,15 +21,13 @@ export class AppSigningError extends Error {}
  */
 @Injectable()
 export class AppSecretReader {
-  private readonly box: SecretBox;
+  private box: SecretBox | null = null;
   private readonly cache = new LRUCache<string, AppSigning>({ max: 1_000, ttl: CACHE_MS });
 
   constructor(
     private readonly clients: ApiClientRepository,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.box = new SecretBox(config.secretKeyHex ?? standaloneKey(config.dataDir));
-  }
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   /**
    * The signing material of app `appId`.
@@ -43,6 +41,8 @@ export class AppSecretReader {
     if (!row?.enabled) throw new AppSigningError(`app '${appId}' is unknown or disabled`);
     let secret: string;
     try {
+      // Opened on first use: a process that never signs (a CLI) must not create the standalone key file.
+      this.box ??= new SecretBox(this.config.secretKeyHex ?? standaloneKey(this.config.dataDir));
       secret = this.box.open(row.secretEnc);
     } catch {
       throw new AppSigningError(`app '${appId}': its secret cannot be opened with the configured TICKWHEEL_SECRET_KEY`);
