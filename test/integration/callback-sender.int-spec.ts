@@ -52,7 +52,7 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
   const senders: CallbackSender[] = [];
   const receivers: CallbackReceiver[] = [];
 
-  function sender(settings: Partial<CallbackSettings> = {}): CallbackSender {
+  function sender(settings: Partial<CallbackSettings> = {}, metrics = new MetricsService()): CallbackSender {
     const config = {
       callbacks: { ...SHORT, ...settings },
       secretKeyHex: TEST_SECRET_KEY,
@@ -63,7 +63,7 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
       hosts,
       db.instances,
       new AppSecretReader(new ApiClientRepository(db.ds), config),
-      new MetricsService(),
+      metrics,
       EgressPolicy.fromSettings({ allow: '127.0.0.1' }),
       systemResolver,
       config,
@@ -80,7 +80,7 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
   }
 
   /** A finished instance of the test's app with its delivery to `url`; returns the deliveryId. */
-  async function delivery(url: string, patch: Partial<JobInstance> = {}): Promise<string> {
+  async function delivery(url: string, patch: Partial<JobInstance> = {}, finalAt = Date.now()): Promise<string> {
     const fresh = { namespace: ns, appId, handler: 'h', fireTime: 1, triggerSource: TriggerSource.API, dueAt: 1 };
     const row = Object.assign(newJobInstance(fresh, 1), {
       status: JobInstanceStatus.SUCCESS,
@@ -91,7 +91,7 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
       ...patch,
     });
     await db.ds.getRepository(JobInstance).save(row);
-    await db.ds.transaction((em) => deliveries.enqueueFinal(em, [row], Date.now()));
+    await db.ds.transaction((em) => deliveries.enqueueFinal(em, [row], finalAt));
     return (await deliveries.findByInstances([row.id])).get(row.id)!.id;
   }
 
@@ -245,5 +245,31 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     expect((await row(missing)).lastError).toMatch(/^BAD_DELIVERY: instance .* not found$/);
     expect((await row(refused)).lastError).toMatch(/^EGRESS_REFUSED: /);
     expect(r.count(missing)).toBe(0);
+  });
+
+  it('a delivery older than maxAgeMs ends EXPIRED; the outbox gauges and the counters follow', async () => {
+    const r = await receiver();
+    const old = await delivery(r.url, {}, Date.now() - 7_200_000);
+    const fresh = await delivery(r.url);
+    const metrics = new MetricsService();
+    start(sender({ maxAgeMs: 3_600_000 }, metrics));
+    await waitFor('fresh delivered', async () => (await row(fresh)).state === CallbackState.DELIVERED, 10_000, 20);
+    expect(await row(old)).toMatchObject({ state: CallbackState.CALLBACK_FAILED, attempts: 0 });
+    expect((await row(old)).lastError).toMatch(/^EXPIRED: /);
+    expect(r.count(old)).toBe(0);
+    const value = async (name: string) =>
+      (await metrics.registry.getSingleMetric(name)!.get()).values.map((v) => [v.labels.outcome ?? '', v.value]);
+    expect(await value('tickwheel_callback_deliveries_total')).toEqual(
+      expect.arrayContaining([
+        ['delivered', 1],
+        ['failed', 1],
+      ]),
+    );
+    const latency = (await metrics.registry.getSingleMetric('tickwheel_callback_latency_seconds')!.get()).values;
+    expect(
+      latency.find((v) => (v as { metricName?: string }).metricName === 'tickwheel_callback_latency_seconds_count')
+        ?.value,
+    ).toBe(1);
+    expect((await metrics.registry.getSingleMetric('tickwheel_callback_outbox_depth')!.get()).values[0].value).toBe(1);
   });
 });
