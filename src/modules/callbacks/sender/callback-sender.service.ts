@@ -101,23 +101,23 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   /** One pass: housekeeping when due, then probes of down hosts, then due deliveries, as far as there is room. */
   async tick(): Promise<void> {
     const now = this.clock.now();
+    const step = (name: string, fn: () => Promise<void>) =>
+      fn().catch((err: Error) => this.logger.warn(`callback sender ${name} failed: ${err.message}`));
     if (now - this.lastHousekeeping >= HOUSEKEEPING_MS) {
       this.lastHousekeeping = now;
-      await this.housekeeping(now);
+      await step('housekeeping', () => this.housekeeping(now));
     }
-    await this.claimProbes(now);
-    await this.claimDue(now);
+    await step('probe', () => this.claimProbes(now));
+    await step('claim', () => this.claimDue(now));
   }
 
   private schedule(delayMs: number): void {
     if (this.stopping) return;
     this.cancelTick = this.clock.schedule(delayMs, () => {
-      this.ticking = this.tick()
-        .catch((err: Error) => this.logger.warn(`callback sender pass failed: ${err.message}`))
-        .finally(() => {
-          this.ticking = null;
-          this.schedule(this.settings.pollMs);
-        });
+      this.ticking = this.tick().finally(() => {
+        this.ticking = null;
+        this.schedule(this.settings.pollMs);
+      });
     });
   }
 
