@@ -49,16 +49,17 @@ export class CallbackHostRepository {
 
   /** `host` answered (2xx, 4xx): failures reset, up again. @returns true when it was down until now. */
   async recordAlive(host: string, now: number): Promise<boolean> {
+    // The usual case (a healthy host, no row or a clean one) costs one primary-key read and no write.
+    const row = await this.find(host);
+    if (!row || (row.consecutiveFailures === 0 && row.downSince === null)) return false;
     const up =
       'UPDATE callback_host SET down_since = NULL, next_probe_at = NULL, probes = 0, consecutive_failures = 0,' +
       ' updated_at = ? WHERE host = ? AND down_since IS NOT NULL';
-    const wasDown = ((await runStatement(this.ds, undefined, up, [now, host])).affected ?? 0) > 0;
-    if (!wasDown) {
-      const reset =
-        'UPDATE callback_host SET consecutive_failures = 0, updated_at = ? WHERE host = ? AND consecutive_failures > 0';
-      await runStatement(this.ds, undefined, reset, [now, host]);
-    }
-    return wasDown;
+    if (((await runStatement(this.ds, undefined, up, [now, host])).affected ?? 0) > 0) return true;
+    const reset =
+      'UPDATE callback_host SET consecutive_failures = 0, updated_at = ? WHERE host = ? AND consecutive_failures > 0';
+    await runStatement(this.ds, undefined, reset, [now, host]);
+    return false;
   }
 
   /** Down hosts whose next probe is due at `now`. */
