@@ -55,6 +55,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   private cancelTick: (() => void) | null = null;
   private ticking: Promise<void> | null = null;
   private lastHousekeeping = -Infinity;
+  private readonly warned = new Map<string, number>();
 
   constructor(
     private readonly deliveries: CallbackDeliveryRepository,
@@ -102,13 +103,22 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   async tick(): Promise<void> {
     const now = this.clock.now();
     const step = (name: string, fn: () => Promise<void>) =>
-      fn().catch((err: Error) => this.logger.warn(`callback sender ${name} failed: ${err.message}`));
+      fn().catch((err: Error) => this.warnOnce(`callback sender ${name} failed: ${err.message}`, now));
     if (now - this.lastHousekeeping >= HOUSEKEEPING_MS) {
       this.lastHousekeeping = now;
       await step('housekeeping', () => this.housekeeping(now));
     }
     await step('probe', () => this.claimProbes(now));
     await step('claim', () => this.claimDue(now));
+  }
+
+  /** Logs `message` unless it was logged within a minute (a database outage fails every pass). */
+  private warnOnce(message: string, now: number): void {
+    const last = this.warned.get(message);
+    if (last !== undefined && now - last < 60_000) return;
+    if (this.warned.size >= 100) this.warned.clear();
+    this.warned.set(message, now);
+    this.logger.warn(message);
   }
 
   private schedule(delayMs: number): void {
