@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { Clock } from './common/index.js';
+import { CallbackSenderModule } from './modules/callbacks/index.js';
 import { AppConfig, CoreModule, Role } from './config/index.js';
 import { CoordinationModule, REDIS_CLIENT } from './modules/coordination/index.js';
 import { AdmissionModule, DispatchModule } from './modules/dispatch/index.js';
@@ -43,6 +44,7 @@ export class AppModule {
       DispatchModule,
     ];
     if (has(Role.SCHEDULER) || has(Role.API)) imports.push(trigger);
+    if (has(Role.SCHEDULER)) imports.push(CallbackSenderModule);
     if (has(Role.API)) {
       // The job lifecycle (domain) and its HTTP surface; job owners' caps are read through the API's client cache.
       const jobs = JobsModule.forRoot(trigger, ApiClientModule);

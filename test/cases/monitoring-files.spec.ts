@@ -47,7 +47,14 @@ describe('docker/ monitoring files', () => {
     };
     const rules = doc.groups.flatMap((g) => g.rules);
     expect(rules.map((r) => r.alert)).toEqual(
-      expect.arrayContaining(['TickwheelNoLeader', 'TickwheelTriggerLatenessHigh', 'TickwheelQueueDepthHigh']),
+      expect.arrayContaining([
+        'TickwheelNoLeader',
+        'TickwheelTriggerLatenessHigh',
+        'TickwheelQueueDepthHigh',
+        'TickwheelCallbackHostDown',
+        'TickwheelCallbackFailures',
+        'TickwheelCallbackOutboxOld',
+      ]),
     );
     for (const r of rules) {
       expect(r.expr).toMatch(/tickwheel_/);

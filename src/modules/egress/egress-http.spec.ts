@@ -82,6 +82,25 @@ afterEach(async () => {
 });
 
 describe('egressHttp', () => {
+  it('should return a redirect as the answer when followRedirects is false (callbacks)', async () => {
+    const target = await serve(ok);
+    const start = await serve(redirect(307, target.url));
+    const { response, redirects } = await egressHttp(post(start.url), {
+      policy: allowing('127.0.0.1'),
+      followRedirects: false,
+    });
+    response.destroy();
+    expect([response.statusCode, redirects, target.hits.length]).toEqual([307, 0, 0]);
+  });
+
+  it('should fail with ETIMEDOUT when the answer head is later than headTimeoutMs', async () => {
+    const silent = await serve(() => undefined);
+    const err = await rejection(
+      egressHttp(post(silent.url), { policy: allowing('127.0.0.1'), connectTimeoutMs: 1000, headTimeoutMs: 100 }),
+    );
+    expect([(err as { code?: string }).code, err.message]).toEqual(['ETIMEDOUT', 'no answer after 100 ms']);
+  });
+
   it(
     'should refuse a redirect into a refused address at that hop, ' +
       'before sending it anything (307 would re-send the body)',

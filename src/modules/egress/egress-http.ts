@@ -20,6 +20,12 @@ export interface EgressHttpOptions {
   /** DNS (default: the system's), and redirects followed before the call fails ({@link DEFAULT_MAX_REDIRECTS}). */
   resolver?: EgressResolver;
   maxRedirects?: number;
+  /** False: a redirect is returned as the answer, not followed (callbacks). Default true. */
+  followRedirects?: boolean;
+  /** Fails a hop whose connection (DNS, TCP, TLS) takes longer, ms (error code ETIMEDOUT). Default: none. */
+  connectTimeoutMs?: number;
+  /** Fails a hop whose answer's head comes later than this after connecting, ms (ETIMEDOUT). Default: none. */
+  headTimeoutMs?: number;
 }
 
 /** The final answer (not a redirect, or one without Location), its URL and the redirects followed. */
@@ -70,9 +76,10 @@ export async function egressHttp(req: EgressHttpRequest, opts: EgressHttpOptions
       opts.policy,
       opts.resolver ?? systemResolver,
       hop,
+      opts,
     );
     const location = res.headers.location;
-    if (!REDIRECTS.has(res.statusCode ?? 0) || location === undefined)
+    if (!REDIRECTS.has(res.statusCode ?? 0) || location === undefined || opts.followRedirects === false)
       return { response: res, url: url.href, redirects: hop };
     res.destroy();
     if (hop >= max) throw new Error(`more than ${max} redirects`);
@@ -124,6 +131,7 @@ function sendOnce(
   policy: EgressPolicy,
   resolver: EgressResolver,
   hop: number,
+  timeouts: Pick<EgressHttpOptions, 'connectTimeoutMs' | 'headTimeoutMs'>,
 ): Promise<IncomingMessage> {
   const port = urlPort(url);
   const context = hop === 0 ? '' : `redirect ${hop} to ${url.origin}: `;
@@ -160,8 +168,29 @@ function sendOnce(
     lookup,
   };
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const r = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, resolve);
-    r.on('error', reject); // `on`: an error after the answer (a destroyed hop, an abort) must not go unhandled
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (ms: number | undefined, what: string) => {
+      if (timer) clearTimeout(timer);
+      timer = ms === undefined ? undefined : setTimeout(() => r.destroy(timedOut(`${what} after ${ms} ms`)), ms);
+    };
+    const r = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, (res) => {
+      arm(undefined, '');
+      resolve(res);
+    });
+    arm(timeouts.connectTimeoutMs, 'connect timed out');
+    r.on('socket', (socket) =>
+      socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () =>
+        arm(timeouts.headTimeoutMs, 'no answer'),
+      ),
+    );
+    r.on('error', (err) => {
+      arm(undefined, '');
+      reject(err); // `on`: an error after the answer (a destroyed hop, an abort) must not go unhandled
+    });
     r.end(body);
   });
+}
+
+function timedOut(message: string): Error {
+  return Object.assign(new Error(message), { code: 'ETIMEDOUT' });
 }

@@ -19,8 +19,13 @@ export { AuditLogRepository, type AuditEntry, type AuditQuery } from './reposito
 export {
   CallbackDeliveryRepository,
   callbackHostOf,
+  type DeliveryPatch,
+  type DueDelivery,
   type FinalInstance,
 } from './repositories/callback-delivery.repository.js';
+export { CallbackHostRepository } from './repositories/callback-host.repository.js';
+export { type AppSigning, AppSecretReader, AppSigningError } from './secrets/app-secret-reader.js';
+export { SecretBox, standaloneKey } from './secrets/secret-box.js';
 export { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
 export { dataSourceOptions, MIGRATIONS } from './data-source-options.js';
 export { runMigrations } from './migration-runner.js';

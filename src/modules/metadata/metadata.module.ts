@@ -7,7 +7,9 @@ import { runMigrations } from './migration-runner.js';
 import { ApiClientRepository } from './repositories/api-client.repository.js';
 import { AuditLogRepository } from './repositories/audit-log.repository.js';
 import { CallbackDeliveryRepository } from './repositories/callback-delivery.repository.js';
+import { CallbackHostRepository } from './repositories/callback-host.repository.js';
 import { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
+import { AppSecretReader } from './secrets/app-secret-reader.js';
 import { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
 import { JobAttemptRepository } from './repositories/job-attempt.repository.js';
 import { JobDefinitionRepository } from './repositories/job-definition.repository.js';
@@ -30,6 +32,8 @@ const REPOSITORIES = [
   AuditLogRepository,
   CallbackDeliveryRepository,
   CallbackRegistrationRepository,
+  CallbackHostRepository,
+  AppSecretReader,
   ExecutionLedger,
 ];
 

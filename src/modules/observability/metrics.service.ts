@@ -96,6 +96,38 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly callbackDeliveries = new Counter({
+    name: 'tickwheel_callback_deliveries_total',
+    help: 'Callback tries by outcome: delivered (2xx), retry (another try planned), failed (CALLBACK_FAILED)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly callbackLatencySeconds = new Histogram({
+    name: 'tickwheel_callback_latency_seconds',
+    help: "Instance's final state to the receiver's 2xx, seconds",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 120, 600, 3600],
+    registers: [this.registry],
+  });
+
+  readonly callbackOutboxDepth = new Gauge({
+    name: 'tickwheel_callback_outbox_depth',
+    help: 'Callback deliveries not yet delivered nor failed (PENDING, RETRYING)',
+    registers: [this.registry],
+  });
+
+  readonly callbackOutboxOldestSeconds = new Gauge({
+    name: 'tickwheel_callback_outbox_oldest_seconds',
+    help: 'Age of the oldest undelivered callback since its final state, seconds (0 when none)',
+    registers: [this.registry],
+  });
+
+  readonly callbackHostsDown = new Gauge({
+    name: 'tickwheel_callback_hosts_down',
+    help: 'Callback receiver hosts marked down (their deliveries wait for a probe)',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tickwheel_' });
   }

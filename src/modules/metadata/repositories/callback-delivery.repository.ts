@@ -20,6 +20,19 @@ export function callbackHostOf(url: string): string | null {
   return `${u.hostname.toLowerCase()}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
 }
 
+/** A due delivery as the claim's candidate SELECT returns it. */
+export interface DueDelivery {
+  id: string;
+  host: string;
+}
+
+/** The columns a try's outcome writes (docs/callbacks.md "Outcome of a try"). */
+export type DeliveryPatch = Partial<
+  Pick<CallbackDelivery, 'state' | 'attempts' | 'nextAttemptAt' | 'lastStatusCode' | 'lastError' | 'deliveredAt'>
+>;
+
+const DUE_STATES = [CallbackState.PENDING, CallbackState.RETRYING];
+
 const COLUMNS = [
   'id',
   'instance_id',
@@ -100,6 +113,91 @@ export class CallbackDeliveryRepository {
       },
     );
     return (res.affected ?? 0) > 0;
+  }
+
+  /**
+   * Up to `limit` due deliveries (docs/callbacks.md "Sender" "Claim"): PENDING or RETRYING, `next_attempt_at <=
+   * now`, lease free or expired, host neither down nor in `skipHosts` (hosts the caller has no room for), oldest
+   * due first. @returns `{id, host}` pairs.
+   */
+  async dueCandidates(now: number, limit: number, skipHosts: readonly string[]): Promise<DueDelivery[]> {
+    const skip = skipHosts.length > 0 ? ` AND host NOT IN (${marks(skipHosts.length)})` : '';
+    const sql =
+      `SELECT id, host FROM callback_delivery WHERE state IN (?, ?) AND next_attempt_at <= ?` +
+      ` AND (lease_until IS NULL OR lease_until < ?)${skip}` +
+      ` AND host NOT IN (SELECT host FROM callback_host WHERE down_since IS NOT NULL)` +
+      ` ORDER BY next_attempt_at LIMIT ${Math.max(1, Math.floor(limit))}`;
+    const rows = (await this.ds.query(sql, [...DUE_STATES, now, now, ...skipHosts])) as DueDelivery[];
+    return rows.map((r) => ({ id: String(r.id), host: String(r.host) }));
+  }
+
+  /** One waiting delivery of `host` (lease free or expired, due or not), to be sent as the down host's probe. */
+  async probeCandidate(host: string, now: number): Promise<string | null> {
+    const sql =
+      `SELECT id FROM callback_delivery WHERE host = ? AND state IN (?, ?)` +
+      ` AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_attempt_at LIMIT 1`;
+    const rows = (await this.ds.query(sql, [host, ...DUE_STATES, now])) as Array<{ id: string }>;
+    return rows.length > 0 ? String(rows[0].id) : null;
+  }
+
+  /**
+   * Claims those of `ids` that are still waiting and free (conditional UPDATE, one statement): sets `claim` and
+   * `lease_until = now + leaseMs`. `dueOnly` also asks `next_attempt_at <= now` (a probe does not). @returns the
+   * rows this claim holds, read back by claim.
+   */
+  async claim(
+    ids: readonly string[],
+    claim: string,
+    now: number,
+    leaseMs: number,
+    dueOnly = true,
+  ): Promise<CallbackDelivery[]> {
+    if (ids.length === 0) return [];
+    const due = dueOnly ? ' AND next_attempt_at <= ?' : '';
+    const sql =
+      `UPDATE callback_delivery SET claim = ?, lease_until = ?, updated_at = ? WHERE id IN (${marks(ids.length)})` +
+      ` AND state IN (?, ?) AND (lease_until IS NULL OR lease_until < ?)${due}`;
+    const params = [claim, now + leaseMs, now, ...ids, ...DUE_STATES, now, ...(dueOnly ? [now] : [])];
+    const res = await runStatement(this.ds, undefined, sql, params);
+    if (!res.affected) return [];
+    return this.ds.getRepository(CallbackDelivery).findBy({ claim });
+  }
+
+  /**
+   * Writes the outcome of a try over delivery `id` only while `claim` still holds it; the claim and lease are
+   * dropped with it. @returns false when the claim was lost (lease expired, redeliver): nothing written.
+   */
+  async settle(id: string, claim: string, patch: DeliveryPatch, now: number): Promise<boolean> {
+    const res = await this.ds
+      .getRepository(CallbackDelivery)
+      .update({ id, claim }, { ...patch, claim: null, leaseUntil: null, updatedAt: now });
+    return (res.affected ?? 0) > 0;
+  }
+
+  /**
+   * Ends as CALLBACK_FAILED (`EXPIRED: …`) every waiting, unclaimed delivery whose final state is older than
+   * `maxAgeMs` (docs/callbacks.md "Hosts marked down"). @returns how many.
+   */
+  async expire(now: number, maxAgeMs: number): Promise<number> {
+    const error = `EXPIRED: not delivered within ${maxAgeMs} ms of the final state`;
+    const sql =
+      `UPDATE callback_delivery SET state = ?, last_error = ?, claim = NULL, lease_until = NULL, updated_at = ?` +
+      ` WHERE state IN (?, ?) AND final_at < ? AND (lease_until IS NULL OR lease_until < ?)`;
+    const params = [CallbackState.CALLBACK_FAILED, error, now, ...DUE_STATES, now - maxAgeMs, now];
+    return Number((await runStatement(this.ds, undefined, sql, params)).affected ?? 0);
+  }
+
+  /** Undelivered rows (PENDING, RETRYING) and the oldest one's `final_at` (epoch ms, null when none). */
+  async outboxStats(): Promise<{ depth: number; oldestFinalAt: number | null }> {
+    const rows = (await this.ds.query(
+      'SELECT COUNT(*) AS n, MIN(final_at) AS oldest FROM callback_delivery WHERE state IN (?, ?)',
+      [...DUE_STATES],
+    )) as Array<{ n: unknown; oldest: unknown }>;
+    const oldest = rows[0]?.oldest;
+    return {
+      depth: Number(rows[0]?.n ?? 0),
+      oldestFinalAt: oldest === null || oldest === undefined ? null : Number(oldest),
+    };
   }
 
   /** `appId\nhandler` → URL for every registration of `appIds` (handler '' is the app's default). */

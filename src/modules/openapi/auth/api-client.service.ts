@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLOCK, type Clock, ConflictError, NotFoundError, ValidationError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
@@ -12,10 +12,11 @@ import {
   isUniqueViolation,
   OWNERLESS_APP_ID,
   Scope,
+  SecretBox,
+  standaloneKey,
   UnitOfWork,
 } from '../../metadata/index.js';
 import { AuditAction, AuditService, clientSnapshot } from '../../jobs/index.js';
-import { SecretBox } from './secret-box.js';
 
 /** How long a looked-up client (or its absence) is trusted before the database is read again, ms. */
 const CACHE_MS = 30_000;
@@ -223,14 +224,4 @@ export class ApiClientService {
       egressAllow: row.egressAllow,
     };
   }
-}
-
-/** Standalone only: the 32-byte key in DATA_DIR/secret.key, created (0600) on first use. */
-function standaloneKey(dataDir: string): string {
-  const file = join(dataDir, 'secret.key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const key = randomBytes(32).toString('hex');
-  writeFileSync(file, key + '\n', { mode: 0o600 });
-  return key;
 }

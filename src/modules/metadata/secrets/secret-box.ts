@@ -1,4 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * AES-256-GCM for api_client secrets at rest (docs/data-model.md). Output: `v1:<iv b64>:<tag b64>:<ciphertext b64>`.
@@ -26,4 +28,14 @@ export class SecretBox {
     d.setAuthTag(Buffer.from(tag, 'base64'));
     return Buffer.concat([d.update(Buffer.from(data, 'base64')), d.final()]).toString('utf8');
   }
+}
+
+/** Standalone only: the 32-byte key (hex) in DATA_DIR/secret.key, created (mode 0600) on first use. */
+export function standaloneKey(dataDir: string): string {
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString('hex');
+  writeFileSync(file, key + '\n', { mode: 0o600 });
+  return key;
 }

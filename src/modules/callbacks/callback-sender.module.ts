@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { MetadataModule } from '../metadata/index.js';
+import { CallbackSender } from './sender/callback-sender.service.js';
+
+/** The callback sender of a scheduler-role node (docs/callbacks.md "Sender"; docs/architecture.md roles). */
+@Module({
+  imports: [MetadataModule],
+  providers: [CallbackSender],
+  exports: [CallbackSender],
+})
+export class CallbackSenderModule {}

@@ -1,0 +1,4 @@
+export { CallbackSenderModule } from './callback-sender.module.js';
+export { CallbackSender } from './sender/callback-sender.service.js';
+export { type CallbackBody, callbackBody } from './sender/payload.js';
+export { classifyTry, retryAfterMs, retryWaitMs, type TryOutcome, type TryResult } from './sender/outcome.js';

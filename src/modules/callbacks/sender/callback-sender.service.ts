@@ -1,0 +1,334 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { CALLBACK_HEADERS, CLOCK, type Clock, newId, signCallback } from '../../../common/index.js';
+import { APP_CONFIG, type AppConfig, type CallbackSettings } from '../../../config/index.js';
+import {
+  EGRESS_POLICY,
+  EGRESS_RESOLVER,
+  egressHttp,
+  EgressPolicy,
+  EgressRefusedError,
+  type EgressResolver,
+} from '../../egress/index.js';
+import {
+  AppSecretReader,
+  AppSigningError,
+  CallbackDelivery,
+  CallbackDeliveryRepository,
+  CallbackHostRepository,
+  CallbackState,
+  JobInstanceRepository,
+} from '../../metadata/index.js';
+import { MetricsService } from '../../observability/index.js';
+import { pickClaims } from './claim-share.js';
+import { classifyTry, type TryOutcome, type TryResult } from './outcome.js';
+import { callbackBody } from './payload.js';
+
+/** How often the outbox gauges are refreshed and old deliveries expired, ms. */
+const HOUSEKEEPING_MS = 5_000;
+/** Candidates read per claim round, as a multiple of the room left. */
+const WINDOW_FACTOR = 2;
+const CLAIM_ROUNDS = 4;
+
+/** A stored row that can never be sent as it is: the delivery fails, the loop goes on. */
+class BadDelivery extends Error {}
+
+interface Flight {
+  row: CallbackDelivery;
+  abort: AbortController;
+  probe: boolean;
+  done: Promise<void>;
+}
+
+/**
+ * The callback sender (docs/callbacks.md "Sender"): claims due outbox rows with a per-delivery lease, POSTs each
+ * signed body through the egress policy, and writes the outcome under its claim. At most `senders` tries in
+ * flight on this node, `perHost` per host:port; down hosts get one probe per probe time. Runs on scheduler nodes.
+ */
+@Injectable()
+export class CallbackSender implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(CallbackSender.name);
+  private readonly settings: CallbackSettings;
+  private readonly flights = new Map<string, Flight>();
+  private readonly perHost = new Map<string, number>();
+  private stopping = false;
+  private dropping = false;
+  private cancelTick: (() => void) | null = null;
+  private ticking: Promise<void> | null = null;
+  private lastHousekeeping = -Infinity;
+  private readonly warned = new Map<string, number>();
+
+  constructor(
+    private readonly deliveries: CallbackDeliveryRepository,
+    private readonly hosts: CallbackHostRepository,
+    private readonly instances: JobInstanceRepository,
+    private readonly secrets: AppSecretReader,
+    private readonly metrics: MetricsService,
+    @Inject(EGRESS_POLICY) private readonly policy: EgressPolicy,
+    @Inject(EGRESS_RESOLVER) private readonly resolver: EgressResolver,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.settings = config.callbacks;
+  }
+
+  onApplicationBootstrap(): void {
+    this.schedule(0);
+  }
+
+  /** Tries in flight on this node now. */
+  get inFlight(): number {
+    return this.flights.size;
+  }
+
+  /**
+   * Stops claiming, gives in-flight tries `shutdownGraceMs`, then aborts the rest and drops their claims (no try
+   * spent), so another sender takes them at once (docs/callbacks.md "Shutdown").
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.cancelTick?.();
+    await this.ticking;
+    const all = () => Promise.allSettled([...this.flights.values()].map((f) => f.done));
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((r) => (timer = setTimeout(r, this.settings.shutdownGraceMs)));
+    await Promise.race([all(), grace]);
+    clearTimeout(timer);
+    if (this.flights.size === 0) return;
+    this.dropping = true;
+    for (const f of this.flights.values()) f.abort.abort(new Error('sender shutting down'));
+    await all();
+  }
+
+  /** One pass: housekeeping when due, then probes of down hosts, then due deliveries, as far as there is room. */
+  async tick(): Promise<void> {
+    const now = this.clock.now();
+    const step = (name: string, fn: () => Promise<void>) =>
+      fn().catch((err: Error) => this.warnOnce(`callback sender ${name} failed: ${err.message}`, now));
+    if (now - this.lastHousekeeping >= HOUSEKEEPING_MS) {
+      this.lastHousekeeping = now;
+      await step('housekeeping', () => this.housekeeping(now));
+    }
+    await step('probe', () => this.claimProbes(now));
+    await step('claim', () => this.claimDue(now));
+  }
+
+  /** Logs `message` unless it was logged within a minute (a database outage fails every pass). */
+  private warnOnce(message: string, now: number): void {
+    const last = this.warned.get(message);
+    if (last !== undefined && now - last < 60_000) return;
+    if (this.warned.size >= 100) this.warned.clear();
+    this.warned.set(message, now);
+    this.logger.warn(message);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopping) return;
+    this.cancelTick = this.clock.schedule(delayMs, () => {
+      this.ticking = this.tick().finally(() => {
+        this.ticking = null;
+        this.schedule(this.settings.pollMs);
+      });
+    });
+  }
+
+  private room(): number {
+    return this.stopping ? 0 : this.settings.senders - this.flights.size;
+  }
+
+  private hostRoom(host: string): number {
+    return this.settings.perHost - (this.perHost.get(host) ?? 0);
+  }
+
+  /** Candidates by rounds: hosts this node has no room for are left out of the SELECT, so none crowds others. */
+  private async claimDue(now: number): Promise<void> {
+    const skip = new Set([...this.perHost.keys()].filter((h) => this.hostRoom(h) <= 0));
+    for (let round = 0; round < CLAIM_ROUNDS && this.room() > 0; round++) {
+      const window = this.room() * WINDOW_FACTOR;
+      const candidates = await this.deliveries.dueCandidates(now, window, [...skip]);
+      const { ids, filled } = pickClaims(candidates, this.room(), (h) => this.hostRoom(h));
+      for (const h of filled) skip.add(h);
+      if (ids.length > 0) {
+        const rows = await this.deliveries.claim(ids, newId(), now, this.settings.leaseMs);
+        for (const row of rows) this.launch(row, false);
+      }
+      if (candidates.length < window) return;
+    }
+  }
+
+  private async claimProbes(now: number): Promise<void> {
+    for (const h of await this.hosts.dueProbes(now)) {
+      if (this.room() <= 0) return;
+      if (this.hostRoom(h.host) <= 0 || h.nextProbeAt === null) continue;
+      if (!(await this.hosts.takeProbe(h.host, h.nextProbeAt, now, this.settings.leaseMs))) continue;
+      const id = await this.deliveries.probeCandidate(h.host, now);
+      const rows = id ? await this.deliveries.claim([id], newId(), now, this.settings.leaseMs, false) : [];
+      if (rows.length === 0) {
+        // Nothing waits for this host: it is up again as far as anyone can tell.
+        if (await this.hosts.recordAlive(h.host, now)) this.logger.log(`callback host ${h.host} is up (nothing waits)`);
+        continue;
+      }
+      this.launch(rows[0], true);
+    }
+  }
+
+  private launch(row: CallbackDelivery, probe: boolean): void {
+    const abort = new AbortController();
+    this.perHost.set(row.host, (this.perHost.get(row.host) ?? 0) + 1);
+    const flight: Flight = { row, abort, probe, done: Promise.resolve() };
+    this.flights.set(row.id, flight);
+    flight.done = this.run(flight)
+      .catch((err: Error) => this.logger.warn(`callback ${row.id}: ${err.message}`))
+      .finally(() => {
+        this.flights.delete(row.id);
+        const n = (this.perHost.get(row.host) ?? 1) - 1;
+        if (n > 0) this.perHost.set(row.host, n);
+        else this.perHost.delete(row.host);
+      });
+  }
+
+  /** One try of a claimed row; a bad stored row (URL, instance, result, app) fails that delivery only. */
+  private async run(f: Flight): Promise<void> {
+    const { row } = f;
+    const claim = row.claim!;
+    let result: TryResult;
+    try {
+      result = await this.send(row, f.abort.signal);
+    } catch (err) {
+      if (err instanceof BadDelivery) return this.fail(row, claim, `BAD_DELIVERY: ${err.message}`, null);
+      // Shutdown, or a database error before sending: the claim goes back, no try spent.
+      await this.deliveries.settle(row.id, claim, {}, this.clock.now());
+      if (!this.dropping) this.logger.warn(`callback ${row.id} not sent: ${(err as Error).message}`);
+      return;
+    }
+    if (this.dropping) {
+      await this.deliveries.settle(row.id, claim, {}, this.clock.now());
+      return;
+    }
+    await this.record(f, classifyTry(result, row.attempts + 1, this.settings, this.clock.now()));
+  }
+
+  /** Builds, signs and sends the body. @throws BadDelivery for a bad stored row (nothing was sent). */
+  private async send(row: CallbackDelivery, signal: AbortSignal): Promise<TryResult> {
+    const instance = await this.instances.findById(row.instanceId);
+    if (!instance) throw new BadDelivery(`instance ${row.instanceId} not found`);
+    const app = await this.secrets.read(row.appId).catch((err: Error) => {
+      throw err instanceof AppSigningError ? new BadDelivery(err.message) : err;
+    });
+    let body: string, policy: EgressPolicy, url: URL;
+    try {
+      body = JSON.stringify(callbackBody(row.id, instance));
+      policy = this.policy.narrowedTo(app.egressAllow);
+      url = new URL(row.url);
+    } catch (err) {
+      throw new BadDelivery((err as Error).message);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadDelivery(`not an http(s) URL: ${row.url}`);
+    const ts = String(this.clock.now());
+    const headers = {
+      'content-type': 'application/json',
+      [CALLBACK_HEADERS.deliveryId]: row.id,
+      [CALLBACK_HEADERS.timestamp]: ts,
+      [CALLBACK_HEADERS.signature]: signCallback(app.secret, ts, body),
+    };
+    try {
+      const { response } = await egressHttp(
+        { url: url.href, method: 'POST', headers, body, signal },
+        {
+          policy,
+          resolver: this.resolver,
+          followRedirects: false,
+          connectTimeoutMs: this.settings.connectTimeoutMs,
+          headTimeoutMs: this.settings.readTimeoutMs,
+        },
+      );
+      response.destroy();
+      const ra = response.headers['retry-after'];
+      return { kind: 'answer', status: response.statusCode ?? 0, retryAfter: typeof ra === 'string' ? ra : undefined };
+    } catch (err) {
+      if (this.dropping) throw err;
+      if (err instanceof EgressRefusedError) return { kind: 'refused', message: err.message };
+      const code = (err as { code?: string }).code;
+      return { kind: 'error', message: `${code ? `${code}: ` : ''}${(err as Error).message}` };
+    }
+  }
+
+  private async record(f: Flight, o: TryOutcome): Promise<void> {
+    const { row } = f;
+    const claim = row.claim!;
+    const now = this.clock.now();
+    if (f.probe && o.host === 'failure') {
+      // A failed probe spends no try: the row waits for the host, the host for its next probe.
+      await this.deliveries.settle(row.id, claim, { lastStatusCode: o.statusCode, lastError: cut(o.error) }, now);
+      await this.hosts.probeFailed(row.host, o.error ?? '', now, this.settings.retryDelaysMs, this.settings.leaseMs);
+      return;
+    }
+    if (o.host === 'alive' && (await this.hosts.recordAlive(row.host, now)))
+      this.logger.log(`callback host ${row.host} is up again (app ${row.appId})`);
+    if (o.host === 'failure') {
+      const first = this.settings.retryDelaysMs[0] ?? this.settings.leaseMs;
+      const down = await this.hosts.recordFailure(
+        row.host,
+        row.appId,
+        o.error ?? '',
+        now,
+        this.settings.hostDownAfter,
+        first,
+      );
+      if (down)
+        this.logger.warn(
+          `callback host ${row.host} (app ${row.appId}) is down after ${this.settings.hostDownAfter} ` +
+            `consecutive failures; last: ${o.error}. Its deliveries wait for a probe.`,
+        );
+    }
+    const attempts = row.attempts + 1;
+    if (o.outcome === 'delivered') {
+      const won = await this.deliveries.settle(
+        row.id,
+        claim,
+        { state: CallbackState.DELIVERED, attempts, deliveredAt: now, lastStatusCode: o.statusCode, lastError: null },
+        now,
+      );
+      if (won) {
+        this.metrics.callbackDeliveries.inc({ outcome: 'delivered' });
+        this.metrics.callbackLatencySeconds.observe(Math.max(0, now - row.finalAt) / 1000);
+      }
+    } else if (o.outcome === 'retry') {
+      const patch = {
+        state: CallbackState.RETRYING,
+        attempts,
+        nextAttemptAt: now + (o.waitMs ?? 0),
+        lastStatusCode: o.statusCode,
+        lastError: cut(o.error),
+      };
+      if (await this.deliveries.settle(row.id, claim, patch, now))
+        this.metrics.callbackDeliveries.inc({ outcome: 'retry' });
+    } else {
+      await this.fail(row, claim, o.error ?? 'failed', o.statusCode, attempts);
+    }
+  }
+
+  private async fail(
+    row: CallbackDelivery,
+    claim: string,
+    error: string,
+    statusCode: number | null,
+    attempts = row.attempts,
+  ): Promise<void> {
+    const patch = { state: CallbackState.CALLBACK_FAILED, attempts, lastStatusCode: statusCode, lastError: cut(error) };
+    if (await this.deliveries.settle(row.id, claim, patch, this.clock.now()))
+      this.metrics.callbackDeliveries.inc({ outcome: 'failed' });
+  }
+
+  private async housekeeping(now: number): Promise<void> {
+    const expired = await this.deliveries.expire(now, this.settings.maxAgeMs);
+    if (expired > 0) this.metrics.callbackDeliveries.inc({ outcome: 'failed' }, expired);
+    const { depth, oldestFinalAt } = await this.deliveries.outboxStats();
+    this.metrics.callbackOutboxDepth.set(depth);
+    this.metrics.callbackOutboxOldestSeconds.set(oldestFinalAt === null ? 0 : Math.max(0, now - oldestFinalAt) / 1000);
+    this.metrics.callbackHostsDown.set(await this.hosts.countDown());
+  }
+}
+
+function cut(s: string | null): string | null {
+  return s === null ? null : s.slice(0, 1024);
+}

@@ -1,0 +1,289 @@
+import { jest } from '@jest/globals';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SystemClock, verifyCallback } from '../../src/common/index.js';
+import type { AppConfig, CallbackSettings } from '../../src/config/index.js';
+import { CallbackSender } from '../../src/modules/callbacks/index.js';
+import { EgressPolicy, systemResolver } from '../../src/modules/egress/index.js';
+import {
+  ApiClient,
+  ApiClientRepository,
+  AppSecretReader,
+  CallbackDelivery,
+  CallbackDeliveryRepository,
+  CallbackHost,
+  CallbackHostRepository,
+  CallbackState,
+  JobInstance,
+  JobInstanceStatus,
+  newJobInstance,
+  SecretBox,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
+import { MetricsService } from '../../src/modules/observability/index.js';
+import { sleep, waitFor } from '../utils/async.js';
+import { type CallbackReceiver, startCallbackReceiver } from '../utils/callback-receiver.js';
+import { type DbKind, type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
+import { TEST_SECRET_KEY, uniqueNamespace } from '../utils/test-node.js';
+
+const SECRET = 'c'.repeat(64);
+const SHORT: CallbackSettings = {
+  senders: 8,
+  perHost: 2,
+  connectTimeoutMs: 300,
+  readTimeoutMs: 500,
+  retryDelaysMs: [200, 400, 800],
+  hostDownAfter: 3,
+  maxAgeMs: 3_600_000,
+  leaseMs: 3_000,
+  pollMs: 20,
+  shutdownGraceMs: 300,
+};
+
+jest.setTimeout(60_000);
+
+describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks.md "Sender")', (kind) => {
+  let db: MetadataDb;
+  let ns: string;
+  let appId: string;
+  let deliveries: CallbackDeliveryRepository;
+  let hosts: CallbackHostRepository;
+  const senders: CallbackSender[] = [];
+  const receivers: CallbackReceiver[] = [];
+
+  function sender(settings: Partial<CallbackSettings> = {}, metrics = new MetricsService()): CallbackSender {
+    const config = {
+      callbacks: { ...SHORT, ...settings },
+      secretKeyHex: TEST_SECRET_KEY,
+      dataDir: mkdtempSync(join(tmpdir(), 'tw-cb-')),
+    } as unknown as AppConfig;
+    const s = new CallbackSender(
+      deliveries,
+      hosts,
+      db.instances,
+      new AppSecretReader(new ApiClientRepository(db.ds), config),
+      metrics,
+      EgressPolicy.fromSettings({ allow: '127.0.0.1' }),
+      systemResolver,
+      config,
+      new SystemClock(),
+    );
+    senders.push(s);
+    return s;
+  }
+
+  async function receiver(...args: Parameters<typeof startCallbackReceiver>): Promise<CallbackReceiver> {
+    const r = await startCallbackReceiver(...args);
+    receivers.push(r);
+    return r;
+  }
+
+  /** A finished instance of the test's app with its delivery to `url`; returns the deliveryId. */
+  async function delivery(url: string, patch: Partial<JobInstance> = {}, finalAt = Date.now()): Promise<string> {
+    const fresh = { namespace: ns, appId, handler: 'h', fireTime: 1, triggerSource: TriggerSource.API, dueAt: 1 };
+    const row = Object.assign(newJobInstance(fresh, 1), {
+      status: JobInstanceStatus.SUCCESS,
+      startedAt: 1_000,
+      finishedAt: 1_250,
+      result: { ok: 1 },
+      callbackUrl: url,
+      ...patch,
+    });
+    await db.ds.getRepository(JobInstance).save(row);
+    await db.ds.transaction((em) => deliveries.enqueueFinal(em, [row], finalAt));
+    return (await deliveries.findByInstances([row.id])).get(row.id)!.id;
+  }
+
+  const row = async (id: string) => (await db.ds.getRepository(CallbackDelivery).findOneBy({ id }))!;
+  const hostRow = (r: CallbackReceiver) => db.ds.getRepository(CallbackHost).findOneBy({ host: new URL(r.url).host });
+  const start = (s: CallbackSender) => s.onApplicationBootstrap();
+
+  beforeEach(async () => {
+    ns = uniqueNamespace('cb');
+    appId = `cbapp-${ns}`.slice(0, 64);
+    db = await openMetadataDb(kind, ns);
+    deliveries = new CallbackDeliveryRepository(db.ds);
+    hosts = new CallbackHostRepository(db.ds);
+    await db.ds.query('DELETE FROM callback_delivery');
+    await db.ds.query('DELETE FROM callback_host');
+    const client = Object.assign(new ApiClient(), {
+      appId,
+      secretEnc: new SecretBox(TEST_SECRET_KEY).seal(SECRET),
+      enabled: true,
+      scopes: [],
+      egressAllow: null,
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    await db.ds.getRepository(ApiClient).save(client);
+  });
+
+  afterEach(async () => {
+    await Promise.all(senders.splice(0).map((s) => s.beforeApplicationShutdown()));
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+    await db.ds.query('DELETE FROM callback_delivery');
+    await db.ds.query('DELETE FROM callback_host');
+    await db.ds.query('DELETE FROM api_client WHERE app_id = ?', [appId]);
+    await db.close();
+  });
+
+  it('sends the signed body; a receiver failing twice gets the third try on the retry schedule', async () => {
+    const r = await receiver((nth) => ({ status: nth <= 2 ? 500 : 200 }));
+    const id = await delivery(r.url, { jobCode: null });
+    start(sender());
+    await waitFor('delivered', async () => (await row(id)).state === CallbackState.DELIVERED, 10_000, 20);
+    const d = await row(id);
+    expect([d.attempts, d.lastStatusCode, d.lastError, d.claim]).toEqual([3, 200, null, null]);
+    expect(d.deliveredAt).not.toBeNull();
+    expect(r.hits).toHaveLength(3);
+    const gaps = r.hits.slice(1).map((h, i) => h.at - r.hits[i].at);
+    gaps.forEach((g, i) => {
+      expect(g).toBeGreaterThanOrEqual(SHORT.retryDelaysMs[i] - 20);
+      expect(g).toBeLessThan(SHORT.retryDelaysMs[i] + 1_000);
+    });
+    const hit = r.hits[2];
+    expect(verifyCallback(hit.headers, hit.body, SECRET)).toMatchObject({ ok: true, deliveryId: id });
+    const body = JSON.parse(hit.body) as Record<string, unknown>;
+    expect(body).toMatchObject({ deliveryId: id, jobCode: null, status: 'SUCCESS', result: { ok: 1 } });
+    expect(body).toMatchObject({ error: null, attempts: 1, durationMs: 250, finishedAt: '1970-01-01T00:00:01.250Z' });
+    expect((await hostRow(r))?.consecutiveFailures ?? 0).toBe(0);
+  });
+
+  it('a receiver that never answers holds only its share: others are not delayed', async () => {
+    const dead = await receiver(() => 'hold');
+    const live = await receiver();
+    for (let i = 0; i < 6; i++) await delivery(dead.url);
+    const t0 = Date.now();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await delivery(live.url));
+    start(sender({ readTimeoutMs: 5_000, leaseMs: 8_000 }));
+    await waitFor('live delivered', async () => ids.every((id) => live.count(id) === 1), 10_000, 10);
+    const latest = Math.max(...live.hits.map((h) => h.at)) - t0;
+    expect(latest).toBeLessThan(3_000); // the dead host's tries wait 5 s for an answer
+    expect(dead.hits.length).toBeLessThanOrEqual(SHORT.perHost);
+  });
+
+  it('a 400 is final after one try', async () => {
+    const r = await receiver(() => ({ status: 400 }));
+    const id = await delivery(r.url);
+    start(sender());
+    await waitFor('failed', async () => (await row(id)).state === CallbackState.CALLBACK_FAILED, 10_000, 20);
+    await sleep(300);
+    expect([(await row(id)).attempts, (await row(id)).lastStatusCode, r.count(id)]).toEqual([1, 400, 1]);
+  });
+
+  it('a 429 with Retry-After waits that long, capped at the longest wait', async () => {
+    const r = await receiver((nth) =>
+      nth === 1 ? { status: 429, headers: { 'retry-after': '60' } } : { status: 200 },
+    );
+    const id = await delivery(r.url);
+    start(sender());
+    await waitFor('delivered', async () => (await row(id)).state === CallbackState.DELIVERED, 10_000, 20);
+    const gap = r.hits[1].at - r.hits[0].at;
+    expect(gap).toBeGreaterThanOrEqual(780);
+    expect(gap).toBeLessThan(2_000);
+  });
+
+  it('a host goes down after 3 failures; its rows keep their tries until a probe succeeds', async () => {
+    let healthy = false;
+    const r = await receiver(() => ({ status: healthy ? 200 : 502 }));
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await delivery(r.url));
+    start(sender({ perHost: 1, retryDelaysMs: [100, 200, 300, 400, 500, 600] }));
+    await waitFor('host down', async () => (await hostRow(r))?.downSince != null, 10_000, 10);
+    const tries = async () => (await Promise.all(ids.map(row))).reduce((n, d) => n + d.attempts, 0);
+    const spent = await tries();
+    expect(spent).toBeGreaterThanOrEqual(3);
+    const before = r.hits.length;
+    await sleep(1_500);
+    expect(r.hits.length).toBeGreaterThan(before); // probes went out…
+    expect(await tries()).toBe(spent); // …and spent no try
+    expect((await hostRow(r))!.probes).toBeGreaterThan(0);
+    healthy = true;
+    await waitFor('all delivered', async () => (await Promise.all(ids.map(row))).every((d) => d.deliveredAt), 10_000);
+    expect((await hostRow(r))!.downSince).toBeNull();
+  });
+
+  it('two senders on one table never send the same try twice', async () => {
+    const a = await receiver();
+    const b = await receiver();
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await delivery(i % 2 ? a.url : b.url));
+    start(sender());
+    start(sender());
+    await waitFor('all delivered', async () => (await Promise.all(ids.map(row))).every((d) => d.deliveredAt), 20_000);
+    await sleep(200);
+    expect(ids.map((id) => a.count(id) + b.count(id))).toEqual(ids.map(() => 1));
+  });
+
+  it('shutdown gives in-flight tries the grace, then drops their claims without spending a try', async () => {
+    const r = await receiver(() => 'hold');
+    const ids = [await delivery(r.url), await delivery(r.url)];
+    const s = sender({ readTimeoutMs: 2_000, leaseMs: 5_000 });
+    start(s);
+    await waitFor('both in flight', async () => r.hits.length === 2, 5_000, 10);
+    const t0 = Date.now();
+    await s.beforeApplicationShutdown();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(SHORT.shutdownGraceMs - 20);
+    for (const id of ids)
+      expect(await row(id)).toMatchObject({ state: CallbackState.PENDING, attempts: 0, claim: null, leaseUntil: null });
+  });
+
+  it('a bad stored row or an egress refusal fails that delivery only; the loop goes on', async () => {
+    const r = await receiver();
+    const missing = await delivery(r.url);
+    await db.ds.query('DELETE FROM job_instance WHERE id = (SELECT instance_id FROM callback_delivery WHERE id = ?)', [
+      missing,
+    ]);
+    const refused = await delivery('http://127.0.0.2:9/hook');
+    const good = await delivery(r.url);
+    start(sender());
+    await waitFor('good delivered', async () => (await row(good)).state === CallbackState.DELIVERED, 10_000, 20);
+    await waitFor('refused failed', async () => (await row(refused)).state === CallbackState.CALLBACK_FAILED, 5_000);
+    expect((await row(missing)).state).toBe(CallbackState.CALLBACK_FAILED);
+    expect((await row(missing)).lastError).toMatch(/^BAD_DELIVERY: instance .* not found$/);
+    expect((await row(refused)).lastError).toMatch(/^EGRESS_REFUSED: /);
+    expect(r.count(missing)).toBe(0);
+  });
+
+  it('a delivery older than maxAgeMs ends EXPIRED; the outbox gauges and the counters follow', async () => {
+    const r = await receiver();
+    const old = await delivery(r.url, {}, Date.now() - 7_200_000);
+    const fresh = await delivery(r.url);
+    const metrics = new MetricsService();
+    start(sender({ maxAgeMs: 3_600_000 }, metrics));
+    await waitFor('fresh delivered', async () => (await row(fresh)).state === CallbackState.DELIVERED, 10_000, 20);
+    expect(await row(old)).toMatchObject({ state: CallbackState.CALLBACK_FAILED, attempts: 0 });
+    expect((await row(old)).lastError).toMatch(/^EXPIRED: /);
+    expect(r.count(old)).toBe(0);
+    const value = async (name: string) =>
+      (await metrics.registry.getSingleMetric(name)!.get()).values.map((v) => [v.labels.outcome ?? '', v.value]);
+    expect(await value('tickwheel_callback_deliveries_total')).toEqual(
+      expect.arrayContaining([
+        ['delivered', 1],
+        ['failed', 1],
+      ]),
+    );
+    const latency = (await metrics.registry.getSingleMetric('tickwheel_callback_latency_seconds')!.get()).values;
+    expect(
+      latency.find((v) => (v as { metricName?: string }).metricName === 'tickwheel_callback_latency_seconds_count')
+        ?.value,
+    ).toBe(1);
+    expect((await metrics.registry.getSingleMetric('tickwheel_callback_outbox_depth')!.get()).values[0].value).toBe(1);
+  });
+
+  it('a claimed row is not claimed again until its lease ends, and a lost claim writes nothing', async () => {
+    const id = await delivery('http://127.0.0.1:9/hook');
+    const now = Date.now();
+    expect(await deliveries.claim([id], 'claim-a', now, 1_000)).toHaveLength(1);
+    expect(await deliveries.claim([id], 'claim-b', now + 999, 1_000)).toEqual([]);
+    expect(await deliveries.dueCandidates(now + 999, 10, [])).toEqual([]);
+    expect((await deliveries.claim([id], 'claim-b', now + 1_001, 1_000)).map((d) => d.claim)).toEqual(['claim-b']);
+    const patch = { state: CallbackState.DELIVERED, attempts: 1 };
+    expect(await deliveries.settle(id, 'claim-a', patch, now + 1_002)).toBe(false);
+    expect(await row(id)).toMatchObject({ state: CallbackState.PENDING, attempts: 0, claim: 'claim-b' });
+    expect(await deliveries.settle(id, 'claim-b', patch, now + 1_003)).toBe(true);
+    expect(await row(id)).toMatchObject({ state: CallbackState.DELIVERED, claim: null, leaseUntil: null });
+  });
+});
