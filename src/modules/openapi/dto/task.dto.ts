@@ -15,9 +15,26 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MAX_BATCH_TASKS, MAX_CODE_CHARS, MAX_PARAMS_BYTES, MAX_TEXT_CHARS } from '../../../common/index.js';
+import {
+  MAX_BATCH_TASKS,
+  MAX_CALLBACK_URL_CHARS,
+  MAX_CODE_CHARS,
+  MAX_PARAMS_BYTES,
+  MAX_TEXT_CHARS,
+} from '../../../common/index.js';
 import { BackoffKind } from '../../metadata/index.js';
+import { CallbackViewDto } from './callback.dto.js';
 import { MaxJsonBytes, NAME_PATTERN } from './validators.js';
+
+/** What a `callbackUrl` field is and the rules it must meet (docs/callbacks.md). */
+export const CALLBACK_URL_DESCRIPTION =
+  `Where the final state (SUCCESS, FAILED, TIMEOUT or CANCELLED) is POSTed once reached, signed with the app's ` +
+  `secret (headers X-Tickwheel-Delivery, X-Tickwheel-Timestamp, X-Tickwheel-Signature; see docs/callbacks.md ` +
+  `"Verifying"). http: or https:, at most ${MAX_CALLBACK_URL_CHARS} characters, no user name or password. Checked ` +
+  `against the egress policy (narrowed by the app's egressAllow) without DNS: loopback, localhost, link-local, ` +
+  `metadata (169.254.169.254) and the cluster's own services are a 400 naming the field; the resolved address is ` +
+  `checked again at send time. Omitted: the app's registration for the handler, else its default ` +
+  `(POST /api/callbacks/register), else no callback. Part of the body an idempotent resubmit is compared on.`;
 
 /** POST /api/tasks body. */
 export class SubmitTaskDto {
@@ -107,6 +124,16 @@ export class SubmitTaskDto {
   @IsString()
   @MaxLength(MAX_TEXT_CHARS)
   routingKey?: string;
+
+  @ApiPropertyOptional({
+    description: CALLBACK_URL_DESCRIPTION,
+    example: 'https://hooks.example.com/tickwheel',
+    maxLength: MAX_CALLBACK_URL_CHARS,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_CALLBACK_URL_CHARS)
+  callbackUrl?: string;
 }
 
 /** 202 answer of POST /api/tasks. */
@@ -218,6 +245,21 @@ export class TaskViewDto {
   @ApiProperty({ nullable: true, type: String }) dispatchedAt: string | null;
   @ApiProperty({ nullable: true, type: String }) startedAt: string | null;
   @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: "The instance's own callback URL (the task's, or its job's when it was created); null: none.",
+  })
+  callbackUrl: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: CallbackViewDto,
+    description:
+      'The callback delivery, written when the instance reached its final state with a callback URL (its own, ' +
+      "else the app's registration for the handler, else its default); null before that, or when none applied. " +
+      'POST …/callback/redeliver sends it again.',
+  })
+  callback: CallbackViewDto | null;
   @ApiPropertyOptional({
     type: [AttemptViewDto],
     description:
