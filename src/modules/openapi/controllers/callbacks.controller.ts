@@ -16,12 +16,11 @@ import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import {
-  CallbackHandlerQueryDto,
   CallbackRegistrationListDto,
   CallbackRegistrationViewDto,
   RegisterCallbackDto,
 } from '../dto/callback.dto.js';
-import { OwnerQueryDto } from '../dto/owner-query.dto.js';
+import { CallbackHandlerQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
 import { toRegistrationView } from '../views/callback-view.js';
 
 const OWN_APP =

@@ -2,10 +2,19 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MAX_CALLBACK_REGISTRATIONS, MAX_CALLBACK_URL_CHARS, MAX_CODE_CHARS } from '../../../common/index.js';
 import { CallbackState } from '../../metadata/index.js';
-import { OwnerQueryDto } from './owner-query.dto.js';
 import { NAME_PATTERN } from './validators.js';
 
-const HANDLER_MESSAGE = `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]`;
+export const HANDLER_MESSAGE = `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]`;
+
+/** What a `callbackUrl` field is and the rules it must meet (docs/callbacks.md). */
+export const CALLBACK_URL_DESCRIPTION =
+  `Where the final state (SUCCESS, FAILED, TIMEOUT or CANCELLED) is POSTed once reached, signed with the app's ` +
+  `secret (headers X-Tickwheel-Delivery, X-Tickwheel-Timestamp, X-Tickwheel-Signature; see docs/callbacks.md ` +
+  `"Verifying"). http: or https:, at most ${MAX_CALLBACK_URL_CHARS} characters, no user name or password. Checked ` +
+  `against the egress policy (narrowed by the app's egressAllow) without DNS: loopback, localhost, link-local, ` +
+  `metadata (169.254.169.254) and the cluster's own services are a 400 naming the field; the resolved address is ` +
+  `checked again at send time. Omitted: the app's registration for the handler, else its default ` +
+  `(POST /api/callbacks/register), else no callback. Part of the body an idempotent resubmit is compared on.`;
 
 /** The states of a delivery and what each means (docs/callbacks.md "Outbox"). */
 export const CALLBACK_STATES =
@@ -45,15 +54,6 @@ export class RegisterCallbackDto {
     example: 'http',
     maxLength: MAX_CODE_CHARS,
   })
-  @IsOptional()
-  @IsString()
-  @Matches(NAME_PATTERN, { message: HANDLER_MESSAGE })
-  handler?: string;
-}
-
-/** `?handler=&appId=` of DELETE /api/callbacks. */
-export class CallbackHandlerQueryDto extends OwnerQueryDto {
-  @ApiPropertyOptional({ description: "The handler whose registration to remove; omitted: the app's default." })
   @IsOptional()
   @IsString()
   @Matches(NAME_PATTERN, { message: HANDLER_MESSAGE })

@@ -33,7 +33,7 @@ import {
   MAX_FILE_NAME_CHARS,
 } from '../../../common/index.js';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
-import { CALLBACK_URL_DESCRIPTION } from './task.dto.js';
+import { CALLBACK_URL_DESCRIPTION } from './callback.dto.js';
 import { CODE_PATTERN, MaxJsonBytes, NAME_PATTERN } from './validators.js';
 
 const FILE_NAME_PATTERN = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_FILE_NAME_CHARS}}$`);

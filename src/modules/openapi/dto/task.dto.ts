@@ -23,18 +23,8 @@ import {
   MAX_TEXT_CHARS,
 } from '../../../common/index.js';
 import { BackoffKind } from '../../metadata/index.js';
-import { CallbackViewDto } from './callback.dto.js';
+import { CALLBACK_URL_DESCRIPTION, CallbackViewDto } from './callback.dto.js';
 import { MaxJsonBytes, NAME_PATTERN } from './validators.js';
-
-/** What a `callbackUrl` field is and the rules it must meet (docs/callbacks.md). */
-export const CALLBACK_URL_DESCRIPTION =
-  `Where the final state (SUCCESS, FAILED, TIMEOUT or CANCELLED) is POSTed once reached, signed with the app's ` +
-  `secret (headers X-Tickwheel-Delivery, X-Tickwheel-Timestamp, X-Tickwheel-Signature; see docs/callbacks.md ` +
-  `"Verifying"). http: or https:, at most ${MAX_CALLBACK_URL_CHARS} characters, no user name or password. Checked ` +
-  `against the egress policy (narrowed by the app's egressAllow) without DNS: loopback, localhost, link-local, ` +
-  `metadata (169.254.169.254) and the cluster's own services are a 400 naming the field; the resolved address is ` +
-  `checked again at send time. Omitted: the app's registration for the handler, else its default ` +
-  `(POST /api/callbacks/register), else no callback. Part of the body an idempotent resubmit is compared on.`;
 
 /** POST /api/tasks body. */
 export class SubmitTaskDto {
