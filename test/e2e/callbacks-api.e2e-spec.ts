@@ -236,6 +236,10 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
     expect(res.body).toMatchObject({ lastStatusCode: null, lastError: null, deliveredAt: null });
     expect(Date.parse(String(res.body.nextAttemptAt))).toBeLessThanOrEqual(Date.now());
     expect(await auditActions(`${run}-a`)).toContain('CALLBACK_REDELIVER');
+    // Stored too (a sender, where one runs, may have tried it since: PENDING or RETRYING, never DELIVERED again).
+    const after = ((await a.getTask('to-redeliver')).body as Task & { callback: CallbackView }).callback;
+    expect(after).toMatchObject({ deliveryId: delivery, deliveredAt: null });
+    expect(['PENDING', 'RETRYING']).toContain(after.status);
 
     // Not final yet: no delivery row, a 409 that changes nothing.
     expect((await a.submitTask({ requestId: 'later', handler: 'noop', delayMs: 3_600_000 })).status).toBe(202);
@@ -268,6 +272,8 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
     const res = await c.request<CallbackView>('POST', `${path}/callback/redeliver`);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ deliveryId: delivery, status: 'PENDING', attempts: 0 });
+    const stored = (await c.request<Task & { callback: CallbackView }>('GET', path)).body.callback;
+    expect(['PENDING', 'RETRYING']).toContain(stored.status);
 
     // A job with no callback URL, an app with no registration: its finished instance has no delivery.
     expect((await c.request('POST', '/api/jobs', { ...JOB, code: 'quiet' })).status).toBe(201);
@@ -289,8 +295,8 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
     const repo = node.app.get(CallbackDeliveryRepository);
     await repo.enqueueFinal(node.ds.manager, [{ id: instanceId, appId, handler: 'noop', callbackUrl: url }], 1);
     await node.ds.query(
-      'UPDATE callback_delivery SET state = ?, attempts = 3, last_status_code = 200, delivered_at = ?, claim = NULL ' +
-        'WHERE instance_id = ?',
+      'UPDATE callback_delivery SET state = ?, attempts = 3, last_status_code = 200, last_error = NULL, ' +
+        'delivered_at = ?, claim = NULL, lease_until = NULL WHERE instance_id = ?',
       ['DELIVERED', 1_800_000_000_000, instanceId],
     );
     return (await repo.findByInstances([instanceId])).get(instanceId)?.id as string;

@@ -27,7 +27,7 @@ export class CallbackRedeliver {
 
   /**
    * Sends the delivery of `instance` again from the start: PENDING, no tries, due now, the same deliveryId, with
-   * its audit row in the same transaction. @returns the delivery as it is after.
+   * its audit row in the same transaction. @returns the delivery as the reset wrote it (a sender may take it next).
    * @throws ConflictError when the instance has no delivery (not final yet, or no callback URL applied).
    */
   async redeliver(caller: Caller, instance: Pick<JobInstance, 'id' | 'status'>): Promise<CallbackDelivery> {
@@ -50,6 +50,16 @@ export class CallbackRedeliver {
         { instanceId: instance.id, state: CallbackState.PENDING, attempts: 0 },
       );
     });
-    return (await this.deliveriesOf([instance.id])).get(instance.id) ?? before;
+    return Object.assign(new CallbackDelivery(), before, {
+      state: CallbackState.PENDING,
+      attempts: 0,
+      nextAttemptAt: now,
+      claim: null,
+      leaseUntil: null,
+      lastStatusCode: null,
+      lastError: null,
+      deliveredAt: null,
+      updatedAt: now,
+    });
   }
 }
