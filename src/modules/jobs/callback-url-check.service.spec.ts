@@ -46,6 +46,13 @@ describe('checkCallbackUrl', () => {
     (url) => expect(refusal(url)).toBeNull(),
   );
 
+  it("should allow what the operator's EGRESS_ALLOW re-opens (a local receiver), and only on its port", () => {
+    const local = EgressPolicy.fromSettings({ allow: 'localhost:5555,127.0.0.1' });
+    expect(() => checkCallbackUrl(local, 'http://localhost:5555/cb', 'callbackUrl')).not.toThrow();
+    expect(() => checkCallbackUrl(local, 'http://127.0.0.1:6000/cb', 'callbackUrl')).not.toThrow();
+    expect(() => checkCallbackUrl(local, 'http://localhost:5556/cb', 'callbackUrl')).toThrow(/egress policy/);
+  });
+
   it("should narrow the policy to the app's egressAllow, once per call", async () => {
     const lookups: string[] = [];
     const check = new CallbackUrlCheck(policy, {
