@@ -163,6 +163,12 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
     const admin = await app('admin', [Scope.ADMIN]);
     const seen = await admin.request<{ items: Registration[] }>('GET', `/api/callbacks?appId=${run}-b`);
     expect(seen.body.items).toMatchObject([{ handler: null, url: `${HOOK}/b` }]);
+    const byAdmin = await admin.request('POST', `/api/callbacks/register?appId=${run}-b`, { url: `${HOOK}/b2` });
+    expect(byAdmin.status).toBe(200);
+    expect((await b.request('GET', '/api/callbacks')).body).toMatchObject({ items: [{ url: `${HOOK}/b2` }] });
+    const before2 = await rows();
+    expectProblem(await admin.request('POST', `/api/callbacks/register?appId=${run}-none`, { url: HOOK }), 404);
+    expect(rowsDiff(before2, await rows())).toEqual({});
 
     expect((await a.request('DELETE', '/api/callbacks?handler=noop')).status).toBe(204);
     expect((await a.request('DELETE', '/api/callbacks')).status).toBe(204);

@@ -20,7 +20,7 @@ import {
   CallbackRegistrationViewDto,
   RegisterCallbackDto,
 } from '../dto/callback.dto.js';
-import { CallbackHandlerQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
+import { CallbackHandlerQueryDto, CallbackOwnerQueryDto } from '../dto/owner-query.dto.js';
 import { toRegistrationView } from '../views/callback-view.js';
 
 const OWN_APP =
@@ -53,7 +53,7 @@ export class CallbacksController {
   async register(
     @CurrentCaller() caller: Caller,
     @Body() dto: RegisterCallbackDto,
-    @Query() q: OwnerQueryDto,
+    @Query() q: CallbackOwnerQueryDto,
   ): Promise<CallbackRegistrationViewDto> {
     return toRegistrationView(await this.registrations.register(caller, dto.url, dto.handler, q.appId));
   }
@@ -62,7 +62,7 @@ export class CallbacksController {
   @RequireScope(Scope.TASKS_READ)
   @ApiOperation({ summary: "The app's callback registrations", description: OWN_APP })
   @ApiOkResponse({ type: CallbackRegistrationListDto })
-  async list(@CurrentCaller() caller: Caller, @Query() q: OwnerQueryDto): Promise<CallbackRegistrationListDto> {
+  async list(@CurrentCaller() caller: Caller, @Query() q: CallbackOwnerQueryDto): Promise<CallbackRegistrationListDto> {
     return { items: (await this.registrations.list(caller, q.appId)).map(toRegistrationView) };
   }
 

@@ -33,8 +33,21 @@ export class OwnerListQueryDto extends ListQueryDto {
   appId?: string;
 }
 
+/** `?appId=` of the /api/callbacks routes. */
+export class CallbackOwnerQueryDto {
+  @ApiPropertyOptional({
+    description:
+      "Admins only: the app whose callback registrations these are (another app's id without the admin scope is a " +
+      '403; an app with no client, at register, a 404). Omitted: the calling app.',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(APP_ID_PATTERN, { message: 'appId must be 3-64 of [A-Za-z0-9_.-]' })
+  appId?: string;
+}
+
 /** `?handler=&appId=` of DELETE /api/callbacks. */
-export class CallbackHandlerQueryDto extends OwnerQueryDto {
+export class CallbackHandlerQueryDto extends CallbackOwnerQueryDto {
   @ApiPropertyOptional({ description: "The handler whose registration to remove; omitted: the app's default." })
   @IsOptional()
   @IsString()
