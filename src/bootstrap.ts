@@ -63,7 +63,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'parsed only after the signature was. Each app has a request rate limit (README "Rate limits"): ' +
         'over it, 429 with Retry-After; the RateLimit-Limit, -Remaining, -Reset and -Policy headers ' +
         '(draft-ietf-httpapi-ratelimit-headers-06) are on every answer to a limited app. Errors are ' +
-        'application/problem+json (RFC 9457).',
+        'application/problem+json (RFC 9457). Callbacks (docs/callbacks.md): a final state is POSTed to the ' +
+        "task's callbackUrl, else the job's, else the app's registration (POST /api/callbacks/register), with " +
+        'X-Tickwheel-Delivery (the deliveryId, the same on every try: deduplicate on it), X-Tickwheel-Timestamp ' +
+        '(epoch ms) and X-Tickwheel-Signature = v1=<hex HMAC-SHA256(app secret, "<timestamp>.<raw body>")>: ' +
+        "check it in constant time and the timestamp within 5 minutes (the client's verifyCallback). 408, 429, " +
+        '5xx and timeouts are retried after 5 s, 30 s, 2 min, 10 min, 30 min (Retry-After honoured on 429/503), ' +
+        'then CALLBACK_FAILED; any other 4xx or a 3xx is final at once.',
     )
     .setVersion('0.1.0')
     .addSecurity('X-App-Id', header('X-App-Id', 'Your app id, exactly as created (it is part of the signed string)'))

@@ -28,6 +28,10 @@ export const MAX_TEXT_CHARS = 255;
 export const MAX_ZONE_CHARS = 64;
 export const MAX_FILE_NAME_CHARS = 64;
 
+/** A callback URL (VARCHAR(2048)) and the callback registrations one app may hold (docs/callbacks.md). */
+export const MAX_CALLBACK_URL_CHARS = 2048;
+export const MAX_CALLBACK_REGISTRATIONS = 1000;
+
 /** A crontab import's `content`, in characters, and the entries one import takes. */
 export const MAX_CRONTAB_CHARS = 256 * 1024;
 export const MAX_IMPORT_ENTRIES = 500;

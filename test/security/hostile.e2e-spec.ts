@@ -1,5 +1,6 @@
 import { SHAPES } from '../utils/tenancy.js';
 import { bodyCases } from './cases/bodies.js';
+import { callbackCases } from './cases/callbacks.js';
 import { limitCases } from './cases/limits.js';
 import { numberCases } from './cases/numbers.js';
 import { signingCases } from './cases/signing.js';
@@ -21,4 +22,5 @@ describe.each(SHAPES)('hostile input (%s)', (shape, env) => {
   describe('numbers', () => numberCases(h));
   describe('tenancy', () => tenancyCases(h));
   describe('limits', () => limitCases(h));
+  describe('callbacks', () => callbackCases(h));
 });

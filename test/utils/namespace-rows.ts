@@ -2,7 +2,13 @@ import { DataSource } from 'typeorm';
 
 /** The tables a request can change, each as `id → the row's JSON`. */
 export type NamespaceRows = Record<
-  'job_definition' | 'job_instance' | 'job_attempt' | 'audit_log' | 'api_client',
+  | 'job_definition'
+  | 'job_instance'
+  | 'job_attempt'
+  | 'audit_log'
+  | 'api_client'
+  | 'callback_registration'
+  | 'callback_delivery',
   Record<string, string>
 >;
 
@@ -14,30 +20,41 @@ export interface TableDiff {
 }
 
 /**
- * Every row of `namespace` in the tables an API request can write: job definitions, instances, their attempts,
- * audit rows, and the API clients (shared by every namespace: those whose app id starts with `clientPrefix`, or
- * every client when it is undefined, for a database no other test writes).
+ * Every row of `namespace` in the tables an API request can write: job definitions, instances, their attempts and
+ * callback deliveries, audit rows, and the API clients and their callback registrations (shared by every
+ * namespace: those whose app id starts with `clientPrefix`, or all when it is undefined, for a database no other
+ * test writes).
  */
 export async function namespaceRows(ds: DataSource, namespace: string, clientPrefix?: string): Promise<NamespaceRows> {
   const byId = (rows: Array<Record<string, unknown>>, key = 'id') =>
     Object.fromEntries(rows.map((r) => [String(r[key]), JSON.stringify(r)]));
-  const [defs, instances, attempts, audit, clients] = await Promise.all([
+  const byApp = clientPrefix === undefined ? ['', []] : [' WHERE app_id LIKE ?', [`${clientPrefix}%`]];
+  const [defs, instances, attempts, audit, clients, registrations, deliveries] = await Promise.all([
     ds.query('SELECT * FROM job_definition WHERE namespace = ?', [namespace]),
     ds.query('SELECT * FROM job_instance WHERE namespace = ?', [namespace]),
     ds.query('SELECT a.* FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [
       namespace,
     ]),
     ds.query('SELECT * FROM audit_log WHERE namespace = ?', [namespace]),
-    clientPrefix === undefined
-      ? ds.query('SELECT * FROM api_client')
-      : ds.query('SELECT * FROM api_client WHERE app_id LIKE ?', [`${clientPrefix}%`]),
+    ds.query(`SELECT * FROM api_client${byApp[0]}`, byApp[1] as unknown[]),
+    ds.query(`SELECT * FROM callback_registration${byApp[0]}`, byApp[1] as unknown[]),
+    ds.query('SELECT d.* FROM callback_delivery d JOIN job_instance i ON i.id = d.instance_id WHERE i.namespace = ?', [
+      namespace,
+    ]),
   ]);
+  const registrationKey = (rows: Array<Record<string, unknown>>) =>
+    byId(
+      rows.map((r) => ({ ...r, key: `${String(r.app_id)}/${String(r.handler)}` })),
+      'key',
+    );
   return {
     job_definition: byId(defs),
     job_instance: byId(instances),
     job_attempt: byId(attempts),
     audit_log: byId(audit),
     api_client: byId(clients, 'app_id'),
+    callback_registration: registrationKey(registrations),
+    callback_delivery: byId(deliveries),
   };
 }
 

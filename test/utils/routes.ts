@@ -12,6 +12,10 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
   ['POST', '/api/tasks/batch', S.TASKS_WRITE, () => ({ tasks: [LATER_TASK] })],
   ['POST', '/api/tasks/{requestId}/cancel', S.TASKS_WRITE],
   ['GET', '/api/tasks/{requestId}', S.TASKS_READ],
+  ['POST', '/api/tasks/{requestId}/callback/redeliver', S.TASKS_WRITE],
+  ['POST', '/api/callbacks/register', S.TASKS_WRITE, () => ({ url: 'https://hooks.example.com/scoped' })],
+  ['GET', '/api/callbacks', S.TASKS_READ],
+  ['DELETE', '/api/callbacks', S.TASKS_WRITE],
   [
     'POST',
     '/api/jobs',
@@ -39,6 +43,7 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
     () => ({ from: '2026-01-01T00:00:00Z', to: '2026-01-01T01:00:00Z' }),
   ],
   ['POST', '/api/jobs/{id}/instances/{instanceId}/cancel', S.JOBS_WRITE],
+  ['POST', '/api/jobs/{id}/instances/{instanceId}/callback/redeliver', S.JOBS_WRITE],
   ['GET', '/api/jobs/{id}/instances/{instanceId}', S.JOBS_READ],
   ['GET', '/api/jobs/{id}/instances', S.JOBS_READ],
   ['GET', '/api/nodes', S.NODES_READ],

@@ -3,6 +3,7 @@ export { JobsService, type JobChange, type JobRef } from './jobs.service.js';
 export { JobRunsService } from './job-runs.service.js';
 export { CrontabImportService, type CrontabImportResult } from './crontab-import.service.js';
 export { HandlerCheckService } from './handler-check.service.js';
+export { CallbackUrlCheck, type CallbackUrlField, checkCallbackUrl } from './callback-url-check.service.js';
 export { TaskCapService } from './task-cap.service.js';
 export { type CrontabFile, type JobPatch, type NewJob } from './job-input.js';
 export { type Caller, hasScope, namedApp, requireScope } from './caller.js';

@@ -30,6 +30,8 @@ export interface NewJob {
   retryBackoffMs?: number;
   retryBackoffKind?: BackoffKind;
   enabled?: boolean;
+  /** Where each instance's final state is posted (docs/callbacks.md); null or omitted: the app's registrations. */
+  callbackUrl?: string | null;
 }
 
 /** A change of a job: any subset of its fields; `null` clears the nullable ones (see refuseNulls). */
@@ -71,6 +73,7 @@ export function definitionOf(input: NewJob, namespace: string, appId: string, no
     retryBackoffMs: input.retryBackoffMs ?? 1000,
     retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,
     enabled: input.enabled ?? true,
+    callbackUrl: input.callbackUrl ?? null,
     scheduleState: ScheduleState.OK,
     scheduleError: null,
     nextFireTime: null,

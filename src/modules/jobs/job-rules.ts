@@ -3,7 +3,7 @@ import { type JobDefinition, OverlapPolicy, RoutingStrategy } from '../metadata/
 import { type JobPatch } from './job-input.js';
 
 /** Fields a PATCH may clear with `null`; every other field keeps its value when omitted and refuses null. */
-const NULLABLE_FIELDS: ReadonlySet<string> = new Set(['description', 'routingKey', 'shardParams']);
+const NULLABLE_FIELDS: ReadonlySet<string> = new Set(['description', 'routingKey', 'shardParams', 'callbackUrl']);
 
 /** The audit target of a job. */
 export function jobTarget(def: Pick<JobDefinition, 'id'>): { type: string; id: string } {

@@ -3,12 +3,20 @@ import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { AuditModule } from './audit/audit.module.js';
 import { CrontabImportService } from './crontab-import.service.js';
+import { CallbackUrlCheck } from './callback-url-check.service.js';
 import { HandlerCheckService } from './handler-check.service.js';
 import { JobRunsService } from './job-runs.service.js';
 import { JobsService } from './jobs.service.js';
 import { TaskCapService } from './task-cap.service.js';
 
-const SERVICES = [JobsService, JobRunsService, CrontabImportService, HandlerCheckService, TaskCapService];
+const SERVICES = [
+  JobsService,
+  JobRunsService,
+  CrontabImportService,
+  HandlerCheckService,
+  TaskCapService,
+  CallbackUrlCheck,
+];
 
 /**
  * The job lifecycle as a domain (docs/architecture.md, modules), with the checks it shares with tasks and the

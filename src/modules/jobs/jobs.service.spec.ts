@@ -18,6 +18,7 @@ import type { JobSignals, TriggerService } from '../trigger/index.js';
 import { AuditAction, AuditService } from './audit/audit.service.js';
 import { type Caller } from './caller.js';
 import { HandlerCheckService } from './handler-check.service.js';
+import { CallbackUrlCheck } from './callback-url-check.service.js';
 import { type NewJob } from './job-input.js';
 import { JobsService } from './jobs.service.js';
 
@@ -151,6 +152,7 @@ describe(JobsService.name, () => {
       new AuditService(auditRepo, config, clock),
       trigger,
       new HandlerCheckService(registry, config, clock, EgressPolicy.fromSettings()),
+      new CallbackUrlCheck(EgressPolicy.fromSettings(), { lookup: async () => null }),
       signals,
       config,
       clock,

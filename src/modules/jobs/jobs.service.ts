@@ -18,6 +18,7 @@ import {
   validateTrigger,
 } from '../trigger/index.js';
 import { AuditAction, AuditService, jobSnapshot } from './audit/audit.service.js';
+import { CallbackUrlCheck } from './callback-url-check.service.js';
 import { type Caller, namedApp } from './caller.js';
 import { HandlerCheckService } from './handler-check.service.js';
 import { definitionOf, type JobPatch, type NewJob } from './job-input.js';
@@ -57,13 +58,17 @@ export class JobsService {
     private readonly audit: AuditService,
     private readonly trigger: TriggerService,
     private readonly handlers: HandlerCheckService,
+    private readonly callbackUrls: CallbackUrlCheck,
     private readonly signals: JobSignals,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
   ) {}
 
-  /** @throws ValidationError (bad schedule), ForbiddenError (shell), ConflictError (code taken, job cap). */
+  /**
+   * @throws ValidationError (bad schedule, refused callbackUrl), ForbiddenError (shell), ConflictError (code taken,
+   * job cap).
+   */
   async create(caller: Caller, input: NewJob): Promise<JobDefinition> {
     const def = await this.newDefinition(caller, input);
     const saved = await this.uow.run((em) => this.insertOwned(em, caller, def), READ_COMMITTED);
@@ -82,6 +87,7 @@ export class JobsService {
     checkFireParams(def);
     checkFanOut(def, this.config.jobMaxInstancesPerMinute, fanOutField(def));
     this.handlers.checkJobParams(def);
+    if (def.callbackUrl !== null) await this.callbackUrls.assert(def.appId, def.callbackUrl);
     def.nextFireTime = def.enabled ? first : null;
     return def;
   }
@@ -168,6 +174,7 @@ export class JobsService {
     this.checkPatchFanOut(merged, fields);
     const { handler, params, shardParams, shardTotal } = fields;
     if ([handler, params, shardParams, shardTotal].some((v) => v !== undefined)) this.handlers.checkJobParams(merged);
+    if (typeof fields.callbackUrl === 'string') await this.callbackUrls.assert(before.appId, fields.callbackUrl);
     return { patch, scheduleChanged, now };
   }
 

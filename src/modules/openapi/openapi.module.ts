@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { CallbacksApiModule } from '../callbacks/index.js';
 import { CoordinationModule } from '../coordination/index.js';
 import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
@@ -9,6 +10,7 @@ import { ScopeGuard } from './auth/scope.guard.js';
 import { SignatureGuard } from './auth/signature.guard.js';
 import { SignedRequestMiddleware } from './auth/signed-request.middleware.js';
 import { AuditController } from './controllers/audit.controller.js';
+import { CallbacksController } from './controllers/callbacks.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
 import { JobsController } from './controllers/jobs.controller.js';
 import { NodesController } from './controllers/nodes.controller.js';
@@ -32,8 +34,22 @@ export class OpenApiModule {
   static forRoot(jobs: DynamicModule): DynamicModule {
     return {
       module: OpenApiModule,
-      imports: [MetadataModule, CoordinationModule, DispatchModule, ApiClientModule, jobs],
-      controllers: [TasksController, JobsController, NodesController, ClientsController, AuditController],
+      imports: [
+        MetadataModule,
+        CoordinationModule,
+        DispatchModule,
+        ApiClientModule,
+        jobs,
+        CallbacksApiModule.forRoot(jobs),
+      ],
+      controllers: [
+        TasksController,
+        JobsController,
+        NodesController,
+        ClientsController,
+        AuditController,
+        CallbacksController,
+      ],
       providers: [
         TasksService,
         ClientsService,

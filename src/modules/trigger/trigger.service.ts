@@ -308,6 +308,8 @@ export class TriggerService {
           routingKey: key === undefined || key === null ? null : String(key).slice(0, 255),
           params: own,
           dueAt,
+          // The job's callback URL as it is now: a later PATCH affects later instances only (docs/callbacks.md).
+          callbackUrl: def.callbackUrl ?? null,
         },
         now,
       );

@@ -27,6 +27,9 @@ export enum AuditAction {
   CLIENT_UPDATE = 'CLIENT_UPDATE',
   CLIENT_DISABLE = 'CLIENT_DISABLE',
   CLIENT_ROTATE_SECRET = 'CLIENT_ROTATE_SECRET',
+  CALLBACK_REGISTER = 'CALLBACK_REGISTER',
+  CALLBACK_DELETE = 'CALLBACK_DELETE',
+  CALLBACK_REDELIVER = 'CALLBACK_REDELIVER',
 }
 
 /** Largest JSON of one snapshot, bytes: a row that does not fit its TEXT column would fail the change. */

@@ -95,10 +95,11 @@ export class CallbackDeliveryRepository {
 
   /**
    * Sends delivery `id` again from the start (docs/callbacks.md "Redeliver"): PENDING, no tries, due `now`, its
-   * claim dropped (a sender still holding it loses its write). @returns false when there is no such row.
+   * claim dropped (a sender still holding it loses its write); inside `em` when given. @returns false when there
+   * is no such row.
    */
-  async redeliver(id: string, now: number): Promise<boolean> {
-    const res = await this.ds.getRepository(CallbackDelivery).update(
+  async redeliver(id: string, now: number, em?: EntityManager): Promise<boolean> {
+    const res = await (em ?? this.ds.manager).getRepository(CallbackDelivery).update(
       { id },
       {
         state: CallbackState.PENDING,

@@ -10,6 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { MAX_SHARDS } from '../../../common/index.js';
+import { CallbackRedeliver } from '../../callbacks/index.js';
 import {
   type Caller,
   CrontabImportService,
@@ -30,10 +31,12 @@ import {
   TriggerJobDto,
   UpdateJobDto,
 } from '../dto/job.dto.js';
+import { CallbackViewDto, NO_DELIVERY_409, REDELIVER_DESCRIPTION } from '../dto/callback.dto.js';
 import { JobViewDto } from '../dto/job-view.dto.js';
 import { OwnerListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
 import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
+import { toCallbackView } from '../views/callback-view.js';
 import { toTaskView } from '../views/instance-view.js';
 
 const NOT_YOURS =
@@ -84,6 +87,7 @@ export class JobsController {
     private readonly runs: JobRunsService,
     private readonly importer: CrontabImportService,
     private readonly handlers: HandlerCheckService,
+    private readonly callbacks: CallbackRedeliver,
   ) {}
 
   @Post()
@@ -207,8 +211,11 @@ export class JobsController {
     @Body() dto: TriggerJobDto,
   ): Promise<TriggerViewDto> {
     const [first, ...others] = await this.runs.triggerNow(caller, ref(id, q), dto.params);
-    const shards = others.length > 0 ? { shards: [first, ...others].map((i) => toTaskView(i)) } : {};
-    return { ...toTaskView(first), ...shards };
+    // A fire inserted CANCELLED (overlap SKIP) has its delivery already.
+    const sent = await this.callbacks.deliveriesOf([first, ...others].map((i) => i.id));
+    const view = (i: (typeof others)[number]) => toTaskView(i, undefined, undefined, sent.get(i.id));
+    const shards = others.length > 0 ? { shards: [first, ...others].map(view) } : {};
+    return { ...view(first), ...shards };
   }
 
   @Post(':id/backfill')
@@ -241,7 +248,25 @@ export class JobsController {
     @Param('instanceId') instanceId: string,
     @Query() q: OwnerQueryDto,
   ): Promise<TaskViewDto> {
-    return toTaskView(await this.runs.cancelInstance(caller, ref(id, q), instanceId));
+    const row = await this.runs.cancelInstance(caller, ref(id, q), instanceId);
+    return toTaskView(row, undefined, undefined, (await this.callbacks.deliveriesOf([row.id])).get(row.id));
+  }
+
+  @Post(':id/instances/:instanceId/callback/redeliver')
+  @HttpCode(202)
+  @RequireScope(Scope.JOBS_WRITE)
+  @ApiOperation({ summary: "Send one instance's callback again", description: REDELIVER_DESCRIPTION })
+  @ApiAcceptedResponse({ type: CallbackViewDto })
+  @ApiNotFoundResponse({ description: `${NOT_YOURS} Or the instance is not one of its.` })
+  @ApiConflictResponse({ description: NO_DELIVERY_409 })
+  async redeliverInstance(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('instanceId') instanceId: string,
+    @Query() q: OwnerQueryDto,
+  ): Promise<CallbackViewDto> {
+    const { instance } = await this.runs.instanceOf(caller, ref(id, q), instanceId);
+    return toCallbackView(await this.callbacks.redeliver(caller, instance));
   }
 
   @Get(':id/instances/:instanceId')
@@ -256,12 +281,17 @@ export class JobsController {
     @Query() q: OwnerQueryDto,
   ): Promise<TaskViewDto> {
     const { instance, attempts } = await this.runs.instanceOf(caller, ref(id, q), instanceId);
-    return toTaskView(instance, attempts, await this.handlers.waitingNote(instance));
+    const callback = (await this.callbacks.deliveriesOf([instance.id])).get(instance.id);
+    return toTaskView(instance, attempts, await this.handlers.waitingNote(instance), callback);
   }
 
   @Get(':id/instances')
   @RequireScope(Scope.JOBS_READ)
-  @ApiOperation({ summary: 'Recent instances of the job, newest fire first (paged by offset and limit)' })
+  @ApiOperation({
+    summary: 'Recent instances of the job, newest fire first (paged by offset and limit)',
+    description: 'Each as GET of one instance without its attempts (callbackUrl and callback included).',
+  })
+  @ApiOkResponse({ type: [TaskViewDto] })
   @ApiNotFoundResponse({ description: NOT_YOURS })
   async instances(
     @CurrentCaller() caller: Caller,
@@ -269,7 +299,8 @@ export class JobsController {
     @Query() q: OwnerListQueryDto,
   ): Promise<TaskViewDto[]> {
     const rows = await this.runs.instancesOf(caller, ref(id, q), q.offset ?? 0, q.limit ?? 50);
-    return rows.map((i) => toTaskView(i));
+    const sent = await this.callbacks.deliveriesOf(rows.map((i) => i.id)); // one query for the page
+    return rows.map((i) => toTaskView(i, undefined, undefined, sent.get(i.id)));
   }
 
   private view(d: Parameters<typeof JobViewDto.of>[0]): JobViewDto {

@@ -26,7 +26,10 @@ import {
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
 import { problemFields } from '../filters/problem-details.filter.js';
 import { toTaskView } from '../views/instance-view.js';
+import { CallbackRedeliver } from '../../callbacks/index.js';
 import { type Caller, HandlerCheckService } from '../../jobs/index.js';
+import { CallbackViewDto, NO_DELIVERY_409, REDELIVER_DESCRIPTION } from '../dto/callback.dto.js';
+import { toCallbackView } from '../views/callback-view.js';
 import { TasksService } from '../services/tasks.service.js';
 
 const CAP_429 =
@@ -46,6 +49,7 @@ export class TasksController {
   constructor(
     private readonly tasks: TasksService,
     private readonly handlers: HandlerCheckService,
+    private readonly callbacks: CallbackRedeliver,
   ) {}
 
   @Post()
@@ -128,7 +132,23 @@ export class TasksController {
     @Param('requestId') requestId: string,
     @Query() q: OwnerQueryDto,
   ): Promise<TaskViewDto> {
-    return toTaskView(await this.tasks.cancel(caller, requestId, q.appId));
+    const row = await this.tasks.cancel(caller, requestId, q.appId);
+    return toTaskView(row, undefined, undefined, (await this.callbacks.deliveriesOf([row.id])).get(row.id));
+  }
+
+  @Post(':requestId/callback/redeliver')
+  @HttpCode(202)
+  @RequireScope(Scope.TASKS_WRITE)
+  @ApiOperation({ summary: "Send the task's callback again", description: REDELIVER_DESCRIPTION })
+  @ApiAcceptedResponse({ type: CallbackViewDto })
+  @ApiNotFoundResponse({ description: ADMIN_APP })
+  @ApiConflictResponse({ description: NO_DELIVERY_409 })
+  async redeliver(
+    @CurrentCaller() caller: Caller,
+    @Param('requestId') requestId: string,
+    @Query() q: OwnerQueryDto,
+  ): Promise<CallbackViewDto> {
+    return toCallbackView(await this.callbacks.redeliver(caller, await this.tasks.get(caller, requestId, q.appId)));
   }
 
   @Get(':requestId')
@@ -137,7 +157,8 @@ export class TasksController {
     summary: 'Task status',
     description:
       'Status, attempt, node, result or error, and timestamps of one of your tasks, with every attempt so far ' +
-      '(node, fencing token, status, times, error).',
+      '(node, fencing token, status, times, error), its callbackUrl and its callback delivery (`callback`: ' +
+      'status PENDING, RETRYING, DELIVERED or CALLBACK_FAILED, attempts, last answer; null until it is final).',
   })
   @ApiOkResponse({ type: TaskViewDto })
   @ApiNotFoundResponse({ description: ADMIN_APP })
@@ -147,6 +168,7 @@ export class TasksController {
     @Query() q: OwnerQueryDto,
   ): Promise<TaskViewDto> {
     const row = await this.tasks.get(caller, requestId, q.appId);
-    return toTaskView(row, await this.tasks.attemptsOf(row.id), await this.handlers.waitingNote(row));
+    const callback = (await this.callbacks.deliveriesOf([row.id])).get(row.id);
+    return toTaskView(row, await this.tasks.attemptsOf(row.id), await this.handlers.waitingNote(row), callback);
   }
 }

@@ -1,6 +1,7 @@
 import { getMetadataStorage } from 'class-validator';
 import { getMetadataArgsStorage } from 'typeorm';
-import { JobDefinition, JobInstance } from '../../metadata/index.js';
+import { CallbackRegistration, JobDefinition, JobInstance } from '../../metadata/index.js';
+import { RegisterCallbackDto } from './callback.dto.js';
 import { CreateJobDto, ImportCrontabDto } from './job.dto.js';
 import { SubmitTaskDto } from './task.dto.js';
 
@@ -45,6 +46,10 @@ describe('DTO string bounds fit their columns', () => {
     [SubmitTaskDto, 'requestId', JobInstance, 'requestId'],
     [SubmitTaskDto, 'handler', JobInstance, 'handler'],
     [SubmitTaskDto, 'routingKey', JobInstance, 'routingKey'],
+    [SubmitTaskDto, 'callbackUrl', JobInstance, 'callbackUrl'],
+    [CreateJobDto, 'callbackUrl', JobDefinition, 'callbackUrl'],
+    [RegisterCallbackDto, 'url', CallbackRegistration, 'url'],
+    [RegisterCallbackDto, 'handler', CallbackRegistration, 'handler'],
     [ImportCrontabDto, 'timeZone', JobDefinition, 'timeZone'],
   ];
 
@@ -68,6 +73,7 @@ describe('DTO string bounds fit their columns', () => {
       (c) => c.target === JobDefinition && c.options.type === 'varchar' && written.has(c.propertyName),
     );
     expect(strings.map((c) => c.propertyName).sort()).toEqual([
+      'callbackUrl',
       'code',
       'description',
       'handler',

@@ -25,6 +25,14 @@ export class JobViewDto {
   @ApiProperty() retryBackoffMs: number;
   @ApiProperty() retryBackoffKind: string;
   @ApiProperty() enabled: boolean;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      "Where each new instance's final state is POSTed (copied into the instance when it is created); null: the " +
+      "app's registrations decide (docs/callbacks.md).",
+  })
+  callbackUrl: string | null;
   @ApiProperty({ description: 'OK, or ERROR when the next fire could not be computed (see scheduleError).' })
   scheduleState: string;
   @ApiProperty({ nullable: true, type: String }) scheduleError: string | null;
@@ -70,6 +78,7 @@ export class JobViewDto {
       retryBackoffMs: d.retryBackoffMs,
       retryBackoffKind: d.retryBackoffKind,
       enabled: d.enabled,
+      callbackUrl: d.callbackUrl ?? null,
       scheduleState: d.scheduleState,
       scheduleError: d.scheduleError,
       nextFireTime: iso(d.nextFireTime),

@@ -18,6 +18,7 @@ import {
 import {
   MAX_BACKFILL_FIRES,
   MAX_BACKFILL_INSTANCES,
+  MAX_CALLBACK_URL_CHARS,
   MAX_CODE_CHARS,
   MAX_CRONTAB_CHARS,
   MAX_IMPORT_ENTRIES,
@@ -32,6 +33,7 @@ import {
   MAX_FILE_NAME_CHARS,
 } from '../../../common/index.js';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
+import { CALLBACK_URL_DESCRIPTION } from './callback.dto.js';
 import { CODE_PATTERN, MaxJsonBytes, NAME_PATTERN } from './validators.js';
 
 const FILE_NAME_PATTERN = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_FILE_NAME_CHARS}}$`);
@@ -232,6 +234,20 @@ export class CreateJobDto {
   @IsOptional()
   @IsBoolean()
   enabled?: boolean;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: MAX_CALLBACK_URL_CHARS,
+    example: 'https://hooks.example.com/tickwheel',
+    description:
+      `${CALLBACK_URL_DESCRIPTION} Copied into each instance when it is created (a fire, trigger-now, backfill): a ` +
+      `PATCH affects later instances only; PATCH with null clears it.`,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_CALLBACK_URL_CHARS)
+  callbackUrl?: string | null;
 }
 
 /** PATCH /api/jobs/{id} body: any subset of the create fields. */

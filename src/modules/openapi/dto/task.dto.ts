@@ -15,8 +15,15 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MAX_BATCH_TASKS, MAX_CODE_CHARS, MAX_PARAMS_BYTES, MAX_TEXT_CHARS } from '../../../common/index.js';
+import {
+  MAX_BATCH_TASKS,
+  MAX_CALLBACK_URL_CHARS,
+  MAX_CODE_CHARS,
+  MAX_PARAMS_BYTES,
+  MAX_TEXT_CHARS,
+} from '../../../common/index.js';
 import { BackoffKind } from '../../metadata/index.js';
+import { CALLBACK_URL_DESCRIPTION, CallbackViewDto } from './callback.dto.js';
 import { MaxJsonBytes, NAME_PATTERN } from './validators.js';
 
 /** POST /api/tasks body. */
@@ -107,6 +114,16 @@ export class SubmitTaskDto {
   @IsString()
   @MaxLength(MAX_TEXT_CHARS)
   routingKey?: string;
+
+  @ApiPropertyOptional({
+    description: CALLBACK_URL_DESCRIPTION,
+    example: 'https://hooks.example.com/tickwheel',
+    maxLength: MAX_CALLBACK_URL_CHARS,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_CALLBACK_URL_CHARS)
+  callbackUrl?: string;
 }
 
 /** 202 answer of POST /api/tasks. */
@@ -218,6 +235,21 @@ export class TaskViewDto {
   @ApiProperty({ nullable: true, type: String }) dispatchedAt: string | null;
   @ApiProperty({ nullable: true, type: String }) startedAt: string | null;
   @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: "The instance's own callback URL (the task's, or its job's when it was created); null: none.",
+  })
+  callbackUrl: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: CallbackViewDto,
+    description:
+      'The callback delivery, written when the instance reached its final state with a callback URL (its own, ' +
+      "else the app's registration for the handler, else its default); null before that, or when none applied. " +
+      'POST …/callback/redeliver sends it again.',
+  })
+  callback: CallbackViewDto | null;
   @ApiPropertyOptional({
     type: [AttemptViewDto],
     description:

@@ -17,6 +17,7 @@ import {
 import {
   AuditAction,
   AuditService,
+  CallbackUrlCheck,
   type Caller,
   HandlerCheckService,
   namedApp,
@@ -72,6 +73,7 @@ export class TasksService {
     private readonly dispatch: DispatchService,
     private readonly cancels: CancelService,
     private readonly handlers: HandlerCheckService,
+    private readonly callbackUrls: CallbackUrlCheck,
     private readonly caps: TaskCapService,
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -85,13 +87,15 @@ export class TasksService {
    * and a busy API makes one write per group instead of one per task. Of two submits with one requestId
    * in a group the later is judged against the earlier, as if it came after it: a replay, or a 409.
    * @throws ConflictError when `requestId` was used by this app with another body.
-   * @throws ForbiddenError (shell without the scope), TooManyUnfinishedError (the app's cap), ValidationError.
+   * @throws ForbiddenError (shell without the scope), TooManyUnfinishedError (the app's cap), ValidationError (also
+   * a refused callbackUrl, CallbackUrlCheck).
    * @throws the group's write error (a 500) for every submit of a group whose write failed.
    */
   async submit(caller: Caller, dto: SubmitTaskDto): Promise<SubmitResult> {
     this.handlers.assertMayUse(caller, dto.handler);
     await this.handlers.assertRunnable(dto.handler);
     this.handlers.checkParams(dto.handler, dto.params ?? {});
+    if (dto.callbackUrl !== undefined) await this.callbackUrls.assert(caller.appId, dto.callbackUrl);
     await this.caps.admit(caller, 1);
     const row = this.newTaskRow(caller.appId, dto, this.clock.now());
     const { instance, created, first } = await this.singles.submit(caller.appId, row);
@@ -111,6 +115,10 @@ export class TasksService {
    */
   async submitBatch(caller: Caller, tasks: SubmitTaskDto[]): Promise<BatchItemOutcome[]> {
     await this.assertHandlers(caller, tasks);
+    const urls = tasks.flatMap((t, i) =>
+      t.callbackUrl === undefined ? [] : [{ url: t.callbackUrl, field: `tasks[${i}].callbackUrl` }],
+    );
+    await this.callbackUrls.assertAll(caller.appId, urls);
     await this.caps.admit(caller, tasks.length);
     const now = this.clock.now();
     const rows = tasks.map((t) => this.newTaskRow(caller.appId, t, now));
@@ -174,6 +182,7 @@ export class TasksService {
         routingStrategy: dto.routingKey ? RoutingStrategy.CONSISTENT_HASH : RoutingStrategy.ROUND_ROBIN,
         params: dto.params ?? {},
         dueAt: now + (dto.delayMs ?? 0),
+        callbackUrl: dto.callbackUrl ?? null,
       },
       now,
     );

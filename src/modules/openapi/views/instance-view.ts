@@ -1,4 +1,11 @@
-import { CorruptJson, describeCorruptRow, JobAttempt, JobInstance } from '../../metadata/index.js';
+import {
+  type CallbackDelivery,
+  CorruptJson,
+  describeCorruptRow,
+  JobAttempt,
+  JobInstance,
+} from '../../metadata/index.js';
+import { toCallbackView } from './callback-view.js';
 import { AttemptViewDto, TaskViewDto } from '../dto/task.dto.js';
 import { iso } from './iso.js';
 
@@ -18,9 +25,14 @@ function toAttemptView(a: JobAttempt): AttemptViewDto {
 /**
  * The public view of an instance (task or job fire); with `attempts` (a read of one instance), its attempt trail
  * too. A field whose stored JSON cannot be read (a corrupt row) is null, and the note says so, after the
- * `waiting` note when there is one.
+ * `waiting` note when there is one. `callback`: the instance's delivery (CallbackRedeliver.deliveriesOf), if any.
  */
-export function toTaskView(i: JobInstance, attempts?: JobAttempt[], waiting?: string): TaskViewDto {
+export function toTaskView(
+  i: JobInstance,
+  attempts?: JobAttempt[],
+  waiting?: string,
+  callback?: CallbackDelivery | null,
+): TaskViewDto {
   const corrupt = describeCorruptRow(i);
   const note = [waiting, corrupt === null ? undefined : `${corrupt}: shown as null`]
     .filter((n) => n !== undefined)
@@ -46,6 +58,8 @@ export function toTaskView(i: JobInstance, attempts?: JobAttempt[], waiting?: st
     dispatchedAt: iso(i.dispatchedAt),
     startedAt: iso(i.startedAt),
     finishedAt: iso(i.finishedAt),
+    callbackUrl: i.callbackUrl ?? null,
+    callback: callback ? toCallbackView(callback) : null,
     ...(attempts ? { attempts: attempts.map(toAttemptView) } : {}),
     ...(note ? { note } : {}),
   };

@@ -1,0 +1,15 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { MetadataModule } from '../../metadata/index.js';
+import { CallbackRedeliver } from './callback-redeliver.service.js';
+import { CallbackRegistrations } from './callback-registrations.service.js';
+
+const SERVICES = [CallbackRegistrations, CallbackRedeliver];
+
+/** The callbacks domain behind the API (docs/callbacks.md): registrations, the deliveries' views and redeliver. */
+@Module({})
+export class CallbacksApiModule {
+  /** @param jobs the app's one JobsModule.forRoot(...) instance (audit, the callback URL check). */
+  static forRoot(jobs: DynamicModule): DynamicModule {
+    return { module: CallbacksApiModule, imports: [MetadataModule, jobs], providers: SERVICES, exports: SERVICES };
+  }
+}

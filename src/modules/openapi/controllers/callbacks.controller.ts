@@ -1,0 +1,83 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { MAX_CALLBACK_REGISTRATIONS } from '../../../common/index.js';
+import { CallbackRegistrations } from '../../callbacks/index.js';
+import { type Caller } from '../../jobs/index.js';
+import { Scope } from '../../metadata/index.js';
+import { CurrentCaller } from '../auth/caller.js';
+import { RequireScope } from '../auth/scope.guard.js';
+import { Signed } from '../auth/signed.decorator.js';
+import {
+  CallbackRegistrationListDto,
+  CallbackRegistrationViewDto,
+  RegisterCallbackDto,
+} from '../dto/callback.dto.js';
+import { CallbackHandlerQueryDto, CallbackOwnerQueryDto } from '../dto/owner-query.dto.js';
+import { toRegistrationView } from '../views/callback-view.js';
+
+const OWN_APP =
+  "The calling app's registrations only: another app never sees or changes them (an admin names another app " +
+  'with ?appId=).';
+const REGISTER_DESCRIPTION =
+  "Sets the app's default callback URL (no handler) or the one for a handler name, replacing the one it had. A " +
+  "final state goes to the task's or job's callbackUrl, else the registration for its handler, else the default " +
+  '(docs/callbacks.md "Where a callback goes"); a registration applies to every instance that finishes after it ' +
+  `commits. At most ${MAX_CALLBACK_REGISTRATIONS} registrations per app (a 409 naming handler beyond). Deliveries ` +
+  'are signed with the app secret: X-Tickwheel-Signature is v1=<hex HMAC-SHA256(secret, "<X-Tickwheel-Timestamp>.' +
+  '<raw body>")>; verifyCallback of the client checks it (docs/callbacks.md "Verifying"). Audit-logged ' +
+  `(CALLBACK_REGISTER). ${OWN_APP}`;
+
+/** An app's callback registrations (docs/callbacks.md, docs/api.md `/api/callbacks`). */
+@ApiTags('callbacks')
+@Signed()
+@Controller('api/callbacks')
+export class CallbacksController {
+  constructor(private readonly registrations: CallbackRegistrations) {}
+
+  @Post('register')
+  @HttpCode(200)
+  @RequireScope(Scope.TASKS_WRITE)
+  @ApiOperation({ summary: 'Register a callback URL (default or per handler)', description: REGISTER_DESCRIPTION })
+  @ApiOkResponse({ type: CallbackRegistrationViewDto })
+  @ApiBadRequestResponse({ description: 'A refused url (field url, with the reason) or handler.' })
+  @ApiConflictResponse({ description: `The app holds ${MAX_CALLBACK_REGISTRATIONS} registrations already.` })
+  @ApiNotFoundResponse({ description: 'An admin named an app that has no client.' })
+  async register(
+    @CurrentCaller() caller: Caller,
+    @Body() dto: RegisterCallbackDto,
+    @Query() q: CallbackOwnerQueryDto,
+  ): Promise<CallbackRegistrationViewDto> {
+    return toRegistrationView(await this.registrations.register(caller, dto.url, dto.handler, q.appId));
+  }
+
+  @Get()
+  @RequireScope(Scope.TASKS_READ)
+  @ApiOperation({ summary: "The app's callback registrations", description: OWN_APP })
+  @ApiOkResponse({ type: CallbackRegistrationListDto })
+  async list(@CurrentCaller() caller: Caller, @Query() q: CallbackOwnerQueryDto): Promise<CallbackRegistrationListDto> {
+    return { items: (await this.registrations.list(caller, q.appId)).map(toRegistrationView) };
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @RequireScope(Scope.TASKS_WRITE)
+  @ApiOperation({
+    summary: 'Remove a callback registration',
+    description:
+      "Removes the registration of ?handler= (omitted: the app's default); instances that finish after it use the " +
+      `next rule. Deliveries already written keep their URL. Audit-logged (CALLBACK_DELETE). ${OWN_APP}`,
+  })
+  @ApiNoContentResponse({ description: 'Removed.' })
+  @ApiNotFoundResponse({ description: 'The app has no registration for this handler (or no default).' })
+  async remove(@CurrentCaller() caller: Caller, @Query() q: CallbackHandlerQueryDto): Promise<void> {
+    await this.registrations.remove(caller, q.handler, q.appId);
+  }
+}
