@@ -26,6 +26,7 @@ export type NewJobInstance = Pick<
       | 'shardIndex'
       | 'shardTotal'
       | 'maxConcurrency'
+      | 'callbackUrl'
     >
   > & { status?: InitialStatus };
 
