@@ -50,7 +50,8 @@ export class QuarantineService {
 
   /**
    * Marks `row` (as read) FAILED with `reason` in one conditional transition, closing its RUNNING attempt and
-   * writing its callback delivery (docs/callbacks.md "Outbox") in the same transaction. @returns whether this call moved it (false: another writer moved it first).
+   * writing its callback delivery (docs/callbacks.md "Outbox") in the same transaction.
+   * @returns whether this call moved it (false: another writer moved it first).
    */
   async quarantine(row: JobInstance, reason: string): Promise<boolean> {
     const now = this.clock.now();

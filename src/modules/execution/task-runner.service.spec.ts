@@ -25,7 +25,8 @@ const NOW = 1_800_000_000_000;
 /**
  * The finishing write of an attempt (docs/state-machine.md, docs/execution.md), the close of its job_attempt row
  * and the callback delivery of a final state (never of a retry; docs/callbacks.md "Outbox") commit in one
- * transaction (UnitOfWork), so a node killed between them cannot leave the attempt RUNNING for ever; what follows the commit (delay queue, metrics) happens only when the write won.
+ * transaction (UnitOfWork), so a node killed between them cannot leave the attempt RUNNING for ever; what
+ * follows the commit (delay queue, metrics) happens only when the write won.
  */
 describe('TaskRunner finishing write', () => {
   let log: string[];

@@ -234,11 +234,7 @@ export class TriggerService {
     return { created: created.length, next, staged };
   }
 
-  /**
-   * INSERT IGNOREs `rows` and, in the same transaction, the callback deliveries of those written CANCELLED (SKIP
-   * overlap or misfire, a REPLACE victim of the same batch; docs/callbacks.md "Outbox"). @returns the ids
-   * written: fewer rows than planned when another leader or request wrote some of these fires first.
-   */
+  /** INSERT IGNOREs `rows`, then the deliveries of those written CANCELLED. @returns the ids this really wrote. */
   private async insertWithDeliveries(em: Tx, rows: JobInstance[], now: number): Promise<Set<string>> {
     const inserted = await this.instances.insertIgnore(em, rows);
     const ids = rows.map((r) => r.id);
@@ -282,10 +278,7 @@ export class TriggerService {
     for (const row of fired) if (row.status === JobInstanceStatus.CANCELLED) row.finishedAt = row.createdAt;
   }
 
-  /**
-   * One fire's rows, one per shard, shard params merged over `params`; the routing key read from params; each
-   * carries the job's callback URL as it is now (docs/callbacks.md "Where a callback goes").
-   */
+  /** One fire's rows, one per shard, shard params over `params`, the routing key from params, the job's callbackUrl. */
   private newFire(
     def: JobDefinition,
     fireTime: number,
