@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL } from '../coordination/index.js';
 import {
+  CallbackDeliveryRepository,
   FINAL_STATUSES,
   JobAttemptRepository,
   JobInstance,
@@ -38,6 +39,7 @@ export class CancelService {
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly deliveries: CallbackDeliveryRepository,
   ) {}
 
   /**
@@ -54,21 +56,22 @@ export class CancelService {
     }
   }
 
-  /** One conditional cancel of `row` in the status and attempt it was read with; false when the row moved. */
+  /**
+   * One conditional cancel of `row` in the status and attempt it was read with, committed with its callback
+   * delivery (docs/callbacks.md "Outbox") and `inTx`; false when the row moved.
+   */
   private async cancelAsRead(row: JobInstance, reason: string, inTx?: InCancelTransaction): Promise<boolean> {
     const now = this.clock.now();
     const leaseUntil = this.admission.stopGraceOnCancel(row, now);
     const patch = { finishedAt: now, leaseUntil, error: reason.slice(0, 1000) };
     const guard = { attempt: row.attempt };
     const to = JobInstanceStatus.CANCELLED;
-    const transition = (em?: Tx) => this.instances.transition(row.id, row.status, to, guard, patch, now, em);
-    const won = !inTx
-      ? await transition()
-      : await this.uow.run(async (em) => {
-          const w = await transition(em);
-          if (w) await inTx(em, row);
-          return w;
-        });
+    const won = await this.uow.run(async (em: Tx) => {
+      if (!(await this.instances.transition(row.id, row.status, to, guard, patch, now, em))) return false;
+      await this.deliveries.enqueueFinal(em, [row], now);
+      if (inTx) await inTx(em, row);
+      return true;
+    });
     if (!won) return false;
     this.metrics.instancesFinished.inc({ status: JobInstanceStatus.CANCELLED });
     if (row.status !== JobInstanceStatus.RUNNING) {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import {
+  CallbackDeliveryRepository,
   CORRUPT_ROW,
   corruptionOf,
   JobAttemptRepository,
@@ -29,6 +30,7 @@ export class QuarantineService {
     private readonly metrics: MetricsService,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly deliveries: CallbackDeliveryRepository,
   ) {}
 
   /** Quarantines the corrupt rows of `rows` and returns the others, in order. Never throws for one row. */
@@ -47,8 +49,9 @@ export class QuarantineService {
   }
 
   /**
-   * Marks `row` (as read) FAILED with `reason` in one conditional transition, closing its RUNNING attempt in the
-   * same transaction. @returns whether this call moved it (false: another writer moved it first).
+   * Marks `row` (as read) FAILED with `reason` in one conditional transition, closing its RUNNING attempt and
+   * writing its callback delivery (docs/callbacks.md "Outbox") in the same transaction.
+   * @returns whether this call moved it (false: another writer moved it first).
    */
   async quarantine(row: JobInstance, reason: string): Promise<boolean> {
     const now = this.clock.now();
@@ -57,12 +60,16 @@ export class QuarantineService {
     const won = await this.uow.run(async (em) => {
       const patch = { leaseUntil: null, finishedAt: now, error: reason };
       const moved = await this.instances.transition(row.id, row.status, S.FAILED, guard, patch, now, em);
-      if (moved && running) {
+      if (!moved) return false;
+      if (running) {
         const nodeId = row.nodeId ?? 'unknown';
         await this.attempts.start(row.id, row.attempt, nodeId, row.fencingToken, row.startedAt ?? now, em);
         await this.attempts.finish(row.id, row.attempt, S.FAILED, reason, now, em);
       }
-      return moved;
+      // Only plain columns: the JSON ones are what is corrupt. A URL without a host gets no delivery, no throw.
+      const { id, appId, handler, callbackUrl } = row;
+      await this.deliveries.enqueueFinal(em, [{ id, appId, handler, callbackUrl }], now);
+      return true;
     });
     if (!won) return false;
     this.metrics.rowsQuarantined.inc({ reason: CORRUPT_ROW });

@@ -3,6 +3,7 @@ import { jest } from '@jest/globals';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort, LiveNode } from '../coordination/index.js';
 import {
+  type CallbackDeliveryRepository,
   type JobAttemptRepository,
   JobInstance,
   type JobInstanceRepository,
@@ -130,6 +131,7 @@ describe('ReconcilerService offline watch', () => {
       config,
       clockAt(() => Date.now()),
       { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork,
+      { enqueueFinal: async () => 0 } as unknown as CallbackDeliveryRepository,
     );
   });
 

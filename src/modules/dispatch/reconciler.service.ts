@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
 import { decideOutcome, type TakeBackReason } from '../execution/index.js';
 import {
+  CallbackDeliveryRepository,
   JobAttemptRepository,
   JobInstance,
   JobInstanceRepository,
@@ -53,6 +54,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly deliveries: CallbackDeliveryRepository,
   ) {}
 
   /** Moves due ids out of the delay queue into dispatch. Returns how many were taken. */
@@ -229,7 +231,10 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     }
   }
 
-  /** Takes a row back as {@link decideOutcome} says. @returns its id when it went back to PENDING, else null. */
+  /**
+   * Takes a row back as {@link decideOutcome} says; a final one (no attempt left) gets its callback delivery in
+   * the same transaction (docs/callbacks.md "Outbox"). @returns its id when it went back to PENDING, else null.
+   */
   private async takeBack(row: JobInstance, reason: TakeBackReason): Promise<string | null> {
     const now = this.clock.now();
     const running = row.status === JobInstanceStatus.RUNNING;
@@ -245,6 +250,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
       const moved = await this.instances.transition(row.id, row.status, status, guard, patch, now, em);
       if (!moved) return false;
       await this.closeAttempt(row, reason, now, em);
+      if (!backToPending) await this.deliveries.enqueueFinal(em, [row], now);
       return true;
     });
     if (!won) return null;

@@ -1,6 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import { type Clock, GroupCommitter } from '../../common/index.js';
 import {
+  CallbackDeliveryRepository,
   ExecutionLedger,
   JobInstance,
   JobInstanceRepository,
@@ -26,10 +27,14 @@ const FINISH_BATCH = 256;
 /** How long a finishing write is retried through transient errors; beyond, the lease takes the row back. */
 const FINISH_RETRY_MS = 30_000;
 
+/** The final states a finishing write makes (CANCELLED only closes the attempt: its canceller wrote the state). */
+const FINAL_HERE = new Set<S>([S.SUCCESS, S.FAILED, S.TIMEOUT]);
+
 /**
  * The group commit of finishing writes (docs/execution.md): attempts that end while a transaction is open go
  * together in the next one. Each row's write is conditional on its fencing token (a group's SUCCESSes in one
- * UPDATE, other outcomes one transition each); the winners' attempt rows close in the same transaction.
+ * UPDATE, other outcomes one transition each); the winners' attempt rows close, and the winners that reached a
+ * final state get their callback delivery (docs/callbacks.md "Outbox"), in the same transaction.
  */
 export class FinishWriter {
   private readonly groups = new GroupCommitter<FinishingWrite, boolean | Error>(
@@ -43,6 +48,7 @@ export class FinishWriter {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly uow: UnitOfWork,
+    private readonly deliveries: CallbackDeliveryRepository,
   ) {}
 
   /** Resolves once committed: won (CANCELLED always: only its attempt closes), false (stale token), or the error. */
@@ -92,8 +98,12 @@ export class FinishWriter {
     return won;
   }
 
-  /** One transaction: the finishing writes and their attempt rows commit together (none left RUNNING for ever). */
-  private async writeRound(em: Tx | undefined, group: FinishingWrite[], now: number): Promise<boolean[]> {
+  /**
+   * One transaction: the finishing writes, their attempt rows and the final ones' deliveries commit together (none
+   * left RUNNING for ever, no final state without its delivery). A won write found already committed
+   * ({@link isOwnEarlierWrite}) enqueues again harmlessly: INSERT IGNORE on the delivery's instance id.
+   */
+  private async writeRound(em: Tx, group: FinishingWrite[], now: number): Promise<boolean[]> {
     const successes = group.filter((e) => e.status === S.SUCCESS);
     const succeeded =
       successes.length === 0
@@ -129,6 +139,8 @@ export class FinishWriter {
         error: e.outcome.status === S.SUCCESS ? null : e.outcome.error,
       }));
     if (ended.length > 0) await this.ledger.endAttempts(em, ended, now);
+    const finals = group.filter((e, k) => won[k] && FINAL_HERE.has(e.status)).map((e) => e.row);
+    await this.deliveries.enqueueFinal(em, finals, now);
     return won;
   }
 
@@ -136,7 +148,7 @@ export class FinishWriter {
    * Whether a transition that matched no row finds it as this very write leaves it (an earlier try committed, its
    * answer lost): same status, attempt, token, `updated_at` and error. Taken for lost, it would skip its follow-ups.
    */
-  private async isOwnEarlierWrite(em: Tx | undefined, e: FinishingWrite): Promise<boolean> {
+  private async isOwnEarlierWrite(em: Tx, e: FinishingWrite): Promise<boolean> {
     const [now] = await this.ledger.findMany([e.row.id], em);
     return (
       !!now &&

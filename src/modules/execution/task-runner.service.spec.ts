@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort } from '../coordination/index.js';
 import {
   BackoffKind,
+  type CallbackDeliveryRepository,
   type EndedAttempt,
   type ExecutionLedger,
   JobInstance,
@@ -22,9 +23,10 @@ import { TaskRunner } from './task-runner.service.js';
 const NOW = 1_800_000_000_000;
 
 /**
- * The finishing write of an attempt (docs/state-machine.md, docs/execution.md) and the close of its job_attempt
- * row commit in one transaction (UnitOfWork), so a node killed between them cannot leave the attempt RUNNING for
- * ever; what follows the commit (delay queue, metrics) happens only when the write won.
+ * The finishing write of an attempt (docs/state-machine.md, docs/execution.md), the close of its job_attempt row
+ * and the callback delivery of a final state (never of a retry; docs/callbacks.md "Outbox") commit in one
+ * transaction (UnitOfWork), so a node killed between them cannot leave the attempt RUNNING for ever; what
+ * follows the commit (delay queue, metrics) happens only when the write won.
  */
 describe('TaskRunner finishing write', () => {
   let log: string[];
@@ -115,6 +117,10 @@ describe('TaskRunner finishing write', () => {
     const admission = { free: async () => undefined } as unknown as AttemptAdmission;
     const clock = clockAt(() => NOW);
     const uow = { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork;
+    const deliveries = {
+      enqueueFinal: async (em: unknown, finals: Array<{ id: string }>) =>
+        finals.length > 0 && log.push(`callback ${finals.map((f) => f.id).join(',')}${em ? ` in ${em}` : ''}`),
+    } as unknown as CallbackDeliveryRepository;
     return new TaskRunner(
       instances,
       ledger,
@@ -127,6 +133,7 @@ describe('TaskRunner finishing write', () => {
       hook,
       admission,
       uow,
+      deliveries,
     );
   }
 
@@ -164,6 +171,7 @@ describe('TaskRunner finishing write', () => {
       'begin',
       'RUNNING->SUCCESS token 1 in tx',
       'attempt 1 SUCCESS in tx',
+      'callback i-1 in tx',
       'commit',
       'metric',
     ]);
@@ -198,6 +206,7 @@ describe('TaskRunner finishing write', () => {
         'begin',
         'RUNNING->FAILED token 1 in tx',
         'attempt 1 FAILED in tx',
+        'callback i-1 in tx',
         'commit',
         'metric',
       ]);
@@ -254,6 +263,7 @@ describe('TaskRunner finishing write', () => {
       'begin',
       'RUNNING->SUCCESS token 1 in tx',
       'attempt 1 SUCCESS in tx',
+      'callback i-1 in tx',
       'commit',
       'metric',
       'begin',
@@ -261,6 +271,7 @@ describe('TaskRunner finishing write', () => {
       'RUNNING->SUCCESS token 1 in tx',
       'attempt 1 SUCCESS in tx',
       'attempt 1 SUCCESS in tx',
+      'callback i-2,i-3 in tx',
       'commit',
       'metric',
       'metric',
@@ -280,6 +291,7 @@ describe('TaskRunner finishing write', () => {
       'begin',
       'RUNNING->SUCCESS token 1 in tx',
       'attempt 1 SUCCESS in tx',
+      'callback i-1 in tx',
       'commit',
       'metric',
     ]);

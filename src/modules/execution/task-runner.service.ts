@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
+  CallbackDeliveryRepository,
   type ClaimedInstance,
   ExecutionLedger,
   JobInstance,
@@ -63,9 +64,10 @@ export class TaskRunner {
     @Inject(ATTEMPT_ENDED_HOOK) private readonly attemptEnded: AttemptEndedHook,
     @Inject(ATTEMPT_ADMISSION) private readonly admission: AttemptAdmission,
     private readonly uow: UnitOfWork,
+    deliveries: CallbackDeliveryRepository,
   ) {
     this.execution = new AttemptExecution(handlers, scopes, metrics, clock, this.logger);
-    this.finishes = new FinishWriter(instances, ledger, clock, this.logger, uow);
+    this.finishes = new FinishWriter(instances, ledger, clock, this.logger, uow, deliveries);
   }
 
   /** Whether an attempt of instance `instanceId` runs here now. */

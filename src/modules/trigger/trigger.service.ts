@@ -3,6 +3,7 @@ import { CLOCK, type Clock, ConflictError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { CancelService, DispatchService, type StagedFire } from '../dispatch/index.js';
 import {
+  CallbackDeliveryRepository,
   CORRUPT_ROW,
   type DueRef,
   JobDefinition,
@@ -52,6 +53,7 @@ export class TriggerService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly deliveries: CallbackDeliveryRepository,
   ) {}
 
   /** Fires every job due now through the wheel's path; returns the instances created (tests, on demand). */
@@ -152,7 +154,7 @@ export class TriggerService {
     await this.uow.run(async (em) => {
       const busy = await this.instances.unfinishedOfJobs(em, [def.id], this.clock.now());
       this.applyOverlap(def, rows, busy.get(def.id) ?? [], replaced);
-      await this.instances.insertIgnore(em, rows);
+      await this.insertWithDeliveries(em, rows, this.clock.now());
       if (inTx) await inTx(em, rows);
     });
     for (const old of replaced) await this.cancels.cancel(old, `OVERLAP_REPLACE: replaced by ${what}`);
@@ -207,15 +209,7 @@ export class TriggerService {
       });
       const rows = firing.flatMap((f) => f.fired);
       await this.dispatch.preRoute(rows);
-      const inserted = await this.instances.insertIgnore(em, rows);
-      // Fewer rows than planned: another leader wrote some of these fires.
-      const written =
-        inserted === rows.length
-          ? new Set(rows.map((r) => r.id))
-          : await this.instances.existingIds(
-              em,
-              rows.map((r) => r.id),
-            );
+      const written = await this.insertWithDeliveries(em, rows, now);
       const bulk: Array<{ id: string; expected: number; next: number | null; last: number }> = [];
       for (const { def, plan, fired } of firing) {
         const owned = fired.length > 0 && written.has(fired[0].id) && !plan.error;
@@ -238,6 +232,16 @@ export class TriggerService {
       .filter((r) => r.status === JobInstanceStatus.PENDING || r.status === JobInstanceStatus.DISPATCHED)
       .map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId }));
     return { created: created.length, next, staged };
+  }
+
+  /** INSERT IGNOREs `rows`, then the deliveries of those written CANCELLED. @returns the ids this really wrote. */
+  private async insertWithDeliveries(em: Tx, rows: JobInstance[], now: number): Promise<Set<string>> {
+    const inserted = await this.instances.insertIgnore(em, rows);
+    const ids = rows.map((r) => r.id);
+    const written = inserted === rows.length ? new Set(ids) : await this.instances.existingIds(em, ids);
+    const finals = rows.filter((r) => r.status === JobInstanceStatus.CANCELLED && written.has(r.id));
+    await this.deliveries.enqueueFinal(em, finals, now);
+    return written;
   }
 
   /** The rare path: one conditional advance (records a schedule error when there is one). */
@@ -274,7 +278,7 @@ export class TriggerService {
     for (const row of fired) if (row.status === JobInstanceStatus.CANCELLED) row.finishedAt = row.createdAt;
   }
 
-  /** One fire's rows, one per shard, shard params merged over `params`; the routing key read from params. */
+  /** One fire's rows, one per shard, shard params over `params`, the routing key from params, the job's callbackUrl. */
   private newFire(
     def: JobDefinition,
     fireTime: number,

@@ -8,7 +8,10 @@ import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-sta
 /** An instance that has just reached a final state, as its writer holds it (the columns the outbox needs). */
 export type FinalInstance = Pick<JobInstance, 'id' | 'appId' | 'handler' | 'callbackUrl'>;
 
-/** `host:port` of an http(s) URL, lower case, the default port made explicit; null for anything else. */
+/** callback_delivery.host's length. */
+const HOST_MAX = 300;
+
+/** `host:port` of an http(s) URL, lower case, the default port explicit; null for anything else or over 300 chars. */
 export function callbackHostOf(url: string): string | null {
   let u: URL;
   try {
@@ -17,7 +20,9 @@ export function callbackHostOf(url: string): string | null {
     return null;
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  return `${u.hostname.toLowerCase()}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+  const host = `${u.hostname.toLowerCase()}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+  // Longer than its column: no delivery, rather than a finishing write that fails for ever.
+  return host.length <= HOST_MAX ? host : null;
 }
 
 /** A due delivery as the claim's candidate SELECT returns it. */
