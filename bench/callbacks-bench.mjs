@@ -118,9 +118,7 @@ async function runCase(kind, product, pool, redis) {
               SUM(state = 'CALLBACK_FAILED') AS failed FROM callback_delivery WHERE app_id = ?`,
       [appId],
     );
-    const [hosts] = await pool.query('SELECT host, down_since FROM callback_host WHERE host IN (?)', [
-      receivers.map((r) => `127.0.0.1:${r.port}`),
-    ]);
+    const [hosts] = await pool.query('SELECT host, down_since FROM callback_host WHERE namespace = ?', [namespace]);
     return {
       kind,
       n: args.n,
@@ -145,9 +143,7 @@ async function runCase(kind, product, pool, redis) {
     await Promise.all(receivers.map((r) => r.close()));
     if (!args.keep) {
       await pool.query('DELETE FROM callback_delivery WHERE app_id = ?', [appId]);
-      await pool.query('DELETE FROM callback_host WHERE host IN (?)', [
-        receivers.map((r) => `127.0.0.1:${r.port}`).concat('-'),
-      ]);
+      await pool.query('DELETE FROM callback_host WHERE namespace = ?', [namespace]);
       await cleanupCase(pool, redis, { namespace, appId, nodePrefix: NODE_PREFIX, since: Date.now() - 3_600_000 });
     }
   }

@@ -177,7 +177,7 @@ async function persist(what, send, giveUpAt) {
 }
 
 /** Deletes what the run wrote: instances, attempts, callbacks, jobs, audit rows, the API client and Redis keys. */
-async function cleanup(db, redis, namespace, appId, callbackHost) {
+async function cleanup(db, redis, namespace, appId) {
   await db.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [
     namespace,
   ]);
@@ -185,7 +185,7 @@ async function cleanup(db, redis, namespace, appId, callbackHost) {
     'DELETE d FROM callback_delivery d JOIN job_instance i ON i.id = d.instance_id WHERE i.namespace = ?',
     [namespace],
   );
-  if (callbackHost) await db.query('DELETE FROM callback_host WHERE host = ?', [callbackHost]);
+  await db.query('DELETE FROM callback_host WHERE namespace = ?', [namespace]);
   await db.query('DELETE FROM job_instance WHERE namespace = ?', [namespace]);
   await db.query('DELETE FROM job_definition WHERE namespace = ?', [namespace]);
   if (appId) {
@@ -563,9 +563,7 @@ async function main() {
     await receiver.close();
     await callbacks.close();
     if (code === 0 && !args.keep) {
-      await cleanup(db, redis, namespace, ctx.appId, `127.0.0.1:${callbacks.port}`).catch((err) =>
-        log(`cleanup failed: ${err.message}`),
-      );
+      await cleanup(db, redis, namespace, ctx.appId).catch((err) => log(`cleanup failed: ${err.message}`));
       rmSync(logDir, { recursive: true, force: true });
     } else {
       log(`kept namespace ${namespace} and the process logs in ${logDir}`);

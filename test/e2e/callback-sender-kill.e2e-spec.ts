@@ -44,8 +44,8 @@ describe('callback sender killed mid-delivery (real processes)', () => {
 
   beforeAll(async () => {
     db = await openMetadataDb('mysql', ns);
-    await db.ds.query('DELETE FROM callback_delivery');
-    await db.ds.query('DELETE FROM callback_host');
+    await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
+    await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
     rx = await startCallbackReceiver((nth) => (nth === 1 ? 'hold' : { status: 200 }));
     await db.ds.getRepository(ApiClient).save(
       Object.assign(new ApiClient(), {
@@ -63,7 +63,8 @@ describe('callback sender killed mid-delivery (real processes)', () => {
   afterAll(async () => {
     for (const p of procs) await p.stop(3000);
     await rx?.close();
-    await db.ds.query('DELETE FROM callback_delivery');
+    await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
+    await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
     await db.ds.query('DELETE FROM api_client WHERE app_id = ?', [appId]);
     await db.close();
   });

@@ -299,7 +299,8 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
    */
   async function writeDelivery(instanceId: string, appId: string, url: string): Promise<string> {
     const repo = node.app.get(CallbackDeliveryRepository);
-    await repo.enqueueFinal(node.ds.manager, [{ id: instanceId, appId, handler: 'noop', callbackUrl: url }], 1);
+    const final = { id: instanceId, namespace: node.config.namespace, appId, handler: 'noop', callbackUrl: url };
+    await repo.enqueueFinal(node.ds.manager, [final], 1);
     await node.ds.query(
       'UPDATE callback_delivery SET state = ?, attempts = 3, last_status_code = 200, last_error = NULL, ' +
         'delivered_at = ?, claim = NULL, lease_until = NULL WHERE instance_id = ?',

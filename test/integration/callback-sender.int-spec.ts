@@ -55,6 +55,7 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
   function sender(settings: Partial<CallbackSettings> = {}, metrics = new MetricsService()): CallbackSender {
     const config = {
       callbacks: { ...SHORT, ...settings },
+      namespace: ns,
       secretKeyHex: TEST_SECRET_KEY,
       dataDir: mkdtempSync(join(tmpdir(), 'tw-cb-')),
     } as unknown as AppConfig;
@@ -105,8 +106,8 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     db = await openMetadataDb(kind, ns);
     deliveries = new CallbackDeliveryRepository(db.ds);
     hosts = new CallbackHostRepository(db.ds);
-    await db.ds.query('DELETE FROM callback_delivery');
-    await db.ds.query('DELETE FROM callback_host');
+    await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
+    await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
     const client = Object.assign(new ApiClient(), {
       appId,
       secretEnc: new SecretBox(TEST_SECRET_KEY).seal(SECRET),
@@ -122,8 +123,8 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
   afterEach(async () => {
     await Promise.all(senders.splice(0).map((s) => s.beforeApplicationShutdown()));
     await Promise.all(receivers.splice(0).map((r) => r.close()));
-    await db.ds.query('DELETE FROM callback_delivery');
-    await db.ds.query('DELETE FROM callback_host');
+    await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
+    await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
     await db.ds.query('DELETE FROM api_client WHERE app_id = ?', [appId]);
     await db.close();
   });
@@ -278,7 +279,7 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     const now = Date.now();
     expect(await deliveries.claim([id], 'claim-a', now, 1_000)).toHaveLength(1);
     expect(await deliveries.claim([id], 'claim-b', now + 999, 1_000)).toEqual([]);
-    expect(await deliveries.dueCandidates(now + 999, 10, [])).toEqual([]);
+    expect(await deliveries.dueCandidates(ns, now + 999, 10, [])).toEqual([]);
     expect((await deliveries.claim([id], 'claim-b', now + 1_001, 1_000)).map((d) => d.claim)).toEqual(['claim-b']);
     const patch = { state: CallbackState.DELIVERED, attempts: 1 };
     expect(await deliveries.settle(id, 'claim-a', patch, now + 1_002)).toBe(false);

@@ -67,8 +67,8 @@ export class QuarantineService {
         await this.attempts.finish(row.id, row.attempt, S.FAILED, reason, now, em);
       }
       // Only plain columns: the JSON ones are what is corrupt. A URL without a host gets no delivery, no throw.
-      const { id, appId, handler, callbackUrl } = row;
-      await this.deliveries.enqueueFinal(em, [{ id, appId, handler, callbackUrl }], now);
+      const { id, namespace, appId, handler, callbackUrl } = row;
+      await this.deliveries.enqueueFinal(em, [{ id, namespace, appId, handler, callbackUrl }], now);
       return true;
     });
     if (!won) return false;

@@ -8,6 +8,7 @@ import { InstanceMaxConcurrency1796040000000 } from './migrations/1796040000000-
 import { InstanceJobStatusIndex1796070000000 } from './migrations/1796070000000-instance-job-status-index.js';
 import { Tenancy1797000000000 } from './migrations/1797000000000-tenancy.js';
 import { Callbacks1798000000000 } from './migrations/1798000000000-callbacks.js';
+import { CallbackNamespace1798000001000 } from './migrations/1798000001000-callback-namespace.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
@@ -16,6 +17,7 @@ export const MIGRATIONS = [
   InstanceJobStatusIndex1796070000000,
   Tenancy1797000000000,
   Callbacks1798000000000,
+  CallbackNamespace1798000001000,
 ];
 
 /**

@@ -48,6 +48,8 @@ interface Flight {
 export class CallbackSender implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(CallbackSender.name);
   private readonly settings: CallbackSettings;
+  /** Only this namespace's deliveries and hosts (docs/callbacks.md "Sender"). */
+  private readonly ns: string;
   private readonly flights = new Map<string, Flight>();
   private readonly perHost = new Map<string, number>();
   private stopping = false;
@@ -69,6 +71,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.settings = config.callbacks;
+    this.ns = config.namespace;
   }
 
   onApplicationBootstrap(): void {
@@ -144,7 +147,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     const skip = new Set([...this.perHost.keys()].filter((h) => this.hostRoom(h) <= 0));
     for (let round = 0; round < CLAIM_ROUNDS && this.room() > 0; round++) {
       const window = this.room() * WINDOW_FACTOR;
-      const candidates = await this.deliveries.dueCandidates(now, window, [...skip]);
+      const candidates = await this.deliveries.dueCandidates(this.ns, now, window, [...skip]);
       const { ids, filled } = pickClaims(candidates, this.room(), (h) => this.hostRoom(h));
       for (const h of filled) skip.add(h);
       if (ids.length > 0) {
@@ -156,15 +159,16 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async claimProbes(now: number): Promise<void> {
-    for (const h of await this.hosts.dueProbes(now)) {
+    for (const h of await this.hosts.dueProbes(this.ns, now)) {
       if (this.room() <= 0) return;
       if (this.hostRoom(h.host) <= 0 || h.nextProbeAt === null) continue;
-      if (!(await this.hosts.takeProbe(h.host, h.nextProbeAt, now, this.settings.leaseMs))) continue;
-      const id = await this.deliveries.probeCandidate(h.host, now);
+      if (!(await this.hosts.takeProbe(this.ns, h.host, h.nextProbeAt, now, this.settings.leaseMs))) continue;
+      const id = await this.deliveries.probeCandidate(this.ns, h.host, now);
       const rows = id ? await this.deliveries.claim([id], newId(), now, this.settings.leaseMs, false) : [];
       if (rows.length === 0) {
         // Nothing waits for this host: it is up again as far as anyone can tell.
-        if (await this.hosts.recordAlive(h.host, now)) this.logger.log(`callback host ${h.host} is up (nothing waits)`);
+        if (await this.hosts.recordAlive(this.ns, h.host, now))
+          this.logger.log(`callback host ${h.host} is up (nothing waits)`);
         continue;
       }
       this.launch(rows[0], true);
@@ -259,14 +263,22 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     if (f.probe && o.host === 'failure') {
       // A failed probe spends no try: the row waits for the host, the host for its next probe.
       await this.deliveries.settle(row.id, claim, { lastStatusCode: o.statusCode, lastError: cut(o.error) }, now);
-      await this.hosts.probeFailed(row.host, o.error ?? '', now, this.settings.retryDelaysMs, this.settings.leaseMs);
+      await this.hosts.probeFailed(
+        this.ns,
+        row.host,
+        o.error ?? '',
+        now,
+        this.settings.retryDelaysMs,
+        this.settings.leaseMs,
+      );
       return;
     }
-    if (o.host === 'alive' && (await this.hosts.recordAlive(row.host, now)))
+    if (o.host === 'alive' && (await this.hosts.recordAlive(this.ns, row.host, now)))
       this.logger.log(`callback host ${row.host} is up again (app ${row.appId})`);
     if (o.host === 'failure') {
       const first = this.settings.retryDelaysMs[0] ?? this.settings.leaseMs;
       const down = await this.hosts.recordFailure(
+        this.ns,
         row.host,
         row.appId,
         o.error ?? '',
@@ -320,12 +332,12 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async housekeeping(now: number): Promise<void> {
-    const expired = await this.deliveries.expire(now, this.settings.maxAgeMs);
+    const expired = await this.deliveries.expire(this.ns, now, this.settings.maxAgeMs);
     if (expired > 0) this.metrics.callbackDeliveries.inc({ outcome: 'failed' }, expired);
-    const { depth, oldestFinalAt } = await this.deliveries.outboxStats();
+    const { depth, oldestFinalAt } = await this.deliveries.outboxStats(this.ns);
     this.metrics.callbackOutboxDepth.set(depth);
     this.metrics.callbackOutboxOldestSeconds.set(oldestFinalAt === null ? 0 : Math.max(0, now - oldestFinalAt) / 1000);
-    this.metrics.callbackHostsDown.set(await this.hosts.countDown());
+    this.metrics.callbackHostsDown.set(await this.hosts.countDown(this.ns));
   }
 }
 

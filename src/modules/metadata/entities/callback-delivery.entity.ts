@@ -16,10 +16,12 @@ export type CallbackState = (typeof CallbackState)[keyof typeof CallbackState];
  */
 @Entity('callback_delivery')
 @Index('uq_callback_delivery_instance', ['instanceId'], { unique: true })
-@Index('ix_callback_delivery_due', ['state', 'nextAttemptAt'])
+@Index('ix_callback_delivery_ns_due', ['namespace', 'state', 'nextAttemptAt'])
 @Index('ix_callback_delivery_claim', ['claim'])
 export class CallbackDelivery {
   @PrimaryColumn({ type: 'varchar', length: 36 }) id: string;
+  /** The instance's namespace: a deployment's senders send only its own deliveries. */
+  @Column({ type: 'varchar', length: 64, default: '' }) namespace: string;
   @Column({ name: 'instance_id', type: 'varchar', length: 36 }) instanceId: string;
   @Column({ name: 'app_id', type: 'varchar', length: 64 }) appId: string;
   @Column({ type: 'varchar', length: 2048 }) url: string;
@@ -46,6 +48,8 @@ export class CallbackDelivery {
 /** What every sender knows of one receiving `host:port` (docs/callbacks.md "Hosts marked down"). */
 @Entity('callback_host')
 export class CallbackHost {
+  /** Each namespace (deployment) keeps its own view of the hosts it sends to. */
+  @PrimaryColumn({ type: 'varchar', length: 64 }) namespace: string;
   @PrimaryColumn({ type: 'varchar', length: 300 }) host: string;
   @Column({ name: 'consecutive_failures', type: 'int', default: 0 }) consecutiveFailures: number;
   /** Set while the host is down: its deliveries wait for a probe instead of spending their tries. */

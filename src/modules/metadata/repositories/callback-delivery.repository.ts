@@ -6,7 +6,7 @@ import { CallbackDelivery, CallbackRegistration, CallbackState, JobInstance } fr
 import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
 
 /** An instance that has just reached a final state, as its writer holds it (the columns the outbox needs). */
-export type FinalInstance = Pick<JobInstance, 'id' | 'appId' | 'handler' | 'callbackUrl'>;
+export type FinalInstance = Pick<JobInstance, 'id' | 'namespace' | 'appId' | 'handler' | 'callbackUrl'>;
 
 /** callback_delivery.host's length. */
 const HOST_MAX = 300;
@@ -40,6 +40,7 @@ const DUE_STATES = [CallbackState.PENDING, CallbackState.RETRYING];
 
 const COLUMNS = [
   'id',
+  'namespace',
   'instance_id',
   'app_id',
   'url',
@@ -75,7 +76,7 @@ export class CallbackDeliveryRepository {
       const url = f.callbackUrl ?? registered.get(`${f.appId}\n${f.handler}`) ?? registered.get(`${f.appId}\n`);
       const host = url ? callbackHostOf(url) : null;
       if (!url || !host) continue;
-      rows.push([newId(), f.id, f.appId, url, host, CallbackState.PENDING, 0, now, now, now, now]);
+      rows.push([newId(), f.namespace, f.id, f.appId, url, host, CallbackState.PENDING, 0, now, now, now, now]);
     }
     let written = 0;
     for (let i = 0; i < rows.length; i += STATEMENT_ROWS) {
@@ -122,27 +123,33 @@ export class CallbackDeliveryRepository {
   }
 
   /**
-   * Up to `limit` due deliveries (docs/callbacks.md "Sender" "Claim"): PENDING or RETRYING, `next_attempt_at <=
+   * Up to `limit` due deliveries of `namespace` (docs/callbacks.md "Sender" "Claim"): PENDING or RETRYING, `next_attempt_at <=
    * now`, lease free or expired, host neither down nor in `skipHosts` (hosts the caller has no room for), oldest
    * due first. @returns `{id, host}` pairs.
    */
-  async dueCandidates(now: number, limit: number, skipHosts: readonly string[]): Promise<DueDelivery[]> {
+  async dueCandidates(
+    namespace: string,
+    now: number,
+    limit: number,
+    skipHosts: readonly string[],
+  ): Promise<DueDelivery[]> {
     const skip = skipHosts.length > 0 ? ` AND host NOT IN (${marks(skipHosts.length)})` : '';
     const sql =
-      `SELECT id, host FROM callback_delivery WHERE state IN (?, ?) AND next_attempt_at <= ?` +
+      `SELECT id, host FROM callback_delivery WHERE namespace = ? AND state IN (?, ?) AND next_attempt_at <= ?` +
       ` AND (lease_until IS NULL OR lease_until < ?)${skip}` +
-      ` AND host NOT IN (SELECT host FROM callback_host WHERE down_since IS NOT NULL)` +
+      ` AND host NOT IN (SELECT host FROM callback_host WHERE namespace = ? AND down_since IS NOT NULL)` +
       ` ORDER BY next_attempt_at LIMIT ${Math.max(1, Math.floor(limit))}`;
-    const rows = (await this.ds.query(sql, [...DUE_STATES, now, now, ...skipHosts])) as DueDelivery[];
+    const params = [namespace, ...DUE_STATES, now, now, ...skipHosts, namespace];
+    const rows = (await this.ds.query(sql, params)) as DueDelivery[];
     return rows.map((r) => ({ id: String(r.id), host: String(r.host) }));
   }
 
-  /** One waiting delivery of `host` (lease free or expired, due or not), to be sent as the down host's probe. */
-  async probeCandidate(host: string, now: number): Promise<string | null> {
+  /** One waiting delivery of `namespace` to `host` (lease free or expired, due or not), to be sent as the down host's probe. */
+  async probeCandidate(namespace: string, host: string, now: number): Promise<string | null> {
     const sql =
-      `SELECT id FROM callback_delivery WHERE host = ? AND state IN (?, ?)` +
+      `SELECT id FROM callback_delivery WHERE namespace = ? AND host = ? AND state IN (?, ?)` +
       ` AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_attempt_at LIMIT 1`;
-    const rows = (await this.ds.query(sql, [host, ...DUE_STATES, now])) as Array<{ id: string }>;
+    const rows = (await this.ds.query(sql, [namespace, host, ...DUE_STATES, now])) as Array<{ id: string }>;
     return rows.length > 0 ? String(rows[0].id) : null;
   }
 
@@ -181,23 +188,23 @@ export class CallbackDeliveryRepository {
   }
 
   /**
-   * Ends as CALLBACK_FAILED (`EXPIRED: …`) every waiting, unclaimed delivery whose final state is older than
+   * Ends as CALLBACK_FAILED (`EXPIRED: …`) every waiting, unclaimed delivery of `namespace` whose final state is older than
    * `maxAgeMs` (docs/callbacks.md "Hosts marked down"). @returns how many.
    */
-  async expire(now: number, maxAgeMs: number): Promise<number> {
+  async expire(namespace: string, now: number, maxAgeMs: number): Promise<number> {
     const error = `EXPIRED: not delivered within ${maxAgeMs} ms of the final state`;
     const sql =
       `UPDATE callback_delivery SET state = ?, last_error = ?, claim = NULL, lease_until = NULL, updated_at = ?` +
-      ` WHERE state IN (?, ?) AND final_at < ? AND (lease_until IS NULL OR lease_until < ?)`;
-    const params = [CallbackState.CALLBACK_FAILED, error, now, ...DUE_STATES, now - maxAgeMs, now];
+      ` WHERE namespace = ? AND state IN (?, ?) AND final_at < ? AND (lease_until IS NULL OR lease_until < ?)`;
+    const params = [CallbackState.CALLBACK_FAILED, error, now, namespace, ...DUE_STATES, now - maxAgeMs, now];
     return Number((await runStatement(this.ds, undefined, sql, params)).affected ?? 0);
   }
 
-  /** Undelivered rows (PENDING, RETRYING) and the oldest one's `final_at` (epoch ms, null when none). */
-  async outboxStats(): Promise<{ depth: number; oldestFinalAt: number | null }> {
+  /** `namespace`'s undelivered rows (PENDING, RETRYING) and the oldest one's `final_at` (epoch ms, null when none). */
+  async outboxStats(namespace: string): Promise<{ depth: number; oldestFinalAt: number | null }> {
     const rows = (await this.ds.query(
-      'SELECT COUNT(*) AS n, MIN(final_at) AS oldest FROM callback_delivery WHERE state IN (?, ?)',
-      [...DUE_STATES],
+      'SELECT COUNT(*) AS n, MIN(final_at) AS oldest FROM callback_delivery WHERE namespace = ? AND state IN (?, ?)',
+      [namespace, ...DUE_STATES],
     )) as Array<{ n: unknown; oldest: unknown }>;
     const oldest = rows[0]?.oldest;
     return {

@@ -12,9 +12,9 @@ import { insertIgnoreVerb, runStatement } from './raw-statement.js';
 export class CallbackHostRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** The row of `host`, or null. */
-  find(host: string): Promise<CallbackHost | null> {
-    return this.ds.getRepository(CallbackHost).findOneBy({ host });
+  /** The row of `host` in `namespace`, or null. */
+  find(namespace: string, host: string): Promise<CallbackHost | null> {
+    return this.ds.getRepository(CallbackHost).findOneBy({ namespace, host });
   }
 
   /**
@@ -22,6 +22,7 @@ export class CallbackHostRepository {
    * down with its first probe at `now + firstProbeMs`. @returns true when this call took the host down.
    */
   async recordFailure(
+    namespace: string,
     host: string,
     appId: string,
     error: string,
@@ -31,43 +32,44 @@ export class CallbackHostRepository {
   ): Promise<boolean> {
     const bump =
       'UPDATE callback_host SET consecutive_failures = consecutive_failures + 1, last_error = ?, last_app_id = ?,' +
-      ' updated_at = ? WHERE host = ?';
+      ' updated_at = ? WHERE namespace = ? AND host = ?';
     const err = error.slice(0, 1024);
-    if (!(await runStatement(this.ds, undefined, bump, [err, appId, now, host])).affected) {
+    if (!(await runStatement(this.ds, undefined, bump, [err, appId, now, namespace, host])).affected) {
       const insert =
-        `${insertIgnoreVerb(this.ds)} INTO callback_host (host, consecutive_failures, probes, last_error,` +
-        ' last_app_id, updated_at) VALUES (?, 1, 0, ?, ?, ?)';
-      if (!(await runStatement(this.ds, undefined, insert, [host, err, appId, now])).affected)
-        await runStatement(this.ds, undefined, bump, [err, appId, now, host]);
+        `${insertIgnoreVerb(this.ds)} INTO callback_host (namespace, host, consecutive_failures, probes,` +
+        ' last_error, last_app_id, updated_at) VALUES (?, ?, 1, 0, ?, ?, ?)';
+      if (!(await runStatement(this.ds, undefined, insert, [namespace, host, err, appId, now])).affected)
+        await runStatement(this.ds, undefined, bump, [err, appId, now, namespace, host]);
     }
     const down =
-      'UPDATE callback_host SET down_since = ?, next_probe_at = ?, probes = 0 WHERE host = ? AND down_since IS NULL' +
-      ' AND consecutive_failures >= ?';
-    const res = await runStatement(this.ds, undefined, down, [now, now + firstProbeMs, host, downAfter]);
+      'UPDATE callback_host SET down_since = ?, next_probe_at = ?, probes = 0 WHERE namespace = ? AND host = ?' +
+      ' AND down_since IS NULL AND consecutive_failures >= ?';
+    const res = await runStatement(this.ds, undefined, down, [now, now + firstProbeMs, namespace, host, downAfter]);
     return (res.affected ?? 0) > 0;
   }
 
   /** `host` answered (2xx, 4xx): failures reset, up again. @returns true when it was down until now. */
-  async recordAlive(host: string, now: number): Promise<boolean> {
+  async recordAlive(namespace: string, host: string, now: number): Promise<boolean> {
     // The usual case (a healthy host, no row or a clean one) costs one primary-key read and no write.
-    const row = await this.find(host);
+    const row = await this.find(namespace, host);
     if (!row || (row.consecutiveFailures === 0 && row.downSince === null)) return false;
     const up =
       'UPDATE callback_host SET down_since = NULL, next_probe_at = NULL, probes = 0, consecutive_failures = 0,' +
-      ' updated_at = ? WHERE host = ? AND down_since IS NOT NULL';
-    if (((await runStatement(this.ds, undefined, up, [now, host])).affected ?? 0) > 0) return true;
+      ' updated_at = ? WHERE namespace = ? AND host = ? AND down_since IS NOT NULL';
+    if (((await runStatement(this.ds, undefined, up, [now, namespace, host])).affected ?? 0) > 0) return true;
     const reset =
-      'UPDATE callback_host SET consecutive_failures = 0, updated_at = ? WHERE host = ? AND consecutive_failures > 0';
-    await runStatement(this.ds, undefined, reset, [now, host]);
+      'UPDATE callback_host SET consecutive_failures = 0, updated_at = ? WHERE namespace = ? AND host = ?' +
+      ' AND consecutive_failures > 0';
+    await runStatement(this.ds, undefined, reset, [now, namespace, host]);
     return false;
   }
 
-  /** Down hosts whose next probe is due at `now`. */
-  dueProbes(now: number): Promise<CallbackHost[]> {
+  /** `namespace`'s down hosts whose next probe is due at `now`. */
+  dueProbes(namespace: string, now: number): Promise<CallbackHost[]> {
     return this.ds
       .getRepository(CallbackHost)
       .createQueryBuilder('h')
-      .where('h.down_since IS NOT NULL AND h.next_probe_at <= :now', { now })
+      .where('h.namespace = :namespace AND h.down_since IS NOT NULL AND h.next_probe_at <= :now', { namespace, now })
       .orderBy('h.next_probe_at')
       .limit(100)
       .getMany();
@@ -77,32 +79,46 @@ export class CallbackHostRepository {
    * Takes the probe of down `host` due at `seenProbeAt` (only one sender wins it) by moving its next probe to
    * `now + leaseMs` (a sender that dies mid-probe leaves the next one to others then). @returns true when won.
    */
-  async takeProbe(host: string, seenProbeAt: number, now: number, leaseMs: number): Promise<boolean> {
+  async takeProbe(
+    namespace: string,
+    host: string,
+    seenProbeAt: number,
+    now: number,
+    leaseMs: number,
+  ): Promise<boolean> {
     const sql =
-      'UPDATE callback_host SET next_probe_at = ?, updated_at = ? WHERE host = ? AND down_since IS NOT NULL' +
-      ' AND next_probe_at = ?';
-    return ((await runStatement(this.ds, undefined, sql, [now + leaseMs, now, host, seenProbeAt])).affected ?? 0) > 0;
+      'UPDATE callback_host SET next_probe_at = ?, updated_at = ? WHERE namespace = ? AND host = ?' +
+      ' AND down_since IS NOT NULL AND next_probe_at = ?';
+    const params = [now + leaseMs, now, namespace, host, seenProbeAt];
+    return ((await runStatement(this.ds, undefined, sql, params)).affected ?? 0) > 0;
   }
 
   /**
    * A probe of down `host` failed: the next one waits `delaysMs[probes]` (then the longest; `fallbackMs` when
    * there are none), counting this one.
    */
-  async probeFailed(host: string, error: string, now: number, delaysMs: readonly number[], fallbackMs: number) {
-    const row = await this.find(host);
+  async probeFailed(
+    namespace: string,
+    host: string,
+    error: string,
+    now: number,
+    delaysMs: readonly number[],
+    fallbackMs: number,
+  ) {
+    const row = await this.find(namespace, host);
     if (!row?.downSince) return;
     const probes = row.probes + 1;
     const wait = delaysMs.length > 0 ? delaysMs[Math.min(probes, delaysMs.length - 1)] : fallbackMs;
     await this.ds
       .getRepository(CallbackHost)
       .update(
-        { host, downSince: Not(IsNull()) },
+        { namespace, host, downSince: Not(IsNull()) },
         { probes, nextProbeAt: now + wait, lastError: error.slice(0, 1024), updatedAt: now },
       );
   }
 
-  /** How many hosts are down now. */
-  countDown(): Promise<number> {
-    return this.ds.getRepository(CallbackHost).countBy({ downSince: Not(IsNull()) });
+  /** How many of `namespace`'s hosts are down now. */
+  countDown(namespace: string): Promise<number> {
+    return this.ds.getRepository(CallbackHost).countBy({ namespace, downSince: Not(IsNull()) });
   }
 }
