@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
 /**
  * Callbacks per namespace (docs/callbacks.md "Sender"): deployments that share a database send only their own
@@ -9,20 +9,17 @@ export class CallbackNamespace1798000001000 implements MigrationInterface {
   name = 'CallbackNamespace1798000001000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.addColumn(
-      'callback_delivery',
-      new TableColumn({ name: 'namespace', type: 'varchar', length: '64', default: "''" }),
-    );
+    // Raw DDL: on SQLite, TypeORM's cached shape of callback_delivery still holds the one the previous
+    // migration dropped, and its addColumn (a table rebuild) would copy columns that are gone.
+    await q.query(`ALTER TABLE callback_delivery ADD COLUMN namespace varchar(64) NOT NULL DEFAULT ''`);
     await q.query(
       'UPDATE callback_delivery SET namespace = COALESCE((SELECT i.namespace FROM job_instance i' +
         ' WHERE i.id = callback_delivery.instance_id), ?)',
       [''],
     );
-    await q.dropIndex('callback_delivery', 'ix_callback_delivery_due');
-    await q.createIndex(
-      'callback_delivery',
-      new TableIndex({ name: 'ix_callback_delivery_ns_due', columnNames: ['namespace', 'state', 'next_attempt_at'] }),
-    );
+    const mysql = q.connection.driver.options.type === 'mysql';
+    await q.query(`DROP INDEX ix_callback_delivery_due${mysql ? ' ON callback_delivery' : ''}`);
+    await q.query('CREATE INDEX ix_callback_delivery_ns_due ON callback_delivery (namespace, state, next_attempt_at)');
     await q.dropTable('callback_host');
     await q.createTable(hostTable(true));
   }
@@ -30,12 +27,10 @@ export class CallbackNamespace1798000001000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.dropTable('callback_host');
     await q.createTable(hostTable(false));
-    await q.dropIndex('callback_delivery', 'ix_callback_delivery_ns_due');
-    await q.createIndex(
-      'callback_delivery',
-      new TableIndex({ name: 'ix_callback_delivery_due', columnNames: ['state', 'next_attempt_at'] }),
-    );
-    await q.dropColumn('callback_delivery', 'namespace');
+    const mysql = q.connection.driver.options.type === 'mysql';
+    await q.query(`DROP INDEX ix_callback_delivery_ns_due${mysql ? ' ON callback_delivery' : ''}`);
+    await q.query('CREATE INDEX ix_callback_delivery_due ON callback_delivery (state, next_attempt_at)');
+    await q.query('ALTER TABLE callback_delivery DROP COLUMN namespace');
   }
 }
 
