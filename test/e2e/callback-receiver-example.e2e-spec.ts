@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,15 +29,17 @@ describe('README callback receiver example (real processes, standalone)', () => 
     const port = await freePort();
     const receiverPort = await freePort();
     const product = startProcess({ DATA_DIR: dir, PORT: String(port), EGRESS_ALLOW: `localhost:${receiverPort}` });
-    const receiver = spawn(process.execPath, [join(process.cwd(), 'dist/examples/callback-receiver/receiver.js')], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, PORT: String(receiverPort) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    let receiver: ChildProcess | undefined;
     let printed = '';
-    receiver.stdout.on('data', (c: Buffer) => (printed += c.toString()));
-    receiver.stderr.on('data', (c: Buffer) => (printed += c.toString()));
     try {
       await waitFor('the product to listen', async () => product.output().includes('listening on'), 30_000, 100);
+      // As the README runs it: once the first start has written credentials.json, which the receiver reads.
+      receiver = spawn(process.execPath, [join(process.cwd(), 'dist/examples/callback-receiver/receiver.js')], {
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, PORT: String(receiverPort) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      receiver.stdout?.on('data', (c: Buffer) => (printed += c.toString()));
+      receiver.stderr?.on('data', (c: Buffer) => (printed += c.toString()));
       const creds = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')) as {
         appId: string;
         secret: string;
@@ -56,7 +58,7 @@ describe('README callback receiver example (real processes, standalone)', () => 
       expect(task.body).toMatchObject({ callback: { status: 'DELIVERED', attempts: 1, lastStatusCode: 204 } });
       expect(printed.match(/hello-cb/g)).toHaveLength(1);
     } finally {
-      receiver.kill('SIGTERM');
+      receiver?.kill('SIGTERM');
       await product.stop(10_000);
     }
   }, 90_000);

@@ -46,7 +46,12 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
   let run: string;
   let a: TickwheelClient;
   let b: TickwheelClient;
-  const rows = () => namespaceRows(node.ds, node.config.namespace, run);
+  // Deliveries by id only: the node's sender retries earlier tests' deliveries (their hosts do not resolve here)
+  // whenever it likes; a refused request must add or remove none.
+  const rows = async () => {
+    const all = await namespaceRows(node.ds, node.config.namespace, run);
+    return { ...all, callback_delivery: Object.fromEntries(Object.keys(all.callback_delivery).map((k) => [k, k])) };
+  };
   const app = (name: string, scopes = DEFAULT_SCOPES, limits = UNLIMITED) =>
     signedClient(node, `${run}-${name}`, scopes, limits);
 
@@ -253,6 +258,7 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
     expectProblem(await a.request('POST', '/api/tasks/later/callback/redeliver'), 409);
     expectProblem(await a.request('POST', '/api/tasks/no-such-task/callback/redeliver'), 404);
     expect(rowsDiff(before, await rows())).toEqual({});
+    expect(((await a.getTask('later')).body as { callback: unknown }).callback).toBeNull();
   });
 
   it("should copy the job's callbackUrl into its instances, show their callback and redeliver one", async () => {

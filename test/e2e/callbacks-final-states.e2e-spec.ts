@@ -42,10 +42,10 @@ describe('callbacks of every final state, roles split (cluster)', () => {
   }, 60_000);
   afterAll(async () => {
     await executor?.close();
+    if (scheduler) await deleteNamespaceRows(scheduler.ds, ns, { definitions: true });
     await scheduler?.close();
-    await api?.close().catch(() => undefined);
+    await api?.close().catch(() => undefined); // closed by the last test already
     await Promise.all([sink?.close(), work?.close(), hold?.close(), broken?.close()]);
-    if (scheduler) await deleteNamespaceRows(scheduler.ds, ns);
   });
 
   it('should deliver SUCCESS, FAILED, TIMEOUT and CANCELLED, each once and signed', async () => {
