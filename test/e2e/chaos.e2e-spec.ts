@@ -7,7 +7,8 @@ const LIMIT_MS = 120_000;
  * The chaos check at CI size (issue 4 point 7, docs/guarantees.md): `npm run chaos -- --small` — two schedulers and
  * three executors as real processes on the real MariaDB and Redis, cron jobs and API tasks, SIGKILLs of
  * executors and of the leader, SIGSTOPs past the offline threshold — must end with an OK verdict (nothing
- * missing, doubled, unfinished or unexplained) within two minutes. dist/ is built by the test setup.
+ * missing, doubled, unfinished or unexplained; every callback delivered) within two minutes. dist/ is built by
+ * the test setup.
  */
 describe('chaos check, small', () => {
   it(
@@ -30,6 +31,11 @@ describe('chaos check, small', () => {
       expect(verdict).toMatch(
         /^chaos: OK .* missing=0 dup=0 extra=0 doubleSuccess=0 unfinished=0 failed=0 untraced=0 noEffect=0 /,
       );
+      // Every final instance called back once per deliveryId, signed, to the URL its rule picks (docs/callbacks.md).
+      const [, delivered, expected] = /callbacks=(\d+)\/(\d+)/.exec(verdict) ?? [];
+      expect(Number(expected)).toBeGreaterThan(0);
+      expect(delivered).toBe(expected);
+      expect(verdict).toMatch(/cbMissing=0 cbFailed=0 cbLost=0 cbSplit=0 cbBadSig=0 cbWrongUrl=0 cbWrongStatus=0 /);
       expect(code).toBe(0);
       expect(Date.now() - started).toBeLessThan(LIMIT_MS);
     },
