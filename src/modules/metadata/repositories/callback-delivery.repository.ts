@@ -123,9 +123,9 @@ export class CallbackDeliveryRepository {
   }
 
   /**
-   * Up to `limit` due deliveries of `namespace` (docs/callbacks.md "Sender" "Claim"): PENDING or RETRYING, `next_attempt_at <=
-   * now`, lease free or expired, host neither down nor in `skipHosts` (hosts the caller has no room for), oldest
-   * due first. @returns `{id, host}` pairs.
+   * Up to `limit` due deliveries of `namespace` (docs/callbacks.md "Sender" "Claim"): PENDING or RETRYING,
+   * `next_attempt_at <= now`, lease free or expired, host neither down nor in `skipHosts` (hosts the caller has no
+   * room for), oldest due first. @returns `{id, host}` pairs.
    */
   async dueCandidates(
     namespace: string,
@@ -144,7 +144,7 @@ export class CallbackDeliveryRepository {
     return rows.map((r) => ({ id: String(r.id), host: String(r.host) }));
   }
 
-  /** One waiting delivery of `namespace` to `host` (lease free or expired, due or not), to be sent as the down host's probe. */
+  /** One waiting delivery of `namespace` to `host` (lease free or expired, due or not): a down host's probe. */
   async probeCandidate(namespace: string, host: string, now: number): Promise<string | null> {
     const sql =
       `SELECT id FROM callback_delivery WHERE namespace = ? AND host = ? AND state IN (?, ?)` +
@@ -188,8 +188,8 @@ export class CallbackDeliveryRepository {
   }
 
   /**
-   * Ends as CALLBACK_FAILED (`EXPIRED: …`) every waiting, unclaimed delivery of `namespace` whose final state is older than
-   * `maxAgeMs` (docs/callbacks.md "Hosts marked down"). @returns how many.
+   * Ends as CALLBACK_FAILED (`EXPIRED: …`) every waiting, unclaimed delivery of `namespace` whose final state is
+   * older than `maxAgeMs` (docs/callbacks.md "Hosts marked down"). @returns how many.
    */
   async expire(namespace: string, now: number, maxAgeMs: number): Promise<number> {
     const error = `EXPIRED: not delivered within ${maxAgeMs} ms of the final state`;
