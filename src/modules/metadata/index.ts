@@ -22,6 +22,7 @@ export {
   type DeliveryPatch,
   type DueDelivery,
   type FinalInstance,
+  redelivered,
 } from './repositories/callback-delivery.repository.js';
 export { CallbackHostRepository } from './repositories/callback-host.repository.js';
 export { type AppSigning, AppSecretReader, AppSigningError } from './secrets/app-secret-reader.js';

@@ -6,6 +6,7 @@ import {
   CallbackDeliveryRepository,
   CallbackState,
   type JobInstance,
+  redelivered,
   UnitOfWork,
 } from '../../metadata/index.js';
 
@@ -50,16 +51,6 @@ export class CallbackRedeliver {
         { instanceId: instance.id, state: CallbackState.PENDING, attempts: 0 },
       );
     });
-    return Object.assign(new CallbackDelivery(), before, {
-      state: CallbackState.PENDING,
-      attempts: 0,
-      nextAttemptAt: now,
-      claim: null,
-      leaseUntil: null,
-      lastStatusCode: null,
-      lastError: null,
-      deliveredAt: null,
-      updatedAt: now,
-    });
+    return Object.assign(new CallbackDelivery(), before, redelivered(now));
   }
 }

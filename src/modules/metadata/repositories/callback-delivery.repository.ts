@@ -25,6 +25,21 @@ export function callbackHostOf(url: string): string | null {
   return host.length <= HOST_MAX ? host : null;
 }
 
+/** What a redelivery writes over a delivery at `now` (epoch ms): PENDING, no tries, due now, unclaimed. */
+export function redelivered(now: number): Partial<CallbackDelivery> {
+  return {
+    state: CallbackState.PENDING,
+    attempts: 0,
+    nextAttemptAt: now,
+    claim: null,
+    leaseUntil: null,
+    lastStatusCode: null,
+    lastError: null,
+    deliveredAt: null,
+    updatedAt: now,
+  };
+}
+
 /** A due delivery as the claim's candidate SELECT returns it. */
 export interface DueDelivery {
   id: string;
@@ -105,20 +120,7 @@ export class CallbackDeliveryRepository {
    * is no such row.
    */
   async redeliver(id: string, now: number, em?: EntityManager): Promise<boolean> {
-    const res = await (em ?? this.ds.manager).getRepository(CallbackDelivery).update(
-      { id },
-      {
-        state: CallbackState.PENDING,
-        attempts: 0,
-        nextAttemptAt: now,
-        claim: null,
-        leaseUntil: null,
-        lastStatusCode: null,
-        lastError: null,
-        deliveredAt: null,
-        updatedAt: now,
-      },
-    );
+    const res = await (em ?? this.ds.manager).getRepository(CallbackDelivery).update({ id }, redelivered(now));
     return (res.affected ?? 0) > 0;
   }
 
