@@ -395,40 +395,34 @@ async function runChaos(ctx) {
   log(`schedules stopped (fires up to ${new Date(stopAt).toISOString()} expected); waiting for quiescence`);
   const settleFrom = Date.now();
 
-  const settled = await waitFor(
+  /** Waits (at most --settle s) until `sql` counts no row; true when it got there. */
+  const noneLeft = (what, sql, params) =>
+    waitFor(
+      what,
+      async () => {
+        const [[r]] = await db.query(sql, params);
+        return Number(r.c) === 0;
+      },
+      args.settle * 1000,
+      250,
+    ).then(
+      () => true,
+      () => false,
+    );
+  const settled = await noneLeft(
     'every instance to reach a final state',
-    async () => {
-      const [[r]] = await db.query(
-        `SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ? AND status NOT IN (${[...FINAL].map(() => '?').join(',')})`,
-        [namespace, ...FINAL],
-      );
-      return Number(r.c) === 0;
-    },
-    args.settle * 1000,
-    250,
-  ).then(
-    () => true,
-    () => false,
+    `SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ? AND status NOT IN (${[...FINAL].map(() => '?').join(',')})`,
+    [namespace, ...FINAL],
   );
   const quietMs = Date.now() - settleFrom;
   await Promise.all(executors.map((s) => s.stop()));
   // The schedulers send the callbacks: they stay up until no delivery of the run is due any more.
   const cbFrom = Date.now();
-  const cbSettled = await waitFor(
+  const cbSettled = await noneLeft(
     'every callback to be delivered or failed',
-    async () => {
-      const [[r]] = await db.query(
-        `SELECT COUNT(*) AS c FROM callback_delivery d JOIN job_instance i ON i.id = d.instance_id
-          WHERE i.namespace = ? AND d.state IN ('PENDING', 'RETRYING')`,
-        [namespace],
-      );
-      return Number(r.c) === 0;
-    },
-    args.settle * 1000,
-    250,
-  ).then(
-    () => true,
-    () => false,
+    `SELECT COUNT(*) AS c FROM callback_delivery d JOIN job_instance i ON i.id = d.instance_id
+      WHERE i.namespace = ? AND d.state IN ('PENDING', 'RETRYING')`,
+    [namespace],
   );
   const cbQuietMs = Date.now() - cbFrom;
   await Promise.all(schedulers.map((s) => s.stop()));
