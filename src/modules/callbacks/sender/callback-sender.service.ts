@@ -53,6 +53,8 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   private readonly flights = new Map<string, Flight>();
   private readonly perHost = new Map<string, number>();
   private stopping = false;
+  /** A try ended while a pass ran: the next pass follows at once instead of after `pollMs`. */
+  private kicked = false;
   private dropping = false;
   private cancelTick: (() => void) | null = null;
   private ticking: Promise<void> | null = null;
@@ -127,11 +129,26 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   private schedule(delayMs: number): void {
     if (this.stopping) return;
     this.cancelTick = this.clock.schedule(delayMs, () => {
+      this.kicked = false;
       this.ticking = this.tick().finally(() => {
         this.ticking = null;
-        this.schedule(this.settings.pollMs);
+        this.schedule(this.kicked ? 0 : this.settings.pollMs);
       });
     });
+  }
+
+  /**
+   * A slot freed: claim again now rather than at the next poll, so a backlog drains at the receivers' pace, not
+   * `senders` per `pollMs`. Passes never overlap: during one, the next is only asked for.
+   */
+  private kick(): void {
+    if (this.stopping) return;
+    if (this.ticking) {
+      this.kicked = true;
+      return;
+    }
+    this.cancelTick?.();
+    this.schedule(0);
   }
 
   private room(): number {
@@ -187,6 +204,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
         const n = (this.perHost.get(row.host) ?? 1) - 1;
         if (n > 0) this.perHost.set(row.host, n);
         else this.perHost.delete(row.host);
+        this.kick();
       });
   }
 
