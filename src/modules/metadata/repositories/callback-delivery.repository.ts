@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { newId } from '../../../common/index.js';
+import { GroupCommitter, newId } from '../../../common/index.js';
+import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 import { CallbackDelivery, CallbackState, JobInstance } from '../entities/index.js';
 import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
 
@@ -40,6 +41,13 @@ export function redelivered(now: number): Partial<CallbackDelivery> {
   };
 }
 
+interface SettleItem {
+  id: string;
+  claim: string;
+  patch: DeliveryPatch;
+  now: number;
+}
+
 /** A due delivery as the claim's candidate SELECT returns it. */
 export interface DueDelivery {
   id: string;
@@ -74,7 +82,13 @@ const COLUMNS = [
  */
 @Injectable()
 export class CallbackDeliveryRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  private readonly uow: UnitOfWork;
+  /** Tries' outcomes are written in group commits: one commit per try made the log flush the senders' limit. */
+  private readonly settles = new GroupCommitter<SettleItem, boolean>((items) => this.settleGroup(items), 256);
+
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.uow = UnitOfWork.for(ds);
+  }
 
   /**
    * Writes the delivery rows of instances that reached a final state at `now` (epoch ms) inside `em`: the URL is
@@ -179,14 +193,25 @@ export class CallbackDeliveryRepository {
   }
 
   /**
-   * Writes the outcome of a try over delivery `id` only while `claim` still holds it; the claim and lease are
-   * dropped with it. @returns false when the claim was lost (lease expired, redeliver): nothing written.
+   * Writes the outcome of a try over delivery `id` (group-committed) only while `claim` still holds it; the claim
+   * and lease are dropped with it. @returns false when the claim was lost (lease expired, redeliver): nothing
+   * written.
    */
-  async settle(id: string, claim: string, patch: DeliveryPatch, now: number): Promise<boolean> {
-    const res = await this.ds
-      .getRepository(CallbackDelivery)
-      .update({ id, claim }, { ...patch, claim: null, leaseUntil: null, updatedAt: now });
-    return (res.affected ?? 0) > 0;
+  settle(id: string, claim: string, patch: DeliveryPatch, now: number): Promise<boolean> {
+    return this.settles.submit({ id, claim, patch, now });
+  }
+
+  /** One transaction (one commit, one log flush) for the outcomes of every try that ended meanwhile. */
+  private settleGroup(items: SettleItem[]): Promise<boolean[]> {
+    return this.uow.run(async (em) => {
+      const repo = em.getRepository(CallbackDelivery);
+      const won: boolean[] = [];
+      for (const { id, claim, patch, now } of items) {
+        const res = await repo.update({ id, claim }, { ...patch, claim: null, leaseUntil: null, updatedAt: now });
+        won.push((res.affected ?? 0) > 0);
+      }
+      return won;
+    });
   }
 
   /**
