@@ -16,6 +16,7 @@ import {
   CallbackDeliveryRepository,
   CallbackHostRepository,
   CallbackState,
+  type JobInstance,
   JobInstanceRepository,
 } from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
@@ -28,12 +29,16 @@ const HOUSEKEEPING_MS = 5_000;
 /** Candidates read per claim round, as a multiple of the room left. */
 const WINDOW_FACTOR = 2;
 const CLAIM_ROUNDS = 4;
+/** How long a host seen answering with nothing to reset counts as clean (one read of its row per second). */
+const CLEAN_MEMO_MS = 1_000;
 
 /** A stored row that can never be sent as it is: the delivery fails, the loop goes on. */
 class BadDelivery extends Error {}
 
 interface Flight {
   row: CallbackDelivery;
+  /** The instance, read for the whole claim in one statement (undefined: read it at send time). */
+  instance?: JobInstance | null;
   abort: AbortController;
   probe: boolean;
   done: Promise<void>;
@@ -52,6 +57,8 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   private readonly ns: string;
   private readonly flights = new Map<string, Flight>();
   private readonly perHost = new Map<string, number>();
+  /** Hosts this node saw answer with nothing to reset, and when: their next answers skip the host row's read. */
+  private readonly clean = new Map<string, number>();
   private stopping = false;
   /** A try ended while a pass ran: the next pass follows at once instead of after `pollMs`. */
   private kicked = false;
@@ -155,6 +162,14 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     return this.stopping ? 0 : this.settings.senders - this.flights.size;
   }
 
+  /** Whether `host` was found clean (no failures, not down) within the last second. */
+  private knownClean(host: string, now: number): boolean {
+    const at = this.clean.get(host);
+    if (at !== undefined && now - at < CLEAN_MEMO_MS) return true;
+    if (this.clean.size >= 10_000) this.clean.clear();
+    return false;
+  }
+
   private hostRoom(host: string): number {
     return this.settings.perHost - (this.perHost.get(host) ?? 0);
   }
@@ -169,7 +184,10 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
       for (const h of filled) skip.add(h);
       if (ids.length > 0) {
         const rows = await this.deliveries.claim(ids, newId(), now, this.settings.leaseMs);
-        for (const row of rows) this.launch(row, false);
+        const instances = new Map(
+          (await this.instances.findMany(rows.map((r) => r.instanceId))).map((i) => [i.id, i] as const),
+        );
+        for (const row of rows) this.launch(row, false, instances.get(row.instanceId) ?? null);
       }
       if (candidates.length < window) return;
     }
@@ -192,10 +210,10 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private launch(row: CallbackDelivery, probe: boolean): void {
+  private launch(row: CallbackDelivery, probe: boolean, instance?: JobInstance | null): void {
     const abort = new AbortController();
     this.perHost.set(row.host, (this.perHost.get(row.host) ?? 0) + 1);
-    const flight: Flight = { row, abort, probe, done: Promise.resolve() };
+    const flight: Flight = { row, abort, probe, instance, done: Promise.resolve() };
     this.flights.set(row.id, flight);
     flight.done = this.run(flight)
       .catch((err: Error) => this.logger.warn(`callback ${row.id}: ${err.message}`))
@@ -214,7 +232,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     const claim = row.claim!;
     let result: TryResult;
     try {
-      result = await this.send(row, f.abort.signal);
+      result = await this.send(row, f.abort.signal, f.instance);
     } catch (err) {
       if (err instanceof BadDelivery) return this.fail(row, claim, `BAD_DELIVERY: ${err.message}`, null);
       // Shutdown, or a database error before sending: the claim goes back, no try spent.
@@ -230,8 +248,8 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   }
 
   /** Builds, signs and sends the body. @throws BadDelivery for a bad stored row (nothing was sent). */
-  private async send(row: CallbackDelivery, signal: AbortSignal): Promise<TryResult> {
-    const instance = await this.instances.findById(row.instanceId);
+  private async send(row: CallbackDelivery, signal: AbortSignal, read?: JobInstance | null): Promise<TryResult> {
+    const instance = read !== undefined ? read : await this.instances.findById(row.instanceId);
     if (!instance) throw new BadDelivery(`instance ${row.instanceId} not found`);
     const app = await this.secrets.read(row.appId).catch((err: Error) => {
       throw err instanceof AppSigningError ? new BadDelivery(err.message) : err;
@@ -291,9 +309,13 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
       );
       return;
     }
-    if (o.host === 'alive' && (await this.hosts.recordAlive(this.ns, row.host, now)))
-      this.logger.log(`callback host ${row.host} is up again (app ${row.appId})`);
+    if (o.host === 'alive' && !this.knownClean(row.host, now)) {
+      if (await this.hosts.recordAlive(this.ns, row.host, now))
+        this.logger.log(`callback host ${row.host} is up again (app ${row.appId})`);
+      this.clean.set(row.host, now);
+    }
     if (o.host === 'failure') {
+      this.clean.delete(row.host);
       const first = this.settings.retryDelaysMs[0] ?? this.settings.leaseMs;
       const down = await this.hosts.recordFailure(
         this.ns,
