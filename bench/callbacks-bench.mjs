@@ -18,12 +18,13 @@ import { submitBatch } from './lib/submit.mjs';
 import { startCallbackReceiver } from './lib/callback-receiver.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const HELP = `npm run bench:callbacks -- [--n 10000] [--receivers 10] [--cases live,dead] [--batch-size 1000]
+const HELP = `npm run bench:callbacks -- [--n 10000] [--rate 0] [--receivers 10] [--cases live,dead] [--batch-size 1000]
   [--timeout 300] [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep]
   [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
 const args = parseArgs(
   {
     n: 10000,
+    rate: 0,
     receivers: 10,
     cases: 'live,dead',
     'batch-size': 1000,
@@ -70,7 +71,10 @@ async function runCase(kind, product, pool, redis) {
     EGRESS_ALLOW: '*,127.0.0.1', // the receivers are on loopback, which the default policy refuses
     ...extra,
   };
-  log(`\n== case ${kind}: ${args.n} tasks, ${args.receivers} receivers${kind === 'dead' ? ' (receiver 0 dead)' : ''}`);
+  const pace = args.rate > 0 ? `${args.rate} tasks/s` : 'all at once';
+  log(
+    `\n== case ${kind}: ${args.n} tasks (${pace}), ${args.receivers} receivers${kind === 'dead' ? ' (receiver 0 dead)' : ''}`,
+  );
   try {
     procs.push(
       await startProduct(product, {
@@ -101,7 +105,18 @@ async function runCase(kind, product, pool, redis) {
     const liveShare = receivers.filter((_, i) => !(kind === 'dead' && i === 0));
     const liveExpected = tasks.filter((_, i) => !(kind === 'dead' && i % args.receivers === 0)).length;
     const t0 = Date.now();
-    const sub = await submitBatch(client, tasks, args['batch-size'], 1);
+    const sub = { accepted: 0, refused: [], requestMs: [] };
+    // --rate 0: everything at once (the sender's throughput); --rate R: R tasks/s in batches of R/10, below the
+    // sender's pace, so the latency is the sender's own delay, not a backlog's.
+    const chunk = args.rate > 0 ? Math.max(1, Math.round(args.rate / 10)) : args.n;
+    for (let i = 0; i < args.n; i += chunk) {
+      const due = t0 + (i / (args.rate || Infinity)) * 1000;
+      if (due > Date.now()) await sleep(due - Date.now());
+      const part = await submitBatch(client, tasks.slice(i, i + chunk), args['batch-size'], 1);
+      sub.accepted += part.accepted;
+      sub.refused.push(...part.refused);
+      sub.requestMs.push(...part.requestMs);
+    }
     if (sub.accepted !== args.n) throw new Error(`${sub.refused.length} refused: ${JSON.stringify(sub.refused[0])}`);
     const end = t0 + args.timeout * 1000;
     const count = () =>
