@@ -62,5 +62,6 @@ describe('unknown app ids (standalone)', () => {
     // The bound is what the size shows (all 20,000 remembered added ~2.3 MB, within this heap's noise); the heap
     // catches anything kept per request (the finding's +116 MB per 3,000 would be ~770 MB here).
     expect(grown).toBeLessThan(16 * 1024 * 1024);
-  }, 120_000);
+    // The bound is the point, not the speed: ~25 s alone, several times that beside the heavy suites on 2 cores.
+  }, 360_000);
 });

@@ -85,6 +85,9 @@ export function rawRequest(
       {
         host: hostname,
         port,
+        // A fresh connection each time: a pooled keep-alive socket the server closed as idle (a loaded machine
+        // stalled this test) answers ECONNRESET, which is not the answer under test.
+        agent: false,
         method,
         path,
         headers: body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers },
