@@ -49,6 +49,16 @@ describe('callback signing (docs/callbacks.md "What is sent")', () => {
     expect(verdict.ok ? '' : verdict.reason).toContain(reason);
   });
 
+  it("refuses a replay under a fresh X-Tickwheel-Delivery: the id must be the signed body's", () => {
+    const replay = { ...headersFor(BODY), [CALLBACK_HEADERS.deliveryId]: 'd-2' };
+    expect(verifyCallback(replay, BODY, SECRET, { now: NOW })).toEqual({
+      ok: false,
+      reason: 'delivery id differs from the body',
+    });
+    const notJson = 'not json';
+    expect(verifyCallback(headersFor(notJson), notJson, SECRET, { now: NOW }).ok).toBe(false);
+  });
+
   it('refuses a timestamp outside the tolerance (5 min by default, replay protection)', () => {
     expect(verifyCallback(headersFor(BODY), BODY, SECRET, { now: NOW + 300_001 }).ok).toBe(false);
     expect(verifyCallback(headersFor(BODY), BODY, SECRET, { now: NOW - 300_001 }).ok).toBe(false);

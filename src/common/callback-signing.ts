@@ -57,5 +57,17 @@ export function verifyCallback(
   if (!given) return { ok: false, reason: 'bad signature format' };
   const expected = signCallback(secret, timestamp, rawBody).slice(3);
   if (!signaturesEqual(expected, given[1])) return { ok: false, reason: 'signature mismatch' };
+  // The header is not signed; the body is. A replay under a fresh X-Tickwheel-Delivery must not look new.
+  if (signedDeliveryId(rawBody) !== deliveryId) return { ok: false, reason: 'delivery id differs from the body' };
   return { ok: true, deliveryId, timestampMs: Number(timestamp) };
+}
+
+/** The `deliveryId` of a callback body, or undefined when the body is not such JSON. */
+function signedDeliveryId(rawBody: Buffer | string): string | undefined {
+  try {
+    const v = (JSON.parse(rawBody.toString()) as { deliveryId?: unknown }).deliveryId;
+    return typeof v === 'string' ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }

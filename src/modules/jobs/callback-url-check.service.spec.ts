@@ -34,6 +34,7 @@ describe('checkCallbackUrl', () => {
     ['hooks.example.com/x', /not an absolute URL/],
     ['', /not an absolute URL/],
     [42, /must be a string/],
+    [`https://${'a.'.repeat(127)}example.com/x`, /host name over 253 characters/],
   ])('should refuse %s naming the field', (url, why) => {
     const got = refusal(url, 'tasks[3].callbackUrl');
     expect(got?.field).toBe('tasks[3].callbackUrl');

@@ -297,8 +297,11 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     const claim = row.claim!;
     const now = this.clock.now();
     if (f.probe && o.host === 'failure') {
-      // A failed probe spends no try: the row waits for the host, the host for its next probe.
-      await this.deliveries.settle(row.id, claim, { lastStatusCode: o.statusCode, lastError: cut(o.error) }, now);
+      // A failed probe spends no try: the row waits for the host, the host for its next probe. The row goes to the
+      // back (due after the longest wait), so one delivery the host refuses cannot be every probe and keep it down.
+      const back = now + (this.settings.retryDelaysMs.at(-1) ?? this.settings.leaseMs);
+      const patch = { lastStatusCode: o.statusCode, lastError: cut(o.error), nextAttemptAt: back };
+      await this.deliveries.settle(row.id, claim, patch, now);
       await this.hosts.probeFailed(
         this.ns,
         row.host,

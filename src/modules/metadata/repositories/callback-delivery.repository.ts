@@ -26,9 +26,13 @@ export function callbackHostOf(url: string): string | null {
   return host.length <= HOST_MAX ? host : null;
 }
 
-/** What a redelivery writes over a delivery at `now` (epoch ms): PENDING, no tries, due now, unclaimed. */
+/**
+ * What a redelivery writes over a delivery at `now` (epoch ms): PENDING, no tries, due now, unclaimed, and its age
+ * (`final_at`, what CALLBACK_MAX_AGE_MS and the latency count from) restarted, or an old one would expire at once.
+ */
 export function redelivered(now: number): Partial<CallbackDelivery> {
   return {
+    finalAt: now,
     state: CallbackState.PENDING,
     attempts: 0,
     nextAttemptAt: now,

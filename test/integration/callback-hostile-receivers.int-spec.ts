@@ -1,0 +1,298 @@
+import { jest } from '@jest/globals';
+import { mkdtempSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SystemClock } from '../../src/common/index.js';
+import type { AppConfig, CallbackSettings } from '../../src/config/index.js';
+import { CallbackSender } from '../../src/modules/callbacks/index.js';
+import { EgressPolicy, egressHttp, systemResolver } from '../../src/modules/egress/index.js';
+import { checkCallbackUrl } from '../../src/modules/jobs/callback-url-check.service.js';
+import {
+  ApiClient,
+  ApiClientRepository,
+  AppSecretReader,
+  CallbackDelivery,
+  CallbackDeliveryRepository,
+  CallbackHost,
+  CallbackHostRepository,
+  CallbackState,
+  JobInstance,
+  JobInstanceStatus,
+  newJobInstance,
+  SecretBox,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
+import { MetricsService } from '../../src/modules/observability/index.js';
+import { sleep, waitFor } from '../utils/async.js';
+import { type CallbackReceiver, startCallbackReceiver } from '../utils/callback-receiver.js';
+import { createServer as createTcp, type Server as TcpServer, type Socket } from 'node:net';
+import { createServer as createHttp, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type DbKind, type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
+import { TEST_SECRET_KEY, uniqueNamespace } from '../utils/test-node.js';
+
+const SECRET = 'c'.repeat(64);
+const SHORT: CallbackSettings = {
+  senders: 8,
+  perHost: 2,
+  connectTimeoutMs: 300,
+  readTimeoutMs: 500,
+  retryDelaysMs: [200, 400, 800],
+  hostDownAfter: 3,
+  maxAgeMs: 3_600_000,
+  leaseMs: 3_000,
+  pollMs: 20,
+  shutdownGraceMs: 300,
+};
+
+jest.setTimeout(60_000);
+
+describe.each<DbKind>(['mysql'])(
+  'CallbackSender against hostile receivers on %s (docs/callbacks.md "Sender")',
+  (kind) => {
+    let db: MetadataDb;
+    let ns: string;
+    let appId: string;
+    let deliveries: CallbackDeliveryRepository;
+    let hosts: CallbackHostRepository;
+    const senders: CallbackSender[] = [];
+    const receivers: CallbackReceiver[] = [];
+
+    function sender(settings: Partial<CallbackSettings> = {}, metrics = new MetricsService()): CallbackSender {
+      const config = {
+        callbacks: { ...SHORT, ...settings },
+        namespace: ns,
+        secretKeyHex: TEST_SECRET_KEY,
+        dataDir: mkdtempSync(join(tmpdir(), 'tw-cb-')),
+      } as unknown as AppConfig;
+      const s = new CallbackSender(
+        deliveries,
+        hosts,
+        db.instances,
+        new AppSecretReader(new ApiClientRepository(db.ds), config),
+        metrics,
+        EgressPolicy.fromSettings({ allow: '127.0.0.1' }),
+        systemResolver,
+        config,
+        new SystemClock(),
+      );
+      senders.push(s);
+      return s;
+    }
+
+    async function receiver(...args: Parameters<typeof startCallbackReceiver>): Promise<CallbackReceiver> {
+      const r = await startCallbackReceiver(...args);
+      receivers.push(r);
+      return r;
+    }
+
+    /** A finished instance of the test's app with its delivery to `url`; returns the deliveryId. */
+    async function delivery(url: string, patch: Partial<JobInstance> = {}, finalAt = Date.now()): Promise<string> {
+      const fresh = { namespace: ns, appId, handler: 'h', fireTime: 1, triggerSource: TriggerSource.API, dueAt: 1 };
+      const row = Object.assign(newJobInstance(fresh, 1), {
+        status: JobInstanceStatus.SUCCESS,
+        startedAt: 1_000,
+        finishedAt: 1_250,
+        result: { ok: 1 },
+        callbackUrl: url,
+        ...patch,
+      });
+      await db.ds.getRepository(JobInstance).save(row);
+      await db.ds.transaction((em) => deliveries.enqueueFinal(em, [row], finalAt));
+      return (await deliveries.findByInstances([row.id])).get(row.id)!.id;
+    }
+
+    const row = async (id: string) => (await db.ds.getRepository(CallbackDelivery).findOneBy({ id }))!;
+    const hostRow = (r: CallbackReceiver) => db.ds.getRepository(CallbackHost).findOneBy({ host: new URL(r.url).host });
+    const start = (s: CallbackSender) => s.onApplicationBootstrap();
+
+    beforeEach(async () => {
+      ns = uniqueNamespace('cb');
+      appId = `cbapp-${ns}`.slice(0, 64);
+      db = await openMetadataDb(kind, ns);
+      deliveries = new CallbackDeliveryRepository(db.ds);
+      hosts = new CallbackHostRepository(db.ds);
+      await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
+      await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
+      const client = Object.assign(new ApiClient(), {
+        appId,
+        secretEnc: new SecretBox(TEST_SECRET_KEY).seal(SECRET),
+        enabled: true,
+        scopes: [],
+        egressAllow: null,
+        createdAt: 1,
+        updatedAt: 1,
+      });
+      await db.ds.getRepository(ApiClient).save(client);
+    });
+
+    afterEach(async () => {
+      await Promise.all(senders.splice(0).map((s) => s.beforeApplicationShutdown()));
+      await Promise.all(receivers.splice(0).map((r) => r.close()));
+      await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
+      await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
+      await db.ds.query('DELETE FROM api_client WHERE app_id = ?', [appId]);
+      await db.close();
+    });
+
+    const servers: Array<TcpServer | HttpServer> = [];
+    const sockets: Socket[] = [];
+    async function tcp(onConn: (s: Socket) => void, host = '127.0.0.1'): Promise<string> {
+      const s = createTcp((sock) => {
+        sockets.push(sock);
+        sock.on('error', () => undefined);
+        onConn(sock);
+      });
+      servers.push(s);
+      await new Promise<void>((r) => s.listen(0, host, r));
+      return `http://${host}:${(s.address() as AddressInfo).port}/hook`;
+    }
+    afterEach(async () => {
+      sockets.splice(0).forEach((s) => s.destroy());
+      await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+    });
+
+    it('a 307/302 to a refused loopback address is not followed: nothing reaches it', async () => {
+      const hits: string[] = [];
+      const refused = createHttp((req, res) => {
+        hits.push(req.url ?? '');
+        res.writeHead(200).end();
+      });
+      servers.push(refused);
+      await new Promise<void>((r) => refused.listen(0, '127.0.0.2', r));
+      const target = `http://127.0.0.2:${(refused.address() as AddressInfo).port}/x`;
+      const r307 = await receiver(() => ({ status: 307, headers: { location: target } }));
+      const r302 = await receiver(() => ({ status: 302, headers: { location: target } }));
+      const a = await delivery(r307.url);
+      const b = await delivery(r302.url);
+      const direct = await delivery(target);
+      start(sender());
+      await waitFor(
+        'all final',
+        async () =>
+          (await Promise.all([a, b, direct].map(row))).every((d) => d.state === CallbackState.CALLBACK_FAILED),
+        10_000,
+        20,
+      );
+      const rows = await Promise.all([a, b, direct].map(row));
+      expect(rows.map((d) => d.lastStatusCode)).toEqual([307, 302, null]);
+      expect(rows[2].lastError).toMatch(/^EGRESS_REFUSED/);
+      expect(hits).toEqual([]);
+    });
+
+    it('headers trickled forever (slowloris) end the try at the read timeout', async () => {
+      const url = await tcp((sock) => {
+        sock.once('data', () => {
+          sock.write('HTTP/1.1 200 OK\r\n');
+          const t = setInterval(() => (sock.destroyed ? clearInterval(t) : sock.write('X-a: b\r\n')), 50);
+        });
+      });
+      const id = await delivery(url);
+      start(sender({ readTimeoutMs: 500 }));
+      await waitFor('tried', async () => (await row(id)).attempts >= 1, 10_000, 20);
+      const d = await row(id);
+      expect(d.state).toBe(CallbackState.RETRYING);
+    });
+
+    it('a 2xx whose body never ends is DELIVERED and the connection is dropped', async () => {
+      let closed = false;
+      const url = await tcp((sock) => {
+        sock.once('data', () => {
+          sock.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n');
+          const t = setInterval(
+            () => (sock.destroyed ? clearInterval(t) : sock.write('4000\r\n' + 'x'.repeat(0x4000) + '\r\n')),
+            5,
+          );
+          sock.on('close', () => (closed = true));
+        });
+      });
+      const id = await delivery(url);
+      start(sender());
+      await waitFor('delivered', async () => (await row(id)).state === CallbackState.DELIVERED, 10_000, 20);
+      await waitFor('closed', async () => closed, 5_000, 20);
+    });
+
+    it('huge headers, reset on accept, garbage status line: each a retry, the loop goes on', async () => {
+      const huge = await tcp((sock) =>
+        sock.once('data', () => sock.write(`HTTP/1.1 200 OK\r\nX: ${'a'.repeat(100_000)}\r\n\r\n`)),
+      );
+      const reset = await tcp((sock) => sock.resetAndDestroy());
+      const garbage = await tcp((sock) => sock.once('data', () => sock.end('HTTP/1.1 9999 WHAT\r\n\r\n')));
+      const status1xx = await tcp((sock) =>
+        sock.once('data', () => sock.write('HTTP/1.1 102 Processing\r\n\r\n'.repeat(1000))),
+      );
+      const live = await receiver();
+      const ids = [await delivery(huge), await delivery(reset), await delivery(garbage), await delivery(status1xx)];
+      const ok = await delivery(live.url);
+      start(sender({ readTimeoutMs: 1_000 }));
+      await waitFor('live delivered', async () => live.count(ok) === 1, 10_000, 20);
+      await waitFor(
+        'all tried',
+        async () => (await Promise.all(ids.map(row))).every((d) => d.attempts >= 1),
+        10_000,
+        20,
+      );
+    });
+
+    it('a 429 storm with a garbage Retry-After still ends, within its tries', async () => {
+      const r = await receiver(() => ({ status: 429, headers: { 'retry-after': 'a 1' } }));
+      const id = await delivery(r.url);
+      start(sender({ retryDelaysMs: [5_000, 5_000, 5_000] }));
+      await waitFor('failed', async () => (await row(id)).state === CallbackState.CALLBACK_FAILED, 10_000, 20);
+      expect(r.count(id)).toBe(4);
+    });
+
+    it('a redelivery of a delivery whose final state is older than CALLBACK_MAX_AGE_MS gets its whole schedule', async () => {
+      // docs/callbacks.md "Redeliver": "from the start: PENDING, no tries, due now … whatever its state".
+      const r = await receiver((nth) => ({ status: nth === 1 ? 500 : 200 }));
+      const id = await delivery(r.url, {}, Date.now() - 2 * 3_600_000); // final 2 h ago, maxAgeMs 1 h
+      const s = sender({ retryDelaysMs: [6_000, 6_000] });
+      start(s);
+      await waitFor('expired', async () => (await row(id)).state === CallbackState.CALLBACK_FAILED, 10_000, 20);
+      expect(await deliveries.redeliver(id, Date.now())).toBe(true);
+      await waitFor('tried again', async () => r.count(id) >= 1, 10_000, 20);
+      await sleep(8_000); // the 6 s retry (production: 5 s, 30 s, …) is longer than a housekeeping period (5 s)
+      const d = await row(id);
+      expect([d.state, r.count(id)]).toEqual([CallbackState.DELIVERED, 2]);
+    });
+    it("a name that may resolve to loopback (this host's name) passes submit but nothing reaches it at send time", async () => {
+      const got: string[] = [];
+      const srv = createHttp((req, res) => {
+        got.push(req.headers.host ?? '');
+        res.writeHead(200).end();
+      });
+      servers.push(srv);
+      await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+      const port = (srv.address() as AddressInfo).port;
+      const policy = EgressPolicy.fromSettings({});
+      // /etc/hosts commonly maps this host's name to 127.0.1.1 or 127.0.0.1: allowed at submit (no DNS), refused
+      // on the resolved address when sent.
+      for (const name of [hostname(), `${hostname()}.`, hostname().toUpperCase(), 'localhost..']) {
+        const url = `http://${name}:${port}/x`;
+        try {
+          checkCallbackUrl(policy, url, 'callbackUrl');
+        } catch {
+          /* refused at submit already: fine too */
+        }
+        await egressHttp(
+          { url, method: 'POST', headers: {}, body: '{}', signal: AbortSignal.timeout(3_000) },
+          { policy, followRedirects: false, connectTimeoutMs: 1_000, headTimeoutMs: 1_000 },
+        ).catch(() => undefined);
+      }
+      expect(got).toEqual([]);
+    });
+    it('one poison delivery (the receiver 500s on its body only) does not keep a healthy host down', async () => {
+      let poison = '';
+      const r = await receiver((_nth, id) => ({ status: id === poison ? 500 : 200 }));
+      poison = await delivery(r.url);
+      start(sender({ retryDelaysMs: [200, 400, 800, 1_600, 3_200] }));
+      await waitFor('host down', async () => (await hostRow(r))?.downSince != null, 10_000, 20);
+      await sleep(1_000);
+      const others: string[] = [];
+      for (let i = 0; i < 3; i++) others.push(await delivery(r.url));
+      await sleep(6_000); // probe intervals 200 ms … 3.2 s
+      const states = await Promise.all(others.map(async (id) => (await row(id)).state));
+      expect(states.every((st) => st === CallbackState.DELIVERED)).toBe(true);
+    });
+  },
+);
