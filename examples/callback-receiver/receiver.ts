@@ -23,7 +23,7 @@ createServer((req, res) => {
       seen.add(verdict.deliveryId);
       const p = JSON.parse(raw.toString('utf8')) as CallbackPayload;
       console.log(`${p.requestId} ${p.status} after ${p.attempts} attempt(s): ${JSON.stringify(p.result ?? p.error)}`);
-    }
+    } else console.log(`duplicate ${verdict.deliveryId} (handled already: acknowledged, not handled again)`);
     res.writeHead(204).end();
   });
 }).listen(Number(process.env.PORT ?? 4000), () => console.log(`callback receiver on :${process.env.PORT ?? 4000}`));

@@ -197,12 +197,27 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     const spent = await tries();
     expect(spent).toBeGreaterThanOrEqual(3);
     const before = r.hits.length;
-    await sleep(1_500);
-    expect(r.hits.length).toBeGreaterThan(before); // probes went out…
+    await waitFor('probes', async () => r.hits.length >= before + 2, 10_000, 10); // probes went out…
     expect(await tries()).toBe(spent); // …and spent no try
     expect((await hostRow(r))!.probes).toBeGreaterThan(0);
     healthy = true;
     await waitFor('all delivered', async () => (await Promise.all(ids.map(row))).every((d) => d.deliveredAt), 10_000);
+    expect((await hostRow(r))!.downSince).toBeNull();
+  });
+
+  it("a host that comes back up sends what waited for it at once, not at each row's later retry", async () => {
+    const r = await receiver();
+    const later = await delivery(r.url);
+    const soon = await delivery(r.url);
+    const now = Date.now();
+    // `later` failed before and retries in a minute; the host is down with a probe due now.
+    await db.ds
+      .getRepository(CallbackDelivery)
+      .update({ id: later }, { state: CallbackState.RETRYING, attempts: 3, nextAttemptAt: now + 60_000 });
+    await hosts.recordFailure(ns, new URL(r.url).host, appId, 'ECONNREFUSED', now, 1, 0);
+    start(sender());
+    await waitFor('both delivered', async () => !!(await row(later)).deliveredAt && !!(await row(soon)).deliveredAt);
+    expect(r.count(later)).toBe(1);
     expect((await hostRow(r))!.downSince).toBeNull();
   });
 

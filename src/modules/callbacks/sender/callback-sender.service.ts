@@ -313,8 +313,12 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
       return;
     }
     if (o.host === 'alive' && !this.knownClean(row.host, now)) {
-      if (await this.hosts.recordAlive(this.ns, row.host, now))
-        this.logger.log(`callback host ${row.host} is up again (app ${row.appId})`);
+      if (await this.hosts.recordAlive(this.ns, row.host, now)) {
+        // Up again: what waited for it goes now, not at each row's own later retry time.
+        const due = await this.deliveries.dueNowForHost(this.ns, row.host, now);
+        this.logger.log(`callback host ${row.host} is up again (app ${row.appId}); ${due} waiting deliveries due now`);
+        this.kick();
+      }
       this.clean.set(row.host, now);
     }
     if (o.host === 'failure') {

@@ -218,6 +218,15 @@ export class CallbackDeliveryRepository {
     });
   }
 
+  /** Makes every waiting delivery of `namespace` to `host` due at `now` (the host is up again). @returns how many. */
+  async dueNowForHost(namespace: string, host: string, now: number): Promise<number> {
+    const sql =
+      'UPDATE callback_delivery SET next_attempt_at = ?, updated_at = ? WHERE namespace = ? AND host = ?' +
+      ' AND state IN (?, ?) AND next_attempt_at > ?';
+    const params = [now, now, namespace, host, ...DUE_STATES, now];
+    return Number((await runStatement(this.ds, undefined, sql, params)).affected ?? 0);
+  }
+
   /**
    * Ends as CALLBACK_FAILED (`EXPIRED: …`) every waiting, unclaimed delivery of `namespace` whose final state is
    * older than `maxAgeMs` (docs/callbacks.md "Hosts marked down"). @returns how many.
