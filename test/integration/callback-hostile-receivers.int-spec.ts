@@ -1,139 +1,22 @@
 import { jest } from '@jest/globals';
-import { mkdtempSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SystemClock } from '../../src/common/index.js';
-import type { AppConfig, CallbackSettings } from '../../src/config/index.js';
-import { CallbackSender } from '../../src/modules/callbacks/index.js';
-import { EgressPolicy, egressHttp, systemResolver } from '../../src/modules/egress/index.js';
+import { hostname } from 'node:os';
+import { EgressPolicy, egressHttp } from '../../src/modules/egress/index.js';
 import { checkCallbackUrl } from '../../src/modules/jobs/callback-url-check.service.js';
-import {
-  ApiClient,
-  ApiClientRepository,
-  AppSecretReader,
-  CallbackDelivery,
-  CallbackDeliveryRepository,
-  CallbackHost,
-  CallbackHostRepository,
-  CallbackState,
-  JobInstance,
-  JobInstanceStatus,
-  newJobInstance,
-  SecretBox,
-  TriggerSource,
-} from '../../src/modules/metadata/index.js';
-import { MetricsService } from '../../src/modules/observability/index.js';
+import { CallbackState } from '../../src/modules/metadata/index.js';
 import { sleep, waitFor } from '../utils/async.js';
-import { type CallbackReceiver, startCallbackReceiver } from '../utils/callback-receiver.js';
 import { createServer as createTcp, type Server as TcpServer, type Socket } from 'node:net';
 import { createServer as createHttp, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type DbKind, type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
-import { TEST_SECRET_KEY, uniqueNamespace } from '../utils/test-node.js';
-
-const SECRET = 'c'.repeat(64);
-const SHORT: CallbackSettings = {
-  senders: 8,
-  perHost: 2,
-  connectTimeoutMs: 300,
-  readTimeoutMs: 500,
-  retryDelaysMs: [200, 400, 800],
-  hostDownAfter: 3,
-  maxAgeMs: 3_600_000,
-  leaseMs: 3_000,
-  pollMs: 20,
-  shutdownGraceMs: 300,
-};
+import { type DbKind } from '../utils/metadata-db.js';
+import { senderHarness } from '../utils/callback-sender-harness.js';
 
 jest.setTimeout(60_000);
 
 describe.each<DbKind>(['mysql'])(
   'CallbackSender against hostile receivers on %s (docs/callbacks.md "Sender")',
   (kind) => {
-    let db: MetadataDb;
-    let ns: string;
-    let appId: string;
-    let deliveries: CallbackDeliveryRepository;
-    let hosts: CallbackHostRepository;
-    const senders: CallbackSender[] = [];
-    const receivers: CallbackReceiver[] = [];
-
-    function sender(settings: Partial<CallbackSettings> = {}, metrics = new MetricsService()): CallbackSender {
-      const config = {
-        callbacks: { ...SHORT, ...settings },
-        namespace: ns,
-        secretKeyHex: TEST_SECRET_KEY,
-        dataDir: mkdtempSync(join(tmpdir(), 'tw-cb-')),
-      } as unknown as AppConfig;
-      const s = new CallbackSender(
-        deliveries,
-        hosts,
-        db.instances,
-        new AppSecretReader(new ApiClientRepository(db.ds), config),
-        metrics,
-        EgressPolicy.fromSettings({ allow: '127.0.0.1' }),
-        systemResolver,
-        config,
-        new SystemClock(),
-      );
-      senders.push(s);
-      return s;
-    }
-
-    async function receiver(...args: Parameters<typeof startCallbackReceiver>): Promise<CallbackReceiver> {
-      const r = await startCallbackReceiver(...args);
-      receivers.push(r);
-      return r;
-    }
-
-    /** A finished instance of the test's app with its delivery to `url`; returns the deliveryId. */
-    async function delivery(url: string, patch: Partial<JobInstance> = {}, finalAt = Date.now()): Promise<string> {
-      const fresh = { namespace: ns, appId, handler: 'h', fireTime: 1, triggerSource: TriggerSource.API, dueAt: 1 };
-      const row = Object.assign(newJobInstance(fresh, 1), {
-        status: JobInstanceStatus.SUCCESS,
-        startedAt: 1_000,
-        finishedAt: 1_250,
-        result: { ok: 1 },
-        callbackUrl: url,
-        ...patch,
-      });
-      await db.ds.getRepository(JobInstance).save(row);
-      await db.ds.transaction((em) => deliveries.enqueueFinal(em, [row], finalAt));
-      return (await deliveries.findByInstances([row.id])).get(row.id)!.id;
-    }
-
-    const row = async (id: string) => (await db.ds.getRepository(CallbackDelivery).findOneBy({ id }))!;
-    const hostRow = (r: CallbackReceiver) => db.ds.getRepository(CallbackHost).findOneBy({ host: new URL(r.url).host });
-    const start = (s: CallbackSender) => s.onApplicationBootstrap();
-
-    beforeEach(async () => {
-      ns = uniqueNamespace('cb');
-      appId = `cbapp-${ns}`.slice(0, 64);
-      db = await openMetadataDb(kind, ns);
-      deliveries = new CallbackDeliveryRepository(db.ds);
-      hosts = new CallbackHostRepository(db.ds);
-      await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
-      await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
-      const client = Object.assign(new ApiClient(), {
-        appId,
-        secretEnc: new SecretBox(TEST_SECRET_KEY).seal(SECRET),
-        enabled: true,
-        scopes: [],
-        egressAllow: null,
-        createdAt: 1,
-        updatedAt: 1,
-      });
-      await db.ds.getRepository(ApiClient).save(client);
-    });
-
-    afterEach(async () => {
-      await Promise.all(senders.splice(0).map((s) => s.beforeApplicationShutdown()));
-      await Promise.all(receivers.splice(0).map((r) => r.close()));
-      await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
-      await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
-      await db.ds.query('DELETE FROM api_client WHERE app_id = ?', [appId]);
-      await db.close();
-    });
+    const h = senderHarness(kind);
+    const { sender, receiver, delivery, row, hostRow, start } = h;
 
     const servers: Array<TcpServer | HttpServer> = [];
     const sockets: Socket[] = [];
@@ -249,7 +132,7 @@ describe.each<DbKind>(['mysql'])(
       const s = sender({ retryDelaysMs: [6_000, 6_000] });
       start(s);
       await waitFor('expired', async () => (await row(id)).state === CallbackState.CALLBACK_FAILED, 10_000, 20);
-      expect(await deliveries.redeliver(id, Date.now())).toBe(true);
+      expect(await h.deliveries.redeliver(id, Date.now())).toBe(true);
       await waitFor('tried again', async () => r.count(id) >= 1, 10_000, 20);
       await sleep(8_000); // the 6 s retry (production: 5 s, 30 s, …) is longer than a housekeeping period (5 s)
       const d = await row(id);
@@ -265,7 +148,7 @@ describe.each<DbKind>(['mysql'])(
       await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
       const port = (srv.address() as AddressInfo).port;
       const policy = EgressPolicy.fromSettings({});
-      // /etc/hosts commonly maps this host's name to 127.0.1.1 or 127.0.0.1: allowed at submit (no DNS), refused
+      // /etc/h.hosts commonly maps this host's name to 127.0.1.1 or 127.0.0.1: allowed at submit (no DNS), refused
       // on the resolved address when sent.
       for (const name of [hostname(), `${hostname()}.`, hostname().toUpperCase(), 'localhost..']) {
         const url = `http://${name}:${port}/x`;

@@ -1,133 +1,16 @@
 import { jest } from '@jest/globals';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SystemClock, verifyCallback } from '../../src/common/index.js';
-import type { AppConfig, CallbackSettings } from '../../src/config/index.js';
-import { CallbackSender } from '../../src/modules/callbacks/index.js';
-import { EgressPolicy, systemResolver } from '../../src/modules/egress/index.js';
-import {
-  ApiClient,
-  ApiClientRepository,
-  AppSecretReader,
-  CallbackDelivery,
-  CallbackDeliveryRepository,
-  CallbackHost,
-  CallbackHostRepository,
-  CallbackState,
-  JobInstance,
-  JobInstanceStatus,
-  newJobInstance,
-  SecretBox,
-  TriggerSource,
-} from '../../src/modules/metadata/index.js';
+import { verifyCallback } from '../../src/common/index.js';
+import { CallbackDelivery, CallbackState } from '../../src/modules/metadata/index.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
 import { sleep, waitFor } from '../utils/async.js';
-import { type CallbackReceiver, startCallbackReceiver } from '../utils/callback-receiver.js';
-import { type DbKind, type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
-import { TEST_SECRET_KEY, uniqueNamespace } from '../utils/test-node.js';
-
-const SECRET = 'c'.repeat(64);
-const SHORT: CallbackSettings = {
-  senders: 8,
-  perHost: 2,
-  connectTimeoutMs: 300,
-  readTimeoutMs: 500,
-  retryDelaysMs: [200, 400, 800],
-  hostDownAfter: 3,
-  maxAgeMs: 3_600_000,
-  leaseMs: 3_000,
-  pollMs: 20,
-  shutdownGraceMs: 300,
-};
+import { type DbKind } from '../utils/metadata-db.js';
+import { SECRET, SHORT, senderHarness } from '../utils/callback-sender-harness.js';
 
 jest.setTimeout(60_000);
 
 describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks.md "Sender")', (kind) => {
-  let db: MetadataDb;
-  let ns: string;
-  let appId: string;
-  let deliveries: CallbackDeliveryRepository;
-  let hosts: CallbackHostRepository;
-  const senders: CallbackSender[] = [];
-  const receivers: CallbackReceiver[] = [];
-
-  function sender(settings: Partial<CallbackSettings> = {}, metrics = new MetricsService()): CallbackSender {
-    const config = {
-      callbacks: { ...SHORT, ...settings },
-      namespace: ns,
-      secretKeyHex: TEST_SECRET_KEY,
-      dataDir: mkdtempSync(join(tmpdir(), 'tw-cb-')),
-    } as unknown as AppConfig;
-    const s = new CallbackSender(
-      deliveries,
-      hosts,
-      db.instances,
-      new AppSecretReader(new ApiClientRepository(db.ds), config),
-      metrics,
-      EgressPolicy.fromSettings({ allow: '127.0.0.1' }),
-      systemResolver,
-      config,
-      new SystemClock(),
-    );
-    senders.push(s);
-    return s;
-  }
-
-  async function receiver(...args: Parameters<typeof startCallbackReceiver>): Promise<CallbackReceiver> {
-    const r = await startCallbackReceiver(...args);
-    receivers.push(r);
-    return r;
-  }
-
-  /** A finished instance of the test's app with its delivery to `url`; returns the deliveryId. */
-  async function delivery(url: string, patch: Partial<JobInstance> = {}, finalAt = Date.now()): Promise<string> {
-    const fresh = { namespace: ns, appId, handler: 'h', fireTime: 1, triggerSource: TriggerSource.API, dueAt: 1 };
-    const row = Object.assign(newJobInstance(fresh, 1), {
-      status: JobInstanceStatus.SUCCESS,
-      startedAt: 1_000,
-      finishedAt: 1_250,
-      result: { ok: 1 },
-      callbackUrl: url,
-      ...patch,
-    });
-    await db.ds.getRepository(JobInstance).save(row);
-    await db.ds.transaction((em) => deliveries.enqueueFinal(em, [row], finalAt));
-    return (await deliveries.findByInstances([row.id])).get(row.id)!.id;
-  }
-
-  const row = async (id: string) => (await db.ds.getRepository(CallbackDelivery).findOneBy({ id }))!;
-  const hostRow = (r: CallbackReceiver) => db.ds.getRepository(CallbackHost).findOneBy({ host: new URL(r.url).host });
-  const start = (s: CallbackSender) => s.onApplicationBootstrap();
-
-  beforeEach(async () => {
-    ns = uniqueNamespace('cb');
-    appId = `cbapp-${ns}`.slice(0, 64);
-    db = await openMetadataDb(kind, ns);
-    deliveries = new CallbackDeliveryRepository(db.ds);
-    hosts = new CallbackHostRepository(db.ds);
-    await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
-    await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
-    const client = Object.assign(new ApiClient(), {
-      appId,
-      secretEnc: new SecretBox(TEST_SECRET_KEY).seal(SECRET),
-      enabled: true,
-      scopes: [],
-      egressAllow: null,
-      createdAt: 1,
-      updatedAt: 1,
-    });
-    await db.ds.getRepository(ApiClient).save(client);
-  });
-
-  afterEach(async () => {
-    await Promise.all(senders.splice(0).map((s) => s.beforeApplicationShutdown()));
-    await Promise.all(receivers.splice(0).map((r) => r.close()));
-    await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
-    await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
-    await db.ds.query('DELETE FROM api_client WHERE app_id = ?', [appId]);
-    await db.close();
-  });
+  const h = senderHarness(kind);
+  const { sender, receiver, delivery, row, hostRow, start } = h;
 
   it('sends the signed body; a receiver failing twice gets the third try on the retry schedule', async () => {
     const r = await receiver((nth) => ({ status: nth <= 2 ? 500 : 200 }));
@@ -211,10 +94,10 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     const soon = await delivery(r.url);
     const now = Date.now();
     // `later` failed before and retries in a minute; the host is down with a probe due now.
-    await db.ds
+    await h.db.ds
       .getRepository(CallbackDelivery)
       .update({ id: later }, { state: CallbackState.RETRYING, attempts: 3, nextAttemptAt: now + 60_000 });
-    await hosts.recordFailure(ns, new URL(r.url).host, appId, 'ECONNREFUSED', now, 1, 0);
+    await h.hosts.recordFailure(h.ns, new URL(r.url).host, h.appId, 'ECONNREFUSED', now, 1, 0);
     start(sender());
     await waitFor('both delivered', async () => !!(await row(later)).deliveredAt && !!(await row(soon)).deliveredAt);
     expect(r.count(later)).toBe(1);
@@ -249,9 +132,10 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
   it('a bad stored row or an egress refusal fails that delivery only; the loop goes on', async () => {
     const r = await receiver();
     const missing = await delivery(r.url);
-    await db.ds.query('DELETE FROM job_instance WHERE id = (SELECT instance_id FROM callback_delivery WHERE id = ?)', [
-      missing,
-    ]);
+    await h.db.ds.query(
+      'DELETE FROM job_instance WHERE id = (SELECT instance_id FROM callback_delivery WHERE id = ?)',
+      [missing],
+    );
     const refused = await delivery('http://127.0.0.2:9/hook');
     const good = await delivery(r.url);
     start(sender());
@@ -292,14 +176,14 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
   it('a claimed row is not claimed again until its lease ends, and a lost claim writes nothing', async () => {
     const id = await delivery('http://127.0.0.1:9/hook');
     const now = Date.now();
-    expect(await deliveries.claim([id], 'claim-a', now, 1_000)).toHaveLength(1);
-    expect(await deliveries.claim([id], 'claim-b', now + 999, 1_000)).toEqual([]);
-    expect(await deliveries.dueCandidates(ns, now + 999, 10, [])).toEqual([]);
-    expect((await deliveries.claim([id], 'claim-b', now + 1_001, 1_000)).map((d) => d.claim)).toEqual(['claim-b']);
+    expect(await h.deliveries.claim([id], 'claim-a', now, 1_000)).toHaveLength(1);
+    expect(await h.deliveries.claim([id], 'claim-b', now + 999, 1_000)).toEqual([]);
+    expect(await h.deliveries.dueCandidates(h.ns, now + 999, 10, [])).toEqual([]);
+    expect((await h.deliveries.claim([id], 'claim-b', now + 1_001, 1_000)).map((d) => d.claim)).toEqual(['claim-b']);
     const patch = { state: CallbackState.DELIVERED, attempts: 1 };
-    expect(await deliveries.settle(id, 'claim-a', patch, now + 1_002)).toBe(false);
+    expect(await h.deliveries.settle(id, 'claim-a', patch, now + 1_002)).toBe(false);
     expect(await row(id)).toMatchObject({ state: CallbackState.PENDING, attempts: 0, claim: 'claim-b' });
-    expect(await deliveries.settle(id, 'claim-b', patch, now + 1_003)).toBe(true);
+    expect(await h.deliveries.settle(id, 'claim-b', patch, now + 1_003)).toBe(true);
     expect(await row(id)).toMatchObject({ state: CallbackState.DELIVERED, claim: null, leaseUntil: null });
   });
 });

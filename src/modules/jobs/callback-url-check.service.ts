@@ -47,8 +47,7 @@ export function checkCallbackUrl(policy: EgressPolicy, url: unknown, field: stri
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw refuse(`must be http: or https:, not ${u.protocol}`);
   if (u.username !== '' || u.password !== '') throw refuse('may not hold a user name or password');
   if (u.hostname === '') throw refuse('has no host');
-  // DNS names are at most 253 characters (RFC 1035); longer, the outbox could not store the host and would skip it.
-  if (u.hostname.length > 253) throw refuse('has a host name over 253 characters');
+  if (u.hostname.length > 253) throw refuse('has a host name over 253 characters (RFC 1035)');
   const verdict = policy.checkUrl(u);
   if (!verdict.allowed) throw refuse(`is refused by the egress policy: ${verdict.reason}`);
 }
