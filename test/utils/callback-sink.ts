@@ -1,6 +1,6 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { verifyCallback } from '../../src/client/tickwheel-client.js';
+import { type CallbackHit, startCallbackReceiver } from './callback-receiver.js';
 
 /** One callback a {@link CallbackSink} received: its verdict, path, delivery id and parsed body. */
 export interface ReceivedCallback {
@@ -14,6 +14,7 @@ export interface ReceivedCallback {
 
 /** A loopback callback receiver for tests: verifies signatures with `secrets` (by app) and records every call. */
 export interface CallbackSink {
+  /** The base URL (no path): tests add their own paths to tell the rules apart. */
   url: string;
   received: ReceivedCallback[];
   /** Secrets to verify with; a delivery no secret verifies is recorded `valid: false` and answered 401. */
@@ -21,43 +22,21 @@ export interface CallbackSink {
   close(): Promise<void>;
 }
 
-/** Starts a sink on 127.0.0.1 (free port); `answer(path)` picks the status (default 200). */
-export async function startCallbackSink(answer: (path: string) => number = () => 200): Promise<CallbackSink> {
+/** Starts a sink on 127.0.0.1 (free port): {@link startCallbackReceiver} with each hit checked and parsed. */
+export async function startCallbackSink(): Promise<CallbackSink> {
   const received: ReceivedCallback[] = [];
   const secrets: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const verdict = secrets.map((s) => verifyCallback(req.headers, raw, s)).find((v) => v.ok);
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-      } catch {
-        /* recorded as received */
-      }
-      const path = req.url ?? '';
-      received.push({
-        path,
-        deliveryId: String(req.headers['x-tickwheel-delivery'] ?? ''),
-        valid: !!verdict,
-        body,
-        headers: req.headers,
-        at: Date.now(),
-      });
-      res.writeHead(verdict ? answer(path) : 401).end();
-    });
+  const valid = (hit: CallbackHit) => secrets.some((s) => verifyCallback(hit.headers, hit.body, s).ok);
+  const receiver = await startCallbackReceiver((_nth, _id, hit) => {
+    const ok = valid(hit);
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(hit.body) as Record<string, unknown>;
+    } catch {
+      /* recorded as received */
+    }
+    received.push({ path: hit.path, deliveryId: hit.deliveryId, valid: ok, body, headers: hit.headers, at: hit.at });
+    return { status: ok ? 200 : 401 };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    secrets,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  return { url: new URL(receiver.url).origin, received, secrets, close: receiver.close };
 }
