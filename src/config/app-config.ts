@@ -67,6 +67,30 @@ export interface AppConfig {
   caps: { maxJobsPerApp: number; maxUnfinishedTasksPerApp: number };
   /** The callback sender (docs/callbacks.md "Sender"); scheduler-role nodes run it. Durations ms. */
   callbacks: CallbackSettings;
+  /** Checkpoints, progress and handler logs of running attempts (docs/long-tasks.md). */
+  longTasks: LongTaskSettings;
+  /** Removal of old finished work and handler logs by the leader (docs/long-tasks.md "Retention"). */
+  retention: RetentionSettings;
+}
+
+/** CHECKPOINT_MAX_BYTES, PROGRESS_WRITE_INTERVAL_MS, HANDLER_LOG_MAX_LINES/BYTES (README "Settings"). */
+export interface LongTaskSettings {
+  /** Largest checkpoint, UTF-8 bytes of its JSON. */
+  checkpointMaxBytes: number;
+  /** At most one progress write per instance this often, ms; 0 = every report. */
+  progressWriteIntervalMs: number;
+  /** Handler log lines and bytes kept per attempt; 0 lines = stdout only. */
+  logMaxLines: number;
+  logMaxBytes: number;
+}
+
+/** RETENTION_* (README "Settings"). Ages and the interval are ms; 0 age = kept. */
+export interface RetentionSettings {
+  finishedMs: number;
+  logsMs: number;
+  intervalMs: number;
+  /** Rows one statement removes at most. */
+  batch: number;
 }
 
 /** Settings of the callback sender (CALLBACK_*; README "Settings"). Durations are milliseconds. */

@@ -156,6 +156,19 @@ export function loadConfig(
       maxUnfinishedTasksPerApp: dto.MAX_UNFINISHED_TASKS_PER_APP ?? 100_000,
     },
     callbacks,
+    longTasks: {
+      checkpointMaxBytes: dto.CHECKPOINT_MAX_BYTES ?? 65_536,
+      progressWriteIntervalMs: dto.PROGRESS_WRITE_INTERVAL_MS ?? 1000,
+      logMaxLines: dto.HANDLER_LOG_MAX_LINES ?? 1000,
+      logMaxBytes: dto.HANDLER_LOG_MAX_BYTES ?? 262_144,
+    },
+    // Defaults (docs/long-tasks.md "Retention"): finished work is kept 30 days, handler logs 7.
+    retention: {
+      finishedMs: dto.RETENTION_FINISHED_MS ?? 30 * 86_400_000,
+      logsMs: dto.RETENTION_LOGS_MS ?? 7 * 86_400_000,
+      intervalMs: dto.RETENTION_INTERVAL_MS ?? 60_000,
+      batch: dto.RETENTION_BATCH ?? 500,
+    },
   };
 }
 

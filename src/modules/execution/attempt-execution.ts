@@ -88,7 +88,17 @@ export class AttemptExecution {
       traceId: row.traceId,
       signal,
       logger,
-      progress: (pct, note) => logger.log(`progress ${Math.max(0, Math.min(100, pct))}%${note ? ` ${note}` : ''}`),
+      // Interim until docs/long-tasks.md is built: each piece below is replaced by its owner.
+      log: {
+        info: (...a) => logger.log(a.join(' ')),
+        warn: (...a) => logger.warn(a.join(' ')),
+        error: (...a) => logger.error(a.join(' ')),
+      },
+      progress: (f, note) =>
+        logger.log(`progress ${Math.round(Math.max(0, Math.min(1, f)) * 100)}%${note ? ` ${note}` : ''}`),
+      heartbeat: () => undefined,
+      checkpoint: () => Promise.reject(new Error('checkpoints are not built yet')),
+      lastCheckpoint: null,
     };
   }
 }

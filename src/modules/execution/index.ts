@@ -3,7 +3,15 @@ export { BUILTIN_HANDLERS, checkBuiltinParams } from './builtin/builtin-params.j
 export { ExecutorService } from './executor.service.js';
 export { HandlerRegistry } from './handler-registry.service.js';
 export { JobHandler } from './job-handler.decorator.js';
-export { JobFailure, type JobContext, type JobHandlerImpl, type JobResult } from './job-context.js';
+export {
+  CheckpointRejected,
+  JobFailure,
+  type Checkpoint,
+  type HandlerLog,
+  type JobContext,
+  type JobHandlerImpl,
+  type JobResult,
+} from './job-context.js';
 export { AbortReason } from './abort-reason.js';
 export { ATTEMPT_ENDED_HOOK, type AttemptEnded, type AttemptEndedHook } from './attempt-ended.hook.js';
 export { ATTEMPT_ADMISSION, type AttemptAdmission } from './attempt-admission.hook.js';

@@ -22,10 +22,52 @@ export interface JobContext {
   fireTime: number;
   traceId: string;
   signal: AbortSignal;
-  /** Its lines carry the trace id. */
+  /** Nest logger for this attempt: stdout only, lines carry the trace id. Prefer {@link log}. */
   logger: LoggerService;
-  /** Logs progress (0-100) with an optional note. */
-  progress(pct: number, note?: string): void;
+  /**
+   * The attempt's own log (docs/long-tasks.md "Handler logs"): each line goes to stdout with the trace id and is
+   * kept with the instance (bounded per attempt), read through `GET /api/tasks/{requestId}/logs`.
+   */
+  log: HandlerLog;
+  /**
+   * Reports how far the work is: `fraction` 0..1 (clamped), an optional note (at most 256 characters). Stored at
+   * most once per PROGRESS_WRITE_INTERVAL_MS per instance (later reports coalesce); also a heartbeat.
+   */
+  progress(fraction: number, note?: string): void;
+  /** Says "alive, not stuck" without progress: resets the heartbeat timeout (docs/long-tasks.md). */
+  heartbeat(): void;
+  /**
+   * Stores `state` (JSON, at most CHECKPOINT_MAX_BYTES) as this instance's (this shard's) checkpoint, conditional
+   * on this attempt's fencing token. Resolves once durable. Throws {@link CheckpointRejected} when a newer
+   * attempt owns the instance (stop: your work is no longer yours) and RangeError when `state` is too large or
+   * not JSON. Also a heartbeat.
+   */
+  checkpoint(state: unknown): Promise<void>;
+  /** What an earlier attempt of this instance last stored with {@link checkpoint}; null on a first start. */
+  lastCheckpoint: Checkpoint | null;
+}
+
+/** A stored checkpoint: the state, the attempt and fencing token that wrote it, when (epoch ms UTC). */
+export interface Checkpoint {
+  state: unknown;
+  attempt: number;
+  fencingToken: number;
+  at: number;
+}
+
+/** A handler's log for one attempt: arguments are joined like console.log (objects as JSON). */
+export interface HandlerLog {
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+
+/** Thrown by `ctx.checkpoint` when the instance no longer belongs to this attempt (a newer token holds it). */
+export class CheckpointRejected extends Error {
+  constructor(instanceId: string, token: number) {
+    super(`checkpoint of instance ${instanceId} refused: fencing token ${token} is no longer current`);
+    this.name = 'CheckpointRejected';
+  }
 }
 
 /** Whatever JSON-serialisable value the handler returns is stored as the instance's result. */

@@ -9,6 +9,7 @@ import { InstanceJobStatusIndex1796070000000 } from './migrations/1796070000000-
 import { Tenancy1797000000000 } from './migrations/1797000000000-tenancy.js';
 import { Callbacks1798000000000 } from './migrations/1798000000000-callbacks.js';
 import { CallbackNamespace1798000001000 } from './migrations/1798000001000-callback-namespace.js';
+import { LongTasks1799000000000 } from './migrations/1799000000000-long-tasks.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
@@ -18,6 +19,7 @@ export const MIGRATIONS = [
   Tenancy1797000000000,
   Callbacks1798000000000,
   CallbackNamespace1798000001000,
+  LongTasks1799000000000,
 ];
 
 /**

@@ -44,6 +44,10 @@ function ctx(params: unknown, over: Partial<JobContext> = {}): JobContext {
     signal: never(),
     logger: new Logger('t'),
     progress: () => undefined,
+    heartbeat: () => undefined,
+    checkpoint: async () => undefined,
+    lastCheckpoint: null,
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     ...over,
   };
 }

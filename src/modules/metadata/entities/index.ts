@@ -5,6 +5,7 @@ import { ExecutorNode } from './executor-node.entity.js';
 import { JobAttempt } from './job-attempt.entity.js';
 import { JobDefinition } from './job-definition.entity.js';
 import { JobInstance } from './job-instance.entity.js';
+import { type HandlerLogLevel, JobLog } from './job-log.entity.js';
 
 export {
   ApiClient,
@@ -17,6 +18,8 @@ export {
   JobAttempt,
   JobDefinition,
   JobInstance,
+  JobLog,
+  type HandlerLogLevel,
 };
 export * from './enums.js';
 export {
@@ -35,6 +38,7 @@ export const ENTITIES = [
   JobDefinition,
   JobInstance,
   JobAttempt,
+  JobLog,
   ExecutorNode,
   CallbackDelivery,
   CallbackHost,

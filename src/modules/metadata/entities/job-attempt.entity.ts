@@ -18,4 +18,12 @@ export class JobAttempt {
   @Column({ name: 'started_at', type: 'bigint', transformer: bigintNumber }) startedAt: number;
   @Column({ name: 'finished_at', type: 'bigint', nullable: true, transformer: bigintNumber }) finishedAt: number | null;
   @Column({ type: 'text', nullable: true }) error: string | null;
+  /** When the handler really returned; later than finishedAt when it ignored its abort (docs/long-tasks.md). */
+  @Column({ name: 'handler_ended_at', type: 'bigint', nullable: true, transformer: bigintNumber })
+  handlerEndedAt: number | null;
+  /** A late completion: how a handler that returned after its attempt was recorded ended; never applied. */
+  @Column({ name: 'late_status', type: 'varchar', length: 16, nullable: true }) lateStatus: string | null;
+  @Column({ name: 'late_error', type: 'varchar', length: 1024, nullable: true }) lateError: string | null;
+  /** This attempt started while an earlier attempt of the same instance was still running its handler. */
+  @Column({ name: 'overlaps_previous', type: 'boolean', default: false }) overlapsPrevious: boolean;
 }

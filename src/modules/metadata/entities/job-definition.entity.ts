@@ -31,7 +31,12 @@ export class JobDefinition {
   @Column({ name: 'retry_max', type: 'int', default: 0 }) retryMax: number;
   @Column({ name: 'retry_backoff_ms', type: 'int', default: 1000 }) retryBackoffMs: number;
   @Column({ name: 'retry_backoff_kind', type: 'varchar', length: 16 }) retryBackoffKind: BackoffKind;
+  /** Copied to each instance: see JobInstance.heartbeatTimeoutMs; 0 = none. */
+  @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
   @Column({ type: 'boolean' }) enabled: boolean;
+  /** When a ONE_SHOT job made its fire (it is then disabled for good); null otherwise. */
+  @Column({ name: 'completed_at', type: 'bigint', nullable: true, transformer: bigintNumber })
+  completedAt: number | null;
   @Column({ name: 'schedule_state', type: 'varchar', length: 16 }) scheduleState: ScheduleState;
   @Column({ name: 'schedule_error', type: 'varchar', length: 1024, nullable: true }) scheduleError: string | null;
   @Column({ name: 'next_fire_time', type: 'bigint', nullable: true, transformer: bigintNumber })

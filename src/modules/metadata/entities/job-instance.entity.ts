@@ -46,6 +46,19 @@ export class JobInstance {
   @Column({ name: 'trace_id', type: 'varchar', length: 64 }) traceId: string;
   @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true }) callbackUrl: string | null;
   /** Earliest time the instance may be dispatched (delayed tasks, retry backoff). */
+  /** The handler's last checkpoint (docs/long-tasks.md "Checkpoints"): JSON, the attempt and token that wrote it. */
+  @Column({ type: 'text', nullable: true, transformer: jsonText }) checkpoint: unknown;
+  @Column({ name: 'checkpoint_attempt', type: 'int', nullable: true }) checkpointAttempt: number | null;
+  @Column({ name: 'checkpoint_token', type: 'bigint', nullable: true, transformer: bigintNumber })
+  checkpointToken: number | null;
+  @Column({ name: 'checkpoint_at', type: 'bigint', nullable: true, transformer: bigintNumber })
+  checkpointAt: number | null;
+  /** Last reported progress, a fraction 0..1, its note and when (docs/long-tasks.md "Progress"). */
+  @Column({ type: 'double', nullable: true }) progress: number | null;
+  @Column({ name: 'progress_note', type: 'varchar', length: 256, nullable: true }) progressNote: string | null;
+  @Column({ name: 'progress_at', type: 'bigint', nullable: true, transformer: bigintNumber }) progressAt: number | null;
+  /** A handler silent (no progress, no heartbeat) this long is stuck: TIMEOUT (HEARTBEAT_TIMEOUT); 0 = none. */
+  @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
   @Column({ name: 'due_at', type: 'bigint', transformer: bigintNumber }) dueAt: number;
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;
   @Column({ name: 'updated_at', type: 'bigint', transformer: bigintNumber }) updatedAt: number;
