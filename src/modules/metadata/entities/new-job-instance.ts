@@ -27,6 +27,7 @@ export type NewJobInstance = Pick<
       | 'shardTotal'
       | 'maxConcurrency'
       | 'callbackUrl'
+      | 'heartbeatTimeoutMs'
     >
   > & { status?: InitialStatus };
 
@@ -62,6 +63,15 @@ export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
     error: null,
     traceId: id.replace(/-/g, ''),
     callbackUrl: null,
+    // every column has a value: the raw INSERT IGNORE sends NULL for a missing one, and SQLite then drops the row
+    checkpoint: null,
+    checkpointAttempt: null,
+    checkpointToken: null,
+    checkpointAt: null,
+    progress: null,
+    progressNote: null,
+    progressAt: null,
+    heartbeatTimeoutMs: 0,
     createdAt: now,
     updatedAt: now,
     dispatchedAt: null,
