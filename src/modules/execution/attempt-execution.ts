@@ -1,9 +1,16 @@
 import { Logger } from '@nestjs/common';
 import type { Clock } from '../../common/index.js';
-import { CORRUPT_ROW, corruptionOf, type JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
+import {
+  CORRUPT_ROW,
+  corruptionOf,
+  type JobInstance,
+  JobInstanceStatus as S,
+  type StoredCheckpoint,
+} from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
 import { AbortReason, abortAttempt, abortedOutcome, abortReasonOf, failedOutcome } from './abort-reason.js';
 import type { AppScopes } from './app-scopes.service.js';
+import { AttemptCheckpoints, type CheckpointStore, decodeCheckpoint } from './attempt-checkpoints.js';
 import type { HandlerRegistry } from './handler-registry.service.js';
 import type { JobContext, JobHandlerImpl } from './job-context.js';
 import type { AttemptOutcome } from './outcome-policy.js';
@@ -22,6 +29,8 @@ export class AttemptExecution {
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Where `ctx.checkpoint` writes, the largest checkpoint (bytes) and the lease a write renews (ms). */
+    private readonly checkpoints: { store: CheckpointStore; maxBytes: number; leaseMs: number },
   ) {}
 
   async run(
@@ -29,6 +38,7 @@ export class AttemptExecution {
     token: number,
     controller: AbortController,
     shutdown: AbortSignal,
+    checkpoint: StoredCheckpoint | null = null,
   ): Promise<AttemptOutcome> {
     const handler = await this.runnable(row);
     if (!('execute' in handler)) return handler;
@@ -37,7 +47,9 @@ export class AttemptExecution {
     shutdown.addEventListener('abort', onShutdown, { once: true });
     let running: Promise<unknown> | undefined;
     try {
-      running = handler.execute(this.context(row, token, controller.signal));
+      // Called after each sign of life of the handler (a durable checkpoint): the heartbeat timeout's hook.
+      const onAlive = () => undefined;
+      running = handler.execute(this.context(row, token, controller.signal, checkpoint, onAlive));
       const result = await Promise.race([running, abortPromise(controller.signal)]);
       return { status: S.SUCCESS, result };
     } catch (err) {
@@ -71,8 +83,17 @@ export class AttemptExecution {
     return { status: S.FAILED, error: refused, final: refused.startsWith('SCOPE_REVOKED') ? true : undefined };
   }
 
-  private context(row: JobInstance, token: number, signal: AbortSignal): JobContext {
+  private context(
+    row: JobInstance,
+    token: number,
+    signal: AbortSignal,
+    stored: StoredCheckpoint | null,
+    onAlive: () => void,
+  ): JobContext {
     const logger = new Logger(`job:${row.handler}:${row.traceId}`);
+    const { store, maxBytes, leaseMs } = this.checkpoints;
+    const attempt = { id: row.id, attempt: row.attempt, fencingToken: token };
+    const checkpoints = new AttemptCheckpoints(store, attempt, { maxBytes, leaseMs }, this.clock, onAlive);
     return {
       requestId: row.requestId,
       instanceId: row.id,
@@ -97,8 +118,8 @@ export class AttemptExecution {
       progress: (f, note) =>
         logger.log(`progress ${Math.round(Math.max(0, Math.min(1, f)) * 100)}%${note ? ` ${note}` : ''}`),
       heartbeat: () => undefined,
-      checkpoint: () => Promise.reject(new Error('checkpoints are not built yet')),
-      lastCheckpoint: null,
+      checkpoint: (state) => checkpoints.write(state),
+      lastCheckpoint: decodeCheckpoint(stored, row.id, logger),
     };
   }
 }

@@ -3,6 +3,7 @@ import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   CallbackDeliveryRepository,
+  type CheckpointWrite,
   type ClaimedInstance,
   ExecutionLedger,
   JobInstance,
@@ -66,7 +67,12 @@ export class TaskRunner {
     private readonly uow: UnitOfWork,
     deliveries: CallbackDeliveryRepository,
   ) {
-    this.execution = new AttemptExecution(handlers, scopes, metrics, clock, this.logger);
+    const checkpoints = {
+      store: (w: CheckpointWrite) => instances.writeCheckpoint(w),
+      maxBytes: config.longTasks.checkpointMaxBytes,
+      leaseMs: config.leaseMs,
+    };
+    this.execution = new AttemptExecution(handlers, scopes, metrics, clock, this.logger, checkpoints);
     this.finishes = new FinishWriter(instances, ledger, clock, this.logger, uow, deliveries);
   }
 
@@ -166,7 +172,7 @@ export class TaskRunner {
     const key = `${row.id}#${token}`;
     this.running.set(key, { instanceId: row.id, fencingToken: token, controller });
     try {
-      const outcome = await this.execution.run(row, token, controller, shutdown);
+      const outcome = await this.execution.run(row, token, controller, shutdown, claimed.checkpoint);
       handlerDone();
       const seconds = (this.clock.now() - startedAt) / 1000;
       this.metrics.executionSeconds.observe({ handler: row.handler, outcome: outcome.status }, seconds);
