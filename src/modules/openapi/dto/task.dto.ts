@@ -239,8 +239,8 @@ export class TaskViewDto {
     nullable: true,
     type: String,
     description:
-      "When the handler last stored a checkpoint (`ctx.checkpoint`, docs/long-tasks.md); null: none. The state itself " +
-      'is not shown.',
+      'When the handler last stored a checkpoint (`ctx.checkpoint`, docs/long-tasks.md); null: none. The state ' +
+      'itself is not shown.',
   })
   checkpointAt: string | null;
   @ApiProperty({
