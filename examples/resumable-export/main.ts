@@ -15,3 +15,4 @@ const config = loadConfig({ PORT: '3002', ...process.env, ROLES: 'executor' });
 scrubSecretsFromEnv(); // read above; nothing this process spawns may inherit them
 const app = await createApp(config, { imports: [ResumableExportModule] });
 await app.listen(config.http.port, config.http.host);
+process.stdout.write(`export.resumable executor listening on ${await app.getUrl()}\n`);
