@@ -68,7 +68,8 @@ export class JobInstanceRepository {
     this.resultColumn = this.columns.find((c) => c.propertyName === 'result')!;
     // Every column but those read on demand (the checkpoint's MEDIUMTEXT): what a claim reads of each row.
     this.readColumns = this.columns.filter((c) => c.isSelect);
-    this.selected = this.readColumns.map((c) => c.databaseName).join(', ');
+    const quote = (name: string) => (ds.options.type === 'mysql' ? `\`${name}\`` : `"${name}"`);
+    this.selected = this.readColumns.map((c) => quote(c.databaseName)).join(', ');
   }
 
   /** Inserts an API task, or returns the row its (app_id, request_id) already has with `created: false`. */
