@@ -11,6 +11,8 @@ import type { MetricsService } from '../observability/index.js';
 import { AbortReason, abortAttempt, abortedOutcome, abortReasonOf, failedOutcome } from './abort-reason.js';
 import type { AppScopes } from './app-scopes.service.js';
 import { AttemptCheckpoints, type CheckpointStore, decodeCheckpoint } from './attempt-checkpoints.js';
+import { stdoutLog } from './handler-log/log-line.js';
+import type { HandlerLogWriter } from './handler-log/handler-log-writer.js';
 import type { HandlerRegistry } from './handler-registry.service.js';
 import type { JobContext, JobHandlerImpl } from './job-context.js';
 import type { AttemptOutcome } from './outcome-policy.js';
@@ -31,6 +33,8 @@ export class AttemptExecution {
     private readonly logger: Logger,
     /** Where `ctx.checkpoint` writes, the largest checkpoint (bytes) and the lease a write renews (ms). */
     private readonly checkpoints: { store: CheckpointStore; maxBytes: number; leaseMs: number },
+    /** Keeps `ctx.log` lines in job_log; without it they go to stdout only. */
+    private readonly logs?: HandlerLogWriter,
   ) {}
 
   async run(
@@ -61,6 +65,7 @@ export class AttemptExecution {
     } finally {
       cancelTimeout();
       shutdown.removeEventListener('abort', onShutdown);
+      await this.logs?.ended(row.id, row.attempt); // its lines readable before its end is recorded
     }
   }
 
@@ -110,11 +115,7 @@ export class AttemptExecution {
       signal,
       logger,
       // Interim until docs/long-tasks.md is built: each piece below is replaced by its owner.
-      log: {
-        info: (...a) => logger.log(a.join(' ')),
-        warn: (...a) => logger.warn(a.join(' ')),
-        error: (...a) => logger.error(a.join(' ')),
-      },
+      log: this.logs ? this.logs.open(row, logger) : stdoutLog(logger),
       progress: (f, note) =>
         logger.log(`progress ${Math.round(Math.max(0, Math.min(1, f)) * 100)}%${note ? ` ${note}` : ''}`),
       heartbeat: () => undefined,

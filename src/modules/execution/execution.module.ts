@@ -10,6 +10,7 @@ import { AppScopes } from './app-scopes.service.js';
 import { ClaimLoop } from './claim-loop.js';
 import { ExecutorService } from './executor.service.js';
 import { HandlerRegistry } from './handler-registry.service.js';
+import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { NodeMembership } from './node-membership.js';
 import { ShutdownDrain } from './shutdown-drain.js';
@@ -61,6 +62,7 @@ export class ExecutionModule {
         ClaimLoop,
         ShutdownDrain,
         ExecutorService,
+        HandlerLogWriter,
         ...builtins,
         egressAllow,
       ],

@@ -21,6 +21,7 @@ import { ATTEMPT_ENDED_HOOK, type AttemptEndedHook } from './attempt-ended.hook.
 import { AttemptExecution } from './attempt-execution.js';
 import { FinishWriter } from './finish-writer.js';
 import { HandlerRegistry } from './handler-registry.service.js';
+import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
 import { type AttemptOutcome, decideOutcome } from './outcome-policy.js';
 
 export interface RunningAttempt {
@@ -66,13 +67,14 @@ export class TaskRunner {
     @Inject(ATTEMPT_ADMISSION) private readonly admission: AttemptAdmission,
     private readonly uow: UnitOfWork,
     deliveries: CallbackDeliveryRepository,
+    logs?: HandlerLogWriter,
   ) {
     const checkpoints = {
       store: (w: CheckpointWrite) => instances.writeCheckpoint(w),
       maxBytes: config.longTasks.checkpointMaxBytes,
       leaseMs: config.leaseMs,
     };
-    this.execution = new AttemptExecution(handlers, scopes, metrics, clock, this.logger, checkpoints);
+    this.execution = new AttemptExecution(handlers, scopes, metrics, clock, this.logger, checkpoints, logs);
     this.finishes = new FinishWriter(instances, ledger, clock, this.logger, uow, deliveries);
   }
 

@@ -14,6 +14,8 @@ import { ExecutorNodeRepository } from './repositories/executor-node.repository.
 import { JobAttemptRepository } from './repositories/job-attempt.repository.js';
 import { JobDefinitionRepository } from './repositories/job-definition.repository.js';
 import { JobInstanceRepository } from './repositories/job-instance.repository.js';
+import { JobLogRepository } from './repositories/job-log.repository.js';
+import { RetentionRepository } from './repositories/retention.repository.js';
 import { ExecutionLedger } from './unit-of-work/execution-ledger.js';
 import { UnitOfWork } from './unit-of-work/unit-of-work.js';
 
@@ -35,6 +37,8 @@ const REPOSITORIES = [
   CallbackHostRepository,
   AppSecretReader,
   ExecutionLedger,
+  JobLogRepository,
+  RetentionRepository,
 ];
 
 const UNIT_OF_WORK = {

@@ -128,6 +128,20 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly handlerLogLinesDropped = new Counter({
+    name: 'tickwheel_handler_log_lines_dropped_total',
+    help: 'Handler log lines not kept: limit (past HANDLER_LOG_MAX_LINES/BYTES of an attempt), flush_failed (lost)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly retentionRowsRemoved = new Counter({
+    name: 'tickwheel_retention_rows_removed_total',
+    help: 'Rows removed by retention (RETENTION_*), by table',
+    labelNames: ['table'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tickwheel_' });
   }

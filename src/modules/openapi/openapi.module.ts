@@ -18,6 +18,7 @@ import { TasksController } from './controllers/tasks.controller.js';
 import { BodyItemsInterceptor } from './filters/body-items.interceptor.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
 import { ClientsService } from './services/clients.service.js';
+import { HandlerLogsService } from './services/handler-logs.service.js';
 import { TasksService } from './services/tasks.service.js';
 
 /**
@@ -53,6 +54,7 @@ export class OpenApiModule {
       providers: [
         TasksService,
         ClientsService,
+        HandlerLogsService,
         RateLimiter,
         SignedRequestMiddleware,
         // Guards run in this order: who is calling (the middleware checked it; this is the backstop), then

@@ -3,6 +3,7 @@ export { TriggerService, SCHEDULER_APP_ID, type ExtraFireHooks, type InFireTrans
 export { JobSignals } from './job-signals.service.js';
 export { SchedulerLoopService } from './scheduler-loop.service.js';
 export { LeaderElectionService } from './leader-election.service.js';
+export { RetentionService } from './retention.service.js';
 export * from './schedule/schedule.js';
 export * from './schedule/cron-schedule.js';
 export * from './schedule/crontab-parser.js';

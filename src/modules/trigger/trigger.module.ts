@@ -6,6 +6,7 @@ import { MetadataModule } from '../metadata/index.js';
 import { DueDetectorService } from './due-detector.service.js';
 import { JobSignals } from './job-signals.service.js';
 import { LeaderElectionService } from './leader-election.service.js';
+import { RetentionService } from './retention.service.js';
 import { SchedulerLoopService } from './scheduler-loop.service.js';
 import { TriggerService } from './trigger.service.js';
 
@@ -16,7 +17,9 @@ import { TriggerService } from './trigger.service.js';
 @Module({})
 export class TriggerModule {
   static forRoot(opts: { scheduler: boolean }): DynamicModule {
-    const roleProviders = opts.scheduler ? [LeaderElectionService, SchedulerLoopService, DueDetectorService] : [];
+    const roleProviders = opts.scheduler
+      ? [LeaderElectionService, SchedulerLoopService, DueDetectorService, RetentionService]
+      : [];
     return {
       module: TriggerModule,
       imports: [

@@ -36,6 +36,8 @@ import { JobViewDto } from '../dto/job-view.dto.js';
 import { OwnerListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
 import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
+import { LOGS_DESCRIPTION, LogPageDto, LogQueryDto } from '../dto/log.dto.js';
+import { HandlerLogsService } from '../services/handler-logs.service.js';
 import { toCallbackView } from '../views/callback-view.js';
 import { toTaskView } from '../views/instance-view.js';
 
@@ -88,6 +90,7 @@ export class JobsController {
     private readonly importer: CrontabImportService,
     private readonly handlers: HandlerCheckService,
     private readonly callbacks: CallbackRedeliver,
+    private readonly handlerLogs: HandlerLogsService,
   ) {}
 
   @Post()
@@ -267,6 +270,22 @@ export class JobsController {
   ): Promise<CallbackViewDto> {
     const { instance } = await this.runs.instanceOf(caller, ref(id, q), instanceId);
     return toCallbackView(await this.callbacks.redeliver(caller, instance));
+  }
+
+  @Get(':id/instances/:instanceId/logs')
+  @RequireScope(Scope.JOBS_READ)
+  @ApiOperation({ summary: "One instance's handler log lines, oldest first (paged)", description: LOGS_DESCRIPTION })
+  @ApiOkResponse({ type: LogPageDto })
+  @ApiBadRequestResponse({ description: 'A bad query (after, limit, attempt, appId); `field` names it.' })
+  @ApiNotFoundResponse({ description: `${NOT_YOURS} Or the instance is not one of its.` })
+  async instanceLogs(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('instanceId') instanceId: string,
+    @Query() q: LogQueryDto,
+  ): Promise<LogPageDto> {
+    const { instance } = await this.runs.instanceOf(caller, ref(id, q), instanceId);
+    return this.handlerLogs.page(instance.id, q);
   }
 
   @Get(':id/instances/:instanceId')

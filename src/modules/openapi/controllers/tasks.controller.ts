@@ -31,6 +31,8 @@ import { type Caller, HandlerCheckService } from '../../jobs/index.js';
 import { CallbackViewDto, NO_DELIVERY_409, REDELIVER_DESCRIPTION } from '../dto/callback.dto.js';
 import { toCallbackView } from '../views/callback-view.js';
 import { TasksService } from '../services/tasks.service.js';
+import { HandlerLogsService } from '../services/handler-logs.service.js';
+import { LOGS_DESCRIPTION, LogPageDto, LogQueryDto } from '../dto/log.dto.js';
 
 const CAP_429 =
   'The app has as many unfinished tasks and fires as its cap allows (maxUnfinishedTasks, ' +
@@ -50,6 +52,7 @@ export class TasksController {
     private readonly tasks: TasksService,
     private readonly handlers: HandlerCheckService,
     private readonly callbacks: CallbackRedeliver,
+    private readonly handlerLogs: HandlerLogsService,
   ) {}
 
   @Post()
@@ -170,5 +173,19 @@ export class TasksController {
     const row = await this.tasks.get(caller, requestId, q.appId);
     const callback = (await this.callbacks.deliveriesOf([row.id])).get(row.id);
     return toTaskView(row, await this.tasks.attemptsOf(row.id), await this.handlers.waitingNote(row), callback);
+  }
+
+  @Get(':requestId/logs')
+  @RequireScope(Scope.TASKS_READ)
+  @ApiOperation({ summary: "The task's handler log lines, oldest first (paged)", description: LOGS_DESCRIPTION })
+  @ApiOkResponse({ type: LogPageDto })
+  @ApiBadRequestResponse({ description: 'A bad query (after, limit, attempt, appId); `field` names it.' })
+  @ApiNotFoundResponse({ description: ADMIN_APP })
+  async logs(
+    @CurrentCaller() caller: Caller,
+    @Param('requestId') requestId: string,
+    @Query() q: LogQueryDto,
+  ): Promise<LogPageDto> {
+    return this.handlerLogs.page((await this.tasks.get(caller, requestId, q.appId)).id, q);
   }
 }

@@ -1,0 +1,64 @@
+import type { LoggerService } from '@nestjs/common';
+import type { HandlerLog } from '../job-context.js';
+
+/** Longest kept handler log line, characters (UTF-16 units) before the cut marker. */
+export const LOG_LINE_MAX_CHARS = 4000;
+
+/**
+ * One log line from a handler's arguments, joined with spaces like console.log: strings as they are, Errors as
+ * their stack (or name and message), other objects as JSON (circular parts `"[Circular]"`, BigInt as a string).
+ */
+export function formatLogArgs(args: unknown[]): string {
+  return args.map(formatArg).join(' ');
+}
+
+function formatArg(a: unknown): string {
+  if (typeof a === 'string') return a;
+  if (a instanceof Error) return a.stack ?? `${a.name}: ${a.message}`;
+  if (a === undefined || typeof a === 'function' || typeof a === 'symbol') return String(a);
+  if (typeof a !== 'object' || a === null) return String(a);
+  try {
+    return JSON.stringify(a, jsonSafe()) ?? String(a);
+  } catch (err) {
+    return `[unserialisable ${(err as Error).message}]`;
+  }
+}
+
+/** A JSON.stringify replacer that writes repeated ancestors as "[Circular]" and BigInt as its digits. */
+function jsonSafe(): (this: unknown, key: string, value: unknown) => unknown {
+  const ancestors: unknown[] = [];
+  return function (this: unknown, _key: string, value: unknown): unknown {
+    if (typeof value === 'bigint') return value.toString();
+    if (typeof value !== 'object' || value === null) return value;
+    // `this` is the object holding `value`: drop the ancestors that are not on its path any more.
+    while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
+    if (ancestors.includes(value)) return '[Circular]';
+    ancestors.push(value);
+    return value;
+  };
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `line` made storable: lone surrogates replaced (MySQL refuses invalid UTF-8), and cut to `maxChars` with a
+ * marker naming how many characters were cut.
+ */
+export function cutLine(line: string, maxChars = LOG_LINE_MAX_CHARS): string {
+  const clean = line.replace(LONE_SURROGATE, '\uFFFD');
+  if (clean.length <= maxChars) return clean;
+  let end = maxChars;
+  // never split a surrogate pair
+  if (/[\uD800-\uDBFF]/.test(clean[end - 1])) end--;
+  return `${clean.slice(0, end)} …[${clean.length - end} characters cut]`;
+}
+
+/** `ctx.log` without a writer (unit tests): stdout only, lines formatted and cut as kept ones are. */
+export function stdoutLog(logger: LoggerService): HandlerLog {
+  const line = (args: unknown[]) => cutLine(formatLogArgs(args));
+  return {
+    info: (...a) => logger.log(line(a)),
+    warn: (...a) => logger.warn(line(a)),
+    error: (...a) => logger.error(line(a)),
+  };
+}

@@ -1,0 +1,75 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { OwnerQueryDto } from './owner-query.dto.js';
+
+/** Most lines one page of handler logs returns, and the default. */
+export const MAX_LOG_PAGE = 1000;
+export const DEFAULT_LOG_PAGE = 200;
+
+/** What both handler log routes say (docs/long-tasks.md "Handler logs"). */
+export const LOGS_DESCRIPTION =
+  'What the handler logged with ctx.log, every attempt, each line with its attempt, node, time and level, in the ' +
+  'order logged; a running attempt\'s lines show up within about a second. Kept per attempt up to ' +
+  'HANDLER_LOG_MAX_LINES lines and HANDLER_LOG_MAX_BYTES bytes (the oldest dropped, a marker line says how many), ' +
+  'and for RETENTION_LOGS_MS. Paged by `after` (the last id read) and `limit` (1-1000, default 200).';
+
+/** `?after=&limit=&attempt=&appId=` of the handler log routes. */
+export class LogQueryDto extends OwnerQueryDto {
+  @ApiPropertyOptional({
+    description: 'Cursor: the id of the last line already read (`next` of the previous page); lines after it.',
+    default: 0,
+    minimum: 0,
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  after?: number;
+
+  @ApiPropertyOptional({ default: DEFAULT_LOG_PAGE, minimum: 1, maximum: MAX_LOG_PAGE, description: 'Lines per page.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_LOG_PAGE)
+  limit?: number;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'Only the lines of this attempt (1 = the first).' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  attempt?: number;
+}
+
+/** One handler log line. */
+export class LogLineDto {
+  @ApiProperty({ description: 'Line id: ascending in the order lines were logged; the paging cursor.' })
+  id: number;
+  @ApiProperty() attempt: number;
+  @ApiProperty({ description: 'The executor node that ran the attempt.' }) nodeId: string;
+  @ApiProperty({ description: 'When the handler logged it (ISO-8601, UTC).' }) at: string;
+  @ApiProperty({ enum: ['info', 'warn', 'error'] }) level: string;
+  @ApiProperty({
+    description:
+      'The text (arguments joined like console.log, objects as JSON), cut at 4,000 characters with a marker. When ' +
+      "an attempt's bounds dropped lines, its first line is a warn marker saying how many.",
+  })
+  line: string;
+}
+
+/** GET …/logs answer. */
+export class LogPageDto {
+  @ApiProperty({ type: [LogLineDto] }) items: LogLineDto[];
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'The `after` of the next page, or null when there are no more lines now (a running attempt may add some: ' +
+      'poll again with after = the last id read).',
+  })
+  next: number | null;
+}

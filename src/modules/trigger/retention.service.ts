@@ -1,0 +1,100 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { RetentionRepository, type RetentionTable } from '../metadata/index.js';
+import { MetricsService } from '../observability/index.js';
+import { LeaderElectionService } from './leader-election.service.js';
+
+/** Longest a pass keeps deleting, ms (half the interval when that is shorter); the next pass goes on. */
+const PASS_BUDGET_MS = 30_000;
+
+/**
+ * Retention (docs/long-tasks.md "Retention"), on the leader only, every RETENTION_INTERVAL_MS: removes the
+ * namespace's finished instances older than RETENTION_FINISHED_MS with their attempts, log lines and settled
+ * callback deliveries, then log lines older than RETENTION_LOGS_MS (0 = that kind kept). Batches of
+ * RETENTION_BATCH rows until none is left or the pass ran PASS_BUDGET_MS. A failing statement is logged and
+ * the loop goes on; passes never overlap.
+ */
+@Injectable()
+export class RetentionService implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger(RetentionService.name);
+  private stopRounds: (() => void) | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly leader: LeaderElectionService,
+    private readonly rows: RetentionRepository,
+    private readonly metrics: MetricsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.leader.onChange((isLeader) => (isLeader ? this.start() : this.stop()));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stop();
+    await this.running;
+  }
+
+  /**
+   * One pass now (the loop's body; tests call it). Resolves when it ended; never throws. A pass already
+   * running is joined instead.
+   */
+  pass(): Promise<void> {
+    this.running ??= this.removeOld()
+      .catch((err: Error) => this.logger.error(`retention pass failed: ${err.message}`))
+      .finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private start(): void {
+    const { finishedMs, logsMs, intervalMs } = this.config.retention;
+    if (this.stopRounds || (finishedMs === 0 && logsMs === 0)) return;
+    this.stopRounds = repeatEvery(this.clock, intervalMs, () => void this.pass());
+  }
+
+  private stop(): void {
+    this.stopRounds?.();
+    this.stopRounds = null;
+  }
+
+  private async removeOld(): Promise<void> {
+    const { finishedMs, logsMs, intervalMs, batch } = this.config.retention;
+    const now = this.clock.now();
+    const deadline = now + Math.min(PASS_BUDGET_MS, intervalMs / 2);
+    const ns = this.config.namespace;
+    const more = () => this.clock.now() < deadline && this.leader.isLeader;
+    if (finishedMs > 0) {
+      await this.repeat('finished instances', more, async () => {
+        const ids = await this.rows.finishedBefore(ns, now - finishedMs, batch);
+        if (ids.length === 0) return false;
+        const removed = await this.rows.removeInstances(ids, batch);
+        this.count(removed);
+        // none removed: each was made due again meanwhile (a redeliver); the next pass sees them as they are now
+        return ids.length === batch && removed.job_instance > 0;
+      });
+    }
+    if (logsMs > 0) {
+      await this.repeat('old log lines', more, async () => {
+        const ids = await this.rows.logsBefore(ns, now - logsMs, batch);
+        if (ids.length > 0) this.count({ job_log: await this.rows.removeLogs(ids, batch) });
+        return ids.length === batch;
+      });
+    }
+  }
+
+  /** Runs `step` while it says there is more and `more()` allows; a failure is logged and ends this kind. */
+  private async repeat(what: string, more: () => boolean, step: () => Promise<boolean>): Promise<void> {
+    try {
+      while ((await step()) && more());
+    } catch (err) {
+      this.logger.error(`retention of ${what} failed (next pass tries again): ${(err as Error).message}`);
+    }
+  }
+
+  private count(removed: Partial<Record<RetentionTable, number>>): void {
+    for (const [table, n] of Object.entries(removed)) if (n > 0) this.metrics.retentionRowsRemoved.inc({ table }, n);
+  }
+}
