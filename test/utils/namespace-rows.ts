@@ -79,7 +79,7 @@ interface Queryable {
 }
 
 /**
- * Deletes what a test left in `namespace`: its attempts, callback deliveries and instances, and its job definitions too when
+ * Deletes what a test left in `namespace`: its handler log lines, attempts, callback deliveries and instances, and its job definitions too when
  * `definitions` is set. Does nothing when `ds` is undefined (a setup that failed before connecting).
  */
 export async function deleteNamespaceRows(
@@ -88,6 +88,7 @@ export async function deleteNamespaceRows(
   opts: { definitions?: boolean } = {},
 ): Promise<void> {
   if (!ds) return;
+  await ds.query('DELETE FROM job_log WHERE namespace = ?', [namespace]);
   await ds.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [
     namespace,
   ]);
