@@ -3,7 +3,16 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { neverFiringJob } from '../utils/jobs.js';
-import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import {
+  clusterEnv,
+  signedClient,
+  standaloneEnv,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 /** Opens the gate a `logs.demo` task with `gate: true` waits on. */
 let openGate: () => void = () => undefined;
@@ -37,8 +46,11 @@ class LogsDemoHandler implements JobHandlerImpl {
 @Module({ providers: [LogsDemoHandler] })
 class LogsDemoModule {}
 
-/** The app that owns the tasks and the job below. */
-const OWNER = 'logs-owner';
+/** The shapes the API test runs in: standalone (SQLite) and one clustered node (MariaDB + Redis, all roles). */
+const shapes: Array<[string, () => Record<string, string>]> = [
+  ['standalone', () => standaloneEnv()],
+  ['MariaDB + Redis', () => clusterEnv(uniqueNamespace('e2e-logs'))],
+];
 
 interface Line {
   id: number;
@@ -54,19 +66,23 @@ interface Page {
 }
 
 /** GET /api/tasks/{requestId}/logs and GET /api/jobs/{code}/instances/{id}/logs (docs/long-tasks.md). */
-describe('handler logs through the API (standalone)', () => {
+describe.each(shapes)('handler logs through the API (%s)', (_shape, env) => {
+  /** The app that owns the tasks and the job below (unique: the MariaDB tables are shared). */
+  const OWNER = `logs-owner-${Date.now()}`;
   let node: TestNode;
   let client: TickwheelClient;
   let stranger: TickwheelClient;
 
   beforeAll(async () => {
-    node = await startNode(standaloneEnv(), { imports: [LogsDemoModule] });
+    node = await startNode(env(), { imports: [LogsDemoModule] });
     client = await signedClient(node, OWNER);
     stranger = await signedClient(node);
   }, 30_000);
 
   afterAll(async () => {
     openGate();
+    if (node?.config.shape === 'cluster')
+      await deleteNamespaceRows(node.ds, node.config.namespace, { definitions: true });
     await node?.close();
   });
 
