@@ -76,4 +76,16 @@ describe('AttemptLog bounds', () => {
     table.apply(log, log.take() as LogBatch);
     expect(table.rows.map((r) => r.line.slice(0, 14))).toEqual(['[tickwheel] 4 ', 'l5', 'l6']);
   });
+
+  it('should keep only the newest lines of a long burst between two flushes', () => {
+    const log = new AttemptLog(owner, 10, 1 << 20);
+    const table = new Table();
+    addLines(log, 0, 5000);
+    const batch = log.take() as LogBatch;
+    expect(batch.lines.map((l) => l.line)).toEqual(Array.from({ length: 10 }, (_, i) => `l${4990 + i}`));
+    table.apply(log, batch);
+    expect(table.rows[0].line).toMatch(/^\[tickwheel\] 4990 earlier/);
+    expect(log.takeNewDrops()).toBe(4990);
+    expect(log.takeNewDrops()).toBe(0);
+  });
 });

@@ -44,11 +44,14 @@ export class AttemptLog {
   /** How many of `sizes` are in the table (the rest are in flight). */
   private stored = 0;
   private inFlight = 0;
+  /** Buffered lines from `bufferHead` (dropping the oldest is O(1): a tight loop may log far past the bound). */
   private buffer: Array<LogLine & Sized> = [];
+  private bufferHead = 0;
   private bufferBytes = 0;
   /** Lines the bounds dropped so far, and how many the stored marker says. */
   private dropped = 0;
   private markerSays = 0;
+  private counted = 0;
   /** The marker row's id once it exists. */
   markerId: number | null = null;
 
@@ -63,9 +66,16 @@ export class AttemptLog {
     return this.dropped;
   }
 
+  /** Lines the bounds dropped since the last call (for the metric). */
+  takeNewDrops(): number {
+    const n = this.dropped - this.counted;
+    this.counted = this.dropped;
+    return n;
+  }
+
   /** Whether a flush has anything to write. */
   get dirty(): boolean {
-    return this.buffer.length > 0 || this.pending > 0 || this.dropped !== this.markerSays;
+    return this.buffer.length > this.bufferHead || this.pending > 0 || this.dropped !== this.markerSays;
   }
 
   /** Keeps `line` (already cut to fit maxBytes), dropping the oldest lines past a bound. */
@@ -79,11 +89,13 @@ export class AttemptLog {
   /** Moves the buffered lines in flight and says what the flush must write; null when nothing. */
   take(): LogBatch | null {
     if (!this.dirty) return null;
-    const lines = this.buffer.map(({ at, level, line }) => ({ at, level, line }));
-    for (const l of this.buffer) this.sizes.push(l.bytes);
+    const taken = this.buffer.slice(this.bufferHead);
+    const lines = taken.map(({ at, level, line }) => ({ at, level, line }));
+    for (const l of taken) this.sizes.push(l.bytes);
     this.sizesBytes += this.bufferBytes;
-    this.inFlight = this.buffer.length;
+    this.inFlight = taken.length;
     this.buffer = [];
+    this.bufferHead = 0;
     this.bufferBytes = 0;
     const drop = Math.min(this.pending, this.stored);
     const marker = this.dropped !== this.markerSays ? { text: this.markerText(), count: this.dropped } : null;
@@ -122,7 +134,7 @@ export class AttemptLog {
   }
 
   private keptLines(): number {
-    return this.sizes.length - this.head - this.pending + this.buffer.length;
+    return this.sizes.length - this.head - this.pending + this.buffer.length - this.bufferHead;
   }
 
   private overBound(): boolean {
@@ -137,8 +149,11 @@ export class AttemptLog {
       this.pending++;
       return;
     }
-    const gone = this.buffer.shift() as LogLine & Sized;
-    this.bufferBytes -= gone.bytes;
+    this.bufferBytes -= this.buffer[this.bufferHead++].bytes;
+    if (this.bufferHead > 1024 && this.bufferHead * 2 > this.buffer.length) {
+      this.buffer = this.buffer.slice(this.bufferHead);
+      this.bufferHead = 0;
+    }
   }
 
   /** Removes the oldest size (a stored line deleted); compacts the array now and then. */

@@ -77,10 +77,7 @@ export class HandlerLogWriter implements OnModuleInit, BeforeApplicationShutdown
       if (level === 'info') logger.log(line);
       else logger[level](line);
       if (!kept) return;
-      const before = kept.droppedLines;
       kept.add({ at: this.clock.now(), level, line });
-      if (kept.droppedLines > before)
-        this.metrics.handlerLogLinesDropped.inc({ reason: 'limit' }, kept.droppedLines - before);
       this.dirty.add(kept);
     };
     return {
@@ -110,6 +107,7 @@ export class HandlerLogWriter implements OnModuleInit, BeforeApplicationShutdown
       this.dirty.delete(log);
       const batch = log.take();
       if (batch) batches.set(log, batch);
+      if (batch?.marker) this.metrics.handlerLogLinesDropped.inc({ reason: 'limit' }, log.takeNewDrops());
     }
     if (batches.size === 0) return logs.map(() => undefined);
     try {

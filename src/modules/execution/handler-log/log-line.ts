@@ -38,6 +38,7 @@ function jsonSafe(): (this: unknown, key: string, value: unknown) => unknown {
   };
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
@@ -45,7 +46,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * marker naming how many characters were cut.
  */
 export function cutLine(line: string, maxChars = LOG_LINE_MAX_CHARS): string {
-  const clean = line.replace(LONE_SURROGATE, '\uFFFD');
+  const clean = SURROGATE.test(line) ? line.replace(LONE_SURROGATE, '\uFFFD') : line;
   if (clean.length <= maxChars) return clean;
   let end = maxChars;
   // never split a surrogate pair
