@@ -82,6 +82,23 @@ describe.each<DbKind>(['sqlite', 'mysql'])('handler log writer (%s)', (kind) => 
     expect(await dropped('limit')).toBe(7);
   });
 
+  it('should write a new first marker when retention removed the old one from a running attempt', async () => {
+    const w = writer(3);
+    const { id, row, log } = await open(w);
+    for (let i = 0; i < 5; i++) log.info(`l${i}`);
+    await w.beforeApplicationShutdown();
+    const [marker, l2] = await repo.page(id, 0, 2);
+    await db.ds.query('DELETE FROM job_log WHERE id IN (?, ?)', [marker.id, l2.id]); // as RETENTION_LOGS_MS would
+    log.info('l5');
+    log.info('l6');
+    await w.ended(id, row.attempt);
+    expect(lines(await repo.page(id, 0, 10))).toEqual([
+      'warn [tickwheel] 4 earlier line(s) of this attempt dropped (limits 3 lines, 262144 bytes per attempt)',
+      'info l5',
+      'info l6',
+    ]);
+  });
+
   // Only on SQLite's own file: renaming the shared MariaDB table would break tests running beside this one.
   const onOwnFile = kind === 'sqlite' ? it : it.skip;
 

@@ -126,7 +126,8 @@ export class HandlerLogWriter implements OnModuleInit, BeforeApplicationShutdown
   private async write(em: Tx, batches: Map<AttemptLog, LogBatch>): Promise<Map<AttemptLog, number>> {
     const markers = new Map<AttemptLog, number>();
     const rows: NewLogLine[] = [];
-    const newMarker: AttemptLog[] = [];
+    /** Attempts whose marker is inserted now, with the newest id they had before (the marker comes right after). */
+    const newMarker = new Map<AttemptLog, number>();
     const now = this.clock.now();
     for (const [log, batch] of batches) {
       const { instanceId, attempt } = log.owner;
@@ -138,17 +139,17 @@ export class HandlerLogWriter implements OnModuleInit, BeforeApplicationShutdown
         await this.lines.deleteIds(em, ids);
       }
       if (batch.marker && (markerId === null || !(await this.lines.rewrite(em, markerId, 'warn', batch.marker.text)))) {
-        // no stored line to turn into the marker (all dropped lines were still buffered): it is inserted first
+        // no stored line to turn into the marker (the dropped ones were still buffered, or retention removed it)
         markerId = null;
-        newMarker.push(log);
+        newMarker.set(log, await this.lines.lastId(em, instanceId, attempt));
         rows.push({ ...log.owner, at: now, level: 'warn', line: batch.marker.text });
       }
       if (markerId !== null) markers.set(log, markerId);
       for (const l of batch.lines) rows.push({ ...log.owner, ...l });
     }
     await this.lines.insert(em, rows);
-    for (const log of newMarker) {
-      const [id] = await this.lines.oldestIds(em, log.owner.instanceId, log.owner.attempt, 0, 1);
+    for (const [log, before] of newMarker) {
+      const [id] = await this.lines.oldestIds(em, log.owner.instanceId, log.owner.attempt, before, 1);
       if (id !== undefined) markers.set(log, id);
     }
     return markers;

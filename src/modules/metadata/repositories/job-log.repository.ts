@@ -58,6 +58,13 @@ export class JobLogRepository {
     return ((res.records ?? []) as Array<{ id: number | string }>).map((r) => Number(r.id));
   }
 
+  /** The newest line id of one attempt, 0 when it has none. */
+  async lastId(em: Tx, instanceId: string, attempt: number): Promise<number> {
+    const sql = 'SELECT MAX(id) AS id FROM job_log WHERE instance_id = ? AND attempt = ?';
+    const res = await runStatement(this.ds, em, sql, [instanceId, attempt]);
+    return Number((res.records?.[0] as { id: number | string | null } | undefined)?.id ?? 0);
+  }
+
   /** Rewrites line `id` (the drop marker). @returns whether the row still exists. */
   async rewrite(em: Tx, id: number, level: HandlerLogLevel, line: string): Promise<boolean> {
     const res = await runStatement(this.ds, em, 'UPDATE job_log SET level = ?, line = ? WHERE id = ?', [
