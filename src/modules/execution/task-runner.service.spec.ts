@@ -2,6 +2,7 @@ import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort } from '../coordination/index.js';
 import {
+  type AttemptReportRepository,
   BackoffKind,
   type CallbackDeliveryRepository,
   type EndedAttempt,
@@ -113,7 +114,7 @@ describe('TaskRunner finishing write', () => {
     } as unknown as CoordinationPort;
     const scopes = { refusal: async () => null } as unknown as AppScopes;
     const hook: AttemptEndedHook = { attemptEnded: async () => undefined };
-    const config = { leaseMs: 60_000, namespace: 'ns' } as AppConfig;
+    const config = { leaseMs: 60_000, namespace: 'ns', longTasks: { progressWriteIntervalMs: 1000 } } as AppConfig;
     const admission = { free: async () => undefined } as unknown as AttemptAdmission;
     const clock = clockAt(() => NOW);
     const uow = { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork;
@@ -134,6 +135,7 @@ describe('TaskRunner finishing write', () => {
       admission,
       uow,
       deliveries,
+      { recordHandlerEnd: async () => undefined } as unknown as AttemptReportRepository,
     );
   }
 

@@ -30,3 +30,8 @@ export { SecretBox, standaloneKey } from './secrets/secret-box.js';
 export { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
 export { dataSourceOptions, MIGRATIONS } from './data-source-options.js';
 export { runMigrations } from './migration-runner.js';
+export {
+  AttemptReportRepository,
+  type HandlerEnd,
+  type ProgressReport,
+} from './repositories/attempt-report.repository.js';

@@ -27,6 +27,7 @@ export type NewJobInstance = Pick<
       | 'shardTotal'
       | 'maxConcurrency'
       | 'callbackUrl'
+      | 'heartbeatTimeoutMs'
     >
   > & { status?: InitialStatus };
 
@@ -51,6 +52,7 @@ export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
     retryBackoffMs: 1000,
     retryBackoffKind: BackoffKind.FIXED,
     timeoutMs: 60_000,
+    heartbeatTimeoutMs: 0,
     maxConcurrency: 0,
     routingStrategy: RoutingStrategy.ROUND_ROBIN,
     routingKey: null,

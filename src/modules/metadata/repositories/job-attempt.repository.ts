@@ -20,6 +20,8 @@ export interface EndedAttempt {
   attempt: number;
   status: AttemptEnd;
   error: string | null;
+  /** When the handler returned (epoch ms), null when it had not yet (recorded apart when it does). */
+  handlerEndedAt?: number | null;
 }
 
 const MAX_ERROR = 4000;
@@ -105,12 +107,13 @@ export class JobAttemptRepository {
         this.ds,
         em,
         `UPDATE job_attempt SET status = CASE instance_id ${when} END, error = CASE instance_id ${when} END,
-           finished_at = ?
+           handler_ended_at = CASE instance_id ${when} END, finished_at = ?
          WHERE instance_id IN (${marks(part.length)}) AND status = ?
            AND CASE instance_id ${when.replace(/THEN \?/g, 'THEN attempt = ?')} END`,
         [
           ...part.flatMap((a) => [a.instanceId, a.status]),
           ...part.flatMap((a) => [a.instanceId, a.error ? a.error.slice(0, MAX_ERROR) : null]),
+          ...part.flatMap((a) => [a.instanceId, a.handlerEndedAt ?? null]),
           now,
           ...part.map((a) => a.instanceId),
           AttemptStatus.RUNNING,
