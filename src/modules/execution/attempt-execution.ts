@@ -65,9 +65,14 @@ export class AttemptExecution {
     shutdown.addEventListener('abort', onShutdown, { once: true });
     const key = `${row.id}#${token}`;
     const run = new HandlerRun();
+    let open = true; // reports of a handler still running after its attempt ended go nowhere (no window left behind)
+    const report = (fraction: number, note?: string) => {
+      beat.alive();
+      if (open) this.progress.report(key, row.id, token, fraction, note);
+    };
     let running: Promise<unknown> | undefined;
     try {
-      running = run.track(invoke(handler, this.context(row, token, controller.signal, beat.alive)), this.clock);
+      running = run.track(invoke(handler, this.context(row, token, controller.signal, beat.alive, report)), this.clock);
       const result = await Promise.race([running, abortPromise(controller.signal)]);
       return { outcome: { status: S.SUCCESS, result }, handler: run };
     } catch (err) {
@@ -79,6 +84,7 @@ export class AttemptExecution {
       const outcome = reason ? abortedOutcome(reason, row.timeoutMs, err, row.heartbeatTimeoutMs) : failedOutcome(err);
       return { outcome, handler: run };
     } finally {
+      open = false;
       cancelTimeout();
       beat.stop();
       this.progress.close(key);
@@ -123,7 +129,13 @@ export class AttemptExecution {
   }
 
   /** The handler's context; `alive()` resets the heartbeat timeout (progress, heartbeat, a stored checkpoint). */
-  private context(row: JobInstance, token: number, signal: AbortSignal, alive: () => void): JobContext {
+  private context(
+    row: JobInstance,
+    token: number,
+    signal: AbortSignal,
+    alive: () => void,
+    progress: JobContext['progress'],
+  ): JobContext {
     const logger = new Logger(`job:${row.handler}:${row.traceId}`);
     return {
       requestId: row.requestId,
@@ -146,10 +158,7 @@ export class AttemptExecution {
         warn: (...a) => logger.warn(a.join(' ')),
         error: (...a) => logger.error(a.join(' ')),
       },
-      progress: (fraction, note) => {
-        alive();
-        this.progress.report(`${row.id}#${token}`, row.id, token, fraction, note);
-      },
+      progress,
       heartbeat: () => alive(),
       checkpoint: () => Promise.reject(new Error('checkpoints are not built yet')),
       lastCheckpoint: null,

@@ -182,20 +182,18 @@ export class TaskRunner {
       const seconds = (this.clock.now() - startedAt) / 1000;
       this.metrics.executionSeconds.observe({ handler: row.handler, outcome: outcome.status }, seconds);
       const won = await this.finish(row, token, outcome, endedInTime?.at ?? null);
-      if (handler) this.recordHandlerEnd(row, token, handler, endedInTime !== null && won);
+      if (handler && !(endedInTime && won)) this.recordHandlerEnd(row, token, handler, endedInTime === null);
     } finally {
       this.running.delete(key);
     }
   }
 
   /**
-   * The handler's real end on its attempt row, unless the finishing write already carried it (`recorded`): a
-   * handler that returned after its outcome was decided gets its late outcome, and later attempts of the instance
-   * that started meanwhile are marked as overlapping. Best effort: a failed write is logged.
+   * The handler's real end on its attempt row when the finishing write did not carry it: a handler that returned
+   * after its outcome was decided (`late`) gets its late outcome, and later attempts of the instance that started
+   * meanwhile are marked as overlapping. Best effort: a failed write is logged.
    */
-  private recordHandlerEnd(row: JobInstance, token: number, handler: HandlerRun, recorded: boolean): void {
-    if (recorded) return;
-    const late = handler.end === null;
+  private recordHandlerEnd(row: JobInstance, token: number, handler: HandlerRun, late: boolean): void {
     void handler.settled
       .then((end) =>
         this.reports.recordHandlerEnd({
