@@ -19,7 +19,7 @@ import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 interface WorkParams {
   steps: number;
   stepMs: number;
-  report: 'progress' | 'heartbeat' | 'none';
+  report: 'progress' | 'heartbeat' | 'checkpoint' | 'none';
   ignoreAbort?: boolean;
   ignoreOnAttempts?: number[];
 }
@@ -35,6 +35,7 @@ class WorkHandler implements JobHandlerImpl {
       await pause(p.stepMs, ignore ? undefined : ctx.signal);
       if (p.report === 'progress') ctx.progress(i / p.steps, `step ${i}`);
       if (p.report === 'heartbeat') ctx.heartbeat();
+      if (p.report === 'checkpoint') await ctx.checkpoint({ step: i });
     }
     return { attempt: ctx.attempt, steps: p.steps };
   }
@@ -156,6 +157,13 @@ describe.each(shapes)('long tasks: progress, heartbeat timeout, late completions
     const done = await settled(id);
     expect(done.status).toBe('SUCCESS');
     expect(done.progress).toBeNull();
+  }, 60_000);
+
+  it('should keep a handler that only stores checkpoints alive past its heartbeat timeout', async () => {
+    const id = await submit({ params: { steps: 8, stepMs: 300, report: 'checkpoint' }, heartbeatTimeoutMs: 1000 });
+    const done = await settled(id);
+    expect(done.status).toBe('SUCCESS');
+    expect(done.attempts.map((a) => a.status)).toEqual(['SUCCESS']);
   }, 60_000);
 
   it('should end a silent handler HEARTBEAT_TIMEOUT and retry it as a timeout', async () => {

@@ -14,17 +14,17 @@ export interface ProductProcess {
 }
 
 /**
- * Starts `node dist/src/main.js` with `settings` (plus PORT=0-style free port chosen by the caller);
- * `uid`/`gid` run it as another user (the caller must be root).
+ * Starts `node dist/src/main.js` (or `script`, e.g. an example's main under dist/examples) with `settings` (plus
+ * PORT=0-style free port chosen by the caller); `uid`/`gid` run it as another user (the caller must be root).
  */
 export function startProcess(
   settings: Record<string, string>,
-  opts: { uid?: number; gid?: number } = {},
+  opts: { uid?: number; gid?: number; script?: string } = {},
 ): ProductProcess {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SETTING.test(k)) env[k] = v;
   Object.assign(env, { LOG_LEVEL: 'warn' }, settings);
-  const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/main.js')], {
+  const child = spawn(process.execPath, [join(process.cwd(), opts.script ?? 'dist/src/main.js')], {
     env,
     uid: opts.uid,
     gid: opts.gid,

@@ -33,6 +33,7 @@ function setup(heartbeatTimeoutMs: number, ignore = false) {
     {} as MetricsService,
     clock,
     new Logger('test'),
+    { store: async () => true, maxBytes: 65_536, leaseMs: 60_000 } as never,
     writer as unknown as ProgressWriter,
   );
   const row = Object.assign(new JobInstance(), {

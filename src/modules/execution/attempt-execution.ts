@@ -1,9 +1,16 @@
 import { Logger } from '@nestjs/common';
 import type { Clock } from '../../common/index.js';
-import { CORRUPT_ROW, corruptionOf, type JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
+import {
+  CORRUPT_ROW,
+  corruptionOf,
+  type JobInstance,
+  JobInstanceStatus as S,
+  type StoredCheckpoint,
+} from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
 import { AbortReason, abortAttempt, abortedOutcome, abortReasonOf, failedOutcome } from './abort-reason.js';
 import type { AppScopes } from './app-scopes.service.js';
+import { AttemptCheckpoints, type CheckpointStore, decodeCheckpoint } from './attempt-checkpoints.js';
 import type { HandlerRegistry } from './handler-registry.service.js';
 import type { JobContext, JobHandlerImpl } from './job-context.js';
 import type { AttemptOutcome } from './outcome-policy.js';
@@ -53,10 +60,18 @@ export class AttemptExecution {
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Where `ctx.checkpoint` writes, the largest checkpoint (bytes) and the lease a write renews (ms). */
+    private readonly checkpoints: { store: CheckpointStore; maxBytes: number; leaseMs: number },
     private readonly progress: ProgressWriter,
   ) {}
 
-  async run(row: JobInstance, token: number, controller: AbortController, shutdown: AbortSignal): Promise<AttemptRun> {
+  async run(
+    row: JobInstance,
+    token: number,
+    controller: AbortController,
+    shutdown: AbortSignal,
+    checkpoint: StoredCheckpoint | null = null,
+  ): Promise<AttemptRun> {
     const handler = await this.runnable(row);
     if (!('execute' in handler)) return { outcome: handler, handler: null };
     const cancelTimeout = this.clock.schedule(row.timeoutMs, () => abortAttempt(controller, AbortReason.TIMEOUT));
@@ -72,7 +87,8 @@ export class AttemptExecution {
     };
     let running: Promise<unknown> | undefined;
     try {
-      running = run.track(invoke(handler, this.context(row, token, controller.signal, beat.alive, report)), this.clock);
+      const ctx = this.context(row, token, controller.signal, checkpoint, beat.alive, report);
+      running = run.track(invoke(handler, ctx), this.clock);
       const result = await Promise.race([running, abortPromise(controller.signal)]);
       return { outcome: { status: S.SUCCESS, result }, handler: run };
     } catch (err) {
@@ -133,10 +149,14 @@ export class AttemptExecution {
     row: JobInstance,
     token: number,
     signal: AbortSignal,
+    stored: StoredCheckpoint | null,
     alive: () => void,
     progress: JobContext['progress'],
   ): JobContext {
     const logger = new Logger(`job:${row.handler}:${row.traceId}`);
+    const { store, maxBytes, leaseMs } = this.checkpoints;
+    const attempt = { id: row.id, attempt: row.attempt, fencingToken: token };
+    const checkpoints = new AttemptCheckpoints(store, attempt, { maxBytes, leaseMs }, this.clock, alive);
     return {
       requestId: row.requestId,
       instanceId: row.id,
@@ -160,8 +180,8 @@ export class AttemptExecution {
       },
       progress,
       heartbeat: () => alive(),
-      checkpoint: () => Promise.reject(new Error('checkpoints are not built yet')),
-      lastCheckpoint: null,
+      checkpoint: (state) => checkpoints.write(state),
+      lastCheckpoint: decodeCheckpoint(stored, row.id, logger),
     };
   }
 }

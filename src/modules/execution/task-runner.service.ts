@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   AttemptReportRepository,
   CallbackDeliveryRepository,
+  type CheckpointWrite,
   type ClaimedInstance,
   ExecutionLedger,
   JobInstance,
@@ -72,9 +73,14 @@ export class TaskRunner {
     deliveries: CallbackDeliveryRepository,
     private readonly reports: AttemptReportRepository,
   ) {
+    const checkpoints = {
+      store: (w: CheckpointWrite) => instances.writeCheckpoint(w),
+      maxBytes: config.longTasks.checkpointMaxBytes,
+      leaseMs: config.leaseMs,
+    };
     const interval = config.longTasks.progressWriteIntervalMs;
     const progress = new ProgressWriter(reports, metrics, clock, this.logger, interval);
-    this.execution = new AttemptExecution(handlers, scopes, metrics, clock, this.logger, progress);
+    this.execution = new AttemptExecution(handlers, scopes, metrics, clock, this.logger, checkpoints, progress);
     this.finishes = new FinishWriter(instances, ledger, clock, this.logger, uow, deliveries);
   }
 
@@ -174,7 +180,7 @@ export class TaskRunner {
     const key = `${row.id}#${token}`;
     this.running.set(key, { instanceId: row.id, fencingToken: token, controller });
     try {
-      const { outcome, handler } = await this.execution.run(row, token, controller, shutdown);
+      const { outcome, handler } = await this.execution.run(row, token, controller, shutdown, claimed.checkpoint);
       const endedInTime = handler?.end ?? null;
       // The worker slot is the handler's until it really returns (a handler that ignores its abort keeps it).
       if (!handler || endedInTime) handlerDone();

@@ -4,7 +4,9 @@ export * from './state-machine/transitions.js';
 export { MetadataModule } from './metadata.module.js';
 export { JobDefinitionRepository, type DueRef } from './repositories/job-definition.repository.js';
 export {
+  type CheckpointWrite,
   JobInstanceRepository,
+  type StoredCheckpoint,
   type SucceededAttempt,
   type TransitionGuard,
 } from './repositories/job-instance.repository.js';

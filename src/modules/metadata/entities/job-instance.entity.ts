@@ -45,9 +45,12 @@ export class JobInstance {
   @Column({ type: 'text', nullable: true }) error: string | null;
   @Column({ name: 'trace_id', type: 'varchar', length: 64 }) traceId: string;
   @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true }) callbackUrl: string | null;
-  /** Earliest time the instance may be dispatched (delayed tasks, retry backoff). */
-  /** The handler's last checkpoint (docs/long-tasks.md "Checkpoints"): JSON, the attempt and token that wrote it. */
-  @Column({ type: 'text', nullable: true, transformer: jsonText }) checkpoint: unknown;
+  /**
+   * The handler's last checkpoint (docs/long-tasks.md "Checkpoints"): its JSON text as stored, the attempt and token
+   * that wrote it. Up to 1 MiB, so never read with the row (select: false): the claim reads it only for rows whose
+   * checkpoint_at is set. Raw text, no JSON transformer: an unreadable checkpoint must not quarantine the row.
+   */
+  @Column({ type: 'text', nullable: true, select: false }) checkpoint: string | null;
   @Column({ name: 'checkpoint_attempt', type: 'int', nullable: true }) checkpointAttempt: number | null;
   @Column({ name: 'checkpoint_token', type: 'bigint', nullable: true, transformer: bigintNumber })
   checkpointToken: number | null;
@@ -59,6 +62,7 @@ export class JobInstance {
   @Column({ name: 'progress_at', type: 'bigint', nullable: true, transformer: bigintNumber }) progressAt: number | null;
   /** A handler silent (no progress, no heartbeat) this long is stuck: TIMEOUT (HEARTBEAT_TIMEOUT); 0 = none. */
   @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
+  /** Earliest time the instance may be dispatched (delayed tasks, retry backoff). */
   @Column({ name: 'due_at', type: 'bigint', transformer: bigintNumber }) dueAt: number;
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;
   @Column({ name: 'updated_at', type: 'bigint', transformer: bigintNumber }) updatedAt: number;

@@ -27,6 +27,25 @@ export interface SucceededAttempt {
   result: unknown;
 }
 
+/** One checkpoint write (JobInstanceRepository.writeCheckpoint); times epoch ms UTC. */
+export interface CheckpointWrite {
+  id: string;
+  attempt: number;
+  fencingToken: number;
+  /** The state as JSON text, already bounded by the caller. */
+  json: string;
+  at: number;
+  leaseUntil: number;
+}
+
+/** A checkpoint as stored: its text (null when the column was emptied by hand), who wrote it and when (ms UTC). */
+export interface StoredCheckpoint {
+  text: string | null;
+  attempt: number;
+  fencingToken: number;
+  at: number;
+}
+
 /** Extra conditions of a transition's WHERE clause (docs/state-machine.md): each must hold for the write to win. */
 export interface TransitionGuard {
   attempt?: number;
@@ -40,11 +59,17 @@ export class JobInstanceRepository {
   private readonly repo: Repository<JobInstance>;
   private readonly columns;
   private readonly resultColumn;
+  private readonly readColumns;
+  private readonly selected: string;
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.repo = ds.getRepository(JobInstance);
     this.columns = ds.getMetadata(JobInstance).columns;
     this.resultColumn = this.columns.find((c) => c.propertyName === 'result')!;
+    // Every column but those read on demand (the checkpoint's MEDIUMTEXT): what a claim reads of each row.
+    this.readColumns = this.columns.filter((c) => c.isSelect);
+    const quote = (name: string) => (ds.options.type === 'mysql' ? `\`${name}\`` : `"${name}"`);
+    this.selected = this.readColumns.map((c) => quote(c.databaseName)).join(', ');
   }
 
   /** Inserts an API task, or returns the row its (app_id, request_id) already has with `created: false`. */
@@ -221,12 +246,12 @@ export class JobInstanceRepository {
     return res.affected === 1;
   }
 
-  /** The rows of `ids` that exist, whole (raw SELECT per STATEMENT_ROWS ids). */
+  /** The rows of `ids` that exist, whole but for the checkpoint text (raw SELECT per STATEMENT_ROWS ids). */
   async findMany(ids: string[], em?: EntityManager): Promise<JobInstance[]> {
     const out: JobInstance[] = [];
     for (let i = 0; i < ids.length; i += STATEMENT_ROWS) {
       const part = ids.slice(i, i + STATEMENT_ROWS);
-      const sql = `SELECT * FROM job_instance WHERE id IN (${marks(part.length)})`;
+      const sql = `SELECT ${this.selected} FROM job_instance WHERE id IN (${marks(part.length)})`;
       for (const r of (await runStatement(this.ds, em, sql, part)).records ?? []) out.push(this.hydrate(r));
     }
     return out;
@@ -322,6 +347,48 @@ export class JobInstanceRepository {
       .where('id = :id AND status = :s AND fencing_token = :t', { id, s: S.RUNNING, t: fencingToken })
       .execute();
     return res.affected === 1;
+  }
+
+  /**
+   * Stores a checkpoint's JSON text for the attempt holding `fencingToken` and renews its lease, in one UPDATE
+   * conditional on the token and status RUNNING (docs/long-tasks.md "Checkpoints"). Safe to repeat with the same
+   * values. @returns false when the row is no longer RUNNING under that token (a newer attempt owns it).
+   */
+  async writeCheckpoint(w: CheckpointWrite): Promise<boolean> {
+    const res = await runStatement(
+      this.ds,
+      undefined,
+      `UPDATE job_instance SET checkpoint = ?, checkpoint_attempt = ?, checkpoint_token = ?, checkpoint_at = ?,
+         lease_until = ?, updated_at = ?
+       WHERE id = ? AND fencing_token = ? AND status = ?`,
+      [w.json, w.attempt, w.fencingToken, w.at, w.leaseUntil, w.at, w.id, w.fencingToken, S.RUNNING],
+    );
+    return res.affected === 1;
+  }
+
+  /** The stored checkpoints of those of `ids` that have one (checkpoint_at set), as text, by instance id. */
+  async readCheckpoints(em: EntityManager | undefined, ids: string[]): Promise<Map<string, StoredCheckpoint>> {
+    const out = new Map<string, StoredCheckpoint>();
+    for (let i = 0; i < ids.length; i += STATEMENT_ROWS) {
+      const part = ids.slice(i, i + STATEMENT_ROWS);
+      const res = await runStatement(
+        this.ds,
+        em,
+        `SELECT id, checkpoint, checkpoint_attempt, checkpoint_token, checkpoint_at FROM job_instance
+         WHERE id IN (${marks(part.length)}) AND checkpoint_at IS NOT NULL`,
+        part,
+      );
+      for (const raw of (res.records ?? []) as Array<Record<string, unknown>>) {
+        const text = raw.checkpoint;
+        out.set(String(raw.id), {
+          text: text === null || text === undefined ? null : String(text),
+          attempt: Number(raw.checkpoint_attempt),
+          fencingToken: Number(raw.checkpoint_token),
+          at: Number(raw.checkpoint_at),
+        });
+      }
+    }
+    return out;
   }
 
   /** PENDING rows due at or before `now`, oldest first. */
@@ -540,7 +607,7 @@ export class JobInstanceRepository {
   private hydrate(raw: unknown): JobInstance {
     const from = raw as Record<string, unknown>;
     const row = new JobInstance() as unknown as Record<string, unknown>;
-    for (const c of this.columns) {
+    for (const c of this.readColumns) {
       const v = from[c.databaseName];
       row[c.propertyName] = c.transformer && !Array.isArray(c.transformer) ? c.transformer.from(v) : v;
     }

@@ -3,14 +3,22 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { JobInstance } from '../entities/index.js';
 import { type EndedAttempt, JobAttemptRepository } from '../repositories/job-attempt.repository.js';
-import { JobInstanceRepository, type SucceededAttempt } from '../repositories/job-instance.repository.js';
+import {
+  JobInstanceRepository,
+  type StoredCheckpoint,
+  type SucceededAttempt,
+} from '../repositories/job-instance.repository.js';
 import { STATEMENT_ROWS } from '../repositories/raw-statement.js';
 import { type Tx, UnitOfWork } from './unit-of-work.js';
 
-/** One instance an executor claimed: the row as read (DISPATCHED) and the fencing token its claim issued. */
+/**
+ * One instance an executor claimed: the row as read (DISPATCHED), the fencing token its claim issued, and the
+ * checkpoint an earlier attempt stored (null: none).
+ */
 export interface ClaimedInstance {
   row: JobInstance;
   fencingToken: number;
+  checkpoint: StoredCheckpoint | null;
 }
 
 /**
@@ -36,7 +44,8 @@ export class ExecutionLedger {
 
   /**
    * DISPATCHED→RUNNING of `rows` (as read) for `nodeId` and the attempt row of each winner, together: per 500
-   * rows one UPDATE, a read-back only when some row was lost, one INSERT IGNORE. @returns the claimed rows.
+   * rows one UPDATE, a read-back only when some row was lost, one INSERT IGNORE, and a read of the checkpoints of
+   * the winners whose checkpoint_at is set (most have none: no read). @returns the claimed rows.
    */
   claim(
     tx: Tx | undefined,
@@ -61,7 +70,12 @@ export class ExecutionLedger {
           })),
           now,
         );
-        for (const row of won) out.push({ row, fencingToken: row.fencingToken + 1 });
+        // Read after the claim: no earlier attempt can write one now (its token is stale), so this is the last.
+        const withCheckpoint = won.filter((r) => r.checkpointAt !== null).map((r) => r.id);
+        const stored = withCheckpoint.length ? await this.instances.readCheckpoints(em, withCheckpoint) : new Map();
+        for (const row of won) {
+          out.push({ row, fencingToken: row.fencingToken + 1, checkpoint: stored.get(row.id) ?? null });
+        }
       }
       return out;
     });

@@ -275,6 +275,20 @@ export class TaskViewDto {
   @ApiProperty({
     nullable: true,
     type: String,
+    description:
+      'When the handler last stored a checkpoint (`ctx.checkpoint`, docs/long-tasks.md); null: none. The state ' +
+      'itself is not shown.',
+  })
+  checkpointAt: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'The attempt that stored the last checkpoint; the next attempt resumes from it. Null: none.',
+  })
+  checkpointAttempt: number | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
     description: "The instance's own callback URL (the task's, or its job's when it was created); null: none.",
   })
   callbackUrl: string | null;

@@ -62,6 +62,8 @@ export function toTaskView(
     dispatchedAt: iso(i.dispatchedAt),
     startedAt: iso(i.startedAt),
     finishedAt: iso(i.finishedAt),
+    checkpointAt: iso(i.checkpointAt),
+    checkpointAttempt: i.checkpointAttempt,
     callbackUrl: i.callbackUrl ?? null,
     callback: callback ? toCallbackView(callback) : null,
     progress: i.progress ?? null,

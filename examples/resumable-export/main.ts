@@ -1,0 +1,18 @@
+/**
+ * An executor that runs the resumable export (README.md here):
+ *
+ *   npm run build && EXPORT_DIR=/var/exports DB_URL=... REDIS_URL=... TICKWHEEL_SECRET_KEY=... \
+ *     node dist/examples/resumable-export/main.js
+ *
+ * It joins the cluster, advertises `export.resumable` (and the built-ins), and serves /health, /metrics on PORT.
+ */
+import 'reflect-metadata';
+import { createApp } from '../../src/bootstrap.js';
+import { loadConfig, scrubSecretsFromEnv } from '../../src/config/index.js';
+import { ResumableExportModule } from './resumable-export.module.js';
+
+const config = loadConfig({ PORT: '3002', ...process.env, ROLES: 'executor' });
+scrubSecretsFromEnv(); // read above; nothing this process spawns may inherit them
+const app = await createApp(config, { imports: [ResumableExportModule] });
+await app.listen(config.http.port, config.http.host);
+process.stdout.write(`export.resumable executor listening on ${await app.getUrl()}\n`);

@@ -1,0 +1,100 @@
+import type { LoggerService } from '@nestjs/common';
+import type { Clock } from '../../common/index.js';
+import { type CheckpointWrite, type StoredCheckpoint, withDbRetry } from '../metadata/index.js';
+import { type Checkpoint, CheckpointRejected } from './job-context.js';
+
+/** How long a checkpoint write is retried through transient database errors (a lost connection), ms. */
+const WRITE_RETRY_MS = 2_000;
+
+/** Where an attempt's checkpoints go: JobInstanceRepository.writeCheckpoint (false: a newer token owns the row). */
+export type CheckpointStore = (w: CheckpointWrite) => Promise<boolean>;
+
+/**
+ * `state` as checkpoint JSON (docs/long-tasks.md "Checkpoints"). @throws RangeError when it is not JSON (undefined,
+ * a function, symbol or BigInt anywhere, a number that is not finite, a cycle) or its UTF-8 text is over `maxBytes`
+ * (CHECKPOINT_MAX_BYTES).
+ */
+export function encodeCheckpoint(state: unknown, maxBytes: number): string {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(state, (key, v: unknown) => {
+      const t = typeof v;
+      if (t === 'function' || t === 'symbol' || t === 'bigint' || (t === 'number' && !Number.isFinite(v))) {
+        throw new RangeError(`${key === '' ? 'the state' : `'${key}'`} is a ${t} (${String(v)})`);
+      }
+      return v;
+    });
+  } catch (err) {
+    throw new RangeError(`checkpoint state is not JSON: ${(err as Error).message}`, { cause: err });
+  }
+  if (json === undefined) throw new RangeError('checkpoint state is not JSON: undefined');
+  const bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes > maxBytes) {
+    throw new RangeError(`checkpoint is ${bytes} bytes of JSON, over CHECKPOINT_MAX_BYTES (${maxBytes})`);
+  }
+  return json;
+}
+
+/**
+ * A stored checkpoint as the handler sees it; null when there is none or its text cannot be read (cut, edited by
+ * hand): the attempt then starts from the beginning with a warning, never fails or is quarantined for it.
+ */
+export function decodeCheckpoint(
+  stored: StoredCheckpoint | null,
+  instanceId: string,
+  logger: LoggerService,
+): Checkpoint | null {
+  if (!stored) return null;
+  const { attempt, fencingToken, at } = stored;
+  try {
+    if (stored.text === null) throw new Error('no text stored');
+    return { state: JSON.parse(stored.text) as unknown, attempt, fencingToken, at };
+  } catch (err) {
+    const bytes = stored.text === null ? 0 : Buffer.byteLength(stored.text, 'utf8');
+    logger.warn(
+      `instance ${instanceId}: checkpoint of attempt ${attempt} is not valid JSON (${bytes} bytes: ` +
+        `${(err as Error).message}); lastCheckpoint is null, the handler starts from the beginning`,
+    );
+    return null;
+  }
+}
+
+/**
+ * The checkpoint writes of one attempt, one at a time in call order (a second call waits for the first), so the
+ * row always ends with the last state asked for. The state is encoded at the call: later changes to the object
+ * do not leak into a write. After each durable write `onAlive` runs (the heartbeat of docs/long-tasks.md).
+ */
+export class AttemptCheckpoints {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly store: CheckpointStore,
+    private readonly attempt: { id: string; attempt: number; fencingToken: number },
+    private readonly limits: { maxBytes: number; leaseMs: number },
+    private readonly clock: Clock,
+    private readonly onAlive: () => void,
+  ) {}
+
+  /** @throws RangeError (not JSON, too large), CheckpointRejected (stale token), a database error. */
+  write(state: unknown): Promise<void> {
+    let json: string;
+    try {
+      json = encodeCheckpoint(state, this.limits.maxBytes);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    const run = this.tail.then(() => this.persist(json));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async persist(json: string): Promise<void> {
+    const { id, attempt, fencingToken } = this.attempt;
+    const at = this.clock.now();
+    const w = { id, attempt, fencingToken, json, at, leaseUntil: at + this.limits.leaseMs };
+    // Repeating the same conditional UPDATE is harmless: a retry after a lost answer writes the same values.
+    const won = await withDbRetry(() => this.store(w), WRITE_RETRY_MS);
+    if (!won) throw new CheckpointRejected(id, fencingToken);
+    this.onAlive();
+  }
+}
