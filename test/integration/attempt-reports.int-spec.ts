@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import { SystemClock } from '../../src/common/index.js';
 import { ProgressWriter } from '../../src/modules/execution/progress-writer.js';
 import {
-  AttemptReportRepository,
   JobAttemptRepository,
   JobInstance,
   JobInstanceRepository,
@@ -29,13 +28,11 @@ const shapes: Array<[string, () => Record<string, string>]> = [
  */
 describe.each(shapes)('attempt reports on %s', (_name, env) => {
   let node: TestNode;
-  let reports: AttemptReportRepository;
   let instances: JobInstanceRepository;
   let metrics: MetricsService;
 
   beforeAll(async () => {
     node = await startNode(env());
-    reports = node.app.get(AttemptReportRepository);
     instances = node.app.get(JobInstanceRepository);
     metrics = node.app.get(MetricsService);
   }, 30_000);
@@ -64,16 +61,16 @@ describe.each(shapes)('attempt reports on %s', (_name, env) => {
   it('should store progress only while the row is RUNNING at the reporting token', async () => {
     const row = await running(3);
     const at = Date.now();
-    expect(await reports.writeProgress([{ instanceId: row.id, fencingToken: 3, progress: 0.25, note: 'a', at }])).toBe(
-      1,
-    );
-    expect(await reports.writeProgress([{ instanceId: row.id, fencingToken: 2, progress: 0.5, note: 'old', at }])).toBe(
-      0,
-    );
+    expect(
+      await instances.writeProgress([{ instanceId: row.id, fencingToken: 3, progress: 0.25, note: 'a', at }]),
+    ).toBe(1);
+    expect(
+      await instances.writeProgress([{ instanceId: row.id, fencingToken: 2, progress: 0.5, note: 'old', at }]),
+    ).toBe(0);
     await node.ds.query('UPDATE job_instance SET status = ? WHERE id = ?', [S.SUCCESS, row.id]);
     // a report of the same token that was still pending when the attempt ended
     expect(
-      await reports.writeProgress([{ instanceId: row.id, fencingToken: 3, progress: 0.9, note: 'late', at }]),
+      await instances.writeProgress([{ instanceId: row.id, fencingToken: 3, progress: 0.9, note: 'late', at }]),
     ).toBe(0);
     const after = await read(row.id);
     expect([after.progress, after.progressNote, after.progressAt]).toEqual([0.25, 'a', at]);
@@ -82,7 +79,7 @@ describe.each(shapes)('attempt reports on %s', (_name, env) => {
   it('should write the first report of a window at once and the last at its end; a closed attempt drops its own', async () => {
     const row = await running(1);
     const other = await running(1);
-    const writer = new ProgressWriter(reports, metrics, new SystemClock(), new Logger('test'), 400);
+    const writer = new ProgressWriter(instances, metrics, new SystemClock(), new Logger('test'), 400);
     const coalesced = async () => (await metrics.progressCoalesced.get()).values[0]?.value ?? 0;
     const before = await coalesced();
     writer.report('a', row.id, 1, 0.1, 'one');
@@ -109,7 +106,7 @@ describe.each(shapes)('attempt reports on %s', (_name, env) => {
     await attempts.startMany(undefined, [{ instanceId: row.id, attempt: 1, nodeId: 'n1', fencingToken: 1 }], t0);
     await attempts.startMany(undefined, [{ instanceId: row.id, attempt: 2, nodeId: 'n2', fencingToken: 2 }], t0 + 10);
     await attempts.startMany(undefined, [{ instanceId: row.id, attempt: 3, nodeId: 'n2', fencingToken: 3 }], t0 + 50);
-    await reports.recordHandlerEnd({
+    await attempts.recordHandlerEnd({
       instanceId: row.id,
       attempt: 1,
       fencingToken: 1,

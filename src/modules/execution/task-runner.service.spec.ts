@@ -2,10 +2,10 @@ import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort } from '../coordination/index.js';
 import {
-  type AttemptReportRepository,
   BackoffKind,
   type CallbackDeliveryRepository,
   type EndedAttempt,
+  type JobAttemptRepository,
   type ExecutionLedger,
   JobInstance,
   type JobInstanceRepository,
@@ -139,7 +139,7 @@ describe('TaskRunner finishing write', () => {
       admission,
       uow,
       deliveries,
-      { recordHandlerEnd: async () => undefined } as unknown as AttemptReportRepository,
+      { recordHandlerEnd: async () => undefined } as unknown as JobAttemptRepository,
     );
   }
 

@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
-  AttemptReportRepository,
   CallbackDeliveryRepository,
   type CheckpointWrite,
   type ClaimedInstance,
   ExecutionLedger,
   JobInstance,
+  JobAttemptRepository,
   JobInstanceRepository,
   JobInstanceStatus as S,
   withDbRetry,
@@ -71,7 +71,7 @@ export class TaskRunner {
     @Inject(ATTEMPT_ADMISSION) private readonly admission: AttemptAdmission,
     private readonly uow: UnitOfWork,
     deliveries: CallbackDeliveryRepository,
-    private readonly reports: AttemptReportRepository,
+    private readonly attempts: JobAttemptRepository,
   ) {
     const checkpoints = {
       store: (w: CheckpointWrite) => instances.writeCheckpoint(w),
@@ -79,7 +79,7 @@ export class TaskRunner {
       leaseMs: config.leaseMs,
     };
     const interval = config.longTasks.progressWriteIntervalMs;
-    const progress = new ProgressWriter(reports, metrics, clock, this.logger, interval);
+    const progress = new ProgressWriter(instances, metrics, clock, this.logger, interval);
     this.execution = new AttemptExecution(handlers, scopes, metrics, clock, this.logger, checkpoints, progress);
     this.finishes = new FinishWriter(instances, ledger, clock, this.logger, uow, deliveries);
   }
@@ -202,7 +202,7 @@ export class TaskRunner {
   private recordHandlerEnd(row: JobInstance, token: number, handler: HandlerRun, late: boolean): void {
     void handler.settled
       .then((end) =>
-        this.reports.recordHandlerEnd({
+        this.attempts.recordHandlerEnd({
           instanceId: row.id,
           attempt: row.attempt,
           fencingToken: token,

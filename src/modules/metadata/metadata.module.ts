@@ -5,7 +5,6 @@ import { APP_CONFIG, AppConfig } from '../../config/index.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { runMigrations } from './migration-runner.js';
 import { ApiClientRepository } from './repositories/api-client.repository.js';
-import { AttemptReportRepository } from './repositories/attempt-report.repository.js';
 import { AuditLogRepository } from './repositories/audit-log.repository.js';
 import { CallbackDeliveryRepository } from './repositories/callback-delivery.repository.js';
 import { CallbackHostRepository } from './repositories/callback-host.repository.js';
@@ -36,7 +35,6 @@ const REPOSITORIES = [
   CallbackHostRepository,
   AppSecretReader,
   ExecutionLedger,
-  AttemptReportRepository,
 ];
 
 const UNIT_OF_WORK = {
