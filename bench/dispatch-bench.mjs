@@ -45,7 +45,7 @@ import { submitBatch, submitSingle } from './lib/submit.mjs';
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HELP = `npm run bench:dispatch -- [--n 20000] [--executors 1,2,4] [--modes single,batch] [--in-flight 50]
   [--batch-size 1000] [--batch-in-flight 1] [--warmup 500] [--quiet-wait 15] [--stall 60] [--timeout 900] [--poll-ms 200]
-  [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep] [--cpu-prof] [--sql-trace]
+  [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep] [--cpu-prof] [--sql-trace] [--progress [only]]
   [--with-peers] [--peers-only] [--peer-runs 1] [--peer-concurrency 10,100] [--peer-topologies inproc,2proc] [--pgboss true|false]
   [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
 const args = parseArgs(
@@ -67,6 +67,7 @@ const args = parseArgs(
     keep: false,
     'cpu-prof': false,
     'sql-trace': false,
+    progress: '',
     'with-peers': false,
     'peers-only': false,
     'peer-runs': 1,
@@ -84,6 +85,16 @@ if (args.help) {
   process.exit(0);
 }
 const MODES = args.modes.split(',').filter(Boolean);
+/**
+ * --progress: each noop task reports progress once and stores one checkpoint (noop params, bench/README.md);
+ * --progress only: progress alone. The plain run's tasks have no params.
+ */
+const NOOP_PARAMS = { '': undefined, true: { progress: true, checkpoint: true }, only: { progress: true } }[
+  args.progress
+];
+if (!(args.progress in { '': 1, true: 1, only: 1 })) throw new Error(`--progress: '${args.progress}' (none, or only)`);
+const noopTask = (requestId) =>
+  NOOP_PARAMS ? { requestId, handler: 'noop', params: NOOP_PARAMS } : { requestId, handler: 'noop' };
 for (const m of MODES)
   if (m !== 'single' && m !== 'batch') throw new Error(`--modes: unknown mode '${m}' (single, batch)`);
 /** Progress goes to stderr when --json owns stdout. */
@@ -274,7 +285,7 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
 
     if (args.warmup > 0) {
       t = Date.now();
-      const warm = Array.from({ length: args.warmup }, (_, i) => ({ requestId: `warm-${i}`, handler: 'noop' }));
+      const warm = Array.from({ length: args.warmup }, (_, i) => noopTask(`warm-${i}`));
       const w = await submit(client, mode, warm);
       const done = await waitFinished(pool, appId, since, { everyMs: 100, stallS: 30, timeoutS: 120 });
       if (w.accepted !== args.warmup || !done.done)
@@ -283,7 +294,7 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
       log(`   warm-up: ${args.warmup} tasks in ${result.warmupS.toFixed(1)} s`);
     }
 
-    const tasks = Array.from({ length: args.n }, (_, i) => ({ requestId: `r-${i}`, handler: 'noop' }));
+    const tasks = Array.from({ length: args.n }, (_, i) => noopTask(`r-${i}`));
     const servers = serverPids();
     if (args['quiet-wait'] > 0) {
       result.quiet = await waitQuiet(procs, servers, args['quiet-wait']);

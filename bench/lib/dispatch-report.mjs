@@ -17,7 +17,7 @@ export function allCpuMsPerTask(r) {
 export function printDispatchResults(report, log) {
   const A = report.args;
   log(
-    `\nTickwheel dispatch benchmark — product: ${report.product}; n=${fmt(A.n)} noop tasks per case; single = one signed POST /api/tasks per task, ${A['in-flight']} in flight; ` +
+    `\nTickwheel dispatch benchmark — product: ${report.product}; n=${fmt(A.n)} noop tasks per case${progressNote(A.progress)}; single = one signed POST /api/tasks per task, ${A['in-flight']} in flight; ` +
       `batch = POST /api/tasks/batch of ${A['batch-size']}, ${A['batch-in-flight']} in flight; Redis hz ${report.redisHz}`,
   );
   log(
@@ -286,4 +286,10 @@ export function printSqlTraces(report, log) {
       );
     }
   }
+}
+
+/** What --progress made each noop task do (dispatch-bench.mjs). */
+function progressNote(progress) {
+  if (progress === 'only') return ' (each reports progress once)';
+  return progress ? ' (each reports progress once and stores one checkpoint)' : '';
 }

@@ -7,3 +7,4 @@ export * from './callback-signing.js';
 export * from './group-commit.js';
 export * from './group-by.js';
 export * from './limits.js';
+export * from './heartbeat-timeout.js';

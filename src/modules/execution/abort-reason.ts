@@ -5,14 +5,15 @@ import type { AttemptOutcome } from './outcome-policy.js';
 
 /**
  * Why a running attempt's signal was aborted: past timeoutMs, this node's shutdown, the instance cancelled or
- * taken away (no longer RUNNING at this token), a lease renewal that found the row no longer ours. A handler sees
- * `new Error(<reason>)` as `ctx.signal.reason`.
+ * taken away (no longer RUNNING at this token), a lease renewal that found the row no longer ours, a handler silent
+ * for its heartbeatTimeoutMs (docs/long-tasks.md). A handler sees `new Error(<reason>)` as `ctx.signal.reason`.
  */
 export enum AbortReason {
   TIMEOUT = 'TIMEOUT',
   SHUTDOWN = 'SHUTDOWN',
   REVOKED = 'REVOKED',
   LEASE_LOST = 'LEASE_LOST',
+  HEARTBEAT_TIMEOUT = 'HEARTBEAT_TIMEOUT',
 }
 
 const REASONS: ReadonlySet<string> = new Set(Object.values(AbortReason));
@@ -30,13 +31,24 @@ export function abortReasonOf(signal: AbortSignal): AbortReason | null {
 }
 
 /**
- * The outcome of an attempt aborted for `reason`; LEASE_LOST is the plain failure of `err` (what the run rejected
- * with): the row is someone else's, so that write loses and records nothing.
+ * The outcome of an attempt aborted for `reason` (`timeoutMs`, `heartbeatTimeoutMs`: the instance's); LEASE_LOST
+ * is the plain failure of `err` (what the run rejected with): the row is someone else's, so that write loses.
  */
-export function abortedOutcome(reason: AbortReason, timeoutMs: number, err: unknown): AttemptOutcome {
+export function abortedOutcome(
+  reason: AbortReason,
+  timeoutMs: number,
+  err: unknown,
+  heartbeatTimeoutMs = 0,
+): AttemptOutcome {
   switch (reason) {
     case AbortReason.TIMEOUT:
       return { status: S.TIMEOUT, error: `timed out after ${timeoutMs} ms` };
+    case AbortReason.HEARTBEAT_TIMEOUT:
+      // A TIMEOUT to the retry policy; the prefix tells it from the hard cap.
+      return {
+        status: S.TIMEOUT,
+        error: `HEARTBEAT_TIMEOUT: no progress, heartbeat or checkpoint for ${heartbeatTimeoutMs} ms`,
+      };
     case AbortReason.SHUTDOWN:
       return { status: 'HANDED_BACK', error: 'node shut down before the handler finished' };
     case AbortReason.REVOKED:

@@ -16,13 +16,44 @@ import type { HandlerLogWriter } from './handler-log/handler-log-writer.js';
 import type { HandlerRegistry } from './handler-registry.service.js';
 import type { JobContext, JobHandlerImpl } from './job-context.js';
 import type { AttemptOutcome } from './outcome-policy.js';
+import type { ProgressWriter } from './progress-writer.js';
+
+/** An attempt's outcome, and its handler's run (null: the handler never ran), which may outlive the outcome. */
+export interface AttemptRun {
+  outcome: AttemptOutcome;
+  handler: HandlerRun | null;
+}
+
+/** How a handler really ended: when (epoch ms UTC), and whether it returned or threw (the error's message). */
+export interface HandlerSettled {
+  at: number;
+  status: 'SUCCESS' | 'FAILED';
+  error: string | null;
+}
+
+/** A handler's run: `end` is set the moment it returns or throws; `settled` resolves then. Never rejects. */
+export class HandlerRun {
+  end: HandlerSettled | null = null;
+  settled: Promise<HandlerSettled> = new Promise(() => undefined);
+
+  track(running: Promise<unknown>, clock: Clock): Promise<unknown> {
+    const settle = (status: HandlerSettled['status'], error: string | null) =>
+      (this.end = { at: clock.now(), status, error });
+    this.settled = running.then(
+      () => settle('SUCCESS', null),
+      (err: Error) => settle('FAILED', String(err?.message ?? err)),
+    );
+    return running;
+  }
+}
 
 /** How long an aborted handler is given to settle before its attempt ends here, ms. */
 const HANDLER_STOP_WAIT_MS = 1_000;
 
 /**
  * Runs one claimed attempt's handler and says how it ended (docs/execution.md). Its {@link JobContext}'s signal
- * aborts on timeout, shutdown, or when the caller aborts `controller` ({@link AbortReason}). Never throws.
+ * aborts on timeout, heartbeat timeout, shutdown, or when the caller aborts `controller` ({@link AbortReason}).
+ * Progress reports go to the {@link ProgressWriter}. Never throws.
  */
 export class AttemptExecution {
   constructor(
@@ -33,6 +64,7 @@ export class AttemptExecution {
     private readonly logger: Logger,
     /** Where `ctx.checkpoint` writes, the largest checkpoint (bytes) and the lease a write renews (ms). */
     private readonly checkpoints: { store: CheckpointStore; maxBytes: number; leaseMs: number },
+    private readonly progress: ProgressWriter,
     /** Keeps `ctx.log` lines in job_log; without it they go to stdout only. */
     private readonly logs?: HandlerLogWriter,
   ) {}
@@ -43,30 +75,59 @@ export class AttemptExecution {
     controller: AbortController,
     shutdown: AbortSignal,
     checkpoint: StoredCheckpoint | null = null,
-  ): Promise<AttemptOutcome> {
+  ): Promise<AttemptRun> {
     const handler = await this.runnable(row);
-    if (!('execute' in handler)) return handler;
+    if (!('execute' in handler)) return { outcome: handler, handler: null };
     const cancelTimeout = this.clock.schedule(row.timeoutMs, () => abortAttempt(controller, AbortReason.TIMEOUT));
+    const beat = this.heartbeatWatch(row.heartbeatTimeoutMs, controller);
     const onShutdown = () => abortAttempt(controller, AbortReason.SHUTDOWN);
     shutdown.addEventListener('abort', onShutdown, { once: true });
+    const key = `${row.id}#${token}`;
+    const run = new HandlerRun();
+    let open = true; // reports of a handler still running after its attempt ended go nowhere (no window left behind)
+    const report = (fraction: number, note?: string) => {
+      beat.alive();
+      if (open) this.progress.report(key, row.id, token, fraction, note);
+    };
     let running: Promise<unknown> | undefined;
     try {
-      // Called after each sign of life of the handler (a durable checkpoint): the heartbeat timeout's hook.
-      const onAlive = () => undefined;
-      running = handler.execute(this.context(row, token, controller.signal, checkpoint, onAlive));
+      const ctx = this.context(row, token, controller.signal, checkpoint, beat.alive, report);
+      running = run.track(invoke(handler, ctx), this.clock);
       const result = await Promise.race([running, abortPromise(controller.signal)]);
-      return { status: S.SUCCESS, result };
+      return { outcome: { status: S.SUCCESS, result }, handler: run };
     } catch (err) {
-      // Aborted: give the handler a moment to wind down (an http call's socket closed) before its slots go to
-      // the next instance. One that ignores its signal is not waited for past the bound.
+      // Aborted: give the handler a moment to wind down (an http call's socket closed) before its attempt is
+      // recorded. One that ignores its signal is not waited for past the bound; it keeps its worker slot until it
+      // returns (run.settled), and how it ended then is kept as a late completion.
       if (controller.signal.aborted && running) await settledWithin(running, HANDLER_STOP_WAIT_MS);
       const reason = abortReasonOf(controller.signal);
-      return reason ? abortedOutcome(reason, row.timeoutMs, err) : failedOutcome(err);
+      const outcome = reason ? abortedOutcome(reason, row.timeoutMs, err, row.heartbeatTimeoutMs) : failedOutcome(err);
+      return { outcome, handler: run };
     } finally {
+      open = false;
       cancelTimeout();
+      beat.stop();
+      this.progress.close(key);
       shutdown.removeEventListener('abort', onShutdown);
       await this.logs?.ended(row.id, row.attempt); // its lines readable before its end is recorded
     }
+  }
+
+  /**
+   * The heartbeat timeout (docs/long-tasks.md): aborts with HEARTBEAT_TIMEOUT once `ms` pass without `alive()`.
+   * `alive()` only notes the time; the one timer re-arms itself for what is left (no timer per report).
+   */
+  private heartbeatWatch(ms: number, controller: AbortController): { alive: () => void; stop: () => void } {
+    if (!(ms > 0)) return { alive: () => undefined, stop: () => undefined };
+    let last = this.clock.now();
+    let cancel: () => void = () => undefined;
+    const check = () => {
+      const silent = this.clock.now() - last;
+      if (silent >= ms) abortAttempt(controller, AbortReason.HEARTBEAT_TIMEOUT);
+      else cancel = this.clock.schedule(ms - silent, check);
+    };
+    cancel = this.clock.schedule(ms, check);
+    return { alive: () => (last = this.clock.now()), stop: () => cancel() };
   }
 
   /** The handler to run, or why it must not run at all (a FAILED outcome). */
@@ -88,17 +149,19 @@ export class AttemptExecution {
     return { status: S.FAILED, error: refused, final: refused.startsWith('SCOPE_REVOKED') ? true : undefined };
   }
 
+  /** The handler's context; `alive()` resets the heartbeat timeout (progress, heartbeat, a stored checkpoint). */
   private context(
     row: JobInstance,
     token: number,
     signal: AbortSignal,
     stored: StoredCheckpoint | null,
-    onAlive: () => void,
+    alive: () => void,
+    progress: JobContext['progress'],
   ): JobContext {
     const logger = new Logger(`job:${row.handler}:${row.traceId}`);
     const { store, maxBytes, leaseMs } = this.checkpoints;
     const attempt = { id: row.id, attempt: row.attempt, fencingToken: token };
-    const checkpoints = new AttemptCheckpoints(store, attempt, { maxBytes, leaseMs }, this.clock, onAlive);
+    const checkpoints = new AttemptCheckpoints(store, attempt, { maxBytes, leaseMs }, this.clock, alive);
     return {
       requestId: row.requestId,
       instanceId: row.id,
@@ -114,14 +177,21 @@ export class AttemptExecution {
       traceId: row.traceId,
       signal,
       logger,
-      // Interim until docs/long-tasks.md is built: each piece below is replaced by its owner.
       log: this.logs ? this.logs.open(row, logger) : stdoutLog(logger),
-      progress: (f, note) =>
-        logger.log(`progress ${Math.round(Math.max(0, Math.min(1, f)) * 100)}%${note ? ` ${note}` : ''}`),
-      heartbeat: () => undefined,
+      progress,
+      heartbeat: () => alive(),
       checkpoint: (state) => checkpoints.write(state),
       lastCheckpoint: decodeCheckpoint(stored, row.id, logger),
     };
+  }
+}
+
+/** The handler's promise; a handler that throws at once (not async) gives a rejected one. */
+function invoke(handler: JobHandlerImpl, ctx: JobContext): Promise<unknown> {
+  try {
+    return Promise.resolve(handler.execute(ctx));
+  } catch (err) {
+    return Promise.reject(err);
   }
 }
 

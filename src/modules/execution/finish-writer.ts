@@ -21,6 +21,8 @@ export interface FinishingWrite {
   status: S;
   patch: Partial<JobInstance>;
   at: number;
+  /** When the handler returned, if it did before this write (else its end is recorded later, apart). */
+  handlerEndedAt?: number | null;
 }
 
 const FINISH_BATCH = 256;
@@ -137,6 +139,7 @@ export class FinishWriter {
         attempt: e.row.attempt,
         status: e.outcome.status,
         error: e.outcome.status === S.SUCCESS ? null : e.outcome.error,
+        handlerEndedAt: e.handlerEndedAt ?? null,
       }));
     if (ended.length > 0) await this.ledger.endAttempts(em, ended, now);
     const finals = group.filter((e, k) => won[k] && FINAL_HERE.has(e.status)).map((e) => e.row);

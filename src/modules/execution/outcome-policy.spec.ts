@@ -123,6 +123,10 @@ describe('AbortReason', () => {
       status: S.CANCELLED,
       error: 'cancelled (or taken away) while running',
     });
+    expect(abortedOutcome(AbortReason.HEARTBEAT_TIMEOUT, 5000, null, 1500)).toEqual({
+      status: S.TIMEOUT,
+      error: 'HEARTBEAT_TIMEOUT: no progress, heartbeat or checkpoint for 1500 ms',
+    });
     expect(abortedOutcome(AbortReason.LEASE_LOST, 5, new Error('LEASE_LOST'))).toEqual({
       status: S.FAILED,
       error: 'LEASE_LOST',

@@ -5,6 +5,7 @@ import {
   BackoffKind,
   type CallbackDeliveryRepository,
   type EndedAttempt,
+  type JobAttemptRepository,
   type ExecutionLedger,
   JobInstance,
   type JobInstanceRepository,
@@ -113,7 +114,11 @@ describe('TaskRunner finishing write', () => {
     } as unknown as CoordinationPort;
     const scopes = { refusal: async () => null } as unknown as AppScopes;
     const hook: AttemptEndedHook = { attemptEnded: async () => undefined };
-    const config = { leaseMs: 60_000, namespace: 'ns', longTasks: { checkpointMaxBytes: 65_536 } } as AppConfig;
+    const config = {
+      leaseMs: 60_000,
+      namespace: 'ns',
+      longTasks: { checkpointMaxBytes: 65_536, progressWriteIntervalMs: 1000 },
+    } as AppConfig;
     const admission = { free: async () => undefined } as unknown as AttemptAdmission;
     const clock = clockAt(() => NOW);
     const uow = { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork;
@@ -134,6 +139,7 @@ describe('TaskRunner finishing write', () => {
       admission,
       uow,
       deliveries,
+      { recordHandlerEnd: async () => undefined } as unknown as JobAttemptRepository,
     );
   }
 

@@ -7,6 +7,7 @@ import {
   type ClaimedInstance,
   ExecutionLedger,
   JobInstance,
+  JobAttemptRepository,
   JobInstanceRepository,
   JobInstanceStatus as S,
   withDbRetry,
@@ -18,11 +19,12 @@ import type { HandOff } from '../dispatch/index.js';
 import { AppScopes } from './app-scopes.service.js';
 import { ATTEMPT_ADMISSION, type AttemptAdmission } from './attempt-admission.hook.js';
 import { ATTEMPT_ENDED_HOOK, type AttemptEndedHook } from './attempt-ended.hook.js';
-import { AttemptExecution } from './attempt-execution.js';
+import { AttemptExecution, type HandlerRun } from './attempt-execution.js';
 import { FinishWriter } from './finish-writer.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
 import { type AttemptOutcome, decideOutcome } from './outcome-policy.js';
+import { ProgressWriter } from './progress-writer.js';
 
 export interface RunningAttempt {
   instanceId: string;
@@ -30,7 +32,10 @@ export interface RunningAttempt {
   controller: AbortController;
 }
 
-/** Per id: `handlerDone` once its handler no longer runs (worker slot free), then `ended` once all is over. */
+/**
+ * Per id: `handlerDone` once its handler no longer runs (worker slot free), `ended` once its attempt is recorded.
+ * A handler that ignores its abort may return after `ended`: its slot stays taken until then (docs/long-tasks.md).
+ */
 export interface RunHooks {
   handlerDone(id: string): void;
   ended(id: string): void;
@@ -67,6 +72,7 @@ export class TaskRunner {
     @Inject(ATTEMPT_ADMISSION) private readonly admission: AttemptAdmission,
     private readonly uow: UnitOfWork,
     deliveries: CallbackDeliveryRepository,
+    private readonly attempts: JobAttemptRepository,
     logs?: HandlerLogWriter,
   ) {
     const checkpoints = {
@@ -74,7 +80,10 @@ export class TaskRunner {
       maxBytes: config.longTasks.checkpointMaxBytes,
       leaseMs: config.leaseMs,
     };
-    this.execution = new AttemptExecution(handlers, scopes, metrics, clock, this.logger, checkpoints, logs);
+    const interval = config.longTasks.progressWriteIntervalMs;
+    const progress = new ProgressWriter(instances, metrics, clock, this.logger, interval);
+    const execution = [handlers, scopes, metrics, clock, this.logger, checkpoints, progress, logs] as const;
+    this.execution = new AttemptExecution(...execution);
     this.finishes = new FinishWriter(instances, ledger, clock, this.logger, uow, deliveries);
   }
 
@@ -125,11 +134,11 @@ export class TaskRunner {
           done = true;
         };
         return this.runClaimed(c, shutdown, handlerDone)
-          .catch((err: Error) => this.logger.error(`instance ${c.row.id}: ${err.message}`))
-          .finally(() => {
-            handlerDone();
-            hooks.ended(c.row.id);
-          });
+          .catch((err: Error) => {
+            this.logger.error(`instance ${c.row.id}: ${err.message}`);
+            handlerDone(); // runClaimed failed before it could watch the handler
+          })
+          .finally(() => hooks.ended(c.row.id));
       }),
     );
   }
@@ -174,26 +183,56 @@ export class TaskRunner {
     const key = `${row.id}#${token}`;
     this.running.set(key, { instanceId: row.id, fencingToken: token, controller });
     try {
-      const outcome = await this.execution.run(row, token, controller, shutdown, claimed.checkpoint);
-      handlerDone();
+      const { outcome, handler } = await this.execution.run(row, token, controller, shutdown, claimed.checkpoint);
+      const endedInTime = handler?.end ?? null;
+      // The worker slot is the handler's until it really returns (a handler that ignores its abort keeps it).
+      if (!handler || endedInTime) handlerDone();
+      else void handler.settled.then(handlerDone);
       const seconds = (this.clock.now() - startedAt) / 1000;
       this.metrics.executionSeconds.observe({ handler: row.handler, outcome: outcome.status }, seconds);
-      await this.finish(row, token, outcome);
+      const won = await this.finish(row, token, outcome, endedInTime?.at ?? null);
+      if (handler && !(endedInTime && won)) this.recordHandlerEnd(row, token, handler, endedInTime === null);
     } finally {
       this.running.delete(key);
     }
   }
 
-  private async finish(row: JobInstance, token: number, outcome: AttemptOutcome): Promise<void> {
+  /**
+   * The handler's real end on its attempt row when the finishing write did not carry it: a handler that returned
+   * after its outcome was decided (`late`) gets its late outcome, and later attempts of the instance that started
+   * meanwhile are marked as overlapping. Best effort: a failed write is logged.
+   */
+  private recordHandlerEnd(row: JobInstance, token: number, handler: HandlerRun, late: boolean): void {
+    void handler.settled
+      .then((end) =>
+        this.attempts.recordHandlerEnd({
+          instanceId: row.id,
+          attempt: row.attempt,
+          fencingToken: token,
+          endedAt: end.at,
+          late: late ? { status: end.status, error: end.error } : null,
+        }),
+      )
+      .catch((err: Error) => this.logger.warn(`instance ${row.id}: handler end not recorded: ${err.message}`));
+  }
+
+  /** The finishing write and what follows it; true when it won (its attempt row closed, `handlerEndedAt` on it). */
+  private async finish(
+    row: JobInstance,
+    token: number,
+    outcome: AttemptOutcome,
+    handlerEndedAt: number | null,
+  ): Promise<boolean> {
     const at = this.clock.now();
     const decision = decideOutcome(row, { kind: 'ran', outcome }, at);
-    const won = await this.finishes.submit({ row, token, outcome, status: decision.status, patch: decision.patch, at });
+    const { status, patch } = decision;
+    const won = await this.finishes.submit({ row, token, outcome, status, patch, at, handlerEndedAt });
     if (won instanceof Error) {
       this.logger.error(
         `instance ${row.id} attempt ${row.attempt}: finishing write failed (${won.message}); ` +
           'the row stays RUNNING until its lease ends',
       );
-      return;
+      return false;
     }
     const now = this.clock.now();
     const cancelled = outcome.status === S.CANCELLED;
@@ -203,7 +242,7 @@ export class TaskRunner {
         : `finishing write rejected (lease lost, token ${token} is stale), or the instance was cancelled`;
       this.logger.warn(`instance ${row.id} attempt ${row.attempt}: ${what}`);
       await this.releaseAdmission(row, token, { written: false, cancelled, final: false });
-      return;
+      return won;
     }
     const retry = decision.verdict === 'RETRY' || decision.verdict === 'HAND_BACK';
     if (retry) {
@@ -218,6 +257,7 @@ export class TaskRunner {
     await this.releaseAdmission(row, token, { written: true, cancelled: false, final: !retry });
     const ended = { instanceId: row.id, jobId: row.jobId, status: decision.status, final: !retry, at: now };
     await this.attemptEnded.attemptEnded(ended);
+    return true;
   }
 
   // ---- Admission (docs/admission.md): the one place an ended attempt frees what it held -------------------------

@@ -26,6 +26,7 @@ export interface NewJob {
   overlapPolicy?: OverlapPolicy;
   maxConcurrency?: number;
   timeoutMs?: number;
+  heartbeatTimeoutMs?: number;
   retryMax?: number;
   retryBackoffMs?: number;
   retryBackoffKind?: BackoffKind;
@@ -69,6 +70,7 @@ export function definitionOf(input: NewJob, namespace: string, appId: string, no
     overlapPolicy: input.overlapPolicy ?? OverlapPolicy.ALLOW,
     maxConcurrency: input.maxConcurrency ?? 0,
     timeoutMs: input.timeoutMs ?? 60_000,
+    heartbeatTimeoutMs: input.heartbeatTimeoutMs ?? 0,
     retryMax: input.retryMax ?? 0,
     retryBackoffMs: input.retryBackoffMs ?? 1000,
     retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,

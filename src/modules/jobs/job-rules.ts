@@ -1,4 +1,4 @@
-import { ValidationError } from '../../common/index.js';
+import { assertHeartbeatTimeout, ValidationError } from '../../common/index.js';
 import { type JobDefinition, OverlapPolicy, RoutingStrategy } from '../metadata/index.js';
 import { type JobPatch } from './job-input.js';
 
@@ -12,9 +12,11 @@ export function jobTarget(def: Pick<JobDefinition, 'id'>): { type: string; id: s
 
 /**
  * Cross-field rules: shards only with SHARDING_BROADCAST, one shardParams entry per shard, QUEUE overlap with
- * maxConcurrency 0 or 1. @throws ValidationError naming `shardTotal`, `shardParams` or `maxConcurrency`.
+ * maxConcurrency 0 or 1, a heartbeat timeout within timeoutMs. @throws ValidationError naming `shardTotal`,
+ * `shardParams`, `maxConcurrency` or `heartbeatTimeoutMs`.
  */
 export function validateDefinition(def: JobDefinition): void {
+  assertHeartbeatTimeout(def.heartbeatTimeoutMs, def.timeoutMs, 'heartbeatTimeoutMs');
   if (def.overlapPolicy === OverlapPolicy.QUEUE && def.maxConcurrency > 1) {
     throw new ValidationError(
       'maxConcurrency',

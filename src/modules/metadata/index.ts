@@ -6,11 +6,17 @@ export { JobDefinitionRepository, type DueRef } from './repositories/job-definit
 export {
   type CheckpointWrite,
   JobInstanceRepository,
+  type ProgressReport,
   type StoredCheckpoint,
   type SucceededAttempt,
   type TransitionGuard,
 } from './repositories/job-instance.repository.js';
-export { JobAttemptRepository, type EndedAttempt, type StartedAttempt } from './repositories/job-attempt.repository.js';
+export {
+  JobAttemptRepository,
+  type EndedAttempt,
+  type HandlerEnd,
+  type StartedAttempt,
+} from './repositories/job-attempt.repository.js';
 export { ExecutionLedger, type ClaimedInstance } from './unit-of-work/execution-ledger.js';
 export { type Tx, UnitOfWork, type UnitOfWorkOptions } from './unit-of-work/unit-of-work.js';
 export * from './state-machine/attempt-status.js';

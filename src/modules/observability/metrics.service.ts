@@ -96,6 +96,21 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly progressWrites = new Counter({
+    name: 'tickwheel_progress_writes_total',
+    help:
+      'Progress rows written for ctx.progress, by outcome: stored, stale (the attempt had ended or lost the row), ' +
+      'failed (the write failed; the handler goes on)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly progressCoalesced = new Counter({
+    name: 'tickwheel_progress_reports_coalesced_total',
+    help: 'Progress reports replaced by a later one of the same attempt before being written (per write interval)',
+    registers: [this.registry],
+  });
+
   readonly callbackDeliveries = new Counter({
     name: 'tickwheel_callback_deliveries_total',
     help: 'Callback tries by outcome: delivered (2xx), retry (another try planned), failed (CALLBACK_FAILED)',

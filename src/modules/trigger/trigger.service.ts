@@ -307,6 +307,7 @@ export class TriggerService {
           retryBackoffMs: def.retryBackoffMs,
           retryBackoffKind: def.retryBackoffKind,
           timeoutMs: def.timeoutMs,
+          heartbeatTimeoutMs: def.heartbeatTimeoutMs ?? 0,
           maxConcurrency: def.maxConcurrency ?? 0,
           routingStrategy: def.routingStrategy,
           routingKey: key === undefined || key === null ? null : String(key).slice(0, 255),

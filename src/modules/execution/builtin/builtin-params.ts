@@ -1,6 +1,7 @@
 import { ValidationError } from '../../../common/index.js';
 import type { EgressPolicy } from '../../egress/index.js';
 import { parseHttpCallParams } from './http-call.js';
+import { parseNoopParams } from './noop.handler.js';
 import { parseShellCommandParams } from './shell-command.js';
 
 /** Built-in handler names, reserved even where turned off: so the API can check their params on submit. */
@@ -19,4 +20,5 @@ export function checkBuiltinParams(handler: string, params: unknown, egress?: Eg
       throw new ValidationError('params.url', `is refused by the egress policy: ${verdict.reason}`);
     }
   } else if (handler === 'shell') parseShellCommandParams(params ?? {});
+  else if (handler === 'noop') parseNoopParams(params);
 }

@@ -5,12 +5,13 @@ import { EgressModule } from '../../egress/index.js';
 import { builtinHandlers } from '../execution.module.js';
 import { HandlerRegistry } from '../handler-registry.service.js';
 import type { JobContext } from '../job-context.js';
-import { NoopJobHandler } from './noop.handler.js';
+import { NoopJobHandler, parseNoopParams } from './noop.handler.js';
 import { measuredAsync } from '../../../../test/utils/measured.js';
 
-/** A context that throws on any use beyond being passed: the noop handler must not touch it. */
+/** A context that throws on any use beyond its params: without report params the noop handler touches nothing. */
 const untouchable = new Proxy({} as JobContext, {
   get: (_t, key) => {
+    if (key === 'params') return { other: 1 };
     throw new Error(`noop read ctx.${String(key)}`);
   },
 });
@@ -45,6 +46,23 @@ describe('NoopJobHandler', () => {
     expect(result).toEqual({ ok: true });
     expect(JSON.stringify(result).length).toBeLessThan(16);
     expect(await handler.execute(untouchable)).toEqual(result);
+  });
+
+  it('should report progress and store a checkpoint when its params ask for them', async () => {
+    const calls: string[] = [];
+    const ctx = {
+      params: { progress: true, checkpoint: true },
+      progress: (f: number, note?: string) => calls.push(`progress ${f} ${note}`),
+      checkpoint: async (state: unknown) => void calls.push(`checkpoint ${JSON.stringify(state)}`),
+    } as unknown as JobContext;
+    expect(await new NoopJobHandler().execute(ctx)).toEqual({ ok: true });
+    expect(calls).toEqual(['progress 1 noop', 'checkpoint {"noop":true}']);
+  });
+
+  it('should refuse report params that are not booleans, naming the field', () => {
+    expect(() => parseNoopParams({ progress: 'yes' })).toThrow(/must be a boolean/);
+    expect(() => parseNoopParams({ checkpoint: 1 })).toThrow(expect.objectContaining({ field: 'params.checkpoint' }));
+    expect(parseNoopParams({ progress: true, x: 'ignored' })).toEqual({ progress: true, checkpoint: false });
   });
 
   it('should be registered under the name noop with or without the other built-ins', async () => {

@@ -20,9 +20,23 @@ export interface EndedAttempt {
   attempt: number;
   status: AttemptEnd;
   error: string | null;
+  /** When the handler returned (epoch ms), null when it had not yet (recorded apart when it does). */
+  handlerEndedAt?: number | null;
+}
+
+/** How a handler really ended, written when it was not part of its attempt's finishing write. */
+export interface HandlerEnd {
+  instanceId: string;
+  attempt: number;
+  fencingToken: number;
+  /** When the handler returned, epoch ms UTC. */
+  endedAt: number;
+  /** Set when it returned after its attempt's outcome was decided (docs/long-tasks.md "Late completions"). */
+  late: { status: 'SUCCESS' | 'FAILED'; error: string | null } | null;
 }
 
 const MAX_ERROR = 4000;
+const MAX_LATE_ERROR = 1024;
 
 /** All job_attempt I/O: one row per attempt, traceable to a node and a fencing token. */
 @Injectable()
@@ -105,12 +119,13 @@ export class JobAttemptRepository {
         this.ds,
         em,
         `UPDATE job_attempt SET status = CASE instance_id ${when} END, error = CASE instance_id ${when} END,
-           finished_at = ?
+           handler_ended_at = CASE instance_id ${when} END, finished_at = ?
          WHERE instance_id IN (${marks(part.length)}) AND status = ?
            AND CASE instance_id ${when.replace(/THEN \?/g, 'THEN attempt = ?')} END`,
         [
           ...part.flatMap((a) => [a.instanceId, a.status]),
           ...part.flatMap((a) => [a.instanceId, a.error ? a.error.slice(0, MAX_ERROR) : null]),
+          ...part.flatMap((a) => [a.instanceId, a.handlerEndedAt ?? null]),
           now,
           ...part.map((a) => a.instanceId),
           AttemptStatus.RUNNING,
@@ -123,6 +138,34 @@ export class JobAttemptRepository {
   /** The attempts of one instance, first attempt first. */
   listForInstance(instanceId: string): Promise<JobAttempt[]> {
     return this.repo.find({ where: { instanceId }, order: { attempt: 'ASC' } });
+  }
+
+  /**
+   * Records a handler's real end on its attempt row (and the late outcome, if any), then marks the later attempts
+   * of the same instance that started before that end as overlapping it. Never touches the instance.
+   */
+  async recordHandlerEnd(end: HandlerEnd): Promise<void> {
+    await runStatement(
+      this.ds,
+      undefined,
+      `UPDATE job_attempt SET handler_ended_at = ?, late_status = ?, late_error = ?
+       WHERE instance_id = ? AND attempt = ? AND fencing_token = ?`,
+      [
+        end.endedAt,
+        end.late?.status ?? null,
+        end.late?.error ? end.late.error.slice(0, MAX_LATE_ERROR) : null,
+        end.instanceId,
+        end.attempt,
+        end.fencingToken,
+      ],
+    );
+    await runStatement(
+      this.ds,
+      undefined,
+      `UPDATE job_attempt SET overlaps_previous = ?
+       WHERE instance_id = ? AND fencing_token > ? AND started_at < ? AND overlaps_previous = ?`,
+      [1, end.instanceId, end.fencingToken, end.endedAt, 0],
+    );
   }
 
   private on(em: EntityManager | undefined): Repository<JobAttempt> {

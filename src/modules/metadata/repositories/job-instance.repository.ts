@@ -53,6 +53,15 @@ export interface TransitionGuard {
   nodeId?: string;
 }
 
+/** A progress report to store (docs/long-tasks.md "Progress"): fraction 0..1, note ≤ 256 chars, at epoch ms. */
+export interface ProgressReport {
+  instanceId: string;
+  fencingToken: number;
+  progress: number;
+  note: string | null;
+  at: number;
+}
+
 /** All job_instance I/O; a status change is a conditional UPDATE another writer may win (docs/state-machine.md). */
 @Injectable()
 export class JobInstanceRepository {
@@ -602,6 +611,37 @@ export class JobInstanceRepository {
       return now?.status === S.RUNNING && now.fencingToken === r.fencingToken;
     };
     return running.filter((r) => !stillRunning(r));
+  }
+
+  /**
+   * Stores many progress reports, one UPDATE per STATEMENT_ROWS; each row only while RUNNING at its fencing token
+   * (a report still pending when its attempt ended lands nowhere). Instance ids must be distinct.
+   * @returns how many rows changed.
+   */
+  async writeProgress(reports: ProgressReport[]): Promise<number> {
+    let changed = 0;
+    for (let i = 0; i < reports.length; i += STATEMENT_ROWS) {
+      const part = reports.slice(i, i + STATEMENT_ROWS);
+      const when = part.map(() => 'WHEN ? THEN ?').join(' ');
+      const res = await runStatement(
+        this.ds,
+        undefined,
+        `UPDATE job_instance SET progress = CASE id ${when} END, progress_note = CASE id ${when} END,
+           progress_at = CASE id ${when} END
+         WHERE id IN (${marks(part.length)}) AND status = ?
+           AND CASE id ${when.replace(/THEN \?/g, 'THEN fencing_token = ?')} END`,
+        [
+          ...part.flatMap((r) => [r.instanceId, r.progress]),
+          ...part.flatMap((r) => [r.instanceId, r.note]),
+          ...part.flatMap((r) => [r.instanceId, r.at]),
+          ...part.map((r) => r.instanceId),
+          JobInstanceStatus.RUNNING,
+          ...part.flatMap((r) => [r.instanceId, r.fencingToken]),
+        ],
+      );
+      changed += res.affected ?? 0;
+    }
+    return changed;
   }
 
   private hydrate(raw: unknown): JobInstance {

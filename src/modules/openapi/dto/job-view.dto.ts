@@ -21,6 +21,8 @@ export class JobViewDto {
   @ApiProperty() overlapPolicy: string;
   @ApiProperty({ description: '0 = no limit' }) maxConcurrency: number;
   @ApiProperty() timeoutMs: number;
+  @ApiProperty({ description: 'Silence after which a running handler is stuck, ms (docs/long-tasks.md); 0 = none.' })
+  heartbeatTimeoutMs: number;
   @ApiProperty() retryMax: number;
   @ApiProperty() retryBackoffMs: number;
   @ApiProperty() retryBackoffKind: string;
@@ -74,6 +76,7 @@ export class JobViewDto {
       overlapPolicy: d.overlapPolicy,
       maxConcurrency: d.maxConcurrency,
       timeoutMs: d.timeoutMs,
+      heartbeatTimeoutMs: d.heartbeatTimeoutMs,
       retryMax: d.retryMax,
       retryBackoffMs: d.retryBackoffMs,
       retryBackoffKind: d.retryBackoffKind,

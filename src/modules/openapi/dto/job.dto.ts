@@ -211,6 +211,19 @@ export class CreateJobDto {
   @Max(24 * 3600 * 1000)
   timeoutMs?: number;
 
+  @ApiPropertyOptional({
+    description:
+      'Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints ' +
+      'nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting ' +
+      'HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.',
+    example: 0,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(24 * 3600 * 1000)
+  heartbeatTimeoutMs?: number;
+
   @ApiPropertyOptional({ description: 'Retries after the first attempt (0-19, default 0).' })
   @IsOptional()
   @IsInt()

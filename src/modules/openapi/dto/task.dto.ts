@@ -84,6 +84,19 @@ export class SubmitTaskDto {
   @Max(24 * 3600 * 1000)
   timeoutMs?: number;
 
+  @ApiPropertyOptional({
+    description:
+      'Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints ' +
+      'nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting ' +
+      'HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.',
+    example: 0,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(24 * 3600 * 1000)
+  heartbeatTimeoutMs?: number;
+
   @ApiPropertyOptional({ description: 'Attempts in all, first included (1-20, default 1).', example: 3 })
   @IsOptional()
   @IsInt()
@@ -209,6 +222,30 @@ export class AttemptViewDto {
   @ApiProperty() startedAt: string;
   @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
   @ApiProperty({ nullable: true, type: String }) error: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'When the handler really returned; later than finishedAt when it ignored its abort and kept running. null: ' +
+      'it has not returned (yet), or its node was lost.',
+  })
+  handlerEndedAt: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    enum: ['SUCCESS', 'FAILED'],
+    description:
+      'A late completion: how a handler that returned after its attempt was recorded ended. Never applied to ' +
+      'the instance.',
+  })
+  lateStatus: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "The late completion's error (FAILED)." })
+  lateError: string | null;
+  @ApiProperty({
+    description:
+      "This attempt started while an earlier attempt's handler of the same instance still ran (two ran at once).",
+  })
+  overlapsPrevious: boolean;
 }
 
 /** GET /api/tasks/{requestId} answer. Times are ISO-8601 UTC. */
@@ -264,6 +301,24 @@ export class TaskViewDto {
       'POST …/callback/redeliver sends it again.',
   })
   callback: CallbackViewDto | null;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'Last progress the handler reported (ctx.progress), a fraction 0..1; null: none reported.',
+  })
+  progress: number | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The note of that report (at most 256 characters).' })
+  progressNote: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'When that report was stored (at most one write per PROGRESS_WRITE_INTERVAL_MS per instance; later ' +
+      'reports coalesce).',
+  })
+  progressAt: string | null;
+  @ApiProperty({ description: 'Heartbeat timeout of its attempts, ms (docs/long-tasks.md); 0 = none.' })
+  heartbeatTimeoutMs: number;
   @ApiPropertyOptional({
     type: [AttemptViewDto],
     description:

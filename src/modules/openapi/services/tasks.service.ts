@@ -1,6 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { CLOCK, type Clock, ConflictError, NotFoundError, SchedulerError } from '../../../common/index.js';
+import {
+  assertHeartbeatTimeout,
+  CLOCK,
+  type Clock,
+  ConflictError,
+  NotFoundError,
+  SchedulerError,
+} from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { CancelService, DispatchService } from '../../dispatch/index.js';
 import {
@@ -92,6 +99,7 @@ export class TasksService {
    * @throws the group's write error (a 500) for every submit of a group whose write failed.
    */
   async submit(caller: Caller, dto: SubmitTaskDto): Promise<SubmitResult> {
+    assertTaskHeartbeat(dto, 'heartbeatTimeoutMs');
     this.handlers.assertMayUse(caller, dto.handler);
     await this.handlers.assertRunnable(dto.handler);
     this.handlers.checkParams(dto.handler, dto.params ?? {});
@@ -114,6 +122,7 @@ export class TasksService {
    * @throws ForbiddenError for a shell task without the scope, TooManyUnfinishedError: nothing is written.
    */
   async submitBatch(caller: Caller, tasks: SubmitTaskDto[]): Promise<BatchItemOutcome[]> {
+    tasks.forEach((t, i) => assertTaskHeartbeat(t, `tasks[${i}].heartbeatTimeoutMs`));
     await this.assertHandlers(caller, tasks);
     const urls = tasks.flatMap((t, i) =>
       t.callbackUrl === undefined ? [] : [{ url: t.callbackUrl, field: `tasks[${i}].callbackUrl` }],
@@ -177,6 +186,7 @@ export class TasksService {
         retryBackoffMs: dto.retryBackoffMs,
         retryBackoffKind: dto.retryBackoffKind,
         timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        heartbeatTimeoutMs: dto.heartbeatTimeoutMs ?? 0,
         // A task with a routing key goes by key (CONSISTENT_HASH: same key, same node); others round robin.
         routingKey: dto.routingKey,
         routingStrategy: dto.routingKey ? RoutingStrategy.CONSISTENT_HASH : RoutingStrategy.ROUND_ROBIN,
@@ -309,4 +319,9 @@ function stableJson(v: unknown): string {
       .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
+}
+
+/** A task's heartbeat timeout within its own (or the default) timeoutMs. @throws ValidationError naming `field`. */
+function assertTaskHeartbeat(dto: SubmitTaskDto, field: string): void {
+  assertHeartbeatTimeout(dto.heartbeatTimeoutMs ?? 0, dto.timeoutMs ?? DEFAULT_TIMEOUT_MS, field);
 }

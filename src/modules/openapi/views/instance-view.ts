@@ -19,6 +19,10 @@ function toAttemptView(a: JobAttempt): AttemptViewDto {
     startedAt: iso(a.startedAt) as string,
     finishedAt: iso(a.finishedAt),
     error: a.error,
+    handlerEndedAt: iso(a.handlerEndedAt ?? null),
+    lateStatus: a.lateStatus ?? null,
+    lateError: a.lateError ?? null,
+    overlapsPrevious: Boolean(a.overlapsPrevious),
   };
 }
 
@@ -62,6 +66,10 @@ export function toTaskView(
     checkpointAttempt: i.checkpointAttempt,
     callbackUrl: i.callbackUrl ?? null,
     callback: callback ? toCallbackView(callback) : null,
+    progress: i.progress ?? null,
+    progressNote: i.progressNote ?? null,
+    progressAt: iso(i.progressAt ?? null),
+    heartbeatTimeoutMs: i.heartbeatTimeoutMs ?? 0,
     ...(attempts ? { attempts: attempts.map(toAttemptView) } : {}),
     ...(note ? { note } : {}),
   };

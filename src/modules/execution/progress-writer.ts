@@ -1,0 +1,105 @@
+import type { Logger } from '@nestjs/common';
+import { type Clock, GroupCommitter } from '../../common/index.js';
+import type { JobInstanceRepository, ProgressReport } from '../metadata/index.js';
+import type { MetricsService } from '../observability/index.js';
+
+/** Longest stored progress note, characters (the column is varchar(256)). */
+export const PROGRESS_NOTE_MAX = 256;
+const PROGRESS_BATCH = 500;
+
+interface Window {
+  until: number;
+  pending: ProgressReport | null;
+  cancel: (() => void) | null;
+}
+
+/**
+ * Stores `ctx.progress` reports (docs/long-tasks.md "Progress"): at most one write per attempt per `intervalMs`
+ * (the first of a window at once, the last one at the window's end: later reports replace a waiting one), the
+ * writes of all attempts in group commits. Each write is conditional on the attempt's token and RUNNING; a failed
+ * write is counted and logged, never thrown at the handler.
+ */
+export class ProgressWriter {
+  private readonly windows = new Map<string, Window>();
+  private readonly groups = new GroupCommitter<ProgressReport, void>((g) => this.write(g), PROGRESS_BATCH);
+
+  constructor(
+    private readonly reports: Pick<JobInstanceRepository, 'writeProgress'>,
+    private readonly metrics: MetricsService,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly intervalMs: number,
+  ) {}
+
+  /**
+   * Takes a report of attempt `key` (instance and token). `fraction` not a finite number: ignored; else clamped to
+   * 0..1. `note` is cut to {@link PROGRESS_NOTE_MAX} characters.
+   */
+  report(key: string, instanceId: string, fencingToken: number, fraction: number, note?: string): void {
+    if (typeof fraction !== 'number' || !Number.isFinite(fraction)) return;
+    const now = this.clock.now();
+    const report: ProgressReport = {
+      instanceId,
+      fencingToken,
+      progress: Math.min(1, Math.max(0, fraction)),
+      note: note === undefined || note === null ? null : cutNote(String(note)),
+      at: now,
+    };
+    const w = this.windows.get(key);
+    if (!w || now >= w.until) {
+      if (w) this.close(key);
+      this.windows.set(key, { until: now + this.intervalMs, pending: null, cancel: null });
+      this.submit(report);
+      return;
+    }
+    if (w.pending) this.metrics.progressCoalesced.inc();
+    w.pending = report;
+    w.cancel ??= this.clock.schedule(w.until - now, () => this.windowEnded(key));
+  }
+
+  /** The attempt ended: a report still waiting is dropped (it would be refused anyway). */
+  close(key: string): void {
+    const w = this.windows.get(key);
+    if (!w) return;
+    w.cancel?.();
+    if (w.pending) this.metrics.progressCoalesced.inc();
+    this.windows.delete(key);
+  }
+
+  private windowEnded(key: string): void {
+    const w = this.windows.get(key);
+    if (!w) return;
+    w.cancel = null;
+    if (!w.pending) return;
+    const report = { ...w.pending, at: this.clock.now() };
+    w.pending = null;
+    w.until = report.at + this.intervalMs;
+    this.submit(report);
+  }
+
+  private submit(report: ProgressReport): void {
+    void this.groups.submit(report).catch((err: Error) => {
+      this.metrics.progressWrites.inc({ outcome: 'failed' });
+      this.logger.warn(`progress of instance ${report.instanceId} not stored: ${err.message}`);
+    });
+  }
+
+  /** One group: the last report per instance (earlier ones coalesce), one conditional UPDATE per 500 rows. */
+  private async write(group: ProgressReport[]): Promise<void[]> {
+    const last = new Map<string, ProgressReport>();
+    for (const r of group) {
+      if (last.has(r.instanceId)) this.metrics.progressCoalesced.inc();
+      last.set(r.instanceId, r);
+    }
+    const stored = await this.reports.writeProgress([...last.values()]);
+    this.metrics.progressWrites.inc({ outcome: 'stored' }, stored);
+    if (last.size > stored) this.metrics.progressWrites.inc({ outcome: 'stale' }, last.size - stored);
+    return group.map(() => undefined);
+  }
+}
+
+/** `note` cut to {@link PROGRESS_NOTE_MAX} characters (code points: the column counts characters). */
+function cutNote(note: string): string {
+  if (note.length <= PROGRESS_NOTE_MAX) return note;
+  return Array.from(note).slice(0, PROGRESS_NOTE_MAX).join('');
+}

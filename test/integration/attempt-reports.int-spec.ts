@@ -1,0 +1,124 @@
+import { Logger } from '@nestjs/common';
+import { SystemClock } from '../../src/common/index.js';
+import { ProgressWriter } from '../../src/modules/execution/progress-writer.js';
+import {
+  JobAttemptRepository,
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
+import { MetricsService } from '../../src/modules/observability/index.js';
+import { sleep } from '../utils/async.js';
+import { clusterEnv, standaloneEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+
+const NS = uniqueNamespace('int-reports');
+const shapes: Array<[string, () => Record<string, string>]> = [
+  // standalone runs all roles: no reconciler pass (take-back) during the test
+  ['SQLite', () => standaloneEnv({ RECONCILE_INTERVAL_MS: '600000' })],
+  ['MariaDB', () => clusterEnv(NS, { ROLES: 'api' })],
+];
+
+/**
+ * The conditional writes of a running attempt's reports (docs/long-tasks.md): progress lands only while the row
+ * is RUNNING at the attempt's token (a write still pending when the attempt ended changes nothing), the writer
+ * throttles and coalesces per attempt, and a handler's late end marks the later attempts it overlapped.
+ */
+describe.each(shapes)('attempt reports on %s', (_name, env) => {
+  let node: TestNode;
+  let instances: JobInstanceRepository;
+  let metrics: MetricsService;
+
+  beforeAll(async () => {
+    node = await startNode(env());
+    instances = node.app.get(JobInstanceRepository);
+    metrics = node.app.get(MetricsService);
+  }, 30_000);
+
+  afterAll(async () => {
+    if (node?.config.shape === 'cluster') await deleteNamespaceRows(node.ds, NS);
+    await node?.close();
+  });
+
+  async function running(token: number): Promise<JobInstance> {
+    const now = Date.now();
+    const base = { namespace: node.config.namespace, appId: 'int', handler: 'h', dueAt: now, fireTime: now };
+    const row = Object.assign(newJobInstance({ ...base, triggerSource: TriggerSource.API }, now), {
+      status: S.RUNNING,
+      fencingToken: token,
+      nodeId: 'n1',
+      leaseUntil: now + 60_000,
+      startedAt: now,
+    });
+    await instances.insertIgnore(node.ds.manager, [row]);
+    return row;
+  }
+
+  const read = async (id: string) => (await instances.findById(id)) as JobInstance;
+
+  it('should store progress only while the row is RUNNING at the reporting token', async () => {
+    const row = await running(3);
+    const at = Date.now();
+    expect(
+      await instances.writeProgress([{ instanceId: row.id, fencingToken: 3, progress: 0.25, note: 'a', at }]),
+    ).toBe(1);
+    expect(
+      await instances.writeProgress([{ instanceId: row.id, fencingToken: 2, progress: 0.5, note: 'old', at }]),
+    ).toBe(0);
+    await node.ds.query('UPDATE job_instance SET status = ? WHERE id = ?', [S.SUCCESS, row.id]);
+    // a report of the same token that was still pending when the attempt ended
+    expect(
+      await instances.writeProgress([{ instanceId: row.id, fencingToken: 3, progress: 0.9, note: 'late', at }]),
+    ).toBe(0);
+    const after = await read(row.id);
+    expect([after.progress, after.progressNote, after.progressAt]).toEqual([0.25, 'a', at]);
+  });
+
+  it('should write the first report of a window at once and the last at its end; a closed attempt drops its own', async () => {
+    const row = await running(1);
+    const other = await running(1);
+    const writer = new ProgressWriter(instances, metrics, new SystemClock(), new Logger('test'), 400);
+    const coalesced = async () => (await metrics.progressCoalesced.get()).values[0]?.value ?? 0;
+    const before = await coalesced();
+    writer.report('a', row.id, 1, 0.1, 'one');
+    writer.report('a', row.id, 1, 0.2, 'two');
+    writer.report('a', row.id, 1, 7, 'x'.repeat(300)); // clamped to 1, note cut to 256
+    writer.report('a', row.id, 1, Number.NaN); // ignored
+    writer.report('b', other.id, 1, 0.5, 'b');
+    await waitFor('the first reports', async () => (await read(row.id)).progress === 0.1, 5000, 20);
+    expect((await read(other.id)).progress).toBe(0.5);
+    await waitFor('the trailing report', async () => (await read(row.id)).progress === 1, 5000, 20);
+    expect((await read(row.id)).progressNote).toBe('x'.repeat(256));
+    expect((await coalesced()) - before).toBe(1); // 'two' was replaced by the clamped one
+    writer.report('b', other.id, 1, 0.6);
+    writer.report('b', other.id, 1, 0.7); // waits for b's window
+    writer.close('b');
+    await sleep(700);
+    expect((await read(other.id)).progress).toBe(0.6);
+  });
+
+  it("should record a handler's late end and mark the later attempts that started before it", async () => {
+    const row = await running(2);
+    const attempts = node.app.get(JobAttemptRepository);
+    const t0 = Date.now();
+    await attempts.startMany(undefined, [{ instanceId: row.id, attempt: 1, nodeId: 'n1', fencingToken: 1 }], t0);
+    await attempts.startMany(undefined, [{ instanceId: row.id, attempt: 2, nodeId: 'n2', fencingToken: 2 }], t0 + 10);
+    await attempts.startMany(undefined, [{ instanceId: row.id, attempt: 3, nodeId: 'n2', fencingToken: 3 }], t0 + 50);
+    await attempts.recordHandlerEnd({
+      instanceId: row.id,
+      attempt: 1,
+      fencingToken: 1,
+      endedAt: t0 + 30,
+      late: { status: 'FAILED', error: 'e'.repeat(2000) },
+    });
+    const rows = await attempts.listForInstance(row.id);
+    expect(rows.map((a) => [a.attempt, a.handlerEndedAt, a.lateStatus, Boolean(a.overlapsPrevious)])).toEqual([
+      [1, t0 + 30, 'FAILED', false],
+      [2, null, null, true],
+      [3, null, null, false],
+    ]);
+    expect(rows[0].lateError).toBe('e'.repeat(1024));
+  });
+});
