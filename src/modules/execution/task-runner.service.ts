@@ -26,6 +26,8 @@ import { type AttemptOutcome, decideOutcome } from './outcome-policy.js';
 
 export interface RunningAttempt {
   instanceId: string;
+  /** The handler's name (shutdown says what it waits for). */
+  handler: string;
   fencingToken: number;
   controller: AbortController;
 }
@@ -172,7 +174,7 @@ export class TaskRunner {
     const startedAt = this.clock.now();
     const controller = new AbortController();
     const key = `${row.id}#${token}`;
-    this.running.set(key, { instanceId: row.id, fencingToken: token, controller });
+    this.running.set(key, { instanceId: row.id, handler: row.handler, fencingToken: token, controller });
     try {
       const outcome = await this.execution.run(row, token, controller, shutdown, claimed.checkpoint);
       handlerDone();
