@@ -23,10 +23,16 @@ export class DueDetectorService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** One check; returns the fires newly found overdue. */
-  async check(): Promise<number> {
+  /**
+   * One check; returns the fires newly found overdue. A fire counts from `leadingSince` (epoch ms, when this
+   * leader took over) if it was due before: fires missed while no leader ran are the misfire policy's, which the
+   * new leader's first passes apply; only a fire still without a row DUE_ALERT_AFTER_MS after that is a miss.
+   */
+  async check(leadingSince = 0): Promise<number> {
     const now = this.clock.now();
-    const overdue = await this.jobs.findOverdue(this.config.namespace, now - this.config.dueAlertAfterMs, PAGE);
+    const before = now - this.config.dueAlertAfterMs;
+    if (leadingSince > before) return 0;
+    const overdue = await this.jobs.findOverdue(this.config.namespace, before, PAGE);
     let fresh = 0;
     for (const def of overdue) {
       const key = `${def.id}:${def.nextFireTime}`;
