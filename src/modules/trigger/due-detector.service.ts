@@ -24,9 +24,8 @@ export class DueDetectorService {
   ) {}
 
   /**
-   * One check; returns the fires newly found overdue. A fire counts from `leadingSince` (epoch ms, when this
-   * leader took over) if it was due before: fires missed while no leader ran are the misfire policy's, which the
-   * new leader's first passes apply; only a fire still without a row DUE_ALERT_AFTER_MS after that is a miss.
+   * One check; returns the fires newly found overdue. A fire due before `leadingSince` (the takeover, epoch ms)
+   * counts from then: what was missed while no leader ran is the misfire policy's.
    */
   async check(leadingSince = 0): Promise<number> {
     const now = this.clock.now();

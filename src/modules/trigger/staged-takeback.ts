@@ -13,11 +13,9 @@ import {
 const PAGE = 5000;
 
 /**
- * Hands a stopped leader's unreleased staged fires to the misfire policy (docs/trigger.md "Staging"). A fire
- * staged ahead whose time passed by more than MISFIRE_THRESHOLD_MS while no leader released it was missed,
- * exactly like an unstaged fire due while no scheduler ran: its row is deleted and the job's next_fire_time set
- * back to it, so the next firing pass plans it (FIRE_ONCE_NOW, SKIP, FIRE_ALL) instead of the reconciler
- * running it late as SCHEDULE. Run by a new leader before its first load and reconcile pass.
+ * Hands a stopped leader's unreleased staged fires more than MISFIRE_THRESHOLD_MS late to the misfire policy
+ * (docs/trigger.md "Staging"): the row is deleted and next_fire_time set back to it, so the firing pass plans it.
+ * Run by a new leader before its first load and reconcile pass.
  */
 @Injectable()
 export class StagedTakeback {
@@ -32,17 +30,14 @@ export class StagedTakeback {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /**
-   * One page of unreleased staged fires older than the misfire threshold, job by job (one transaction each;
-   * a failing job is logged and left to the reconciler). A row found on its node's queue was released: kept.
-   * @returns the fires taken back.
-   */
+  /** One page, job by job (a failing job is logged, left to the reconciler). @returns the fires taken back. */
   async run(): Promise<number> {
     const before = this.clock.now() - this.config.misfireThresholdMs;
     const found = await this.instances.findStagedUnstartedBefore(this.config.namespace, before, PAGE);
     const queued = new Set<string>();
     for (const nodeId of new Set(found.map((r) => r.nodeId).filter((n): n is string => !!n)))
       for (const id of await this.coordination.queuedIds(nodeId)) queued.add(id);
+    // A row found on its node's queue was released: it stays.
     const unreleased = found.filter((r) => r.status === JobInstanceStatus.PENDING || !queued.has(r.id));
     let taken = 0;
     let jobs = 0;
@@ -65,11 +60,7 @@ export class StagedTakeback {
     return taken;
   }
 
-  /**
-   * Under the job row's lock: deletes the still unstarted rows and sets next_fire_time back to the earliest.
-   * A paused job keeps them (fires whose time came before a pause run on); a ONE_SHOT completed by this fire
-   * is enabled again, its completion undone.
-   */
+  /** Under the job row's lock; a paused job keeps its rows, a ONE_SHOT completed by the fire is enabled again. */
   private takeBackJob(jobId: string, ids: string[]): Promise<number> {
     return this.uow.run(async (em) => {
       const [def] = await this.jobs.lockForFiring(em, this.config.namespace, [jobId]);

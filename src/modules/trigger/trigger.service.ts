@@ -94,8 +94,7 @@ export class TriggerService {
   /**
    * Removes a job's future staged fires inside `em`, **after** the job row's UPDATE/DELETE (that row lock
    * orders it against a firing page). A caller keeping the schedule must set next_fire_time to `earliest`.
-   * When fires were removed, last_fire_time goes back to the latest fire left (never a fire in the future),
-   * returned as `lastFireTime` for the caller's view; undefined when it did not change.
+   * `lastFireTime`, when fires were removed: last_fire_time put back to the latest fire left.
    */
   async unstage(
     em: Tx,
