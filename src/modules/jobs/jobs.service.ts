@@ -242,10 +242,10 @@ export class JobsService {
     const before = await this.find(caller, ref);
     const now = this.clock.now();
     if (before.enabled === enabled) return before;
-    if (enabled && before.completedAt !== null)
+    if (enabled && (before.completedAt ?? null) !== null)
       throw new ConflictError(
         `job ${before.code} is a ONE_SHOT that made its fire (completed ` +
-          `${new Date(before.completedAt).toISOString()}); PATCH a new triggerExpr to fire it again`,
+          `${new Date(before.completedAt as number).toISOString()}); PATCH a new triggerExpr to fire it again`,
         'enabled',
       );
     if (enabled) {
