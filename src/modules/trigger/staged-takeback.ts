@@ -64,7 +64,7 @@ export class StagedTakeback {
   private takeBackJob(jobId: string, ids: string[]): Promise<number> {
     return this.uow.run(async (em) => {
       const [def] = await this.jobs.lockForFiring(em, this.config.namespace, [jobId]);
-      const completedOneShot = def?.triggerType === TriggerType.ONE_SHOT && def.completedAt !== null;
+      const completedOneShot = def?.triggerType === TriggerType.ONE_SHOT && (def.completedAt ?? null) !== null;
       if (!def || (!def.enabled && !completedOneShot)) return 0;
       const times = await this.instances.deleteUnstarted(em, ids);
       if (times.length === 0) return 0;
