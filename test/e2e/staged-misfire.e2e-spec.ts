@@ -1,13 +1,21 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { sleep } from '../utils/async.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
-import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  signedClient,
+  standaloneEnv,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 /**
  * A fire staged ahead (docs/trigger.md "Staging") that no leader released because the scheduler stopped, and
  * whose time passed by more than MISFIRE_THRESHOLD_MS when a scheduler leads again, is a missed fire like an
  * unstaged one: it goes through the job's misfire policy (it used to run late, recorded as SCHEDULE, so a SKIP
- * job ran the fires it missed). One job per policy, one stop.
+ * job ran the fires it missed). One job per policy, one stop, in both shapes.
  */
 interface Row {
   id: string;
@@ -64,71 +72,104 @@ describe('staged fires across a scheduler stop (cluster shape)', () => {
     await receiver.close();
   });
 
-  it('should hand unreleased staged fires missed by more than the threshold to each misfire policy', async () => {
-    const ns = uniqueNamespace('e2e-stmis');
-    const executor = await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_NAME: 'stmis-exec', ...SETTINGS }));
-    nodes.push(executor);
-    const first = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', ...SETTINGS }));
-    const client = await signedClient(first);
-    const jobs = new Map<string, string>();
-    for (const p of POLICIES) jobs.set(p, await createJob(client, receiver, p));
-    const stagedAhead = async (jobId: string) =>
-      (await rowsOf(first, jobId)).some((r) => r.fire_time > Date.now() + 6000 && r.status === 'DISPATCHED');
-    await waitFor(
-      'fires staged 6 s ahead for every job',
-      async () => (await Promise.all([...jobs.values()].map(stagedAhead))).every(Boolean),
-      30_000,
-      50,
-    );
-    await first.close(); // its wheel, and the staged ids on it, are gone
-    const closedAt = Date.now();
-    const staged = new Map<string, Row[]>();
-    for (const [p, id] of jobs)
-      staged.set(
-        p,
-        (await rowsOf(executor, id)).filter((r) => r.fire_time > closedAt && r.status === 'DISPATCHED'),
-      );
-    const lastStaged = Math.max(...[...staged.values()].flat().map((r) => r.fire_time));
-    await sleep(Math.max(0, lastStaged + THRESHOLD + 1500 - Date.now())); // every staged fire is now missed
-    const restartAt = Date.now();
-    const second = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', ...SETTINGS }));
-    nodes.push(second);
-    await waitFor(
-      'every job firing again after the restart',
-      async () => {
-        const all = await Promise.all([...jobs.values()].map((id) => rowsOf(second, id)));
-        return all.every((rows) => rows.some((r) => r.fire_time > restartAt + 1000 && r.status === 'SUCCESS'));
-      },
-      60_000,
-      100,
-    );
-    const client2 = await signedClient(second);
-    for (const id of jobs.values()) await client2.request('POST', `/api/jobs/${id}/pause`);
+  /** Starts the first scheduler (returns the node to create jobs on) and, after `stop`, the next one. */
+  interface Shape {
+    first(): Promise<TestNode>;
+    stop(first: TestNode): Promise<void>;
+    restart(): Promise<TestNode>;
+  }
 
-    for (const [policy, jobId] of jobs) {
-      const missed = (staged.get(policy) as Row[]).filter((r) => r.fire_time < restartAt - THRESHOLD);
-      expect(missed.length).toBeGreaterThan(0);
-      const rows = await rowsOf(second, jobId);
-      const byTime = new Map(rows.map((r) => [r.fire_time, r]));
-      // No staged row ran late as SCHEDULE: each was taken back (deleted), its fire time planned again.
-      for (const s of missed) expect(rows.find((r) => r.id === s.id)).toBeUndefined();
-      const misfires = rows.filter((r) => r.trigger_source === 'MISFIRE');
-      if (policy === 'SKIP') {
-        for (const s of missed)
-          expect(byTime.get(s.fire_time)).toMatchObject({ status: 'CANCELLED', trigger_source: 'MISFIRE' });
-        expect(misfires.every((r) => r.status === 'CANCELLED' && r.started_at === null)).toBe(true);
-        expect(misfires.every((r) => (r.error ?? '').startsWith('MISFIRE_SKIP'))).toBe(true);
+  const cluster = (): Shape => {
+    const ns = uniqueNamespace('e2e-stmis');
+    return {
+      first: async () => {
+        nodes.push(await startNode(clusterEnv(ns, { ROLES: 'executor', NODE_NAME: 'stmis-exec', ...SETTINGS })));
+        return startNode(clusterEnv(ns, { ROLES: 'api,scheduler', ...SETTINGS }));
+      },
+      stop: (first) => first.close(), // its wheel, and the staged ids on it, are gone; the executor stays
+      restart: () => startNode(clusterEnv(ns, { ROLES: 'api,scheduler', ...SETTINGS })),
+    };
+  };
+
+  const standalone = (): Shape => {
+    const env = standaloneEnv(SETTINGS);
+    return {
+      first: () => startNode(env),
+      stop: (first) => first.app.close(), // the whole node stops; its data dir stays for the restart
+      restart: () => startNode(env),
+    };
+  };
+
+  it.each([
+    ['cluster', cluster],
+    ['standalone', standalone],
+  ])(
+    'should hand unreleased staged fires missed by more than the threshold to each misfire policy (%s)',
+    async (_n, shape) => {
+      const { first: startFirst, stop, restart } = shape();
+      const first = await startFirst();
+      const client = await signedClient(first);
+      const jobs = new Map<string, string>();
+      for (const p of POLICIES) jobs.set(p, await createJob(client, receiver, p));
+      let ahead = new Map<string, Row[]>();
+      await waitFor(
+        'fires staged 6 s ahead for every job',
+        async () => {
+          ahead = new Map();
+          for (const [p, id] of jobs) ahead.set(p, await rowsOf(first, id));
+          return [...ahead.values()].every((rows) =>
+            rows.some((r) => r.fire_time > Date.now() + 6000 && r.status === 'DISPATCHED'),
+          );
+        },
+        30_000,
+        50,
+      );
+      await stop(first);
+      const closedAt = Date.now();
+      const staged = new Map([...ahead].map(([p, rows]) => [p, rows.filter((r) => r.fire_time > closedAt)]));
+      const lastStaged = Math.max(...[...staged.values()].flat().map((r) => r.fire_time));
+      await sleep(Math.max(0, lastStaged + THRESHOLD + 1500 - Date.now())); // every staged fire is now missed
+      const restartAt = Date.now();
+      const second = await restart();
+      nodes.push(second);
+      await waitFor(
+        'every job firing again after the restart',
+        async () => {
+          const all = await Promise.all([...jobs.values()].map((id) => rowsOf(second, id)));
+          return all.every((rows) => rows.some((r) => r.fire_time > restartAt + 1000 && r.status === 'SUCCESS'));
+        },
+        60_000,
+        100,
+      );
+      const client2 = await signedClient(second);
+      for (const id of jobs.values()) await client2.request('POST', `/api/jobs/${id}/pause`);
+
+      for (const [policy, jobId] of jobs) {
+        const missed = (staged.get(policy) as Row[]).filter((r) => r.fire_time < restartAt - THRESHOLD);
+        expect(missed.length).toBeGreaterThan(0);
+        const rows = await rowsOf(second, jobId);
+        const byTime = new Map(rows.map((r) => [r.fire_time, r]));
+        // No staged row ran late as SCHEDULE: each was taken back (deleted), its fire time planned again.
+        for (const s of missed) expect(rows.find((r) => r.id === s.id)).toBeUndefined();
+        const misfires = rows.filter((r) => r.trigger_source === 'MISFIRE');
+        if (policy === 'SKIP') {
+          for (const s of missed)
+            expect(byTime.get(s.fire_time)).toMatchObject({ status: 'CANCELLED', trigger_source: 'MISFIRE' });
+          expect(misfires.every((r) => r.status === 'CANCELLED' && r.started_at === null)).toBe(true);
+          expect(misfires.every((r) => (r.error ?? '').startsWith('MISFIRE_SKIP'))).toBe(true);
+        }
+        if (policy === 'FIRE_ALL')
+          for (const s of missed)
+            expect(byTime.get(s.fire_time)).toMatchObject({ status: 'SUCCESS', trigger_source: 'MISFIRE' });
+        if (policy === 'FIRE_ONCE_NOW') {
+          expect(misfires).toHaveLength(1); // the latest missed time, run once
+          expect(misfires[0]).toMatchObject({ status: 'SUCCESS' });
+          expect(misfires[0].fire_time).toBeGreaterThanOrEqual(Math.max(...missed.map((r) => r.fire_time)));
+          for (const s of missed.filter((r) => r.fire_time !== misfires[0].fire_time))
+            expect(byTime.get(s.fire_time)).toBeUndefined();
+        }
       }
-      if (policy === 'FIRE_ALL')
-        for (const s of missed)
-          expect(byTime.get(s.fire_time)).toMatchObject({ status: 'SUCCESS', trigger_source: 'MISFIRE' });
-      if (policy === 'FIRE_ONCE_NOW') {
-        expect(misfires).toHaveLength(1); // the latest missed time, run once
-        expect(misfires[0]).toMatchObject({ status: 'SUCCESS' });
-        expect(misfires[0].fire_time).toBeGreaterThanOrEqual(Math.max(...missed.map((r) => r.fire_time)));
-        for (const s of missed.filter((r) => r.fire_time !== misfires[0].fire_time))
-          expect(byTime.get(s.fire_time)).toBeUndefined();
-      }
-    }
-  }, 180_000);
+    },
+    180_000,
+  );
 });
