@@ -155,6 +155,29 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
     expect((await instances.findById(claimed))?.status).toBe(S.SUCCESS);
   }, 30_000);
 
+  it('should count and log apart the instances of a lost node routed again and those that ended FAILED', async () => {
+    const lost = `${ns}-n1`;
+    const longAgo = Date.now() - 700_000; // beyond NODE_OFFLINE_AFTER_MS (10 min): the node is stale
+    await coordination.heartbeat(
+      lost,
+      { handlers: ['h'], capacity: 1, active: 2, labels: {}, host: 'x', startedAt: longAgo },
+      longAgo,
+    );
+    const running = { status: S.RUNNING, fencingToken: 1, startedAt: OLD, leaseUntil: Date.now() + 600_000 };
+    const [again] = await dispatched(lost, 1, OLD, { ...running, attempt: 1, maxAttempts: 3 });
+    const [last] = await dispatched(lost, 1, OLD, { ...running, attempt: 2, maxAttempts: 2 });
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    await sut.reconcileOnce();
+    const routed = (await instances.findById(again)) as JobInstance;
+    // Routed again: PENDING when no fake node of an earlier test is still live, else DISPATCHED to it.
+    expect([S.PENDING, S.DISPATCHED]).toContain(routed.status);
+    expect([routed.attempt, routed.nodeId === lost]).toEqual([2, false]);
+    expect((await instances.findById(last))?.status).toBe(S.FAILED);
+    const said = warn.mock.calls.map(([m]) => String(m)).filter((m) => m.includes(`node ${lost} offline`));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('1 routed again, 1 FAILED');
+  }, 30_000);
+
   it("should read each node's lists once per pass, not once per row, when every id is queued", async () => {
     const [n1, n2] = [`${ns}-n1`, `${ns}-n2`];
     const on1 = await dispatched(n1, 200);

@@ -154,9 +154,13 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     for (const nodeId of offline) {
       await this.coordination.drainNode(nodeId);
       const rows = await this.instances.findOnNode(nodeId, ON_NODE, 10_000);
-      await this.requeue(rows, 'NODE_LOST');
+      const { routed, failed } = await this.requeue(rows, 'NODE_LOST');
       await this.coordination.removeNode(nodeId);
-      if (rows.length > 0) this.logger.warn(`node ${nodeId} offline: ${rows.length} instance(s) routed again`);
+      if (rows.length > 0)
+        this.logger.warn(
+          `node ${nodeId} offline: ${rows.length} instance(s) on it: ${routed} routed again, ${failed} FAILED ` +
+            `(no attempt left), ${rows.length - routed - failed} left (taken meanwhile, or tried again next pass)`,
+        );
     }
     if (offline.length > 0) this.registry.invalidate();
     for (const nodeId of lost) this.missingSince.delete(nodeId);
@@ -212,8 +216,15 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     }
   }
 
-  /** Takes rows back from a lost node or lease, {@link REQUEUE_CHUNK} at a time, one dispatch per chunk. */
-  private async requeue(all: JobInstance[], reason: 'NODE_LOST' | 'LEASE_LOST'): Promise<void> {
+  /**
+   * Takes rows back from a lost node or lease, {@link REQUEUE_CHUNK} at a time, one dispatch per chunk.
+   * @returns how many went back to PENDING (routed again) and how many ended FAILED (no attempt left).
+   */
+  private async requeue(
+    all: JobInstance[],
+    reason: 'NODE_LOST' | 'LEASE_LOST',
+  ): Promise<{ routed: number; failed: number }> {
+    const out = { routed: 0, failed: 0 };
     const rows = await this.quarantine.screen(all);
     for (let i = 0; i < rows.length; i += REQUEUE_CHUNK) {
       const back = await Promise.all(
@@ -226,16 +237,20 @@ export class ReconcilerService implements BeforeApplicationShutdown {
           }),
         ),
       );
-      const ids = back.filter((id): id is string => id !== null);
+      const ids = back.filter((b): b is { id: string; routed: boolean } => b?.routed === true).map((b) => b.id);
+      out.failed += back.filter((b) => b?.routed === false).length;
+      out.routed += ids.length;
       if (ids.length > 0) await this.dispatch.dispatchIds(ids);
     }
+    return out;
   }
 
   /**
    * Takes a row back as {@link decideOutcome} says; a final one (no attempt left) gets its callback delivery in
-   * the same transaction (docs/callbacks.md "Outbox"). @returns its id when it went back to PENDING, else null.
+   * the same transaction (docs/callbacks.md "Outbox"). @returns its id and whether it went back to PENDING
+   * (`routed`) or ended FAILED; null when another writer won the row.
    */
-  private async takeBack(row: JobInstance, reason: TakeBackReason): Promise<string | null> {
+  private async takeBack(row: JobInstance, reason: TakeBackReason): Promise<{ id: string; routed: boolean } | null> {
     const now = this.clock.now();
     const running = row.status === JobInstanceStatus.RUNNING;
     const decision = decideOutcome(row, running ? { kind: 'takenBack', reason } : { kind: 'notStarted' }, now);
@@ -260,7 +275,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
       else this.metrics.instancesFinished.inc({ status: JobInstanceStatus.FAILED });
     }
     await this.admission.free(row, this.dispatch);
-    return backToPending ? row.id : null;
+    return { id: row.id, routed: backToPending };
   }
 
   /** Closes the attempt as `reason`, writing it first if the executor died before that (every attempt traceable). */

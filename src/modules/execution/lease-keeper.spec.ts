@@ -23,6 +23,7 @@ describe('LeaseKeeper', () => {
 
   const attempt = (id: string): RunningAttempt => ({
     instanceId: id,
+    handler: 'h',
     fencingToken: 1,
     controller: new AbortController(),
   });

@@ -35,8 +35,9 @@ describe('NodeMembership', () => {
 
   it('should register under the first free sequence of the day', async () => {
     expect(sut.registered).toBe(false);
-    expect(await sut.register()).toBe('exec-a-20261201-3');
-    expect(sut.nodeId).toBe('exec-a-20261201-3');
+    const id = await sut.register();
+    expect(id).toMatch(/^exec-a-[0-9a-f]{6}-20261201-3$/);
+    expect(sut.nodeId).toBe(id);
     expect(rows[0]).toMatchObject({ host: 'exec-a', handlers: ['h1', 'h2'], capacity: 4, startedAt: T0 });
   });
 
@@ -60,5 +61,24 @@ describe('NodeMembership', () => {
       [['h1', 'h2'], {}, 2],
       [[], { draining: 'true' }, 1],
     ]);
+  });
+});
+
+/** Node ids of executors that share no executor_node table (standalone nodes) started the same day. */
+describe('NodeMembership ids without a shared registry', () => {
+  it('should give two executors of one host, each with its own store, different ids', async () => {
+    const config = { nodeName: 'vm', executorConcurrency: 1, heartbeatIntervalMs: 1000 } as AppConfig;
+    const start = () => {
+      const nodes = {
+        countWithPrefix: async () => 0,
+        tryInsert: async () => true,
+      } as unknown as ExecutorNodeRepository;
+      const handlers = { names: () => ['h'] } as unknown as HandlerRegistry;
+      return new NodeMembership(handlers, nodes, {} as CoordinationPort, config, new FakeClock(T0)).register();
+    };
+    const [a, b] = [await start(), await start()];
+    expect(a).toMatch(/^vm-[0-9a-f]{6}-20261201-1$/);
+    expect(b).toMatch(/^vm-[0-9a-f]{6}-20261201-1$/);
+    expect(a).not.toBe(b);
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
@@ -7,7 +8,7 @@ import { HandlerRegistry } from './handler-registry.service.js';
 
 /**
  * This executor's cluster membership (docs/dispatch.md "Node registry"): registers the node (id
- * `<host>-<yyyymmdd>-<seq>`, unique by executor_node), beats every HEARTBEAT_INTERVAL_MS with its handlers,
+ * `<host>-<tag>-<yyyymmdd>-<seq>`, see {@link register}), beats every HEARTBEAT_INTERVAL_MS with its handlers,
  * capacity and load, deregisters it. Draining, it advertises no handler: live, but no longer a candidate.
  */
 @Injectable()
@@ -35,12 +36,17 @@ export class NodeMembership {
     return this.nodeIdValue !== null;
   }
 
-  /** Inserts the executor_node row under the day's first free sequence; returns the node id. */
+  /**
+   * Inserts the executor_node row under the day's first free sequence; returns the node id. The `tag` (6 random
+   * hex digits per start) keeps ids apart where no executor_node table is shared: two standalone nodes, or
+   * executors of one host on separate stores, all started the same day, used to get the same `<host>-<day>-1`.
+   * Within one store the primary key on node_id still makes the id unique.
+   */
   async register(): Promise<string> {
     this.startedAt = this.clock.now();
     const host = this.config.nodeName.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 100);
     const day = new Date(this.clock.now()).toISOString().slice(0, 10).replace(/-/g, '');
-    const prefix = `${host}-${day}-`;
+    const prefix = `${host}-${randomBytes(3).toString('hex')}-${day}-`;
     for (let seq = (await this.nodes.countWithPrefix(prefix)) + 1; ; seq++) {
       const nodeId = `${prefix}${seq}`;
       const ok = await this.nodes.tryInsert({

@@ -8,6 +8,8 @@ import { decideOutcome } from './outcome-policy.js';
 import { TaskRunner } from './task-runner.service.js';
 
 const HAND_BACK_PAGE = 10_000;
+/** How often a drain says what it still waits for (ms). */
+export const DRAIN_REPORT_MS = 2_000;
 
 /**
  * The executor's drain on shutdown (docs/execution.md "Graceful shutdown"): what has not started goes back at
@@ -58,14 +60,46 @@ export class ShutdownDrain {
     }
   }
 
-  /** Waits up to the grace for `inFlight()` to reach 0, then `abort()`s and waits for the rest; counts both. */
+  /**
+   * Waits up to the grace for `inFlight()` to reach 0, then `abort()`s and waits for the rest; counts both.
+   * Logs what it waits for (attempts, handlers, grace left) at once and every {@link DRAIN_REPORT_MS}.
+   */
   async awaitRunning(inFlight: () => number, abort: () => void): Promise<{ running: number; aborted: number }> {
     const running = inFlight();
-    const deadline = this.clock.now() + this.config.executorShutdownGraceMs;
-    while (inFlight() > 0 && this.clock.now() < deadline) await sleep(this.clock, 50);
+    const grace = this.config.executorShutdownGraceMs;
+    const deadline = this.clock.now() + grace;
+    let reportAt = this.clock.now();
+    while (inFlight() > 0 && this.clock.now() < deadline) {
+      if (this.clock.now() >= reportAt) {
+        reportAt += DRAIN_REPORT_MS;
+        const left = deadline - this.clock.now();
+        this.logger.log(`shutdown: waiting for ${this.describe(inFlight())}; ${left} ms of the ${grace} ms grace left`);
+      }
+      await sleep(this.clock, 50);
+    }
     const aborted = inFlight();
+    if (aborted > 0) this.logger.warn(`shutdown: grace over, aborting ${this.describe(aborted)}`);
     abort();
-    while (inFlight() > 0) await sleep(this.clock, 20);
+    const abortedAt = this.clock.now();
+    reportAt = abortedAt + DRAIN_REPORT_MS;
+    while (inFlight() > 0) {
+      if (this.clock.now() >= reportAt) {
+        reportAt += DRAIN_REPORT_MS;
+        this.logger.warn(
+          `shutdown: still waiting for ${this.describe(inFlight())} to return, ${this.clock.now() - abortedAt} ms ` +
+            'after the abort (a handler that ignores its signal keeps the process up)',
+        );
+      }
+      await sleep(this.clock, 20);
+    }
     return { running, aborted };
+  }
+
+  /** "3 attempt(s) (handlers http ×2, shell ×1)": the running attempts by handler, from the runner. */
+  private describe(inFlight: number): string {
+    const byHandler = new Map<string, number>();
+    for (const a of this.runner.running.values()) byHandler.set(a.handler, (byHandler.get(a.handler) ?? 0) + 1);
+    const handlers = [...byHandler].map(([h, n]) => `${h} ×${n}`).join(', ');
+    return `${inFlight} attempt(s) (${handlers ? `handlers ${handlers}` : 'writing their outcome'})`;
   }
 }

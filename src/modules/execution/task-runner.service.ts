@@ -28,6 +28,8 @@ import { ProgressWriter } from './progress-writer.js';
 
 export interface RunningAttempt {
   instanceId: string;
+  /** The handler's name (shutdown says what it waits for). */
+  handler: string;
   fencingToken: number;
   controller: AbortController;
 }
@@ -181,7 +183,7 @@ export class TaskRunner {
     const startedAt = this.clock.now();
     const controller = new AbortController();
     const key = `${row.id}#${token}`;
-    this.running.set(key, { instanceId: row.id, fencingToken: token, controller });
+    this.running.set(key, { instanceId: row.id, handler: row.handler, fencingToken: token, controller });
     try {
       const { outcome, handler } = await this.execution.run(row, token, controller, shutdown, claimed.checkpoint);
       const endedInTime = handler?.end ?? null;

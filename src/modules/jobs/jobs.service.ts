@@ -165,6 +165,8 @@ export class JobsService {
     const startsRunning = fields.handler !== undefined || (fields.enabled && !before.enabled);
     if (merged.enabled && startsRunning) await this.handlers.assertRunnable(merged.handler);
     const scheduleChanged = SCHEDULE_FIELDS.some((f) => fields[f] !== undefined) || fields.enabled !== undefined;
+    // A new schedule makes a completed ONE_SHOT a job that may fire again.
+    if (SCHEDULE_FIELDS.some((f) => fields[f] !== undefined)) patch.completedAt = null;
     if (scheduleChanged) {
       const first = this.firstFire(merged, now);
       patch.nextFireTime = merged.enabled ? first : null;
@@ -182,7 +184,8 @@ export class JobsService {
   async applyUpdate(em: Tx, caller: Caller, before: JobDefinition, change: JobChange): Promise<JobDefinition> {
     const updated = await this.jobs.update(before, change.patch, em);
     // Staged fires were built from the old row; under an unchanged schedule next_fire_time returns to the earliest.
-    const { earliest } = await this.trigger.unstage(em, before.id);
+    const { earliest, lastFireTime } = await this.trigger.unstage(em, before.id);
+    if (lastFireTime !== undefined) updated.lastFireTime = lastFireTime;
     if (!change.scheduleChanged && earliest !== null && updated.enabled) {
       await this.jobs.setNextFire(before.id, earliest, change.now, em);
       updated.nextFireTime = earliest;
@@ -239,6 +242,12 @@ export class JobsService {
     const before = await this.find(caller, ref);
     const now = this.clock.now();
     if (before.enabled === enabled) return before;
+    if (enabled && (before.completedAt ?? null) !== null)
+      throw new ConflictError(
+        `job ${before.code} is a ONE_SHOT that made its fire (completed ` +
+          `${new Date(before.completedAt as number).toISOString()}); PATCH a new triggerExpr to fire it again`,
+        'enabled',
+      );
     if (enabled) {
       this.handlers.assertMayUse(caller, before.handler);
       refuseCorruptFields(before);
@@ -255,7 +264,8 @@ export class JobsService {
     };
     const after = await this.uow.run(async (em) => {
       const updated = await this.jobs.update(before, patch, em);
-      await this.trigger.unstage(em, before.id);
+      const { lastFireTime } = await this.trigger.unstage(em, before.id);
+      if (lastFireTime !== undefined) updated.lastFireTime = lastFireTime;
       await this.audit.record(em, caller.appId, action, jobTarget(before), { enabled: before.enabled }, { enabled });
       return updated;
     }, READ_COMMITTED);

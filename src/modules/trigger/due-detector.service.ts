@@ -23,10 +23,15 @@ export class DueDetectorService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** One check; returns the fires newly found overdue. */
-  async check(): Promise<number> {
+  /**
+   * One check; returns the fires newly found overdue. A fire due before `leadingSince` (the takeover, epoch ms)
+   * counts from then: what was missed while no leader ran is the misfire policy's.
+   */
+  async check(leadingSince = 0): Promise<number> {
     const now = this.clock.now();
-    const overdue = await this.jobs.findOverdue(this.config.namespace, now - this.config.dueAlertAfterMs, PAGE);
+    const before = now - this.config.dueAlertAfterMs;
+    if (leadingSince > before) return 0;
+    const overdue = await this.jobs.findOverdue(this.config.namespace, before, PAGE);
     let fresh = 0;
     for (const def of overdue) {
       const key = `${def.id}:${def.nextFireTime}`;

@@ -9,6 +9,7 @@ import type { DueDetectorService } from './due-detector.service.js';
 import type { JobSignals } from './job-signals.service.js';
 import type { LeaderElectionService } from './leader-election.service.js';
 import { SchedulerLoopService } from './scheduler-loop.service.js';
+import type { StagedTakeback } from './staged-takeback.js';
 import type { TriggerService } from './trigger.service.js';
 
 const T0 = Date.UTC(2030, 0, 1);
@@ -70,6 +71,7 @@ describe('SchedulerLoopService maintenance cadence', () => {
       { release: async () => undefined } as unknown as TriggerService,
       reconciler,
       detector,
+      { run: async () => 0 } as unknown as StagedTakeback,
       signals,
       { findDueRefs: async () => [] } as unknown as JobDefinitionRepository,
       { findStaged: async () => [] } as unknown as JobInstanceRepository,

@@ -8,6 +8,7 @@ import { MetricsService } from '../observability/index.js';
 import { DueDetectorService } from './due-detector.service.js';
 import { JobSignals } from './job-signals.service.js';
 import { LeaderElectionService } from './leader-election.service.js';
+import { StagedTakeback } from './staged-takeback.js';
 import { WheelTimer } from './timing-wheel/index.js';
 import { TriggerService } from './trigger.service.js';
 
@@ -40,12 +41,17 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Stops the maintenance rounds (reconcile pass, due detector), set on the Clock while leading. */
   private stopMaintaining: (() => void) | null = null;
+  /** Settles when this lead's first takeback, adoption and load are done: repair passes wait for it. */
+  private started: Promise<void> = Promise.resolve();
+  /** When this scheduler gained the lead (epoch ms): the due detector's grace starts there. */
+  private leadingSince = 0;
 
   constructor(
     private readonly leader: LeaderElectionService,
     private readonly trigger: TriggerService,
     private readonly reconciler: ReconcilerService,
     private readonly detector: DueDetectorService,
+    private readonly takeback: StagedTakeback,
     private readonly signals: JobSignals,
     private readonly jobs: JobDefinitionRepository,
     private readonly instances: JobInstanceRepository,
@@ -93,6 +99,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   private startDuties(): void {
     if (this.running) return;
     this.running = true;
+    this.leadingSince = this.clock.now();
     const { triggerTickMs, reconcileIntervalMs, triggerScanIntervalMs } = this.config;
     this.wheel = new WheelTimer<WheelItem>({
       tickMs: triggerTickMs,
@@ -114,7 +121,9 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
       this.names[1],
       setInterval(() => void this.guard('load', () => this.load()), triggerScanIntervalMs),
     );
-    void this.guard('load', async () => {
+    // Unreleased staged fires go to the misfire policy before the reconciler could push them late as SCHEDULE.
+    this.started = this.guard('load', async () => {
+      await this.takeback.run();
       await this.adoptStaged();
       await this.load();
     });
@@ -251,8 +260,9 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
 
   /** The leader's periodic repair pass and the due-but-not-fired check. */
   private async maintain(): Promise<void> {
+    await this.started;
     await this.guard('reconcile', () => this.reconciler.reconcileOnce());
-    await this.guard('due detector', () => this.detector.check());
+    await this.guard('due detector', () => this.detector.check(this.leadingSince));
   }
 
   /** Runs `fn` unless the duty is already running or duties stopped; logs instead of throwing. */

@@ -8,6 +8,7 @@ import { JobSignals } from './job-signals.service.js';
 import { LeaderElectionService } from './leader-election.service.js';
 import { RetentionService } from './retention.service.js';
 import { SchedulerLoopService } from './scheduler-loop.service.js';
+import { StagedTakeback } from './staged-takeback.js';
 import { TriggerService } from './trigger.service.js';
 
 /**
@@ -18,7 +19,7 @@ import { TriggerService } from './trigger.service.js';
 export class TriggerModule {
   static forRoot(opts: { scheduler: boolean }): DynamicModule {
     const roleProviders = opts.scheduler
-      ? [LeaderElectionService, SchedulerLoopService, DueDetectorService, RetentionService]
+      ? [LeaderElectionService, SchedulerLoopService, DueDetectorService, RetentionService, StagedTakeback]
       : [];
     return {
       module: TriggerModule,

@@ -16,6 +16,7 @@ import {
   OWNERLESS_APP_ID,
   ScheduleState,
   TriggerSource,
+  TriggerType,
   type Tx,
   UnitOfWork,
 } from '../metadata/index.js';
@@ -93,9 +94,17 @@ export class TriggerService {
   /**
    * Removes a job's future staged fires inside `em`, **after** the job row's UPDATE/DELETE (that row lock
    * orders it against a firing page). A caller keeping the schedule must set next_fire_time to `earliest`.
+   * `lastFireTime`, when fires were removed: last_fire_time put back to the latest fire left.
    */
-  unstage(em: Tx, jobId: string): Promise<{ removed: number; earliest: number | null }> {
-    return this.instances.deleteStaged(em, jobId, this.clock.now());
+  async unstage(
+    em: Tx,
+    jobId: string,
+  ): Promise<{ removed: number; earliest: number | null; lastFireTime?: number | null }> {
+    const out = await this.instances.deleteStaged(em, jobId, this.clock.now());
+    if (out.removed === 0) return out;
+    const lastFireTime = await this.instances.latestScheduledFire(em, jobId);
+    await this.jobs.setLastFire(em, jobId, lastFireTime);
+    return { ...out, lastFireTime };
   }
 
   /**
@@ -211,6 +220,7 @@ export class TriggerService {
       await this.dispatch.preRoute(rows);
       const written = await this.insertWithDeliveries(em, rows, now);
       const bulk: Array<{ id: string; expected: number; next: number | null; last: number }> = [];
+      const completed: string[] = [];
       for (const { def, plan, fired } of firing) {
         const owned = fired.length > 0 && written.has(fired[0].id) && !plan.error;
         if (owned)
@@ -221,11 +231,14 @@ export class TriggerService {
             last: plan.fireTimes.at(-1) as number,
           });
         else if (!(await this.advanceOne(em, def, plan, now))) continue;
+        if (def.triggerType === TriggerType.ONE_SHOT && !plan.error) completed.push(def.id);
         if (plan.nextFireTime !== null) next.push({ id: def.id, next: plan.nextFireTime, stage: stageable(def) });
         if (plan.misfired) this.metrics.misfires.inc({ policy: def.misfirePolicy });
         created.push(...fired.filter((r) => written.has(r.id)));
       }
       await this.jobs.advanceMany(em, bulk, now);
+      // A ONE_SHOT's single fire (run, or recorded as skipped) completes it, in the transaction that wrote it.
+      await this.jobs.completeOneShots(em, completed, now);
     });
     for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
     const staged = created

@@ -198,6 +198,22 @@ export class JobDefinitionRepository {
     return affectedRows(res);
   }
 
+  /** Sets last_fire_time inside `em` (staged fires removed: it goes back to the latest fire left). */
+  async setLastFire(em: EntityManager, id: string, lastFireTime: number | null): Promise<void> {
+    await em.getRepository(JobDefinition).update({ id }, { lastFireTime });
+  }
+
+  /**
+   * Marks ONE_SHOT jobs completed inside the firing transaction (docs/trigger.md "Schedules"): disabled for good,
+   * no next fire, completed_at = `now`.
+   */
+  async completeOneShots(em: EntityManager, ids: string[], now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await em
+      .getRepository(JobDefinition)
+      .update({ id: In(ids) }, { enabled: false, nextFireTime: null, completedAt: now, updatedAt: now });
+  }
+
   /** Sets next_fire_time outside firing (FIXED_DELAY after a finish, an edit that put staged fires back). */
   async setNextFire(id: string, nextFireTime: number | null, now: number, em?: EntityManager): Promise<void> {
     await (em ? em.getRepository(JobDefinition) : this.repo).update({ id }, { nextFireTime, updatedAt: now });

@@ -443,6 +443,62 @@ export class JobInstanceRepository {
       .getMany();
   }
 
+  /**
+   * Staged fires (written ahead: created_at < fire_time) never started nor routed again, due before `before`:
+   * the candidates a new leader hands to the misfire policy (docs/trigger.md "Staging"). Oldest first.
+   */
+  findStagedUnstartedBefore(
+    namespace: string,
+    before: number,
+    limit: number,
+  ): Promise<Array<Pick<JobInstance, 'id' | 'jobId' | 'status' | 'nodeId' | 'fireTime'>>> {
+    return this.repo
+      .createQueryBuilder('i')
+      .select(['i.id', 'i.jobId', 'i.status', 'i.nodeId', 'i.fireTime'])
+      .where('i.namespace = :namespace AND i.trigger_source = :src AND i.fire_time < :before', {
+        namespace,
+        src: TriggerSource.SCHEDULE,
+        before,
+      })
+      .andWhere('i.attempt = 1 AND i.started_at IS NULL AND i.created_at < i.fire_time')
+      .andWhere("(i.status = 'PENDING' OR (i.status = 'DISPATCHED' AND i.dispatched_at = i.fire_time))")
+      .orderBy('i.fire_time', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /**
+   * Deletes, inside `em`, those of `ids` still unstarted (status PENDING or DISPATCHED, attempt 1), locking them
+   * first on MySQL. @returns the fire times of the rows removed.
+   */
+  async deleteUnstarted(em: EntityManager, ids: string[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const qb = em
+      .getRepository(JobInstance)
+      .createQueryBuilder('i')
+      .select(['i.id', 'i.fireTime'])
+      .where('i.id IN (:...ids) AND i.status IN (:...s) AND i.attempt = 1 AND i.started_at IS NULL', {
+        ids,
+        s: [S.PENDING, S.DISPATCHED],
+      });
+    if (em.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+    const rows = await qb.getMany();
+    if (rows.length === 0) return [];
+    await em.getRepository(JobInstance).delete({ id: In(rows.map((r) => r.id)) });
+    return rows.map((r) => r.fireTime);
+  }
+
+  /** The latest fire time the schedule made for a job (SCHEDULE or MISFIRE run rows), or null: its lastFireTime. */
+  async latestScheduledFire(em: EntityManager, jobId: string): Promise<number | null> {
+    const rows: Array<{ t: string | number | null }> = await em.query(
+      `SELECT MAX(fire_time) AS t FROM job_instance WHERE job_id = ? AND (trigger_source = ?
+         OR (trigger_source = ? AND status <> ?))`,
+      [jobId, TriggerSource.SCHEDULE, TriggerSource.MISFIRE, S.CANCELLED],
+    );
+    const t = rows[0]?.t;
+    return t === null || t === undefined ? null : Number(t);
+  }
+
   /** Deletes a job's staged fires after `afterMs` (freeing their fire keys). @returns count, earliest fire time. */
   async deleteStaged(
     em: EntityManager,

@@ -41,6 +41,12 @@ export class JobViewDto {
   @ApiProperty({ nullable: true, type: String }) nextFireTime: string | null;
   @ApiProperty({ nullable: true, type: String }) lastFireTime: string | null;
   @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'When a ONE_SHOT job made its fire; it is then disabled for good (resume is a 409).',
+  })
+  completedAt: string | null;
+  @ApiProperty({
     type: [String],
     description: 'The next 5 fire times from now (for FIXED_DELAY assuming zero run time), even while paused.',
   })
@@ -86,6 +92,7 @@ export class JobViewDto {
       scheduleError: d.scheduleError,
       nextFireTime: iso(d.nextFireTime),
       lastFireTime: iso(d.lastFireTime),
+      completedAt: iso(d.completedAt ?? null),
       nextFireTimes: preview.map((t) => new Date(t).toISOString()),
       version: d.version,
       createdAt: iso(d.createdAt) as string,

@@ -264,7 +264,12 @@ export class TaskViewDto {
   @ApiProperty({ description: 'Shards of the fire (1 unless SHARDING_BROADCAST).' }) shardTotal: number;
   @ApiProperty() triggerSource: string;
   @ApiProperty({ nullable: true, description: 'What the handler returned (bounded).' }) result: unknown;
-  @ApiProperty({ nullable: true, type: String }) error: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: "The outcome's error, once final; an earlier attempt's error is in `attempts`.",
+  })
+  error: string | null;
   @ApiProperty() traceId: string;
   @ApiProperty() fireTime: string;
   @ApiProperty() dueAt: string;

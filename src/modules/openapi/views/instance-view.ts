@@ -2,6 +2,7 @@ import {
   type CallbackDelivery,
   CorruptJson,
   describeCorruptRow,
+  FINAL_STATUSES,
   JobAttempt,
   JobInstance,
 } from '../../metadata/index.js';
@@ -54,7 +55,8 @@ export function toTaskView(
     shardTotal: i.shardTotal,
     triggerSource: i.triggerSource,
     result: i.result instanceof CorruptJson ? null : (i.result ?? null),
-    error: i.error,
+    // The row keeps a failed attempt's error while the retry waits or runs: the outcome's only once final.
+    error: FINAL_STATUSES.has(i.status) ? i.error : null,
     traceId: i.traceId,
     fireTime: iso(i.fireTime) as string,
     dueAt: iso(i.dueAt) as string,

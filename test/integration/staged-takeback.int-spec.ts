@@ -1,0 +1,104 @@
+import { Redis } from 'ioredis';
+import { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { COORDINATION, type CoordinationPort, RedisKeys } from '../../src/modules/coordination/index.js';
+import {
+  JobInstance,
+  JobInstanceRepository,
+  JobInstanceStatus as S,
+  newJobInstance,
+  TriggerSource,
+} from '../../src/modules/metadata/index.js';
+import { StagedTakeback } from '../../src/modules/trigger/staged-takeback.js';
+import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+
+/**
+ * The guards of the takeback of unreleased staged fires (docs/trigger.md "Staging"), on MariaDB and Redis. The
+ * node never leads (another owner holds the leader lock), so the test alone drives the takeback.
+ */
+const SCHEDULE = TriggerSource.SCHEDULE;
+
+describe('StagedTakeback (MariaDB + Redis)', () => {
+  const ns = uniqueNamespace('int-takeback');
+  const fakeNode = `${ns}-exec`;
+  let node: TestNode;
+  let redis: Redis;
+  let client: TickwheelClient;
+  let coordination: CoordinationPort;
+  let instances: JobInstanceRepository;
+  const lock = new RedisKeys(ns).lock('leader');
+
+  beforeAll(async () => {
+    redis = new Redis(REDIS_URL);
+    await redis.set(lock, 'someone-else', 'PX', 600_000);
+    node = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', MISFIRE_THRESHOLD_MS: '5000' }));
+    client = await signedClient(node);
+    coordination = node.app.get<CoordinationPort>(COORDINATION);
+    instances = node.app.get(JobInstanceRepository);
+  });
+
+  afterAll(async () => {
+    await coordination?.drainNode(fakeNode);
+    await node?.close();
+    await redis?.del(lock);
+    redis?.disconnect();
+  });
+
+  async function job(code: string, body: Record<string, unknown>): Promise<string> {
+    const res = await client.request<{ id: string }>('POST', '/api/jobs', { code, handler: 'noop', ...body });
+    expect(res.status).toBe(201);
+    return res.body.id;
+  }
+
+  /** A fire of `jobId` staged 2.5 s before `fireTime`, DISPATCHED to the fake node at its fire time. */
+  async function staged(jobId: string, fireTime: number, patch: Partial<JobInstance> = {}): Promise<string> {
+    const row = Object.assign(
+      newJobInstance(
+        { namespace: ns, appId: 'int', jobId, handler: 'noop', fireTime, dueAt: fireTime, triggerSource: SCHEDULE },
+        fireTime - 2500,
+      ),
+      { status: S.DISPATCHED, nodeId: fakeNode, dispatchedAt: fireTime, ...patch },
+    );
+    await instances.insertIgnore(node.ds.manager, [row]);
+    return row.id;
+  }
+
+  const jobRow = async (id: string) =>
+    (
+      (await node.ds.query('SELECT enabled, next_fire_time, completed_at FROM job_definition WHERE id = ?', [id])) as [
+        { enabled: number; next_fire_time: string | null; completed_at: string | null },
+      ]
+    )[0];
+
+  it('should take back only unreleased, unstarted fires of enabled or completed jobs, and rewind their schedules', async () => {
+    const now = Date.now();
+    const [old, older] = [now - 10_000, now - 20_000];
+    const oneShot = await job('one-shot', {
+      triggerType: 'ONE_SHOT',
+      triggerExpr: new Date(now + 3_600_000).toISOString(),
+    });
+    await node.ds.query('UPDATE job_definition SET enabled = 0, next_fire_time = NULL, completed_at = ? WHERE id = ?', [
+      old - 2500,
+      oneShot,
+    ]);
+    const cron = await job('cron', { triggerType: 'CRON', triggerExpr: '0 0 1 1 *' });
+    const paused = await job('paused', { triggerType: 'CRON', triggerExpr: '0 0 1 1 *' });
+    expect((await client.request('POST', `/api/jobs/${paused}/pause`)).status).toBe(200);
+
+    const taken = [await staged(oneShot, old), await staged(cron, older), await staged(cron, old)];
+    const queued = await staged(cron, old - 1000); // released: on its node's queue
+    await coordination.pushReady(fakeNode, [{ id: queued, appId: 'int' }]);
+    const running = await staged(cron, old - 2000, { status: S.RUNNING, startedAt: old, fencingToken: 1 });
+    const young = await staged(cron, now - 1000); // within the threshold: the adoption's, not the misfire policy's
+    const onPaused = await staged(paused, old);
+
+    expect(await node.app.get(StagedTakeback).run()).toBe(3);
+    const left = new Set((await instances.findByIds([...taken, queued, running, young, onPaused])).map((r) => r.id));
+    expect(taken.filter((id) => left.has(id))).toEqual([]);
+    expect([queued, running, young, onPaused].every((id) => left.has(id))).toBe(true);
+    expect(await jobRow(oneShot)).toMatchObject({ enabled: 1, completed_at: null });
+    expect(Number((await jobRow(oneShot)).next_fire_time)).toBe(old);
+    expect(Number((await jobRow(cron)).next_fire_time)).toBe(older); // the earliest taken back
+    expect(await jobRow(paused)).toMatchObject({ enabled: 0, next_fire_time: null });
+    expect(await node.app.get(StagedTakeback).run()).toBe(0); // nothing twice
+  }, 60_000);
+});
