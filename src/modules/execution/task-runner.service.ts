@@ -47,10 +47,9 @@ export interface RunHooks {
 const CLAIM_RETRY_MS = 5_000;
 
 /**
- * Runs claimed instances on this node (docs/execution.md), k at a time: claims them in one transaction
- * (DISPATCHED→RUNNING, token+1, lease, job_attempt rows), runs each ({@link AttemptExecution}), then writes each
- * outcome ({@link decideOutcome}) through the group commit ({@link FinishWriter}). A write that loses means
- * someone else took the row (cancel, lease revoked): logged, nothing more.
+ * Runs claimed instances on this node (docs/execution.md): claims k in one transaction, runs each
+ * ({@link AttemptExecution}), writes each outcome ({@link decideOutcome}) through the group commit
+ * ({@link FinishWriter}). A write that loses means someone else took the row (cancel, lease revoked): logged.
  */
 @Injectable()
 export class TaskRunner {
@@ -100,10 +99,7 @@ export class TaskRunner {
     return this.runMany([id], nodeId, shutdown, { handlerDone: () => undefined, ended: () => undefined });
   }
 
-  /**
-   * Claims `ids` in one go and runs those it won; the others get their hooks at once, and an id listed twice runs
-   * once with its hooks twice. Resolves when all have ended. Never throws.
-   */
+  /** Claims `ids` at once, runs those it won (others: hooks at once; a duplicate: hooks twice). Never throws. */
   async runMany(ids: string[], nodeId: string, shutdown: AbortSignal, hooks: RunHooks): Promise<void> {
     const unique = new Set<string>();
     const extra: string[] = [];
