@@ -12,6 +12,7 @@ export class GreetingHandler implements JobHandlerImpl {
   async execute(ctx: JobContext): Promise<{ greeting: string; attempt: number; fencingToken: number }> {
     const { name } = (ctx.params ?? {}) as { name?: unknown };
     if (typeof name !== 'string' || name.trim() === '') throw new JobFailure('params.name must be a non-empty string');
+    ctx.log.info(`greeting ${name}, attempt ${ctx.attempt}`); // kept with the task: GET /api/tasks/{id}/logs
     ctx.progress(0.5, `greeting ${name}`);
     if (ctx.signal.aborted) throw new Error('aborted');
     return { greeting: `Hello, ${name}!`, attempt: ctx.attempt, fencingToken: ctx.fencingToken };

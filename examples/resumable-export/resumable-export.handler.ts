@@ -37,7 +37,7 @@ export class ResumableExportHandler implements JobHandlerImpl {
     try {
       let at = resumePoint(ctx.lastCheckpoint, p.pages);
       if (fstatSync(out).size < at.bytes) {
-        ctx.logger.warn?.(`${p.file} is shorter than its checkpoint says: exporting again from page 0`);
+        ctx.log.warn(`${p.file} is shorter than its checkpoint says: exporting again from page 0`);
         at = { nextPage: 0, bytes: 0 };
       }
       ftruncateSync(out, at.bytes); // drops what an earlier attempt wrote after its last checkpoint

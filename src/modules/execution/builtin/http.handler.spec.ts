@@ -68,6 +68,19 @@ describe('HttpJobHandler', () => {
     });
   });
 
+  it('should log each call to ctx.log without its query string (a token there stays out of the logs)', async () => {
+    const lines: string[] = [];
+    const log = { info: (l: string) => lines.push(`info ${l}`), warn: (l: string) => lines.push(`warn ${l}`) };
+    const over = { log: { ...log, error: () => undefined } } as Partial<JobContext>;
+    await handler().execute(ctx({ url: `${url}/ok?token=s3cret`, method: 'POST', body: '{}' }, over));
+    await expect(handler().execute(ctx({ url: `${url}/fail` }, over))).rejects.toThrow('HTTP 503');
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^info POST ${url}/ok answered 200 in \\d+ ms$`)),
+      expect.stringMatching(new RegExp(`^info GET ${url}/fail answered 503 in \\d+ ms$`)),
+    ]);
+    expect(lines.join('\n')).not.toContain('s3cret');
+  });
+
   it('should not let params headers override its own, whatever their case', async () => {
     await handler().execute(
       ctx({

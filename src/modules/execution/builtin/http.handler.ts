@@ -51,13 +51,28 @@ export class HttpJobHandler implements JobHandlerImpl {
       : given;
     const policy = this.policy.narrowedTo(await this.appEgressAllow(ctx.appId));
     let result: HttpCallResult;
+    const started = Date.now();
+    const call = `${typeof p.method === 'string' ? p.method : 'GET'} ${withoutQuery(p.url)}`;
     try {
       result = await runHttpCall({ ...p, headers }, ctx.signal, { policy, resolver: this.resolver });
     } catch (err) {
+      ctx.log.warn(`${call} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
       if (err instanceof EgressRefusedError) throw new JobFailure(err.message, undefined, { retryable: false });
       throw err;
     }
+    ctx.log.info(`${call} answered ${result.status} in ${Date.now() - started} ms`);
     if (result.status >= 400) throw new JobFailure(`HTTP ${result.status}`, result);
     return result;
+  }
+}
+
+/** The URL for a log line: origin and path only (a query string may carry a token). */
+function withoutQuery(url: unknown): string {
+  if (typeof url !== 'string') return '(no url)';
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(invalid url)';
   }
 }
