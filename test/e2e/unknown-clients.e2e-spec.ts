@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { SIGNATURE_HEADERS as H } from '../../src/common/signing.js';
@@ -27,12 +26,7 @@ const strangerId = () => randomBytes(48).toString('base64').replace(/[+/=]/g, 'x
  */
 describe('unknown app ids (standalone)', () => {
   let node: TestNode;
-  beforeAll(async () => {
-    node = await startNode(standaloneEnv());
-    // Longer than any stall of this loaded process: with Node's 5 s default the server closed pooled idle
-    // sockets just as fetch reused them (ECONNRESET in CI, twice in a row). Keep-alive is not under test here.
-    (node.app.getHttpServer() as Server).keepAliveTimeout = 120_000;
-  });
+  beforeAll(async () => (node = await startNode(standaloneEnv())));
   afterAll(async () => node?.close());
 
   /** `n` well-formed signed-looking requests, each from a different unknown app, 50 at a time; every answer must be 401. */
