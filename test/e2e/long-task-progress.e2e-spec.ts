@@ -150,6 +150,8 @@ describe.each(shapes)('long tasks: progress, heartbeat timeout, late completions
     expect(done.attempts.map((a) => a.status)).toEqual(['SUCCESS']);
     expect(done.attempts[0].handlerEndedAt).not.toBeNull();
     expect(done.attempts[0].lateStatus).toBeNull();
+    // the last report (within the write interval of the one before, so it waited) is stored before the end
+    expect([done.progress, done.progressNote]).toEqual([1, 'step 10']);
   }, 60_000);
 
   it('should keep a handler that only calls ctx.heartbeat() alive past its heartbeat timeout', async () => {

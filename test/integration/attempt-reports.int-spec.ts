@@ -76,7 +76,7 @@ describe.each(shapes)('attempt reports on %s', (_name, env) => {
     expect([after.progress, after.progressNote, after.progressAt]).toEqual([0.25, 'a', at]);
   });
 
-  it('should write the first report of a window at once and the last at its end; a closed attempt drops its own', async () => {
+  it('should write the first report of a window at once and the last at its end; an ended attempt writes the one waiting', async () => {
     const row = await running(1);
     const other = await running(1);
     const writer = new ProgressWriter(instances, metrics, new SystemClock(), new Logger('test'), 400);
@@ -93,10 +93,13 @@ describe.each(shapes)('attempt reports on %s', (_name, env) => {
     expect((await read(row.id)).progressNote).toBe('x'.repeat(256));
     expect((await coalesced()) - before).toBe(1); // 'two' was replaced by the clamped one
     writer.report('b', other.id, 1, 0.6);
-    writer.report('b', other.id, 1, 0.7); // waits for b's window
-    writer.close('b');
-    await sleep(700);
-    expect((await read(other.id)).progress).toBe(0.6);
+    writer.report('b', other.id, 1, 0.7); // waits for b's window…
+    await writer.end('b'); // …until the attempt ends: a finished task shows the last progress it reported
+    expect((await read(other.id)).progress).toBe(0.7);
+    writer.report('b', other.id, 1, 0.8); // after the end: a new window (the runner stops reports at the end)
+    await writer.end('b');
+    await sleep(100);
+    expect((await read(other.id)).progress).toBe(0.8);
   });
 
   it("should record a handler's late end and mark the later attempts that started before it", async () => {

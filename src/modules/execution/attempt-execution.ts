@@ -107,9 +107,9 @@ export class AttemptExecution {
       open = false;
       cancelTimeout();
       beat.stop();
-      this.progress.close(key);
       shutdown.removeEventListener('abort', onShutdown);
-      await this.logs?.ended(row.id, row.attempt); // its lines readable before its end is recorded
+      // its last progress and its lines stored before its end is recorded (then the row is no longer RUNNING)
+      await Promise.all([this.progress.end(key), this.logs?.ended(row.id, row.attempt)]);
     }
   }
 

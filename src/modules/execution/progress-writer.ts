@@ -57,12 +57,22 @@ export class ProgressWriter {
     w.cancel ??= this.clock.schedule(w.until - now, () => this.windowEnded(key));
   }
 
-  /** The attempt ended: a report still waiting is dropped (it would be refused anyway). */
-  close(key: string): void {
+  /**
+   * The attempt's handler is done: a report still waiting is written now, before the finishing write (the row is
+   * still RUNNING at its token), so a finished task shows the last progress it reported. Never throws.
+   */
+  async end(key: string): Promise<void> {
+    const w = this.windows.get(key);
+    if (!w) return;
+    this.close(key);
+    if (w.pending) await this.submitted({ ...w.pending, at: this.clock.now() });
+  }
+
+  /** Forgets attempt `key`'s window; a report still waiting there is not written. */
+  private close(key: string): void {
     const w = this.windows.get(key);
     if (!w) return;
     w.cancel?.();
-    if (w.pending) this.metrics.progressCoalesced.inc();
     this.windows.delete(key);
   }
 
@@ -78,7 +88,12 @@ export class ProgressWriter {
   }
 
   private submit(report: ProgressReport): void {
-    void this.groups.submit(report).catch((err: Error) => {
+    void this.submitted(report);
+  }
+
+  /** Resolves once `report` was written, refused or failed (counted and logged). Never throws. */
+  private submitted(report: ProgressReport): Promise<void> {
+    return this.groups.submit(report).catch((err: Error) => {
       this.metrics.progressWrites.inc({ outcome: 'failed' });
       this.logger.warn(`progress of instance ${report.instanceId} not stored: ${err.message}`);
     });
