@@ -42,10 +42,12 @@ export class ResumableExportHandler implements JobHandlerImpl {
       }
       ftruncateSync(out, at.bytes); // drops what an earlier attempt wrote after its last checkpoint
       const resumedAt = at.nextPage;
+      if (ctx.lastCheckpoint) ctx.log.info(`resuming ${p.file} at page ${at.nextPage} of ${p.pages}`);
       const save = async (next: ExportCheckpoint) => {
         fsyncSync(out);
         await ctx.checkpoint(next);
-        ctx.progress(next.nextPage / p.pages);
+        ctx.progress(next.nextPage / p.pages, `page ${next.nextPage} of ${p.pages}`);
+        ctx.log.info(`checkpoint at page ${next.nextPage} (${next.bytes} bytes)`);
       };
       for (let page = at.nextPage; page < p.pages; page++) {
         if (ctx.signal.aborted) {

@@ -26,7 +26,10 @@ function setup(heartbeatTimeoutMs: number, ignore = false) {
       });
     },
   };
-  const writer = { report: (_k: string, _i: string, _t: number, f: number) => reports.push(f), end: async () => undefined };
+  const writer = {
+    report: (_k: string, _i: string, _t: number, f: number) => reports.push(f),
+    end: async () => undefined,
+  };
   const execution = new AttemptExecution(
     { get: () => handler } as unknown as HandlerRegistry,
     { refusal: async () => null } as unknown as AppScopes,
