@@ -57,10 +57,7 @@ export class ProgressWriter {
     w.cancel ??= this.clock.schedule(w.until - now, () => this.windowEnded(key));
   }
 
-  /**
-   * The attempt's handler is done: a report still waiting is written now, before the finishing write (the row is
-   * still RUNNING at its token), so a finished task shows the last progress it reported. Never throws.
-   */
+  /** The handler is done: a waiting report is written now, while the row is still RUNNING. Never throws. */
   async end(key: string): Promise<void> {
     const w = this.windows.get(key);
     if (!w) return;
@@ -68,7 +65,6 @@ export class ProgressWriter {
     if (w.pending) await this.submitted({ ...w.pending, at: this.clock.now() });
   }
 
-  /** Forgets attempt `key`'s window; a report still waiting there is not written. */
   private close(key: string): void {
     const w = this.windows.get(key);
     if (!w) return;
