@@ -145,6 +145,22 @@ describe.each(['mysql', 'sqlite'] as const)('checkpoints (%s)', (kind) => {
     expect((await stored(row.id)).text).toBe('{"n":3}');
   });
 
+  it('should let the event loop run between the writes of a handler that checkpoints in a tight loop', async () => {
+    // The attack: `for (;;) await ctx.checkpoint(…)` froze a standalone node (API, leases, SIGTERM): SQLite writes
+    // synchronously, so the loop only ever yielded to microtasks. A timer due now must fire within a few writes.
+    const row = await instance(S.RUNNING, 1);
+    const w = writer(row, 1);
+    let writes = 0;
+    let timerFiredAfter: number | null = null;
+    setTimeout(() => (timerFiredAfter = writes), 0);
+    while (timerFiredAfter === null && writes < 2_000) {
+      await w.write({ n: writes });
+      writes++;
+    }
+    expect(timerFiredAfter).not.toBeNull();
+    expect(timerFiredAfter).toBeLessThan(50);
+  });
+
   it('should keep writing after a refused write, and refuse each write of a stale attempt', async () => {
     const row = await instance(S.RUNNING, 4);
     const stale = writer(row, 3);

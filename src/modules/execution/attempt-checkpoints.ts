@@ -89,6 +89,9 @@ export class AttemptCheckpoints {
   }
 
   private async persist(json: string): Promise<void> {
+    // SQLite writes synchronously: a handler looping on `await ctx.checkpoint()` never gave the event loop a turn
+    // (API, leases, SIGTERM all froze). One macrotask per write lets them run between checkpoints.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const { id, attempt, fencingToken } = this.attempt;
     const at = this.clock.now();
     const w = { id, attempt, fencingToken, json, at, leaseUntil: at + this.limits.leaseMs };

@@ -53,6 +53,18 @@ function setup(heartbeatTimeoutMs: number, ignore = false) {
 }
 
 describe('AttemptExecution: heartbeat timeout and reports', () => {
+  it('should take a report whose note cannot be turned into text, without throwing at the handler', async () => {
+    const { ctx, reports } = setup(0);
+    await settle();
+    const note = {
+      toString: () => {
+        throw new Error('no text');
+      },
+    } as unknown as string;
+    expect(() => ctx().progress(0.4, note)).not.toThrow();
+    expect(reports).toEqual([0.4]);
+  });
+
   it('should abort a silent handler with HEARTBEAT_TIMEOUT after its timeout, reset by each report', async () => {
     const { clock, run, ctx, reports } = setup(1000);
     await settle();

@@ -87,7 +87,9 @@ export class AttemptExecution {
     let open = true; // reports of a handler still running after its attempt ended go nowhere (no window left behind)
     const report = (fraction: number, note?: string) => {
       beat.alive();
-      if (open) this.progress.report(key, row.id, token, fraction, note);
+      // a note whose toString throws is dropped, never thrown at the handler
+      const text = safeNote(note);
+      if (open) this.progress.report(key, row.id, token, fraction, text);
     };
     let running: Promise<unknown> | undefined;
     try {
@@ -213,4 +215,13 @@ function abortPromise(signal: AbortSignal): Promise<never> {
     if (signal.aborted) reject(signal.reason);
     signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
+}
+
+function safeNote(note: unknown): string | undefined {
+  if (note === undefined || note === null) return undefined;
+  try {
+    return String(note);
+  } catch {
+    return undefined;
+  }
 }

@@ -12,7 +12,7 @@ import {
 import { MetricsService } from '../../observability/index.js';
 import type { HandlerLog } from '../job-context.js';
 import { AttemptLog, type LogBatch } from './attempt-log.js';
-import { cutLine, formatLogArgs, LOG_LINE_MAX_CHARS } from './log-line.js';
+import { cutLine, LOG_LINE_MAX_CHARS, printableArgs } from './log-line.js';
 
 /** How often buffered lines are written, ms: a running attempt's lines show up about this late. */
 export const LOG_FLUSH_MS = 500;
@@ -73,7 +73,7 @@ export class HandlerLogWriter implements OnModuleInit, BeforeApplicationShutdown
       this.attempts.set(key(row.id, row.attempt), kept);
     }
     const write = (level: HandlerLogLevel, args: unknown[]): void => {
-      const line = cutLine(formatLogArgs(args), maxChars);
+      const line = cutLine(printableArgs(args), maxChars);
       if (level === 'info') logger.log(line);
       else logger[level](line);
       if (!kept) return;

@@ -1,6 +1,16 @@
-import { cutLine, formatLogArgs } from './log-line.js';
+import { cutLine, formatLogArgs, printableArgs } from './log-line.js';
 
 describe('handler log lines', () => {
+  it('should never throw at the handler, even for an Error whose stack getter throws', () => {
+    const err = new Error('x');
+    Object.defineProperty(err, 'stack', {
+      get() {
+        throw new Error('stack boom');
+      },
+    });
+    expect(printableArgs(['before', err])).toBe('[tickwheel] log arguments could not be printed (Error)');
+  });
+
   it('should join arguments like console.log, objects as JSON', () => {
     expect(formatLogArgs(['rows', 3, { a: [1, 'x'] }, null, undefined, true])).toBe(
       'rows 3 {"a":[1,"x"]} null undefined true',

@@ -56,10 +56,19 @@ export function cutLine(line: string, maxChars = LOG_LINE_MAX_CHARS): string {
 
 /** `ctx.log` without a writer (unit tests): stdout only, lines formatted and cut as kept ones are. */
 export function stdoutLog(logger: LoggerService): HandlerLog {
-  const line = (args: unknown[]) => cutLine(formatLogArgs(args));
+  const line = (args: unknown[]) => cutLine(printableArgs(args));
   return {
     info: (...a) => logger.log(line(a)),
     warn: (...a) => logger.warn(line(a)),
     error: (...a) => logger.error(line(a)),
   };
+}
+
+/** {@link formatLogArgs} that never throws at the handler (an Error whose `stack` getter throws did). */
+export function printableArgs(args: unknown[]): string {
+  try {
+    return formatLogArgs(args);
+  } catch (err) {
+    return `[tickwheel] log arguments could not be printed (${err instanceof Error ? err.name : typeof err})`;
+  }
 }
