@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -38,25 +37,10 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   if (config.roles.includes(Role.API)) app.use(app.get(SignedRequestMiddleware).handle);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
-  keepIdleConnections(app);
   if (config.roles.includes(Role.API))
     SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
   await app.init();
   return app;
-}
-
-/** How long an idle keep-alive connection stays open, ms: above the 60 s idle timeout of common load balancers. */
-export const HTTP_KEEP_ALIVE_MS = 65_000;
-
-/**
- * Node closes an idle keep-alive socket after 5 s by default; a client (fetch, a load balancer) that sends on it
- * in the same instant gets ECONNRESET. Servers must idle longer than their clients, so the client closes first.
- * `headersTimeout` must exceed the keep-alive time (Node's rule), or a slow request head on a reused socket is cut.
- */
-function keepIdleConnections(app: NestExpressApplication): void {
-  const server = app.getHttpServer() as Server;
-  server.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
-  server.headersTimeout = HTTP_KEEP_ALIVE_MS + 1_000;
 }
 
 /** The OpenAPI document of the running app (also written to openapi/openapi.json by `npm run openapi:sync`). */
