@@ -30,12 +30,14 @@ export async function submitAndAwait(
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const res = await client.submitTask({
+      const task = {
         requestId: `task-${i}`,
         handler: 'http',
         params: { method: 'POST', url: `${receiver.url}/hook`, body: { i } },
         maxAttempts: 3,
-      });
+      };
+      // once more on a network error (a pooled socket the server closed as idle): a resubmit is a replay, 202 too
+      const res = await client.submitTask(task).catch(() => client.submitTask(task));
       if (res.status !== 202) throw new Error(`submit ${i}: ${res.status} ${JSON.stringify(res.body)}`);
       requestIds.push(res.body.requestId);
     }

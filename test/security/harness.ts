@@ -178,6 +178,8 @@ async function unchanged(h: Hostile, attack: () => Promise<void>): Promise<void>
   const before = await h.rows();
   await attack();
   expect(rowsDiff(before, await h.rows())).toEqual({});
-  expect((await fetch(`${h.node.url}/health/ready`)).status).toBe(200);
+  // once more on a network error: a pooled socket the server closed as idle while the attack ran
+  const ready = await fetch(`${h.node.url}/health/ready`).catch(() => fetch(`${h.node.url}/health/ready`));
+  expect(ready.status).toBe(200);
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 }
