@@ -34,7 +34,7 @@ import {
 } from '../../../common/index.js';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
 import { CALLBACK_URL_DESCRIPTION } from './callback.dto.js';
-import { CODE_PATTERN, MaxJsonBytes, NAME_PATTERN } from './validators.js';
+import { CODE_PATTERN, HEARTBEAT_TIMEOUT_DESCRIPTION, MaxJsonBytes, NAME_PATTERN } from './validators.js';
 
 const FILE_NAME_PATTERN = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_FILE_NAME_CHARS}}$`);
 
@@ -212,10 +212,7 @@ export class CreateJobDto {
   timeoutMs?: number;
 
   @ApiPropertyOptional({
-    description:
-      'Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints ' +
-      'nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting ' +
-      'HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.',
+    description: HEARTBEAT_TIMEOUT_DESCRIPTION,
     example: 0,
   })
   @IsOptional()

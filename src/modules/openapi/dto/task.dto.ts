@@ -24,7 +24,7 @@ import {
 } from '../../../common/index.js';
 import { BackoffKind } from '../../metadata/index.js';
 import { CALLBACK_URL_DESCRIPTION, CallbackViewDto } from './callback.dto.js';
-import { MaxJsonBytes, NAME_PATTERN } from './validators.js';
+import { HEARTBEAT_TIMEOUT_DESCRIPTION, MaxJsonBytes, NAME_PATTERN } from './validators.js';
 
 /** POST /api/tasks body. */
 export class SubmitTaskDto {
@@ -85,10 +85,7 @@ export class SubmitTaskDto {
   timeoutMs?: number;
 
   @ApiPropertyOptional({
-    description:
-      'Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints ' +
-      'nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting ' +
-      'HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.',
+    description: HEARTBEAT_TIMEOUT_DESCRIPTION,
     example: 0,
   })
   @IsOptional()

@@ -21,3 +21,9 @@ export function MaxJsonBytes(max: number): PropertyDecorator {
     },
   });
 }
+
+/** The Swagger description of `heartbeatTimeoutMs`, the same on tasks and jobs (docs/long-tasks.md). */
+export const HEARTBEAT_TIMEOUT_DESCRIPTION =
+  'Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints ' +
+  'nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting ' +
+  'HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.';
