@@ -60,7 +60,7 @@ export class HttpJobHandler implements JobHandlerImpl {
       if (err instanceof EgressRefusedError) throw new JobFailure(err.message, undefined, { retryable: false });
       throw err;
     }
-    ctx.log.info(`${call} answered ${result.status} in ${Date.now() - started} ms`);
+    ctx.log.info(`${call} answered ${result.status} in ${result.durationMs} ms`);
     if (result.status >= 400) throw new JobFailure(`HTTP ${result.status}`, result);
     return result;
   }
