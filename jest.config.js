@@ -8,9 +8,10 @@ const NEST_CJS_TRANSFORM = { [`/node_modules/(${NEST_CJS})/.+\\.js$`]: '<rootDir
 /**
  * Jest in native ESM mode: Nest 12 is ESM-only, so ts-jest emits ESM and `npm test` passes
  * --experimental-vm-modules. Three projects (tiers); `npm run test:<tier>` sets TEST_TIER to run one of them:
- * - unit: specs beside the code and the pure cases of test/cases; no build, no MariaDB, no Redis.
+ * - unit: specs beside the code, the pure cases of test/cases and the chart checks of test/deploy (helm, promtool);
+ *   no build, no MariaDB, no Redis.
  * - integration: test/integration, against the real MariaDB and Redis; no build.
- * - e2e: test/e2e and test/security; the real services, and the product started as child processes
+ * - e2e: test/e2e, test/security and test/deploy's boot of the rendered chart; the real services, and the product started as child processes
  *   (node dist/src/main.js), so only this project's global setup builds dist/.
  * Settings every project needs (transform, module mapping, setup files) go in `base`.
  */
@@ -27,7 +28,7 @@ const projects = [
   {
     ...base,
     displayName: 'unit',
-    testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/cases/**/*.spec.ts'],
+    testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/cases/**/*.spec.ts', '<rootDir>/test/deploy/**/*.spec.ts'],
   },
   {
     ...base,
@@ -37,7 +38,11 @@ const projects = [
   {
     ...base,
     displayName: 'e2e',
-    testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts', '<rootDir>/test/security/**/*.e2e-spec.ts'],
+    testMatch: [
+      '<rootDir>/test/e2e/**/*.e2e-spec.ts',
+      '<rootDir>/test/security/**/*.e2e-spec.ts',
+      '<rootDir>/test/deploy/**/*.e2e-spec.ts',
+    ],
     globalSetup: '<rootDir>/test/global-setup.mjs',
   },
 ];

@@ -42,7 +42,7 @@ describe('docker/ monitoring files', () => {
   });
 
   it('should have alert rules that parse and name only registered metrics', () => {
-    const doc = load(readFileSync(join(DOCKER, 'prometheus/alerts.yml'), 'utf8')) as {
+    const doc = load(readFileSync(join(process.cwd(), 'deploy/helm/tickwheel/files/alerts.yml'), 'utf8')) as {
       groups: Array<{ name: string; rules: Rule[] }>;
     };
     const rules = doc.groups.flatMap((g) => g.rules);
