@@ -87,7 +87,9 @@ interface DeploymentObject extends K8sObject {
 
 /** Runs helm; returns its exit status and output (never throws, so a test can expect a failure). */
 function helm(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(HELM, args, { encoding: 'utf8', env: { ...process.env, HELM_CACHE_HOME: '/tmp/tw-helm-cache' } });
+  // No cluster is reached: KUBECONFIG points nowhere (install runs only as --dry-run=client).
+  const env = { ...process.env, HELM_CACHE_HOME: '/tmp/tw-helm-cache', KUBECONFIG: '/dev/null' };
+  const r = spawnSync(HELM, args, { encoding: 'utf8', env });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -349,6 +351,16 @@ describe('Helm chart deploy/helm/tickwheel', () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { EXECUTOR_CONCURENCY: '4' } };
     expect(unknownSettings(cm, known)).toEqual(['EXECUTOR_CONCURENCY']);
     expect(unknownSettings({ ...cm, data: { ROLES: 'api' } }, known)).toEqual(['ROLES']);
+  });
+
+  it('should print in NOTES.txt how to create the first API client in the api Deployment', () => {
+    const r = helm(['install', 'tw', CHART, ...SECRETS, '--dry-run=client']);
+    expect(r.status).toBe(0);
+    const notes = r.stdout.slice(r.stdout.indexOf('NOTES:'));
+    const m = /exec deploy\/(\S+) -- \\\s+node dist\/src\/bin\/(\S+)\.js my-app/.exec(notes);
+    expect(m).not.toBeNull();
+    expect(deployments(rendered.get(CASES[0].name)!).map((d) => d.metadata.name)).toContain(m![1]);
+    expect(readFileSync(join(ROOT, 'src', 'bin', `${m![2]}.ts`), 'utf8')).toContain('APP_ID');
   });
 
   it('should refuse to render without secrets or existingSecret, naming the missing value', () => {
