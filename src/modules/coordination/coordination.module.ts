@@ -3,7 +3,8 @@ import { RedisService } from '@liaoliaots/nestjs-redis';
 import { type Redis } from 'ioredis';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { MAIN_REDIS, redisConnections } from '../../infra/redis/index.js';
+import { MAIN_REDIS, redisConnections, watchRedisErrors } from '../../infra/redis/index.js';
+import { MetricsService } from '../observability/index.js';
 import type { CoordinationPort } from './coordination.port.js';
 import {
   COORDINATION,
@@ -33,8 +34,12 @@ const CONCERNS = [LOCKS, NODE_QUEUES, DELAY_QUEUE, NODE_REGISTRY, SEMAPHORES, NO
   providers: [
     {
       provide: REDIS_CLIENT,
-      inject: [RedisService],
-      useFactory: (connections: RedisService): Redis | null => connections.getOrNil(MAIN_REDIS),
+      inject: [RedisService, MetricsService],
+      useFactory: (connections: RedisService, metrics: MetricsService): Redis | null => {
+        const client = connections.getOrNil(MAIN_REDIS);
+        if (client) watchRedisErrors(client, (kind) => metrics.redisErrors.inc({ kind }));
+        return client;
+      },
     },
     {
       provide: COORDINATION,

@@ -10,7 +10,7 @@ import {
   JobInstanceStatus,
   UnitOfWork,
 } from '../metadata/index.js';
-import type { MetricsService } from '../observability/index.js';
+import { MetricsService } from '../observability/index.js';
 import type { Admission } from './admission/index.js';
 import type { DispatchService } from './dispatch.service.js';
 import type { NodeRegistryService } from './node-registry.service.js';
@@ -34,6 +34,8 @@ describe('ReconcilerService offline watch', () => {
   let sut: ReconcilerService;
   let attempts: { start: jest.Mock; finish: jest.Mock };
   let config: AppConfig;
+  /** The real gauge, read back by the heartbeat-age case. */
+  let heartbeatAge: MetricsService['executorHeartbeatAge'];
 
   const node = (nodeId: string, lastBeat: number): LiveNode => ({
     nodeId,
@@ -109,7 +111,9 @@ describe('ReconcilerService offline watch', () => {
       removeNode: async (nodeId: string) => beats.delete(nodeId),
     } as unknown as CoordinationPort;
     const gauge = { set: () => undefined, reset: () => undefined, inc: () => undefined };
+    heartbeatAge = new MetricsService().executorHeartbeatAge;
     const metrics = {
+      executorHeartbeatAge: heartbeatAge,
       liveExecutors: gauge,
       queueDepth: gauge,
       retries: gauge,
@@ -161,6 +165,17 @@ describe('ReconcilerService offline watch', () => {
     expect(running).toMatchObject({ status: JobInstanceStatus.PENDING, attempt: 2, nodeId: null });
     expect(beats.has('dead')).toBe(false);
     expect(beats.has('alive')).toBe(true);
+  });
+
+  it("should report each registered node's heartbeat age at a pass, and drop a node once it is removed", async () => {
+    const ages = async () =>
+      Object.fromEntries((await heartbeatAge.get()).values.map((v) => [v.labels.node, v.value] as const));
+    await run(2000, 60_000, 12_500); // passes at +2 s, +7 s, +12 s; 'dead' last beat at T0, 'alive' every second
+    const seen = await ages();
+    expect(seen.dead).toBe(12);
+    expect(seen.alive).toBeLessThanOrEqual(1);
+    await run(0, 60_000, 6_000); // passes at +12.5 s and +17.5 s; the watch removed 'dead' at +15 s
+    expect(Object.keys(await ages())).toEqual(['alive']);
   });
 
   it("should forget the registry's view before routing again, closing the attempt in one transaction", async () => {

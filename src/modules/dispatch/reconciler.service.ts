@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
+import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/index.js';
 import { decideOutcome, type TakeBackReason } from '../execution/index.js';
 import {
   CallbackDeliveryRepository,
@@ -127,6 +127,13 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     });
   }
 
+  /** Sets each registered node's heartbeat age (seconds); nodes removed since the last pass drop out. */
+  private reportHeartbeatAges(nodes: LiveNode[]): void {
+    const now = this.clock.now();
+    this.metrics.executorHeartbeatAge.reset();
+    for (const n of nodes) this.metrics.executorHeartbeatAge.set({ node: n.nodeId }, Math.max(0, now - n.lastBeat) / 1000);
+  }
+
   /** Takes back silent nodes' work. @returns when each node still live went quiet (epoch ms). */
   private async reapOfflineNodes(withMetrics: boolean): Promise<number[]> {
     const liveNodes = await this.registry.liveNodes();
@@ -140,7 +147,9 @@ export class ReconcilerService implements BeforeApplicationShutdown {
         this.metrics.queueDepth.set({ node: nodeId, list: 'processing' }, depth.processing);
       }
     }
-    const stale = (await this.registry.staleNodes()).map((n) => n.nodeId);
+    const staleNodes = await this.registry.staleNodes();
+    if (withMetrics) this.reportHeartbeatAges([...liveNodes, ...staleNodes]);
+    const stale = staleNodes.map((n) => n.nodeId);
     const withWork = await this.instances.nodesWithWork(this.config.namespace);
     const now = this.clock.now();
     const unregistered = new Set(withWork.filter((n) => !live.has(n) && !stale.includes(n)));

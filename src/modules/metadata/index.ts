@@ -38,5 +38,6 @@ export { SecretBox, standaloneKey } from './secrets/secret-box.js';
 export { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
 export { dataSourceOptions, MIGRATIONS } from './data-source-options.js';
 export { runMigrations } from './migration-runner.js';
+export { countConnectionFailures, DbErrorCounter, dbErrorKind, type DbErrorKind } from './db-error-count.js';
 export { JobLogRepository, type NewLogLine, type StoredLogLine } from './repositories/job-log.repository.js';
 export { RetentionRepository, type RetentionTable } from './repositories/retention.repository.js';

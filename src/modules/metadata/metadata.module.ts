@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/index.js';
+import { countConnectionFailures, DbErrorCounter, type DbErrorSink } from './db-error-count.js';
 import { dataSourceOptions } from './data-source-options.js';
+import { MetricsService } from '../observability/index.js';
 import { runMigrations } from './migration-runner.js';
 import { ApiClientRepository } from './repositories/api-client.repository.js';
 import { AuditLogRepository } from './repositories/audit-log.repository.js';
@@ -23,6 +25,11 @@ import { UnitOfWork } from './unit-of-work/unit-of-work.js';
 function describeDatabase(o: DataSourceOptions): string {
   if (o.type === 'mysql') return `DB_URL=${String(o.url).replace(/:\/\/([^:@/]+):[^@/]*@/, '://$1:***@')}`;
   return `(SQLite file ${String(o.database)}; DATA_DIR)`;
+}
+
+/** Counts into `tickwheel_db_errors_total` (docs/observability.md). */
+function dbErrorSink(metrics: MetricsService): DbErrorSink {
+  return (kind) => metrics.dbErrors.inc({ kind });
 }
 
 const REPOSITORIES = [
@@ -54,13 +61,20 @@ const UNIT_OF_WORK = {
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG],
+      inject: [APP_CONFIG, MetricsService],
       // A database still starting (compose, Kubernetes) gets ~10 s; then start-up stops naming the setting.
-      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), retryAttempts: 5, retryDelay: 2000 }),
+      useFactory: (config: AppConfig, metrics: MetricsService) => ({
+        ...dataSourceOptions(config),
+        logger: new DbErrorCounter(dbErrorSink(metrics)),
+        retryAttempts: 5,
+        retryDelay: 2000,
+      }),
       dataSourceFactory: async (options) => {
         const ds = await new DataSource(options!).initialize().catch((err: Error) => {
           throw new Error(`cannot open the database ${describeDatabase(options!)}: ${err.message}`);
         });
+        const logger = options!.logger;
+        if (logger instanceof DbErrorCounter) countConnectionFailures(ds, logger.sink);
         await runMigrations(ds);
         return ds;
       },

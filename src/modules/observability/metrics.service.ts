@@ -63,6 +63,21 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly leaderAcquisitions = new Counter({
+    name: 'tickwheel_leader_acquisitions_total',
+    help: 'Times this process became scheduler leader (a sum over pods counts leadership changes)',
+    registers: [this.registry],
+  });
+
+  readonly executorHeartbeatAge = new Gauge({
+    name: 'tickwheel_executor_heartbeat_age_seconds',
+    help:
+      "Seconds since each registered executor's last heartbeat, as of the leader's last offline check " +
+      '(a node drops out once it is removed)',
+    labelNames: ['node'] as const,
+    registers: [this.registry],
+  });
+
   readonly liveExecutors = new Gauge({
     name: 'tickwheel_live_executors',
     help: 'Executor nodes with a recent heartbeat (as seen by the leader)',
@@ -154,6 +169,24 @@ export class MetricsService {
     name: 'tickwheel_retention_rows_removed_total',
     help: 'Rows removed by retention (RETENTION_*), by table',
     labelNames: ['table'] as const,
+    registers: [this.registry],
+  });
+
+  readonly dbErrors = new Counter({
+    name: 'tickwheel_db_errors_total',
+    help:
+      'Failed database statements and connection attempts, by kind: conflict (unique key, deadlock, lock wait; ' +
+      'handled), connection (lost, refused, killed, busy), other',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly redisErrors = new Counter({
+    name: 'tickwheel_redis_errors_total',
+    help:
+      "Redis errors, by kind: connection (a client's error event: refused, lost, timed out), " +
+      'command (a command answered with an error or failed without an answer)',
+    labelNames: ['kind'] as const,
     registers: [this.registry],
   });
 

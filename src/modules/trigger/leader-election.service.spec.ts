@@ -32,7 +32,7 @@ describe('LeaderElectionService on the Clock', () => {
 
   /** A scheduler campaigning through `locks` (the shared store unless given); `changes` records its onChange calls. */
   function scheduler(locks: LockPort = store) {
-    const metrics = { leader: { set: jest.fn() } };
+    const metrics = { leader: { set: jest.fn() }, leaderAcquisitions: { inc: jest.fn() } };
     const config = { leaderLeaseMs: LEASE_MS } as AppConfig;
     const service = new LeaderElectionService(locks, config, metrics as unknown as MetricsService, clock);
     const changes: Array<[number, boolean]> = [];
@@ -59,6 +59,7 @@ describe('LeaderElectionService on the Clock', () => {
     expect(await store.lockOwner('leader')).toBe(service.owner);
     expect(changes).toEqual([[0, true]]);
     expect(metrics.leader.set).toHaveBeenCalledWith(1);
+    expect(metrics.leaderAcquisitions.inc).toHaveBeenCalledTimes(1); // renewals are not acquisitions
     expect(clock.maxPending).toBe(1); // one timer at a time
   });
 
@@ -79,6 +80,7 @@ describe('LeaderElectionService on the Clock', () => {
       [2 * ROUND_MS, true],
       [3 * ROUND_MS, false],
     ]);
+    expect(metrics.leaderAcquisitions.inc).toHaveBeenCalledTimes(2); // each gain once, losses not
   });
 
   it("should let a standby take over once the silent leader's lock has expired, not before", async () => {

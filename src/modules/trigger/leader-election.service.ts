@@ -73,6 +73,7 @@ export class LeaderElectionService implements BeforeApplicationShutdown {
     if (holds === this.leader) return;
     this.leader = holds;
     this.metrics.leader.set(holds ? 1 : 0);
+    if (holds) this.metrics.leaderAcquisitions.inc();
     this.logger.log(
       holds
         ? `became leader (${this.owner})`

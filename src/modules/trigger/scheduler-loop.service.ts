@@ -155,6 +155,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.held.clear();
     this.queue = [];
     this.metrics.wheelSize.set(0);
+    this.metrics.executorHeartbeatAge.reset(); // only the leader reports it; a former leader's ages would freeze
   }
 
   /** Page scan of fires due within the horizon onto the wheel. */
