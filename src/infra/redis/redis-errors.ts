@@ -10,11 +10,14 @@ type Command = Parameters<Redis['sendCommand']>[0];
 
 /**
  * Not failures of Redis: NOSCRIPT makes ioredis send the script again with EVAL; "Connection is closed." answers
- * commands sent after this process closed the client itself (shutdown).
+ * commands sent after this process closed the client itself (shutdown); ioredis ignores the answers to its own
+ * CLIENT SETNAME / SETINFO on connect (Redis before 7.2 has no SETINFO).
  */
-function isExpected(err: unknown): boolean {
+function isExpected(command: Command, err: unknown): boolean {
   const message = (err as Error)?.message ?? '';
-  return message.startsWith('NOSCRIPT') || message === 'Connection is closed.';
+  if (message.startsWith('NOSCRIPT') || message === 'Connection is closed.') return true;
+  const sub = String(command.args[0] ?? '').toLowerCase();
+  return command.name === 'client' && (sub === 'setinfo' || sub === 'setname');
 }
 
 /**
@@ -31,7 +34,7 @@ export function watchRedisErrors(client: Redis, sink: RedisErrorSink): void {
     if (!counted.has(command)) {
       counted.add(command);
       command.promise.catch((err: unknown) => {
-        if (!isExpected(err)) sink('command');
+        if (!isExpected(command, err)) sink('command');
       });
     }
     return (send as (c: Command, ...r: unknown[]) => unknown)(command, ...rest);
