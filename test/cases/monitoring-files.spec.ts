@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { MetricsService } from '../../src/modules/observability/index.js';
+import { metricFamilies as families, registeredMetrics as registered } from '../utils/metric-families.js';
 
 const DOCKER = join(process.cwd(), 'docker');
 
@@ -11,20 +11,6 @@ interface Rule {
   for?: string;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
-}
-
-/** The metric families the product registers (name → prom-client type). */
-function registered(): Map<string, string> {
-  const metrics = new MetricsService();
-  return new Map(metrics.registry.getMetricsAsArray().map((m) => [m.name, String(m.type)]));
-}
-
-/** `tickwheel_*` series named in a PromQL text, reduced to their family (histogram _bucket/_sum/_count). */
-function families(promql: string, known: Map<string, string>): string[] {
-  return [...promql.matchAll(/\btickwheel_[a-z0-9_]+/g)].map(([name]) => {
-    const base = name.replace(/_(bucket|sum|count)$/, '');
-    return known.get(base) === 'histogram' ? base : name;
-  });
 }
 
 /**
@@ -54,6 +40,11 @@ describe('docker/ monitoring files', () => {
         'TickwheelCallbackHostDown',
         'TickwheelCallbackFailures',
         'TickwheelCallbackOutboxOld',
+        'TickwheelTaskFailureRateHigh',
+        'TickwheelExecutorHeartbeatStale',
+        'TickwheelLeaderFlapping',
+        'TickwheelDatabaseErrors',
+        'TickwheelRedisErrors',
       ]),
     );
     for (const r of rules) {
