@@ -51,9 +51,9 @@ if (!available && !process.env.CI)
 const withPromtool = available || process.env.CI ? it : it.skip;
 
 /**
- * The alert rules and the dashboard, checked by Prometheus's own parser and rule engine (docs/observability.md
- * "Alerts"): `promtool check rules` on the rules, `promtool test rules` on their unit tests, each alert with a
- * case where it fires and one where it does not, and every dashboard query parsed as a recording rule.
+ * The alert rules and the dashboard, checked by Prometheus's own parser and rule engine (docs/observability.md "How
+ * the alerts are tested"): `promtool check rules` on the rules, `promtool test rules` on their unit tests, each
+ * alert with a case where it fires and one where it does not, and every dashboard query parsed as a recording rule.
  */
 describe('alert rules and dashboard queries (promtool)', () => {
   const rules = alertRules();

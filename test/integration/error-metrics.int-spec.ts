@@ -45,7 +45,10 @@ describe('database and Redis error counters (MariaDB + Redis)', () => {
   }
 
   /** How much each kind of `metric` moved while `fn` ran. */
-  async function moved(metric: 'dbErrors' | 'redisErrors', fn: () => Promise<unknown>): Promise<Record<string, number>> {
+  async function moved(
+    metric: 'dbErrors' | 'redisErrors',
+    fn: () => Promise<unknown>,
+  ): Promise<Record<string, number>> {
     const kinds = metric === 'dbErrors' ? ['conflict', 'connection', 'other'] : ['connection', 'command'];
     const before = await Promise.all(kinds.map((k) => count(metric, k)));
     await fn();

@@ -1,18 +1,12 @@
 import type { Redis } from 'ioredis';
 
-/** What went wrong (the `kind` label of `tickwheel_redis_errors_total`). */
+/** The `kind` label of `tickwheel_redis_errors_total`. */
 export type RedisErrorKind = 'connection' | 'command';
-
-/** Receives one count per error. */
 export type RedisErrorSink = (kind: RedisErrorKind) => void;
 
 type Command = Parameters<Redis['sendCommand']>[0];
 
-/**
- * Not failures of Redis: NOSCRIPT makes ioredis send the script again with EVAL; "Connection is closed." answers
- * commands sent after this process closed the client itself (shutdown); ioredis ignores the answers to its own
- * CLIENT SETNAME / SETINFO on connect (Redis before 7.2 has no SETINFO).
- */
+/** Not failures: NOSCRIPT (ioredis retries with EVAL), a closed client's own shutdown, ioredis's CLIENT SETINFO. */
 function isExpected(command: Command, err: unknown): boolean {
   const message = (err as Error)?.message ?? '';
   if (message.startsWith('NOSCRIPT') || message === 'Connection is closed.') return true;
@@ -21,10 +15,9 @@ function isExpected(command: Command, err: unknown): boolean {
 }
 
 /**
- * Counts a client's Redis errors, and those of every client later duplicated from it (blocking reads,
- * subscriber): each `error` event (refused, lost or timed-out connection; ioredis emits one per failed
- * reconnection) as `connection`, each command that ends in an error (an error reply, retries per request spent,
- * a command timeout) once as `command`. The callers still get every error.
+ * Counts the Redis errors of a client and of every client duplicated from it: each `error` event (one per failed
+ * (re)connection) as `connection`, each command ending in an error (reply, retries spent, timeout) once as
+ * `command`. The callers still get every error.
  */
 export function watchRedisErrors(client: Redis, sink: RedisErrorSink): void {
   client.on('error', () => sink('connection'));

@@ -131,7 +131,9 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   private reportHeartbeatAges(nodes: LiveNode[]): void {
     const now = this.clock.now();
     this.metrics.executorHeartbeatAge.reset();
-    for (const n of nodes) this.metrics.executorHeartbeatAge.set({ node: n.nodeId }, Math.max(0, now - n.lastBeat) / 1000);
+    for (const n of nodes) {
+      this.metrics.executorHeartbeatAge.set({ node: n.nodeId }, Math.max(0, now - n.lastBeat) / 1000);
+    }
   }
 
   /** Takes back silent nodes' work. @returns when each node still live went quiet (epoch ms). */

@@ -75,7 +75,10 @@ describe('SchedulerLoopService maintenance cadence', () => {
       signals,
       { findDueRefs: async () => [] } as unknown as JobDefinitionRepository,
       { findStaged: async () => [] } as unknown as JobInstanceRepository,
-      { wheelSize: { set: () => undefined }, executorHeartbeatAge: { reset: () => undefined } } as unknown as MetricsService,
+      {
+        wheelSize: { set: () => undefined },
+        executorHeartbeatAge: { reset: () => undefined },
+      } as unknown as MetricsService,
       registry,
       config,
       clock,
