@@ -192,5 +192,8 @@ export class MetricsService {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tickwheel_' });
+    // Error series exist at 0 from the start: increase() cannot see a series' first sample as an increase.
+    for (const kind of ['conflict', 'connection', 'other'] as const) this.dbErrors.inc({ kind }, 0);
+    for (const kind of ['connection', 'command'] as const) this.redisErrors.inc({ kind }, 0);
   }
 }
