@@ -29,6 +29,9 @@ const IN_CLUSTER_REDIS = 'redis://redis-master.db.svc:6379';
 const URLS = { [IN_CLUSTER_DB]: MYSQL_URL, [IN_CLUSTER_REDIS]: REDIS_URL };
 const TASKS_PER_HANDLER = 50;
 const FINAL = new Set(['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED']);
+/** The executor pods of the default values (2 built-in) and the extra executor (1), by their made-up names. */
+const GREETING = `${FULLNAME}-executor-greeting-0`;
+const EXECUTORS = [`${FULLNAME}-executor-0`, `${FULLNAME}-executor-1`, GREETING];
 
 type TaskView = { requestId: string; status: string; nodeId: string | null; handler: string; result: unknown };
 
@@ -44,8 +47,10 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
   };
   let pods: RenderedPod[] = [];
   const running: LocalPod[] = [];
-  let client: TickwheelClient;
+  let clients: TickwheelClient[] = [];
   const perPod = new Map<string, number>();
+  let cronRuns = 0;
+  let bootMs = 0;
   const byDeployment = (suffix: string) => running.filter((p) => p.pod.deployment === `${FULLNAME}${suffix}`);
   /** The pod whose NODE_NAME starts the node id (`<host>-<6 hex>-<yyyymmdd>-<seq>`, NodeMembership.register). */
   const podOf = (nodeId: string | null) =>
@@ -54,8 +59,10 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
   beforeAll(async () => {
     const objects = parseManifests(helmTemplate({ release: RELEASE, namespace: K8S_NAMESPACE, values }));
     pods = renderedPods(objects, K8S_NAMESPACE);
+    const t0 = Date.now();
     for (const pod of pods) running.push(await startPod(pod, URLS));
     await Promise.all(running.map((p) => waitProbe(p, 'readiness', 40_000)));
+    bootMs = Date.now() - t0;
   }, 50_000);
 
   afterAll(async () => {
@@ -70,6 +77,8 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
     const shape = pods.map((p) => [p.deployment, p.env.ROLES, p.labels['app.kubernetes.io/component']]);
     expect(shape.sort()).toEqual([
       [`${FULLNAME}-api`, 'api', 'api'],
+      [`${FULLNAME}-api`, 'api', 'api'],
+      [`${FULLNAME}-executor`, 'executor', 'executor'],
       [`${FULLNAME}-executor`, 'executor', 'executor'],
       [`${FULLNAME}-executor-greeting`, 'executor', 'executor'],
       [`${FULLNAME}-scheduler`, 'scheduler', 'scheduler'],
@@ -101,25 +110,28 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
     expect((await leading()).sort()).toEqual([0, 1]);
   }, 30_000);
 
-  it('should create an API client in the api pod and see the two executor pods, with their handlers', async () => {
+  it('should create an API client in an api pod and see the three executor pods, with their handlers', async () => {
     const [api] = byDeployment('-api');
     // What `kubectl exec deploy/<fullname>-api -- node dist/src/bin/create-app.js ...` runs: the pod's own env.
     const cli = startCommand(['node', 'dist/src/bin/create-app.js', `${ns}-app`, '--rate-limit', '0'], api.env);
     expect(await cli.exited).toBe(0);
     const secret = /^Secret: +(\S+)$/m.exec(cli.output())?.[1] as string;
-    client = new TickwheelClient({ baseUrl: api.url, appId: `${ns}-app`, secret });
+    // One client per api pod, as the api Service would spread requests over them.
+    clients = byDeployment('-api').map((p) => new TickwheelClient({ baseUrl: p.url, appId: `${ns}-app`, secret }));
     type Node = { host: string; handlers: string[] };
-    const nodes = async () => (await client.request<Node[]>('GET', '/api/nodes')).body;
-    await waitFor('both executor pods live', async () => (await nodes()).length === 2, 20_000);
+    const nodes = async () => (await clients[0].request<Node[]>('GET', '/api/nodes')).body;
+    await waitFor('the executor pods live', async () => (await nodes()).length === EXECUTORS.length, 20_000);
     const seen = Object.fromEntries((await nodes()).map((n) => [n.host, [...n.handlers].sort()]));
     expect(seen).toEqual({
-      [`${FULLNAME}-executor-0`]: ['http', 'noop'],
-      [`${FULLNAME}-executor-greeting-0`]: ['greeting.hello', 'http', 'noop'],
+      [EXECUTORS[0]]: ['http', 'noop'],
+      [EXECUTORS[1]]: ['http', 'noop'],
+      [EXECUTORS[2]]: ['greeting.hello', 'http', 'noop'],
     });
   }, 30_000);
 
   it('should run 100 signed tasks and a 2-second cron job to SUCCESS on the pods that serve them', async () => {
-    const cron = await client.request<{ id: string }>('POST', '/api/jobs', {
+    const api = (i: number) => clients[i % clients.length];
+    const cron = await api(0).request<{ id: string }>('POST', '/api/jobs', {
       code: 'boot-every-2s',
       handler: 'noop',
       triggerType: 'CRON',
@@ -131,7 +143,7 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
       { requestId: `greet-${i}`, handler: 'greeting.hello', params: { name: `pod ${i}` } },
     ]).flat();
     for (let i = 0; i < bodies.length; i += 10) {
-      const res = await Promise.all(bodies.slice(i, i + 10).map((b) => client.submitTask(b)));
+      const res = await Promise.all(bodies.slice(i, i + 10).map((b, j) => api(j).submitTask(b)));
       expect(res.map((r) => r.status)).toEqual(res.map(() => 202));
     }
     const done = new Map<string, TaskView>();
@@ -139,7 +151,7 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
       'every task final',
       async () => {
         const open = bodies.filter((b) => !done.has(b.requestId));
-        for (const r of await Promise.all(open.map((b) => client.getTask(b.requestId)))) {
+        for (const r of await Promise.all(open.map((b, j) => api(j).getTask(b.requestId)))) {
           const t = r.body as TaskView;
           if (FINAL.has(t.status)) done.set(t.requestId, t);
         }
@@ -148,29 +160,30 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
       30_000,
       250,
     );
-    const executorPods = [`${FULLNAME}-executor-0`, `${FULLNAME}-executor-greeting-0`];
     for (const t of done.values()) {
       const pod = podOf(t.nodeId)?.pod.name ?? `(no pod for ${t.nodeId})`;
       perPod.set(pod, (perPod.get(pod) ?? 0) + 1);
       expect([t.requestId, t.status]).toEqual([t.requestId, 'SUCCESS']);
-      if (t.handler === 'noop') expect(executorPods).toContain(pod);
+      if (t.handler === 'noop') expect(EXECUTORS).toContain(pod);
       else {
-        expect(pod).toBe(`${FULLNAME}-executor-greeting-0`);
+        expect([t.requestId, pod]).toEqual([t.requestId, GREETING]);
         expect(t.result).toMatchObject({ greeting: `Hello, pod ${t.requestId.slice('greet-'.length)}!` });
       }
     }
-    // Both executor pods serve noop: round robin gives the built-in executor pod its share.
-    expect(perPod.get(`${FULLNAME}-executor-0`) ?? 0).toBeGreaterThan(0);
+    // Every executor pod serves noop (the greeting app's too): round robin gives the built-in ones their share.
+    expect(EXECUTORS.filter((e) => e !== GREETING).map((e) => perPod.get(e) ?? 0)).not.toContain(0);
 
     const fires = async () =>
-      (await client.request<TaskView[]>('GET', `/api/jobs/${cron.body.id}/instances?limit=50`)).body;
+      (await api(0).request<TaskView[]>('GET', `/api/jobs/${cron.body.id}/instances?limit=50`)).body;
     await waitFor(
       'three cron fires done',
       async () => (await fires()).filter((f) => f.status === 'SUCCESS').length >= 3,
     );
-    expect((await client.request('POST', `/api/jobs/${cron.body.id}/pause`)).status).toBe(200);
-    for (const f of (await fires()).filter((x) => x.status === 'SUCCESS'))
-      expect(executorPods).toContain(podOf(f.nodeId)?.pod.name);
+    expect((await api(1).request('POST', `/api/jobs/${cron.body.id}/pause`)).status).toBe(200);
+    for (const f of (await fires()).filter((x) => x.status === 'SUCCESS')) {
+      expect(EXECUTORS).toContain(podOf(f.nodeId)?.pod.name);
+      cronRuns++;
+    }
   }, 50_000);
 
   it('should stop every pod cleanly on SIGTERM within its terminationGracePeriodSeconds', async () => {
@@ -184,7 +197,7 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
     expect(ends.filter(([, clean]) => !clean)).toEqual([]);
     const tasks = [...perPod].map(([pod, n]) => `${pod.slice(FULLNAME.length + 1)}=${n}`).join(' ');
     process.stdout.write(
-      `[chart-boot] ${running.length} pods started from helm template; tasks per pod: ${tasks}; ` +
+      `[chart-boot] ${running.length} pods from helm template ready in ${bootMs} ms; tasks per pod: ${tasks}; cron runs ${cronRuns}; ` +
         `SIGTERM to all exited in ${Date.now() - t0} ms; ${((Date.now() - started) / 1000).toFixed(1)} s in all\n`,
     );
   }, 40_000);

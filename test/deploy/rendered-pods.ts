@@ -20,6 +20,8 @@ export { type K8sObject, UnresolvableEnv } from './pod-env.js';
 
 /** The chart under test, relative to the repo root. */
 export const CHART = 'deploy/helm/tickwheel';
+/** The image's WORKDIR (docker/Dockerfile): the repo root when a container is run locally. */
+export const IMAGE_WORKDIR = '/app';
 
 /** Path of the real helm binary (scripts/k8s-tools.mjs extracts it once). */
 export function helmPath(): string {
@@ -63,6 +65,7 @@ interface HttpProbe {
   httpGet?: { path?: string; port: number | string; scheme?: string };
 }
 type Container = ContainerSpec & {
+  workingDir?: string;
   ports?: Array<{ name?: string; containerPort: number }>;
   readinessProbe?: HttpProbe;
   livenessProbe?: HttpProbe;
@@ -130,6 +133,8 @@ export function renderedPods(objects: K8sObject[], namespace: string): RenderedP
     if (tpl.initContainers?.length) throw new UnresolvableEnv(`${where}: init containers are not run locally`);
     if (tpl.containers.length !== 1) throw new UnresolvableEnv(`${where}: one container per pod is run locally`);
     const [c] = tpl.containers;
+    if ((c.workingDir ?? IMAGE_WORKDIR) !== IMAGE_WORKDIR)
+      throw new UnresolvableEnv(`${where}: workingDir ${c.workingDir} is not the image's ${IMAGE_WORKDIR}`);
     const links = serviceLinkEnv(tpl.enableServiceLinks === false ? [master] : [master, ...services], ip);
     const ports = Object.fromEntries((c.ports ?? []).map((p) => [p.name ?? String(p.containerPort), p.containerPort]));
     for (let i = 0; i < (spec.replicas ?? 1); i++) {
