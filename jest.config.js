@@ -28,7 +28,11 @@ const projects = [
   {
     ...base,
     displayName: 'unit',
-    testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/cases/**/*.spec.ts', '<rootDir>/test/deploy/**/*.spec.ts'],
+    testMatch: [
+      '<rootDir>/src/**/*.spec.ts',
+      '<rootDir>/test/cases/**/*.spec.ts',
+      '<rootDir>/test/deploy/**/*.spec.ts',
+    ],
   },
   {
     ...base,

@@ -195,8 +195,12 @@ describe('scheduler failover with real processes', () => {
         .filter((d) => d !== 1000);
       if (gaps.length > 0) {
         const at = fires.findIndex((f, i) => i > 0 && f - fires[i - 1] !== 1000);
-        const near = rows.filter((r) => Math.abs(Number(r.fire_time) - fires[at]) <= 4000 && byJob.get(r.job_id) === fires);
-        process.stderr.write(`[failover] gap before ${fires[at]} (${gaps.length} gap(s)); rows near it: ${JSON.stringify(near)}\n`);
+        const near = rows.filter(
+          (r) => Math.abs(Number(r.fire_time) - fires[at]) <= 4000 && byJob.get(r.job_id) === fires,
+        );
+        process.stderr.write(
+          `[failover] gap before ${fires[at]} (${gaps.length} gap(s)); rows near it: ${JSON.stringify(near)}\n`,
+        );
       }
       expect(gaps).toEqual([]); // no missing second
       expect(fires.at(-1) as number).toBeGreaterThan(end - 4000); // kept firing up to the end
