@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   expandRefs,
   type K8sObject,
@@ -6,6 +9,7 @@ import {
   serviceLinkEnv,
   UnresolvableEnv,
 } from './pod-env.js';
+import { imageEnv } from './image-env.js';
 import { localEnv, parseManifests, renderedPods } from './rendered-pods.js';
 
 /** The harness of the chart boot test resolves env as the kubelet does; these pin the rules it follows. */
@@ -185,18 +189,37 @@ spec:
       ['tw-api-1', ['node', 'dist/src/main.js', '--name=tw-api-1'], { path: '/health/ready', port: 3000 }],
     ]);
     expect(Object.keys(pods[0].env).filter((k) => k.startsWith('KUBERNETES_'))).toContain('KUBERNETES_SERVICE_HOST');
-    const env = localEnv(
-      pods[0],
-      { 'mysql://root@mariadb.db.svc.cluster.local:3306/app': 'mysql://127.0.0.1/t' },
-      4567,
+    const urls = { 'mysql://root@mariadb.db.svc.cluster.local:3306/app': 'mysql://127.0.0.1/t' };
+    const image = { NODE_ENV: 'production', DATA_DIR: '/app/data', FLAG: 'image' };
+    const env = localEnv(pods[0], urls, 4567, image);
+    expect([env.DB_URL, env.PORT, env.FLAG, env.NODE_ENV, env.HOSTNAME]).toEqual([
+      'mysql://127.0.0.1/t',
+      '4567',
+      'on', // the container's env over the image's
+      'production',
+      'tw-api-0',
+    ]);
+    expect(env.DATA_DIR).toBe(join(process.cwd(), 'data')); // the image's /app is the repo root
+    expect(() => localEnv(pods[0], {}, 4567, {})).toThrow(/in-cluster host that is not mapped/);
+  });
+
+  it("should read the runtime stage's ENV of a Dockerfile, in both forms and with continuations", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw-image-env-'));
+    const file = join(dir, 'Dockerfile');
+    writeFileSync(
+      file,
+      'FROM a AS build\nENV X=build\nFROM b\nENV NODE_ENV=production \\\n    NAME="a b"\nENV OLD some value\n',
     );
-    expect([env.DB_URL, env.PORT, env.FLAG]).toEqual(['mysql://127.0.0.1/t', '4567', 'on']);
-    expect(() => localEnv(pods[0], {}, 4567)).toThrow(/in-cluster host that is not mapped/);
+    try {
+      expect(imageEnv(file)).toEqual({ NODE_ENV: 'production', NAME: 'a b', OLD: 'some value' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('should refuse a PORT that is not the http container port and an unquoted YAML 1.1 boolean', () => {
     const [pod] = renderedPods(parseManifests(manifest('3001')), 'prod');
-    expect(() => localEnv(pod, {}, 4567)).toThrow(/PORT is '3001', container port http is 3000/);
+    expect(() => localEnv(pod, {}, 4567, {})).toThrow(/PORT is '3001', container port http is 3000/);
     expect(() => renderedPods(parseManifests(manifest('3000', 'on')), 'prod')).toThrow(/FLAG is boolean/);
   });
 });

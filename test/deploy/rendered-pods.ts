@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAll, YAML11_SCHEMA } from 'js-yaml';
 import { ProductProcess, startCommand } from '../utils/process-node.js';
+import { imageEnv } from './image-env.js';
 import { sleep } from '../utils/async.js';
 import {
   type ContainerSpec,
@@ -191,23 +192,33 @@ export interface LocalPod {
 }
 
 /**
- * The pod's environment for a local run: each in-cluster URL of `urls` (exact text, e.g. the DB_URL given in
- * values) replaced by its local one, PORT moved to `port` (each pod has its own network namespace in Kubernetes,
- * here they share one), PATH and HOME added when the chart does not set them (the image and the runtime do).
- * @throws UnresolvableEnv when PORT is not set to the container port `http` (a process listening on its own
- *   default would fail its probes in a cluster) or an in-cluster name is left unmapped.
+ * The pod's process environment for a local run: the image's ENV (docker/Dockerfile) and HOSTNAME (the pod name, as
+ * the container runtime sets it) under the pod's own env; then each in-cluster URL of `urls` (exact text, e.g. the
+ * DB_URL given in values) replaced by its local one, a path under the image's /app moved to the repo root, PORT moved
+ * to `port` (each pod has its own network namespace in Kubernetes, here they share one), PATH and HOME added when
+ * unset (the base image and the runtime set them).
+ * @throws UnresolvableEnv when PORT is not the container port `http` (the process would fail its probes in a
+ *   cluster) or an in-cluster name is left unmapped.
  */
-export function localEnv(pod: RenderedPod, urls: Record<string, string>, port: number): Record<string, string> {
+export function localEnv(
+  pod: RenderedPod,
+  urls: Record<string, string>,
+  port: number,
+  image: Record<string, string> = imageEnv(),
+): Record<string, string> {
   const http = pod.ports.http;
   if (http === undefined) throw new UnresolvableEnv(`${pod.name}: no container port named http`);
-  if (pod.env.PORT !== String(http))
-    throw new UnresolvableEnv(`${pod.name}: PORT is '${pod.env.PORT ?? '(unset)'}', container port http is ${http}`);
+  const effective: Record<string, string> = { ...image, HOSTNAME: pod.name, ...pod.env };
+  if (effective.PORT !== String(http))
+    throw new UnresolvableEnv(`${pod.name}: PORT is '${effective.PORT ?? '(unset)'}', container port http is ${http}`);
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(pod.env)) {
+  for (const [k, v] of Object.entries(effective)) {
     let mapped = v;
     for (const [from, to] of Object.entries(urls)) mapped = mapped.split(from).join(to);
     if (/\.svc(\.cluster\.local)?\b/.test(mapped))
       throw new UnresolvableEnv(`${pod.name}: ${k} names an in-cluster host that is not mapped: ${mapped}`);
+    if (mapped === IMAGE_WORKDIR || mapped.startsWith(`${IMAGE_WORKDIR}/`))
+      mapped = process.cwd() + mapped.slice(IMAGE_WORKDIR.length);
     env[k] = mapped;
   }
   env.PORT = String(port);
