@@ -24,7 +24,21 @@ export function startProcess(
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SETTING.test(k)) env[k] = v;
   Object.assign(env, { LOG_LEVEL: 'warn' }, settings);
-  const child = spawn(process.execPath, [join(process.cwd(), opts.script ?? 'dist/src/main.js')], {
+  const script = join(process.cwd(), opts.script ?? 'dist/src/main.js');
+  return startCommand([process.execPath, script], env, opts);
+}
+
+/**
+ * Starts `argv` (looked up on env.PATH when not a path) with exactly `env` from `cwd` (default the repo root);
+ * the last 20 000 characters of stdout and stderr are kept for {@link ProductProcess.output}.
+ */
+export function startCommand(
+  argv: string[],
+  env: Record<string, string>,
+  opts: { uid?: number; gid?: number; cwd?: string } = {},
+): ProductProcess {
+  const child = spawn(argv[0], argv.slice(1), {
+    cwd: opts.cwd ?? process.cwd(),
     env,
     uid: opts.uid,
     gid: opts.gid,
@@ -33,7 +47,14 @@ export function startProcess(
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
   child.stderr?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('exit', (code) => resolve(code));
+    // Not started at all (ENOENT, EACCES): no 'exit' follows.
+    child.on('error', (err) => {
+      out += `\n[spawn ${argv[0]}] ${err.message}\n`;
+      resolve(null);
+    });
+  });
   return {
     child,
     pid: child.pid as number,
