@@ -122,7 +122,8 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
     const [api] = byDeployment('-api');
     // What `kubectl exec deploy/<fullname>-api -- node dist/src/bin/create-app.js ...` runs: the pod's own env.
     const cli = startCommand(['node', 'dist/src/bin/create-app.js', `${ns}-app`, '--rate-limit', '0'], api.env);
-    expect(await cli.exited).toBe(0);
+    const code = await cli.exited;
+    expect({ code, output: code === 0 ? '' : cli.output() }).toEqual({ code: 0, output: '' });
     const secret = /^Secret: +(\S+)$/m.exec(cli.output())?.[1] as string;
     // One client per api pod, as the api Service would spread requests over them.
     clients = byDeployment('-api').map((p) => new TickwheelClient({ baseUrl: p.url, appId: `${ns}-app`, secret }));

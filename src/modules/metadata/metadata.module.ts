@@ -61,11 +61,12 @@ const UNIT_OF_WORK = {
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG, MetricsService],
+      // The CLIs (create-app, import-crontab) open the database without the metrics: nothing to count there.
+      inject: [APP_CONFIG, { token: MetricsService, optional: true }],
       // A database still starting (compose, Kubernetes) gets ~10 s; then start-up stops naming the setting.
-      useFactory: (config: AppConfig, metrics: MetricsService) => ({
+      useFactory: (config: AppConfig, metrics?: MetricsService) => ({
         ...dataSourceOptions(config),
-        logger: new DbErrorCounter(dbErrorSink(metrics)),
+        ...(metrics ? { logger: new DbErrorCounter(dbErrorSink(metrics)) } : {}),
         retryAttempts: 5,
         retryDelay: 2000,
       }),
