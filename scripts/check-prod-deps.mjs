@@ -109,7 +109,11 @@ async function main() {
       return dir;
     });
     await step(`npm ${NPM_ARGS.join(' ')}`, () => {
-      const r = spawnSync('npm', NPM_ARGS, { cwd: dir, env: cleanEnv({ NODE_ENV: 'production' }), encoding: 'utf8' });
+      const r = spawnSync('npm', NPM_ARGS, {
+        cwd: dir,
+        env: cleanEnv({ NODE_ENV: 'production', SCARF_ANALYTICS: 'false' }),
+        encoding: 'utf8',
+      });
       if (r.status !== 0) throw new Error(`npm ci exited ${r.status}:\n${r.stdout}${r.stderr}`);
       // The lock marks packages only development needs `dev`: none of them may be on disk.
       const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8'));
