@@ -14,8 +14,9 @@ import { ScriptLoader } from './script-loader.js';
 let defaultScripts: ScriptLoader | undefined;
 
 /**
- * {@link CoordinationPort} on Redis 7 (single, Sentinel or Cluster: the cluster shape, docs/architecture.md);
- * what needs atomicity is Lua in `lua/`. `close()` closes only the connections the parts made, not `redis`.
+ * {@link CoordinationPort} on one Redis 7 server (the cluster shape, docs/architecture.md; no Sentinel or Cluster
+ * client: docs/deploy.md "Redis"); what needs atomicity is Lua in `lua/`. `close()` closes only the connections the
+ * parts made, not `redis`.
  */
 export class RedisCoordinationAdapter extends ComposedCoordination {
   /** Key builder of this adapter's namespace. */
