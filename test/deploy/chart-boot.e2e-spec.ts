@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { dataSourceOptions } from '../../src/modules/metadata/index.js';
@@ -12,14 +13,16 @@ import {
   RenderedPod,
   renderedPods,
   startPod,
+  TINI,
   waitProbe,
 } from './rendered-pods.js';
 
 /**
  * The rendered chart boots (issue 13, point 3): `helm template` with the default values, the secrets and one
- * extra executor (examples/greeting); every Deployment's pod is started as its container would be (its command
- * from the repo root, exactly the env Kubernetes resolves for it; only the in-cluster DB and Redis URLs and the
- * pod's port are mapped to this machine). 100 signed tasks and a cron job then run through the api pods.
+ * extra executor (examples/greeting); every Deployment's pod is started as its container would be (the image's
+ * ENTRYPOINT, tini, in front of the rendered args, from the repo root, with exactly the env Kubernetes resolves for
+ * it; only the in-cluster DB and Redis URLs and the pod's port are mapped to this machine; without tini here, what
+ * follows its `--` runs directly). 100 signed tasks and a cron job then run through the api pods.
  */
 const RELEASE = 'tw';
 const FULLNAME = `${RELEASE}-tickwheel`;
@@ -50,7 +53,7 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
     secrets: { dbUrl: IN_CLUSTER_DB, redisUrl: IN_CLUSTER_REDIS, secretKey },
     // Redis is shared with other test runs: the namespace keeps this cluster's keys and rows apart.
     config: { TICKWHEEL_NAMESPACE: ns },
-    extraExecutors: [{ name: 'greeting', command: ['node', 'dist/examples/greeting/main.js'] }],
+    extraExecutors: [{ name: 'greeting', args: ['node', 'dist/examples/greeting/main.js'] }],
   };
   let pods: RenderedPod[] = [];
   const running: LocalPod[] = [];
@@ -102,9 +105,16 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
       expect(p.liveness?.path).toBe('/health/live');
       expect(p.readiness?.path).toBe('/health/ready');
     }
+    // The chart renders no command: the image's ENTRYPOINT (tini) runs the rendered args.
     const greeting = pods.find((p) => p.deployment.endsWith('-greeting'));
-    expect(greeting?.argv).toEqual(['node', 'dist/examples/greeting/main.js']);
-    for (const p of pods.filter((x) => x !== greeting)) expect(p.argv).toEqual(['node', 'dist/src/main.js']);
+    expect(greeting?.argv).toEqual(['/usr/bin/tini', '--', 'node', 'dist/examples/greeting/main.js']);
+    for (const p of pods.filter((x) => x !== greeting))
+      expect(p.argv).toEqual(['/usr/bin/tini', '--', 'node', 'dist/src/main.js']);
+    // The processes running: that argv through tini, or without tini here what follows its `--`.
+    for (const p of running) {
+      const cmdline = readFileSync(`/proc/${p.proc.pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+      expect(cmdline).toEqual(p.skippedTini ? p.pod.argv.slice(2) : p.pod.argv);
+    }
   });
 
   it('should pass the liveness probes and have one scheduler lead while the other stands by', async () => {
@@ -200,15 +210,23 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
     const ends = await Promise.all(
       running.map(async (p) => {
         await p.proc.stop(p.pod.graceSeconds * 1000);
-        return [p.pod.name, p.proc.child.exitCode === 0 || p.proc.child.signalCode === 'SIGTERM'] as const;
+        // Nest re-raises SIGTERM once closed; tini reports that end as 128 + 15, the container's exit code.
+        const { exitCode, signalCode } = p.proc.child;
+        const clean = exitCode === 0 || signalCode === 'SIGTERM' || (!p.skippedTini && exitCode === 143);
+        return [p.pod.name, clean, exitCode ?? signalCode] as const;
       }),
     );
     expect(ends.filter(([, clean]) => !clean)).toEqual([]);
     const tasks = [...perPod].map(([pod, n]) => `${pod.slice(FULLNAME.length + 1)}=${n}`).join(' ');
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const skipped = running.filter((p) => p.skippedTini).length;
+    const init = skipped
+      ? `${TINI} not on this machine: ${skipped} pods ran what follows its -- directly`
+      : `through ${TINI}`;
     process.stdout.write(
-      `[chart-boot] ${running.length} pods from helm template ready in ${bootMs} ms; tasks per pod: ${tasks}; ` +
-        `cron runs ${cronRuns}; SIGTERM to all exited in ${Date.now() - t0} ms; ${seconds} s in all\n`,
+      `[chart-boot] ${running.length} pods from helm template (${init}) ready in ${bootMs} ms; ` +
+        `tasks per pod: ${tasks}; cron runs ${cronRuns}; SIGTERM to all exited in ${Date.now() - t0} ms; ` +
+        `${seconds} s in all\n`,
     );
   }, 40_000);
 });

@@ -53,7 +53,8 @@ interface Probe {
   httpGet: { path: string; port: string | number };
 }
 interface Container {
-  command: string[];
+  command?: string[];
+  args?: string[];
   ports: { name: string; containerPort: number }[];
   envFrom: { configMapRef: { name: string } }[];
   env: EnvVar[];
@@ -215,7 +216,9 @@ describe('Helm chart deploy/helm/tickwheel', () => {
         expect(envOf(d, 'NODE_NAME')?.valueFrom?.fieldRef?.fieldPath).toBe('metadata.name');
         for (const key of ['DB_URL', 'REDIS_URL', 'TICKWHEEL_SECRET_KEY'])
           expect(envOf(d, key)?.valueFrom?.secretKeyRef?.key).toBe(key);
-        expect(d.spec.template.spec.containers[0].command.length).toBeGreaterThan(0);
+        // No command: the image's ENTRYPOINT (tini) stays PID 1 in front of args.
+        expect(d.spec.template.spec.containers[0]).not.toHaveProperty('command');
+        expect(d.spec.template.spec.containers[0].args?.length).toBeGreaterThan(0);
         // No Deployment's selector may take another's pods (the executors share component=executor).
         for (const other of ds.filter((o) => o !== d))
           expect(subset(d.spec.selector.matchLabels, other.spec.template.metadata.labels)).toBe(false);
@@ -311,10 +314,10 @@ describe('Helm chart deploy/helm/tickwheel', () => {
       expect(envOf(d, 'DB_URL')?.valueFrom?.secretKeyRef?.name).toBe('tickwheel-secrets');
   });
 
-  it('should run the extra executor greeting with its own command, label and settings', () => {
+  it('should run the extra executor greeting with its own args, label and settings', () => {
     const all = rendered.get(CASES[2].name)!;
     const d = deployments(all).find((x) => x.metadata.name === 'tw-tickwheel-executor-greeting')!;
-    expect(d.spec.template.spec.containers[0].command).toEqual(['node', 'dist/examples/greeting/main.js']);
+    expect(d.spec.template.spec.containers[0].args).toEqual(['node', 'dist/examples/greeting/main.js']);
     expect(d.spec.template.metadata.labels).toMatchObject({
       'app.kubernetes.io/component': 'executor',
       'tickwheel.io/executor': 'greeting',
@@ -324,6 +327,29 @@ describe('Helm chart deploy/helm/tickwheel', () => {
       1000,
     );
     expect(config.executorConcurrency).toBe(4);
+  });
+
+  it('should render args by default and a command only where one is set, to replace the entrypoint', () => {
+    const container = (objects: K8sObject[], suffix: string) =>
+      deployments(objects).find((d) => d.metadata.name === `tw-tickwheel-${suffix}`)!.spec.template.spec.containers[0];
+    const defaults = container(rendered.get(CASES[0].name)!, 'executor');
+    expect([defaults.command, defaults.args]).toEqual([undefined, ['node', 'dist/src/main.js']]);
+    const extra = (i: number, key: string, list: string) => ['--set', `extraExecutors[${i}].${key}={${list}}`];
+    const objects = render([
+      ...SECRETS,
+      ...['--set', 'command={/usr/bin/tini,--,node}', '--set', 'args={dist/src/main.js}'],
+      ...['--set', 'extraExecutors[0].name=own', ...extra(0, 'command', 'node,dist/examples/greeting/main.js')],
+    ]);
+    expect([container(objects, 'api').command, container(objects, 'api').args]).toEqual([
+      ['/usr/bin/tini', '--', 'node'],
+      ['dist/src/main.js'],
+    ]);
+    // An extra executor takes neither the top-level command nor its args.
+    const own = container(objects, 'executor-own');
+    expect([own.command, own.args]).toEqual([['node', 'dist/examples/greeting/main.js'], undefined]);
+    const neither = helm(['template', 'tw', CHART, ...SECRETS, '--set', 'extraExecutors[0].name=x']);
+    expect(neither.status).not.toBe(0);
+    expect(neither.stderr).toMatch(/anyOf[\s\S]*missing property 'args'[\s\S]*missing property 'command'/);
   });
 
   it('should render the PrometheusRule groups from files/alerts.yml unchanged', () => {
@@ -347,6 +373,11 @@ describe('Helm chart deploy/helm/tickwheel', () => {
     const setting = helm(['template', 'tw', CHART, ...SECRETS, '--set', 'config.EXECUTOR_CONCURENCY=4']);
     expect(setting.status).not.toBe(0);
     expect(setting.stderr).toContain('EXECUTOR_CONCURENCY');
+    for (const key of ['comand={node}', 'extraExecutors[0].arg={node}']) {
+      const r = helm(['template', 'tw', CHART, ...SECRETS, '--set', 'extraExecutors[0].args={node}', '--set', key]);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/additional properties '(comand|arg)' not allowed/);
+    }
     // The ConfigMap check itself catches what a looser schema would let through.
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { EXECUTOR_CONCURENCY: '4' } };
     expect(unknownSettings(cm, known)).toEqual(['EXECUTOR_CONCURENCY']);

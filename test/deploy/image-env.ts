@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { execForm, parseDockerfile } from './docker-files.js';
 
 /** The image the chart runs by default. */
 export const DOCKERFILE = 'docker/Dockerfile';
@@ -30,4 +31,32 @@ export function imageEnv(dockerfile = DOCKERFILE): Record<string, string> {
     }
   }
   return env;
+}
+
+/** What the image runs when a container sets no `command` (ENTRYPOINT) and no `args` (CMD), both in exec form. */
+export interface ImageProcess {
+  entrypoint: string[];
+  cmd: string[];
+}
+
+/**
+ * The last `ENTRYPOINT` and `CMD` of the last stage of `dockerfile` (the runtime image). A stage that sets
+ * ENTRYPOINT but no CMD has an empty CMD (Docker resets the base image's).
+ * @throws Error when the stage sets no ENTRYPOINT (the base image's is not read) or either is in shell form.
+ */
+export function imageProcess(dockerfile = DOCKERFILE): ImageProcess {
+  const { stages } = parseDockerfile(readFileSync(dockerfile, 'utf8'));
+  const body = stages[stages.length - 1]?.body ?? [];
+  const last = (op: string) => body.filter((i) => i.op === op).pop();
+  const form = (op: string, fallback: string[] | null): string[] => {
+    const ins = last(op);
+    if (!ins) {
+      if (fallback) return fallback;
+      throw new Error(`${dockerfile}: the runtime stage sets no ${op} (the base image's is not read)`);
+    }
+    const argv = execForm(ins.args);
+    if (!argv) throw new Error(`${dockerfile}: ${op} ${ins.args} is not in exec form`);
+    return argv;
+  };
+  return { entrypoint: form('ENTRYPOINT', null), cmd: form('CMD', []) };
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  containerArgv,
   expandRefs,
   type K8sObject,
   type PodIdentity,
@@ -9,8 +10,8 @@ import {
   serviceLinkEnv,
   UnresolvableEnv,
 } from './pod-env.js';
-import { imageEnv } from './image-env.js';
-import { localEnv, parseManifests, renderedPods } from './rendered-pods.js';
+import { imageEnv, imageProcess } from './image-env.js';
+import { localArgv, localEnv, parseManifests, renderedPods, TINI } from './rendered-pods.js';
 
 /** The harness of the chart boot test resolves env as the kubelet does; these pin the rules it follows. */
 const POD: PodIdentity = {
@@ -152,8 +153,54 @@ describe('resolveEnv (the kubelet environment of a container)', () => {
   });
 });
 
+describe('containerArgv, imageProcess and localArgv (the process a container starts)', () => {
+  const image = { entrypoint: ['/init', '--', '$(A)'], cmd: ['serve', '$(A)'] };
+  const env = { A: 'a' };
+
+  it('should combine command and args with the image ENTRYPOINT and CMD as Kubernetes does', () => {
+    const argv = (command?: string[], args?: string[]) => containerArgv({ name: 'c', command, args }, image, env);
+    // Neither: ENTRYPOINT + CMD, not expanded (the kubelet expands only the container's own fields).
+    expect(argv()).toEqual(['/init', '--', '$(A)', 'serve', '$(A)']);
+    expect(argv([], [])).toEqual(argv());
+    expect(argv(undefined, ['run', '$(A)'])).toEqual(['/init', '--', '$(A)', 'run', 'a']); // args: CMD replaced
+    expect(argv(['sh', '$(A)'])).toEqual(['sh', 'a']); // command: ENTRYPOINT and CMD both ignored
+    expect(argv(['sh'], ['-c', 'x'])).toEqual(['sh', '-c', 'x']);
+    expect(() => containerArgv({ name: 'c' }, { entrypoint: [], cmd: [] }, env)).toThrow(/nothing to run/);
+  });
+
+  it("should read the runtime stage's ENTRYPOINT and CMD of a Dockerfile, and refuse what it cannot know", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw-image-process-'));
+    const file = join(dir, 'Dockerfile');
+    const read = (text: string) => {
+      writeFileSync(file, text);
+      return () => imageProcess(file);
+    };
+    try {
+      const base = 'FROM a AS build\nENTRYPOINT ["/b"]\nCMD ["b"]\nFROM b\n';
+      expect(read(`${base}ENTRYPOINT ["/i", "--"]\nCMD ["x"]\nCMD ["node", \\\n  "m.js"]\n`)()).toEqual({
+        entrypoint: ['/i', '--'],
+        cmd: ['node', 'm.js'],
+      });
+      expect(read(`${base}ENTRYPOINT ["/i"]\n`)()).toEqual({ entrypoint: ['/i'], cmd: [] });
+      expect(read(`${base}CMD ["x"]\n`)).toThrow(/sets no ENTRYPOINT/);
+      expect(read(`${base}ENTRYPOINT /i --\n`)).toThrow(/not in exec form/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("should run what follows tini's -- only when tini is not on this machine", () => {
+    const argv = [TINI, '--', 'node', 'dist/src/main.js'];
+    expect(localArgv(argv, true)).toEqual({ argv, skippedTini: false });
+    expect(localArgv(argv, false)).toEqual({ argv: ['node', 'dist/src/main.js'], skippedTini: true });
+    expect(localArgv(['node', 'x.js'], false)).toEqual({ argv: ['node', 'x.js'], skippedTini: false });
+    expect(() => localArgv([TINI, 'node'], false)).toThrow(/no program after --/);
+    expect(() => localArgv([TINI, '--'], false)).toThrow(/no program after --/);
+  });
+});
+
 describe('renderedPods and localEnv (a rendered Deployment run on this machine)', () => {
-  const manifest = (port: string, value = '"on"') => `
+  const manifest = (port: string, value = '"on"', command = '[node, dist/src/main.js]') => `
 apiVersion: v1
 kind: Secret
 metadata: {name: s}
@@ -169,7 +216,7 @@ spec:
       enableServiceLinks: false
       containers:
         - name: app
-          command: [node, dist/src/main.js]
+          command: ${command}
           args: ["--name=$(NODE_NAME)"]
           ports: [{name: http, containerPort: 3000}]
           readinessProbe: {httpGet: {path: /health/ready, port: http}}
@@ -201,6 +248,10 @@ spec:
     ]);
     expect(env.DATA_DIR).toBe(join(process.cwd(), 'data')); // the image's /app is the repo root
     expect(() => localEnv(pods[0], {}, 4567, {})).toThrow(/in-cluster host that is not mapped/);
+    // Without a command the image's ENTRYPOINT (docker/Dockerfile's tini) runs the args.
+    const noCommand = renderedPods(parseManifests(manifest('3000', '"on"', '[]')), 'prod');
+    expect(noCommand[1].argv).toEqual([...imageProcess().entrypoint, '--name=tw-api-1']);
+    expect(noCommand[1].argv[0]).toBe(TINI);
   });
 
   it("should read the runtime stage's ENV of a Dockerfile, in both forms and with continuations", () => {

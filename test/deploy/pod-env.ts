@@ -78,6 +78,26 @@ export function expandRefs(input: string, lookup: (name: string) => string | und
   return out;
 }
 
+/**
+ * The argv Kubernetes starts for `container` of an image that runs `image` by default: `command` if set (then the
+ * image's CMD is ignored), else the image's ENTRYPOINT; followed by `args` if set, else (without `command`) the
+ * image's CMD. An empty list counts as unset. `$(VAR)` in command and args is expanded against `env`; the image's
+ * own ENTRYPOINT and CMD are not expanded.
+ * @throws UnresolvableEnv when that leaves nothing to run.
+ */
+export function containerArgv(
+  container: ContainerSpec,
+  image: { entrypoint: string[]; cmd: string[] },
+  env: Record<string, string>,
+): string[] {
+  const expand = (list: string[]) => list.map((a) => expandRefs(String(a), (n) => env[n]));
+  const command = container.command?.length ? expand(container.command) : null;
+  const args = container.args?.length ? expand(container.args) : null;
+  const argv = [...(command ?? image.entrypoint), ...(args ?? (command ? [] : image.cmd))];
+  if (!argv.length) throw new UnresolvableEnv(`container ${container.name}: nothing to run (no command, no args)`);
+  return argv;
+}
+
 /** Named object of `kind` among `objects`, or undefined. */
 function find(objects: K8sObject[], kind: 'ConfigMap' | 'Secret', name: string): K8sObject | undefined {
   return objects.find((o) => o.kind === kind && o.metadata.name === name);

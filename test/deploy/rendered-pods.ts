@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAll, YAML11_SCHEMA } from 'js-yaml';
 import { ProductProcess, startCommand } from '../utils/process-node.js';
-import { imageEnv } from './image-env.js';
+import { imageEnv, type ImageProcess, imageProcess } from './image-env.js';
 import { sleep } from '../utils/async.js';
 import {
+  containerArgv,
   type ContainerSpec,
-  expandRefs,
   type K8sObject,
   type PodIdentity,
   resolveEnv,
@@ -23,6 +23,8 @@ export { type K8sObject, UnresolvableEnv } from './pod-env.js';
 export const CHART = 'deploy/helm/tickwheel';
 /** The image's WORKDIR (docker/Dockerfile): the repo root when a container is run locally. */
 export const IMAGE_WORKDIR = '/app';
+/** The image's init, its ENTRYPOINT `["/usr/bin/tini", "--"]` (docker/Dockerfile). */
+export const TINI = '/usr/bin/tini';
 
 /** Path of the real helm binary (scripts/k8s-tools.mjs extracts it once). */
 export function helmPath(): string {
@@ -91,7 +93,7 @@ export interface RenderedPod {
   deployment: string;
   labels: Record<string, string>;
   container: string;
-  /** command + args, `$(VAR)` expanded against {@link env}. */
+  /** What Kubernetes starts: command or the image's ENTRYPOINT, then args or the image's CMD ({@link containerArgv}). */
   argv: string[];
   /** Exactly the container's environment (envFrom, env, service links), before any local mapping. */
   env: Record<string, string>;
@@ -113,11 +115,16 @@ function probeOf(probe: HttpProbe | undefined, ports: Record<string, number>, wh
 
 /**
  * Every pod the rendered Deployments ask for (`spec.replicas`, default 1), named `<deployment>-<i>`, in
- * `namespace`. Pod IPs are 127.0.0.1; Services get made-up cluster IPs (10.96.0.x) for the service links.
+ * `namespace`. Pod IPs are 127.0.0.1; Services get made-up cluster IPs (10.96.0.x) for the service links. Every
+ * container is taken to run `image` (default docker/Dockerfile's ENTRYPOINT and CMD), as its ENV is for localEnv.
  * @throws UnresolvableEnv on what a local run cannot reproduce (init or sidecar containers, non-HTTP probes) and
  *   on anything {@link resolveEnv} cannot resolve.
  */
-export function renderedPods(objects: K8sObject[], namespace: string): RenderedPod[] {
+export function renderedPods(
+  objects: K8sObject[],
+  namespace: string,
+  image: ImageProcess = imageProcess(),
+): RenderedPod[] {
   const services = objects.filter((o) => o.kind === 'Service');
   const master: K8sObject = {
     apiVersion: 'v1',
@@ -151,14 +158,12 @@ export function renderedPods(objects: K8sObject[], namespace: string): RenderedP
         hostIP: '127.0.0.1',
       };
       const env = resolveEnv(c, pod, objects, links);
-      if (!c.command?.length) throw new UnresolvableEnv(`${where}: no command (the image's entrypoint is not known)`);
-      const argv = [...c.command, ...(c.args ?? [])].map((a) => expandRefs(String(a), (n) => env[n]));
       pods.push({
         name: pod.name,
         deployment: dep.metadata.name,
         labels: pod.labels,
         container: c.name,
-        argv,
+        argv: containerArgv(c, image, env),
         env,
         ports,
         readiness: probeOf(c.readinessProbe, ports, `${where} readinessProbe`),
@@ -182,9 +187,28 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A pod started locally: its process, the local port standing for its container port `http`, its base URL. */
+/**
+ * The argv to run locally for a pod's `argv`: the same, unless it starts with {@link TINI} and `tiniExists` is
+ * false; then what follows tini's `--`, run directly (`skippedTini`). tini only forwards signals to its child and
+ * reaps orphaned processes: node gets SIGTERM either way, so boot, probes, work and the graceful stop are the same.
+ * @throws UnresolvableEnv when tini is to be skipped but its argv has no `-- program`.
+ */
+export function localArgv(argv: string[], tiniExists = existsSync(TINI)): { argv: string[]; skippedTini: boolean } {
+  if (argv[0] !== TINI || tiniExists) return { argv, skippedTini: false };
+  const sep = argv.indexOf('--');
+  if (sep < 0 || sep === argv.length - 1)
+    throw new UnresolvableEnv(`${TINI} is not on this machine and '${argv.join(' ')}' names no program after --`);
+  return { argv: argv.slice(sep + 1), skippedTini: true };
+}
+
+/**
+ * A pod started locally: its process, the local port standing for its container port `http`, its base URL, the
+ * argv run ({@link localArgv}).
+ */
 export interface LocalPod {
   pod: RenderedPod;
+  argv: string[];
+  skippedTini: boolean;
   port: number;
   url: string;
   env: Record<string, string>;
@@ -226,11 +250,12 @@ export function localEnv(
   return env;
 }
 
-/** Starts `pod`'s command from the repo root (the image's WORKDIR /app) with exactly {@link localEnv}. */
+/** Starts `pod`'s {@link localArgv} from the repo root (the image's WORKDIR /app) with exactly {@link localEnv}. */
 export async function startPod(pod: RenderedPod, urls: Record<string, string>): Promise<LocalPod> {
   const port = await freePort();
   const env = localEnv(pod, urls, port);
-  return { pod, port, url: `http://127.0.0.1:${port}`, env, proc: startCommand(pod.argv, env) };
+  const { argv, skippedTini } = localArgv(pod.argv);
+  return { pod, argv, skippedTini, port, url: `http://127.0.0.1:${port}`, env, proc: startCommand(argv, env) };
 }
 
 /** Maps a container port of the pod to the local one (only `http` is moved). */
