@@ -2,20 +2,26 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
+import type { StagedFire } from '../dispatch/index.js';
 import {
+  JobDefinition,
   JobDefinitionRepository,
   JobInstanceRepository,
   JobInstanceStatus,
+  MisfirePolicy,
   TriggerType,
   UnitOfWork,
 } from '../metadata/index.js';
+import { planFire } from './fire-planner.js';
+import { TriggerService } from './trigger.service.js';
 
 const PAGE = 5000;
 
 /**
  * Hands a stopped leader's unreleased staged fires more than MISFIRE_THRESHOLD_MS late to the misfire policy
- * (docs/trigger.md "Staging"): the row is deleted and next_fire_time set back to it, so the firing pass plans it.
- * Run by a new leader before its first load and reconcile pass.
+ * (docs/trigger.md "Staging"): the row is deleted, next_fire_time set back to it and the job fired, all in one
+ * transaction, so no stop between them leaves a fire time without a row. Run by a new leader before its first
+ * load and reconcile pass.
  */
 @Injectable()
 export class StagedTakeback {
@@ -25,6 +31,7 @@ export class StagedTakeback {
     private readonly jobs: JobDefinitionRepository,
     private readonly instances: JobInstanceRepository,
     private readonly uow: UnitOfWork,
+    private readonly trigger: TriggerService,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -42,10 +49,7 @@ export class StagedTakeback {
     let taken = 0;
     let jobs = 0;
     for (const [jobId, rows] of groupBy(unreleased, (r) => r.jobId as string)) {
-      const n = await this.takeBackJob(
-        jobId,
-        rows.map((r) => r.id),
-      ).catch((err: Error) => {
+      const n = await this.takeBackJob(jobId, rows).catch((err: Error) => {
         this.logger.error(`taking back the staged fires of job ${jobId} failed: ${err.message}`);
         return 0;
       });
@@ -60,22 +64,65 @@ export class StagedTakeback {
     return taken;
   }
 
-  /** Under the job row's lock; a paused job keeps its rows, a ONE_SHOT completed by the fire is enabled again. */
-  private takeBackJob(jobId: string, ids: string[]): Promise<number> {
-    return this.uow.run(async (em) => {
+  /**
+   * Under the job row's lock; a paused job keeps its rows, a ONE_SHOT completed by the fire is enabled again.
+   * The re-plan is written in the same transaction, at the same `now` as the choice of rows.
+   */
+  private async takeBackJob(jobId: string, rows: Array<{ id: string; fireTime: number }>): Promise<number> {
+    const { taken, staged } = await this.uow.run(async (em) => {
+      const none = { taken: 0, staged: [] as StagedFire[] };
       const [def] = await this.jobs.lockForFiring(em, this.config.namespace, [jobId]);
       const completedOneShot = def?.triggerType === TriggerType.ONE_SHOT && (def.completedAt ?? null) !== null;
-      if (!def || (!def.enabled && !completedOneShot)) return 0;
-      const times = await this.instances.deleteUnstarted(em, ids);
-      if (times.length === 0) return 0;
-      const earliest = Math.min(...times);
-      if (def.nextFireTime === null || def.nextFireTime > earliest || completedOneShot)
+      if (!def || (!def.enabled && !completedOneShot)) return none;
+      const now = this.clock.now();
+      const from = (t: number) => (def.nextFireTime === null || completedOneShot ? t : Math.min(def.nextFireTime, t));
+      const kept = replannable(def, rows, from, now, this.config.misfireThresholdMs);
+      const times = await this.instances.deleteUnstarted(
+        em,
+        kept.map((r) => r.id),
+      );
+      if (times.length === 0) return none;
+      const next = from(Math.min(...times));
+      if (next !== def.nextFireTime || completedOneShot)
         await this.jobs.update(
           def,
-          { nextFireTime: earliest, enabled: true, completedAt: null, updatedAt: this.clock.now() },
+          { nextFireTime: next, enabled: true, completedAt: null, updatedAt: this.clock.now() },
           em,
         );
-      return times.length;
+      const fired = await this.trigger.fireRefs([{ id: jobId, next }], now);
+      return { taken: times.length, staged: fired.staged };
     });
+    await this.trigger.release(staged);
+    return taken;
   }
+}
+
+/**
+ * The rows whose fire times one pass of the misfire policy re-plans when planned from `from(fireTime)`: a
+ * FIRE_ALL or SKIP pass stops at FIRE_ALL_MAX and drops the rest, so older rows are left where they are
+ * (their fires happened; only FIRE_ONCE_NOW drops missed fires on purpose). `rows` oldest first.
+ */
+function replannable<R extends { fireTime: number }>(
+  def: JobDefinition,
+  rows: R[],
+  from: (t: number) => number,
+  now: number,
+  thresholdMs: number,
+): R[] {
+  if (def.misfirePolicy === MisfirePolicy.FIRE_ONCE_NOW) return rows;
+  const sorted = [...rows].sort((a, b) => a.fireTime - b.fireTime);
+  const fits = (i: number) => {
+    const at = Object.assign(Object.create(Object.getPrototypeOf(def) as object) as JobDefinition, def, {
+      nextFireTime: from(sorted[i].fireTime),
+    });
+    return planFire(at, now, thresholdMs).dropped === 0;
+  };
+  // Planning from a later row misses fewer times: binary search for the oldest row that fits.
+  let [lo, hi] = [0, sorted.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (fits(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return sorted.slice(lo);
 }
