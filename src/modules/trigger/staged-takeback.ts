@@ -37,7 +37,7 @@ export class StagedTakeback {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** One page, job by job (a failing job is logged, left to the reconciler). @returns the fires taken back. */
+  /** One page of found fires, TRIGGER_BATCH_SIZE jobs a transaction (a failing one is logged). @returns fires taken back. */
   async run(): Promise<number> {
     const before = this.clock.now() - this.config.misfireThresholdMs;
     const found = await this.instances.findStagedUnstartedBefore(this.config.namespace, before, PAGE);
@@ -46,15 +46,17 @@ export class StagedTakeback {
       for (const id of await this.coordination.queuedIds(nodeId)) queued.add(id);
     // A row found on its node's queue was released: it stays.
     const unreleased = found.filter((r) => r.status === JobInstanceStatus.PENDING || !queued.has(r.id));
+    const byJob = [...groupBy(unreleased, (r) => r.jobId as string)];
     let taken = 0;
     let jobs = 0;
-    for (const [jobId, rows] of groupBy(unreleased, (r) => r.jobId as string)) {
-      const n = await this.takeBackJob(jobId, rows).catch((err: Error) => {
-        this.logger.error(`taking back the staged fires of job ${jobId} failed: ${err.message}`);
-        return 0;
+    for (let i = 0; i < byJob.length; i += this.config.triggerBatchSize) {
+      const page = new Map(byJob.slice(i, i + this.config.triggerBatchSize));
+      const n = await this.takeBackPage(page).catch((err: Error) => {
+        this.logger.error(`taking back the staged fires of ${page.size} job(s) failed: ${err.message}`);
+        return { taken: 0, jobs: 0 };
       });
-      taken += n;
-      if (n > 0) jobs++;
+      taken += n.taken;
+      jobs += n.jobs;
     }
     if (taken > 0)
       this.logger.warn(
@@ -65,35 +67,47 @@ export class StagedTakeback {
   }
 
   /**
-   * Under the job row's lock; a paused job keeps its rows, a ONE_SHOT completed by the fire is enabled again.
-   * The re-plan is written in the same transaction, at the same `now` as the choice of rows.
+   * One page of jobs in one transaction, under their rows' locks: delete, rewind, and the firing page that
+   * re-plans them at the same `now`. A paused job keeps its rows, a ONE_SHOT completed by the fire is enabled again.
    */
-  private async takeBackJob(jobId: string, rows: Array<{ id: string; fireTime: number }>): Promise<number> {
-    const { taken, staged } = await this.uow.run(async (em) => {
-      const none = { taken: 0, staged: [] as StagedFire[] };
-      const [def] = await this.jobs.lockForFiring(em, this.config.namespace, [jobId]);
-      const completedOneShot = def?.triggerType === TriggerType.ONE_SHOT && (def.completedAt ?? null) !== null;
-      if (!def || (!def.enabled && !completedOneShot)) return none;
+  private async takeBackPage(
+    page: Map<string, Array<{ id: string; fireTime: number }>>,
+  ): Promise<{ taken: number; jobs: number }> {
+    const { taken, jobs, staged } = await this.uow.run(async (em) => {
+      const defs = await this.jobs.lockForFiring(em, this.config.namespace, [...page.keys()]);
       const now = this.clock.now();
-      const from = (t: number) => (def.nextFireTime === null || completedOneShot ? t : Math.min(def.nextFireTime, t));
-      const kept = replannable(def, rows, from, now, this.config.misfireThresholdMs);
-      const times = await this.instances.deleteUnstarted(
+      const from = new Map<string, (t: number) => number>();
+      const ids: string[] = [];
+      for (const def of defs) {
+        const completedOneShot = def.triggerType === TriggerType.ONE_SHOT && (def.completedAt ?? null) !== null;
+        if (!def.enabled && !completedOneShot) continue;
+        const next = def.nextFireTime;
+        const start = (t: number) => (next === null || completedOneShot ? t : Math.min(next, t));
+        from.set(def.id, start);
+        const rows = replannable(def, page.get(def.id) ?? [], start, now, this.config.misfireThresholdMs);
+        ids.push(...rows.map((r) => r.id));
+      }
+      const earliest = new Map<string, number>();
+      const removed = await this.instances.deleteUnstarted(em, ids);
+      for (const r of removed)
+        earliest.set(r.jobId as string, Math.min(earliest.get(r.jobId as string) ?? Infinity, r.fireTime));
+      const refs = defs
+        .filter((d) => earliest.has(d.id))
+        .map((d) => ({ def: d, next: (from.get(d.id) as (t: number) => number)(earliest.get(d.id) as number) }));
+      const moved = refs.filter(({ def, next }) => next !== def.nextFireTime || !def.enabled);
+      await this.jobs.rewind(
         em,
-        kept.map((r) => r.id),
+        moved.map(({ def, next }) => ({ id: def.id, next })),
+        now,
       );
-      if (times.length === 0) return none;
-      const next = from(Math.min(...times));
-      if (next !== def.nextFireTime || completedOneShot)
-        await this.jobs.update(
-          def,
-          { nextFireTime: next, enabled: true, completedAt: null, updatedAt: this.clock.now() },
-          em,
-        );
-      const fired = await this.trigger.fireRefs([{ id: jobId, next }], now);
-      return { taken: times.length, staged: fired.staged };
+      const fired = await this.trigger.fireRefs(
+        refs.map(({ def, next }) => ({ id: def.id, next })),
+        now,
+      );
+      return { taken: removed.length, jobs: refs.length, staged: fired.staged };
     });
     await this.trigger.release(staged);
-    return taken;
+    return { taken, jobs };
   }
 }
 
