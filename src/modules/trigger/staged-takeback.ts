@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
-import type { StagedFire } from '../dispatch/index.js';
 import {
   JobDefinition,
   JobDefinitionRepository,
@@ -37,7 +36,7 @@ export class StagedTakeback {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** One page of found fires, TRIGGER_BATCH_SIZE jobs a transaction (a failing one is logged). @returns fires taken back. */
+  /** One page of found fires, TRIGGER_BATCH_SIZE jobs a transaction (a failing one is logged). @returns fires taken. */
   async run(): Promise<number> {
     const before = this.clock.now() - this.config.misfireThresholdMs;
     const found = await this.instances.findStagedUnstartedBefore(this.config.namespace, before, PAGE);
