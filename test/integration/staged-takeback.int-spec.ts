@@ -9,6 +9,7 @@ import {
   TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { StagedTakeback } from '../../src/modules/trigger/staged-takeback.js';
+import { TriggerService } from '../../src/modules/trigger/trigger.service.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 
 /**
@@ -69,7 +70,7 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
       ]
     )[0];
 
-  it('should take back only unreleased, unstarted fires of enabled or completed jobs, and rewind their schedules', async () => {
+  it('should take back only unreleased, unstarted fires of enabled or completed jobs, and re-plan them', async () => {
     const now = Date.now();
     const [old, older] = [now - 10_000, now - 20_000];
     const oneShot = await job('one-shot', {
@@ -95,10 +96,69 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
     const left = new Set((await instances.findByIds([...taken, queued, running, young, onPaused])).map((r) => r.id));
     expect(taken.filter((id) => left.has(id))).toEqual([]);
     expect([queued, running, young, onPaused].every((id) => left.has(id))).toBe(true);
-    expect(await jobRow(oneShot)).toMatchObject({ enabled: 1, completed_at: null });
-    expect(Number((await jobRow(oneShot)).next_fire_time)).toBe(old);
-    expect(Number((await jobRow(cron)).next_fire_time)).toBe(older); // the earliest taken back
+    // Re-planned in the takeback's transaction from the earliest taken back: MISFIRE rows, schedules moved on.
+    const misfires = async (jobId: string) =>
+      (
+        (await node.ds.query('SELECT fire_time AS t FROM job_instance WHERE job_id = ? AND trigger_source = ?', [
+          jobId,
+          TriggerSource.MISFIRE,
+        ])) as Array<{ t: string | number }>
+      ).map((r) => Number(r.t));
+    expect(await misfires(oneShot)).toEqual([old]);
+    expect(await jobRow(oneShot)).toMatchObject({ enabled: 0, next_fire_time: null }); // completed by that fire
+    expect((await jobRow(oneShot)).completed_at).not.toBeNull();
+    expect(await misfires(cron)).toEqual([older]); // FIRE_ONCE_NOW: the latest scheduled time from the earliest
+    expect(Number((await jobRow(cron)).next_fire_time)).toBeGreaterThan(now);
     expect(await jobRow(paused)).toMatchObject({ enabled: 0, next_fire_time: null });
     expect(await node.app.get(StagedTakeback).run()).toBe(0); // nothing twice
+  }, 60_000);
+
+  /**
+   * A FIRE_ALL job firing every second: MISFIRE rows for the 5 s before `from` (an earlier leader's), staged fires
+   * (PENDING: no executor) over `[from, to]` on its grid, its next fire the one after; @returns the job id.
+   */
+  async function everySecondWithStaged(code: string, from: number, to: number): Promise<string> {
+    const id = await job(code, { triggerType: 'FIXED_RATE', triggerExpr: '1000', misfirePolicy: 'FIRE_ALL' });
+    for (let t = from - 5000; t < from; t += 1000)
+      await staged(id, t, {
+        status: S.PENDING,
+        nodeId: null,
+        dispatchedAt: null,
+        triggerSource: TriggerSource.MISFIRE,
+      });
+    for (let t = from; t <= to; t += 1000) await staged(id, t, { status: S.PENDING, nodeId: null, dispatchedAt: null });
+    await node.ds.query('UPDATE job_definition SET next_fire_time = ? WHERE id = ?', [to + 1000, id]);
+    return id;
+  }
+
+  /** Fire times of a job's ledger that are missing between its first and its last row (1 s grid). */
+  async function holes(jobId: string): Promise<number[]> {
+    const rows: Array<{ t: string | number }> = await node.ds.query(
+      'SELECT fire_time AS t FROM job_instance WHERE job_id = ? ORDER BY fire_time',
+      [jobId],
+    );
+    const times = new Set(rows.map((r) => Number(r.t)));
+    const [first, last] = [Number(rows[0].t), Number(rows[rows.length - 1].t)];
+    const out: number[] = [];
+    for (let t = first; t <= last; t += 1000) if (!times.has(t)) out.push(t);
+    return out;
+  }
+
+  it('should leave no hole in the ledger when the leader stops right after its takeback', async () => {
+    const now = Date.now();
+    const grid = now - (now % 1000);
+    const id = await everySecondWithStaged('stop-after-takeback', grid - 12_000, grid + 2000);
+    expect(await node.app.get(StagedTakeback).run()).toBeGreaterThan(0);
+    // No firing pass follows (the leader stopped): the taken-back seconds must already have their rows.
+    expect(await holes(id)).toEqual([]);
+  }, 60_000);
+
+  it('should take back no more fires than one FIRE_ALL pass re-plans', async () => {
+    const now = Date.now();
+    const grid = now - (now % 1000);
+    const id = await everySecondWithStaged('long-backlog', grid - 130_000, grid + 2000);
+    expect(await node.app.get(StagedTakeback).run()).toBeGreaterThan(90); // the newest seconds still go back
+    await node.app.get(TriggerService).firePass();
+    expect(await holes(id)).toEqual([]);
   }, 60_000);
 });

@@ -3,19 +3,24 @@ import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
 import {
+  JobDefinition,
   JobDefinitionRepository,
   JobInstanceRepository,
   JobInstanceStatus,
+  MisfirePolicy,
   TriggerType,
   UnitOfWork,
 } from '../metadata/index.js';
+import { planFire } from './fire-planner.js';
+import { TriggerService } from './trigger.service.js';
 
 const PAGE = 5000;
 
 /**
  * Hands a stopped leader's unreleased staged fires more than MISFIRE_THRESHOLD_MS late to the misfire policy
- * (docs/trigger.md "Staging"): the row is deleted and next_fire_time set back to it, so the firing pass plans it.
- * Run by a new leader before its first load and reconcile pass.
+ * (docs/trigger.md "Staging"): the row is deleted, next_fire_time set back to it and the job fired, all in one
+ * transaction, so no stop between them leaves a fire time without a row. Run by a new leader before its first
+ * load and reconcile pass.
  */
 @Injectable()
 export class StagedTakeback {
@@ -25,12 +30,13 @@ export class StagedTakeback {
     private readonly jobs: JobDefinitionRepository,
     private readonly instances: JobInstanceRepository,
     private readonly uow: UnitOfWork,
+    private readonly trigger: TriggerService,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** One page, job by job (a failing job is logged, left to the reconciler). @returns the fires taken back. */
+  /** One page of found fires, TRIGGER_BATCH_SIZE jobs a transaction (a failing one is logged). @returns fires taken. */
   async run(): Promise<number> {
     const before = this.clock.now() - this.config.misfireThresholdMs;
     const found = await this.instances.findStagedUnstartedBefore(this.config.namespace, before, PAGE);
@@ -39,18 +45,17 @@ export class StagedTakeback {
       for (const id of await this.coordination.queuedIds(nodeId)) queued.add(id);
     // A row found on its node's queue was released: it stays.
     const unreleased = found.filter((r) => r.status === JobInstanceStatus.PENDING || !queued.has(r.id));
+    const byJob = [...groupBy(unreleased, (r) => r.jobId as string)];
     let taken = 0;
     let jobs = 0;
-    for (const [jobId, rows] of groupBy(unreleased, (r) => r.jobId as string)) {
-      const n = await this.takeBackJob(
-        jobId,
-        rows.map((r) => r.id),
-      ).catch((err: Error) => {
-        this.logger.error(`taking back the staged fires of job ${jobId} failed: ${err.message}`);
-        return 0;
+    for (let i = 0; i < byJob.length; i += this.config.triggerBatchSize) {
+      const page = new Map(byJob.slice(i, i + this.config.triggerBatchSize));
+      const n = await this.takeBackPage(page).catch((err: Error) => {
+        this.logger.error(`taking back the staged fires of ${page.size} job(s) failed: ${err.message}`);
+        return { taken: 0, jobs: 0 };
       });
-      taken += n;
-      if (n > 0) jobs++;
+      taken += n.taken;
+      jobs += n.jobs;
     }
     if (taken > 0)
       this.logger.warn(
@@ -60,22 +65,77 @@ export class StagedTakeback {
     return taken;
   }
 
-  /** Under the job row's lock; a paused job keeps its rows, a ONE_SHOT completed by the fire is enabled again. */
-  private takeBackJob(jobId: string, ids: string[]): Promise<number> {
-    return this.uow.run(async (em) => {
-      const [def] = await this.jobs.lockForFiring(em, this.config.namespace, [jobId]);
-      const completedOneShot = def?.triggerType === TriggerType.ONE_SHOT && (def.completedAt ?? null) !== null;
-      if (!def || (!def.enabled && !completedOneShot)) return 0;
-      const times = await this.instances.deleteUnstarted(em, ids);
-      if (times.length === 0) return 0;
-      const earliest = Math.min(...times);
-      if (def.nextFireTime === null || def.nextFireTime > earliest || completedOneShot)
-        await this.jobs.update(
-          def,
-          { nextFireTime: earliest, enabled: true, completedAt: null, updatedAt: this.clock.now() },
-          em,
-        );
-      return times.length;
+  /**
+   * One page of jobs in one transaction, under their rows' locks: delete, rewind, and the firing page that
+   * re-plans them at the same `now`. A paused job keeps its rows, a ONE_SHOT completed by the fire is enabled again.
+   */
+  private async takeBackPage(
+    page: Map<string, Array<{ id: string; fireTime: number }>>,
+  ): Promise<{ taken: number; jobs: number }> {
+    const { taken, jobs, staged } = await this.uow.run(async (em) => {
+      const defs = await this.jobs.lockForFiring(em, this.config.namespace, [...page.keys()]);
+      const now = this.clock.now();
+      const from = new Map<string, (t: number) => number>();
+      const ids: string[] = [];
+      for (const def of defs) {
+        const completedOneShot = def.triggerType === TriggerType.ONE_SHOT && (def.completedAt ?? null) !== null;
+        if (!def.enabled && !completedOneShot) continue;
+        const next = def.nextFireTime;
+        const start = (t: number) => (next === null || completedOneShot ? t : Math.min(next, t));
+        from.set(def.id, start);
+        const rows = replannable(def, page.get(def.id) ?? [], start, now, this.config.misfireThresholdMs);
+        ids.push(...rows.map((r) => r.id));
+      }
+      const earliest = new Map<string, number>();
+      const removed = await this.instances.deleteUnstarted(em, ids);
+      for (const r of removed)
+        earliest.set(r.jobId as string, Math.min(earliest.get(r.jobId as string) ?? Infinity, r.fireTime));
+      const refs = defs
+        .filter((d) => earliest.has(d.id))
+        .map((d) => ({ def: d, next: (from.get(d.id) as (t: number) => number)(earliest.get(d.id) as number) }));
+      const moved = refs.filter(({ def, next }) => next !== def.nextFireTime || !def.enabled);
+      await this.jobs.rewind(
+        em,
+        moved.map(({ def, next }) => ({ id: def.id, next })),
+        now,
+      );
+      const fired = await this.trigger.fireRefs(
+        refs.map(({ def, next }) => ({ id: def.id, next })),
+        now,
+      );
+      return { taken: removed.length, jobs: refs.length, staged: fired.staged };
     });
+    await this.trigger.release(staged);
+    return { taken, jobs };
   }
+}
+
+/**
+ * The rows whose fire times one pass of the misfire policy re-plans when planned from `from(fireTime)`: a
+ * FIRE_ALL or SKIP pass stops at FIRE_ALL_MAX and drops the rest, so older rows are left where they are
+ * (their fires happened; only FIRE_ONCE_NOW drops missed fires on purpose). `rows` oldest first.
+ */
+function replannable<R extends { fireTime: number }>(
+  def: JobDefinition,
+  rows: R[],
+  from: (t: number) => number,
+  now: number,
+  thresholdMs: number,
+): R[] {
+  if (def.misfirePolicy === MisfirePolicy.FIRE_ONCE_NOW) return rows;
+  const sorted = [...rows].sort((a, b) => a.fireTime - b.fireTime);
+  const fits = (i: number) => {
+    const at = Object.assign(Object.create(Object.getPrototypeOf(def) as object) as JobDefinition, def, {
+      nextFireTime: from(sorted[i].fireTime),
+    });
+    return planFire(at, now, thresholdMs).dropped === 0;
+  };
+  // Planning from a later row misses fewer times: binary search for the oldest row that fits.
+  let [lo, hi] = [0, sorted.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (fits(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return sorted.slice(lo);
 }

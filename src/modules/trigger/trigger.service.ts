@@ -68,14 +68,16 @@ export class TriggerService {
   /**
    * Writes the ledger for (job, expected next_fire_time) pairs, in pages of TRIGGER_BATCH_SIZE; a job whose
    * row changed since it was loaded is skipped. Releases nothing: the caller releases `staged` at fire time.
+   * `now` (default: the clock per page) is the planning instant; inside an open unit of work, the pages join it.
    * @returns instances created, each advanced job's next fire (for the wheel), and the staged fires.
    */
   async fireRefs(
     refs: Array<{ id: string; next: number }>,
+    now?: number,
   ): Promise<{ created: number; next: DueRef[]; staged: StagedFire[] }> {
     const out = { created: 0, next: [] as DueRef[], staged: [] as StagedFire[] };
     for (let i = 0; i < refs.length; i += this.config.triggerBatchSize) {
-      const fired = await this.firePage(refs.slice(i, i + this.config.triggerBatchSize), this.clock.now());
+      const fired = await this.firePage(refs.slice(i, i + this.config.triggerBatchSize), now ?? this.clock.now());
       out.created += fired.created;
       out.next.push(...fired.next);
       out.staged.push(...fired.staged);

@@ -4,6 +4,7 @@ import { DataSource, EntityManager, In, LessThan, QueryDeepPartialEntity, Reposi
 import { ConflictError, NotFoundError } from '../../../common/index.js';
 import { JobDefinition, OverlapPolicy } from '../entities/index.js';
 import { isUniqueViolation } from './db-errors.js';
+import { marks } from './raw-statement.js';
 
 /** Rows changed by a raw UPDATE, for mysql2 ({affectedRows}) and better-sqlite3 ({changes} / [rows, n]). */
 function affectedRows(res: unknown): number {
@@ -193,6 +194,22 @@ export class JobDefinitionRepository {
     const res = await em.query(
       `UPDATE job_definition SET next_fire_time = CASE id ${nextCase} END, last_fire_time = CASE id ${nextCase} END,
          updated_at = ? WHERE ${where}`,
+      params,
+    );
+    return affectedRows(res);
+  }
+
+  /**
+   * Sets each job's next_fire_time back to `next` inside `em` (staged fires taken back, docs/trigger.md "Staging"),
+   * enabled and not completed, version bumped like an edit. @returns the number of rows changed.
+   */
+  async rewind(em: EntityManager, moves: Array<{ id: string; next: number }>, now: number): Promise<number> {
+    if (moves.length === 0) return 0;
+    const params: unknown[] = moves.flatMap((m) => [m.id, m.next]);
+    params.push(now, ...moves.map((m) => m.id));
+    const res = await em.query(
+      `UPDATE job_definition SET next_fire_time = CASE id ${moves.map(() => 'WHEN ? THEN ?').join(' ')} END,
+         enabled = 1, completed_at = NULL, version = version + 1, updated_at = ? WHERE id IN (${marks(moves.length)})`,
       params,
     );
     return affectedRows(res);

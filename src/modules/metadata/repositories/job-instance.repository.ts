@@ -469,14 +469,14 @@ export class JobInstanceRepository {
 
   /**
    * Deletes, inside `em`, those of `ids` still unstarted (status PENDING or DISPATCHED, attempt 1), locking them
-   * first on MySQL. @returns the fire times of the rows removed.
+   * first on MySQL. @returns the job and fire time of each row removed.
    */
-  async deleteUnstarted(em: EntityManager, ids: string[]): Promise<number[]> {
+  async deleteUnstarted(em: EntityManager, ids: string[]): Promise<Array<Pick<JobInstance, 'jobId' | 'fireTime'>>> {
     if (ids.length === 0) return [];
     const qb = em
       .getRepository(JobInstance)
       .createQueryBuilder('i')
-      .select(['i.id', 'i.fireTime'])
+      .select(['i.id', 'i.jobId', 'i.fireTime'])
       .where('i.id IN (:...ids) AND i.status IN (:...s) AND i.attempt = 1 AND i.started_at IS NULL', {
         ids,
         s: [S.PENDING, S.DISPATCHED],
@@ -485,7 +485,7 @@ export class JobInstanceRepository {
     const rows = await qb.getMany();
     if (rows.length === 0) return [];
     await em.getRepository(JobInstance).delete({ id: In(rows.map((r) => r.id)) });
-    return rows.map((r) => r.fireTime);
+    return rows.map((r) => ({ jobId: r.jobId, fireTime: r.fireTime }));
   }
 
   /** The latest fire time the schedule made for a job (SCHEDULE or MISFIRE run rows), or null: its lastFireTime. */
