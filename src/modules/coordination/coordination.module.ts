@@ -34,10 +34,11 @@ const CONCERNS = [LOCKS, NODE_QUEUES, DELAY_QUEUE, NODE_REGISTRY, SEMAPHORES, NO
   providers: [
     {
       provide: REDIS_CLIENT,
-      inject: [RedisService, MetricsService],
-      useFactory: (connections: RedisService, metrics: MetricsService): Redis | null => {
+      // Optional: a module test or a CLI may open Redis without the metrics (nothing to count there).
+      inject: [RedisService, { token: MetricsService, optional: true }],
+      useFactory: (connections: RedisService, metrics?: MetricsService): Redis | null => {
         const client = connections.getOrNil(MAIN_REDIS);
-        if (client) watchRedisErrors(client, (kind) => metrics.redisErrors.inc({ kind }));
+        if (client && metrics) watchRedisErrors(client, (kind) => metrics.redisErrors.inc({ kind }));
         return client;
       },
     },
