@@ -8,7 +8,11 @@ import { CHART, helmTemplate, type K8sObject, parseManifests } from './rendered-
  * admitting a Prometheus of another namespace to every role, typed settings derived from EnvDto's validators,
  * refusals of values that would render a broken release, and each Deployment's rollout strategy.
  */
-const SECRETS = { dbUrl: 'mysql://tw:pw@mariadb:3306/tickwheel', redisUrl: 'redis://redis:6379', secretKey: 'ab'.repeat(32) };
+const SECRETS = {
+  dbUrl: 'mysql://tw:pw@mariadb:3306/tickwheel',
+  redisUrl: 'redis://redis:6379',
+  secretKey: 'ab'.repeat(32),
+};
 
 /** The objects of `helm template` with the given values (secrets added). @throws with helm's stderr on refusal. */
 function render(values: Record<string, unknown>, release = 'tw'): K8sObject[] {
@@ -48,15 +52,19 @@ describe('Helm chart limits and refusals', () => {
     // Each Deployment still finds its own ConfigMap and each HPA its Deployment.
     const names = new Set(keys);
     for (const o of objects.filter((x) => x.kind === 'HorizontalPodAutoscaler'))
-      expect(names.has(`Deployment/${(o.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name}`)).toBe(true);
+      expect(names.has(`Deployment/${(o.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name}`)).toBe(
+        true,
+      );
   });
 
   it('should admit the default metricsFrom (Prometheus of any namespace) to every role, the api pods too', () => {
-    const policies = (values: object) =>
+    const policies = (values: Record<string, unknown>) =>
       render({ networkPolicy: { enabled: true, ...values } }).filter((o) => o.kind === 'NetworkPolicy') as Policy[];
     const peers = (p: Policy) => p.spec.ingress.flatMap((rule) => rule.from ?? []);
     for (const p of policies({})) {
-      const prometheus = peers(p).filter((x) => x.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'prometheus');
+      const prometheus = peers(p).filter(
+        (x) => x.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'prometheus',
+      );
       // The api policy has no `from` without apiFrom (any source); the workers' admits Prometheus across namespaces.
       if (p.metadata.name.endsWith('-workers')) expect(prometheus[0]?.namespaceSelector).toEqual({});
     }
@@ -99,14 +107,18 @@ describe('Helm chart limits and refusals', () => {
     for (const maxUnavailable of [-1, 'one', '150%'])
       expect(() => render({ api: { pdb: { maxUnavailable } } })).toThrow(/\/api\/pdb\/maxUnavailable/);
     expect(() => render({ scheduler: { pdb: { maxUnavailable: '50%' } } })).not.toThrow();
-    const ingress = (path: string) => ({ enabled: true, hosts: ['t.example.com'], paths: [{ path, pathType: 'Prefix' }] });
+    const ingress = (path: string) => ({
+      enabled: true,
+      hosts: ['t.example.com'],
+      paths: [{ path, pathType: 'Prefix' }],
+    });
     for (const path of ['/', '/metrics', '/docs', '/health/ready', '/apix'])
       expect(() => render({ ingress: ingress(path) })).toThrow(/\/ingress\/paths\/0\/path/);
     expect(() => render({ ingress: ingress('/api/v1') })).not.toThrow();
   });
 
   it("should render each role's rollout strategy, keeping capacity by default; extra executors inherit it", () => {
-    const strategies = (values: object) =>
+    const strategies = (values: Record<string, unknown>) =>
       new Map(
         (render(values).filter((o) => o.kind === 'Deployment') as Deploy[]).map((d) => [
           d.metadata.name.replace(/^tw-tickwheel-/, ''),
