@@ -1,6 +1,6 @@
 import { MetricsService } from './metrics.service.js';
 
-/** `name{labels}` of each series of `name` with value 0 (histograms: their _count), as a fresh registry exports them. */
+/** `label=value,...` of each series of `name` at 0 (a histogram: its _count samples). */
 async function zeroSeries(metrics: MetricsService, name: string): Promise<string[]> {
   const family = await metrics.registry.getSingleMetric(name)?.get();
   const sample = String(family?.type) === 'histogram' ? `${name}_count` : name;
@@ -37,7 +37,7 @@ describe('MetricsService series at 0 from the start', () => {
     expect(await zeroSeries(new MetricsService(), name)).toEqual(expected);
   });
 
-  it('should export no execution duration series until an executor names its handlers, then each × outcome', async () => {
+  it('should export no execution series until an executor names its handlers, then handler × outcome', async () => {
     const metrics = new MetricsService();
     const name = 'tickwheel_execution_duration_seconds';
     expect(await zeroSeries(metrics, name)).toEqual([]);
