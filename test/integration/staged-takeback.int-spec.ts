@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { COORDINATION, type CoordinationPort, RedisKeys } from '../../src/modules/coordination/index.js';
@@ -160,5 +161,21 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
     expect(await node.app.get(StagedTakeback).run()).toBeGreaterThan(90); // the newest seconds still go back
     await node.app.get(TriggerService).firePass();
     expect(await holes(id)).toEqual([]);
+  }, 60_000);
+
+  it('should count a committed takeback whose release then fails (the reconciler pushes those fires)', async () => {
+    const now = Date.now();
+    const cron = await job('release-fails', { triggerType: 'CRON', triggerExpr: '0 0 1 1 *' });
+    const gone = await staged(cron, now - 10_000);
+    const trigger = node.app.get(TriggerService);
+    const release = jest.spyOn(trigger, 'release').mockRejectedValueOnce(new Error('redis gone'));
+    try {
+      expect(await node.app.get(StagedTakeback).run()).toBe(1);
+      expect(release).toHaveBeenCalledTimes(1);
+    } finally {
+      release.mockRestore();
+    }
+    expect(await instances.findByIds([gone])).toEqual([]);
+    expect(Number((await jobRow(cron)).next_fire_time)).toBeGreaterThan(now);
   }, 60_000);
 });

@@ -41,6 +41,8 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   private waitingCursor = '';
   /** Nodes holding rows without being registered, and when this reconciler first saw that (epoch ms). */
   private readonly missingSince = new Map<string, number>();
+  /** Whether passes write the leader-only gauges (off once the lead is lost, so a pass in flight writes none). */
+  private reporting = true;
 
   constructor(
     private readonly instances: JobInstanceRepository,
@@ -127,8 +129,21 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     });
   }
 
+  /**
+   * Turns the leader-only gauges (live executors, queue depths, heartbeat ages) on or off; off sets them to
+   * 0 / no series, as on any pod that does not lead (docs/observability.md), also for a pass still in flight.
+   */
+  setReporting(on: boolean): void {
+    this.reporting = on;
+    if (on) return;
+    this.metrics.liveExecutors.set(0);
+    this.metrics.queueDepth.reset();
+    this.metrics.executorHeartbeatAge.reset();
+  }
+
   /** Sets each registered node's heartbeat age (seconds); nodes removed since the last pass drop out. */
   private reportHeartbeatAges(nodes: LiveNode[]): void {
+    if (!this.reporting) return;
     const now = this.clock.now();
     this.metrics.executorHeartbeatAge.reset();
     for (const n of nodes) {
@@ -136,19 +151,25 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     }
   }
 
+  /** Sets the live executor count and each live node's queue depths, at once after reading them all. */
+  private async reportQueues(live: Set<string>): Promise<void> {
+    const depths = await Promise.all(
+      [...live].map(async (node) => ({ node, ...(await this.coordination.queueDepth(node)) })),
+    );
+    if (!this.reporting) return;
+    this.metrics.liveExecutors.set(live.size);
+    this.metrics.queueDepth.reset(); // nodes gone since the last pass drop out
+    for (const d of depths) {
+      this.metrics.queueDepth.set({ node: d.node, list: 'ready' }, d.ready);
+      this.metrics.queueDepth.set({ node: d.node, list: 'processing' }, d.processing);
+    }
+  }
+
   /** Takes back silent nodes' work. @returns when each node still live went quiet (epoch ms). */
   private async reapOfflineNodes(withMetrics: boolean): Promise<number[]> {
     const liveNodes = await this.registry.liveNodes();
     const live = new Set(liveNodes.map((n) => n.nodeId));
-    if (withMetrics) {
-      this.metrics.liveExecutors.set(live.size);
-      this.metrics.queueDepth.reset(); // nodes gone since the last pass drop out
-      for (const nodeId of live) {
-        const depth = await this.coordination.queueDepth(nodeId);
-        this.metrics.queueDepth.set({ node: nodeId, list: 'ready' }, depth.ready);
-        this.metrics.queueDepth.set({ node: nodeId, list: 'processing' }, depth.processing);
-      }
-    }
+    if (withMetrics) await this.reportQueues(live);
     const staleNodes = await this.registry.staleNodes();
     if (withMetrics) this.reportHeartbeatAges([...liveNodes, ...staleNodes]);
     const stale = staleNodes.map((n) => n.nodeId);

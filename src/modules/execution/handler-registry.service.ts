@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { ErrorCode, SchedulerError } from '../../common/index.js';
+import { MetricsService } from '../observability/index.js';
 import { BUILTIN_HANDLERS } from './builtin/builtin-params.js';
 import { HttpJobHandler } from './builtin/http.handler.js';
 import { NoopJobHandler } from './builtin/noop.handler.js';
@@ -15,13 +16,17 @@ const BUILTIN_CLASSES: ReadonlySet<unknown> = new Set([HttpJobHandler, NoopJobHa
  * Finds every `@JobHandler` provider of the application at module init (before the first claim), and
  * refuses to boot on a duplicate name, an invalid name, a class without `execute()`, or a name of a built-in
  * handler (`noop`, `http`, `shell`: reserved, see BUILTIN_HANDLERS) on a class that is not that built-in.
+ * Each handler's execution duration series start at 0 for every outcome.
  */
 @Injectable()
 export class HandlerRegistry implements OnModuleInit {
   private readonly logger = new Logger(HandlerRegistry.name);
   private readonly handlers = new Map<string, JobHandlerImpl>();
 
-  constructor(private readonly discovery: DiscoveryService) {}
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly metrics: MetricsService,
+  ) {}
 
   onModuleInit(): void {
     for (const wrapper of this.discovery.getProviders({ metadataKey: JobHandler.KEY })) {
@@ -43,6 +48,7 @@ export class HandlerRegistry implements OnModuleInit {
       this.handlers.set(name, instance);
     }
     this.logger.log(`handlers: ${this.names().join(', ') || '(none)'}`);
+    this.metrics.zeroExecutions(this.names()); // a quiet handler's first failures show in rate()
   }
 
   /** Sorted handler names (what the node advertises). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { KNOWN_LABELS, EXECUTION_OUTCOMES } from './metric-labels.js';
 
 /**
  * Prometheus metrics (docs/observability.md). One registry per application instance (not prom-client's global one),
@@ -192,8 +193,32 @@ export class MetricsService {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tickwheel_' });
-    // Error series exist at 0 from the start: increase() cannot see a series' first sample as an increase.
-    for (const kind of ['conflict', 'connection', 'other'] as const) this.dbErrors.inc({ kind }, 0);
-    for (const kind of ['connection', 'command'] as const) this.redisErrors.inc({ kind }, 0);
+    // Series whose label values are known exist at 0 from the start: increase() and rate() cannot see a
+    // series' first sample as an increase, so a pod's first event would otherwise go unseen.
+    const counters = {
+      instancesFinished: this.instancesFinished,
+      misfires: this.misfires,
+      leaseExpiries: this.leaseExpiries,
+      rowsQuarantined: this.rowsQuarantined,
+      progressWrites: this.progressWrites,
+      callbackDeliveries: this.callbackDeliveries,
+      handlerLogLinesDropped: this.handlerLogLinesDropped,
+      retentionRowsRemoved: this.retentionRowsRemoved,
+      dbErrors: this.dbErrors,
+      redisErrors: this.redisErrors,
+    } satisfies Record<keyof typeof KNOWN_LABELS, Counter<string>>;
+    for (const [key, counter] of Object.entries(counters)) {
+      const { label, values } = KNOWN_LABELS[key as keyof typeof KNOWN_LABELS];
+      for (const value of values) (counter as Counter<string>).inc({ [label]: value }, 0);
+    }
+  }
+
+  /**
+   * Creates the execution duration series of each of `handlers` (the handlers an executor serves) for every
+   * outcome, at 0, so TickwheelTaskFailureRateHigh sees a quiet handler's first failures.
+   */
+  zeroExecutions(handlers: readonly string[]): void {
+    for (const handler of handlers)
+      for (const outcome of EXECUTION_OUTCOMES) this.executionSeconds.zero({ handler, outcome });
   }
 }

@@ -4,7 +4,7 @@ import { advanceSettled, settle } from '../../../test/fakes/settle.js';
 import type { AppConfig } from '../../config/index.js';
 import type { ReconcilerService } from '../dispatch/index.js';
 import type { JobDefinitionRepository, JobInstanceRepository } from '../metadata/index.js';
-import type { MetricsService } from '../observability/index.js';
+import { MetricsService } from '../observability/index.js';
 import type { DueDetectorService } from './due-detector.service.js';
 import type { JobSignals } from './job-signals.service.js';
 import type { LeaderElectionService } from './leader-election.service.js';
@@ -25,6 +25,9 @@ describe('SchedulerLoopService maintenance cadence', () => {
   let checks: number[];
   let failAt: Set<number>;
   let leading: (leader: boolean) => void;
+  /** The reconciler's leader-only gauge reporting, as the loop turned it. */
+  let reporting: boolean[];
+  let metrics: MetricsService;
   let sut: SchedulerLoopService;
 
   beforeEach(async () => {
@@ -32,6 +35,7 @@ describe('SchedulerLoopService maintenance cadence', () => {
     passes = [];
     checks = [];
     failAt = new Set();
+    reporting = [];
     const leader = {
       owner: 'o-1',
       onChange: (fn: (leader: boolean) => void) => (leading = fn),
@@ -44,6 +48,7 @@ describe('SchedulerLoopService maintenance cadence', () => {
         if (failAt.has(at)) throw new Error('database gone');
       },
       pumpDelayed: async () => 0,
+      setReporting: (on: boolean) => reporting.push(on),
     } as unknown as ReconcilerService;
     const detector = { check: async () => void checks.push(clock.now() - T0) } as unknown as DueDetectorService;
     const signals = {
@@ -75,10 +80,7 @@ describe('SchedulerLoopService maintenance cadence', () => {
       signals,
       { findDueRefs: async () => [] } as unknown as JobDefinitionRepository,
       { findStaged: async () => [] } as unknown as JobInstanceRepository,
-      {
-        wheelSize: { set: () => undefined },
-        executorHeartbeatAge: { reset: () => undefined },
-      } as unknown as MetricsService,
+      (metrics = new MetricsService()),
       registry,
       config,
       clock,
@@ -118,5 +120,26 @@ describe('SchedulerLoopService maintenance cadence', () => {
     await settle();
     await runUntil(4 * INTERVAL_MS + INTERVAL_MS / 2);
     expect(passes).toEqual([0, INTERVAL_MS, 3 * INTERVAL_MS, 4 * INTERVAL_MS]);
+  });
+
+  it('should turn the leader-only gauges off when it loses the lead, before a pass in flight ends', async () => {
+    let open = () => undefined as void;
+    const inPass = new Promise<void>((resolve) => (open = resolve));
+    const pass = sut['reconciler'].reconcileOnce;
+    sut['reconciler'].reconcileOnce = async () => {
+      await pass();
+      if (clock.now() - T0 === INTERVAL_MS * 2) await inPass;
+    };
+    await runUntil(2 * INTERVAL_MS);
+    metrics.wheelSize.set(3);
+    expect(reporting).toEqual([true]);
+    leading(false); // the pass at +2 intervals is still running
+    expect(reporting).toEqual([true, false]);
+    expect((await metrics.wheelSize.get()).values[0].value).toBe(0);
+    open();
+    await settle();
+    expect(reporting).toEqual([true, false]); // the pass ending does not turn them on again
+    leading(true);
+    expect(reporting).toEqual([true, false, true]);
   });
 });

@@ -100,6 +100,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     if (this.running) return;
     this.running = true;
     this.leadingSince = this.clock.now();
+    this.reconciler.setReporting(true);
     const { triggerTickMs, reconcileIntervalMs, triggerScanIntervalMs } = this.config;
     this.wheel = new WheelTimer<WheelItem>({
       tickMs: triggerTickMs,
@@ -155,7 +156,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.held.clear();
     this.queue = [];
     this.metrics.wheelSize.set(0);
-    this.metrics.executorHeartbeatAge.reset(); // only the leader reports it; a former leader's ages would freeze
+    this.reconciler.setReporting(false); // only the leader reports them; a former leader's values would freeze
   }
 
   /** Page scan of fires due within the horizon onto the wheel. */

@@ -105,7 +105,14 @@ export class StagedTakeback {
       );
       return { taken: removed.length, jobs: refs.length, staged: fired.staged };
     });
-    await this.trigger.release(staged);
+    // The takeback committed: a failed release leaves its fires to the reconciler, not the count.
+    await this.trigger
+      .release(staged)
+      .catch((err: Error) =>
+        this.logger.error(
+          `releasing ${staged.length} taken-back fire(s) failed, left to the reconciler: ${err.message}`,
+        ),
+      );
     return { taken, jobs };
   }
 }

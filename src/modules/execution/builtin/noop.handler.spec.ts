@@ -2,6 +2,7 @@ import { Test } from '@nestjs/testing';
 import { DiscoveryModule } from '@nestjs/core';
 import { APP_CONFIG, loadConfig } from '../../../config/index.js';
 import { EgressModule } from '../../egress/index.js';
+import { MetricsService } from '../../observability/index.js';
 import { builtinHandlers } from '../execution.module.js';
 import { HandlerRegistry } from '../handler-registry.service.js';
 import type { JobContext } from '../job-context.js';
@@ -29,13 +30,19 @@ async function registeredNames(opts: Parameters<typeof builtinHandlers>[0]): Pro
   const config = { provide: APP_CONFIG, useValue: loaded };
   const mod = await Test.createTestingModule({
     imports: [DiscoveryModule, EgressModule.forConfig(loaded)],
-    providers: [config, HandlerRegistry, ...builtinHandlers(opts)],
+    providers: [config, MetricsService, HandlerRegistry, ...builtinHandlers(opts)],
   }).compile();
   await mod.init();
   const names = mod.get(HandlerRegistry).names();
+  seriesAtZero = (await mod.get(MetricsService).executionSeconds.get()).values
+    .filter((v) => v.metricName === 'tickwheel_execution_duration_seconds_count' && v.value === 0)
+    .map((v) => `${v.labels.handler} ${v.labels.outcome}`);
   await mod.close();
   return names;
 }
+
+/** The execution duration series (handler and outcome) the last registry booted exported at 0. */
+let seriesAtZero: string[] = [];
 
 describe('NoopJobHandler', () => {
   it('should succeed at once with a tiny constant result, whatever the params', async () => {
@@ -69,5 +76,11 @@ describe('NoopJobHandler', () => {
     expect(await registeredNames({ http: false, shell: false })).toEqual(['noop']);
     expect(await registeredNames({})).toEqual(['http', 'noop']);
     expect(await registeredNames({ http: true, shell: true })).toEqual(['http', 'noop', 'shell']);
+  });
+
+  it("should start each registered handler's execution duration series at 0 for every outcome", async () => {
+    await registeredNames({});
+    const outcomes = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED', 'HANDED_BACK'];
+    expect(seriesAtZero.sort()).toEqual(['http', 'noop'].flatMap((h) => outcomes.map((o) => `${h} ${o}`)).sort());
   });
 });
