@@ -197,7 +197,8 @@ describe.each(SHAPES)('audit (%s)', (_shape, env) => {
           'aud-new-%',
           other.appId,
         ]),
-        await node.ds.query('SELECT COUNT(*) AS n FROM audit_log'),
+        // This namespace's only: other suites write audit rows into the shared database meanwhile.
+        await node.ds.query('SELECT COUNT(*) AS n FROM audit_log WHERE namespace = ?', [node.config.namespace]),
       ]);
     const before = await snapshot();
     const repo = node.app.get(AuditLogRepository);
