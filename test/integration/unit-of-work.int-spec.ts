@@ -155,3 +155,61 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
     ]);
   });
 });
+
+/**
+ * lockRetries on the real MariaDB: two units lock two rows in opposite orders, so InnoDB picks one as the deadlock
+ * victim (1213) and rolls it back whole; with lockRetries the victim runs again and both commit.
+ */
+describe('UnitOfWork lockRetries (mysql)', () => {
+  const ns = uniqueNamespace('int-uow-locks');
+  const table = `uow_lock_${ns.replace(/[^a-z0-9]/g, '_')}`;
+  let db: MetadataDb;
+  let uow: UnitOfWork;
+
+  beforeAll(async () => {
+    db = await openMetadataDb('mysql', ns);
+    uow = UnitOfWork.for(db.ds);
+    await db.ds.query(`CREATE TABLE ${table} (id INT PRIMARY KEY, n INT NOT NULL) ENGINE=InnoDB`);
+  });
+
+  beforeEach(() => db.ds.query(`REPLACE INTO ${table} VALUES (1, 0), (2, 0)`));
+
+  afterAll(async () => {
+    await db.ds.query(`DROP TABLE IF EXISTS ${table}`);
+    await db.close();
+  });
+
+  /** Two units crossing on rows 1 and 2; `runs` counts each unit's executions. */
+  async function cross(options: { lockRetries?: number }): Promise<{ results: string[]; runs: number[] }> {
+    const runs = [0, 0];
+    let arrived = 0;
+    let release!: () => void;
+    const bothHoldOne = new Promise<void>((r) => (release = r));
+    const unit = (i: number, first: number, second: number) =>
+      uow.run(async (tx) => {
+        runs[i]++;
+        await tx.query(`UPDATE ${table} SET n = n + 1 WHERE id = ?`, [first]);
+        if (++arrived === 2) release();
+        await bothHoldOne; // a rerun finds it resolved and goes on
+        await tx.query(`UPDATE ${table} SET n = n + 1 WHERE id = ?`, [second]);
+      }, options);
+    const settled = await Promise.allSettled([unit(0, 1, 2), unit(1, 2, 1)]);
+    const results = settled.map((s) =>
+      s.status === 'fulfilled' ? 'ok' : String((s.reason as { driverError?: { errno?: number } }).driverError?.errno),
+    );
+    return { results, runs };
+  }
+
+  it('should fail the deadlock victim without lockRetries', async () => {
+    const { results } = await cross({});
+    expect(results.sort()).toEqual(['1213', 'ok']);
+  });
+
+  it('should run the victim again after its rollback and commit both with lockRetries', async () => {
+    const { results, runs } = await cross({ lockRetries: 2 });
+    expect(results).toEqual(['ok', 'ok']);
+    expect(runs.sort()).toEqual([1, 2]);
+    const rows: Array<{ n: number }> = await db.ds.query(`SELECT n FROM ${table} ORDER BY id`);
+    expect(rows.map((r) => Number(r.n))).toEqual([2, 2]); // the victim's first run left nothing behind
+  });
+});

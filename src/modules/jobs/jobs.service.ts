@@ -27,7 +27,8 @@ import { jobTarget, refuseNulls, validateDefinition } from './job-rules.js';
 
 const SCHEDULE_FIELDS = ['triggerType', 'triggerExpr', 'timeZone'] as const;
 /** An edit's DELETE of staged fires then locks no gaps. */
-const READ_COMMITTED = { isolation: 'READ COMMITTED' } as const;
+// A deadlock with a firing page or another edit rolls the unit back whole: it runs again instead of answering 500.
+const READ_COMMITTED = { isolation: 'READ COMMITTED', lockRetries: 3 } as const;
 
 /** Fields whose change can raise a job's instances per minute (JOB_MAX_INSTANCES_PER_MINUTE). */
 const FAN_OUT_FIELDS = [...SCHEDULE_FIELDS, 'shardTotal', 'routingStrategy'] as const;

@@ -1,14 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager } from 'typeorm';
-import { withDbRetry } from '../repositories/db-errors.js';
+import { isLockConflict, withDbRetry } from '../repositories/db-errors.js';
 
 /** The transaction handle a unit of work hands to repositories (opaque to other modules). */
 export type Tx = EntityManager;
 
-/** `isolation`: MySQL only (SQLite is serializable). `retryMs`: rerun after transient errors (withDbRetry). */
+/**
+ * `isolation`: MySQL only (SQLite is serializable). `retryMs`: rerun after transient errors (withDbRetry).
+ * `lockRetries`: rerun up to that many times after a deadlock or lock-wait timeout only (InnoDB rolled the whole
+ * unit back, so a rerun cannot double a write; a lost connection is not retried: its commit may have happened).
+ */
 export interface UnitOfWorkOptions {
   isolation?: 'READ COMMITTED';
   retryMs?: number;
+  lockRetries?: number;
 }
 
 interface Open {
@@ -48,6 +53,7 @@ export class UnitOfWork {
     const outer = current.getStore();
     if (outer?.open && outer.ds === this.ds) return fn(outer.tx);
     const once = (): Promise<T> => this.begin(fn, options.isolation);
+    if (options.lockRetries !== undefined) return retryLockConflicts(once, options.lockRetries);
     return options.retryMs === undefined ? once() : withDbRetry(once, options.retryMs);
   }
 
@@ -69,5 +75,16 @@ export class UnitOfWork {
     );
     this.tail = run.catch(() => undefined);
     return run;
+  }
+}
+
+/** Runs `once`, again after each deadlock or lock-wait timeout, at most `retries` more times. */
+async function retryLockConflicts<T>(once: () => Promise<T>, retries: number): Promise<T> {
+  for (let left = retries; ; left--) {
+    try {
+      return await once();
+    } catch (err) {
+      if (left <= 0 || !isLockConflict(err)) throw err;
+    }
   }
 }
