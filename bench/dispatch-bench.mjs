@@ -202,7 +202,7 @@ async function waitExecutors(client, count, timeoutMs = 60_000) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const r = await client.request('GET', '/api/nodes').catch(() => null);
-    const live = r?.status === 200 ? r.body.filter((n) => n.handlers?.includes('noop')) : [];
+    const live = r?.status === 200 ? r.body.items.filter((n) => n.handlers?.includes('noop')) : [];
     if (live.length >= count) return live.map((n) => n.nodeId);
     if (Date.now() > end)
       throw new Error(

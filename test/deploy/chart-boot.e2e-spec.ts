@@ -138,7 +138,7 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
     // One client per api pod, as the api Service would spread requests over them.
     clients = byDeployment('-api').map((p) => new TickwheelClient({ baseUrl: p.url, appId: `${ns}-app`, secret }));
     type Node = { host: string; handlers: string[] };
-    const nodes = async () => (await clients[0].request<Node[]>('GET', '/api/nodes')).body;
+    const nodes = async () => (await clients[0].request<{ items: Node[] }>('GET', '/api/nodes')).body.items;
     await waitFor('the executor pods live', async () => (await nodes()).length === EXECUTORS.length, 20_000);
     const seen = Object.fromEntries((await nodes()).map((n) => [n.host, [...n.handlers].sort()]));
     expect(seen).toEqual({
@@ -193,7 +193,7 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
     expect(EXECUTORS.filter((e) => e !== GREETING).map((e) => perPod.get(e) ?? 0)).not.toContain(0);
 
     const fires = async () =>
-      (await api(0).request<TaskView[]>('GET', `/api/jobs/${cron.body.id}/instances?limit=50`)).body;
+      (await api(0).request<{ items: TaskView[] }>('GET', `/api/jobs/${cron.body.id}/instances?limit=50`)).body.items;
     await waitFor(
       'three cron fires done',
       async () => (await fires()).filter((f) => f.status === 'SUCCESS').length >= 3,

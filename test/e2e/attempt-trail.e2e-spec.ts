@@ -89,8 +89,12 @@ describe('attempt trail in the API (standalone)', () => {
       404,
     );
     expect((await client.request('GET', '/api/jobs/trail/instances/no-such-instance')).status).toBe(404);
-    const list = await client.request<View[]>('GET', '/api/jobs/trail/instances');
-    expect(list.body).toHaveLength(1);
-    expect(list.body[0].attempts).toBeUndefined();
+    const list = await client.request<{ total: number; items: View[]; nextCursor: string | null }>(
+      'GET',
+      '/api/jobs/trail/instances',
+    );
+    expect(list.body).toMatchObject({ total: 1, nextCursor: null });
+    expect(list.body.items).toHaveLength(1);
+    expect(list.body.items[0].attempts).toBeUndefined();
   }, 90_000);
 });

@@ -13,7 +13,7 @@ type Row = {
   after: unknown;
   createdAt: string;
 };
-type Page = { total: number; items: Row[] };
+type Page = { total: number; items: Row[]; nextCursor: string | null };
 const TOKEN = 'Bearer top-secret-token-1';
 const TOKEN2 = 'Bearer top-secret-token-2';
 const secretParams = (url: string, token: string, extra: Record<string, unknown> = {}) => ({
@@ -172,6 +172,20 @@ describe.each(SHAPES)('audit (%s)', (_shape, env) => {
     expect((await admin.request<Page>('GET', `/api/audit?jobId=${job.id}&to=${create.createdAt}`)).body.total).toBe(1);
     const second = (await admin.request<Page>('GET', `/api/audit?jobId=${job.id}&offset=1&limit=1`)).body;
     expect([second.total, second.items.map((r) => r.appId)]).toEqual([3, [a.appId]]);
+    // Keyset pages: limit=1 three times through nextCursor gives the same rows as the one page, then null.
+    const walked: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const q: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+      const page = (await admin.request<Page>('GET', `/api/audit?jobId=${job.id}&limit=1${q}`)).body;
+      expect(page.total).toBe(3);
+      walked.push(...page.items.map((r) => r.id));
+      cursor = page.nextCursor;
+    }
+    expect(walked).toEqual(byJob.items.map((r) => r.id));
+    expectProblem(await admin.request('GET', '/api/audit?cursor=nope'), 400, { field: 'cursor' });
+    const one = (await admin.request<Page>('GET', `/api/audit?jobId=${job.id}&limit=1`)).body.nextCursor as string;
+    expectProblem(await admin.request('GET', `/api/audit?cursor=${one}&offset=1`), 400, { field: 'cursor' });
     expectProblem(await admin.request('GET', '/api/audit?from=yesterday'), 400, { field: 'from' });
     expectProblem(await admin.request('GET', `/api/audit?from=${t0}&to=2020-01-01T00:00:00Z`), 400, { field: 'to' });
     expectProblem(await admin.request('GET', '/api/audit?limit=501'), 400, { field: 'limit' });
@@ -262,6 +276,7 @@ describe('audit stays in its namespace (cluster)', () => {
       expect((await awayAdmin.request<Page>('GET', `/api/audit?appId=${a.appId}`)).body).toEqual({
         total: 0,
         items: [],
+        nextCursor: null,
       });
     } finally {
       await away.close();

@@ -156,7 +156,7 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
 
     // B sees none of A's, cannot delete them, cannot name A without admin, and its own do not touch A's.
     const before = await rows();
-    expect((await b.request('GET', '/api/callbacks')).body).toEqual({ items: [] });
+    expect((await b.request('GET', '/api/callbacks')).body).toEqual({ total: 0, items: [] });
     expectProblem(await b.request('DELETE', '/api/callbacks'), 404);
     expectProblem(await b.request('DELETE', '/api/callbacks?handler=noop'), 404);
     expectProblem(await b.request('GET', `/api/callbacks?appId=${run}-a`), 403, { scope: 'admin' });
@@ -178,7 +178,7 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
     expect((await a.request('DELETE', '/api/callbacks?handler=noop')).status).toBe(204);
     expect((await a.request('DELETE', '/api/callbacks')).status).toBe(204);
     expectProblem(await a.request('DELETE', '/api/callbacks'), 404);
-    expect((await a.request('GET', '/api/callbacks')).body).toEqual({ items: [] });
+    expect((await a.request('GET', '/api/callbacks')).body).toEqual({ total: 0, items: [] });
     expect((await b.request<{ items: Registration[] }>('GET', '/api/callbacks')).body.items).toHaveLength(1);
 
     const actions = await auditActions(`${run}-a`);
@@ -278,8 +278,11 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
     expectProblem(await c.request('POST', `/api/jobs/${created.body.id}/instances/nope/callback/redeliver`), 404);
     expectProblem(await b.request('POST', `${path}/callback/redeliver`), 404);
     const delivery = await writeDelivery(id, `${run}-c`, HOOK);
-    const list = await c.request<Array<Task & { callback: CallbackView }>>('GET', '/api/jobs/fired/instances');
-    expect(list.body).toMatchObject([{ instanceId: id, callbackUrl: HOOK, callback: { deliveryId: delivery } }]);
+    const list = await c.request<{ items: Array<Task & { callback: CallbackView }> }>(
+      'GET',
+      '/api/jobs/fired/instances',
+    );
+    expect(list.body.items).toMatchObject([{ instanceId: id, callbackUrl: HOOK, callback: { deliveryId: delivery } }]);
     expect((await c.request<Task>('GET', path)).body.callback).toMatchObject({ deliveryId: delivery, attempts: 3 });
     const res = await c.request<CallbackView>('POST', `${path}/callback/redeliver`);
     expect(res.status).toBe(202);

@@ -42,7 +42,7 @@ describe('checkpoints of a sharded job', () => {
     await waitFor(
       'executor to advertise ckpt.shard',
       async () =>
-        (await client.request<Array<{ handlers: string[] }>>('GET', '/api/nodes')).body.some((n) =>
+        (await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes')).body.items.some((n) =>
           n.handlers.includes('ckpt.shard'),
         ),
       30_000,

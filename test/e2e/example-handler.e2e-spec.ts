@@ -24,8 +24,8 @@ describe('examples/greeting: an application that runs its own @JobHandler as an 
     await waitFor(
       'executor to advertise greeting.hello',
       async () => {
-        const nodes = await client.request<Array<{ handlers: string[] }>>('GET', '/api/nodes');
-        return nodes.body.some((n) => n.handlers.includes('greeting.hello'));
+        const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes');
+        return nodes.body.items.some((n) => n.handlers.includes('greeting.hello'));
       },
       30_000,
     );

@@ -71,8 +71,8 @@ describe('finishing group with a result too large for the result column (MariaDB
     await waitFor(
       'executor to advertise shape.result',
       async () => {
-        const nodes = await client.request<Array<{ handlers: string[] }>>('GET', '/api/nodes');
-        return nodes.body.some((n) => n.handlers.includes('shape.result'));
+        const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes');
+        return nodes.body.items.some((n) => n.handlers.includes('shape.result'));
       },
       30_000,
     );

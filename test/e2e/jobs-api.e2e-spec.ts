@@ -69,7 +69,7 @@ async function awaitManualSuccess(
   await waitFor(
     `manual instance of ${code} to succeed`,
     async () => {
-      instances = (await client.request<Task[]>('GET', `/api/jobs/${jobId}/instances`)).body;
+      instances = (await client.request<{ items: Task[] }>('GET', `/api/jobs/${jobId}/instances`)).body.items;
       return instances.some((i) => i.requestId === requestId && i.status === 'SUCCESS');
     },
     60_000,

@@ -98,8 +98,8 @@ describe('an instance re-claimed on the node where its old attempt still runs (M
     await waitFor(
       'executor to advertise reclaim.hold',
       async () => {
-        const nodes = await client.request<Array<{ handlers: string[] }>>('GET', '/api/nodes');
-        return nodes.body.some((n) => n.handlers.includes('reclaim.hold'));
+        const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes');
+        return nodes.body.items.some((n) => n.handlers.includes('reclaim.hold'));
       },
       30_000,
     );

@@ -37,8 +37,8 @@ describe('routing strategies (cluster shape, two executors)', () => {
     await waitFor(
       'both executors registered',
       async () => {
-        const res = await client.request<Array<{ nodeId: string }>>('GET', '/api/nodes');
-        return Array.isArray(res.body) && res.body.length === 2;
+        const res = await client.request<{ total: number; items: Array<{ nodeId: string }> }>('GET', '/api/nodes');
+        return res.body.total === 2 && res.body.items.length === 2;
       },
       30_000,
       100,
@@ -173,12 +173,12 @@ describe('routing strategies (cluster shape, two executors)', () => {
     ]);
     const byFire = new Map<number, Row[]>();
     for (const r of rows) byFire.set(r.fire_time, [...(byFire.get(r.fire_time) ?? []), r]);
-    const listed = await client.request<Array<{ shardIndex: number; shardTotal: number }>>(
+    const listed = await client.request<{ items: Array<{ shardIndex: number; shardTotal: number }> }>(
       'GET',
       `/api/jobs/${jobId}/instances?limit=3`,
     );
-    expect(listed.body.map((v) => v.shardTotal)).toEqual([3, 3, 3]);
-    expect(listed.body.every((v) => v.shardIndex >= 0 && v.shardIndex < 3)).toBe(true);
+    expect(listed.body.items.map((v) => v.shardTotal)).toEqual([3, 3, 3]);
+    expect(listed.body.items.every((v) => v.shardIndex >= 0 && v.shardIndex < 3)).toBe(true);
     for (const [, shards] of byFire) {
       expect(shards.map((s) => s.shard_index).sort()).toEqual([0, 1, 2]);
       for (const s of shards) {
@@ -257,8 +257,8 @@ describe('routing strategies (cluster shape, two executors)', () => {
 
   /** The node id an executor test node registered with. */
   async function nodeIdOf(node: TestNode): Promise<string> {
-    const res = await client.request<Array<{ nodeId: string }>>('GET', '/api/nodes');
+    const res = await client.request<{ items: Array<{ nodeId: string }> }>('GET', '/api/nodes');
     const prefix = node.config.nodeName;
-    return (res.body.find((n) => n.nodeId.startsWith(`${prefix}-`)) as { nodeId: string }).nodeId;
+    return (res.body.items.find((n) => n.nodeId.startsWith(`${prefix}-`)) as { nodeId: string }).nodeId;
   }
 });

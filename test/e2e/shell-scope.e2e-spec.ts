@@ -201,7 +201,7 @@ describe('shell is never accepted to wait for an executor (cluster)', () => {
         clusterEnv(ns, { ROLES: 'executor', TICKWHEEL_ALLOW_SHELL: 'true', LOG_LEVEL: 'error' }),
       );
       await waitFor('the shell executor to be live', async () =>
-        (await shelly.request<Array<{ handlers: string[] }>>('GET', '/api/nodes')).body.some((n) =>
+        (await shelly.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes')).body.items.some((n) =>
           n.handlers.includes('shell'),
         ),
       );

@@ -113,9 +113,23 @@ export class JobRunsService {
     return { instance, attempts: await this.attempts.listForInstance(instance.id) };
   }
 
-  /** A page of the job's instances, newest fire first. @throws NotFoundError */
-  async instancesOf(caller: Caller, ref: JobRef, offset: number, limit: number): Promise<JobInstance[]> {
-    return this.instances.listByJob((await this.jobs.find(caller, ref)).id, offset, limit);
+  /**
+   * A page of the job's instances, newest fire first (after `after` when given: keyset), and how many the job
+   * has. @throws NotFoundError
+   */
+  async instancesOf(
+    caller: Caller,
+    ref: JobRef,
+    offset: number,
+    limit: number,
+    after?: { fireTime: number; shardIndex: number },
+  ): Promise<{ rows: JobInstance[]; total: number }> {
+    const jobId = (await this.jobs.find(caller, ref)).id;
+    const [rows, total] = await Promise.all([
+      this.instances.listByJob(jobId, offset, limit, after),
+      this.instances.countByJob(jobId),
+    ]);
+    return { rows, total };
   }
 
   /** Cancels one instance (CancelService) with its audit row; an ended one is unchanged. @throws NotFoundError */

@@ -88,7 +88,7 @@ export function callbackCases(h: Hostile): void {
     expect((await h.a.request('POST', '/api/callbacks/register', { url })).status).toBe(200);
     expect((await h.a.request('POST', '/api/callbacks/register', { url, handler: 'noop' })).status).toBe(200);
     await h.unchanged(async () => {
-      expect((await h.b.request('GET', '/api/callbacks')).body).toEqual({ items: [] });
+      expect((await h.b.request('GET', '/api/callbacks')).body).toEqual({ total: 0, items: [] });
       refused(await h.b.request('DELETE', '/api/callbacks'), 404, 'NOT_FOUND');
       refused(await h.b.request('DELETE', '/api/callbacks?handler=noop'), 404, 'NOT_FOUND');
       for (const [method, path] of [

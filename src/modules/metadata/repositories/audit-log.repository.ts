@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Between, DataSource, EntityManager, FindOptionsWhere, QueryDeepPartialEntity, Repository } from 'typeorm';
+import { DataSource, EntityManager, QueryDeepPartialEntity, Repository } from 'typeorm';
 import { fitJson, newId, TEXT_COLUMN_BYTES } from '../../../common/index.js';
 import { AuditLog } from '../entities/index.js';
 
@@ -27,6 +27,8 @@ export interface AuditQuery {
   to?: number;
   offset: number;
   limit: number;
+  /** Keyset: only rows after this one in the list's order (createdAt desc, id desc). */
+  after?: { at: number; id: string };
 }
 
 /** Append-only audit_log (docs/data-model.md). */
@@ -61,16 +63,23 @@ export class AuditLogRepository {
     return this.repo.find({ where: { targetType, targetId }, order: { createdAt: 'ASC' } });
   }
 
-  /** Rows of `q.namespace` matching every filter given, newest first (then by id), and how many match. */
-  find(q: AuditQuery): Promise<[AuditLog[], number]> {
-    const where: FindOptionsWhere<AuditLog> = { namespace: q.namespace };
-    if (q.appId !== undefined) where.appId = q.appId;
-    if (q.targetType !== undefined) where.targetType = q.targetType;
-    if (q.targetId !== undefined) where.targetId = q.targetId;
-    if (q.action !== undefined) where.action = q.action;
-    if (q.from !== undefined || q.to !== undefined) {
-      where.createdAt = Between(q.from ?? 0, q.to ?? Number.MAX_SAFE_INTEGER);
+  /**
+   * Rows of `q.namespace` matching every filter given, newest first then by id descending (a total order, so a
+   * keyset page after `q.after` is exact), and how many match (without `after`).
+   */
+  async find(q: AuditQuery): Promise<[AuditLog[], number]> {
+    const qb = this.repo.createQueryBuilder('a').where('a.namespace = :ns', { ns: q.namespace });
+    if (q.appId !== undefined) qb.andWhere('a.appId = :appId', { appId: q.appId });
+    if (q.targetType !== undefined) qb.andWhere('a.targetType = :tt', { tt: q.targetType });
+    if (q.targetId !== undefined) qb.andWhere('a.targetId = :tid', { tid: q.targetId });
+    if (q.action !== undefined) qb.andWhere('a.action = :action', { action: q.action });
+    if (q.from !== undefined) qb.andWhere('a.createdAt >= :from', { from: q.from });
+    if (q.to !== undefined) qb.andWhere('a.createdAt <= :to', { to: q.to });
+    const total = await qb.getCount();
+    if (q.after) {
+      qb.andWhere('(a.createdAt < :at OR (a.createdAt = :at AND a.id < :aid))', { at: q.after.at, aid: q.after.id });
     }
-    return this.repo.findAndCount({ where, order: { createdAt: 'DESC', id: 'DESC' }, skip: q.offset, take: q.limit });
+    const rows = await qb.orderBy('a.createdAt', 'DESC').addOrderBy('a.id', 'DESC').offset(q.offset).limit(q.limit);
+    return [await rows.getMany(), total];
   }
 }

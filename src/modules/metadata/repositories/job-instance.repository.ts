@@ -528,9 +528,29 @@ export class JobInstanceRepository {
     return rows.map((r) => r.nodeId).filter((n): n is string => !!n);
   }
 
-  /** Instances of a job, newest fire first: `limit` of them after skipping `offset`. */
-  listByJob(jobId: string, offset: number, limit: number): Promise<JobInstance[]> {
-    return this.repo.find({ where: { jobId }, order: { fireTime: 'DESC' }, skip: offset, take: limit });
+  /**
+   * Instances of a job, newest fire first then highest shard (unique per job: uq_job_instance_fire, so the
+   * order is total and a keyset page is exact): `limit` of them after skipping `offset`, or after `after`.
+   */
+  listByJob(
+    jobId: string,
+    offset: number,
+    limit: number,
+    after?: { fireTime: number; shardIndex: number },
+  ): Promise<JobInstance[]> {
+    const qb = this.repo.createQueryBuilder('i').where('i.jobId = :jobId', { jobId });
+    if (after) {
+      qb.andWhere('(i.fireTime < :f OR (i.fireTime = :f AND i.shardIndex < :s))', {
+        f: after.fireTime,
+        s: after.shardIndex,
+      });
+    }
+    return qb.orderBy('i.fireTime', 'DESC').addOrderBy('i.shardIndex', 'DESC').offset(offset).limit(limit).getMany();
+  }
+
+  /** How many instances job `jobId` has. */
+  countByJob(jobId: string): Promise<number> {
+    return this.repo.count({ where: { jobId } });
   }
 
   /**

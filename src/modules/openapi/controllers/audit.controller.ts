@@ -5,6 +5,8 @@ import { Scope } from '../../metadata/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { AuditPageDto, AuditQueryDto, AuditRowDto } from '../dto/audit.dto.js';
+import { decodeCursor, encodeCursor } from '../dto/list.dto.js';
+import { ApiProblem } from '../dto/problem.dto.js';
 import { AuditService } from '../../jobs/index.js';
 
 /** The audit log of this namespace (README "Audit"), for admins. */
@@ -17,26 +19,36 @@ export class AuditController {
 
   @Get()
   @ApiOperation({
-    summary: "Read the namespace's audit log, newest first",
+    summary: "Read the namespace's audit log, newest first (paged by cursor, or offset, and limit)",
     description:
       'Who (appId) changed what (action, target), when, with before/after snapshots (secrets redacted). Every ' +
       'filter given must hold; from/to are inclusive.',
   })
   @ApiOkResponse({ type: AuditPageDto })
+  @ApiProblem(400, 'A bad filter or page (appId, jobId, action, from, to, offset, limit, cursor); `field` names it.')
   async list(@Query() q: AuditQueryDto): Promise<AuditPageDto> {
     const from = q.from === undefined ? undefined : Date.parse(q.from);
     const to = q.to === undefined ? undefined : Date.parse(q.to);
     if (from !== undefined && to !== undefined && to < from)
       throw new ValidationError('to', '`to` must not be before `from`');
+    const at = q.cursor === undefined ? undefined : decodeCursor('a', q.cursor, /^[A-Za-z0-9-]{1,36}$/, q.offset);
+    const limit = q.limit ?? 50;
     const [rows, total] = await this.audit.list({
       appId: q.appId,
       action: q.action,
       from,
       to,
       offset: q.offset ?? 0,
-      limit: q.limit ?? 50,
+      limit: limit + 1, // one more than shown: whether a next page exists
+      ...(at ? { after: { at: at.key, id: at.tie } } : {}),
       ...(q.jobId !== undefined ? { targetType: 'job', targetId: q.jobId } : {}),
     });
-    return { total, items: rows.map((r) => AuditRowDto.of(r)) };
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      total,
+      items: page.map((r) => AuditRowDto.of(r)),
+      nextCursor: rows.length > limit ? encodeCursor('a', { key: last.createdAt, tie: last.id }) : null,
+    };
   }
 }

@@ -63,7 +63,8 @@ export class CallbacksController {
   @ApiOperation({ summary: "The app's callback registrations", description: OWN_APP })
   @ApiOkResponse({ type: CallbackRegistrationListDto })
   async list(@CurrentCaller() caller: Caller, @Query() q: CallbackOwnerQueryDto): Promise<CallbackRegistrationListDto> {
-    return { items: (await this.registrations.list(caller, q.appId)).map(toRegistrationView) };
+    const items = (await this.registrations.list(caller, q.appId)).map(toRegistrationView);
+    return { total: items.length, items };
   }
 
   @Delete()

@@ -33,7 +33,9 @@ import {
 } from '../dto/job.dto.js';
 import { CallbackViewDto, NO_DELIVERY_409, REDELIVER_DESCRIPTION } from '../dto/callback.dto.js';
 import { JobViewDto } from '../dto/job-view.dto.js';
+import { ApiProblem } from '../dto/problem.dto.js';
 import { OwnerListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
+import { decodeCursor, encodeCursor, InstanceListQueryDto, InstancePageDto } from '../dto/list.dto.js';
 import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
 import { LOGS_DESCRIPTION, LogPageDto, LogQueryDto } from '../dto/log.dto.js';
@@ -307,19 +309,31 @@ export class JobsController {
   @Get(':id/instances')
   @RequireScope(Scope.JOBS_READ)
   @ApiOperation({
-    summary: 'Recent instances of the job, newest fire first (paged by offset and limit)',
-    description: 'Each as GET of one instance without its attempts (callbackUrl and callback included).',
+    summary: 'Instances of the job, newest fire first (paged by cursor, or offset, and limit)',
+    description:
+      'Answers `{total, items, nextCursor}` (0.2.0; a bare array before). Each item as GET of one instance ' +
+      'without its attempts (callbackUrl and callback included). Follow `nextCursor` for the next page.',
   })
-  @ApiOkResponse({ type: [TaskViewDto] })
+  @ApiOkResponse({ type: InstancePageDto })
+  @ApiProblem(400, 'A bad query (offset, limit, cursor, appId); `field` names it.')
   @ApiNotFoundResponse({ description: NOT_YOURS })
   async instances(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
-    @Query() q: OwnerListQueryDto,
-  ): Promise<TaskViewDto[]> {
-    const rows = await this.runs.instancesOf(caller, ref(id, q), q.offset ?? 0, q.limit ?? 50);
-    const sent = await this.callbacks.deliveriesOf(rows.map((i) => i.id)); // one query for the page
-    return rows.map((i) => toTaskView(i, undefined, undefined, sent.get(i.id)));
+    @Query() q: InstanceListQueryDto,
+  ): Promise<InstancePageDto> {
+    const limit = q.limit ?? 50;
+    const at = q.cursor === undefined ? undefined : decodeCursor('i', q.cursor, /^\d{1,9}$/, q.offset);
+    const after = at && { fireTime: at.key, shardIndex: Number(at.tie) };
+    const { rows, total } = await this.runs.instancesOf(caller, ref(id, q), q.offset ?? 0, limit + 1, after);
+    const page = rows.slice(0, limit); // one more read than shown: whether a next page exists
+    const sent = await this.callbacks.deliveriesOf(page.map((i) => i.id)); // one query for the page
+    const last = page[page.length - 1];
+    return {
+      total,
+      items: page.map((i) => toTaskView(i, undefined, undefined, sent.get(i.id))),
+      nextCursor: rows.length > limit ? encodeCursor('i', { key: last.fireTime, tie: String(last.shardIndex) }) : null,
+    };
   }
 
   private view(d: Parameters<typeof JobViewDto.of>[0]): JobViewDto {

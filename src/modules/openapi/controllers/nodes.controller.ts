@@ -1,10 +1,11 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { NODE_QUEUES, type NodeQueuePort } from '../../coordination/index.js';
 import { NodeRegistryService } from '../../dispatch/index.js';
 import { Scope } from '../../metadata/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
+import { NodePageDto } from '../dto/node.dto.js';
 
 /** Read-only cluster state (docs/api.md `/api/nodes`). */
 @ApiTags('nodes')
@@ -20,11 +21,14 @@ export class NodesController {
   @RequireScope(Scope.NODES_READ)
   @ApiOperation({
     summary: 'Live executor nodes',
-    description: 'Handlers, capacity, running tasks, queue depth and last heartbeat of every live node.',
+    description:
+      'Handlers, capacity, running tasks, queue depth and last heartbeat of every live node, as `{total, items}` ' +
+      '(0.2.0; a bare array before), all in one page.',
   })
-  async list() {
+  @ApiOkResponse({ type: NodePageDto })
+  async list(): Promise<NodePageDto> {
     const nodes = await this.registry.liveNodes();
-    return Promise.all(
+    const items = await Promise.all(
       nodes.map(async (n) => ({
         nodeId: n.nodeId,
         host: n.info.host,
@@ -36,5 +40,6 @@ export class NodesController {
         startedAt: new Date(n.info.startedAt).toISOString(),
       })),
     );
+    return { total: items.length, items };
   }
 }

@@ -4,6 +4,7 @@ import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, 
 import { AuditLog } from '../../metadata/index.js';
 import { APP_ID_PATTERN } from '../auth/api-client.service.js';
 import { AuditAction } from '../../jobs/index.js';
+import { CURSOR_DESCRIPTION, MAX_CURSOR_LENGTH } from './list.dto.js';
 
 /** Most rows one page of GET /api/audit lists, and the furthest offset. */
 export const MAX_AUDIT_PAGE = 500;
@@ -51,7 +52,11 @@ export class AuditQueryDto {
   @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'to needs Z or an offset' })
   to?: string;
 
-  @ApiPropertyOptional({ default: 0, maximum: MAX_AUDIT_OFFSET })
+  @ApiPropertyOptional({
+    default: 0,
+    maximum: MAX_AUDIT_OFFSET,
+    description: `Rows to skip, 0-${MAX_AUDIT_OFFSET}; not with \`cursor\`.`,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -65,6 +70,12 @@ export class AuditQueryDto {
   @Min(1)
   @Max(MAX_AUDIT_PAGE)
   limit?: number;
+
+  @ApiPropertyOptional({ description: CURSOR_DESCRIPTION, maxLength: MAX_CURSOR_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_CURSOR_LENGTH)
+  cursor?: string;
 }
 
 /** One audit row. */
@@ -99,6 +110,12 @@ export class AuditRowDto {
 
 /** A page of audit rows, newest first. */
 export class AuditPageDto {
-  @ApiProperty() total: number;
+  @ApiProperty({ description: 'Rows matching the filters in all (every page).' }) total: number;
   @ApiProperty({ type: [AuditRowDto] }) items: AuditRowDto[];
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Give as `cursor` for the next page; null when this page is the last.',
+  })
+  nextCursor: string | null;
 }

@@ -71,6 +71,8 @@ export class CallbackRegistrationViewDto {
 
 /** GET /api/callbacks answer. */
 export class CallbackRegistrationListDto {
+  @ApiProperty({ description: `Registrations in all (= items.length; all in one page, at most ${MAX_CALLBACK_REGISTRATIONS}).` })
+  total: number;
   @ApiProperty({
     type: [CallbackRegistrationViewDto],
     description: `The app's registrations (at most ${MAX_CALLBACK_REGISTRATIONS}), the default first, then by handler.`,
