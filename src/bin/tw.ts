@@ -1,31 +1,29 @@
 /**
- * `npm run tw -- METHOD PATH [JSON]`: one signed request, answer printed as JSON.
- * Example: npm run tw -- POST /api/tasks '{"handler":"http","params":{"url":"http://localhost:3000/health/live"}}'
- * Exit code 0 for 2xx, 1 otherwise.
+ * `npm run tw -- [--include] [--json] METHOD PATH [JSON]` (or `preview '<expr>' …`): one signed request; stdout
+ * gets only the answer's body, stderr the status (see TW_USAGE in tw-args.ts, README "Start it").
+ * Example: npm run tw -- GET /api/tasks/hello-1 | jq .status
+ * Exit code 0 for 2xx, 1 for 4xx/5xx, 2 for a usage error or an unreachable server.
  */
+import { STATUS_CODES } from 'node:http';
 import { clientFromEnv, exitQuietlyOnClosedPipe, requestOrExit, unauthorizedHint } from './cli-credentials.js';
+import { formatBody, includeBlock, parseTwArgs, TW_USAGE } from './tw-args.js';
 
 exitQuietlyOnClosedPipe();
 
-const [method, path, body] = process.argv.slice(2);
-if (!method || !path || !path.startsWith('/')) {
-  process.stderr.write('usage: npm run tw -- METHOD /path [JSON body]\n');
+const cmd = parseTwArgs(process.argv.slice(2));
+if (cmd.kind === 'help') {
+  process.stdout.write(TW_USAGE);
+  process.exit(0);
+}
+if (cmd.kind === 'usage-error') {
+  process.stderr.write(`tw: ${cmd.message}\n${TW_USAGE.split('\n\n')[0]}\n`);
   process.exit(2);
 }
-if (body !== undefined) {
-  try {
-    JSON.parse(body);
-  } catch (err) {
-    process.stderr.write(`body is not valid JSON: ${(err as Error).message}\n`);
-    process.exit(2);
-  }
-}
 const client = clientFromEnv();
-const res = await requestOrExit('tw', client, method.toUpperCase(), path, body);
-process.stdout.write(
-  res.body === null || res.body === undefined || res.body === ''
-    ? `${res.status}\n`
-    : `${res.status}\n${JSON.stringify(res.body, null, 2)}\n`,
-);
+const res = await requestOrExit('tw', client, cmd.method, cmd.path, cmd.body);
+const ok = res.status >= 200 && res.status < 300;
+if (cmd.include) process.stderr.write(includeBlock(res.status, STATUS_CODES[res.status] ?? '', res.headers));
+else if (!ok) process.stderr.write(`tw: HTTP ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd() + '\n');
+process.stdout.write(formatBody(res.body, cmd.json));
 if (res.status === 401) process.stderr.write(`tw: ${unauthorizedHint()}`);
-process.exitCode = res.status >= 200 && res.status < 300 ? 0 : 1; // not process.exit(): piped stdout must flush first
+process.exitCode = ok ? 0 : 1; // not process.exit(): piped stdout must flush first

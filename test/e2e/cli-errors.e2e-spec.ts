@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
-import { runNode } from '../utils/run-node.js';
+import { runNode, SETTING } from '../utils/run-node.js';
 import {
   clusterEnv,
   MYSQL_URL,
@@ -19,6 +19,29 @@ import {
 /** Runs a bundled CLI from dist/ (built by the global setup). */
 const runCli = (script: string, args: string[], settings: Record<string, string>) =>
   runNode(join(process.cwd(), 'dist/src/bin', script), args, settings);
+
+/** Runs `bash -c line` in the project directory with the product's settings cleared and `settings` added. */
+function runShell(
+  line: string,
+  settings: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SETTING.test(k)) env[k] = v;
+  for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k]; // jest ran under npm: not this npm's
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', line], { env: { ...env, ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
 
 /** The bundled CLIs (a new user's first commands) fail with one line naming the problem, not a stack trace. */
 describe('CLI errors', () => {
@@ -99,8 +122,62 @@ describe('CLI errors', () => {
         TICKWHEEL_SECRET: 'wrong',
       });
       expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(/^401\n/);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 401 }); // stdout: the body only
+      expect(r.stderr).toMatch(/^tw: HTTP 401 Unauthorized\n/);
       expect(r.stderr).toContain("tw: signed as app 'nobody' from TICKWHEEL_APP_ID / TICKWHEEL_SECRET: a wrong secret");
+    });
+
+    describe('npm run tw as the README prints it', () => {
+      let creds: Record<string, string>;
+      beforeAll(async () => {
+        const appId = `cli-tw-${Date.now()}`;
+        const { secret } = await node.app.get(ApiClientService).create(appId, { scopes: [...DEFAULT_SCOPES] });
+        creds = { TICKWHEEL_URL: node.url, TICKWHEEL_APP_ID: appId, TICKWHEEL_SECRET: secret };
+      });
+      /** Runs a bash line in the project directory (npm reads its .npmrc there), with pipefail. */
+      const sh = (line: string) => runShell(`set -o pipefail; ${line}`, creds);
+
+      it('should pipe into jq: stdout holds the body only, exit 0 on a 2xx and 1 on a 404', async () => {
+        const post = await sh(
+          `npm run tw -- POST /api/tasks '{"requestId":"cli-jq-1","handler":"noop"}' | jq -r .status`,
+        );
+        expect([post.code, post.stdout, post.stderr]).toEqual([0, 'PENDING\n', '']);
+        const got = await sh('npm run tw -- GET /api/tasks/cli-jq-1 | jq .');
+        expect(got.code).toBe(0);
+        expect(JSON.parse(got.stdout)).toMatchObject({ requestId: 'cli-jq-1' });
+        const missing = await sh('npm run tw -- GET /api/tasks/no-such-task | jq -c .');
+        expect(missing.code).toBe(1);
+        expect(JSON.parse(missing.stdout)).toMatchObject({ status: 404 });
+        expect(missing.stderr).toBe('tw: HTTP 404 Not Found\n');
+      }, 60_000);
+
+      it('should put the status line and headers on stderr with --include, and one compact line with --json', async () => {
+        const r = await sh('npm run tw -- --include --json GET /api/tasks/cli-jq-1');
+        expect(r.code).toBe(0);
+        expect(r.stdout.split('\n')).toHaveLength(2); // one line, then the end
+        expect(JSON.parse(r.stdout)).toMatchObject({ requestId: 'cli-jq-1' });
+        expect(r.stderr).toMatch(/^HTTP 200 OK\n/);
+        expect(r.stderr).toMatch(/^content-type: application\/json/m);
+      }, 30_000);
+
+      it('should print nothing on stdout for an answer without a body (204)', async () => {
+        const code = `cli-del-${Date.now()}`;
+        const job = { code, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 1 1 *' };
+        expect((await sh(`npm run tw -- POST /api/jobs '${JSON.stringify(job)}' >/dev/null`)).code).toBe(0);
+        const del = await sh(`npm run tw -- --include DELETE /api/jobs/${code}`);
+        expect([del.code, del.stdout]).toEqual([0, '']);
+        expect(del.stderr).toMatch(/^HTTP 204 No Content\n/);
+      }, 30_000);
+
+      it('should print the usage on --help (exit 0) and on a usage error (stderr, exit 2)', async () => {
+        const help = await sh('npm run tw -- --help');
+        expect(help.code).toBe(0);
+        expect(help.stdout).toMatch(/^usage: npm run tw -- /);
+        expect(help.stdout).toContain("preview '<expr>'");
+        const bad = await sh("npm run tw -- POST /api/tasks '{nope'");
+        expect([bad.code, bad.stdout]).toEqual([2, '']);
+        expect(bad.stderr).toMatch(/^tw: body is not valid JSON/);
+      }, 30_000);
     });
 
     it('should end quietly when its reader closes the pipe early (import-crontab | head -1)', async () => {
@@ -141,8 +218,8 @@ describe('CLI errors', () => {
         TICKWHEEL_SECRET: 'b',
       });
       expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(/^404\n/);
-      expect(JSON.parse(r.stdout.slice(4))).toMatchObject({
+      expect(r.stderr).toBe('tw: HTTP 404 Not Found\n');
+      expect(JSON.parse(r.stdout)).toMatchObject({
         status: 404,
         detail: expect.stringContaining('ROLES do not include api'),
       });

@@ -1,0 +1,95 @@
+import { formatBody, includeBlock, parseTwArgs, previewRequest } from './tw-args.js';
+
+describe('tw arguments', () => {
+  it('reads METHOD /path [body] with --include and --json anywhere', () => {
+    expect(parseTwArgs(['get', '/api/jobs'])).toEqual({
+      kind: 'request',
+      method: 'GET',
+      path: '/api/jobs',
+      body: undefined,
+      include: false,
+      json: false,
+    });
+    expect(parseTwArgs(['--json', 'POST', '/api/tasks', '{"handler":"noop"}', '--include'])).toEqual({
+      kind: 'request',
+      method: 'POST',
+      path: '/api/tasks',
+      body: '{"handler":"noop"}',
+      include: true,
+      json: true,
+    });
+  });
+
+  it('answers --help anywhere, and a usage error for a missing path, a bad method, bad JSON or extra words', () => {
+    expect(parseTwArgs(['GET', '/x', '--help'])).toEqual({ kind: 'help' });
+    expect(parseTwArgs([])).toMatchObject({ kind: 'usage-error' });
+    expect(parseTwArgs(['GET'])).toMatchObject({ kind: 'usage-error' });
+    expect(parseTwArgs(['FETCH', '/api/jobs'])).toMatchObject({
+      kind: 'usage-error',
+      message: "unknown METHOD 'FETCH'",
+    });
+    expect(parseTwArgs(['GET', 'api/jobs'])).toMatchObject({ kind: 'usage-error' });
+    expect(parseTwArgs(['POST', '/api/tasks', '{nope'])).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringMatching(/^body is not valid JSON/),
+    });
+    expect(parseTwArgs(['POST', '/api/tasks', '{}', 'extra'])).toMatchObject({ kind: 'usage-error' });
+  });
+
+  it('builds the preview request of contract B: only the fields given, count a number, type upper-cased', () => {
+    expect(previewRequest(['0 9 * * 1-5'])).toEqual({
+      method: 'POST',
+      path: '/api/schedules/preview',
+      body: JSON.stringify({ triggerExpr: '0 9 * * 1-5' }),
+    });
+    const all = previewRequest([
+      '30 2 * * *',
+      '--tz',
+      'Europe/Berlin',
+      '--from',
+      '2026-03-28T00:00:00Z',
+      '-n',
+      '5',
+      '--type',
+      'cron',
+    ]);
+    expect(all).toMatchObject({ method: 'POST', path: '/api/schedules/preview' });
+    expect(JSON.parse((all as { body: string }).body)).toEqual({
+      triggerExpr: '30 2 * * *',
+      timeZone: 'Europe/Berlin',
+      from: '2026-03-28T00:00:00Z',
+      count: 5,
+      triggerType: 'CRON',
+    });
+    expect(parseTwArgs(['--json', 'preview', '60000', '--type', 'FIXED_RATE'])).toMatchObject({
+      kind: 'request',
+      method: 'POST',
+      path: '/api/schedules/preview',
+      json: true,
+    });
+  });
+
+  it('refuses a preview without an expression, with a bad -n, type or option, or a flag without its value', () => {
+    expect(previewRequest([])).toMatch(/needs the expression/);
+    for (const n of ['0', '101', '2.5', 'ten']) expect(previewRequest(['* * * * *', '-n', n])).toMatch(/^-n takes/);
+    expect(previewRequest(['* * * * *', '--type', 'HOURLY'])).toMatch(/^--type must be one of/);
+    expect(previewRequest(['* * * * *', '--zone', 'UTC'])).toMatch(/unknown preview option/);
+    expect(previewRequest(['* * * * *', '--tz'])).toBe('--tz needs a value');
+    expect(previewRequest(['*', '*'])).toMatch(/unexpected argument/);
+    expect(parseTwArgs(['preview'])).toMatchObject({ kind: 'usage-error' });
+  });
+
+  it('prints nothing for no body, text as it came, JSON pretty or on one line', () => {
+    expect(formatBody(null, false)).toBe('');
+    expect(formatBody('', true)).toBe('');
+    expect(formatBody('plain', false)).toBe('plain\n');
+    expect(formatBody({ a: [1] }, false)).toBe('{\n  "a": [\n    1\n  ]\n}\n');
+    expect(formatBody({ a: [1] }, true)).toBe('{"a":[1]}\n');
+  });
+
+  it('writes the --include block: the status line, then the headers, then a blank line', () => {
+    expect(includeBlock(202, 'Accepted', [['content-type', 'application/json']])).toBe(
+      'HTTP 202 Accepted\ncontent-type: application/json\n\n',
+    );
+  });
+});

@@ -1,0 +1,123 @@
+/** What `tw` was asked to do: one request (with how to print it), the usage, or a usage error. */
+export type TwCommand =
+  | { kind: 'help' }
+  | { kind: 'usage-error'; message: string }
+  | { kind: 'request'; method: string; path: string; body?: string; include: boolean; json: boolean };
+
+/** The trigger types a schedule preview takes (docs/trigger.md). */
+export const PREVIEW_TYPES = ['CRON', 'FIXED_RATE', 'FIXED_DELAY', 'ONE_SHOT'] as const;
+/** Most fire times one preview answers (POST /api/schedules/preview `count`). */
+export const MAX_PREVIEW_COUNT = 100;
+
+export const TW_USAGE = `usage: npm run tw -- [--include] [--json] METHOD /path [JSON body]
+       npm run tw -- [--include] [--json] preview '<expr>' [--type T] [--tz Zone] [--from ISO] [-n N]
+       npm run tw -- --help
+
+Sends one signed request to TICKWHEEL_URL (default http://localhost:3000) as TICKWHEEL_APP_ID /
+TICKWHEEL_SECRET, else as the app in $DATA_DIR/credentials.json (default ./data).
+
+stdout gets only the answer's body: pretty JSON, or one compact line with --json; nothing when there is
+none. So \`npm run tw -- GET /api/jobs | jq .\` works. stderr gets "tw: HTTP <status>" when the answer is
+not a 2xx, and with --include the status line and every header of any answer.
+
+preview: the next fire times of a trigger, without a job (POST /api/schedules/preview).
+  --type  CRON (default), FIXED_RATE, FIXED_DELAY or ONE_SHOT
+  --tz    IANA zone of the expression (default UTC)
+  --from  ISO-8601 instant with Z or an offset to count from (default now)
+  -n      how many fire times, 1-${MAX_PREVIEW_COUNT} (default 10)
+
+Exit code: 0 on a 2xx, 1 on a 4xx or 5xx, 2 on a usage error or a server it cannot reach.
+`;
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+const err = (message: string): TwCommand => ({ kind: 'usage-error', message });
+
+/**
+ * Parses `tw`'s arguments (after `npm run tw --`); pure, never exits. `--include`, `--json` and `--help` may
+ * come anywhere; a body must be valid JSON (checked here so a typo never reaches the server).
+ */
+export function parseTwArgs(argv: readonly string[]): TwCommand {
+  const rest: string[] = [];
+  let include = false;
+  let json = false;
+  for (const a of argv) {
+    if (a === '--include' || a === '-i') include = true;
+    else if (a === '--json') json = true;
+    else if (a === '--help' || a === '-h') return { kind: 'help' };
+    else rest.push(a);
+  }
+  if (rest[0] === 'preview') {
+    const built = previewRequest(rest.slice(1));
+    return typeof built === 'string' ? err(built) : { kind: 'request', ...built, include, json };
+  }
+  const [method, path, body, extra] = rest;
+  if (!method || !path) return err('METHOD and /path are needed');
+  if (!METHODS.has(method.toUpperCase())) return err(`unknown METHOD '${method}'`);
+  if (!path.startsWith('/')) return err(`the path must start with /, got '${path}'`);
+  if (extra !== undefined) return err(`unexpected argument '${extra}' (quote the JSON body as one argument)`);
+  if (body !== undefined) {
+    try {
+      JSON.parse(body);
+    } catch (e) {
+      return err(`body is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  return { kind: 'request', method: method.toUpperCase(), path, body, include, json };
+}
+
+/**
+ * The request of `tw preview '<expr>' [--type T] [--tz Zone] [--from ISO] [-n N]`, per the preview contract:
+ * POST /api/schedules/preview with only the fields given (the server's defaults for the rest). A string is
+ * the usage error; the server still validates the values (its 400 names the field).
+ */
+export function previewRequest(args: readonly string[]): { method: 'POST'; path: string; body: string } | string {
+  const body: Record<string, unknown> = {};
+  const flags: Record<string, string> = {
+    '--type': 'triggerType',
+    '--tz': 'timeZone',
+    '--from': 'from',
+    '-n': 'count',
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const field = flags[a];
+    if (field !== undefined) {
+      const v = args[++i];
+      if (v === undefined) return `${a} needs a value`;
+      body[field] = v;
+    } else if (a.startsWith('-') && a.length > 1 && !/^-\d/.test(a)) {
+      return `unknown preview option '${a}'`;
+    } else if (body.triggerExpr === undefined) {
+      body.triggerExpr = a;
+    } else {
+      return `unexpected argument '${a}' (quote the expression as one argument)`;
+    }
+  }
+  if (body.triggerExpr === undefined) return "preview needs the expression, e.g. preview '0 9 * * 1-5'";
+  if (body.triggerType !== undefined) {
+    body.triggerType = String(body.triggerType).toUpperCase();
+    if (!(PREVIEW_TYPES as readonly string[]).includes(body.triggerType as string))
+      return `--type must be one of ${PREVIEW_TYPES.join(', ')}`;
+  }
+  if (body.count !== undefined) {
+    const n = Number(body.count);
+    if (!/^\d+$/.test(String(body.count)) || n < 1 || n > MAX_PREVIEW_COUNT)
+      return `-n takes a whole number 1-${MAX_PREVIEW_COUNT}, got '${String(body.count)}'`;
+    body.count = n;
+  }
+  return { method: 'POST', path: '/api/schedules/preview', body: JSON.stringify(body) };
+}
+
+/** What stdout gets for an answer's body: '' for none, text as it came, JSON pretty or (`json`) one line. */
+export function formatBody(body: unknown, json: boolean): string {
+  if (body === null || body === undefined || body === '') return '';
+  if (typeof body === 'string') return body.endsWith('\n') ? body : `${body}\n`;
+  return `${json ? JSON.stringify(body) : JSON.stringify(body, null, 2)}\n`;
+}
+
+/** The `--include` block for stderr: `HTTP <status> <text>` then one `name: value` line per header. */
+export function includeBlock(status: number, statusText: string, headers: Iterable<[string, string]>): string {
+  const lines = [`HTTP ${status}${statusText ? ` ${statusText}` : ''}`];
+  for (const [k, v] of headers) lines.push(`${k}: ${v}`);
+  return `${lines.join('\n')}\n\n`;
+}
