@@ -82,7 +82,7 @@ function cleanEnv(extra) {
 async function waitReady(child, output, deadline) {
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited early:\n${output()}`);
-    const url = /listening on (http:\/\/\S+)/.exec(output())?.[1];
+    const url = /listening on (http:\/\/[^\s"]+)/.exec(output())?.[1];
     if (url) {
       const status = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(2000) }).then(
         (r) => r.status,

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
+import { PinoLogger } from 'nestjs-pino';
 import { createApp } from './bootstrap.js';
 import { ConfigError, loadConfig, Role, scrubSecretsFromEnv } from './config/index.js';
 import { DataDirLockedError } from './infra/standalone/index.js';
@@ -39,13 +40,19 @@ async function main(): Promise<void> {
     process.exit(2);
   });
   const port = (app.getHttpServer().address() as AddressInfo).port; // PORT=0 picks a free one: say which
-  const where = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
+  const url = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
   const api = config.roles.includes(Role.API);
-  const swagger = api ? ` (Swagger UI: ${where}/docs)` : '';
-  process.stdout.write(`tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${where}${swagger}\n`);
+  // stdout carries JSON log lines only (issue 14): the banner is one of them, through the app's pino logger. A
+  // child at level info shows it whatever LOG_LEVEL says: it is the readiness line scripts wait for (chaos, bench).
+  const banner = PinoLogger.root.child({ context: 'Tickwheel' }, { level: 'info' });
+  banner.info(
+    { url, port, shape: config.shape, roles: config.roles, swagger: api ? `${url}/docs` : null },
+    `tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${url}`,
+  );
   const creds = api ? await app.get(ApiClientService).bootstrapStandalone() : null;
   if (creds) {
-    process.stdout.write(
+    // For the person at the terminal, never into the logs (bootstrapStandalone logged where the file is).
+    process.stderr.write(
       `\n  First start: created the API client below. The secret is shown only now;\n` +
         `  it is also saved to ${config.dataDir}/credentials.json, which "npm run tw" reads.\n\n` +
         `    AppId:  ${creds.appId}\n    Secret: ${creds.secret}\n\n`,

@@ -1,23 +1,10 @@
 // Jest global setup: the tests that start the real product as child processes (node dist/src/main.js)
-// need dist/ built from the current sources. Build once, before any worker starts, and only when
-// dist/src/main.js is missing or older than some file under src/ (or examples/).
-import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-
-function newest(dir) {
-  let m = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    m = Math.max(m, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return m;
-}
+// need dist/ built from the current sources. Build once, before any worker starts, and only when an input
+// is newer than the last build (scripts/build-lib.mjs, the same rule as `npm start`).
+import { build, isStale } from '../scripts/build-lib.mjs';
 
 export default function globalSetup() {
-  const main = 'dist/src/main.js';
-  const sources = Math.max(newest('src'), newest('examples'));
-  if (existsSync(main) && statSync(main).mtimeMs >= sources) return;
+  if (!isStale()) return;
   process.stdout.write('\n[global-setup] building dist/ for the process-level tests\n');
-  execSync('npm run build', { stdio: 'inherit' });
+  build();
 }

@@ -197,10 +197,12 @@ export class ApiClientService {
     writeFileSync(join(this.config.dataDir, 'credentials.json'), JSON.stringify(creds, null, 2) + '\n', {
       mode: 0o600,
     });
-    this.logger.warn(
-      `first start: created API client '${creds.appId}'; its secret is in ` +
-        `${join(this.config.dataDir, 'credentials.json')}`,
-    );
+    const credentialsFile = join(this.config.dataDir, 'credentials.json');
+    this.logger.warn({
+      msg: `first start: created API client '${creds.appId}'; its secret is in ${credentialsFile} (never logged)`,
+      appId: creds.appId,
+      credentialsFile,
+    });
     return creds;
   }
 
