@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 import moduleBoundaries from './scripts/lint/module-boundaries.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'dist-dev/**', '.dist-build-*/**', 'node_modules/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -113,10 +113,7 @@ export class JobRunsService {
     return { instance, attempts: await this.attempts.listForInstance(instance.id) };
   }
 
-  /**
-   * A page of the job's instances, newest fire first (after `after` when given: keyset), and how many the job
-   * has. @throws NotFoundError
-   */
+  /** A page of the job's instances, newest fire first (keyset: after `after`), and the total. @throws NotFoundError */
   async instancesOf(
     caller: Caller,
     ref: JobRef,

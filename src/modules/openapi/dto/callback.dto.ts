@@ -71,7 +71,9 @@ export class CallbackRegistrationViewDto {
 
 /** GET /api/callbacks answer. */
 export class CallbackRegistrationListDto {
-  @ApiProperty({ description: `Registrations in all (= items.length; all in one page, at most ${MAX_CALLBACK_REGISTRATIONS}).` })
+  @ApiProperty({
+    description: `Registrations in all (= items.length: one page, at most ${MAX_CALLBACK_REGISTRATIONS}).`,
+  })
   total: number;
   @ApiProperty({
     type: [CallbackRegistrationViewDto],
