@@ -164,8 +164,14 @@ describe('.dockerignore', () => {
     const tsBuild = JSON.parse(read('tsconfig.build.json')) as { include: string[]; extends: string };
     const sourceDirs = tsBuild.include.map((g) => g.split('/')[0]).filter((d) => !d.includes('.'));
     expect(sourceDirs).toEqual(expect.arrayContaining(['src', 'examples']));
+    // `npm run build` is `node scripts/build.mjs`, which imports scripts/build-lib.mjs.
+    const pkg = JSON.parse(read('package.json')) as { scripts: { build: string } };
+    const buildScripts = [...pkg.scripts.build.matchAll(/scripts\/[\w.-]+\.mjs/g)].map((m) => m[0]);
+    expect(buildScripts).toEqual(['scripts/build.mjs']);
     const needed = [
       ...inputs,
+      ...buildScripts,
+      'scripts/build-lib.mjs',
       'nest-cli.json',
       'tsconfig.build.json',
       tsBuild.extends.replace(/^\.\//, ''),
