@@ -202,7 +202,9 @@ export class ClientViewDto {
   @ApiProperty({
     type: [String],
     nullable: true,
-    description: "The app's own egress allow-list (hosts, IPs, CIDRs): narrows the cluster's egress policy; null = no narrowing.",
+    description:
+      "The app's own egress allow-list (hosts, IPs, CIDRs): narrows the cluster's egress policy; null = no " +
+      'narrowing.',
   })
   egressAllow: string[] | null;
   @ApiProperty({ description: 'When the client was created, UTC ISO-8601 (ms).' }) createdAt: string;

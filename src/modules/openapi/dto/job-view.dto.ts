@@ -16,7 +16,8 @@ export class JobViewDto {
   @ApiProperty({ description: 'The job id (UUID): names the job in every /api/jobs/{id} route, like its code.' })
   id: string;
   @ApiProperty({ description: 'The app that owns the job (created it).' }) appId: string;
-  @ApiProperty({ description: 'The job code, unique per app in its namespace (1-128 of A-Z a-z 0-9 _ . -).' }) code: string;
+  @ApiProperty({ description: 'The job code, unique per app in its namespace (1-128 of A-Z a-z 0-9 _ . -).' })
+  code: string;
   @ApiProperty({ nullable: true, type: String, description: 'Free text, at most 255 characters; null: none.' })
   description: string | null;
   @ApiProperty({ description: 'The handler name an executor advertises (e.g. noop, http, shell).' }) handler: string;

@@ -13,7 +13,8 @@ export class NodeViewDto {
   @ApiProperty({ description: 'Host name the node reported at start.' }) host: string;
   @ApiProperty({ type: [String], description: 'Handler names the node advertises (it runs only these).' })
   handlers: string[];
-  @ApiProperty({ description: 'Most attempts the node runs at once (EXECUTOR_CONCURRENCY, default 16).' }) capacity: number;
+  @ApiProperty({ description: 'Most attempts the node runs at once (EXECUTOR_CONCURRENCY, default 16).' })
+  capacity: number;
   @ApiProperty({ description: 'Attempts running on the node at its last heartbeat.' }) active: number;
   @ApiProperty({ type: NodeQueueDto, description: 'Depth of the node queue now.' })
   queue: NodeQueueDto;

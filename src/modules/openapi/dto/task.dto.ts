@@ -297,7 +297,7 @@ export class TaskViewDto {
   @ApiProperty({ description: 'When it becomes due to run (fire time + delayMs, or a retry backoff), UTC ISO-8601.' })
   dueAt: string;
   @ApiProperty({ description: 'When the row was written, UTC ISO-8601 (ms).' }) createdAt: string;
-  @ApiProperty({ nullable: true, type: String, description: 'When it was routed to a node, UTC ISO-8601; null before.' })
+  @ApiProperty({ nullable: true, type: String, description: 'When it was routed to a node, UTC ISO-8601; or null.' })
   dispatchedAt: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'When its last attempt started, UTC ISO-8601; null: not.' })
   startedAt: string | null;
