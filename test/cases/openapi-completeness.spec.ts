@@ -85,9 +85,7 @@ describe('openapi/openapi.json completeness', () => {
 
   it('should document the answers every signed route may give (401, 403, 413, 415, 429, 500)', () => {
     const wrong = api.flatMap((o) =>
-      ['401', '403', '413', '415', '429', '500']
-        .filter((s) => !(s in o.op.responses))
-        .map((s) => `${o.name} ${s}`),
+      ['401', '403', '413', '415', '429', '500'].filter((s) => !(s in o.op.responses)).map((s) => `${o.name} ${s}`),
     );
     expect(wrong).toEqual([]);
   });
