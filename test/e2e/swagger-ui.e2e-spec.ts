@@ -114,6 +114,9 @@ describe('Swagger UI signs Try it out in the browser (real chromium)', () => {
       expect(api.length).toBeGreaterThanOrEqual(2);
       expect(api.every((s) => /"x-signature":"v2=[0-9a-f]{64}"/.test(s))).toBe(true);
       expect(sent.filter((s) => s.includes(creds.secret))).toEqual([]);
+      // The curl line shown is the signed request, and the page shows the secret nowhere.
+      expect(await submit.locator('.curl-command').innerText()).toMatch(/X-Signature: v2=[0-9a-f]{64}/);
+      expect(await page.content()).not.toContain(creds.secret);
     },
     120_000,
   );
