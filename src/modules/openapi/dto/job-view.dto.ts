@@ -21,7 +21,10 @@ export class JobViewDto {
   @ApiProperty({ nullable: true, type: String, description: 'Free text, at most 255 characters; null: none.' })
   description: string | null;
   @ApiProperty({ description: 'The handler name an executor advertises (e.g. noop, http, shell).' }) handler: string;
-  @ApiProperty({ enum: TriggerType, description: 'How fire times are computed (docs/trigger.md).' })
+  @ApiProperty({
+    enum: [TriggerType.CRON, TriggerType.FIXED_RATE, TriggerType.FIXED_DELAY, TriggerType.ONE_SHOT],
+    description: 'How fire times are computed (docs/trigger.md).',
+  })
   triggerType: string;
   @ApiProperty({
     nullable: true,
