@@ -1,5 +1,4 @@
-// The client entry (`tickwheel/client`): the typed client generated from the spec, its parts, and the
-// hand-written TickwheelClient the CLIs use (kept for them and for callers of its four calls).
+// `tickwheel/client`: the typed client, its parts, and the hand-written TickwheelClient the CLIs use.
 export * from './typed-client.js';
 export * from './problem.js';
 export { isIdempotent, RETRY_STATUSES, retryAfterMs } from './retry.js';

@@ -37,10 +37,7 @@ function asProblem(error: unknown, response: Response): Problem {
   return { title: response.statusText || 'error', status: response.status, detail };
 }
 
-/**
- * The data of a typed client's answer, or a thrown `ProblemError` when it is an error (4xx/5xx).
- * e.g. `const task = unwrap(await client.GET('/api/tasks/{requestId}', { params: { path: { requestId } } }))`.
- */
+/** The data of a typed client's answer, or a thrown `ProblemError` when it is an error (4xx/5xx). */
 export function unwrap<D>(result: { data?: D; error?: unknown; response: Response }): D {
   if (result.error !== undefined || !result.response.ok)
     throw new ProblemError(asProblem(result.error, result.response), result.response);

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { prepareRequest, type PreparedRequest, signedRequest, type SigningCredentials } from './signing-middleware.js';
 
-/** How idempotent calls are tried again; delays in ms. */
+/**
+ * How idempotent calls are tried again: `retries` tries after the first; the backoff starts at `baseDelayMs` and
+ * doubles per try up to `maxDelayMs` (ms), the longest wait: a `Retry-After` beyond it returns the answer as is.
+ */
 export interface RetryPolicy {
-  /** Tries after the first (0 = never again). */
   retries: number;
-  /** First backoff delay; doubles per try, with jitter, up to `maxDelayMs`. */
   baseDelayMs: number;
-  /** Longest wait: a `Retry-After` beyond it is not waited for (the answer is returned as is). */
   maxDelayMs: number;
   sleep: (ms: number) => Promise<void>;
   random: () => number;

@@ -57,9 +57,8 @@ export function signedRequest(prepared: PreparedRequest, creds: SigningCredentia
 }
 
 /**
- * An openapi-fetch middleware that signs each request, for a client built with openapi-fetch's own
- * `createClient`; it does not retry (a retry needs a new nonce: `createTickwheelClient` signs per try).
- * Register it last so that no later middleware changes what was signed.
+ * An openapi-fetch middleware signing each request of a client made by openapi-fetch's `createClient` (register it
+ * last, so nothing changes what was signed); no retries: each needs a new nonce, as `createTickwheelClient` does.
  */
 export function signingMiddleware(creds: SigningCredentials): Middleware {
   return {

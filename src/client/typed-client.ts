@@ -9,25 +9,22 @@ export type Schemas = components['schemas'];
 /** The typed client: `GET`, `POST`, `PATCH`, `DELETE`... with paths, parameters, bodies and answers of the spec. */
 export type TypedTickwheelClient = Client<paths>;
 
-/** Where and as whom the typed client calls, and how it tries again; times in ms. */
+/**
+ * Where and as whom the typed client calls; times in ms. An idempotent call gets `retries` more tries (0..10, default
+ * 2) after a backoff from `retryBaseDelayMs` (200) doubling up to `retryMaxDelayMs` (5000), which bounds Retry-After
+ * too; `jobIdempotencyKeys` (default true) gives mutating /api/jobs calls an `Idempotency-Key`, making them retried.
+ */
 export interface TypedClientOptions {
-  /** The server's origin (and path prefix, if any), e.g. `http://localhost:3000`. */
   baseUrl: string;
   appId: string;
   secret: string;
-  /** Tries after the first of an idempotent call, 0..10 (default 2). */
   retries?: number;
-  /** First backoff delay (default 200); it doubles per try up to `retryMaxDelayMs`. */
   retryBaseDelayMs?: number;
-  /** Longest wait before a try (default 5000); a longer `Retry-After` is not waited for. */
   retryMaxDelayMs?: number;
-  /** Adds an `Idempotency-Key` to mutating /api/jobs calls without one, so they are retried (default true). */
   jobIdempotencyKeys?: boolean;
-  /** The fetch that sends each signed try (default globalThis.fetch). */
+  /** Sends each signed try (default globalThis.fetch); `now` is X-Timestamp's clock (epoch ms, default Date.now). */
   fetch?: (request: Request) => Promise<Response>;
-  /** Clock of X-Timestamp, epoch ms (default Date.now). */
   now?: () => number;
-  /** How a backoff waits (default a timer); tests pass their own. */
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -40,9 +37,8 @@ function bounded(name: string, value: number | undefined, fallback: number, max:
 }
 
 /**
- * A typed client of the Tickwheel API (openapi-fetch over the types generated from openapi/openapi.json) that
- * signs every request (v2, docs/api.md "Signing") and tries idempotent calls again (src/client/retry.ts).
- * Calls answer `{ data, error, response }`; `unwrap` turns an error into a thrown `ProblemError`.
+ * A typed client (openapi-fetch over the types of openapi/openapi.json) that signs every try (v2, docs/api.md) and
+ * tries idempotent calls again (retry.ts); calls answer `{ data, error, response }`, `unwrap` throws a ProblemError.
  * @throws TypeError for a baseUrl that is not an absolute URL or an empty appId or secret; RangeError for bounds.
  */
 export function createTickwheelClient(options: TypedClientOptions): TypedTickwheelClient {
