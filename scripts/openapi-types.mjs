@@ -18,6 +18,8 @@ const HEADER = `/* eslint-disable */
 
 /** The text of src/client/openapi-types.ts for an OpenAPI document given as JSON text. */
 export async function renderClientTypes(specJson) {
+  // emptyObjectsUnknown: a free-form object of the spec (a task's params, a result) is Record<string, unknown>,
+  // not Record<string, never>.
   const ast = await openapiTS(JSON.parse(specJson), { silent: true, emptyObjectsUnknown: true });
   const file = `${ROOT}/${TYPES_FILE}`;
   const options = (await prettier.resolveConfig(file)) ?? {};
