@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -75,6 +75,7 @@ describe('typed client (tickwheel/client, built) against a standalone product', 
     product = startProcess({ DATA_DIR: dir, PORT: String(port) });
     baseUrl = `http://127.0.0.1:${port}`;
     await waitFor('the product to listen', async () => product.output().includes('listening on'), 30_000, 100);
+    await waitFor('its first credentials', async () => existsSync(join(dir, 'credentials.json')), 30_000, 100);
     creds = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')) as typeof creds;
     const name = 'tickwheel/client'; // resolved by Node's self-reference through package.json "exports"
     entry = (await import(name)) as ClientEntry;
