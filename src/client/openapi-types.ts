@@ -9,6 +9,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** Liveness: the process answers (no dependency is checked; unsigned) */
     get: operations['HealthController_live'];
     put?: never;
     post?: never;
@@ -25,6 +26,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** Readiness: the database and, clustered, Redis answer (unsigned) */
     get: operations['HealthController_ready'];
     put?: never;
     post?: never;
@@ -543,10 +545,121 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Prometheus metrics (text exposition format 0.0.4; unsigned: keep it off the public ingress)
+     * @description The tickwheel_* series of docs/observability.md "Metrics" and the process metrics, one sample per line.
+     */
+    get: operations['MetricsController_index'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    LiveDto: {
+      /**
+       * @description Always 'ok': the process answers HTTP.
+       * @example ok
+       */
+      status: string;
+    };
+    ReadyDto: {
+      /**
+       * @description 'ok' when every dependency answered, else 'error' (503).
+       * @enum {string}
+       */
+      status: 'ok' | 'error';
+      /**
+       * @description The dependencies that answered, by name (database, redis): {status: 'up', ...}.
+       * @example {
+       *       "database": {
+       *         "status": "up"
+       *       },
+       *       "redis": {
+       *         "status": "up",
+       *         "mode": "in-process"
+       *       }
+       *     }
+       */
+      info?: {
+        [key: string]: unknown;
+      };
+      /** @description The dependencies that did not answer (the database within 2000 ms), by name: {status: 'down'}. */
+      error?: {
+        [key: string]: unknown;
+      };
+      /** @description Every dependency by name, up or down. */
+      details: {
+        [key: string]: unknown;
+      };
+    };
+    ProblemDto: {
+      /**
+       * @description Always 'about:blank': the status and code say what happened.
+       * @example about:blank
+       */
+      type: string;
+      /**
+       * @description The HTTP status phrase in lower case.
+       * @example bad request
+       */
+      title: string;
+      /**
+       * @description The HTTP status code (repeated from the status line).
+       * @example 400
+       */
+      status: number;
+      /** @description What was wrong, for a person to read (never a stack or a secret). */
+      detail: string;
+      /**
+       * @description The request path and query that this answer is for.
+       * @example /api/tasks
+       */
+      instance: string;
+      /**
+       * @description Stable machine-readable code: branch on it, not on detail.
+       * @example VALIDATION
+       * @enum {string}
+       */
+      code:
+        | 'VALIDATION'
+        | 'NOT_FOUND'
+        | 'CONFLICT'
+        | 'UNAUTHORIZED'
+        | 'FORBIDDEN'
+        | 'RATE_LIMITED'
+        | 'TOO_MANY_UNFINISHED'
+        | 'PAYLOAD_TOO_LARGE'
+        | 'UNSUPPORTED_MEDIA_TYPE'
+        | 'ILLEGAL_TRANSITION'
+        | 'CONFIG'
+        | 'HANDLER_NOT_FOUND'
+        | 'INTERNAL'
+        | 'HTTP';
+      /**
+       * @description The input at fault: a body field (dotted path), a query parameter or a header, when there is one.
+       * @example triggerExpr
+       */
+      field?: string;
+      /**
+       * @description A 403's missing scope (README 'Tenancy and scopes').
+       * @example jobs:write
+       */
+      scope?: string;
+    };
     SubmitTaskDto: {
       /**
        * @description Idempotency key chosen by the caller (1-128 of A-Z a-z 0-9 _ . : -). The same id with the same body returns the first answer; with another body it is a 409. Generated when absent.
@@ -605,8 +718,12 @@ export interface components {
       callbackUrl?: string;
     };
     TaskAcceptedDto: {
+      /** @description The requestId you sent (1-128 of A-Z a-z 0-9 _ . : -): names the task from now on. */
       requestId: string;
-      /** @example PENDING */
+      /**
+       * @description Always PENDING: the task is stored; GET it for its state now.
+       * @example PENDING
+       */
       status: string;
       /** @description Milliseconds until the task becomes due (its delay). */
       estimatedDelay: number;
@@ -616,8 +733,12 @@ export interface components {
       tasks: components['schemas']['SubmitTaskDto'][];
     };
     TaskBatchAcceptedItemDto: {
+      /** @description The requestId you sent (1-128 of A-Z a-z 0-9 _ . : -): names the task from now on. */
       requestId: string;
-      /** @example PENDING */
+      /**
+       * @description Always PENDING: the task is stored; GET it for its state now.
+       * @example PENDING
+       */
       status: string;
       /** @description Milliseconds until the task becomes due (its delay). */
       estimatedDelay: number;
@@ -625,19 +746,36 @@ export interface components {
       replayed: boolean;
     };
     TaskBatchItemProblemDto: {
-      /** @example 409 */
+      /**
+       * @description The HTTP status POST /api/tasks would have answered (today 409).
+       * @example 409
+       */
       status: number;
-      /** @example conflict */
+      /**
+       * @description The status phrase in lower case.
+       * @example conflict
+       */
       title: string;
-      /** @example CONFLICT */
+      /**
+       * @description Stable machine-readable code, as in a problem+json answer.
+       * @example CONFLICT
+       */
       code: string;
-      /** @example requestId 'order-42-sync' was already used with a different body */
+      /**
+       * @description What was wrong, for a person to read.
+       * @example requestId 'order-42-sync' was already used with a different body
+       */
       detail: string;
-      /** @example requestId */
+      /**
+       * @description The input at fault, when there is one.
+       * @example requestId
+       */
       field?: string;
     };
     TaskBatchRefusedItemDto: {
+      /** @description The refused task's requestId. */
       requestId: string;
+      /** @description Why it was refused (nothing was written for it). */
       error: components['schemas']['TaskBatchItemProblemDto'];
     };
     TaskBatchAcceptedDto: {
@@ -674,8 +812,11 @@ export interface components {
       fencingToken: number;
       /** @description RUNNING, SUCCESS, FAILED, TIMEOUT, CANCELLED, HANDED_BACK (its node shut down), NODE_LOST or LEASE_LOST (taken back). */
       status: string;
+      /** @description When the attempt started, UTC ISO-8601 (ms). */
       startedAt: string;
+      /** @description When it ended, UTC ISO-8601 (ms); null while it runs. */
       finishedAt: string | null;
+      /** @description Why it failed (cut to 4000 characters); null: none. */
       error: string | null;
       /** @description When the handler really returned; later than finishedAt when it ignored its abort and kept running. null: it has not returned (yet), or its node was lost. */
       handlerEndedAt: string | null;
@@ -690,30 +831,51 @@ export interface components {
       overlapsPrevious: boolean;
     };
     TaskViewDto: {
+      /** @description The task's requestId; for a job fire, one the scheduler made up. */
       requestId: string;
+      /** @description The instance id (UUID): names a job fire in /api/jobs/{id}/instances/{instanceId}. */
       instanceId: string;
+      /** @description The handler that runs it. */
       handler: string;
-      /** @enum {string} */
+      /**
+       * @description Where it is (docs/state-machine.md); SUCCESS, FAILED, TIMEOUT and CANCELLED are final.
+       * @enum {string}
+       */
       status: 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
+      /** @description The current (or last) attempt, from 1; 0 before the first starts. */
       attempt: number;
+      /** @description Most attempts it gets (1 + retries). */
       maxAttempts: number;
+      /** @description The executor node it was routed to; null before. */
       nodeId: string | null;
+      /** @description The job's code for a job fire; null for a task. */
       jobCode: string | null;
       /** @description Shard of the fire, 0-based (SHARDING_BROADCAST jobs; 0 otherwise). */
       shardIndex: number;
       /** @description Shards of the fire (1 unless SHARDING_BROADCAST). */
       shardTotal: number;
-      triggerSource: string;
-      /** @description What the handler returned (bounded). */
+      /**
+       * @description What created it: API for a task, SCHEDULE for a fire, MANUAL for trigger-now, BACKFILL...
+       * @enum {string}
+       */
+      triggerSource: 'SCHEDULE' | 'API' | 'MANUAL' | 'BACKFILL' | 'RETRY' | 'MISFIRE';
+      /** @description What the handler returned (JSON, at most 65,535 bytes); null: none. */
       result: Record<string, unknown> | null;
       /** @description The outcome's error, once final; an earlier attempt's error is in `attempts`. */
       error: string | null;
+      /** @description Trace id of its log lines (docs/observability.md "Logs"). */
       traceId: string;
+      /** @description The scheduled fire time (a task: when it was submitted), UTC ISO-8601 (ms). */
       fireTime: string;
+      /** @description When it becomes due to run (fire time + delayMs, or a retry backoff), UTC ISO-8601. */
       dueAt: string;
+      /** @description When the row was written, UTC ISO-8601 (ms). */
       createdAt: string;
+      /** @description When it was routed to a node, UTC ISO-8601; or null. */
       dispatchedAt: string | null;
+      /** @description When its last attempt started, UTC ISO-8601; null: not. */
       startedAt: string | null;
+      /** @description When it reached its final state, UTC ISO-8601; or null. */
       finishedAt: string | null;
       /** @description When the handler last stored a checkpoint (`ctx.checkpoint`, docs/long-tasks.md); null: none. The state itself is not shown. */
       checkpointAt: string | null;
@@ -739,17 +901,22 @@ export interface components {
     LogLineDto: {
       /** @description Line id: ascending in the order lines were logged; the paging cursor. */
       id: number;
+      /** @description The attempt that logged it, from 1. */
       attempt: number;
       /** @description The executor node that ran the attempt. */
       nodeId: string;
       /** @description When the handler logged it (ISO-8601, UTC). */
       at: string;
-      /** @enum {string} */
+      /**
+       * @description The log level the handler used.
+       * @enum {string}
+       */
       level: 'info' | 'warn' | 'error';
       /** @description The text (arguments joined like console.log, objects as JSON), cut at 4,000 characters with a marker. When an attempt's bounds dropped lines, its first line is a warn marker saying how many. */
       line: string;
     };
     LogPageDto: {
+      /** @description This page of lines, oldest first; at most `limit`. */
       items: components['schemas']['LogLineDto'][];
       /** @description The `after` of the next page, or null when there are no more lines now (a running attempt may add some: poll again with after = the last id read). */
       next: number | null;
@@ -850,7 +1017,10 @@ export interface components {
       retryMax?: number;
       /** @description Base delay between attempts, ms (default 1000). */
       retryBackoffMs?: number;
-      /** @enum {string} */
+      /**
+       * @description FIXED: every retry waits retryBackoffMs; EXPONENTIAL doubles the wait at each retry.
+       * @enum {string}
+       */
       retryBackoffKind?: 'FIXED' | 'EXPONENTIAL';
       /** @description Whether the schedule runs (default true). Pause/resume change it. */
       enabled?: boolean;
@@ -861,47 +1031,94 @@ export interface components {
       callbackUrl?: string | null;
     };
     JobViewDto: {
+      /** @description The job id (UUID): names the job in every /api/jobs/{id} route, like its code. */
       id: string;
       /** @description The app that owns the job (created it). */
       appId: string;
+      /** @description The job code, unique per app in its namespace (1-128 of A-Z a-z 0-9 _ . -). */
       code: string;
+      /** @description Free text, at most 255 characters; null: none. */
       description: string | null;
+      /** @description The handler name an executor advertises (e.g. noop, http, shell). */
       handler: string;
-      triggerType: string;
+      /**
+       * @description How fire times are computed (docs/trigger.md).
+       * @enum {string}
+       */
+      triggerType: 'CRON' | 'FIXED_RATE' | 'FIXED_DELAY' | 'ONE_SHOT';
+      /** @description CRON: a 5/6-field expression; FIXED_RATE / FIXED_DELAY: a period in ms; ONE_SHOT: an ISO-8601 instant. */
       triggerExpr: string | null;
+      /** @description IANA time zone a CRON expression is read in (e.g. Europe/Paris); default UTC. */
       timeZone: string;
+      /** @description JSON handed to the handler on every fire (null when a stored value is corrupt). */
       params: Record<string, unknown>;
-      routingStrategy: string;
+      /**
+       * @description How each instance picks its executor (docs/dispatch.md).
+       * @enum {string}
+       */
+      routingStrategy:
+        'ROUND_ROBIN' | 'RANDOM' | 'LEAST_ACTIVE' | 'CONSISTENT_HASH' | 'FAILOVER' | 'SHARDING_BROADCAST';
+      /** @description Key of CONSISTENT_HASH routing (same key, same node). */
       routingKey: string | null;
+      /** @description Instances per fire (SHARDING_BROADCAST: one per shard), 1-1000. */
       shardTotal: number;
+      /** @description Per-shard params, one per shard (index = shardIndex); null: every shard gets params. */
       shardParams: Record<string, unknown>[] | null;
-      misfirePolicy: string;
-      overlapPolicy: string;
-      /** @description 0 = no limit */
+      /**
+       * @description What a fire missed while no leader ran does (docs/trigger.md).
+       * @enum {string}
+       */
+      misfirePolicy: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';
+      /**
+       * @description What a fire does while the previous one still runs.
+       * @enum {string}
+       */
+      overlapPolicy: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
+      /** @description Most instances of the job running at once; 0 = no limit. */
       maxConcurrency: number;
+      /** @description Time one attempt may run before it is a TIMEOUT, ms. */
       timeoutMs: number;
       /** @description Silence after which a running handler is stuck, ms (docs/long-tasks.md); 0 = none. */
       heartbeatTimeoutMs: number;
+      /** @description Retries after a failed attempt (0 = none): at most retryMax + 1 attempts. */
       retryMax: number;
+      /** @description Wait before the first retry, ms (EXPONENTIAL doubles it each retry). */
       retryBackoffMs: number;
-      retryBackoffKind: string;
+      /**
+       * @description FIXED: every retry waits retryBackoffMs; EXPONENTIAL doubles it.
+       * @enum {string}
+       */
+      retryBackoffKind: 'FIXED' | 'EXPONENTIAL';
+      /** @description False while paused (POST .../pause): the schedule makes no fire. */
       enabled: boolean;
       /** @description Where each new instance's final state is POSTed (copied into the instance when it is created); null: the app's registrations decide (docs/callbacks.md). */
       callbackUrl: string | null;
       /** @description OK, or ERROR when the next fire could not be computed (see scheduleError). */
       scheduleState: string;
+      /** @description Why the next fire could not be computed; else null. */
       scheduleError: string | null;
+      /** @description The next fire, UTC ISO-8601 (ms); null while paused. */
       nextFireTime: string | null;
+      /** @description The last fire made, UTC ISO-8601 (ms); null: none yet. */
       lastFireTime: string | null;
-      /** @description When a ONE_SHOT job made its fire; it is then disabled for good (resume is a 409). */
+      /** @description When a ONE_SHOT job made its fire, UTC ISO-8601 (ms); it is then disabled for good (resume is a 409). */
       completedAt: string | null;
-      /** @description The next 5 fire times from now (for FIXED_DELAY assuming zero run time), even while paused. */
+      /** @description The next 5 fire times from now, UTC ISO-8601 (ms) (FIXED_DELAY: assuming zero run time), even while paused. */
       nextFireTimes: string[];
+      /** @description Grows by one on every change of the definition (optimistic lock). */
       version: number;
+      /** @description When the job was created, UTC ISO-8601 (ms). */
       createdAt: string;
+      /** @description When the definition last changed, UTC ISO-8601 (ms). */
       updatedAt: string;
       /** @description Present when stored params or shardParams cannot be read (a corrupt row): they are shown as null; send new ones with PATCH. */
       note?: string;
+    };
+    JobPageDto: {
+      /** @description How many jobs the query matches in all (every page). */
+      total: number;
+      /** @description This page, by code; at most `limit` jobs. */
+      items: components['schemas']['JobViewDto'][];
     };
     ImportCrontabDto: {
       /**
@@ -917,6 +1134,7 @@ export interface components {
       enable?: boolean;
     };
     RejectedLineDto: {
+      /** @description The line number in the file, from 1. */
       lineNo: number;
       /** @description The line, cut to 200 characters (ending with … when cut). */
       line: string;
@@ -1029,7 +1247,10 @@ export interface components {
       retryMax?: number;
       /** @description Base delay between attempts, ms (default 1000). */
       retryBackoffMs?: number;
-      /** @enum {string} */
+      /**
+       * @description FIXED: every retry waits retryBackoffMs; EXPONENTIAL doubles the wait at each retry.
+       * @enum {string}
+       */
       retryBackoffKind?: 'FIXED' | 'EXPONENTIAL';
       /** @description Whether the schedule runs (default true). Pause/resume change it. */
       enabled?: boolean;
@@ -1044,30 +1265,51 @@ export interface components {
       params?: Record<string, unknown>;
     };
     TriggerViewDto: {
+      /** @description The task's requestId; for a job fire, one the scheduler made up. */
       requestId: string;
+      /** @description The instance id (UUID): names a job fire in /api/jobs/{id}/instances/{instanceId}. */
       instanceId: string;
+      /** @description The handler that runs it. */
       handler: string;
-      /** @enum {string} */
+      /**
+       * @description Where it is (docs/state-machine.md); SUCCESS, FAILED, TIMEOUT and CANCELLED are final.
+       * @enum {string}
+       */
       status: 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
+      /** @description The current (or last) attempt, from 1; 0 before the first starts. */
       attempt: number;
+      /** @description Most attempts it gets (1 + retries). */
       maxAttempts: number;
+      /** @description The executor node it was routed to; null before. */
       nodeId: string | null;
+      /** @description The job's code for a job fire; null for a task. */
       jobCode: string | null;
       /** @description Shard of the fire, 0-based (SHARDING_BROADCAST jobs; 0 otherwise). */
       shardIndex: number;
       /** @description Shards of the fire (1 unless SHARDING_BROADCAST). */
       shardTotal: number;
-      triggerSource: string;
-      /** @description What the handler returned (bounded). */
+      /**
+       * @description What created it: API for a task, SCHEDULE for a fire, MANUAL for trigger-now, BACKFILL...
+       * @enum {string}
+       */
+      triggerSource: 'SCHEDULE' | 'API' | 'MANUAL' | 'BACKFILL' | 'RETRY' | 'MISFIRE';
+      /** @description What the handler returned (JSON, at most 65,535 bytes); null: none. */
       result: Record<string, unknown> | null;
       /** @description The outcome's error, once final; an earlier attempt's error is in `attempts`. */
       error: string | null;
+      /** @description Trace id of its log lines (docs/observability.md "Logs"). */
       traceId: string;
+      /** @description The scheduled fire time (a task: when it was submitted), UTC ISO-8601 (ms). */
       fireTime: string;
+      /** @description When it becomes due to run (fire time + delayMs, or a retry backoff), UTC ISO-8601. */
       dueAt: string;
+      /** @description When the row was written, UTC ISO-8601 (ms). */
       createdAt: string;
+      /** @description When it was routed to a node, UTC ISO-8601; or null. */
       dispatchedAt: string | null;
+      /** @description When its last attempt started, UTC ISO-8601; null: not. */
       startedAt: string | null;
+      /** @description When it reached its final state, UTC ISO-8601; or null. */
       finishedAt: string | null;
       /** @description When the handler last stored a checkpoint (`ctx.checkpoint`, docs/long-tasks.md); null: none. The state itself is not shown. */
       checkpointAt: string | null;
@@ -1104,6 +1346,38 @@ export interface components {
        */
       to: string;
     };
+    BackfillResultDto: {
+      /** @description Instances this backfill created (every shard counts). */
+      created: number;
+      /** @description Scheduled times of the range that had an instance already (left alone). */
+      existing: number;
+      /** @description The range's scheduled times, UTC ISO-8601 (ms), oldest first; at most 1000. */
+      fireTimes: string[];
+    };
+    NodeQueueDto: {
+      /** @description Instance ids pushed to the node and not yet claimed. */
+      ready: number;
+      /** @description Instance ids the node claimed and has not acknowledged yet. */
+      processing: number;
+    };
+    NodeViewDto: {
+      /** @description The node id, unique among live nodes (a new one at each start). */
+      nodeId: string;
+      /** @description Host name the node reported at start. */
+      host: string;
+      /** @description Handler names the node advertises (it runs only these). */
+      handlers: string[];
+      /** @description Most attempts the node runs at once (EXECUTOR_CONCURRENCY, default 16). */
+      capacity: number;
+      /** @description Attempts running on the node at its last heartbeat. */
+      active: number;
+      /** @description Depth of the node queue now. */
+      queue: components['schemas']['NodeQueueDto'];
+      /** @description The last heartbeat, UTC ISO-8601 (ms); a node silent too long leaves the list. */
+      lastBeat: string;
+      /** @description When the node started, UTC ISO-8601 (ms). */
+      startedAt: string;
+    };
     CreateClientDto: {
       /** @description Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited. */
       rateLimit?: number | null;
@@ -1130,33 +1404,55 @@ export interface components {
       scopes?: ('tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'admin')[];
     };
     ClientCredentialsDto: {
+      /** @description The app id: 3-64 of [A-Za-z0-9_.-], compared exactly. */
       appId: string;
+      /** @description false: every request of the app is refused (401). */
       enabled: boolean;
+      /** @description What the app may do (README "Tenancy and scopes"). */
       scopes: ('tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'admin')[];
+      /** @description Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited. */
       rateLimit: number | null;
+      /** @description Token bucket size (burst), requests; null = the RATE_LIMIT_BURST default. */
       rateBurst: number | null;
+      /** @description Most job definitions the app may own in a namespace; null = MAX_JOBS_PER_APP, 0 = no limit. */
       maxJobs: number | null;
+      /** @description Most unfinished tasks and fires the app may have; null = MAX_UNFINISHED_TASKS_PER_APP, 0 = no limit. */
       maxUnfinishedTasks: number | null;
+      /** @description The app's own egress allow-list (hosts, IPs, CIDRs): narrows the cluster's egress policy; null = no narrowing. */
       egressAllow: string[] | null;
+      /** @description When the client was created, UTC ISO-8601 (ms). */
       createdAt: string;
+      /** @description When it last changed, UTC ISO-8601 (ms); null: never. */
       updatedAt: string | null;
       /** @description The secret (64 hex characters), shown only in this answer: store it. */
       secret: string;
     };
     ClientViewDto: {
+      /** @description The app id: 3-64 of [A-Za-z0-9_.-], compared exactly. */
       appId: string;
+      /** @description false: every request of the app is refused (401). */
       enabled: boolean;
+      /** @description What the app may do (README "Tenancy and scopes"). */
       scopes: ('tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'admin')[];
+      /** @description Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited. */
       rateLimit: number | null;
+      /** @description Token bucket size (burst), requests; null = the RATE_LIMIT_BURST default. */
       rateBurst: number | null;
+      /** @description Most job definitions the app may own in a namespace; null = MAX_JOBS_PER_APP, 0 = no limit. */
       maxJobs: number | null;
+      /** @description Most unfinished tasks and fires the app may have; null = MAX_UNFINISHED_TASKS_PER_APP, 0 = no limit. */
       maxUnfinishedTasks: number | null;
+      /** @description The app's own egress allow-list (hosts, IPs, CIDRs): narrows the cluster's egress policy; null = no narrowing. */
       egressAllow: string[] | null;
+      /** @description When the client was created, UTC ISO-8601 (ms). */
       createdAt: string;
+      /** @description When it last changed, UTC ISO-8601 (ms); null: never. */
       updatedAt: string | null;
     };
     ClientPageDto: {
+      /** @description How many clients there are in all (every page). */
       total: number;
+      /** @description This page, by app id; at most `limit`. */
       items: components['schemas']['ClientViewDto'][];
     };
     UpdateClientDto: {
@@ -1182,21 +1478,27 @@ export interface components {
       enabled?: boolean;
     };
     AuditRowDto: {
+      /** @description The audit row id (UUID). */
       id: string;
       /** @description Who: the app that made the change (null: an operator's CLI or the first start). */
       appId: string | null;
+      /** @description What was done, e.g. JOB_CREATE, TASK_CANCEL, CLIENT_ROTATE_SECRET. */
       action: string;
       /** @description job, task, client or crontab. */
       targetType: string;
+      /** @description The id of what changed (job id, instance id, app id, file name). */
       targetId: string;
       /** @description What it was (secrets redacted), or null. */
       before: Record<string, unknown>;
       /** @description What it became (secrets redacted), or null. */
       after: Record<string, unknown>;
+      /** @description When it was done, UTC ISO-8601 (ms). */
       createdAt: string;
     };
     AuditPageDto: {
+      /** @description How many rows match the filters in all (every page). */
       total: number;
+      /** @description This page, newest first; at most `limit` rows. */
       items: components['schemas']['AuditRowDto'][];
     };
     RegisterCallbackDto: {
@@ -1214,8 +1516,11 @@ export interface components {
     CallbackRegistrationViewDto: {
       /** @description The handler name; null for the app's default. */
       handler: string | null;
+      /** @description Where final states are POSTed (http or https, at most 2048 characters). */
       url: string;
+      /** @description When it was first registered, UTC ISO-8601 (ms). */
       createdAt: string;
+      /** @description When its URL last changed, UTC ISO-8601 (ms). */
       updatedAt: string;
     };
     CallbackRegistrationListDto: {
@@ -1244,7 +1549,9 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['LiveDto'];
+        };
       };
     };
   };
@@ -1257,19 +1564,23 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Database and Redis answer: {"status":"ok",...} */
+      /** @description Database and Redis answer: status ok. */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['ReadyDto'];
+        };
       };
-      /** @description A dependency is down: {"status":"error",...} */
+      /** @description A dependency is down: status error (not problem+json). */
       503: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['ReadyDto'];
+        };
       };
     };
   };
@@ -1294,54 +1605,87 @@ export interface operations {
           'application/json': components['schemas']['TaskAcceptedDto'];
         };
       };
-      /** @description Invalid body; `field` names the part at fault. */
+      /** @description Invalid body (code VALIDATION; `field` names the part at fault, e.g. handler, params.url, timeoutMs), or no executor advertises the handler (field handler). */
       400: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope tasks:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description requestId reused with a different body. */
+      /** @description requestId reused with a different body (field requestId). */
       409: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The app has as many unfinished tasks and fires as its cap allows (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP): nothing was written; retry after Retry-After seconds. */
+      /** @description Over the app's request rate limit (code RATE_LIMITED), or the app has as many unfinished tasks and fires as its cap allows (code TOO_MANY_UNFINISHED; maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP): nothing was written; retry after Retry-After seconds. */
       429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -1371,42 +1715,73 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope tasks:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The app has as many unfinished tasks and fires as its cap allows (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP): nothing was written; retry after Retry-After seconds. */
+      /** @description Over the app's request rate limit (code RATE_LIMITED), or the app has as many unfinished tasks and fires as its cap allows (code TOO_MANY_UNFINISHED; maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP): nothing was written; retry after Retry-After seconds. */
       429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -1424,6 +1799,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The task, CANCELLED (unchanged when it had ended). */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1432,45 +1808,64 @@ export interface operations {
           'application/json': components['schemas']['TaskViewDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope tasks:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -1482,7 +1877,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -1508,52 +1914,73 @@ export interface operations {
           'application/json': components['schemas']['CallbackViewDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope tasks:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). */
       409: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -1565,7 +1992,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -1591,45 +2029,64 @@ export interface operations {
           'application/json': components['schemas']['TaskViewDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope tasks:read (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -1641,7 +2098,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -1678,47 +2146,59 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope tasks:read (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -1730,7 +2210,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -1750,38 +2241,63 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobPageDto'];
+        };
+      };
+      /** @description A bad query (offset, limit or appId); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:read (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -1793,7 +2309,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -1818,52 +2345,64 @@ export interface operations {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description Invalid definition, e.g. a bad cron expression (field triggerExpr) or time zone (field timeZone). */
+      /** @description Invalid definition (code VALIDATION; `field` names the part at fault, e.g. triggerExpr for a bad cron expression, timeZone for an unknown zone, callbackUrl for a refused URL), or its handler cannot run here (field handler). */
       400: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs). */
       409: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -1875,7 +2414,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -1900,38 +2450,64 @@ export interface operations {
           'application/json': components['schemas']['CrontabImportResultDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Invalid body (`field` names it: fileName, content, timeZone, enable), more entries than one import takes (field content), or, with enable=true, no executor runs shell (field handler). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Another write changed one of these jobs meanwhile: send the import again. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -1943,7 +2519,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -1969,52 +2556,73 @@ export interface operations {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:read (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Admin naming a code that several apps have: name the job by id, or add ?appId=. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
       409: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2026,7 +2634,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2044,45 +2663,80 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
-      401: {
+      /** @description Deleted; no body. */
+      204: {
         headers: {
           [name: string]: unknown;
         };
         content?: never;
       };
-      /** @description The caller lacks the scope jobs:write (problem+json whose `scope` names it). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2094,7 +2748,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2124,45 +2789,73 @@ export interface operations {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Invalid change (`field` names it, e.g. triggerExpr, timeZone, shardTotal past JOB_MAX_INSTANCES_PER_MINUTE, a null for a field that cannot be null), or a bad ?appId=. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the new code is taken (field code), or another write changed the job meanwhile. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2174,7 +2867,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2192,45 +2896,82 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description The job, paused (enabled false); unchanged when it was paused. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobViewDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2242,7 +2983,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2260,45 +3012,82 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description The job, enabled, with its next fire times from now. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobViewDto'];
+        };
+      };
+      /** @description The schedule cannot fire (field triggerExpr: e.g. a ONE_SHOT instant in the past, or past JOB_MAX_INSTANCES_PER_MINUTE), no executor runs its handler (field handler), or a bad ?appId=. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the job is a ONE_SHOT that made its fire (field enabled): PATCH a new triggerExpr. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2310,7 +3099,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2341,45 +3141,73 @@ export interface operations {
           'application/json': components['schemas']['TriggerViewDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Invalid params (field params), no executor runs its handler (field handler), or a bad ?appId=. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED), or the job owner's cap on unfinished tasks and fires (code TOO_MANY_UNFINISHED, nothing was written). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2391,7 +3219,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2413,45 +3252,81 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BackfillResultDto'];
+        };
+      };
+      /** @description A bad range (field from or to: not ISO-8601, to before from, to in the future, more than 1000 fires or 10,000 instances), no executor runs its handler (field handler), or a bad ?appId=. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED), or the job owner's cap on unfinished tasks and fires (code TOO_MANY_UNFINISHED, nothing was written). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2463,7 +3338,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2482,45 +3368,82 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description The instance, CANCELLED (unchanged when it had ended). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskViewDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). Or the instance is not one of its. */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2532,7 +3455,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2559,52 +3493,73 @@ export interface operations {
           'application/json': components['schemas']['CallbackViewDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). Or the instance is not one of its. */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). */
+      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). Or: An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
       409: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2616,7 +3571,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2654,47 +3620,68 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:read (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). Or the instance is not one of its. */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2706,7 +3693,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2733,45 +3731,73 @@ export interface operations {
           'application/json': components['schemas']['TaskViewDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:read (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). Or the instance is not one of its. */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2783,7 +3809,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2813,45 +3850,73 @@ export interface operations {
           'application/json': components['schemas']['TaskViewDto'][];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description A bad query (offset, limit or appId); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope jobs:read (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2863,7 +3928,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2876,38 +3952,54 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NodeViewDto'][];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope nodes:read (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope nodes:read (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2919,7 +4011,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -2943,38 +4046,55 @@ export interface operations {
           'application/json': components['schemas']['ClientPageDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description A bad query (offset or limit); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope admin (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope admin (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -2986,7 +4106,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -3011,52 +4142,64 @@ export interface operations {
           'application/json': components['schemas']['ClientCredentialsDto'];
         };
       };
-      /** @description Invalid body; `field` names the part at fault. */
+      /** @description Invalid body (`field` names the part at fault: appId, scopes, a limit), or a reserved appId. */
       400: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope admin (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope admin (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description The app id exists (field appId). */
       409: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -3068,7 +4211,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -3091,44 +4245,55 @@ export interface operations {
           'application/json': components['schemas']['ClientViewDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope admin (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope admin (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
+      /** @description No client has this app id. */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -3140,7 +4305,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -3167,44 +4343,64 @@ export interface operations {
           'application/json': components['schemas']['ClientViewDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Invalid change (`field` names it: scopes, enabled, a limit, egressAllow). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope admin (problem+json whose `scope` names it). */
+      /** @description The caller lacks the admin scope, would disable itself or drop its own admin scope, or would add to its own client a scope it lacks. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
+      /** @description No client has this app id. */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -3216,7 +4412,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -3239,44 +4446,55 @@ export interface operations {
           'application/json': components['schemas']['ClientCredentialsDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope admin (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope admin (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
+      /** @description No client has this app id. */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -3288,7 +4506,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -3339,38 +4568,55 @@ export interface operations {
           'application/json': components['schemas']['AuditPageDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description A bad query (appId, action, jobId, from, to, offset, limit; `to` before `from`); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope admin (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope admin (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -3382,7 +4628,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -3410,59 +4667,73 @@ export interface operations {
           'application/json': components['schemas']['CallbackRegistrationViewDto'];
         };
       };
-      /** @description A refused url (field url, with the reason) or handler. */
+      /** @description A refused url (field url, with the reason), a bad handler or a bad ?appId= (`field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope tasks:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description An admin named an app that has no client. */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The app holds 1000 registrations already. */
+      /** @description The app holds 1000 registrations already (field handler). */
       409: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -3474,7 +4745,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -3498,38 +4780,55 @@ export interface operations {
           'application/json': components['schemas']['CallbackRegistrationListDto'];
         };
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description A bad ?appId= (field appId). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope tasks:read (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -3541,7 +4840,18 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
     };
   };
@@ -3566,45 +4876,64 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Missing or invalid signature, an unknown app, a replayed nonce, or an old (v1) signature: always the same problem+json. */
+      /** @description A bad ?handler= or ?appId= (`field` names it). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description The caller lacks the scope tasks:write (problem+json whose `scope` names it). */
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description The app has no registration for this handler (or no default). */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body over 2 MiB (problem+json); the connection is closed. */
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (problem+json). */
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
       415: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
-      /** @description Over the app's request rate limit (problem+json, code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
-          /** @description Seconds to wait (at least 1). */
+          /** @description Seconds to wait before retrying (at least 1). */
           'Retry-After'?: number;
           /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
           'RateLimit-Limit'?: number;
@@ -3616,7 +4945,38 @@ export interface operations {
           'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  MetricsController_index: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every metric of this process: # HELP and # TYPE lines, then its samples. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain; version=0.0.4; charset=utf-8': string;
+        };
       };
     };
   };
