@@ -91,6 +91,7 @@ export function signingFetch(o: SigningFetchOptions): (request: Request) => Prom
       } catch (err) {
         if (last || prepared.signal?.aborted) throw err;
         await policy.sleep(backoffMs(attempt, policy));
+        prepared.signal?.throwIfAborted();
         continue;
       }
       if (last || !RETRY_STATUSES.has(response.status)) return response;
@@ -98,6 +99,7 @@ export function signingFetch(o: SigningFetchOptions): (request: Request) => Prom
       if (after !== undefined && after > policy.maxDelayMs) return response;
       await response.body?.cancel();
       await policy.sleep(after ?? backoffMs(attempt, policy));
+      prepared.signal?.throwIfAborted();
     }
   };
 }

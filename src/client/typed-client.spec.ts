@@ -123,6 +123,13 @@ describe('createTickwheelClient', () => {
     expect(down.sleeps[1]).toBeGreaterThanOrEqual(down.sleeps[0]);
   });
 
+  it('should not try again a call aborted while it waits', async () => {
+    const abort = new AbortController();
+    const { c, sent } = client([problem(503, 'UNAVAILABLE')], { sleep: async () => abort.abort(new Error('stop')) });
+    await expect(c.GET('/api/nodes', { signal: abort.signal })).rejects.toThrow('stop');
+    expect(sent).toHaveLength(1);
+  });
+
   it('should give a mutating job call one Idempotency-Key for all its tries, unless turned off', async () => {
     const { c, sent } = client([problem(502, 'BAD_GATEWAY'), json(200, {})]);
     await c.POST('/api/jobs/{id}/pause', { params: { path: { id: 'nightly' } } });
