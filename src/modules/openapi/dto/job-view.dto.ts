@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CorruptJson, describeCorruptRow, JobDefinition } from '../../metadata/index.js';
+import { describeFires } from '../../trigger/index.js';
 import { iso } from '../views/iso.js';
+import { FireTimeDto } from './schedule.dto.js';
 
 /** A job definition as the API shows it; times ISO-8601 UTC. */
 export class JobViewDto {
@@ -51,6 +53,13 @@ export class JobViewDto {
     description: 'The next 5 fire times from now (for FIXED_DELAY assuming zero run time), even while paused.',
   })
   nextFireTimes: string[];
+  @ApiProperty({
+    type: [FireTimeDto],
+    description:
+      'The same fire times as nextFireTimes, each with its wall-clock time in timeZone and, when a clock change ' +
+      'moved or merged it, a note (as POST /api/schedules/preview answers).',
+  })
+  nextFires: FireTimeDto[];
   @ApiProperty() version: number;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
@@ -94,6 +103,7 @@ export class JobViewDto {
       lastFireTime: iso(d.lastFireTime),
       completedAt: iso(d.completedAt ?? null),
       nextFireTimes: preview.map((t) => new Date(t).toISOString()),
+      nextFires: describeFires(d, preview, null).map((f) => FireTimeDto.of(f)),
       version: d.version,
       createdAt: iso(d.createdAt) as string,
       updatedAt: iso(d.updatedAt) as string,
