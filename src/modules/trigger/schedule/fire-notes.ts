@@ -162,6 +162,8 @@ function gapSkipped(ev: CronEvaluator, zone: string, after: number, t: number): 
       if (tr.after > tr.before && tr.at > after && tr.at <= t) gaps.set(tr.at, tr);
   }
   for (const gap of gaps.values()) {
+    // Only the first fire at or after the clock change carries the note (with an unknown start, too).
+    if (ev.next(gap.at - 1, t) !== t) continue;
     const walls = ev.wallsBetween(gap.at + gap.before, gap.at + gap.after, 10_000);
     if (walls.length === 0) continue;
     const named = walls.slice(0, NAMED_SKIPS).map(hm).join(', ') + (walls.length > NAMED_SKIPS ? ', …' : '');
