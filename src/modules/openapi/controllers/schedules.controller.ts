@@ -34,7 +34,10 @@ export class SchedulesController {
   @HttpCode(200)
   @RequireScope(Scope.JOBS_READ)
   @ApiOperation({ summary: 'Preview the next fire times of a trigger, with DST notes', description: PREVIEW_DESCRIPTION })
-  @ApiOkResponse({ type: SchedulePreviewViewDto })
+  @ApiOkResponse({
+    type: SchedulePreviewViewDto,
+    description: 'The trigger as read (defaults filled in), the start, and up to count fire times with notes.',
+  })
   @ApiProblem(
     400,
     'Invalid input (code VALIDATION) naming the field: triggerType, triggerExpr (bad or never-firing cron, bad ' +
@@ -42,10 +45,12 @@ export class SchedulesController {
       'or count (not 1-100).',
   )
   @ApiProblem(401, 'Missing or invalid signature, an unknown app, a replayed nonce (code UNAUTHORIZED).')
-  @ApiProblem(403, 'The app lacks the jobs:read scope (code FORBIDDEN, scope jobs:read).')
+  @ApiProblem(403, 'Without the jobs:read scope (code FORBIDDEN).')
   @ApiProblem(413, 'Body over 2 MiB (code PAYLOAD_TOO_LARGE).')
   @ApiProblem(415, 'Body not application/json (code UNSUPPORTED_MEDIA_TYPE).')
-  @ApiProblem(429, "Over the app's request rate limit (code RATE_LIMITED); see Retry-After.")
+  @ApiProblem(429, "Over the app's request rate limit (code RATE_LIMITED).", {
+    'Retry-After': { description: 'Seconds to wait (at least 1).', schema: { type: 'integer' } },
+  })
   preview(@Body() dto: SchedulePreviewDto): SchedulePreviewViewDto {
     const fromMs = dto.from === undefined ? this.clock.now() : Date.parse(dto.from);
     if (!(fromMs >= PREVIEW_FROM_MIN_MS && fromMs < PREVIEW_FROM_MAX_MS)) {
