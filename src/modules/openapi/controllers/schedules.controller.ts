@@ -15,7 +15,7 @@ import {
   SchedulePreviewViewDto,
 } from '../dto/schedule.dto.js';
 
-const PREVIEW_DESCRIPTION =
+const PREVIEW_TEXT =
   "The next fire times of a trigger after an instant, computed by the scheduler's own search (the times a job " +
   'with this trigger would fire; FIXED_RATE from `from`, FIXED_DELAY assuming runs take no time), each with its ' +
   'wall-clock time in the zone and, when a clock change (DST) moved or merged it, a note (docs/trigger.md ' +
@@ -33,7 +33,7 @@ export class SchedulesController {
   @Post('preview')
   @HttpCode(200)
   @RequireScope(Scope.JOBS_READ)
-  @ApiOperation({ summary: 'Preview the next fire times of a trigger, with DST notes', description: PREVIEW_DESCRIPTION })
+  @ApiOperation({ summary: 'Preview the next fire times of a trigger, with DST notes', description: PREVIEW_TEXT })
   @ApiOkResponse({
     type: SchedulePreviewViewDto,
     description: 'The trigger as read (defaults filled in), the start, and up to count fire times with notes.',

@@ -102,7 +102,7 @@ export class FireNoteDto {
 
 /** One fire time, with its wall-clock time and, when a clock change moved or merged it, a note. */
 export class FireTimeDto {
-  @ApiProperty({ description: 'The fire instant, ISO-8601 UTC with milliseconds.', example: '2026-03-08T07:30:00.000Z' })
+  @ApiProperty({ description: 'The fire instant, ISO-8601 UTC with milliseconds.', example: '2026-03-08T07:30:00Z' })
   fireTime: string;
 
   @ApiProperty({
@@ -132,7 +132,7 @@ export class SchedulePreviewViewDto {
   @ApiProperty({ description: 'The expression previewed, trimmed.', example: '0 30 2 * * *' })
   triggerExpr: string;
 
-  @ApiProperty({ description: 'The zone the times were computed in (UTC when not given).', example: 'America/New_York' })
+  @ApiProperty({ description: 'The zone the times were computed in (UTC when not given).', example: 'Asia/Tokyo' })
   timeZone: string;
 
   @ApiProperty({

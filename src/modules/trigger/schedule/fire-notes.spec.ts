@@ -1,7 +1,7 @@
 import { ValidationError } from '../../../common/index.js';
 import { JobDefinition, MisfirePolicy, TriggerType } from '../../metadata/index.js';
 import { planFire } from '../fire-planner.js';
-import { describeFires, FireNoteKind, MAX_PREVIEW_COUNT, previewSchedule, type PreviewedFire } from './fire-notes.js';
+import { describeFires, MAX_PREVIEW_COUNT, previewSchedule, type PreviewedFire } from './fire-notes.js';
 import { computeNextFireTime, type TriggerDef } from './schedule.js';
 
 const cron = (triggerExpr: string, timeZone: string): TriggerDef => ({
@@ -97,7 +97,8 @@ describe(previewSchedule.name, () => {
       expect(brief(sut)).toEqual(['2026-11-01T01:30:00-04:00 OVERLAP_FIRST_ONLY', '2026-11-02T01:30:00-05:00']);
       expect(sut[0].note?.detail).toBe(
         '01:30 happens twice on 2026-11-01 in America/New_York (clocks go back from 02:00 to 01:00, UTC-04:00 → ' +
-          'UTC-05:00): a fixed-time schedule fires once, at the first (UTC-04:00); the second (UTC-05:00) does not fire',
+          'UTC-05:00): a fixed-time schedule fires once, at the first (UTC-04:00); the second (UTC-05:00) does not ' +
+          'fire',
       );
     });
 
@@ -134,7 +135,11 @@ describe(previewSchedule.name, () => {
 
   it('should answer fewer times, quickly, when a cron fires rarely or not within 8 years of the last', () => {
     const leap = preview(cron('0 0 29 2 *', 'UTC'), '2026-03-01T00:00:00Z', 3);
-    expect(brief(leap)).toEqual(['2028-02-29T00:00:00+00:00', '2032-02-29T00:00:00+00:00', '2036-02-29T00:00:00+00:00']);
+    expect(brief(leap)).toEqual([
+      '2028-02-29T00:00:00+00:00',
+      '2032-02-29T00:00:00+00:00',
+      '2036-02-29T00:00:00+00:00',
+    ]);
     // Valid (it fired on 2024-02-29, a fifth Thursday), next in 2052: beyond the engine's 8-year search.
     expect(preview(cron('0 0 ? 2 4#5', 'UTC'), '2026-01-01T00:00:00Z', 10)).toEqual([]);
   });
@@ -176,7 +181,14 @@ describe(previewSchedule.name, () => {
   });
 
   describe('equals what the scheduler plans', () => {
-    const zones = ['UTC', 'America/New_York', 'Europe/Berlin', 'Australia/Lord_Howe', 'Asia/Kolkata', 'America/Santiago'];
+    const zones = [
+      'UTC',
+      'America/New_York',
+      'Europe/Berlin',
+      'Australia/Lord_Howe',
+      'Asia/Kolkata',
+      'America/Santiago',
+    ];
     const exprs = [
       '0 30 2 * * *',
       '30 1 * * *',

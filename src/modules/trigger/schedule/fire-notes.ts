@@ -130,7 +130,9 @@ function overlap(ev: CronEvaluator, zone: string, wall: number, instants: number
   if (ev.fields.fixedTime) {
     return {
       kind: FireNoteKind.OVERLAP_FIRST_ONLY,
-      detail: `${head}: a fixed-time schedule fires once, at the first (${offsets[0]}); the second (${offsets[1]}) does not fire`,
+      detail:
+        `${head}: a fixed-time schedule fires once, at the first (${offsets[0]}); ` +
+        `the second (${offsets[1]}) does not fire`,
     };
   }
   const which = instants.indexOf(t) === 0 ? `the first (${offsets[0]})` : `the second (${offsets[1]})`;
@@ -188,12 +190,11 @@ function transitionsOf(window: OffsetWindow): Transition[] {
 function transitionAround(window: OffsetWindow, wall: number, kind: 'gap' | 'overlap'): Transition | null {
   for (const tr of transitionsOf(window)) {
     const [lo, hi] = [tr.at + Math.min(tr.before, tr.after), tr.at + Math.max(tr.before, tr.after)];
-    if ((tr.after > tr.before) === (kind === 'gap') && wall >= lo && wall < hi) return tr;
+    if (tr.after > tr.before === (kind === 'gap') && wall >= lo && wall < hi) return tr;
   }
   return null;
 }
 
-/** "clocks go forward from 02:00 to 03:00, UTC-05:00 → UTC-04:00". */
 function clocks(tr: Transition): string {
   const way = tr.after > tr.before ? 'forward' : 'back';
   const offsets = `UTC${offsetText(tr.before)} → UTC${offsetText(tr.after)}`;
@@ -207,7 +208,6 @@ export function localTime(t: number, offset: number): string {
   return fields + offsetText(offset);
 }
 
-/** `+02:00`, `-09:30`, or `-00:44:30` for an offset with seconds (ms). */
 function offsetText(offset: number): string {
   const abs = Math.abs(Math.round(offset / 1000));
   const [h, m, s] = [Math.floor(abs / 3600), Math.floor(abs / 60) % 60, abs % 60];
@@ -215,7 +215,6 @@ function offsetText(offset: number): string {
   return s ? `${hhmm}:${pad(s)}` : hhmm;
 }
 
-/** Wall time `hh:mm` (`hh:mm:ss` with seconds). */
 function hm(wall: number): string {
   const text = new Date(wall).toISOString().slice(11, 19);
   return text.endsWith(':00') ? text.slice(0, 5) : text;
@@ -225,7 +224,6 @@ function date(wall: number): string {
   return new Date(wall).toISOString().slice(0, 10);
 }
 
-/** "1 h", "30 min", "1 h 30 min", "20 s". */
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);
   const parts = [
