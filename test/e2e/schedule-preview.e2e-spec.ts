@@ -60,6 +60,11 @@ describe('schedule preview (standalone)', () => {
     expect(res.body).toMatchObject({ triggerType: 'CRON', timeZone: 'UTC' });
     expect(Date.parse(res.body.from)).toBeGreaterThanOrEqual(before - 1000);
     expect(res.body.fireTimes).toHaveLength(10);
+    const nulls = { triggerType: null, timeZone: null, from: null, count: null };
+    const asOmitted = await preview({ triggerExpr: '0 0 * * *', ...nulls });
+    expect(asOmitted.status).toBe(200);
+    expect(asOmitted.body).toMatchObject({ triggerType: 'CRON', timeZone: 'UTC' });
+    expect(asOmitted.body.fireTimes).toHaveLength(10);
     const rate = await preview({ triggerType: 'FIXED_RATE', triggerExpr: '60000', from: '2026-01-01T00:00:00+01:00' });
     expect(rate.body.fireTimes.slice(0, 2)).toEqual([
       { fireTime: '2025-12-31T23:01:00.000Z', local: '2025-12-31T23:01:00+00:00' },

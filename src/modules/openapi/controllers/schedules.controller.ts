@@ -52,7 +52,7 @@ export class SchedulesController {
     'Retry-After': { description: 'Seconds to wait (at least 1).', schema: { type: 'integer' } },
   })
   preview(@Body() dto: SchedulePreviewDto): SchedulePreviewViewDto {
-    const fromMs = dto.from === undefined ? this.clock.now() : Date.parse(dto.from);
+    const fromMs = dto.from == null ? this.clock.now() : Date.parse(dto.from); // null: as if left out (a CLI)
     if (!(fromMs >= PREVIEW_FROM_MIN_MS && fromMs < PREVIEW_FROM_MAX_MS)) {
       throw new ValidationError('from', 'from must lie between 1970-01-01T00:00:00Z and 3000-01-01T00:00:00Z');
     }
