@@ -89,6 +89,20 @@ describe(previewSchedule.name, () => {
       expect(brief(sut)).toEqual(['2026-03-29T03:30:00+02:00 SAME_INSTANT', '2026-03-30T02:30:00+02:00']);
       expect(sut[0].note?.detail).toMatch(/^02:30 and 03:30 on 2026-03-29 in Europe\/Berlin fall on the same/);
     });
+
+    it('should name both dates when Apia skipped the whole of 2011-12-30', () => {
+      const sut = preview(cron('0 0 30 12 *', 'Pacific/Apia'), '2011-12-28T00:00:00Z', 1);
+      expect(brief(sut)).toEqual(['2011-12-31T00:00:00+14:00 GAP_SHIFTED']);
+      expect(sut[0].note?.detail).toBe(
+        '00:00 does not exist on 2011-12-30 in Pacific/Apia (clocks go forward from 2011-12-30 00:00 to ' +
+          '2011-12-31 00:00, UTC-10:00 → UTC+14:00): fires 24 h later, at 00:00 (UTC+14:00)',
+      );
+    });
+
+    it('should shift midnight to 01:00 when America/Santiago springs forward at midnight on 2026-09-06', () => {
+      const sut = preview(cron('0 0 * * *', 'America/Santiago'), '2026-09-04T12:00:00Z', 2);
+      expect(brief(sut)).toEqual(['2026-09-05T00:00:00-04:00', '2026-09-06T01:00:00-03:00 GAP_SHIFTED']);
+    });
   });
 
   describe('fall back (a wall time that happens twice)', () => {

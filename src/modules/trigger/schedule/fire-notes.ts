@@ -198,7 +198,10 @@ function transitionAround(window: OffsetWindow, wall: number, kind: 'gap' | 'ove
 function clocks(tr: Transition): string {
   const way = tr.after > tr.before ? 'forward' : 'back';
   const offsets = `UTC${offsetText(tr.before)} → UTC${offsetText(tr.after)}`;
-  return `clocks go ${way} from ${hm(tr.at + tr.before)} to ${hm(tr.at + tr.after)}, ${offsets}`;
+  const [from, to] = [tr.at + tr.before, tr.at + tr.after];
+  // A change of a day or more (Apia, 2011-12-30) names the dates too.
+  const [a, b] = date(from) === date(to) ? [hm(from), hm(to)] : [`${date(from)} ${hm(from)}`, `${date(to)} ${hm(to)}`];
+  return `clocks go ${way} from ${a} to ${b}, ${offsets}`;
 }
 
 /** Instant `t` as ISO-8601 local time with offset `offset` (ms); milliseconds only when not zero. */
