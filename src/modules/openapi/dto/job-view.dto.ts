@@ -9,7 +9,9 @@ import {
   RoutingStrategy,
   TriggerType,
 } from '../../metadata/index.js';
+import { describeFires } from '../../trigger/index.js';
 import { iso } from '../views/iso.js';
+import { FireTimeDto } from './schedule.dto.js';
 
 /** A job definition as the API shows it; times ISO-8601 UTC. */
 export class JobViewDto {
@@ -92,6 +94,13 @@ export class JobViewDto {
       'The next 5 fire times from now, UTC ISO-8601 (ms) (FIXED_DELAY: assuming zero run time), even while paused.',
   })
   nextFireTimes: string[];
+  @ApiProperty({
+    type: [FireTimeDto],
+    description:
+      'The same fire times as nextFireTimes, each with its wall-clock time in timeZone and, when a clock change ' +
+      'moved or merged it, a note (as POST /api/schedules/preview answers).',
+  })
+  nextFires: FireTimeDto[];
   @ApiProperty({ description: 'Grows by one on every change of the definition (optimistic lock).' }) version: number;
   @ApiProperty({ description: 'When the job was created, UTC ISO-8601 (ms).' }) createdAt: string;
   @ApiProperty({ description: 'When the definition last changed, UTC ISO-8601 (ms).' }) updatedAt: string;
@@ -135,6 +144,7 @@ export class JobViewDto {
       lastFireTime: iso(d.lastFireTime),
       completedAt: iso(d.completedAt ?? null),
       nextFireTimes: preview.map((t) => new Date(t).toISOString()),
+      nextFires: describeFires(d, preview, null).map((f) => FireTimeDto.of(f)),
       version: d.version,
       createdAt: iso(d.createdAt) as string,
       updatedAt: iso(d.updatedAt) as string,
