@@ -48,6 +48,7 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
   ['GET', '/api/jobs/{id}/instances/{instanceId}', S.JOBS_READ],
   ['GET', '/api/jobs/{id}/instances/{instanceId}/logs', S.JOBS_READ],
   ['GET', '/api/jobs/{id}/instances', S.JOBS_READ],
+  ['POST', '/api/schedules/preview', S.JOBS_READ, () => ({ triggerExpr: '0 30 2 * * *', timeZone: 'Europe/Berlin' })],
   ['GET', '/api/nodes', S.NODES_READ],
   ['POST', '/api/clients', S.ADMIN, () => ({ appId: appIdOf('scoped') })],
   ['GET', '/api/clients', S.ADMIN],

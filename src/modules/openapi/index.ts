@@ -3,3 +3,5 @@ export { ApiClientModule } from './auth/api-client.module.js';
 export { ApiClientService, type ApiCredentials, checkScopes, type ClientLimits } from './auth/api-client.service.js';
 export { SignedRequestMiddleware } from './auth/signed-request.middleware.js';
 export { createValidationPipe } from './filters/validation.pipe.js';
+export { SIGNING_SCHEMES } from './auth/signed.decorator.js';
+export { swaggerUiOptions } from './swagger-ui.js';

@@ -14,6 +14,7 @@ import { CallbacksController } from './controllers/callbacks.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
 import { JobsController } from './controllers/jobs.controller.js';
 import { NodesController } from './controllers/nodes.controller.js';
+import { SchedulesController } from './controllers/schedules.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
 import { BodyItemsInterceptor } from './filters/body-items.interceptor.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
@@ -50,6 +51,7 @@ export class OpenApiModule {
         ClientsController,
         AuditController,
         CallbacksController,
+        SchedulesController,
       ],
       providers: [
         TasksService,

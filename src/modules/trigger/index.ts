@@ -7,4 +7,5 @@ export { RetentionService } from './retention.service.js';
 export * from './schedule/schedule.js';
 export * from './schedule/cron-schedule.js';
 export * from './schedule/crontab-parser.js';
+export * from './schedule/fire-notes.js';
 export { AttemptEndedHookModule, FixedDelayNextFire } from './fixed-delay-next-fire.js';

@@ -25,7 +25,10 @@ export class AuditController {
       'filter given must hold; from/to are inclusive.',
   })
   @ApiOkResponse({ type: AuditPageDto })
-  @ApiProblem(400, 'A bad filter or page (appId, jobId, action, from, to, offset, limit, cursor); `field` names it.')
+  @ApiProblem(
+    400,
+    'A bad query (appId, action, jobId, from, to, offset, limit, cursor; `to` before `from`); `field` names it.',
+  )
   async list(@Query() q: AuditQueryDto): Promise<AuditPageDto> {
     const from = q.from === undefined ? undefined : Date.parse(q.from);
     const to = q.to === undefined ? undefined : Date.parse(q.to);

@@ -1,26 +1,30 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** A node's queue in the coordination store. */
+/** A live node's queue (docs/redis-keys.md): ids in its `ready` and `processing` lists. */
 export class NodeQueueDto {
-  @ApiProperty({ description: 'Tasks dispatched to it and not yet claimed.' }) ready: number;
-  @ApiProperty({ description: 'Tasks it claimed and holds (running or about to).' }) processing: number;
+  @ApiProperty({ description: 'Instance ids pushed to the node and not yet claimed.' }) ready: number;
+  @ApiProperty({ description: 'Instance ids the node claimed and has not acknowledged yet.' }) processing: number;
 }
 
-/** One live executor node (GET /api/nodes). */
+/** One live executor node as GET /api/nodes shows it (docs/api.md `/api/nodes`); times ISO-8601 UTC. */
 export class NodeViewDto {
-  @ApiProperty({ description: 'The node id (host-pid-sequence).' }) nodeId: string;
-  @ApiProperty({ description: 'Host name the node runs on.' }) host: string;
-  @ApiProperty({ type: [String], description: 'Handlers it advertises (it is given only tasks of these).' })
+  @ApiProperty({ description: 'The node id, unique among live nodes (a new one at each start).' })
+  nodeId: string;
+  @ApiProperty({ description: 'Host name the node reported at start.' }) host: string;
+  @ApiProperty({ type: [String], description: 'Handler names the node advertises (it runs only these).' })
   handlers: string[];
-  @ApiProperty({ description: 'Tasks it runs at once at most.' }) capacity: number;
-  @ApiProperty({ description: 'Tasks it runs now (as of its last heartbeat).' }) active: number;
-  @ApiProperty({ type: NodeQueueDto, description: 'Its queue depth now.' }) queue: NodeQueueDto;
-  @ApiProperty({ description: 'Its last heartbeat, ISO-8601 UTC.' }) lastBeat: string;
-  @ApiProperty({ description: 'When it started, ISO-8601 UTC.' }) startedAt: string;
+  @ApiProperty({ description: 'Most attempts the node runs at once (EXECUTOR_CONCURRENCY, default 16).' })
+  capacity: number;
+  @ApiProperty({ description: 'Attempts running on the node at its last heartbeat.' }) active: number;
+  @ApiProperty({ type: NodeQueueDto, description: 'Depth of the node queue now.' })
+  queue: NodeQueueDto;
+  @ApiProperty({ description: 'The last heartbeat, UTC ISO-8601 (ms); a node silent too long leaves the list.' })
+  lastBeat: string;
+  @ApiProperty({ description: 'When the node started, UTC ISO-8601 (ms).' }) startedAt: string;
 }
 
-/** Every live node, in one page (a cluster has few; no paging). */
+/** GET /api/nodes: every live node, in one page (a cluster has few; no paging). */
 export class NodePageDto {
   @ApiProperty({ description: 'Live nodes in all (= items.length).' }) total: number;
-  @ApiProperty({ type: [NodeViewDto] }) items: NodeViewDto[];
+  @ApiProperty({ type: [NodeViewDto], description: 'Every live node.' }) items: NodeViewDto[];
 }

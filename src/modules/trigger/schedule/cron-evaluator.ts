@@ -23,10 +23,10 @@ export interface CronFields {
 /** Fire-time search for one expression in one zone. Plain class: no clock, no DI. */
 export class CronEvaluator {
   private readonly days: DayMatcher;
-  private readonly timeline: ZoneTimeline;
+  readonly timeline: ZoneTimeline;
 
   constructor(
-    private readonly fields: CronFields,
+    readonly fields: CronFields,
     timeZone: string,
   ) {
     this.days = new DayMatcher(fields.days);
@@ -84,15 +84,45 @@ export class CronEvaluator {
     return best;
   }
 
-  /** The instants a matching wall time fires at, under the fixed-time or wildcard rule. */
-  private firesAt(wall: number, window: OffsetWindow): number[] {
+  /** Whether wall time `wall` (calendar fields read as UTC, whole seconds) matches every field. */
+  matchesWall(wall: number): boolean {
+    const d = new Date(wall);
+    const { hours, minutes, seconds } = this.fields;
+    return (
+      wall % 1000 === 0 &&
+      this.days.matches(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()) &&
+      hours.includes(d.getUTCHours()) &&
+      minutes.includes(d.getUTCMinutes()) &&
+      seconds.includes(d.getUTCSeconds())
+    );
+  }
+
+  /** Matching wall times in `[fromWall, toWall)`, ascending, at most `max` (a gap is at most a day long). */
+  wallsBetween(fromWall: number, toWall: number, max: number): number[] {
+    const out: number[] = [];
+    for (let day = Math.floor(fromWall / DAY_MS) * DAY_MS; day < toWall && out.length < max; day += DAY_MS) {
+      const d = new Date(day);
+      if (!this.days.matches(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate())) continue;
+      for (const h of this.fields.hours)
+        for (const m of this.fields.minutes)
+          for (const s of this.fields.seconds) {
+            const wall = day + (h * 3600 + m * 60 + s) * 1000;
+            if (wall >= fromWall && wall < toWall && out.length < max) out.push(wall);
+          }
+    }
+    return out;
+  }
+
+  /** The instants a matching wall time fires at, under the fixed-time or wildcard rule (the search's own rule). */
+  firesAt(wall: number, window: OffsetWindow): number[] {
     const instants = window.instantsOf(wall);
     if (instants.length > 0) return this.fields.fixedTime ? [instants[0]] : instants;
     const shifted = this.fields.fixedTime ? window.shiftedOutOfGap(wall) : null;
     return shifted === null ? [] : [shifted];
   }
 
-  private windowOf(day: number): OffsetWindow {
+  /** The offset window of the wall day starting at `day`, as the search reads it. */
+  windowOf(day: number): OffsetWindow {
     return this.timeline.cachedWindow(day);
   }
 }

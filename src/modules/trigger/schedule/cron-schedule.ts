@@ -70,12 +70,7 @@ export function nextFireTimes(expr: string, timeZone: string, afterMs: number, c
   const out: number[] = [];
   let cursor = afterMs;
   while (out.length < count) {
-    let next: number | null;
-    try {
-      next = findNext(cron, cursor);
-    } catch (err) {
-      throw new ScheduleError(`cron '${expr}' (${timeZone}) failed after ${iso(cursor)}: ${(err as Error).message}`);
-    }
+    const next = searchNext(cron, expr, timeZone, cursor);
     if (next === null)
       throw new ScheduleError(`cron '${expr}' (${timeZone}) has no fire within 8 years after ${iso(cursor)}`);
     if (!(next > cursor)) throw new ScheduleError(`cron '${expr}' (${timeZone}) did not advance past ${iso(cursor)}`);
@@ -83,6 +78,24 @@ export function nextFireTimes(expr: string, timeZone: string, afterMs: number, c
     cursor = next;
   }
   return out;
+}
+
+/**
+ * The first fire strictly after `afterMs` within {@link CRON_HORIZON_MS}, or null when there is none: the
+ * search {@link nextFireTimes} (so the scheduler) runs, for callers that stop at the horizon instead of failing.
+ * @throws ValidationError for a bad expression or zone; ScheduleError when the search fails or does not advance.
+ */
+export function nextCronFire(expr: string, timeZone: string, afterMs: number): number | null {
+  if (!Number.isFinite(afterMs)) throw new ValidationError('afterMs', 'afterMs must be a finite epoch ms value');
+  const next = searchNext(compileCron(expr, timeZone), expr, timeZone, afterMs);
+  if (next !== null && !(next > afterMs))
+    throw new ScheduleError(`cron '${expr}' (${timeZone}) did not advance past ${iso(afterMs)}`);
+  return next;
+}
+
+/** The compiled search of a valid expression, to explain its fires (fire-notes.ts). @throws ValidationError */
+export function cronEvaluatorOf(expr: string, timeZone: string): CronEvaluator {
+  return compileCron(expr, timeZone).evaluator;
 }
 
 /**
@@ -205,6 +218,15 @@ function parse(fields: readonly string[], timeZone: string, original: string): C
     const reason = (err as Error).message;
     const hint = reason.includes('explicit day of month') ? 'day-of-month never occurs in the given month(s)' : reason;
     throw new ValidationError(EXPR_FIELD, `invalid cron expression '${original.trim()}': ${hint}`);
+  }
+}
+
+/** {@link findNext}, a thrown search error as a ScheduleError. */
+function searchNext(cron: CompiledCron, expr: string, timeZone: string, afterMs: number): number | null {
+  try {
+    return findNext(cron, afterMs);
+  } catch (err) {
+    throw new ScheduleError(`cron '${expr}' (${timeZone}) failed after ${iso(afterMs)}: ${(err as Error).message}`);
   }
 }
 

@@ -1,0 +1,5200 @@
+/* eslint-disable */
+// GENERATED from openapi/openapi.json by openapi-typescript (scripts/openapi-types.mjs): do not edit by hand.
+// Regenerate with `npm run openapi:sync`; src/client/openapi-types.spec.ts fails when this file drifts from the spec.
+export interface paths {
+  '/health/live': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Liveness: the process answers (no dependency is checked; unsigned) */
+    get: operations['HealthController_live'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health/ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Readiness: the database and, clustered, Redis answer (unsigned) */
+    get: operations['HealthController_ready'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tasks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit a task
+     * @description Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the same requestId with the same body returns the first answer (header Idempotent-Replayed: true); with another body it is a 409. A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler while no live executor advertises shell.
+     */
+    post: operations['TasksController_submit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tasks/batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit up to 1000 tasks at once
+     * @description Each task is a POST /api/tasks body with its own requestId and the same idempotency: results[i] answers tasks[i] with the first answer (`replayed: true` when the task existed already) or, when its requestId was used with another body, a per-item `error` (status 409); the request itself is still a 202. A requestId repeated inside the batch with the same body gets the same answer, with another body a 409 item. One invalid task, an empty list or more than 1000 tasks refuse the whole batch with a 400 naming the field (e.g. `tasks[3].handler`). The body may be at most 2 MiB. A shell task refuses the whole batch with a 403 unless the caller has the shell scope; a batch that would take the app past its cap on unfinished tasks is refused whole with a 429.
+     */
+    post: operations['TasksController_submitBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tasks/{requestId}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a task
+     * @description PENDING, WAITING, DISPATCHED or RUNNING → CANCELLED. A running handler sees its AbortSignal fire at once (a stop signal to its executor; its next heartbeat if that is lost); its late result is not recorded. Under maxConcurrency the next waiting instance starts once the handler stopped. A task that already ended is returned unchanged.
+     */
+    post: operations['TasksController_cancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tasks/{requestId}/callback/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send the task's callback again
+     * @description Sends the callback delivery again from the start: status PENDING, attempts 0, due now, the same deliveryId (X-Tickwheel-Delivery), whatever its state (DELIVERED and CALLBACK_FAILED included); a try in flight loses its claim and records nothing. Answers the delivery as it is now. Audit-logged (CALLBACK_REDELIVER). The receiver gets the same signed body (docs/callbacks.md "What is sent", "Verifying").
+     */
+    post: operations['TasksController_redeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tasks/{requestId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Task status
+     * @description Status, attempt, node, result or error, and timestamps of one of your tasks, with every attempt so far (node, fencing token, status, times, error), its callbackUrl and its callback delivery (`callback`: status PENDING, RETRYING, DELIVERED or CALLBACK_FAILED, attempts, last answer; null until it is final).
+     */
+    get: operations['TasksController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tasks/{requestId}/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The task's handler log lines, oldest first (paged)
+     * @description What the handler logged with ctx.log, every attempt, each line with its attempt, node, time and level, in the order logged; a running attempt's lines show up within about a second. Kept per attempt up to HANDLER_LOG_MAX_LINES lines and HANDLER_LOG_MAX_BYTES bytes (the oldest dropped, a marker line says how many), and for RETENTION_LOGS_MS. Paged by `after` (the last id read) and `limit` (1-1000, default 200).
+     */
+    get: operations['TasksController_logs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/jobs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List job definitions (by code)
+     * @description The calling app's jobs; an admin's list holds every app's jobs of the namespace (or those of ?appId=).
+     */
+    get: operations['JobsController_list'];
+    put?: never;
+    /**
+     * Create a job definition
+     * @description The job belongs to the calling app. A 'shell' job needs the shell scope (403); at the app's job cap (maxJobs, MAX_JOBS_PER_APP) the answer is a 409 naming maxJobs.
+     */
+    post: operations['JobsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/jobs/import-crontab': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import a cron.d file
+     * @description Each entry becomes a 'shell' job <fileName>-L<line> of the calling app (which needs the shell scope too); lines that are not jobs are listed with the reason (the first 100, each cut; rejectedTotal counts them all). Jobs are created paused unless enable=true. Importing the same file again updates the same jobs of the same app; another app's import creates its own. All entries are written in one transaction.
+     */
+    post: operations['JobsController_importCrontab'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/jobs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read a job definition with its next 5 fire times */
+    get: operations['JobsController_get'];
+    put?: never;
+    post?: never;
+    /** Delete a job definition (its instances stay as history) */
+    delete: operations['JobsController_remove'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a job definition (any subset of fields)
+     * @description A 403 when the caller lacks the route's scope, or when the job's handler is 'shell' and it lacks the shell scope.
+     */
+    patch: operations['JobsController_update'];
+    trace?: never;
+  };
+  '/api/jobs/{id}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pause the schedule */
+    post: operations['JobsController_pause'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/jobs/{id}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume the schedule from now
+     * @description A 403 when the caller lacks the route's scope, or when the job's handler is 'shell' and it lacks the shell scope.
+     */
+    post: operations['JobsController_resume'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/jobs/{id}/trigger': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run the job once now (MANUAL instance), paused or not, under its overlap policy (SKIP answers a CANCELLED instance, QUEUE a WAITING one, REPLACE cancels the unfinished ones)
+     * @description The instance runs under the job owner's app id. A 403 when the caller lacks the route's scope, or when the job's handler is 'shell' and it lacks the shell scope. A 429 (code TOO_MANY_UNFINISHED) when the instances would take the job owner's app past its cap on unfinished tasks and fires (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP; every shard counts): nothing was written; retry after Retry-After seconds.
+     */
+    post: operations['JobsController_trigger'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/jobs/{id}/backfill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Fire the job for every scheduled time of a past range
+     * @description One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the shards; to may not be in the future) that has no instance yet, under the job's overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new. A 403 when the caller lacks the route's scope, or when the job's handler is 'shell' and it lacks the shell scope. A 429 (code TOO_MANY_UNFINISHED) when the instances would take the job owner's app past its cap on unfinished tasks and fires (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP; every shard counts): nothing was written; retry after Retry-After seconds. Every planned fire counts, times that already ran too.
+     */
+    post: operations['JobsController_backfill'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/jobs/{id}/instances/{instanceId}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel one instance of the job
+     * @description As POST /api/tasks/{requestId}/cancel.
+     */
+    post: operations['JobsController_cancelInstance'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/jobs/{id}/instances/{instanceId}/callback/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send one instance's callback again
+     * @description Sends the callback delivery again from the start: status PENDING, attempts 0, due now, the same deliveryId (X-Tickwheel-Delivery), whatever its state (DELIVERED and CALLBACK_FAILED included); a try in flight loses its claim and records nothing. Answers the delivery as it is now. Audit-logged (CALLBACK_REDELIVER). The receiver gets the same signed body (docs/callbacks.md "What is sent", "Verifying").
+     */
+    post: operations['JobsController_redeliverInstance'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/jobs/{id}/instances/{instanceId}/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One instance's handler log lines, oldest first (paged)
+     * @description What the handler logged with ctx.log, every attempt, each line with its attempt, node, time and level, in the order logged; a running attempt's lines show up within about a second. Kept per attempt up to HANDLER_LOG_MAX_LINES lines and HANDLER_LOG_MAX_BYTES bytes (the oldest dropped, a marker line says how many), and for RETENTION_LOGS_MS. Paged by `after` (the last id read) and `limit` (1-1000, default 200).
+     */
+    get: operations['JobsController_instanceLogs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/jobs/{id}/instances/{instanceId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One instance of the job, with its attempts
+     * @description As GET /api/tasks/{requestId}, for a fire of the job (its instanceId is in the trigger-now answer and the instance list).
+     */
+    get: operations['JobsController_instance'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/jobs/{id}/instances': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Instances of the job, newest fire first (paged by cursor, or offset, and limit)
+     * @description Answers `{total, items, nextCursor}` (0.2.0; a bare array before). Each item as GET of one instance without its attempts (callbackUrl and callback included). Follow `nextCursor` for the next page.
+     */
+    get: operations['JobsController_instances'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/nodes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Live executor nodes
+     * @description Handlers, capacity, running tasks, queue depth and last heartbeat of every live node, as `{total, items}` (0.2.0; a bare array before), all in one page.
+     */
+    get: operations['NodesController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/clients': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List API clients by app id (never their secrets) */
+    get: operations['ClientsController_list'];
+    put?: never;
+    /**
+     * Create an API client
+     * @description Default scopes: tasks:read, tasks:write, jobs:read, jobs:write, nodes:read. The answer holds the secret: the only time it is shown.
+     */
+    post: operations['ClientsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/clients/{appId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read one API client: scopes, limits, enabled (never its secret) */
+    get: operations['ClientsController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a client's scopes, limits (null = the setting's default) or enabled
+     * @description An admin cannot disable itself or drop its own admin scope. This API process applies the change at once; other API pods within their 30-s client cache.
+     */
+    patch: operations['ClientsController_update'];
+    trace?: never;
+  };
+  '/api/clients/{appId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Give the client a new secret (shown once in this answer); the old one stops working
+     * @description This API process applies the change at once; other API pods within their 30-s client cache.
+     */
+    post: operations['ClientsController_rotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the namespace's audit log, newest first (paged by cursor, or offset, and limit)
+     * @description Who (appId) changed what (action, target), when, with before/after snapshots (secrets redacted). Every filter given must hold; from/to are inclusive.
+     */
+    get: operations['AuditController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/callbacks/register': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Register a callback URL (default or per handler)
+     * @description Sets the app's default callback URL (no handler) or the one for a handler name, replacing the one it had. A final state goes to the task's or job's callbackUrl, else the registration for its handler, else the default (docs/callbacks.md "Where a callback goes"); a registration applies to every instance that finishes after it commits. At most 1000 registrations per app (a 409 naming handler beyond). Deliveries are signed with the app secret: X-Tickwheel-Signature is v1=<hex HMAC-SHA256(secret, "<X-Tickwheel-Timestamp>.<raw body>")>; verifyCallback of the client checks it (docs/callbacks.md "Verifying"). Audit-logged (CALLBACK_REGISTER). The calling app's registrations only: another app never sees or changes them (an admin names another app with ?appId=).
+     */
+    post: operations['CallbacksController_register'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/callbacks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The app's callback registrations
+     * @description The calling app's registrations only: another app never sees or changes them (an admin names another app with ?appId=).
+     */
+    get: operations['CallbacksController_list'];
+    put?: never;
+    post?: never;
+    /**
+     * Remove a callback registration
+     * @description Removes the registration of ?handler= (omitted: the app's default); instances that finish after it use the next rule. Deliveries already written keep their URL. Audit-logged (CALLBACK_DELETE). The calling app's registrations only: another app never sees or changes them (an admin names another app with ?appId=).
+     */
+    delete: operations['CallbacksController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/schedules/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Preview the next fire times of a trigger, with DST notes
+     * @description The next fire times of a trigger after an instant, computed by the scheduler's own search (the times a job with this trigger would fire; FIXED_RATE from `from`, FIXED_DELAY assuming runs take no time), each with its wall-clock time in the zone and, when a clock change (DST) moved or merged it, a note (docs/trigger.md "Preview and DST notes"). Validated as a job's trigger is; stores nothing. At most 100 times; fewer when the trigger stops or a cron has no fire within 8 years.
+     */
+    post: operations['SchedulesController_preview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Prometheus metrics (text exposition format 0.0.4; unsigned: keep it off the public ingress)
+     * @description The tickwheel_* series of docs/observability.md "Metrics" and the process metrics, one sample per line.
+     */
+    get: operations['MetricsController_index'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    LiveDto: {
+      /**
+       * @description Always 'ok': the process answers HTTP.
+       * @example ok
+       */
+      status: string;
+    };
+    ReadyDto: {
+      /**
+       * @description 'ok' when every dependency answered, else 'error' (503).
+       * @enum {string}
+       */
+      status: 'ok' | 'error';
+      /**
+       * @description The dependencies that answered, by name (database, redis): {status: 'up', ...}.
+       * @example {
+       *       "database": {
+       *         "status": "up"
+       *       },
+       *       "redis": {
+       *         "status": "up",
+       *         "mode": "in-process"
+       *       }
+       *     }
+       */
+      info?: {
+        [key: string]: unknown;
+      };
+      /** @description The dependencies that did not answer (the database within 2000 ms), by name: {status: 'down'}. */
+      error?: {
+        [key: string]: unknown;
+      };
+      /** @description Every dependency by name, up or down. */
+      details: {
+        [key: string]: unknown;
+      };
+    };
+    ProblemDto: {
+      /**
+       * @description Always 'about:blank': the status and code say what happened.
+       * @example about:blank
+       */
+      type: string;
+      /**
+       * @description The HTTP status phrase in lower case.
+       * @example bad request
+       */
+      title: string;
+      /**
+       * @description The HTTP status code (repeated from the status line).
+       * @example 400
+       */
+      status: number;
+      /** @description What was wrong, for a person to read (never a stack or a secret). */
+      detail: string;
+      /**
+       * @description The request path and query that this answer is for.
+       * @example /api/tasks
+       */
+      instance: string;
+      /**
+       * @description Stable machine-readable code: branch on it, not on detail.
+       * @example VALIDATION
+       * @enum {string}
+       */
+      code:
+        | 'VALIDATION'
+        | 'NOT_FOUND'
+        | 'CONFLICT'
+        | 'UNAUTHORIZED'
+        | 'FORBIDDEN'
+        | 'RATE_LIMITED'
+        | 'TOO_MANY_UNFINISHED'
+        | 'PAYLOAD_TOO_LARGE'
+        | 'UNSUPPORTED_MEDIA_TYPE'
+        | 'ILLEGAL_TRANSITION'
+        | 'CONFIG'
+        | 'HANDLER_NOT_FOUND'
+        | 'INTERNAL'
+        | 'HTTP';
+      /**
+       * @description The input at fault: a body field (dotted path), a query parameter or a header, when there is one.
+       * @example triggerExpr
+       */
+      field?: string;
+      /**
+       * @description A 403's missing scope (README 'Tenancy and scopes').
+       * @example jobs:write
+       */
+      scope?: string;
+    };
+    SubmitTaskDto: {
+      /**
+       * @description Idempotency key chosen by the caller (1-128 of A-Z a-z 0-9 _ . : -). The same id with the same body returns the first answer; with another body it is a 409. Generated when absent.
+       * @example order-42-sync
+       */
+      requestId?: string;
+      /**
+       * @description Name of the handler that runs the task (built in: 'noop', 'http', and 'shell' when enabled; 1-128 of A-Z a-z 0-9 _ . : -).
+       * @example http
+       */
+      handler: string;
+      /**
+       * @description Handler parameters (JSON object, at most 65535 bytes as JSON: a 400 naming params beyond). For 'http': method, url, headers, body, timeoutMs.
+       * @example {
+       *       "method": "GET",
+       *       "url": "http://reports.internal:8080/health"
+       *     }
+       */
+      params?: Record<string, unknown>;
+      /**
+       * @description Run no earlier than this many milliseconds from now (0 - 31 days).
+       * @example 0
+       */
+      delayMs?: number;
+      /**
+       * @description Time limit of one attempt, ms (default 60000, max 24 h). On expiry the signal aborts and the attempt is TIMEOUT.
+       * @example 60000
+       */
+      timeoutMs?: number;
+      /**
+       * @description Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.
+       * @example 0
+       */
+      heartbeatTimeoutMs?: number;
+      /**
+       * @description Attempts in all, first included (1-20, default 1).
+       * @example 3
+       */
+      maxAttempts?: number;
+      /**
+       * @description Base delay between attempts, ms (default 1000).
+       * @example 1000
+       */
+      retryBackoffMs?: number;
+      /**
+       * @description FIXED (default) or EXPONENTIAL (doubling, with jitter).
+       * @enum {string}
+       */
+      retryBackoffKind?: 'FIXED' | 'EXPONENTIAL';
+      /** @description Routing key (at most 255 characters): tasks with the same key go to the same executor while the node set holds (consistent hash; adding or removing one of N nodes moves about 1/N of the keys). Without it tasks go round robin. */
+      routingKey?: string;
+      /**
+       * @description Where the final state (SUCCESS, FAILED, TIMEOUT or CANCELLED) is POSTed once reached, signed with the app's secret (headers X-Tickwheel-Delivery, X-Tickwheel-Timestamp, X-Tickwheel-Signature; see docs/callbacks.md "Verifying"). http: or https:, at most 2048 characters, no user name or password. Checked against the egress policy (narrowed by the app's egressAllow) without DNS: loopback, localhost, link-local, metadata (169.254.169.254) and the cluster's own services are a 400 naming the field; the resolved address is checked again at send time. Omitted: the app's registration for the handler, else its default (POST /api/callbacks/register), else no callback. Part of the body an idempotent resubmit is compared on.
+       * @example https://hooks.example.com/tickwheel
+       */
+      callbackUrl?: string;
+    };
+    TaskAcceptedDto: {
+      /** @description The requestId you sent (1-128 of A-Z a-z 0-9 _ . : -): names the task from now on. */
+      requestId: string;
+      /**
+       * @description Always PENDING: the task is stored; GET it for its state now.
+       * @example PENDING
+       */
+      status: string;
+      /** @description Milliseconds until the task becomes due (its delay). */
+      estimatedDelay: number;
+    };
+    SubmitTaskBatchDto: {
+      /** @description The tasks (1-1000), each exactly as the body of POST /api/tasks (its own requestId and idempotency). One invalid task refuses the whole batch with a 400 whose `field` names it, e.g. `tasks[3].handler`; a longer list is a 400 naming `tasks`, refused before its items are read. */
+      tasks: components['schemas']['SubmitTaskDto'][];
+    };
+    TaskBatchAcceptedItemDto: {
+      /** @description The requestId you sent (1-128 of A-Z a-z 0-9 _ . : -): names the task from now on. */
+      requestId: string;
+      /**
+       * @description Always PENDING: the task is stored; GET it for its state now.
+       * @example PENDING
+       */
+      status: string;
+      /** @description Milliseconds until the task becomes due (its delay). */
+      estimatedDelay: number;
+      /** @description True when the task already existed before this request (a replay: nothing new was created); the answer is then the first one. */
+      replayed: boolean;
+    };
+    TaskBatchItemProblemDto: {
+      /**
+       * @description The HTTP status POST /api/tasks would have answered (today 409).
+       * @example 409
+       */
+      status: number;
+      /**
+       * @description The status phrase in lower case.
+       * @example conflict
+       */
+      title: string;
+      /**
+       * @description Stable machine-readable code, as in a problem+json answer.
+       * @example CONFLICT
+       */
+      code: string;
+      /**
+       * @description What was wrong, for a person to read.
+       * @example requestId 'order-42-sync' was already used with a different body
+       */
+      detail: string;
+      /**
+       * @description The input at fault, when there is one.
+       * @example requestId
+       */
+      field?: string;
+    };
+    TaskBatchRefusedItemDto: {
+      /** @description The refused task's requestId. */
+      requestId: string;
+      /** @description Why it was refused (nothing was written for it). */
+      error: components['schemas']['TaskBatchItemProblemDto'];
+    };
+    TaskBatchAcceptedDto: {
+      /** @description results[i] answers tasks[i]: accepted (`replayed` says whether it existed already) or refused (`error`). */
+      results: (components['schemas']['TaskBatchAcceptedItemDto'] | components['schemas']['TaskBatchRefusedItemDto'])[];
+    };
+    CallbackViewDto: {
+      /** @description The delivery id, sent as X-Tickwheel-Delivery on every try and redelivery: receivers deduplicate on it. */
+      deliveryId: string;
+      /** @description Where it is sent (the task or job URL, else the registration that applied). */
+      url: string;
+      /**
+       * @description PENDING: written, not tried yet; RETRYING: tried and failed, tried again at nextAttemptAt (after 5 s, 30 s, 2 min, 10 min, 30 min by default, CALLBACK_RETRY_DELAYS_MS); DELIVERED: the receiver answered 2xx; CALLBACK_FAILED (final): tries spent, a 4xx other than 408/429 or a 3xx (not retried), an egress refusal of the resolved address, or older than CALLBACK_MAX_AGE_MS (24 h).
+       * @enum {string}
+       */
+      status: 'PENDING' | 'RETRYING' | 'DELIVERED' | 'CALLBACK_FAILED';
+      /** @description Tries made so far (a probe of a host marked down is not counted). */
+      attempts: number;
+      /** @description The last try's HTTP status; null before an answer. */
+      lastStatusCode: number | null;
+      /** @description Why the last try failed (e.g. 'timeout'). */
+      lastError: string | null;
+      /** @description When it is tried next (PENDING, RETRYING); else null. */
+      nextAttemptAt: string | null;
+      /** @description When the receiver answered 2xx (DELIVERED). */
+      deliveredAt: string | null;
+    };
+    AttemptViewDto: {
+      /** @description 1-based; a retry, a lost node or lease, or a hand-back starts the next one. */
+      attempt: number;
+      /** @description The executor node that ran it. */
+      nodeId: string;
+      /** @description The fencing token the attempt ran under (docs/execution.md); a later attempt has a larger one. */
+      fencingToken: number;
+      /** @description RUNNING, SUCCESS, FAILED, TIMEOUT, CANCELLED, HANDED_BACK (its node shut down), NODE_LOST or LEASE_LOST (taken back). */
+      status: string;
+      /** @description When the attempt started, UTC ISO-8601 (ms). */
+      startedAt: string;
+      /** @description When it ended, UTC ISO-8601 (ms); null while it runs. */
+      finishedAt: string | null;
+      /** @description Why it failed (cut to 4000 characters); null: none. */
+      error: string | null;
+      /** @description When the handler really returned; later than finishedAt when it ignored its abort and kept running. null: it has not returned (yet), or its node was lost. */
+      handlerEndedAt: string | null;
+      /**
+       * @description A late completion: how a handler that returned after its attempt was recorded ended. Never applied to the instance.
+       * @enum {string|null}
+       */
+      lateStatus: 'SUCCESS' | 'FAILED' | null;
+      /** @description The late completion's error (FAILED). */
+      lateError: string | null;
+      /** @description This attempt started while an earlier attempt's handler of the same instance still ran (two ran at once). */
+      overlapsPrevious: boolean;
+    };
+    TaskViewDto: {
+      /** @description The task's requestId; for a job fire, one the scheduler made up. */
+      requestId: string;
+      /** @description The instance id (UUID): names a job fire in /api/jobs/{id}/instances/{instanceId}. */
+      instanceId: string;
+      /** @description The handler that runs it. */
+      handler: string;
+      /**
+       * @description Where it is (docs/state-machine.md); SUCCESS, FAILED, TIMEOUT and CANCELLED are final.
+       * @enum {string}
+       */
+      status: 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
+      /** @description The current (or last) attempt, from 1; 0 before the first starts. */
+      attempt: number;
+      /** @description Most attempts it gets (1 + retries). */
+      maxAttempts: number;
+      /** @description The executor node it was routed to; null before. */
+      nodeId: string | null;
+      /** @description The job's code for a job fire; null for a task. */
+      jobCode: string | null;
+      /** @description Shard of the fire, 0-based (SHARDING_BROADCAST jobs; 0 otherwise). */
+      shardIndex: number;
+      /** @description Shards of the fire (1 unless SHARDING_BROADCAST). */
+      shardTotal: number;
+      /**
+       * @description What created it: API for a task, SCHEDULE for a fire, MANUAL for trigger-now, BACKFILL...
+       * @enum {string}
+       */
+      triggerSource: 'SCHEDULE' | 'API' | 'MANUAL' | 'BACKFILL' | 'RETRY' | 'MISFIRE';
+      /** @description What the handler returned (JSON, at most 65,535 bytes); null: none. */
+      result: Record<string, unknown> | null;
+      /** @description The outcome's error, once final; an earlier attempt's error is in `attempts`. */
+      error: string | null;
+      /** @description Trace id of its log lines (docs/observability.md "Logs"). */
+      traceId: string;
+      /** @description The scheduled fire time (a task: when it was submitted), UTC ISO-8601 (ms). */
+      fireTime: string;
+      /** @description When it becomes due to run (fire time + delayMs, or a retry backoff), UTC ISO-8601. */
+      dueAt: string;
+      /** @description When the row was written, UTC ISO-8601 (ms). */
+      createdAt: string;
+      /** @description When it was routed to a node, UTC ISO-8601; or null. */
+      dispatchedAt: string | null;
+      /** @description When its last attempt started, UTC ISO-8601; null: not. */
+      startedAt: string | null;
+      /** @description When it reached its final state, UTC ISO-8601; or null. */
+      finishedAt: string | null;
+      /** @description When the handler last stored a checkpoint (`ctx.checkpoint`, docs/long-tasks.md); null: none. The state itself is not shown. */
+      checkpointAt: string | null;
+      /** @description The attempt that stored the last checkpoint; the next attempt resumes from it. Null: none. */
+      checkpointAttempt: number | null;
+      /** @description The instance's own callback URL (the task's, or its job's when it was created); null: none. */
+      callbackUrl: string | null;
+      /** @description The callback delivery, written when the instance reached its final state with a callback URL (its own, else the app's registration for the handler, else its default); null before that, or when none applied. POST …/callback/redeliver sends it again. */
+      callback: components['schemas']['CallbackViewDto'] | null;
+      /** @description Last progress the handler reported (ctx.progress), a fraction 0..1; null: none reported. */
+      progress: number | null;
+      /** @description The note of that report (at most 256 characters). */
+      progressNote: string | null;
+      /** @description When that report was stored (at most one write per PROGRESS_WRITE_INTERVAL_MS per instance; later reports coalesce). */
+      progressAt: string | null;
+      /** @description Heartbeat timeout of its attempts, ms (docs/long-tasks.md); 0 = none. */
+      heartbeatTimeoutMs: number;
+      /** @description Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists. */
+      attempts?: components['schemas']['AttemptViewDto'][];
+      /** @description On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler. On any read: which stored fields cannot be read (a corrupt row, e.g. params cut at 65,535 bytes), shown as null. */
+      note?: string;
+    };
+    LogLineDto: {
+      /** @description Line id: ascending in the order lines were logged; the paging cursor. */
+      id: number;
+      /** @description The attempt that logged it, from 1. */
+      attempt: number;
+      /** @description The executor node that ran the attempt. */
+      nodeId: string;
+      /** @description When the handler logged it (ISO-8601, UTC). */
+      at: string;
+      /**
+       * @description The log level the handler used.
+       * @enum {string}
+       */
+      level: 'info' | 'warn' | 'error';
+      /** @description The text (arguments joined like console.log, objects as JSON), cut at 4,000 characters with a marker. When an attempt's bounds dropped lines, its first line is a warn marker saying how many. */
+      line: string;
+    };
+    LogPageDto: {
+      /** @description This page of lines, oldest first; at most `limit`. */
+      items: components['schemas']['LogLineDto'][];
+      /** @description The `after` of the next page, or null when there are no more lines now (a running attempt may add some: poll again with after = the last id read). */
+      next: number | null;
+    };
+    CreateJobDto: {
+      /**
+       * @description Code of the job, unique per app in its namespace (1-128 of A-Z a-z 0-9 _ . -).
+       * @example health-probe
+       */
+      code: string;
+      /** @description Free text, at most 255 characters. */
+      description?: string;
+      /**
+       * @description Handler name ('noop', 'http', 'shell' when enabled, or your own @JobHandler; 1-128 of A-Z a-z 0-9 _ . : -).
+       * @example http
+       */
+      handler: string;
+      /**
+       * @description CRON: triggerExpr is 5 fields (min hour dom mon dow) or 6 (leading seconds), in timeZone. FIXED_RATE: period in ms (1 s to 365 days); fires stay on the grid of the first fire. FIXED_DELAY: delay in ms (1 s to 365 days) counted from the previous finish. ONE_SHOT: an ISO-8601 instant with Z or an offset.
+       * @enum {string}
+       */
+      triggerType: 'CRON' | 'FIXED_RATE' | 'FIXED_DELAY' | 'ONE_SHOT';
+      /**
+       * @description Cron expression, period/delay in ms, or instant (see triggerType), at most 255 characters. One job may make at most JOB_MAX_INSTANCES_PER_MINUTE instances a minute (default 3000): its peak fires per minute (a cron's values in its seconds field, 1 for 5 fields; 60000 / period for FIXED_RATE and FIXED_DELAY) times shardTotal; beyond, a 400 names shardTotal or triggerExpr.
+       * @example *\/10 * * * * *
+       */
+      triggerExpr: string;
+      /**
+       * @description IANA time zone the cron expression is read in (default UTC). The host TZ never matters.
+       * @example Europe/London
+       */
+      timeZone?: string;
+      /**
+       * @description Handler parameters (JSON object, at most 65535 bytes as JSON), given to every fire.
+       * @example {
+       *       "method": "GET",
+       *       "url": "http://reports.internal:8080/health"
+       *     }
+       */
+      params?: Record<string, unknown>;
+      /**
+       * @description How an executor is picked among the live nodes that advertise the handler: ROUND_ROBIN (default); RANDOM; LEAST_ACTIVE (lowest (queued + running)/capacity, read from the nodes' Redis lists at routing time); CONSISTENT_HASH (a ring of virtual nodes keyed by routingKey: the same key goes to the same node while the node set holds, and adding or removing one of N nodes moves about 1/N of the keys); FAILOVER (the first live node in node-id order); SHARDING_BROADCAST (each fire becomes shardTotal instances; shard i goes to position i mod N of the job's rendezvous-hash order of the live nodes).
+       * @enum {string}
+       */
+      routingStrategy?:
+        'ROUND_ROBIN' | 'RANDOM' | 'LEAST_ACTIVE' | 'CONSISTENT_HASH' | 'FAILOVER' | 'SHARDING_BROADCAST';
+      /**
+       * @description CONSISTENT_HASH: the name of a params field whose value is the routing key (so a trigger-now with other params can route elsewhere). Without it, or when the field is missing, the instance id is hashed.
+       * @example tenant
+       */
+      routingKey?: string;
+      /**
+       * @description SHARDING_BROADCAST: instances per fire, 1-1000 (default 1). The handler sees shardIndex (0-based) and shardTotal; each shard of a fire runs once whatever the node count. Peak fires per minute times shardTotal may not exceed JOB_MAX_INSTANCES_PER_MINUTE (default 3000).
+       * @example 3
+       */
+      shardTotal?: number;
+      /**
+       * @description SHARDING_BROADCAST: one JSON object per shard (exactly shardTotal), merged over params for that shard. At most 65535 bytes as JSON in all, and each shard's params with its entry merged over them at most 65535 bytes.
+       * @example [
+       *       {
+       *         "region": "eu"
+       *       },
+       *       {
+       *         "region": "us"
+       *       },
+       *       {
+       *         "region": "ap"
+       *       }
+       *     ]
+       */
+      shardParams?: string[];
+      /**
+       * @description Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.
+       * @enum {string}
+       */
+      misfirePolicy?: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';
+      /**
+       * @description A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels the unfinished ones (a running handler sees its signal abort at once) and runs the new one.
+       * @enum {string}
+       */
+      overlapPolicy?: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
+      /**
+       * @description Most instances of this job dispatched or running at once across the cluster (0 = no limit, the default). Over it an instance waits as WAITING and is released, oldest first, when one ends: never dropped. With overlapPolicy QUEUE it must be 0 or 1.
+       * @example 2
+       */
+      maxConcurrency?: number;
+      /**
+       * @description Time limit of one attempt, ms (default 60000).
+       * @example 60000
+       */
+      timeoutMs?: number;
+      /**
+       * @description Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.
+       * @example 0
+       */
+      heartbeatTimeoutMs?: number;
+      /** @description Retries after the first attempt (0-19, default 0). */
+      retryMax?: number;
+      /** @description Base delay between attempts, ms (default 1000). */
+      retryBackoffMs?: number;
+      /**
+       * @description FIXED: every retry waits retryBackoffMs; EXPONENTIAL doubles the wait at each retry.
+       * @enum {string}
+       */
+      retryBackoffKind?: 'FIXED' | 'EXPONENTIAL';
+      /** @description Whether the schedule runs (default true). Pause/resume change it. */
+      enabled?: boolean;
+      /**
+       * @description Where the final state (SUCCESS, FAILED, TIMEOUT or CANCELLED) is POSTed once reached, signed with the app's secret (headers X-Tickwheel-Delivery, X-Tickwheel-Timestamp, X-Tickwheel-Signature; see docs/callbacks.md "Verifying"). http: or https:, at most 2048 characters, no user name or password. Checked against the egress policy (narrowed by the app's egressAllow) without DNS: loopback, localhost, link-local, metadata (169.254.169.254) and the cluster's own services are a 400 naming the field; the resolved address is checked again at send time. Omitted: the app's registration for the handler, else its default (POST /api/callbacks/register), else no callback. Part of the body an idempotent resubmit is compared on. Copied into each instance when it is created (a fire, trigger-now, backfill): a PATCH affects later instances only; PATCH with null clears it.
+       * @example https://hooks.example.com/tickwheel
+       */
+      callbackUrl?: string | null;
+    };
+    FireNoteDto: {
+      /**
+       * @description GAP_SHIFTED: the wall time does not exist (spring forward) and a fixed-time cron fires later by the gap's length (02:30 → 03:30; 30 min in Lord Howe). GAP_SKIPPED: a cron with * in its minute or hour field follows elapsed time, so its wall times in a gap did not fire; on the first fire after the gap. OVERLAP_FIRST_ONLY: the wall time happens twice (fall back) and a fixed-time cron fires once, at the first. OVERLAP_BOTH: the wall time happens twice and a cron with * in its minute or hour field fires at both (the detail says which this is). SAME_INSTANT: two matching wall times fall on this one instant (a shifted one meets a real one), which fires once. docs/trigger.md "Preview and DST notes".
+       * @enum {string}
+       */
+      kind: 'GAP_SHIFTED' | 'GAP_SKIPPED' | 'OVERLAP_FIRST_ONLY' | 'OVERLAP_BOTH' | 'SAME_INSTANT';
+      /**
+       * @description The same in words: the wall time, date, zone, the clock change and what the engine does.
+       * @example 02:30 does not exist on 2026-03-08 in America/New_York (clocks go forward from 02:00 to 03:00, UTC-05:00 → UTC-04:00): fires 1 h later, at 03:30 (UTC-04:00)
+       */
+      detail: string;
+    };
+    FireTimeDto: {
+      /**
+       * @description The fire instant, ISO-8601 UTC with milliseconds.
+       * @example 2026-03-08T07:30:00Z
+       */
+      fireTime: string;
+      /**
+       * @description The same instant as wall-clock time in the zone with its UTC offset then (milliseconds only when not 0).
+       * @example 2026-03-08T03:30:00-04:00
+       */
+      local: string;
+      /** @description Only on a fire that a clock change (DST or another zone offset change) moved or merged. */
+      note?: components['schemas']['FireNoteDto'];
+    };
+    JobViewDto: {
+      /** @description The job id (UUID): names the job in every /api/jobs/{id} route, like its code. */
+      id: string;
+      /** @description The app that owns the job (created it). */
+      appId: string;
+      /** @description The job code, unique per app in its namespace (1-128 of A-Z a-z 0-9 _ . -). */
+      code: string;
+      /** @description Free text, at most 255 characters; null: none. */
+      description: string | null;
+      /** @description The handler name an executor advertises (e.g. noop, http, shell). */
+      handler: string;
+      /**
+       * @description How fire times are computed (docs/trigger.md).
+       * @enum {string}
+       */
+      triggerType: 'CRON' | 'FIXED_RATE' | 'FIXED_DELAY' | 'ONE_SHOT';
+      /** @description CRON: a 5/6-field expression; FIXED_RATE / FIXED_DELAY: a period in ms; ONE_SHOT: an ISO-8601 instant. */
+      triggerExpr: string | null;
+      /** @description IANA time zone a CRON expression is read in (e.g. Europe/Paris); default UTC. */
+      timeZone: string;
+      /** @description JSON handed to the handler on every fire (null when a stored value is corrupt). */
+      params: Record<string, unknown>;
+      /**
+       * @description How each instance picks its executor (docs/dispatch.md).
+       * @enum {string}
+       */
+      routingStrategy:
+        'ROUND_ROBIN' | 'RANDOM' | 'LEAST_ACTIVE' | 'CONSISTENT_HASH' | 'FAILOVER' | 'SHARDING_BROADCAST';
+      /** @description Key of CONSISTENT_HASH routing (same key, same node). */
+      routingKey: string | null;
+      /** @description Instances per fire (SHARDING_BROADCAST: one per shard), 1-1000. */
+      shardTotal: number;
+      /** @description Per-shard params, one per shard (index = shardIndex); null: every shard gets params. */
+      shardParams: Record<string, unknown>[] | null;
+      /**
+       * @description What a fire missed while no leader ran does (docs/trigger.md).
+       * @enum {string}
+       */
+      misfirePolicy: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';
+      /**
+       * @description What a fire does while the previous one still runs.
+       * @enum {string}
+       */
+      overlapPolicy: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
+      /** @description Most instances of the job running at once; 0 = no limit. */
+      maxConcurrency: number;
+      /** @description Time one attempt may run before it is a TIMEOUT, ms. */
+      timeoutMs: number;
+      /** @description Silence after which a running handler is stuck, ms (docs/long-tasks.md); 0 = none. */
+      heartbeatTimeoutMs: number;
+      /** @description Retries after a failed attempt (0 = none): at most retryMax + 1 attempts. */
+      retryMax: number;
+      /** @description Wait before the first retry, ms (EXPONENTIAL doubles it each retry). */
+      retryBackoffMs: number;
+      /**
+       * @description FIXED: every retry waits retryBackoffMs; EXPONENTIAL doubles it.
+       * @enum {string}
+       */
+      retryBackoffKind: 'FIXED' | 'EXPONENTIAL';
+      /** @description False while paused (POST .../pause): the schedule makes no fire. */
+      enabled: boolean;
+      /** @description Where each new instance's final state is POSTed (copied into the instance when it is created); null: the app's registrations decide (docs/callbacks.md). */
+      callbackUrl: string | null;
+      /** @description OK, or ERROR when the next fire could not be computed (see scheduleError). */
+      scheduleState: string;
+      /** @description Why the next fire could not be computed; else null. */
+      scheduleError: string | null;
+      /** @description The next fire, UTC ISO-8601 (ms); null while paused. */
+      nextFireTime: string | null;
+      /** @description The last fire made, UTC ISO-8601 (ms); null: none yet. */
+      lastFireTime: string | null;
+      /** @description When a ONE_SHOT job made its fire, UTC ISO-8601 (ms); it is then disabled for good (resume is a 409). */
+      completedAt: string | null;
+      /** @description The next 5 fire times from now, UTC ISO-8601 (ms) (FIXED_DELAY: assuming zero run time), even while paused. */
+      nextFireTimes: string[];
+      /** @description The same fire times as nextFireTimes, each with its wall-clock time in timeZone and, when a clock change moved or merged it, a note (as POST /api/schedules/preview answers). */
+      nextFires: components['schemas']['FireTimeDto'][];
+      /** @description Grows by one on every change of the definition (optimistic lock). */
+      version: number;
+      /** @description When the job was created, UTC ISO-8601 (ms). */
+      createdAt: string;
+      /** @description When the definition last changed, UTC ISO-8601 (ms). */
+      updatedAt: string;
+      /** @description Present when stored params or shardParams cannot be read (a corrupt row): they are shown as null; send new ones with PATCH. */
+      note?: string;
+    };
+    JobPageDto: {
+      /** @description How many jobs the query matches in all (every page). */
+      total: number;
+      /** @description This page, by code; at most `limit` jobs. */
+      items: components['schemas']['JobViewDto'][];
+    };
+    ImportCrontabDto: {
+      /**
+       * @description File name, used in the job codes (<name>-L<line>), 1-64 of A-Z a-z 0-9 _ . -.
+       * @example sysstat
+       */
+      fileName: string;
+      /** @description The cron.d file content (m h dom mon dow user command), at most 262144 characters and 500 entries. */
+      content: string;
+      /** @description Zone the entries are read in (default UTC). */
+      timeZone?: string;
+      /** @description Create the jobs enabled (default false: review, then resume). */
+      enable?: boolean;
+    };
+    RejectedLineDto: {
+      /** @description The line number in the file, from 1. */
+      lineNo: number;
+      /** @description The line, cut to 200 characters (ending with … when cut). */
+      line: string;
+      /** @description Why it is not a job, cut to 300 characters. */
+      reason: string;
+    };
+    CrontabImportResultDto: {
+      /** @description Codes of the jobs created. */
+      created: string[];
+      /** @description Codes of the jobs updated (imported before). */
+      updated: string[];
+      /** @description The first 100 lines that are not jobs, in line order. */
+      rejected: components['schemas']['RejectedLineDto'][];
+      /** @description How many lines were rejected in all (rejected lists the first ones). */
+      rejectedTotal: number;
+    };
+    UpdateJobDto: {
+      /**
+       * @description Code of the job, unique per app in its namespace (1-128 of A-Z a-z 0-9 _ . -).
+       * @example health-probe
+       */
+      code?: string;
+      /** @description Free text, at most 255 characters. */
+      description?: string;
+      /**
+       * @description Handler name ('noop', 'http', 'shell' when enabled, or your own @JobHandler; 1-128 of A-Z a-z 0-9 _ . : -).
+       * @example http
+       */
+      handler?: string;
+      /**
+       * @description CRON: triggerExpr is 5 fields (min hour dom mon dow) or 6 (leading seconds), in timeZone. FIXED_RATE: period in ms (1 s to 365 days); fires stay on the grid of the first fire. FIXED_DELAY: delay in ms (1 s to 365 days) counted from the previous finish. ONE_SHOT: an ISO-8601 instant with Z or an offset.
+       * @enum {string}
+       */
+      triggerType?: 'CRON' | 'FIXED_RATE' | 'FIXED_DELAY' | 'ONE_SHOT';
+      /**
+       * @description Cron expression, period/delay in ms, or instant (see triggerType), at most 255 characters. One job may make at most JOB_MAX_INSTANCES_PER_MINUTE instances a minute (default 3000): its peak fires per minute (a cron's values in its seconds field, 1 for 5 fields; 60000 / period for FIXED_RATE and FIXED_DELAY) times shardTotal; beyond, a 400 names shardTotal or triggerExpr.
+       * @example *\/10 * * * * *
+       */
+      triggerExpr?: string;
+      /**
+       * @description IANA time zone the cron expression is read in (default UTC). The host TZ never matters.
+       * @example Europe/London
+       */
+      timeZone?: string;
+      /**
+       * @description Handler parameters (JSON object, at most 65535 bytes as JSON), given to every fire.
+       * @example {
+       *       "method": "GET",
+       *       "url": "http://reports.internal:8080/health"
+       *     }
+       */
+      params?: Record<string, unknown>;
+      /**
+       * @description How an executor is picked among the live nodes that advertise the handler: ROUND_ROBIN (default); RANDOM; LEAST_ACTIVE (lowest (queued + running)/capacity, read from the nodes' Redis lists at routing time); CONSISTENT_HASH (a ring of virtual nodes keyed by routingKey: the same key goes to the same node while the node set holds, and adding or removing one of N nodes moves about 1/N of the keys); FAILOVER (the first live node in node-id order); SHARDING_BROADCAST (each fire becomes shardTotal instances; shard i goes to position i mod N of the job's rendezvous-hash order of the live nodes).
+       * @enum {string}
+       */
+      routingStrategy?:
+        'ROUND_ROBIN' | 'RANDOM' | 'LEAST_ACTIVE' | 'CONSISTENT_HASH' | 'FAILOVER' | 'SHARDING_BROADCAST';
+      /**
+       * @description CONSISTENT_HASH: the name of a params field whose value is the routing key (so a trigger-now with other params can route elsewhere). Without it, or when the field is missing, the instance id is hashed.
+       * @example tenant
+       */
+      routingKey?: string;
+      /**
+       * @description SHARDING_BROADCAST: instances per fire, 1-1000 (default 1). The handler sees shardIndex (0-based) and shardTotal; each shard of a fire runs once whatever the node count. Peak fires per minute times shardTotal may not exceed JOB_MAX_INSTANCES_PER_MINUTE (default 3000).
+       * @example 3
+       */
+      shardTotal?: number;
+      /**
+       * @description SHARDING_BROADCAST: one JSON object per shard (exactly shardTotal), merged over params for that shard. At most 65535 bytes as JSON in all, and each shard's params with its entry merged over them at most 65535 bytes.
+       * @example [
+       *       {
+       *         "region": "eu"
+       *       },
+       *       {
+       *         "region": "us"
+       *       },
+       *       {
+       *         "region": "ap"
+       *       }
+       *     ]
+       */
+      shardParams?: string[];
+      /**
+       * @description Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.
+       * @enum {string}
+       */
+      misfirePolicy?: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';
+      /**
+       * @description A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels the unfinished ones (a running handler sees its signal abort at once) and runs the new one.
+       * @enum {string}
+       */
+      overlapPolicy?: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
+      /**
+       * @description Most instances of this job dispatched or running at once across the cluster (0 = no limit, the default). Over it an instance waits as WAITING and is released, oldest first, when one ends: never dropped. With overlapPolicy QUEUE it must be 0 or 1.
+       * @example 2
+       */
+      maxConcurrency?: number;
+      /**
+       * @description Time limit of one attempt, ms (default 60000).
+       * @example 60000
+       */
+      timeoutMs?: number;
+      /**
+       * @description Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.
+       * @example 0
+       */
+      heartbeatTimeoutMs?: number;
+      /** @description Retries after the first attempt (0-19, default 0). */
+      retryMax?: number;
+      /** @description Base delay between attempts, ms (default 1000). */
+      retryBackoffMs?: number;
+      /**
+       * @description FIXED: every retry waits retryBackoffMs; EXPONENTIAL doubles the wait at each retry.
+       * @enum {string}
+       */
+      retryBackoffKind?: 'FIXED' | 'EXPONENTIAL';
+      /** @description Whether the schedule runs (default true). Pause/resume change it. */
+      enabled?: boolean;
+      /**
+       * @description Where the final state (SUCCESS, FAILED, TIMEOUT or CANCELLED) is POSTed once reached, signed with the app's secret (headers X-Tickwheel-Delivery, X-Tickwheel-Timestamp, X-Tickwheel-Signature; see docs/callbacks.md "Verifying"). http: or https:, at most 2048 characters, no user name or password. Checked against the egress policy (narrowed by the app's egressAllow) without DNS: loopback, localhost, link-local, metadata (169.254.169.254) and the cluster's own services are a 400 naming the field; the resolved address is checked again at send time. Omitted: the app's registration for the handler, else its default (POST /api/callbacks/register), else no callback. Part of the body an idempotent resubmit is compared on. Copied into each instance when it is created (a fire, trigger-now, backfill): a PATCH affects later instances only; PATCH with null clears it.
+       * @example https://hooks.example.com/tickwheel
+       */
+      callbackUrl?: string | null;
+    };
+    TriggerJobDto: {
+      /** @description Parameters for this run only (default: the job's), at most 65535 bytes as JSON; with each shard's shardParams merged over them, too. */
+      params?: Record<string, unknown>;
+    };
+    TriggerViewDto: {
+      /** @description The task's requestId; for a job fire, one the scheduler made up. */
+      requestId: string;
+      /** @description The instance id (UUID): names a job fire in /api/jobs/{id}/instances/{instanceId}. */
+      instanceId: string;
+      /** @description The handler that runs it. */
+      handler: string;
+      /**
+       * @description Where it is (docs/state-machine.md); SUCCESS, FAILED, TIMEOUT and CANCELLED are final.
+       * @enum {string}
+       */
+      status: 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
+      /** @description The current (or last) attempt, from 1; 0 before the first starts. */
+      attempt: number;
+      /** @description Most attempts it gets (1 + retries). */
+      maxAttempts: number;
+      /** @description The executor node it was routed to; null before. */
+      nodeId: string | null;
+      /** @description The job's code for a job fire; null for a task. */
+      jobCode: string | null;
+      /** @description Shard of the fire, 0-based (SHARDING_BROADCAST jobs; 0 otherwise). */
+      shardIndex: number;
+      /** @description Shards of the fire (1 unless SHARDING_BROADCAST). */
+      shardTotal: number;
+      /**
+       * @description What created it: API for a task, SCHEDULE for a fire, MANUAL for trigger-now, BACKFILL...
+       * @enum {string}
+       */
+      triggerSource: 'SCHEDULE' | 'API' | 'MANUAL' | 'BACKFILL' | 'RETRY' | 'MISFIRE';
+      /** @description What the handler returned (JSON, at most 65,535 bytes); null: none. */
+      result: Record<string, unknown> | null;
+      /** @description The outcome's error, once final; an earlier attempt's error is in `attempts`. */
+      error: string | null;
+      /** @description Trace id of its log lines (docs/observability.md "Logs"). */
+      traceId: string;
+      /** @description The scheduled fire time (a task: when it was submitted), UTC ISO-8601 (ms). */
+      fireTime: string;
+      /** @description When it becomes due to run (fire time + delayMs, or a retry backoff), UTC ISO-8601. */
+      dueAt: string;
+      /** @description When the row was written, UTC ISO-8601 (ms). */
+      createdAt: string;
+      /** @description When it was routed to a node, UTC ISO-8601; or null. */
+      dispatchedAt: string | null;
+      /** @description When its last attempt started, UTC ISO-8601; null: not. */
+      startedAt: string | null;
+      /** @description When it reached its final state, UTC ISO-8601; or null. */
+      finishedAt: string | null;
+      /** @description When the handler last stored a checkpoint (`ctx.checkpoint`, docs/long-tasks.md); null: none. The state itself is not shown. */
+      checkpointAt: string | null;
+      /** @description The attempt that stored the last checkpoint; the next attempt resumes from it. Null: none. */
+      checkpointAttempt: number | null;
+      /** @description The instance's own callback URL (the task's, or its job's when it was created); null: none. */
+      callbackUrl: string | null;
+      /** @description The callback delivery, written when the instance reached its final state with a callback URL (its own, else the app's registration for the handler, else its default); null before that, or when none applied. POST …/callback/redeliver sends it again. */
+      callback: components['schemas']['CallbackViewDto'] | null;
+      /** @description Last progress the handler reported (ctx.progress), a fraction 0..1; null: none reported. */
+      progress: number | null;
+      /** @description The note of that report (at most 256 characters). */
+      progressNote: string | null;
+      /** @description When that report was stored (at most one write per PROGRESS_WRITE_INTERVAL_MS per instance; later reports coalesce). */
+      progressAt: string | null;
+      /** @description Heartbeat timeout of its attempts, ms (docs/long-tasks.md); 0 = none. */
+      heartbeatTimeoutMs: number;
+      /** @description Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists. */
+      attempts?: components['schemas']['AttemptViewDto'][];
+      /** @description On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler. On any read: which stored fields cannot be read (a corrupt row, e.g. params cut at 65,535 bytes), shown as null. */
+      note?: string;
+      /** @description Every shard of the fire, by shard index (SHARDING_BROADCAST jobs only). */
+      shards?: components['schemas']['TaskViewDto'][];
+    };
+    BackfillDto: {
+      /**
+       * @description Start of the range, ISO-8601 with Z or an offset (inclusive).
+       * @example 2026-11-29T00:00:00Z
+       */
+      from: string;
+      /**
+       * @description End of the range (inclusive); at most 1000 fires and 10000 instances (fires × shardTotal) in all.
+       * @example 2026-11-29T06:00:00Z
+       */
+      to: string;
+    };
+    BackfillResultDto: {
+      /** @description Instances this backfill created (every shard counts). */
+      created: number;
+      /** @description Scheduled times of the range that had an instance already (left alone). */
+      existing: number;
+      /** @description The range's scheduled times, UTC ISO-8601 (ms), oldest first; at most 1000. */
+      fireTimes: string[];
+    };
+    InstancePageDto: {
+      /** @description Instances of the job in all (every page). */
+      total: number;
+      /** @description Newest fire first (then highest shard); each as GET of one instance without its attempts. */
+      items: components['schemas']['TaskViewDto'][];
+      /** @description Give as `cursor` for the next page; null when this page is the last. */
+      nextCursor: string | null;
+    };
+    NodeQueueDto: {
+      /** @description Instance ids pushed to the node and not yet claimed. */
+      ready: number;
+      /** @description Instance ids the node claimed and has not acknowledged yet. */
+      processing: number;
+    };
+    NodeViewDto: {
+      /** @description The node id, unique among live nodes (a new one at each start). */
+      nodeId: string;
+      /** @description Host name the node reported at start. */
+      host: string;
+      /** @description Handler names the node advertises (it runs only these). */
+      handlers: string[];
+      /** @description Most attempts the node runs at once (EXECUTOR_CONCURRENCY, default 16). */
+      capacity: number;
+      /** @description Attempts running on the node at its last heartbeat. */
+      active: number;
+      /** @description Depth of the node queue now. */
+      queue: components['schemas']['NodeQueueDto'];
+      /** @description The last heartbeat, UTC ISO-8601 (ms); a node silent too long leaves the list. */
+      lastBeat: string;
+      /** @description When the node started, UTC ISO-8601 (ms). */
+      startedAt: string;
+    };
+    NodePageDto: {
+      /** @description Live nodes in all (= items.length). */
+      total: number;
+      /** @description Every live node. */
+      items: components['schemas']['NodeViewDto'][];
+    };
+    CreateClientDto: {
+      /** @description Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited. */
+      rateLimit?: number | null;
+      /** @description Token bucket size (burst); null = the RATE_LIMIT_BURST default. */
+      rateBurst?: number | null;
+      /** @description Most job definitions the app may own in a namespace; null = MAX_JOBS_PER_APP, 0 = no limit. */
+      maxJobs?: number | null;
+      /** @description Most unfinished tasks and fires the app may have; null = MAX_UNFINISHED_TASKS_PER_APP, 0 = no limit. */
+      maxUnfinishedTasks?: number | null;
+      /**
+       * @description The app's own egress allow-list (hosts, IPs, CIDRs, optional :port; at most 64 entries of 255 characters): narrows the cluster's egress policy, never widens it. null = no narrowing.
+       * @example [
+       *       "api.example.com:443",
+       *       "10.0.0.0/8"
+       *     ]
+       */
+      egressAllow?: string[] | null;
+      /**
+       * @description The new app id: 3-64 of [A-Za-z0-9_.-], compared exactly.
+       * @example billing
+       */
+      appId: string;
+      /** @description What it may do (default tasks:read, tasks:write, jobs:read, jobs:write, nodes:read). admin implies all but shell. */
+      scopes?: ('tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'admin')[];
+    };
+    ClientCredentialsDto: {
+      /** @description The app id: 3-64 of [A-Za-z0-9_.-], compared exactly. */
+      appId: string;
+      /** @description false: every request of the app is refused (401). */
+      enabled: boolean;
+      /** @description What the app may do (README "Tenancy and scopes"). */
+      scopes: ('tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'admin')[];
+      /** @description Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited. */
+      rateLimit: number | null;
+      /** @description Token bucket size (burst), requests; null = the RATE_LIMIT_BURST default. */
+      rateBurst: number | null;
+      /** @description Most job definitions the app may own in a namespace; null = MAX_JOBS_PER_APP, 0 = no limit. */
+      maxJobs: number | null;
+      /** @description Most unfinished tasks and fires the app may have; null = MAX_UNFINISHED_TASKS_PER_APP, 0 = no limit. */
+      maxUnfinishedTasks: number | null;
+      /** @description The app's own egress allow-list (hosts, IPs, CIDRs): narrows the cluster's egress policy; null = no narrowing. */
+      egressAllow: string[] | null;
+      /** @description When the client was created, UTC ISO-8601 (ms). */
+      createdAt: string;
+      /** @description When it last changed, UTC ISO-8601 (ms); null: never. */
+      updatedAt: string | null;
+      /** @description The secret (64 hex characters), shown only in this answer: store it. */
+      secret: string;
+    };
+    ClientViewDto: {
+      /** @description The app id: 3-64 of [A-Za-z0-9_.-], compared exactly. */
+      appId: string;
+      /** @description false: every request of the app is refused (401). */
+      enabled: boolean;
+      /** @description What the app may do (README "Tenancy and scopes"). */
+      scopes: ('tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'admin')[];
+      /** @description Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited. */
+      rateLimit: number | null;
+      /** @description Token bucket size (burst), requests; null = the RATE_LIMIT_BURST default. */
+      rateBurst: number | null;
+      /** @description Most job definitions the app may own in a namespace; null = MAX_JOBS_PER_APP, 0 = no limit. */
+      maxJobs: number | null;
+      /** @description Most unfinished tasks and fires the app may have; null = MAX_UNFINISHED_TASKS_PER_APP, 0 = no limit. */
+      maxUnfinishedTasks: number | null;
+      /** @description The app's own egress allow-list (hosts, IPs, CIDRs): narrows the cluster's egress policy; null = no narrowing. */
+      egressAllow: string[] | null;
+      /** @description When the client was created, UTC ISO-8601 (ms). */
+      createdAt: string;
+      /** @description When it last changed, UTC ISO-8601 (ms); null: never. */
+      updatedAt: string | null;
+    };
+    ClientPageDto: {
+      /** @description How many clients there are in all (every page). */
+      total: number;
+      /** @description This page, by app id; at most `limit`. */
+      items: components['schemas']['ClientViewDto'][];
+    };
+    UpdateClientDto: {
+      /** @description Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited. */
+      rateLimit?: number | null;
+      /** @description Token bucket size (burst); null = the RATE_LIMIT_BURST default. */
+      rateBurst?: number | null;
+      /** @description Most job definitions the app may own in a namespace; null = MAX_JOBS_PER_APP, 0 = no limit. */
+      maxJobs?: number | null;
+      /** @description Most unfinished tasks and fires the app may have; null = MAX_UNFINISHED_TASKS_PER_APP, 0 = no limit. */
+      maxUnfinishedTasks?: number | null;
+      /**
+       * @description The app's own egress allow-list (hosts, IPs, CIDRs, optional :port; at most 64 entries of 255 characters): narrows the cluster's egress policy, never widens it. null = no narrowing.
+       * @example [
+       *       "api.example.com:443",
+       *       "10.0.0.0/8"
+       *     ]
+       */
+      egressAllow?: string[] | null;
+      /** @description The whole new list of scopes (replaces the old one). */
+      scopes?: ('tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'admin')[];
+      /** @description false: every request of the app is refused (401), on other API pods within the 30-s client cache. */
+      enabled?: boolean;
+    };
+    AuditRowDto: {
+      /** @description The audit row id (UUID). */
+      id: string;
+      /** @description Who: the app that made the change (null: an operator's CLI or the first start). */
+      appId: string | null;
+      /** @description What was done, e.g. JOB_CREATE, TASK_CANCEL, CLIENT_ROTATE_SECRET. */
+      action: string;
+      /** @description job, task, client or crontab. */
+      targetType: string;
+      /** @description The id of what changed (job id, instance id, app id, file name). */
+      targetId: string;
+      /** @description What it was (secrets redacted), or null. */
+      before: Record<string, unknown>;
+      /** @description What it became (secrets redacted), or null. */
+      after: Record<string, unknown>;
+      /** @description When it was done, UTC ISO-8601 (ms). */
+      createdAt: string;
+    };
+    AuditPageDto: {
+      /** @description How many rows match the filters in all (every page). */
+      total: number;
+      /** @description This page, newest first; at most `limit` rows. */
+      items: components['schemas']['AuditRowDto'][];
+      /** @description Give as `cursor` for the next page; null when this page is the last. */
+      nextCursor: string | null;
+    };
+    RegisterCallbackDto: {
+      /**
+       * @description Where the app's final states are POSTed (signed: see docs/callbacks.md "Verifying"). http: or https:, at most 2048 characters, no user name or password; checked against the egress policy (narrowed by the app's egressAllow) without DNS: loopback, localhost, link-local, metadata (169.254.169.254) and the cluster's own services are a 400 naming url.
+       * @example https://hooks.example.com/tickwheel
+       */
+      url: string;
+      /**
+       * @description The handler name this URL is for (1-128 of A-Z a-z 0-9 _ . : -); omitted: the app's default, used for every handler without its own. A task's or job's callbackUrl wins over both.
+       * @example http
+       */
+      handler?: string;
+    };
+    CallbackRegistrationViewDto: {
+      /** @description The handler name; null for the app's default. */
+      handler: string | null;
+      /** @description Where final states are POSTed (http or https, at most 2048 characters). */
+      url: string;
+      /** @description When it was first registered, UTC ISO-8601 (ms). */
+      createdAt: string;
+      /** @description When its URL last changed, UTC ISO-8601 (ms). */
+      updatedAt: string;
+    };
+    CallbackRegistrationListDto: {
+      /** @description Registrations in all (= items.length: one page, at most 1000). */
+      total: number;
+      /** @description The app's registrations (at most 1000), the default first, then by handler. */
+      items: components['schemas']['CallbackRegistrationViewDto'][];
+    };
+    SchedulePreviewDto: {
+      /**
+       * @description How triggerExpr is read, as on a job (default CRON). FIXED_RATE and FIXED_DELAY count from `from`; FIXED_DELAY assumes each run takes no time (the next fire = the previous fire + delay), since the real next fire waits for the finish. ONE_SHOT answers its instant when after `from`, else nothing.
+       * @default CRON
+       * @enum {string}
+       */
+      triggerType: 'CRON' | 'FIXED_RATE' | 'FIXED_DELAY' | 'ONE_SHOT';
+      /**
+       * @description The expression, with the rules of a job's triggerExpr (at most 255 characters): CRON 5 fields (min hour dom mon dow) or 6 (seconds first), read in timeZone; FIXED_RATE / FIXED_DELAY a period in ms (1000 to 31536000000, digits only); ONE_SHOT an ISO-8601 instant with Z or an offset. A cron with no fire within 8 years of 2024-01-01 (e.g. 30 February) is a 400 naming triggerExpr.
+       * @example 0 30 2 * * *
+       */
+      triggerExpr: string;
+      /**
+       * @description IANA time zone the cron is read in (default UTC), as on a job; the host TZ never matters.
+       * @example America/New_York
+       */
+      timeZone?: string;
+      /**
+       * @description The instant to preview from (exclusive), ISO-8601 with Z or an offset, from 1970-01-01 to before 3000-01-01 UTC (default: now).
+       * @example 2026-03-07T00:00:00Z
+       */
+      from?: string;
+      /**
+       * @description How many fire times to answer, 1-100 (default 10). Fewer come back when the trigger stops (ONE_SHOT) or a cron has no next fire within 8 years (the scheduler search horizon).
+       * @default 10
+       * @example 3
+       */
+      count: number;
+    };
+    SchedulePreviewViewDto: {
+      /**
+       * @description The trigger type previewed (CRON when not given).
+       * @enum {string}
+       */
+      triggerType: 'CRON' | 'FIXED_RATE' | 'FIXED_DELAY' | 'ONE_SHOT';
+      /**
+       * @description The expression previewed, trimmed.
+       * @example 0 30 2 * * *
+       */
+      triggerExpr: string;
+      /**
+       * @description The zone the times were computed in (UTC when not given).
+       * @example Asia/Tokyo
+       */
+      timeZone: string;
+      /**
+       * @description The instant previewed from (exclusive), ISO-8601 UTC with milliseconds.
+       * @example 2026-03-07T00:00:00.000Z
+       */
+      from: string;
+      /** @description The next fire times after `from`, ascending, as the scheduler computes them (its own search); at most count. */
+      fireTimes: components['schemas']['FireTimeDto'][];
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  HealthController_live: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LiveDto'];
+        };
+      };
+    };
+  };
+  HealthController_ready: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Database and Redis answer: status ok. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReadyDto'];
+        };
+      };
+      /** @description A dependency is down: status error (not problem+json). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReadyDto'];
+        };
+      };
+    };
+  };
+  TasksController_submit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SubmitTaskDto'];
+      };
+    };
+    responses: {
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskAcceptedDto'];
+        };
+      };
+      /** @description Invalid body (code VALIDATION; `field` names the part at fault, e.g. handler, params.url, timeoutMs), or no executor advertises the handler (field handler). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description requestId reused with a different body (field requestId). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED), or the app has as many unfinished tasks and fires as its cap allows (code TOO_MANY_UNFINISHED; maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP): nothing was written; retry after Retry-After seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  TasksController_submitBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SubmitTaskBatchDto'];
+      };
+    };
+    responses: {
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskBatchAcceptedDto'];
+        };
+      };
+      /** @description Invalid body; `field` names the task and its part at fault, e.g. `tasks[3].handler`, or `tasks` for a list of more than 1000. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED), or the app has as many unfinished tasks and fires as its cap allows (code TOO_MANY_UNFINISHED; maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP): nothing was written; retry after Retry-After seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  TasksController_cancel: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The task, CANCELLED (unchanged when it had ended). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskViewDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  TasksController_redeliver: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CallbackViewDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  TasksController_get: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskViewDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  TasksController_logs: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+        /** @description Cursor: the id of the last line already read (`next` of the previous page); lines after it. */
+        after?: number;
+        /** @description Lines per page. */
+        limit?: number;
+        /** @description Only the lines of this attempt (1 = the first). */
+        attempt?: number;
+      };
+      header?: never;
+      path: {
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LogPageDto'];
+        };
+      };
+      /** @description A bad query (after, limit, attempt, appId); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_list: {
+    parameters: {
+      query?: {
+        /** @description Items to skip, 0-100000. */
+        offset?: number;
+        /** @description Items to return, 1-500. */
+        limit?: number;
+        /** @description Admins only. GET /api/jobs: list this app's jobs (default for an admin: every app's; for anyone else: its own). A job's instances: the app that owns the job (another app's id without the admin scope is a 403). */
+        appId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobPageDto'];
+        };
+      };
+      /** @description A bad query (offset, limit or appId); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateJobDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobViewDto'];
+        };
+      };
+      /** @description Invalid definition (code VALIDATION; `field` names the part at fault, e.g. triggerExpr for a bad cron expression, timeZone for an unknown zone, callbackUrl for a refused URL), or its handler cannot run here (field handler). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_importCrontab: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ImportCrontabDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CrontabImportResultDto'];
+        };
+      };
+      /** @description Invalid body (`field` names it: fileName, content, timeZone, enable), more entries than one import takes (field content), or, with enable=true, no executor runs shell (field handler). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Another write changed one of these jobs meanwhile: send the import again. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_get: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobViewDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_remove: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_update: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateJobDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobViewDto'];
+        };
+      };
+      /** @description Invalid change (`field` names it, e.g. triggerExpr, timeZone, shardTotal past JOB_MAX_INSTANCES_PER_MINUTE, a null for a field that cannot be null), or a bad ?appId=. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the new code is taken (field code), or another write changed the job meanwhile. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_pause: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job, paused (enabled false); unchanged when it was paused. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobViewDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_resume: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job, enabled, with its next fire times from now. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobViewDto'];
+        };
+      };
+      /** @description The schedule cannot fire (field triggerExpr: e.g. a ONE_SHOT instant in the past, or past JOB_MAX_INSTANCES_PER_MINUTE), no executor runs its handler (field handler), or a bad ?appId=. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the job is a ONE_SHOT that made its fire (field enabled): PATCH a new triggerExpr. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_trigger: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TriggerJobDto'];
+      };
+    };
+    responses: {
+      /** @description The new instance (shard 0 of a sharded job, with every shard under `shards`). */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TriggerViewDto'];
+        };
+      };
+      /** @description Invalid params (field params), no executor runs its handler (field handler), or a bad ?appId=. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED), or the job owner's cap on unfinished tasks and fires (code TOO_MANY_UNFINISHED, nothing was written). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_backfill: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BackfillDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BackfillResultDto'];
+        };
+      };
+      /** @description A bad range (field from or to: not ISO-8601, to before from, to in the future, more than 1000 fires or 10,000 instances), no executor runs its handler (field handler), or a bad ?appId=. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED), or the job owner's cap on unfinished tasks and fires (code TOO_MANY_UNFINISHED, nothing was written). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_cancelInstance: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+        instanceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The instance, CANCELLED (unchanged when it had ended). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskViewDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). Or the instance is not one of its. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_redeliverInstance: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+        instanceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CallbackViewDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). Or the instance is not one of its. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). Or: An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_instanceLogs: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+        /** @description Cursor: the id of the last line already read (`next` of the previous page); lines after it. */
+        after?: number;
+        /** @description Lines per page. */
+        limit?: number;
+        /** @description Only the lines of this attempt (1 = the first). */
+        attempt?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+        instanceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LogPageDto'];
+        };
+      };
+      /** @description A bad query (after, limit, attempt, appId); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). Or the instance is not one of its. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_instance: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+        instanceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskViewDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). Or the instance is not one of its. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  JobsController_instances: {
+    parameters: {
+      query?: {
+        /** @description Items to skip, 0-100000. */
+        offset?: number;
+        /** @description Items to return, 1-500. */
+        limit?: number;
+        /** @description Admins only. GET /api/jobs: list this app's jobs (default for an admin: every app's; for anyone else: its own). A job's instances: the app that owns the job (another app's id without the admin scope is a 403). */
+        appId?: string;
+        /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstancePageDto'];
+        };
+      };
+      /** @description A bad query (offset, limit, cursor or appId); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No such job of yours (another app's job is a 404 too; an admin sees every app's jobs of its namespace). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  NodesController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NodePageDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope nodes:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  ClientsController_list: {
+    parameters: {
+      query?: {
+        offset?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientPageDto'];
+        };
+      };
+      /** @description A bad query (offset or limit); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope admin (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  ClientsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateClientDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientCredentialsDto'];
+        };
+      };
+      /** @description Invalid body (`field` names the part at fault: appId, scopes, a limit), or a reserved appId. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope admin (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The app id exists (field appId). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  ClientsController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        appId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientViewDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope admin (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No client has this app id. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  ClientsController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        appId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateClientDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientViewDto'];
+        };
+      };
+      /** @description Invalid change (`field` names it: scopes, enabled, a limit, egressAllow). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the admin scope, would disable itself or drop its own admin scope, or would add to its own client a scope it lacks. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No client has this app id. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  ClientsController_rotate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        appId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientCredentialsDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope admin (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No client has this app id. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  AuditController_list: {
+    parameters: {
+      query?: {
+        /** @description Rows written by this app (who made the change). */
+        appId?: string;
+        /** @description Rows about this job (its id, not its code): its changes, runs and instance cancels. */
+        jobId?: string;
+        /** @description One action (README "Audit"); an unknown one is a 400, not an empty page. */
+        action?:
+          | 'JOB_CREATE'
+          | 'JOB_UPDATE'
+          | 'JOB_DELETE'
+          | 'JOB_PAUSE'
+          | 'JOB_RESUME'
+          | 'JOB_TRIGGER'
+          | 'JOB_BACKFILL'
+          | 'INSTANCE_CANCEL'
+          | 'TASK_CANCEL'
+          | 'CRONTAB_IMPORT'
+          | 'CLIENT_CREATE'
+          | 'CLIENT_UPDATE'
+          | 'CLIENT_DISABLE'
+          | 'CLIENT_ROTATE_SECRET'
+          | 'CALLBACK_REGISTER'
+          | 'CALLBACK_DELETE'
+          | 'CALLBACK_REDELIVER';
+        /** @description Rows written at or after this ISO-8601 instant. */
+        from?: string;
+        /** @description Rows written at or before this ISO-8601 instant. */
+        to?: string;
+        /** @description Rows to skip, 0-100000; not with `cursor`. */
+        offset?: number;
+        limit?: number;
+        /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditPageDto'];
+        };
+      };
+      /** @description A bad query (appId, action, jobId, from, to, offset, limit, cursor; `to` before `from`); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope admin (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  CallbacksController_register: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app whose callback registrations these are (another app's id without the admin scope is a 403; an app with no client, at register, a 404). Omitted: the calling app. */
+        appId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RegisterCallbackDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CallbackRegistrationViewDto'];
+        };
+      };
+      /** @description A refused url (field url, with the reason), a bad handler or a bad ?appId= (`field` names it). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named an app that has no client. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The app holds 1000 registrations already (field handler). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  CallbacksController_list: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app whose callback registrations these are (another app's id without the admin scope is a 403; an app with no client, at register, a 404). Omitted: the calling app. */
+        appId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CallbackRegistrationListDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  CallbacksController_remove: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app whose callback registrations these are (another app's id without the admin scope is a 403; an app with no client, at register, a 404). Omitted: the calling app. */
+        appId?: string;
+        /** @description The handler whose registration to remove; omitted: the app's default. */
+        handler?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A bad ?handler= or ?appId= (`field` names it). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The app has no registration for this handler (or no default). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  SchedulesController_preview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SchedulePreviewDto'];
+      };
+    };
+    responses: {
+      /** @description The trigger as read (defaults filled in), the start, and up to count fire times with notes. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SchedulePreviewViewDto'];
+        };
+      };
+      /** @description Invalid input (code VALIDATION) naming the field: triggerType, triggerExpr (bad or never-firing cron, bad period, bad instant), timeZone (unknown zone), from (not an instant with Z or an offset, or out of range) or count (not 1-100). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown app, a replayed nonce (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /**
+       * @description Without the jobs:read scope (code FORBIDDEN).
+       *
+       *     The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it).
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait (at least 1). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  MetricsController_index: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every metric of this process: # HELP and # TYPE lines, then its samples. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain; version=0.0.4; charset=utf-8': string;
+        };
+      };
+    };
+  };
+}

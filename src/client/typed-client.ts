@@ -1,0 +1,66 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, operations, paths } from './openapi-types.js';
+import { type RetryPolicy, signingFetch } from './retry.js';
+
+export type { components, operations, paths };
+/** The spec's schemas by name, e.g. `Schemas['TaskView']` (names as in openapi/openapi.json). */
+export type Schemas = components['schemas'];
+
+/** The typed client: `GET`, `POST`, `PATCH`, `DELETE`... with paths, parameters, bodies and answers of the spec. */
+export type TypedTickwheelClient = Client<paths>;
+
+/**
+ * Where and as whom the typed client calls; times in ms. An idempotent call gets `retries` more tries (0..10, default
+ * 2) after a backoff from `retryBaseDelayMs` (200) doubling up to `retryMaxDelayMs` (5000), which bounds Retry-After
+ * too; `jobIdempotencyKeys` (default true) gives mutating /api/jobs calls an `Idempotency-Key`, making them retried.
+ */
+export interface TypedClientOptions {
+  baseUrl: string;
+  appId: string;
+  secret: string;
+  retries?: number;
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  jobIdempotencyKeys?: boolean;
+  /** Sends each signed try (default globalThis.fetch); `now` is X-Timestamp's clock (epoch ms, default Date.now). */
+  fetch?: (request: Request) => Promise<Response>;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function bounded(name: string, value: number | undefined, fallback: number, max: number): number {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < 0 || v > max) throw new RangeError(`${name} must be an integer 0..${max}`);
+  return v;
+}
+
+/**
+ * A typed client (openapi-fetch over the types of openapi/openapi.json) that signs every try (v2, docs/api.md) and
+ * tries idempotent calls again (retry.ts); calls answer `{ data, error, response }`, `unwrap` throws a ProblemError.
+ * @throws TypeError for a baseUrl that is not an absolute URL or an empty appId or secret; RangeError for bounds.
+ */
+export function createTickwheelClient(options: TypedClientOptions): TypedTickwheelClient {
+  const { appId, secret, now } = options;
+  if (!URL.canParse(options.baseUrl)) throw new TypeError(`baseUrl must be an absolute URL: ${options.baseUrl}`);
+  const base = new URL(options.baseUrl);
+  if (!appId || !secret) throw new TypeError('appId and secret are required');
+  const policy: RetryPolicy = {
+    retries: bounded('retries', options.retries, 2, 10),
+    baseDelayMs: bounded('retryBaseDelayMs', options.retryBaseDelayMs, 200, 60_000),
+    maxDelayMs: bounded('retryMaxDelayMs', options.retryMaxDelayMs, 5_000, 600_000),
+    sleep: options.sleep ?? wait,
+    random: Math.random,
+  };
+  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  return createClient<paths>({
+    baseUrl: base.href.replace(/\/+$/, ''),
+    fetch: signingFetch({
+      creds: { appId, secret, now },
+      policy,
+      fetch: send,
+      jobIdempotencyKeys: options.jobIdempotencyKeys ?? true,
+    }),
+  });
+}
