@@ -169,6 +169,20 @@ describe('CLI errors', () => {
         expect(del.stderr).toMatch(/^HTTP 204 No Content\n/);
       }, 30_000);
 
+      it('should preview a trigger with tw preview (POST /api/schedules/preview), flags as the README gives them', async () => {
+        const r = await sh(
+          "npm run tw -- --json preview '0 30 2 * * *' --tz America/New_York --from 2026-03-07T00:00:00Z -n 3 " +
+            "| jq -r '.fireTimes[].fireTime'",
+        );
+        expect([r.code, r.stderr]).toEqual([0, '']);
+        expect(r.stdout.trim().split('\n')).toHaveLength(3);
+        expect(r.stdout).toMatch(/^2026-03-07T07:30:00\.000Z\n/);
+        const bad = await sh("npm run tw -- preview 'not cron' --tz Mars/Olympus");
+        expect(bad.code).toBe(1);
+        expect(JSON.parse(bad.stdout)).toMatchObject({ status: 400 });
+        expect(bad.stderr).toBe('tw: HTTP 400 Bad Request\n');
+      }, 30_000);
+
       it('should print the usage on --help (exit 0) and on a usage error (stderr, exit 2)', async () => {
         const help = await sh('npm run tw -- --help');
         expect(help.code).toBe(0);
