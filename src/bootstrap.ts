@@ -6,7 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module.js';
 import { AppConfig, Role } from './config/index.js';
 import { DataDirLockModule, lockDataDir } from './infra/standalone/index.js';
-import { createValidationPipe, SignedRequestMiddleware } from './modules/openapi/index.js';
+import { createValidationPipe, documentIdempotency, SignedRequestMiddleware } from './modules/openapi/index.js';
 
 /**
  * Builds and initialises the application exactly as `npm start` runs it (tests use this too, so they
@@ -80,5 +80,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       header('X-Signature', 'v2=<64 hex>: HMAC-SHA256 of the v2 canonical request, see above'),
     )
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const doc = SwaggerModule.createDocument(app, config);
+  documentIdempotency(doc);
+  return doc;
 }
