@@ -92,7 +92,13 @@ describe.each<Shape>(['cluster', 'standalone'])('Idempotency-Key (%s)', (shape) 
     const now = Date.now();
     const range = { from: new Date(now - 3 * 3_600_000).toISOString(), to: new Date(now).toISOString() };
     const key = newKey();
-    const first = await keyed<{ created: number; existing: number }>(a, key, 'POST', `/api/jobs/${j.id}/backfill`, range);
+    const first = await keyed<{ created: number; existing: number }>(
+      a,
+      key,
+      'POST',
+      `/api/jobs/${j.id}/backfill`,
+      range,
+    );
     expect(first.status).toBe(200);
     expect(first.body.created).toBeGreaterThanOrEqual(3);
     const again = await keyed(a, key, 'POST', `/api/jobs/${j.id}/backfill`, range);
@@ -204,7 +210,10 @@ describe.each<Shape>(['cluster', 'standalone'])('Idempotency-Key (%s)', (shape) 
     ]);
     expect((await a.request<Body>('GET', `/api/jobs/${j.id}`)).body.enabled).toBe(true);
     // A run abandoned (its node died) past the bound is taken over: the route runs.
-    await node.ds.query('DELETE FROM idempotency_key WHERE namespace = ? AND idem_key = ?', [node.config.namespace, key]);
+    await node.ds.query('DELETE FROM idempotency_key WHERE namespace = ? AND idem_key = ?', [
+      node.config.namespace,
+      key,
+    ]);
     await insert(Date.now() - 3_600_000);
     const taken = await keyed<Body>(a, key, 'POST', path);
     expect([taken.status, replayed(taken), taken.body.enabled]).toEqual([200, null, false]);

@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  IdempotencyKeyRepository,
-  type KeyClaim,
-  RetentionRepository,
-} from '../../src/modules/metadata/index.js';
+import { IdempotencyKeyRepository, type KeyClaim, RetentionRepository } from '../../src/modules/metadata/index.js';
 import { type DbKind, type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
 import { uniqueNamespace } from '../utils/test-node.js';
 

@@ -31,7 +31,8 @@ export const KEYED_ROUTES: ReadonlySet<string> = new Set([
 ]);
 
 const USE_REQUEST_ID = 'a task submission is made idempotent by its requestId, not by an Idempotency-Key';
-const SECRET = 'this route answers a secret, which is never stored: it cannot be replayed, so it takes no Idempotency-Key';
+const SECRET =
+  'this route answers a secret, which is never stored: it cannot be replayed, so it takes no Idempotency-Key';
 
 /**
  * Mutating routes that refuse an Idempotency-Key with a 400 (rather than ignoring it and leaving the caller to
