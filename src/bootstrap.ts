@@ -6,7 +6,15 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module.js';
 import { AppConfig, Role } from './config/index.js';
 import { DataDirLockModule, lockDataDir } from './infra/standalone/index.js';
-import { createValidationPipe, documentIdempotency, SignedRequestMiddleware } from './modules/openapi/index.js';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createValidationPipe,
+  documentIdempotency,
+  SignedRequestMiddleware,
+  swaggerUiOptions,
+} from './modules/openapi/index.js';
 
 /**
  * Builds and initialises the application exactly as `npm start` runs it (tests use this too, so they
@@ -38,9 +46,25 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   if (config.roles.includes(Role.API))
-    SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
+    SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), swaggerUiOptions());
   await app.init();
   return app;
+}
+
+/**
+ * The "version" of the package.json above this module: dist/src/bootstrap.js and src/bootstrap.ts (under jest)
+ * alike, whichever is nearer. @throws Error when none is found (a broken install).
+ */
+function packageVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'tickwheel' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // no package.json here: look in the parent
+    }
+    if (dirname(dir) === dir) throw new Error('package.json of tickwheel not found above ' + import.meta.url);
+  }
 }
 
 /** The OpenAPI document of the running app (also written to openapi/openapi.json by `npm run openapi:sync`). */
@@ -71,13 +95,24 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         '5xx and timeouts are retried after 5 s, 30 s, 2 min, 10 min, 30 min (Retry-After honoured on 429/503), ' +
         'then CALLBACK_FAILED; any other 4xx or a 3xx is final at once.',
     )
-    .setVersion('0.1.0')
-    .addSecurity('X-App-Id', header('X-App-Id', 'Your app id, exactly as created (it is part of the signed string)'))
-    .addSecurity('X-Timestamp', header('X-Timestamp', 'Epoch milliseconds'))
-    .addSecurity('X-Nonce', header('X-Nonce', '8-128 of [A-Za-z0-9_-], once per app'))
+    .setVersion(packageVersion())
+    .addSecurity(
+      'X-App-Id',
+      header('X-App-Id', 'Your app id, exactly as created (it is part of the signed string). In /docs: type it here.'),
+    )
+    .addSecurity('X-Timestamp', header('X-Timestamp', 'Epoch milliseconds. In /docs: leave empty, the page sets it.'))
+    .addSecurity(
+      'X-Nonce',
+      header('X-Nonce', '8-128 of [A-Za-z0-9_-], once per app. In /docs: leave empty, the page sets it.'),
+    )
     .addSecurity(
       'X-Signature',
-      header('X-Signature', 'v2=<64 hex>: HMAC-SHA256 of the v2 canonical request, see above'),
+      header(
+        'X-Signature',
+        'v2=<64 hex>: HMAC-SHA256 of the v2 canonical request, see above. In /docs: type your app SECRET here: ' +
+          'the page signs each "Try it out" request with it in the browser and sends only the signature, never ' +
+          'the secret (docs/api.md "Swagger UI").',
+      ),
     )
     .build();
   const doc = SwaggerModule.createDocument(app, config);

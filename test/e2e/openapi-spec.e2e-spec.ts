@@ -11,7 +11,12 @@ describe('openapi/openapi.json', () => {
       const res = await fetch(`${node.url}/docs/openapi.json`);
       expect(res.status).toBe(200);
       expect(Object.keys(((await res.json()) as { paths: object }).paths)).toEqual(
-        expect.arrayContaining(['/api/tasks', '/api/tasks/{requestId}', '/api/jobs', '/api/nodes']),
+        expect.arrayContaining(['/api/tasks', '/api/tasks/{requestId}', '/api/jobs', '/api/nodes', '/metrics']),
+      );
+      // The page signs Try it out (test/e2e/swagger-ui.e2e-spec.ts drives it in a browser).
+      expect(await (await fetch(`${node.url}/docs`)).text()).toContain('twSignRequest');
+      expect(await (await fetch(`${node.url}/docs/swagger-ui-init.js`)).text()).toMatch(
+        /requestInterceptor.*twSignRequest/,
       );
     } finally {
       await node.close();

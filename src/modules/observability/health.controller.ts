@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Optional } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Redis } from 'ioredis';
+import { LiveDto, ReadyDto } from './health.dto.js';
 import { REDIS_TOKEN } from './observability.tokens.js';
 
 /**
@@ -19,15 +20,21 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  live(): { status: string } {
+  @ApiOperation({ summary: 'Liveness: the process answers (no dependency is checked; unsigned)' })
+  @ApiOkResponse({ type: LiveDto })
+  live(): LiveDto {
     return { status: 'ok' };
   }
 
   @Get('ready')
   // Documented below: terminus' own Swagger docs depend on how it was loaded.
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
-  @ApiOkResponse({ description: 'Database and Redis answer: {"status":"ok",...}' })
-  @ApiServiceUnavailableResponse({ description: 'A dependency is down: {"status":"error",...}' })
+  @ApiOperation({ summary: 'Readiness: the database and, clustered, Redis answer (unsigned)' })
+  @ApiOkResponse({ type: ReadyDto, description: 'Database and Redis answer: status ok.' })
+  @ApiServiceUnavailableResponse({
+    type: ReadyDto,
+    description: 'A dependency is down: status error (not problem+json).',
+  })
   ready() {
     return this.health.check([
       () => this.db.pingCheck('database', { timeout: 2000 }),

@@ -9,3 +9,5 @@ export {
   IDEMPOTENCY_REPLAYED_HEADER,
   KEYED_ROUTES,
 } from './idempotency/idempotency-routes.js';
+export { SIGNING_SCHEMES } from './auth/signed.decorator.js';
+export { swaggerUiOptions } from './swagger-ui.js';

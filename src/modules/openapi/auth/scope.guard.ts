@@ -1,9 +1,10 @@
 import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiExtension, ApiForbiddenResponse } from '@nestjs/swagger';
+import { ApiExtension } from '@nestjs/swagger';
 import { ErrorCode, SchedulerError } from '../../../common/index.js';
 import { Scope } from '../../metadata/index.js';
 import { requireScope } from '../../jobs/index.js';
+import { ApiProblem } from '../dto/problem.dto.js';
 import { callerOf, type ClientRequest } from './caller.js';
 
 const SCOPE_KEY = 'tickwheel:scope';
@@ -16,9 +17,7 @@ export const RequireScope = (scope: Scope) =>
   applyDecorators(
     SetMetadata(SCOPE_KEY, scope),
     ApiExtension('x-required-scope', scope),
-    ApiForbiddenResponse({
-      description: `The caller lacks the scope ${scope} (problem+json whose \`scope\` names it).`,
-    }),
+    ApiProblem(403, `The caller lacks the scope ${scope} (code FORBIDDEN; \`scope\` names it).`),
   );
 
 /** The scope `@RequireScope` put on a route (its handler, else its controller), if any. */

@@ -6,6 +6,7 @@ import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { AuditPageDto, AuditQueryDto, AuditRowDto } from '../dto/audit.dto.js';
 import { AuditService } from '../../jobs/index.js';
+import { ApiProblem } from '../dto/problem.dto.js';
 
 /** The audit log of this namespace (README "Audit"), for admins. */
 @ApiTags('audit')
@@ -23,6 +24,7 @@ export class AuditController {
       'filter given must hold; from/to are inclusive.',
   })
   @ApiOkResponse({ type: AuditPageDto })
+  @ApiProblem(400, 'A bad query (appId, action, jobId, from, to, offset, limit; `to` before `from`); `field` names it.')
   async list(@Query() q: AuditQueryDto): Promise<AuditPageDto> {
     const from = q.from === undefined ? undefined : Date.parse(q.from);
     const to = q.to === undefined ? undefined : Date.parse(q.to);

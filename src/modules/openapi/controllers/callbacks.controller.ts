@@ -1,13 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MAX_CALLBACK_REGISTRATIONS } from '../../../common/index.js';
 import { CallbackRegistrations } from '../../callbacks/index.js';
 import { type Caller } from '../../jobs/index.js';
@@ -21,6 +13,7 @@ import {
   RegisterCallbackDto,
 } from '../dto/callback.dto.js';
 import { CallbackHandlerQueryDto, CallbackOwnerQueryDto } from '../dto/owner-query.dto.js';
+import { ApiProblem } from '../dto/problem.dto.js';
 import { toRegistrationView } from '../views/callback-view.js';
 
 const OWN_APP =
@@ -47,9 +40,9 @@ export class CallbacksController {
   @RequireScope(Scope.TASKS_WRITE)
   @ApiOperation({ summary: 'Register a callback URL (default or per handler)', description: REGISTER_DESCRIPTION })
   @ApiOkResponse({ type: CallbackRegistrationViewDto })
-  @ApiBadRequestResponse({ description: 'A refused url (field url, with the reason) or handler.' })
-  @ApiConflictResponse({ description: `The app holds ${MAX_CALLBACK_REGISTRATIONS} registrations already.` })
-  @ApiNotFoundResponse({ description: 'An admin named an app that has no client.' })
+  @ApiProblem(400, 'A refused url (field url, with the reason), a bad handler or a bad ?appId= (`field` names it).')
+  @ApiProblem(409, `The app holds ${MAX_CALLBACK_REGISTRATIONS} registrations already (field handler).`)
+  @ApiProblem(404, 'An admin named an app that has no client.')
   async register(
     @CurrentCaller() caller: Caller,
     @Body() dto: RegisterCallbackDto,
@@ -62,6 +55,7 @@ export class CallbacksController {
   @RequireScope(Scope.TASKS_READ)
   @ApiOperation({ summary: "The app's callback registrations", description: OWN_APP })
   @ApiOkResponse({ type: CallbackRegistrationListDto })
+  @ApiProblem(400, 'A bad ?appId= (field appId).')
   async list(@CurrentCaller() caller: Caller, @Query() q: CallbackOwnerQueryDto): Promise<CallbackRegistrationListDto> {
     return { items: (await this.registrations.list(caller, q.appId)).map(toRegistrationView) };
   }
@@ -76,7 +70,8 @@ export class CallbacksController {
       `next rule. Deliveries already written keep their URL. Audit-logged (CALLBACK_DELETE). ${OWN_APP}`,
   })
   @ApiNoContentResponse({ description: 'Removed.' })
-  @ApiNotFoundResponse({ description: 'The app has no registration for this handler (or no default).' })
+  @ApiProblem(400, 'A bad ?handler= or ?appId= (`field` names it).')
+  @ApiProblem(404, 'The app has no registration for this handler (or no default).')
   async remove(@CurrentCaller() caller: Caller, @Query() q: CallbackHandlerQueryDto): Promise<void> {
     await this.registrations.remove(caller, q.handler, q.appId);
   }

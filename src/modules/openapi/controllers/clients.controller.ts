@@ -1,13 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope } from '../../metadata/index.js';
 import { type Caller } from '../../jobs/index.js';
 import { CurrentCaller } from '../auth/caller.js';
@@ -21,8 +13,10 @@ import {
   CreateClientDto,
   UpdateClientDto,
 } from '../dto/client.dto.js';
+import { ApiProblem } from '../dto/problem.dto.js';
 import { ClientsService } from '../services/clients.service.js';
 
+const NO_CLIENT = 'No client has this app id.';
 const CACHE_NOTE = 'This API process applies the change at once; other API pods within their 30-s client cache.';
 
 /**
@@ -44,8 +38,8 @@ export class ClientsController {
       'the only time it is shown.',
   })
   @ApiCreatedResponse({ type: ClientCredentialsDto })
-  @ApiBadRequestResponse({ description: 'Invalid body; `field` names the part at fault.' })
-  @ApiConflictResponse({ description: 'The app id exists (field appId).' })
+  @ApiProblem(400, 'Invalid body (`field` names the part at fault: appId, scopes, a limit), or a reserved appId.')
+  @ApiProblem(409, 'The app id exists (field appId).')
   create(@CurrentCaller() caller: Caller, @Body() dto: CreateClientDto): Promise<ClientCredentialsDto> {
     return this.clients.create(caller, dto);
   }
@@ -53,6 +47,7 @@ export class ClientsController {
   @Get()
   @ApiOperation({ summary: 'List API clients by app id (never their secrets)' })
   @ApiOkResponse({ type: ClientPageDto })
+  @ApiProblem(400, 'A bad query (offset or limit); `field` names it.')
   list(@Query() q: ClientListQueryDto): Promise<ClientPageDto> {
     return this.clients.list(q.offset ?? 0, q.limit ?? 50);
   }
@@ -60,7 +55,7 @@ export class ClientsController {
   @Get(':appId')
   @ApiOperation({ summary: 'Read one API client: scopes, limits, enabled (never its secret)' })
   @ApiOkResponse({ type: ClientViewDto })
-  @ApiNotFoundResponse()
+  @ApiProblem(404, NO_CLIENT)
   get(@Param('appId') appId: string): Promise<ClientViewDto> {
     return this.clients.get(appId);
   }
@@ -71,7 +66,13 @@ export class ClientsController {
     description: `An admin cannot disable itself or drop its own admin scope. ${CACHE_NOTE}`,
   })
   @ApiOkResponse({ type: ClientViewDto })
-  @ApiNotFoundResponse()
+  @ApiProblem(400, 'Invalid change (`field` names it: scopes, enabled, a limit, egressAllow).')
+  @ApiProblem(
+    403,
+    'The caller lacks the admin scope, would disable itself or drop its own admin scope, or would add to its own ' +
+      'client a scope it lacks.',
+  )
+  @ApiProblem(404, NO_CLIENT)
   update(
     @CurrentCaller() caller: Caller,
     @Param('appId') appId: string,
@@ -87,7 +88,7 @@ export class ClientsController {
     description: CACHE_NOTE,
   })
   @ApiOkResponse({ type: ClientCredentialsDto })
-  @ApiNotFoundResponse()
+  @ApiProblem(404, NO_CLIENT)
   rotate(@CurrentCaller() caller: Caller, @Param('appId') appId: string): Promise<ClientCredentialsDto> {
     return this.clients.rotateSecret(caller, appId);
   }

@@ -1,10 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNotFoundResponse,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -25,6 +23,7 @@ import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import {
   BackfillDto,
+  BackfillResultDto,
   CreateJobDto,
   CrontabImportResultDto,
   ImportCrontabDto,
@@ -32,7 +31,9 @@ import {
   UpdateJobDto,
 } from '../dto/job.dto.js';
 import { CallbackViewDto, NO_DELIVERY_409, REDELIVER_DESCRIPTION } from '../dto/callback.dto.js';
-import { JobViewDto } from '../dto/job-view.dto.js';
+import { JobPageDto, JobViewDto } from '../dto/job-view.dto.js';
+import { ApiProblem } from '../dto/problem.dto.js';
+import { RATE_LIMIT_HEADERS } from '../auth/signed.decorator.js';
 import { OwnerListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
 import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
@@ -71,6 +72,21 @@ const INSTANCE_DESCRIPTION =
   'As GET /api/tasks/{requestId}, for a fire of the job (its instanceId is in the trigger-now answer and the ' +
   'instance list).';
 
+const AMBIGUOUS =
+  'An admin named a code that several apps have (field appId): name the job by id, or add ?appId=.';
+const APP_ID_400 = 'A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]).';
+const INSTANCE_404 = `${NOT_YOURS} Or the instance is not one of its.`;
+const RATE_OR_CAP_429 =
+  "Over the app's request rate limit (code RATE_LIMITED), or the job owner's cap on unfinished tasks and fires " +
+  '(code TOO_MANY_UNFINISHED, nothing was written).';
+
+/**
+ * The answers of a route naming one job by `{id}` and `?appId=`: 400 (appId, or `bad` when given), 404, 409.
+ * `conflict` replaces the 409's description when the route has other conflicts too.
+ */
+const NamedJob = (bad = APP_ID_400, notFound = NOT_YOURS, conflict = AMBIGUOUS) =>
+  applyDecorators(ApiProblem(400, bad), ApiProblem(404, notFound), ApiProblem(409, conflict));
+
 /** The job a route names: `{id}` (id or code) and `?appId=`. */
 const ref = (id: string, q: OwnerQueryDto): JobRef => ({ idOrCode: id, appId: q.appId });
 
@@ -97,13 +113,16 @@ export class JobsController {
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Create a job definition', description: CREATE_DESCRIPTION })
   @ApiCreatedResponse({ type: JobViewDto })
-  @ApiBadRequestResponse({
-    description: 'Invalid definition, e.g. a bad cron expression (field triggerExpr) or time zone (field timeZone).',
-  })
-  @ApiConflictResponse({
-    description:
-      'The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs).',
-  })
+  @ApiProblem(
+    400,
+    'Invalid definition (code VALIDATION; `field` names the part at fault, e.g. triggerExpr for a bad cron ' +
+      'expression, timeZone for an unknown zone, callbackUrl for a refused URL), or its handler cannot run here ' +
+      '(field handler).',
+  )
+  @ApiProblem(
+    409,
+    'The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs).',
+  )
   @MaxBodyItems({ shardParams: MAX_SHARDS })
   async create(@CurrentCaller() caller: Caller, @Body() dto: CreateJobDto): Promise<JobViewDto> {
     return this.view(await this.jobs.create(caller, dto));
@@ -116,10 +135,12 @@ export class JobsController {
     description:
       "The calling app's jobs; an admin's list holds every app's jobs of the namespace (or those of ?appId=).",
   })
+  @ApiOkResponse({ type: JobPageDto })
+  @ApiProblem(400, 'A bad query (offset, limit or appId); `field` names it.')
   async list(
     @CurrentCaller() caller: Caller,
     @Query() q: OwnerListQueryDto,
-  ): Promise<{ total: number; items: JobViewDto[] }> {
+  ): Promise<JobPageDto> {
     const [items, total] = await this.jobs.list(caller, q.appId, q.offset ?? 0, q.limit ?? 50);
     return { total, items: items.map((d) => this.view(d)) };
   }
@@ -129,6 +150,12 @@ export class JobsController {
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Import a cron.d file', description: IMPORT_DESCRIPTION })
   @ApiOkResponse({ type: CrontabImportResultDto })
+  @ApiProblem(
+    400,
+    'Invalid body (`field` names it: fileName, content, timeZone, enable), more entries than one import takes ' +
+      '(field content), or, with enable=true, no executor runs shell (field handler).',
+  )
+  @ApiProblem(409, 'Another write changed one of these jobs meanwhile: send the import again.')
   async importCrontab(@CurrentCaller() caller: Caller, @Body() dto: ImportCrontabDto): Promise<CrontabImportResultDto> {
     return this.importer.import(caller, dto);
   }
@@ -137,10 +164,7 @@ export class JobsController {
   @RequireScope(Scope.JOBS_READ)
   @ApiOperation({ summary: 'Read a job definition with its next 5 fire times' })
   @ApiOkResponse({ type: JobViewDto })
-  @ApiNotFoundResponse({ description: NOT_YOURS })
-  @ApiConflictResponse({
-    description: 'Admin naming a code that several apps have: name the job by id, or add ?appId=.',
-  })
+  @NamedJob()
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<JobViewDto> {
     return this.view(await this.jobs.find(caller, ref(id, q)));
   }
@@ -149,7 +173,12 @@ export class JobsController {
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Change a job definition (any subset of fields)', description: SHELL_403 })
   @ApiOkResponse({ type: JobViewDto })
-  @ApiNotFoundResponse({ description: NOT_YOURS })
+  @NamedJob(
+    'Invalid change (`field` names it, e.g. triggerExpr, timeZone, shardTotal past JOB_MAX_INSTANCES_PER_MINUTE, ' +
+      'a null for a field that cannot be null), or a bad ?appId=.',
+    NOT_YOURS,
+    `${AMBIGUOUS} Or the new code is taken (field code), or another write changed the job meanwhile.`,
+  )
   @MaxBodyItems({ shardParams: MAX_SHARDS })
   async update(
     @CurrentCaller() caller: Caller,
@@ -164,7 +193,8 @@ export class JobsController {
   @HttpCode(204)
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Delete a job definition (its instances stay as history)' })
-  @ApiNotFoundResponse({ description: NOT_YOURS })
+  @ApiNoContentResponse({ description: 'Deleted; no body.' })
+  @NamedJob()
   async remove(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<void> {
     await this.jobs.remove(caller, ref(id, q));
   }
@@ -173,7 +203,8 @@ export class JobsController {
   @HttpCode(200)
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Pause the schedule' })
-  @ApiNotFoundResponse({ description: NOT_YOURS })
+  @ApiOkResponse({ type: JobViewDto, description: 'The job, paused (enabled false); unchanged when it was paused.' })
+  @NamedJob()
   async pause(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -186,7 +217,13 @@ export class JobsController {
   @HttpCode(200)
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Resume the schedule from now', description: SHELL_403 })
-  @ApiNotFoundResponse({ description: NOT_YOURS })
+  @ApiOkResponse({ type: JobViewDto, description: 'The job, enabled, with its next fire times from now.' })
+  @NamedJob(
+    'The schedule cannot fire (field triggerExpr: e.g. a ONE_SHOT instant in the past, or past ' +
+      'JOB_MAX_INSTANCES_PER_MINUTE), no executor runs its handler (field handler), or a bad ?appId=.',
+    NOT_YOURS,
+    `${AMBIGUOUS} Or the job is a ONE_SHOT that made its fire (field enabled): PATCH a new triggerExpr.`,
+  )
   async resume(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -206,7 +243,8 @@ export class JobsController {
     type: TriggerViewDto,
     description: 'The new instance (shard 0 of a sharded job, with every shard under `shards`).',
   })
-  @ApiNotFoundResponse({ description: NOT_YOURS })
+  @NamedJob('Invalid params (field params), no executor runs its handler (field handler), or a bad ?appId=.')
+  @ApiProblem(429, RATE_OR_CAP_429, RATE_LIMIT_HEADERS)
   async trigger(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -225,13 +263,18 @@ export class JobsController {
   @HttpCode(200)
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Fire the job for every scheduled time of a past range', description: BACKFILL_DESCRIPTION })
-  @ApiNotFoundResponse({ description: NOT_YOURS })
+  @ApiOkResponse({ type: BackfillResultDto })
+  @NamedJob(
+    'A bad range (field from or to: not ISO-8601, to before from, to in the future, more than 1000 fires or ' +
+      '10,000 instances), no executor runs its handler (field handler), or a bad ?appId=.',
+  )
+  @ApiProblem(429, RATE_OR_CAP_429, RATE_LIMIT_HEADERS)
   async backfill(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
     @Query() q: OwnerQueryDto,
     @Body() dto: BackfillDto,
-  ): Promise<{ created: number; existing: number; fireTimes: string[] }> {
+  ): Promise<BackfillResultDto> {
     const out = await this.runs.backfill(caller, ref(id, q), Date.parse(dto.from), Date.parse(dto.to));
     return {
       created: out.created,
@@ -244,7 +287,8 @@ export class JobsController {
   @HttpCode(200)
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: 'Cancel one instance of the job', description: 'As POST /api/tasks/{requestId}/cancel.' })
-  @ApiNotFoundResponse({ description: `${NOT_YOURS} Or the instance is not one of its.` })
+  @ApiOkResponse({ type: TaskViewDto, description: 'The instance, CANCELLED (unchanged when it had ended).' })
+  @NamedJob(APP_ID_400, INSTANCE_404)
   async cancelInstance(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -260,8 +304,7 @@ export class JobsController {
   @RequireScope(Scope.JOBS_WRITE)
   @ApiOperation({ summary: "Send one instance's callback again", description: REDELIVER_DESCRIPTION })
   @ApiAcceptedResponse({ type: CallbackViewDto })
-  @ApiNotFoundResponse({ description: `${NOT_YOURS} Or the instance is not one of its.` })
-  @ApiConflictResponse({ description: NO_DELIVERY_409 })
+  @NamedJob(APP_ID_400, INSTANCE_404, `${NO_DELIVERY_409} Or: ${AMBIGUOUS}`)
   async redeliverInstance(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -276,8 +319,7 @@ export class JobsController {
   @RequireScope(Scope.JOBS_READ)
   @ApiOperation({ summary: "One instance's handler log lines, oldest first (paged)", description: LOGS_DESCRIPTION })
   @ApiOkResponse({ type: LogPageDto })
-  @ApiBadRequestResponse({ description: 'A bad query (after, limit, attempt, appId); `field` names it.' })
-  @ApiNotFoundResponse({ description: `${NOT_YOURS} Or the instance is not one of its.` })
+  @NamedJob('A bad query (after, limit, attempt, appId); `field` names it.', INSTANCE_404)
   async instanceLogs(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -292,7 +334,7 @@ export class JobsController {
   @RequireScope(Scope.JOBS_READ)
   @ApiOperation({ summary: 'One instance of the job, with its attempts', description: INSTANCE_DESCRIPTION })
   @ApiOkResponse({ type: TaskViewDto })
-  @ApiNotFoundResponse({ description: `${NOT_YOURS} Or the instance is not one of its.` })
+  @NamedJob(APP_ID_400, INSTANCE_404)
   async instance(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -311,7 +353,7 @@ export class JobsController {
     description: 'Each as GET of one instance without its attempts (callbackUrl and callback included).',
   })
   @ApiOkResponse({ type: [TaskViewDto] })
-  @ApiNotFoundResponse({ description: NOT_YOURS })
+  @NamedJob('A bad query (offset, limit or appId); `field` names it.')
   async instances(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,

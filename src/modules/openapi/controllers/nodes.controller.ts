@@ -1,10 +1,11 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { NODE_QUEUES, type NodeQueuePort } from '../../coordination/index.js';
 import { NodeRegistryService } from '../../dispatch/index.js';
 import { Scope } from '../../metadata/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
+import { NodeViewDto } from '../dto/node.dto.js';
 
 /** Read-only cluster state (docs/api.md `/api/nodes`). */
 @ApiTags('nodes')
@@ -22,7 +23,8 @@ export class NodesController {
     summary: 'Live executor nodes',
     description: 'Handlers, capacity, running tasks, queue depth and last heartbeat of every live node.',
   })
-  async list() {
+  @ApiOkResponse({ type: [NodeViewDto] })
+  async list(): Promise<NodeViewDto[]> {
     const nodes = await this.registry.liveNodes();
     return Promise.all(
       nodes.map(async (n) => ({

@@ -1,14 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
 import { MAX_BATCH_TASKS } from '../../../common/index.js';
 import { Scope } from '../../metadata/index.js';
@@ -16,6 +7,8 @@ import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { OwnerQueryDto } from '../dto/owner-query.dto.js';
+import { ApiProblem } from '../dto/problem.dto.js';
+import { RATE_LIMIT_HEADERS } from '../auth/signed.decorator.js';
 import {
   SubmitTaskBatchDto,
   SubmitTaskDto,
@@ -35,8 +28,10 @@ import { HandlerLogsService } from '../services/handler-logs.service.js';
 import { LOGS_DESCRIPTION, LogPageDto, LogQueryDto } from '../dto/log.dto.js';
 
 const CAP_429 =
-  'The app has as many unfinished tasks and fires as its cap allows (maxUnfinishedTasks, ' +
-  'MAX_UNFINISHED_TASKS_PER_APP): nothing was written; retry after Retry-After seconds.';
+  "Over the app's request rate limit (code RATE_LIMITED), or the app has as many unfinished tasks and fires as " +
+  'its cap allows (code TOO_MANY_UNFINISHED; maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP): nothing was ' +
+  'written; retry after Retry-After seconds.';
+const APP_ID_400 = 'A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]).';
 const SHELL_NOTE =
   " A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler " +
   'while no live executor advertises shell.';
@@ -67,9 +62,13 @@ export class TasksController {
       SHELL_NOTE,
   })
   @ApiAcceptedResponse({ type: TaskAcceptedDto })
-  @ApiBadRequestResponse({ description: 'Invalid body; `field` names the part at fault.' })
-  @ApiConflictResponse({ description: 'requestId reused with a different body.' })
-  @ApiTooManyRequestsResponse({ description: CAP_429 })
+  @ApiProblem(
+    400,
+    'Invalid body (code VALIDATION; `field` names the part at fault, e.g. handler, params.url, timeoutMs), or no ' +
+      'executor advertises the handler (field handler).',
+  )
+  @ApiProblem(409, 'requestId reused with a different body (field requestId).')
+  @ApiProblem(429, CAP_429, RATE_LIMIT_HEADERS)
   async submit(
     @CurrentCaller() caller: Caller,
     @Body() dto: SubmitTaskDto,
@@ -99,12 +98,12 @@ export class TasksController {
       'the app past its cap on unfinished tasks is refused whole with a 429.',
   })
   @ApiAcceptedResponse({ type: TaskBatchAcceptedDto })
-  @ApiBadRequestResponse({
-    description:
-      'Invalid body; `field` names the task and its part at fault, e.g. `tasks[3].handler`, or `tasks` for a list ' +
+  @ApiProblem(
+    400,
+    'Invalid body; `field` names the task and its part at fault, e.g. `tasks[3].handler`, or `tasks` for a list ' +
       'of more than 1000.',
-  })
-  @ApiTooManyRequestsResponse({ description: CAP_429 })
+  )
+  @ApiProblem(429, CAP_429, RATE_LIMIT_HEADERS)
   @MaxBodyItems({ tasks: MAX_BATCH_TASKS })
   async submitBatch(@CurrentCaller() caller: Caller, @Body() dto: SubmitTaskBatchDto): Promise<TaskBatchAcceptedDto> {
     const outcomes = await this.tasks.submitBatch(caller, dto.tasks);
@@ -128,8 +127,9 @@ export class TasksController {
       'maxConcurrency the next waiting instance starts once the handler stopped. A task that already ended is ' +
       'returned unchanged.',
   })
-  @ApiOkResponse({ type: TaskViewDto })
-  @ApiNotFoundResponse({ description: ADMIN_APP })
+  @ApiOkResponse({ type: TaskViewDto, description: 'The task, CANCELLED (unchanged when it had ended).' })
+  @ApiProblem(400, APP_ID_400)
+  @ApiProblem(404, ADMIN_APP)
   async cancel(
     @CurrentCaller() caller: Caller,
     @Param('requestId') requestId: string,
@@ -144,8 +144,9 @@ export class TasksController {
   @RequireScope(Scope.TASKS_WRITE)
   @ApiOperation({ summary: "Send the task's callback again", description: REDELIVER_DESCRIPTION })
   @ApiAcceptedResponse({ type: CallbackViewDto })
-  @ApiNotFoundResponse({ description: ADMIN_APP })
-  @ApiConflictResponse({ description: NO_DELIVERY_409 })
+  @ApiProblem(400, APP_ID_400)
+  @ApiProblem(404, ADMIN_APP)
+  @ApiProblem(409, NO_DELIVERY_409)
   async redeliver(
     @CurrentCaller() caller: Caller,
     @Param('requestId') requestId: string,
@@ -164,7 +165,8 @@ export class TasksController {
       'status PENDING, RETRYING, DELIVERED or CALLBACK_FAILED, attempts, last answer; null until it is final).',
   })
   @ApiOkResponse({ type: TaskViewDto })
-  @ApiNotFoundResponse({ description: ADMIN_APP })
+  @ApiProblem(400, APP_ID_400)
+  @ApiProblem(404, ADMIN_APP)
   async get(
     @CurrentCaller() caller: Caller,
     @Param('requestId') requestId: string,
@@ -179,8 +181,8 @@ export class TasksController {
   @RequireScope(Scope.TASKS_READ)
   @ApiOperation({ summary: "The task's handler log lines, oldest first (paged)", description: LOGS_DESCRIPTION })
   @ApiOkResponse({ type: LogPageDto })
-  @ApiBadRequestResponse({ description: 'A bad query (after, limit, attempt, appId); `field` names it.' })
-  @ApiNotFoundResponse({ description: ADMIN_APP })
+  @ApiProblem(400, 'A bad query (after, limit, attempt, appId); `field` names it.')
+  @ApiProblem(404, ADMIN_APP)
   async logs(
     @CurrentCaller() caller: Caller,
     @Param('requestId') requestId: string,

@@ -69,19 +69,19 @@ export class AuditQueryDto {
 
 /** One audit row. */
 export class AuditRowDto {
-  @ApiProperty() id: string;
+  @ApiProperty({ description: 'The audit row id (UUID).' }) id: string;
   @ApiProperty({
     type: String,
     nullable: true,
     description: "Who: the app that made the change (null: an operator's CLI or the first start).",
   })
   appId: string | null;
-  @ApiProperty() action: string;
+  @ApiProperty({ description: 'What was done, e.g. JOB_CREATE, TASK_CANCEL, CLIENT_ROTATE_SECRET.' }) action: string;
   @ApiProperty({ description: 'job, task, client or crontab.' }) targetType: string;
-  @ApiProperty() targetId: string;
+  @ApiProperty({ description: 'The id of what changed (job id, instance id, app id, file name).' }) targetId: string;
   @ApiProperty({ description: 'What it was (secrets redacted), or null.' }) before: unknown;
   @ApiProperty({ description: 'What it became (secrets redacted), or null.' }) after: unknown;
-  @ApiProperty() createdAt: string;
+  @ApiProperty({ description: 'When it was done, UTC ISO-8601 (ms).' }) createdAt: string;
 
   static of(r: AuditLog): AuditRowDto {
     return {
@@ -99,6 +99,7 @@ export class AuditRowDto {
 
 /** A page of audit rows, newest first. */
 export class AuditPageDto {
-  @ApiProperty() total: number;
-  @ApiProperty({ type: [AuditRowDto] }) items: AuditRowDto[];
+  @ApiProperty({ description: 'How many rows match the filters in all (every page).' }) total: number;
+  @ApiProperty({ type: [AuditRowDto], description: 'This page, newest first; at most `limit` rows.' })
+  items: AuditRowDto[];
 }

@@ -64,9 +64,9 @@ export class RegisterCallbackDto {
 export class CallbackRegistrationViewDto {
   @ApiProperty({ nullable: true, type: String, description: "The handler name; null for the app's default." })
   handler: string | null;
-  @ApiProperty() url: string;
-  @ApiProperty() createdAt: string;
-  @ApiProperty() updatedAt: string;
+  @ApiProperty({ description: 'Where final states are POSTed (http or https, at most 2048 characters).' }) url: string;
+  @ApiProperty({ description: 'When it was first registered, UTC ISO-8601 (ms).' }) createdAt: string;
+  @ApiProperty({ description: 'When its URL last changed, UTC ISO-8601 (ms).' }) updatedAt: string;
 }
 
 /** GET /api/callbacks answer. */

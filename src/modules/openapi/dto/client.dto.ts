@@ -171,16 +171,45 @@ export class ClientListQueryDto {
 
 /** A client as admins see it: never its secret. */
 export class ClientViewDto {
-  @ApiProperty() appId: string;
-  @ApiProperty() enabled: boolean;
-  @ApiProperty({ enum: SCOPES, isArray: true }) scopes: Scope[];
-  @ApiProperty({ type: Number, nullable: true }) rateLimit: number | null;
-  @ApiProperty({ type: Number, nullable: true }) rateBurst: number | null;
-  @ApiProperty({ type: Number, nullable: true }) maxJobs: number | null;
-  @ApiProperty({ type: Number, nullable: true }) maxUnfinishedTasks: number | null;
-  @ApiProperty({ type: [String], nullable: true }) egressAllow: string[] | null;
-  @ApiProperty() createdAt: string;
-  @ApiProperty({ type: String, nullable: true }) updatedAt: string | null;
+  @ApiProperty({ description: 'The app id: 3-64 of [A-Za-z0-9_.-], compared exactly.' }) appId: string;
+  @ApiProperty({ description: 'false: every request of the app is refused (401).' }) enabled: boolean;
+  @ApiProperty({ enum: SCOPES, isArray: true, description: 'What the app may do (README "Tenancy and scopes").' })
+  scopes: Scope[];
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited.',
+  })
+  rateLimit: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Token bucket size (burst), requests; null = the RATE_LIMIT_BURST default.',
+  })
+  rateBurst: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Most job definitions the app may own in a namespace; null = MAX_JOBS_PER_APP, 0 = no limit.',
+  })
+  maxJobs: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Most unfinished tasks and fires the app may have; null = MAX_UNFINISHED_TASKS_PER_APP, 0 = no limit.',
+  })
+  maxUnfinishedTasks: number | null;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description:
+      "The app's own egress allow-list (hosts, IPs, CIDRs): narrows the cluster's egress policy; null = no " +
+      'narrowing.',
+  })
+  egressAllow: string[] | null;
+  @ApiProperty({ description: 'When the client was created, UTC ISO-8601 (ms).' }) createdAt: string;
+  @ApiProperty({ type: String, nullable: true, description: 'When it last changed, UTC ISO-8601 (ms); null: never.' })
+  updatedAt: string | null;
 
   static of(c: ApiClient): ClientViewDto {
     return {
@@ -205,6 +234,6 @@ export class ClientCredentialsDto extends ClientViewDto {
 
 /** A page of clients. */
 export class ClientPageDto {
-  @ApiProperty() total: number;
-  @ApiProperty({ type: [ClientViewDto] }) items: ClientViewDto[];
+  @ApiProperty({ description: 'How many clients there are in all (every page).' }) total: number;
+  @ApiProperty({ type: [ClientViewDto], description: 'This page, by app id; at most `limit`.' }) items: ClientViewDto[];
 }

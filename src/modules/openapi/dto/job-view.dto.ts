@@ -1,32 +1,68 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CorruptJson, describeCorruptRow, JobDefinition } from '../../metadata/index.js';
+import {
+  BackoffKind,
+  CorruptJson,
+  describeCorruptRow,
+  JobDefinition,
+  MisfirePolicy,
+  OverlapPolicy,
+  RoutingStrategy,
+  TriggerType,
+} from '../../metadata/index.js';
 import { iso } from '../views/iso.js';
 
 /** A job definition as the API shows it; times ISO-8601 UTC. */
 export class JobViewDto {
-  @ApiProperty() id: string;
+  @ApiProperty({ description: 'The job id (UUID): names the job in every /api/jobs/{id} route, like its code.' })
+  id: string;
   @ApiProperty({ description: 'The app that owns the job (created it).' }) appId: string;
-  @ApiProperty() code: string;
-  @ApiProperty({ nullable: true, type: String }) description: string | null;
-  @ApiProperty() handler: string;
-  @ApiProperty() triggerType: string;
-  @ApiProperty({ nullable: true, type: String }) triggerExpr: string | null;
-  @ApiProperty() timeZone: string;
-  @ApiProperty() params: unknown;
-  @ApiProperty() routingStrategy: string;
-  @ApiProperty({ nullable: true, type: String }) routingKey: string | null;
-  @ApiProperty() shardTotal: number;
-  @ApiProperty({ nullable: true, type: [Object] }) shardParams: unknown[] | null;
-  @ApiProperty() misfirePolicy: string;
-  @ApiProperty() overlapPolicy: string;
-  @ApiProperty({ description: '0 = no limit' }) maxConcurrency: number;
-  @ApiProperty() timeoutMs: number;
+  @ApiProperty({ description: 'The job code, unique per app in its namespace (1-128 of A-Z a-z 0-9 _ . -).' })
+  code: string;
+  @ApiProperty({ nullable: true, type: String, description: 'Free text, at most 255 characters; null: none.' })
+  description: string | null;
+  @ApiProperty({ description: 'The handler name an executor advertises (e.g. noop, http, shell).' }) handler: string;
+  @ApiProperty({
+    enum: [TriggerType.CRON, TriggerType.FIXED_RATE, TriggerType.FIXED_DELAY, TriggerType.ONE_SHOT],
+    description: 'How fire times are computed (docs/trigger.md).',
+  })
+  triggerType: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'CRON: a 5/6-field expression; FIXED_RATE / FIXED_DELAY: a period in ms; ONE_SHOT: an ISO-8601 instant.',
+  })
+  triggerExpr: string | null;
+  @ApiProperty({ description: 'IANA time zone a CRON expression is read in (e.g. Europe/Paris); default UTC.' })
+  timeZone: string;
+  @ApiProperty({ description: 'JSON handed to the handler on every fire (null when a stored value is corrupt).' })
+  params: unknown;
+  @ApiProperty({ enum: RoutingStrategy, description: 'How each instance picks its executor (docs/dispatch.md).' })
+  routingStrategy: string;
+  @ApiProperty({ nullable: true, type: String, description: 'Key of CONSISTENT_HASH routing (same key, same node).' })
+  routingKey: string | null;
+  @ApiProperty({ description: 'Instances per fire (SHARDING_BROADCAST: one per shard), 1-1000.' }) shardTotal: number;
+  @ApiProperty({
+    nullable: true,
+    type: [Object],
+    description: 'Per-shard params, one per shard (index = shardIndex); null: every shard gets params.',
+  })
+  shardParams: unknown[] | null;
+  @ApiProperty({ enum: MisfirePolicy, description: 'What a fire missed while no leader ran does (docs/trigger.md).' })
+  misfirePolicy: string;
+  @ApiProperty({ enum: OverlapPolicy, description: 'What a fire does while the previous one still runs.' })
+  overlapPolicy: string;
+  @ApiProperty({ description: 'Most instances of the job running at once; 0 = no limit.' }) maxConcurrency: number;
+  @ApiProperty({ description: 'Time one attempt may run before it is a TIMEOUT, ms.' }) timeoutMs: number;
   @ApiProperty({ description: 'Silence after which a running handler is stuck, ms (docs/long-tasks.md); 0 = none.' })
   heartbeatTimeoutMs: number;
-  @ApiProperty() retryMax: number;
-  @ApiProperty() retryBackoffMs: number;
-  @ApiProperty() retryBackoffKind: string;
-  @ApiProperty() enabled: boolean;
+  @ApiProperty({ description: 'Retries after a failed attempt (0 = none): at most retryMax + 1 attempts.' })
+  retryMax: number;
+  @ApiProperty({ description: 'Wait before the first retry, ms (EXPONENTIAL doubles it each retry).' })
+  retryBackoffMs: number;
+  @ApiProperty({ enum: BackoffKind, description: 'FIXED: every retry waits retryBackoffMs; EXPONENTIAL doubles it.' })
+  retryBackoffKind: string;
+  @ApiProperty({ description: 'False while paused (POST .../pause): the schedule makes no fire.' }) enabled: boolean;
   @ApiProperty({
     nullable: true,
     type: String,
@@ -37,23 +73,28 @@ export class JobViewDto {
   callbackUrl: string | null;
   @ApiProperty({ description: 'OK, or ERROR when the next fire could not be computed (see scheduleError).' })
   scheduleState: string;
-  @ApiProperty({ nullable: true, type: String }) scheduleError: string | null;
-  @ApiProperty({ nullable: true, type: String }) nextFireTime: string | null;
-  @ApiProperty({ nullable: true, type: String }) lastFireTime: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Why the next fire could not be computed; else null.' })
+  scheduleError: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The next fire, UTC ISO-8601 (ms); null while paused.' })
+  nextFireTime: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The last fire made, UTC ISO-8601 (ms); null: none yet.' })
+  lastFireTime: string | null;
   @ApiProperty({
     nullable: true,
     type: String,
-    description: 'When a ONE_SHOT job made its fire; it is then disabled for good (resume is a 409).',
+    description:
+      'When a ONE_SHOT job made its fire, UTC ISO-8601 (ms); it is then disabled for good (resume is a 409).',
   })
   completedAt: string | null;
   @ApiProperty({
     type: [String],
-    description: 'The next 5 fire times from now (for FIXED_DELAY assuming zero run time), even while paused.',
+    description:
+      'The next 5 fire times from now, UTC ISO-8601 (ms) (FIXED_DELAY: assuming zero run time), even while paused.',
   })
   nextFireTimes: string[];
-  @ApiProperty() version: number;
-  @ApiProperty() createdAt: string;
-  @ApiProperty() updatedAt: string;
+  @ApiProperty({ description: 'Grows by one on every change of the definition (optimistic lock).' }) version: number;
+  @ApiProperty({ description: 'When the job was created, UTC ISO-8601 (ms).' }) createdAt: string;
+  @ApiProperty({ description: 'When the definition last changed, UTC ISO-8601 (ms).' }) updatedAt: string;
   @ApiPropertyOptional({
     description:
       'Present when stored params or shardParams cannot be read (a corrupt row): they are shown as null; send new ' +
@@ -100,4 +141,10 @@ export class JobViewDto {
       ...(corrupt !== null ? { note: `${corrupt}: shown as null; send new ones with PATCH` } : {}),
     };
   }
+}
+
+/** GET /api/jobs answer: one page of jobs by code. */
+export class JobPageDto {
+  @ApiProperty({ description: 'How many jobs the query matches in all (every page).' }) total: number;
+  @ApiProperty({ type: [JobViewDto], description: 'This page, by code; at most `limit` jobs.' }) items: JobViewDto[];
 }

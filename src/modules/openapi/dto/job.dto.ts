@@ -235,7 +235,10 @@ export class CreateJobDto {
   @Max(3600 * 1000)
   retryBackoffMs?: number;
 
-  @ApiPropertyOptional({ enum: BackoffKind })
+  @ApiPropertyOptional({
+    enum: BackoffKind,
+    description: 'FIXED: every retry waits retryBackoffMs; EXPONENTIAL doubles the wait at each retry.',
+  })
   @IsOptional()
   @IsIn(Object.values(BackoffKind))
   retryBackoffKind?: BackoffKind;
@@ -297,6 +300,18 @@ export class BackfillDto {
   to: string;
 }
 
+/** POST /api/jobs/{id}/backfill answer. */
+export class BackfillResultDto {
+  @ApiProperty({ description: 'Instances this backfill created (every shard counts).' }) created: number;
+  @ApiProperty({ description: 'Scheduled times of the range that had an instance already (left alone).' })
+  existing: number;
+  @ApiProperty({
+    type: [String],
+    description: `The range's scheduled times, UTC ISO-8601 (ms), oldest first; at most ${MAX_BACKFILL_FIRES}.`,
+  })
+  fireTimes: string[];
+}
+
 /** POST /api/jobs/import-crontab body. */
 export class ImportCrontabDto {
   @ApiProperty({
@@ -351,7 +366,7 @@ export class ListQueryDto {
 
 /** A line of an imported file that did not become a job, and why (both cut for the answer). */
 export class RejectedLineDto {
-  @ApiProperty() lineNo: number;
+  @ApiProperty({ description: 'The line number in the file, from 1.' }) lineNo: number;
   @ApiProperty({ description: 'The line, cut to 200 characters (ending with … when cut).' }) line: string;
   @ApiProperty({ description: 'Why it is not a job, cut to 300 characters.' }) reason: string;
 }

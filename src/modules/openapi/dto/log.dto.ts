@@ -49,10 +49,10 @@ export class LogQueryDto extends OwnerQueryDto {
 export class LogLineDto {
   @ApiProperty({ description: 'Line id: ascending in the order lines were logged; the paging cursor.' })
   id: number;
-  @ApiProperty() attempt: number;
+  @ApiProperty({ description: 'The attempt that logged it, from 1.' }) attempt: number;
   @ApiProperty({ description: 'The executor node that ran the attempt.' }) nodeId: string;
   @ApiProperty({ description: 'When the handler logged it (ISO-8601, UTC).' }) at: string;
-  @ApiProperty({ enum: ['info', 'warn', 'error'] }) level: string;
+  @ApiProperty({ enum: ['info', 'warn', 'error'], description: 'The log level the handler used.' }) level: string;
   @ApiProperty({
     description:
       'The text (arguments joined like console.log, objects as JSON), cut at 4,000 characters with a marker. When ' +
@@ -63,7 +63,8 @@ export class LogLineDto {
 
 /** GET …/logs answer. */
 export class LogPageDto {
-  @ApiProperty({ type: [LogLineDto] }) items: LogLineDto[];
+  @ApiProperty({ type: [LogLineDto], description: 'This page of lines, oldest first; at most `limit`.' })
+  items: LogLineDto[];
   @ApiProperty({
     type: Number,
     nullable: true,

@@ -138,8 +138,10 @@ export class SubmitTaskDto {
 
 /** 202 answer of POST /api/tasks. */
 export class TaskAcceptedDto {
-  @ApiProperty() requestId: string;
-  @ApiProperty({ example: 'PENDING' }) status: string;
+  @ApiProperty({ description: 'The requestId you sent (1-128 of A-Z a-z 0-9 _ . : -): names the task from now on.' })
+  requestId: string;
+  @ApiProperty({ example: 'PENDING', description: 'Always PENDING: the task is stored; GET it for its state now.' })
+  status: string;
   @ApiProperty({ description: 'Milliseconds until the task becomes due (its delay).' }) estimatedDelay: number;
 }
 
@@ -174,17 +176,25 @@ export class TaskBatchAcceptedItemDto extends TaskAcceptedDto {
 
 /** Why one item of a batch was refused: the fields of the problem+json answer POST /api/tasks would have given. */
 export class TaskBatchItemProblemDto {
-  @ApiProperty({ example: 409 }) status: number;
-  @ApiProperty({ example: 'conflict' }) title: string;
-  @ApiProperty({ example: 'CONFLICT' }) code: string;
-  @ApiProperty({ example: "requestId 'order-42-sync' was already used with a different body" }) detail: string;
-  @ApiPropertyOptional({ example: 'requestId' }) field?: string;
+  @ApiProperty({ example: 409, description: 'The HTTP status POST /api/tasks would have answered (today 409).' })
+  status: number;
+  @ApiProperty({ example: 'conflict', description: 'The status phrase in lower case.' }) title: string;
+  @ApiProperty({ example: 'CONFLICT', description: 'Stable machine-readable code, as in a problem+json answer.' })
+  code: string;
+  @ApiProperty({
+    example: "requestId 'order-42-sync' was already used with a different body",
+    description: 'What was wrong, for a person to read.',
+  })
+  detail: string;
+  @ApiPropertyOptional({ example: 'requestId', description: 'The input at fault, when there is one.' })
+  field?: string;
 }
 
 /** A refused item of a batch answer (today only 409: requestId already used with another body). */
 export class TaskBatchRefusedItemDto {
-  @ApiProperty() requestId: string;
-  @ApiProperty({ type: TaskBatchItemProblemDto }) error: TaskBatchItemProblemDto;
+  @ApiProperty({ description: "The refused task's requestId." }) requestId: string;
+  @ApiProperty({ type: TaskBatchItemProblemDto, description: 'Why it was refused (nothing was written for it).' })
+  error: TaskBatchItemProblemDto;
 }
 
 /** 202 answer of POST /api/tasks/batch: one result per task, in the order of the request. */
@@ -216,9 +226,11 @@ export class AttemptViewDto {
       '(taken back).',
   })
   status: string;
-  @ApiProperty() startedAt: string;
-  @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
-  @ApiProperty({ nullable: true, type: String }) error: string | null;
+  @ApiProperty({ description: 'When the attempt started, UTC ISO-8601 (ms).' }) startedAt: string;
+  @ApiProperty({ nullable: true, type: String, description: 'When it ended, UTC ISO-8601 (ms); null while it runs.' })
+  finishedAt: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Why it failed (cut to 4000 characters); null: none.' })
+  error: string | null;
   @ApiProperty({
     nullable: true,
     type: String,
@@ -247,33 +259,50 @@ export class AttemptViewDto {
 
 /** GET /api/tasks/{requestId} answer. Times are ISO-8601 UTC. */
 export class TaskViewDto {
-  @ApiProperty() requestId: string;
-  @ApiProperty() instanceId: string;
-  @ApiProperty() handler: string;
-  @ApiProperty({ enum: ['PENDING', 'WAITING', 'DISPATCHED', 'RUNNING', 'SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'] })
+  @ApiProperty({ description: "The task's requestId; for a job fire, one the scheduler made up." })
+  requestId: string;
+  @ApiProperty({ description: 'The instance id (UUID): names a job fire in /api/jobs/{id}/instances/{instanceId}.' })
+  instanceId: string;
+  @ApiProperty({ description: 'The handler that runs it.' }) handler: string;
+  @ApiProperty({
+    enum: ['PENDING', 'WAITING', 'DISPATCHED', 'RUNNING', 'SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'],
+    description: 'Where it is (docs/state-machine.md); SUCCESS, FAILED, TIMEOUT and CANCELLED are final.',
+  })
   status: string;
-  @ApiProperty() attempt: number;
-  @ApiProperty() maxAttempts: number;
-  @ApiProperty({ nullable: true, type: String }) nodeId: string | null;
-  @ApiProperty({ nullable: true, type: String }) jobCode: string | null;
+  @ApiProperty({ description: 'The current (or last) attempt, from 1; 0 before the first starts.' }) attempt: number;
+  @ApiProperty({ description: 'Most attempts it gets (1 + retries).' }) maxAttempts: number;
+  @ApiProperty({ nullable: true, type: String, description: 'The executor node it was routed to; null before.' })
+  nodeId: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "The job's code for a job fire; null for a task." })
+  jobCode: string | null;
   @ApiProperty({ description: 'Shard of the fire, 0-based (SHARDING_BROADCAST jobs; 0 otherwise).' })
   shardIndex: number;
   @ApiProperty({ description: 'Shards of the fire (1 unless SHARDING_BROADCAST).' }) shardTotal: number;
-  @ApiProperty() triggerSource: string;
-  @ApiProperty({ nullable: true, description: 'What the handler returned (bounded).' }) result: unknown;
+  @ApiProperty({
+    enum: ['SCHEDULE', 'API', 'MANUAL', 'BACKFILL', 'RETRY', 'MISFIRE'],
+    description: 'What created it: API for a task, SCHEDULE for a fire, MANUAL for trigger-now, BACKFILL...',
+  })
+  triggerSource: string;
+  @ApiProperty({ nullable: true, description: 'What the handler returned (JSON, at most 65,535 bytes); null: none.' })
+  result: unknown;
   @ApiProperty({
     nullable: true,
     type: String,
     description: "The outcome's error, once final; an earlier attempt's error is in `attempts`.",
   })
   error: string | null;
-  @ApiProperty() traceId: string;
-  @ApiProperty() fireTime: string;
-  @ApiProperty() dueAt: string;
-  @ApiProperty() createdAt: string;
-  @ApiProperty({ nullable: true, type: String }) dispatchedAt: string | null;
-  @ApiProperty({ nullable: true, type: String }) startedAt: string | null;
-  @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
+  @ApiProperty({ description: 'Trace id of its log lines (docs/observability.md "Logs").' }) traceId: string;
+  @ApiProperty({ description: 'The scheduled fire time (a task: when it was submitted), UTC ISO-8601 (ms).' })
+  fireTime: string;
+  @ApiProperty({ description: 'When it becomes due to run (fire time + delayMs, or a retry backoff), UTC ISO-8601.' })
+  dueAt: string;
+  @ApiProperty({ description: 'When the row was written, UTC ISO-8601 (ms).' }) createdAt: string;
+  @ApiProperty({ nullable: true, type: String, description: 'When it was routed to a node, UTC ISO-8601; or null.' })
+  dispatchedAt: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'When its last attempt started, UTC ISO-8601; null: not.' })
+  startedAt: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'When it reached its final state, UTC ISO-8601; or null.' })
+  finishedAt: string | null;
   @ApiProperty({
     nullable: true,
     type: String,
