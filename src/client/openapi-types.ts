@@ -545,6 +545,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/schedules/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Preview the next fire times of a trigger, with DST notes
+     * @description The next fire times of a trigger after an instant, computed by the scheduler's own search (the times a job with this trigger would fire; FIXED_RATE from `from`, FIXED_DELAY assuming runs take no time), each with its wall-clock time in the zone and, when a clock change (DST) moved or merged it, a note (docs/trigger.md "Preview and DST notes"). Validated as a job's trigger is; stores nothing. At most 100 times; fewer when the trigger stops or a cron has no fire within 8 years.
+     */
+    post: operations['SchedulesController_preview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/metrics': {
     parameters: {
       query?: never;
@@ -647,6 +667,8 @@ export interface components {
         | 'ILLEGAL_TRANSITION'
         | 'CONFIG'
         | 'HANDLER_NOT_FOUND'
+        | 'IDEMPOTENCY_KEY_REUSED'
+        | 'IDEMPOTENCY_IN_PROGRESS'
         | 'INTERNAL'
         | 'HTTP';
       /**
@@ -1030,6 +1052,32 @@ export interface components {
        */
       callbackUrl?: string | null;
     };
+    FireNoteDto: {
+      /**
+       * @description GAP_SHIFTED: the wall time does not exist (spring forward) and a fixed-time cron fires later by the gap's length (02:30 → 03:30; 30 min in Lord Howe). GAP_SKIPPED: a cron with * in its minute or hour field follows elapsed time, so its wall times in a gap did not fire; on the first fire after the gap. OVERLAP_FIRST_ONLY: the wall time happens twice (fall back) and a fixed-time cron fires once, at the first. OVERLAP_BOTH: the wall time happens twice and a cron with * in its minute or hour field fires at both (the detail says which this is). SAME_INSTANT: two matching wall times fall on this one instant (a shifted one meets a real one), which fires once. docs/trigger.md "Preview and DST notes".
+       * @enum {string}
+       */
+      kind: 'GAP_SHIFTED' | 'GAP_SKIPPED' | 'OVERLAP_FIRST_ONLY' | 'OVERLAP_BOTH' | 'SAME_INSTANT';
+      /**
+       * @description The same in words: the wall time, date, zone, the clock change and what the engine does.
+       * @example 02:30 does not exist on 2026-03-08 in America/New_York (clocks go forward from 02:00 to 03:00, UTC-05:00 → UTC-04:00): fires 1 h later, at 03:30 (UTC-04:00)
+       */
+      detail: string;
+    };
+    FireTimeDto: {
+      /**
+       * @description The fire instant, ISO-8601 UTC with milliseconds.
+       * @example 2026-03-08T07:30:00Z
+       */
+      fireTime: string;
+      /**
+       * @description The same instant as wall-clock time in the zone with its UTC offset then (milliseconds only when not 0).
+       * @example 2026-03-08T03:30:00-04:00
+       */
+      local: string;
+      /** @description Only on a fire that a clock change (DST or another zone offset change) moved or merged. */
+      note?: components['schemas']['FireNoteDto'];
+    };
     JobViewDto: {
       /** @description The job id (UUID): names the job in every /api/jobs/{id} route, like its code. */
       id: string;
@@ -1105,6 +1153,8 @@ export interface components {
       completedAt: string | null;
       /** @description The next 5 fire times from now, UTC ISO-8601 (ms) (FIXED_DELAY: assuming zero run time), even while paused. */
       nextFireTimes: string[];
+      /** @description The same fire times as nextFireTimes, each with its wall-clock time in timeZone and, when a clock change moved or merged it, a note (as POST /api/schedules/preview answers). */
+      nextFires: components['schemas']['FireTimeDto'][];
       /** @description Grows by one on every change of the definition (optimistic lock). */
       version: number;
       /** @description When the job was created, UTC ISO-8601 (ms). */
@@ -1527,6 +1577,59 @@ export interface components {
       /** @description The app's registrations (at most 1000), the default first, then by handler. */
       items: components['schemas']['CallbackRegistrationViewDto'][];
     };
+    SchedulePreviewDto: {
+      /**
+       * @description How triggerExpr is read, as on a job (default CRON). FIXED_RATE and FIXED_DELAY count from `from`; FIXED_DELAY assumes each run takes no time (the next fire = the previous fire + delay), since the real next fire waits for the finish. ONE_SHOT answers its instant when after `from`, else nothing.
+       * @default CRON
+       * @enum {string}
+       */
+      triggerType: 'CRON' | 'FIXED_RATE' | 'FIXED_DELAY' | 'ONE_SHOT';
+      /**
+       * @description The expression, with the rules of a job's triggerExpr (at most 255 characters): CRON 5 fields (min hour dom mon dow) or 6 (seconds first), read in timeZone; FIXED_RATE / FIXED_DELAY a period in ms (1000 to 31536000000, digits only); ONE_SHOT an ISO-8601 instant with Z or an offset. A cron with no fire within 8 years of 2024-01-01 (e.g. 30 February) is a 400 naming triggerExpr.
+       * @example 0 30 2 * * *
+       */
+      triggerExpr: string;
+      /**
+       * @description IANA time zone the cron is read in (default UTC), as on a job; the host TZ never matters.
+       * @example America/New_York
+       */
+      timeZone?: string;
+      /**
+       * @description The instant to preview from (exclusive), ISO-8601 with Z or an offset, from 1970-01-01 to before 3000-01-01 UTC (default: now).
+       * @example 2026-03-07T00:00:00Z
+       */
+      from?: string;
+      /**
+       * @description How many fire times to answer, 1-100 (default 10). Fewer come back when the trigger stops (ONE_SHOT) or a cron has no next fire within 8 years (the scheduler search horizon).
+       * @default 10
+       * @example 3
+       */
+      count: number;
+    };
+    SchedulePreviewViewDto: {
+      /**
+       * @description The trigger type previewed (CRON when not given).
+       * @enum {string}
+       */
+      triggerType: 'CRON' | 'FIXED_RATE' | 'FIXED_DELAY' | 'ONE_SHOT';
+      /**
+       * @description The expression previewed, trimmed.
+       * @example 0 30 2 * * *
+       */
+      triggerExpr: string;
+      /**
+       * @description The zone the times were computed in (UTC when not given).
+       * @example Asia/Tokyo
+       */
+      timeZone: string;
+      /**
+       * @description The instant previewed from (exclusive), ISO-8601 UTC with milliseconds.
+       * @example 2026-03-07T00:00:00.000Z
+       */
+      from: string;
+      /** @description The next fire times after `from`, ascending, as the scheduler computes them (its own search); at most count. */
+      fireTimes: components['schemas']['FireTimeDto'][];
+    };
   };
   responses: never;
   parameters: never;
@@ -1791,7 +1894,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         requestId: string;
       };
@@ -1802,13 +1908,15 @@ export interface operations {
       /** @description The task, CANCELLED (unchanged when it had ended). */
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['TaskViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1838,6 +1946,17 @@ export interface operations {
       /** @description No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace). */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1898,7 +2017,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         requestId: string;
       };
@@ -1908,13 +2030,15 @@ export interface operations {
     responses: {
       202: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CallbackViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1950,9 +2074,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). */
+      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2327,7 +2453,10 @@ export interface operations {
   JobsController_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2339,13 +2468,15 @@ export interface operations {
     responses: {
       201: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description Invalid definition (code VALIDATION; `field` names the part at fault, e.g. triggerExpr for a bad cron expression, timeZone for an unknown zone, callbackUrl for a refused URL), or its handler cannot run here (field handler). */
+      /** @description Invalid definition (code VALIDATION; `field` names the part at fault, e.g. triggerExpr for a bad cron expression, timeZone for an unknown zone, callbackUrl for a refused URL), or its handler cannot run here (field handler). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2372,9 +2503,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs). */
+      /** @description The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs). Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2432,7 +2565,10 @@ export interface operations {
   JobsController_importCrontab: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2444,13 +2580,15 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CrontabImportResultDto'];
         };
       };
-      /** @description Invalid body (`field` names it: fileName, content, timeZone, enable), more entries than one import takes (field content), or, with enable=true, no executor runs shell (field handler). */
+      /** @description Invalid body (`field` names it: fileName, content, timeZone, enable), more entries than one import takes (field content), or, with enable=true, no executor runs shell (field handler). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2477,9 +2615,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Another write changed one of these jobs meanwhile: send the import again. */
+      /** @description Another write changed one of these jobs meanwhile: send the import again. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2655,7 +2795,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -2666,11 +2809,13 @@ export interface operations {
       /** @description Deleted; no body. */
       204: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content?: never;
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2706,9 +2851,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2769,7 +2916,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -2783,13 +2933,15 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description Invalid change (`field` names it, e.g. triggerExpr, timeZone, shardTotal past JOB_MAX_INSTANCES_PER_MINUTE, a null for a field that cannot be null), or a bad ?appId=. */
+      /** @description Invalid change (`field` names it, e.g. triggerExpr, timeZone, shardTotal past JOB_MAX_INSTANCES_PER_MINUTE, a null for a field that cannot be null), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2825,9 +2977,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the new code is taken (field code), or another write changed the job meanwhile. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the new code is taken (field code), or another write changed the job meanwhile. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2888,7 +3042,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -2899,13 +3056,15 @@ export interface operations {
       /** @description The job, paused (enabled false); unchanged when it was paused. */
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2941,9 +3100,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3004,7 +3165,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3015,13 +3179,15 @@ export interface operations {
       /** @description The job, enabled, with its next fire times from now. */
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description The schedule cannot fire (field triggerExpr: e.g. a ONE_SHOT instant in the past, or past JOB_MAX_INSTANCES_PER_MINUTE), no executor runs its handler (field handler), or a bad ?appId=. */
+      /** @description The schedule cannot fire (field triggerExpr: e.g. a ONE_SHOT instant in the past, or past JOB_MAX_INSTANCES_PER_MINUTE), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3057,9 +3223,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the job is a ONE_SHOT that made its fire (field enabled): PATCH a new triggerExpr. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the job is a ONE_SHOT that made its fire (field enabled): PATCH a new triggerExpr. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3120,7 +3288,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3135,13 +3306,15 @@ export interface operations {
       /** @description The new instance (shard 0 of a sharded job, with every shard under `shards`). */
       202: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['TriggerViewDto'];
         };
       };
-      /** @description Invalid params (field params), no executor runs its handler (field handler), or a bad ?appId=. */
+      /** @description Invalid params (field params), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3177,9 +3350,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3240,7 +3415,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3254,13 +3432,15 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['BackfillResultDto'];
         };
       };
-      /** @description A bad range (field from or to: not ISO-8601, to before from, to in the future, more than 1000 fires or 10,000 instances), no executor runs its handler (field handler), or a bad ?appId=. */
+      /** @description A bad range (field from or to: not ISO-8601, to before from, to in the future, more than 1000 fires or 10,000 instances), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3296,9 +3476,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3359,7 +3541,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
         instanceId: string;
@@ -3371,13 +3556,15 @@ export interface operations {
       /** @description The instance, CANCELLED (unchanged when it had ended). */
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['TaskViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3413,9 +3600,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3476,7 +3665,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
         instanceId: string;
@@ -3487,13 +3679,15 @@ export interface operations {
     responses: {
       202: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CallbackViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3529,9 +3723,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). Or: An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). Or: An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4323,7 +4519,10 @@ export interface operations {
   ClientsController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         appId: string;
       };
@@ -4337,13 +4536,15 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ClientViewDto'];
         };
       };
-      /** @description Invalid change (`field` names it: scopes, enabled, a limit, egressAllow). */
+      /** @description Invalid change (`field` names it: scopes, enabled, a limit, egressAllow). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4373,6 +4574,17 @@ export interface operations {
       /** @description No client has this app id. */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4649,7 +4861,10 @@ export interface operations {
         /** @description Admins only: the app whose callback registrations these are (another app's id without the admin scope is a 403; an app with no client, at register, a 404). Omitted: the calling app. */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4661,13 +4876,15 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CallbackRegistrationViewDto'];
         };
       };
-      /** @description A refused url (field url, with the reason), a bad handler or a bad ?appId= (`field` names it). */
+      /** @description A refused url (field url, with the reason), a bad handler or a bad ?appId= (`field` names it). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4703,9 +4920,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description The app holds 1000 registrations already (field handler). */
+      /** @description The app holds 1000 registrations already (field handler). Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4863,7 +5082,10 @@ export interface operations {
         /** @description The handler whose registration to remove; omitted: the app's default. */
         handler?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4872,11 +5094,13 @@ export interface operations {
       /** @description Removed. */
       204: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content?: never;
       };
-      /** @description A bad ?handler= or ?appId= (`field` names it). */
+      /** @description A bad ?handler= or ?appId= (`field` names it). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4906,6 +5130,17 @@ export interface operations {
       /** @description The app has no registration for this handler (or no default). */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4943,6 +5178,99 @@ export interface operations {
           'RateLimit-Reset'?: number;
           /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
           'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  SchedulesController_preview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SchedulePreviewDto'];
+      };
+    };
+    responses: {
+      /** @description The trigger as read (defaults filled in), the start, and up to count fire times with notes. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SchedulePreviewViewDto'];
+        };
+      };
+      /** @description Invalid input (code VALIDATION) naming the field: triggerType, triggerExpr (bad or never-firing cron, bad period, bad instant), timeZone (unknown zone), from (not an instant with Z or an offset, or out of range) or count (not 1-100). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown app, a replayed nonce (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /**
+       * @description Without the jobs:read scope (code FORBIDDEN).
+       *
+       *     The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it).
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait (at least 1). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
