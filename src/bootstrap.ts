@@ -9,7 +9,12 @@ import { DataDirLockModule, lockDataDir } from './infra/standalone/index.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createValidationPipe, SignedRequestMiddleware, swaggerUiOptions } from './modules/openapi/index.js';
+import {
+  createValidationPipe,
+  documentIdempotency,
+  SignedRequestMiddleware,
+  swaggerUiOptions,
+} from './modules/openapi/index.js';
 
 /**
  * Builds and initialises the application exactly as `npm start` runs it (tests use this too, so they
@@ -110,5 +115,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       ),
     )
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const doc = SwaggerModule.createDocument(app, config);
+  documentIdempotency(doc);
+  return doc;
 }

@@ -667,6 +667,8 @@ export interface components {
         | 'ILLEGAL_TRANSITION'
         | 'CONFIG'
         | 'HANDLER_NOT_FOUND'
+        | 'IDEMPOTENCY_KEY_REUSED'
+        | 'IDEMPOTENCY_IN_PROGRESS'
         | 'INTERNAL'
         | 'HTTP';
       /**
@@ -1910,7 +1912,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         requestId: string;
       };
@@ -1921,13 +1926,15 @@ export interface operations {
       /** @description The task, CANCELLED (unchanged when it had ended). */
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['TaskViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1957,6 +1964,17 @@ export interface operations {
       /** @description No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace). */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2017,7 +2035,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         requestId: string;
       };
@@ -2027,13 +2048,15 @@ export interface operations {
     responses: {
       202: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CallbackViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2069,9 +2092,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). */
+      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2446,7 +2471,10 @@ export interface operations {
   JobsController_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2458,13 +2486,15 @@ export interface operations {
     responses: {
       201: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description Invalid definition (code VALIDATION; `field` names the part at fault, e.g. triggerExpr for a bad cron expression, timeZone for an unknown zone, callbackUrl for a refused URL), or its handler cannot run here (field handler). */
+      /** @description Invalid definition (code VALIDATION; `field` names the part at fault, e.g. triggerExpr for a bad cron expression, timeZone for an unknown zone, callbackUrl for a refused URL), or its handler cannot run here (field handler). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2491,9 +2521,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs). */
+      /** @description The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs). Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2551,7 +2583,10 @@ export interface operations {
   JobsController_importCrontab: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2563,13 +2598,15 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CrontabImportResultDto'];
         };
       };
-      /** @description Invalid body (`field` names it: fileName, content, timeZone, enable), more entries than one import takes (field content), or, with enable=true, no executor runs shell (field handler). */
+      /** @description Invalid body (`field` names it: fileName, content, timeZone, enable), more entries than one import takes (field content), or, with enable=true, no executor runs shell (field handler). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2596,9 +2633,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Another write changed one of these jobs meanwhile: send the import again. */
+      /** @description Another write changed one of these jobs meanwhile: send the import again. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2774,7 +2813,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -2785,11 +2827,13 @@ export interface operations {
       /** @description Deleted; no body. */
       204: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content?: never;
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2825,9 +2869,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2888,7 +2934,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -2902,13 +2951,15 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description Invalid change (`field` names it, e.g. triggerExpr, timeZone, shardTotal past JOB_MAX_INSTANCES_PER_MINUTE, a null for a field that cannot be null), or a bad ?appId=. */
+      /** @description Invalid change (`field` names it, e.g. triggerExpr, timeZone, shardTotal past JOB_MAX_INSTANCES_PER_MINUTE, a null for a field that cannot be null), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2944,9 +2995,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the new code is taken (field code), or another write changed the job meanwhile. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the new code is taken (field code), or another write changed the job meanwhile. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3007,7 +3060,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3018,13 +3074,15 @@ export interface operations {
       /** @description The job, paused (enabled false); unchanged when it was paused. */
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3060,9 +3118,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3123,7 +3183,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3134,13 +3197,15 @@ export interface operations {
       /** @description The job, enabled, with its next fire times from now. */
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description The schedule cannot fire (field triggerExpr: e.g. a ONE_SHOT instant in the past, or past JOB_MAX_INSTANCES_PER_MINUTE), no executor runs its handler (field handler), or a bad ?appId=. */
+      /** @description The schedule cannot fire (field triggerExpr: e.g. a ONE_SHOT instant in the past, or past JOB_MAX_INSTANCES_PER_MINUTE), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3176,9 +3241,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the job is a ONE_SHOT that made its fire (field enabled): PATCH a new triggerExpr. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the job is a ONE_SHOT that made its fire (field enabled): PATCH a new triggerExpr. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3239,7 +3306,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3254,13 +3324,15 @@ export interface operations {
       /** @description The new instance (shard 0 of a sharded job, with every shard under `shards`). */
       202: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['TriggerViewDto'];
         };
       };
-      /** @description Invalid params (field params), no executor runs its handler (field handler), or a bad ?appId=. */
+      /** @description Invalid params (field params), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3296,9 +3368,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3359,7 +3433,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3373,13 +3450,15 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['BackfillResultDto'];
         };
       };
-      /** @description A bad range (field from or to: not ISO-8601, to before from, to in the future, more than 1000 fires or 10,000 instances), no executor runs its handler (field handler), or a bad ?appId=. */
+      /** @description A bad range (field from or to: not ISO-8601, to before from, to in the future, more than 1000 fires or 10,000 instances), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3415,9 +3494,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3478,7 +3559,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
         instanceId: string;
@@ -3490,13 +3574,15 @@ export interface operations {
       /** @description The instance, CANCELLED (unchanged when it had ended). */
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['TaskViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3532,9 +3618,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3595,7 +3683,10 @@ export interface operations {
         /** @description Admins only: the app that owns the job or task (another app's id without the admin scope is a 403). Without it an admin names a job by id, or by code: its own job of that code first, else the one app that has it (several: a 409 asking for this). */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
         instanceId: string;
@@ -3606,13 +3697,15 @@ export interface operations {
     responses: {
       202: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CallbackViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3648,9 +3741,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). Or: An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. */
+      /** @description The instance has no callback delivery: it is not final yet, or no callback URL applied when it finished (none of its own, no registration of the app's). Or: An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4444,7 +4539,10 @@ export interface operations {
   ClientsController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         appId: string;
       };
@@ -4458,13 +4556,15 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ClientViewDto'];
         };
       };
-      /** @description Invalid change (`field` names it: scopes, enabled, a limit, egressAllow). */
+      /** @description Invalid change (`field` names it: scopes, enabled, a limit, egressAllow). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4494,6 +4594,17 @@ export interface operations {
       /** @description No client has this app id. */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4773,7 +4884,10 @@ export interface operations {
         /** @description Admins only: the app whose callback registrations these are (another app's id without the admin scope is a 403; an app with no client, at register, a 404). Omitted: the calling app. */
         appId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4785,13 +4899,15 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CallbackRegistrationViewDto'];
         };
       };
-      /** @description A refused url (field url, with the reason), a bad handler or a bad ?appId= (`field` names it). */
+      /** @description A refused url (field url, with the reason), a bad handler or a bad ?appId= (`field` names it). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4827,9 +4943,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description The app holds 1000 registrations already (field handler). */
+      /** @description The app holds 1000 registrations already (field handler). Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4987,7 +5105,10 @@ export interface operations {
         /** @description The handler whose registration to remove; omitted: the app's default. */
         handler?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4996,11 +5117,13 @@ export interface operations {
       /** @description Removed. */
       204: {
         headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content?: never;
       };
-      /** @description A bad ?handler= or ?appId= (`field` names it). */
+      /** @description A bad ?handler= or ?appId= (`field` names it). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5030,6 +5153,17 @@ export interface operations {
       /** @description The app has no registration for this handler (or no default). */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {

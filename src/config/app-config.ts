@@ -55,6 +55,8 @@ export interface AppConfig {
   /** A fire with no ledger row this long after its time is counted and logged (due-but-not-fired detector). */
   dueAlertAfterMs: number;
   signatureWindowMs: number;
+  /** How long an Idempotency-Key and its stored answer are kept, ms (docs/api.md "Idempotency"). */
+  idempotencyKeyTtlMs: number;
   /** Tokens per second of each app's bucket, for clients without their own `rate_limit`; 0 = unlimited. */
   rateLimitPerSecond: number;
   /** Per-app bucket size (the burst), for clients without their own `rate_burst`. */

@@ -399,4 +399,15 @@ export class EnvDto {
   @Min(1)
   @Max(10_000)
   RETENTION_BATCH?: number;
+
+  /**
+   * How long an Idempotency-Key and its stored answer are kept after the first request with it, ms
+   * (docs/api.md "Idempotency"); then the leader's retention pass removes it and the key may be used again.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(3_600_000)
+  @Max(2_592_000_000)
+  IDEMPOTENCY_KEY_TTL_MS?: number;
 }

@@ -12,6 +12,10 @@ export enum ErrorCode {
   ILLEGAL_TRANSITION = 'ILLEGAL_TRANSITION',
   CONFIG = 'CONFIG',
   HANDLER_NOT_FOUND = 'HANDLER_NOT_FOUND',
+  /** An Idempotency-Key used before with another request (method, path and query, body): 409. */
+  IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED',
+  /** The first request of an Idempotency-Key is still running: 409 with Retry-After. */
+  IDEMPOTENCY_IN_PROGRESS = 'IDEMPOTENCY_IN_PROGRESS',
   INTERNAL = 'INTERNAL',
 }
 

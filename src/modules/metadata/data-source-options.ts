@@ -10,6 +10,7 @@ import { Tenancy1797000000000 } from './migrations/1797000000000-tenancy.js';
 import { Callbacks1798000000000 } from './migrations/1798000000000-callbacks.js';
 import { CallbackNamespace1798000001000 } from './migrations/1798000001000-callback-namespace.js';
 import { LongTasks1799000000000 } from './migrations/1799000000000-long-tasks.js';
+import { IdempotencyKeys1800000000000 } from './migrations/1800000000000-idempotency-keys.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
@@ -20,6 +21,7 @@ export const MIGRATIONS = [
   Callbacks1798000000000,
   CallbackNamespace1798000001000,
   LongTasks1799000000000,
+  IdempotencyKeys1800000000000,
 ];
 
 /**

@@ -41,3 +41,8 @@ export { runMigrations } from './migration-runner.js';
 export { countConnectionFailures, DbErrorCounter, dbErrorKind, type DbErrorKind } from './db-error-count.js';
 export { JobLogRepository, type NewLogLine, type StoredLogLine } from './repositories/job-log.repository.js';
 export { RetentionRepository, type RetentionTable } from './repositories/retention.repository.js';
+export {
+  IdempotencyKeyRepository,
+  type KeyClaim,
+  type StoredAnswer,
+} from './repositories/idempotency-key.repository.js';

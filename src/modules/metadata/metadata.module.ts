@@ -16,6 +16,7 @@ import { ExecutorNodeRepository } from './repositories/executor-node.repository.
 import { JobAttemptRepository } from './repositories/job-attempt.repository.js';
 import { JobDefinitionRepository } from './repositories/job-definition.repository.js';
 import { JobInstanceRepository } from './repositories/job-instance.repository.js';
+import { IdempotencyKeyRepository } from './repositories/idempotency-key.repository.js';
 import { JobLogRepository } from './repositories/job-log.repository.js';
 import { RetentionRepository } from './repositories/retention.repository.js';
 import { ExecutionLedger } from './unit-of-work/execution-ledger.js';
@@ -46,6 +47,7 @@ const REPOSITORIES = [
   ExecutionLedger,
   JobLogRepository,
   RetentionRepository,
+  IdempotencyKeyRepository,
 ];
 
 const UNIT_OF_WORK = {

@@ -17,6 +17,7 @@ const RETENTION: AllOf<RetentionTable> = {
   job_attempt: true,
   job_log: true,
   callback_delivery: true,
+  idempotency_key: true,
 };
 const OUTCOMES: AllOf<AttemptOutcome['status']> = {
   SUCCESS: true,

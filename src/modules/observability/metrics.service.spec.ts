@@ -29,7 +29,7 @@ describe('MetricsService series at 0 from the start', () => {
     ['tickwheel_handler_log_lines_dropped_total', ['reason=flush_failed', 'reason=limit']],
     [
       'tickwheel_retention_rows_removed_total',
-      ['table=callback_delivery', 'table=job_attempt', 'table=job_instance', 'table=job_log'],
+      ['table=callback_delivery', 'table=idempotency_key', 'table=job_attempt', 'table=job_instance', 'table=job_log'],
     ],
     ['tickwheel_db_errors_total', ['kind=conflict', 'kind=connection', 'kind=other']],
     ['tickwheel_redis_errors_total', ['kind=command', 'kind=connection']],

@@ -18,6 +18,7 @@ import { SchedulesController } from './controllers/schedules.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
 import { BodyItemsInterceptor } from './filters/body-items.interceptor.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { ClientsService } from './services/clients.service.js';
 import { HandlerLogsService } from './services/handler-logs.service.js';
 import { TasksService } from './services/tasks.service.js';
@@ -65,6 +66,8 @@ export class OpenApiModule {
         { provide: APP_GUARD, useClass: ScopeGuard },
         // An over-long array is refused before the validation pipe (the body's depth was checked on parsing).
         { provide: APP_INTERCEPTOR, useClass: BodyItemsInterceptor },
+        // Idempotency-Key (docs/api.md "Idempotency"): after the guards, around the pipes and the route.
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
       exports: [ApiClientModule, SignedRequestMiddleware],
     };

@@ -15,7 +15,7 @@ describe('RetentionService loop', () => {
   let calls: string[];
   let failNext: boolean;
 
-  function service(finishedMs: number, logsMs: number): RetentionService {
+  function service(finishedMs: number, logsMs: number, idempotencyKeyTtlMs?: number): RetentionService {
     clock = new FakeClock(T0);
     leaderFns = [];
     calls = [];
@@ -34,8 +34,10 @@ describe('RetentionService loop', () => {
         return [];
       },
       logsBefore: async (ns: string, before: number) => (calls.push(`logs ${ns} ${T0 - before}`), []),
+      idempotencyKeysBefore: async (ns: string, before: number) => (calls.push(`keys ${ns} ${T0 - before}`), []),
     } as unknown as RetentionRepository;
-    const config = { namespace: 'ns', retention: { finishedMs, logsMs, intervalMs: 1000, batch: 10 } } as AppConfig;
+    const retention = { finishedMs, logsMs, intervalMs: 1000, batch: 10 };
+    const config = { namespace: 'ns', retention, idempotencyKeyTtlMs } as AppConfig;
     const svc = new RetentionService(leader, rows, new MetricsService(), config, clock);
     svc.onModuleInit();
     return svc;
@@ -82,5 +84,13 @@ describe('RetentionService loop', () => {
     service(0, 0);
     lead(true);
     expect(clock.pendingCount).toBe(0);
+  });
+
+  it('should remove expired Idempotency-Keys (those expired by now) even when both ages are 0', async () => {
+    service(0, 0, 86_400_000);
+    lead(true);
+    clock.advanceTo(T0 + 1000);
+    await flush();
+    expect(calls).toEqual(['keys ns -1000']);
   });
 });

@@ -11,7 +11,8 @@ const PASS_BUDGET_MS = 30_000;
 /**
  * Retention (docs/long-tasks.md "Retention"), on the leader only, every RETENTION_INTERVAL_MS: removes the
  * namespace's finished instances older than RETENTION_FINISHED_MS with their attempts, log lines and settled
- * callback deliveries, then log lines older than RETENTION_LOGS_MS (0 = that kind kept). Batches of
+ * callback deliveries, then log lines older than RETENTION_LOGS_MS (0 = that kind kept), then Idempotency-Keys
+ * past their expiry (IDEMPOTENCY_KEY_TTL_MS after they were taken; docs/api.md "Idempotency"). Batches of
  * RETENTION_BATCH rows until none is left or the pass ran PASS_BUDGET_MS. A failing statement is logged and
  * the loop goes on; passes never overlap.
  */
@@ -51,7 +52,7 @@ export class RetentionService implements OnModuleInit, BeforeApplicationShutdown
 
   private start(): void {
     const { finishedMs, logsMs, intervalMs } = this.config.retention;
-    if (this.stopRounds || (finishedMs === 0 && logsMs === 0)) return;
+    if (this.stopRounds || (finishedMs === 0 && logsMs === 0 && !this.purgesKeys())) return;
     this.stopRounds = repeatEvery(this.clock, intervalMs, () => void this.pass());
   }
 
@@ -83,6 +84,18 @@ export class RetentionService implements OnModuleInit, BeforeApplicationShutdown
         return ids.length === batch;
       });
     }
+    if (this.purgesKeys()) {
+      await this.repeat('expired Idempotency-Keys', more, async () => {
+        const ids = await this.rows.idempotencyKeysBefore(ns, now, batch);
+        if (ids.length > 0) this.count({ idempotency_key: await this.rows.removeIdempotencyKeys(ids, now, batch) });
+        return ids.length === batch;
+      });
+    }
+  }
+
+  /** Idempotency-Keys expire (IDEMPOTENCY_KEY_TTL_MS is at least an hour; a config without it has none). */
+  private purgesKeys(): boolean {
+    return (this.config.idempotencyKeyTtlMs ?? 0) > 0;
   }
 
   /** Runs `step` while it says there is more and `more()` allows; a failure is logged and ends this kind. */

@@ -5,6 +5,7 @@ import { ExecutorNode } from './executor-node.entity.js';
 import { JobAttempt } from './job-attempt.entity.js';
 import { JobDefinition } from './job-definition.entity.js';
 import { JobInstance } from './job-instance.entity.js';
+import { IdempotencyKey, type IdempotencyKeyState } from './idempotency-key.entity.js';
 import { type HandlerLogLevel, JobLog } from './job-log.entity.js';
 
 export {
@@ -15,6 +16,8 @@ export {
   CallbackRegistration,
   CallbackState,
   ExecutorNode,
+  IdempotencyKey,
+  type IdempotencyKeyState,
   JobAttempt,
   JobDefinition,
   JobInstance,
@@ -45,4 +48,5 @@ export const ENTITIES = [
   CallbackRegistration,
   ApiClient,
   AuditLog,
+  IdempotencyKey,
 ];

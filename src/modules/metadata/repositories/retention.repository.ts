@@ -6,7 +6,10 @@ import { FINAL_STATUSES } from '../state-machine/job-instance-status.js';
 import { marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
 
 /** The tables retention removes rows from (the label of its metric). */
-export type RetentionTable = 'job_instance' | 'job_attempt' | 'job_log' | 'callback_delivery';
+export type RetentionTable = 'job_instance' | 'job_attempt' | 'job_log' | 'callback_delivery' | 'idempotency_key';
+
+/** The tables of an instance's rows. */
+type InstanceTable = Exclude<RetentionTable, 'idempotency_key'>;
 
 const FINAL = [...FINAL_STATUSES];
 const SETTLED = [CallbackState.DELIVERED, CallbackState.CALLBACK_FAILED];
@@ -41,8 +44,8 @@ export class RetentionRepository {
    * children first, so a statement that fails leaves the instance for the next pass. An instance whose delivery
    * was made due again meanwhile (a redeliver) stays, with it. @returns rows removed per table.
    */
-  async removeInstances(ids: string[], batch: number): Promise<Record<RetentionTable, number>> {
-    const removed: Record<RetentionTable, number> = {
+  async removeInstances(ids: string[], batch: number): Promise<Record<InstanceTable, number>> {
+    const removed: Record<InstanceTable, number> = {
       callback_delivery: 0,
       job_log: 0,
       job_attempt: 0,
@@ -87,6 +90,28 @@ export class RetentionRepository {
     for (let i = 0; i < ids.length; i += size) {
       const part = ids.slice(i, i + size);
       removed += await this.affected(`DELETE FROM job_log WHERE id IN (${marks(part.length)})`, part);
+    }
+    return removed;
+  }
+
+  /** Ids of up to `batch` Idempotency-Key rows of `namespace` that expired before `before` (epoch ms), oldest first. */
+  async idempotencyKeysBefore(namespace: string, before: number, batch: number): Promise<number[]> {
+    const sql = 'SELECT id FROM idempotency_key WHERE expires_at < ? AND namespace = ? ORDER BY expires_at LIMIT ?';
+    const rows = (await this.ds.query(sql, [before, namespace, batch])) as Array<{ id: number | string }>;
+    return rows.map((r) => Number(r.id));
+  }
+
+  /**
+   * Deletes Idempotency-Key rows by id if they are still expired at `before` (a key taken again meanwhile
+   * stays), at most `batch` per statement. @returns rows removed.
+   */
+  async removeIdempotencyKeys(ids: number[], before: number, batch: number): Promise<number> {
+    let removed = 0;
+    const size = Math.min(batch, STATEMENT_ROWS);
+    for (let i = 0; i < ids.length; i += size) {
+      const part = ids.slice(i, i + size);
+      const sql = `DELETE FROM idempotency_key WHERE id IN (${marks(part.length)}) AND expires_at < ?`;
+      removed += await this.affected(sql, [...part, before]);
     }
     return removed;
   }

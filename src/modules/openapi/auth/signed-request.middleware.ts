@@ -39,6 +39,8 @@ export const NONCE_SKEW_MARGIN_MS = 60_000;
 export interface SignedRequest extends Request {
   appId: string;
   client: ResolvedClient;
+  /** Hex SHA-256 of the body's bytes as signed (of '' for none): part of an Idempotency-Key's request. */
+  bodySha256Hex: string;
 }
 
 /** The one detail of every 401: it never says which part of the signature failed. */
@@ -135,6 +137,7 @@ export class SignedRequestMiddleware {
     req.body = parseJsonBody(body.bytes);
     req.appId = client.appId;
     req.client = client;
+    req.bodySha256Hex = body.sha256Hex;
     verified.add(req);
   }
 

@@ -15,6 +15,8 @@ const STATUS: Record<ErrorCode, number> = {
   [ErrorCode.ILLEGAL_TRANSITION]: 409,
   [ErrorCode.CONFIG]: 500,
   [ErrorCode.HANDLER_NOT_FOUND]: 400,
+  [ErrorCode.IDEMPOTENCY_KEY_REUSED]: 409,
+  [ErrorCode.IDEMPOTENCY_IN_PROGRESS]: 409,
   [ErrorCode.INTERNAL]: 500,
 };
 
