@@ -6,7 +6,8 @@
 // then each output file whose bytes changed is moved into dist/ by rename(2), which replaces a file atomically:
 // a process starting meanwhile reads every file whole, old or new (a start in the ~0.1 s of moves may mix old and
 // new modules; nothing is ever absent). Files of the old build that the new one lacks go last, then the stamp.
-// Unchanged files keep their mtime, so staleness is judged by the stamp dist/.build-stamp, written last.
+// Unchanged files keep their mtime, so staleness is judged by the stamp dist/.build-stamp, written last but dated
+// when the build began: a source saved while tsc ran may be missing from dist/, and must leave it stale.
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -19,6 +20,7 @@ import {
   rmSync,
   statSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -75,7 +77,8 @@ function pruneEmptyDirs(dir) {
  * dist/ is then untouched.
  */
 export function build() {
-  const tmp = `.dist-build-${process.pid}-${Date.now()}`;
+  const began = new Date();
+  const tmp = `.dist-build-${process.pid}-${began.getTime()}`;
   try {
     execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', tmp], {
       stdio: ['ignore', 2, 2],
@@ -94,7 +97,8 @@ export function build() {
     const keep = new Set(made);
     for (const f of files(DIST)) if (!keep.has(f) && join(DIST, f) !== STAMP) unlinkSync(join(DIST, f));
     pruneEmptyDirs(DIST);
-    writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+    writeFileSync(STAMP, `${began.toISOString()}\n`);
+    utimesSync(STAMP, began, began);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

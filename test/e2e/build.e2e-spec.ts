@@ -50,4 +50,25 @@ describe('the build of dist/ (npm start, scripts/ensure-built.mjs)', () => {
     expect(statSync(STAMP).mtimeMs).toBeGreaterThanOrEqual(now.getTime());
     expect(existsSync(join(process.cwd(), 'dist/src/modules/coordination/redis/lua/takeDue-1.lua'))).toBe(true);
   }, 240_000);
+
+  it('should stay stale when a source is saved while the build runs (the stamp is dated when the build began)', async () => {
+    const lua = join(process.cwd(), 'src/modules/coordination/redis/lua/takeDue-1.lua');
+    utimesSync(lua, new Date(), new Date()); // stale: ensure-built builds
+    const child = spawn(process.execPath, [ENSURE], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    let closed = false;
+    const done = new Promise<number | null>((resolve) => child.on('close', resolve)).finally(() => (closed = true));
+    while (!stderr.includes('[ensure-built]') && !closed) await new Promise((r) => setTimeout(r, 2));
+    expect(stderr).toContain('[ensure-built] sources are newer than dist/: building');
+    // A second after the build began, well before tsc ends (tens of seconds): an editor saves a source.
+    await new Promise((r) => setTimeout(r, 1000));
+    const saved = new Date();
+    utimesSync(lua, saved, saved);
+    expect(await done).toBe(0);
+    // isStale()'s rule (scripts/build-lib.mjs): the next `npm start` must build again.
+    expect(statSync(STAMP).mtimeMs).toBeLessThan(statSync(lua).mtimeMs);
+    // The save changed no byte, so the dist/ just built is current: mark it so for the suites after this one.
+    utimesSync(STAMP, new Date(), new Date());
+  }, 240_000);
 });
