@@ -31,14 +31,17 @@ export function requestOrExit<T>(
   method: string,
   path: string,
   body?: unknown,
+  headers?: Record<string, string>,
 ): Promise<TickwheelResponse<T>> {
-  return client.request<T>(method, path, body).catch((err: Error & { cause?: { code?: string; message?: string } }) => {
-    process.stderr.write(
-      `${cli}: cannot reach ${client.baseUrl}: ${err.cause?.code ?? err.cause?.message ?? err.message} (is the ` +
-        `server up? TICKWHEEL_URL)\n`,
-    );
-    process.exit(2);
-  });
+  return client
+    .request<T>(method, path, body, headers)
+    .catch((err: Error & { cause?: { code?: string; message?: string } }) => {
+      process.stderr.write(
+        `${cli}: cannot reach ${client.baseUrl}: ${err.cause?.code ?? err.cause?.message ?? err.message} (is the ` +
+          `server up? TICKWHEEL_URL)\n`,
+      );
+      process.exit(2);
+    });
 }
 
 /** The line a CLI prints under a 401 (the server answers every signature failure alike, on purpose). */

@@ -9,6 +9,7 @@ describe('tw arguments', () => {
       body: undefined,
       include: false,
       json: false,
+      headers: {},
     });
     expect(parseTwArgs(['--json', 'POST', '/api/tasks', '{"handler":"noop"}', '--include'])).toEqual({
       kind: 'request',
@@ -17,6 +18,28 @@ describe('tw arguments', () => {
       body: '{"handler":"noop"}',
       include: true,
       json: true,
+      headers: {},
+    });
+  });
+
+  it('adds -H / --header request headers, refusing a malformed one and the signing headers', () => {
+    expect(parseTwArgs(['-H', 'Idempotency-Key: k-1', 'POST', '/api/jobs/j/pause', '--header', 'X-Trace:a b'])).toEqual(
+      {
+        kind: 'request',
+        method: 'POST',
+        path: '/api/jobs/j/pause',
+        body: undefined,
+        include: false,
+        json: false,
+        headers: { 'Idempotency-Key': 'k-1', 'X-Trace': 'a b' },
+      },
+    );
+    expect(parseTwArgs(['POST', '/api/jobs/j/pause', '-H'])).toMatchObject({ kind: 'usage-error' });
+    expect(parseTwArgs(['-H', 'no colon', 'GET', '/x'])).toMatchObject({ kind: 'usage-error' });
+    expect(parseTwArgs(['-H', 'Bad Name: v', 'GET', '/x'])).toMatchObject({ kind: 'usage-error' });
+    expect(parseTwArgs(['-H', 'x-signature: v2=00', 'GET', '/x'])).toMatchObject({
+      kind: 'usage-error',
+      message: '-H x-signature: tw signs the request itself',
     });
   });
 

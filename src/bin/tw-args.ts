@@ -2,14 +2,22 @@
 export type TwCommand =
   | { kind: 'help' }
   | { kind: 'usage-error'; message: string }
-  | { kind: 'request'; method: string; path: string; body?: string; include: boolean; json: boolean };
+  | {
+      kind: 'request';
+      method: string;
+      path: string;
+      body?: string;
+      include: boolean;
+      json: boolean;
+      headers: Record<string, string>;
+    };
 
 /** The trigger types a schedule preview takes (docs/trigger.md). */
 export const PREVIEW_TYPES = ['CRON', 'FIXED_RATE', 'FIXED_DELAY', 'ONE_SHOT'] as const;
 /** Most fire times one preview answers (POST /api/schedules/preview `count`). */
 export const MAX_PREVIEW_COUNT = 100;
 
-export const TW_USAGE = `usage: npm run tw -- [--include] [--json] METHOD /path [JSON body]
+export const TW_USAGE = `usage: npm run tw -- [--include] [--json] [-H 'Name: value']... METHOD /path [JSON body]
        npm run tw -- [--include] [--json] preview '<expr>' [--type T] [--tz Zone] [--from ISO] [-n N]
        npm run tw -- --help
 
@@ -18,7 +26,8 @@ TICKWHEEL_SECRET, else as the app in $DATA_DIR/credentials.json (default ./data)
 
 stdout gets only the answer's body: pretty JSON, or one compact line with --json; nothing when there is
 none. So \`npm run tw -- GET /api/jobs | jq .\` works. stderr gets "tw: HTTP <status>" when the answer is
-not a 2xx, and with --include the status line and every header of any answer.
+not a 2xx, and with --include the status line and every header of any answer. -H (--header) adds a request
+header, e.g. -H 'Idempotency-Key: 7f3c…' (docs/api.md "Idempotency"); the signing headers are tw's own.
 
 preview: the next fire times of a trigger, without a job (POST /api/schedules/preview).
   --type  CRON (default), FIXED_RATE, FIXED_DELAY or ONE_SHOT
@@ -40,15 +49,21 @@ export function parseTwArgs(argv: readonly string[]): TwCommand {
   const rest: string[] = [];
   let include = false;
   let json = false;
-  for (const a of argv) {
-    if (a === '--include' || a === '-i') include = true;
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-H' || a === '--header') {
+      const h = headerOf(argv[++i]);
+      if (typeof h === 'string') return err(h);
+      headers[h[0]] = h[1];
+    } else if (a === '--include' || a === '-i') include = true;
     else if (a === '--json') json = true;
     else if (a === '--help' || a === '-h') return { kind: 'help' };
     else rest.push(a);
   }
   if (rest[0] === 'preview') {
     const built = previewRequest(rest.slice(1));
-    return typeof built === 'string' ? err(built) : { kind: 'request', ...built, include, json };
+    return typeof built === 'string' ? err(built) : { kind: 'request', ...built, include, json, headers };
   }
   const [method, path, body, extra] = rest;
   if (!method || !path) return err('METHOD and /path are needed');
@@ -62,7 +77,17 @@ export function parseTwArgs(argv: readonly string[]): TwCommand {
       return err(`body is not valid JSON: ${(e as Error).message}`);
     }
   }
-  return { kind: 'request', method: method.toUpperCase(), path, body, include, json };
+  return { kind: 'request', method: method.toUpperCase(), path, body, include, json, headers };
+}
+
+const SIGNING = new Set(['x-app-id', 'x-timestamp', 'x-nonce', 'x-signature']);
+
+/** `Name: value` of a -H argument, or the usage error: a token name (RFC 9110 §5.6.2), not a signing header. */
+function headerOf(arg: string | undefined): [string, string] | string {
+  const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*)$/.exec(arg ?? '');
+  if (!m) return `-H takes 'Name: value', got '${arg ?? ''}'`;
+  if (SIGNING.has(m[1].toLowerCase())) return `-H ${m[1]}: tw signs the request itself`;
+  return [m[1], m[2].trim()];
 }
 
 /**

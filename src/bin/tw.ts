@@ -20,7 +20,7 @@ if (cmd.kind === 'usage-error') {
   process.exit(2);
 }
 const client = clientFromEnv();
-const res = await requestOrExit('tw', client, cmd.method, cmd.path, cmd.body);
+const res = await requestOrExit('tw', client, cmd.method, cmd.path, cmd.body, cmd.headers);
 const ok = res.status >= 200 && res.status < 300;
 if (cmd.include) process.stderr.write(includeBlock(res.status, STATUS_CODES[res.status] ?? '', res.headers));
 else if (!ok) process.stderr.write(`tw: HTTP ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd() + '\n');

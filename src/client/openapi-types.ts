@@ -47,7 +47,7 @@ export interface paths {
     put?: never;
     /**
      * Submit a task
-     * @description Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the same requestId with the same body returns the first answer (header Idempotent-Replayed: true); with another body it is a 409. A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler while no live executor advertises shell.
+     * @description Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the same requestId with the same body returns the first answer (headers Idempotency-Replayed: true, as keyed routes answer, and the older Idempotent-Replayed: true, deprecated); with another body it is a 409. A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler while no live executor advertises shell.
      */
     post: operations['TasksController_submit'];
     delete?: never;

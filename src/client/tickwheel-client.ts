@@ -52,10 +52,18 @@ export class TickwheelClient {
     return this.opts.baseUrl;
   }
 
-  /** Signed request. `path` includes the query string, e.g. `/api/jobs?limit=10`. */
-  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<TickwheelResponse<T>> {
+  /**
+   * Signed request. `path` includes the query string, e.g. `/api/jobs?limit=10`; `extraHeaders` (say an
+   * Idempotency-Key) are sent too, the four signing headers always being this client's own.
+   */
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<TickwheelResponse<T>> {
     const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-    const headers = this.sign(method, path, payload);
+    const headers = { ...extraHeaders, ...this.sign(method, path, payload) };
     if (payload) headers['content-type'] = 'application/json';
     const res = await fetch(new URL(path, this.opts.baseUrl), { method, headers, body: payload || undefined });
     const text = await res.text();

@@ -169,6 +169,19 @@ describe('CLI errors', () => {
         expect(del.stderr).toMatch(/^HTTP 204 No Content\n/);
       }, 30_000);
 
+      it('should send -H headers: an Idempotency-Key makes a repeated pause a replay', async () => {
+        const code = `cli-idem-${Date.now()}`;
+        const job = { code, handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 1 1 *' };
+        expect((await sh(`npm run tw -- POST /api/jobs '${JSON.stringify(job)}' >/dev/null`)).code).toBe(0);
+        const pause = `npm run tw -- --include -H 'Idempotency-Key: ${code}-k' POST /api/jobs/${code}/pause`;
+        const first = await sh(pause);
+        expect(first.code).toBe(0);
+        expect(first.stderr).not.toMatch(/^idempotency-replayed:/m);
+        const again = await sh(pause);
+        expect([again.code, again.stdout]).toEqual([0, first.stdout]);
+        expect(again.stderr).toMatch(/^idempotency-replayed: true$/m);
+      }, 30_000);
+
       it('should preview a trigger with tw preview (POST /api/schedules/preview), flags as the README gives them', async () => {
         const r = await sh(
           "npm run tw -- --json preview '0 30 2 * * *' --tz America/New_York --from 2026-03-07T00:00:00Z -n 3 " +

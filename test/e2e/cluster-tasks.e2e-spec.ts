@@ -62,6 +62,7 @@ describe('cluster shape (MariaDB + Redis): api+scheduler node and two executor n
     expect(again.status).toBe(202);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('idempotency-replayed')).toBe('true'); // the keyed routes' name too
     const other = await client.submitTask({
       requestId: 'dup-1',
       handler: 'http',

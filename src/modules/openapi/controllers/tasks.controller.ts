@@ -57,7 +57,8 @@ export class TasksController {
     summary: 'Submit a task',
     description:
       'Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the ' +
-      'same requestId with the same body returns the first answer (header Idempotent-Replayed: true); with another ' +
+      'same requestId with the same body returns the first answer (headers Idempotency-Replayed: true, as keyed ' +
+      'routes answer, and the older Idempotent-Replayed: true, deprecated); with another ' +
       'body it is a 409.' +
       SHELL_NOTE,
   })
@@ -75,7 +76,10 @@ export class TasksController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<TaskAcceptedDto> {
     const { accepted, replayed } = await this.tasks.submit(caller, dto);
-    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    if (replayed) {
+      res.setHeader('Idempotency-Replayed', 'true');
+      res.setHeader('Idempotent-Replayed', 'true'); // the 0.1 name, kept for one release (CHANGELOG 0.2.0)
+    }
     return accepted;
   }
 
