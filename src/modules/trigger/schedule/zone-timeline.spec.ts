@@ -12,6 +12,17 @@ describe(ZoneTimeline.name, () => {
     expect(ZoneTimeline.of('Australia/Lord_Howe').offsetAt(ms('2026-01-01T00:00:00Z'))).toBe(11 * HOUR);
   });
 
+  it('should share one timeline among the spellings of a zone (case variants are unbounded, zones are not)', () => {
+    const sut = ZoneTimeline.of('America/New_York');
+    expect(ZoneTimeline.of('america/new_york')).toBe(sut);
+    expect(ZoneTimeline.of('AMERICA/NEW_YORK')).toBe(sut);
+    expect(ZoneTimeline.of('utc')).toBe(ZoneTimeline.of('UTC'));
+    const before = ZoneTimeline.zonesKept();
+    for (let n = 0; n < 5000; n++)
+      ZoneTimeline.of([...'america/chicago'].map((c, i) => ((n >> i) & 1 ? c.toUpperCase() : c)).join(''));
+    expect(ZoneTimeline.zonesKept()).toBeLessThanOrEqual(before + 1);
+  });
+
   it('should split a window at the transition second when the day has a clock change (Lord Howe, April 2026)', () => {
     const sut = ZoneTimeline.of('Australia/Lord_Howe').window(wall('2026-04-05T00:00:00'));
     expect(sut.segments.map((s) => [s.from, s.offset])).toEqual([

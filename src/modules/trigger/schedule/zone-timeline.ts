@@ -49,9 +49,15 @@ export class OffsetWindow {
   }
 }
 
+/** Zone spellings remembered by {@link ZoneTimeline.of} before it forgets them all. */
+const SPELLINGS_KEPT = 2_000;
+
 /** Offsets of one zone. Construct through {@link ZoneTimeline.of}, which validates nothing: pass a known zone. */
 export class ZoneTimeline {
+  /** Timelines by canonical zone name: bounded by the zones Intl knows. */
   private static readonly byZone = new Map<string, ZoneTimeline>();
+  /** The same by the spelling asked for (`utc`, `America/new_york`...): unbounded spellings, so capped. */
+  private static readonly bySpelling = new Map<string, ZoneTimeline>();
   private readonly fmt: Intl.DateTimeFormat;
   /** Windows already computed, by wall day (shared by every job in this zone; bounded). */
   private readonly windows = new Map<number, OffsetWindow>();
@@ -60,14 +66,27 @@ export class ZoneTimeline {
     this.fmt = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
   }
 
-  /** The (shared) timeline of `zone`. */
+  /**
+   * The (shared) timeline of `zone`. Intl reads a zone name case-insensitively, so one zone has unboundedly many
+   * spellings (issue 14 attack: a preview per spelling kept a timeline and its windows, ~90 KB each, forever):
+   * spellings map to one timeline per canonical name, and the spelling map is capped.
+   * @throws RangeError for a zone Intl does not know.
+   */
   static of(zone: string): ZoneTimeline {
-    let timeline = ZoneTimeline.byZone.get(zone);
+    let timeline = ZoneTimeline.bySpelling.get(zone);
     if (!timeline) {
-      timeline = new ZoneTimeline(zone);
-      ZoneTimeline.byZone.set(zone, timeline);
+      const canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+      timeline = ZoneTimeline.byZone.get(canonical) ?? new ZoneTimeline(canonical);
+      ZoneTimeline.byZone.set(canonical, timeline);
+      if (ZoneTimeline.bySpelling.size >= SPELLINGS_KEPT) ZoneTimeline.bySpelling.clear();
+      ZoneTimeline.bySpelling.set(zone, timeline);
     }
     return timeline;
+  }
+
+  /** How many zones have a timeline (for tests: stays within the zones Intl knows). */
+  static zonesKept(): number {
+    return ZoneTimeline.byZone.size;
   }
 
   /** UTC offset at instant `ms`, in ms (positive east of Greenwich). */
