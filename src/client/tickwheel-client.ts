@@ -52,12 +52,20 @@ export class TickwheelClient {
     return this.opts.baseUrl;
   }
 
-  /** Signed request. `path` includes the query string, e.g. `/api/jobs?limit=10`. */
+  /**
+   * Signed request. `path` includes the query string, e.g. `/api/jobs?limit=10`. The path and query signed are
+   * those fetch sends (URL-normalised: a space is %20, `..` resolved), which the server verifies.
+   * @throws Error when `path` would leave the base URL's origin (`//host/...`): nothing is sent.
+   */
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<TickwheelResponse<T>> {
     const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-    const headers = this.sign(method, path, payload);
+    const url = new URL(path, this.opts.baseUrl);
+    if (url.origin !== new URL(this.opts.baseUrl).origin) {
+      throw new Error(`path '${path}' leaves ${this.opts.baseUrl}: give a path such as /api/jobs`);
+    }
+    const headers = this.sign(method, url.pathname + url.search, payload);
     if (payload) headers['content-type'] = 'application/json';
-    const res = await fetch(new URL(path, this.opts.baseUrl), { method, headers, body: payload || undefined });
+    const res = await fetch(url, { method, headers, body: payload || undefined });
     const text = await res.text();
     let parsed: unknown = text;
     try {
