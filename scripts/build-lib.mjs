@@ -5,7 +5,8 @@
 // How: tsc compiles into a fresh directory beside dist/ (same file system), the *.lua assets are copied there,
 // then each output file whose bytes changed is moved into dist/ by rename(2), which replaces a file atomically:
 // a process starting meanwhile reads every file whole, old or new (a start in the ~0.1 s of moves may mix old and
-// new modules; nothing is ever absent). Files of the old build that the new one lacks go last, then the stamp.
+// new modules; nothing is ever absent). Files of the old build that the new one lacks go last, then the stamp
+// (dated the build's start).
 // Unchanged files keep their mtime, so staleness is judged by the stamp dist/.build-stamp, written last.
 import { execFileSync } from 'node:child_process';
 import {
@@ -19,6 +20,7 @@ import {
   rmSync,
   statSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -75,7 +77,10 @@ function pruneEmptyDirs(dir) {
  * dist/ is then untouched.
  */
 export function build() {
-  const tmp = `.dist-build-${process.pid}-${Date.now()}`;
+  // The stamp carries the time the build STARTED: a source edited while tsc runs (which it may not have read)
+  // is newer than the stamp, so the next start builds again.
+  const started = new Date();
+  const tmp = `.dist-build-${process.pid}-${started.getTime()}`;
   try {
     execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', tmp], {
       stdio: ['ignore', 2, 2],
@@ -94,7 +99,8 @@ export function build() {
     const keep = new Set(made);
     for (const f of files(DIST)) if (!keep.has(f) && join(DIST, f) !== STAMP) unlinkSync(join(DIST, f));
     pruneEmptyDirs(DIST);
-    writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+    writeFileSync(STAMP, `${started.toISOString()}\n`);
+    utimesSync(STAMP, started, started);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -50,4 +50,20 @@ describe('the build of dist/ (npm start, scripts/ensure-built.mjs)', () => {
     expect(statSync(STAMP).mtimeMs).toBeGreaterThanOrEqual(now.getTime());
     expect(existsSync(join(process.cwd(), 'dist/src/modules/coordination/redis/lua/takeDue-1.lua'))).toBe(true);
   }, 240_000);
+
+  it('should leave dist/ stale when a source changes while the build runs (the stamp is the build start)', async () => {
+    const source = join(process.cwd(), 'src/modules/coordination/redis/lua/takeDue-1.lua');
+    const now = new Date();
+    utimesSync(source, now, now); // stale: this start builds
+    const child = spawn(process.execPath, [ENSURE], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise<void>((resolve) => child.stderr.once('data', () => resolve())); // building now
+    await new Promise((r) => setTimeout(r, 200));
+    const edited = new Date();
+    utimesSync(source, edited, edited); // an edit the running compiler may not have read
+    expect(await done).toBe(0);
+    const probe = "import { isStale } from './scripts/build-lib.mjs'; process.stdout.write(String(isStale()));";
+    const r = await runNode('--input-type=module', ['-e', probe], {}, { cwd: process.cwd() });
+    expect(r.stdout).toBe('true'); // the next npm start builds again
+  }, 240_000);
 });
