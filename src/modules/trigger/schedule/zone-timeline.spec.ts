@@ -1,4 +1,5 @@
-import { ZoneTimeline } from './zone-timeline.js';
+import { cronEvaluatorOf } from './cron-schedule.js';
+import { canonicalZone, ZoneTimeline } from './zone-timeline.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const wall = (fields: string) => Date.parse(`${fields}Z`);
@@ -21,6 +22,10 @@ describe(ZoneTimeline.name, () => {
     for (let n = 0; n < 5000; n++)
       ZoneTimeline.of([...'america/chicago'].map((c, i) => ((n >> i) & 1 ? c.toUpperCase() : c)).join(''));
     expect(ZoneTimeline.zonesKept()).toBeLessThanOrEqual(before + 1);
+    expect(canonicalZone('america/NEW_YORK')).toBe('America/New_York');
+    expect(() => canonicalZone('Nowhere/Atlantis')).toThrow(RangeError);
+    // cron-parser (luxon) caches per zone name too: it is given the canonical name
+    expect(cronEvaluatorOf('0 0 * * *', 'AMERICA/new_york').timeline).toBe(sut);
   });
 
   it('should split a window at the transition second when the day has a clock change (Lord Howe, April 2026)', () => {

@@ -49,15 +49,31 @@ export class OffsetWindow {
   }
 }
 
-/** Zone spellings remembered by {@link ZoneTimeline.of} before it forgets them all. */
+/** Zone spellings remembered by {@link canonicalZone} before it forgets them all. */
 const SPELLINGS_KEPT = 2_000;
+const canonicalBySpelling = new Map<string, string>();
+
+/**
+ * The canonical name of an IANA zone (`America/New_York` for `america/NEW_YORK`). Intl reads zone names
+ * case-insensitively, so one zone has unboundedly many spellings: whatever keeps state per zone (timelines,
+ * cron-parser's luxon caches) must key it by this name, or a client can grow it without bound (issue 14
+ * attack: ~45-90 KB per spelling, per schedule preview). Memoised, capped at {@link SPELLINGS_KEPT}.
+ * @throws RangeError for a zone Intl does not know.
+ */
+export function canonicalZone(zone: string): string {
+  let canonical = canonicalBySpelling.get(zone);
+  if (canonical === undefined) {
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    if (canonicalBySpelling.size >= SPELLINGS_KEPT) canonicalBySpelling.clear();
+    canonicalBySpelling.set(zone, canonical);
+  }
+  return canonical;
+}
 
 /** Offsets of one zone. Construct through {@link ZoneTimeline.of}, which validates nothing: pass a known zone. */
 export class ZoneTimeline {
   /** Timelines by canonical zone name: bounded by the zones Intl knows. */
   private static readonly byZone = new Map<string, ZoneTimeline>();
-  /** The same by the spelling asked for (`utc`, `America/new_york`...): unbounded spellings, so capped. */
-  private static readonly bySpelling = new Map<string, ZoneTimeline>();
   private readonly fmt: Intl.DateTimeFormat;
   /** Windows already computed, by wall day (shared by every job in this zone; bounded). */
   private readonly windows = new Map<number, OffsetWindow>();
@@ -67,19 +83,15 @@ export class ZoneTimeline {
   }
 
   /**
-   * The (shared) timeline of `zone`. Intl reads a zone name case-insensitively, so one zone has unboundedly many
-   * spellings (issue 14 attack: a preview per spelling kept a timeline and its windows, ~90 KB each, forever):
-   * spellings map to one timeline per canonical name, and the spelling map is capped.
+   * The (shared) timeline of `zone`, one per zone however it is spelled ({@link canonicalZone}).
    * @throws RangeError for a zone Intl does not know.
    */
   static of(zone: string): ZoneTimeline {
-    let timeline = ZoneTimeline.bySpelling.get(zone);
+    const canonical = canonicalZone(zone);
+    let timeline = ZoneTimeline.byZone.get(canonical);
     if (!timeline) {
-      const canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-      timeline = ZoneTimeline.byZone.get(canonical) ?? new ZoneTimeline(canonical);
+      timeline = new ZoneTimeline(canonical);
       ZoneTimeline.byZone.set(canonical, timeline);
-      if (ZoneTimeline.bySpelling.size >= SPELLINGS_KEPT) ZoneTimeline.bySpelling.clear();
-      ZoneTimeline.bySpelling.set(zone, timeline);
     }
     return timeline;
   }
