@@ -53,8 +53,7 @@ export class TickwheelClient {
   }
 
   /**
-   * Signed request. `path` includes the query string, e.g. `/api/jobs?limit=10`. The path and query signed are
-   * those fetch sends (URL-normalised: a space is %20, `..` resolved), which the server verifies.
+   * Signed request. `path` includes the query, e.g. `/api/jobs?limit=10`; signed as fetch sends it (URL-normalised).
    * @throws Error when `path` would leave the base URL's origin (`//host/...`): nothing is sent.
    */
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<TickwheelResponse<T>> {

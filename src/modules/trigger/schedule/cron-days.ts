@@ -52,11 +52,7 @@ function nearestWeekday(target: number | 'L', last: number, weekday: (day: numbe
   return target;
 }
 
-/**
- * Memoises {@link matchingDays} per month, for searches that test many days of the same months. A month is kept
- * as a bitmask of its days (bit d: day d fires), not a Set: every compiled cron (up to 20 000 cached) has one of
- * these, and 240 Sets of days were ~80 KB per evaluator, which distinct previews could multiply (issue 14 attack).
- */
+/** Memoises {@link matchingDays} per month as bitmasks (bit d: day d), not Sets (~80 KB per cached cron). */
 export class DayMatcher {
   private readonly byMonth = new Map<number, number>();
 

@@ -24,7 +24,6 @@ describe(ZoneTimeline.name, () => {
     expect(ZoneTimeline.zonesKept()).toBeLessThanOrEqual(before + 1);
     expect(canonicalZone('america/NEW_YORK')).toBe('America/New_York');
     expect(() => canonicalZone('Nowhere/Atlantis')).toThrow(RangeError);
-    // cron-parser (luxon) caches per zone name too: it is given the canonical name
     expect(cronEvaluatorOf('0 0 * * *', 'AMERICA/new_york').timeline).toBe(sut);
   });
 

@@ -49,16 +49,12 @@ export class OffsetWindow {
   }
 }
 
-/** Zone spellings remembered by {@link canonicalZone} before it forgets them all. */
 const SPELLINGS_KEPT = 2_000;
 const canonicalBySpelling = new Map<string, string>();
 
 /**
- * The canonical name of an IANA zone (`America/New_York` for `america/NEW_YORK`). Intl reads zone names
- * case-insensitively, so one zone has unboundedly many spellings: whatever keeps state per zone (timelines,
- * cron-parser's luxon caches) must key it by this name, or a client can grow it without bound (issue 14
- * attack: ~45-90 KB per spelling, per schedule preview). Memoised, capped at {@link SPELLINGS_KEPT}.
- * @throws RangeError for a zone Intl does not know.
+ * The canonical name of an IANA zone (`America/New_York` for `america/NEW_YORK`): per-zone state is keyed by it,
+ * since Intl accepts unboundedly many spellings (issue 14 attack). Memoised, SPELLINGS_KEPT at most. @throws RangeError
  */
 export function canonicalZone(zone: string): string {
   let canonical = canonicalBySpelling.get(zone);
@@ -72,7 +68,6 @@ export function canonicalZone(zone: string): string {
 
 /** Offsets of one zone. Construct through {@link ZoneTimeline.of}, which validates nothing: pass a known zone. */
 export class ZoneTimeline {
-  /** Timelines by canonical zone name: bounded by the zones Intl knows. */
   private static readonly byZone = new Map<string, ZoneTimeline>();
   private readonly fmt: Intl.DateTimeFormat;
   /** Windows already computed, by wall day (shared by every job in this zone; bounded). */
@@ -82,10 +77,7 @@ export class ZoneTimeline {
     this.fmt = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
   }
 
-  /**
-   * The (shared) timeline of `zone`, one per zone however it is spelled ({@link canonicalZone}).
-   * @throws RangeError for a zone Intl does not know.
-   */
+  /** The (shared) timeline of `zone`, however spelled ({@link canonicalZone}). @throws RangeError */
   static of(zone: string): ZoneTimeline {
     const canonical = canonicalZone(zone);
     let timeline = ZoneTimeline.byZone.get(canonical);
