@@ -52,6 +52,8 @@ describe('tw arguments', () => {
       message: "unknown METHOD 'FETCH'",
     });
     expect(parseTwArgs(['GET', 'api/jobs'])).toMatchObject({ kind: 'usage-error' });
+    // '//host/...' is another host to URL(): the signed request would go there
+    expect(parseTwArgs(['GET', '//evil.example/api/jobs'])).toMatchObject({ kind: 'usage-error' });
     expect(parseTwArgs(['POST', '/api/tasks', '{nope'])).toMatchObject({
       kind: 'usage-error',
       message: expect.stringMatching(/^body is not valid JSON/),

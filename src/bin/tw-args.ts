@@ -68,7 +68,7 @@ export function parseTwArgs(argv: readonly string[]): TwCommand {
   const [method, path, body, extra] = rest;
   if (!method || !path) return err('METHOD and /path are needed');
   if (!METHODS.has(method.toUpperCase())) return err(`unknown METHOD '${method}'`);
-  if (!path.startsWith('/')) return err(`the path must start with /, got '${path}'`);
+  if (!path.startsWith('/') || path.startsWith('//')) return err(`the path must start with one /, got '${path}'`);
   if (extra !== undefined) return err(`unexpected argument '${extra}' (quote the JSON body as one argument)`);
   if (body !== undefined) {
     try {

@@ -53,8 +53,9 @@ export class TickwheelClient {
   }
 
   /**
-   * Signed request. `path` includes the query string, e.g. `/api/jobs?limit=10`; `extraHeaders` (say an
-   * Idempotency-Key) are sent too, the four signing headers always being this client's own.
+   * Signed request. `path` includes the query, e.g. `/api/jobs?limit=10`; signed as fetch sends it (URL-normalised).
+   * `extraHeaders` (say an Idempotency-Key) are sent too, the four signing headers always being this client's own.
+   * @throws Error when `path` would leave the base URL's origin (`//host/...`): nothing is sent.
    */
   async request<T = unknown>(
     method: string,
@@ -63,9 +64,13 @@ export class TickwheelClient {
     extraHeaders: Record<string, string> = {},
   ): Promise<TickwheelResponse<T>> {
     const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-    const headers = { ...extraHeaders, ...this.sign(method, path, payload) };
+    const url = new URL(path, this.opts.baseUrl);
+    if (url.origin !== new URL(this.opts.baseUrl).origin) {
+      throw new Error(`path '${path}' leaves ${this.opts.baseUrl}: give a path such as /api/jobs`);
+    }
+    const headers = { ...extraHeaders, ...this.sign(method, url.pathname + url.search, payload) };
     if (payload) headers['content-type'] = 'application/json';
-    const res = await fetch(new URL(path, this.opts.baseUrl), { method, headers, body: payload || undefined });
+    const res = await fetch(url, { method, headers, body: payload || undefined });
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -45,6 +45,15 @@ describe.each<DbKind>(['sqlite', 'mysql'])('idempotency keys (%s)', (kind) => {
     await db.ds.query('DELETE FROM idempotency_key WHERE namespace = ?', [`${ns}-other`]);
   });
 
+  it('should keep keys and app ids that differ only in case apart (keys are opaque, ids binary)', async () => {
+    const key = `Key-${randomUUID()}`;
+    expect(await keys.insert(claim(key))).toBe(true);
+    expect(await keys.insert(claim(key.toLowerCase()))).toBe(true);
+    expect(await keys.insert(claim(key, { appId: 'APP-A' }))).toBe(true);
+    expect((await keys.find(ns, 'app-a', key.toUpperCase()))?.idemKey).toBeUndefined();
+    expect((await keys.find(ns, 'app-a', key.toLowerCase()))?.idemKey).toBe(key.toLowerCase());
+  });
+
   it('should store, release and take over only for the owner of the run', async () => {
     const mine = claim(`k-${randomUUID()}`);
     expect(await keys.insert(mine)).toBe(true);

@@ -11,6 +11,7 @@ import { Callbacks1798000000000 } from './migrations/1798000000000-callbacks.js'
 import { CallbackNamespace1798000001000 } from './migrations/1798000001000-callback-namespace.js';
 import { LongTasks1799000000000 } from './migrations/1799000000000-long-tasks.js';
 import { IdempotencyKeys1800000000000 } from './migrations/1800000000000-idempotency-keys.js';
+import { IdempotencyKeyBinary1800000001000 } from './migrations/1800000001000-idempotency-key-binary.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
@@ -22,6 +23,7 @@ export const MIGRATIONS = [
   CallbackNamespace1798000001000,
   LongTasks1799000000000,
   IdempotencyKeys1800000000000,
+  IdempotencyKeyBinary1800000001000,
 ];
 
 /**

@@ -10,7 +10,8 @@ const SECRET_SCHEME = 'X-Signature';
  * TW2\nAPP_ID\nMETHOD\nPATH?QUERY\nTIMESTAMP\nNONCE\nhex SHA-256(body)). The app id and the secret are what the
  * user typed in the Authorize dialog (its X-App-Id and X-Signature fields); Swagger UI would send the typed
  * values as headers, so every header of the four is first removed, whatever happens next: the secret never
- * leaves the page. Without Web Crypto (crypto.subtle needs https or localhost) the request goes unsigned (a 401).
+ * leaves the page, and only a request to the page's own origin is signed (elsewhere a signature could be replayed
+ * here). Without Web Crypto (crypto.subtle needs https or localhost) the request goes unsigned (a 401).
  */
 const SIGNING_SCRIPT = `
 (function () {
@@ -33,7 +34,8 @@ const SIGNING_SCRIPT = `
     var url = new URL(req.url, window.location.href);
     var appId = typed(${JSON.stringify(APP_ID_SCHEME)});
     var secret = typed(${JSON.stringify(SECRET_SCHEME)});
-    if (!url.pathname.startsWith('/api/') || !appId || !secret) return req;
+    var here = url.origin === window.location.origin; // a signature is a credential: only for this server
+    if (!here || !url.pathname.startsWith('/api/') || !appId || !secret) return req;
     if (!window.crypto || !window.crypto.subtle) {
       console.error('Tickwheel: cannot sign: Web Crypto needs https or http://localhost; the request goes unsigned');
       return req;

@@ -47,7 +47,10 @@ describe('Idempotency-Key routes', () => {
     expect(parseIdempotencyKey('8e03978e-40d5-43e8-bc93-6894a57f9324')).toBe('8e03978e-40d5-43e8-bc93-6894a57f9324');
     expect(parseIdempotencyKey('"abc def"')).toBe('abc def');
     expect(parseIdempotencyKey('x'.repeat(255))).toHaveLength(255);
-    for (const bad of ['', 'x'.repeat(256), 'caf\u00e9', 'a\u0000b', '"unterminated', '""', `"${'x'.repeat(256)}"`]) {
+    expect(parseIdempotencyKey(['only-one'])).toBe('only-one');
+    const twoHeaders = ['a', 'b']; // two Idempotency-Key headers: not the key 'a, b'
+    const tooLong = 'x'.repeat(256);
+    for (const bad of ['', tooLong, 'caf\u00e9', 'a\u0000b', '"unterminated', '""', `"${tooLong}"`, twoHeaders]) {
       let err: unknown;
       try {
         parseIdempotencyKey(bad);

@@ -63,11 +63,16 @@ const QUOTED = /^"([\x20\x21\x23-\x5b\x5d-\x7e]{1,255})"$/;
 
 /**
  * The key of an `Idempotency-Key` header: 1-255 printable ASCII characters, sent bare or as the draft's
- * structured-field string (`"…"`, whose quotes are not part of the key).
- * @throws ValidationError(`Idempotency-Key`) for anything else (empty, too long, a control or non-ASCII byte).
+ * structured-field string (`"…"`, whose quotes are not part of the key). `raw` is the header's values, one per
+ * header line (Node's `headersDistinct`): two lines are refused, not joined into the key `a, b`.
+ * @throws ValidationError(`Idempotency-Key`) for anything else (empty, too long, a control or non-ASCII byte,
+ * the header twice).
  */
 export function parseIdempotencyKey(raw: string | string[]): string {
-  const value = Array.isArray(raw) ? raw.join(', ') : raw;
+  if (Array.isArray(raw) && raw.length > 1) {
+    throw new ValidationError(IDEMPOTENCY_KEY_HEADER, 'Idempotency-Key must be sent once');
+  }
+  const value = Array.isArray(raw) ? (raw[0] ?? '') : raw;
   const quoted = QUOTED.exec(value);
   if (quoted) return quoted[1];
   if (PRINTABLE.test(value) && !value.startsWith('"')) return value;

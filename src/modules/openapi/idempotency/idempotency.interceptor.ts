@@ -54,7 +54,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (ctx.getType() !== 'http') return next.handle();
     const req = ctx.switchToHttp().getRequest<SignedRequest>();
-    const raw = req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+    const raw = req.headersDistinct[IDEMPOTENCY_KEY_HEADER.toLowerCase()]; // one value per header line
     if (raw === undefined) return next.handle();
     const route = routeOf(req.method, ctx.getClass(), ctx.getHandler());
     const refusal = UNKEYED_ROUTES.get(route);

@@ -7,6 +7,7 @@ import { CronExpressionParser, type CronExpression } from 'cron-parser';
 import { ErrorCode, SchedulerError, ValidationError } from '../../../common/index.js';
 import type { DayRule } from './cron-days.js';
 import { CronEvaluator } from './cron-evaluator.js';
+import { canonicalZone } from './zone-timeline.js';
 
 /** Longest accepted cron expression, in characters. */
 export const MAX_CRON_LENGTH = 255;
@@ -137,8 +138,9 @@ function compileCron(expr: string, timeZone: string): CompiledCron {
   return cron;
 }
 
-function compileFresh(expr: string, timeZone: string): CompiledCron {
-  validateTimeZone(timeZone);
+function compileFresh(expr: string, spelled: string): CompiledCron {
+  validateTimeZone(spelled);
+  const timeZone = canonicalZone(spelled); // the parser's (luxon's) zone caches see each zone once
   const fields = splitFields(expr);
   const [, min, hour, dom] = fields;
   const hasW = dom.includes('W');

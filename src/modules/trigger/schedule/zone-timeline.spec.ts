@@ -1,4 +1,5 @@
-import { ZoneTimeline } from './zone-timeline.js';
+import { cronEvaluatorOf } from './cron-schedule.js';
+import { canonicalZone, ZoneTimeline } from './zone-timeline.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const wall = (fields: string) => Date.parse(`${fields}Z`);
@@ -10,6 +11,20 @@ describe(ZoneTimeline.name, () => {
     expect(ZoneTimeline.of('Asia/Kathmandu').offsetAt(ms('2026-01-01T00:00:00Z'))).toBe(5.75 * HOUR);
     expect(ZoneTimeline.of('America/St_Johns').offsetAt(ms('2026-01-01T00:00:00Z'))).toBe(-3.5 * HOUR);
     expect(ZoneTimeline.of('Australia/Lord_Howe').offsetAt(ms('2026-01-01T00:00:00Z'))).toBe(11 * HOUR);
+  });
+
+  it('should share one timeline among the spellings of a zone (case variants are unbounded, zones are not)', () => {
+    const sut = ZoneTimeline.of('America/New_York');
+    expect(ZoneTimeline.of('america/new_york')).toBe(sut);
+    expect(ZoneTimeline.of('AMERICA/NEW_YORK')).toBe(sut);
+    expect(ZoneTimeline.of('utc')).toBe(ZoneTimeline.of('UTC'));
+    const before = ZoneTimeline.zonesKept();
+    for (let n = 0; n < 5000; n++)
+      ZoneTimeline.of([...'america/chicago'].map((c, i) => ((n >> i) & 1 ? c.toUpperCase() : c)).join(''));
+    expect(ZoneTimeline.zonesKept()).toBeLessThanOrEqual(before + 1);
+    expect(canonicalZone('america/NEW_YORK')).toBe('America/New_York');
+    expect(() => canonicalZone('Nowhere/Atlantis')).toThrow(RangeError);
+    expect(cronEvaluatorOf('0 0 * * *', 'AMERICA/new_york').timeline).toBe(sut);
   });
 
   it('should split a window at the transition second when the day has a clock change (Lord Howe, April 2026)', () => {

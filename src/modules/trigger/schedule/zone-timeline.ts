@@ -49,6 +49,23 @@ export class OffsetWindow {
   }
 }
 
+const SPELLINGS_KEPT = 2_000;
+const canonicalBySpelling = new Map<string, string>();
+
+/**
+ * The canonical name of an IANA zone (`America/New_York` for `america/NEW_YORK`): per-zone state is keyed by it,
+ * since Intl accepts unboundedly many spellings (issue 14 attack). Memoised, SPELLINGS_KEPT at most. @throws RangeError
+ */
+export function canonicalZone(zone: string): string {
+  let canonical = canonicalBySpelling.get(zone);
+  if (canonical === undefined) {
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    if (canonicalBySpelling.size >= SPELLINGS_KEPT) canonicalBySpelling.clear();
+    canonicalBySpelling.set(zone, canonical);
+  }
+  return canonical;
+}
+
 /** Offsets of one zone. Construct through {@link ZoneTimeline.of}, which validates nothing: pass a known zone. */
 export class ZoneTimeline {
   private static readonly byZone = new Map<string, ZoneTimeline>();
@@ -60,14 +77,20 @@ export class ZoneTimeline {
     this.fmt = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
   }
 
-  /** The (shared) timeline of `zone`. */
+  /** The (shared) timeline of `zone`, however spelled ({@link canonicalZone}). @throws RangeError */
   static of(zone: string): ZoneTimeline {
-    let timeline = ZoneTimeline.byZone.get(zone);
+    const canonical = canonicalZone(zone);
+    let timeline = ZoneTimeline.byZone.get(canonical);
     if (!timeline) {
-      timeline = new ZoneTimeline(zone);
-      ZoneTimeline.byZone.set(zone, timeline);
+      timeline = new ZoneTimeline(canonical);
+      ZoneTimeline.byZone.set(canonical, timeline);
     }
     return timeline;
+  }
+
+  /** How many zones have a timeline (for tests: stays within the zones Intl knows). */
+  static zonesKept(): number {
+    return ZoneTimeline.byZone.size;
   }
 
   /** UTC offset at instant `ms`, in ms (positive east of Greenwich). */
