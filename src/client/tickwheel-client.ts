@@ -53,8 +53,7 @@ export class TickwheelClient {
   }
 
   /**
-   * Signed request. `path` includes the query, e.g. `/api/jobs?limit=10`; signed as fetch sends it (URL-normalised).
-   * `extraHeaders` (say an Idempotency-Key) are sent too, the four signing headers always being this client's own.
+   * Signed request (path with query, signed as fetch sends it) plus `extraHeaders`, e.g. an Idempotency-Key.
    * @throws Error when `path` would leave the base URL's origin (`//host/...`): nothing is sent.
    */
   async request<T = unknown>(
