@@ -669,6 +669,7 @@ export interface components {
         | 'HANDLER_NOT_FOUND'
         | 'IDEMPOTENCY_KEY_REUSED'
         | 'IDEMPOTENCY_IN_PROGRESS'
+        | 'TOO_MANY_IDEMPOTENCY_KEYS'
         | 'INTERNAL'
         | 'HTTP';
       /**
@@ -1999,7 +2000,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -2121,7 +2122,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -2550,7 +2551,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -2662,7 +2663,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -2898,7 +2899,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -3024,7 +3025,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -3147,7 +3148,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -3270,7 +3271,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -3397,7 +3398,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED), or the job owner's cap on unfinished tasks and fires (code TOO_MANY_UNFINISHED, nothing was written). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED), or the job owner's cap on unfinished tasks and fires (code TOO_MANY_UNFINISHED, nothing was written). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -3523,7 +3524,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED), or the job owner's cap on unfinished tasks and fires (code TOO_MANY_UNFINISHED, nothing was written). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED), or the job owner's cap on unfinished tasks and fires (code TOO_MANY_UNFINISHED, nothing was written). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -3647,7 +3648,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -3770,7 +3771,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -4629,7 +4630,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -4972,7 +4973,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -5188,7 +5189,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */

@@ -57,6 +57,8 @@ export interface AppConfig {
   signatureWindowMs: number;
   /** How long an Idempotency-Key and its stored answer are kept, ms (docs/api.md "Idempotency"). */
   idempotencyKeyTtlMs: number;
+  /** Most Idempotency-Keys an app holds at once (IDEMPOTENCY_KEYS_PER_APP). */
+  idempotencyKeysPerApp: number;
   /** Tokens per second of each app's bucket, for clients without their own `rate_limit`; 0 = unlimited. */
   rateLimitPerSecond: number;
   /** Per-app bucket size (the burst), for clients without their own `rate_burst`. */

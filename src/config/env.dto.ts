@@ -410,4 +410,15 @@ export class EnvDto {
   @Min(3_600_000)
   @Max(2_592_000_000)
   IDEMPOTENCY_KEY_TTL_MS?: number;
+
+  /**
+   * Most Idempotency-Keys one app may hold at once (docs/api.md "Idempotency"): its stored answers are bounded by
+   * this times the largest answer; past it a new key is a 429 until older ones expire.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(1_000_000)
+  IDEMPOTENCY_KEYS_PER_APP?: number;
 }

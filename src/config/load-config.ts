@@ -146,6 +146,7 @@ export function loadConfig(
     dueAlertAfterMs: dto.DUE_ALERT_AFTER_MS ?? 10_000,
     signatureWindowMs: dto.SIGNATURE_WINDOW_MS ?? 300_000,
     idempotencyKeyTtlMs: dto.IDEMPOTENCY_KEY_TTL_MS ?? 86_400_000,
+    idempotencyKeysPerApp: dto.IDEMPOTENCY_KEYS_PER_APP ?? 10_000,
     // Defaults and caps: the reasons are in docs/api.md "Rate limits" and docs/tenancy.md "Bounds per app".
     rateLimitPerSecond: dto.RATE_LIMIT_PER_SECOND ?? 100,
     rateLimitBurst: dto.RATE_LIMIT_BURST ?? 200,

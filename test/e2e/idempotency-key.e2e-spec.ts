@@ -42,7 +42,7 @@ describe.each<Shape>(['cluster', 'standalone'])('Idempotency-Key (%s)', (shape) 
   let b: TickwheelClient;
 
   beforeAll(async () => {
-    const env = { RATE_LIMIT_PER_SECOND: '0' };
+    const env = { RATE_LIMIT_PER_SECOND: '0', IDEMPOTENCY_KEYS_PER_APP: '100' }; // the smallest cap: see its test
     node = await startNode(shape === 'cluster' ? clusterEnv(namespace, env) : standaloneEnv(env));
     a = await signedClient(node);
     b = await signedClient(node);
@@ -218,6 +218,40 @@ describe.each<Shape>(['cluster', 'standalone'])('Idempotency-Key (%s)', (shape) 
     const taken = await keyed<Body>(a, key, 'POST', path);
     expect([taken.status, replayed(taken), taken.body.enabled]).toEqual([200, null, false]);
   }, 30_000);
+
+  it('should refuse a new key past IDEMPOTENCY_KEYS_PER_APP with a 429 that runs nothing; a held key still replays', async () => {
+    const c = await signedClient(node);
+    const j = await job(c);
+    const held = newKey();
+    const first = await keyed<Body>(c, held, 'POST', `/api/jobs/${j.id}/pause`);
+    expect(first.status).toBe(200);
+    await c.request('POST', `/api/jobs/${j.id}/resume`);
+    const now = Date.now();
+    const rows = Array.from({ length: 99 }, (_, i) => [
+      node.config.namespace,
+      c.appId,
+      `filler-${i}`,
+      'f'.repeat(64),
+      'POST /filler',
+      'DONE',
+      randomUUID(),
+      now,
+      now + 3_600_000,
+    ]);
+    await node.ds.query(
+      'INSERT INTO idempotency_key (namespace, app_id, idem_key, fingerprint, request, state, owner, started_at, ' +
+        `expires_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      rows.flat(),
+    );
+    const refused = await keyed<Body>(c, newKey(), 'POST', `/api/jobs/${j.id}/pause`);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'TOO_MANY_IDEMPOTENCY_KEYS', field: 'Idempotency-Key' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await c.request<Body>('GET', `/api/jobs/${j.id}`)).body.enabled).toBe(true); // nothing ran
+    const again = await keyed<Body>(c, held, 'POST', `/api/jobs/${j.id}/pause`);
+    expect([again.status, replayed(again)]).toEqual([200, 'true']);
+    expect((await c.request('POST', `/api/jobs/${j.id}/pause`)).status).toBe(200); // without a key: as always
+  });
 
   it('should forget a key once expired: the retention pass removes it and the key runs a new request', async () => {
     const key = newKey();

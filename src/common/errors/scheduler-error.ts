@@ -16,6 +16,7 @@ export enum ErrorCode {
   IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED',
   /** The first request of an Idempotency-Key is still running: 409 with Retry-After. */
   IDEMPOTENCY_IN_PROGRESS = 'IDEMPOTENCY_IN_PROGRESS',
+  TOO_MANY_IDEMPOTENCY_KEYS = 'TOO_MANY_IDEMPOTENCY_KEYS',
   INTERNAL = 'INTERNAL',
 }
 

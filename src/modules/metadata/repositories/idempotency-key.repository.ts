@@ -57,6 +57,15 @@ export class IdempotencyKeyRepository {
     }
   }
 
+  /** How many keys the app holds, expired ones not yet removed included (an index range of the unique key). */
+  async countForApp(namespace: string, appId: string): Promise<number> {
+    const [row] = (await this.ds.query('SELECT COUNT(*) AS n FROM idempotency_key WHERE namespace = ? AND app_id = ?', [
+      namespace,
+      appId,
+    ])) as Array<{ n: number | string }>;
+    return Number(row?.n ?? 0);
+  }
+
   /** The row of an app's key, or null. */
   find(namespace: string, appId: string, idemKey: string): Promise<IdempotencyKey | null> {
     return this.ds.getRepository(IdempotencyKey).findOneBy({ namespace, appId, idemKey });

@@ -17,6 +17,7 @@ const STATUS: Record<ErrorCode, number> = {
   [ErrorCode.HANDLER_NOT_FOUND]: 400,
   [ErrorCode.IDEMPOTENCY_KEY_REUSED]: 409,
   [ErrorCode.IDEMPOTENCY_IN_PROGRESS]: 409,
+  [ErrorCode.TOO_MANY_IDEMPOTENCY_KEYS]: 429,
   [ErrorCode.INTERNAL]: 500,
 };
 

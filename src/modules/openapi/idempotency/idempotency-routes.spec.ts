@@ -62,7 +62,7 @@ describe('Idempotency-Key routes', () => {
     }
   });
 
-  it('should document the header, the replay header and the 400/409 problems on keyed operations only', () => {
+  it('should document the header, the replay header and the 400/409/429 problems on keyed operations only', () => {
     const ok = () => ({ '200': { description: 'ok' } });
     const doc = {
       openapi: '3.0.0',
@@ -79,7 +79,8 @@ describe('Idempotency-Key routes', () => {
     const pause = op('/api/jobs/{id}/pause', 'post');
     expect(pause.parameters?.map((p) => p.name)).toEqual(['Idempotency-Key']);
     expect(Object.keys(pause.responses['200'].headers as object)).toEqual(['Idempotency-Replayed']);
-    expect(Object.keys(pause.responses).sort()).toEqual(['200', '400', '409']);
+    expect(Object.keys(pause.responses).sort()).toEqual(['200', '400', '409', '429']);
+    expect(pause.responses['429'].description).toContain('TOO_MANY_IDEMPOTENCY_KEYS');
     expect(pause.responses['409'].content).toHaveProperty(['application/problem+json']);
     expect(op('/api/jobs/{id}/pause', 'get').parameters).toBeUndefined();
     expect(op('/api/tasks', 'post').parameters).toBeUndefined();

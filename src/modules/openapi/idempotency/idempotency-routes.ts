@@ -94,6 +94,10 @@ const CONFLICT_DESCRIPTION =
   'Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the ' +
   'route keep their own codes.';
 
+const TOO_MANY_KEYS =
+  'code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past ' +
+  'IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works.';
+
 const BAD_KEY_DESCRIPTION =
   'A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not ' +
   'printable ASCII.';
@@ -148,6 +152,12 @@ export function documentIdempotency(doc: OpenAPIObject): void {
             schema: { type: 'integer' },
           },
         },
+      };
+      const limited = op.responses['429'];
+      op.responses['429'] = {
+        ...(limited ?? {}),
+        description: limited?.description ? `${String(limited.description)} Or: ${TOO_MANY_KEYS}` : TOO_MANY_KEYS,
+        content: problemContent(),
       };
     }
   }

@@ -95,6 +95,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (!first) await sleep(POLL_MS);
       claim.now = this.clock.now();
       claim.expiresAt = claim.now + this.config.idempotencyKeyTtlMs;
+      if (first) await this.checkRoom(claim, res);
       if (await this.keys.insert(claim)) return { run: claim };
       const row = await this.keys.find(claim.namespace, claim.appId, claim.idemKey);
       if (!row) continue; // released between the insert and the read: try again
@@ -122,6 +123,24 @@ export class IdempotencyInterceptor implements NestInterceptor {
         );
       }
     }
+  }
+
+  /**
+   * A new key needs room: an app holds at most IDEMPOTENCY_KEYS_PER_APP (concurrent first requests may pass it by
+   * a few). A key the app already holds (a replay) needs none.
+   * @throws SchedulerError(TOO_MANY_IDEMPOTENCY_KEYS), a 429 with Retry-After.
+   */
+  private async checkRoom(claim: KeyClaim, res: Response): Promise<void> {
+    const cap = this.config.idempotencyKeysPerApp;
+    if ((await this.keys.countForApp(claim.namespace, claim.appId)) < cap) return;
+    if (await this.keys.find(claim.namespace, claim.appId, claim.idemKey)) return;
+    res.setHeader('Retry-After', '60');
+    throw new SchedulerError(
+      ErrorCode.TOO_MANY_IDEMPOTENCY_KEYS,
+      `this app holds ${cap} Idempotency-Keys (IDEMPOTENCY_KEYS_PER_APP), each kept ` +
+        `${this.config.idempotencyKeyTtlMs} ms: retry later, or send the request without a key`,
+      IDEMPOTENCY_KEY_HEADER,
+    );
   }
 
   /** Runs the route holding the key: a 2xx answer is stored, an error releases the key. */
