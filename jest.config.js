@@ -57,6 +57,9 @@ if (tier && !projects.some((p) => p.displayName === tier))
 
 export default {
   maxWorkers: 2,
+  // ESM test files cannot be unloaded: a worker grew to 3.5 GB over a full run and crawled in GC near its heap
+  // limit, so the heavy suites that ran last timed out. A worker above this after a file is replaced.
+  workerIdleMemoryLimit: '1GB',
   testTimeout: 30000, // a global option: in a project's config Jest ignores it
   projects: tier ? projects.filter((p) => p.displayName === tier) : projects,
 };
