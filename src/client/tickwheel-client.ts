@@ -52,10 +52,6 @@ export class TickwheelClient {
     return this.opts.baseUrl;
   }
 
-  get appId(): string {
-    return this.opts.appId;
-  }
-
   /**
    * Signed request (path with query, signed as fetch sends it) plus `extraHeaders`, e.g. an Idempotency-Key.
    * @throws Error when `path` would leave the base URL's origin (`//host/...`): nothing is sent.

@@ -220,7 +220,8 @@ describe.each<Shape>(['cluster', 'standalone'])('Idempotency-Key (%s)', (shape) 
   }, 30_000);
 
   it('should refuse a new key past IDEMPOTENCY_KEYS_PER_APP with a 429 that runs nothing; a held key still replays', async () => {
-    const c = await signedClient(node);
+    const appId = `idem-cap-${++seq}-${randomUUID().slice(0, 8)}`;
+    const c = await signedClient(node, appId);
     const j = await job(c);
     const held = newKey();
     const first = await keyed<Body>(c, held, 'POST', `/api/jobs/${j.id}/pause`);
@@ -229,7 +230,7 @@ describe.each<Shape>(['cluster', 'standalone'])('Idempotency-Key (%s)', (shape) 
     const now = Date.now();
     const rows = Array.from({ length: 99 }, (_, i) => [
       node.config.namespace,
-      c.appId,
+      appId,
       `filler-${i}`,
       'f'.repeat(64),
       'POST /filler',
