@@ -1,11 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/index.js';
+import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL, type LiveNode } from '../coordination/index.js';
 import { JobInstance, JobInstanceRepository, JobInstanceStatus, RoutingStrategy } from '../metadata/index.js';
 import { Admission, type HandOff } from './admission/index.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { RoutingStrategies } from './routing/index.js';
+
+/** How often the leader pumps the delay queue (docs/dispatch.md "Delayed tasks"). */
+export const DELAY_PUMP_MS = 200;
 
 /** What one dispatch call did, by instance count. */
 export interface DispatchOutcome {
@@ -24,7 +27,7 @@ export interface StagedFire {
   id: string;
   /** The row's app: its id joins that app's list on the node (fair sharing). */
   appId: string;
-  /** Scheduled fire time, epoch ms. */
+  /** When its id is pushed, epoch ms: a fire's scheduled time, a delayed row's due time. */
   fireTime: number;
   nodeId: string | null;
 }
@@ -65,16 +68,20 @@ export class DispatchService implements HandOff {
     const out: DispatchOutcome = { dispatched: 0, delayed: 0, unroutable: 0, skipped: 0, waiting: 0 };
     const now = this.clock.now();
     const ready: JobInstance[] = [];
+    let soonest = Infinity;
     for (const row of rows) {
       if (row.status !== JobInstanceStatus.PENDING) {
         out.skipped++;
       } else if (row.dueAt > now) {
         await this.coordination.scheduleDelayed(row.id, row.dueAt);
+        soonest = Math.min(soonest, row.dueAt);
         out.delayed++;
       } else {
         ready.push(row);
       }
     }
+    // The leader's pump looks one stage lead ahead every DELAY_PUMP_MS: a row due sooner than that could be late.
+    if (soonest < now + this.config.triggerStageLeadMs + DELAY_PUMP_MS) this.wakePump();
     const admitted = await this.admission.admit(ready, now);
     out.waiting = ready.length - admitted.length;
     for (const group of groupBy(admitted, routeGroup).values()) {
@@ -88,6 +95,11 @@ export class DispatchService implements HandOff {
       out.skipped += group.length - won;
     }
     return out;
+  }
+
+  /** Asks the leader to pump the delay queue now (a hint: a lost one costs one pump interval). */
+  private wakePump(): void {
+    void this.coordination.publish(DELAY_DUE_CHANNEL, '').catch(() => undefined);
   }
 
   /**
@@ -108,6 +120,36 @@ export class DispatchService implements HandOff {
         }),
       );
     }
+  }
+
+  /**
+   * Stages delayed rows taken from the delay queue (docs/dispatch.md "Delayed tasks"): those still ahead are routed
+   * now and written DISPATCHED with `dispatchedAt` = their due time ({@link JobInstanceRepository.stageMany}), so
+   * only the push is left for then; rows due already are dispatched at once. @returns what the caller delivers at
+   * each due time ({@link deliver}): routed rows with their node, limited or unroutable rows with none.
+   */
+  async stageDelayed(rows: JobInstance[]): Promise<StagedFire[]> {
+    const now = this.clock.now();
+    const pending = rows.filter((r) => r.status === JobInstanceStatus.PENDING);
+    const due = pending.filter((r) => r.dueAt <= now);
+    const ahead = pending.filter((r) => r.dueAt > now);
+    if (due.length > 0) await this.dispatchRows(due);
+    await this.preRoute(ahead);
+    const staged: StagedFire[] = [];
+    const routed = groupBy(
+      ahead.filter((r) => r.status === JobInstanceStatus.DISPATCHED),
+      (r) => r.nodeId as string,
+    );
+    for (const [nodeId, group] of routed) {
+      const won = await this.instances.stageMany(
+        group.map((r) => r.id),
+        nodeId,
+        now,
+      );
+      for (const r of group) if (won.has(r.id)) staged.push(stagedFire(r, nodeId));
+    }
+    for (const r of ahead) if (r.status === JobInstanceStatus.PENDING) staged.push(stagedFire(r, null));
+    return staged;
   }
 
   /**
@@ -203,6 +245,11 @@ const KEYED: ReadonlySet<RoutingStrategy> = new Set([
   RoutingStrategy.CONSISTENT_HASH,
   RoutingStrategy.SHARDING_BROADCAST,
 ]);
+
+/** A delayed row as the leader holds it until its due time. */
+function stagedFire(row: JobInstance, nodeId: string | null): StagedFire {
+  return { id: row.id, appId: row.appId, fireTime: row.dueAt, nodeId };
+}
 
 /** Rows that one strategy call can route together: same handler, same routing strategy. */
 function routeGroup(row: JobInstance): string {

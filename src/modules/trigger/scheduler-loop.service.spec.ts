@@ -47,7 +47,7 @@ describe('SchedulerLoopService maintenance cadence', () => {
         passes.push(at);
         if (failAt.has(at)) throw new Error('database gone');
       },
-      pumpDelayed: async () => 0,
+      pumpDelayed: async () => [],
       setReporting: (on: boolean) => reporting.push(on),
     } as unknown as ReconcilerService;
     const detector = { check: async () => void checks.push(clock.now() - T0) } as unknown as DueDetectorService;

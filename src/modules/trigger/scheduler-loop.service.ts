@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { ReconcilerService, type StagedFire } from '../dispatch/index.js';
+import { DELAY_PUMP_MS, ReconcilerService, type StagedFire } from '../dispatch/index.js';
 import { type DueRef, JobDefinitionRepository, JobInstanceRepository } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { DueDetectorService } from './due-detector.service.js';
@@ -12,12 +12,11 @@ import { StagedTakeback } from './staged-takeback.js';
 import { WheelTimer } from './timing-wheel/index.js';
 import { TriggerService } from './trigger.service.js';
 
-const DELAY_PUMP_MS = 200;
 const WHEEL_SIZE = 512;
 const LOAD_PAGE = 5000;
 
-/** A job to fire (or stage) at its next fire time, or a staged fire to release. */
-type WheelItem = { kind: 'fire'; ref: DueRef } | { kind: 'release'; fire: StagedFire };
+/** A job to fire (or stage) at its next fire time, a staged fire to release, or a staged delayed row to push. */
+type WheelItem = { kind: 'fire'; ref: DueRef } | { kind: 'release' | 'deliver'; fire: StagedFire };
 
 /**
  * The leader's duties (docs/trigger.md "The leader's loop"): page scan into the timing wheel, firing worker,
@@ -78,9 +77,15 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.runAfterCurrent('load', () => this.load());
   }
 
-  /** Pumps the delay queue now: an executor queued an id due now. */
+  /** Pumps the delay queue now: an id due now or soon was queued. */
   pumpNow(): void {
-    this.runAfterCurrent('delay pump', () => this.reconciler.pumpDelayed());
+    this.runAfterCurrent('delay pump', () => this.pump());
+  }
+
+  /** Takes what is due within the stage lead out of the delay queue; staged rows wait on the wheel for their time. */
+  private async pump(): Promise<void> {
+    const staged = await this.reconciler.pumpDelayed(this.config.triggerStageLeadMs);
+    if (this.running) this.stage(staged, 'deliver');
   }
 
   /** Runs duty `name` now, or once more after the run in progress. */
@@ -116,7 +121,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.stopMaintaining = repeatEvery(this.clock, reconcileIntervalMs, () => void this.maintain());
     this.registry.addInterval(
       this.names[0],
-      setInterval(() => void this.guard('delay pump', () => this.reconciler.pumpDelayed()), DELAY_PUMP_MS),
+      setInterval(() => void this.guard('delay pump', () => this.pump()), DELAY_PUMP_MS),
     );
     this.registry.addInterval(
       this.names[1],
@@ -174,18 +179,30 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   }
 
   /**
-   * Puts the previous leader's staged, unstarted fires of the last MISFIRE_THRESHOLD_MS on this wheel; a
-   * double push is harmless (the claim is conditional). Older ones are the reconciler's.
+   * Puts the previous leader's staged, unstarted fires of the last MISFIRE_THRESHOLD_MS, and its staged delayed rows,
+   * on this wheel; a double push is harmless (the claim is conditional). Older fires are the reconciler's.
    */
   private async adoptStaged(): Promise<void> {
-    let after = { fireTime: this.clock.now() - this.config.misfireThresholdMs, id: '' };
+    const since = this.clock.now() - this.config.misfireThresholdMs;
+    let after = { fireTime: since, id: '' };
     for (;;) {
       const rows = await this.instances.findStaged(this.config.namespace, after, LOAD_PAGE);
       if (!this.running) return;
       this.stage(rows.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId })));
-      if (rows.length < LOAD_PAGE) return;
+      if (rows.length < LOAD_PAGE) break;
       const last = rows[rows.length - 1];
       after = { fireTime: last.fireTime, id: last.id };
+    }
+    let from = { dueAt: since, id: '' };
+    for (;;) {
+      const rows = await this.instances.findStagedDelayed(this.config.namespace, from, LOAD_PAGE);
+      if (!this.running) return;
+      this.stage(
+        rows.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.dueAt, nodeId: r.nodeId })),
+        'deliver',
+      );
+      if (rows.length < LOAD_PAGE) return;
+      from = { dueAt: rows[rows.length - 1].dueAt, id: rows[rows.length - 1].id };
     }
   }
 
@@ -197,37 +214,39 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.wheel.add(ref.id, ref.stage ? ref.next - this.config.triggerStageLeadMs : ref.next, { kind: 'fire', ref });
   }
 
-  /** Puts staged fires on the wheel at their fire time; due ones are released at once. */
-  private stage(fires: StagedFire[]): void {
+  /** Puts staged fires (or delayed rows) on the wheel at their time; due ones are released at once. */
+  private stage(fires: StagedFire[], kind: 'release' | 'deliver' = 'release'): void {
     const now = this.clock.now();
     const due = fires.filter((f) => f.fireTime <= now);
     for (const fire of fires)
-      if (fire.fireTime > now) this.wheel?.add(`release:${fire.id}`, fire.fireTime, { kind: 'release', fire });
-    this.releaseNow(due);
+      if (fire.fireTime > now) this.wheel?.add(`${kind}:${fire.id}`, fire.fireTime, { kind, fire });
+    this.releaseNow(due, kind);
   }
 
   /** The wheel's callback: queues fires to write, starts releases; never waits. */
   private onExpired(items: WheelItem[]): void {
     const refs: DueRef[] = [];
     const fires: StagedFire[] = [];
+    const delayed: StagedFire[] = [];
     for (const item of items) {
-      if (item.kind === 'release') fires.push(item.fire);
-      else refs.push(item.ref);
+      if (item.kind === 'fire') refs.push(item.ref);
+      else (item.kind === 'release' ? fires : delayed).push(item.fire);
     }
-    this.releaseNow(fires);
+    this.releaseNow(fires, 'release');
+    this.releaseNow(delayed, 'deliver');
     if (refs.length === 0) return;
     for (const r of refs) if (this.held.get(r.id) === heldKey(r)) this.held.delete(r.id);
     this.queue.push(...refs);
     this.kick();
   }
 
-  /** Starts one release; on failure the reconciler re-pushes. */
-  private releaseNow(fires: StagedFire[]): void {
+  /** Starts one release (fires) or delivery (delayed rows); on failure the reconciler re-pushes. */
+  private releaseNow(fires: StagedFire[], kind: 'release' | 'deliver'): void {
     if (fires.length === 0 || !this.running) return;
-    const p: Promise<void> = this.trigger
-      .release(fires)
+    const send = kind === 'release' ? this.trigger.release(fires) : this.trigger.deliverDelayed(fires);
+    const p: Promise<void> = send
       .catch((err: Error) =>
-        this.logger.error(`release of ${fires.length} fire(s) failed, left to the reconciler: ${err.message}`),
+        this.logger.error(`${kind} of ${fires.length} staged row(s) failed, left to the reconciler: ${err.message}`),
       )
       .finally(() => this.releasing.delete(p));
     this.releasing.add(p);

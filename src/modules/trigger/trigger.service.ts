@@ -93,6 +93,11 @@ export class TriggerService {
     for (const f of fires) this.metrics.triggerLatenessSeconds.observe(Math.max(0, released - f.fireTime) / 1000);
   }
 
+  /** Pushes staged delayed rows at their due time (docs/dispatch.md "Delayed tasks"); no fire, no lateness metric. */
+  deliverDelayed(rows: StagedFire[]): Promise<void> {
+    return rows.length === 0 ? Promise.resolve() : this.dispatch.deliver(rows);
+  }
+
   /**
    * Removes a job's future staged fires inside `em`, **after** the job row's UPDATE/DELETE (that row lock
    * orders it against a firing page). A caller keeping the schedule must set next_fire_time to `earliest`.

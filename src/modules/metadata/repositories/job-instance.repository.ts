@@ -720,6 +720,67 @@ export class JobInstanceRepository {
     return changed;
   }
 
+  /**
+   * Stages delayed rows (docs/dispatch.md "Delayed tasks"): PENDING→DISPATCHED to `nodeId` with `dispatched_at` =
+   * `due_at`, only while PENDING and still due after `now` (epoch ms), one UPDATE per 1,000; a deadlock is retried
+   * for 30 ms. Nothing is pushed: the leader pushes the ids at their due time. @returns the ids this call staged.
+   */
+  async stageMany(ids: string[], nodeId: string, now: number): Promise<Set<string>> {
+    assertTransition(S.PENDING, S.DISPATCHED);
+    const won = new Set<string>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const part = ids.slice(i, i + 1000);
+      const res = await withDbRetry(
+        () =>
+          runStatement(
+            this.ds,
+            undefined,
+            `UPDATE job_instance SET status = ?, node_id = ?, dispatched_at = due_at, updated_at = ?
+             WHERE id IN (${marks(part.length)}) AND status = ? AND due_at > ?`,
+            [S.DISPATCHED, nodeId, now, ...part, S.PENDING, now],
+          ),
+        30,
+      );
+      if (res.affected === part.length) {
+        for (const id of part) won.add(id);
+        continue;
+      }
+      const rows: Array<{ id: string }> = await this.repo.manager.query(
+        `SELECT id FROM job_instance WHERE id IN (${marks(part.length)}) AND status = ? AND node_id = ?
+           AND dispatched_at = due_at AND updated_at = ?`,
+        [...part, S.DISPATCHED, nodeId, now],
+      );
+      for (const r of rows) won.add(r.id);
+    }
+    return won;
+  }
+
+  /**
+   * Staged delayed rows (written ahead by {@link stageMany}: `dispatched_at` = `due_at` > `created_at`, not started)
+   * due after `after`, keyset-paged by (due_at, id), for a new leader to push at their due time. Scans the
+   * DISPATCHED rows of the status index only.
+   */
+  findStagedDelayed(
+    namespace: string,
+    after: { dueAt: number; id: string },
+    limit: number,
+  ): Promise<Array<Pick<JobInstance, 'id' | 'appId' | 'nodeId' | 'dueAt'>>> {
+    return this.repo
+      .createQueryBuilder('i')
+      .select(['i.id', 'i.appId', 'i.nodeId', 'i.dueAt'])
+      .where('i.namespace = :namespace AND i.status = :s AND i.trigger_source <> :src', {
+        namespace,
+        s: S.DISPATCHED,
+        src: TriggerSource.SCHEDULE,
+      })
+      .andWhere('i.started_at IS NULL AND i.dispatched_at = i.due_at AND i.due_at > i.created_at')
+      .andWhere('(i.due_at > :t OR (i.due_at = :t AND i.id > :id))', { t: after.dueAt, id: after.id })
+      .orderBy('i.due_at', 'ASC')
+      .addOrderBy('i.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
   private hydrate(raw: unknown): JobInstance {
     const from = raw as Record<string, unknown>;
     const row = new JobInstance() as unknown as Record<string, unknown>;
