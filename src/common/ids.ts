@@ -1,6 +1,37 @@
+import { randomFillSync } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 
-/** New primary key: a 36-character UUIDv7 (RFC 9562), time-ordered so InnoDB inserts stay append-mostly. */
+/** Random bytes drawn at once: the uuid package asks Web Crypto for 16 bytes per id, ~21 µs each on Node 20. */
+const POOL_BYTES = 4096;
+const pool = new Uint8Array(POOL_BYTES);
+let taken = POOL_BYTES;
+/** The last id's millisecond and sequence: ids of one process stay strictly ordered, as the package's own state keeps them. */
+const last = { msecs: -Infinity, seq: 0 };
+
+/** 16 fresh random bytes from the pool (refilled from the CSPRNG when spent); never handed out twice. */
+function random16(): Uint8Array {
+  if (taken + 16 > POOL_BYTES) {
+    randomFillSync(pool);
+    taken = 0;
+  }
+  taken += 16;
+  return pool.subarray(taken - 16, taken);
+}
+
+/**
+ * New primary key: a 36-character UUIDv7 (RFC 9562 §5.7), time-ordered so InnoDB inserts stay append-mostly; within
+ * one millisecond a 31-bit sequence, randomly seeded per millisecond, keeps a process's ids increasing (RFC 9562
+ * §6.2 method 1); the sequence wrapping moves on to the next millisecond.
+ */
 export function newId(): string {
-  return uuidv7();
+  const random = random16();
+  const now = Date.now();
+  if (now > last.msecs) {
+    last.msecs = now;
+    last.seq = ((random[6] & 0x7f) << 24) | (random[7] << 16) | (random[8] << 8) | random[9];
+  } else {
+    last.seq = (last.seq + 1) | 0;
+    if (last.seq === 0) last.msecs++;
+  }
+  return uuidv7({ random, msecs: last.msecs, seq: last.seq });
 }
