@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 const POOL_BYTES = 4096;
 const pool = new Uint8Array(POOL_BYTES);
 let taken = POOL_BYTES;
-/** The last id's millisecond and sequence: ids of one process stay strictly ordered, as the package's own state keeps them. */
+/** The last id's millisecond and sequence: one process's ids stay strictly ordered. */
 const last = { msecs: -Infinity, seq: 0 };
 
 /** 16 fresh random bytes from the pool (refilled from the CSPRNG when spent); never handed out twice. */
