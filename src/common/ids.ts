@@ -5,10 +5,9 @@ import { v7 as uuidv7 } from 'uuid';
 const POOL_BYTES = 4096;
 const pool = new Uint8Array(POOL_BYTES);
 let taken = POOL_BYTES;
-/** The last id's millisecond and sequence: one process's ids stay strictly ordered. */
 const last = { msecs: -Infinity, seq: 0 };
 
-/** 16 fresh random bytes from the pool (refilled from the CSPRNG when spent); never handed out twice. */
+/** 16 random bytes never handed out before (the pool is refilled from the CSPRNG when spent). */
 function random16(): Uint8Array {
   if (taken + 16 > POOL_BYTES) {
     randomFillSync(pool);
@@ -19,9 +18,8 @@ function random16(): Uint8Array {
 }
 
 /**
- * New primary key: a 36-character UUIDv7 (RFC 9562 §5.7), time-ordered so InnoDB inserts stay append-mostly; within
- * one millisecond a 31-bit sequence, randomly seeded per millisecond, keeps a process's ids increasing (RFC 9562
- * §6.2 method 1); the sequence wrapping moves on to the next millisecond.
+ * New primary key: a 36-character UUIDv7 (RFC 9562 §5.7), time-ordered so InnoDB inserts stay append-mostly; a
+ * 31-bit sequence seeded randomly per millisecond keeps one process's ids increasing (§6.2 method 1).
  */
 export function newId(): string {
   const random = random16();
