@@ -6,6 +6,7 @@ import { MetricsService } from '../../observability/index.js';
 import { builtinHandlers } from '../execution.module.js';
 import { HandlerRegistry } from '../handler-registry.service.js';
 import type { JobContext } from '../job-context.js';
+import { checkBuiltinParams } from './builtin-params.js';
 import { NoopJobHandler, parseNoopParams } from './noop.handler.js';
 import { measuredAsync } from '../../../../test/utils/measured.js';
 
@@ -70,6 +71,32 @@ describe('NoopJobHandler', () => {
     expect(() => parseNoopParams({ progress: 'yes' })).toThrow(/must be a boolean/);
     expect(() => parseNoopParams({ checkpoint: 1 })).toThrow(expect.objectContaining({ field: 'params.checkpoint' }));
     expect(parseNoopParams({ progress: true, x: 'ignored' })).toEqual({ progress: true, checkpoint: false });
+  });
+
+  it('should refuse a sleepMs that is not an integer from 0 to 60,000 on submit, naming the field', () => {
+    for (const bad of [-1, 60_001, 1.5, '10', null, Number.NaN])
+      expect(() => checkBuiltinParams('noop', { sleepMs: bad })).toThrow(
+        expect.objectContaining({ field: 'params.sleepMs' }),
+      );
+    expect(parseNoopParams({ sleepMs: 0 })).toEqual({ sleepMs: 0, progress: false, checkpoint: false });
+    expect(parseNoopParams({ sleepMs: 60_000 }).sleepMs).toBe(60_000);
+  });
+
+  it('should wait sleepMs before it succeeds', async () => {
+    const ctx = { params: { sleepMs: 60 }, signal: new AbortController().signal } as unknown as JobContext;
+    const t = performance.now();
+    expect(await new NoopJobHandler().execute(ctx)).toEqual({ ok: true });
+    expect(performance.now() - t).toBeGreaterThanOrEqual(55); // timers may fire a ms early on some clocks
+  });
+
+  it('should end its sleep with an AbortError as soon as its signal fires', async () => {
+    const controller = new AbortController();
+    const ctx = { params: { sleepMs: 60_000 }, signal: controller.signal } as unknown as JobContext;
+    const t = performance.now();
+    const run = new NoopJobHandler().execute(ctx);
+    setTimeout(() => controller.abort(new Error('cancelled')), 20);
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+    expect(performance.now() - t).toBeLessThan(5_000);
   });
 
   it('should be registered under the name noop with or without the other built-ins', async () => {
