@@ -13,7 +13,7 @@ import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
 import { cleanupCase, createApiClient } from './lib/dispatch-db.mjs';
 import { freePort, prepareProduct, startProduct } from './lib/proc.mjs';
-import { distribution, fmt, parseArgs, printTable } from './lib/stats.mjs';
+import { distribution, fmt, parseBenchArgs, printTable } from './lib/stats.mjs';
 import { submitBatch } from './lib/submit.mjs';
 import { startCallbackReceiver } from './lib/callback-receiver.mjs';
 
@@ -21,7 +21,7 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HELP = `npm run bench:callbacks -- [--n 10000] [--rate 0] [--receivers 10] [--cases live,dead] [--batch-size 1000]
   [--timeout 300] [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep]
   [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
-const args = parseArgs(
+const args = parseBenchArgs(
   {
     n: 10000,
     rate: 0,
@@ -30,19 +30,10 @@ const args = parseArgs(
     'batch-size': 1000,
     timeout: 300,
     env: '',
-    source: 'auto',
-    json: false,
-    keep: false,
-    help: false,
-    db: process.env.BENCH_DB_URL ?? 'mysql://root@127.0.0.1:3306/test',
-    redis: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
   },
   process.argv.slice(2),
+  HELP,
 );
-if (args.help) {
-  console.log(HELP);
-  process.exit(0);
-}
 const log = (s) => (args.json ? process.stderr : process.stdout).write(`${s}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const NODE_PREFIX = `benchc-${process.pid}-`;

@@ -83,11 +83,12 @@ export async function waitFinished(
 /**
  * Every task row of `appId`, and how many job_attempt rows each has.
  * @returns {Promise<Array<{requestId: string, id: string, status: string, attempt: number, nodeId: string|null,
- *   createdAt: number, dispatchedAt: number|null, startedAt: number|null, finishedAt: number|null, attempts: number}>>}
+ *   createdAt: number, dispatchedAt: number|null, startedAt: number|null, finishedAt: number|null, dueAt: number,
+ *   attempts: number}>>}
  */
 export async function readTasks(pool, appId) {
   const [rows] = await pool.query(
-    `SELECT i.id, i.request_id, i.status, i.attempt, i.node_id, i.created_at, i.dispatched_at, i.started_at, i.finished_at,
+    `SELECT i.id, i.request_id, i.status, i.attempt, i.node_id, i.created_at, i.dispatched_at, i.started_at, i.finished_at, i.due_at,
             (SELECT COUNT(*) FROM job_attempt a WHERE a.instance_id = i.id) AS attempts
        FROM job_instance i WHERE i.app_id = ?`,
     [appId],
@@ -103,6 +104,7 @@ export async function readTasks(pool, appId) {
     dispatchedAt: num(r.dispatched_at),
     startedAt: num(r.started_at),
     finishedAt: num(r.finished_at),
+    dueAt: Number(r.due_at),
     attempts: Number(r.attempts),
   }));
 }

@@ -10,6 +10,31 @@ export function allCpuMsPerTask(r) {
 }
 
 /**
+ * The server-work columns of a case's row: MariaDB statements, commits, fsyncs, reads and Redis calls per task.
+ * @param {ReturnType<import('./dispatch-db.mjs').perTask>} p
+ * @returns {Record<string, string>}
+ */
+export function serverWorkColumns(p) {
+  const d = p.db;
+  return {
+    'SQL stmts': fmt(d.Questions, 1),
+    SELECT: fmt(d.Com_select, 1),
+    INSERT: fmt(d.Com_insert, 2),
+    UPDATE: fmt(d.Com_update, 2),
+    'handler commits': fmt(d.Handler_commit, 1),
+    fsyncs: fmt(d.Innodb_data_fsyncs, 2),
+    'log writes': fmt(d.Innodb_log_writes, 2),
+    'index reads': fmt(d.Handler_read_key + d.Handler_read_next, 1),
+    'rows scanned': fmt(d.Handler_read_rnd_next, 1),
+    'Redis calls': fmt(p.redisCallsPerTask, 1),
+    'top Redis commands (calls/task)': p.redis
+      .slice(0, 7)
+      .map((c) => `${c.cmd} ${fmt(c.perTask, 2)}`)
+      .join(', '),
+  };
+}
+
+/**
  * Prints the per-case tables: throughput and latency, CPU per process, and server work per task.
  * @param {Record<string, any>} report the bench report (results[] from runCase)
  * @param {(s: string) => void} log
@@ -76,27 +101,7 @@ export function printDispatchResults(report, log) {
     "Server work per task (global counters, so anything else on the shared servers counts too; the bench's own polls are taken off):",
   );
   printTable(
-    R.map((r) => {
-      const d = r.perTask.db;
-      return {
-        executors: r.executors,
-        submit: modeName(r.mode),
-        'SQL stmts': fmt(d.Questions, 1),
-        SELECT: fmt(d.Com_select, 1),
-        INSERT: fmt(d.Com_insert, 2),
-        UPDATE: fmt(d.Com_update, 2),
-        'handler commits': fmt(d.Handler_commit, 1),
-        fsyncs: fmt(d.Innodb_data_fsyncs, 2),
-        'log writes': fmt(d.Innodb_log_writes, 2),
-        'index reads': fmt(d.Handler_read_key + d.Handler_read_next, 1),
-        'rows scanned': fmt(d.Handler_read_rnd_next, 1),
-        'Redis calls': fmt(r.perTask.redisCallsPerTask, 1),
-        'top Redis commands (calls/task)': r.perTask.redis
-          .slice(0, 7)
-          .map((c) => `${c.cmd} ${fmt(c.perTask, 2)}`)
-          .join(', '),
-      };
-    }),
+    R.map((r) => ({ executors: r.executors, submit: modeName(r.mode), ...serverWorkColumns(r.perTask) })),
     undefined,
     log,
   );

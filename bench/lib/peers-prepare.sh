@@ -1,8 +1,9 @@
 # Sourced by bench/peers-*.sh: copies the read-only ../shared/peers to /tmp/peers (refreshing the scripts,
 # keeping node_modules), runs `npm ci` there once per package-lock, and cd's into it; records Redis hz
 # (never changed) and defines `newest <name>` (the latest results/<name>-*.json).
-# Expects HERE (the bench/ directory) to be set; sets SRC, DEST and HZ.
-SRC="$(cd "$HERE/../../shared/peers" && pwd)"
+# Expects HERE (the bench/ directory) to be set; sets SRC, DEST and HZ. PEERS_SRC names another peers folder
+# (a git worktree has no ../shared beside it).
+SRC="$(cd "${PEERS_SRC:-$HERE/../../shared/peers}" && pwd)"
 DEST=/tmp/peers
 mkdir -p "$DEST"
 for f in "$SRC"/* "$SRC"/.gitignore; do cp -r "$f" "$DEST/"; done

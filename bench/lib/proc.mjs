@@ -6,7 +6,8 @@ import { join } from 'node:path';
 
 /** USER_HZ: /proc CPU figures are in these ticks per second (100 on Linux). */
 export const CLK_TCK = 100;
-const BUILD_ROOT = '/tmp/tickwheel-bench-build';
+/** Where snapshots are built; BENCH_BUILD_DIR gives a sitting its own (benches of other worktrees may run at once). */
+const BUILD_ROOT = process.env.BENCH_BUILD_DIR ?? '/tmp/tickwheel-bench-build';
 const SNAPSHOT_FILES = ['src', 'examples', 'ormconfig.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 function git(repo, args) {

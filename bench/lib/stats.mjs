@@ -94,3 +94,32 @@ export function parseArgs(defaults, argv) {
   }
   return out;
 }
+
+/**
+ * {@link parseArgs} with the flags every product bench takes (--source auto, --json, --keep, --help, --db, --redis;
+ * the servers default to BENCH_DB_URL / BENCH_REDIS_URL; `defaults` may override them); prints `help` and exits on
+ * --help.
+ * @param {Record<string, unknown>} defaults the bench's own flags
+ * @param {string[]} argv
+ * @param {string} help
+ * @returns {Record<string, any>}
+ */
+export function parseBenchArgs(defaults, argv, help) {
+  const args = parseArgs(
+    {
+      source: 'auto',
+      json: false,
+      keep: false,
+      help: false,
+      db: process.env.BENCH_DB_URL ?? 'mysql://root@127.0.0.1:3306/test',
+      redis: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      ...defaults,
+    },
+    argv,
+  );
+  if (args.help) {
+    console.log(help);
+    process.exit(0);
+  }
+  return args;
+}
