@@ -61,6 +61,24 @@ describe.each([
     expect(ok.status).toBe(202);
   });
 
+  it('should refuse a noop sleepMs that is not an integer from 0 to 60,000, naming params.sleepMs', async () => {
+    for (const [i, sleepMs] of [-1, 60_001, 2.5, '50'].entries())
+      await expect400(
+        'POST',
+        '/api/tasks',
+        { requestId: `s-${i}`, handler: 'noop', params: { sleepMs } },
+        'params.sleepMs',
+        /must be an integer from 0 to 60000/,
+      );
+    const ok = await client.request('POST', '/api/tasks', {
+      requestId: 's-ok',
+      handler: 'noop',
+      params: { sleepMs: 60_000 },
+      delayMs: 3_600_000,
+    });
+    expect(ok.status).toBe(202);
+  });
+
   it('should refuse an http url the egress policy refuses without DNS, in a task, a batch and a job (and accept a re-opened one)', async () => {
     // The test nodes run with EGRESS_ALLOW=*,127.0.0.1: 127.0.0.1 is re-opened, the rest of the refused set is not.
     const refused: Array<[string, RegExp]> = [
