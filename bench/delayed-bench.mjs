@@ -166,7 +166,7 @@ async function runCase(kind, product, pool, redis, secretKey) {
     result.productWarnLines = procs.reduce((s, p) => s + p.stats.warnLines, 0);
     const rows = await readTasks(pool, appId);
     const checks = analyzeTasks({ rows, requestIds: sub.requestIds, t0 });
-    for (const k of ['rows', 'statuses', 'missing', 'notSuccess', 'lost', 'doubled', 'ranTwice', 'perNode'])
+    for (const k of ['rows', 'statuses', 'missing', 'notSuccess', 'lost', 'doubled', 'ranTwice', 'perNode', 'run'])
       result[k] = checks[k];
     const l = latenessOf(rows, sub.requestIds, sub.intended);
     Object.assign(result, {

@@ -76,7 +76,7 @@ export function printDelayedResults(report, log) {
     );
     for (const r of burst)
       log(
-        `first start ${fmt(r.lateness.min)} ms after due (issue 15 target: within 20 ms)${r.distinctDue !== 1 ? `; WARNING: ${r.distinctDue} distinct due_at` : ''}`,
+        `first start ${fmt(r.lateness.min)} ms after due (issue 15 target: within 20 ms); handler run (finished_at − started_at) p50 ${fmt(r.run.p50)} ms, max ${fmt(r.run.max)} ms${r.distinctDue !== 1 ? `; WARNING: ${r.distinctDue} distinct due_at` : ''}`,
       );
   }
   log(
