@@ -13,15 +13,19 @@ import {
   coresBetween,
   cpuSnapshot,
   endCase,
+  removeProcFiles,
   envPairs,
   serverCounters,
   settle,
+  sqlSnapshots,
+  sqlTraceSince,
   startCluster,
   warmUp,
   withServers,
 } from './lib/cluster.mjs';
-import { beyondCapacity, latenessOf } from './lib/delayed-analyze.mjs';
+import { beyondCapacity, latenessBySecond, latenessOf } from './lib/delayed-analyze.mjs';
 import { printDelayedPeers, printDelayedResults } from './lib/delayed-report.mjs';
+import { printSqlTraces } from './lib/dispatch-report.mjs';
 import { loadNow, prepareProduct, runPeerScript, serverPids } from './lib/proc.mjs';
 import { parseBenchArgs } from './lib/stats.mjs';
 import { submitBatch } from './lib/submit.mjs';
@@ -30,7 +34,7 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HELP = `npm run bench:delayed -- [--cases spread,burst] [--n 10000] [--executors 2] [--min-delay 10000]
   [--max-delay 20000] [--batch-size 1000] [--burst-n 200] [--burst-sleep-ms 50] [--burst-delay 3000] [--warmup 500]
   [--quiet-wait 15] [--stall 60] [--timeout 300] [--poll-ms 200] [--env K=V,K=V] [--source auto|tree|head|dist]
-  [--json] [--keep] [--with-peers] [--peer-runs 1] [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
+  [--json] [--keep] [--sql-trace] [--with-peers] [--peer-runs 1] [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
 const args = parseBenchArgs(
   {
     cases: 'spread,burst',
@@ -48,6 +52,7 @@ const args = parseBenchArgs(
     timeout: 300,
     'poll-ms': 200,
     env: '',
+    'sql-trace': false,
     'with-peers': false,
     'peer-runs': 1,
   },
@@ -117,11 +122,20 @@ async function runCase(kind, product, pool, redis, secretKey) {
   active = { namespace, appId, nodePrefix: NODE_PREFIX, since: since - 120_000, procs, pool, redis };
   const n = kind === 'spread' ? args.n : args['burst-n'];
   log(`\n== ${kind}: ${n} delayed tasks, ${args.executors} executor(s), namespace ${namespace}`);
-  const result = { kind, n, executors: args.executors, slots: args.executors * CONCURRENCY, namespace, appId };
+  const trace = (role) => (args['sql-trace'] ? `/tmp/tickwheel-bench-sql-${process.pid}-${kind}-${role}` : null);
+  const result = {
+    kind,
+    mode: kind,
+    n,
+    executors: args.executors,
+    slots: args.executors * CONCURRENCY,
+    namespace,
+    appId,
+  };
   try {
     const { api, execs, client, port, bootS } = await startCluster(
       product,
-      { args, secretKey, namespace, appId, executors: args.executors, nodePrefix: NODE_PREFIX },
+      { args, secretKey, namespace, appId, executors: args.executors, nodePrefix: NODE_PREFIX, trace },
       procs,
     );
     log(
@@ -135,6 +149,7 @@ async function runCase(kind, product, pool, redis, secretKey) {
     const servers = serverPids();
     result.quiet = await settle(procs, servers, args['quiet-wait'], log);
     const counters0 = await serverCounters(pool, redis);
+    const sql0 = args['sql-trace'] ? await sqlSnapshots(procs, 1) : null;
     result.loadStart = loadNow();
     const cpu0 = cpuSnapshot(api, execs, servers);
     const t0 = Date.now();
@@ -156,6 +171,7 @@ async function runCase(kind, product, pool, redis, secretKey) {
     });
     const cpu1 = cpuSnapshot(api, execs, servers);
     const counters1 = await serverCounters(pool, redis);
+    if (sql0) result.sqlTrace = await sqlTraceSince(procs, sql0, n);
     result.loadEnd = loadNow();
     result.finished = done;
     if (!done.done) log(`   WARNING: ${done.left} tasks still unfinished`);
@@ -175,6 +191,7 @@ async function runCase(kind, product, pool, redis, secretKey) {
       dueSkew: l.dueSkew,
       distinctDue: l.distinctDue,
     });
+    if (kind === 'spread') result.bySecond = latenessBySecond(l.started, t0);
     if (kind === 'burst') Object.assign(result, beyondCapacity(l.started, result.slots, args['burst-sleep-ms']));
     log(
       `   lateness p50 ${l.lateness.p50} ms, p99 ${l.lateness.p99} ms, max ${l.lateness.max} ms; lost ${result.lost}, doubled ${result.doubled}`,
@@ -182,6 +199,7 @@ async function runCase(kind, product, pool, redis, secretKey) {
     return result;
   } finally {
     await endCase(active, args.keep, log);
+    removeProcFiles(procs);
     active = null;
   }
 }
@@ -214,6 +232,7 @@ async function main() {
   report.finishedAt = new Date().toISOString();
   report.loadAtEnd = loadNow().uptime;
   printDelayedResults(report, log);
+  printSqlTraces(report, log);
   if (report.peers?.error) log(`\npeers failed: ${report.peers.error}`);
   else if (report.peers) printDelayedPeers(report, log);
   if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

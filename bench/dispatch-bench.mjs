@@ -4,10 +4,9 @@
 // signed POST /api/tasks each (a bounded number in flight) or through POST /api/tasks/batch (1,000 per
 // request). Figures come from the rows in job_instance. See bench/README.md.
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyzeTasks, diffSqlTraces } from './lib/dispatch-analyze.mjs';
+import { analyzeTasks } from './lib/dispatch-analyze.mjs';
 import { perTask, readTasks, waitFinished } from './lib/dispatch-db.mjs';
 import {
   printDispatchPeers,
@@ -21,9 +20,11 @@ import {
   coresBetween,
   cpuSnapshot,
   endCase,
+  removeProcFiles,
   serverCounters,
   settle,
   sqlSnapshots,
+  sqlTraceSince,
   startCluster,
   warmUp,
   withServers,
@@ -161,13 +162,7 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
     });
     const cpu1 = cpuSnapshot(api, execs, servers);
     const counters1 = await serverCounters(pool, redis);
-    if (sql0) {
-      const sql1 = await sqlSnapshots(procs, 2);
-      result.sqlTrace = {
-        api: diffSqlTraces([sql0[0]], [sql1[0]], args.n),
-        executors: diffSqlTraces(sql0.slice(1), sql1.slice(1), args.n),
-      };
-    }
+    if (sql0) result.sqlTrace = await sqlTraceSince(procs, sql0, args.n);
     result.loadEnd = loadNow();
     result.rss = { api: [rss0.api, rssMb(api.pid)], executors: execs.map((e, i) => [rss0.executors[i], rssMb(e.pid)]) };
     result.finished = done;
@@ -207,11 +202,7 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
     return result;
   } finally {
     for (const p of procs) await p.stop();
-    for (const p of procs) {
-      if (p.profDir) rmSync(p.profDir, { recursive: true, force: true });
-      if (p.traceFile)
-        for (const f of ['.1', '.1.want', '.2', '.2.want']) rmSync(`${p.traceFile}${f}`, { force: true });
-    }
+    removeProcFiles(procs);
     await endCase(active, args.keep, log);
     active = null;
   }

@@ -1,12 +1,13 @@
 // The clustered shape the API benches run (bench:dispatch, bench:delayed): one ROLES=api,scheduler process and
 // E executor processes on the real MariaDB + Redis, CPU accounting of them and of the servers, the quiet-machine
 // guard, and Ctrl-C clean-up.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
+import { diffSqlTraces } from './dispatch-analyze.mjs';
 import { cleanupCase, createApiClient, dbCounters, redisCommandStats, waitFinished } from './dispatch-db.mjs';
 import { CLK_TCK, cpuTicks, freePort, loadNow, machineBusyTicks, startProduct } from './proc.mjs';
 
@@ -146,6 +147,26 @@ export async function sqlSnapshots(procs, seq) {
   return traced.map((p) =>
     existsSync(`${p.traceFile}.${seq}`) ? JSON.parse(readFileSync(`${p.traceFile}.${seq}`, 'utf8')) : null,
   );
+}
+
+/**
+ * SQL statements per task by shape since snapshot `before` ({@link sqlSnapshots} seq 1) of the api,scheduler
+ * process (`procs[0]`) and of the executors (the rest, summed).
+ */
+export async function sqlTraceSince(procs, before, tasks) {
+  const after = await sqlSnapshots(procs, 2);
+  return {
+    api: diffSqlTraces([before[0]], [after[0]], tasks),
+    executors: diffSqlTraces(before.slice(1), after.slice(1), tasks),
+  };
+}
+
+/** Deletes the --cpu-prof dirs and SQL trace files of stopped processes. */
+export function removeProcFiles(procs) {
+  for (const p of procs) {
+    if (p.profDir) rmSync(p.profDir, { recursive: true, force: true });
+    if (p.traceFile) for (const f of ['.1', '.1.want', '.2', '.2.want']) rmSync(`${p.traceFile}${f}`, { force: true });
+  }
 }
 
 /** Waits until GET /api/nodes lists `count` live executors advertising `noop`; returns their node ids. */

@@ -59,3 +59,25 @@ export function beyondCapacity(started, slots, handlerMs) {
     boundMaxMs: started.length ? bound(started.length - 1) : 0,
   };
 }
+
+/**
+ * Lateness p50 and max per second of due time, counted from `t0` (epoch ms): flat when the product keeps up, a
+ * ramp when tasks come due faster than they run (a backlog), a step when something stalled.
+ * @param {Array<{startedAt: number, dueAt: number}>} started
+ * @param {number} t0
+ * @returns {Array<{second: number, n: number, p50: number, max: number}>}
+ */
+export function latenessBySecond(started, t0) {
+  const buckets = new Map();
+  for (const s of started) {
+    const k = Math.floor((s.dueAt - t0) / 1000);
+    if (!buckets.has(k)) buckets.set(k, []);
+    buckets.get(k).push(s.startedAt - s.dueAt);
+  }
+  return [...buckets.keys()]
+    .sort((a, b) => a - b)
+    .map((second) => {
+      const d = distribution(buckets.get(second));
+      return { second, n: d.n, p50: d.p50, max: d.max };
+    });
+}

@@ -45,6 +45,10 @@ export function printDelayedResults(report, log) {
       log,
     );
   }
+  for (const r of spread)
+    log(
+      `lateness by second of due time after the submit start (s: p50/max ms): ${r.bySecond.map((b) => `${b.second}: ${fmt(b.p50)}/${fmt(b.max)}`).join(', ')}`,
+    );
   const burst = R.filter((r) => r.kind === 'burst');
   if (burst.length) {
     log(

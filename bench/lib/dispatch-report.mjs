@@ -1,7 +1,8 @@
 // Human-readable tables of the dispatch benchmark (ours, the peers from ../shared/peers, and the ratios).
 import { fmt, printTable } from './stats.mjs';
 
-const modeName = (m) => (m === 'single' ? 'single' : 'batch');
+/** A case's label after its executor count: the submit mode (bench:dispatch) or the case (bench:delayed). */
+const modeName = (m) => m;
 
 /** CPU ms per task of everything the case ran: product processes, mariadbd, redis and the bench's client. */
 export function allCpuMsPerTask(r) {
