@@ -2,7 +2,7 @@
 // flight, or POST /api/tasks/batch in chunks. Records every refusal instead of retrying, so a task that
 // was not accepted counts as not submitted (and, if it has no row, as lost). `--rate` sends single submits
 // open loop at a fixed rate and times each answer (submitAtRate).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { distribution } from './stats.mjs';
 
@@ -79,31 +79,12 @@ export async function submitBatch(client, tasks, size, inFlight) {
 }
 
 /**
- * HMAC-SHA256 of `secret` with its padded key blocks hashed once (RFC 2104): each message then costs two
- * hash copies and digests instead of a new Hmac with its key setup. Gives what createHmac gives.
- * @param {string} secret
- * @returns {(message: string) => string} hex HMAC of a message
- */
-export function hmacSha256Hex(secret) {
-  let key = Buffer.from(secret, 'utf8');
-  if (key.length > 64) key = createHash('sha256').update(key).digest();
-  const padded = (byte) => {
-    const block = Buffer.alloc(64, byte);
-    for (let i = 0; i < key.length; i++) block[i] ^= key[i];
-    return block;
-  };
-  const inner = createHash('sha256').update(padded(0x36));
-  const outer = createHash('sha256').update(padded(0x5c));
-  return (message) => outer.copy().update(inner.copy().update(message).digest()).digest('hex');
-}
-
-/**
  * Open-loop submit (`--rate`): sends task i at t0 + i / rate seconds, one signed POST /api/tasks each,
  * whatever is still in flight, and times each from the moment it is handed to the socket to the end of its
  * answer. The client is cheap on purpose, so that on a small machine it does not take the product's CPU:
- * node:http with keep-alive connections, bodies and their SHA-256 prepared before t0, the HMAC key set up
- * once ({@link hmacSha256Hex}), nonces from a random prefix and a counter. A send that is late (the harness
- * fell behind its schedule) is sent at once; `lagMs` says by how much.
+ * node:http with keep-alive connections, bodies and their SHA-256 prepared before t0, nonces from a random
+ * prefix and a counter (one Hmac per request: 2.3 µs here, cheaper than hashing prepared key pads, 3.2 µs).
+ * A send that is late (the harness fell behind its schedule) is sent at once; `lagMs` says by how much.
  * @param {{baseUrl: string, appId: string, secret: string}} target
  * @param {object[]} tasks bodies of POST /api/tasks
  * @param {number} rate requests per second
@@ -113,7 +94,7 @@ export function hmacSha256Hex(secret) {
 export async function submitAtRate(target, tasks, rate) {
   const url = new URL(target.baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const sign = hmacSha256Hex(target.secret);
+  const sign = (message) => createHmac('sha256', target.secret).update(message).digest('hex');
   const prep = tasks.map((t) => {
     const body = JSON.stringify(t);
     return { body, length: String(Buffer.byteLength(body)), hash: createHash('sha256').update(body).digest('hex') };
