@@ -1,8 +1,9 @@
 // Dispatch (throughput) benchmark of Tickwheel on the real MariaDB + Redis.  Run: npm run bench:dispatch [-- flags]
 // The clustered shape: one product process with ROLES=api,scheduler and E executor processes (ROLES=executor),
 // a fresh namespace and API client per case; N tasks with the built-in `noop` handler, submitted either one
-// signed POST /api/tasks each (a bounded number in flight) or through POST /api/tasks/batch (1,000 per
-// request). Figures come from the rows in job_instance. See bench/README.md.
+// signed POST /api/tasks each (a bounded number in flight, or open loop at --rate requests a second, timing
+// each answer) or through POST /api/tasks/batch (1,000 per request). Figures come from the rows in
+// job_instance. See bench/README.md.
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ import {
   printDispatchProfiles,
   printDispatchResults,
   printSqlTraces,
+  rateLine,
   ratios,
 } from './lib/dispatch-report.mjs';
 import {
@@ -32,10 +34,10 @@ import {
 import { loadNow, prepareProduct, rssMb, runPeerScript, serverPids } from './lib/proc.mjs';
 import { summariseProfile } from './lib/cpuprof.mjs';
 import { parseBenchArgs } from './lib/stats.mjs';
-import { submitBatch, submitSingle } from './lib/submit.mjs';
+import { submitAtRate, submitBatch, submitSingle } from './lib/submit.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const HELP = `npm run bench:dispatch -- [--n 20000] [--executors 1,2,4] [--modes single,batch] [--in-flight 50]
+const HELP = `npm run bench:dispatch -- [--n 20000] [--executors 1,2,4] [--modes single,batch] [--in-flight 50] [--rate 0]
   [--batch-size 1000] [--batch-in-flight 1] [--warmup 500] [--quiet-wait 15] [--stall 60] [--timeout 900] [--poll-ms 200]
   [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep] [--cpu-prof] [--sql-trace] [--progress [only]]
   [--with-peers] [--peers-only] [--peer-runs 1] [--peer-concurrency 10,100] [--peer-topologies inproc,2proc] [--pgboss true|false]
@@ -46,6 +48,7 @@ const args = parseBenchArgs(
     executors: [1, 2, 4],
     modes: 'single,batch',
     'in-flight': 50,
+    rate: 0,
     'batch-size': 1000,
     'batch-in-flight': 1,
     warmup: 500,
@@ -82,14 +85,19 @@ for (const m of MODES)
   if (m !== 'single' && m !== 'batch') throw new Error(`--modes: unknown mode '${m}' (single, batch)`);
 /** Progress goes to stderr when --json owns stdout. */
 const log = (s) => (args.json ? process.stderr : process.stdout).write(`${s}\n`);
+if (!(args.rate >= 0)) throw new Error(`--rate: '${args.rate}' (requests per second; 0 = closed loop)`);
 const NODE_PREFIX = `benchd-${process.pid}-`;
 
 /** The case in progress, so Ctrl-C (SIGINT/SIGTERM) can stop its processes and delete its rows. */
 let active = null;
 cleanUpOnSignal(() => active, args.keep);
 
-/** Submits `tasks` in `mode` and returns what the API answered. */
-function submit(client, mode, tasks) {
+/**
+ * Submits `tasks` in `mode` and returns what the API answered. `target` (appId, secret, baseUrl) given and
+ * --rate set: single submits go open loop at that rate (submitAtRate); warm-ups pass none.
+ */
+function submit(client, mode, tasks, target) {
+  if (mode === 'single' && target && args.rate > 0) return submitAtRate(target, tasks, args.rate);
   return mode === 'single'
     ? submitSingle(client, tasks, args['in-flight'])
     : submitBatch(client, tasks, args['batch-size'], args['batch-in-flight']);
@@ -116,7 +124,7 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
     n: args.n,
   };
   try {
-    const { api, execs, client, env, port, nodes, bootS } = await startCluster(
+    const { api, execs, client, env, port, nodes, bootS, target } = await startCluster(
       product,
       { args, secretKey, namespace, appId, executors, nodePrefix: NODE_PREFIX, prof, trace },
       procs,
@@ -141,7 +149,7 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
     result.loadStart = loadNow();
     const cpu0 = cpuSnapshot(api, execs, servers);
     const t0 = Date.now();
-    const sub = await submit(client, mode, tasks);
+    const sub = await submit(client, mode, tasks, target);
     const tSubmitted = Date.now();
     result.submit = {
       accepted: sub.accepted,
@@ -151,10 +159,12 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
       ms: tSubmitted - t0,
       perSec: args.n / ((tSubmitted - t0) / 1000),
       requestMs: sub.requestMs,
+      rate: sub.rate,
     };
     log(
       `   submitted ${sub.accepted}/${args.n} in ${(result.submit.ms / 1000).toFixed(1)} s (${Math.round(result.submit.perSec)}/s${sub.refused.length ? `, ${sub.refused.length} REFUSED` : ''}); waiting for the rest...`,
     );
+    if (sub.rate) log(`   ${rateLine(sub.rate)}`);
     const done = await waitFinished(pool, appId, t0, {
       everyMs: args['poll-ms'],
       stallS: args.stall,

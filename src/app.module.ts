@@ -34,9 +34,9 @@ export class AppModule {
     const imports: Array<DynamicModule | Type<unknown>> = [
       CoreModule.forConfig(config, opts.clock),
       EgressModule.forConfig(config),
-      LoggerModule.forRoot({
-        pinoHttp: { level: config.logLevel, autoLogging: false, quietReqLogger: true },
-      }),
+      // No per-request logger (forRoutes: none): nothing logs per request, no answer carries pino-http's reqId,
+      // and its child loggers and AsyncLocalStorage context cost every request CPU (bench/README.md).
+      LoggerModule.forRoot({ pinoHttp: { level: config.logLevel, autoLogging: false }, forRoutes: [] }),
       ObservabilityModule,
       TerminusModule,
       MetadataModule,

@@ -132,9 +132,10 @@ export async function startCluster(product, o, procs) {
     }),
   );
   const bootS = (Date.now() - t) / 1000;
-  const { client } = await createApiClient(product, env, o.appId, `http://127.0.0.1:${port}`);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const { client, secret } = await createApiClient(product, env, o.appId, baseUrl);
   const nodes = await waitExecutors(client, o.executors);
-  return { api, execs, client, env, port, nodes, bootS };
+  return { api, execs, client, env, port, nodes, bootS, target: { baseUrl, appId: o.appId, secret } };
 }
 
 /** Asks every traced process for snapshot number `seq` of its SQL counts (a `.want` file) and reads them. */

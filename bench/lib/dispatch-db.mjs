@@ -15,7 +15,7 @@ const UNFINISHED = ['PENDING', 'WAITING', 'DISPATCHED', 'RUNNING'];
  * @param {Record<string, string>} env DB_URL, REDIS_URL, TICKWHEEL_SECRET_KEY (the key the API process uses)
  * @param {string} appId 3-64 of [A-Za-z0-9_.-]
  * @param {string} baseUrl e.g. http://127.0.0.1:3000
- * @returns {Promise<{client: any, appId: string}>}
+ * @returns {Promise<{client: any, appId: string, secret: string}>}
  * @throws Error when create-app fails or prints no secret
  */
 export async function createApiClient(product, env, appId, baseUrl) {
@@ -32,7 +32,7 @@ export async function createApiClient(product, env, appId, baseUrl) {
   const { TickwheelClient } = await import(
     pathToFileURL(join(dirname(product.mainJs), 'client/tickwheel-client.js')).href
   );
-  return { client: new TickwheelClient({ baseUrl, appId, secret }), appId };
+  return { client: new TickwheelClient({ baseUrl, appId, secret }), appId, secret };
 }
 
 /**

@@ -43,7 +43,7 @@ export function serverWorkColumns(p) {
 export function printDispatchResults(report, log) {
   const A = report.args;
   log(
-    `\nTickwheel dispatch benchmark — product: ${report.product}; n=${fmt(A.n)} noop tasks per case${progressNote(A.progress)}; single = one signed POST /api/tasks per task, ${A['in-flight']} in flight; ` +
+    `\nTickwheel dispatch benchmark — product: ${report.product}; n=${fmt(A.n)} noop tasks per case${progressNote(A.progress)}; single = one signed POST /api/tasks per task, ${A.rate > 0 ? `open loop at ${A.rate}/s` : `${A['in-flight']} in flight`}; ` +
       `batch = POST /api/tasks/batch of ${A['batch-size']}, ${A['batch-in-flight']} in flight; Redis hz ${report.redisHz}`,
   );
   log(
@@ -106,6 +106,36 @@ export function printDispatchResults(report, log) {
     undefined,
     log,
   );
+  const rated = R.filter((r) => r.submit.rate);
+  if (rated.length) {
+    log('');
+    log(
+      'POST /api/tasks sent open loop (--rate): latency = client side, request handed to the socket -> answer read (ms); ' +
+        'late = how far behind its schedule a send went out (the harness); client µs = CPU of the bench process per request.',
+    );
+    printTable(
+      rated.map((r) => {
+        const x = r.submit.rate;
+        return {
+          executors: r.executors,
+          'rate req/s': fmt(x.target),
+          'sent/s': fmt(x.sentPerSec),
+          'answered/s': fmt(x.answeredPerSec),
+          held: x.held ? 'yes' : 'NO',
+          'POST p50': fmt(x.latencyMs.p50, 1),
+          'POST p99': fmt(x.latencyMs.p99, 1),
+          'POST max': fmt(x.latencyMs.max, 1),
+          'late p99': fmt(x.lagMs.p99, 1),
+          'late max': fmt(x.lagMs.max, 1),
+          'max in flight': fmt(x.maxInFlight),
+          'client µs/req': fmt(x.clientCpuUsPerRequest),
+          'api µs/req': fmt(r.cores.apiCpuSPer1000 * 1000),
+        };
+      }),
+      undefined,
+      log,
+    );
+  }
   for (const r of R) {
     const ok = r.lost === 0 && r.doubled === 0 && r.submit.refused === 0 && r.finished.done;
     log(
@@ -163,6 +193,16 @@ export function printDispatchProfiles(report, log) {
       ran,
     );
   }
+}
+
+/** One line on an open-loop submit (--rate): the rate asked and held, and the POST latency. */
+export function rateLine(x) {
+  return (
+    `rate ${fmt(x.target)}/s: sent ${fmt(x.sentPerSec)}/s, answered ${fmt(x.answeredPerSec)}/s (${x.held ? 'held' : 'NOT held'}); ` +
+    `POST p50 ${fmt(x.latencyMs.p50, 1)} ms p99 ${fmt(x.latencyMs.p99, 1)} ms max ${fmt(x.latencyMs.max, 1)} ms; ` +
+    `late sends p99 ${fmt(x.lagMs.p99, 1)} ms max ${fmt(x.lagMs.max, 1)} ms; ${fmt(x.maxInFlight)} in flight at most; ` +
+    `client ${fmt(x.clientCpuUsPerRequest)} µs CPU per request`
+  );
 }
 
 /** The peer case with the highest end-to-end rate among `cases` (median over runs). */

@@ -1,0 +1,76 @@
+import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { MAX_CALLBACK_URL_CHARS, MAX_PARAMS_BYTES, MAX_TEXT_CHARS } from '../../../common/index.js';
+import { validTask, validTaskBatch } from '../dto/task-body.fast.js';
+import { SubmitTaskBatchDto, SubmitTaskDto } from '../dto/task.dto.js';
+import { createValidationPipe } from './validation.pipe.js';
+
+const clone = (v: unknown): unknown => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const body = (metatype: unknown): ArgumentMetadata => ({ type: 'body', metatype: metatype as never, data: '' });
+const full = {
+  requestId: 'order-42.sync:1',
+  handler: 'http',
+  params: { url: 'http://x', nested: [1, { a: null }] },
+  delayMs: 31 * 24 * 3600 * 1000,
+  timeoutMs: 1,
+  heartbeatTimeoutMs: 0,
+  maxAttempts: 20,
+  retryBackoffMs: 3600 * 1000,
+  retryBackoffKind: 'EXPONENTIAL',
+  routingKey: 'k'.repeat(MAX_TEXT_CHARS),
+  callbackUrl: 'https://hooks.example.com/' + 'a'.repeat(MAX_CALLBACK_URL_CHARS - 26),
+};
+const VALID: unknown[] = [{ handler: 'noop' }, { requestId: 'r-1', handler: 'noop' }, full, { ...full, params: {} }];
+const INVALID: unknown[] = [
+  {},
+  [],
+  null,
+  { handler: 'no op' },
+  { handler: 1 },
+  { handler: 'noop', extra: 1 },
+  { handler: 'noop', toString: 'x' },
+  { handler: 'noop', requestId: '' },
+  { handler: 'noop', requestId: 'r'.repeat(129) },
+  { handler: 'noop', params: [] },
+  { handler: 'noop', params: null },
+  { handler: 'noop', params: { big: 'x'.repeat(MAX_PARAMS_BYTES) } },
+  { handler: 'noop', delayMs: -1 },
+  { handler: 'noop', delayMs: 1.5 },
+  { handler: 'noop', delayMs: '1' },
+  { handler: 'noop', delayMs: null },
+  { handler: 'noop', timeoutMs: 0 },
+  { handler: 'noop', maxAttempts: 21 },
+  { handler: 'noop', retryBackoffKind: 'LINEAR' },
+  { handler: 'noop', routingKey: 'k'.repeat(MAX_TEXT_CHARS + 1) },
+  { handler: 'noop', routingKey: '😀'.repeat(MAX_TEXT_CHARS - 1) }, // longer in .length, within MaxLength
+  { handler: 'noop', callbackUrl: 7 },
+];
+
+/** The class-validator answer: the DTO, or the 400 it throws. */
+async function reference(value: unknown, metatype: unknown): Promise<unknown> {
+  const pipe = createValidationPipe();
+  return ValidationPipe.prototype.transform.call(pipe, clone(value), body(metatype)).catch((e: Error) => e);
+}
+
+describe('validation pipe fast path of task bodies', () => {
+  it('should give exactly the DTO class-validator gives, for the valid bodies it takes', async () => {
+    for (const v of VALID) {
+      const fast = validTask(clone(v));
+      expect(fast).toBeInstanceOf(SubmitTaskDto);
+      expect(fast).toStrictEqual(await reference(v, SubmitTaskDto));
+    }
+    const batch = { tasks: VALID };
+    expect(validTaskBatch(clone(batch))).toStrictEqual(await reference(batch, SubmitTaskBatchDto));
+  });
+
+  it('should leave every body it cannot prove valid to class-validator, which answers as before', async () => {
+    for (const v of INVALID) {
+      expect(validTask(clone(v))).toBeUndefined();
+      const pipe = createValidationPipe();
+      const got = await pipe.transform(clone(v), body(SubmitTaskDto)).catch((e: Error) => e);
+      expect(got).toStrictEqual(await reference(v, SubmitTaskDto));
+    }
+    for (const tasks of [[], VALID.concat(INVALID.slice(3, 4)), Array.from({ length: 1001 }, () => VALID[0])])
+      expect(validTaskBatch({ tasks })).toBeUndefined();
+    expect(validTaskBatch({ tasks: VALID, more: 1 })).toBeUndefined();
+  });
+});
