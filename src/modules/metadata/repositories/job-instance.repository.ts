@@ -420,8 +420,9 @@ export class JobInstanceRepository {
   }
 
   /**
-   * Staged fires (docs/trigger.md): SCHEDULE rows PENDING or DISPATCHED, keyset-paged by (fire_time, id) after
-   * `after` (thousands of fires share one instant), for a new leader to push at their fire time.
+   * Staged fires (docs/trigger.md): SCHEDULE rows PENDING, or DISPATCHED and due at their fire time (a retry staged
+   * for later is findStagedDelayed's), keyset-paged by (fire_time, id) after `after` (thousands of fires share one
+   * instant), for a new leader to push at their fire time.
    */
   findStaged(
     namespace: string,
@@ -437,6 +438,7 @@ export class JobInstanceRepository {
         src: TriggerSource.SCHEDULE,
       })
       .andWhere('(i.fire_time > :t OR (i.fire_time = :t AND i.id > :id))', { t: after.fireTime, id: after.id })
+      .andWhere("(i.status = 'PENDING' OR i.due_at = i.fire_time)")
       .orderBy('i.fire_time', 'ASC')
       .addOrderBy('i.id', 'ASC')
       .limit(limit)
@@ -765,20 +767,20 @@ export class JobInstanceRepository {
     after: { dueAt: number; id: string },
     limit: number,
   ): Promise<Array<Pick<JobInstance, 'id' | 'appId' | 'nodeId' | 'dueAt'>>> {
-    return this.repo
-      .createQueryBuilder('i')
-      .select(['i.id', 'i.appId', 'i.nodeId', 'i.dueAt'])
-      .where('i.namespace = :namespace AND i.status = :s AND i.trigger_source <> :src', {
-        namespace,
-        s: S.DISPATCHED,
-        src: TriggerSource.SCHEDULE,
-      })
-      .andWhere('i.started_at IS NULL AND i.dispatched_at = i.due_at AND i.due_at > i.created_at')
-      .andWhere('(i.due_at > :t OR (i.due_at = :t AND i.id > :id))', { t: after.dueAt, id: after.id })
-      .orderBy('i.due_at', 'ASC')
-      .addOrderBy('i.id', 'ASC')
-      .limit(limit)
-      .getMany();
+    return (
+      this.repo
+        .createQueryBuilder('i')
+        .select(['i.id', 'i.appId', 'i.nodeId', 'i.dueAt'])
+        .where('i.namespace = :namespace AND i.status = :s', { namespace, s: S.DISPATCHED })
+        .andWhere('i.started_at IS NULL AND i.dispatched_at = i.due_at AND i.due_at > i.created_at')
+        // A staged fire (SCHEDULE, due at its fire time) is findStaged's; a fire's staged retry is due later.
+        .andWhere('(i.trigger_source <> :src OR i.due_at <> i.fire_time)', { src: TriggerSource.SCHEDULE })
+        .andWhere('(i.due_at > :t OR (i.due_at = :t AND i.id > :id))', { t: after.dueAt, id: after.id })
+        .orderBy('i.due_at', 'ASC')
+        .addOrderBy('i.id', 'ASC')
+        .limit(limit)
+        .getMany()
+    );
   }
 
   private hydrate(raw: unknown): JobInstance {
