@@ -68,7 +68,6 @@ export class CancelService {
     const to = JobInstanceStatus.CANCELLED;
     const won = await this.uow.run(async (em: Tx) => {
       if (!(await this.instances.transition(row.id, row.status, to, guard, patch, now, em))) return false;
-      if (row.status === JobInstanceStatus.RUNNING) await this.closeAttempt(row, reason, now, em);
       await this.deliveries.enqueueFinal(em, [row], now);
       if (inTx) await inTx(em, row);
       return true;
@@ -79,6 +78,7 @@ export class CancelService {
       await this.admission.free(row, this.dispatch);
       return true;
     }
+    await this.closeAttempt(row, reason, now);
     // Held before the signal goes, so the executor's free comes after it.
     await this.admission.holdForStopGrace(row, now);
     await this.coordination
@@ -91,10 +91,13 @@ export class CancelService {
     return true;
   }
 
-  /** The running attempt's row, CANCELLED, from the row as read (its executor writes none before its end). */
-  private async closeAttempt(row: JobInstance, reason: string, now: number, em: Tx): Promise<void> {
+  /**
+   * The running attempt's row, CANCELLED, from the row as read: its executor writes none before the attempt ends
+   * (an executor that wrote it first keeps its own). After the cancel's commit, as the stop grace's cut is.
+   */
+  private async closeAttempt(row: JobInstance, reason: string, now: number): Promise<void> {
     const nodeId = row.nodeId ?? 'unknown';
-    await this.attempts.start(row.id, row.attempt, nodeId, row.fencingToken, row.startedAt ?? now, em);
-    await this.attempts.finish(row.id, row.attempt, JobInstanceStatus.CANCELLED, reason, now, em);
+    await this.attempts.start(row.id, row.attempt, nodeId, row.fencingToken, row.startedAt ?? now);
+    await this.attempts.finish(row.id, row.attempt, JobInstanceStatus.CANCELLED, reason, now);
   }
 }
