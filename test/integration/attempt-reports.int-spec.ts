@@ -124,4 +124,30 @@ describe.each(shapes)('attempt reports on %s', (_name, env) => {
     ]);
     expect(rows[0].lateError).toBe('e'.repeat(1024));
   });
+
+  it('should mark a later attempt that still runs (no row yet) and keep the mark when its end writes the row', async () => {
+    const row = await running(2);
+    await node.ds.query('UPDATE job_instance SET attempt = 2 WHERE id = ?', [row.id]);
+    const attempts = node.app.get(JobAttemptRepository);
+    const t0 = row.startedAt as number;
+    await attempts.startMany(undefined, [{ instanceId: row.id, attempt: 1, nodeId: 'n1', fencingToken: 1 }], t0 - 50);
+    const late = { instanceId: row.id, attempt: 1, fencingToken: 1, endedAt: t0 + 30, late: null };
+    await attempts.recordHandlerEnd(late);
+    const overlapped = (await attempts.listForInstance(row.id)).map((a) => [a.attempt, a.status, a.overlapsPrevious]);
+    expect(overlapped.map(([n, st, o]) => [n, st, Boolean(o)])).toEqual([
+      [1, 'RUNNING', false],
+      [2, 'RUNNING', true],
+    ]);
+    const end = { instanceId: row.id, attempt: 2, nodeId: 'n1', fencingToken: 2, startedAt: t0, error: null };
+    await attempts.endMany(undefined, [{ ...end, status: 'SUCCESS' }], t0 + 100);
+    const ended = (await attempts.listForInstance(row.id)).map((a) => [
+      a.attempt,
+      a.status,
+      Boolean(a.overlapsPrevious),
+    ]);
+    expect(ended).toEqual([
+      [1, 'RUNNING', false],
+      [2, 'SUCCESS', true],
+    ]);
+  });
 });

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { COORDINATION, type CoordinationPort, jobSlots, REDIS_CLIENT } from '../../src/modules/coordination/index.js';
 import { CancelService } from '../../src/modules/dispatch/index.js';
 import {
+  JobAttemptRepository,
   JobInstance,
   JobInstanceRepository,
   JobInstanceStatus as S,
@@ -92,6 +93,9 @@ describe('cancel of a RUNNING limited instance with no executor to stop it (Mari
     const before = Date.now();
     expect(await cancels.cancel(running, 'cancelled by int')).toBe(true);
     const after = Date.now();
+    // Its attempt had no row (the executor writes one at the attempt's end): the cancel wrote it, closed.
+    const trail = await node.app.get(JobAttemptRepository).listForInstance(running.id);
+    expect(trail.map((a) => [a.status, a.nodeId, a.error])).toEqual([['CANCELLED', 'ghost', 'cancelled by int']]);
     // The canceller released nothing: the slot is still held (for the grace now), the next still waits.
     expect((await instances.findById(waiting.id))?.status).toBe(S.WAITING);
     const expiry = Number(await redis.zscore(semaphore, running.id));

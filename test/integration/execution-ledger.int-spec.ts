@@ -56,7 +56,16 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
     return rows;
   }
 
-  it('should claim in one go only the rows still dispatched to the node at the attempt and token read, and open their attempts', async () => {
+  /** What identifies attempt 1 of `id`, claimed at `startedAt` by n-1 with token 1. */
+  const ended = (id: string, startedAt: number) => ({
+    instanceId: id,
+    attempt: 1,
+    nodeId: 'n-1',
+    fencingToken: 1,
+    startedAt,
+  });
+
+  it('should claim in one go only the rows still dispatched to the node at the attempt and token read, writing no attempt row', async () => {
     const rows = await dispatched(4);
     const read = await ledger.findMany(rows.map((r) => r.id));
     expect(read.map((r) => r.params).sort((a, b) => (a as { i: number }).i - (b as { i: number }).i)).toEqual([
@@ -81,9 +90,13 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
         leaseUntil: 60_005,
         nodeId: 'n-1',
       });
+      expect(c.startedAt).toBe(5);
+      // the running attempt is read from the instance row until its end writes its row
       expect(
         (await attempts.listForInstance(c.row.id)).map((a) => [a.attempt, a.status, a.fencingToken, a.nodeId]),
       ).toEqual([[1, 'RUNNING', 1, 'n-1']]);
+      const stored = await ds.query('SELECT COUNT(*) AS n FROM job_attempt WHERE instance_id = ?', [c.row.id]);
+      expect(Number(stored[0].n)).toBe(0);
     }
     expect(await attempts.listForInstance(rows[1].id)).toEqual([]);
     // a second claim of the same read (a replayed batch) wins nothing more
@@ -108,7 +121,7 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
       const w = await ledger.succeed(em, done, 20);
       await ledger.endAttempts(
         em,
-        done.filter((d) => w.has(d.id)).map((d) => ({ instanceId: d.id, attempt: 1, status: S.SUCCESS, error: null })),
+        done.filter((d) => w.has(d.id)).map((d) => ({ ...ended(d.id, 10), status: S.SUCCESS, error: null })),
         20,
       );
       return w;
@@ -122,10 +135,12 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
       error: null,
     });
     expect(await instances.findById(rows[2].id)).toMatchObject({ status: S.RUNNING, fencingToken: 2 });
-    expect((await attempts.listForInstance(rows[0].id)).map((a) => [a.status, a.finishedAt])).toEqual([
-      [S.SUCCESS, 20],
+    expect(
+      (await attempts.listForInstance(rows[0].id)).map((a) => [a.status, a.startedAt, a.finishedAt, a.nodeId]),
+    ).toEqual([[S.SUCCESS, 10, 20, 'n-1']]);
+    expect((await attempts.listForInstance(rows[2].id)).map((a) => [a.status, a.fencingToken, a.nodeId])).toEqual([
+      ['RUNNING', 2, 'n-2'],
     ]);
-    expect((await attempts.listForInstance(rows[2].id)).map((a) => a.status)).toEqual(['RUNNING']);
     // the same write again (a retry after an unknown commit) is reported won, changes nothing
     expect([...(await ledger.succeed(undefined, done.slice(0, 2), 20))].sort()).toEqual(
       [rows[0].id, rows[1].id].sort(),
@@ -142,8 +157,8 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
     await ledger.endAttempts(
       undefined,
       [
-        { instanceId: rows[0].id, attempt: 1, status: S.TIMEOUT, error: 'x'.repeat(5000) },
-        { instanceId: rows[1].id, attempt: 1, status: 'HANDED_BACK', error: null },
+        { ...ended(rows[0].id, 30), status: S.TIMEOUT, error: 'x'.repeat(5000) },
+        { ...ended(rows[1].id, 30), status: 'HANDED_BACK', error: null },
       ],
       40,
     );
@@ -152,9 +167,21 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
     expect((await attempts.listForInstance(rows[1].id)).map((a) => [a.status, a.error])).toEqual([
       ['HANDED_BACK', null],
     ]);
-    // only RUNNING attempt rows change
-    await ledger.endAttempts(undefined, [{ instanceId: rows[1].id, attempt: 1, status: S.SUCCESS, error: null }], 50);
+    // an attempt row already closed is left as it is
+    await ledger.endAttempts(undefined, [{ ...ended(rows[1].id, 30), status: S.SUCCESS, error: null }], 50);
     expect((await attempts.listForInstance(rows[1].id))[0].status).toBe('HANDED_BACK');
+  });
+
+  it('should close a RUNNING attempt row written before the end (a take-back, an older claim) instead of adding one', async () => {
+    const rows = await dispatched(1);
+    await ledger.claim(undefined, await ledger.findMany(rows.map((r) => r.id)), 'n-1', 80, 100_000);
+    await attempts.start(rows[0].id, 1, 'n-1', 1, 80);
+    const end = { ...ended(rows[0].id, 80), status: S.FAILED as const, error: 'boom', handlerEndedAt: 85 };
+    await ledger.endAttempts(undefined, [end], 90);
+    await ledger.endAttempts(undefined, [end], 91); // a retried write
+    expect(
+      (await attempts.listForInstance(rows[0].id)).map((a) => [a.status, a.error, a.handlerEndedAt, a.finishedAt]),
+    ).toEqual([[S.FAILED, 'boom', 85, 90]]);
   });
 
   it('should carry more rows than one statement chunk', async () => {

@@ -78,7 +78,7 @@ export class CancelService {
       await this.admission.free(row, this.dispatch);
       return true;
     }
-    await this.attempts.finish(row.id, row.attempt, JobInstanceStatus.CANCELLED, reason, now);
+    await this.closeAttempt(row, reason, now);
     // Held before the signal goes, so the executor's free comes after it.
     await this.admission.holdForStopGrace(row, now);
     await this.coordination
@@ -89,5 +89,15 @@ export class CancelService {
         ),
       );
     return true;
+  }
+
+  /**
+   * The running attempt's row, CANCELLED, from the row as read: its executor writes none before the attempt ends
+   * (an executor that wrote it first keeps its own). After the cancel's commit, as the stop grace's cut is.
+   */
+  private async closeAttempt(row: JobInstance, reason: string, now: number): Promise<void> {
+    const nodeId = row.nodeId ?? 'unknown';
+    await this.attempts.start(row.id, row.attempt, nodeId, row.fencingToken, row.startedAt ?? now);
+    await this.attempts.finish(row.id, row.attempt, JobInstanceStatus.CANCELLED, reason, now);
   }
 }

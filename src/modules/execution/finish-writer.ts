@@ -17,6 +17,9 @@ import type { AttemptOutcome } from './outcome-policy.js';
 export interface FinishingWrite {
   row: JobInstance;
   token: number;
+  /** The attempt's node and claim time (its attempt row is written by this write, docs/execution.md). */
+  nodeId: string;
+  startedAt: number;
   outcome: AttemptOutcome;
   status: S;
   patch: Partial<JobInstance>;
@@ -101,8 +104,8 @@ export class FinishWriter {
   }
 
   /**
-   * One transaction: the finishing writes, their attempt rows and the final ones' deliveries commit together (none
-   * left RUNNING for ever, no final state without its delivery). A won write found already committed
+   * One transaction: the finishing writes, their attempt rows and the final ones' deliveries commit together (no
+   * ended attempt without its row, no final state without its delivery). A won write found already committed
    * ({@link isOwnEarlierWrite}) enqueues again harmlessly: INSERT IGNORE on the delivery's instance id.
    */
   private async writeRound(em: Tx, group: FinishingWrite[], now: number): Promise<boolean[]> {
@@ -137,6 +140,9 @@ export class FinishWriter {
       .map((e) => ({
         instanceId: e.row.id,
         attempt: e.row.attempt,
+        nodeId: e.nodeId,
+        fencingToken: e.token,
+        startedAt: e.startedAt,
         status: e.outcome.status,
         error: e.outcome.status === S.SUCCESS ? null : e.outcome.error,
         handlerEndedAt: e.handlerEndedAt ?? null,

@@ -40,6 +40,8 @@ describe('TaskRunner finishing write', () => {
   let commitAnswerLost: number;
   /** The row as the last winning transition left it. */
   let stored: JobInstance | null;
+  /** Every attempt the finishing writes wrote. */
+  let endedAttempts: EndedAttempt[];
 
   function runner(): TaskRunner {
     const instances = {
@@ -86,9 +88,9 @@ describe('TaskRunner finishing write', () => {
     } as unknown as JobInstanceRepository;
     const ledger = {
       findMany: async (ids: string[]) => ids.map((id) => Object.assign(new JobInstance(), stored ?? row, { id })),
-      claim: async (_em: unknown, rows: JobInstance[]) => {
-        log.push('claim');
-        return rows.map((r) => ({ row: r, fencingToken: r.fencingToken + 1 }));
+      claim: async (em: unknown, rows: JobInstance[], _node: string, now: number) => {
+        log.push(em ? `claim in ${em}` : 'claim');
+        return rows.map((r) => ({ row: r, fencingToken: r.fencingToken + 1, startedAt: now }));
       },
       succeed: async (em: unknown, done: SucceededAttempt[]) => {
         log.push(
@@ -98,8 +100,10 @@ describe('TaskRunner finishing write', () => {
         );
         return new Set(tokenIsCurrent ? done.map((d) => d.id) : []);
       },
-      endAttempts: async (em: unknown, ended: EndedAttempt[]) =>
-        log.push(...ended.map((a) => `attempt ${a.attempt} ${a.status}${em ? ` in ${em}` : ''}`)),
+      endAttempts: async (em: unknown, ended: EndedAttempt[]) => {
+        endedAttempts.push(...ended);
+        log.push(...ended.map((a) => `attempt ${a.attempt} ${a.status}${em ? ` in ${em}` : ''}`));
+      },
     } as unknown as ExecutionLedger;
     const handler: JobHandlerImpl = { execute: () => outcome() };
     const handlers = { get: () => handler } as unknown as HandlerRegistry;
@@ -149,6 +153,7 @@ describe('TaskRunner finishing write', () => {
     deadlocks = 0;
     commitAnswerLost = 0;
     stored = null;
+    endedAttempts = [];
     row = Object.assign(new JobInstance(), {
       id: 'i-1',
       status: S.DISPATCHED,
@@ -168,11 +173,15 @@ describe('TaskRunner finishing write', () => {
     });
   });
 
-  const finishing = () => log.slice(log.indexOf('commit') + 1);
+  const finishing = () => log.slice(log.indexOf('claim') + 1);
 
-  it('should write SUCCESS and close the attempt in one transaction', async () => {
+  it('should claim outside a transaction, then write SUCCESS and the attempt row in one transaction', async () => {
     outcome = async () => ({ ok: true });
     await runner().run('i-1', 'n-1', new AbortController().signal);
+    expect(log[0]).toBe('claim');
+    expect(endedAttempts).toEqual([
+      expect.objectContaining({ instanceId: 'i-1', attempt: 1, nodeId: 'n-1', fencingToken: 1, startedAt: NOW }),
+    ]);
     expect(finishing()).toEqual([
       'begin',
       'RUNNING->SUCCESS token 1 in tx',
@@ -259,9 +268,9 @@ describe('TaskRunner finishing write', () => {
       handlerDone: () => undefined,
       ended: (id) => ended.push(id),
     });
-    // Release the others once the first one's group has committed (the claim's commit, then that one) —
-    // not after a fixed sleep, which a loaded CI machine outran (all three then ended in one group).
-    while (log.filter((l) => l === 'commit').length < 2) await new Promise((r) => setTimeout(r, 1));
+    // Release the others once the first one's group has committed (the claim commits none) — not after a
+    // fixed sleep, which a loaded CI machine outran (all three then ended in one group).
+    while (log.filter((l) => l === 'commit').length < 1) await new Promise((r) => setTimeout(r, 1));
     release();
     await done;
     expect(log.filter((l) => l === 'claim')).toHaveLength(1);
@@ -311,8 +320,8 @@ describe('TaskRunner finishing write', () => {
       handlerDone: (id) => events.push(`slot free ${id} (${log.filter((l) => l === 'commit').length} commits)`),
       ended: (id) => events.push(`ended ${id} (${log.filter((l) => l === 'commit').length} commits)`),
     });
-    // one commit is the claim's; the finishing write's commit comes after the slot was freed
-    expect(events).toEqual(['slot free i-1 (1 commits)', 'ended i-1 (2 commits)']);
+    // the finishing write's commit (the only one: the claim is one statement) comes after the slot was freed
+    expect(events).toEqual(['slot free i-1 (0 commits)', 'ended i-1 (1 commits)']);
   });
 
   it('should free the slot and end at once an id that was not claimable', async () => {

@@ -131,7 +131,7 @@ export class TaskRunner {
           if (!done) hooks.handlerDone(c.row.id);
           done = true;
         };
-        return this.runClaimed(c, shutdown, handlerDone)
+        return this.runClaimed(c, nodeId, shutdown, handlerDone)
           .catch((err: Error) => {
             this.logger.error(`instance ${c.row.id}: ${err.message}`);
             handlerDone(); // runClaimed failed before it could watch the handler
@@ -170,11 +170,15 @@ export class TaskRunner {
     const now = Math.max(this.clock.now(), this.lastClaimAt + 1);
     this.lastClaimAt = now;
     const until = now + this.config.leaseMs;
-    const claim = () => this.uow.run((em) => this.ledger.claim(em, rows, nodeId, now, until));
-    return withDbRetry(claim, CLAIM_RETRY_MS);
+    return withDbRetry(() => this.ledger.claim(undefined, rows, nodeId, now, until), CLAIM_RETRY_MS);
   }
 
-  private async runClaimed(claimed: ClaimedInstance, shutdown: AbortSignal, handlerDone: () => void): Promise<void> {
+  private async runClaimed(
+    claimed: ClaimedInstance,
+    nodeId: string,
+    shutdown: AbortSignal,
+    handlerDone: () => void,
+  ): Promise<void> {
     const { row, fencingToken: token } = claimed;
     const startedAt = this.clock.now();
     const controller = new AbortController();
@@ -188,7 +192,8 @@ export class TaskRunner {
       else void handler.settled.then(handlerDone);
       const seconds = (this.clock.now() - startedAt) / 1000;
       this.metrics.executionSeconds.observe({ handler: row.handler, outcome: outcome.status }, seconds);
-      const won = await this.finish(row, token, outcome, endedInTime?.at ?? null);
+      const attempt = { token, nodeId, startedAt: claimed.startedAt };
+      const won = await this.finish(row, attempt, outcome, endedInTime?.at ?? null);
       if (handler && !(endedInTime && won)) this.recordHandlerEnd(row, token, handler, endedInTime === null);
     } finally {
       this.running.delete(key);
@@ -217,14 +222,15 @@ export class TaskRunner {
   /** The finishing write and what follows it; true when it won (its attempt row closed, `handlerEndedAt` on it). */
   private async finish(
     row: JobInstance,
-    token: number,
+    attempt: { token: number; nodeId: string; startedAt: number },
     outcome: AttemptOutcome,
     handlerEndedAt: number | null,
   ): Promise<boolean> {
+    const { token } = attempt;
     const at = this.clock.now();
     const decision = decideOutcome(row, { kind: 'ran', outcome }, at);
     const { status, patch } = decision;
-    const won = await this.finishes.submit({ row, token, outcome, status, patch, at, handlerEndedAt });
+    const won = await this.finishes.submit({ row, ...attempt, outcome, status, patch, at, handlerEndedAt });
     if (won instanceof Error) {
       this.logger.error(
         `instance ${row.id} attempt ${row.attempt}: finishing write failed (${won.message}); ` +

@@ -4,7 +4,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { newId } from '../../../common/index.js';
 import { JobAttempt } from '../entities/index.js';
 import { AttemptStatus, type AttemptEnd } from '../state-machine/attempt-status.js';
-import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
+import { insertIgnoreVerb, runStatement, STATEMENT_ROWS } from './raw-statement.js';
 
 /** An attempt to open: instance, attempt number, and the node and fencing token it runs under. */
 export interface StartedAttempt {
@@ -14,10 +14,14 @@ export interface StartedAttempt {
   fencingToken: number;
 }
 
-/** How one attempt row ends. */
+/** How one attempt ended, with what identifies it (node, fencing token, start): its whole row is written at its end. */
 export interface EndedAttempt {
   instanceId: string;
   attempt: number;
+  nodeId: string;
+  fencingToken: number;
+  /** When the attempt was claimed (the instance row's started_at), epoch ms. */
+  startedAt: number;
   status: AttemptEnd;
   error: string | null;
   /** When the handler returned (epoch ms), null when it had not yet (recorded apart when it does). */
@@ -110,34 +114,79 @@ export class JobAttemptRepository {
       .execute();
   }
 
-  /** {@link finish} of many attempts, one UPDATE per STATEMENT_ROWS; the instance ids must be distinct. */
+  /**
+   * Writes many ended attempts, one multi-row statement per STATEMENT_ROWS: a new row each (the claim writes none:
+   * while an attempt runs, its instance row is its record), or, when a row of that attempt exists and is still
+   * RUNNING (written by {@link start}, {@link recordHandlerEnd} or an older version's claim), it is closed; one
+   * already closed is left as it is. Safe to repeat. The instance ids must be distinct.
+   */
   async endMany(em: EntityManager | undefined, ended: EndedAttempt[], now: number): Promise<void> {
+    const mysql = this.ds.options.type === 'mysql';
     for (let i = 0; i < ended.length; i += STATEMENT_ROWS) {
       const part = ended.slice(i, i + STATEMENT_ROWS);
-      const when = part.map(() => 'WHEN ? THEN ?').join(' ');
+      const ifRunning = (c: string) => `${c} = IF(status = ?, VALUES(${c}), ${c})`;
+      // MySQL applies the assignments in order: status last, so each test reads the old status.
+      const onConflict = mysql
+        ? `ON DUPLICATE KEY UPDATE ${['error', 'handler_ended_at', 'finished_at', 'status'].map(ifRunning).join(', ')}`
+        : `ON CONFLICT (instance_id, attempt) DO UPDATE SET status = excluded.status, error = excluded.error,
+             handler_ended_at = excluded.handler_ended_at, finished_at = excluded.finished_at
+           WHERE job_attempt.status = ?`;
+      const running = mysql ? Array<string>(4).fill(AttemptStatus.RUNNING) : [AttemptStatus.RUNNING];
       await runStatement(
         this.ds,
         em,
-        `UPDATE job_attempt SET status = CASE instance_id ${when} END, error = CASE instance_id ${when} END,
-           handler_ended_at = CASE instance_id ${when} END, finished_at = ?
-         WHERE instance_id IN (${marks(part.length)}) AND status = ?
-           AND CASE instance_id ${when.replace(/THEN \?/g, 'THEN attempt = ?')} END`,
+        `INSERT INTO job_attempt
+           (id, instance_id, attempt, node_id, fencing_token, status, started_at, finished_at, error, handler_ended_at)
+         VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ${onConflict}`,
         [
-          ...part.flatMap((a) => [a.instanceId, a.status]),
-          ...part.flatMap((a) => [a.instanceId, a.error ? a.error.slice(0, MAX_ERROR) : null]),
-          ...part.flatMap((a) => [a.instanceId, a.handlerEndedAt ?? null]),
-          now,
-          ...part.map((a) => a.instanceId),
-          AttemptStatus.RUNNING,
-          ...part.flatMap((a) => [a.instanceId, a.attempt]),
+          ...part.flatMap((a) => [
+            newId(),
+            a.instanceId,
+            a.attempt,
+            a.nodeId,
+            a.fencingToken,
+            a.status,
+            a.startedAt,
+            now,
+            a.error ? a.error.slice(0, MAX_ERROR) : null,
+            a.handlerEndedAt ?? null,
+          ]),
+          ...running,
         ],
       );
     }
   }
 
-  /** The attempts of one instance, first attempt first. */
-  listForInstance(instanceId: string): Promise<JobAttempt[]> {
-    return this.repo.find({ where: { instanceId }, order: { attempt: 'ASC' } });
+  /**
+   * The attempts of one instance, first attempt first; a running attempt that has no row yet (rows are written at
+   * an attempt's end) is read from the instance row: RUNNING, its node, token and start.
+   */
+  async listForInstance(instanceId: string): Promise<JobAttempt[]> {
+    const rows = await this.repo.find({ where: { instanceId }, order: { attempt: 'ASC' } });
+    const res = await runStatement(
+      this.ds,
+      undefined,
+      'SELECT attempt, node_id, fencing_token, started_at FROM job_instance WHERE id = ? AND status = ?',
+      [instanceId, AttemptStatus.RUNNING],
+    );
+    const now = (res.records ?? [])[0] as Record<string, unknown> | undefined;
+    if (!now || rows.some((r) => r.attempt === Number(now.attempt))) return rows;
+    const running = Object.assign(new JobAttempt(), {
+      id: '',
+      instanceId,
+      attempt: Number(now.attempt),
+      nodeId: String(now.node_id ?? 'unknown'),
+      fencingToken: Number(now.fencing_token),
+      status: AttemptStatus.RUNNING,
+      startedAt: Number(now.started_at),
+      finishedAt: null,
+      error: null,
+      handlerEndedAt: null,
+      lateStatus: null,
+      lateError: null,
+      overlapsPrevious: false,
+    });
+    return [...rows, running];
   }
 
   /**
@@ -158,6 +207,16 @@ export class JobAttemptRepository {
         end.attempt,
         end.fencingToken,
       ],
+    );
+    // A later attempt still running has no row yet: written here from its instance row, marked, closed at its end.
+    await runStatement(
+      this.ds,
+      undefined,
+      `${insertIgnoreVerb(this.ds)} INTO job_attempt
+         (id, instance_id, attempt, node_id, fencing_token, status, started_at, overlaps_previous)
+       SELECT ?, id, attempt, COALESCE(node_id, 'unknown'), fencing_token, ?, started_at, ? FROM job_instance
+       WHERE id = ? AND status = ? AND fencing_token > ? AND started_at < ?`,
+      [newId(), AttemptStatus.RUNNING, 1, end.instanceId, AttemptStatus.RUNNING, end.fencingToken, end.endedAt],
     );
     await runStatement(
       this.ds,

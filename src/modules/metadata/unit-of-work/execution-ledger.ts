@@ -12,12 +12,14 @@ import { STATEMENT_ROWS } from '../repositories/raw-statement.js';
 import { type Tx, UnitOfWork } from './unit-of-work.js';
 
 /**
- * One instance an executor claimed: the row as read (DISPATCHED), the fencing token its claim issued, and the
- * checkpoint an earlier attempt stored (null: none).
+ * One instance an executor claimed: the row as read (DISPATCHED), the fencing token its claim issued, its start,
+ * and the checkpoint an earlier attempt stored (null: none).
  */
 export interface ClaimedInstance {
   row: JobInstance;
   fencingToken: number;
+  /** The claim's time (the row's new started_at), epoch ms: the attempt's start. */
+  startedAt: number;
   checkpoint: StoredCheckpoint | null;
 }
 
@@ -30,7 +32,7 @@ export class ExecutionLedger {
   private readonly uow: UnitOfWork;
 
   constructor(
-    @InjectDataSource() ds: DataSource,
+    @InjectDataSource() private readonly ds: DataSource,
     private readonly instances: JobInstanceRepository,
     private readonly attempts: JobAttemptRepository,
   ) {
@@ -43,42 +45,36 @@ export class ExecutionLedger {
   }
 
   /**
-   * DISPATCHED→RUNNING of `rows` (as read) for `nodeId` and the attempt row of each winner, together: per 500
-   * rows one UPDATE, a read-back only when some row was lost, one INSERT IGNORE, and a read of the checkpoints of
-   * the winners whose checkpoint_at is set (most have none: no read). @returns the claimed rows.
+   * DISPATCHED→RUNNING of `rows` (as read) for `nodeId`: per 500 rows one UPDATE, a read-back only when some row
+   * was lost, and a read of the checkpoints of the winners whose checkpoint_at is set (most have none: no read).
+   * No attempt row: it is written once, when the attempt ends (endAttempts, or whoever takes the attempt back);
+   * until then the instance row (node, token, started_at) is its record. Without `tx`, MySQL runs each statement on
+   * its own (the UPDATE is the claim; a read-back finds its rows by node and `now`); SQLite runs them in a unit of
+   * work, since a statement outside one lands in whatever unit is open and would roll back with it.
+   * @returns the claimed rows.
    */
-  claim(
+  async claim(
     tx: Tx | undefined,
     rows: JobInstance[],
     nodeId: string,
     now: number,
     leaseUntil: number,
   ): Promise<ClaimedInstance[]> {
-    return this.within(tx, async (em) => {
-      const out: ClaimedInstance[] = [];
-      for (let i = 0; i < rows.length; i += STATEMENT_ROWS) {
-        const part = rows.slice(i, i + STATEMENT_ROWS);
-        const won = await this.instances.claimDispatched(em, part, nodeId, now, leaseUntil);
-        if (won.length === 0) continue;
-        await this.attempts.startMany(
-          em,
-          won.map((r) => ({
-            instanceId: r.id,
-            attempt: r.attempt,
-            nodeId,
-            fencingToken: r.fencingToken + 1,
-          })),
-          now,
-        );
-        // Read after the claim: no earlier attempt can write one now (its token is stale), so this is the last.
-        const withCheckpoint = won.filter((r) => r.checkpointAt !== null).map((r) => r.id);
-        const stored = withCheckpoint.length ? await this.instances.readCheckpoints(em, withCheckpoint) : new Map();
-        for (const row of won) {
-          out.push({ row, fencingToken: row.fencingToken + 1, checkpoint: stored.get(row.id) ?? null });
-        }
+    if (!tx && this.ds.options.type !== 'mysql')
+      return this.uow.run((em) => this.claim(em, rows, nodeId, now, leaseUntil));
+    const out: ClaimedInstance[] = [];
+    for (let i = 0; i < rows.length; i += STATEMENT_ROWS) {
+      const part = rows.slice(i, i + STATEMENT_ROWS);
+      const won = await this.instances.claimDispatched(tx, part, nodeId, now, leaseUntil);
+      if (won.length === 0) continue;
+      // Read after the claim: no earlier attempt can write one now (its token is stale), so this is the last.
+      const withCheckpoint = won.filter((r) => r.checkpointAt !== null).map((r) => r.id);
+      const stored = withCheckpoint.length ? await this.instances.readCheckpoints(tx, withCheckpoint) : new Map();
+      for (const row of won) {
+        out.push({ row, fencingToken: row.fencingToken + 1, startedAt: now, checkpoint: stored.get(row.id) ?? null });
       }
-      return out;
-    });
+    }
+    return out;
   }
 
   /** RUNNING→SUCCESS of many attempts (JobInstanceRepository.succeedMany). @returns the ids that won. */
@@ -86,7 +82,7 @@ export class ExecutionLedger {
     return this.within(tx, (em) => this.instances.succeedMany(em, done, now));
   }
 
-  /** Closes many RUNNING attempt rows (JobAttemptRepository.endMany); the instance ids must be distinct. */
+  /** Writes many ended attempts (JobAttemptRepository.endMany); the instance ids must be distinct. */
   endAttempts(tx: Tx | undefined, ended: EndedAttempt[], now: number): Promise<void> {
     return this.attempts.endMany(tx, ended, now);
   }
