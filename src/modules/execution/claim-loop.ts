@@ -113,7 +113,7 @@ export class ClaimLoop {
           this.busy--;
           this.freeAppSlot(id);
           this.slotWaiter?.();
-          this.slotFreed.abort();
+          if (!this.slotFreed.signal.aborted) this.slotFreed.abort();
         },
         ended: (id) => {
           void this.acks.submit(id).finally(() => {
