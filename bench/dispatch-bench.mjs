@@ -34,10 +34,10 @@ import {
 import { loadNow, prepareProduct, rssMb, runPeerScript, serverPids } from './lib/proc.mjs';
 import { summariseProfile } from './lib/cpuprof.mjs';
 import { parseBenchArgs } from './lib/stats.mjs';
-import { submitAtRate, submitBatch, submitSingle } from './lib/submit.mjs';
+import { submitAtRate, submitBatch, submitSingle, submitSingleCheap } from './lib/submit.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const HELP = `npm run bench:dispatch -- [--n 20000] [--executors 1,2,4] [--modes single,batch] [--in-flight 50] [--rate 0]
+const HELP = `npm run bench:dispatch -- [--n 20000] [--executors 1,2,4] [--modes single,batch] [--in-flight 50] [--rate 0] [--client tw|cheap]
   [--batch-size 1000] [--batch-in-flight 1] [--warmup 500] [--quiet-wait 15] [--stall 60] [--timeout 900] [--poll-ms 200]
   [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep] [--cpu-prof] [--sql-trace] [--progress [only]]
   [--with-peers] [--peers-only] [--peer-runs 1] [--peer-concurrency 10,100] [--peer-topologies inproc,2proc] [--pgboss true|false]
@@ -49,6 +49,7 @@ const args = parseBenchArgs(
     modes: 'single,batch',
     'in-flight': 50,
     rate: 0,
+    client: 'tw',
     'batch-size': 1000,
     'batch-in-flight': 1,
     warmup: 500,
@@ -85,6 +86,7 @@ for (const m of MODES)
   if (m !== 'single' && m !== 'batch') throw new Error(`--modes: unknown mode '${m}' (single, batch)`);
 /** Progress goes to stderr when --json owns stdout. */
 const log = (s) => (args.json ? process.stderr : process.stdout).write(`${s}\n`);
+if (args.client !== 'tw' && args.client !== 'cheap') throw new Error(`--client: '${args.client}' (tw, cheap)`);
 if (!(args.rate >= 0)) throw new Error(`--rate: '${args.rate}' (requests per second; 0 = closed loop)`);
 const NODE_PREFIX = `benchd-${process.pid}-`;
 
@@ -94,10 +96,13 @@ cleanUpOnSignal(() => active, args.keep);
 
 /**
  * Submits `tasks` in `mode` and returns what the API answered. `target` (appId, secret, baseUrl) given and
- * --rate set: single submits go open loop at that rate (submitAtRate); warm-ups pass none.
+ * --rate set: single submits go open loop at that rate (submitAtRate); with --client cheap, closed loop through the
+ * cheap client (submitSingleCheap) instead of TickwheelClient; warm-ups pass none.
  */
 function submit(client, mode, tasks, target) {
   if (mode === 'single' && target && args.rate > 0) return submitAtRate(target, tasks, args.rate);
+  if (mode === 'single' && target && args.client === 'cheap')
+    return submitSingleCheap(target, tasks, args['in-flight']);
   return mode === 'single'
     ? submitSingle(client, tasks, args['in-flight'])
     : submitBatch(client, tasks, args['batch-size'], args['batch-in-flight']);
@@ -160,6 +165,7 @@ async function runCase(executors, mode, product, pool, redis, secretKey) {
       perSec: args.n / ((tSubmitted - t0) / 1000),
       requestMs: sub.requestMs,
       rate: sub.rate,
+      client: mode === 'single' && (args.rate > 0 || args.client === 'cheap') ? 'cheap' : 'tw',
     };
     log(
       `   submitted ${sub.accepted}/${args.n} in ${(result.submit.ms / 1000).toFixed(1)} s (${Math.round(result.submit.perSec)}/s${sub.refused.length ? `, ${sub.refused.length} REFUSED` : ''}); waiting for the rest...`,

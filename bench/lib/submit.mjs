@@ -79,12 +79,9 @@ export async function submitBatch(client, tasks, size, inFlight) {
 }
 
 /**
- * Open-loop submit (`--rate`): sends task i at t0 + i / rate seconds, one signed POST /api/tasks each,
- * whatever is still in flight, and times each from the moment it is handed to the socket to the end of its
- * answer. The client is cheap on purpose, so that on a small machine it does not take the product's CPU:
- * node:http with keep-alive connections, bodies and their SHA-256 prepared before t0, nonces from a random
- * prefix and a counter (one Hmac per request: 2.3 µs here, cheaper than hashing prepared key pads, 3.2 µs).
- * A send that is late (the harness fell behind its schedule) is sent at once; `lagMs` says by how much.
+ * Open-loop submit (`--rate`): sends task i at t0 + i / rate seconds, one signed POST /api/tasks each through
+ * {@link cheapSender}, whatever is still in flight, and times each from the moment it is handed to the socket to the
+ * end of its answer. A send that is late (the harness fell behind its schedule) is sent at once; `lagMs` says by how much.
  * @param {{baseUrl: string, appId: string, secret: string}} target
  * @param {object[]} tasks bodies of POST /api/tasks
  * @param {number} rate requests per second
@@ -92,6 +89,75 @@ export async function submitBatch(client, tasks, size, inFlight) {
  *   rate: {target: number, sentPerSec: number, answeredPerSec: number, held: boolean, latencyMs: object, lagMs: object, maxInFlight: number, clientCpuUsPerRequest: number}}>}
  */
 export async function submitAtRate(target, tasks, rate) {
+  const n = tasks.length;
+  const latency = new Float64Array(n);
+  const lag = new Float64Array(n);
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let lastAnswer = 0;
+  let lastSend = 0;
+  const cpu0 = process.cpuUsage();
+  const sender = cheapSender(target, tasks);
+  const { refused, agent } = sender;
+  const send = (i, sentAt) => {
+    inFlight++;
+    if (inFlight > maxInFlight) maxInFlight = inFlight;
+    return sender.send(i).then(() => {
+      inFlight--;
+      lastAnswer = performance.now();
+      latency[i] = lastAnswer - sentAt;
+    });
+  };
+  const pending = [];
+  const interval = 1000 / rate;
+  const t0 = performance.now();
+  await new Promise((resolve) => {
+    let i = 0;
+    const tick = () => {
+      const now = performance.now();
+      const due = Math.min(n, Math.floor((now - t0) / interval) + 1);
+      for (; i < due; i++) {
+        lag[i] = now - (t0 + i * interval);
+        pending.push(send(i, performance.now()));
+      }
+      lastSend = now;
+      if (i < n) setTimeout(tick, Math.max(0, t0 + i * interval - performance.now()));
+      else resolve();
+    };
+    tick();
+  });
+  await Promise.all(pending);
+  const cpu = process.cpuUsage(cpu0);
+  agent.destroy();
+  const sentPerSec = n > 1 ? ((n - 1) * 1000) / Math.max(1e-3, lastSend - t0) : rate;
+  const answeredPerSec = (n * 1000) / Math.max(1e-3, lastAnswer - t0);
+  const latencyMs = distribution(latency);
+  const lagMs = distribution(lag);
+  return {
+    accepted: sender.accepted(),
+    refused,
+    requests: n,
+    rate: {
+      target: rate,
+      sentPerSec,
+      answeredPerSec,
+      // Held: sent on schedule (within 2 %, no send more than 50 ms late) and answered as fast as sent.
+      held: sentPerSec >= 0.98 * rate && lagMs.max <= 50 && answeredPerSec >= 0.98 * Math.min(sentPerSec, rate),
+      latencyMs,
+      lagMs,
+      maxInFlight,
+      clientCpuUsPerRequest: (cpu.user + cpu.system) / n,
+    },
+  };
+}
+
+/**
+ * The cheap signed client of `submitAtRate` and `submitSingleCheap`: node:http with keep-alive connections (at most
+ * 256), bodies and their SHA-256 prepared up front, nonces from a random prefix and a counter, one Hmac per request
+ * (2.3 µs here; hashing prepared key pads measured slower, 3.2 µs). `send(i)` resolves once task i is answered;
+ * a refusal is recorded in `refused`, never retried.
+ */
+function cheapSender(target, tasks) {
   const url = new URL(target.baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const sign = (message) => createHmac('sha256', target.secret).update(message).digest('hex');
@@ -100,28 +166,15 @@ export async function submitAtRate(target, tasks, rate) {
     return { body, length: String(Buffer.byteLength(body)), hash: createHash('sha256').update(body).digest('hex') };
   });
   const noncePrefix = randomBytes(8).toString('hex');
-  const n = tasks.length;
-  const latency = new Float64Array(n);
-  const lag = new Float64Array(n);
   const refused = [];
   let accepted = 0;
-  let inFlight = 0;
-  let maxInFlight = 0;
-  let lastAnswer = 0;
-  let lastSend = 0;
-  const cpu0 = process.cpuUsage();
-  const send = (i, sentAt) => {
+  const send = (i) => {
     const p = prep[i];
     const ts = String(Date.now());
     const nonce = noncePrefix + i.toString(36).padStart(4, '0');
     const signature = sign(`TW2\n${target.appId}\nPOST\n/api/tasks\n${ts}\n${nonce}\n${p.hash}`);
-    inFlight++;
-    if (inFlight > maxInFlight) maxInFlight = inFlight;
     return new Promise((resolve) => {
       const done = (status, detail) => {
-        inFlight--;
-        lastAnswer = performance.now();
-        latency[i] = lastAnswer - sentAt;
         if (status === 202) accepted++;
         else refused.push({ requestId: tasks[i].requestId, status, detail: detail.slice(0, 200) });
         resolve();
@@ -158,45 +211,25 @@ export async function submitAtRate(target, tasks, rate) {
       req.end(p.body);
     });
   };
-  const pending = [];
-  const interval = 1000 / rate;
-  const t0 = performance.now();
-  await new Promise((resolve) => {
-    let i = 0;
-    const tick = () => {
-      const now = performance.now();
-      const due = Math.min(n, Math.floor((now - t0) / interval) + 1);
-      for (; i < due; i++) {
-        lag[i] = now - (t0 + i * interval);
-        pending.push(send(i, performance.now()));
-      }
-      lastSend = now;
-      if (i < n) setTimeout(tick, Math.max(0, t0 + i * interval - performance.now()));
-      else resolve();
-    };
-    tick();
-  });
-  await Promise.all(pending);
+  return { send, refused, agent, accepted: () => accepted };
+}
+
+/**
+ * Closed-loop single submits (`--client cheap`, the default) with {@link cheapSender}: `inFlight` requests pending
+ * at once, each task one signed POST /api/tasks, as submitSingle does with the product's TickwheelClient.
+ * @param {{baseUrl: string, appId: string, secret: string}} target
+ * @returns {Promise<{accepted: number, refused: Array<{requestId: string, status: number|string, detail: string}>, requests: number, clientCpuUsPerRequest: number}>}
+ */
+export async function submitSingleCheap(target, tasks, inFlight) {
+  const cpu0 = process.cpuUsage();
+  const sender = cheapSender(target, tasks);
+  await pooled(tasks.length, inFlight, (i) => sender.send(i));
+  sender.agent.destroy();
   const cpu = process.cpuUsage(cpu0);
-  agent.destroy();
-  const sentPerSec = n > 1 ? ((n - 1) * 1000) / Math.max(1e-3, lastSend - t0) : rate;
-  const answeredPerSec = (n * 1000) / Math.max(1e-3, lastAnswer - t0);
-  const latencyMs = distribution(latency);
-  const lagMs = distribution(lag);
   return {
-    accepted,
-    refused,
-    requests: n,
-    rate: {
-      target: rate,
-      sentPerSec,
-      answeredPerSec,
-      // Held: sent on schedule (within 2 %, no send more than 50 ms late) and answered as fast as sent.
-      held: sentPerSec >= 0.98 * rate && lagMs.max <= 50 && answeredPerSec >= 0.98 * Math.min(sentPerSec, rate),
-      latencyMs,
-      lagMs,
-      maxInFlight,
-      clientCpuUsPerRequest: (cpu.user + cpu.system) / n,
-    },
+    accepted: sender.accepted(),
+    refused: sender.refused,
+    requests: tasks.length,
+    clientCpuUsPerRequest: (cpu.user + cpu.system) / tasks.length,
   };
 }
