@@ -79,39 +79,16 @@ describe.each(['mysql', 'sqlite'] as const)('FinishWriter callback outbox (%s)',
 
   /** The write decideOutcome makes for `status` (a retry when PENDING), at `at`. */
   function write(row: JobInstance, status: S, at = T): FinishingWrite {
-    if (status === S.SUCCESS)
-      return {
-        row,
-        token: 1,
-        nodeId: 'n-1',
-        startedAt: T - 5,
-        status,
-        at,
-        outcome: { status, result: 1 },
-        patch: { result: 1, finishedAt: at },
-      };
+    const base = { row, token: 1, nodeId: 'n-1', startedAt: T - 5, status, at };
+    if (status === S.SUCCESS) return { ...base, outcome: { status, result: 1 }, patch: { result: 1, finishedAt: at } };
     if (status === S.PENDING)
       return {
-        row,
-        token: 1,
-        nodeId: 'n-1',
-        startedAt: T - 5,
-        status,
-        at,
+        ...base,
         outcome: { status: S.FAILED, error: 'boom' },
         patch: { attempt: 2, nodeId: null, leaseUntil: null, dueAt: at + 1000, error: 'boom' },
       };
     const outcome = { status: status as S.FAILED | S.TIMEOUT, error: `${status} here` };
-    return {
-      row,
-      token: 1,
-      nodeId: 'n-1',
-      startedAt: T - 5,
-      status,
-      at,
-      outcome,
-      patch: { error: outcome.error, leaseUntil: null, finishedAt: at },
-    };
+    return { ...base, outcome, patch: { error: outcome.error, leaseUntil: null, finishedAt: at } };
   }
 
   const deliveries = async (rows: JobInstance[]) =>
