@@ -20,9 +20,8 @@ import {
   type LabelsMatch,
   MetricsService,
 } from '../observability/index.js';
-import type { HandOff } from '../dispatch/index.js';
 import { AppScopes } from './app-scopes.service.js';
-import { ATTEMPT_ADMISSION, type AttemptAdmission } from './attempt-admission.hook.js';
+import { ATTEMPT_ADMISSION, type AttemptAdmission, type HandOff } from './attempt-admission.hook.js';
 import { ATTEMPT_ENDED_HOOK, type AttemptEndedHook } from './attempt-ended.hook.js';
 import { AttemptExecution, type HandlerRun } from './attempt-execution.js';
 import { FinishWriter } from './finish-writer.js';
