@@ -25,7 +25,8 @@ import { judge, FINAL } from './lib/verdict.mjs';
 import { judgeCallbacks } from './lib/callback-verdict.mjs';
 import { startCallbackReceiver } from '../../bench/lib/callback-receiver.mjs';
 import { runKillLatency } from './lib/kill-latency.mjs';
-import { envSettings, prng, readOptions } from './lib/options.mjs';
+import { envPairs } from '../../bench/lib/cluster.mjs';
+import { prng, readOptions } from './lib/options.mjs';
 import { apiClient, cleanup, persist, snapshotProduct } from './lib/product.mjs';
 import { log, waitFor } from './lib/run-util.mjs';
 import { injectFaults } from './lib/faults.mjs';
@@ -38,7 +39,7 @@ const receiverRand = prng(args.seed + 1);
 /** Share of callback answers that are a 500 (a retry follows). */
 const CALLBACK_FAIL_SHARE = 0.1;
 const between = (lo, hi) => lo + rand() * (hi - lo);
-const extraEnv = envSettings(args.env);
+const extraEnv = envPairs(args.env);
 
 /** The chaos run proper. @returns {Promise<number>} exit code */
 async function runChaos(ctx) {

@@ -66,13 +66,3 @@ export function prng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-/** The settings of `--env K=V,K=V` as an object (a value may hold `=`). */
-export function envSettings(list) {
-  return Object.fromEntries(
-    list
-      .split(',')
-      .filter(Boolean)
-      .map((kv) => kv.split(/=(.*)/s).slice(0, 2)),
-  );
-}
