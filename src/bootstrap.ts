@@ -48,7 +48,25 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   if (config.roles.includes(Role.API))
     SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), swaggerUiOptions());
   await app.init();
+  holdWhileClosing(app);
   return app;
+}
+
+/**
+ * Keeps the process alive while `app` closes. The loops' Clock timers are unref'd on purpose (a finished process
+ * must not wait for them), so a shutdown hook that waits on the Clock (the executor's drain) would let Node leave
+ * mid-drain whenever nothing else holds the event loop: a script that never listened, or a failed listen.
+ */
+function holdWhileClosing(app: INestApplication): void {
+  const close = app.close.bind(app);
+  app.close = async () => {
+    const hold = setInterval(() => undefined, 60_000);
+    try {
+      await close();
+    } finally {
+      clearInterval(hold);
+    }
+  };
 }
 
 /**
