@@ -14,13 +14,11 @@ import {
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { Admission } from './admission/index.js';
-import { DispatchService, type StagedFire } from './dispatch.service.js';
+import { DispatchService } from './dispatch.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { QuarantineService } from './quarantine.service.js';
 
 const PAGE = 500;
-/** Pages of the delay queue one pump takes at most (a burst due at once goes in one pump, a backlog over several). */
-const PUMP_PAGES = 20;
 /** Rows taken back at once (each its own small transaction), then dispatched in one call. */
 const REQUEUE_CHUNK = 20;
 /** Limited instances re-asserted per pass (narrow rows; normally no more than the sum of the jobs' limits). */
@@ -60,21 +58,6 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     private readonly uow: UnitOfWork,
     private readonly deliveries: CallbackDeliveryRepository,
   ) {}
-
-  /**
-   * Takes the ids due within `leadMs` (ms) out of the delay queue, page after page: due ones are dispatched, the
-   * rest staged ({@link DispatchService.stageDelayed}). @returns the staged rows, for the caller to deliver at their
-   * due time. A failure leaves rows PENDING: the repair pass dispatches them once due.
-   */
-  async pumpDelayed(leadMs = 0): Promise<StagedFire[]> {
-    const staged: StagedFire[] = [];
-    for (let page = 0; page < PUMP_PAGES; page++) {
-      const ids = await this.coordination.takeDue(this.clock.now() + leadMs, PAGE);
-      if (ids.length > 0) staged.push(...(await this.dispatch.stageDelayed(await this.instances.findByIds(ids))));
-      if (ids.length < PAGE) break;
-    }
-    return staged;
-  }
 
   /** One full repair pass (steps 0 and 2-6), step 0 before step 2 dispatches anything. */
   async reconcileOnce(): Promise<void> {

@@ -2,7 +2,7 @@ import type { SchedulerRegistry } from '@nestjs/schedule';
 import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import { advanceSettled, settle } from '../../../test/fakes/settle.js';
 import type { AppConfig } from '../../config/index.js';
-import type { ReconcilerService } from '../dispatch/index.js';
+import type { DelayPump, ReconcilerService } from '../dispatch/index.js';
 import type { JobDefinitionRepository, JobInstanceRepository } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import type { DueDetectorService } from './due-detector.service.js';
@@ -47,7 +47,6 @@ describe('SchedulerLoopService maintenance cadence', () => {
         passes.push(at);
         if (failAt.has(at)) throw new Error('database gone');
       },
-      pumpDelayed: async () => [],
       setReporting: (on: boolean) => reporting.push(on),
     } as unknown as ReconcilerService;
     const detector = { check: async () => void checks.push(clock.now() - T0) } as unknown as DueDetectorService;
@@ -75,6 +74,7 @@ describe('SchedulerLoopService maintenance cadence', () => {
       leader,
       { release: async () => undefined } as unknown as TriggerService,
       reconciler,
+      { pumpDelayed: async () => [] } as unknown as DelayPump,
       detector,
       { run: async () => 0 } as unknown as StagedTakeback,
       signals,

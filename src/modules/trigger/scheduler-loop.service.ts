@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { DELAY_PUMP_MS, ReconcilerService, type StagedFire } from '../dispatch/index.js';
+import { DELAY_PUMP_MS, DelayPump, ReconcilerService, type StagedFire } from '../dispatch/index.js';
 import { type DueRef, JobDefinitionRepository, JobInstanceRepository } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { DueDetectorService } from './due-detector.service.js';
@@ -49,6 +49,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     private readonly leader: LeaderElectionService,
     private readonly trigger: TriggerService,
     private readonly reconciler: ReconcilerService,
+    private readonly delayPump: DelayPump,
     private readonly detector: DueDetectorService,
     private readonly takeback: StagedTakeback,
     private readonly signals: JobSignals,
@@ -84,7 +85,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
 
   /** Takes what is due within the stage lead out of the delay queue; staged rows wait on the wheel for their time. */
   private async pump(): Promise<void> {
-    const staged = await this.reconciler.pumpDelayed(this.config.triggerStageLeadMs);
+    const staged = await this.delayPump.pumpDelayed(this.config.triggerStageLeadMs);
     if (this.running) this.stage(staged, 'deliver');
   }
 
