@@ -10,6 +10,7 @@ import type { JobSignals } from './job-signals.service.js';
 import type { LeaderElectionService } from './leader-election.service.js';
 import { SchedulerLoopService } from './scheduler-loop.service.js';
 import type { StagedTakeback } from './staged-takeback.js';
+import type { LeaderGauges } from './leader/leader-gauges.js';
 import type { TriggerService } from './trigger.service.js';
 
 const T0 = Date.UTC(2030, 0, 1);
@@ -47,8 +48,11 @@ describe('SchedulerLoopService maintenance cadence', () => {
         passes.push(at);
         if (failAt.has(at)) throw new Error('database gone');
       },
-      setReporting: (on: boolean) => reporting.push(on),
     } as unknown as ReconcilerService;
+    const gauges = {
+      refresh: async () => undefined,
+      clear: () => reporting.push(false),
+    } as unknown as LeaderGauges;
     const detector = { check: async () => void checks.push(clock.now() - T0) } as unknown as DueDetectorService;
     const signals = {
       onJobChanged: async () => async () => undefined,
@@ -76,6 +80,7 @@ describe('SchedulerLoopService maintenance cadence', () => {
       reconciler,
       { pumpDelayed: async () => [] } as unknown as DelayPump,
       detector,
+      gauges,
       { run: async () => 0 } as unknown as StagedTakeback,
       signals,
       { findDueRefs: async () => [] } as unknown as JobDefinitionRepository,
@@ -122,24 +127,11 @@ describe('SchedulerLoopService maintenance cadence', () => {
     expect(passes).toEqual([0, INTERVAL_MS, 3 * INTERVAL_MS, 4 * INTERVAL_MS]);
   });
 
-  it('should turn the leader-only gauges off when it loses the lead, before a pass in flight ends', async () => {
-    let open = () => undefined as void;
-    const inPass = new Promise<void>((resolve) => (open = resolve));
-    const pass = sut['reconciler'].reconcileOnce;
-    sut['reconciler'].reconcileOnce = async () => {
-      await pass();
-      if (clock.now() - T0 === INTERVAL_MS * 2) await inPass;
-    };
-    await runUntil(2 * INTERVAL_MS);
+  it('should clear the leader-only gauges and the wheel size when it loses the lead', async () => {
+    await runUntil(INTERVAL_MS);
     metrics.wheelSize.set(3);
-    expect(reporting).toEqual([true]);
-    leading(false); // the pass at +2 intervals is still running
-    expect(reporting).toEqual([true, false]);
+    leading(false);
+    expect(reporting).toEqual([false]);
     expect((await metrics.wheelSize.get()).values[0].value).toBe(0);
-    open();
-    await settle();
-    expect(reporting).toEqual([true, false]); // the pass ending does not turn them on again
-    leading(true);
-    expect(reporting).toEqual([true, false, true]);
   });
 });

@@ -9,6 +9,7 @@ import { DueDetectorService } from './due-detector.service.js';
 import { JobSignals } from './job-signals.service.js';
 import { LeaderElectionService } from './leader-election.service.js';
 import { StagedTakeback } from './staged-takeback.js';
+import { LeaderGauges } from './leader/leader-gauges.js';
 import { WheelTimer } from './timing-wheel/index.js';
 import { TriggerService } from './trigger.service.js';
 
@@ -44,6 +45,8 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   private started: Promise<void> = Promise.resolve();
   /** When this scheduler gained the lead (epoch ms): the due detector's grace starts there. */
   private leadingSince = 0;
+  /** Aborted when this lead ends: a gauge refresh in flight then writes nothing. */
+  private lead = new AbortController();
 
   constructor(
     private readonly leader: LeaderElectionService,
@@ -51,6 +54,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     private readonly reconciler: ReconcilerService,
     private readonly delayPump: DelayPump,
     private readonly detector: DueDetectorService,
+    private readonly gauges: LeaderGauges,
     private readonly takeback: StagedTakeback,
     private readonly signals: JobSignals,
     private readonly jobs: JobDefinitionRepository,
@@ -106,7 +110,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     if (this.running) return;
     this.running = true;
     this.leadingSince = this.clock.now();
-    this.reconciler.setReporting(true);
+    this.lead = new AbortController();
     const { triggerTickMs, reconcileIntervalMs, triggerScanIntervalMs } = this.config;
     this.wheel = new WheelTimer<WheelItem>({
       tickMs: triggerTickMs,
@@ -162,7 +166,8 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.held.clear();
     this.queue = [];
     this.metrics.wheelSize.set(0);
-    this.reconciler.setReporting(false); // only the leader reports them; a former leader's values would freeze
+    this.lead.abort();
+    this.gauges.clear(); // only the leader reports them; a former leader's values would freeze
   }
 
   /** Page scan of fires due within the horizon onto the wheel. */
@@ -285,6 +290,8 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     await this.started;
     await this.guard('reconcile', () => this.reconciler.reconcileOnce());
     await this.guard('due detector', () => this.detector.check(this.leadingSince));
+    const { signal } = this.lead;
+    await this.guard('gauges', () => this.gauges.refresh(signal));
   }
 
   /** Runs `fn` unless the duty is already running or duties stopped; logs instead of throwing. */

@@ -5,6 +5,7 @@ import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { DueDetectorService } from './due-detector.service.js';
 import { JobSignals } from './job-signals.service.js';
+import { LeaderGauges } from './leader/leader-gauges.js';
 import { LeaderElectionService } from './leader-election.service.js';
 import { RetentionService } from './retention.service.js';
 import { SchedulerLoopService } from './scheduler-loop.service.js';
@@ -19,7 +20,14 @@ import { TriggerService } from './trigger.service.js';
 export class TriggerModule {
   static forRoot(opts: { scheduler: boolean }): DynamicModule {
     const roleProviders = opts.scheduler
-      ? [LeaderElectionService, SchedulerLoopService, DueDetectorService, RetentionService, StagedTakeback]
+      ? [
+          LeaderElectionService,
+          SchedulerLoopService,
+          DueDetectorService,
+          RetentionService,
+          StagedTakeback,
+          LeaderGauges,
+        ]
       : [];
     return {
       module: TriggerModule,
