@@ -1,8 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { Clock } from '../../../common/index.js';
-
-/** Cancels a pending timer; harmless after it ran, or twice. */
-export type Cancel = () => void;
+import type { Cancel } from '../timing-wheel/index.js';
 
 /** Runs `fn` once after `delayMs` ms (≥ 0) as timer `name`, of which one at most is pending; returns its cancel. */
 export type DutyTimers = (name: string, delayMs: number, fn: () => void) => Cancel;
@@ -95,10 +93,6 @@ export class DutyRunner {
     if (this.byName.size !== duties.length) throw new Error('two leader duties share a name');
     for (const d of duties)
       if (d.after && !this.byName.has(d.after)) throw new Error(`duty ${d.name} waits for unknown ${d.after}`);
-  }
-
-  get leading(): boolean {
-    return this.lead !== null;
   }
 
   /** Starts a lead: every `begin`, then the rounds and wake-ups, then the rounds due at the start, in list order. */

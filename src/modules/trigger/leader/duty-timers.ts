@@ -6,10 +6,8 @@ import type { DutyTimers } from './duty-runner.js';
 export const LEADER_TIMER_PREFIX = 'tw-leader-';
 
 /**
- * The production timer source of the leader's duties: each timer runs on `clock` and, while pending, is listed
- * in @nestjs/schedule's SchedulerRegistry as the timeout `tw-leader-<name>` (`getTimeouts()` lists the leader's
- * pending rounds and its wheel's timer). The entry is the timer's licence to run: deleted there (ScheduleModule
- * deletes every timeout on shutdown; a test or an operator may delete one), the timer does nothing when it fires.
+ * The production timer source of the leader's duties: timers on `clock`, each listed while pending in
+ * SchedulerRegistry as the timeout `tw-leader-<name>`, and run only while listed (docs/trigger.md "The leader's loop").
  * @throws Error (the registry's) when a timer of that name is already pending.
  */
 export function registeredTimers(clock: Clock, registry: SchedulerRegistry): DutyTimers {

@@ -5,9 +5,8 @@ import { NodeRegistryService } from '../../dispatch/index.js';
 import { MetricsService } from '../../observability/index.js';
 
 /**
- * The leader-only gauges (docs/observability.md): live executors, each live node's queue depths, each registered
- * node's heartbeat age. Set by the leader's `gauges` duty; every other pod reads 0 and has no per-node series, so
- * losing the lead clears them and a refresh that ends after that writes nothing.
+ * The leader-only gauges (docs/observability.md): live executors, the live nodes' queue depths, the registered nodes'
+ * heartbeat ages. Other pods read 0 and no per-node series: losing the lead clears them, and a late refresh is dropped.
  */
 @Injectable()
 export class LeaderGauges {
