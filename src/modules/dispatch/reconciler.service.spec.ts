@@ -1,7 +1,8 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
+import { liveNode } from '../../../test/fakes/live-node.js';
 import { jest } from '@jest/globals';
 import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort, LiveNode } from '../coordination/index.js';
+import type { CoordinationPort } from '../coordination/index.js';
 import {
   type CallbackDeliveryRepository,
   type JobAttemptRepository,
@@ -34,12 +35,6 @@ describe('ReconcilerService offline watch', () => {
   let sut: ReconcilerService;
   let attempts: { start: jest.Mock; finish: jest.Mock };
   let config: AppConfig;
-
-  const node = (nodeId: string, lastBeat: number): LiveNode => ({
-    nodeId,
-    lastBeat,
-    info: { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: T0 },
-  });
 
   beforeEach(() => {
     jest.useFakeTimers({ now: T0 });
@@ -96,8 +91,10 @@ describe('ReconcilerService offline watch', () => {
       finish: jest.fn(async () => log.push('attempt finish')),
     };
     const registry = {
-      liveNodes: async () => [...beats].filter(([, b]) => b >= Date.now() - OFFLINE_MS).map(([id, b]) => node(id, b)),
-      staleNodes: async () => [...beats].filter(([, b]) => b < Date.now() - OFFLINE_MS).map(([id, b]) => node(id, b)),
+      liveNodes: async () =>
+        [...beats].filter(([, b]) => b >= Date.now() - OFFLINE_MS).map(([id, b]) => liveNode(id, b)),
+      staleNodes: async () =>
+        [...beats].filter(([, b]) => b < Date.now() - OFFLINE_MS).map(([id, b]) => liveNode(id, b)),
       invalidate: () => log.push('invalidate'),
     } as unknown as NodeRegistryService;
     const dispatch = {

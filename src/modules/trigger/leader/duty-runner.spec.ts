@@ -1,15 +1,8 @@
 import { FakeClock } from '../../../../test/fakes/fake-clock.js';
-import { advanceSettled, settle } from '../../../../test/fakes/settle.js';
+import { advanceSettled, gate, settle } from '../../../../test/fakes/settle.js';
 import { type Duty, type DutyContext, DutyRunner } from './duty-runner.js';
 
 const T0 = Date.UTC(2030, 0, 1);
-
-/** A run that waits until the test opens it. */
-function gate(): { wait: Promise<void>; open: () => void } {
-  let open = (): void => undefined;
-  const wait = new Promise<void>((resolve) => (open = resolve));
-  return { wait, open };
-}
 
 /** The generic duty runner on a hand-driven clock: rounds, one run at a time, wake-ups, leads, shutdown. */
 describe(DutyRunner.name, () => {

@@ -1,8 +1,9 @@
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { FakeClock } from '../../../../test/fakes/fake-clock.js';
-import { advanceSettled, settle } from '../../../../test/fakes/settle.js';
+import { liveNode } from '../../../../test/fakes/live-node.js';
+import { advanceSettled, gate, settle } from '../../../../test/fakes/settle.js';
 import type { AppConfig } from '../../../config/index.js';
-import type { LiveNode, NodeQueuePort } from '../../coordination/index.js';
+import type { NodeQueuePort } from '../../coordination/index.js';
 import type { DelayPump, NodeRegistryService, ReconcilerService, StagedFire } from '../../dispatch/index.js';
 import type {
   DueRef,
@@ -27,15 +28,14 @@ const RECONCILE_MS = 5000;
 const RETENTION_MS = 4000;
 
 /** Work the stubs hold until the test opens it, by name (`takeback`, `load`, `reconcile`, `depths`, …). */
-const gates = new Map<string, { held: Promise<void>; open: () => void }>();
+const gates = new Map<string, { wait: Promise<void>; open: () => void }>();
 function hold(name: string): () => void {
-  let resolve = (): void => undefined;
-  const held = new Promise<void>((r) => (resolve = r));
+  const held = gate();
   const open = () => {
     gates.delete(name);
-    resolve();
+    held.open();
   };
-  gates.set(name, { held, open });
+  gates.set(name, { wait: held.wait, open });
   return open;
 }
 
@@ -61,7 +61,7 @@ describe(LeaderDuties.name, () => {
   const at = () => clock.now() - T0;
   const record = async (what: string) => {
     log.push(`${what}@${at()}`);
-    await gates.get(what.split(' ')[0])?.held;
+    await gates.get(what.split(' ')[0])?.wait;
   };
   const times = (what: string) => log.filter((l) => l.split('@')[0] === what).map((l) => Number(l.split('@')[1]));
   const runUntil = (ms: number) => advanceSettled(clock, T0 + ms);
@@ -98,7 +98,10 @@ describe(LeaderDuties.name, () => {
       findStaged: async () => (await record('adopt'), []),
       findStagedDelayed: async () => [],
     } as unknown as JobInstanceRepository;
-    const nodes = { liveNodes: async () => [node('a')], staleNodes: async () => [] } as unknown as NodeRegistryService;
+    const nodes = {
+      liveNodes: async () => [liveNode('a', T0)],
+      staleNodes: async () => [],
+    } as unknown as NodeRegistryService;
     const queues = {
       queueDepth: async () => (await record('depths'), { ready: 2, processing: 1 }),
     } as unknown as NodeQueuePort;
@@ -123,11 +126,6 @@ describe(LeaderDuties.name, () => {
     ));
   }
 
-  const node = (nodeId: string): LiveNode => ({
-    nodeId,
-    lastBeat: T0,
-    info: { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: T0 },
-  });
   const liveGauge = async () => (await metrics.liveExecutors.get()).values[0]?.value ?? 0;
   const wheelGauge = async () => (await metrics.wheelSize.get()).values[0]?.value ?? 0;
 
@@ -249,6 +247,26 @@ describe(LeaderDuties.name, () => {
     await runUntil(9000);
     expect(times('load')).toEqual([7000, 8000, 9000]);
     expect(times('fire j2')).toEqual([9000]);
+  });
+
+  it("should do a regained lead's takeback and first load after a scan of the lost lead still running", async () => {
+    await lead();
+    await runUntil(SCAN_MS - 1);
+    const openLoad = hold('load');
+    await runUntil(SCAN_MS);
+    leading(false);
+    clock.setNow(T0 + 1500);
+    leading(true);
+    await settle();
+    expect(times('takeback')).toEqual([0]); // the old scan still runs: the new lead's first load waits
+    openLoad();
+    await settle();
+    expect(times('takeback')).toEqual([0, 1500]);
+    expect(log.filter((l) => /^(adopt|load|reconcile)/.test(l)).slice(-3)).toEqual([
+      'adopt@1500',
+      'load@1500',
+      'reconcile@1500',
+    ]);
   });
 
   it("should keep what a run of the lost lead stages off the new lead's wheel, skipping rounds meanwhile", async () => {

@@ -1,5 +1,7 @@
 import { FakeClock } from '../../../../test/fakes/fake-clock.js';
-import type { LiveNode, NodeQueuePort } from '../../coordination/index.js';
+import { gate } from '../../../../test/fakes/settle.js';
+import { liveNode } from '../../../../test/fakes/live-node.js';
+import type { NodeQueuePort } from '../../coordination/index.js';
 import type { NodeRegistryService } from '../../dispatch/index.js';
 import { MetricsService } from '../../observability/index.js';
 import { LeaderGauges } from './leader-gauges.js';
@@ -13,14 +15,8 @@ describe(LeaderGauges.name, () => {
   let beats: Map<string, number>;
   let metrics: MetricsService;
   /** While set, queue depth reads wait for it (a refresh in flight). */
-  let gate: Promise<void> | null;
+  let depthsHeld: Promise<void> | null;
   let sut: LeaderGauges;
-
-  const node = (nodeId: string, lastBeat: number): LiveNode => ({
-    nodeId,
-    lastBeat,
-    info: { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: T0 },
-  });
 
   beforeEach(() => {
     clock = new FakeClock(T0);
@@ -28,16 +24,16 @@ describe(LeaderGauges.name, () => {
       ['a', T0],
       ['b', T0 - 20_000],
     ]);
-    gate = null;
+    depthsHeld = null;
     const nodes = (live: boolean) =>
-      [...beats].filter(([, b]) => b >= clock.now() - OFFLINE_MS === live).map(([id, b]) => node(id, b));
+      [...beats].filter(([, b]) => b >= clock.now() - OFFLINE_MS === live).map(([id, b]) => liveNode(id, b));
     const registry = {
       liveNodes: async () => nodes(true),
       staleNodes: async () => nodes(false),
     } as unknown as NodeRegistryService;
     const queues = {
       queueDepth: async (nodeId: string) => {
-        await gate;
+        await depthsHeld;
         return { ready: nodeId === 'a' ? 3 : 0, processing: 1 };
       },
     } as unknown as NodeQueuePort;
@@ -78,12 +74,12 @@ describe(LeaderGauges.name, () => {
   it('should read 0 and no per-node series once cleared, also when a refresh in flight ends after', async () => {
     await sut.refresh(new AbortController().signal);
     const lead = new AbortController();
-    let open = (): void => undefined;
-    gate = new Promise<void>((resolve) => (open = resolve));
+    const held = gate();
+    depthsHeld = held.wait;
     const refresh = sut.refresh(lead.signal); // waits on the queue depth reads
     lead.abort(); // the lead is lost meanwhile
     sut.clear();
-    open();
+    held.open();
     await refresh;
     expect(await gauges()).toEqual({ live: 0, depths: {}, ages: {} });
   });
