@@ -69,7 +69,9 @@ export class LeaderDuties implements OnApplicationBootstrap, BeforeApplicationSh
       {
         name: 'wheel',
         every: 0,
-        begin: (lead) => void (this.wheel = this.wheels.open(lead)),
+        begin: (lead) => {
+          this.wheel = this.wheels.open(lead);
+        },
         end: () => {
           this.wheel?.close();
           this.wheel = null;
