@@ -7,10 +7,8 @@ export { CancelService, type InCancelTransaction } from './cancel.service.js';
 export {
   Admission,
   AdmissionModule,
-  type HandOff,
   inStopGrace,
   JobSemaphore,
-  type Leaver,
   stopGraceMs,
   stopGraceUntil,
   WaitingTurns,

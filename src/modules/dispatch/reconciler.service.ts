@@ -12,7 +12,7 @@ import {
   type Tx,
   UnitOfWork,
 } from '../metadata/index.js';
-import { MetricsService } from '../observability/index.js';
+import { type LabelsMatch, type LeaseExpiryReasonLabel, MetricsService } from '../observability/index.js';
 import { Admission } from './admission/index.js';
 import { DispatchService } from './dispatch.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
@@ -25,6 +25,7 @@ const REQUEUE_CHUNK = 20;
 const SLOT_PAGE = 5000;
 type DispatchedRef = Pick<JobInstance, 'id' | 'nodeId' | 'dispatchedAt'>;
 const ON_NODE = [JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING];
+const _reasonLabels: LabelsMatch<TakeBackReason, LeaseExpiryReasonLabel> = true;
 
 /** The leader's repair loop (docs/dispatch.md "Reconciler"): a row's or step's failure does not stop a pass. */
 @Injectable()

@@ -2,10 +2,11 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/c
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { RetentionRepository, type RetentionTable } from '../metadata/index.js';
-import { MetricsService } from '../observability/index.js';
+import { type LabelsMatch, MetricsService, type RetentionTableLabel } from '../observability/index.js';
 
 /** Longest a pass keeps deleting, ms (half the interval when that is shorter); the next pass goes on. */
 const PASS_BUDGET_MS = 30_000;
+const _tableLabels: LabelsMatch<RetentionTable, RetentionTableLabel> = true;
 
 /**
  * Retention (docs/long-tasks.md "Retention"), one pass of which the leader runs every RETENTION_INTERVAL_MS (its
