@@ -171,7 +171,6 @@ export class DutyRunner {
       );
   }
 
-  /** A wake-up from `lead`'s subscriptions or hooks: ignored once that lead ended. */
   private wakeIn(lead: Lead, duty: Duty): void {
     if (this.lead === lead) this.trigger(duty, 'wake');
   }
