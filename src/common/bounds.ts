@@ -33,10 +33,8 @@ const DAY_MS = 24 * HOUR_MS;
 const MAX_ATTEMPTS = 20;
 
 /**
- * Every bound of a request field (tasks, jobs, lists, clients), the one place its numbers are written: the DTO
- * decorators and their Swagger text, the task body fast path, the defaults applied to omitted fields and the
- * tests read it; README "Limits" and docs/api.md list the same numbers (test/cases/bounds-docs.spec.ts).
- * Sizes of stored columns come from limits.ts.
+ * Every bound of a request field, the one place its numbers are written (docs/api.md "Limits" says what reads it);
+ * the sizes of stored columns come from limits.ts.
  */
 export const BOUNDS = {
   // What one attempt may take, on a task and on a job alike.

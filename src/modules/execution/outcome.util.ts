@@ -6,8 +6,7 @@ export { MAX_ERROR_CHARS, MAX_RESULT_BYTES };
 
 /**
  * Delay before retry number `attempt` (1-based attempt that just failed), in ms: FIXED = base;
- * EXPONENTIAL = base * 2^(attempt-1), capped at the longest base a caller may ask for (1 h), with ±20 % jitter so
- * retries of a burst spread out.
+ * EXPONENTIAL = base * 2^(attempt-1), capped at 1 h, with ±20 % jitter so retries of a burst spread out.
  */
 export function backoffDelayMs(baseMs: number, kind: BackoffKind, attempt: number, random = Math.random): number {
   if (kind !== BackoffKind.EXPONENTIAL) return baseMs;

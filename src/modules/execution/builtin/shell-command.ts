@@ -43,7 +43,6 @@ export interface ShellCommandOptions {
   env?: Record<string, string>;
 }
 
-/** A command's own timeout is at most what its attempt may take. */
 export const SHELL_COMMAND_MAX_TIMEOUT_MS = BOUNDS.timeoutMs.max;
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_OUTPUT_BYTES = 64 * 1024;
