@@ -31,47 +31,26 @@ function defaultsIn(cell: string): number[] {
   return [...cell.matchAll(/default (\d{1,3}(?:,\d{3})+|\d+)/g)].map((m) => Number(m[1].replace(/,/g, '')));
 }
 
-/** How the docs' tables name each bound in a row's first cell. */
-const LABELS: Record<BoundName, RegExp> = {
-  timeoutMs: /`timeoutMs`/,
-  heartbeatTimeoutMs: /`heartbeatTimeoutMs`/,
-  retryBackoffMs: /`retryBackoffMs`/,
-  maxAttempts: /`maxAttempts`/,
-  retryMax: /`retryMax`/,
-  delayMs: /`delayMs`/,
+const NAMES = Object.keys(BOUNDS) as BoundName[];
+/** How the docs' tables name each bound in a row's first cell: its field name in backticks, but for these. */
+const OTHER_LABELS: Partial<Record<BoundName, RegExp>> = {
   tasks: /`tasks`|^batch$/,
-  maxConcurrency: /`maxConcurrency`/,
   shardTotal: /`shardTotal`|^shards$/,
   shardParamsItems: /^`shardParams`$/,
-  shardParams: /`shardParams`/,
-  params: /`params`/,
-  requestId: /`requestId`/,
-  handler: /`handler`/,
-  code: /`code`/,
-  appId: /`appId`/,
-  description: /`description`/,
-  triggerExpr: /`triggerExpr`/,
-  routingKey: /`routingKey`/,
-  timeZone: /`timeZone`/,
   callbackUrl: /`callbackUrl`|^callback URL$/,
-  fileName: /`fileName`/,
   content: /`content`|^crontab import$/,
-  jobId: /`jobId`/,
   offset: /`limit`, `offset`/,
   limit: /`limit`, `offset`/,
-  cursor: /`cursor`/,
   logLimit: /handler logs/,
   logAfter: /handler logs/,
   logAttempt: /handler logs/,
   previewCount: /`count`/,
-  rateLimit: /`rateLimit`/,
-  rateBurst: /`rateBurst`/,
-  maxJobs: /`maxJobs`/,
-  maxUnfinishedTasks: /`maxUnfinishedTasks`/,
-  egressAllow: /`egressAllow`/,
   egressEntry: /`egressAllow`/,
 };
-const NAMES = Object.keys(BOUNDS) as BoundName[];
+const LABELS = Object.fromEntries(NAMES.map((b) => [b, OTHER_LABELS[b] ?? new RegExp(`\`${b}\``)])) as Record<
+  BoundName,
+  RegExp
+>;
 
 /** What a cell stating `bound` lacks: its minimum or maximum. */
 function missing(bound: Bound, cell: string): string[] {
