@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsNumber, IsOptional, IsPositive, Max, Min } from 'class-validator';
-import { toInt, toNumber } from './env-transforms.js';
+import { IsNumber, IsOptional, IsPositive, Max } from 'class-validator';
+import { IntSetting, toNumber } from './env-setting.js';
 import { ProcessEnvDto } from './env-process.dto.js';
 
 /** One message for every way EXECUTOR_APP_SHARE can be wrong (the validator would name only one rule). */
@@ -11,42 +11,22 @@ const SHARE = 'EXECUTOR_APP_SHARE must be a number above 0 and at most 1 (a frac
  * leader lease, misfire and due alerts, and reconciliation.
  */
 export class ClusterEnvDto extends ProcessEnvDto {
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @IntSetting(100)
   HEARTBEAT_INTERVAL_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(300)
+  @IntSetting(300)
   NODE_OFFLINE_AFTER_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
+  @IntSetting(1000)
   LEASE_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @IntSetting(100)
   LEASE_RENEW_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(1024)
+  @IntSetting(1, 1024)
   EXECUTOR_CONCURRENCY?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(3_600_000)
+  @IntSetting(0, 3_600_000)
   EXECUTOR_SHUTDOWN_GRACE_MS?: number;
 
   @IsOptional()
@@ -56,69 +36,33 @@ export class ClusterEnvDto extends ProcessEnvDto {
   @Max(1, { message: SHARE })
   EXECUTOR_APP_SHARE?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
-  @Max(60000)
+  @IntSetting(10, 60000)
   TRIGGER_SCAN_INTERVAL_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(10000)
+  @IntSetting(1, 10000)
   TRIGGER_BATCH_SIZE?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @IntSetting(1, 1000)
   TRIGGER_TICK_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(16)
+  @IntSetting(1, 16)
   TRIGGER_FIRE_PARALLELISM?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(3_600_000)
+  @IntSetting(1000, 3_600_000)
   TRIGGER_HORIZON_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(600_000)
+  @IntSetting(0, 600_000)
   TRIGGER_STAGE_LEAD_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
+  @IntSetting(1000)
   LEADER_LEASE_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   MISFIRE_THRESHOLD_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
+  @IntSetting(1000)
   DUE_ALERT_AFTER_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
+  @IntSetting(1000)
   RECONCILE_INTERVAL_MS?: number;
 }

@@ -1,17 +1,13 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { toBool, toInt } from './env-transforms.js';
+import { IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IntSetting, toBool } from './env-setting.js';
 
 /**
  * Where the process listens and keeps its data, the shape it runs in (cluster URLs, roles, namespace, secret key),
  * its name, what its shell handler and outbound calls may do, and how much it logs.
  */
 export class ProcessEnvDto {
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntSetting(0, 65535)
   PORT?: number;
 
   @IsOptional()
@@ -51,18 +47,10 @@ export class ProcessEnvDto {
   @IsBoolean()
   TICKWHEEL_ALLOW_SHELL?: boolean;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(4_294_967_294)
+  @IntSetting(0, 4_294_967_294)
   TICKWHEEL_SHELL_UID?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(4_294_967_294)
+  @IntSetting(0, 4_294_967_294)
   TICKWHEEL_SHELL_GID?: number;
 
   @IsOptional()
