@@ -26,7 +26,6 @@ const OVER_BUDGET = new Map([
   ['test/cases/time-cases.spec.ts', 587],
   ['test/integration/reconciler.int-spec.ts', 486],
   ['src/config/load-config.spec.ts', 426],
-  ['src/config/env.dto.ts', 424],
   ['test/deploy/chart.spec.ts', 404],
 ]);
 

@@ -1,3 +1,5 @@
+import { BOUNDS } from '../common/index.js';
+
 /** What `tw` was asked to do: one request (with how to print it), the usage, or a usage error. */
 export type TwCommand =
   | { kind: 'help' }
@@ -15,7 +17,7 @@ export type TwCommand =
 /** The trigger types a schedule preview takes (docs/trigger.md). */
 export const PREVIEW_TYPES = ['CRON', 'FIXED_RATE', 'FIXED_DELAY', 'ONE_SHOT'] as const;
 /** Most fire times one preview answers (POST /api/schedules/preview `count`). */
-export const MAX_PREVIEW_COUNT = 100;
+export const MAX_PREVIEW_COUNT = BOUNDS.previewCount.max;
 
 export const TW_USAGE = `usage: npm run tw -- [--include] [--json] [-H 'Name: value']... METHOD /path [JSON body]
        npm run tw -- [--include] [--json] preview '<expr>' [--type T] [--tz Zone] [--from ISO] [-n N]
@@ -33,7 +35,7 @@ preview: the next fire times of a trigger, without a job (POST /api/schedules/pr
   --type  CRON (default), FIXED_RATE, FIXED_DELAY or ONE_SHOT
   --tz    IANA zone of the expression (default UTC)
   --from  ISO-8601 instant with Z or an offset to count from (default now)
-  -n      how many fire times, 1-${MAX_PREVIEW_COUNT} (default 10)
+  -n      how many fire times, 1-${MAX_PREVIEW_COUNT} (default ${BOUNDS.previewCount.default})
 
 Exit code: 0 on a 2xx, 1 on a 4xx or 5xx, 2 on a usage error or a server it cannot reach.
 `;

@@ -723,12 +723,12 @@ export interface components {
        */
       maxAttempts?: number;
       /**
-       * @description Base delay between attempts, ms (default 1000).
+       * @description Base delay between attempts, ms (default 1000, max 1 h).
        * @example 1000
        */
       retryBackoffMs?: number;
       /**
-       * @description FIXED (default) or EXPONENTIAL (doubling, with jitter).
+       * @description FIXED (default): every retry waits retryBackoffMs. EXPONENTIAL: the wait doubles at each retry, up to 1 h, with ±20 % jitter.
        * @enum {string}
        */
       retryBackoffKind?: 'FIXED' | 'EXPONENTIAL';
@@ -1022,12 +1022,12 @@ export interface components {
        */
       overlapPolicy?: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
       /**
-       * @description Most instances of this job dispatched or running at once across the cluster (0 = no limit, the default). Over it an instance waits as WAITING and is released, oldest first, when one ends: never dropped. With overlapPolicy QUEUE it must be 0 or 1.
+       * @description Most instances of this job dispatched or running at once across the cluster (0 = no limit, the default; at most 10000). Over it an instance waits as WAITING and is released, oldest first, when one ends: never dropped. With overlapPolicy QUEUE it must be 0 or 1.
        * @example 2
        */
       maxConcurrency?: number;
       /**
-       * @description Time limit of one attempt, ms (default 60000).
+       * @description Time limit of one attempt, ms (default 60000, max 24 h). On expiry the signal aborts and the attempt is TIMEOUT.
        * @example 60000
        */
       timeoutMs?: number;
@@ -1038,10 +1038,13 @@ export interface components {
       heartbeatTimeoutMs?: number;
       /** @description Retries after the first attempt (0-19, default 0). */
       retryMax?: number;
-      /** @description Base delay between attempts, ms (default 1000). */
+      /**
+       * @description Base delay between attempts, ms (default 1000, max 1 h).
+       * @example 1000
+       */
       retryBackoffMs?: number;
       /**
-       * @description FIXED: every retry waits retryBackoffMs; EXPONENTIAL doubles the wait at each retry.
+       * @description FIXED (default): every retry waits retryBackoffMs. EXPONENTIAL: the wait doubles at each retry, up to 1 h, with ±20 % jitter.
        * @enum {string}
        */
       retryBackoffKind?: 'FIXED' | 'EXPONENTIAL';
@@ -1280,12 +1283,12 @@ export interface components {
        */
       overlapPolicy?: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
       /**
-       * @description Most instances of this job dispatched or running at once across the cluster (0 = no limit, the default). Over it an instance waits as WAITING and is released, oldest first, when one ends: never dropped. With overlapPolicy QUEUE it must be 0 or 1.
+       * @description Most instances of this job dispatched or running at once across the cluster (0 = no limit, the default; at most 10000). Over it an instance waits as WAITING and is released, oldest first, when one ends: never dropped. With overlapPolicy QUEUE it must be 0 or 1.
        * @example 2
        */
       maxConcurrency?: number;
       /**
-       * @description Time limit of one attempt, ms (default 60000).
+       * @description Time limit of one attempt, ms (default 60000, max 24 h). On expiry the signal aborts and the attempt is TIMEOUT.
        * @example 60000
        */
       timeoutMs?: number;
@@ -1296,10 +1299,13 @@ export interface components {
       heartbeatTimeoutMs?: number;
       /** @description Retries after the first attempt (0-19, default 0). */
       retryMax?: number;
-      /** @description Base delay between attempts, ms (default 1000). */
+      /**
+       * @description Base delay between attempts, ms (default 1000, max 1 h).
+       * @example 1000
+       */
       retryBackoffMs?: number;
       /**
-       * @description FIXED: every retry waits retryBackoffMs; EXPONENTIAL doubles the wait at each retry.
+       * @description FIXED (default): every retry waits retryBackoffMs. EXPONENTIAL: the wait doubles at each retry, up to 1 h, with ±20 % jitter.
        * @enum {string}
        */
       retryBackoffKind?: 'FIXED' | 'EXPONENTIAL';
@@ -4246,7 +4252,9 @@ export interface operations {
   ClientsController_list: {
     parameters: {
       query?: {
+        /** @description Items to skip, 0-100000. */
         offset?: number;
+        /** @description Items to return, 1-500. */
         limit?: number;
       };
       header?: never;
@@ -4784,8 +4792,9 @@ export interface operations {
         from?: string;
         /** @description Rows written at or before this ISO-8601 instant. */
         to?: string;
-        /** @description Rows to skip, 0-100000; not with `cursor`. */
+        /** @description Items to skip, 0-100000. Not with `cursor`. */
         offset?: number;
+        /** @description Items to return, 1-500. */
         limit?: number;
         /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
         cursor?: string;

@@ -7,4 +7,5 @@ export * from './callback-signing.js';
 export * from './group-commit.js';
 export * from './group-by.js';
 export * from './limits.js';
+export * from './bounds.js';
 export * from './heartbeat-timeout.js';

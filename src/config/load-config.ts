@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { BOUNDS } from '../common/index.js';
 import { parseEgressList } from '../modules/egress/index.js';
 import { AppConfig, CallbackSettings, Role } from './app-config.js';
 import { ConfigError } from './config-error.js';
@@ -148,14 +149,14 @@ export function loadConfig(
     idempotencyKeyTtlMs: dto.IDEMPOTENCY_KEY_TTL_MS ?? 86_400_000,
     idempotencyKeysPerApp: dto.IDEMPOTENCY_KEYS_PER_APP ?? 10_000,
     // Defaults and caps: the reasons are in docs/api.md "Rate limits" and docs/tenancy.md "Bounds per app".
-    rateLimitPerSecond: dto.RATE_LIMIT_PER_SECOND ?? 100,
-    rateLimitBurst: dto.RATE_LIMIT_BURST ?? 200,
+    rateLimitPerSecond: dto.RATE_LIMIT_PER_SECOND ?? BOUNDS.rateLimit.default,
+    rateLimitBurst: dto.RATE_LIMIT_BURST ?? BOUNDS.rateBurst.default,
     reconcileIntervalMs: dto.RECONCILE_INTERVAL_MS ?? 5000,
     jobMaxInstancesPerMinute: dto.JOB_MAX_INSTANCES_PER_MINUTE ?? 3000,
     logLevel: dto.LOG_LEVEL ?? 'info',
     caps: {
-      maxJobsPerApp: dto.MAX_JOBS_PER_APP ?? 10_000,
-      maxUnfinishedTasksPerApp: dto.MAX_UNFINISHED_TASKS_PER_APP ?? 100_000,
+      maxJobsPerApp: dto.MAX_JOBS_PER_APP ?? BOUNDS.maxJobs.default,
+      maxUnfinishedTasksPerApp: dto.MAX_UNFINISHED_TASKS_PER_APP ?? BOUNDS.maxUnfinishedTasks.default,
     },
     callbacks,
     longTasks: {

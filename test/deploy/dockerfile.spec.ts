@@ -96,7 +96,10 @@ describe('docker/Dockerfile', () => {
       expect(key).not.toMatch(/SECRET|PASSWORD|PASSWD|TOKEN|_KEY$/i);
       expect(value).not.toMatch(/:\/\/[^/\s]*:[^@\s]*@/); // a URL with a password
     }
-    const settings = read('src/config/env.dto.ts');
+    const settings = readdirSync('src/config')
+      .filter((f) => /^env.*\.dto\.ts$/.test(f))
+      .map((f) => read(`src/config/${f}`))
+      .join('\n');
     const runtimeEnv = Object.fromEntries(env(runtime));
     for (const key of Object.keys(runtimeEnv).filter((k) => k !== 'NODE_ENV')) {
       expect(settings).toMatch(new RegExp(`^  ${key}[?!]?:`, 'm'));

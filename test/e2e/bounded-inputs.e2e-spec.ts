@@ -1,4 +1,5 @@
 import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
+import { BOUNDS } from '../../src/common/index.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import {
   clusterEnv,
@@ -53,6 +54,33 @@ describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
   const auditOf = (jobId: string, action: string) =>
     count('SELECT COUNT(*) AS c FROM audit_log WHERE target_id = ? AND action = ?', [jobId, action]);
   const jobsWithCode = (c: string) => count('SELECT COUNT(*) AS c FROM job_definition WHERE code = ?', [c]);
+
+  it('accepts timeoutMs at its maximum on a task, a batch and a job, and answers one past it with a 400 naming it', async () => {
+    const max = BOUNDS.timeoutMs.max;
+    const timeoutOf = async (requestId: string) =>
+      (await node.ds.query('SELECT timeout_ms AS t FROM job_instance WHERE app_id = ? AND request_id = ?', [
+        appId,
+        requestId,
+      ])) as Array<{ t: number }>;
+    const at = code('tmax');
+    expect(
+      (await client.request('POST', '/api/tasks', { requestId: at, handler: 'noop', timeoutMs: max })).status,
+    ).toBe(202);
+    expect((await timeoutOf(at)).map((r) => Number(r.t))).toEqual([max]);
+    const past = code('tpast');
+    expectField(
+      await client.request('POST', '/api/tasks', { requestId: past, handler: 'noop', timeoutMs: max + 1 }),
+      400,
+      'timeoutMs',
+    );
+    const batch = { tasks: [{ handler: 'noop' }, { requestId: past, handler: 'noop', timeoutMs: max + 1 }] };
+    expectField(await client.request('POST', '/api/tasks/batch', batch), 400, 'tasks[1].timeoutMs');
+    expect(await timeoutOf(past)).toEqual([]);
+    expect((await client.request('POST', '/api/jobs', yearly({ timeoutMs: max }))).status).toBe(201);
+    const over = yearly({ timeoutMs: max + 1 });
+    expectField(await client.request('POST', '/api/jobs', over), 400, 'timeoutMs');
+    expect(await jobsWithCode(over.code as string)).toBe(0);
+  });
 
   it('refuses trigger-now params over 65,535 bytes with a 400 naming params, and writes no instance', async () => {
     const job = await client.request<{ id: string }>('POST', '/api/jobs', yearly());

@@ -1,4 +1,4 @@
-import { cutChars, MAX_ERROR_CHARS, MAX_RESULT_BYTES } from '../../common/index.js';
+import { BOUNDS, cutChars, MAX_ERROR_CHARS, MAX_RESULT_BYTES } from '../../common/index.js';
 import { BackoffKind } from '../metadata/index.js';
 
 // Bounded before written: one value over its column would fail a whole group's finishing transaction (strict mode).
@@ -10,7 +10,7 @@ export { MAX_ERROR_CHARS, MAX_RESULT_BYTES };
  */
 export function backoffDelayMs(baseMs: number, kind: BackoffKind, attempt: number, random = Math.random): number {
   if (kind !== BackoffKind.EXPONENTIAL) return baseMs;
-  const raw = Math.min(3_600_000, baseMs * 2 ** Math.max(0, attempt - 1));
+  const raw = Math.min(BOUNDS.retryBackoffMs.max, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(raw * (0.8 + 0.4 * random()));
 }
 

@@ -1,4 +1,4 @@
-import { newId } from '../../common/index.js';
+import { BOUNDS, newId } from '../../common/index.js';
 import {
   BackoffKind,
   JobDefinition,
@@ -64,15 +64,15 @@ export function definitionOf(input: NewJob, namespace: string, appId: string, no
     params: input.params ?? {},
     routingStrategy: input.routingStrategy ?? RoutingStrategy.ROUND_ROBIN,
     routingKey: input.routingKey ?? null,
-    shardTotal: input.shardTotal ?? 1,
+    shardTotal: input.shardTotal ?? BOUNDS.shardTotal.default,
     shardParams: input.shardParams ?? null,
     misfirePolicy: input.misfirePolicy ?? MisfirePolicy.FIRE_ONCE_NOW,
     overlapPolicy: input.overlapPolicy ?? OverlapPolicy.ALLOW,
-    maxConcurrency: input.maxConcurrency ?? 0,
-    timeoutMs: input.timeoutMs ?? 60_000,
-    heartbeatTimeoutMs: input.heartbeatTimeoutMs ?? 0,
-    retryMax: input.retryMax ?? 0,
-    retryBackoffMs: input.retryBackoffMs ?? 1000,
+    maxConcurrency: input.maxConcurrency ?? BOUNDS.maxConcurrency.default,
+    timeoutMs: input.timeoutMs ?? BOUNDS.timeoutMs.default,
+    heartbeatTimeoutMs: input.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
+    retryMax: input.retryMax ?? BOUNDS.retryMax.default,
+    retryBackoffMs: input.retryBackoffMs ?? BOUNDS.retryBackoffMs.default,
     retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,
     enabled: input.enabled ?? true,
     callbackUrl: input.callbackUrl ?? null,

@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ValidationError } from '../../../common/index.js';
+import { BOUNDS, ValidationError } from '../../../common/index.js';
 import { abortError, decodeUtf8Prefix, isPlainObject } from './http-call.js';
 import { passwdHome, shellBaseEnv } from './shell-env.js';
 
@@ -43,7 +43,7 @@ export interface ShellCommandOptions {
   env?: Record<string, string>;
 }
 
-export const SHELL_COMMAND_MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+export const SHELL_COMMAND_MAX_TIMEOUT_MS = BOUNDS.timeoutMs.max;
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_OUTPUT_BYTES = 64 * 1024;
 const DEFAULT_KILL_GRACE_MS = 2000;

@@ -1,4 +1,4 @@
-import { newId } from '../../../common/index.js';
+import { BOUNDS, newId } from '../../../common/index.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 import { type InitialStatus } from '../state-machine/transitions.js';
 import { BackoffKind, RoutingStrategy } from './enums.js';
@@ -48,11 +48,11 @@ export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
     shardTotal: 1,
     status: JobInstanceStatus.PENDING,
     attempt: 1,
-    maxAttempts: 1,
-    retryBackoffMs: 1000,
+    maxAttempts: BOUNDS.maxAttempts.default,
+    retryBackoffMs: BOUNDS.retryBackoffMs.default,
     retryBackoffKind: BackoffKind.FIXED,
-    timeoutMs: 60_000,
-    maxConcurrency: 0,
+    timeoutMs: BOUNDS.timeoutMs.default,
+    maxConcurrency: BOUNDS.maxConcurrency.default,
     routingStrategy: RoutingStrategy.ROUND_ROBIN,
     routingKey: null,
     nodeId: null,
@@ -71,7 +71,7 @@ export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
     progress: null,
     progressNote: null,
     progressAt: null,
-    heartbeatTimeoutMs: 0,
+    heartbeatTimeoutMs: BOUNDS.heartbeatTimeoutMs.default,
     createdAt: now,
     updatedAt: now,
     dispatchedAt: null,

@@ -3,7 +3,16 @@ import { LRUCache } from 'lru-cache';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLOCK, type Clock, ConflictError, NotFoundError, ValidationError } from '../../../common/index.js';
+import {
+  BOUNDS,
+  CLOCK,
+  type Clock,
+  ConflictError,
+  nameMessage,
+  namePattern,
+  NotFoundError,
+  ValidationError,
+} from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import {
   ApiClient,
@@ -25,7 +34,8 @@ const CACHE_MAX = 10_000;
 /** Most unknown app ids remembered: the ids are chosen by strangers, so this bound keeps their cost flat. */
 export const UNKNOWN_MAX = 1_000;
 /** What an app id may look like (exact, ASCII): checked before any lookup, so no odd spelling reaches the database. */
-export const APP_ID_PATTERN = /^[A-Za-z0-9_.-]{3,64}$/;
+export const APP_ID_PATTERN = namePattern('A-Za-z0-9_.-', BOUNDS.appId);
+export const APP_ID_MESSAGE = nameMessage('appId', 'A-Za-z0-9_.-', BOUNDS.appId);
 
 /** Credentials of one API client, as shown once at creation. */
 export interface ApiCredentials {
@@ -98,7 +108,7 @@ export class ApiClientService {
     appId: string,
     opts: { scopes?: readonly Scope[]; limits?: ClientLimits; actor?: string | null } = {},
   ): Promise<ApiCredentials> {
-    if (!APP_ID_PATTERN.test(appId)) throw new ValidationError('appId', 'appId must be 3-64 of [A-Za-z0-9_.-]');
+    if (!APP_ID_PATTERN.test(appId)) throw new ValidationError('appId', APP_ID_MESSAGE);
     if (appId === OWNERLESS_APP_ID)
       throw new ValidationError('appId', `'${appId}' is reserved: it stands for the owner of jobs that have none`);
     const scopes = checkScopes(opts.scopes ?? DEFAULT_SCOPES);

@@ -5,7 +5,7 @@ import { Scope } from '../../metadata/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { AuditPageDto, AuditQueryDto, AuditRowDto } from '../dto/audit.dto.js';
-import { decodeCursor, encodeCursor } from '../dto/list.dto.js';
+import { decodeCursor, encodeCursor, pageOf } from '../dto/list.dto.js';
 import { ApiProblem } from '../dto/problem.dto.js';
 import { AuditService } from '../../jobs/index.js';
 
@@ -35,13 +35,13 @@ export class AuditController {
     if (from !== undefined && to !== undefined && to < from)
       throw new ValidationError('to', '`to` must not be before `from`');
     const at = q.cursor === undefined ? undefined : decodeCursor('a', q.cursor, /^[A-Za-z0-9-]{1,36}$/, q.offset);
-    const limit = q.limit ?? 50;
+    const { offset, limit } = pageOf(q);
     const [rows, total] = await this.audit.list({
       appId: q.appId,
       action: q.action,
       from,
       to,
-      offset: q.offset ?? 0,
+      offset,
       limit: limit + 1, // one more than shown: whether a next page exists
       ...(at ? { after: { at: at.key, id: at.tie } } : {}),
       ...(q.jobId !== undefined ? { targetType: 'job', targetId: q.jobId } : {}),

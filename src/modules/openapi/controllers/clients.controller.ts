@@ -13,6 +13,7 @@ import {
   CreateClientDto,
   UpdateClientDto,
 } from '../dto/client.dto.js';
+import { pageOf } from '../dto/list.dto.js';
 import { ApiProblem } from '../dto/problem.dto.js';
 import { ClientsService } from '../services/clients.service.js';
 
@@ -49,7 +50,8 @@ export class ClientsController {
   @ApiOkResponse({ type: ClientPageDto })
   @ApiProblem(400, 'A bad query (offset or limit); `field` names it.')
   list(@Query() q: ClientListQueryDto): Promise<ClientPageDto> {
-    return this.clients.list(q.offset ?? 0, q.limit ?? 50);
+    const { offset, limit } = pageOf(q);
+    return this.clients.list(offset, limit);
   }
 
   @Get(':appId')

@@ -34,8 +34,8 @@ import { CallbackViewDto, NO_DELIVERY_409, REDELIVER_DESCRIPTION } from '../dto/
 import { JobPageDto, JobViewDto } from '../dto/job-view.dto.js';
 import { ApiProblem } from '../dto/problem.dto.js';
 import { RATE_LIMIT_HEADERS } from '../auth/signed.decorator.js';
-import { OwnerListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
-import { decodeCursor, encodeCursor, InstanceListQueryDto, InstancePageDto } from '../dto/list.dto.js';
+import { InstanceListQueryDto, OwnerListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
+import { decodeCursor, encodeCursor, InstancePageDto, pageOf } from '../dto/list.dto.js';
 import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
 import { LOGS_DESCRIPTION, LogPageDto, LogQueryDto } from '../dto/log.dto.js';
@@ -142,7 +142,8 @@ export class JobsController {
     @CurrentCaller() caller: Caller,
     @Query() q: OwnerListQueryDto,
   ): Promise<JobPageDto> {
-    const [items, total] = await this.jobs.list(caller, q.appId, q.offset ?? 0, q.limit ?? 50);
+    const { offset, limit } = pageOf(q);
+    const [items, total] = await this.jobs.list(caller, q.appId, offset, limit);
     return { total, items: items.map((d) => this.view(d)) };
   }
 
@@ -362,10 +363,10 @@ export class JobsController {
     @Param('id') id: string,
     @Query() q: InstanceListQueryDto,
   ): Promise<InstancePageDto> {
-    const limit = q.limit ?? 50;
+    const { offset, limit } = pageOf(q);
     const at = q.cursor === undefined ? undefined : decodeCursor('i', q.cursor, /^\d{1,9}$/, q.offset);
     const after = at && { fireTime: at.key, shardIndex: Number(at.tie) };
-    const { rows, total } = await this.runs.instancesOf(caller, ref(id, q), q.offset ?? 0, limit + 1, after);
+    const { rows, total } = await this.runs.instancesOf(caller, ref(id, q), offset, limit + 1, after);
     const page = rows.slice(0, limit); // one more read than shown: whether a next page exists
     const sent = await this.callbacks.deliveriesOf(page.map((i) => i.id)); // one query for the page
     const last = page[page.length - 1];

@@ -1,13 +1,12 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CLOCK, type Clock, ValidationError } from '../../../common/index.js';
+import { BOUNDS, CLOCK, type Clock, ValidationError } from '../../../common/index.js';
 import { Scope, TriggerType } from '../../metadata/index.js';
 import { previewSchedule } from '../../trigger/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { ApiProblem } from '../dto/problem.dto.js';
 import {
-  DEFAULT_PREVIEW_COUNT,
   FireTimeDto,
   PREVIEW_FROM_MAX_MS,
   PREVIEW_FROM_MIN_MS,
@@ -19,8 +18,8 @@ const PREVIEW_TEXT =
   "The next fire times of a trigger after an instant, computed by the scheduler's own search (the times a job " +
   'with this trigger would fire; FIXED_RATE from `from`, FIXED_DELAY assuming runs take no time), each with its ' +
   'wall-clock time in the zone and, when a clock change (DST) moved or merged it, a note (docs/trigger.md ' +
-  '"Preview and DST notes"). Validated as a job\'s trigger is; stores nothing. At most 100 times; fewer when the ' +
-  'trigger stops or a cron has no fire within 8 years.';
+  `"Preview and DST notes"). Validated as a job's trigger is; stores nothing. At most ${BOUNDS.previewCount.max} ` +
+  'times; fewer when the trigger stops or a cron has no fire within 8 years.';
 
 /** Schedule tools (docs/api.md `/api/schedules/preview`): nothing here reads or writes a job. */
 @ApiTags('schedules')
@@ -61,7 +60,7 @@ export class SchedulesController {
       triggerExpr: dto.triggerExpr.trim(),
       timeZone: dto.timeZone?.trim() || 'UTC',
     };
-    const fires = previewSchedule(def, fromMs, dto.count ?? DEFAULT_PREVIEW_COUNT);
+    const fires = previewSchedule(def, fromMs, dto.count ?? BOUNDS.previewCount.default);
     return { ...def, from: new Date(fromMs).toISOString(), fireTimes: fires.map((f) => FireTimeDto.of(f)) };
   }
 }

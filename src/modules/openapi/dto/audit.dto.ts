@@ -1,29 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
+import { BOUNDS } from '../../../common/index.js';
 import { AuditLog } from '../../metadata/index.js';
-import { APP_ID_PATTERN } from '../auth/api-client.service.js';
 import { AuditAction } from '../../jobs/index.js';
-import { CURSOR_DESCRIPTION, MAX_CURSOR_LENGTH } from './list.dto.js';
-
-/** Most rows one page of GET /api/audit lists, and the furthest offset. */
-export const MAX_AUDIT_PAGE = 500;
-export const MAX_AUDIT_OFFSET = 100_000;
+import { PageCursor, PageLimit, PageOffset } from './list.dto.js';
+import { AppIdQuery } from './owner-query.dto.js';
+import { BoundedString } from './validators.js';
 
 /** GET /api/audit query: every filter given must hold. */
 export class AuditQueryDto {
-  @ApiPropertyOptional({ description: 'Rows written by this app (who made the change).' })
-  @IsOptional()
-  @IsString()
-  @Matches(APP_ID_PATTERN, { message: 'appId must be 3-64 of [A-Za-z0-9_.-]' })
+  @AppIdQuery('Rows written by this app (who made the change).')
   appId?: string;
 
-  @ApiPropertyOptional({
-    description: 'Rows about this job (its id, not its code): its changes, runs and instance cancels.',
+  @BoundedString(BOUNDS.jobId, {
+    api: { description: 'Rows about this job (its id, not its code): its changes, runs and instance cancels.' },
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(36)
   jobId?: string;
 
   @ApiPropertyOptional({
@@ -52,29 +43,13 @@ export class AuditQueryDto {
   @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'to needs Z or an offset' })
   to?: string;
 
-  @ApiPropertyOptional({
-    default: 0,
-    maximum: MAX_AUDIT_OFFSET,
-    description: `Rows to skip, 0-${MAX_AUDIT_OFFSET}; not with \`cursor\`.`,
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_AUDIT_OFFSET)
+  @PageOffset(' Not with `cursor`.')
   offset?: number;
-  @ApiPropertyOptional({ default: 50, maximum: MAX_AUDIT_PAGE })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_AUDIT_PAGE)
+
+  @PageLimit()
   limit?: number;
 
-  @ApiPropertyOptional({ description: CURSOR_DESCRIPTION, maxLength: MAX_CURSOR_LENGTH })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_CURSOR_LENGTH)
+  @PageCursor()
   cursor?: string;
 }
 

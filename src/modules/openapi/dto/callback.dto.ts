@@ -1,16 +1,15 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { MAX_CALLBACK_REGISTRATIONS, MAX_CALLBACK_URL_CHARS, MAX_CODE_CHARS } from '../../../common/index.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { BOUNDS, MAX_CALLBACK_REGISTRATIONS } from '../../../common/index.js';
 import { CallbackState } from '../../metadata/index.js';
-import { NAME_PATTERN } from './validators.js';
+import { BoundedString, HANDLER_MESSAGE, NAME_PATTERN, NameString } from './validators.js';
 
-export const HANDLER_MESSAGE = `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]`;
+const { callbackUrl, handler } = BOUNDS;
 
 /** What a `callbackUrl` field is and the rules it must meet (docs/callbacks.md). */
 export const CALLBACK_URL_DESCRIPTION =
   `Where the final state (SUCCESS, FAILED, TIMEOUT or CANCELLED) is POSTed once reached, signed with the app's ` +
   `secret (headers X-Tickwheel-Delivery, X-Tickwheel-Timestamp, X-Tickwheel-Signature; see docs/callbacks.md ` +
-  `"Verifying"). http: or https:, at most ${MAX_CALLBACK_URL_CHARS} characters, no user name or password. Checked ` +
+  `"Verifying"). http: or https:, at most ${callbackUrl.max} characters, no user name or password. Checked ` +
   `against the egress policy (narrowed by the app's egressAllow) without DNS: loopback, localhost, link-local, ` +
   `metadata (169.254.169.254) and the cluster's own services are a 400 naming the field; the resolved address is ` +
   `checked again at send time. Omitted: the app's registration for the handler, else its default ` +
@@ -34,29 +33,27 @@ export const NO_DELIVERY_409 =
   "(none of its own, no registration of the app's).";
 /** POST /api/callbacks/register body. */
 export class RegisterCallbackDto {
-  @ApiProperty({
-    description:
-      `Where the app's final states are POSTed (signed: see docs/callbacks.md "Verifying"). http: or https:, at ` +
-      `most ${MAX_CALLBACK_URL_CHARS} characters, no user name or password; checked against the egress policy ` +
-      `(narrowed by the app's egressAllow) without DNS: loopback, localhost, link-local, metadata ` +
-      `(169.254.169.254) and the cluster's own services are a 400 naming url.`,
-    example: 'https://hooks.example.com/tickwheel',
-    maxLength: MAX_CALLBACK_URL_CHARS,
+  @BoundedString(callbackUrl, {
+    required: true,
+    api: {
+      description:
+        `Where the app's final states are POSTed (signed: see docs/callbacks.md "Verifying"). http: or https:, at ` +
+        `most ${callbackUrl.max} characters, no user name or password; checked against the egress policy ` +
+        `(narrowed by the app's egressAllow) without DNS: loopback, localhost, link-local, metadata ` +
+        `(169.254.169.254) and the cluster's own services are a 400 naming url.`,
+      example: 'https://hooks.example.com/tickwheel',
+    },
   })
-  @IsString()
-  @MaxLength(MAX_CALLBACK_URL_CHARS)
   url: string;
 
-  @ApiPropertyOptional({
-    description:
-      `The handler name this URL is for (1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -); omitted: the app's ` +
-      "default, used for every handler without its own. A task's or job's callbackUrl wins over both.",
-    example: 'http',
-    maxLength: MAX_CODE_CHARS,
+  @NameString(handler, NAME_PATTERN, HANDLER_MESSAGE, {
+    api: {
+      description:
+        `The handler name this URL is for (${handler.min}-${handler.max} of A-Z a-z 0-9 _ . : -); omitted: the ` +
+        "app's default, used for every handler without its own. A task's or job's callbackUrl wins over both.",
+      example: 'http',
+    },
   })
-  @IsOptional()
-  @IsString()
-  @Matches(NAME_PATTERN, { message: HANDLER_MESSAGE })
   handler?: string;
 }
 
@@ -64,7 +61,8 @@ export class RegisterCallbackDto {
 export class CallbackRegistrationViewDto {
   @ApiProperty({ nullable: true, type: String, description: "The handler name; null for the app's default." })
   handler: string | null;
-  @ApiProperty({ description: 'Where final states are POSTed (http or https, at most 2048 characters).' }) url: string;
+  @ApiProperty({ description: `Where final states are POSTed (http or https, at most ${callbackUrl.max} characters).` })
+  url: string;
   @ApiProperty({ description: 'When it was first registered, UTC ISO-8601 (ms).' }) createdAt: string;
   @ApiProperty({ description: 'When its URL last changed, UTC ISO-8601 (ms).' }) updatedAt: string;
 }

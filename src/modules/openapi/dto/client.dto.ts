@@ -1,105 +1,73 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayUnique,
   IsArray,
   IsBoolean,
   IsIn,
-  IsInt,
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxLength,
-  Min,
 } from 'class-validator';
+import { type Bound, BOUNDS } from '../../../common/index.js';
 import { ApiClient, Scope } from '../../metadata/index.js';
-import { APP_ID_PATTERN } from '../auth/api-client.service.js';
+import { APP_ID_MESSAGE, APP_ID_PATTERN } from '../auth/api-client.service.js';
 import { iso } from '../views/iso.js';
+import { ListQueryDto } from './list.dto.js';
+import { BoundedInt, NameString } from './validators.js';
 
-/** Most entries of a client's egress allow-list, and the longest entry. */
-export const MAX_EGRESS_ENTRIES = 64;
-export const MAX_EGRESS_ENTRY_LENGTH = 255;
+const { egressAllow, egressEntry, appId } = BOUNDS;
 /**
  * Characters of an egress allow-list entry: a host (`*.example.com`), an IP (v4, or v6 in brackets with a
  * port), a CIDR, with an optional `:port`. Only the characters are checked here; the egress policy parses them.
  */
 const EGRESS_ENTRY = /^[A-Za-z0-9.*:[\]/_-]+$/;
 const SCOPES = Object.values(Scope);
-/** Most clients one page of GET /api/clients lists, and the furthest offset. */
-export const MAX_CLIENT_PAGE = 500;
-export const MAX_CLIENT_OFFSET = 100_000;
+
+/** A client's own limit within `bound`; null (or omitted) = the setting's default. */
+function ClientLimit(bound: Bound & { min: number }, description: string): PropertyDecorator {
+  return BoundedInt(bound, { api: { type: Number, nullable: true, description } });
+}
 
 /** The limits a client may have of its own (null = the setting's default). */
 export class ClientLimitsDto {
-  @ApiPropertyOptional({
-    type: Number,
-    nullable: true,
-    minimum: 0,
-    maximum: 1_000_000,
-    description: 'Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited.',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
+  @ClientLimit(
+    BOUNDS.rateLimit,
+    'Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited.',
+  )
   rateLimit?: number | null;
 
-  @ApiPropertyOptional({
-    type: Number,
-    nullable: true,
-    minimum: 1,
-    maximum: 1_000_000,
-    description: 'Token bucket size (burst); null = the RATE_LIMIT_BURST default.',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @ClientLimit(BOUNDS.rateBurst, 'Token bucket size (burst); null = the RATE_LIMIT_BURST default.')
   rateBurst?: number | null;
 
-  @ApiPropertyOptional({
-    type: Number,
-    nullable: true,
-    minimum: 0,
-    maximum: 10_000_000,
-    description: 'Most job definitions the app may own in a namespace; null = MAX_JOBS_PER_APP, 0 = no limit.',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(10_000_000)
+  @ClientLimit(
+    BOUNDS.maxJobs,
+    'Most job definitions the app may own in a namespace; null = MAX_JOBS_PER_APP, 0 = no limit.',
+  )
   maxJobs?: number | null;
 
-  @ApiPropertyOptional({
-    type: Number,
-    nullable: true,
-    minimum: 0,
-    maximum: 100_000_000,
-    description: 'Most unfinished tasks and fires the app may have; null = MAX_UNFINISHED_TASKS_PER_APP, 0 = no limit.',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(100_000_000)
+  @ClientLimit(
+    BOUNDS.maxUnfinishedTasks,
+    'Most unfinished tasks and fires the app may have; null = MAX_UNFINISHED_TASKS_PER_APP, 0 = no limit.',
+  )
   maxUnfinishedTasks?: number | null;
 
   @ApiPropertyOptional({
     type: [String],
     nullable: true,
-    maxItems: MAX_EGRESS_ENTRIES,
+    maxItems: egressAllow.max,
     description:
-      `The app's own egress allow-list (hosts, IPs, CIDRs, optional :port; at most ${MAX_EGRESS_ENTRIES} entries of ` +
-      `${MAX_EGRESS_ENTRY_LENGTH} characters): narrows the cluster's egress policy, never widens it. null = no ` +
+      `The app's own egress allow-list (hosts, IPs, CIDRs, optional :port; at most ${egressAllow.max} entries of ` +
+      `${egressEntry.max} characters): narrows the cluster's egress policy, never widens it. null = no ` +
       `narrowing.`,
     example: ['api.example.com:443', '10.0.0.0/8'],
   })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(MAX_EGRESS_ENTRIES)
+  @ArrayMaxSize(egressAllow.max)
   @IsString({ each: true })
-  @MaxLength(MAX_EGRESS_ENTRY_LENGTH, { each: true })
+  @MaxLength(egressEntry.max, { each: true })
   @Matches(EGRESS_ENTRY, {
     each: true,
     message: 'egressAllow entries are hosts, IPs or CIDRs with an optional :port ([A-Za-z0-9.*:[]/_-])',
@@ -109,9 +77,13 @@ export class ClientLimitsDto {
 
 /** POST /api/clients body. */
 export class CreateClientDto extends ClientLimitsDto {
-  @ApiProperty({ description: 'The new app id: 3-64 of [A-Za-z0-9_.-], compared exactly.', example: 'billing' })
-  @IsString()
-  @Matches(APP_ID_PATTERN, { message: 'appId must be 3-64 of [A-Za-z0-9_.-]' })
+  @NameString(appId, APP_ID_PATTERN, APP_ID_MESSAGE, {
+    required: true,
+    api: {
+      description: `The new app id: ${appId.min}-${appId.max} of [A-Za-z0-9_.-], compared exactly.`,
+      example: 'billing',
+    },
+  })
   appId: string;
 
   @ApiPropertyOptional({
@@ -152,26 +124,12 @@ export class UpdateClientDto extends ClientLimitsDto {
 }
 
 /** GET /api/clients query. */
-export class ClientListQueryDto {
-  @ApiPropertyOptional({ default: 0, maximum: MAX_CLIENT_OFFSET })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_CLIENT_OFFSET)
-  offset?: number;
-  @ApiPropertyOptional({ default: 50, maximum: MAX_CLIENT_PAGE })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_CLIENT_PAGE)
-  limit?: number;
-}
+export class ClientListQueryDto extends ListQueryDto {}
 
 /** A client as admins see it: never its secret. */
 export class ClientViewDto {
-  @ApiProperty({ description: 'The app id: 3-64 of [A-Za-z0-9_.-], compared exactly.' }) appId: string;
+  @ApiProperty({ description: `The app id: ${appId.min}-${appId.max} of [A-Za-z0-9_.-], compared exactly.` })
+  appId: string;
   @ApiProperty({ description: 'false: every request of the app is refused (401).' }) enabled: boolean;
   @ApiProperty({ enum: SCOPES, isArray: true, description: 'What the app may do (README "Tenancy and scopes").' })
   scopes: Scope[];

@@ -1,42 +1,39 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
   IsISO8601,
-  IsInt,
   IsObject,
   IsOptional,
-  IsString,
   Matches,
-  Max,
-  MaxLength,
-  Min,
 } from 'class-validator';
 import {
+  BOUNDS,
   MAX_BACKFILL_FIRES,
   MAX_BACKFILL_INSTANCES,
-  MAX_CALLBACK_URL_CHARS,
-  MAX_CODE_CHARS,
-  MAX_CRONTAB_CHARS,
   MAX_IMPORT_ENTRIES,
   MAX_IMPORT_REJECTED_LISTED,
-  MAX_LIST_LIMIT,
-  MAX_LIST_OFFSET,
-  MAX_PARAMS_BYTES,
-  MAX_SHARD_PARAMS_BYTES,
-  MAX_SHARDS,
-  MAX_TEXT_CHARS,
-  MAX_ZONE_CHARS,
-  MAX_FILE_NAME_CHARS,
+  nameMessage,
 } from '../../../common/index.js';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
+import { AttemptTimeoutMs, HeartbeatTimeoutMs, RetryBackoffKind, RetryBackoffMs } from './attempt-fields.js';
 import { CALLBACK_URL_DESCRIPTION } from './callback.dto.js';
-import { CODE_PATTERN, HEARTBEAT_TIMEOUT_DESCRIPTION, MaxJsonBytes, NAME_PATTERN } from './validators.js';
+import {
+  BoundedInt,
+  BoundedJson,
+  BoundedString,
+  CODE_PATTERN,
+  FILE_NAME_PATTERN,
+  HANDLER_MESSAGE,
+  MaxJsonBytes,
+  NAME_PATTERN,
+  NameString,
+} from './validators.js';
 
-const FILE_NAME_PATTERN = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_FILE_NAME_CHARS}}$`);
+const { code, handler, params, shardTotal, shardParams, shardParamsItems, maxConcurrency, retryMax } = BOUNDS;
+const { triggerExpr, timeZone, routingKey, callbackUrl, fileName, content } = BOUNDS;
 
 /** Trigger types a job definition may have (API tasks are submitted through /api/tasks). */
 const JOB_TRIGGER_TYPES = [TriggerType.CRON, TriggerType.FIXED_RATE, TriggerType.FIXED_DELAY, TriggerType.ONE_SHOT];
@@ -45,30 +42,29 @@ export const SUPPORTED_OVERLAP = Object.values(OverlapPolicy);
 
 /** POST /api/jobs body. */
 export class CreateJobDto {
-  @ApiProperty({
-    description: `Code of the job, unique per app in its namespace (1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . -).`,
-    example: 'health-probe',
-    maxLength: MAX_CODE_CHARS,
+  @NameString(code, CODE_PATTERN, nameMessage('code', 'A-Za-z0-9_.-', code), {
+    required: true,
+    api: {
+      description: `Code of the job, unique per app in its namespace (${code.min}-${code.max} of A-Z a-z 0-9 _ . -).`,
+      example: 'health-probe',
+    },
   })
-  @IsString()
-  @Matches(CODE_PATTERN, { message: `code must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.-]` })
   code: string;
 
-  @ApiPropertyOptional({ description: `Free text, at most ${MAX_TEXT_CHARS} characters.`, maxLength: MAX_TEXT_CHARS })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT_CHARS)
+  @BoundedString(BOUNDS.description, {
+    api: { description: `Free text, at most ${BOUNDS.description.max} characters.` },
+  })
   description?: string;
 
-  @ApiProperty({
-    description:
-      `Handler name ('noop', 'http', 'shell' when enabled, or your own @JobHandler; 1-${MAX_CODE_CHARS} of A-Z a-z ` +
-      `0-9 _ . : -).`,
-    example: 'http',
-    maxLength: MAX_CODE_CHARS,
+  @NameString(handler, NAME_PATTERN, HANDLER_MESSAGE, {
+    required: true,
+    api: {
+      description:
+        `Handler name ('noop', 'http', 'shell' when enabled, or your own @JobHandler; ${handler.min}-${handler.max} ` +
+        `of A-Z a-z 0-9 _ . : -).`,
+      example: 'http',
+    },
   })
-  @IsString()
-  @Matches(NAME_PATTERN, { message: `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   handler: string;
 
   @ApiProperty({
@@ -82,36 +78,33 @@ export class CreateJobDto {
   @IsIn(JOB_TRIGGER_TYPES, { message: `triggerType must be one of ${JOB_TRIGGER_TYPES.join(', ')}` })
   triggerType: TriggerType;
 
-  @ApiProperty({
-    description:
-      `Cron expression, period/delay in ms, or instant (see triggerType), at most ${MAX_TEXT_CHARS} characters. One ` +
-      `job may make at most JOB_MAX_INSTANCES_PER_MINUTE instances a minute (default 3000): its peak fires per ` +
-      `minute (a cron's values in its seconds field, 1 for 5 fields; 60000 / period for FIXED_RATE and FIXED_DELAY) ` +
-      `times shardTotal; beyond, a 400 names shardTotal or triggerExpr.`,
-    example: '*/10 * * * * *',
-    maxLength: MAX_TEXT_CHARS,
+  @BoundedString(triggerExpr, {
+    required: true,
+    api: {
+      description:
+        `Cron expression, period/delay in ms, or instant (see triggerType), at most ${triggerExpr.max} characters. ` +
+        `One job may make at most JOB_MAX_INSTANCES_PER_MINUTE instances a minute (default 3000): its peak fires ` +
+        `per minute (a cron's values in its seconds field, 1 for 5 fields; 60000 / period for FIXED_RATE and ` +
+        `FIXED_DELAY) times shardTotal; beyond, a 400 names shardTotal or triggerExpr.`,
+      example: '*/10 * * * * *',
+    },
   })
-  @IsString()
-  @MaxLength(MAX_TEXT_CHARS)
   triggerExpr: string;
 
-  @ApiPropertyOptional({
-    description: 'IANA time zone the cron expression is read in (default UTC). The host TZ never matters.',
-    example: 'Europe/London',
-    maxLength: MAX_ZONE_CHARS,
+  @BoundedString(timeZone, {
+    api: {
+      description: 'IANA time zone the cron expression is read in (default UTC). The host TZ never matters.',
+      example: 'Europe/London',
+    },
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_ZONE_CHARS)
   timeZone?: string;
 
-  @ApiPropertyOptional({
-    description: `Handler parameters (JSON object, at most ${MAX_PARAMS_BYTES} bytes as JSON), given to every fire.`,
-    example: { method: 'GET', url: 'http://reports.internal:8080/health' },
+  @BoundedJson(params, {
+    api: {
+      description: `Handler parameters (JSON object, at most ${params.max} bytes as JSON), given to every fire.`,
+      example: { method: 'GET', url: 'http://reports.internal:8080/health' },
+    },
   })
-  @IsOptional()
-  @IsObject()
-  @MaxJsonBytes(MAX_PARAMS_BYTES)
   params?: Record<string, unknown>;
 
   @ApiPropertyOptional({
@@ -129,44 +122,41 @@ export class CreateJobDto {
   @IsIn(SUPPORTED_ROUTING, { message: `routingStrategy must be one of ${SUPPORTED_ROUTING.join(', ')}` })
   routingStrategy?: RoutingStrategy;
 
-  @ApiPropertyOptional({
-    maxLength: MAX_TEXT_CHARS,
-    description:
-      'CONSISTENT_HASH: the name of a params field whose value is the routing key (so a trigger-now with other ' +
-      'params can route elsewhere). Without it, or when the field is missing, the instance id is hashed.',
-    example: 'tenant',
+  @BoundedString(routingKey, {
+    api: {
+      description:
+        'CONSISTENT_HASH: the name of a params field whose value is the routing key (so a trigger-now with other ' +
+        'params can route elsewhere). Without it, or when the field is missing, the instance id is hashed.',
+      example: 'tenant',
+    },
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT_CHARS)
   routingKey?: string;
 
-  @ApiPropertyOptional({
-    description:
-      `SHARDING_BROADCAST: instances per fire, 1-${MAX_SHARDS} (default 1). The handler sees shardIndex (0-based) ` +
-      `and shardTotal; each shard of a fire runs once whatever the node count. Peak fires per minute times ` +
-      `shardTotal may not exceed JOB_MAX_INSTANCES_PER_MINUTE (default 3000).`,
-    example: 3,
+  @BoundedInt(shardTotal, {
+    api: {
+      description:
+        `SHARDING_BROADCAST: instances per fire, ${shardTotal.min}-${shardTotal.max} (default ` +
+        `${shardTotal.default}). The handler sees shardIndex (0-based) and shardTotal; each shard of a fire runs ` +
+        `once whatever the node count. Peak fires per minute times shardTotal may not exceed ` +
+        `JOB_MAX_INSTANCES_PER_MINUTE (default 3000).`,
+      example: 3,
+    },
   })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_SHARDS)
   shardTotal?: number;
 
   @ApiPropertyOptional({
     description:
       `SHARDING_BROADCAST: one JSON object per shard (exactly shardTotal), merged over params for that shard. At ` +
-      `most ${MAX_SHARD_PARAMS_BYTES} bytes as JSON in all, and each shard's params with its entry merged over them ` +
-      `at most ${MAX_PARAMS_BYTES} bytes.`,
+      `most ${shardParams.max} bytes as JSON in all, and each shard's params with its entry merged over them ` +
+      `at most ${params.max} bytes.`,
     example: [{ region: 'eu' }, { region: 'us' }, { region: 'ap' }],
-    maxItems: MAX_SHARDS,
+    maxItems: shardParamsItems.max,
   })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(MAX_SHARDS)
+  @ArrayMaxSize(shardParamsItems.max)
   @IsObject({ each: true })
-  @MaxJsonBytes(MAX_SHARD_PARAMS_BYTES)
+  @MaxJsonBytes(shardParams.max)
   shardParams?: Array<Record<string, unknown>>;
 
   @ApiPropertyOptional({
@@ -191,56 +181,34 @@ export class CreateJobDto {
   @IsIn(SUPPORTED_OVERLAP, { message: `overlapPolicy must be one of ${SUPPORTED_OVERLAP.join(', ')} in this release` })
   overlapPolicy?: OverlapPolicy;
 
-  @ApiPropertyOptional({
-    description:
-      'Most instances of this job dispatched or running at once across the cluster (0 = no limit, the default). ' +
-      'Over it an instance waits as WAITING and is released, oldest first, when one ends: never dropped. With ' +
-      'overlapPolicy QUEUE it must be 0 or 1.',
-    example: 2,
+  @BoundedInt(maxConcurrency, {
+    api: {
+      description:
+        `Most instances of this job dispatched or running at once across the cluster (0 = no limit, the default; ` +
+        `at most ${maxConcurrency.max}). Over it an instance waits as WAITING and is released, oldest first, when ` +
+        `one ends: never dropped. With overlapPolicy QUEUE it must be 0 or 1.`,
+      example: 2,
+    },
   })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(10_000)
   maxConcurrency?: number;
 
-  @ApiPropertyOptional({ description: 'Time limit of one attempt, ms (default 60000).', example: 60000 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(24 * 3600 * 1000)
+  @AttemptTimeoutMs()
   timeoutMs?: number;
 
-  @ApiPropertyOptional({
-    description: HEARTBEAT_TIMEOUT_DESCRIPTION,
-    example: 0,
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(24 * 3600 * 1000)
+  @HeartbeatTimeoutMs()
   heartbeatTimeoutMs?: number;
 
-  @ApiPropertyOptional({ description: 'Retries after the first attempt (0-19, default 0).' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(19)
+  @BoundedInt(retryMax, {
+    api: {
+      description: `Retries after the first attempt (${retryMax.min}-${retryMax.max}, default ${retryMax.default}).`,
+    },
+  })
   retryMax?: number;
 
-  @ApiPropertyOptional({ description: 'Base delay between attempts, ms (default 1000).' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(3600 * 1000)
+  @RetryBackoffMs()
   retryBackoffMs?: number;
 
-  @ApiPropertyOptional({
-    enum: BackoffKind,
-    description: 'FIXED: every retry waits retryBackoffMs; EXPONENTIAL doubles the wait at each retry.',
-  })
-  @IsOptional()
-  @IsIn(Object.values(BackoffKind))
+  @RetryBackoffKind()
   retryBackoffKind?: BackoffKind;
 
   @ApiPropertyOptional({ description: 'Whether the schedule runs (default true). Pause/resume change it.' })
@@ -248,18 +216,16 @@ export class CreateJobDto {
   @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    maxLength: MAX_CALLBACK_URL_CHARS,
-    example: 'https://hooks.example.com/tickwheel',
-    description:
-      `${CALLBACK_URL_DESCRIPTION} Copied into each instance when it is created (a fire, trigger-now, backfill): a ` +
-      `PATCH affects later instances only; PATCH with null clears it.`,
+  @BoundedString(callbackUrl, {
+    api: {
+      type: String,
+      nullable: true,
+      example: 'https://hooks.example.com/tickwheel',
+      description:
+        `${CALLBACK_URL_DESCRIPTION} Copied into each instance when it is created (a fire, trigger-now, backfill): ` +
+        `a PATCH affects later instances only; PATCH with null clears it.`,
+    },
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_CALLBACK_URL_CHARS)
   callbackUrl?: string | null;
 }
 
@@ -268,14 +234,13 @@ export class UpdateJobDto extends PartialType(CreateJobDto) {}
 
 /** POST /api/jobs/{id}/trigger body. */
 export class TriggerJobDto {
-  @ApiPropertyOptional({
-    description:
-      `Parameters for this run only (default: the job's), at most ${MAX_PARAMS_BYTES} bytes as JSON; with each ` +
-      `shard's shardParams merged over them, too.`,
+  @BoundedJson(params, {
+    api: {
+      description:
+        `Parameters for this run only (default: the job's), at most ${params.max} bytes as JSON; with each ` +
+        `shard's shardParams merged over them, too.`,
+    },
   })
-  @IsOptional()
-  @IsObject()
-  @MaxJsonBytes(MAX_PARAMS_BYTES)
   params?: Record<string, unknown>;
 }
 
@@ -314,54 +279,33 @@ export class BackfillResultDto {
 
 /** POST /api/jobs/import-crontab body. */
 export class ImportCrontabDto {
-  @ApiProperty({
-    description: `File name, used in the job codes (<name>-L<line>), 1-${MAX_FILE_NAME_CHARS} of A-Z a-z 0-9 _ . -.`,
-    example: 'sysstat',
-    maxLength: MAX_FILE_NAME_CHARS,
+  @NameString(fileName, FILE_NAME_PATTERN, nameMessage('fileName', 'A-Za-z0-9_.-', fileName), {
+    required: true,
+    api: {
+      description:
+        `File name, used in the job codes (<name>-L<line>), ${fileName.min}-${fileName.max} of A-Z a-z 0-9 _ . -.`,
+      example: 'sysstat',
+    },
   })
-  @IsString()
-  @Matches(FILE_NAME_PATTERN, { message: `fileName must be 1-${MAX_FILE_NAME_CHARS} of [A-Za-z0-9_.-]` })
   fileName: string;
 
-  @ApiProperty({
-    description:
-      `The cron.d file content (m h dom mon dow user command), at most ${MAX_CRONTAB_CHARS} characters and ` +
-      `${MAX_IMPORT_ENTRIES} entries.`,
-    maxLength: MAX_CRONTAB_CHARS,
+  @BoundedString(content, {
+    required: true,
+    api: {
+      description:
+        `The cron.d file content (m h dom mon dow user command), at most ${content.max} characters and ` +
+        `${MAX_IMPORT_ENTRIES} entries.`,
+    },
   })
-  @IsString()
-  @MaxLength(MAX_CRONTAB_CHARS)
   content: string;
 
-  @ApiPropertyOptional({ description: 'Zone the entries are read in (default UTC).', maxLength: MAX_ZONE_CHARS })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_ZONE_CHARS)
+  @BoundedString(timeZone, { api: { description: 'Zone the entries are read in (default UTC).' } })
   timeZone?: string;
 
   @ApiPropertyOptional({ description: 'Create the jobs enabled (default false: review, then resume).' })
   @IsOptional()
   @IsBoolean()
   enable?: boolean;
-}
-
-/** Query of a list route (GET /api/jobs, GET /api/jobs/{id}/instances). */
-export class ListQueryDto {
-  @ApiPropertyOptional({ default: 0, maximum: MAX_LIST_OFFSET, description: `Items to skip, 0-${MAX_LIST_OFFSET}.` })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_LIST_OFFSET)
-  offset?: number;
-
-  @ApiPropertyOptional({ default: 50, maximum: MAX_LIST_LIMIT, description: `Items to return, 1-${MAX_LIST_LIMIT}.` })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_LIST_LIMIT)
-  limit?: number;
 }
 
 /** A line of an imported file that did not become a job, and why (both cut for the answer). */

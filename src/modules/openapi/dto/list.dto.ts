@@ -1,24 +1,48 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { ValidationError } from '../../../common/index.js';
-import { OwnerListQueryDto } from './owner-query.dto.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { BOUNDS, ValidationError } from '../../../common/index.js';
 import { TaskViewDto } from './task.dto.js';
+import { BoundedInt, BoundedString } from './validators.js';
 
-/** Longest `cursor` a list accepts (an encoded key is far shorter). */
-export const MAX_CURSOR_LENGTH = 200;
+const { offset, limit, cursor } = BOUNDS;
 
 export const CURSOR_DESCRIPTION =
   'Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows ' +
   'added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not ' +
   'give is a 400 naming `cursor`.';
 
-/** `?cursor=` of the keyset-paged lists (instances, audit; docs/api.md "Lists"). */
-export class CursorQueryDto {
-  @ApiPropertyOptional({ description: CURSOR_DESCRIPTION, maxLength: MAX_CURSOR_LENGTH })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_CURSOR_LENGTH)
-  cursor?: string;
+/** `?offset=` of a paged list: items to skip (BOUNDS.offset); `note` follows the range in its description. */
+export function PageOffset(note = ''): PropertyDecorator {
+  return BoundedInt(offset, {
+    query: true,
+    api: { default: offset.default, description: `Items to skip, ${offset.min}-${offset.max}.${note}` },
+  });
+}
+
+/** `?limit=` of a paged list: items per page (BOUNDS.limit). */
+export function PageLimit(): PropertyDecorator {
+  return BoundedInt(limit, {
+    query: true,
+    api: { default: limit.default, description: `Items to return, ${limit.min}-${limit.max}.` },
+  });
+}
+
+/** `?cursor=` of a keyset-paged list (instances, audit; docs/api.md "Lists"). */
+export function PageCursor(): PropertyDecorator {
+  return BoundedString(cursor, { api: { description: CURSOR_DESCRIPTION } });
+}
+
+/** The page a list query asks for, its omitted `offset` and `limit` at their defaults. */
+export function pageOf(q: { offset?: number; limit?: number }): { offset: number; limit: number } {
+  return { offset: q.offset ?? offset.default, limit: q.limit ?? limit.default };
+}
+
+/** Query of an offset-paged list route (GET /api/jobs, GET /api/jobs/{id}/instances, GET /api/clients). */
+export class ListQueryDto {
+  @PageOffset()
+  offset?: number;
+
+  @PageLimit()
+  limit?: number;
 }
 
 /**
@@ -62,13 +86,4 @@ export class InstancePageDto {
     description: 'Give as `cursor` for the next page; null when this page is the last.',
   })
   nextCursor: string | null;
-}
-
-/** GET /api/jobs/{id}/instances query: offset/limit, or limit and the cursor of the page before. */
-export class InstanceListQueryDto extends OwnerListQueryDto {
-  @ApiPropertyOptional({ description: CURSOR_DESCRIPTION, maxLength: MAX_CURSOR_LENGTH })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_CURSOR_LENGTH)
-  cursor?: string;
 }

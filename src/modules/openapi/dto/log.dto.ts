@@ -1,47 +1,33 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { BOUNDS } from '../../../common/index.js';
 import { OwnerQueryDto } from './owner-query.dto.js';
+import { BoundedInt } from './validators.js';
 
-/** Most lines one page of handler logs returns, and the default. */
-export const MAX_LOG_PAGE = 1000;
-export const DEFAULT_LOG_PAGE = 200;
+const { logAfter, logLimit, logAttempt } = BOUNDS;
 
 /** What both handler log routes say (docs/long-tasks.md "Handler logs"). */
 export const LOGS_DESCRIPTION =
   'What the handler logged with ctx.log, every attempt, each line with its attempt, node, time and level, in the ' +
   'order logged; a running attempt\'s lines show up within about a second. Kept per attempt up to ' +
   'HANDLER_LOG_MAX_LINES lines and HANDLER_LOG_MAX_BYTES bytes (the oldest dropped, a marker line says how many), ' +
-  'and for RETENTION_LOGS_MS. Paged by `after` (the last id read) and `limit` (1-1000, default 200).';
+  `and for RETENTION_LOGS_MS. Paged by \`after\` (the last id read) and \`limit\` (${logLimit.min}-${logLimit.max}, ` +
+  `default ${logLimit.default}).`;
 
 /** `?after=&limit=&attempt=&appId=` of the handler log routes. */
 export class LogQueryDto extends OwnerQueryDto {
-  @ApiPropertyOptional({
-    description: 'Cursor: the id of the last line already read (`next` of the previous page); lines after it.',
-    default: 0,
-    minimum: 0,
+  @BoundedInt(logAfter, {
+    query: true,
+    api: {
+      description: 'Cursor: the id of the last line already read (`next` of the previous page); lines after it.',
+      default: logAfter.default,
+    },
   })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
   after?: number;
 
-  @ApiPropertyOptional({ default: DEFAULT_LOG_PAGE, minimum: 1, maximum: MAX_LOG_PAGE, description: 'Lines per page.' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_LOG_PAGE)
+  @BoundedInt(logLimit, { query: true, api: { default: logLimit.default, description: 'Lines per page.' } })
   limit?: number;
 
-  @ApiPropertyOptional({ minimum: 1, description: 'Only the lines of this attempt (1 = the first).' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @BoundedInt(logAttempt, { query: true, api: { description: 'Only the lines of this attempt (1 = the first).' } })
   attempt?: number;
 }
 

@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { MAX_TEXT_CHARS, MAX_ZONE_CHARS } from '../../../common/index.js';
+import { IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
+import { BOUNDS } from '../../../common/index.js';
 import { TriggerType } from '../../metadata/index.js';
-import { FireNoteKind, MAX_PREVIEW_COUNT, type PreviewedFire } from '../../trigger/index.js';
+import { FireNoteKind, type PreviewedFire } from '../../trigger/index.js';
+import { BoundedInt, BoundedString } from './validators.js';
 
 /** Trigger types a preview takes: those of a job definition (an API job has no schedule). */
 const PREVIEW_TRIGGER_TYPES = [TriggerType.CRON, TriggerType.FIXED_RATE, TriggerType.FIXED_DELAY, TriggerType.ONE_SHOT];
-/** Default number of fire times a preview answers. */
-export const DEFAULT_PREVIEW_COUNT = 10;
+const { triggerExpr, timeZone, previewCount } = BOUNDS;
 /** Earliest and latest accepted `from` (exclusive end), epoch ms UTC: a bounded, printable range. */
 export const PREVIEW_FROM_MIN_MS = Date.UTC(1970, 0, 1);
 export const PREVIEW_FROM_MAX_MS = Date.UTC(3000, 0, 1);
@@ -26,27 +26,25 @@ export class SchedulePreviewDto {
   @IsIn(PREVIEW_TRIGGER_TYPES, { message: `triggerType must be one of ${PREVIEW_TRIGGER_TYPES.join(', ')}` })
   triggerType?: TriggerType;
 
-  @ApiProperty({
-    description:
-      `The expression, with the rules of a job's triggerExpr (at most ${MAX_TEXT_CHARS} characters): CRON 5 fields ` +
-      '(min hour dom mon dow) or 6 (seconds first), read in timeZone; FIXED_RATE / FIXED_DELAY a period in ms ' +
-      '(1000 to 31536000000, digits only); ONE_SHOT an ISO-8601 instant with Z or an offset. A cron with no fire ' +
-      'within 8 years of 2024-01-01 (e.g. 30 February) is a 400 naming triggerExpr.',
-    example: '0 30 2 * * *',
-    maxLength: MAX_TEXT_CHARS,
+  @BoundedString(triggerExpr, {
+    required: true,
+    api: {
+      description:
+        `The expression, with the rules of a job's triggerExpr (at most ${triggerExpr.max} characters): CRON 5 ` +
+        'fields (min hour dom mon dow) or 6 (seconds first), read in timeZone; FIXED_RATE / FIXED_DELAY a period ' +
+        'in ms (1000 to 31536000000, digits only); ONE_SHOT an ISO-8601 instant with Z or an offset. A cron with ' +
+        'no fire within 8 years of 2024-01-01 (e.g. 30 February) is a 400 naming triggerExpr.',
+      example: '0 30 2 * * *',
+    },
   })
-  @IsString()
-  @MaxLength(MAX_TEXT_CHARS)
   triggerExpr: string;
 
-  @ApiPropertyOptional({
-    description: 'IANA time zone the cron is read in (default UTC), as on a job; the host TZ never matters.',
-    example: 'America/New_York',
-    maxLength: MAX_ZONE_CHARS,
+  @BoundedString(timeZone, {
+    api: {
+      description: 'IANA time zone the cron is read in (default UTC), as on a job; the host TZ never matters.',
+      example: 'America/New_York',
+    },
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_ZONE_CHARS)
   timeZone?: string;
 
   @ApiPropertyOptional({
@@ -60,19 +58,17 @@ export class SchedulePreviewDto {
   @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'from needs Z or an offset' })
   from?: string;
 
-  @ApiPropertyOptional({
-    description:
-      `How many fire times to answer, 1-${MAX_PREVIEW_COUNT} (default ${DEFAULT_PREVIEW_COUNT}). Fewer come back ` +
-      'when the trigger stops (ONE_SHOT) or a cron has no next fire within 8 years (the scheduler search horizon).',
-    minimum: 1,
-    maximum: MAX_PREVIEW_COUNT,
-    default: DEFAULT_PREVIEW_COUNT,
-    example: 3,
+  @BoundedInt(previewCount, {
+    intMessage: 'count must be an integer',
+    api: {
+      description:
+        `How many fire times to answer, ${previewCount.min}-${previewCount.max} (default ${previewCount.default}). ` +
+        'Fewer come back when the trigger stops (ONE_SHOT) or a cron has no next fire within 8 years (the ' +
+        'scheduler search horizon).',
+      default: previewCount.default,
+      example: 3,
+    },
   })
-  @IsOptional()
-  @IsInt({ message: 'count must be an integer' })
-  @Min(1)
-  @Max(MAX_PREVIEW_COUNT)
   count?: number;
 }
 

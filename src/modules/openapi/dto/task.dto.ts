@@ -1,144 +1,113 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
-import {
-  MAX_BATCH_TASKS,
-  MAX_CALLBACK_URL_CHARS,
-  MAX_CODE_CHARS,
-  MAX_PARAMS_BYTES,
-  MAX_TEXT_CHARS,
-} from '../../../common/index.js';
+import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
+import { BOUNDS, humanMs, nameMessage } from '../../../common/index.js';
 import { BackoffKind } from '../../metadata/index.js';
+import {
+  AttemptTimeoutMs,
+  HeartbeatTimeoutMs,
+  RetryBackoffKind,
+  RetryBackoffMs,
+} from './attempt-fields.js';
 import { CALLBACK_URL_DESCRIPTION, CallbackViewDto } from './callback.dto.js';
-import { HEARTBEAT_TIMEOUT_DESCRIPTION, MaxJsonBytes, NAME_PATTERN } from './validators.js';
+import {
+  BoundedInt,
+  BoundedJson,
+  BoundedString,
+  HANDLER_MESSAGE,
+  NAME_PATTERN,
+  NameString,
+  REQUEST_ID_PATTERN,
+} from './validators.js';
+
+const { requestId, handler, params, delayMs, maxAttempts, routingKey, callbackUrl, tasks } = BOUNDS;
 
 /** POST /api/tasks body. */
 export class SubmitTaskDto {
-  @ApiPropertyOptional({
-    description:
-      `Idempotency key chosen by the caller (1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -). The same id with the same ` +
-      `body returns the first answer; with another body it is a 409. Generated when absent.`,
-    example: 'order-42-sync',
-    maxLength: MAX_CODE_CHARS,
+  @NameString(requestId, REQUEST_ID_PATTERN, nameMessage('requestId', 'A-Za-z0-9_.:-', requestId), {
+    api: {
+      description:
+        `Idempotency key chosen by the caller (${requestId.min}-${requestId.max} of A-Z a-z 0-9 _ . : -). The same ` +
+        `id with the same body returns the first answer; with another body it is a 409. Generated when absent.`,
+      example: 'order-42-sync',
+    },
   })
-  @IsOptional()
-  @IsString()
-  @Matches(NAME_PATTERN, { message: `requestId must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   requestId?: string;
 
-  @ApiProperty({
-    description:
-      `Name of the handler that runs the task (built in: 'noop', 'http', and 'shell' when enabled; ` +
-      `1-${MAX_CODE_CHARS} of A-Z a-z 0-9 _ . : -).`,
-    example: 'http',
-    maxLength: MAX_CODE_CHARS,
+  @NameString(handler, NAME_PATTERN, HANDLER_MESSAGE, {
+    required: true,
+    api: {
+      description:
+        `Name of the handler that runs the task (built in: 'noop', 'http', and 'shell' when enabled; ` +
+        `${handler.min}-${handler.max} of A-Z a-z 0-9 _ . : -).`,
+      example: 'http',
+    },
   })
-  @IsString()
-  @Matches(NAME_PATTERN, { message: `handler must be 1-${MAX_CODE_CHARS} of [A-Za-z0-9_.:-]` })
   handler: string;
 
-  @ApiPropertyOptional({
-    description:
-      `Handler parameters (JSON object, at most ${MAX_PARAMS_BYTES} bytes as JSON: a 400 naming params beyond). For ` +
-      `'http': method, url, headers, body, timeoutMs.`,
-    example: { method: 'GET', url: 'http://reports.internal:8080/health' },
+  @BoundedJson(params, {
+    api: {
+      description:
+        `Handler parameters (JSON object, at most ${params.max} bytes as JSON: a 400 naming params beyond). For ` +
+        `'http': method, url, headers, body, timeoutMs.`,
+      example: { method: 'GET', url: 'http://reports.internal:8080/health' },
+    },
   })
-  @IsOptional()
-  @IsObject()
-  @MaxJsonBytes(MAX_PARAMS_BYTES)
   params?: Record<string, unknown>;
 
-  @ApiPropertyOptional({
-    description: 'Run no earlier than this many milliseconds from now (0 - 31 days).',
-    example: 0,
+  @BoundedInt(delayMs, {
+    api: {
+      description: `Run no earlier than this many milliseconds from now (0 - ${humanMs(delayMs.max)}).`,
+      example: 0,
+    },
   })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(31 * 24 * 3600 * 1000)
   delayMs?: number;
 
-  @ApiPropertyOptional({
-    description:
-      'Time limit of one attempt, ms (default 60000, max 24 h). On expiry the signal aborts and the attempt is ' +
-      'TIMEOUT.',
-    example: 60000,
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(24 * 3600 * 1000)
+  @AttemptTimeoutMs()
   timeoutMs?: number;
 
-  @ApiPropertyOptional({
-    description: HEARTBEAT_TIMEOUT_DESCRIPTION,
-    example: 0,
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(24 * 3600 * 1000)
+  @HeartbeatTimeoutMs()
   heartbeatTimeoutMs?: number;
 
-  @ApiPropertyOptional({ description: 'Attempts in all, first included (1-20, default 1).', example: 3 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(20)
+  @BoundedInt(maxAttempts, {
+    api: {
+      description:
+        `Attempts in all, first included (${maxAttempts.min}-${maxAttempts.max}, default ` +
+        `${maxAttempts.default}).`,
+      example: 3,
+    },
+  })
   maxAttempts?: number;
 
-  @ApiPropertyOptional({ description: 'Base delay between attempts, ms (default 1000).', example: 1000 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(3600 * 1000)
+  @RetryBackoffMs()
   retryBackoffMs?: number;
 
-  @ApiPropertyOptional({ enum: BackoffKind, description: 'FIXED (default) or EXPONENTIAL (doubling, with jitter).' })
-  @IsOptional()
-  @IsIn(Object.values(BackoffKind))
+  @RetryBackoffKind()
   retryBackoffKind?: BackoffKind;
 
-  @ApiPropertyOptional({
-    description:
-      `Routing key (at most ${MAX_TEXT_CHARS} characters): tasks with the same key go to the same executor while the ` +
-      `node set holds (consistent hash; adding or removing one of N nodes moves about 1/N of the keys). Without it ` +
-      `tasks go round robin.`,
-    maxLength: MAX_TEXT_CHARS,
+  @BoundedString(routingKey, {
+    api: {
+      description:
+        `Routing key (at most ${routingKey.max} characters): tasks with the same key go to the same executor while ` +
+        `the node set holds (consistent hash; adding or removing one of N nodes moves about 1/N of the keys). ` +
+        `Without it tasks go round robin.`,
+    },
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT_CHARS)
   routingKey?: string;
 
-  @ApiPropertyOptional({
-    description: CALLBACK_URL_DESCRIPTION,
-    example: 'https://hooks.example.com/tickwheel',
-    maxLength: MAX_CALLBACK_URL_CHARS,
+  @BoundedString(callbackUrl, {
+    api: { description: CALLBACK_URL_DESCRIPTION, example: 'https://hooks.example.com/tickwheel' },
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_CALLBACK_URL_CHARS)
   callbackUrl?: string;
 }
 
 /** 202 answer of POST /api/tasks. */
 export class TaskAcceptedDto {
-  @ApiProperty({ description: 'The requestId you sent (1-128 of A-Z a-z 0-9 _ . : -): names the task from now on.' })
+  @ApiProperty({
+    description:
+      `The requestId you sent (${requestId.min}-${requestId.max} of A-Z a-z 0-9 _ . : -): names the task from ` +
+      `now on.`,
+  })
   requestId: string;
   @ApiProperty({ example: 'PENDING', description: 'Always PENDING: the task is stored; GET it for its state now.' })
   status: string;
@@ -149,16 +118,16 @@ export class TaskAcceptedDto {
 export class SubmitTaskBatchDto {
   @ApiProperty({
     type: [SubmitTaskDto],
-    minItems: 1,
-    maxItems: MAX_BATCH_TASKS,
+    minItems: tasks.min,
+    maxItems: tasks.max,
     description:
-      `The tasks (1-${MAX_BATCH_TASKS}), each exactly as the body of POST /api/tasks (its own requestId and ` +
+      `The tasks (${tasks.min}-${tasks.max}), each exactly as the body of POST /api/tasks (its own requestId and ` +
       `idempotency). One invalid task refuses the whole batch with a 400 whose \`field\` names it, e.g. ` +
       `\`tasks[3].handler\`; a longer list is a 400 naming \`tasks\`, refused before its items are read.`,
   })
   @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_BATCH_TASKS)
+  @ArrayMinSize(tasks.min)
+  @ArrayMaxSize(tasks.max)
   @ValidateNested({ each: true })
   @Type(() => SubmitTaskDto)
   tasks: SubmitTaskDto[];

@@ -1,10 +1,18 @@
-import { ValidateBy } from 'class-validator';
-import { jsonBytes, MAX_CODE_CHARS } from '../../../common/index.js';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { type Bound, BOUNDS, jsonBytes, nameMessage, namePattern } from '../../../common/index.js';
 
-/** A handler name or a task's requestId: 1-128 of A-Z a-z 0-9 _ . : - (their VARCHAR(128) columns). */
-export const NAME_PATTERN = new RegExp(`^[A-Za-z0-9_.:-]{1,${MAX_CODE_CHARS}}$`);
+/** A handler name: 1-128 of A-Z a-z 0-9 _ . : - (its VARCHAR(128) column). */
+export const NAME_PATTERN = namePattern('A-Za-z0-9_.:-', BOUNDS.handler);
+/** A task's requestId: the handler's characters (its VARCHAR(128) column). */
+export const REQUEST_ID_PATTERN = namePattern('A-Za-z0-9_.:-', BOUNDS.requestId);
 /** A job code: 1-128 of A-Z a-z 0-9 _ . - (its VARCHAR(128) column). */
-export const CODE_PATTERN = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_CODE_CHARS}}$`);
+export const CODE_PATTERN = namePattern('A-Za-z0-9_.-', BOUNDS.code);
+/** A crontab import's file name, used in the job codes it makes. */
+export const FILE_NAME_PATTERN = namePattern('A-Za-z0-9_.-', BOUNDS.fileName);
+
+export const HANDLER_MESSAGE = nameMessage('handler', 'A-Za-z0-9_.:-', BOUNDS.handler);
 
 /**
  * The value's JSON text is at most `max` UTF-8 bytes (the size it takes in its TEXT column). One check for
@@ -22,8 +30,60 @@ export function MaxJsonBytes(max: number): PropertyDecorator {
   });
 }
 
-/** The Swagger description of `heartbeatTimeoutMs`, the same on tasks and jobs (docs/long-tasks.md). */
-export const HEARTBEAT_TIMEOUT_DESCRIPTION =
-  'Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints ' +
-  'nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting ' +
-  'HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.';
+/** How a bounded field is declared: its Swagger text, and whether it is required or a query parameter. */
+export interface FieldOptions {
+  api?: ApiPropertyOptions;
+  /** A body field that must be there (default: optional, so a missing or null value is not checked). */
+  required?: boolean;
+  /** A query parameter: its text becomes a number before the checks. */
+  query?: boolean;
+}
+
+/**
+ * Applies property decorators as if written stacked in this order (TypeScript applies the lowest first), so a
+ * composite registers its checks in the order the hand-written stack did.
+ */
+export function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => {
+    for (let i = decorators.length - 1; i >= 0; i--) decorators[i](target, key);
+  };
+}
+
+function presence(api: ApiPropertyOptions, opts: FieldOptions): PropertyDecorator[] {
+  return opts.required ? [ApiProperty(api)] : [ApiPropertyOptional(api), IsOptional()];
+}
+
+/**
+ * An integer from `bound.min` to `bound.max` (IsInt, Min, Max), shown in Swagger as its minimum and maximum;
+ * `intMessage` replaces IsInt's message.
+ */
+export function BoundedInt(
+  bound: Bound & { min: number },
+  opts: FieldOptions & { intMessage?: string } = {},
+): PropertyDecorator {
+  const api = { ...opts.api, minimum: bound.min, maximum: bound.max };
+  return stacked(
+    ...presence(api, opts),
+    ...(opts.query ? [Type(() => Number) as PropertyDecorator] : []),
+    IsInt(opts.intMessage ? { message: opts.intMessage } : undefined),
+    Min(bound.min),
+    Max(bound.max),
+  );
+}
+
+/** A string of at most `bound.max` characters (IsString, MaxLength), shown in Swagger as its maxLength. */
+export function BoundedString(bound: Bound, opts: FieldOptions = {}): PropertyDecorator {
+  return stacked(...presence({ ...opts.api, maxLength: bound.max }, opts), IsString(), MaxLength(bound.max));
+}
+
+/**
+ * A name matching `pattern` (built from `bound`), refused with `message`; Swagger shows the bound's maxLength.
+ */
+export function NameString(bound: Bound, pattern: RegExp, message: string, opts: FieldOptions = {}): PropertyDecorator {
+  return stacked(...presence({ ...opts.api, maxLength: bound.max }, opts), IsString(), Matches(pattern, { message }));
+}
+
+/** A JSON object of at most `bound.max` bytes as JSON (IsObject, MaxJsonBytes). */
+export function BoundedJson(bound: Bound, opts: FieldOptions = {}): PropertyDecorator {
+  return stacked(...presence({ ...opts.api }, opts), IsObject(), MaxJsonBytes(bound.max));
+}

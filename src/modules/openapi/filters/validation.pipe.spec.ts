@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
-import { MAX_CALLBACK_URL_CHARS, MAX_PARAMS_BYTES, MAX_TEXT_CHARS } from '../../../common/index.js';
+import { BOUNDS, MAX_CALLBACK_URL_CHARS, MAX_PARAMS_BYTES, MAX_TEXT_CHARS } from '../../../common/index.js';
 import { validTask, validTaskBatch } from '../dto/task-body.fast.js';
 import { SubmitTaskBatchDto, SubmitTaskDto } from '../dto/task.dto.js';
 import { createValidationPipe } from './validation.pipe.js';
@@ -19,7 +19,26 @@ const full = {
   routingKey: 'k'.repeat(MAX_TEXT_CHARS),
   callbackUrl: 'https://hooks.example.com/' + 'a'.repeat(MAX_CALLBACK_URL_CHARS - 26),
 };
-const VALID: unknown[] = [{ handler: 'noop' }, { requestId: 'r-1', handler: 'noop' }, full, { ...full, params: {} }];
+/** The other edge of each range `full` does not sit at. */
+const otherEdges = {
+  ...full,
+  params: { blob: 'x'.repeat(MAX_PARAMS_BYTES - '{"blob":""}'.length) },
+  delayMs: 0,
+  timeoutMs: BOUNDS.timeoutMs.max,
+  heartbeatTimeoutMs: BOUNDS.heartbeatTimeoutMs.max,
+  maxAttempts: 1,
+  retryBackoffMs: 0,
+  retryBackoffKind: 'FIXED',
+  requestId: 'r'.repeat(BOUNDS.requestId.max),
+  handler: 'h'.repeat(BOUNDS.handler.max),
+};
+const VALID: unknown[] = [
+  { handler: 'noop' },
+  { requestId: 'r-1', handler: 'noop' },
+  full,
+  { ...full, params: {} },
+  otherEdges,
+];
 const INVALID: unknown[] = [
   {},
   [],
@@ -43,6 +62,18 @@ const INVALID: unknown[] = [
   { handler: 'noop', routingKey: 'k'.repeat(MAX_TEXT_CHARS + 1) },
   { handler: 'noop', routingKey: '😀'.repeat(MAX_TEXT_CHARS - 1) }, // longer in .length, within MaxLength
   { handler: 'noop', callbackUrl: 7 },
+  { handler: 'noop', timeoutMs: BOUNDS.timeoutMs.max + 1 },
+  { handler: 'noop', heartbeatTimeoutMs: BOUNDS.heartbeatTimeoutMs.max + 1 },
+  { handler: 'noop', heartbeatTimeoutMs: -1 },
+  { handler: 'noop', delayMs: BOUNDS.delayMs.max + 1 },
+  { handler: 'noop', retryBackoffMs: BOUNDS.retryBackoffMs.max + 1 },
+  { handler: 'noop', retryBackoffMs: -1 },
+  { handler: 'noop', maxAttempts: 0 },
+  { handler: 'h'.repeat(BOUNDS.handler.max + 1) },
+  { handler: null },
+  { handler: 'noop', requestId: null },
+  { handler: 'noop', callbackUrl: 'u'.repeat(MAX_CALLBACK_URL_CHARS + 1) },
+  { handler: 'noop', params: { blob: 'x'.repeat(MAX_PARAMS_BYTES - '{"blob":""}'.length + 1) } },
 ];
 
 /** The class-validator answer: the DTO, or the 400 it throws. */

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import {
   assertHeartbeatTimeout,
+  BOUNDS,
   CLOCK,
   type Clock,
   ConflictError,
@@ -33,7 +34,7 @@ import {
 import { SubmitTaskDto, TaskAcceptedDto } from '../dto/task.dto.js';
 import { SubmitCoalescer } from './submit-coalescer.js';
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = BOUNDS.timeoutMs.default;
 /** Most single submits written in one group; 500 rows are one INSERT statement (see insertIgnore). */
 const MAX_SUBMIT_GROUP = 500;
 /** Back-off spent retrying a task write through transient database errors before its callers get a 500. */
@@ -186,12 +187,12 @@ export class TasksService {
         retryBackoffMs: dto.retryBackoffMs,
         retryBackoffKind: dto.retryBackoffKind,
         timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        heartbeatTimeoutMs: dto.heartbeatTimeoutMs ?? 0,
+        heartbeatTimeoutMs: dto.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
         // A task with a routing key goes by key (CONSISTENT_HASH: same key, same node); others round robin.
         routingKey: dto.routingKey,
         routingStrategy: dto.routingKey ? RoutingStrategy.CONSISTENT_HASH : RoutingStrategy.ROUND_ROBIN,
         params: dto.params ?? {},
-        dueAt: now + (dto.delayMs ?? 0),
+        dueAt: now + (dto.delayMs ?? BOUNDS.delayMs.default),
         callbackUrl: dto.callbackUrl ?? null,
       },
       now,
@@ -323,5 +324,6 @@ function stableJson(v: unknown): string {
 
 /** A task's heartbeat timeout within its own (or the default) timeoutMs. @throws ValidationError naming `field`. */
 function assertTaskHeartbeat(dto: SubmitTaskDto, field: string): void {
-  assertHeartbeatTimeout(dto.heartbeatTimeoutMs ?? 0, dto.timeoutMs ?? DEFAULT_TIMEOUT_MS, field);
+  const heartbeatTimeoutMs = dto.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default;
+  assertHeartbeatTimeout(heartbeatTimeoutMs, dto.timeoutMs ?? DEFAULT_TIMEOUT_MS, field);
 }

@@ -4,14 +4,14 @@
  * notes"). The times come from the scheduler's own search; the notes re-read that search's rule
  * (`CronEvaluator.firesAt`) at each fire, never a second implementation. Epoch ms UTC throughout.
  */
-import { ValidationError } from '../../../common/index.js';
+import { BOUNDS, ValidationError } from '../../../common/index.js';
 import { cronEvaluatorOf, nextCronFire } from './cron-schedule.js';
 import type { CronEvaluator } from './cron-evaluator.js';
 import { DEFAULT_TIME_ZONE, previewFireTimes, type TriggerDef, TriggerType, validateTrigger } from './schedule.js';
 import { DAY_MS, type OffsetWindow, ZoneTimeline } from './zone-timeline.js';
 
 /** Most fire times one preview answers. */
-export const MAX_PREVIEW_COUNT = 100;
+export const MAX_PREVIEW_COUNT = BOUNDS.previewCount.max;
 /** How far before a fire a skipped gap is looked for when the preview's start is farther back, in ms. */
 const SKIP_LOOKBACK_MS = 2 * DAY_MS;
 /** Skipped wall times named in a note (the count says how many in all). */

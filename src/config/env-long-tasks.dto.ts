@@ -1,0 +1,32 @@
+import { IntSetting } from './env-setting.js';
+import { CallbackEnvDto } from './env-callbacks.dto.js';
+
+/**
+ * Long tasks and what is kept of finished work (docs/long-tasks.md): checkpoints, progress writes, handler logs and
+ * retention.
+ */
+export class LongTaskEnvDto extends CallbackEnvDto {
+  @IntSetting(1024, 1_048_576)
+  CHECKPOINT_MAX_BYTES?: number;
+
+  @IntSetting(0, 3_600_000)
+  PROGRESS_WRITE_INTERVAL_MS?: number;
+
+  @IntSetting(0, 100_000)
+  HANDLER_LOG_MAX_LINES?: number;
+
+  @IntSetting(1024, 16_777_216)
+  HANDLER_LOG_MAX_BYTES?: number;
+
+  @IntSetting(0, 315_360_000_000)
+  RETENTION_FINISHED_MS?: number;
+
+  @IntSetting(0, 315_360_000_000)
+  RETENTION_LOGS_MS?: number;
+
+  @IntSetting(1000, 86_400_000)
+  RETENTION_INTERVAL_MS?: number;
+
+  @IntSetting(1, 10_000)
+  RETENTION_BATCH?: number;
+}

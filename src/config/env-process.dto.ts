@@ -1,0 +1,80 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IntSetting, toBool } from './env-setting.js';
+
+/**
+ * Where the process listens and keeps its data, the shape it runs in (cluster URLs, roles, namespace, secret key),
+ * its name, what its shell handler and outbound calls may do, and how much it logs.
+ */
+export class ProcessEnvDto {
+  @IntSetting(0, 65535)
+  PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  HOST?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^mysql:\/\//, { message: 'DB_URL must be a mysql:// URL (e.g. mysql://root@127.0.0.1:3306/test)' })
+  DB_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  DATA_DIR?: string;
+
+  @IsOptional()
+  @IsString()
+  ROLES?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.-]{1,32}$/, { message: 'TICKWHEEL_NAMESPACE must be 1-32 of [A-Za-z0-9_.-]' })
+  TICKWHEEL_NAMESPACE?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'TICKWHEEL_SECRET_KEY must be 64 hex characters (32 bytes)' })
+  TICKWHEEL_SECRET_KEY?: string;
+
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  TICKWHEEL_ALLOW_SHELL?: boolean;
+
+  @IntSetting(0, 4_294_967_294)
+  TICKWHEEL_SHELL_UID?: number;
+
+  @IntSetting(0, 4_294_967_294)
+  TICKWHEEL_SHELL_GID?: number;
+
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  TICKWHEEL_SHELL_UNISOLATED?: boolean;
+
+  @IsOptional()
+  @IsString()
+  TICKWHEEL_SHELL_ENV_PASS?: string;
+
+  @IsOptional()
+  @IsString()
+  NODE_NAME?: string;
+
+  @IsOptional()
+  @IsString()
+  EGRESS_ALLOW?: string;
+
+  @IsOptional()
+  @IsString()
+  EGRESS_DENY?: string;
+
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+}

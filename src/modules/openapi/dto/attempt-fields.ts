@@ -1,0 +1,55 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { BOUNDS, humanMs, MIN_HEARTBEAT_TIMEOUT_MS } from '../../../common/index.js';
+import { BackoffKind } from '../../metadata/index.js';
+import { BoundedInt, stacked } from './validators.js';
+
+const { timeoutMs, retryBackoffMs } = BOUNDS;
+
+/** The Swagger description of `heartbeatTimeoutMs`, the same on tasks and jobs (docs/long-tasks.md). */
+export const HEARTBEAT_TIMEOUT_DESCRIPTION =
+  'Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints ' +
+  'nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting ' +
+  `HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else ${MIN_HEARTBEAT_TIMEOUT_MS} up to timeoutMs.`;
+
+/** `timeoutMs` of a task or a job: the time limit of each attempt, ms (BOUNDS.timeoutMs). */
+export function AttemptTimeoutMs(): PropertyDecorator {
+  return BoundedInt(timeoutMs, {
+    api: {
+      description:
+        `Time limit of one attempt, ms (default ${timeoutMs.default}, max ${humanMs(timeoutMs.max)}). On expiry the ` +
+        'signal aborts and the attempt is TIMEOUT.',
+      example: 60000,
+    },
+  });
+}
+
+/** `heartbeatTimeoutMs` of a task or a job, ms; its cross-field rule is assertHeartbeatTimeout's. */
+export function HeartbeatTimeoutMs(): PropertyDecorator {
+  return BoundedInt(BOUNDS.heartbeatTimeoutMs, { api: { description: HEARTBEAT_TIMEOUT_DESCRIPTION, example: 0 } });
+}
+
+/** `retryBackoffMs` of a task or a job: the base wait before a retry, ms. */
+export function RetryBackoffMs(): PropertyDecorator {
+  return BoundedInt(retryBackoffMs, {
+    api: {
+      description:
+        `Base delay between attempts, ms (default ${retryBackoffMs.default}, max ${humanMs(retryBackoffMs.max)}).`,
+      example: 1000,
+    },
+  });
+}
+
+/** `retryBackoffKind` of a task or a job (outcome.util's backoffDelayMs applies it). */
+export function RetryBackoffKind(): PropertyDecorator {
+  return stacked(
+    ApiPropertyOptional({
+      enum: BackoffKind,
+      description:
+        'FIXED (default): every retry waits retryBackoffMs. EXPONENTIAL: the wait doubles at each retry, up to ' +
+        `${humanMs(retryBackoffMs.max)}, with ±20 % jitter.`,
+    }),
+    IsOptional(),
+    IsIn(Object.values(BackoffKind)),
+  );
+}

@@ -1,0 +1,204 @@
+import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
+import { type Bound, type BoundName, BOUNDS, SchedulerError } from '../../../common/index.js';
+import { problemFields } from '../filters/problem-details.filter.js';
+import { createValidationPipe } from '../filters/validation.pipe.js';
+import { AuditQueryDto } from './audit.dto.js';
+import { RegisterCallbackDto } from './callback.dto.js';
+import { ClientListQueryDto, CreateClientDto, UpdateClientDto } from './client.dto.js';
+import { CreateJobDto, ImportCrontabDto, TriggerJobDto, UpdateJobDto } from './job.dto.js';
+import { ListQueryDto } from './list.dto.js';
+import { LogQueryDto } from './log.dto.js';
+import {
+  CallbackHandlerQueryDto,
+  CallbackOwnerQueryDto,
+  InstanceListQueryDto,
+  OwnerListQueryDto,
+  OwnerQueryDto,
+} from './owner-query.dto.js';
+import { SchedulePreviewDto } from './schedule.dto.js';
+import { validTask, validTaskBatch } from './task-body.fast.js';
+import { SubmitTaskBatchDto, SubmitTaskDto } from './task.dto.js';
+
+type Ctor = new () => object;
+
+/** One field of a request DTO held to a BOUNDS entry: a valid body without it, and how to make its value of size n. */
+interface Edge {
+  bound: BoundName;
+  dto: Ctor;
+  field: string;
+  base: Record<string, unknown>;
+  value: (n: number) => unknown;
+  query?: boolean;
+}
+
+const int = (n: number) => n;
+const chars = (n: number) => 'a'.repeat(n);
+/** A JSON object whose JSON text is exactly n UTF-8 bytes. */
+const bytes = (n: number) => ({ blob: 'x'.repeat(n - '{"blob":""}'.length) });
+const items = (item: unknown) => (n: number) => Array.from({ length: n }, () => item);
+
+const TASK = { handler: 'noop' };
+const JOB = { code: 'c', handler: 'noop', triggerType: 'CRON', triggerExpr: '0 0 1 1 *' };
+const edge = (bound: BoundName, dto: Ctor, base: Record<string, unknown>, value: (n: number) => unknown) =>
+  (field: string): Edge => ({ bound, dto, field, base, value });
+const query = (bound: BoundName, dto: Ctor, field: string = bound): Edge => ({
+  bound,
+  dto,
+  field,
+  base: {},
+  value: (n) => String(n),
+  query: true,
+});
+
+const TASK_FIELDS: Array<[BoundName, (n: number) => unknown]> = [
+  ['requestId', chars],
+  ['handler', chars],
+  ['params', bytes],
+  ['delayMs', int],
+  ['timeoutMs', int],
+  ['heartbeatTimeoutMs', int],
+  ['maxAttempts', int],
+  ['retryBackoffMs', int],
+  ['routingKey', chars],
+  ['callbackUrl', chars],
+];
+const JOB_FIELDS: Array<[BoundName, (n: number) => unknown, string?]> = [
+  ['code', chars],
+  ['description', chars],
+  ['handler', chars],
+  ['triggerExpr', chars],
+  ['timeZone', chars],
+  ['params', bytes],
+  ['routingKey', chars],
+  ['shardTotal', int],
+  ['shardParams', (n) => [bytes(n - 2)], 'shardParams'],
+  ['shardParamsItems', items({}), 'shardParams'],
+  ['maxConcurrency', int],
+  ['timeoutMs', int],
+  ['heartbeatTimeoutMs', int],
+  ['retryMax', int],
+  ['retryBackoffMs', int],
+  ['callbackUrl', chars],
+];
+const LISTS: Ctor[] = [ListQueryDto, OwnerListQueryDto, InstanceListQueryDto, AuditQueryDto, ClientListQueryDto];
+const CLIENT_LIMITS: BoundName[] = ['rateLimit', 'rateBurst', 'maxJobs', 'maxUnfinishedTasks'];
+
+const EDGES: Edge[] = [
+  ...TASK_FIELDS.map(([b, v]) => edge(b, SubmitTaskDto, TASK, v)(b)),
+  ...JOB_FIELDS.flatMap(([b, v, f]) => [edge(b, CreateJobDto, JOB, v)(f ?? b), edge(b, UpdateJobDto, {}, v)(f ?? b)]),
+  edge('tasks', SubmitTaskBatchDto, {}, items(TASK))('tasks'),
+  edge('params', TriggerJobDto, {}, bytes)('params'),
+  ...(['fileName', 'content', 'timeZone'] as const).map((b) =>
+    edge(b, ImportCrontabDto, { fileName: 'f', content: '' }, chars)(b),
+  ),
+  edge('callbackUrl', RegisterCallbackDto, { url: 'https://x' }, chars)('url'),
+  edge('handler', RegisterCallbackDto, { url: 'https://x' }, chars)('handler'),
+  edge('triggerExpr', SchedulePreviewDto, { triggerExpr: '* * * * *' }, chars)('triggerExpr'),
+  edge('timeZone', SchedulePreviewDto, { triggerExpr: '* * * * *' }, chars)('timeZone'),
+  edge('previewCount', SchedulePreviewDto, { triggerExpr: '* * * * *' }, int)('count'),
+  ...LISTS.flatMap((dto) => [query('offset', dto), query('limit', dto)]),
+  ...[InstanceListQueryDto, AuditQueryDto].map((dto) => ({ ...query('cursor', dto), value: chars })),
+  { ...query('jobId', AuditQueryDto), value: chars },
+  ...[
+    OwnerQueryDto,
+    OwnerListQueryDto,
+    InstanceListQueryDto,
+    AuditQueryDto,
+    CallbackOwnerQueryDto,
+    CallbackHandlerQueryDto,
+    LogQueryDto,
+  ].map((dto) => ({ ...query('appId', dto), value: chars })),
+  { ...query('handler', CallbackHandlerQueryDto), value: chars },
+  query('logAfter', LogQueryDto, 'after'),
+  query('logLimit', LogQueryDto, 'limit'),
+  query('logAttempt', LogQueryDto, 'attempt'),
+  ...CLIENT_LIMITS.flatMap((b) => [
+    edge(b, CreateClientDto, { appId: 'app' }, int)(b),
+    edge(b, UpdateClientDto, {}, int)(b),
+  ]),
+  edge('appId', CreateClientDto, {}, chars)('appId'),
+  ...([CreateClientDto, UpdateClientDto] as Ctor[]).flatMap((dto) => [
+    edge('egressAllow', dto, dto === CreateClientDto ? { appId: 'app' } : {}, items('a.example'))('egressAllow'),
+    edge('egressEntry', dto, dto === CreateClientDto ? { appId: 'app' } : {}, (n) => [chars(n)])('egressAllow'),
+  ]),
+];
+
+const meta = (e: Edge): ArgumentMetadata => ({ type: e.query ? 'query' : 'body', metatype: e.dto as never, data: '' });
+const bodyOf = (e: Edge, n: number) => ({ ...e.base, [e.field]: e.value(n) });
+const name = (e: Edge) => `${e.dto.name}.${e.field}`;
+/** The values just inside a bound and just outside it (a minimum only where the bound has one). */
+const sides = (b: Bound) => ({
+  inside: [b.max, ...(b.min !== undefined ? [b.min] : [])],
+  outside: [b.max + 1, ...(b.min !== undefined ? [b.min - 1] : [])],
+});
+
+/** The answer of the pipe the app runs (the fast path first for task bodies), or the error it throws. */
+const piped = (e: Edge, body: unknown) => createValidationPipe().transform(body, meta(e)).catch((err: Error) => err);
+/** The class-validator answer alone (no fast path). */
+const reference = (e: Edge, body: unknown) =>
+  ValidationPipe.prototype.transform.call(createValidationPipe(), body, meta(e)).catch((err: Error) => err);
+
+function expectRefused(got: unknown, field: string): void {
+  expect(got).toBeInstanceOf(SchedulerError);
+  expect(problemFields(got as SchedulerError)).toMatchObject({ status: 400, code: 'VALIDATION', field });
+}
+
+describe('BOUNDS at their edges', () => {
+  it.each(EDGES.map((e) => [name(e), e.bound, e] as const))(
+    'should accept %s at the bounds of %s and answer a 400 naming it one past them',
+    async (_n, bound, e) => {
+      const { inside, outside } = sides(BOUNDS[bound]);
+      for (const n of inside) expect(await piped(e, bodyOf(e, n))).toBeInstanceOf(e.dto);
+      for (const n of outside) expectRefused(await piped(e, bodyOf(e, n)), e.field);
+    },
+  );
+
+  const taskEdges = EDGES.filter((e) => e.dto === SubmitTaskDto);
+  it.each(taskEdges.map((e) => [e.field, e] as const))(
+    'should take %s at its bounds through the fast path, and leave one past them to class-validator',
+    async (_f, e) => {
+      const { inside, outside } = sides(BOUNDS[e.bound]);
+      for (const n of inside) {
+        const body = bodyOf(e, n);
+        expect(validTask(body)).toStrictEqual(await reference(e, body));
+        const batch = { tasks: [body] };
+        expect(validTaskBatch(batch)).toStrictEqual(await reference({ ...e, dto: SubmitTaskBatchDto }, batch));
+      }
+      for (const n of outside) {
+        const body = bodyOf(e, n);
+        expect(validTask(body)).toBeUndefined();
+        expectRefused(await reference(e, body), e.field);
+        const batch = { tasks: [TASK, body] };
+        expect(validTaskBatch(batch)).toBeUndefined();
+        expectRefused(await piped({ ...e, dto: SubmitTaskBatchDto }, batch), `tasks[1].${e.field}`);
+      }
+    },
+  );
+
+  it('should say the bound in the 400 of an integer past it (the messages read the table)', async () => {
+    const e = taskEdges.find((t) => t.field === 'timeoutMs') as Edge;
+    const got = (await piped(e, bodyOf(e, BOUNDS.timeoutMs.max + 1))) as SchedulerError;
+    expect(got.message).toBe(`timeoutMs must not be greater than ${BOUNDS.timeoutMs.max}`);
+  });
+
+  it('should test every entry of the table at least once', () => {
+    const tested = new Set(EDGES.map((e) => e.bound));
+    expect(Object.keys(BOUNDS).filter((b) => !tested.has(b as BoundName))).toEqual([]);
+  });
+
+  it("should leave no numeric or length check of a request DTO outside the table's edges above", () => {
+    const RANGED = ['min', 'max', 'maxLength', 'arrayMinSize', 'arrayMaxSize', 'maxJsonBytes'];
+    const dtos = [...new Set(EDGES.map((e) => e.dto))];
+    const untested = dtos.flatMap((dto) =>
+      getMetadataStorage()
+        .getTargetValidationMetadatas(dto, '', true, false)
+        .filter((m) => RANGED.includes(m.name ?? '') || /\{\d+,\d+\}/.test(String(m.constraints?.[0])))
+        .filter((m) => !EDGES.some((e) => e.dto === dto && e.field === m.propertyName))
+        // A client's scopes: each at most once (ArrayUnique), so no more than there are scopes.
+        .filter((m) => m.propertyName !== 'scopes')
+        .map((m) => `${dto.name}.${m.propertyName} (${m.name})`),
+    );
+    expect(untested).toEqual([]);
+  });
+});
