@@ -52,11 +52,7 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   return app;
 }
 
-/**
- * Keeps the process alive while `app` closes. The loops' Clock timers are unref'd on purpose (a finished process
- * must not wait for them), so a shutdown hook that waits on the Clock (the executor's drain) would let Node leave
- * mid-drain whenever nothing else holds the event loop: a script that never listened, or a failed listen.
- */
+/** Holds the process while `app` closes: a hook waiting on the unref'd Clock (executor drain) must not be cut. */
 function holdWhileClosing(app: INestApplication): void {
   const close = app.close.bind(app);
   app.close = async () => {
