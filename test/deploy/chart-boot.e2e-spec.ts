@@ -18,7 +18,7 @@ import {
 } from './rendered-pods.js';
 
 /**
- * The rendered chart boots (issue 13, point 3): `helm template` with the default values, the secrets and one
+ * The rendered chart boots (docs/deploy.md "The chart"): `helm template` with the default values, the secrets and one
  * extra executor (examples/greeting); every Deployment's pod is started as its container would be (the image's
  * ENTRYPOINT, tini, in front of the rendered args, from the repo root, with exactly the env Kubernetes resolves for
  * it; only the in-cluster DB and Redis URLs and the pod's port are mapped to this machine; without tini here, what

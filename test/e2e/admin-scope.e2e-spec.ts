@@ -8,8 +8,8 @@ type Job = { id: string; code: string; appId: string; enabled: boolean; descript
 type App = TickwheelClient & { appId: string };
 
 /**
- * `admin` sees and manages every app's jobs and tasks of its namespace (issue 9 point 1): by id always, by
- * code its own first, else the one app that has it (several: a 409 asking for `?appId=`); `?appId=` names
+ * `admin` sees and manages every app's jobs and tasks of its namespace (docs/tenancy.md "Scopes and admin"): by id
+ * always, by code its own first, else the one app that has it (several: a 409 asking for `?appId=`); `?appId=` names
  * another app's task. Another app naming a foreign appId is a 403 naming `admin`.
  */
 describe.each(SHAPES)('admin scope (%s)', (_shape, env) => {

@@ -32,9 +32,9 @@ const hourly = (code: string, params: unknown) => ({
 });
 
 /**
- * Audit (issue 9 point 7): every mutation writes its row in the transaction of the change (who, what, target,
- * namespace, before/after with secrets redacted); GET /api/audit for admins, filtered and paged; a failure of
- * the audit insert leaves the change undone.
+ * Audit (docs/tenancy.md "Audit and redaction"): every mutation writes its row in the transaction of the change (who,
+ * what, target, namespace, before/after with secrets redacted); GET /api/audit for admins, filtered and paged; a
+ * failure of the audit insert leaves the change undone.
  */
 describe.each(SHAPES)('audit (%s)', (_shape, env) => {
   let node: TestNode;

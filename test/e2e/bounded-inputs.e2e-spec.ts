@@ -13,7 +13,7 @@ import { neverFiringJob } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
 
 /**
- * Issue 9 point 5, bounded inputs: every stored field has a maximum enforced before any write, with a 400
+ * Bounded inputs (README "Limits"): every stored field has a maximum enforced before any write, with a 400
  * (problem+json) naming the field; over the limit nothing is written (no row, no audit entry). Both shapes:
  * MariaDB's TEXT columns hold 65,535 bytes (a longer value was cut, or failed after a part of the change was
  * written), SQLite's have no limit (a value the cluster could not store was accepted there).

@@ -191,7 +191,8 @@ describe.each([
 
   it('should refuse a shell task while no executor could run it, before its params', async () => {
     if (shape === 'standalone') return; // standalone refuses the shell handler itself (off unless TICKWHEEL_ALLOW_SHELL)
-    // Clustered, shell work is never accepted to wait for an executor (issue 9 point 3); shell-scope.e2e checks argv with one.
+    // Clustered, shell work is never accepted to wait for an executor (docs/tenancy.md "Shell isolation");
+    // shell-scope.e2e checks argv with one.
     await expect400(
       'POST',
       '/api/tasks',

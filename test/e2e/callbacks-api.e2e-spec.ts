@@ -36,7 +36,7 @@ const REFUSED: Array<[string, string, RegExp]> = [
 ];
 
 /**
- * The callbacks API surface (issue 11 points 1, 2, 5; docs/callbacks.md): callbackUrl on tasks, batch items and
+ * The callbacks API surface (docs/callbacks.md, docs/api.md "Callbacks"): callbackUrl on tasks, batch items and
  * jobs, checked without DNS (refused: a 400 naming the field, nothing written); the register/list/delete routes
  * per app; the `callback` view and the redeliver routes. The default egress policy (EGRESS_ALLOW=*): loopback
  * refused, as in production.

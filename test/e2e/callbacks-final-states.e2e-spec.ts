@@ -8,7 +8,7 @@ import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 import { clusterEnv, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 
 /**
- * Every final state is called back (issue 11 points 2 and 6; docs/callbacks.md), across split roles: the API
+ * Every final state is called back (docs/callbacks.md), across split roles: the API
  * process is stopped before the task finishes and the delivery still arrives (the scheduler sends it);
  * SUCCESS, FAILED, TIMEOUT and CANCELLED each reach the receiver once, signed, with the instance's status; a
  * job's URL and the app's default registration are used when the task has none.

@@ -12,8 +12,8 @@ const job = (code: string) => ({
 const later = (requestId: string) => ({ requestId, handler: 'noop', delayMs: 3_600_000 });
 
 /**
- * Per-app caps (issue 9 point 6): MAX_JOBS_PER_APP (exact, counted under a lock of the client row) answers
- * 409 naming maxJobs; MAX_UNFINISHED_TASKS_PER_APP answers 429 with Retry-After (backpressure); each is
+ * Per-app caps (docs/tenancy.md "Bounds per app"): MAX_JOBS_PER_APP (exact, counted under a lock of the client row)
+ * answers 409 naming maxJobs; MAX_UNFINISHED_TASKS_PER_APP answers 429 with Retry-After (backpressure); each is
  * overridden per client (null = the default, 0 = no limit).
  */
 describe.each(SHAPES)('per-app caps (%s)', (_shape, env) => {

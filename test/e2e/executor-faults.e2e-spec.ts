@@ -11,11 +11,11 @@ type Row = Record<string, unknown>;
 const isStopped = (pid: number): boolean => /^\S+ \(.*\) T /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
 /**
- * Executors lost with work in hand, as real processes (issue 4 point 4, docs/execution.md): a SIGKILLed executor's
- * task starts again elsewhere when the node crosses NODE_OFFLINE_AFTER_MS — the reconciler's offline watch,
- * not its next pass (ten minutes away here, so nothing else can start it again within the test); a SIGSTOPped
- * executor that wakes up after its task was finished elsewhere has its late finishing write rejected by the
- * fencing token. Heartbeat 0.5 s, offline after 3 s, lease 2 s (renewed every 0.5 s).
+ * Executors lost with work in hand, as real processes (docs/dispatch.md "Reconciler", docs/execution.md): a SIGKILLed
+ * executor's task starts again elsewhere when the node crosses NODE_OFFLINE_AFTER_MS — the reconciler's offline
+ * watch, not its next pass (ten minutes away here, so nothing else can start it again within the test); a SIGSTOPped
+ * executor that wakes up after its task was finished elsewhere has its late finishing write rejected by the fencing
+ * token. Heartbeat 0.5 s, offline after 3 s, lease 2 s (renewed every 0.5 s).
  */
 describe('executors lost mid-task (real processes)', () => {
   const ns = uniqueNamespace('e2e-exfault');

@@ -9,7 +9,7 @@ import { sleep } from '../utils/async.js';
 type Row = Record<string, unknown>;
 
 /**
- * Graceful SIGTERM of an executor process (docs/execution.md, issue 4 point 5): it stops pulling; the ids queued for
+ * Graceful SIGTERM of an executor process (docs/execution.md "Graceful shutdown"): it stops pulling; the ids queued for
  * it go to another node at once; running work gets EXECUTOR_SHUTDOWN_GRACE_MS (12 s here) to finish — longer
  * than NODE_OFFLINE_AFTER_MS (3 s), so the node must keep beating while it drains or its leases would be
  * revoked and the work run twice; what still runs after the grace is handed back and runs elsewhere.

@@ -7,10 +7,11 @@ const TOKEN = 'Bearer a-very-secret-token';
 const CRONTAB = '0 3 * * * root /bin/echo from-a\n';
 
 /**
- * Issue 9, CRITICAL "Jobs have no owner": app B listed and read app A's jobs (a bearer token in
- * params.headers included), read their instances and results, paused, resumed, PATCHed, triggered with its
- * own params, backfilled, cancelled a running instance of, imported crontab entries over, and deleted them.
- * Every one is now a 404 (or an empty list), and A's job is as it was: read back, no instance or audit row by B.
+ * A job belongs to the app that created it (docs/tenancy.md "Apps, namespaces and ownership"): app B lists and reads
+ * app A's job (a bearer token in params.headers included), reads its instances and results, pauses, resumes, PATCHes,
+ * triggers it with its own params, backfills it, cancels a running instance of it, imports crontab entries over it
+ * and deletes it. Every one is a 404 (or an empty list), and A's job is as it was: read back, no instance or audit
+ * row by B.
  */
 describe.each(SHAPES)('a job belongs to the app that created it (%s)', (_shape, env) => {
   let node: TestNode;

@@ -15,7 +15,7 @@ interface InstancePage {
 }
 
 /**
- * Every list answers `{total, items}` (docs/api.md "Lists", issue 14); a job's instances and the audit log page
+ * Every list answers `{total, items}` (docs/api.md "Lists"); a job's instances and the audit log page
  * by an opaque keyset cursor too. Instances of one fire share a fireTime (one per shard), so a page boundary
  * inside one fire proves the tie-break.
  */

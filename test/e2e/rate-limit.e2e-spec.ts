@@ -43,7 +43,7 @@ function expectRateLimited(a: Answer, burstSize: number): number {
 }
 
 /**
- * Issue 9 point 6: per-app request rate limits, a token bucket per app (cluster-wide in Redis, in process
+ * Per-app request rate limits (docs/api.md "Rate limits"): a token bucket per app (cluster-wide in Redis, in process
  * standalone), defaults from RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST, overridable per client, answered
  * with 429, Retry-After and the RateLimit headers (draft-ietf-httpapi-ratelimit-headers-06).
  */

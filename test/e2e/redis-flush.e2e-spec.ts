@@ -18,10 +18,10 @@ import { sleep } from '../utils/async.js';
 
 type Row = Record<string, unknown>;
 /**
- * Redis loses everything mid-run (docs/data-model.md, issue 4 point 6): the deployment's Redis database is flushed
- * while tasks are queued, delayed, running and cron jobs fire every second. MySQL holds every fact, so the
- * leader's reconciler rebuilds what matters (queues, the delay queue's due rows, the registry from the next
- * heartbeats, the leader lock) and every instance still ends SUCCESS — none lost, none run twice: a node
+ * Redis loses everything mid-run (docs/guarantees.md "Redis loss recovery", docs/data-model.md): the deployment's
+ * Redis database is flushed while tasks are queued, delayed, running and cron jobs fire every second. MySQL holds
+ * every fact, so the leader's reconciler rebuilds what matters (queues, the delay queue's due rows, the registry from
+ * the next heartbeats, the leader lock) and every instance still ends SUCCESS — none lost, none run twice: a node
  * that is merely missing from the flushed registry must not have its running work revoked.
  *
  * The deployment runs on a Redis database of its own (index 11) and the test flushes that one (FLUSHDB):

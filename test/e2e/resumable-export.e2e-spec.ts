@@ -14,7 +14,7 @@ const PAGES = 100;
 const EVERY = 5;
 
 /**
- * Checkpoints across real process deaths (docs/long-tasks.md "Checkpoints"; issue 12 item 1): the example
+ * Checkpoints across real process deaths (docs/long-tasks.md "Checkpoints"): the example
  * examples/resumable-export runs as executor processes, writes 100 pages with a checkpoint every 5, and journals
  * each page it writes. An executor SIGKILLed at a random page, twice, and one SIGTERMed (hand-back after a short
  * grace): each next attempt runs on another node, starts at the last checkpoint, no page is written more than

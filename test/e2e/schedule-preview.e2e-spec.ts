@@ -7,8 +7,8 @@ type Fire = { fireTime: string; local: string; note?: { kind: string; detail: st
 type Preview = { triggerType: string; triggerExpr: string; timeZone: string; from: string; fireTimes: Fire[] };
 
 /**
- * POST /api/schedules/preview (issue 14 item 3): a signed jobs:read route answering the scheduler's next fire
- * times with DST notes, validated like a job's trigger; and the job view's nextFires beside nextFireTimes.
+ * POST /api/schedules/preview (docs/api.md "Schedule preview"): a signed jobs:read route answering the scheduler's
+ * next fire times with DST notes, validated like a job's trigger; and the job view's nextFires beside nextFireTimes.
  */
 describe('schedule preview (standalone)', () => {
   let node: TestNode;

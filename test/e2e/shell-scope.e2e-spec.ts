@@ -20,10 +20,10 @@ const touch = (file: string) => ({ argv: ['/bin/sh', '-c', `echo ran >> ${file}`
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);
 
 /**
- * The `shell` handler runs only for apps holding the `shell` scope (issue 9 point 3): refused at submit with
- * a 403 naming `shell` in both shapes, before anything is written (admin does not imply it); and checked
- * again by the executor when an instance is about to run, so a revoked scope fails the next run without
- * running it and without a retry.
+ * The `shell` handler runs only for apps holding the `shell` scope (docs/tenancy.md "Shell isolation"): refused at
+ * submit with a 403 naming `shell` in both shapes, before anything is written (admin does not imply it); and checked
+ * again by the executor when an instance is about to run, so a revoked scope fails the next run without running it
+ * and without a retry.
  */
 describe.each(SHAPES)('shell scope (%s)', (_shape, env) => {
   let node: TestNode;

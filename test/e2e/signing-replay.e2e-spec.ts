@@ -62,10 +62,10 @@ function capture(appId: string, secret: string, method: string, path: string, bo
 }
 
 /**
- * Issue 9's HIGH replay finding: one captured request replayed under other spellings of its app id
- * (ATK-A, Atk-a, àtk-a, …) was accepted on MariaDB under each (6 of these 8 spellings answered 202 and
- * each made a manual job run). The app id is now signed (v2) and compared exactly, in the lookup and in
- * the nonce key: the capture runs once, every replay is a 401.
+ * One captured request replayed under other spellings of its app id (ATK-A, Atk-a, àtk-a, …): MariaDB's default
+ * collation finds the same client under most of them, each with a nonce of its own. The app id is signed (v2) and
+ * compared exactly, in the lookup and in the nonce key (docs/tenancy.md "Apps, namespaces and ownership"): the
+ * capture runs once, every replay is a 401.
  */
 function describeReplay(shape: string, start: () => Promise<TestNode>): void {
   describe(`replaying a captured request under other spellings of its app id (${shape})`, () => {

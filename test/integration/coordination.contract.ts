@@ -305,7 +305,7 @@ export function describeNodeQueueContract(factory: FixtureFactory): void {
       expect((await sut.queuedIds('n2')).has('a')).toBe(false);
     });
 
-    describe('fair sharing across apps (issue 9)', () => {
+    describe('fair sharing across apps', () => {
       const share = (cap: number, held: Record<string, number> = {}, freed?: AbortSignal) => ({
         cap,
         held: new Map(Object.entries(held)),

@@ -38,8 +38,8 @@ export function signAs(
 const json = { 'content-type': 'application/json' };
 
 /**
- * Signature headers: missing, garbled, duplicated, v1, skewed or malformed timestamps, replayed nonces (issue 9
- * HIGH "replay bypass"), path tricks, and the bounded cache of unknown app ids (MEDIUM). Every case: a 401 (or a
+ * Signature headers: missing, garbled, duplicated, v1, skewed or malformed timestamps, replayed nonces (also under
+ * another spelling of the app id), path tricks, and the bounded cache of unknown app ids. Every case: a 401 (or a
  * 404 for a target no route has), nothing written, /health/ready still 200.
  */
 export function signingCases(h: Hostile): void {
@@ -100,7 +100,7 @@ export function signingCases(h: Hostile): void {
       }),
     );
 
-    it('[9-H1 replay bypass] a v1 signature (the app id not signed) is a 401', () =>
+    it('[signing] a v1 signature (the app id not signed) is a 401', () =>
       h.unchanged(async () => {
         const body = submit('v1');
         const ts = String(Date.now());
@@ -142,7 +142,7 @@ export function signingCases(h: Hostile): void {
   });
 
   describe('replayed nonces', () => {
-    it('[9-H1 replay bypass] a captured submit runs once: replayed as is, or under another spelling of the app id, it is a 401', async () => {
+    it('[signing] a captured submit runs once: replayed as is, or under another spelling of the app id, it is a 401', async () => {
       const body = submit('captured');
       const captured = signAs(h.a, 'POST', '/api/tasks', body);
       expect((await post(captured, body)).status).toBe(202);
@@ -166,7 +166,7 @@ export function signingCases(h: Hostile): void {
       });
     });
 
-    it('[9-H1 replay bypass] a captured trigger runs the job once: replayed under another spelling, nothing more runs', async () => {
+    it('[signing] a captured trigger runs the job once: replayed under another spelling, nothing more runs', async () => {
       const path = `/api/jobs/${h.jobA.id}/trigger`;
       const captured = signAs(h.a, 'POST', path, '{}');
       const first = await post(captured, '{}', path);
@@ -238,7 +238,7 @@ export function signingCases(h: Hostile): void {
       }));
   });
 
-  it(`[9-M2 unknown app ids] ${UNKNOWN_MAX + 50} requests from distinct unknown app ids are 401s, and at most ${UNKNOWN_MAX} of them are remembered`, () =>
+  it(`[signing] ${UNKNOWN_MAX + 50} requests from distinct unknown app ids are 401s, and at most ${UNKNOWN_MAX} of them are remembered`, () =>
     h.unchanged(async () => {
       const ids = Array.from({ length: UNKNOWN_MAX + 50 }, (_, i) =>
         `${h.prefix}-nobody-${i}-${randomBytes(16).toString('hex')}`.slice(0, 64),
