@@ -3,7 +3,7 @@ import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { type CallbackSink, startCallbackSink } from '../utils/callback-sink.js';
 import { type HttpReceiver, startReceiver } from '../utils/http-receiver.js';
-import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { createJob, triggerNow } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 import { clusterEnv, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 
@@ -74,12 +74,7 @@ describe('callbacks of every final state, roles split (cluster)', () => {
   }, 90_000);
 
   it("should use the job's URL, then the app's default registration, for instances without their own", async () => {
-    const job = await client.request(
-      'POST',
-      '/api/jobs',
-      neverFiringJob('cb-job', 'noop', { callbackUrl: `${sink.url}/job` }),
-    );
-    expect(job.status).toBe(201);
+    await createJob(client, { code: 'cb-job', handler: 'noop', callbackUrl: `${sink.url}/job` });
     await triggerNow(client, 'cb-job');
     await waitFor("the job instance's callback", async () => sink.received.some((r) => r.path === '/job'), 30_000);
     const fromJob = sink.received.filter((r) => r.path === '/job');

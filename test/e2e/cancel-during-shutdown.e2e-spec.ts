@@ -3,7 +3,7 @@ import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
 import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
-import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { createJob, triggerNow } from '../utils/jobs.js';
 
 /**
  * Cancel of a running limited instance while its executor shuts down gracefully (SIGTERM, docs/execution.md): within the
@@ -64,14 +64,15 @@ describe("cancel during an executor's graceful shutdown (real processes)", () =>
       holding.add(path);
       const first = executor(`${tag}a`, grace);
       await waitFor('the first executor beats', async () => (await live()).includes(`${tag}a`), 30_000);
-      const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-        ...neverFiringJob(tag, 'http'),
-        maxConcurrency: 1,
-        timeoutMs: 60_000,
-        params: { url: `${rx.url}${path}`, timeoutMs: 60_000 },
-      });
-      expect(res.status).toBe(201);
-      const jobId = res.body.id;
+      const jobId = (
+        await createJob(client, {
+          code: tag,
+          handler: 'http',
+          maxConcurrency: 1,
+          timeoutMs: 60_000,
+          params: { url: `${rx.url}${path}`, timeoutMs: 60_000 },
+        })
+      ).id;
       await triggerNow(client, tag, 3, 5);
       await waitFor(
         'A runs, B and C wait',

@@ -12,7 +12,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob } from '../utils/jobs.js';
 
 let active = 0;
 let peak = 0;
@@ -78,13 +78,7 @@ describe('cancel of a running limited instance around a Redis flush (cluster)', 
     ])) as Array<{ id: string; status: string }>;
 
   it('a new fire admitted after the flush does not start beside the cancelled one still stopping', async () => {
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('cf', 'f.slow'),
-      maxConcurrency: 1,
-      timeoutMs: 60_000,
-    });
-    expect(res.status).toBe(201);
-    const jobId = res.body.id;
+    const jobId = (await createJob(client, { code: 'cf', handler: 'f.slow', maxConcurrency: 1, timeoutMs: 60_000 })).id;
     expect((await client.request('POST', '/api/jobs/cf/trigger', {})).status).toBe(202);
     await waitFor('A runs', async () => runs.length === 1 && (await rows(jobId))[0]?.status === 'RUNNING', 30_000, 20);
     const a = runs[0].instanceId;

@@ -12,7 +12,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
-import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { createJob, triggerNow } from '../utils/jobs.js';
 
 /**
  * The leader SIGKILLed while a limited job's releases and cancels stream through its delay pump (docs/trigger.md, docs/execution.md):
@@ -62,14 +62,15 @@ describe('leader killed while releases and cancels fly (real processes)', () => 
     ])) as Array<{ id: string; status: string }>;
 
   it('every instance ends once, never over the limit, none left waiting', async () => {
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('lk', 'http'),
-      maxConcurrency: 2,
-      timeoutMs: 30_000,
-      params: { url: `${rx.url}/lk`, timeoutMs: 30_000 },
-    });
-    expect(res.status).toBe(201);
-    const jobId = res.body.id;
+    const jobId = (
+      await createJob(client, {
+        code: 'lk',
+        handler: 'http',
+        maxConcurrency: 2,
+        timeoutMs: 30_000,
+        params: { url: `${rx.url}/lk`, timeoutMs: 30_000 },
+      })
+    ).id;
     await triggerNow(client, 'lk', 60);
     await waitFor('a few ran', async () => rx.of('/lk').length >= 6, 30_000, 10);
     const owner = String(await redis.get(`{tw:${ns}}:lock:leader`));

@@ -12,7 +12,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
-import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { createJob, triggerNow } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
 
 /**
@@ -69,14 +69,15 @@ describe('maxConcurrency after a Redis flush (cluster)', () => {
     (await byStatus(jobId)).filter((r) => r.status === status).length;
 
   it('should hold the limit right after the flush: the running instances are rebuilt as holders before anyone new is admitted', async () => {
-    const created = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('limited', 'http'),
-      maxConcurrency: 2,
-      timeoutMs: 120_000,
-      params: { url: `${effects.url}/slow`, timeoutMs: 120_000 },
-    });
-    expect(created.status).toBe(201);
-    const jobId = created.body.id;
+    const jobId = (
+      await createJob(client, {
+        code: 'limited',
+        handler: 'http',
+        maxConcurrency: 2,
+        timeoutMs: 120_000,
+        params: { url: `${effects.url}/slow`, timeoutMs: 120_000 },
+      })
+    ).id;
     const semaphore = `{tw:${ns}}:sem:job:${jobId}`;
     const trigger = () => triggerNow(client, 'limited', 1, 5);
 

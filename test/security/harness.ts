@@ -8,6 +8,7 @@ import { namespaceRows, rowsDiff, type NamespaceRows } from '../utils/namespace-
 import { rawRequest } from '../utils/raw-http.js';
 import { expectProblem, WITH_SHELL } from '../utils/tenancy.js';
 import { startNode, TestNode, UNLIMITED, waitFor } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 /** A signed client of one app of the suite, with its id and secret (to sign by hand: v1, replays). */
 export type App = TickwheelClient & { appId: string; secret: string };
@@ -152,14 +153,9 @@ async function fixtures(h: Hostile): Promise<void> {
     enabled: false,
     ...extra,
   });
-  const created = async (app: App, body: unknown) => {
-    const res = await app.request<Job>('POST', '/api/jobs', body);
-    expect(res.status).toBe(201);
-    return res.body;
-  };
-  h.jobA = await created(h.a, paused('nightly', { params: { headers: { Authorization: TOKEN } } }));
-  h.jobB = await created(h.b, paused('mine'));
-  h.shellJob = await created(h.shell, paused('sh', { handler: 'shell', params: { argv: ['/bin/true'] } }));
+  h.jobA = await createJob(h.a, paused('nightly', { params: { headers: { Authorization: TOKEN } } }));
+  h.jobB = await createJob(h.b, paused('mine'));
+  h.shellJob = await createJob(h.shell, paused('sh', { handler: 'shell', params: { argv: ['/bin/true'] } }));
   const run = await h.a.request<{ instanceId: string }>('POST', `/api/jobs/${h.jobA.id}/trigger`, {});
   expect(run.status).toBe(202);
   h.instanceA = run.body.instanceId;

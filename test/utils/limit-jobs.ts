@@ -10,7 +10,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from './test-node.js';
-import { neverFiringJob, triggerNow } from './jobs.js';
+import { createJob, triggerNow } from './jobs.js';
 
 /** Statuses an instance ends in. */
 export const FINAL = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'];
@@ -54,14 +54,14 @@ export function limitJobs(
       (await rows(jobId)).filter((r) => statuses.includes(r.status)).length,
     /** Creates a never-firing CRON job `code` (fired by trigger-now) with `body` on top. @returns its id. */
     async createJob(code: string, body: Record<string, unknown>): Promise<string> {
-      const res = await client().request<{ id: string }>('POST', '/api/jobs', {
-        ...neverFiringJob(code, 'http'),
+      const job = await createJob(client(), {
+        code,
+        handler: 'http',
         timeoutMs,
         params: { url: `${rx().url}/${code}`, timeoutMs },
         ...body,
       });
-      expect(res.status).toBe(201);
-      return res.body.id;
+      return job.id;
     },
     /** `n` manual fires of job `code`, one at a time. */
     async trigger(code: string, n: number): Promise<void> {
