@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { ApiClientService } from '../../src/modules/openapi/index.js';
-import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { type CallbackSink, startCallbackSink } from '../utils/callback-sink.js';
 import { type HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { createJob, triggerNow } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
-import { clusterEnv, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  type AppClient,
+  clusterEnv,
+  signedClient,
+  startNode,
+  type TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 /**
  * Every final state is called back (docs/callbacks.md), across split roles: the API
@@ -22,7 +28,7 @@ describe('callbacks of every final state, roles split (cluster)', () => {
   let work: HttpReceiver;
   let hold: HttpReceiver;
   let broken: HttpReceiver;
-  let client: TickwheelClient;
+  let client: AppClient;
 
   const delivered = (requestId: string) => sink.received.filter((r) => r.body.requestId === requestId && r.valid);
 
@@ -35,10 +41,8 @@ describe('callbacks of every final state, roles split (cluster)', () => {
     work = await startReceiver({ delayMs: 1500 });
     hold = await startReceiver({ delayMs: 20_000 });
     broken = await startReceiver({ status: 500 });
-    const appId = `cbf-${randomUUID().slice(0, 8)}`;
-    const creds = await api.app.get(ApiClientService).create(appId, {});
-    sink.secrets.push(creds.secret);
-    client = new TickwheelClient({ baseUrl: api.url, appId, secret: creds.secret });
+    client = await signedClient(api, `cbf-${randomUUID().slice(0, 8)}`);
+    sink.secrets.push(client.secret);
   }, 60_000);
   afterAll(async () => {
     await executor?.close();

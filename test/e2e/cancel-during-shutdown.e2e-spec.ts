@@ -2,7 +2,16 @@ import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  jobInstanceStatuses,
+  liveExecutors,
+  signedClient,
+  startNode,
+  type TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 import { createJob, triggerNow } from '../utils/jobs.js';
 
 /**
@@ -32,7 +41,7 @@ describe("cancel during an executor's graceful shutdown (real processes)", () =>
     procs.push(p);
     return p;
   };
-  const live = async () => (await api.app.get(NodeRegistryService).liveNodes()).map((n) => n.nodeId.split('-')[0]);
+  const live = () => liveExecutors(api);
 
   beforeAll(async () => {
     rx = await startLimitReceiver((path) => (holding.has(path) ? { hold: true } : { status: 200, delayMs: 0 }));
@@ -48,10 +57,7 @@ describe("cancel during an executor's graceful shutdown (real processes)", () =>
     await rx?.close();
   });
 
-  const rows = async (jobId: string) =>
-    (await api.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
-      jobId,
-    ])) as Array<{ id: string; status: string }>;
+  const rows = (jobId: string) => jobInstanceStatuses(api.ds, jobId);
 
   it.each([
     ['within the grace', 20_000],

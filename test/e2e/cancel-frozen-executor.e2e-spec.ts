@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  executorsBeat,
+  signedClient,
+  startNode,
+  type TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 import { createJob, triggerNow } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
 
@@ -50,11 +57,7 @@ describe('cancel of a running limited instance on a frozen executor (real proces
         ),
       );
     }
-    await waitFor(
-      'both executors beat',
-      async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2,
-      30_000,
-    );
+    await executorsBeat(api, 2);
   }, 60_000);
   afterAll(async () => {
     holding = false;

@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  liveExecutors,
+  signedClient,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 type Row = Record<string, unknown>;
 
@@ -55,8 +62,7 @@ describe('executors lost mid-task (real processes)', () => {
       node: String(a.node_id).split('-')[0],
       token: Number(a.fencing_token),
     }));
-  const live = async () =>
-    (await api.app.get(NodeRegistryService).liveNodes()).map((n) => n.nodeId.split('-')[0]).sort();
+  const live = () => liveExecutors(api);
   /** Starts an executor process named `name` and waits until it beats. */
   const startExecutor = async (name: string) => {
     procs.set(name, startProcess(executorEnv(name)));

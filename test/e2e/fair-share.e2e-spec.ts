@@ -1,8 +1,8 @@
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import {
   clusterEnv,
+  executorsBeat,
   signedClient,
   standaloneEnv,
   startNode,
@@ -52,11 +52,7 @@ const shapes: Array<[string, () => Promise<Shape>]> = [
       ];
       for (const role of roles) nodes.push(await startNode(env(role)));
       const api = nodes[0];
-      await waitFor(
-        'both executors to beat',
-        async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2,
-        30_000,
-      );
+      await executorsBeat(api, 2);
       return { api, nodes, executors: 2 };
     },
   ],

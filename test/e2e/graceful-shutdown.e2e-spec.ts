@@ -1,9 +1,16 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { COORDINATION, type CoordinationPort } from '../../src/modules/coordination/index.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  liveExecutors,
+  signedClient,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 import { sleep } from '../utils/async.js';
 
 type Row = Record<string, unknown>;
@@ -50,8 +57,7 @@ describe('graceful shutdown of an executor (real processes)', () => {
         [ns, requestId],
       )) as Row[]
     ).map((a) => `${a.attempt} ${a.status} ${String(a.node_id).split('-')[0]}`);
-  const live = async () =>
-    (await api.app.get(NodeRegistryService).liveNodes()).map((n) => n.nodeId.split('-')[0]).sort();
+  const live = () => liveExecutors(api);
   const submit = async (requestId: string, path: string) =>
     expect(
       (

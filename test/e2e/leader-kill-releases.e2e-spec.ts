@@ -5,6 +5,7 @@ import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
 import {
   clusterEnv,
+  jobInstanceStatuses,
   REDIS_URL,
   signedClient,
   startNode,
@@ -56,10 +57,7 @@ describe('leader killed while releases and cancels fly (real processes)', () => 
     redis?.disconnect();
   });
 
-  const rows = async (jobId: string) =>
-    (await api.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
-      jobId,
-    ])) as Array<{ id: string; status: string }>;
+  const rows = (jobId: string) => jobInstanceStatuses(api.ds, jobId);
 
   it('every instance ends once, never over the limit, none left waiting', async () => {
     const jobId = (

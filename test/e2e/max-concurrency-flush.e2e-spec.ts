@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import {
   clusterEnv,
+  executorsBeat,
   REDIS_URL,
   signedClient,
   startNode,
@@ -43,11 +43,7 @@ describe('maxConcurrency after a Redis flush (cluster)', () => {
     // not get its executor declared offline and the held instances revoked and run again.
     node = await startNode(clusterEnv(ns, { REDIS_URL: redisUrl, NODE_OFFLINE_AFTER_MS: '15000' }));
     client = await signedClient(node);
-    await waitFor(
-      'the executor to beat',
-      async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1,
-      30_000,
-    );
+    await executorsBeat(node, 1);
   }, 60_000);
 
   afterAll(async () => {

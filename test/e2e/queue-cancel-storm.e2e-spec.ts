@@ -1,8 +1,9 @@
 import { Injectable, Module } from '@nestjs/common';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import {
   clusterEnv,
+  executorsBeat,
+  jobInstanceStatuses,
   signedClient,
   standaloneEnv,
   startNode,
@@ -73,22 +74,14 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
   beforeAll(async () => {
     node = await startNode(env(), { imports: [SlowStopModule] });
     client = await signedClient(node);
-    if (shape === 'cluster')
-      await waitFor(
-        'the executor to beat',
-        async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1,
-        30_000,
-      );
+    if (shape === 'cluster') await executorsBeat(node, 1);
   }, 60_000);
   afterAll(async () => {
     held.clear();
     await node?.close();
   });
 
-  const rows = async (jobId: string) =>
-    (await node.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
-      jobId,
-    ])) as Array<{ id: string; status: string }>;
+  const rows = (jobId: string) => jobInstanceStatuses(node.ds, jobId);
 
   /** Creates a QUEUE job `code` of `q.slow` held running, fires it `n` times, waits until the first runs. @returns job id and instance ids. */
   async function queued(code: string, n: number): Promise<{ jobId: string; ids: string[] }> {

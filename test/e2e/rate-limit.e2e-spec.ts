@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
-import { ApiClientService } from '../../src/modules/openapi/index.js';
 import {
   clusterEnv,
   signedClient,
@@ -149,10 +148,8 @@ describe('rate limits across API nodes (cluster)', () => {
 
   it('should share one bucket per app between every API node (Redis), whichever node a request reaches', async () => {
     const onA = await signedClient(a);
-    const appId = `shared-${randomBytes(4).toString('hex')}`;
-    const { secret } = await a.app.get(ApiClientService).create(appId);
-    const viaA = new TickwheelClient({ baseUrl: a.url, appId, secret });
-    const viaB = new TickwheelClient({ baseUrl: b.url, appId, secret });
+    const viaA = await signedClient(a, `shared-${randomBytes(4).toString('hex')}`);
+    const viaB = new TickwheelClient({ baseUrl: b.url, appId: viaA.appId, secret: viaA.secret });
     const first = await Promise.all([
       ...Array.from({ length: 3 }, () => nodesCall(viaA)),
       ...Array.from({ length: 2 }, () => nodesCall(viaB)),

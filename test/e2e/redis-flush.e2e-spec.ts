@@ -6,6 +6,7 @@ import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
 import {
   clusterEnv,
+  executorsBeat,
   REDIS_URL,
   signedClient,
   startNode,
@@ -60,11 +61,7 @@ describe('Redis flushed mid-run (real executor processes)', () => {
       startProcess(env({ ROLES: 'executor', PORT: '0', NODE_NAME: 'fa' })),
       startProcess(env({ ROLES: 'executor', PORT: '0', NODE_NAME: 'fb' })),
     );
-    await waitFor(
-      'both executors to beat',
-      async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2,
-      30_000,
-    );
+    await executorsBeat(api, 2);
   }, 60_000);
 
   afterAll(async () => {

@@ -1,14 +1,13 @@
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type Answer, type LimitReceiver, startLimitReceiver } from './limit-receiver.js';
 import {
   clusterEnv,
+  executorsBeat,
   signedClient,
   standaloneEnv,
   startNode,
   type TestNode,
   uniqueNamespace,
-  waitFor,
 } from './test-node.js';
 import { createJob, triggerNow } from './jobs.js';
 
@@ -87,12 +86,7 @@ export function useLimitNode(
     rx = await startLimitReceiver(answer);
     node = await startNode(env());
     client = await signedClient(node);
-    if (shape === 'cluster')
-      await waitFor(
-        'the executor to beat',
-        async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1,
-        30_000,
-      );
+    if (shape === 'cluster') await executorsBeat(node, 1);
   }, 60_000);
   afterAll(async () => {
     await node?.close();

@@ -1,9 +1,10 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { bodySha256Hex, SIGNATURE_HEADERS as H, signRequest } from '../../../src/common/signing.js';
+import { randomBytes } from 'node:crypto';
+import { SIGNATURE_HEADERS as H } from '../../../src/common/signing.js';
 import { UNKNOWN_MAX } from '../../../src/modules/openapi/auth/api-client.service.js';
 import { ApiClientService } from '../../../src/modules/openapi/index.js';
 import { waitFor } from '../../utils/test-node.js';
 import { type App, type Hostile, refused, unauthorized } from '../harness.js';
+import { signatureHeaders, v1SignatureHeaders } from '../../utils/signing.js';
 
 /** What one signed request is made of; any part may be replaced to forge one. */
 interface Forgery {
@@ -21,18 +22,8 @@ export function signAs(
   body: string | Buffer = '',
   f: Forgery = {},
 ): Record<string, string> {
-  const appId = f.appId ?? app.appId;
-  const timestampMs = f.ts ?? String(Date.now());
-  const nonce = f.nonce ?? randomBytes(16).toString('hex');
-  const signature = signRequest(f.secret ?? app.secret, {
-    appId,
-    method,
-    pathAndQuery: path,
-    timestampMs,
-    nonce,
-    body,
-  });
-  return { [H.appId]: appId, [H.timestamp]: timestampMs, [H.nonce]: nonce, [H.signature]: signature };
+  const signer = { appId: f.appId ?? app.appId, secret: f.secret ?? app.secret, timestampMs: f.ts, nonce: f.nonce };
+  return signatureHeaders(signer, method, path, body);
 }
 
 const json = { 'content-type': 'application/json' };
@@ -103,14 +94,7 @@ export function signingCases(h: Hostile): void {
     it('[signing] a v1 signature (the app id not signed) is a 401', () =>
       h.unchanged(async () => {
         const body = submit('v1');
-        const ts = String(Date.now());
-        const nonce = randomBytes(16).toString('hex');
-        const v1 = createHmac('sha256', h.a.secret)
-          .update(`POST\n/api/tasks\n${ts}\n${nonce}\n${bodySha256Hex(body)}`)
-          .digest('hex');
-        unauthorized(
-          await post({ [H.appId]: h.a.appId, [H.timestamp]: ts, [H.nonce]: nonce, [H.signature]: v1 }, body),
-        );
+        unauthorized(await post(v1SignatureHeaders(h.a, 'POST', '/api/tasks', body), body));
       }));
 
     it("[usual] a signature made with another app's secret, or for another app id, is a 401", () =>
