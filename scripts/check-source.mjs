@@ -22,11 +22,7 @@ const BUDGET_FILES = /\.(ts|mjs|js|cjs|lua)$/;
 // leaves the list once split (the check fails on an entry that is no longer over, so the list stays true).
 const OVER_BUDGET = new Map([
   ['src/modules/metadata/repositories/job-instance.repository.ts', 795],
-  ['test/integration/coordination.contract.ts', 789],
-  ['test/cases/time-cases.spec.ts', 587],
   ['test/integration/reconciler.int-spec.ts', 486],
-  ['src/config/load-config.spec.ts', 426],
-  ['test/deploy/chart.spec.ts', 404],
 ]);
 
 /** The lines of repository file `file` (a last newline ends the last line, it does not start one). */

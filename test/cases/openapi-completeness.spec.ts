@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 /**
  * The committed spec (openapi/openapi.json, which test/e2e/openapi-spec.e2e-spec.ts keeps equal to the code) is
- * complete (issue 14): a route added or changed without its documentation fails here, whoever adds it.
+ * complete: a route added or changed without its documentation fails here, whoever adds it.
  */
 interface Operation {
   security?: Array<Record<string, string[]>>;

@@ -16,9 +16,10 @@ import {
   TINI,
   waitProbe,
 } from './rendered-pods.js';
+import { createJob } from '../utils/jobs.js';
 
 /**
- * The rendered chart boots (issue 13, point 3): `helm template` with the default values, the secrets and one
+ * The rendered chart boots (docs/deploy.md "The chart"): `helm template` with the default values, the secrets and one
  * extra executor (examples/greeting); every Deployment's pod is started as its container would be (the image's
  * ENTRYPOINT, tini, in front of the rendered args, from the repo root, with exactly the env Kubernetes resolves for
  * it; only the in-cluster DB and Redis URLs and the pod's port are mapped to this machine; without tini here, what
@@ -150,13 +151,12 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
 
   it('should run 100 signed tasks and a 2-second cron job to SUCCESS on the pods that serve them', async () => {
     const api = (i: number) => clients[i % clients.length];
-    const cron = await api(0).request<{ id: string }>('POST', '/api/jobs', {
+    const cron = await createJob(api(0), {
       code: 'boot-every-2s',
       handler: 'noop',
       triggerType: 'CRON',
       triggerExpr: '*/2 * * * * *',
     });
-    expect(cron.status).toBe(201);
     const bodies = Array.from({ length: TASKS_PER_HANDLER }, (_, i) => [
       { requestId: `noop-${i}`, handler: 'noop' },
       { requestId: `greet-${i}`, handler: 'greeting.hello', params: { name: `pod ${i}` } },
@@ -193,12 +193,12 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
     expect(EXECUTORS.filter((e) => e !== GREETING).map((e) => perPod.get(e) ?? 0)).not.toContain(0);
 
     const fires = async () =>
-      (await api(0).request<{ items: TaskView[] }>('GET', `/api/jobs/${cron.body.id}/instances?limit=50`)).body.items;
+      (await api(0).request<{ items: TaskView[] }>('GET', `/api/jobs/${cron.id}/instances?limit=50`)).body.items;
     await waitFor(
       'three cron fires done',
       async () => (await fires()).filter((f) => f.status === 'SUCCESS').length >= 3,
     );
-    expect((await api(1).request('POST', `/api/jobs/${cron.body.id}/pause`)).status).toBe(200);
+    expect((await api(1).request('POST', `/api/jobs/${cron.id}/pause`)).status).toBe(200);
     for (const f of (await fires()).filter((x) => x.status === 'SUCCESS')) {
       expect([f.triggerSource, EXECUTORS.includes(podOf(f.nodeId)?.pod.name ?? '')]).toEqual(['SCHEDULE', true]);
       cronRuns++;

@@ -2,14 +2,14 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { Scope } from '../../src/modules/metadata/index.js';
 import { appClient, expectProblem, SHAPES } from '../utils/tenancy.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob } from '../utils/jobs.js';
 
 type Job = { id: string; code: string; appId: string; enabled: boolean; description: string | null };
 type App = TickwheelClient & { appId: string };
 
 /**
- * `admin` sees and manages every app's jobs and tasks of its namespace (issue 9 point 1): by id always, by
- * code its own first, else the one app that has it (several: a 409 asking for `?appId=`); `?appId=` names
+ * `admin` sees and manages every app's jobs and tasks of its namespace (docs/tenancy.md "Scopes and admin"): by id
+ * always, by code its own first, else the one app that has it (several: a 409 asking for `?appId=`); `?appId=` names
  * another app's task. Another app naming a foreign appId is a 403 naming `admin`.
  */
 describe.each(SHAPES)('admin scope (%s)', (_shape, env) => {
@@ -26,9 +26,9 @@ describe.each(SHAPES)('admin scope (%s)', (_shape, env) => {
       await appClient(node, 'adm-b'),
       await appClient(node, 'adm-x', [Scope.ADMIN]),
     ];
-    jobA = (await a.request<Job>('POST', '/api/jobs', neverFiringJob('report'))).body;
-    await b.request<Job>('POST', '/api/jobs', neverFiringJob('report'));
-    expect((await b.request('POST', '/api/jobs', neverFiringJob('b-only'))).status).toBe(201);
+    jobA = await createJob(a, { code: 'report' });
+    await createJob(b, { code: 'report' });
+    await createJob(b, { code: 'b-only' });
     expect(
       (await a.request('POST', '/api/tasks', { requestId: 'a-task', handler: 'noop', delayMs: 3_600_000 })).status,
     ).toBe(202);
@@ -107,7 +107,7 @@ describe.each(SHAPES)('admin scope (%s)', (_shape, env) => {
   });
 
   it('should own what it creates, and need the shell scope like anyone (admin does not imply shell)', async () => {
-    expect((await admin.request<Job>('POST', '/api/jobs', neverFiringJob('admins-own'))).body.appId).toBe(admin.appId);
+    expect((await createJob(admin, { code: 'admins-own' })).appId).toBe(admin.appId);
     expectProblem(
       await admin.request('POST', '/api/tasks', { handler: 'shell', params: { argv: ['/bin/true'] } }),
       403,
@@ -122,7 +122,7 @@ describe('admin scope stops at its namespace (cluster)', () => {
     const away = await startNode(clusterEnv(uniqueNamespace('e2e-adm-away'), { LOG_LEVEL: 'error', ROLES: 'api' }));
     try {
       const a = await appClient(home, 'ns-a');
-      const job = (await a.request<Job>('POST', '/api/jobs', neverFiringJob('home-job'))).body;
+      const job = await createJob(a, { code: 'home-job' });
       expect(
         (await a.request('POST', '/api/tasks', { requestId: 'home-task', handler: 'noop', delayMs: 3_600_000 })).status,
       ).toBe(202);

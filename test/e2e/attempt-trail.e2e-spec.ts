@@ -1,7 +1,7 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob } from '../utils/jobs.js';
 
 interface View {
   instanceId: string;
@@ -65,16 +65,9 @@ describe('attempt trail in the API (standalone)', () => {
   }, 90_000);
 
   it("should show one instance of a job with its attempts, and only as that job's", async () => {
-    const created = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('trail', 'http'),
-      params: { url: `${receiver.url}/ok` },
-    });
-    expect(created.status).toBe(201);
-    const other = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('other', 'http'),
-      params: { url: `${receiver.url}/ok` },
-    });
-    const fired = await client.request<View>('POST', `/api/jobs/${created.body.id}/trigger`, {});
+    const created = await createJob(client, { code: 'trail', handler: 'http', params: { url: `${receiver.url}/ok` } });
+    const other = await createJob(client, { code: 'other', handler: 'http', params: { url: `${receiver.url}/ok` } });
+    const fired = await client.request<View>('POST', `/api/jobs/${created.id}/trigger`, {});
     expect(fired.status).toBe(202);
     const path = `/api/jobs/trail/instances/${fired.body.instanceId}`;
     await waitFor(
@@ -85,9 +78,7 @@ describe('attempt trail in the API (standalone)', () => {
     );
     const view = (await client.request<View>('GET', path)).body;
     expect(view.attempts?.map((a) => [a.attempt, a.status, a.error])).toEqual([[1, 'SUCCESS', null]]);
-    expect((await client.request('GET', `/api/jobs/${other.body.id}/instances/${fired.body.instanceId}`)).status).toBe(
-      404,
-    );
+    expect((await client.request('GET', `/api/jobs/${other.id}/instances/${fired.body.instanceId}`)).status).toBe(404);
     expect((await client.request('GET', '/api/jobs/trail/instances/no-such-instance')).status).toBe(404);
     const list = await client.request<{ total: number; items: View[]; nextCursor: string | null }>(
       'GET',

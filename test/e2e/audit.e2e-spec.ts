@@ -1,6 +1,7 @@
 import { AuditLogRepository, Scope } from '../../src/modules/metadata/index.js';
 import { appClient, expectProblem, SHAPES, silentReceiver, WITH_SHELL } from '../utils/tenancy.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 type App = Awaited<ReturnType<typeof appClient>>;
 type Row = {
@@ -32,9 +33,9 @@ const hourly = (code: string, params: unknown) => ({
 });
 
 /**
- * Audit (issue 9 point 7): every mutation writes its row in the transaction of the change (who, what, target,
- * namespace, before/after with secrets redacted); GET /api/audit for admins, filtered and paged; a failure of
- * the audit insert leaves the change undone.
+ * Audit (docs/tenancy.md "Audit and redaction"): every mutation writes its row in the transaction of the change (who,
+ * what, target, namespace, before/after with secrets redacted); GET /api/audit for admins, filtered and paged; a
+ * failure of the audit insert leaves the change undone.
  */
 describe.each(SHAPES)('audit (%s)', (_shape, env) => {
   let node: TestNode;
@@ -66,9 +67,7 @@ describe.each(SHAPES)('audit (%s)', (_shape, env) => {
   };
 
   it('should write one row per mutation, with who, what, target and namespace, and no secret of the params', async () => {
-    const job = (
-      await a.request<{ id: string }>('POST', '/api/jobs', hourly('audited', secretParams(receiver.url, TOKEN)))
-    ).body;
+    const job = await createJob(a, hourly('audited', secretParams(receiver.url, TOKEN)));
     expect(
       (await a.request('PATCH', `/api/jobs/${job.id}`, { params: secretParams(receiver.url, TOKEN2) })).status,
     ).toBe(200);
@@ -147,7 +146,7 @@ describe.each(SHAPES)('audit (%s)', (_shape, env) => {
   }, 60_000);
 
   it('should serve the namespace audit to admins, newest first, filtered by app, job, action and time, and paged', async () => {
-    const job = (await a.request<{ id: string }>('POST', '/api/jobs', hourly('filtered', { url: receiver.url }))).body;
+    const job = await createJob(a, hourly('filtered', { url: receiver.url }));
     const [create] = (await admin.request<Page>('GET', `/api/audit?jobId=${job.id}&action=JOB_CREATE`)).body.items;
     const t0 = new Date(Date.parse(create.createdAt) + 1).toISOString(); // just after the create (a PATCH takes longer than 1 ms)
     expect((await a.request('PATCH', `/api/jobs/${job.id}`, { description: 'one' })).status).toBe(200);
@@ -246,7 +245,7 @@ describe.each(SHAPES)('audit (%s)', (_shape, env) => {
       repo.append = append;
     }
     expect(await snapshot()).toBe(before);
-    expect((await other.request('POST', '/api/jobs', hourly('still-mine', { url: receiver.url }))).status).toBe(201); // its scopes and secret as they were
+    await createJob(other, hourly('still-mine', { url: receiver.url })); // its scopes and secret as they were
     expect(
       (await a.request<{ status: string }>('POST', `/api/jobs/${job.id}/instances/${instanceId}/cancel`)).body.status,
     ).toBe('CANCELLED');
@@ -259,17 +258,7 @@ describe('audit stays in its namespace (cluster)', () => {
     const away = await startNode(clusterEnv(uniqueNamespace('e2e-aud-away'), { ROLES: 'api', LOG_LEVEL: 'error' }));
     try {
       const a = await appClient(home, 'aud-ns');
-      expect(
-        (
-          await a.request('POST', '/api/jobs', {
-            code: 'j',
-            handler: 'noop',
-            triggerType: 'FIXED_RATE',
-            triggerExpr: '3600000',
-            enabled: false,
-          })
-        ).status,
-      ).toBe(201);
+      await createJob(a, { code: 'j', triggerType: 'FIXED_RATE', triggerExpr: '3600000', enabled: false });
       const homeAdmin = await appClient(home, 'aud-h', [Scope.ADMIN]);
       const awayAdmin = await appClient(away, 'aud-w', [Scope.ADMIN]);
       expect((await homeAdmin.request<Page>('GET', `/api/audit?appId=${a.appId}`)).body.total).toBe(1);

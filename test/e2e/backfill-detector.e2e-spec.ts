@@ -13,6 +13,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 describe('backfill and the due-but-not-fired detector (cluster shape)', () => {
   const ns = uniqueNamespace('e2e-backfill');
@@ -31,7 +32,7 @@ describe('backfill and the due-but-not-fired detector (cluster shape)', () => {
   });
 
   it('should create one BACKFILL instance per scheduled time of the range, and nothing on a repeat', async () => {
-    const job = await client.request('POST', '/api/jobs', {
+    await createJob(client, {
       code: 'hourly',
       handler: 'http',
       triggerType: 'CRON',
@@ -40,7 +41,6 @@ describe('backfill and the due-but-not-fired detector (cluster shape)', () => {
       enabled: false,
       params: { url: `${receiver.url}/bf` },
     });
-    expect(job.status).toBe(201);
     const body = { from: '2026-11-29T00:00:00Z', to: '2026-11-29T05:59:59Z' };
     const res = await client.request<{ created: number; existing: number; fireTimes: string[] }>(
       'POST',
@@ -120,19 +120,18 @@ describe('backfill and the due-but-not-fired detector (cluster shape)', () => {
     const standby = await startNode(clusterEnv(quiet, { DUE_ALERT_AFTER_MS: '2000' }));
     try {
       const standbyClient = await signedClient(standby);
-      const job = await standbyClient.request<{ id: string }>('POST', '/api/jobs', {
+      const job = await createJob(standbyClient, {
         code: 'stuck',
         handler: 'http',
         triggerType: 'FIXED_RATE',
         triggerExpr: '3600000',
         params: { url: `${receiver.url}/s` },
       });
-      expect(job.status).toBe(201);
       const metrics = standby.app.get(MetricsService);
       const before = (await metrics.dueNotFired.get()).values[0]?.value ?? 0;
       await standby.ds.query('UPDATE job_definition SET next_fire_time = ? WHERE id = ?', [
         Date.now() - 60_000,
-        job.body.id,
+        job.id,
       ]);
       const detector = standby.app.get(DueDetectorService);
       // A leader that took over just now has had no time to apply the misfire policy: not (yet) a miss.

@@ -10,11 +10,11 @@ import {
   uniqueNamespace,
   UNLIMITED,
 } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob, neverFiringJob } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
 
 /**
- * Issue 9 point 5, bounded inputs: every stored field has a maximum enforced before any write, with a 400
+ * Bounded inputs (README "Limits"): every stored field has a maximum enforced before any write, with a 400
  * (problem+json) naming the field; over the limit nothing is written (no row, no audit entry). Both shapes:
  * MariaDB's TEXT columns hold 65,535 bytes (a longer value was cut, or failed after a part of the change was
  * written), SQLite's have no limit (a value the cluster could not store was accepted there).
@@ -83,13 +83,12 @@ describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
   });
 
   it('refuses trigger-now params over 65,535 bytes with a 400 naming params, and writes no instance', async () => {
-    const job = await client.request<{ id: string }>('POST', '/api/jobs', yearly());
-    expect(job.status).toBe(201);
-    const res = await client.request('POST', `/api/jobs/${job.body.id}/trigger`, { params: paramsOf(70_000) });
+    const job = await createJob(client, yearly());
+    const res = await client.request('POST', `/api/jobs/${job.id}/trigger`, { params: paramsOf(70_000) });
     expectField(res, 400, 'params');
-    expect(await instancesOf(job.body.id)).toBe(0);
-    expect(await auditOf(job.body.id, 'JOB_TRIGGER')).toBe(0);
-    const fits = await client.request<{ instanceId: string }>('POST', `/api/jobs/${job.body.id}/trigger`, {
+    expect(await instancesOf(job.id)).toBe(0);
+    expect(await auditOf(job.id, 'JOB_TRIGGER')).toBe(0);
+    const fits = await client.request<{ instanceId: string }>('POST', `/api/jobs/${job.id}/trigger`, {
       params: paramsOf(65_535),
     });
     expect(fits.status).toBe(202);
@@ -111,21 +110,16 @@ describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
 
   it('creates, reads and deletes a job whose params fill the column, each with its audit row (it was a 500 that took effect)', async () => {
     const params = paramsOf(65_535);
-    const created = await client.request<{ id: string; params: unknown }>(
-      'POST',
-      '/api/jobs',
-      yearly({ params, description: 'd'.repeat(255) }),
-    );
-    expect(created.status).toBe(201);
-    expect(created.body.params).toEqual(params);
-    expect(await auditOf(created.body.id, 'JOB_CREATE')).toBe(1);
-    const patched = await client.request('PATCH', `/api/jobs/${created.body.id}`, {
+    const created = await createJob(client, yearly({ params, description: 'd'.repeat(255) }));
+    expect(created.params).toEqual(params);
+    expect(await auditOf(created.id, 'JOB_CREATE')).toBe(1);
+    const patched = await client.request('PATCH', `/api/jobs/${created.id}`, {
       params: paramsOf(65_000, 'other'),
     });
     expect(patched.status).toBe(200);
-    expect(await auditOf(created.body.id, 'JOB_UPDATE')).toBe(1);
-    expect((await client.request('DELETE', `/api/jobs/${created.body.id}`)).status).toBe(204);
-    expect(await auditOf(created.body.id, 'JOB_DELETE')).toBe(1);
+    expect(await auditOf(created.id, 'JOB_UPDATE')).toBe(1);
+    expect((await client.request('DELETE', `/api/jobs/${created.id}`)).status).toBe(204);
+    expect(await auditOf(created.id, 'JOB_DELETE')).toBe(1);
   });
 
   it('refuses shardParams whose shard, merged over the params, would not fit an instance, or that overflow their own column', async () => {
@@ -140,34 +134,27 @@ describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
     expectField(await client.request('POST', '/api/jobs', column), 400, 'shardParams');
     expect((await jobsWithCode(merged.code as string)) + (await jobsWithCode(column.code as string))).toBe(0);
     // Trigger-now params merged over a shard's own: the request's params are at fault.
-    const job = await client.request<{ id: string }>(
-      'POST',
-      '/api/jobs',
-      yearly({ ...sharded, shardParams: [paramsOf(30_000, 'b'), {}] }),
-    );
-    expect(job.status).toBe(201);
+    const job = await createJob(client, yearly({ ...sharded, shardParams: [paramsOf(30_000, 'b'), {}] }));
     expectField(
-      await client.request('POST', `/api/jobs/${job.body.id}/trigger`, { params: paramsOf(40_000, 'a') }),
+      await client.request('POST', `/api/jobs/${job.id}/trigger`, { params: paramsOf(40_000, 'a') }),
       400,
       'params',
     );
-    expect(await instancesOf(job.body.id)).toBe(0);
+    expect(await instancesOf(job.id)).toBe(0);
   });
 
   it('refuses a backfill of more than 10,000 instances (fires x shardTotal) before writing any', async () => {
-    const job = await client.request<{ id: string }>(
-      'POST',
-      '/api/jobs',
+    const job = await createJob(
+      client,
       yearly({ routingStrategy: 'SHARDING_BROADCAST', shardTotal: 100, triggerExpr: '0 0 * * *', enabled: false }),
     );
-    expect(job.status).toBe(201);
     const day = 86_400_000;
     const range = (days: number) => ({
       from: new Date(Date.now() - days * day).toISOString(),
       to: new Date(Date.now() - 1000).toISOString(),
     });
-    expectField(await client.request('POST', `/api/jobs/${job.body.id}/backfill`, range(110)), 400, 'to'); // 110 fires x 100 shards
-    expect(await instancesOf(job.body.id)).toBe(0);
+    expectField(await client.request('POST', `/api/jobs/${job.id}/backfill`, range(110)), 400, 'to'); // 110 fires x 100 shards
+    expect(await instancesOf(job.id)).toBe(0);
   });
 
   it('bounds offset and limit on every list route (offset=1e20 was a 500)', async () => {
@@ -256,13 +243,12 @@ describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
       400,
       'shardTotal',
     );
-    const ok = await client.request<{ id: string }>('POST', '/api/jobs', {
+    const ok = await createJob(client, {
       ...sharded(50, 'CRON', '*/2 * * * * *'),
       enabled: false,
     }); // checked all the same
-    expect(ok.status).toBe(201);
     expectField(
-      await client.request('PATCH', `/api/jobs/${ok.body.id}`, {
+      await client.request('PATCH', `/api/jobs/${ok.id}`, {
         triggerExpr: '* * * * * *',
         shardTotal: 61,
         shardParams: null,
@@ -270,20 +256,18 @@ describe.each(shapes)('bounded inputs (%s)', (shape, env) => {
       400,
       'shardTotal',
     );
-    expect((await client.request('PATCH', `/api/jobs/${ok.body.id}`, { triggerExpr: '* * * * * *' })).status).toBe(200); // 60 x 50: the cap itself
+    expect((await client.request('PATCH', `/api/jobs/${ok.id}`, { triggerExpr: '* * * * * *' })).status).toBe(200); // 60 x 50: the cap itself
     // A job stored over the cap (written before the setting, or the setting lowered since) may not be resumed.
-    const paused = await client.request<{ id: string }>('POST', '/api/jobs', {
+    const paused = await createJob(client, {
       ...sharded(10, 'CRON', '* * * * * *'),
       enabled: false,
     });
-    expect(paused.status).toBe(201);
-    await node.ds.query('UPDATE job_definition SET shard_total = 1000 WHERE id = ?', [paused.body.id]);
-    expectField(await client.request('POST', `/api/jobs/${paused.body.id}/resume`), 400, 'shardTotal');
-    const fast = await client.request<{ id: string }>('POST', '/api/jobs', sharded(60, 'CRON', '0 * * * * *'));
-    expect((await client.request('POST', `/api/jobs/${fast.body.id}/pause`)).status).toBe(200);
-    expect(fast.status).toBe(201);
+    await node.ds.query('UPDATE job_definition SET shard_total = 1000 WHERE id = ?', [paused.id]);
+    expectField(await client.request('POST', `/api/jobs/${paused.id}/resume`), 400, 'shardTotal');
+    const fast = await createJob(client, sharded(60, 'CRON', '0 * * * * *'));
+    expect((await client.request('POST', `/api/jobs/${fast.id}/pause`)).status).toBe(200);
     expectField(
-      await client.request('PATCH', `/api/jobs/${fast.body.id}`, { triggerExpr: '*/1 * * * * *' }),
+      await client.request('PATCH', `/api/jobs/${fast.id}`, { triggerExpr: '*/1 * * * * *' }),
       400,
       'triggerExpr',
     );

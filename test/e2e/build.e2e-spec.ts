@@ -9,7 +9,7 @@ const STAMP = join(process.cwd(), 'dist/.build-stamp');
 
 /**
  * `npm start` builds only when an input is newer than dist/, and a build never leaves dist/ missing or empty
- * (scripts/build-lib.mjs): a second process started from dist/ during a build finds every file (issue 14).
+ * (scripts/build-lib.mjs): a second process started from dist/ during a build finds every file.
  */
 describe('the build of dist/ (npm start, scripts/ensure-built.mjs)', () => {
   it('should not build when dist/ is up to date (the global setup built it)', async () => {

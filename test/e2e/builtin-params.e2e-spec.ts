@@ -3,6 +3,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { JobHandler, type JobContext } from '../../src/modules/execution/index.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 type Problem = { field?: string; detail?: string };
 
@@ -131,9 +132,7 @@ describe.each([
       'params.url',
       /metadata/,
     );
-    expect((await client.request('POST', '/api/jobs', { ...job, params: { url: 'http://127.0.0.1:9/' } })).status).toBe(
-      201,
-    );
+    await createJob(client, { ...job, params: { url: 'http://127.0.0.1:9/' } });
     await expect400(
       'PATCH',
       '/api/jobs/egress-job',
@@ -191,7 +190,8 @@ describe.each([
 
   it('should refuse a shell task while no executor could run it, before its params', async () => {
     if (shape === 'standalone') return; // standalone refuses the shell handler itself (off unless TICKWHEEL_ALLOW_SHELL)
-    // Clustered, shell work is never accepted to wait for an executor (issue 9 point 3); shell-scope.e2e checks argv with one.
+    // Clustered, shell work is never accepted to wait for an executor (docs/tenancy.md "Shell isolation");
+    // shell-scope.e2e checks argv with one.
     await expect400(
       'POST',
       '/api/tasks',
@@ -223,12 +223,7 @@ describe.each([
       'params.url',
       /shard 1/,
     );
-    const created = await client.request(
-      'POST',
-      '/api/jobs',
-      job('good', { params: { url: 'http://127.0.0.1:9/' }, enabled: false }),
-    );
-    expect(created.status).toBe(201);
+    await createJob(client, job('good', { params: { url: 'http://127.0.0.1:9/' }, enabled: false }));
     await expect400('PATCH', '/api/jobs/good', { params: { url: '' } }, 'params.url');
     expect((await client.request('PATCH', '/api/jobs/good', { description: 'still fine' })).status).toBe(200);
     await expect400('POST', '/api/jobs/good/trigger', { params: { method: 'GET' } }, 'params.url');

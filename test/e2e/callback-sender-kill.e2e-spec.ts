@@ -1,18 +1,10 @@
-import {
-  ApiClient,
-  CallbackDelivery,
-  CallbackDeliveryRepository,
-  JobInstance,
-  JobInstanceStatus,
-  newJobInstance,
-  SecretBox,
-  TriggerSource,
-} from '../../src/modules/metadata/index.js';
+import { CallbackDelivery } from '../../src/modules/metadata/index.js';
 import { verifyCallback } from '../../src/common/index.js';
 import { type CallbackReceiver, startCallbackReceiver } from '../utils/callback-receiver.js';
+import { deleteCallbackRows, finishedWithDelivery, storeApiClient } from '../utils/callback-rows.js';
 import { type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, TEST_SECRET_KEY, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { clusterEnv, uniqueNamespace, waitFor } from '../utils/test-node.js';
 
 /**
  * A sender killed (SIGKILL) while the receiver holds its request leaves the delivery claimed; after a restart the
@@ -44,43 +36,21 @@ describe('callback sender killed mid-delivery (real processes)', () => {
 
   beforeAll(async () => {
     db = await openMetadataDb('mysql', ns);
-    await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
-    await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
+    await deleteCallbackRows(db.ds, ns);
     rx = await startCallbackReceiver((nth) => (nth === 1 ? 'hold' : { status: 200 }));
-    await db.ds.getRepository(ApiClient).save(
-      Object.assign(new ApiClient(), {
-        appId,
-        secretEnc: new SecretBox(TEST_SECRET_KEY).seal(secret),
-        enabled: true,
-        scopes: [],
-        egressAllow: null,
-        createdAt: 1,
-        updatedAt: 1,
-      }),
-    );
+    await storeApiClient(db.ds, appId, secret);
   }, 60_000);
 
   afterAll(async () => {
     for (const p of procs) await p.stop(3000);
     await rx?.close();
-    await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
-    await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
+    await deleteCallbackRows(db.ds, ns);
     await db.ds.query('DELETE FROM api_client WHERE app_id = ?', [appId]);
     await db.close();
   });
 
   it('arrives after the restart with the same deliveryId, its killed try not counted', async () => {
-    const fresh = { namespace: ns, appId, handler: 'h', fireTime: 1, triggerSource: TriggerSource.API, dueAt: 1 };
-    const instance = Object.assign(newJobInstance(fresh, 1), {
-      status: JobInstanceStatus.SUCCESS,
-      startedAt: 1_000,
-      finishedAt: 2_000,
-      callbackUrl: rx.url,
-    });
-    await db.ds.getRepository(JobInstance).save(instance);
-    const deliveries = new CallbackDeliveryRepository(db.ds);
-    await db.ds.transaction((em) => deliveries.enqueueFinal(em, [instance], Date.now()));
-    const id = (await deliveries.findByInstances([instance.id])).get(instance.id)!.id;
+    const id = await finishedWithDelivery(db.ds, { ns, appId, url: rx.url }, { finishedAt: 2_000, result: null });
 
     const first = sender();
     await waitFor('the first try held by the receiver', async () => rx.count(id) === 1, 30_000, 20);

@@ -4,6 +4,7 @@ import { CallbackDeliveryRepository, DEFAULT_SCOPES, Scope } from '../../src/mod
 import { namespaceRows, rowsDiff } from '../utils/namespace-rows.js';
 import { expectProblem, SHAPES } from '../utils/tenancy.js';
 import { signedClient, startNode, TestNode, UNLIMITED, waitFor } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 type Task = Record<string, unknown> & { status: string; instanceId: string; callbackUrl: string | null };
 type CallbackView = {
@@ -36,7 +37,7 @@ const REFUSED: Array<[string, string, RegExp]> = [
 ];
 
 /**
- * The callbacks API surface (issue 11 points 1, 2, 5; docs/callbacks.md): callbackUrl on tasks, batch items and
+ * The callbacks API surface (docs/callbacks.md, docs/api.md "Callbacks"): callbackUrl on tasks, batch items and
  * jobs, checked without DNS (refused: a 400 naming the field, nothing written); the register/list/delete routes
  * per app; the `callback` view and the redeliver routes. The default egress policy (EGRESS_ALLOW=*): loopback
  * refused, as in production.
@@ -83,7 +84,7 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
       await refusedUnchanged('callbackUrl', why, () =>
         a.request('POST', '/api/jobs', { ...JOB, code, callbackUrl: url }),
       );
-      expect((await a.request('POST', '/api/jobs', { ...JOB, code })).status).toBe(201);
+      await createJob(a, { ...JOB, code });
       await refusedUnchanged('callbackUrl', why, () => a.request('PATCH', `/api/jobs/${code}`, { callbackUrl: url }));
       await refusedUnchanged('url', why, () => a.request('POST', '/api/callbacks/register', { url }));
       await refusedUnchanged('url', why, () => a.request('POST', '/api/callbacks/register', { url, handler: 'noop' }));
@@ -110,13 +111,12 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
     expect((await a.getTask('batch-plain')).body).toMatchObject({ callbackUrl: null, callback: null });
     expect((await a.getTask('batch-hook')).body).toMatchObject({ callbackUrl: `${HOOK}/2` });
 
-    const created = await a.request<Record<string, unknown>>('POST', '/api/jobs', {
+    const created = await createJob(a, {
       ...JOB,
       code: 'hooked',
       callbackUrl: HOOK,
     });
-    expect(created.status).toBe(201);
-    expect(created.body.callbackUrl).toBe(HOOK);
+    expect(created.callbackUrl).toBe(HOOK);
     const patched = await a.request<Record<string, unknown>>('PATCH', '/api/jobs/hooked', { callbackUrl: `${HOOK}/3` });
     expect(patched.body.callbackUrl).toBe(`${HOOK}/3`);
     const cleared = await a.request<Record<string, unknown>>('PATCH', '/api/jobs/hooked', { callbackUrl: null });
@@ -263,8 +263,7 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
 
   it("should copy the job's callbackUrl into its instances, show their callback and redeliver one", async () => {
     const c = await app('c');
-    const created = await c.request<{ id: string }>('POST', '/api/jobs', { ...JOB, code: 'fired', callbackUrl: HOOK });
-    expect(created.status).toBe(201);
+    const created = await createJob(c, { ...JOB, code: 'fired', callbackUrl: HOOK });
     const fired = await c.request<Task>('POST', '/api/jobs/fired/trigger', {});
     expect(fired.status).toBe(202);
     expect(fired.body).toMatchObject({ callbackUrl: HOOK, callback: null });
@@ -275,7 +274,7 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
       async () => (await c.request<Task>('GET', path)).body.status === 'SUCCESS',
     );
 
-    expectProblem(await c.request('POST', `/api/jobs/${created.body.id}/instances/nope/callback/redeliver`), 404);
+    expectProblem(await c.request('POST', `/api/jobs/${created.id}/instances/nope/callback/redeliver`), 404);
     expectProblem(await b.request('POST', `${path}/callback/redeliver`), 404);
     const delivery = await writeDelivery(id, `${run}-c`, HOOK);
     const list = await c.request<{ items: Array<Task & { callback: CallbackView }> }>(
@@ -291,7 +290,7 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
     expect(['PENDING', 'RETRYING']).toContain(stored.status);
 
     // A job with no callback URL, an app with no registration: its finished instance has no delivery.
-    expect((await c.request('POST', '/api/jobs', { ...JOB, code: 'quiet' })).status).toBe(201);
+    await createJob(c, { ...JOB, code: 'quiet' });
     const quiet = (await c.request<Task>('POST', '/api/jobs/quiet/trigger', {})).body;
     const quietPath = `/api/jobs/quiet/instances/${quiet.instanceId}`;
     await waitFor(

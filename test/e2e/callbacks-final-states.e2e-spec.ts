@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { ApiClientService } from '../../src/modules/openapi/index.js';
-import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { type CallbackSink, startCallbackSink } from '../utils/callback-sink.js';
 import { type HttpReceiver, startReceiver } from '../utils/http-receiver.js';
-import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { createJob, triggerNow } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
-import { clusterEnv, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  type AppClient,
+  clusterEnv,
+  signedClient,
+  startNode,
+  type TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 /**
- * Every final state is called back (issue 11 points 2 and 6; docs/callbacks.md), across split roles: the API
+ * Every final state is called back (docs/callbacks.md), across split roles: the API
  * process is stopped before the task finishes and the delivery still arrives (the scheduler sends it);
  * SUCCESS, FAILED, TIMEOUT and CANCELLED each reach the receiver once, signed, with the instance's status; a
  * job's URL and the app's default registration are used when the task has none.
@@ -22,7 +28,7 @@ describe('callbacks of every final state, roles split (cluster)', () => {
   let work: HttpReceiver;
   let hold: HttpReceiver;
   let broken: HttpReceiver;
-  let client: TickwheelClient;
+  let client: AppClient;
 
   const delivered = (requestId: string) => sink.received.filter((r) => r.body.requestId === requestId && r.valid);
 
@@ -35,10 +41,8 @@ describe('callbacks of every final state, roles split (cluster)', () => {
     work = await startReceiver({ delayMs: 1500 });
     hold = await startReceiver({ delayMs: 20_000 });
     broken = await startReceiver({ status: 500 });
-    const appId = `cbf-${randomUUID().slice(0, 8)}`;
-    const creds = await api.app.get(ApiClientService).create(appId, {});
-    sink.secrets.push(creds.secret);
-    client = new TickwheelClient({ baseUrl: api.url, appId, secret: creds.secret });
+    client = await signedClient(api, `cbf-${randomUUID().slice(0, 8)}`);
+    sink.secrets.push(client.secret);
   }, 60_000);
   afterAll(async () => {
     await executor?.close();
@@ -74,12 +78,7 @@ describe('callbacks of every final state, roles split (cluster)', () => {
   }, 90_000);
 
   it("should use the job's URL, then the app's default registration, for instances without their own", async () => {
-    const job = await client.request(
-      'POST',
-      '/api/jobs',
-      neverFiringJob('cb-job', 'noop', { callbackUrl: `${sink.url}/job` }),
-    );
-    expect(job.status).toBe(201);
+    await createJob(client, { code: 'cb-job', handler: 'noop', callbackUrl: `${sink.url}/job` });
     await triggerNow(client, 'cb-job');
     await waitFor("the job instance's callback", async () => sink.received.some((r) => r.path === '/job'), 30_000);
     const fromJob = sink.received.filter((r) => r.path === '/job');

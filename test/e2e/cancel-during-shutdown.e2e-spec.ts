@@ -2,8 +2,17 @@ import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
-import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import {
+  clusterEnv,
+  jobInstanceStatuses,
+  liveExecutors,
+  signedClient,
+  startNode,
+  type TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
+import { createJob, triggerNow } from '../utils/jobs.js';
 
 /**
  * Cancel of a running limited instance while its executor shuts down gracefully (SIGTERM, docs/execution.md): within the
@@ -32,7 +41,7 @@ describe("cancel during an executor's graceful shutdown (real processes)", () =>
     procs.push(p);
     return p;
   };
-  const live = async () => (await api.app.get(NodeRegistryService).liveNodes()).map((n) => n.nodeId.split('-')[0]);
+  const live = () => liveExecutors(api);
 
   beforeAll(async () => {
     rx = await startLimitReceiver((path) => (holding.has(path) ? { hold: true } : { status: 200, delayMs: 0 }));
@@ -48,10 +57,7 @@ describe("cancel during an executor's graceful shutdown (real processes)", () =>
     await rx?.close();
   });
 
-  const rows = async (jobId: string) =>
-    (await api.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
-      jobId,
-    ])) as Array<{ id: string; status: string }>;
+  const rows = (jobId: string) => jobInstanceStatuses(api.ds, jobId);
 
   it.each([
     ['within the grace', 20_000],
@@ -64,14 +70,15 @@ describe("cancel during an executor's graceful shutdown (real processes)", () =>
       holding.add(path);
       const first = executor(`${tag}a`, grace);
       await waitFor('the first executor beats', async () => (await live()).includes(`${tag}a`), 30_000);
-      const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-        ...neverFiringJob(tag, 'http'),
-        maxConcurrency: 1,
-        timeoutMs: 60_000,
-        params: { url: `${rx.url}${path}`, timeoutMs: 60_000 },
-      });
-      expect(res.status).toBe(201);
-      const jobId = res.body.id;
+      const jobId = (
+        await createJob(client, {
+          code: tag,
+          handler: 'http',
+          maxConcurrency: 1,
+          timeoutMs: 60_000,
+          params: { url: `${rx.url}${path}`, timeoutMs: 60_000 },
+        })
+      ).id;
       await triggerNow(client, tag, 3, 5);
       await waitFor(
         'A runs, B and C wait',

@@ -1,10 +1,11 @@
 import { Injectable, Module } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import {
   clusterEnv,
+  executorsBeat,
+  jobInstanceStatuses,
   REDIS_URL,
   signedClient,
   startNode,
@@ -12,7 +13,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob } from '../utils/jobs.js';
 
 let active = 0;
 let peak = 0;
@@ -61,30 +62,17 @@ describe('cancel of a running limited instance around a Redis flush (cluster)', 
       { imports: [SlowStopModule] },
     );
     client = await signedClient(node);
-    await waitFor(
-      'the executor to beat',
-      async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1,
-      30_000,
-    );
+    await executorsBeat(node, 1);
   }, 60_000);
   afterAll(async () => {
     await node?.close();
     redis?.disconnect();
   });
 
-  const rows = async (jobId: string) =>
-    (await node.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
-      jobId,
-    ])) as Array<{ id: string; status: string }>;
+  const rows = (jobId: string) => jobInstanceStatuses(node.ds, jobId);
 
   it('a new fire admitted after the flush does not start beside the cancelled one still stopping', async () => {
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('cf', 'f.slow'),
-      maxConcurrency: 1,
-      timeoutMs: 60_000,
-    });
-    expect(res.status).toBe(201);
-    const jobId = res.body.id;
+    const jobId = (await createJob(client, { code: 'cf', handler: 'f.slow', maxConcurrency: 1, timeoutMs: 60_000 })).id;
     expect((await client.request('POST', '/api/jobs/cf/trigger', {})).status).toBe(202);
     await waitFor('A runs', async () => runs.length === 1 && (await rows(jobId))[0]?.status === 'RUNNING', 30_000, 20);
     const a = runs[0].instanceId;

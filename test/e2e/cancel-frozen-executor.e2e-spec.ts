@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
-import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import {
+  clusterEnv,
+  executorsBeat,
+  signedClient,
+  startNode,
+  type TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
+import { createJob, triggerNow } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
 
 const isStopped = (pid: number): boolean => /^\S+ \(.*\) T /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
@@ -50,11 +57,7 @@ describe('cancel of a running limited instance on a frozen executor (real proces
         ),
       );
     }
-    await waitFor(
-      'both executors beat',
-      async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2,
-      30_000,
-    );
+    await executorsBeat(api, 2);
   }, 60_000);
   afterAll(async () => {
     holding = false;
@@ -69,14 +72,15 @@ describe('cancel of a running limited instance on a frozen executor (real proces
     ])) as Array<{ id: string; status: string; node_id: string | null }>;
 
   it('the next instance waits until the frozen executor wakes and stops the cancelled handler', async () => {
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('fz', 'http'),
-      maxConcurrency: 1,
-      timeoutMs: 60_000,
-      params: { url: `${rx.url}/fz`, timeoutMs: 60_000 },
-    });
-    expect(res.status).toBe(201);
-    const jobId = res.body.id;
+    const jobId = (
+      await createJob(client, {
+        code: 'fz',
+        handler: 'http',
+        maxConcurrency: 1,
+        timeoutMs: 60_000,
+        params: { url: `${rx.url}/fz`, timeoutMs: 60_000 },
+      })
+    ).id;
     await triggerNow(client, 'fz', 2, 5);
     await waitFor(
       'A runs, B waits',
@@ -110,14 +114,15 @@ describe('cancel of a running limited instance on a frozen executor (real proces
 
   it('QUEUE: an executor killed after the cancel never ends the stop grace; the next fire runs once the grace is over', async () => {
     holding = true;
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('fq', 'http'),
-      overlapPolicy: 'QUEUE',
-      timeoutMs: 60_000,
-      params: { url: `${rx.url}/fq`, timeoutMs: 60_000 },
-    });
-    expect(res.status).toBe(201);
-    const jobId = res.body.id;
+    const jobId = (
+      await createJob(client, {
+        code: 'fq',
+        handler: 'http',
+        overlapPolicy: 'QUEUE',
+        timeoutMs: 60_000,
+        params: { url: `${rx.url}/fq`, timeoutMs: 60_000 },
+      })
+    ).id;
     await triggerNow(client, 'fq', 2, 5);
     await waitFor(
       'A runs, B waits',

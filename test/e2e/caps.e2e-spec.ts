@@ -1,6 +1,7 @@
 import { Scope } from '../../src/modules/metadata/index.js';
 import { appClient, expectProblem, SHAPES, WITH_SHELL } from '../utils/tenancy.js';
 import { startNode, TestNode, waitFor } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 const job = (code: string) => ({
   code,
@@ -12,8 +13,8 @@ const job = (code: string) => ({
 const later = (requestId: string) => ({ requestId, handler: 'noop', delayMs: 3_600_000 });
 
 /**
- * Per-app caps (issue 9 point 6): MAX_JOBS_PER_APP (exact, counted under a lock of the client row) answers
- * 409 naming maxJobs; MAX_UNFINISHED_TASKS_PER_APP answers 429 with Retry-After (backpressure); each is
+ * Per-app caps (docs/tenancy.md "Bounds per app"): MAX_JOBS_PER_APP (exact, counted under a lock of the client row)
+ * answers 409 naming maxJobs; MAX_UNFINISHED_TASKS_PER_APP answers 429 with Retry-After (backpressure); each is
  * overridden per client (null = the default, 0 = no limit).
  */
 describe.each(SHAPES)('per-app caps (%s)', (_shape, env) => {
@@ -102,8 +103,8 @@ describe.each(SHAPES)('per-app caps (%s)', (_shape, env) => {
       routingStrategy: 'SHARDING_BROADCAST',
       shardTotal,
     });
-    const wide = (await a.request<{ id: string }>('POST', '/api/jobs', hourly('wide', 6))).body;
-    const one = (await a.request<{ id: string }>('POST', '/api/jobs', hourly('one', 1))).body;
+    const wide = await createJob(a, hourly('wide', 6));
+    const one = await createJob(a, hourly('one', 1));
     const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
     const fires = (n: number) => ({
       from: new Date(hour - (n - 1) * 3_600_000).toISOString(),
@@ -133,7 +134,7 @@ describe.each(SHAPES)('per-app caps (%s)', (_shape, env) => {
     ).toBe(0);
     // The owner's cap counts, whoever asks: an admin triggering a's job meets a's own cap of 3.
     expect((await admin.request('PATCH', `/api/clients/${a.appId}`, { maxUnfinishedTasks: 3 })).status).toBe(200);
-    const four = (await a.request<{ id: string }>('POST', '/api/jobs', hourly('four', 4))).body;
+    const four = await createJob(a, hourly('four', 4));
     expect(expectProblem(await admin.request('POST', `/api/jobs/${four.id}/trigger`, {}), 429).code).toBe(
       'TOO_MANY_UNFINISHED',
     );

@@ -4,11 +4,10 @@ import { join } from 'node:path';
 const LIMIT_MS = 120_000;
 
 /**
- * The chaos check at CI size (issue 4 point 7, docs/guarantees.md): `npm run chaos -- --small` — two schedulers and
- * three executors as real processes on the real MariaDB and Redis, cron jobs and API tasks, SIGKILLs of
- * executors and of the leader, SIGSTOPs past the offline threshold — must end with an OK verdict (nothing
- * missing, doubled, unfinished or unexplained; every callback delivered) within two minutes. dist/ is built by
- * the test setup.
+ * The chaos check at CI size (docs/guarantees.md "Running the proofs"): `npm run chaos -- --small` — two schedulers
+ * and three executors as real processes on the real MariaDB and Redis, cron jobs and API tasks, SIGKILLs of executors
+ * and of the leader, SIGSTOPs past the offline threshold — must end with an OK verdict (nothing missing, doubled,
+ * unfinished or unexplained; every callback delivered) within two minutes. dist/ is built by the test setup.
  */
 describe('chaos check, small', () => {
   it(

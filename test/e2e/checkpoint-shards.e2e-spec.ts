@@ -1,7 +1,7 @@
 import { Injectable, Module } from '@nestjs/common';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { type JobContext, JobHandler, type JobHandlerImpl } from '../../src/modules/execution/index.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob, neverFiringJob } from '../utils/jobs.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 
 /** Attempt 1 checkpoints its shard and part, then fails; attempt 2 returns what it found in `lastCheckpoint`. */
@@ -61,7 +61,7 @@ describe('checkpoints of a sharded job', () => {
       retryMax: 1,
       retryBackoffMs: 100,
     });
-    expect((await client.request('POST', '/api/jobs', body)).status).toBe(201);
+    await createJob(client, body);
     const fired = await client.request<{ shards: View[] }>('POST', '/api/jobs/sharded/trigger', {});
     expect(fired.status).toBe(202);
     const ids = fired.body.shards.map((s) => String(s.instanceId));

@@ -34,7 +34,10 @@ const noopJob = (code: string) => ({
   enabled: false,
 });
 
-/** Admins manage API clients over the API (issue 9 point 1); a secret is shown only in a create's or a rotation's answer. */
+/**
+ * Admins manage API clients over the API (docs/tenancy.md "Scopes and admin"); a secret is shown only in a create's
+ * or a rotation's answer.
+ */
 describe.each(SHAPES)('clients API (%s)', (_shape, env) => {
   let node: TestNode;
   let admin: TickwheelClient & { appId: string };

@@ -9,6 +9,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 interface FireRow {
   fire_time: string | number;
@@ -19,15 +20,15 @@ interface FireRow {
 
 /** Creates a `*\/2 * * * * *` http job and checks at least three fires on even seconds, 2 s apart, each run once. */
 async function expectCronFires(node: TestNode, client: TickwheelClient, receiver: HttpReceiver): Promise<void> {
-  const res = await client.request<{ id: string; nextFireTimes: string[] }>('POST', '/api/jobs', {
-    code: 'every-2s',
-    handler: 'http',
-    triggerType: 'CRON',
-    triggerExpr: '*/2 * * * * *',
-    params: { method: 'GET', url: `${receiver.url}/tick` },
-  });
-  expect(res.status).toBe(201);
-  const jobId = res.body.id;
+  const jobId = (
+    await createJob(client, {
+      code: 'every-2s',
+      handler: 'http',
+      triggerType: 'CRON',
+      triggerExpr: '*/2 * * * * *',
+      params: { method: 'GET', url: `${receiver.url}/tick` },
+    })
+  ).id;
   const rows = async () =>
     (await node.ds.query(
       'SELECT fire_time, started_at, status, trigger_source FROM job_instance WHERE job_id = ? ORDER BY fire_time',

@@ -19,9 +19,9 @@ type TaskView = {
 };
 
 /**
- * The egress policy on a running node (issue 9 point 4): a call the policy refuses at connect time (here a 307 from
- * an allowed receiver into a refused loopback port, with the body it would re-send) fails the task after its first
- * attempt, retries left or not, and the refused address receives nothing. Both shapes.
+ * The egress policy on a running node (docs/tenancy.md "Egress policy"): a call the policy refuses at connect time
+ * (here a 307 from an allowed receiver into a refused loopback port, with the body it would re-send) fails the task
+ * after its first attempt, retries left or not, and the refused address receives nothing. Both shapes.
  */
 describe.each([
   ['standalone', (allow: string) => standaloneEnv({ LOG_LEVEL: 'error', EGRESS_ALLOW: allow })],

@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  liveExecutors,
+  signedClient,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 type Row = Record<string, unknown>;
 
@@ -11,11 +18,11 @@ type Row = Record<string, unknown>;
 const isStopped = (pid: number): boolean => /^\S+ \(.*\) T /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
 /**
- * Executors lost with work in hand, as real processes (issue 4 point 4, docs/execution.md): a SIGKILLed executor's
- * task starts again elsewhere when the node crosses NODE_OFFLINE_AFTER_MS — the reconciler's offline watch,
- * not its next pass (ten minutes away here, so nothing else can start it again within the test); a SIGSTOPped
- * executor that wakes up after its task was finished elsewhere has its late finishing write rejected by the
- * fencing token. Heartbeat 0.5 s, offline after 3 s, lease 2 s (renewed every 0.5 s).
+ * Executors lost with work in hand, as real processes (docs/dispatch.md "Reconciler", docs/execution.md): a SIGKILLed
+ * executor's task starts again elsewhere when the node crosses NODE_OFFLINE_AFTER_MS — the reconciler's offline
+ * watch, not its next pass (ten minutes away here, so nothing else can start it again within the test); a SIGSTOPped
+ * executor that wakes up after its task was finished elsewhere has its late finishing write rejected by the fencing
+ * token. Heartbeat 0.5 s, offline after 3 s, lease 2 s (renewed every 0.5 s).
  */
 describe('executors lost mid-task (real processes)', () => {
   const ns = uniqueNamespace('e2e-exfault');
@@ -55,8 +62,7 @@ describe('executors lost mid-task (real processes)', () => {
       node: String(a.node_id).split('-')[0],
       token: Number(a.fencing_token),
     }));
-  const live = async () =>
-    (await api.app.get(NodeRegistryService).liveNodes()).map((n) => n.nodeId.split('-')[0]).sort();
+  const live = () => liveExecutors(api);
   /** Starts an executor process named `name` and waits until it beats. */
   const startExecutor = async (name: string) => {
     procs.set(name, startProcess(executorEnv(name)));

@@ -9,9 +9,9 @@ import { sleep } from '../utils/async.js';
 
 const JOBS = 10;
 /**
- * Leader failover with real processes (issue 3, point 5): SIGKILL the leader, then SIGSTOP the next one
- * past its lease and SIGCONT it. Jobs fire every second with FIRE_ALL, so a takeover must make up every
- * second it missed: the ledger must have each job's fires contiguous, with no gap and no duplicate.
+ * Leader failover with real processes (docs/trigger.md "Leader election", "Misfire"): SIGKILL the leader, then
+ * SIGSTOP the next one past its lease and SIGCONT it. Jobs fire every second with FIRE_ALL, so a takeover must make
+ * up every second it missed: the ledger must have each job's fires contiguous, with no gap and no duplicate.
  */
 describe('scheduler failover with real processes', () => {
   const ns = uniqueNamespace('e2e-failover');

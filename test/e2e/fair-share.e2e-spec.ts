@@ -1,8 +1,8 @@
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.js';
 import {
   clusterEnv,
+  executorsBeat,
   signedClient,
   standaloneEnv,
   startNode,
@@ -52,22 +52,18 @@ const shapes: Array<[string, () => Promise<Shape>]> = [
       ];
       for (const role of roles) nodes.push(await startNode(env(role)));
       const api = nodes[0];
-      await waitFor(
-        'both executors to beat',
-        async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2,
-        30_000,
-      );
+      await executorsBeat(api, 2);
       return { api, nodes, executors: 2 };
     },
   ],
 ];
 
 /**
- * Fair sharing of executor slots between apps (issue 9, point 6; README "Fair sharing"). The finding: one
- * app's 40 slow tasks held every executor slot, and another app's task waited 19.5 s behind them. Here app
- * A's calls are held by the receiver (a handler as slow as the test wants), so without a share A's backlog
- * would hold every slot until the test lets it go; with the default share A holds 3 of each executor's 4
- * slots, and app B's task starts within a second of its submit.
+ * Fair sharing of executor slots between apps (docs/dispatch.md "Fair sharing between apps"): without a share, one
+ * app's backlog of slow tasks holds every executor slot and another app's task waits behind them all. Here app A's
+ * calls are held by the receiver (a handler as slow as the test wants), so without a share A's backlog would hold
+ * every slot until the test lets it go; with the default share A holds 3 of each executor's 4 slots, and app B's task
+ * starts within a second of its submit.
  */
 describe.each(shapes)('fair sharing of executor slots between apps (%s)', (_name, start) => {
   let shape: Shape;

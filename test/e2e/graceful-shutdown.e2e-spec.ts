@@ -1,15 +1,22 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { COORDINATION, type CoordinationPort } from '../../src/modules/coordination/index.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  liveExecutors,
+  signedClient,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 import { sleep } from '../utils/async.js';
 
 type Row = Record<string, unknown>;
 
 /**
- * Graceful SIGTERM of an executor process (docs/execution.md, issue 4 point 5): it stops pulling; the ids queued for
+ * Graceful SIGTERM of an executor process (docs/execution.md "Graceful shutdown"): it stops pulling; the ids queued for
  * it go to another node at once; running work gets EXECUTOR_SHUTDOWN_GRACE_MS (12 s here) to finish — longer
  * than NODE_OFFLINE_AFTER_MS (3 s), so the node must keep beating while it drains or its leases would be
  * revoked and the work run twice; what still runs after the grace is handed back and runs elsewhere.
@@ -50,8 +57,7 @@ describe('graceful shutdown of an executor (real processes)', () => {
         [ns, requestId],
       )) as Row[]
     ).map((a) => `${a.attempt} ${a.status} ${String(a.node_id).split('-')[0]}`);
-  const live = async () =>
-    (await api.app.get(NodeRegistryService).liveNodes()).map((n) => n.nodeId.split('-')[0]).sort();
+  const live = () => liveExecutors(api);
   const submit = async (requestId: string, path: string) =>
     expect(
       (

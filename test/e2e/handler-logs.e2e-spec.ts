@@ -2,7 +2,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 import {
   clusterEnv,
@@ -167,7 +167,7 @@ describe.each(shapes)('handler logs through the API (%s)', (_shape, env) => {
       '1 info line 2 of attempt 1',
     ]);
 
-    expect((await client.request('POST', '/api/jobs', neverFiringJob('logs-job', 'logs.demo'))).status).toBe(201);
+    await createJob(client, { code: 'logs-job', handler: 'logs.demo' });
     const fired = await client.request<{ instanceId: string }>('POST', '/api/jobs/logs-job/trigger', {});
     expect(fired.status).toBe(202);
     const path = `/api/jobs/logs-job/instances/${fired.body.instanceId}/logs`;

@@ -1,6 +1,6 @@
 import type { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
 import { signedClient, standaloneEnv, startNode, statusCounts, TestNode, waitFor } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob, neverFiringJob } from '../utils/jobs.js';
 
 function expectField(res: TickwheelResponse, field: string): void {
   expect({ status: res.status, field: (res.body as { field?: string }).field }).toEqual({ status: 400, field });
@@ -59,13 +59,13 @@ describe('heartbeatTimeoutMs as an input (standalone)', () => {
       'heartbeatTimeoutMs',
     );
     expect((await client.request('GET', '/api/jobs/hb-bad')).status).toBe(404);
-    const created = await client.request<{ id: string; heartbeatTimeoutMs: number }>(
-      'POST',
-      '/api/jobs',
-      neverFiringJob('hb-job', 'noop', { heartbeatTimeoutMs: 2000, timeoutMs: 5000 }),
-    );
-    expect(created.status).toBe(201);
-    expect(created.body.heartbeatTimeoutMs).toBe(2000);
+    const created = await createJob(client, {
+      code: 'hb-job',
+      handler: 'noop',
+      heartbeatTimeoutMs: 2000,
+      timeoutMs: 5000,
+    });
+    expect(created.heartbeatTimeoutMs).toBe(2000);
     // a timeoutMs below the kept heartbeat timeout breaks the rule too: named is the heartbeat timeout
     expectField(await client.request('PATCH', '/api/jobs/hb-job', { timeoutMs: 1500 }), 'heartbeatTimeoutMs');
     expectField(await client.request('PATCH', '/api/jobs/hb-job', { heartbeatTimeoutMs: 6000 }), 'heartbeatTimeoutMs');

@@ -34,7 +34,7 @@ function raw(client: TickwheelClient, method: string, path: string, body: unknow
   });
 }
 
-/** Hostile-client checks of Idempotency-Key (issue 14 attack; docs/api.md "Idempotency"), standalone shape. */
+/** Hostile-client checks of Idempotency-Key (docs/api.md "Idempotency"), standalone shape. */
 describe('Idempotency-Key attack (standalone)', () => {
   let node: TestNode;
   let a: TickwheelClient;

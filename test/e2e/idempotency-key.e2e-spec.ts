@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
 import { JobsService } from '../../src/modules/jobs/index.js';
 import { RetentionService } from '../../src/modules/trigger/index.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob, neverFiringJob } from '../utils/jobs.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 
 type Shape = 'cluster' | 'standalone';
@@ -54,13 +54,7 @@ describe.each<Shape>(['cluster', 'standalone'])('Idempotency-Key (%s)', (shape) 
   });
 
   async function job(client = a, extra: Body = {}): Promise<Body & { id: string; code: string }> {
-    const res = await client.request<Body & { id: string; code: string }>(
-      'POST',
-      '/api/jobs',
-      neverFiringJob(`idem-${Date.now()}-${++seq}`, 'noop', extra),
-    );
-    expect(res.status).toBe(201);
-    return res.body;
+    return createJob(client, { ...extra, code: `idem-${Date.now()}-${++seq}` });
   }
 
   async function instances(jobId: string, source: string): Promise<number> {

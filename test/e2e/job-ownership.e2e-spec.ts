@@ -1,5 +1,6 @@
 import { appClient, expectProblem, SHAPES, silentReceiver, WITH_SHELL } from '../utils/tenancy.js';
 import { startNode, TestNode, waitFor } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 type Job = Record<string, unknown> & { id: string; code: string; appId: string; version: number };
 type Instance = { instanceId: string; requestId: string; status: string };
@@ -7,10 +8,11 @@ const TOKEN = 'Bearer a-very-secret-token';
 const CRONTAB = '0 3 * * * root /bin/echo from-a\n';
 
 /**
- * Issue 9, CRITICAL "Jobs have no owner": app B listed and read app A's jobs (a bearer token in
- * params.headers included), read their instances and results, paused, resumed, PATCHed, triggered with its
- * own params, backfilled, cancelled a running instance of, imported crontab entries over, and deleted them.
- * Every one is now a 404 (or an empty list), and A's job is as it was: read back, no instance or audit row by B.
+ * A job belongs to the app that created it (docs/tenancy.md "Apps, namespaces and ownership"): app B lists and reads
+ * app A's job (a bearer token in params.headers included), reads its instances and results, pauses, resumes, PATCHes,
+ * triggers it with its own params, backfills it, cancels a running instance of it, imports crontab entries over it
+ * and deletes it. Every one is a 404 (or an empty list), and A's job is as it was: read back, no instance or audit
+ * row by B.
  */
 describe.each(SHAPES)('a job belongs to the app that created it (%s)', (_shape, env) => {
   let node: TestNode;
@@ -28,15 +30,13 @@ describe.each(SHAPES)('a job belongs to the app that created it (%s)', (_shape, 
   it("should answer 404 to every route app B aims at app A's job, and leave it, its instances and the audit log as they were", async () => {
     const a = await appClient(node, 'own-a', WITH_SHELL);
     const b = await appClient(node, 'own-b', WITH_SHELL);
-    const created = await a.request<Job>('POST', '/api/jobs', {
+    const job = await createJob(a, {
       code: 'nightly',
       handler: 'http',
       triggerType: 'CRON',
       triggerExpr: '0 0 3 * * *',
       params: { url: `${receiver.url}/a`, headers: { Authorization: TOKEN } },
     });
-    expect(created.status).toBe(201);
-    const job = created.body;
     const run = await a.request<Instance>('POST', `/api/jobs/${job.id}/trigger`, {});
     expect(run.status).toBe(202);
     const running = `/api/jobs/${job.id}/instances/${run.body.instanceId}`;

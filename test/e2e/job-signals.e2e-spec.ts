@@ -13,6 +13,7 @@ import {
 } from '../utils/test-node.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 import { sleep } from '../utils/async.js';
+import { createJob } from '../utils/jobs.js';
 
 /**
  * A job created through an API-only process reaches the leader's wheel at once (JobSignals over Redis
@@ -74,15 +75,15 @@ describe('job change signals between processes (MariaDB + Redis)', () => {
 
   it('should write the first fires of a job created in another process within seconds, and stop them on a pause from there', async () => {
     const created = Date.now();
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      code: 'every-second',
-      handler: 'http',
-      triggerType: 'CRON',
-      triggerExpr: '* * * * * *',
-      params: { method: 'GET', url: 'http://127.0.0.1:9/none' },
-    });
-    expect(res.status).toBe(201);
-    const jobId = res.body.id;
+    const jobId = (
+      await createJob(client, {
+        code: 'every-second',
+        handler: 'http',
+        triggerType: 'CRON',
+        triggerExpr: '* * * * * *',
+        params: { method: 'GET', url: 'http://127.0.0.1:9/none' },
+      })
+    ).id;
     await waitFor('the first fire rows', async () => (await rows(jobId)).length >= 2, 30_000, 50);
     // Written within seconds of the job's creation (15 s for a loaded machine), not at the scan ~60 s away.
     expect((await firstWritten(jobId)) - created).toBeLessThan(15_000);

@@ -9,7 +9,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob, neverFiringJob, type JobRequest } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
 
 type Job = Record<string, unknown> & {
@@ -26,7 +26,7 @@ const DAY_MS = 86_400_000;
 let seq = 0;
 
 /** A valid CRON job body (yearly, so it never fires during a test unless asked to). */
-function cronBody(receiver: HttpReceiver, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function cronBody(receiver: HttpReceiver, extra: Record<string, unknown> = {}): JobRequest {
   return { ...neverFiringJob(`job-${Date.now()}-${++seq}`, 'http'), params: { url: `${receiver.url}/job` }, ...extra };
 }
 
@@ -322,19 +322,18 @@ describe('jobs API (cluster: MariaDB + Redis)', () => {
 
   it('should create, refuse a duplicate code, trigger to SUCCESS, list only its namespace, delete and audit', async () => {
     const body = cronBody(receiver, { triggerExpr: '0 30 9 * * *', timeZone: 'Asia/Shanghai' });
-    const created = await client.request<Job>('POST', '/api/jobs', body);
-    expect(created.status).toBe(201);
-    for (const t of created.body.nextFireTimes) expect(t).toMatch(/T01:30:00\.000Z$/);
+    const created = await createJob(client, body);
+    for (const t of created.nextFireTimes) expect(t).toMatch(/T01:30:00\.000Z$/);
     expectProblem(await client.request('POST', '/api/jobs', body), 409, 'code');
     const list = await client.request<{ total: number; items: Job[] }>('GET', '/api/jobs?offset=0&limit=10');
     expect(list.body.total).toBe(1);
     expect(list.body.items.map((j) => j.code)).toEqual([body.code]);
 
-    await awaitManualSuccess(client, receiver, created.body.id, created.body.code);
-    expect((await client.request('DELETE', `/api/jobs/${created.body.code}`)).status).toBe(204);
-    expectProblem(await client.request('GET', `/api/jobs/${created.body.id}`), 404);
+    await awaitManualSuccess(client, receiver, created.id, created.code);
+    expect((await client.request('DELETE', `/api/jobs/${created.code}`)).status).toBe(204);
+    expectProblem(await client.request('GET', `/api/jobs/${created.id}`), 404);
     const rows: Array<{ action: string }> = await node.ds.query('SELECT action FROM audit_log WHERE target_id = ?', [
-      created.body.id,
+      created.id,
     ]);
     expect(rows.map((r) => r.action).sort()).toEqual(['JOB_CREATE', 'JOB_DELETE', 'JOB_TRIGGER']);
   }, 90_000);

@@ -5,6 +5,7 @@ import { type LimitReceiver, startLimitReceiver } from '../utils/limit-receiver.
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
 import {
   clusterEnv,
+  jobInstanceStatuses,
   REDIS_URL,
   signedClient,
   startNode,
@@ -12,7 +13,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
-import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { createJob, triggerNow } from '../utils/jobs.js';
 
 /**
  * The leader SIGKILLed while a limited job's releases and cancels stream through its delay pump (docs/trigger.md, docs/execution.md):
@@ -56,20 +57,18 @@ describe('leader killed while releases and cancels fly (real processes)', () => 
     redis?.disconnect();
   });
 
-  const rows = async (jobId: string) =>
-    (await api.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
-      jobId,
-    ])) as Array<{ id: string; status: string }>;
+  const rows = (jobId: string) => jobInstanceStatuses(api.ds, jobId);
 
   it('every instance ends once, never over the limit, none left waiting', async () => {
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('lk', 'http'),
-      maxConcurrency: 2,
-      timeoutMs: 30_000,
-      params: { url: `${rx.url}/lk`, timeoutMs: 30_000 },
-    });
-    expect(res.status).toBe(201);
-    const jobId = res.body.id;
+    const jobId = (
+      await createJob(client, {
+        code: 'lk',
+        handler: 'http',
+        maxConcurrency: 2,
+        timeoutMs: 30_000,
+        params: { url: `${rx.url}/lk`, timeoutMs: 30_000 },
+      })
+    ).id;
     await triggerNow(client, 'lk', 60);
     await waitFor('a few ran', async () => rx.of('/lk').length >= 6, 30_000, 10);
     const owner = String(await redis.get(`{tw:${ns}}:lock:leader`));

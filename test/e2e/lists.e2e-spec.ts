@@ -1,6 +1,6 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { expectProblem } from '../utils/tenancy.js';
-import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { createJob, triggerNow } from '../utils/jobs.js';
 import { signedClient, standaloneEnv, startNode, TestNode } from '../utils/test-node.js';
 
 interface Instance {
@@ -15,7 +15,7 @@ interface InstancePage {
 }
 
 /**
- * Every list answers `{total, items}` (docs/api.md "Lists", issue 14); a job's instances and the audit log page
+ * Every list answers `{total, items}` (docs/api.md "Lists"); a job's instances and the audit log page
  * by an opaque keyset cursor too. Instances of one fire share a fireTime (one per shard), so a page boundary
  * inside one fire proves the tie-break.
  */
@@ -33,8 +33,7 @@ describe('lists: {total, items} and cursors (standalone)', () => {
   });
 
   it("walks a job's instances by cursor: every instance once, newest fire first, then the shard", async () => {
-    const job = neverFiringJob('paged', 'noop', { routingStrategy: 'SHARDING_BROADCAST', shardTotal: 3 });
-    expect((await client.request('POST', '/api/jobs', job)).status).toBe(201);
+    await createJob(client, { code: 'paged', routingStrategy: 'SHARDING_BROADCAST', shardTotal: 3 });
     await triggerNow(client, 'paged', 3);
 
     const all = (await client.request<InstancePage>('GET', '/api/jobs/paged/instances')).body;
@@ -69,7 +68,7 @@ describe('lists: {total, items} and cursors (standalone)', () => {
   }, 60_000);
 
   it('refuses a cursor the list did not give, and a cursor with an offset, naming cursor', async () => {
-    expect((await client.request('POST', '/api/jobs', neverFiringJob('cursors'))).status).toBe(201);
+    await createJob(client, { code: 'cursors' });
     await triggerNow(client, 'cursors', 2);
     const first = (await client.request<InstancePage>('GET', '/api/jobs/cursors/instances?limit=1')).body;
     expect(first.nextCursor).toEqual(expect.any(String));

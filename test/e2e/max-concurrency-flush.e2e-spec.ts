@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import {
   clusterEnv,
+  executorsBeat,
   REDIS_URL,
   signedClient,
   startNode,
@@ -12,7 +12,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
-import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { createJob, triggerNow } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
 
 /**
@@ -43,11 +43,7 @@ describe('maxConcurrency after a Redis flush (cluster)', () => {
     // not get its executor declared offline and the held instances revoked and run again.
     node = await startNode(clusterEnv(ns, { REDIS_URL: redisUrl, NODE_OFFLINE_AFTER_MS: '15000' }));
     client = await signedClient(node);
-    await waitFor(
-      'the executor to beat',
-      async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1,
-      30_000,
-    );
+    await executorsBeat(node, 1);
   }, 60_000);
 
   afterAll(async () => {
@@ -69,14 +65,15 @@ describe('maxConcurrency after a Redis flush (cluster)', () => {
     (await byStatus(jobId)).filter((r) => r.status === status).length;
 
   it('should hold the limit right after the flush: the running instances are rebuilt as holders before anyone new is admitted', async () => {
-    const created = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('limited', 'http'),
-      maxConcurrency: 2,
-      timeoutMs: 120_000,
-      params: { url: `${effects.url}/slow`, timeoutMs: 120_000 },
-    });
-    expect(created.status).toBe(201);
-    const jobId = created.body.id;
+    const jobId = (
+      await createJob(client, {
+        code: 'limited',
+        handler: 'http',
+        maxConcurrency: 2,
+        timeoutMs: 120_000,
+        params: { url: `${effects.url}/slow`, timeoutMs: 120_000 },
+      })
+    ).id;
     const semaphore = `{tw:${ns}}:sem:job:${jobId}`;
     const trigger = () => triggerNow(client, 'limited', 1, 5);
 

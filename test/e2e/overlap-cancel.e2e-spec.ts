@@ -2,7 +2,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
 
 interface Row {
@@ -55,7 +55,7 @@ describe('overlap policies and cancel (standalone)', () => {
     what: string,
     enough: (rs: Row[]) => boolean,
   ): Promise<Row[]> {
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
+    const job = await createJob(client, {
       code,
       handler: 'http',
       triggerType: 'CRON',
@@ -63,16 +63,15 @@ describe('overlap policies and cancel (standalone)', () => {
       overlapPolicy,
       params: { url: `${receiver.url}/${code}`, timeoutMs: 10_000 },
     });
-    expect(res.status).toBe(201);
-    await waitFor(`${code}: ${what}`, async () => enough(await rows(res.body.id)), 60_000, 200);
+    await waitFor(`${code}: ${what}`, async () => enough(await rows(job.id)), 60_000, 200);
     await client.request('POST', `/api/jobs/${code}/pause`);
     await waitFor(
       `${code} settled`,
-      async () => (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
+      async () => (await rows(job.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
       60_000,
       200,
     );
-    return rows(res.body.id);
+    return rows(job.id);
   }
 
   /** Largest number of runs that overlapped in time. */
@@ -126,12 +125,12 @@ describe('overlap policies and cancel (standalone)', () => {
   }, 150_000);
 
   it('should apply the overlap policy to trigger-now (it used to start a second run under SKIP)', async () => {
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob('manual-skip', 'http'),
+    const job = await createJob(client, {
+      code: 'manual-skip',
+      handler: 'http',
       overlapPolicy: 'SKIP',
       params: { url: `${held.url}/manual`, timeoutMs: 120_000 },
     });
-    expect(res.status).toBe(201);
     const first = await client.request<{ instanceId: string; status: string }>(
       'POST',
       '/api/jobs/manual-skip/trigger',
@@ -142,7 +141,7 @@ describe('overlap policies and cancel (standalone)', () => {
     // loaded machine could end the first run before the second trigger arrived, and that one rightly ran).
     await waitFor(
       'first manual run running',
-      async () => (await rows(res.body.id)).some((r) => r.status === 'RUNNING'),
+      async () => (await rows(job.id)).some((r) => r.status === 'RUNNING'),
       30_000,
       50,
     );
@@ -156,11 +155,11 @@ describe('overlap policies and cancel (standalone)', () => {
     held.release('/manual');
     await waitFor(
       'settled',
-      async () => (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED'].includes(r.status)),
+      async () => (await rows(job.id)).every((r) => ['SUCCESS', 'CANCELLED'].includes(r.status)),
       30_000,
       100,
     );
-    const rs = await rows(res.body.id);
+    const rs = await rows(job.id);
     expect(rs.map((r) => r.status).sort()).toEqual(['CANCELLED', 'SUCCESS']);
     expect(rs.find((r) => r.status === 'CANCELLED')?.error).toMatch(/OVERLAP_SKIP/);
     expect(held.effects.filter((e) => e.path === '/manual')).toHaveLength(1);

@@ -1,8 +1,9 @@
 import { Injectable, Module } from '@nestjs/common';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import {
   clusterEnv,
+  executorsBeat,
+  jobInstanceStatuses,
   signedClient,
   standaloneEnv,
   startNode,
@@ -11,7 +12,7 @@ import {
   waitFor,
 } from '../utils/test-node.js';
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { neverFiringJob, triggerNow } from '../utils/jobs.js';
+import { createJob, triggerNow } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
 
 /** Handler runs per job code: in flight now, the most at once, and the order they started in. */
@@ -73,37 +74,24 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
   beforeAll(async () => {
     node = await startNode(env(), { imports: [SlowStopModule] });
     client = await signedClient(node);
-    if (shape === 'cluster')
-      await waitFor(
-        'the executor to beat',
-        async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1,
-        30_000,
-      );
+    if (shape === 'cluster') await executorsBeat(node, 1);
   }, 60_000);
   afterAll(async () => {
     held.clear();
     await node?.close();
   });
 
-  const rows = async (jobId: string) =>
-    (await node.ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [
-      jobId,
-    ])) as Array<{ id: string; status: string }>;
+  const rows = (jobId: string) => jobInstanceStatuses(node.ds, jobId);
 
   /** Creates a QUEUE job `code` of `q.slow` held running, fires it `n` times, waits until the first runs. @returns job id and instance ids. */
   async function queued(code: string, n: number): Promise<{ jobId: string; ids: string[] }> {
     held.add(code);
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob(code, 'q.slow'),
-      overlapPolicy: 'QUEUE',
-      timeoutMs: 60_000,
-    });
-    expect(res.status).toBe(201);
+    const job = await createJob(client, { code, handler: 'q.slow', overlapPolicy: 'QUEUE', timeoutMs: 60_000 });
     await triggerNow(client, code, n);
     await waitFor(
       'the first runs, the rest wait',
       async () => {
-        const rs = await rows(res.body.id);
+        const rs = await rows(job.id);
         return (
           rs.length === n &&
           rs[0].status === 'RUNNING' &&
@@ -114,7 +102,7 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
       30_000,
       20,
     );
-    return { jobId: res.body.id, ids: (await rows(res.body.id)).map((r) => r.id) };
+    return { jobId: job.id, ids: (await rows(job.id)).map((r) => r.id) };
   }
 
   it("the leader's pass (every second here) does not release the next fire while the cancelled one winds down", async () => {
@@ -142,15 +130,10 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
       const code = `qn-${policy.slice(0, 1)}${shape.slice(0, 2)}-${Date.now() % 100000}`;
       windDown.set(code, 900);
       held.add(code);
-      const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-        ...neverFiringJob(code, 'q.slow'),
-        overlapPolicy: policy,
-        timeoutMs: 60_000,
-      });
-      expect(res.status).toBe(201);
+      const job = await createJob(client, { code, handler: 'q.slow', overlapPolicy: policy, timeoutMs: 60_000 });
       expect((await client.request('POST', `/api/jobs/${code}/trigger`, {})).status).toBe(202);
       await waitFor('A runs', async () => (active.get(code) ?? 0) === 1, 30_000, 20);
-      const [a] = (await rows(res.body.id)).map((r) => r.id);
+      const [a] = (await rows(job.id)).map((r) => r.id);
       expect((await client.request('POST', `/api/jobs/${code}/instances/${a}/cancel`)).status).toBe(200);
       const b = await client.request<{ instanceId: string; status: string }>('POST', `/api/jobs/${code}/trigger`, {});
       expect(b.status).toBe(202);
@@ -159,14 +142,14 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
         'all final, A stopped',
         async () =>
           (active.get(code) ?? 0) === 0 &&
-          (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
+          (await rows(job.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
         30_000,
         50,
       );
       expect(peak.get(code)).toBe(1);
       const after = (await node.ds.query(
         'SELECT status, error FROM job_instance WHERE job_id = ? ORDER BY fire_time, id',
-        [res.body.id],
+        [job.id],
       )) as Array<{ status: string; error: string | null }>;
       if (policy === 'QUEUE') expect(after.map((r) => r.status)).toEqual(['CANCELLED', 'SUCCESS']);
       else
@@ -180,21 +163,16 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
   it('limit 3: cancelling every running and waiting instance at once, then firing again, never runs more than 3', async () => {
     const code = `lc-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob(code, 'q.slow'),
-      maxConcurrency: 3,
-      timeoutMs: 60_000,
-    });
-    expect(res.status).toBe(201);
+    const job = await createJob(client, { code, handler: 'q.slow', maxConcurrency: 3, timeoutMs: 60_000 });
     await triggerNow(client, code, 10);
     await waitFor(
       '3 run, 7 wait',
       async () =>
-        (active.get(code) ?? 0) === 3 && (await rows(res.body.id)).filter((r) => r.status === 'WAITING').length === 7,
+        (active.get(code) ?? 0) === 3 && (await rows(job.id)).filter((r) => r.status === 'WAITING').length === 7,
       30_000,
       20,
     );
-    const first = (await rows(res.body.id)).map((r) => r.id);
+    const first = (await rows(job.id)).map((r) => r.id);
     const answers = await Promise.all(
       first.map((id) =>
         client
@@ -209,11 +187,11 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
       'all final',
       async () =>
         (active.get(code) ?? 0) === 0 &&
-        (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
+        (await rows(job.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
       30_000,
       50,
     );
-    const after = await rows(res.body.id);
+    const after = await rows(job.id);
     expect(after.map((r) => r.status)).toEqual([
       ...first.map(() => 'CANCELLED'),
       'SUCCESS',
@@ -227,14 +205,9 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
   it('QUEUE: cancels of random running and waiting fires while they flow keep the rest one at a time, in fire order', async () => {
     const code = `qo-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob(code, 'q.slow'),
-      overlapPolicy: 'QUEUE',
-      timeoutMs: 60_000,
-    });
-    expect(res.status).toBe(201);
+    const job = await createJob(client, { code, handler: 'q.slow', overlapPolicy: 'QUEUE', timeoutMs: 60_000 });
     await triggerNow(client, code, 16);
-    const ids = (await rows(res.body.id)).map((r) => r.id);
+    const ids = (await rows(job.id)).map((r) => r.id);
     held.delete(code);
     const victims = ids.filter((_, i) => i % 3 === 1);
     await Promise.all(
@@ -248,7 +221,7 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
       'all final',
       async () =>
         (active.get(code) ?? 0) === 0 &&
-        (await rows(res.body.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
+        (await rows(job.id)).every((r) => ['SUCCESS', 'CANCELLED', 'FAILED'].includes(r.status)),
       30_000,
       50,
     );
@@ -256,7 +229,7 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
     expect(order).toEqual([...order].sort((x, y) => x - y));
     expect(new Set(order).size).toBe(order.length);
     expect(peak.get(code)).toBe(1);
-    const after = await rows(res.body.id);
+    const after = await rows(job.id);
     expect(after.filter((r) => r.status === 'SUCCESS').map((r) => ids.indexOf(r.id))).toEqual(
       order.filter((i) => after[i].status === 'SUCCESS'),
     );
@@ -265,13 +238,7 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
   it('cancelling the running fire and then a waiting one does not start the third beside the first', async () => {
     const code = `qc-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
-      ...neverFiringJob(code, 'q.slow'),
-      overlapPolicy: 'QUEUE',
-      timeoutMs: 60_000,
-    });
-    expect(res.status).toBe(201);
-    const jobId = res.body.id;
+    const jobId = (await createJob(client, { code, handler: 'q.slow', overlapPolicy: 'QUEUE', timeoutMs: 60_000 })).id;
     await triggerNow(client, code, 4);
     await waitFor(
       'A runs, the rest wait',

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
-import { ApiClientService } from '../../src/modules/openapi/index.js';
 import {
   clusterEnv,
   signedClient,
@@ -43,7 +42,7 @@ function expectRateLimited(a: Answer, burstSize: number): number {
 }
 
 /**
- * Issue 9 point 6: per-app request rate limits, a token bucket per app (cluster-wide in Redis, in process
+ * Per-app request rate limits (docs/api.md "Rate limits"): a token bucket per app (cluster-wide in Redis, in process
  * standalone), defaults from RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST, overridable per client, answered
  * with 429, Retry-After and the RateLimit headers (draft-ietf-httpapi-ratelimit-headers-06).
  */
@@ -149,10 +148,8 @@ describe('rate limits across API nodes (cluster)', () => {
 
   it('should share one bucket per app between every API node (Redis), whichever node a request reaches', async () => {
     const onA = await signedClient(a);
-    const appId = `shared-${randomBytes(4).toString('hex')}`;
-    const { secret } = await a.app.get(ApiClientService).create(appId);
-    const viaA = new TickwheelClient({ baseUrl: a.url, appId, secret });
-    const viaB = new TickwheelClient({ baseUrl: b.url, appId, secret });
+    const viaA = await signedClient(a, `shared-${randomBytes(4).toString('hex')}`);
+    const viaB = new TickwheelClient({ baseUrl: b.url, appId: viaA.appId, secret: viaA.secret });
     const first = await Promise.all([
       ...Array.from({ length: 3 }, () => nodesCall(viaA)),
       ...Array.from({ length: 2 }, () => nodesCall(viaB)),

@@ -12,7 +12,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
-import { neverFiringJob } from '../utils/jobs.js';
+import { createJob } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 import { sleep } from '../utils/async.js';
 
@@ -157,14 +157,15 @@ describe('an instance re-claimed on the node where its old attempt still runs (M
   it('should keep the maxConcurrency slot of the re-claimed attempt when the revoked one ends', async () => {
     const redis = new Redis(REDIS_URL);
     try {
-      const created = await client.request<{ id: string }>('POST', '/api/jobs', {
-        ...neverFiringJob('limited', 'reclaim.limited'),
-        maxConcurrency: 1,
-        timeoutMs: 600_000,
-        retryMax: 2,
-      });
-      expect(created.status).toBe(201);
-      const jobId = created.body.id;
+      const jobId = (
+        await createJob(client, {
+          code: 'limited',
+          handler: 'reclaim.limited',
+          maxConcurrency: 1,
+          timeoutMs: 600_000,
+          retryMax: 2,
+        })
+      ).id;
       const semaphore = `{tw:${ns}}:sem:job:${jobId}`;
       const rows = async () =>
         (await api.ds.query(

@@ -6,6 +6,7 @@ import { EffectLog, startEffectLog } from '../utils/effect-log.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
 import {
   clusterEnv,
+  executorsBeat,
   REDIS_URL,
   signedClient,
   startNode,
@@ -15,13 +16,14 @@ import {
   waitFor,
 } from '../utils/test-node.js';
 import { sleep } from '../utils/async.js';
+import { createJob } from '../utils/jobs.js';
 
 type Row = Record<string, unknown>;
 /**
- * Redis loses everything mid-run (docs/data-model.md, issue 4 point 6): the deployment's Redis database is flushed
- * while tasks are queued, delayed, running and cron jobs fire every second. MySQL holds every fact, so the
- * leader's reconciler rebuilds what matters (queues, the delay queue's due rows, the registry from the next
- * heartbeats, the leader lock) and every instance still ends SUCCESS — none lost, none run twice: a node
+ * Redis loses everything mid-run (docs/guarantees.md "Redis loss recovery", docs/data-model.md): the deployment's
+ * Redis database is flushed while tasks are queued, delayed, running and cron jobs fire every second. MySQL holds
+ * every fact, so the leader's reconciler rebuilds what matters (queues, the delay queue's due rows, the registry from
+ * the next heartbeats, the leader lock) and every instance still ends SUCCESS — none lost, none run twice: a node
  * that is merely missing from the flushed registry must not have its running work revoked.
  *
  * The deployment runs on a Redis database of its own (index 11) and the test flushes that one (FLUSHDB):
@@ -59,11 +61,7 @@ describe('Redis flushed mid-run (real executor processes)', () => {
       startProcess(env({ ROLES: 'executor', PORT: '0', NODE_NAME: 'fa' })),
       startProcess(env({ ROLES: 'executor', PORT: '0', NODE_NAME: 'fb' })),
     );
-    await waitFor(
-      'both executors to beat',
-      async () => (await api.app.get(NodeRegistryService).liveNodes()).length === 2,
-      30_000,
-    );
+    await executorsBeat(api, 2);
   }, 60_000);
 
   afterAll(async () => {
@@ -76,7 +74,7 @@ describe('Redis flushed mid-run (real executor processes)', () => {
 
   it('should bring every task and every fire to SUCCESS exactly once after a flush in the middle of the run', async () => {
     for (let i = 0; i < JOBS; i++) {
-      const res = await client.request('POST', '/api/jobs', {
+      await createJob(client, {
         code: `flush-job-${i}`,
         handler: 'http',
         triggerType: 'CRON',
@@ -84,7 +82,6 @@ describe('Redis flushed mid-run (real executor processes)', () => {
         params: { url: `${effects.url}/fire` },
         misfirePolicy: 'FIRE_ALL',
       });
-      expect(res.status).toBe(201);
     }
     // Tasks in three batches, a third of them delayed 1-3 s: at the flush some wait in the delay queue,
     // some in ready lists, some run.

@@ -2,11 +2,18 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { renderPage } from '../../examples/resumable-export/export-params.js';
 import { pageCounts, readJournal, resumes } from '../utils/export-journal.js';
 import { ProductProcess, startProcess } from '../utils/process-node.js';
-import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import {
+  clusterEnv,
+  liveExecutors,
+  signedClient,
+  startNode,
+  TestNode,
+  uniqueNamespace,
+  waitFor,
+} from '../utils/test-node.js';
 
 type Row = Record<string, unknown>;
 
@@ -14,7 +21,7 @@ const PAGES = 100;
 const EVERY = 5;
 
 /**
- * Checkpoints across real process deaths (docs/long-tasks.md "Checkpoints"; issue 12 item 1): the example
+ * Checkpoints across real process deaths (docs/long-tasks.md "Checkpoints"): the example
  * examples/resumable-export runs as executor processes, writes 100 pages with a checkpoint every 5, and journals
  * each page it writes. An executor SIGKILLed at a random page, twice, and one SIGTERMed (hand-back after a short
  * grace): each next attempt runs on another node, starts at the last checkpoint, no page is written more than
@@ -54,8 +61,7 @@ describe('resumable export across executor kills (real processes)', () => {
         [ns, requestId],
       )) as Row[]
     ).map((a) => `${a.attempt} ${a.status}`);
-  const live = async () =>
-    (await api.app.get(NodeRegistryService).liveNodes()).map((n) => n.nodeId.split('-')[0]).sort();
+  const live = () => liveExecutors(api);
   const startExecutor = async (name: string) => {
     procs.set(name, startProcess(executorEnv(name), { script: 'dist/examples/resumable-export/main.js' }));
     await waitFor(`executor ${name} to beat`, async () => (await live()).includes(name), 30_000);

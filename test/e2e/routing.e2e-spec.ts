@@ -1,6 +1,7 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { createJob, type JobRequest } from '../utils/jobs.js';
 
 /** Routing strategies end to end (docs/dispatch.md): one api+scheduler node and two executor nodes in one namespace. */
 interface Row {
@@ -62,15 +63,15 @@ describe('routing strategies (cluster shape, two executors)', () => {
       shard_total: Number(r.shard_total),
     }));
 
-  async function createJob(body: Record<string, unknown>): Promise<string> {
-    const res = await client.request<{ id: string }>('POST', '/api/jobs', {
+  /** An http job firing every second with `body` on top; returns its id. */
+  async function everySecondJob(body: JobRequest): Promise<string> {
+    const job = await createJob(client, {
       handler: 'http',
       triggerType: 'CRON',
       triggerExpr: '* * * * * *',
       ...body,
     });
-    expect(res.status).toBe(201);
-    return res.body.id;
+    return job.id;
   }
 
   it('should send tasks with the same routing key to the same node (consistent hash) and spread the keys', async () => {
@@ -124,7 +125,7 @@ describe('routing strategies (cluster shape, two executors)', () => {
   }, 60_000);
 
   it('should run every shard of a SHARDING_BROADCAST fire once, each with its shard params', async () => {
-    const jobId = await createJob({
+    const jobId = await everySecondJob({
       code: 'sharded',
       routingStrategy: 'SHARDING_BROADCAST',
       shardTotal: 3,
@@ -192,7 +193,7 @@ describe('routing strategies (cluster shape, two executors)', () => {
   it('should run at most maxConcurrency instances of a job at once across both nodes, and drop none', async () => {
     const slow = await startReceiver({ delayMs: 2500 });
     try {
-      const jobId = await createJob({
+      const jobId = await everySecondJob({
         code: 'limited',
         maxConcurrency: 2,
         params: { url: `${slow.url}/limited`, timeoutMs: 10_000 },
@@ -224,7 +225,7 @@ describe('routing strategies (cluster shape, two executors)', () => {
   }, 180_000);
 
   it('should keep a FAILOVER job on the first node in node-id order, and move it when that node stops', async () => {
-    const jobId = await createJob({
+    const jobId = await everySecondJob({
       code: 'failover',
       routingStrategy: 'FAILOVER',
       params: { url: `${receiver.url}/fo` },

@@ -2,13 +2,14 @@ import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { expectProblem } from '../utils/tenancy.js';
 import { signedClient, standaloneEnv, startNode, TestNode } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 type Fire = { fireTime: string; local: string; note?: { kind: string; detail: string } };
 type Preview = { triggerType: string; triggerExpr: string; timeZone: string; from: string; fireTimes: Fire[] };
 
 /**
- * POST /api/schedules/preview (issue 14 item 3): a signed jobs:read route answering the scheduler's next fire
- * times with DST notes, validated like a job's trigger; and the job view's nextFires beside nextFireTimes.
+ * POST /api/schedules/preview (docs/api.md "Schedule preview"): a signed jobs:read route answering the scheduler's
+ * next fire times with DST notes, validated like a job's trigger; and the job view's nextFires beside nextFireTimes.
  */
 describe('schedule preview (standalone)', () => {
   let node: TestNode;
@@ -102,16 +103,12 @@ describe('schedule preview (standalone)', () => {
 
   it("should show the job view's next fires with their local times beside nextFireTimes", async () => {
     const body = { code: `preview-job-${Date.now()}`, handler: 'noop', triggerType: 'CRON', enabled: false };
-    const created = await client.request<{ id: string }>('POST', '/api/jobs', {
+    const created = await createJob(client, {
       ...body,
       triggerExpr: '0 30 2 * * *',
       timeZone: 'Europe/Berlin',
     });
-    expect(created.status).toBe(201);
-    const res = await client.request<{ nextFireTimes: string[]; nextFires: Fire[] }>(
-      'GET',
-      `/api/jobs/${created.body.id}`,
-    );
+    const res = await client.request<{ nextFireTimes: string[]; nextFires: Fire[] }>('GET', `/api/jobs/${created.id}`);
     expect(res.status).toBe(200);
     expect(res.body.nextFires.map((f) => f.fireTime)).toEqual(res.body.nextFireTimes);
     for (const f of res.body.nextFires) expect(f.local).toMatch(/^\d{4}-\d{2}-\d{2}T02:30:00\+0[12]:00$/);

@@ -10,6 +10,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 /**
  * Schedule types end to end (docs/trigger.md "Schedules"), in both shapes: a run that times out, FIXED_DELAY
@@ -49,12 +50,6 @@ async function rowsOf(node: TestNode, jobId: string): Promise<Row[]> {
   }));
 }
 
-async function create(client: TickwheelClient, body: Record<string, unknown>): Promise<JobView> {
-  const res = await client.request<JobView>('POST', '/api/jobs', body);
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
 const SHAPES: Array<[string, () => Record<string, string>]> = [
   // The product's 15-s offline threshold (test/utils/task-shapes.ts): a starved jest worker keeps its executor.
   ['cluster', () => clusterEnv(uniqueNamespace('e2e-types'), { NODE_OFFLINE_AFTER_MS: '15000' })],
@@ -80,7 +75,7 @@ describe.each(SHAPES)('schedule types end to end (%s shape)', (_shape, env) => {
   });
 
   it('should end a run that outlives timeoutMs as TIMEOUT, and go on firing', async () => {
-    const job = await create(client, {
+    const job = await createJob(client, {
       code: 'times-out',
       handler: 'http',
       triggerType: 'CRON',
@@ -106,7 +101,7 @@ describe.each(SHAPES)('schedule types end to end (%s shape)', (_shape, env) => {
 
   it('should count each FIXED_DELAY fire from the finish of the run before it', async () => {
     const delay = 1000;
-    const job = await create(client, {
+    const job = await createJob(client, {
       code: 'fixed-delay',
       handler: 'http',
       triggerType: 'FIXED_DELAY',
@@ -138,7 +133,7 @@ describe.each(SHAPES)('schedule types end to end (%s shape)', (_shape, env) => {
 
   it('should fire a ONE_SHOT once, then show it completed and disabled, refuse its resume, and fire a new instant', async () => {
     const at = new Date(Math.ceil((Date.now() + 3000) / 1000) * 1000);
-    const job = await create(client, {
+    const job = await createJob(client, {
       code: 'once',
       handler: 'http',
       triggerType: 'ONE_SHOT',
@@ -178,7 +173,7 @@ describe.each(SHAPES)('schedule types end to end (%s shape)', (_shape, env) => {
   }, 90_000);
 
   it('should answer a pause that removed a staged fire with the last fire made, never one in the future', async () => {
-    const job = await create(client, {
+    const job = await createJob(client, {
       code: 'paused-staged',
       handler: 'http',
       triggerType: 'CRON',

@@ -4,7 +4,7 @@ import { appClient, expectProblem, SHAPES } from '../utils/tenancy.js';
 import { concrete, ROUTES } from '../utils/routes.js';
 import { startNode, TestNode } from '../utils/test-node.js';
 
-describe('every signed route needs a scope (issue 9 point 1)', () => {
+describe('every signed route needs a scope', () => {
   it('should list every /api operation of the OpenAPI spec here, with the scope the spec shows (x-required-scope)', () => {
     const spec = JSON.parse(readFileSync('openapi/openapi.json', 'utf8')) as {
       paths: Record<string, Record<string, { 'x-required-scope'?: string }>>;

@@ -57,10 +57,10 @@ async function runShellTask(client: TickwheelClient, script: string): Promise<{ 
 }
 
 /**
- * The built-in shell handler's privileges (issue 9, point 3), with real executor processes started from
- * dist/ as root: a command runs as 65534, cannot read the executor's secrets (its /proc environ, the
- * standalone DATA_DIR), and leaves nothing running behind it; a non-root executor refuses to allow shell
- * unless TICKWHEEL_SHELL_UNISOLATED=true.
+ * The built-in shell handler's privileges (docs/tenancy.md "Shell isolation"), with real executor processes started
+ * from dist/ as root: a command runs as 65534, cannot read the executor's secrets (its /proc environ, the standalone
+ * DATA_DIR), and leaves nothing running behind it; a non-root executor refuses to allow shell unless
+ * TICKWHEEL_SHELL_UNISOLATED=true.
  */
 describeAsRoot('shell handler isolation (real processes)', () => {
   describe('cluster shape: an executor process with the secrets in its environment', () => {

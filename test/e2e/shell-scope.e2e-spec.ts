@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { appClient, expectProblem, SHAPES, WITH_SHELL } from '../utils/tenancy.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 type Task = { status: string; error: string | null; attempt: number; attempts?: unknown[] };
 const shellJob = (code: string, extra: Record<string, unknown> = {}) => ({
@@ -20,10 +21,10 @@ const touch = (file: string) => ({ argv: ['/bin/sh', '-c', `echo ran >> ${file}`
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);
 
 /**
- * The `shell` handler runs only for apps holding the `shell` scope (issue 9 point 3): refused at submit with
- * a 403 naming `shell` in both shapes, before anything is written (admin does not imply it); and checked
- * again by the executor when an instance is about to run, so a revoked scope fails the next run without
- * running it and without a retry.
+ * The `shell` handler runs only for apps holding the `shell` scope (docs/tenancy.md "Shell isolation"): refused at
+ * submit with a 403 naming `shell` in both shapes, before anything is written (admin does not imply it); and checked
+ * again by the executor when an instance is about to run, so a revoked scope fails the next run without running it
+ * and without a retry.
  */
 describe.each(SHAPES)('shell scope (%s)', (_shape, env) => {
   let node: TestNode;
@@ -40,9 +41,7 @@ describe.each(SHAPES)('shell scope (%s)', (_shape, env) => {
 
   it('should refuse shell tasks, batches, jobs, PATCHes to shell and crontab imports without the scope (403), writing nothing', async () => {
     const plain = await appClient(node, 'sh-plain');
-    const job = (
-      await plain.request<{ id: string }>('POST', '/api/jobs', { ...shellJob('own'), handler: 'noop', params: {} })
-    ).body;
+    const job = await createJob(plain, { ...shellJob('own'), handler: 'noop', params: {} });
     const refused: Array<[string, string, unknown]> = [
       ['POST', '/api/tasks', { handler: 'shell', params: touch(join(dir, 'never')) }],
       [
@@ -69,7 +68,7 @@ describe.each(SHAPES)('shell scope (%s)', (_shape, env) => {
   it("should refuse an admin without shell to run, resume, backfill or change another app's shell job", async () => {
     const owner = await appClient(node, 'sh-owner', WITH_SHELL);
     const admin = await appClient(node, 'sh-admin', [Scope.ADMIN]);
-    const job = (await owner.request<{ id: string }>('POST', '/api/jobs', shellJob('sh'))).body;
+    const job = await createJob(owner, shellJob('sh'));
     for (const [method, path, body] of [
       ['POST', 'trigger', {}],
       ['POST', 'resume', undefined],
@@ -192,7 +191,7 @@ describe('shell is never accepted to wait for an executor (cluster)', () => {
         400,
         { field: 'handler' },
       );
-      expect((await shelly.request('POST', '/api/jobs', shellJob('off'))).status).toBe(201); // paused: nothing waits
+      await createJob(shelly, shellJob('off')); // paused: nothing waits
       expectProblem(await shelly.request('POST', '/api/jobs/off/resume'), 400, { field: 'handler' });
       expectProblem(await shelly.request('POST', '/api/jobs/off/trigger', {}), 400, { field: 'handler' });
       expect(await api.ds.query('SELECT id FROM job_instance WHERE app_id = ?', [shelly.appId])).toEqual([]);

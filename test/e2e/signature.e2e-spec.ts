@@ -3,13 +3,14 @@ import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { SIGNATURE_HEADERS as H, signRequest } from '../../src/common/signing.js';
+import { SIGNATURE_HEADERS as H } from '../../src/common/signing.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { NONCE_SKEW_MARGIN_MS } from '../../src/modules/openapi/auth/signed-request.middleware.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { rawExchange } from '../utils/raw-http.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 import { neverFiringJob } from '../utils/jobs.js';
+import { signatureHeaders } from '../utils/signing.js';
 
 interface Answer {
   status: number;
@@ -46,15 +47,8 @@ describe('request signing (docs/api.md) on a cluster node', () => {
 
   /** The four headers for `method pathAndQuery body`, with any part overridable. */
   function sign(method: string, pathAndQuery: string, body: string, o: SignOpts = {}): Record<string, string> {
-    const timestampMs = String(o.ts ?? Date.now());
-    const nonce = o.nonce ?? randomBytes(16).toString('hex');
-    const id = o.appId ?? appId;
-    return {
-      [H.appId]: id,
-      [H.timestamp]: timestampMs,
-      [H.nonce]: nonce,
-      [H.signature]: signRequest(o.secret ?? secret, { appId: id, method, pathAndQuery, timestampMs, nonce, body }),
-    };
+    const signer = { appId: o.appId ?? appId, secret: o.secret ?? secret, timestampMs: o.ts, nonce: o.nonce };
+    return signatureHeaders(signer, method, pathAndQuery, body);
   }
 
   /** Plain fetch with the given headers; a body is sent as JSON. */

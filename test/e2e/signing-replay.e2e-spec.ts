@@ -1,10 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { jest } from '@jest/globals';
-import { createHmac, randomBytes } from 'node:crypto';
-import { bodySha256Hex, SIGNATURE_HEADERS as H, signRequest } from '../../src/common/signing.js';
+import { randomBytes } from 'node:crypto';
+import { SIGNATURE_HEADERS as H } from '../../src/common/signing.js';
 import { ApiClientService } from '../../src/modules/openapi/index.js';
 import { clusterEnv, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 import { neverFiringJob } from '../utils/jobs.js';
+import { signatureHeaders, v1SignatureHeaders } from '../utils/signing.js';
 
 /** A request as an eavesdropper captured it: method, target, headers and body bytes. */
 interface Captured {
@@ -50,22 +51,14 @@ async function send(node: TestNode, c: Captured, appId?: string): Promise<number
 
 /** Signs `method path body` as `appId` the way the bundled client does (v2). */
 function capture(appId: string, secret: string, method: string, path: string, body: string): Captured {
-  const timestampMs = String(Date.now());
-  const nonce = randomBytes(16).toString('hex');
-  const signature = signRequest(secret, { appId, method, pathAndQuery: path, timestampMs, nonce, body });
-  return {
-    method,
-    path,
-    body,
-    headers: { [H.appId]: appId, [H.timestamp]: timestampMs, [H.nonce]: nonce, [H.signature]: signature },
-  };
+  return { method, path, body, headers: signatureHeaders({ appId, secret }, method, path, body) };
 }
 
 /**
- * Issue 9's HIGH replay finding: one captured request replayed under other spellings of its app id
- * (ATK-A, Atk-a, àtk-a, …) was accepted on MariaDB under each (6 of these 8 spellings answered 202 and
- * each made a manual job run). The app id is now signed (v2) and compared exactly, in the lookup and in
- * the nonce key: the capture runs once, every replay is a 401.
+ * One captured request replayed under other spellings of its app id (ATK-A, Atk-a, àtk-a, …): MariaDB's default
+ * collation finds the same client under most of them, each with a nonce of its own. The app id is signed (v2) and
+ * compared exactly, in the lookup and in the nonce key (docs/tenancy.md "Apps, namespaces and ownership"): the
+ * capture runs once, every replay is a 401.
  */
 function describeReplay(shape: string, start: () => Promise<TestNode>): void {
   describe(`replaying a captured request under other spellings of its app id (${shape})`, () => {
@@ -123,15 +116,10 @@ function describeReplay(shape: string, start: () => Promise<TestNode>): void {
       const spy = jest.spyOn(Logger.prototype, 'debug').mockImplementation(function (this: Logger, message: unknown) {
         if (this.context === 'SignedRequestMiddleware') lines.push(String(message));
       });
-      const timestampMs = String(Date.now());
-      const nonce = randomBytes(16).toString('hex');
-      const v1 = createHmac('sha256', secret)
-        .update(`GET\n/api/jobs\n${timestampMs}\n${nonce}\n${bodySha256Hex('')}`)
-        .digest('hex');
       let answer: Response;
       try {
         answer = await fetch(`${node.url}/api/jobs`, {
-          headers: { [H.appId]: appId, [H.timestamp]: timestampMs, [H.nonce]: nonce, [H.signature]: v1 },
+          headers: v1SignatureHeaders({ appId, secret }, 'GET', '/api/jobs'),
         });
       } finally {
         spy.mockRestore();

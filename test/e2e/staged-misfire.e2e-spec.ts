@@ -10,6 +10,7 @@ import {
   uniqueNamespace,
   waitFor,
 } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 /**
  * A fire staged ahead (docs/trigger.md "Staging") that no leader released because the scheduler stopped, and
@@ -48,8 +49,8 @@ async function rowsOf(node: TestNode, jobId: string): Promise<Row[]> {
   }));
 }
 
-async function createJob(client: TickwheelClient, receiver: HttpReceiver, policy: string): Promise<string> {
-  const res = await client.request<{ id: string }>('POST', '/api/jobs', {
+async function createPolicyJob(client: TickwheelClient, receiver: HttpReceiver, policy: string): Promise<string> {
+  const job = await createJob(client, {
     code: `staged-${policy.toLowerCase().replace(/_/g, '-')}`,
     handler: 'http',
     triggerType: 'CRON',
@@ -57,8 +58,7 @@ async function createJob(client: TickwheelClient, receiver: HttpReceiver, policy
     misfirePolicy: policy,
     params: { method: 'GET', url: `${receiver.url}/${policy}` },
   });
-  expect(res.status).toBe(201);
-  return res.body.id;
+  return job.id;
 }
 
 describe('staged fires across a scheduler stop (cluster shape)', () => {
@@ -110,7 +110,7 @@ describe('staged fires across a scheduler stop (cluster shape)', () => {
       const first = await startFirst();
       const client = await signedClient(first);
       const jobs = new Map<string, string>();
-      for (const p of POLICIES) jobs.set(p, await createJob(client, receiver, p));
+      for (const p of POLICIES) jobs.set(p, await createPolicyJob(client, receiver, p));
       let ahead = new Map<string, Row[]>();
       await waitFor(
         'fires staged 6 s ahead for every job',

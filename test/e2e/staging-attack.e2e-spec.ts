@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { dataSourceOptions } from '../../src/modules/metadata/index.js';
 import {
@@ -14,6 +13,7 @@ import {
   waitFor,
 } from '../utils/test-node.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { createJob } from '../utils/jobs.js';
 
 /**
  * Attacks on staged fires (docs/trigger.md delta, README "Staged fires"). Each test below was a bug that broke
@@ -71,12 +71,6 @@ async function rowsOf(ds: DataSource, jobId: string): Promise<Row[]> {
     started_at: num(r.started_at),
     finished_at: num(r.finished_at),
   }));
-}
-
-async function createJob(client: TickwheelClient, body: Record<string, unknown>): Promise<string> {
-  const res = await client.request<{ id: string }>('POST', '/api/jobs', { triggerType: 'CRON', ...body });
-  expect(res.status).toBe(201);
-  return res.body.id;
 }
 
 /** Inserts `n` enabled ALLOW jobs of `handler`, each due once at `fireTime` (FIXED_RATE one hour). */
@@ -169,11 +163,9 @@ describe('staged fires under attack (cluster shape)', () => {
     nodes.push(second);
     const tookOver = Date.now();
     const client = await signedClient(second);
-    const canary = await createJob(client, {
-      code: 'canary',
-      handler: 'nobody.serves.this',
-      triggerExpr: '* * * * * *',
-    });
+    const canary = (
+      await createJob(client, { code: 'canary', handler: 'nobody.serves.this', triggerExpr: '* * * * * *' })
+    ).id;
     await waitFor('the canary staged twice', async () => (await rowsOf(ds, canary)).length >= 2, 30_000, 100).catch(
       () => undefined,
     );
@@ -202,8 +194,8 @@ describe('staged fires under attack (cluster shape)', () => {
     nodes.push(node);
     const client = await signedClient(node);
     const body = { handler: 'attack.sleep', triggerExpr: '*/5 * * * * *', timeoutMs: 60_000, params: { ms: 30_000 } };
-    const q = await createJob(client, { ...body, code: 'to-queue' });
-    const r = await createJob(client, { ...body, code: 'to-replace' });
+    const q = (await createJob(client, { ...body, code: 'to-queue' })).id;
+    const r = (await createJob(client, { ...body, code: 'to-replace' })).id;
 
     // Edit both jobs while their fire T0 runs and before T1 = T0 + 5 s is due to be staged (T1 - 2.5 s). A slow
     // machine misses that window now and then: up to 8 cycles are tried (4 could all be missed under load).

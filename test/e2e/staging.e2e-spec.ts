@@ -2,6 +2,7 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 import { sleep } from '../utils/async.js';
+import { createJob } from '../utils/jobs.js';
 
 /**
  * Staged fires (docs/trigger.md delta): a scheduled fire's ledger row is written TRIGGER_STAGE_LEAD_MS ahead,
@@ -45,15 +46,14 @@ async function createEverySecond(
   code: string,
   path = '/a',
 ): Promise<string> {
-  const res = await client.request<{ id: string }>('POST', '/api/jobs', {
+  const job = await createJob(client, {
     code,
     handler: 'http',
     triggerType: 'CRON',
     triggerExpr: '* * * * * *',
     params: { method: 'GET', url: `${receiver.url}${path}` },
   });
-  expect(res.status).toBe(201);
-  return res.body.id;
+  return job.id;
 }
 
 /** Every fire time from the first to the last row is there exactly once, 1 s apart. */

@@ -4,6 +4,7 @@ import { startStandaloneTaskShape, TaskShape } from '../utils/task-shapes.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { signedClient, TestNode } from '../utils/test-node.js';
 import { submitAndAwait } from './thousand-tasks.js';
+import { createJob } from '../utils/jobs.js';
 
 const N = 1000;
 
@@ -45,14 +46,13 @@ describe('standalone shape (SQLite + in-process coordination), all roles in one 
       triggerExpr: '60000',
     });
     expect(job.status).toBe(400);
-    const paused = await client.request('POST', '/api/jobs', {
+    await createJob(client, {
       code: 'nobody',
       handler: 'no.such.handler',
       triggerType: 'FIXED_RATE',
       triggerExpr: '60000',
       enabled: false,
     });
-    expect(paused.status).toBe(201);
     expect((await client.request('POST', '/api/jobs/nobody/resume')).status).toBe(400);
     expect((await client.request('POST', '/api/jobs/nobody/trigger', {})).status).toBe(400);
   });

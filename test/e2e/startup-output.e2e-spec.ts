@@ -34,8 +34,8 @@ function jsonLines(stdout: string): Array<Record<string, unknown>> {
 }
 
 /**
- * Start-up output (issue 14): every stdout line is a JSON log line, the listening banner among them (with url,
- * port, roles, swagger; shown at any LOG_LEVEL), and the first start's secret goes to stderr only.
+ * Start-up output (docs/observability.md "Logs"): every stdout line is a JSON log line, the listening banner among
+ * them (with url, port, roles, swagger; shown at any LOG_LEVEL), and the first start's secret goes to stderr only.
  */
 describe('start-up output of the standalone product', () => {
   let dir: string;

@@ -45,9 +45,9 @@ async function execute(block: ReturnType<Page['locator']>): Promise<{ status: st
 }
 
 /**
- * Issue 14: Swagger UI at /docs signs "Try it out" requests in the browser. A real product process (standalone,
- * first start: credentials.json holds the app id and secret), a real headless chromium: authorize with the app
- * id and the secret, submit a task through "Try it out" (202) and read it back (200); no request the browser
+ * Swagger UI at /docs (docs/api.md "Swagger UI") signs "Try it out" requests in the browser. A real product process
+ * (standalone, first start: credentials.json holds the app id and secret), a real headless chromium: authorize with
+ * the app id and the secret, submit a task through "Try it out" (202) and read it back (200); no request the browser
  * sent carried the secret.
  */
 describe('Swagger UI signs Try it out in the browser (real chromium)', () => {

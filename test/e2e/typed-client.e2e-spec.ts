@@ -57,7 +57,7 @@ function flakyProxy(target: string) {
 }
 
 /**
- * Issue 14 item 2: the typed client as a user gets it, the BUILT package entry imported by its name
+ * The typed client (docs/api.md "Typed client") as a user gets it, the BUILT package entry imported by its name
  * (`tickwheel/client`, package.json "exports"), against a real standalone product: typed calls, a typed 404
  * problem, retries through a flaky proxy (one logical call; a non-idempotent POST is not tried again), the
  * example of examples/client run as the README prints it, and a type check of every route from the built types.

@@ -3,12 +3,12 @@ import { hostname } from 'node:os';
 import { EgressPolicy, egressHttp } from '../../src/modules/egress/index.js';
 import { checkCallbackUrl } from '../../src/modules/jobs/callback-url-check.service.js';
 import { CallbackState } from '../../src/modules/metadata/index.js';
-import { sleep, waitFor } from '../utils/async.js';
+import { waitFor } from '../utils/async.js';
 import { createServer as createTcp, type Server as TcpServer, type Socket } from 'node:net';
 import { createServer as createHttp, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DbKind } from '../utils/metadata-db.js';
-import { senderHarness } from '../utils/callback-sender-harness.js';
+import { SHORT, senderHarness } from '../utils/callback-sender-harness.js';
 
 jest.setTimeout(60_000);
 
@@ -16,7 +16,7 @@ describe.each<DbKind>(['mysql'])(
   'CallbackSender against hostile receivers on %s (docs/callbacks.md "Sender")',
   (kind) => {
     const h = senderHarness(kind);
-    const { sender, receiver, delivery, row, hostRow, start } = h;
+    const { sender, receiver, delivery, row, hostRow, start, idle, advance } = h;
 
     const servers: Array<TcpServer | HttpServer> = [];
     const sockets: Socket[] = [];
@@ -50,14 +50,9 @@ describe.each<DbKind>(['mysql'])(
       const b = await delivery(r302.url);
       const direct = await delivery(target);
       start(sender());
-      await waitFor(
-        'all final',
-        async () =>
-          (await Promise.all([a, b, direct].map(row))).every((d) => d.state === CallbackState.CALLBACK_FAILED),
-        10_000,
-        20,
-      );
+      await idle();
       const rows = await Promise.all([a, b, direct].map(row));
+      expect(rows.map((d) => d.state)).toEqual([1, 2, 3].map(() => CallbackState.CALLBACK_FAILED));
       expect(rows.map((d) => d.lastStatusCode)).toEqual([307, 302, null]);
       expect(rows[2].lastError).toMatch(/^EGRESS_REFUSED/);
       expect(hits).toEqual([]);
@@ -71,10 +66,10 @@ describe.each<DbKind>(['mysql'])(
         });
       });
       const id = await delivery(url);
+      // Real time: the read timeout is a real timer of the connection, what this receiver attacks.
       start(sender({ readTimeoutMs: 500 }));
-      await waitFor('tried', async () => (await row(id)).attempts >= 1, 10_000, 20);
-      const d = await row(id);
-      expect(d.state).toBe(CallbackState.RETRYING);
+      await idle();
+      expect(await row(id)).toMatchObject({ state: CallbackState.RETRYING, attempts: 1 });
     });
 
     it('a 2xx whose body never ends is DELIVERED and the connection is dropped', async () => {
@@ -91,7 +86,8 @@ describe.each<DbKind>(['mysql'])(
       });
       const id = await delivery(url);
       start(sender());
-      await waitFor('delivered', async () => (await row(id)).state === CallbackState.DELIVERED, 10_000, 20);
+      await idle();
+      expect((await row(id)).state).toBe(CallbackState.DELIVERED);
       await waitFor('closed', async () => closed, 5_000, 20);
     });
 
@@ -108,12 +104,10 @@ describe.each<DbKind>(['mysql'])(
       const ids = [await delivery(huge), await delivery(reset), await delivery(garbage), await delivery(status1xx)];
       const ok = await delivery(live.url);
       start(sender({ readTimeoutMs: 1_000 }));
-      await waitFor('live delivered', async () => live.count(ok) === 1, 10_000, 20);
-      await waitFor(
-        'all tried',
-        async () => (await Promise.all(ids.map(row))).every((d) => d.attempts >= 1),
-        10_000,
-        20,
+      await idle(); // the 1xx flood ends at the read timeout, in real time
+      expect(live.count(ok)).toBe(1);
+      expect((await Promise.all(ids.map(row))).map((d) => [d.state, d.attempts])).toEqual(
+        ids.map(() => [CallbackState.RETRYING, 1]),
       );
     });
 
@@ -121,20 +115,25 @@ describe.each<DbKind>(['mysql'])(
       const r = await receiver(() => ({ status: 429, headers: { 'retry-after': 'a 1' } }));
       const id = await delivery(r.url);
       start(sender({ retryDelaysMs: [5_000, 5_000, 5_000] }));
-      await waitFor('failed', async () => (await row(id)).state === CallbackState.CALLBACK_FAILED, 10_000, 20);
+      await idle(); // 'a 1' reads as a date in 2001: no wait at all, and still four tries at most
+      expect((await row(id)).state).toBe(CallbackState.CALLBACK_FAILED);
       expect(r.count(id)).toBe(4);
     });
 
     it('a redelivery of a delivery whose final state is older than CALLBACK_MAX_AGE_MS gets its whole schedule', async () => {
       // docs/callbacks.md "Redeliver": "from the start: PENDING, no tries, due now … whatever its state".
       const r = await receiver((nth) => ({ status: nth === 1 ? 500 : 200 }));
-      const id = await delivery(r.url, {}, Date.now() - 2 * 3_600_000); // final 2 h ago, maxAgeMs 1 h
-      const s = sender({ retryDelaysMs: [6_000, 6_000] });
-      start(s);
-      await waitFor('expired', async () => (await row(id)).state === CallbackState.CALLBACK_FAILED, 10_000, 20);
-      expect(await h.deliveries.redeliver(id, Date.now())).toBe(true);
-      await waitFor('tried again', async () => r.count(id) >= 1, 10_000, 20);
-      await sleep(8_000); // the 6 s retry (production: 5 s, 30 s, …) is longer than a housekeeping period (5 s)
+      const id = await delivery(r.url, {}, h.clock.now() - 2 * 3_600_000); // final 2 h ago, maxAgeMs 1 h
+      start(sender({ retryDelaysMs: [6_000, 6_000] }));
+      await idle();
+      expect((await row(id)).state).toBe(CallbackState.CALLBACK_FAILED); // expired by the first housekeeping
+      expect(await h.deliveries.redeliver(id, h.clock.now())).toBe(true);
+      await advance(SHORT.pollMs);
+      expect(r.count(id)).toBe(1);
+      // The 6 s retry (production: 5 s, 30 s, …) is longer than a housekeeping period (5 s): one runs meanwhile.
+      await advance(5_000);
+      expect((await row(id)).state).toBe(CallbackState.RETRYING);
+      await advance(1_000);
       const d = await row(id);
       expect([d.state, r.count(id)]).toEqual([CallbackState.DELIVERED, 2]);
     });
@@ -169,11 +168,13 @@ describe.each<DbKind>(['mysql'])(
       const r = await receiver((_nth, id) => ({ status: id === poison ? 500 : 200 }));
       poison = await delivery(r.url);
       start(sender({ retryDelaysMs: [200, 400, 800, 1_600, 3_200] }));
-      await waitFor('host down', async () => (await hostRow(r))?.downSince != null, 10_000, 20);
-      await sleep(1_000);
+      await idle();
+      await advance(200 + 400, 200); // two more tries after their waits: the host goes down
+      expect((await hostRow(r))?.downSince).not.toBeNull();
+      await advance(1_000, 200); // the poison is every probe meanwhile
       const others: string[] = [];
       for (let i = 0; i < 3; i++) others.push(await delivery(r.url));
-      await sleep(6_000); // probe intervals 200 ms … 3.2 s
+      await advance(6_000, 200); // probe waits 200 ms … 3.2 s
       const states = await Promise.all(others.map(async (id) => (await row(id)).state));
       expect(states.every((st) => st === CallbackState.DELIVERED)).toBe(true);
     });

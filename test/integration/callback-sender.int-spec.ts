@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { verifyCallback } from '../../src/common/index.js';
 import { CallbackDelivery, CallbackState } from '../../src/modules/metadata/index.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
-import { sleep, waitFor } from '../utils/async.js';
+import { waitFor } from '../utils/async.js';
 import { type DbKind } from '../utils/metadata-db.js';
 import { SECRET, SHORT, senderHarness } from '../utils/callback-sender-harness.js';
 
@@ -10,22 +10,29 @@ jest.setTimeout(60_000);
 
 describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks.md "Sender")', (kind) => {
   const h = senderHarness(kind);
-  const { sender, receiver, delivery, row, hostRow, start } = h;
+  const { sender, receiver, delivery, row, hostRow, start, idle, advance } = h;
 
   it('sends the signed body; a receiver failing twice gets the third try on the retry schedule', async () => {
     const r = await receiver((nth) => ({ status: nth <= 2 ? 500 : 200 }));
     const id = await delivery(r.url, { jobCode: null });
     start(sender());
-    await waitFor('delivered', async () => (await row(id)).state === CallbackState.DELIVERED, 10_000, 20);
+    await idle();
+    for (const [i, wait] of SHORT.retryDelaysMs.slice(0, 2).entries()) {
+      expect(await row(id)).toMatchObject({ state: CallbackState.RETRYING, nextAttemptAt: h.clock.now() + wait });
+      await advance(wait - 1);
+      expect(r.hits).toHaveLength(i + 1); // a pass 1 ms before the due time tries nothing
+      await advance(SHORT.pollMs); // the next pass, a poll later, tries it
+      expect(r.hits).toHaveLength(i + 2);
+    }
     const d = await row(id);
-    expect([d.attempts, d.lastStatusCode, d.lastError, d.claim]).toEqual([3, 200, null, null]);
-    expect(d.deliveredAt).not.toBeNull();
-    expect(r.hits).toHaveLength(3);
-    const gaps = r.hits.slice(1).map((h, i) => h.at - r.hits[i].at);
-    gaps.forEach((g, i) => {
-      expect(g).toBeGreaterThanOrEqual(SHORT.retryDelaysMs[i] - 20);
-      expect(g).toBeLessThan(SHORT.retryDelaysMs[i] + 1_000);
-    });
+    expect([d.state, d.attempts, d.lastStatusCode, d.lastError, d.claim]).toEqual([
+      CallbackState.DELIVERED,
+      3,
+      200,
+      null,
+      null,
+    ]);
+    expect(d.deliveredAt).toBe(h.clock.now());
     const hit = r.hits[2];
     expect(verifyCallback(hit.headers, hit.body, SECRET)).toMatchObject({ ok: true, deliveryId: id });
     const body = JSON.parse(hit.body) as Record<string, unknown>;
@@ -35,6 +42,7 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
   });
 
   it('a receiver that never answers holds only its share: others are not delayed', async () => {
+    // Real time: the dead host's tries hold their slots until the read timeout, a real timer of the connection.
     const dead = await receiver(() => 'hold');
     const live = await receiver();
     for (let i = 0; i < 6; i++) await delivery(dead.url);
@@ -52,9 +60,10 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     const r = await receiver(() => ({ status: 400 }));
     const id = await delivery(r.url);
     start(sender());
-    await waitFor('failed', async () => (await row(id)).state === CallbackState.CALLBACK_FAILED, 10_000, 20);
-    await sleep(300);
-    expect([(await row(id)).attempts, (await row(id)).lastStatusCode, r.count(id)]).toEqual([1, 400, 1]);
+    await idle();
+    await advance(Math.max(...SHORT.retryDelaysMs)); // past every retry wait: nothing more is tried
+    const d = await row(id);
+    expect([d.state, d.attempts, d.lastStatusCode, r.count(id)]).toEqual([CallbackState.CALLBACK_FAILED, 1, 400, 1]);
   });
 
   it('a 429 with Retry-After waits that long, capped at the longest wait', async () => {
@@ -63,10 +72,13 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     );
     const id = await delivery(r.url);
     start(sender());
-    await waitFor('delivered', async () => (await row(id)).state === CallbackState.DELIVERED, 10_000, 20);
-    const gap = r.hits[1].at - r.hits[0].at;
-    expect(gap).toBeGreaterThanOrEqual(780);
-    expect(gap).toBeLessThan(2_000);
+    await idle();
+    const longest = Math.max(...SHORT.retryDelaysMs); // 60 s asked, 800 ms granted
+    expect((await row(id)).nextAttemptAt).toBe(h.clock.now() + longest);
+    await advance(longest - 1);
+    expect(r.count(id)).toBe(1);
+    await advance(SHORT.pollMs);
+    expect(await row(id)).toMatchObject({ state: CallbackState.DELIVERED, attempts: 2 });
   });
 
   it('a host goes down after 3 failures; its rows keep their tries until a probe succeeds', async () => {
@@ -75,17 +87,17 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push(await delivery(r.url));
     start(sender({ perHost: 1, retryDelaysMs: [100, 200, 300, 400, 500, 600] }));
-    await waitFor('host down', async () => (await hostRow(r))?.downSince != null, 10_000, 10);
+    await idle(); // three tries, one after the other, took the host down: its rows wait for a probe
     const tries = async () => (await Promise.all(ids.map(row))).reduce((n, d) => n + d.attempts, 0);
-    // The host row and the third try's settle are separate writes (the settle is group-committed): wait for both.
-    await waitFor('3 tries recorded', async () => (await tries()) >= 3, 10_000, 10);
-    const spent = await tries();
-    const before = r.hits.length;
-    await waitFor('probes', async () => r.hits.length >= before + 2, 10_000, 10); // probes went out…
-    expect(await tries()).toBe(spent); // …and spent no try
-    expect((await hostRow(r))!.probes).toBeGreaterThan(0);
+    expect((await hostRow(r))?.downSince).toBe(h.clock.now());
+    expect([await tries(), r.hits.length]).toEqual([3, 3]);
+    await advance(100 + 200, 100); // the first probe 100 ms after, the next 200 ms after that…
+    expect(r.hits.length).toBe(5);
+    expect(await tries()).toBe(3); // …and they spent no try
+    expect((await hostRow(r))!.probes).toBe(2);
     healthy = true;
-    await waitFor('all delivered', async () => (await Promise.all(ids.map(row))).every((d) => d.deliveredAt), 10_000);
+    await advance(300); // the third probe succeeds: the host is up, what waited goes at once
+    expect((await Promise.all(ids.map(row))).every((d) => d.deliveredAt)).toBe(true);
     expect((await hostRow(r))!.downSince).toBeNull();
   });
 
@@ -93,14 +105,18 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     const r = await receiver();
     const later = await delivery(r.url);
     const soon = await delivery(r.url);
-    const now = Date.now();
+    const now = h.clock.now();
     // `later` failed before and retries in a minute; the host is down with a probe due now.
     await h.db.ds
       .getRepository(CallbackDelivery)
       .update({ id: later }, { state: CallbackState.RETRYING, attempts: 3, nextAttemptAt: now + 60_000 });
     await h.hosts.recordFailure(h.ns, new URL(r.url).host, h.appId, 'ECONNREFUSED', now, 1, 0);
     start(sender());
-    await waitFor('both delivered', async () => !!(await row(later)).deliveredAt && !!(await row(soon)).deliveredAt);
+    await idle();
+    expect([(await row(later)).state, (await row(soon)).state]).toEqual([
+      CallbackState.DELIVERED,
+      CallbackState.DELIVERED,
+    ]);
     expect(r.count(later)).toBe(1);
     expect((await hostRow(r))!.downSince).toBeNull();
   });
@@ -112,8 +128,8 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     for (let i = 0; i < 30; i++) ids.push(await delivery(i % 2 ? a.url : b.url));
     start(sender());
     start(sender());
-    await waitFor('all delivered', async () => (await Promise.all(ids.map(row))).every((d) => d.deliveredAt), 20_000);
-    await sleep(200);
+    await idle();
+    expect((await Promise.all(ids.map(row))).every((d) => d.deliveredAt)).toBe(true);
     expect(ids.map((id) => a.count(id) + b.count(id))).toEqual(ids.map(() => 1));
   });
 
@@ -123,6 +139,7 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     const s = sender({ readTimeoutMs: 2_000, leaseMs: 5_000 });
     start(s);
     await waitFor('both in flight', async () => r.hits.length === 2, 5_000, 10);
+    // Real time: the grace is a real timer, since it bounds how long the process takes to exit.
     const t0 = Date.now();
     await s.beforeApplicationShutdown();
     expect(Date.now() - t0).toBeGreaterThanOrEqual(SHORT.shutdownGraceMs - 20);
@@ -140,8 +157,9 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     const refused = await delivery('http://127.0.0.2:9/hook');
     const good = await delivery(r.url);
     start(sender());
-    await waitFor('good delivered', async () => (await row(good)).state === CallbackState.DELIVERED, 10_000, 20);
-    await waitFor('refused failed', async () => (await row(refused)).state === CallbackState.CALLBACK_FAILED, 5_000);
+    await idle();
+    expect((await row(good)).state).toBe(CallbackState.DELIVERED);
+    expect((await row(refused)).state).toBe(CallbackState.CALLBACK_FAILED);
     expect((await row(missing)).state).toBe(CallbackState.CALLBACK_FAILED);
     expect((await row(missing)).lastError).toMatch(/^BAD_DELIVERY: instance .* not found$/);
     expect((await row(refused)).lastError).toMatch(/^EGRESS_REFUSED: /);
@@ -150,11 +168,12 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
 
   it('a delivery older than maxAgeMs ends EXPIRED; the outbox gauges and the counters follow', async () => {
     const r = await receiver();
-    const old = await delivery(r.url, {}, Date.now() - 7_200_000);
+    const old = await delivery(r.url, {}, h.clock.now() - 7_200_000);
     const fresh = await delivery(r.url);
     const metrics = new MetricsService();
     start(sender({ maxAgeMs: 3_600_000 }, metrics));
-    await waitFor('fresh delivered', async () => (await row(fresh)).state === CallbackState.DELIVERED, 10_000, 20);
+    await idle();
+    expect((await row(fresh)).state).toBe(CallbackState.DELIVERED);
     expect(await row(old)).toMatchObject({ state: CallbackState.CALLBACK_FAILED, attempts: 0 });
     expect((await row(old)).lastError).toMatch(/^EXPIRED: /);
     expect(r.count(old)).toBe(0);

@@ -15,11 +15,11 @@ import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNam
 import { neverFiringJob } from '../utils/jobs.js';
 
 /**
- * Issue 9 point 5: a row whose stored JSON cannot be read (a TEXT cut at 65,535 bytes on MariaDB; text that is
- * not JSON on SQLite) never stops a background loop. The reconciler quarantines it (FAILED, CORRUPT_ROW, a
- * metric, a log) and goes on with the rest of its pass: the 10 RUNNING rows of the dead executor beside it are
- * taken back. An executor that claims such a row fails it without running the handler, once (no retry). The API
- * reads and cancels it, the unreadable field shown as null with a note.
+ * A row whose stored JSON cannot be read (docs/dispatch.md "Quarantine"; a TEXT cut at 65,535 bytes on MariaDB; text
+ * that is not JSON on SQLite) never stops a background loop. The reconciler quarantines it (FAILED, CORRUPT_ROW, a
+ * metric, a log) and goes on with the rest of its pass: the 10 RUNNING rows of the dead executor beside it are taken
+ * back. An executor that claims such a row fails it without running the handler, once (no retry). The API reads and
+ * cancels it, the unreadable field shown as null with a note.
  *
  * Cluster: the node runs api and executor roles but no scheduler, so no pass runs but the ones the test asks for.
  */

@@ -45,9 +45,9 @@ const JOB_COLUMNS =
   'max_concurrency, timeout_ms, retry_max, retry_backoff_ms, retry_backoff_kind, enabled, schedule_state, version, created_at, updated_at, created_by, updated_by';
 
 /**
- * Migration Tenancy1797000000000 on a database holding rows written before it (issue 9): jobs get their
- * owner from created_by, clients keep what they could do (plus shell when they own a shell job; a standalone
- * data dir's own client gets admin too), and on MySQL/MariaDB app ids compare exactly.
+ * Migration Tenancy1797000000000 on a database holding rows written before it (docs/tenancy.md "Apps, namespaces and
+ * ownership"): jobs get their owner from created_by, clients keep what they could do (plus shell when they own a
+ * shell job; a standalone data dir's own client gets admin too), and on MySQL/MariaDB app ids compare exactly.
  */
 describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promise<void> }>]>([
   [

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
+import { TickwheelResponse } from '../../src/client/tickwheel-client.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
-import { ApiClientService, type ClientLimits } from '../../src/modules/openapi/index.js';
+import { type ClientLimits } from '../../src/modules/openapi/index.js';
 import { namespaceRows, rowsDiff, type NamespaceRows } from '../utils/namespace-rows.js';
 import { rawRequest } from '../utils/raw-http.js';
 import { expectProblem, WITH_SHELL } from '../utils/tenancy.js';
-import { startNode, TestNode, UNLIMITED, waitFor } from '../utils/test-node.js';
+import { type AppClient, signedClient, startNode, TestNode, UNLIMITED, waitFor } from '../utils/test-node.js';
+import { createJob } from '../utils/jobs.js';
 
 /** A signed client of one app of the suite, with its id and secret (to sign by hand: v1, replays). */
-export type App = TickwheelClient & { appId: string; secret: string };
+export type App = AppClient;
 type Job = { id: string; code: string };
 
 /** What every case of the hostile-input suite works with; filled in by the suite's beforeAll. */
@@ -97,7 +98,8 @@ export function hostileHarness(
     h.node = await startNode(env({ EGRESS_ALLOW: `*,127.0.0.1:${port}` }));
     h.namespace = h.node.config.namespace;
     h.prefix = `hx${randomBytes(3).toString('hex')}`;
-    h.newApp = (name, scopes = DEFAULT_SCOPES, limits = UNLIMITED) => newApp(h, `${h.prefix}-${name}`, scopes, limits);
+    h.newApp = (name, scopes = DEFAULT_SCOPES, limits = UNLIMITED) =>
+      signedClient(h.node, `${h.prefix}-${name}`, scopes, limits);
     h.rows = () => namespaceRows(h.node.ds, h.namespace, shape === 'cluster' ? h.prefix : undefined);
     h.unchanged = (attack) => unchanged(h, attack);
     h.raw = async (method, path, headers, body) => {
@@ -137,11 +139,6 @@ export function hostileHarness(
   return h;
 }
 
-async function newApp(h: Hostile, appId: string, scopes: readonly Scope[], limits: ClientLimits): Promise<App> {
-  const { secret } = await h.node.app.get(ApiClientService).create(appId, { scopes, limits });
-  return Object.assign(new TickwheelClient({ baseUrl: h.node.url, appId, secret }), { appId, secret });
-}
-
 /** A paused job of each app, a finished run of A's job and a finished task of A: what B aims at. */
 async function fixtures(h: Hostile): Promise<void> {
   const paused = (code: string, extra: Record<string, unknown> = {}) => ({
@@ -152,14 +149,9 @@ async function fixtures(h: Hostile): Promise<void> {
     enabled: false,
     ...extra,
   });
-  const created = async (app: App, body: unknown) => {
-    const res = await app.request<Job>('POST', '/api/jobs', body);
-    expect(res.status).toBe(201);
-    return res.body;
-  };
-  h.jobA = await created(h.a, paused('nightly', { params: { headers: { Authorization: TOKEN } } }));
-  h.jobB = await created(h.b, paused('mine'));
-  h.shellJob = await created(h.shell, paused('sh', { handler: 'shell', params: { argv: ['/bin/true'] } }));
+  h.jobA = await createJob(h.a, paused('nightly', { params: { headers: { Authorization: TOKEN } } }));
+  h.jobB = await createJob(h.b, paused('mine'));
+  h.shellJob = await createJob(h.shell, paused('sh', { handler: 'shell', params: { argv: ['/bin/true'] } }));
   const run = await h.a.request<{ instanceId: string }>('POST', `/api/jobs/${h.jobA.id}/trigger`, {});
   expect(run.status).toBe(202);
   h.instanceA = run.body.instanceId;

@@ -1,12 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SystemClock } from '../../src/common/index.js';
 import type { AppConfig, CallbackSettings } from '../../src/config/index.js';
 import { CallbackSender } from '../../src/modules/callbacks/index.js';
 import { EgressPolicy, systemResolver } from '../../src/modules/egress/index.js';
 import {
-  ApiClient,
   ApiClientRepository,
   AppSecretReader,
   CallbackDelivery,
@@ -14,13 +12,12 @@ import {
   CallbackHost,
   CallbackHostRepository,
   JobInstance,
-  JobInstanceStatus,
-  newJobInstance,
-  SecretBox,
-  TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
+import { FakeClock } from '../fakes/fake-clock.js';
+import { sleep } from './async.js';
 import { type CallbackReceiver, startCallbackReceiver } from './callback-receiver.js';
+import { deleteCallbackRows, finishedWithDelivery, storeApiClient } from './callback-rows.js';
 import { type DbKind, type MetadataDb, openMetadataDb } from './metadata-db.js';
 import { TEST_SECRET_KEY, uniqueNamespace } from './test-node.js';
 
@@ -41,27 +38,44 @@ export const SHORT: CallbackSettings = {
   shutdownGraceMs: 300,
 };
 
-/** What {@link senderHarness} gives a test: the current test's database, namespace, app and helpers. */
+/** What {@link senderHarness} gives a test: the current test's database, namespace, app, clock and helpers. */
 export interface SenderHarness {
   readonly db: MetadataDb;
   readonly ns: string;
   readonly appId: string;
   readonly deliveries: CallbackDeliveryRepository;
   readonly hosts: CallbackHostRepository;
-  /** A CallbackSender of the test's namespace with SHORT settings and `settings` over them (stopped after). */
+  /**
+   * The senders' clock: it stands still unless the test moves it ({@link advance}), so a retry, a probe, a lease or
+   * housekeeping comes due exactly when the test says. Due callbacks run at once in real time.
+   */
+  readonly clock: FakeClock;
+  /** A CallbackSender of the test's namespace on {@link clock}, SHORT settings and `settings` over them. */
   sender(settings?: Partial<CallbackSettings>, metrics?: MetricsService): CallbackSender;
   /** A loopback receiver (closed after the test). */
   receiver(...args: Parameters<typeof startCallbackReceiver>): Promise<CallbackReceiver>;
-  /** A finished instance of the test's app with its delivery to `url`; returns the deliveryId. */
+  /** A finished instance of the test's app with its delivery to `url`, final at `finalAt` (default: the clock's now). */
   delivery(url: string, patch?: Partial<JobInstance>, finalAt?: number): Promise<string>;
   row(id: string): Promise<CallbackDelivery>;
   hostRow(r: CallbackReceiver): Promise<CallbackHost | null>;
+  /** Starts `s`'s loop (its first pass is due now). */
   start(s: CallbackSender): void;
+  /**
+   * Waits until every started sender is idle: no pass running or due, no try in flight (every outcome written).
+   * A try in flight takes real time (the receiver answers, or the connect or read timeout ends it). @throws after
+   * `timeoutMs` of real time.
+   */
+  idle(timeoutMs?: number): Promise<void>;
+  /**
+   * Moves the clock `ms` ahead, in steps of `stepMs` (default: one step), waiting for {@link idle} after each: what
+   * comes due within the span runs, in order, one step at a time.
+   */
+  advance(ms: number, stepMs?: number): Promise<void>;
 }
 
 /**
  * Registers beforeEach/afterEach for a callback sender test on `kind` (docs/callbacks.md "Sender"): a fresh
- * namespace and app per test, its rows and the senders and receivers it made cleaned up after.
+ * namespace, app and hand-driven clock per test, its rows and the senders and receivers it made cleaned up after.
  */
 export function senderHarness(kind: DbKind): SenderHarness {
   let db: MetadataDb;
@@ -69,8 +83,12 @@ export function senderHarness(kind: DbKind): SenderHarness {
   let appId: string;
   let deliveries: CallbackDeliveryRepository;
   let hosts: CallbackHostRepository;
+  let clock: FakeClock;
+  let pump: NodeJS.Timeout | undefined;
   const senders: CallbackSender[] = [];
+  const started = new Set<CallbackSender>();
   const receivers: CallbackReceiver[] = [];
+  let passes = 0;
 
   function sender(settings: Partial<CallbackSettings> = {}, metrics = new MetricsService()): CallbackSender {
     const config = {
@@ -88,8 +106,18 @@ export function senderHarness(kind: DbKind): SenderHarness {
       EgressPolicy.fromSettings({ allow: '127.0.0.1' }),
       systemResolver,
       config,
-      new SystemClock(),
+      clock,
     );
+    // Counts the passes under way: idle() must not see a sender between two passes as idle.
+    const pass = s.tick.bind(s);
+    s.tick = async () => {
+      passes++;
+      try {
+        await pass();
+      } finally {
+        passes--;
+      }
+    };
     senders.push(s);
     return s;
   }
@@ -100,51 +128,52 @@ export function senderHarness(kind: DbKind): SenderHarness {
     return r;
   }
 
-  /** A finished instance of the test's app with its delivery to `url`; returns the deliveryId. */
-  async function delivery(url: string, patch: Partial<JobInstance> = {}, finalAt = Date.now()): Promise<string> {
-    const fresh = { namespace: ns, appId, handler: 'h', fireTime: 1, triggerSource: TriggerSource.API, dueAt: 1 };
-    const row = Object.assign(newJobInstance(fresh, 1), {
-      status: JobInstanceStatus.SUCCESS,
-      startedAt: 1_000,
-      finishedAt: 1_250,
-      result: { ok: 1 },
-      callbackUrl: url,
-      ...patch,
-    });
-    await db.ds.getRepository(JobInstance).save(row);
-    await db.ds.transaction((em) => deliveries.enqueueFinal(em, [row], finalAt));
-    return (await deliveries.findByInstances([row.id])).get(row.id)!.id;
-  }
-
+  const delivery = (url: string, patch: Partial<JobInstance> = {}, finalAt = clock.now()) =>
+    finishedWithDelivery(db.ds, { ns, appId, url }, patch, finalAt);
   const row = async (id: string) => (await db.ds.getRepository(CallbackDelivery).findOneBy({ id }))!;
   const hostRow = (r: CallbackReceiver) => db.ds.getRepository(CallbackHost).findOneBy({ host: new URL(r.url).host });
-  const start = (s: CallbackSender) => s.onApplicationBootstrap();
+  const start = (s: CallbackSender) => {
+    started.add(s);
+    s.onApplicationBootstrap();
+  };
+
+  async function idle(timeoutMs = 20_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    // Checked between macrotasks: a pass's end and the scheduling of the next one happen in one microtask chain.
+    const due = () => clock.nextAtMs !== null && clock.nextAtMs <= clock.now();
+    do {
+      await sleep(2);
+      if (passes === 0 && !due() && [...started].every((s) => s.inFlight === 0)) return;
+    } while (Date.now() < end);
+    throw new Error(`the senders were not idle within ${timeoutMs} ms (${passes} passes, timers due: ${due()})`);
+  }
+
+  async function advance(ms: number, stepMs = ms): Promise<void> {
+    for (let moved = 0; moved < ms; moved += stepMs) {
+      clock.setNow(clock.now() + Math.min(stepMs, ms - moved));
+      await idle();
+    }
+  }
 
   beforeEach(async () => {
     ns = uniqueNamespace('cb');
     appId = `cbapp-${ns}`.slice(0, 64);
+    clock = new FakeClock(Date.now());
+    // Runs what is due on the clock promptly: a pass the sender asks for now, a timer the test moved time past.
+    pump = setInterval(() => clock.advanceTo(clock.now()), 1);
     db = await openMetadataDb(kind, ns);
     deliveries = new CallbackDeliveryRepository(db.ds);
     hosts = new CallbackHostRepository(db.ds);
-    await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
-    await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
-    const client = Object.assign(new ApiClient(), {
-      appId,
-      secretEnc: new SecretBox(TEST_SECRET_KEY).seal(SECRET),
-      enabled: true,
-      scopes: [],
-      egressAllow: null,
-      createdAt: 1,
-      updatedAt: 1,
-    });
-    await db.ds.getRepository(ApiClient).save(client);
+    await deleteCallbackRows(db.ds, ns);
+    await storeApiClient(db.ds, appId, SECRET);
   });
 
   afterEach(async () => {
     await Promise.all(senders.splice(0).map((s) => s.beforeApplicationShutdown()));
+    started.clear();
+    clearInterval(pump);
     await Promise.all(receivers.splice(0).map((r) => r.close()));
-    await db.ds.query('DELETE FROM callback_delivery WHERE namespace = ?', [ns]);
-    await db.ds.query('DELETE FROM callback_host WHERE namespace = ?', [ns]);
+    await deleteCallbackRows(db.ds, ns);
     await db.ds.query('DELETE FROM api_client WHERE app_id = ?', [appId]);
     await db.close();
   });
@@ -165,11 +194,16 @@ export function senderHarness(kind: DbKind): SenderHarness {
     get hosts() {
       return hosts;
     },
+    get clock() {
+      return clock;
+    },
     sender,
     receiver,
     delivery,
     row,
     hostRow,
     start,
+    idle,
+    advance,
   };
 }

@@ -1,4 +1,5 @@
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import type { Schemas } from '../../src/client/typed-client.js';
 import { sleep } from './async.js';
 
 /** Once a year (1 January, 00:00 UTC): a job on it never fires during a test unless triggered by hand. */
@@ -8,12 +9,28 @@ export const YEARLY = '0 0 1 1 *';
  * The body of a CRON job `code` that never fires by itself during a test (see {@link YEARLY}): the tests fire it
  * with trigger-now, or use it only as a row to read, edit or refuse. `extra` goes on top (params, limits, ...).
  */
-export function neverFiringJob(
-  code: string,
-  handler = 'noop',
-  extra: Record<string, unknown> = {},
-): Record<string, unknown> {
+export function neverFiringJob(code: string, handler = 'noop', extra: Record<string, unknown> = {}): JobRequest {
   return { code, handler, triggerType: 'CRON', triggerExpr: YEARLY, ...extra };
+}
+
+/** What POST /api/jobs answers: the job as `GET /api/jobs/{id}` shows it. */
+export type JobView = Schemas['JobViewDto'];
+
+/**
+ * A POST /api/jobs body for {@link createJob}: CreateJobDto's fields by name, `code` required and the rest
+ * optional (values as loosely typed as the tests build them: the API validates them).
+ */
+export type JobRequest = { code: string } & { [K in keyof Schemas['CreateJobDto']]?: unknown };
+
+/**
+ * Creates a job as `client` (POST /api/jobs) and expects a 201; returns the created job. `job` goes over the
+ * defaults of {@link neverFiringJob}: a CRON job of the `noop` handler that never fires by itself.
+ * For tests whose subject is what follows the create; a test of the create's own answer sends it by hand.
+ */
+export async function createJob(client: TickwheelClient, job: JobRequest): Promise<JobView> {
+  const res = await client.request<JobView>('POST', '/api/jobs', { ...neverFiringJob(job.code), ...job });
+  expect({ status: res.status, body: res.body }).toMatchObject({ status: 201 });
+  return res.body;
 }
 
 /**

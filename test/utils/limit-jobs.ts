@@ -1,16 +1,15 @@
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { type Answer, type LimitReceiver, startLimitReceiver } from './limit-receiver.js';
 import {
   clusterEnv,
+  executorsBeat,
   signedClient,
   standaloneEnv,
   startNode,
   type TestNode,
   uniqueNamespace,
-  waitFor,
 } from './test-node.js';
-import { neverFiringJob, triggerNow } from './jobs.js';
+import { createJob, triggerNow } from './jobs.js';
 
 /** Statuses an instance ends in. */
 export const FINAL = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'];
@@ -54,14 +53,14 @@ export function limitJobs(
       (await rows(jobId)).filter((r) => statuses.includes(r.status)).length,
     /** Creates a never-firing CRON job `code` (fired by trigger-now) with `body` on top. @returns its id. */
     async createJob(code: string, body: Record<string, unknown>): Promise<string> {
-      const res = await client().request<{ id: string }>('POST', '/api/jobs', {
-        ...neverFiringJob(code, 'http'),
+      const job = await createJob(client(), {
+        code,
+        handler: 'http',
         timeoutMs,
         params: { url: `${rx().url}/${code}`, timeoutMs },
         ...body,
       });
-      expect(res.status).toBe(201);
-      return res.body.id;
+      return job.id;
     },
     /** `n` manual fires of job `code`, one at a time. */
     async trigger(code: string, n: number): Promise<void> {
@@ -87,12 +86,7 @@ export function useLimitNode(
     rx = await startLimitReceiver(answer);
     node = await startNode(env());
     client = await signedClient(node);
-    if (shape === 'cluster')
-      await waitFor(
-        'the executor to beat',
-        async () => (await node.app.get(NodeRegistryService).liveNodes()).length === 1,
-        30_000,
-      );
+    if (shape === 'cluster') await executorsBeat(node, 1);
   }, 60_000);
   afterAll(async () => {
     await node?.close();

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
+import type { TickwheelResponse } from '../../src/client/tickwheel-client.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
-import { clusterEnv, signedClient, standaloneEnv, TestNode, uniqueNamespace } from './test-node.js';
+import { type AppClient, clusterEnv, signedClient, standaloneEnv, TestNode, uniqueNamespace } from './test-node.js';
 
 /** The two shapes, each as a fresh node's settings (cluster: all roles in one process, its own namespace). */
 export const SHAPES: Array<[string, (extra?: Record<string, string>) => Record<string, string>]> = [
@@ -19,14 +19,13 @@ export function appIdOf(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
 }
 
-/** A client of a new app `appId` on `node` with `scopes`, and its id. */
-export async function appClient(
+/** A client of a new app (its id starts with `prefix`) on `node` with `scopes`. */
+export function appClient(
   node: TestNode,
   prefix: string,
   scopes: readonly Scope[] = DEFAULT_SCOPES,
-): Promise<TickwheelClient & { appId: string }> {
-  const appId = appIdOf(prefix);
-  return Object.assign(await signedClient(node, appId, scopes), { appId });
+): Promise<AppClient> {
+  return signedClient(node, appIdOf(prefix), scopes);
 }
 
 /**

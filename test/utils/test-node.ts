@@ -8,11 +8,14 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../src/bootstrap.js';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { AppConfig, loadConfig } from '../../src/config/index.js';
+import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { DEFAULT_SCOPES, type Scope } from '../../src/modules/metadata/index.js';
 import { ApiClientService, type ClientLimits } from '../../src/modules/openapi/index.js';
 import { AppModuleOptions } from '../../src/app.module.js';
 
-export { waitFor } from './async.js';
+import { waitFor } from './async.js';
+
+export { waitFor };
 
 export const MYSQL_URL = process.env.TEST_DB_URL ?? 'mysql://root@127.0.0.1:3306/test';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -84,6 +87,9 @@ export async function startNode(env: Record<string, string>, opts: AppModuleOpti
 /** For tests that submit thousands of requests as fast as they can: no rate limit, whatever the default (README "Rate limits"). */
 export const UNLIMITED: ClientLimits = { rateLimit: 0 };
 
+/** A client signing as one app, with the app id and the secret it signs with (for requests built by hand). */
+export type AppClient = TickwheelClient & { appId: string; secret: string };
+
 /**
  * Creates an API client on `node` with `scopes` (default: what a client gets when none are chosen, README
  * "Tenancy and scopes") and its own `limits` (default: the settings'), and returns a signed client for it.
@@ -93,9 +99,9 @@ export async function signedClient(
   appId = `app-${randomUUID().slice(0, 8)}`,
   scopes: readonly Scope[] = DEFAULT_SCOPES,
   limits?: ClientLimits,
-): Promise<TickwheelClient> {
+): Promise<AppClient> {
   const { secret } = await node.app.get(ApiClientService).create(appId, { scopes, limits });
-  return new TickwheelClient({ baseUrl: node.url, appId, secret });
+  return Object.assign(new TickwheelClient({ baseUrl: node.url, appId, secret }), { appId, secret });
 }
 
 /** Instance counts by status in `namespace`. */
@@ -105,4 +111,23 @@ export async function statusCounts(ds: DataSource, namespace: string): Promise<R
     [namespace],
   );
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.c)]));
+}
+
+/** The instances of job `jobId` with their status, in fire order (ties by id: the shards of one fire). */
+export async function jobInstanceStatuses(
+  ds: DataSource,
+  jobId: string,
+): Promise<Array<{ id: string; status: string }>> {
+  return ds.query('SELECT id, status FROM job_instance WHERE job_id = ? ORDER BY fire_time, id', [jobId]);
+}
+
+/** The live executors of `node`'s namespace by name (a node id up to its first '-': NODE_NAME), sorted. */
+export async function liveExecutors(node: TestNode): Promise<string[]> {
+  return (await node.app.get(NodeRegistryService).liveNodes()).map((n) => n.nodeId.split('-')[0]).sort();
+}
+
+/** Waits until `n` executors of `node`'s namespace beat (30 s at most): work routed before then waits. */
+export async function executorsBeat(node: TestNode, n: number): Promise<void> {
+  const what = n === 1 ? 'the executor to beat' : `${n} executors to beat`;
+  await waitFor(what, async () => (await node.app.get(NodeRegistryService).liveNodes()).length === n, 30_000);
 }

@@ -23,8 +23,8 @@ const INTERVAL_MS = 5_000;
 const T0 = 1_800_000_000_000;
 
 /**
- * The offline watch of the reconciler (issue 4 point 4): a node that stops beating is declared offline, and
- * its running work routed again, when it crosses NODE_OFFLINE_AFTER_MS — not at the next repair pass, up to
+ * The offline watch of the reconciler (docs/dispatch.md "Reconciler"): a node that stops beating is declared offline,
+ * and its running work routed again, when it crosses NODE_OFFLINE_AFTER_MS — not at the next repair pass, up to
  * RECONCILE_INTERVAL_MS later. Everything around the reconciler is a hand-written fake; time is jest's.
  */
 describe('ReconcilerService offline watch', () => {

@@ -66,7 +66,7 @@ const addrIn = (e: EgressEntry, ip?: CanonicalIp) =>
 const matches = (e: EgressEntry, d: Dest) => portIn(e, d.port) && (e.any || nameIn(e, d.name) || addrIn(e, d.ip));
 
 /**
- * Which destinations outbound calls made for a client may reach (README "Egress policy"; issue 9). In order:
+ * Which destinations outbound calls made for a client may reach (README "Egress policy"; docs/tenancy.md). In order:
  * 1. an EGRESS_DENY entry matching the name or the address refuses;
  * 2. the built-in refused set (loopback, unspecified, link-local, metadata, multicast, reserved, this host's
  *    addresses, the cluster's database and Redis) refuses, unless an explicit EGRESS_ALLOW entry re-opens it:

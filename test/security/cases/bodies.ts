@@ -118,7 +118,7 @@ export function bodyCases(h: Hostile): void {
   );
 
   it(
-    '[9-M1 bodies parsed before the signature] an unsigned or mis-signed 1.9 MB body nested a million deep is a 401, never parsed',
+    '[signing] an unsigned or mis-signed 1.9 MB body nested a million deep is a 401, never parsed',
     () =>
       h.unchanged(async () => {
         const deep = task('deep', `,"params":{"deep":${nested(950_000)}}`);
@@ -279,7 +279,7 @@ export function bodyCases(h: Hostile): void {
       }
     }));
 
-  it(`[9-M3 a body that blocks the event loop] an object of ${MAX_OBJECT_KEYS + 1} keys is a 400 naming it, before it is validated`, () =>
+  it(`[bounded inputs] an object of ${MAX_OBJECT_KEYS + 1} keys is a 400 naming it, before it is validated`, () =>
     h.unchanged(async () => {
       const problem = refused(
         await signedPost(task('keys', `,"delayMs":3600000,"params":${keys(MAX_OBJECT_KEYS + 1)}`)),
@@ -290,7 +290,7 @@ export function bodyCases(h: Hostile): void {
       expect(problem.detail).toMatch(new RegExp(`more than ${MAX_OBJECT_KEYS} keys`));
     }));
 
-  it(`[9-M3 a body that blocks the event loop] a 2 MiB body of 180,000 keys (16 s of validation) is a 400 naming the field, before it is validated`, () =>
+  it(`[bounded inputs] a 2 MiB body of 180,000 keys (16 s of validation) is a 400 naming the field, before it is validated`, () =>
     h.unchanged(async () => {
       const problem = refused(await signedPost(task('many-keys', `,"params":${keys(180_000)}`)), 400, 'VALIDATION', {
         field: 'params',
@@ -298,7 +298,7 @@ export function bodyCases(h: Hostile): void {
       expect(problem.detail).toMatch(new RegExp(`more than ${MAX_OBJECT_KEYS} keys`));
     }));
 
-  it(`[9-M3 a body that blocks the event loop] a body of more than ${MAX_BODY_VALUES} JSON values is a 400 naming the top-level field holding them`, () =>
+  it(`[bounded inputs] a body of more than ${MAX_BODY_VALUES} JSON values is a 400 naming the top-level field holding them`, () =>
     h.unchanged(async () => {
       const objects = `[${Array.from({ length: 600_000 }, () => '{}').join(',')}]`;
       for (const [body, field] of [
@@ -310,7 +310,7 @@ export function bodyCases(h: Hostile): void {
       }
     }));
 
-  it(`[9-M3] a task whose params hold ${MAX_OBJECT_KEYS} keys is still taken`, async () => {
+  it(`[bounded inputs] a task whose params hold ${MAX_OBJECT_KEYS} keys is still taken`, async () => {
     expect((await signedPost(task('keys-ok', `,"delayMs":3600000,"params":${keys(MAX_OBJECT_KEYS)}`))).status).toBe(
       202,
     );

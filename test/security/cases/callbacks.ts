@@ -14,12 +14,12 @@ const REFUSED_URLS = [
 ];
 
 /**
- * Callbacks (issue 11 points 1, 2, 5): a callback URL aimed inside the network is a 400 naming the field at every
- * entry point, a malformed one too; another app's registrations and deliveries are out of reach (404, or 403 for
- * `?appId=` without admin). Nothing is written by any of them.
+ * Callbacks (docs/callbacks.md "Where a callback goes"): a callback URL aimed inside the network is a 400 naming the
+ * field at every entry point, a malformed one too; another app's registrations and deliveries are out of reach (404,
+ * or 403 for `?appId=` without admin). Nothing is written by any of them.
  */
 export function callbackCases(h: Hostile): void {
-  it('[11 point 1] a callback URL the egress policy refuses is a 400 naming the field, wherever it is sent', () =>
+  it('[egress] a callback URL the egress policy refuses is a 400 naming the field, wherever it is sent', () =>
     h.unchanged(async () => {
       for (const url of REFUSED_URLS) {
         const calls: Array<[...Call, string]> = [
@@ -52,7 +52,7 @@ export function callbackCases(h: Hostile): void {
       }
     }));
 
-  it('[11 point 1] a callback URL or handler of the wrong type or shape is a 400 naming it', () =>
+  it('[bounded inputs] a callback URL or handler of the wrong type or shape is a 400 naming it', () =>
     h.unchanged(async () => {
       for (const callbackUrl of [42, {}, [], true, '', ' ', 'http://', `https://hooks.example.com/${'x'.repeat(3000)}`])
         refused(await h.a.submitTask({ handler: 'noop', callbackUrl }), 400, 'VALIDATION', { field: 'callbackUrl' });
@@ -83,7 +83,7 @@ export function callbackCases(h: Hostile): void {
       );
     }));
 
-  it("[11 point 2] app B never sees, removes or redelivers app A's callbacks", async () => {
+  it("[tenancy] app B never sees, removes or redelivers app A's callbacks", async () => {
     const url = 'https://hooks.example.com/a';
     expect((await h.a.request('POST', '/api/callbacks/register', { url })).status).toBe(200);
     expect((await h.a.request('POST', '/api/callbacks/register', { url, handler: 'noop' })).status).toBe(200);

@@ -125,7 +125,7 @@ export function numberCases(h: Hostile): void {
 
   const lists = ['/api/jobs', '/api/jobs/{jobA}/instances', '/api/clients', '/api/audit'];
   it.each(lists.flatMap((route) => ['offset', 'limit'].map((q) => [route, q] as const)))(
-    '[9-M5 offset=1e20 was a 500] GET %s: out-of-range %s is a 400 naming it',
+    '[bounded inputs] GET %s: out-of-range %s is a 400 naming it',
     (route, q) =>
       h.unchanged(async () => {
         const app = route.startsWith('/api/jobs') ? h.a : h.admin;

@@ -29,25 +29,23 @@ function jobRoutes(ref: string, instanceId: string): Call[] {
 }
 
 /**
- * Tenancy (issue 9 CRITICAL "jobs have no owner", point 1 scopes) and the shell handler (CRITICAL "every client can
- * run any command"): another app's job is a 404 on every route, by id or code or through an instance id; a route
+ * Tenancy (a job belongs to the app that created it), scopes and the shell handler (docs/tenancy.md "Shell
+ * isolation"): another app's job is a 404 on every route, by id or code or through an instance id; a route
  * outside the caller's scopes is a 403 naming the scope; `?appId=` is for admins; an admin stays in its namespace;
  * shell work needs the `shell` scope (403) and a live shell executor (400). Nothing is written by any of them.
  */
 export function tenancyCases(h: Hostile): void {
-  it.each(['id', 'code'] as const)(
-    "[9-C1 jobs have no owner] every route B aims at A's job by %s is a 404 that leaks nothing",
-    (by) =>
-      h.unchanged(async () => {
-        for (const [method, path, body] of jobRoutes(by === 'id' ? h.jobA.id : h.jobA.code, h.instanceA)) {
-          const problem = refused(await h.b.request(method, path, body), 404, 'NOT_FOUND');
-          expect(JSON.stringify(problem)).not.toContain('secret-token');
-        }
-        expect((await h.b.request('GET', '/api/jobs')).body).toMatchObject({ items: [{ id: h.jobB.id }] });
-      }),
+  it.each(['id', 'code'] as const)("[tenancy] every route B aims at A's job by %s is a 404 that leaks nothing", (by) =>
+    h.unchanged(async () => {
+      for (const [method, path, body] of jobRoutes(by === 'id' ? h.jobA.id : h.jobA.code, h.instanceA)) {
+        const problem = refused(await h.b.request(method, path, body), 404, 'NOT_FOUND');
+        expect(JSON.stringify(problem)).not.toContain('secret-token');
+      }
+      expect((await h.b.request('GET', '/api/jobs')).body).toMatchObject({ items: [{ id: h.jobB.id }] });
+    }),
   );
 
-  it("[9-C1 jobs have no owner] A's job instance named through B's own job, and A's fire or task named as B's task, are 404s", () =>
+  it("[tenancy] A's job instance named through B's own job, and A's fire or task named as B's task, are 404s", () =>
     h.unchanged(async () => {
       const taskInstance = (await h.a.getTask(h.taskA)).body.instanceId as string;
       for (const id of [h.instanceA, taskInstance]) {
@@ -63,7 +61,7 @@ export function tenancyCases(h: Hostile): void {
     }));
 
   it.each(ROUTES.map(([m, p, s, b]) => [m, p, s, b] as const))(
-    '[9 point 1 scopes] %s %s without %s is a 403 naming it',
+    '[scopes] %s %s without %s is a 403 naming it',
     (method, path, scope, body) =>
       h.unchanged(async () => {
         const without = scope === Scope.ADMIN ? h.a : (h.lacking.get(scope) as typeof h.a);
@@ -72,7 +70,7 @@ export function tenancyCases(h: Hostile): void {
       }),
   );
 
-  it('[9 point 1 scopes] a non-admin naming another app with ?appId= is a 403 naming admin, on every route that takes it', () =>
+  it('[scopes] a non-admin naming another app with ?appId= is a 403 naming admin, on every route that takes it', () =>
     h.unchanged(async () => {
       const calls: Call[] = [
         ...jobRoutes(h.jobA.id, h.instanceA),
@@ -84,7 +82,7 @@ export function tenancyCases(h: Hostile): void {
         refused(await h.b.request(method, `${path}?appId=${h.a.appId}`, body), 403, 'FORBIDDEN', { scope: 'admin' });
     }));
 
-  it('[9 point 1 scopes] a non-admin cannot raise its own scopes or limits, rotate its secret, or make a client (403 naming admin)', () =>
+  it('[scopes] a non-admin cannot raise its own scopes or limits, rotate its secret, or make a client (403 naming admin)', () =>
     h.unchanged(async () => {
       const self = `/api/clients/${h.a.appId}`;
       const calls: Call[] = [
@@ -100,7 +98,7 @@ export function tenancyCases(h: Hostile): void {
         refused(await h.a.request(method, path, body), 403, 'FORBIDDEN', { scope: 'admin' });
     }));
 
-  it("[9-C1] an admin naming A's job under another owner (?appId=B), or an app that has none, gets a 404", () =>
+  it("[tenancy] an admin naming A's job under another owner (?appId=B), or an app that has none, gets a 404", () =>
     h.unchanged(async () => {
       for (const [method, path, body] of jobRoutes(h.jobA.id, h.instanceA)) {
         refused(await h.admin.request(method, `${path}?appId=${h.b.appId}`, body), 404, 'NOT_FOUND');
@@ -109,7 +107,7 @@ export function tenancyCases(h: Hostile): void {
     }));
 
   if (h.shape === 'cluster') {
-    it("[9-C1] an admin does not reach another namespace's job or task, by id or with ?appId=", async () => {
+    it("[tenancy] an admin does not reach another namespace's job or task, by id or with ?appId=", async () => {
       const other = `${h.namespace}-other`;
       const jobId = await copyRow(h.node.ds, 'job_definition', h.jobA.id, {
         namespace: other,
@@ -141,7 +139,7 @@ export function tenancyCases(h: Hostile): void {
       enable,
     });
 
-    it('[9-C2 any client runs any command] shell work without the shell scope is a 403 naming shell, in every form', () =>
+    it('[shell] shell work without the shell scope is a 403 naming shell, in every form', () =>
       h.unchanged(async () => {
         const calls: Call[] = [
           ['POST', '/api/tasks', { handler: 'shell', params: argv }],
@@ -167,7 +165,7 @@ export function tenancyCases(h: Hostile): void {
         }
       }));
 
-    it('[9-C2 a shell task was accepted to wait for a shell executor] with the scope but no executor that runs shell, shell work is a 400 naming the handler', () =>
+    it('[shell] with the scope but no executor that runs shell, shell work is a 400 naming the handler', () =>
       h.unchanged(async () => {
         const calls: Array<[...Call, string]> = [
           ['POST', '/api/tasks', { handler: 'shell', params: argv }, 'handler'],

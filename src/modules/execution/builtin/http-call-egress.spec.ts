@@ -6,8 +6,8 @@ import { EgressPolicy, type EgressResolver } from '../../egress/index.js';
 import { runHttpCall } from './http-call.js';
 
 /**
- * runHttpCall through the egress policy (issue 9 point 4): what the handler may reach, redirects followed by hand,
- * and bodies decoded within the read cap now that Node's fetch no longer does it.
+ * runHttpCall through the egress policy (docs/tenancy.md "Egress policy"): what the handler may reach, redirects
+ * followed by hand, and bodies decoded within the read cap now that Node's fetch no longer does it.
  */
 const TEXT = 'héllo, decoded body';
 const BOMB = gzipSync(Buffer.alloc(64 * 1024 * 1024)); // 64 MiB of zeros in ~64 KB

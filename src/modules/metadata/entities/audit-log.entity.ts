@@ -2,8 +2,8 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintNumber, jsonText } from './columns.js';
 
 /**
- * Who changed what, when (docs/data-model.md, issue 9 point 7): every mutation of jobs, tasks (cancel), clients,
- * scopes and settings, written in the same transaction as the change, secrets redacted.
+ * Who changed what, when (docs/data-model.md, docs/tenancy.md "Audit and redaction"): every mutation of jobs, tasks
+ * (cancel), clients, scopes and settings, written in the same transaction as the change, secrets redacted.
  */
 @Entity('audit_log')
 @Index('ix_audit_log_target', ['targetType', 'targetId'])

@@ -12,12 +12,12 @@ export interface RateLimit {
 }
 
 /**
- * Per-app request rate limits (issue 9 point 6, README "Rate limits"): one token bucket per app in the
- * coordination store, so in the cluster an app has one bucket across every API node (Redis, timed by
- * Redis TIME), standalone one in process. Each /api request takes one token, after its signature and nonce
- * were checked: nobody can drain another app's bucket with unsigned or replayed requests.
+ * Per-app request rate limits (README "Rate limits"): one token bucket per app in the coordination store, so in the
+ * cluster an app has one bucket across every API node (Redis, timed by Redis TIME), standalone one in process. Each
+ * /api request takes one token, after its signature and nonce were checked: nobody can drain another app's bucket
+ * with unsigned or replayed requests.
  *
- * Not @nestjs/throttler, although issue 9 prefers a well-kept library where it fits: it counts hits per
+ * Not @nestjs/throttler, although a well-kept library is preferred where one fits: it counts hits per
  * fixed window (up to twice the limit across a window's edge) instead of a token bucket with a burst; it
  * is a guard, so it would run after routing and beside the scope guard rather than where the caller is
  * authenticated; its Redis store is one more community package, and its headers are `X-RateLimit-*`. The

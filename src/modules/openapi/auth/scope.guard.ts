@@ -26,10 +26,10 @@ export function requiredScope(reflector: Reflector, context: ExecutionContext): 
 }
 
 /**
- * Authorization of signed requests (issue 9 point 1): runs after the signing step, which sets `req.appId`
- * and `req.client`, and refuses with a 403 naming the scope a request whose client lacks the route's
- * `@RequireScope`. Fails closed: a signed route without the decorator needs `admin`. A route with a scope
- * that reaches here unsigned is a 401 (the signing step did not run for it).
+ * Authorization of signed requests (docs/tenancy.md "Scopes and admin"): runs after the signing step, which sets
+ * `req.appId` and `req.client`, and refuses with a 403 naming the scope a request whose client lacks the route's
+ * `@RequireScope`. Fails closed: a signed route without the decorator needs `admin`. A route with a scope that
+ * reaches here unsigned is a 401 (the signing step did not run for it).
  */
 @Injectable()
 export class ScopeGuard implements CanActivate {

@@ -74,7 +74,7 @@ interface SignatureHeaders {
 }
 
 /**
- * Authenticates every /api request before its body is read or parsed (README "Signing", issue 9 point 2),
+ * Authenticates every /api request before its body is read or parsed (README "Signing"),
  * in this order: the whole header set (present, well-formed, a v2 signature, a timestamp within
  * ±SIGNATURE_WINDOW_MS), the client (exact id; unknown → 401 without reading the body), the body's
  * headers (JSON, not encoded, at most 2 MiB: 415 / 413); then the body is read with a 2 MiB cap and

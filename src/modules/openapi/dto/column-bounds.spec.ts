@@ -31,8 +31,8 @@ function columnLength(entity: Ctor, property: string): number {
 }
 
 /**
- * Issue 9 point 5: every string a caller stores has a DTO bound no longer than its column (a longer value is a
- * 500 in MariaDB's strict mode, a silent cut under INSERT IGNORE). JSON fields are checked by MaxJsonBytes.
+ * Every string a caller stores has a DTO bound no longer than its column (a longer value is a 500 in MariaDB's strict
+ * mode, a silent cut under INSERT IGNORE). JSON fields are checked by MaxJsonBytes.
  */
 describe('DTO string bounds fit their columns', () => {
   const cases: Array<[Ctor, string, Ctor, string]> = [

@@ -26,8 +26,8 @@ interface Frame {
 /**
  * The first fault of a parsed JSON body's shape, or null. Checked right after the JSON parse
  * (SignedRequestMiddleware), before the validation pipe walks the body, several times, with class-transformer
- * (which dedupes each object's keys in quadratic time) and could overflow the stack on deep nesting (issue 9
- * MEDIUM: a 2 MiB body blocked the event loop for seconds). In one iterative walk:
+ * (which dedupes each object's keys in quadratic time) and could overflow the stack on deep nesting (a 2 MiB
+ * body of many keys blocked the event loop for seconds there). In one iterative walk:
  * - nesting deeper than {@link MAX_BODY_DEPTH}: names the top-level field under which it is;
  * - more than MAX_BODY_VALUES JSON values in all: names the top-level field being walked when the count passed it;
  * - an object of more than MAX_OBJECT_KEYS keys: names the object (`params`, `tasks[3].params`; `body` for the body);

@@ -54,7 +54,8 @@ const canonicalBySpelling = new Map<string, string>();
 
 /**
  * The canonical name of an IANA zone (`America/New_York` for `america/NEW_YORK`): per-zone state is keyed by it,
- * since Intl accepts unboundedly many spellings (issue 14 attack). Memoised, SPELLINGS_KEPT at most. @throws RangeError
+ * since Intl accepts unboundedly many spellings of one zone (state keyed by the spelling would grow as callers
+ * please). Memoised, SPELLINGS_KEPT at most. @throws RangeError
  */
 export function canonicalZone(zone: string): string {
   let canonical = canonicalBySpelling.get(zone);

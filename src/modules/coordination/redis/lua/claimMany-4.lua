@@ -1,9 +1,10 @@
 --[[
-  Claims up to ARGV[2] ids of a node at once, fair across apps (issue 9): moves them to the tail of the
-  node's processing list. Ids of a previous version's single ready list come first (oldest work, app
-  unknown); then the apps take turns: each turn moves the app from the head of the rotation to its tail
-  and takes the oldest id of its list, unless the app holds ARGV[3] ids already (counting ARGV[4..] and
-  this call's own), in which case the turn passes. An app whose list empties leaves the rotation.
+  Claims up to ARGV[2] ids of a node at once, fair across apps (docs/dispatch.md "Fair sharing between
+  apps"): moves them to the tail of the node's processing list. Ids of a previous version's single ready
+  list come first (oldest work, app unknown); then the apps take turns: each turn moves the app from the
+  head of the rotation to its tail and takes the oldest id of its list, unless the app holds ARGV[3] ids
+  already (counting ARGV[4..] and this call's own), in which case the turn passes. An app whose list empties
+  leaves the rotation.
   Bell: when this call took its full count and work is left, the bell keeps a token (the next waiting
   claim is woken); otherwise it is emptied (this call has seen every push so far).
   App lists are named from ARGV[1]: they carry the same hash tag as KEYS, so they live in the same slot.

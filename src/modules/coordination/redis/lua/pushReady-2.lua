@@ -1,7 +1,8 @@
 --[[
-  Queues ids on a node, fair across apps (issue 9): each id goes to the tail of its app's list; an app not
-  in the node's rotation joins it at its tail (invariant: an app is in the rotation exactly when its list
-  is non-empty); then the node's bell gets a token (at most one), which wakes a claim blocked on it.
+  Queues ids on a node, fair across apps (docs/dispatch.md "Fair sharing between apps"): each id goes to the
+  tail of its app's list; an app not in the node's rotation joins it at its tail (invariant: an app is in
+  the rotation exactly when its list is non-empty); then the node's bell gets a token (at most one), which
+  wakes a claim blocked on it.
   The app lists are named from ARGV[1]: they carry the same hash tag as KEYS, so they live in the same slot.
 
   Input:
