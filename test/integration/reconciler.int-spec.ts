@@ -5,13 +5,13 @@ import { COORDINATION, type CoordinationPort, jobSlots, RedisKeys } from '../../
 import { Admission, CancelService, DispatchService, ReconcilerService } from '../../src/modules/dispatch/index.js';
 import {
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { clusterEnv, REDIS_URL, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { instanceQueries, type InstanceQueries } from '../utils/metadata-db.js';
 
 /**
  * Repair steps of the leader's reconciler on the real MariaDB and Redis.
@@ -33,7 +33,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
   let redis: Redis;
   let sut: ReconcilerService;
   let coordination: CoordinationPort;
-  let instances: JobInstanceRepository;
+  let instances: InstanceQueries;
   // One pass is 10 minutes here: rows dispatched "now" stay younger than one pass however slowly a loaded
   // machine runs the test (with 1 s they became old before the second pass, and step 5 pushed them).
   const OLD = Date.now() - 3_600_000; // dispatched well over one pass ago
@@ -45,7 +45,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
     redis = new Redis(REDIS_URL);
     sut = node.app.get(ReconcilerService);
     coordination = node.app.get<CoordinationPort>(COORDINATION);
-    instances = node.app.get(JobInstanceRepository);
+    instances = instanceQueries(node.app);
   });
 
   afterEach(async () => {
@@ -76,7 +76,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
         { status: S.DISPATCHED, nodeId, dispatchedAt: at, ...patch },
       ),
     );
-    await instances.insertIgnore(node.ds.manager, rows);
+    await instances.fires.insertIgnore(node.ds.manager, rows);
     return rows.map((r) => r.id);
   }
 
@@ -116,12 +116,19 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       first = false;
       // Between the candidate read and the snapshot, an executor claims, runs and acks `claimed`.
       expect(await coordination.claim(n1, 0)).toBe(claimed);
-      const claimRow = (await instances.findById(claimed)) as JobInstance;
+      const claimRow = (await instances.reads.findById(claimed)) as JobInstance;
       expect(
-        await instances.transition(claimed, S.DISPATCHED, S.RUNNING, { nodeId: n1 }, { fencingToken: 1 }, Date.now()),
+        await instances.transitions.transition(
+          claimed,
+          S.DISPATCHED,
+          S.RUNNING,
+          { nodeId: n1 },
+          { fencingToken: 1 },
+          Date.now(),
+        ),
       ).toBe(true);
       expect(
-        await instances.transition(
+        await instances.transitions.transition(
           claimed,
           S.RUNNING,
           S.SUCCESS,
@@ -152,7 +159,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
     expect(queued.every((id) => occurrences(list1, id) === 1)).toBe(true);
     expect(list1).toHaveLength(queued.length + 2);
     expect(await ready(n2)).toEqual([lost2]);
-    expect((await instances.findById(claimed))?.status).toBe(S.SUCCESS);
+    expect((await instances.reads.findById(claimed))?.status).toBe(S.SUCCESS);
   }, 30_000);
 
   it('should count and log apart the instances of a lost node routed again and those that ended FAILED', async () => {
@@ -168,11 +175,11 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
     const [last] = await dispatched(lost, 1, OLD, { ...running, attempt: 2, maxAttempts: 2 });
     const warn = jest.spyOn(Logger.prototype, 'warn');
     await sut.reconcileOnce();
-    const routed = (await instances.findById(again)) as JobInstance;
+    const routed = (await instances.reads.findById(again)) as JobInstance;
     // Routed again: PENDING when no fake node of an earlier test is still live, else DISPATCHED to it.
     expect([S.PENDING, S.DISPATCHED]).toContain(routed.status);
     expect([routed.attempt, routed.nodeId === lost]).toEqual([2, false]);
-    expect((await instances.findById(last))?.status).toBe(S.FAILED);
+    expect((await instances.reads.findById(last))?.status).toBe(S.FAILED);
     const said = warn.mock.calls.map(([m]) => String(m)).filter((m) => m.includes(`node ${lost} offline`));
     expect(said).toHaveLength(1);
     expect(said[0]).toContain('1 routed again, 1 FAILED');
@@ -198,7 +205,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
   it('should go round every job with WAITING instances, a page of 500 per pass, so none is starved of the release backstop', async () => {
     const jobs = Array.from({ length: 501 }, (_, i) => `${ns}-w${String(i).padStart(4, '0')}`);
     const now = Date.now();
-    await instances.insertIgnore(
+    await instances.fires.insertIgnore(
       node.ds.manager,
       jobs.map((jobId, i) =>
         Object.assign(
@@ -273,7 +280,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       jest.spyOn(coordination, 'acquireSlots').mockImplementationOnce(async (...args) => {
         // After the pass read a and c: the executor finishes c, MySQL first, then it frees the slot (before the pass re-asserts it).
         expect(
-          await instances.transition(
+          await instances.transitions.transition(
             c,
             S.RUNNING,
             S.SUCCESS,
@@ -302,9 +309,9 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       });
       await coordination.seedSlots(jobSlots(job), [a], 60_000, Date.now()); // known: a runs
       const dispatch = node.app.get(DispatchService);
-      const real = instances.findSlotHolders.bind(instances);
+      const real = instances.admission.findSlotHolders.bind(instances.admission);
       let first = true;
-      jest.spyOn(instances, 'findSlotHolders').mockImplementation(async (...args) => {
+      jest.spyOn(instances.admission, 'findSlotHolders').mockImplementation(async (...args) => {
         const rows = await real(...args);
         if (first && !args[2]) {
           first = false;
@@ -318,7 +325,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
 
       await pass(n1); // its step 2 dispatches c
 
-      const rows = await Promise.all([a, b, c].map(async (id) => (await instances.findById(id))?.status));
+      const rows = await Promise.all([a, b, c].map(async (id) => (await instances.reads.findById(id))?.status));
       expect(rows.filter((s) => s === S.DISPATCHED || s === S.RUNNING)).toHaveLength(2); // a and b: c must wait
       expect(rows[2]).toBe(S.WAITING);
     }, 30_000);
@@ -335,13 +342,13 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
         { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() },
         Date.now(),
       );
-      const real = instances.findByIds.bind(instances);
-      jest.spyOn(instances, 'findByIds').mockImplementationOnce(async (ids) => {
+      const real = instances.reads.findByIds.bind(instances.reads);
+      jest.spyOn(instances.reads, 'findByIds').mockImplementationOnce(async (ids) => {
         const rows = await real(ids);
         // Right after dispatch read x (PENDING), x is cancelled: CANCELLED in MySQL, then its slot (none yet) is freed.
-        expect(await node.app.get(CancelService).cancel((await instances.findById(x)) as JobInstance, 'test')).toBe(
-          true,
-        );
+        expect(
+          await node.app.get(CancelService).cancel((await instances.reads.findById(x)) as JobInstance, 'test'),
+        ).toBe(true);
         return rows;
       });
       const dispatch = node.app.get(DispatchService);
@@ -350,7 +357,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       // Nothing runs, so y takes the one slot; a slot left to the cancelled x would keep y WAITING for x's
       // timeoutMs + LEASE_MS (each pass would release it and dispatch would refuse it again).
       await dispatch.dispatchIds([y]);
-      expect((await instances.findById(y))?.status).toBe(S.DISPATCHED);
+      expect((await instances.reads.findById(y))?.status).toBe(S.DISPATCHED);
       expect((await holders(job)).filter((_, i) => i % 2 === 0).sort()).toEqual([y, '~known'].sort());
     }, 30_000);
 
@@ -381,10 +388,9 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
         [job, S.DISPATCHED, S.RUNNING],
       );
       expect(Number(n)).toBe(LIMIT);
-      expect([(await instances.findById(p1))?.status, (await instances.findById(p2))?.status].sort()).toEqual([
-        S.DISPATCHED,
-        S.WAITING,
-      ]);
+      expect(
+        [(await instances.reads.findById(p1))?.status, (await instances.reads.findById(p2))?.status].sort(),
+      ).toEqual([S.DISPATCHED, S.WAITING]);
     }, 60_000);
 
     it('should rebuild a semaphore Redis does not know from MySQL before dispatch admits anyone, without a pass', async () => {
@@ -411,8 +417,8 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       await node.app.get(DispatchService).dispatchIds([waits, other]);
 
       // a and b run: the job is at its limit of 2, so the new instance waits; job-d had nothing running.
-      expect((await instances.findById(waits))?.status).toBe(S.WAITING);
-      expect((await instances.findById(other))?.status).toBe(S.DISPATCHED);
+      expect((await instances.reads.findById(waits))?.status).toBe(S.WAITING);
+      expect((await instances.reads.findById(other))?.status).toBe(S.DISPATCHED);
       expect((await holders(job)).filter((_, i) => i % 2 === 0).sort()).toEqual([a, b, '~known'].sort());
       expect((await holders(`${ns}-job-d`)).filter((_, i) => i % 2 === 0).sort()).toEqual([other, '~known'].sort());
     }, 30_000);
@@ -432,11 +438,18 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
         Date.now(),
       );
       await coordination.seedSlots(jobSlots(job), [], 60_000, Date.now());
-      const real = instances.dispatchMany.bind(instances);
-      jest.spyOn(instances, 'dispatchMany').mockImplementationOnce(async (...args) => {
+      const real = instances.dispatch.dispatchMany.bind(instances.dispatch);
+      jest.spyOn(instances.dispatch, 'dispatchMany').mockImplementationOnce(async (...args) => {
         // Another dispatcher, which found the job full a moment ago, moved x to WAITING before this write.
         expect(
-          await instances.transition(x, S.PENDING, S.WAITING, { attempt: 1 }, { error: 'MAX_CONCURRENCY' }, Date.now()),
+          await instances.transitions.transition(
+            x,
+            S.PENDING,
+            S.WAITING,
+            { attempt: 1 },
+            { error: 'MAX_CONCURRENCY' },
+            Date.now(),
+          ),
         ).toBe(true);
         return real(...args);
       });
@@ -444,7 +457,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       const out = await node.app.get(DispatchService).dispatchIds([x]);
 
       expect(out.dispatched).toBe(0);
-      expect((await instances.findById(x))?.status).toBe(S.WAITING);
+      expect((await instances.reads.findById(x))?.status).toBe(S.WAITING);
       expect((await holders(job)).filter((_, i) => i % 2 === 0)).toEqual(['~known']); // x holds no slot while it waits
     }, 30_000);
 
@@ -462,8 +475,8 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
         Date.now(),
       );
       await coordination.seedSlots(sem, [], 60_000, Date.now());
-      const real = instances.dispatchMany.bind(instances);
-      jest.spyOn(instances, 'dispatchMany').mockImplementationOnce(async (...args) => {
+      const real = instances.dispatch.dispatchMany.bind(instances.dispatch);
+      jest.spyOn(instances.dispatch, 'dispatchMany').mockImplementationOnce(async (...args) => {
         // x holds its slot now. Redis loses it; another dispatcher rebuilds from a read that saw x still
         // PENDING (no holder), admits y in its place and writes y DISPATCHED.
         await redis.del(`{tw:${ns}}:sem:${sem}`);
@@ -477,7 +490,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
 
       expect(out.dispatched).toBe(0);
       expect(out.waiting + out.skipped + out.dispatched).toBe(1);
-      const row = await instances.findById(x);
+      const row = await instances.reads.findById(x);
       expect([row?.status, row?.nodeId]).toEqual([S.WAITING, null]);
       expect(await ready(n1)).toEqual([]); // x was never pushed: only y may run
       expect((await holders(job)).filter((_, i) => i % 2 === 0).sort()).toEqual([y, '~known'].sort());

@@ -41,7 +41,7 @@ describe('Takeback across a shutdown (MariaDB + Redis)', () => {
       const fresh = { namespace: ns, appId: 'int', jobId: id, handler: 'nobody.serves.this', fireTime: t, dueAt: t };
       rows.push(Object.assign(newJobInstance({ ...fresh, triggerSource: source }, t - 2500), { status: S.PENDING }));
     }
-    await db.instances.insertIgnore(db.ds.manager, rows);
+    await db.instances.fires.insertIgnore(db.ds.manager, rows);
     return id;
   }
 

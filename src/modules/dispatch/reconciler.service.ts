@@ -4,17 +4,20 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/index.js';
 import { decideOutcome, type TakeBackReason } from '../execution/index.js';
 import {
+  AdmissionInstances,
   CallbackDeliveryRepository,
+  InstanceReads,
+  InstanceTransitions,
   JobAttemptRepository,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus,
+  ReconcileInstances,
   type Tx,
   UnitOfWork,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { Admission } from './admission/index.js';
-import { DispatchService, type StagedFire } from './dispatch.service.js';
+import { DispatchService, type Release } from './dispatch.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { QuarantineService } from './quarantine.service.js';
 
@@ -47,7 +50,10 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   private reporting = true;
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: ReconcileInstances,
+    private readonly reads: InstanceReads,
+    private readonly transitions: InstanceTransitions,
+    private readonly holders: AdmissionInstances,
     private readonly attempts: JobAttemptRepository,
     private readonly dispatch: DispatchService,
     private readonly admission: Admission,
@@ -63,17 +69,17 @@ export class ReconcilerService implements BeforeApplicationShutdown {
 
   /**
    * Takes the ids due within `leadMs` (ms) out of the delay queue, page after page: due ones are dispatched, the
-   * rest staged ({@link DispatchService.stageDelayed}). @returns the staged rows, for the caller to deliver at their
+   * rest staged ({@link DispatchService.stageDelayed}). @returns their releases, for the caller to deliver at their
    * due time. A failure leaves rows PENDING: the repair pass dispatches them once due.
    */
-  async pumpDelayed(leadMs = 0): Promise<StagedFire[]> {
-    const staged: StagedFire[] = [];
+  async pumpDelayed(leadMs = 0): Promise<Release[]> {
+    const releases: Release[] = [];
     for (let page = 0; page < PUMP_PAGES; page++) {
       const ids = await this.coordination.takeDue(this.clock.now() + leadMs, PAGE);
-      if (ids.length > 0) staged.push(...(await this.dispatch.stageDelayed(await this.instances.findByIds(ids))));
+      if (ids.length > 0) releases.push(...(await this.dispatch.stageDelayed(await this.reads.findByIds(ids))));
       if (ids.length < PAGE) break;
     }
-    return staged;
+    return releases;
   }
 
   /** One full repair pass (steps 0 and 2-6), step 0 before step 2 dispatches anything. */
@@ -195,7 +201,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     if (offline.length > 0) this.registry.invalidate();
     for (const nodeId of offline) {
       await this.coordination.drainNode(nodeId);
-      const rows = await this.instances.findOnNode(nodeId, ON_NODE, 10_000);
+      const rows = await this.reads.findOnNode(nodeId, ON_NODE, 10_000);
       const { routed, failed } = await this.requeue(rows, 'NODE_LOST');
       await this.coordination.removeNode(nodeId);
       if (rows.length > 0)
@@ -232,7 +238,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   /** Pushes again the rows of `missing` still DISPATCHED there, same dispatchedAt, and absent from a 2nd snapshot. */
   private async repushOnNode(nodeId: string, missing: DispatchedRef[]): Promise<void> {
     const was = new Map(missing.map((r) => [r.id, r.dispatchedAt]));
-    const reread = await this.quarantine.screen(await this.instances.findByIds([...was.keys()]));
+    const reread = await this.quarantine.screen(await this.reads.findByIds([...was.keys()]));
     const still = reread.filter(
       (r) => r.status === JobInstanceStatus.DISPATCHED && r.nodeId === nodeId && r.dispatchedAt === was.get(r.id),
     );
@@ -248,7 +254,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
 
   /** Step 0: a page of limited DISPATCHED/RUNNING instances hold their slots again (long runs do not expire). */
   private async reassertSlots(): Promise<void> {
-    const rows = await this.instances.findSlotHolders(this.config.namespace, SLOT_PAGE, undefined, this.slotCursor);
+    const rows = await this.holders.findSlotHolders(this.config.namespace, SLOT_PAGE, undefined, this.slotCursor);
     this.slotCursor = rows.length < SLOT_PAGE ? '' : rows[rows.length - 1].id; // a page per pass, round all of them
     for (const jobId of await this.admission.reassert(rows, this.clock.now())) {
       this.logger.warn(
@@ -300,11 +306,11 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     const won = await this.uow.run(async (em) => {
       if (!running) {
         const guard = { attempt: row.attempt, nodeId: row.nodeId ?? undefined };
-        return this.instances.transition(row.id, row.status, decision.status, guard, decision.patch, now, em);
+        return this.transitions.transition(row.id, row.status, decision.status, guard, decision.patch, now, em);
       }
       const guard = { attempt: row.attempt, fencingToken: row.fencingToken };
       const { status, patch } = decision;
-      const moved = await this.instances.transition(row.id, row.status, status, guard, patch, now, em);
+      const moved = await this.transitions.transition(row.id, row.status, status, guard, patch, now, em);
       if (!moved) return false;
       await this.closeAttempt(row, reason, now, em);
       if (!backToPending) await this.deliveries.enqueueFinal(em, [row], now);

@@ -1,6 +1,12 @@
 import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
-import type { RetentionRepository } from '../metadata/index.js';
+import type {
+  CallbackDeliveryRepository,
+  IdempotencyKeyRepository,
+  InstanceRetention,
+  JobAttemptRepository,
+  JobLogRepository,
+} from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import type { LeaderElectionService } from './leader-election.service.js';
 import { RetentionService } from './retention.service.js';
@@ -24,7 +30,7 @@ describe('RetentionService loop', () => {
       isLeader: false,
       onChange: (fn: (l: boolean) => void) => leaderFns.push(fn),
     } as unknown as LeaderElectionService;
-    const rows = {
+    const instances = {
       finishedBefore: async (ns: string, before: number) => {
         calls.push(`finished ${ns} ${T0 - before}`);
         if (failNext) {
@@ -33,12 +39,27 @@ describe('RetentionService loop', () => {
         }
         return [];
       },
-      logsBefore: async (ns: string, before: number) => (calls.push(`logs ${ns} ${T0 - before}`), []),
-      idempotencyKeysBefore: async (ns: string, before: number) => (calls.push(`keys ${ns} ${T0 - before}`), []),
-    } as unknown as RetentionRepository;
+    } as unknown as InstanceRetention;
+    const logs = {
+      idsBefore: async (ns: string, before: number) => (calls.push(`logs ${ns} ${T0 - before}`), []),
+    } as unknown as JobLogRepository;
+    const keys = {
+      expiredBefore: async (ns: string, before: number) => (calls.push(`keys ${ns} ${T0 - before}`), []),
+    } as unknown as IdempotencyKeyRepository;
     const retention = { finishedMs, logsMs, intervalMs: 1000, batch: 10 };
     const config = { namespace: 'ns', retention, idempotencyKeyTtlMs } as AppConfig;
-    const svc = new RetentionService(leader, rows, new MetricsService(), config, clock);
+    const [deliveries, attempts] = [{} as CallbackDeliveryRepository, {} as JobAttemptRepository];
+    const svc = new RetentionService(
+      leader,
+      instances,
+      deliveries,
+      logs,
+      attempts,
+      keys,
+      new MetricsService(),
+      config,
+      clock,
+    );
     svc.onModuleInit();
     return svc;
   }

@@ -3,7 +3,7 @@ import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import { advanceSettled, settle } from '../../../test/fakes/settle.js';
 import type { AppConfig } from '../../config/index.js';
 import type { ReconcilerService } from '../dispatch/index.js';
-import type { JobDefinitionRepository, JobInstanceRepository } from '../metadata/index.js';
+import type { JobDefinitionRepository, StagedInstances } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import type { DueDetectorService } from './due-detector.service.js';
 import type { JobSignals } from './job-signals.service.js';
@@ -79,7 +79,7 @@ describe('SchedulerLoopService maintenance cadence', () => {
       { run: async () => 0 } as unknown as StagedTakeback,
       signals,
       { findDueRefs: async () => [] } as unknown as JobDefinitionRepository,
-      { findStaged: async () => [] } as unknown as JobInstanceRepository,
+      { findStaged: async () => [] } as unknown as StagedInstances,
       (metrics = new MetricsService()),
       registry,
       config,

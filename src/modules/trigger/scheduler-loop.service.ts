@@ -2,8 +2,8 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { DELAY_PUMP_MS, ReconcilerService, type StagedFire } from '../dispatch/index.js';
-import { type DueRef, JobDefinitionRepository, JobInstanceRepository } from '../metadata/index.js';
+import { DELAY_PUMP_MS, ReconcilerService, type Release } from '../dispatch/index.js';
+import { type DueRef, JobDefinitionRepository, StagedInstances, StagedKind } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { DueDetectorService } from './due-detector.service.js';
 import { JobSignals } from './job-signals.service.js';
@@ -15,8 +15,8 @@ import { TriggerService } from './trigger.service.js';
 const WHEEL_SIZE = 512;
 const LOAD_PAGE = 5000;
 
-/** A job to fire (or stage) at its next fire time, a staged fire to release, or a staged delayed row to push. */
-type WheelItem = { kind: 'fire'; ref: DueRef } | { kind: 'release' | 'deliver'; fire: StagedFire };
+/** A job to fire (or stage) at its next fire time, a fire to release, or a delayed row to deliver. */
+type WheelItem = { kind: 'fire'; ref: DueRef } | { kind: 'release' | 'deliver'; release: Release };
 
 /**
  * The leader's duties (docs/trigger.md "The leader's loop"): page scan into the timing wheel, firing worker,
@@ -53,7 +53,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     private readonly takeback: StagedTakeback,
     private readonly signals: JobSignals,
     private readonly jobs: JobDefinitionRepository,
-    private readonly instances: JobInstanceRepository,
+    private readonly staged: StagedInstances,
     private readonly metrics: MetricsService,
     private readonly registry: SchedulerRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -82,10 +82,10 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.runAfterCurrent('delay pump', () => this.pump());
   }
 
-  /** Takes what is due within the stage lead out of the delay queue; staged rows wait on the wheel for their time. */
+  /** Takes what is due within the stage lead out of the delay queue; its releases wait on the wheel for their time. */
   private async pump(): Promise<void> {
-    const staged = await this.reconciler.pumpDelayed(this.config.triggerStageLeadMs);
-    if (this.running) this.stage(staged, 'deliver');
+    const releases = await this.reconciler.pumpDelayed(this.config.triggerStageLeadMs);
+    if (this.running) this.holdReleases(releases, 'deliver');
   }
 
   /** Runs duty `name` now, or once more after the run in progress. */
@@ -179,30 +179,22 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   }
 
   /**
-   * Puts the previous leader's staged, unstarted fires of the last MISFIRE_THRESHOLD_MS, and its staged delayed rows,
-   * on this wheel; a double push is harmless (the claim is conditional). Older fires are the reconciler's.
+   * Puts the previous leader's staged rows due after the last MISFIRE_THRESHOLD_MS on this wheel, released at their
+   * due time; a double push is harmless (the claim is conditional). Older ones are the takeback's or the reconciler's.
    */
   private async adoptStaged(): Promise<void> {
-    const since = this.clock.now() - this.config.misfireThresholdMs;
-    let after = { fireTime: since, id: '' };
+    let after = { dueAt: this.clock.now() - this.config.misfireThresholdMs, id: '' };
     for (;;) {
-      const rows = await this.instances.findStaged(this.config.namespace, after, LOAD_PAGE);
+      const rows = await this.staged.findStaged(this.config.namespace, after, LOAD_PAGE);
       if (!this.running) return;
-      this.stage(rows.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId })));
-      if (rows.length < LOAD_PAGE) break;
-      const last = rows[rows.length - 1];
-      after = { fireTime: last.fireTime, id: last.id };
-    }
-    let from = { dueAt: since, id: '' };
-    for (;;) {
-      const rows = await this.instances.findStagedDelayed(this.config.namespace, from, LOAD_PAGE);
-      if (!this.running) return;
-      this.stage(
-        rows.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.dueAt, nodeId: r.nodeId })),
+      const releases = rows.map((r) => ({ id: r.id, appId: r.appId, at: r.dueAt, nodeId: r.nodeId, staged: r.staged }));
+      this.holdReleases(releases.filter((r) => r.staged === StagedKind.FIRE));
+      this.holdReleases(
+        releases.filter((r) => r.staged === StagedKind.DELAYED),
         'deliver',
       );
       if (rows.length < LOAD_PAGE) return;
-      from = { dueAt: rows[rows.length - 1].dueAt, id: rows[rows.length - 1].id };
+      after = { dueAt: rows[rows.length - 1].dueAt, id: rows[rows.length - 1].id };
     }
   }
 
@@ -214,23 +206,23 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
     this.wheel.add(ref.id, ref.stage ? ref.next - this.config.triggerStageLeadMs : ref.next, { kind: 'fire', ref });
   }
 
-  /** Puts staged fires (or delayed rows) on the wheel at their time; due ones are released at once. */
-  private stage(fires: StagedFire[], kind: 'release' | 'deliver' = 'release'): void {
+  /** Puts releases of fires (or delayed rows) on the wheel at their time; due ones are released at once. */
+  private holdReleases(releases: Release[], kind: 'release' | 'deliver' = 'release'): void {
     const now = this.clock.now();
-    const due = fires.filter((f) => f.fireTime <= now);
-    for (const fire of fires)
-      if (fire.fireTime > now) this.wheel?.add(`${kind}:${fire.id}`, fire.fireTime, { kind, fire });
+    const due = releases.filter((r) => r.at <= now);
+    for (const release of releases)
+      if (release.at > now) this.wheel?.add(`${kind}:${release.id}`, release.at, { kind, release });
     this.releaseNow(due, kind);
   }
 
   /** The wheel's callback: queues fires to write, starts releases; never waits. */
   private onExpired(items: WheelItem[]): void {
     const refs: DueRef[] = [];
-    const fires: StagedFire[] = [];
-    const delayed: StagedFire[] = [];
+    const fires: Release[] = [];
+    const delayed: Release[] = [];
     for (const item of items) {
       if (item.kind === 'fire') refs.push(item.ref);
-      else (item.kind === 'release' ? fires : delayed).push(item.fire);
+      else (item.kind === 'release' ? fires : delayed).push(item.release);
     }
     this.releaseNow(fires, 'release');
     this.releaseNow(delayed, 'deliver');
@@ -241,12 +233,12 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
   }
 
   /** Starts one release (fires) or delivery (delayed rows); on failure the reconciler re-pushes. */
-  private releaseNow(fires: StagedFire[], kind: 'release' | 'deliver'): void {
+  private releaseNow(fires: Release[], kind: 'release' | 'deliver'): void {
     if (fires.length === 0 || !this.running) return;
     const send = kind === 'release' ? this.trigger.release(fires) : this.trigger.deliverDelayed(fires);
     const p: Promise<void> = send
       .catch((err: Error) =>
-        this.logger.error(`${kind} of ${fires.length} staged row(s) failed, left to the reconciler: ${err.message}`),
+        this.logger.error(`${kind} of ${fires.length} row(s) failed, left to the reconciler: ${err.message}`),
       )
       .finally(() => this.releasing.delete(p));
     this.releasing.add(p);
@@ -270,7 +262,7 @@ export class SchedulerLoopService implements OnApplicationBootstrap, BeforeAppli
         batches.map(async (b) => {
           const fired = await this.trigger.fireRefs(b);
           if (!this.running) return;
-          this.stage(fired.staged);
+          this.holdReleases(fired.releases);
           const until = this.clock.now() + this.config.triggerHorizonMs;
           for (const n of fired.next) if (n.next <= until) this.hold(n);
         }),

@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { FINAL_STATUSES, JobInstance, JobInstanceRepository, JobInstanceStatus as S } from '../../metadata/index.js';
+import {
+  AdmissionInstances,
+  FINAL_STATUSES,
+  InstanceTransitions,
+  JobInstance,
+  JobInstanceStatus as S,
+} from '../../metadata/index.js';
 import { JobSemaphore, type SlotHolder } from './job-semaphore.js';
 import { stopGraceMs, stopGraceOnCancel } from './stop-grace.js';
 import { WaitingTurns } from './waiting-turns.js';
@@ -24,7 +30,8 @@ export class Admission {
   readonly stopGraceMs: number;
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: AdmissionInstances,
+    private readonly transitions: InstanceTransitions,
     private readonly semaphore: JobSemaphore,
     private readonly turns: WaitingTurns,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -55,7 +62,7 @@ export class Admission {
       const ok = await this.semaphore.acquireFor(jobId, group, now);
       for (const row of group.filter((r) => !ok.has(r.id))) {
         withdrawn.add(row.id);
-        const back = await this.instances.transition(
+        const back = await this.transitions.transition(
           row.id,
           S.DISPATCHED,
           S.PENDING,
@@ -107,8 +114,7 @@ export class Admission {
   async holdForStopGrace(row: JobInstance, now: number): Promise<void> {
     if (!row.jobId || row.maxConcurrency <= 0) return;
     await this.semaphore.holdUntil(row.jobId, row.id, now + this.stopGraceMs, now);
-    const [after] = await this.instances.findByIds([row.id]);
-    if (after && after.leaseUntil === null) await this.semaphore.free(row.jobId, row.id);
+    if ((await this.instances.leaseUntilOf(row.id)) === null) await this.semaphore.free(row.jobId, row.id);
   }
 
   /** The handler of cancelled attempt `fencingToken` stopped: ends the stop grace, then {@link free}. */
@@ -124,7 +130,7 @@ export class Admission {
 
   private async toWaiting(row: JobInstance, now: number): Promise<void> {
     const error = `MAX_CONCURRENCY: ${row.maxConcurrency} instance(s) of the job already running; waits for a slot`;
-    await this.instances.transition(row.id, S.PENDING, S.WAITING, { attempt: row.attempt }, { error }, now);
+    await this.transitions.transition(row.id, S.PENDING, S.WAITING, { attempt: row.attempt }, { error }, now);
   }
 }
 
