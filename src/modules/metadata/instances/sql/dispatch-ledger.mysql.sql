@@ -1,0 +1,28 @@
+-- The statements this job_instance query object issues, one block per call of test/utils/instance-sql.ts.
+-- Written by the instance-sql tests with UPDATE_SQL_SNAPSHOTS=1; they fail on any difference.
+
+-- DispatchLedger.dispatchMany: rows taken meanwhile
+UPDATE `job_instance`
+  SET `status` = ?, `staged` = ?, `node_id` = ?, `dispatched_at` = ?, `updated_at` = ?
+  WHERE `id` IN (?, ?) AND `status` = ? AND `due_at` <= ?;
+-- params: ["DISPATCHED",null,"node-1",1800000000000,1800000000000,"00000000-0000-7000-8000-000000000030","00000000-0000-7000-8000-000000000031","PENDING",1800000000000]
+SELECT `JobInstance`.`id` AS `JobInstance_id`
+  FROM `job_instance` `JobInstance`
+  WHERE ((`JobInstance`.`id` IN (?, ?)) AND (`JobInstance`.`status` = ?) AND (`JobInstance`.`node_id` = ?) AND (`JobInstance`.`dispatched_at` = ?));
+-- params: ["00000000-0000-7000-8000-000000000030","00000000-0000-7000-8000-000000000031","DISPATCHED","node-1",1800000000000]
+
+-- DispatchLedger.stageMany: rows taken meanwhile
+UPDATE job_instance
+  SET status = ?, staged = ?, node_id = ?, dispatched_at = due_at, updated_at = ?
+  WHERE id IN (?, ?) AND status = ? AND due_at > ?;
+-- params: ["DISPATCHED","DELAYED","node-1",1800000000000,"00000000-0000-7000-8000-000000000030","00000000-0000-7000-8000-000000000031","PENDING",1800000000000]
+SELECT id
+  FROM job_instance
+  WHERE id IN (?, ?) AND status = ? AND node_id = ? AND staged = ? AND updated_at = ?;
+-- params: ["00000000-0000-7000-8000-000000000030","00000000-0000-7000-8000-000000000031","DISPATCHED","node-1","DELAYED",1800000000000]
+
+-- DispatchLedger.clearStaged
+UPDATE job_instance
+  SET staged = NULL
+  WHERE id IN (?, ?) AND staged IS NOT NULL;
+-- params: ["00000000-0000-7000-8000-000000000030","00000000-0000-7000-8000-000000000031"]
