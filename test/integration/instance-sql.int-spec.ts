@@ -3,7 +3,7 @@ import { MYSQL_URL } from '../utils/test-node.js';
 
 /**
  * The MySQL dialect of the job_instance query objects' SQL (SQLite: instances/instance-sql.spec.ts), run on MariaDB
- * and compared with src/modules/metadata/instances/sql/*.mysql.sql; UPDATE_SQL_SNAPSHOTS=1 rewrites the files.
+ * and compared with the MySQL part of src/modules/metadata/instances/sql/*.sql; UPDATE_SQL_SNAPSHOTS=1 rewrites it.
  */
 describe('job_instance query objects: SQL (MariaDB)', () => {
   it('should issue exactly the committed MySQL statements, method by method', async () => {

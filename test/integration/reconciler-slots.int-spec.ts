@@ -116,11 +116,7 @@ describe('ReconcilerService step 0: maxConcurrency slots (MariaDB + Redis)', () 
     const [x] = await dispatched(n1, 1, Date.now() - 2000, one); // both due (dispatch moves only due rows)
     const [y] = await dispatched(n1, 1, Date.now() - 1000, one);
     await bench.coordination.seedSlots(jobSlots(job), [], 60_000, Date.now()); // known, nothing runs
-    await bench.coordination.heartbeat(
-      n1,
-      { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() },
-      Date.now(),
-    );
+    await bench.beat(n1, 4);
     const real = bench.instances.reads.findByIds.bind(bench.instances.reads);
     jest.spyOn(bench.instances.reads, 'findByIds').mockImplementationOnce(async (ids) => {
       const rows = await real(ids);
@@ -154,11 +150,7 @@ describe('ReconcilerService step 0: maxConcurrency slots (MariaDB + Redis)', () 
       nodeId: null,
       dispatchedAt: null,
     });
-    await bench.coordination.heartbeat(
-      n1,
-      { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() },
-      Date.now(),
-    );
+    await bench.beat(n1, 4);
     expect(await bench.redis.exists(`{tw:${ns}}:sem:${jobSlots(job)}`)).toBe(0); // as after FLUSHALL
 
     await bench.node.app.get(DispatchService).dispatchIds([p1, p2]);
@@ -188,11 +180,7 @@ describe('ReconcilerService step 0: maxConcurrency slots (MariaDB + Redis)', () 
       nodeId: null,
       dispatchedAt: null,
     });
-    await bench.coordination.heartbeat(
-      n1,
-      { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() },
-      Date.now(),
-    );
+    await bench.beat(n1, 4);
     expect(await bench.redis.exists(`{tw:${ns}}:sem:${jobSlots(job)}`)).toBe(0); // as after FLUSHALL
 
     await bench.node.app.get(DispatchService).dispatchIds([waits, other]);
@@ -213,11 +201,7 @@ describe('ReconcilerService step 0: maxConcurrency slots (MariaDB + Redis)', () 
       nodeId: null,
       dispatchedAt: null,
     });
-    await bench.coordination.heartbeat(
-      n1,
-      { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() },
-      Date.now(),
-    );
+    await bench.beat(n1, 4);
     await bench.coordination.seedSlots(jobSlots(job), [], 60_000, Date.now());
     const real = bench.instances.dispatch.dispatchMany.bind(bench.instances.dispatch);
     jest.spyOn(bench.instances.dispatch, 'dispatchMany').mockImplementationOnce(async (...args) => {
@@ -250,11 +234,7 @@ describe('ReconcilerService step 0: maxConcurrency slots (MariaDB + Redis)', () 
     // Both due already (dispatchMany moves only rows due by its `now`: y due 5 ms ahead failed on a fast run).
     const [x] = await dispatched(n1, 1, Date.now() - 2000, one);
     const [y] = await dispatched(n1, 1, Date.now() - 1000, one);
-    await bench.coordination.heartbeat(
-      n1,
-      { handlers: ['h'], capacity: 4, active: 0, labels: {}, host: 'x', startedAt: Date.now() },
-      Date.now(),
-    );
+    await bench.beat(n1, 4);
     await bench.coordination.seedSlots(sem, [], 60_000, Date.now());
     const real = bench.instances.dispatch.dispatchMany.bind(bench.instances.dispatch);
     jest.spyOn(bench.instances.dispatch, 'dispatchMany').mockImplementationOnce(async (...args) => {

@@ -1,14 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Logger } from '@nestjs/common';
-import { DataSource, DataSourceOptions } from 'typeorm';
-import { MIGRATIONS, runMigrations } from '../../src/modules/metadata/index.js';
-import { MYSQL_URL } from '../utils/test-node.js';
+import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../../src/modules/metadata/index.js';
+import { MIGRATION_ENGINES, type MigrationDb, migratedTo } from '../utils/migration-db.js';
 
 const BEFORE_STAGED = MIGRATIONS.findIndex((m) => m.name === 'InstanceStaged1800000002000');
-const quiet = { log: () => undefined } as unknown as Logger;
 
 /** A job_instance row of the schema before the staged column, as the previous version left it. */
 interface OldRow {
@@ -125,47 +119,16 @@ async function insertOld(ds: DataSource, r: OldRow): Promise<void> {
  * "Migrations"): the rows that version staged are marked by its own inference, so an upgrade neither takes back nor
  * forgets a staged row in flight; `down` drops the column.
  */
-describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promise<void> }>]>([
-  [
-    'SQLite',
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'tw-mig-'));
-      return {
-        options: { type: 'better-sqlite3', database: join(dir, 'db.sqlite') },
-        drop: async () => rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-  ],
-  [
-    'MariaDB',
-    async () => {
-      const name = `tw_mig_${randomUUID().slice(0, 8)}`;
-      const admin = new DataSource({ type: 'mysql', url: MYSQL_URL });
-      await admin.initialize();
-      await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
-      return {
-        options: { type: 'mysql', url: MYSQL_URL.replace(/\/[^/]*$/, `/${name}`), charset: 'utf8mb4' },
-        drop: async () => {
-          await admin.query(`DROP DATABASE ${name}`);
-          await admin.destroy();
-        },
-      };
-    },
-  ],
-])('staged migration on a database with rows (%s)', (_engine, makeDb) => {
-  let db: Awaited<ReturnType<typeof makeDb>>;
+describe.each(MIGRATION_ENGINES)('staged migration on a database with rows (%s)', (_engine, makeDb) => {
+  let db: MigrationDb;
   let ds: DataSource;
 
   beforeAll(async () => {
     db = await makeDb();
-    const old = new DataSource({ ...db.options, migrations: MIGRATIONS.slice(0, BEFORE_STAGED) } as DataSourceOptions);
-    await old.initialize();
-    await runMigrations(old, quiet);
+    const old = await migratedTo(db, BEFORE_STAGED);
     for (const [row] of ROWS) await insertOld(old, row);
     await old.destroy();
-    ds = new DataSource({ ...db.options, migrations: MIGRATIONS } as DataSourceOptions);
-    await ds.initialize();
-    await runMigrations(ds, quiet);
+    ds = await migratedTo(db);
   }, 60_000);
   afterAll(async () => {
     await ds?.destroy();

@@ -1,15 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Logger } from '@nestjs/common';
-import { DataSource, DataSourceOptions } from 'typeorm';
-import { MIGRATIONS, runMigrations } from '../../src/modules/metadata/index.js';
-import { MYSQL_URL } from '../utils/test-node.js';
+import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../../src/modules/metadata/index.js';
+import { MIGRATION_ENGINES, type MigrationDb, migratedTo } from '../utils/migration-db.js';
 
 const FIVE = ['tasks:read', 'tasks:write', 'jobs:read', 'jobs:write', 'nodes:read'];
 const BEFORE_TENANCY = MIGRATIONS.findIndex((m) => m.name === 'Tenancy1797000000000');
-const quiet = { log: () => undefined } as unknown as Logger;
 
 /** A job_definition row of the schema before tenancy (no app_id; code unique per namespace). */
 function jobRow(id: string, code: string, handler: string, createdBy: string | null): unknown[] {
@@ -49,44 +43,14 @@ const JOB_COLUMNS =
  * owner from created_by, clients keep what they could do (plus shell when they own a shell job; a standalone
  * data dir's own client gets admin too), and on MySQL/MariaDB app ids compare exactly.
  */
-describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promise<void> }>]>([
-  [
-    'SQLite',
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'tw-mig-'));
-      return {
-        options: { type: 'better-sqlite3', database: join(dir, 'db.sqlite') },
-        drop: async () => rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-  ],
-  [
-    'MariaDB',
-    async () => {
-      const name = `tw_mig_${randomUUID().slice(0, 8)}`;
-      const admin = new DataSource({ type: 'mysql', url: MYSQL_URL });
-      await admin.initialize();
-      await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
-      const url = MYSQL_URL.replace(/\/[^/]*$/, `/${name}`);
-      return {
-        options: { type: 'mysql', url, charset: 'utf8mb4' },
-        drop: async () => {
-          await admin.query(`DROP DATABASE ${name}`);
-          await admin.destroy();
-        },
-      };
-    },
-  ],
-])('tenancy migration on a database with rows (%s)', (engine, makeDb) => {
-  let db: Awaited<ReturnType<typeof makeDb>>;
+describe.each(MIGRATION_ENGINES)('tenancy migration on a database with rows (%s)', (engine, makeDb) => {
+  let db: MigrationDb;
   let ds: DataSource;
   const mysql = engine === 'MariaDB';
 
   beforeAll(async () => {
     db = await makeDb();
-    const old = new DataSource({ ...db.options, migrations: MIGRATIONS.slice(0, BEFORE_TENANCY) } as DataSourceOptions);
-    await old.initialize();
-    await runMigrations(old, quiet);
+    const old = await migratedTo(db, BEFORE_TENANCY);
     const client =
       'INSERT INTO api_client (app_id, secret_enc, enabled, rate_limit, callback_hosts, created_at) VALUES (?, ?, ?, ?, NULL, 1)';
     for (const [appId, rate] of [
@@ -104,9 +68,7 @@ describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promi
     if (mysql)
       expect(await old.query("SELECT app_id FROM api_client WHERE app_id = 'ATK-A'")).toEqual([{ app_id: 'atk-a' }]); // what the replay used
     await old.destroy();
-    ds = new DataSource({ ...db.options, migrations: MIGRATIONS } as DataSourceOptions);
-    await ds.initialize();
-    await runMigrations(ds, quiet);
+    ds = await migratedTo(db);
   }, 60_000);
   afterAll(async () => {
     await ds?.destroy();

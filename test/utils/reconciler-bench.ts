@@ -86,11 +86,19 @@ export class ReconcilerBench {
     return rows.map((r) => r.id);
   };
 
+  /** Fake node `nodeId` beats now, serving handler 'h' with `capacity` slots. */
+  readonly beat = async (nodeId: string, capacity = 1): Promise<void> => {
+    const now = Date.now();
+    await this.coordination.heartbeat(
+      nodeId,
+      { handlers: ['h'], capacity, active: 0, labels: {}, host: 'x', startedAt: now },
+      now,
+    );
+  };
+
   /** One leader pass, with the fake nodes beating first. */
   readonly pass = async (...nodes: string[]): Promise<void> => {
-    const now = Date.now();
-    const advert = { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: now };
-    for (const n of nodes) await this.coordination.heartbeat(n, advert, now);
+    for (const n of nodes) await this.beat(n);
     await this.sut.reconcileOnce();
   };
 

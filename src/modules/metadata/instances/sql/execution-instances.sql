@@ -1,5 +1,6 @@
--- The statements this job_instance query object issues, one block per call of test/utils/instance-sql.ts.
--- Written by the instance-sql tests with UPDATE_SQL_SNAPSHOTS=1; they fail on any difference.
+-- The statements this job_instance query object issues, one block per call of test/utils/instance-sql-cases.ts;
+-- a block that differs by dialect shows both. Written by the instance-sql tests with UPDATE_SQL_SNAPSHOTS=1
+-- (SQLite: unit tier, MySQL: integration tier); they fail on any difference.
 
 -- ExecutionInstances.claimDispatched: a row taken meanwhile
 UPDATE job_instance
@@ -22,6 +23,12 @@ SELECT id
 -- params: ["00000000-0000-7000-8000-000000000090","SUCCESS",1800000000000,"00000000-0000-7000-8000-000000000090",1,1]
 
 -- ExecutionInstances.renewLease
+-- [mysql]
+UPDATE `job_instance`
+  SET `lease_until` = ?, `updated_at` = ?
+  WHERE `id` = ? AND `status` = ? AND `fencing_token` = ?;
+-- params: [1800000060000,1800000000000,"00000000-0000-7000-8000-000000000090","RUNNING",1]
+-- [sqlite]
 UPDATE "job_instance"
   SET "lease_until" = 1800000060000, "updated_at" = 1800000000000
   WHERE "id" = ? AND "status" = ? AND "fencing_token" = 1;
@@ -46,6 +53,12 @@ UPDATE job_instance
 -- params: ["00000000-0000-7000-8000-000000000090",0.5,"00000000-0000-7000-8000-000000000090",null,"00000000-0000-7000-8000-000000000090",1800000000000,"00000000-0000-7000-8000-000000000090","RUNNING","00000000-0000-7000-8000-000000000090",1]
 
 -- ExecutionInstances.notRunningAnyMore
+-- [mysql]
+SELECT `JobInstance`.`id` AS `JobInstance_id`, `JobInstance`.`status` AS `JobInstance_status`, `JobInstance`.`fencing_token` AS `JobInstance_fencing_token`
+  FROM `job_instance` `JobInstance`
+  WHERE ((`JobInstance`.`id` IN (?)));
+-- params: ["00000000-0000-7000-8000-000000000090"]
+-- [sqlite]
 SELECT "JobInstance"."id" AS "JobInstance_id", "JobInstance"."status" AS "JobInstance_status", "JobInstance"."fencing_token" AS "JobInstance_fencing_token"
   FROM "job_instance" "JobInstance"
   WHERE (("JobInstance"."id" IN (?)));

@@ -1,7 +1,18 @@
--- The statements this job_instance query object issues, one block per call of test/utils/instance-sql.ts.
--- Written by the instance-sql tests with UPDATE_SQL_SNAPSHOTS=1; they fail on any difference.
+-- The statements this job_instance query object issues, one block per call of test/utils/instance-sql-cases.ts;
+-- a block that differs by dialect shows both. Written by the instance-sql tests with UPDATE_SQL_SNAPSHOTS=1
+-- (SQLite: unit tier, MySQL: integration tier); they fail on any difference.
 
 -- DispatchLedger.dispatchMany: rows taken meanwhile
+-- [mysql]
+UPDATE `job_instance`
+  SET `status` = ?, `staged` = ?, `node_id` = ?, `dispatched_at` = ?, `updated_at` = ?
+  WHERE `id` IN (?, ?) AND `status` = ? AND `due_at` <= ?;
+-- params: ["DISPATCHED",null,"node-1",1800000000000,1800000000000,"00000000-0000-7000-8000-000000000030","00000000-0000-7000-8000-000000000031","PENDING",1800000000000]
+SELECT `JobInstance`.`id` AS `JobInstance_id`
+  FROM `job_instance` `JobInstance`
+  WHERE ((`JobInstance`.`id` IN (?, ?)) AND (`JobInstance`.`status` = ?) AND (`JobInstance`.`node_id` = ?) AND (`JobInstance`.`dispatched_at` = ?));
+-- params: ["00000000-0000-7000-8000-000000000030","00000000-0000-7000-8000-000000000031","DISPATCHED","node-1",1800000000000]
+-- [sqlite]
 UPDATE "job_instance"
   SET "status" = ?, "staged" = ?, "node_id" = ?, "dispatched_at" = 1800000000000, "updated_at" = 1800000000000
   WHERE "id" IN (?, ?) AND "status" = ? AND "due_at" <= 1800000000000;

@@ -1,5 +1,6 @@
--- The statements this job_instance query object issues, one block per call of test/utils/instance-sql.ts.
--- Written by the instance-sql tests with UPDATE_SQL_SNAPSHOTS=1; they fail on any difference.
+-- The statements this job_instance query object issues, one block per call of test/utils/instance-sql-cases.ts;
+-- a block that differs by dialect shows both. Written by the instance-sql tests with UPDATE_SQL_SNAPSHOTS=1
+-- (SQLite: unit tier, MySQL: integration tier); they fail on any difference.
 
 -- InstanceRetention.finishedBefore
 SELECT i.id

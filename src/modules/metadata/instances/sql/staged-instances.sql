@@ -1,5 +1,6 @@
--- The statements this job_instance query object issues, one block per call of test/utils/instance-sql.ts.
--- Written by the instance-sql tests with UPDATE_SQL_SNAPSHOTS=1; they fail on any difference.
+-- The statements this job_instance query object issues, one block per call of test/utils/instance-sql-cases.ts;
+-- a block that differs by dialect shows both. Written by the instance-sql tests with UPDATE_SQL_SNAPSHOTS=1
+-- (SQLite: unit tier, MySQL: integration tier); they fail on any difference.
 
 -- StagedInstances.findStaged
 SELECT id, app_id, node_id, due_at, staged
@@ -18,6 +19,16 @@ SELECT id, job_id, status, node_id, fire_time
 -- params: ["tw-sql-snapshot","PENDING","DISPATCHED","FIRE",1799999995000,100]
 
 -- StagedInstances.deleteUnreleasedFires
+-- [mysql]
+SELECT id, job_id, fire_time
+  FROM job_instance
+  WHERE id IN (?, ?) AND status IN (?, ?) AND staged = ? FOR UPDATE;
+-- params: ["00000000-0000-7000-8000-000000000020","00000000-0000-7000-8000-000000000021","PENDING","DISPATCHED","FIRE"]
+DELETE
+  FROM job_instance
+  WHERE id IN (?);
+-- params: ["00000000-0000-7000-8000-000000000020"]
+-- [sqlite]
 SELECT id, job_id, fire_time
   FROM job_instance
   WHERE id IN (?, ?) AND status IN (?, ?) AND staged = ?;

@@ -1,8 +1,0 @@
--- The statements this job_instance query object issues, one block per call of test/utils/instance-sql.ts.
--- Written by the instance-sql tests with UPDATE_SQL_SNAPSHOTS=1; they fail on any difference.
-
--- InstanceTransitions.transition: DISPATCHED → PENDING guarded by attempt, token and node
-UPDATE `job_instance`
-  SET `status` = ?, `staged` = ?, `updated_at` = ?
-  WHERE `id` = ? AND `status` = ? AND `attempt` = ? AND `fencing_token` = ? AND `node_id` = ?;
--- params: ["PENDING",null,1800000000000,"00000000-0000-7000-8000-000000000001","DISPATCHED",1,0,"node-1"]
