@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../src/modules/metadata/index.js';
-import { MIGRATION_ENGINES, type MigrationDb, migratedTo } from '../utils/migration-db.js';
+import { MIGRATION_ENGINES, upgradedWithRows } from '../utils/migration-db.js';
 
 const BEFORE_STAGED = MIGRATIONS.findIndex((m) => m.name === 'InstanceStaged1800000002000');
 
@@ -120,31 +120,20 @@ async function insertOld(ds: DataSource, r: OldRow): Promise<void> {
  * forgets a staged row in flight; `down` drops the column.
  */
 describe.each(MIGRATION_ENGINES)('staged migration on a database with rows (%s)', (_engine, makeDb) => {
-  let db: MigrationDb;
-  let ds: DataSource;
-
-  beforeAll(async () => {
-    db = await makeDb();
-    const old = await migratedTo(db, BEFORE_STAGED);
+  const db = upgradedWithRows(makeDb, BEFORE_STAGED, async (old) => {
     for (const [row] of ROWS) await insertOld(old, row);
-    await old.destroy();
-    ds = await migratedTo(db);
-  }, 60_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.drop();
   });
 
   it('should mark the fires and delayed rows the previous version staged, and no other row', async () => {
-    const rows: Array<{ id: string; staged: string | null }> = await ds.query('SELECT id, staged FROM job_instance');
+    const rows: Array<{ id: string; staged: string | null }> = await db.ds.query('SELECT id, staged FROM job_instance');
     const staged = new Map(rows.map((r) => [r.id, r.staged]));
     expect(ROWS.map(([r]) => [r.id, staged.get(r.id)])).toEqual(ROWS.map(([r, mark]) => [r.id, mark]));
   });
 
   it('should drop the column on down', async () => {
-    await ds.undoLastMigration({ transaction: 'each' });
-    await expect(ds.query('SELECT staged FROM job_instance')).rejects.toThrow(/staged/);
-    const [{ n }] = (await ds.query('SELECT COUNT(*) AS n FROM job_instance')) as Array<{ n: number | string }>;
+    await db.ds.undoLastMigration({ transaction: 'each' });
+    await expect(db.ds.query('SELECT staged FROM job_instance')).rejects.toThrow(/staged/);
+    const [{ n }] = (await db.ds.query('SELECT COUNT(*) AS n FROM job_instance')) as Array<{ n: number | string }>;
     expect(Number(n)).toBe(ROWS.length);
   });
 });

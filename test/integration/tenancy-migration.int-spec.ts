@@ -1,6 +1,5 @@
-import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../src/modules/metadata/index.js';
-import { MIGRATION_ENGINES, type MigrationDb, migratedTo } from '../utils/migration-db.js';
+import { MIGRATION_ENGINES, upgradedWithRows } from '../utils/migration-db.js';
 
 const FIVE = ['tasks:read', 'tasks:write', 'jobs:read', 'jobs:write', 'nodes:read'];
 const BEFORE_TENANCY = MIGRATIONS.findIndex((m) => m.name === 'Tenancy1797000000000');
@@ -44,13 +43,9 @@ const JOB_COLUMNS =
  * data dir's own client gets admin too), and on MySQL/MariaDB app ids compare exactly.
  */
 describe.each(MIGRATION_ENGINES)('tenancy migration on a database with rows (%s)', (engine, makeDb) => {
-  let db: MigrationDb;
-  let ds: DataSource;
   const mysql = engine === 'MariaDB';
 
-  beforeAll(async () => {
-    db = await makeDb();
-    const old = await migratedTo(db, BEFORE_TENANCY);
+  const db = upgradedWithRows(makeDb, BEFORE_TENANCY, async (old) => {
     const client =
       'INSERT INTO api_client (app_id, secret_enc, enabled, rate_limit, callback_hosts, created_at) VALUES (?, ?, ?, ?, NULL, 1)';
     for (const [appId, rate] of [
@@ -67,16 +62,10 @@ describe.each(MIGRATION_ENGINES)('tenancy migration on a database with rows (%s)
     await old.query(insert, jobRow('j-x', 'orphan', 'http', null));
     if (mysql)
       expect(await old.query("SELECT app_id FROM api_client WHERE app_id = 'ATK-A'")).toEqual([{ app_id: 'atk-a' }]); // what the replay used
-    await old.destroy();
-    ds = await migratedTo(db);
-  }, 60_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.drop();
   });
 
   it('should give every job its creator as owner (none: empty), and let two apps use one code', async () => {
-    const rows: Array<{ id: string; app_id: string }> = await ds.query(
+    const rows: Array<{ id: string; app_id: string }> = await db.ds.query(
       'SELECT id, app_id FROM job_definition ORDER BY id',
     );
     expect(rows).toEqual([
@@ -87,14 +76,14 @@ describe.each(MIGRATION_ENGINES)('tenancy migration on a database with rows (%s)
     const insert = `INSERT INTO job_definition (${JOB_COLUMNS}, app_id) VALUES (${JOB_COLUMNS.split(',')
       .map(() => '?')
       .join(', ')}, ?)`;
-    await ds.query(insert, [...jobRow('j-b2', 'report', 'http', 'app-b'), 'app-b']);
-    await expect(ds.query(insert, [...jobRow('j-b3', 'report', 'http', 'app-b'), 'app-b'])).rejects.toThrow(
+    await db.ds.query(insert, [...jobRow('j-b2', 'report', 'http', 'app-b'), 'app-b']);
+    await expect(db.ds.query(insert, [...jobRow('j-b3', 'report', 'http', 'app-b'), 'app-b'])).rejects.toThrow(
       /UNIQUE|Duplicate/i,
     );
   });
 
   it('should keep the five ordinary scopes, add shell to an owner of a shell job, and admin to the standalone owner on SQLite only', async () => {
-    const rows: Array<{ app_id: string; scopes: string; rate_limit: number | null }> = await ds.query(
+    const rows: Array<{ app_id: string; scopes: string; rate_limit: number | null }> = await db.ds.query(
       'SELECT app_id, scopes, rate_limit FROM api_client ORDER BY app_id',
     );
     expect(
@@ -108,8 +97,10 @@ describe.each(MIGRATION_ENGINES)('tenancy migration on a database with rows (%s)
 
   it('should compare app ids and job codes exactly (MariaDB: ATK-A, Atk-a and àtk-a no longer find atk-a)', async () => {
     for (const spelling of ['ATK-A', 'Atk-a', 'àtk-a'])
-      expect(await ds.query('SELECT app_id FROM api_client WHERE app_id = ?', [spelling])).toEqual([]);
-    expect(await ds.query('SELECT app_id FROM api_client WHERE app_id = ?', ['atk-a'])).toEqual([{ app_id: 'atk-a' }]);
-    expect(await ds.query('SELECT id FROM job_definition WHERE code = ?', ['REPORT'])).toEqual([]);
+      expect(await db.ds.query('SELECT app_id FROM api_client WHERE app_id = ?', [spelling])).toEqual([]);
+    expect(await db.ds.query('SELECT app_id FROM api_client WHERE app_id = ?', ['atk-a'])).toEqual([
+      { app_id: 'atk-a' },
+    ]);
+    expect(await db.ds.query('SELECT id FROM job_definition WHERE code = ?', ['REPORT'])).toEqual([]);
   });
 });

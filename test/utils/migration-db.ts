@@ -53,3 +53,29 @@ export async function migratedTo(db: MigrationDb, count = MIGRATIONS.length): Pr
   await runMigrations(ds, { log: () => undefined } as unknown as Logger);
   return ds;
 }
+
+/**
+ * A suite's upgraded database (registers its beforeAll and afterAll): a fresh one of `makeDb`'s engine migrated to
+ * the first `before` migrations, rows of that schema written by `seed`, then every migration applied.
+ * @returns its holder; `ds` is the upgraded data source once beforeAll ran.
+ */
+export function upgradedWithRows(
+  makeDb: () => Promise<MigrationDb>,
+  before: number,
+  seed: (old: DataSource) => Promise<void>,
+): { ds: DataSource } {
+  const out = {} as { ds: DataSource };
+  let db: MigrationDb | undefined;
+  beforeAll(async () => {
+    db = await makeDb();
+    const old = await migratedTo(db, before);
+    await seed(old);
+    await old.destroy();
+    out.ds = await migratedTo(db);
+  }, 60_000);
+  afterAll(async () => {
+    await out.ds?.destroy();
+    await db?.drop();
+  });
+  return out;
+}

@@ -22,7 +22,7 @@ describe('job_instance query objects: SQL', () => {
     expect(methodsWithoutCase()).toEqual([]);
   });
 
-  it('should change status only by a declared transition that clears the staged mark or is a staging write (both dialects)', () => {
+  it('should change status only by a declared transition that clears or (staging) sets the staged mark', () => {
     for (const { type } of SQL_CASES) {
       const text = readFileSync(snapshotFile(type.name), 'utf8');
       expect(statusWriteViolations(text, canTransition)).toEqual([]);
