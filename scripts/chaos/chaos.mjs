@@ -3,203 +3,43 @@
 // Starts on loopback two scheduler processes (the first also serves the API) and several executor processes
 // of the product (node dist/src/main.js) on the real MariaDB and Redis, in a fresh namespace; registers cron
 // jobs firing every 1-5 s and submits API tasks (single and batch), all running the built-in `http` handler
-// against a receiver in this process that logs every call (the side-effect log); SIGKILLs executors and the
-// leader at random moments (and SIGSTOPs some executors past the offline threshold), restarting them; then
-// stops the schedules, waits for quiescence and judges from MySQL and the log (lib/verdict.mjs). Every instance
-// is called back (the app's default registration, some jobs' and tasks' own URLs) to a second receiver that
-// checks signatures and fails one answer in ten; the senders run on the schedulers the run SIGKILLs, and
-// lib/callback-verdict.mjs judges the deliveries. It prints one verdict line and exits 1 when anything is
-// lost, doubled, unfinished or unexplained.
+// against a receiver in this process that logs every call (the side-effect log; lib/workload.mjs); SIGKILLs
+// executors and the leader at random moments (and SIGSTOPs some executors past the offline threshold), restarting
+// them (lib/faults.mjs); then stops the schedules, waits for quiescence and judges from MySQL and the log
+// (lib/verdict.mjs). Every instance is called back (the app's default registration, some jobs' and tasks' own
+// URLs) to a second receiver that checks signatures and fails one answer in ten; the senders run on the
+// schedulers the run SIGKILLs, and lib/callback-verdict.mjs judges the deliveries. It prints one verdict line
+// and exits 1 when anything is lost, doubled, unfinished or unexplained.
 //
 // `--kill-latency N` is another mode: with the product's default lease settings, SIGKILL an executor
 // running a long task N times and print how long until the task starts again elsewhere (p50/p99).
 import { randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
-import { parseArgs } from '../../bench/lib/stats.mjs';
 import { leaderPid, ProductSlot } from './lib/cluster.mjs';
 import { startReceiver } from './lib/receiver.mjs';
 import { judge, FINAL } from './lib/verdict.mjs';
 import { judgeCallbacks } from './lib/callback-verdict.mjs';
 import { startCallbackReceiver } from '../../bench/lib/callback-receiver.mjs';
 import { runKillLatency } from './lib/kill-latency.mjs';
+import { envPairs } from '../../bench/lib/cluster.mjs';
+import { prng, readOptions } from './lib/options.mjs';
+import { apiClient, cleanup, persist, snapshotProduct } from './lib/product.mjs';
+import { log, waitFor } from './lib/run-util.mjs';
+import { injectFaults } from './lib/faults.mjs';
+import { createJobs, pauseJobs, submitTasks } from './lib/workload.mjs';
 
-const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const HELP = `npm run chaos -- [--small] [--executors 4] [--jobs 100] [--tasks 1500] [--duration 90] [--kill-every 3]
-  [--leader-share 0.25] [--stall-share 0.15] [--work-ms 20-300] [--delayed-share 0.3] [--settle 120] [--seed N]
-  [--env K=V,K=V] [--keep] [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]
-npm run chaos -- --kill-latency 20 [--executors 3] [--parallel 1] [--target 20] [--env K=V] [--seed N]`;
-
-const DEFAULTS = {
-  small: false,
-  executors: 4,
-  jobs: 100,
-  tasks: 1500,
-  duration: 90,
-  'kill-every': 3,
-  'leader-share': 0.25,
-  'stall-share': 0.15,
-  'work-ms': '20-300',
-  'delayed-share': 0.3,
-  settle: 120,
-  seed: 0,
-  env: '',
-  keep: false,
-  help: false,
-  'kill-latency': 0,
-  parallel: 1,
-  target: 20,
-  db: process.env.CHAOS_DB_URL ?? 'mysql://root@127.0.0.1:3306/test',
-  redis: process.env.CHAOS_REDIS_URL ?? 'redis://127.0.0.1:6379',
-};
-/** `--small`: the CI size (about a minute in all on a 2-core machine). Explicit flags still win. */
-const SMALL = { executors: 3, jobs: 24, tasks: 240, duration: 25, 'kill-every': 2.5, settle: 60 };
-
-const argv = process.argv.slice(2);
-let args;
-try {
-  args = parseArgs(DEFAULTS, argv);
-} catch (err) {
-  console.error(`chaos: ${err.message}\n${HELP}`);
-  process.exit(2);
-}
-if (args.help) {
-  console.log(HELP);
-  process.exit(0);
-}
-if (args.small) {
-  const given = new Set(argv.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')[0]));
-  for (const [k, v] of Object.entries(SMALL)) if (!given.has(k)) args[k] = v;
-}
-if (!args.seed) args.seed = Math.floor(Math.random() * 2 ** 31);
-
-/** Seeded PRNG (mulberry32), so a failing run can be replayed with --seed. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const args = readOptions(process.argv.slice(2));
 const rand = prng(args.seed);
 /** The callback receiver's own stream, so its answers do not shift the run's kills and submits. */
 const receiverRand = prng(args.seed + 1);
 /** Share of callback answers that are a 500 (a retry follows). */
 const CALLBACK_FAIL_SHARE = 0.1;
 const between = (lo, hi) => lo + rand() * (hi - lo);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const log = (s) => process.stderr.write(`[chaos ${new Date().toISOString().slice(11, 23)}] ${s}\n`);
-const extraEnv = Object.fromEntries(
-  args.env
-    .split(',')
-    .filter(Boolean)
-    .map((kv) => kv.split(/=(.*)/s).slice(0, 2)),
-);
-
-/** Polls `fn` until it returns true; throws after `timeoutMs` naming `what`. */
-async function waitFor(what, fn, timeoutMs, everyMs = 200) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await fn()) return;
-    await sleep(everyMs);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
-
-/** Runs `fn` over `items` with at most `n` in flight. */
-async function pool(items, n, fn) {
-  let i = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, items.length) }, async () => {
-      while (i < items.length) await fn(items[i++]);
-    }),
-  );
-}
-
-/**
- * Copies the built dist/ into the run's directory and runs the product from there, so a rebuild of the shared
- * tree during the run (another engineer, the test setup) cannot pull files from under a restart.
- * @returns {string} the product root (holds dist/, a node_modules link and a package.json of type module)
- */
-async function snapshotProduct(dir) {
-  const main = join(REPO, 'dist/src/main.js');
-  for (let i = 0; !existsSync(main); i++) {
-    if (i > 120) throw new Error('dist/src/main.js is missing: run npm run build');
-    await sleep(500); // someone is rebuilding dist/ right now
-  }
-  const root = join(dir, 'product');
-  cpSync(join(REPO, 'dist'), join(root, 'dist'), { recursive: true });
-  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
-  writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
-  return root;
-}
-
-/**
- * Creates an API client with the product's own CLI and returns its id and secret. It is unlimited
- * (--rate-limit 0): the run submits thousands of tasks as fast as it can, which the default rate limit would slow.
- */
-async function apiClient(env, product) {
-  const appId = `chaos-${randomBytes(4).toString('hex')}`;
-  const out = execFileSync(
-    process.execPath,
-    [join(product, 'dist/src/bin/create-app.js'), appId, '--rate-limit', '0'],
-    {
-      cwd: product,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'error', ...env },
-      encoding: 'utf8',
-    },
-  );
-  const secret = /Secret:\s+(\S+)/.exec(out)?.[1];
-  if (!secret) throw new Error(`create-app printed no secret:\n${out}`);
-  return { appId, secret };
-}
-
-/** Sends a signed request until it gets an answer that is not a connection error or a 5xx (the API process may be down). */
-async function persist(what, send, giveUpAt) {
-  for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
-    try {
-      const res = await send();
-      if (res.status < 500) return res;
-    } catch {
-      /* connection refused or reset: the API process is being killed or restarted */
-    }
-    if (Date.now() > giveUpAt) throw new Error(`${what}: no answer from the API`);
-    await sleep(delay);
-  }
-}
-
-/** Deletes what the run wrote: instances, attempts, callbacks, jobs, audit rows, the API client and Redis keys. */
-async function cleanup(db, redis, namespace, appId) {
-  await db.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [
-    namespace,
-  ]);
-  await db.query(
-    'DELETE d FROM callback_delivery d JOIN job_instance i ON i.id = d.instance_id WHERE i.namespace = ?',
-    [namespace],
-  );
-  await db.query('DELETE FROM callback_host WHERE namespace = ?', [namespace]);
-  await db.query('DELETE FROM job_instance WHERE namespace = ?', [namespace]);
-  await db.query('DELETE FROM job_definition WHERE namespace = ?', [namespace]);
-  if (appId) {
-    await db.query('DELETE FROM callback_registration WHERE app_id = ?', [appId]);
-    await db.query('DELETE FROM audit_log WHERE app_id = ?', [appId]).catch(() => undefined);
-    await db.query('DELETE FROM api_client WHERE app_id = ?', [appId]).catch(() => undefined);
-  }
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `{tw:${namespace}}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.unlink(...keys);
-  } while (cursor !== '0');
-}
+const extraEnv = envPairs(args.env);
 
 /** The chaos run proper. @returns {Promise<number>} exit code */
 async function runChaos(ctx) {
@@ -225,133 +65,15 @@ async function runChaos(ctx) {
     `cluster up: ${schedulers.length} schedulers, ${executors.length} executors; namespace ${namespace}; logs in ${ctx.logDir}`,
   );
 
-  // Cron jobs: every k s, k = 1..5; FIRE_ALL, so a fire missed while no leader ran is made up, never dropped.
-  // A third of the jobs have their own callback URL; the rest use the app's default registration.
-  const jobs = Array.from({ length: args.jobs }, (_, i) => ({
-    code: `chaos-job-${i}`,
-    k: 1 + (i % 5),
-    ownCb: i % 3 === 0,
-  }));
-  const setupUntil = Date.now() + 120_000;
-  await pool(jobs, 8, async (j) => {
-    const res = await persist(
-      `create ${j.code}`,
-      () =>
-        client().request('POST', '/api/jobs', {
-          code: j.code,
-          handler: 'http',
-          triggerType: 'CRON',
-          triggerExpr: j.k === 1 ? '* * * * * *' : `*/${j.k} * * * * *`,
-          params: { method: 'POST', url: `${receiver.url}/fire/${j.code}` },
-          misfirePolicy: 'FIRE_ALL',
-          retryMax: 19,
-          retryBackoffMs: 100,
-          ...(j.ownCb ? { callbackUrl: `${callbacks.url}/cb/job` } : {}),
-        }),
-      setupUntil,
-    );
-    if (res.status !== 201 && res.status !== 200)
-      throw new Error(`create ${j.code}: ${res.status} ${JSON.stringify(res.body)}`);
-  });
+  const o = { ...args, rand, between };
+  const jobs = await createJobs(client, o, { receiver, callbacks });
   log(`${jobs.length} cron jobs registered (every 1-5 s)`);
 
   const t0 = Date.now();
-  const chaosEnd = t0 + args.duration * 1000;
-  const events = { kills: 0, executorKills: 0, leaderKills: 0, stalls: 0 };
-  const restarts = new Set();
-  const restartLater = (slot, ms) => {
-    const p = sleep(ms)
-      .then(() => slot.start())
-      .catch((err) => log(`restart of ${slot.name} failed: ${err.message}`))
-      .finally(() => restarts.delete(p));
-    restarts.add(p);
-  };
-
-  const chaos = (async () => {
-    while (Date.now() < chaosEnd) {
-      await sleep(between(0.5, 1.5) * args['kill-every'] * 1000);
-      if (Date.now() >= chaosEnd) break;
-      const pid = await leaderPid(redis, namespace);
-      const leader = schedulers.find((s) => s.pid === pid && s.alive);
-      const bothSchedulersUp = schedulers.every((s) => s.alive && !s.starting);
-      if (leader && bothSchedulersUp && rand() < args['leader-share']) {
-        await leader.kill();
-        events.kills++;
-        events.leaderKills++;
-        log(`SIGKILL leader ${leader.name} (pid ${pid})`);
-        restartLater(leader, between(300, 2500));
-        continue;
-      }
-      const up = executors.filter((s) => s.alive && !s.starting && !s.stalled);
-      if (up.length <= 1) continue; // keep one executor serving
-      const victim = up[Math.floor(rand() * up.length)];
-      if (rand() < args['stall-share']) {
-        // SIGSTOP past the offline threshold: its work is taken away and re-run; after SIGCONT its late writes must lose.
-        const ms = Number(env.NODE_OFFLINE_AFTER_MS) + between(1000, 3000);
-        victim.stalled = true;
-        victim.child.kill('SIGSTOP');
-        events.stalls++;
-        log(`SIGSTOP ${victim.name} for ${Math.round(ms)} ms`);
-        const p = sleep(ms)
-          .then(() => {
-            victim.child?.kill('SIGCONT');
-            victim.stalled = false;
-          })
-          .finally(() => restarts.delete(p));
-        restarts.add(p);
-        continue;
-      }
-      await victim.kill();
-      events.kills++;
-      events.executorKills++;
-      log(`SIGKILL executor ${victim.name} (node ${victim.nodeName})`);
-      restartLater(victim, between(300, 2500));
-    }
-  })();
-
-  // API tasks, spread over the first 80% of the chaos window: batches and single submits, some delayed.
-  const taskIds = [];
-  const ownCallback = new Set();
-  const submitting = (async () => {
-    const perMs = args.tasks / (args.duration * 800);
-    let nextAt = t0;
-    let i = 0;
-    while (i < args.tasks) {
-      const n = Math.min(args.tasks - i, Math.max(1, Math.round(between(1, 60))));
-      const tasks = Array.from({ length: n }, () => {
-        const requestId = `chaos-${namespace}-t${i++}`;
-        taskIds.push(requestId);
-        const delayMs = rand() < args['delayed-share'] ? Math.round(between(0, 3000)) : undefined;
-        const ownCb = rand() < 0.5;
-        if (ownCb) ownCallback.add(requestId);
-        return {
-          requestId,
-          handler: 'http',
-          params: { method: 'POST', url: `${receiver.url}/task` },
-          maxAttempts: 20,
-          retryBackoffMs: 100,
-          ...(delayMs ? { delayMs } : {}),
-          ...(ownCb ? { callbackUrl: `${callbacks.url}/cb/task` } : {}),
-        };
-      });
-      const giveUp = Date.now() + 90_000;
-      if (n >= 5) {
-        const res = await persist('batch submit', () => client().submitTasks(tasks), giveUp);
-        const refused = res.status === 202 ? res.body.results.filter((r) => r.error) : [res.body];
-        if (refused.length > 0) throw new Error(`batch refused: ${res.status} ${JSON.stringify(refused[0])}`);
-      } else {
-        for (const t of tasks) {
-          const res = await persist('submit', () => client().submitTask(t), giveUp);
-          if (res.status !== 202) throw new Error(`submit ${t.requestId}: ${res.status} ${JSON.stringify(res.body)}`);
-        }
-      }
-      nextAt += (n / perMs) * between(0.5, 1.5);
-      await sleep(nextAt - Date.now());
-    }
-  })();
-
-  await Promise.all([chaos, submitting]);
-  await Promise.all([...restarts]);
+  const faults = injectFaults({ redis, namespace, env, schedulers, executors }, o, t0 + args.duration * 1000);
+  const { events } = faults;
+  const { taskIds, ownCallback, done: submitted } = submitTasks(client, o, { namespace, receiver, callbacks, t0 });
+  await Promise.all([faults.done, submitted]);
   for (const s of slots) if (!s.alive) await s.start();
   log(
     `chaos over after ${((Date.now() - t0) / 1000).toFixed(0)} s: ${events.kills} kills (${events.executorKills} executors, ${events.leaderKills} leaders), ${events.stalls} stalls; ${taskIds.length} tasks submitted`,
@@ -381,17 +103,7 @@ async function runChaos(ctx) {
     60_000,
     100,
   );
-  const pausedAt = new Map();
-  const pauseUntil = Date.now() + 60_000;
-  await pool(jobs, 8, async (j) => {
-    const res = await persist(
-      `pause ${j.code}`,
-      () => client().request('POST', `/api/jobs/${j.code}/pause`),
-      pauseUntil,
-    );
-    if (res.status >= 300) throw new Error(`pause ${j.code}: ${res.status} ${JSON.stringify(res.body)}`);
-    pausedAt.set(j.code, Date.now());
-  });
+  const pausedAt = await pauseJobs(client, jobs);
   log(`schedules stopped (fires up to ${new Date(stopAt).toISOString()} expected); waiting for quiescence`);
   const settleFrom = Date.now();
 

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { RedisKeys } from '../../src/modules/coordination/index.js';
-import { LeaderElectionService, SchedulerLoopService } from '../../src/modules/trigger/index.js';
+import { LeaderDuties, LeaderElectionService } from '../../src/modules/trigger/index.js';
 import {
   clusterEnv,
   REDIS_URL,
@@ -32,19 +32,17 @@ describe('job change signals between processes (MariaDB + Redis)', () => {
     api = await startNode(clusterEnv(ns, { ROLES: 'api', ...slowScan }));
     client = await signedClient(api);
     // Before the job exists, the scheduler leads, listens for job changes, and its first scan (of an empty
-    // namespace) is behind it — waited for, not slept (1.5 s was a guess). The scan in progress is read from
-    // the loop's duty map, which has no public view.
+    // namespace) is behind it — waited for, not slept (1.5 s was a guess).
     const redis = new Redis(REDIS_URL);
     const channel = new RedisKeys(ns).channel('jobs-changed');
-    const duties = (scheduler.app.get(SchedulerLoopService) as unknown as { inFlight: Map<string, Promise<void>> })
-      .inFlight;
+    const duties = scheduler.app.get(LeaderDuties);
     try {
       await waitFor(
         'the leader listening for job changes, its first scan done',
         async () =>
           scheduler.app.get(LeaderElectionService).isLeader &&
           Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]) >= 1 &&
-          !duties.has('load'),
+          !duties.isRunning('load'),
         30_000,
         50,
       );

@@ -124,7 +124,7 @@ describe('staged fires under attack (cluster shape)', () => {
     await ds?.destroy();
   });
 
-  // WAS A BUG, fixed by keyset paging on (fire_time, id) (lost fires, whole namespace): SchedulerLoopService.adoptStaged pages findStaged by fire time
+  // WAS A BUG, fixed by keyset paging on (fire_time, id) (lost fires, whole namespace): LeaderWheel.adoptStaged pages findStaged by fire time
   // only (`after = last.fireTime - 1`, LOAD_PAGE 5000). When 5000 or more staged rows share one fire time,
   // every page is those same rows and the loop never ends; adoption and load() share the 'load' guard, so
   // the new leader never loads its wheel again: no job of the namespace fires while it leads. (With a
@@ -185,7 +185,7 @@ describe('staged fires under attack (cluster shape)', () => {
   }, 120_000);
 
   // WAS A BUG, fixed by re-deciding staging on the locked row in firePage and keying held entries on
-  // (time, staging) (early start, early REPLACE, fire of a paused job): SchedulerLoopService.hold() skips a ref whose
+  // (time, staging) (early start, early REPLACE, fire of a paused job): LeaderWheel.hold() skips a ref whose
   // (job, next_fire_time) is already on the wheel and ignores `stage`. A PATCH that changes only
   // overlapPolicy from ALLOW to QUEUE/REPLACE, made while no fire is staged, keeps next_fire_time, so the
   // wheel keeps the old entry at next - TRIGGER_STAGE_LEAD_MS; TriggerService.firePage then writes the

@@ -16,3 +16,10 @@ export async function advanceSettled(clock: FakeClock, toMs: number): Promise<vo
   }
   clock.setNow(toMs);
 }
+
+/** A promise the test settles by hand: `wait` resolves once `open()` was called (a stub held mid-call). */
+export function gate(): { wait: Promise<void>; open: () => void } {
+  let open = (): void => undefined;
+  const wait = new Promise<void>((resolve) => (open = resolve));
+  return { wait, open };
+}

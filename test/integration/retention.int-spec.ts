@@ -13,7 +13,7 @@ import {
   TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
-import { LeaderElectionService, RetentionService } from '../../src/modules/trigger/index.js';
+import { RetentionService } from '../../src/modules/trigger/index.js';
 import { type DbKind, type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
 import { uniqueNamespace } from '../utils/test-node.js';
 
@@ -38,15 +38,13 @@ describe.each<DbKind>(['sqlite', 'mysql'])('retention (%s)', (kind) => {
     await db?.close();
   });
 
-  /** A retention service of `ns` on a leader, ages in ms (0 = kept). */
+  /** A retention service of `ns`, ages in ms (0 = kept). */
   function service(finishedMs: number, logsMs: number): RetentionService {
     metrics = new MetricsService();
-    const leader = { isLeader: true, onChange: () => undefined } as unknown as LeaderElectionService;
     const config = { namespace: ns, retention: { finishedMs, logsMs, intervalMs: 60_000, batch: 2 } } as AppConfig;
     const clock = { now: () => NOW, schedule: () => () => undefined };
     const { ds } = db;
     return new RetentionService(
-      leader,
       new InstanceRetention(ds),
       new CallbackDeliveryRepository(ds),
       new JobLogRepository(ds),

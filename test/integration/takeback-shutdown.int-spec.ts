@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
-import { SchedulerLoopService } from '../../src/modules/trigger/scheduler-loop.service.js';
+import { LeaderDuties } from '../../src/modules/trigger/index.js';
 import { type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 import { clusterEnv, startNode, uniqueNamespace } from '../utils/test-node.js';
@@ -66,7 +66,7 @@ describe('Takeback across a shutdown (MariaDB + Redis)', () => {
     // It leads at start and its takeback waits on the held row.
     const node = await startNode(clusterEnv(ns, { ROLES: 'scheduler', MISFIRE_THRESHOLD_MS: '5000' }));
     // The scheduler's part of shutdown: duties stop at once, then it waits for the takeback.
-    const stopped = node.app.get(SchedulerLoopService).beforeApplicationShutdown();
+    const stopped = node.app.get(LeaderDuties).beforeApplicationShutdown();
     await held.rollbackTransaction();
     await held.release();
     await stopped;

@@ -3,8 +3,8 @@ import { RedisService } from '@liaoliaots/nestjs-redis';
 import { type Redis } from 'ioredis';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { MAIN_REDIS, redisConnections, watchRedisErrors } from '../../infra/redis/index.js';
-import { MetricsService } from '../observability/index.js';
+import { MAIN_REDIS, type RedisErrorKind, redisConnections, watchRedisErrors } from '../../infra/redis/index.js';
+import { type LabelsMatch, MetricsService, type RedisErrorKindLabel } from '../observability/index.js';
 import type { CoordinationPort } from './coordination.port.js';
 import {
   COORDINATION,
@@ -23,6 +23,7 @@ import { RedisCoordinationAdapter } from './redis/redis-coordination.adapter.js'
 
 /** The per-concern tokens, each an alias of {@link COORDINATION} (one adapter instance behind all). */
 const CONCERNS = [LOCKS, NODE_QUEUES, DELAY_QUEUE, NODE_REGISTRY, SEMAPHORES, NONCES, COUNTERS, SIGNALS];
+const _kindLabels: LabelsMatch<RedisErrorKind, RedisErrorKindLabel> = true;
 
 /**
  * Provides the {@link CoordinationPort} for the shape (docs/architecture.md): the Redis adapter when

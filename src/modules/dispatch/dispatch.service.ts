@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL, type LiveNode } from '../coordination/index.js';
+import type { HandOff } from '../execution/index.js';
 import {
   DispatchLedger,
   InstanceReads,
@@ -11,7 +12,7 @@ import {
   RoutingStrategy,
   StagedKind,
 } from '../metadata/index.js';
-import { Admission, type HandOff } from './admission/index.js';
+import { Admission } from './admission/index.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { RoutingStrategies } from './routing/index.js';
 

@@ -10,9 +10,11 @@ import {
   JobInstanceStatus as S,
   UnitOfWork,
 } from '../metadata/index.js';
-import { MetricsService } from '../observability/index.js';
+import { type LabelsMatch, MetricsService, type QuarantineReasonLabel } from '../observability/index.js';
 import { Admission } from './admission/index.js';
 import { DispatchService } from './dispatch.service.js';
+
+const _reasonLabels: LabelsMatch<typeof CORRUPT_ROW, QuarantineReasonLabel> = true;
 
 /**
  * Sets aside instance rows whose stored data cannot be read (a TEXT cut at 65,535 bytes, a hand edit), so the loop

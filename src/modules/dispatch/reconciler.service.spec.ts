@@ -1,7 +1,8 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
+import { liveNode } from '../../../test/fakes/live-node.js';
 import { jest } from '@jest/globals';
 import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort, LiveNode } from '../coordination/index.js';
+import type { CoordinationPort } from '../coordination/index.js';
 import {
   type AdmissionInstances,
   type CallbackDeliveryRepository,
@@ -37,17 +38,6 @@ describe('ReconcilerService offline watch', () => {
   let sut: ReconcilerService;
   let attempts: { start: jest.Mock; finish: jest.Mock };
   let config: AppConfig;
-  /** The real gauges, read back by the heartbeat-age and lead-loss cases. */
-  let metrics: MetricsService;
-  let heartbeatAge: MetricsService['executorHeartbeatAge'];
-  /** While set, queue depth reads wait for it (a pass in flight). */
-  let gate: Promise<void> | null;
-
-  const node = (nodeId: string, lastBeat: number): LiveNode => ({
-    nodeId,
-    lastBeat,
-    info: { handlers: ['h'], capacity: 1, active: 0, labels: {}, host: 'x', startedAt: T0 },
-  });
 
   beforeEach(() => {
     jest.useFakeTimers({ now: T0 });
@@ -56,7 +46,6 @@ describe('ReconcilerService offline watch', () => {
       ['alive', T0],
     ]);
     log = [];
-    gate = null;
     running = Object.assign(new JobInstance(), {
       id: 'i-1',
       status: JobInstanceStatus.RUNNING,
@@ -105,23 +94,19 @@ describe('ReconcilerService offline watch', () => {
       finish: jest.fn(async () => log.push('attempt finish')),
     };
     const registry = {
-      liveNodes: async () => [...beats].filter(([, b]) => b >= Date.now() - OFFLINE_MS).map(([id, b]) => node(id, b)),
-      staleNodes: async () => [...beats].filter(([, b]) => b < Date.now() - OFFLINE_MS).map(([id, b]) => node(id, b)),
+      liveNodes: async () =>
+        [...beats].filter(([, b]) => b >= Date.now() - OFFLINE_MS).map(([id, b]) => liveNode(id, b)),
+      staleNodes: async () =>
+        [...beats].filter(([, b]) => b < Date.now() - OFFLINE_MS).map(([id, b]) => liveNode(id, b)),
       invalidate: () => log.push('invalidate'),
     } as unknown as NodeRegistryService;
     const dispatch = {
       dispatchIds: async (ids: string[]) => log.push(`dispatch ${ids.join(',')} at +${Date.now() - T0}`),
     } as unknown as DispatchService;
     const coordination = {
-      queueDepth: async () => {
-        await gate;
-        return { ready: 2, processing: 1 };
-      },
       drainNode: async () => [],
       removeNode: async (nodeId: string) => beats.delete(nodeId),
     } as unknown as CoordinationPort;
-    metrics = new MetricsService();
-    heartbeatAge = metrics.executorHeartbeatAge;
     config = { namespace: 'ns', nodeOfflineAfterMs: OFFLINE_MS, reconcileIntervalMs: INTERVAL_MS } as AppConfig;
     const admission = { reassert: async () => [], free: async () => undefined } as unknown as Admission;
     const quarantine = { screen: async (rows: JobInstance[]) => rows } as unknown as QuarantineService;
@@ -134,7 +119,7 @@ describe('ReconcilerService offline watch', () => {
       dispatch,
       admission,
       registry,
-      metrics,
+      new MetricsService(),
       quarantine,
       coordination,
       config,
@@ -170,43 +155,6 @@ describe('ReconcilerService offline watch', () => {
     expect(running).toMatchObject({ status: JobInstanceStatus.PENDING, attempt: 2, nodeId: null });
     expect(beats.has('dead')).toBe(false);
     expect(beats.has('alive')).toBe(true);
-  });
-
-  it("should report each registered node's heartbeat age at a pass, and drop a node once it is removed", async () => {
-    const ages = async () =>
-      Object.fromEntries((await heartbeatAge.get()).values.map((v) => [v.labels.node, v.value] as const));
-    await run(2000, 60_000, 12_500); // passes at +2 s, +7 s, +12 s; 'dead' last beat at T0, 'alive' every second
-    const seen = await ages();
-    expect(seen.dead).toBe(12);
-    expect(seen.alive).toBeLessThanOrEqual(1);
-    await run(0, 60_000, 6_000); // passes at +12.5 s and +17.5 s; the watch removed 'dead' at +15 s
-    expect(Object.keys(await ages())).toEqual(['alive']);
-  });
-
-  /** The leader-only gauges' series: live executor count, queue depth and heartbeat age series. */
-  async function leaderGauges(): Promise<{ live: number; depths: number; ages: number }> {
-    const [live, depths, ages] = await Promise.all([
-      metrics.liveExecutors.get(),
-      metrics.queueDepth.get(),
-      metrics.executorHeartbeatAge.get(),
-    ]);
-    return { live: live.values[0]?.value ?? 0, depths: depths.values.length, ages: ages.values.length };
-  }
-
-  it('should read 0 and no per-node series once the lead is lost, also when a pass in flight ends after', async () => {
-    await sut.reconcileOnce();
-    expect(await leaderGauges()).toEqual({ live: 2, depths: 4, ages: 2 });
-    sut.setReporting(false);
-    expect(await leaderGauges()).toEqual({ live: 0, depths: 0, ages: 0 });
-    sut.setReporting(true);
-    let open = () => undefined as void;
-    gate = new Promise<void>((resolve) => (open = resolve));
-    const pass = sut.reconcileOnce(); // waits on the queue depth reads
-    await jest.advanceTimersByTimeAsync(0);
-    sut.setReporting(false);
-    open();
-    await pass;
-    expect(await leaderGauges()).toEqual({ live: 0, depths: 0, ages: 0 });
   });
 
   it("should forget the registry's view before routing again, closing the attempt in one transaction", async () => {

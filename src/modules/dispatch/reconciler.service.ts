@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, type LiveNode } from '../coordination/index.js';
+import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
 import { decideOutcome, type TakeBackReason } from '../execution/index.js';
 import {
   AdmissionInstances,
@@ -15,21 +15,20 @@ import {
   type Tx,
   UnitOfWork,
 } from '../metadata/index.js';
-import { MetricsService } from '../observability/index.js';
+import { type LabelsMatch, type LeaseExpiryReasonLabel, MetricsService } from '../observability/index.js';
 import { Admission } from './admission/index.js';
-import { DispatchService, type Release } from './dispatch.service.js';
+import { DispatchService } from './dispatch.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { QuarantineService } from './quarantine.service.js';
 
 const PAGE = 500;
-/** Pages of the delay queue one pump takes at most (a burst due at once goes in one pump, a backlog over several). */
-const PUMP_PAGES = 20;
 /** Rows taken back at once (each its own small transaction), then dispatched in one call. */
 const REQUEUE_CHUNK = 20;
 /** Limited instances re-asserted per pass (narrow rows; normally no more than the sum of the jobs' limits). */
 const SLOT_PAGE = 5000;
 type DispatchedRef = Pick<JobInstance, 'id' | 'nodeId' | 'dispatchedAt'>;
 const ON_NODE = [JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING];
+const _reasonLabels: LabelsMatch<TakeBackReason, LeaseExpiryReasonLabel> = true;
 
 /** The leader's repair loop (docs/dispatch.md "Reconciler"): a row's or step's failure does not stop a pass. */
 @Injectable()
@@ -46,8 +45,6 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   private waitingCursor = '';
   /** Nodes holding rows without being registered, and when this reconciler first saw that (epoch ms). */
   private readonly missingSince = new Map<string, number>();
-  /** Whether passes write the leader-only gauges (off once the lead is lost, so a pass in flight writes none). */
-  private reporting = true;
 
   constructor(
     private readonly instances: ReconcileInstances,
@@ -67,27 +64,12 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     private readonly deliveries: CallbackDeliveryRepository,
   ) {}
 
-  /**
-   * Takes the ids due within `leadMs` (ms) out of the delay queue, page after page: due ones are dispatched, the
-   * rest staged ({@link DispatchService.stageDelayed}). @returns their releases, for the caller to deliver at their
-   * due time. A failure leaves rows PENDING: the repair pass dispatches them once due.
-   */
-  async pumpDelayed(leadMs = 0): Promise<Release[]> {
-    const releases: Release[] = [];
-    for (let page = 0; page < PUMP_PAGES; page++) {
-      const ids = await this.coordination.takeDue(this.clock.now() + leadMs, PAGE);
-      if (ids.length > 0) releases.push(...(await this.dispatch.stageDelayed(await this.reads.findByIds(ids))));
-      if (ids.length < PAGE) break;
-    }
-    return releases;
-  }
-
   /** One full repair pass (steps 0 and 2-6), step 0 before step 2 dispatches anything. */
   async reconcileOnce(): Promise<void> {
     this.watchUntil = this.clock.now() + this.config.reconcileIntervalMs;
     await this.step('re-asserting maxConcurrency slots', () => this.reassertSlots());
     await this.step('dispatching forgotten PENDING rows', () => this.dispatchForgottenPending());
-    await this.step('the offline check', () => this.checkOffline(true));
+    await this.step('the offline check', () => this.checkOffline());
     await this.step('taking back expired leases', () => this.expireLeases());
     await this.step('pushing lost dispatches again', () => this.repushLostDispatches());
     await this.step('promoting WAITING rows', () => this.promoteWaiting());
@@ -126,8 +108,8 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   }
 
   /** Step 3, one check at a time (a pass and the watch timer may both ask), then re-arms the watch. */
-  private checkOffline(withMetrics: boolean): Promise<void> {
-    const run = this.reaping.then(async () => this.armOfflineWatch(await this.reapOfflineNodes(withMetrics)));
+  private checkOffline(): Promise<void> {
+    const run = this.reaping.then(async () => this.armOfflineWatch(await this.reapOfflineNodes()));
     this.reaping = run.catch(() => undefined);
     return run;
   }
@@ -141,53 +123,15 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     if (at > this.watchUntil) return;
     this.offlineWatch = this.clock.schedule(Math.max(0, at - now), () => {
       this.offlineWatch = null;
-      this.checkOffline(false).catch((err: Error) => this.logger.error(`offline check failed: ${err.message}`));
+      this.checkOffline().catch((err: Error) => this.logger.error(`offline check failed: ${err.message}`));
     });
   }
 
-  /**
-   * Turns the leader-only gauges (live executors, queue depths, heartbeat ages) on or off; off sets them to
-   * 0 / no series, as on any pod that does not lead (docs/observability.md), also for a pass still in flight.
-   */
-  setReporting(on: boolean): void {
-    this.reporting = on;
-    if (on) return;
-    this.metrics.liveExecutors.set(0);
-    this.metrics.queueDepth.reset();
-    this.metrics.executorHeartbeatAge.reset();
-  }
-
-  /** Sets each registered node's heartbeat age (seconds); nodes removed since the last pass drop out. */
-  private reportHeartbeatAges(nodes: LiveNode[]): void {
-    if (!this.reporting) return;
-    const now = this.clock.now();
-    this.metrics.executorHeartbeatAge.reset();
-    for (const n of nodes) {
-      this.metrics.executorHeartbeatAge.set({ node: n.nodeId }, Math.max(0, now - n.lastBeat) / 1000);
-    }
-  }
-
-  /** Sets the live executor count and each live node's queue depths, at once after reading them all. */
-  private async reportQueues(live: Set<string>): Promise<void> {
-    const depths = await Promise.all(
-      [...live].map(async (node) => ({ node, ...(await this.coordination.queueDepth(node)) })),
-    );
-    if (!this.reporting) return;
-    this.metrics.liveExecutors.set(live.size);
-    this.metrics.queueDepth.reset(); // nodes gone since the last pass drop out
-    for (const d of depths) {
-      this.metrics.queueDepth.set({ node: d.node, list: 'ready' }, d.ready);
-      this.metrics.queueDepth.set({ node: d.node, list: 'processing' }, d.processing);
-    }
-  }
-
   /** Takes back silent nodes' work. @returns when each node still live went quiet (epoch ms). */
-  private async reapOfflineNodes(withMetrics: boolean): Promise<number[]> {
+  private async reapOfflineNodes(): Promise<number[]> {
     const liveNodes = await this.registry.liveNodes();
     const live = new Set(liveNodes.map((n) => n.nodeId));
-    if (withMetrics) await this.reportQueues(live);
     const staleNodes = await this.registry.staleNodes();
-    if (withMetrics) this.reportHeartbeatAges([...liveNodes, ...staleNodes]);
     const stale = staleNodes.map((n) => n.nodeId);
     const withWork = await this.instances.nodesWithWork(this.config.namespace);
     const now = this.clock.now();

@@ -1,5 +1,4 @@
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
-import type { AppConfig } from '../../config/index.js';
 import { buildEgressPolicy, type EgressResolver, systemResolver } from './egress-resolver.js';
 
 /** Token of the cluster's EgressPolicy, built at start from the settings and this host's addresses. */
@@ -17,11 +16,19 @@ export const APP_EGRESS_ALLOW = Symbol('APP_EGRESS_ALLOW');
 /** The egress allow-list of app `appId` (entries as in EGRESS_ALLOW), or null when it has none. */
 export type AppEgressAllow = (appId: string) => Promise<readonly string[] | null>;
 
+/** The settings {@link EgressModule.forConfig} reads, by AppConfig's names (config imports egress, not back). */
+export interface EgressConfig {
+  egressAllow: readonly string[];
+  egressDeny: readonly string[];
+  database: { type: 'mysql'; url: string } | { type: 'better-sqlite3' };
+  redisUrl?: string;
+}
+
 /** Provides the egress tokens to every module (global): the `http` handler enforces them, the API judges URLs. */
 @Global()
 @Module({})
 export class EgressModule {
-  static forConfig(config: AppConfig): DynamicModule {
+  static forConfig(config: EgressConfig): DynamicModule {
     const logger = new Logger('Egress');
     const services = [
       ...(config.database.type === 'mysql'

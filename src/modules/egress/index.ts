@@ -1,6 +1,7 @@
 export {
   APP_EGRESS_ALLOW,
   type AppEgressAllow,
+  type EgressConfig,
   EGRESS_POLICY,
   EGRESS_RESOLVER,
   EgressModule,

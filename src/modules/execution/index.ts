@@ -14,7 +14,7 @@ export {
 } from './job-context.js';
 export { AbortReason } from './abort-reason.js';
 export { ATTEMPT_ENDED_HOOK, type AttemptEnded, type AttemptEndedHook } from './attempt-ended.hook.js';
-export { ATTEMPT_ADMISSION, type AttemptAdmission } from './attempt-admission.hook.js';
+export { ATTEMPT_ADMISSION, type AttemptAdmission, type HandOff, type Leaver } from './attempt-admission.hook.js';
 export {
   type AttemptOutcome,
   type Decision,

@@ -15,10 +15,14 @@ import {
   UnitOfWork,
 } from '../metadata/index.js';
 import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/index.js';
-import { MetricsService } from '../observability/index.js';
-import type { HandOff } from '../dispatch/index.js';
+import {
+  type ExecutionOutcomeLabel,
+  type FinishedStatusLabel,
+  type LabelsMatch,
+  MetricsService,
+} from '../observability/index.js';
 import { AppScopes } from './app-scopes.service.js';
-import { ATTEMPT_ADMISSION, type AttemptAdmission } from './attempt-admission.hook.js';
+import { ATTEMPT_ADMISSION, type AttemptAdmission, type HandOff } from './attempt-admission.hook.js';
 import { ATTEMPT_ENDED_HOOK, type AttemptEndedHook } from './attempt-ended.hook.js';
 import { AttemptExecution, type HandlerRun } from './attempt-execution.js';
 import { FinishWriter } from './finish-writer.js';
@@ -26,6 +30,10 @@ import { HandlerRegistry } from './handler-registry.service.js';
 import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
 import { type AttemptOutcome, decideOutcome } from './outcome-policy.js';
 import { ProgressWriter } from './progress-writer.js';
+
+type FinalStatus = Exclude<`${S}`, 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING'>;
+const _statusLabels: LabelsMatch<FinalStatus, FinishedStatusLabel> = true;
+const _outcomeLabels: LabelsMatch<`${AttemptOutcome['status']}`, ExecutionOutcomeLabel> = true;
 
 export interface RunningAttempt {
   instanceId: string;

@@ -2,9 +2,9 @@ import { Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/index.js';
-import { countConnectionFailures, DbErrorCounter, type DbErrorSink } from './db-error-count.js';
+import { countConnectionFailures, DbErrorCounter, type DbErrorKind, type DbErrorSink } from './db-error-count.js';
 import { dataSourceOptions } from './data-source-options.js';
-import { MetricsService } from '../observability/index.js';
+import { type DbErrorKindLabel, type LabelsMatch, MetricsService } from '../observability/index.js';
 import { runMigrations } from './migration-runner.js';
 import { ApiClientRepository } from './repositories/api-client.repository.js';
 import { AuditLogRepository } from './repositories/audit-log.repository.js';
@@ -26,6 +26,8 @@ function describeDatabase(o: DataSourceOptions): string {
   if (o.type === 'mysql') return `DB_URL=${String(o.url).replace(/:\/\/([^:@/]+):[^@/]*@/, '://$1:***@')}`;
   return `(SQLite file ${String(o.database)}; DATA_DIR)`;
 }
+
+const _kindLabels: LabelsMatch<DbErrorKind, DbErrorKindLabel> = true;
 
 /** Counts into `tickwheel_db_errors_total` (docs/observability.md). */
 function dbErrorSink(metrics: MetricsService): DbErrorSink {

@@ -4,3 +4,17 @@ export { MetricsController } from './metrics.controller.js';
 export { HealthController } from './health.controller.js';
 export { REDIS_TOKEN } from './observability.tokens.js';
 export { NoApiController } from './no-api.controller.js';
+export type {
+  CallbackOutcomeLabel,
+  DbErrorKindLabel,
+  ExecutionOutcomeLabel,
+  FinishedStatusLabel,
+  LabelsMatch,
+  LeaseExpiryReasonLabel,
+  LogDropReason,
+  MisfirePolicyLabel,
+  ProgressWriteOutcome,
+  QuarantineReasonLabel,
+  RedisErrorKindLabel,
+  RetentionTableLabel,
+} from './metric-labels.js';

@@ -1,5 +1,5 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   CallbackDeliveryRepository,
@@ -10,31 +10,29 @@ import {
   type RetentionTable,
   STATEMENT_ROWS,
 } from '../metadata/index.js';
-import { MetricsService } from '../observability/index.js';
-import { LeaderElectionService } from './leader-election.service.js';
+import { type LabelsMatch, MetricsService, type RetentionTableLabel } from '../observability/index.js';
 
 /** The tables of an instance's rows. */
 type InstanceTable = Exclude<RetentionTable, 'idempotency_key'>;
 
 /** Longest a pass keeps deleting, ms (half the interval when that is shorter); the next pass goes on. */
 const PASS_BUDGET_MS = 30_000;
+const _tableLabels: LabelsMatch<RetentionTable, RetentionTableLabel> = true;
 
 /**
- * Retention (docs/long-tasks.md "Retention"), on the leader only, every RETENTION_INTERVAL_MS: removes the
- * namespace's finished instances older than RETENTION_FINISHED_MS with their attempts, log lines and settled
- * callback deliveries, then log lines older than RETENTION_LOGS_MS (0 = that kind kept), then Idempotency-Keys
- * past their expiry (IDEMPOTENCY_KEY_TTL_MS after they were taken; docs/api.md "Idempotency"). Batches of
- * RETENTION_BATCH rows until none is left or the pass ran PASS_BUDGET_MS. A failing statement is logged and
- * the loop goes on; passes never overlap.
+ * Retention (docs/long-tasks.md "Retention"), one pass of which the leader runs every RETENTION_INTERVAL_MS (its
+ * `retention` duty): removes the namespace's finished instances older than RETENTION_FINISHED_MS with their
+ * attempts, log lines and settled callback deliveries, then log lines older than RETENTION_LOGS_MS (0 = that kind
+ * kept), then Idempotency-Keys past their expiry (IDEMPOTENCY_KEY_TTL_MS after they were taken; docs/api.md
+ * "Idempotency"). Batches of RETENTION_BATCH rows until none is left or the pass ran PASS_BUDGET_MS. A failing
+ * statement is logged and the pass goes on with the next kind; passes never overlap.
  */
 @Injectable()
-export class RetentionService implements OnModuleInit, BeforeApplicationShutdown {
+export class RetentionService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(RetentionService.name);
-  private stopRounds: (() => void) | null = null;
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly leader: LeaderElectionService,
     private readonly instances: InstanceRetention,
     private readonly deliveries: CallbackDeliveryRepository,
     private readonly logs: JobLogRepository,
@@ -45,43 +43,30 @@ export class RetentionService implements OnModuleInit, BeforeApplicationShutdown
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  onModuleInit(): void {
-    this.leader.onChange((isLeader) => (isLeader ? this.start() : this.stop()));
-  }
-
   async beforeApplicationShutdown(): Promise<void> {
-    this.stop();
     await this.running;
   }
 
-  /**
-   * One pass now (the loop's body; tests call it). Resolves when it ended; never throws. A pass already
-   * running is joined instead.
-   */
-  pass(): Promise<void> {
-    this.running ??= this.removeOld()
+  /** Whether a pass has anything to do: off when both ages are 0 and Idempotency-Keys never expire. */
+  get enabled(): boolean {
+    const { finishedMs, logsMs } = this.config.retention;
+    return finishedMs > 0 || logsMs > 0 || this.purgesKeys();
+  }
+
+  /** One pass; never throws. Stops between batches once `signal` aborted (lead lost); joins a pass running. */
+  pass(signal?: AbortSignal): Promise<void> {
+    this.running ??= this.removeOld(signal)
       .catch((err: Error) => this.logger.error(`retention pass failed: ${err.message}`))
       .finally(() => (this.running = null));
     return this.running;
   }
 
-  private start(): void {
-    const { finishedMs, logsMs, intervalMs } = this.config.retention;
-    if (this.stopRounds || (finishedMs === 0 && logsMs === 0 && !this.purgesKeys())) return;
-    this.stopRounds = repeatEvery(this.clock, intervalMs, () => void this.pass());
-  }
-
-  private stop(): void {
-    this.stopRounds?.();
-    this.stopRounds = null;
-  }
-
-  private async removeOld(): Promise<void> {
+  private async removeOld(signal?: AbortSignal): Promise<void> {
     const { finishedMs, logsMs, intervalMs, batch } = this.config.retention;
     const now = this.clock.now();
     const deadline = now + Math.min(PASS_BUDGET_MS, intervalMs / 2);
     const ns = this.config.namespace;
-    const more = () => this.clock.now() < deadline && this.leader.isLeader;
+    const more = () => this.clock.now() < deadline && !signal?.aborted;
     if (finishedMs > 0) {
       await this.repeat('finished instances', more, async () => {
         const ids = await this.instances.finishedBefore(ns, now - finishedMs, batch);

@@ -13,6 +13,7 @@ import {
   JobInstance,
   JobInstanceStatus,
   markStagedFires,
+  type MisfirePolicy,
   newJobInstance,
   OverlapPolicy,
   OWNERLESS_APP_ID,
@@ -22,10 +23,12 @@ import {
   type Tx,
   UnitOfWork,
 } from '../metadata/index.js';
-import { MetricsService } from '../observability/index.js';
+import { type LabelsMatch, MetricsService, type MisfirePolicyLabel } from '../observability/index.js';
 import { FirePlan, planFire } from './fire-planner.js';
 import { scheduledTimes } from './backfill.js';
 import { decideOverlap } from './overlap.js';
+
+const _policyLabels: LabelsMatch<`${MisfirePolicy}`, MisfirePolicyLabel> = true;
 
 /** App id on the fires of a job without an owner (docs/tenancy.md); a job's fires carry its owner's app id. */
 export const SCHEDULER_APP_ID = OWNERLESS_APP_ID;

@@ -19,7 +19,7 @@ import {
   type JobInstance,
   InstanceReads,
 } from '../../metadata/index.js';
-import { MetricsService } from '../../observability/index.js';
+import { type CallbackOutcomeLabel, type LabelsMatch, MetricsService } from '../../observability/index.js';
 import { pickClaims } from './claim-share.js';
 import { classifyTry, type TryOutcome, type TryResult } from './outcome.js';
 import { callbackBody } from './payload.js';
@@ -31,6 +31,7 @@ const WINDOW_FACTOR = 2;
 const CLAIM_ROUNDS = 4;
 /** How long a host seen answering with nothing to reset counts as clean (one read of its row per second). */
 const CLEAN_MEMO_MS = 1_000;
+const _outcomeLabels: LabelsMatch<TryOutcome['outcome'], CallbackOutcomeLabel> = true;
 
 /** A stored row that can never be sent as it is: the delivery fails, the loop goes on. */
 class BadDelivery extends Error {}

@@ -10,7 +10,8 @@ import {
   newJobInstance,
   TriggerSource,
 } from '../../metadata/index.js';
-import { Admission, type HandOff } from './admission.service.js';
+import type { HandOff } from '../../execution/index.js';
+import { Admission } from './admission.service.js';
 import { JobSemaphore } from './job-semaphore.js';
 import { inStopGrace, stopGraceMs, stopGraceOnCancel, stopGraceUntil } from './stop-grace.js';
 import { WaitingTurns } from './waiting-turns.js';

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
+import type { AttemptAdmission, HandOff, Leaver } from '../../execution/index.js';
 import {
   AdmissionInstances,
   FINAL_STATUSES,
@@ -12,20 +13,12 @@ import { JobSemaphore, type SlotHolder } from './job-semaphore.js';
 import { stopGraceMs, stopGraceOnCancel } from './stop-grace.js';
 import { WaitingTurns } from './waiting-turns.js';
 
-/** Where a promoted instance goes to run: dispatch routes it at once, an executor uses the delay queue. */
-export interface HandOff {
-  handOff(promoted: JobInstance): Promise<unknown>;
-}
-
-/** An instance leaving its slot and turn: the columns {@link Admission.free} reads. */
-export type Leaver = Pick<JobInstance, 'id' | 'jobId' | 'maxConcurrency'>;
-
 /**
  * Admission (docs/admission.md): the one place that decides when an instance of a job may run under its
  * maxConcurrency slots and QUEUE turns: admit, confirm, free, promote, the stop grace, the semaphores' rebuild.
  */
 @Injectable()
-export class Admission {
+export class Admission implements AttemptAdmission {
   /** The stop grace, ms (see stopGraceMs). */
   readonly stopGraceMs: number;
 
