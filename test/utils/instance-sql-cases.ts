@@ -85,7 +85,7 @@ export const SQL_CASES: QueryObjectCases[] = [
     { method: 'existingIds', run: (s, c) => tx(c, (em) => s.existingIds(em, [id(10), id(11)])) },
     { method: 'unfinishedOfJobs', run: (s, c) => tx(c, (em) => s.unfinishedOfJobs(em, [JOB], NOW)) },
     { method: 'latestScheduledFire', run: (s, c) => tx(c, (em) => s.latestScheduledFire(em, JOB)) },
-    { method: 'deleteFutureFires', run: (s, c) => tx(c, (em) => s.deleteFutureFires(em, JOB, NOW)) },
+    { method: 'deleteStagedFires', run: (s, c) => tx(c, (em) => s.deleteStagedFires(em, JOB, NOW)) },
   ]),
   object(StagedInstances, [
     {
@@ -154,6 +154,12 @@ export const SQL_CASES: QueryObjectCases[] = [
       method: 'transition',
       what: 'DISPATCHED → PENDING guarded by attempt, token and node',
       run: (s) => s.transition(id(1), S.DISPATCHED, S.PENDING, { attempt: 1, fencingToken: 0, nodeId: NODE }, {}, NOW),
+    },
+    {
+      method: 'transition',
+      what: 'the hand-back of a staged fire its node never got: it stays staged',
+      run: (s) =>
+        s.transition(id(1), S.DISPATCHED, S.PENDING, { attempt: 1, nodeId: NODE }, {}, NOW, undefined, StagedKind.FIRE),
     },
   ]),
   object(InstanceRetention, [

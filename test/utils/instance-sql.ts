@@ -5,9 +5,9 @@ import { Logger } from '@nestjs/common';
 import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 import {
   dataSourceOptions,
-  JobInstanceStatus as S,
+  type JobInstanceStatus as S,
   runMigrations,
-  StagedKind,
+  type StagedKind,
 } from '../../src/modules/metadata/index.js';
 import { JOB, NS, SQL_CASES } from './instance-sql-cases.js';
 
@@ -172,7 +172,8 @@ function statusWriteOf(sql: string, params: unknown[]): (StatusWrite & { setsSta
   const set = sql.indexOf(' SET ');
   const where = sql.indexOf(' WHERE ');
   const assigned = (col: string) => {
-    const m = new RegExp(`[ ,][\`"]?${col}[\`"]? = (\\?|NULL)`).exec(sql.slice(set, where));
+    // `staged = COALESCE(staged, ?)` writes ? where no mark is set (a handed-back fire keeps FIRE)
+    const m = new RegExp(`[ ,][\`"]?${col}[\`"]? = (\\?|NULL|COALESCE\\(${col}, \\?\\))`).exec(sql.slice(set, where));
     if (!m) return undefined;
     return m[1] === 'NULL' ? null : params[marksIn(sql, set + m.index, set + m.index + m[0].length)[0]];
   };
@@ -186,13 +187,19 @@ function statusWriteOf(sql: string, params: unknown[]): (StatusWrite & { setsSta
   return { from, to, staged, setsStatus: to !== undefined };
 }
 
+/** The state machine a snapshot is checked against: TRANSITIONS, and the writes that may leave a row staged. */
+export interface StatusRules {
+  canTransition(from: S, to: S): boolean;
+  isStagingWrite(from: S, to: S, kind: StagedKind): boolean;
+}
+
 /**
  * Every statement of a snapshot text that writes job_instance.status or .staged, checked against the state machine:
  * a status write names its from-statuses in its WHERE, each `from → to` is in TRANSITIONS, and it clears the staged
- * mark or (only PENDING → DISPATCHED, the pump's stage write) sets it; a write of the mark alone only clears it.
+ * mark or sets it as one of the staging writes; a write of the mark alone only clears it.
  * @returns one line per violation, naming the block.
  */
-export function statusWriteViolations(text: string, canTransition: (from: S, to: S) => boolean): string[] {
+export function statusWriteViolations(text: string, rules: StatusRules): string[] {
   const out: string[] = [];
   let block = '';
   const lines = text.split('\n');
@@ -211,10 +218,10 @@ export function statusWriteViolations(text: string, canTransition: (from: S, to:
     }
     if (w.from.length === 0) bad(`writes status ${String(w.to)} without a from-status in its WHERE`);
     for (const f of w.from)
-      if (!canTransition(f as S, w.to as S)) bad(`${String(f)} -> ${String(w.to)} is not a transition`);
-    const staging = w.from.every((f) => f === S.PENDING) && w.to === S.DISPATCHED;
+      if (!rules.canTransition(f as S, w.to as S)) bad(`${String(f)} -> ${String(w.to)} is not a transition`);
+    const staging = (kind: unknown) => w.from.every((f) => rules.isStagingWrite(f as S, w.to as S, kind as StagedKind));
     if (w.staged === undefined) bad('writes status without writing the staged mark');
-    else if (w.staged !== null && !(staging && w.staged === StagedKind.DELAYED)) bad(`sets staged ${String(w.staged)}`);
+    else if (w.staged !== null && !staging(w.staged)) bad(`sets staged ${String(w.staged)}`);
   }
   return out;
 }

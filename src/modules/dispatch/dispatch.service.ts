@@ -10,7 +10,6 @@ import {
   JobInstance,
   JobInstanceStatus,
   RoutingStrategy,
-  StagedKind,
 } from '../metadata/index.js';
 import { Admission } from './admission/index.js';
 import { NodeRegistryService } from './node-registry.service.js';
@@ -40,8 +39,6 @@ export interface Release {
   at: number;
   /** Its node when routed ahead (the release is the push alone); null: dispatched at its time. */
   nodeId: string | null;
-  /** Its staged mark when written ahead (docs/state-machine.md "Staged"); an unrouted one's release clears it. */
-  staged: StagedKind | null;
 }
 
 /**
@@ -102,6 +99,9 @@ export class DispatchService implements HandOff {
       const nodes = await this.route(group);
       if (!nodes) {
         out.unroutable += group.length;
+        // Their release happened, they wait for an executor: a staged one is staged no more (docs/state-machine.md).
+        const staged = group.filter((r) => r.staged !== null).map((r) => r.id);
+        if (staged.length > 0) await this.ledger.clearStaged(staged);
         continue;
       }
       const won = await this.assign(group, nodes, now);
@@ -161,16 +161,15 @@ export class DispatchService implements HandOff {
         nodeId,
         now,
       );
-      for (const r of group) if (won.has(r.id)) releases.push(releaseAtDue(r, nodeId, StagedKind.DELAYED));
+      for (const r of group) if (won.has(r.id)) releases.push(releaseAtDue(r, nodeId));
     }
-    for (const r of ahead) if (r.status === JobInstanceStatus.PENDING) releases.push(releaseAtDue(r, null, null));
+    for (const r of ahead) if (r.status === JobInstanceStatus.PENDING) releases.push(releaseAtDue(r, null));
     return releases;
   }
 
   /**
    * Delivers releases at their time: routed ids onto their nodes' ready lists (no write), the rest through
-   * {@link dispatchIds} after one UPDATE clears the staged mark of those written ahead; one routed to a node no
-   * longer live or draining is taken back and routed again now.
+   * {@link dispatchIds}; one routed to a node no longer live or draining is taken back and routed again now.
    */
   async deliver(fires: Release[]): Promise<void> {
     const routed = fires.filter((f) => f.nodeId !== null);
@@ -202,8 +201,6 @@ export class DispatchService implements HandOff {
       );
       if (back) again.push(f.id);
     }
-    const unrouted = fires.filter((f) => f.nodeId === null && f.staged !== null).map((f) => f.id);
-    if (unrouted.length > 0) await this.ledger.clearStaged(unrouted);
     if (again.length > 0) await this.dispatchIds(again);
   }
 
@@ -231,7 +228,7 @@ export class DispatchService implements HandOff {
   /** PENDING→DISPATCHED per node in one conditional UPDATE (the only writer), admission's confirm, then the push. */
   private async assign(rows: JobInstance[], nodes: LiveNode[], now: number): Promise<number> {
     const perNode = groupBy(
-      rows.map((row, i) => ({ id: row.id, appId: row.appId, at: row.fireTime, nodeId: nodes[i].nodeId, staged: null })),
+      rows.map((row, i) => ({ id: row.id, appId: row.appId, at: row.fireTime, nodeId: nodes[i].nodeId })),
       (f) => f.nodeId,
     );
     const won = (
@@ -265,8 +262,8 @@ const KEYED: ReadonlySet<RoutingStrategy> = new Set([
 ]);
 
 /** A delayed row as the leader holds it until its due time. */
-function releaseAtDue(row: JobInstance, nodeId: string | null, staged: StagedKind | null): Release {
-  return { id: row.id, appId: row.appId, at: row.dueAt, nodeId, staged };
+function releaseAtDue(row: JobInstance, nodeId: string | null): Release {
+  return { id: row.id, appId: row.appId, at: row.dueAt, nodeId };
 }
 
 /** Rows that one strategy call can route together: same handler, same routing strategy. */

@@ -12,6 +12,7 @@ import {
   JobInstance,
   JobInstanceStatus,
   ReconcileInstances,
+  StagedKind,
   type Tx,
   UnitOfWork,
 } from '../metadata/index.js';
@@ -144,9 +145,9 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     // The registry's cached view may predate the silence: routing their work again must not pick these nodes.
     if (offline.length > 0) this.registry.invalidate();
     for (const nodeId of offline) {
-      await this.coordination.drainNode(nodeId);
+      const pushed = new Set(await this.coordination.drainNode(nodeId));
       const rows = await this.reads.findOnNode(nodeId, ON_NODE, 10_000);
-      const { routed, failed } = await this.requeue(rows, 'NODE_LOST');
+      const { routed, failed } = await this.requeue(rows, 'NODE_LOST', pushed);
       await this.coordination.removeNode(nodeId);
       if (rows.length > 0)
         this.logger.warn(
@@ -209,19 +210,21 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   }
 
   /**
-   * Takes rows back from a lost node or lease, {@link REQUEUE_CHUNK} at a time, one dispatch per chunk.
+   * Takes rows back from a lost node or lease, {@link REQUEUE_CHUNK} at a time, one dispatch per chunk; `pushed`:
+   * the ids the node's lists held (a staged fire not among them was never released and stays staged).
    * @returns how many went back to PENDING (routed again) and how many ended FAILED (no attempt left).
    */
   private async requeue(
     all: JobInstance[],
     reason: 'NODE_LOST' | 'LEASE_LOST',
+    pushed?: Set<string>,
   ): Promise<{ routed: number; failed: number }> {
     const out = { routed: 0, failed: 0 };
     const rows = await this.quarantine.screen(all);
     for (let i = 0; i < rows.length; i += REQUEUE_CHUNK) {
       const back = await Promise.all(
         rows.slice(i, i + REQUEUE_CHUNK).map((row) =>
-          this.takeBack(row, reason).catch((err: Error) => {
+          this.takeBack(row, reason, pushed).catch((err: Error) => {
             this.logger.error(
               `taking back instance ${row.id} (${reason}) failed: ${err.message}; tried again next pass`,
             );
@@ -242,7 +245,11 @@ export class ReconcilerService implements BeforeApplicationShutdown {
    * the same transaction (docs/callbacks.md "Outbox"). @returns its id and whether it went back to PENDING
    * (`routed`) or ended FAILED; null when another writer won the row.
    */
-  private async takeBack(row: JobInstance, reason: TakeBackReason): Promise<{ id: string; routed: boolean } | null> {
+  private async takeBack(
+    row: JobInstance,
+    reason: TakeBackReason,
+    pushed?: Set<string>,
+  ): Promise<{ id: string; routed: boolean } | null> {
     const now = this.clock.now();
     const running = row.status === JobInstanceStatus.RUNNING;
     const decision = decideOutcome(row, running ? { kind: 'takenBack', reason } : { kind: 'notStarted' }, now);
@@ -250,7 +257,18 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     const won = await this.uow.run(async (em) => {
       if (!running) {
         const guard = { attempt: row.attempt, nodeId: row.nodeId ?? undefined };
-        return this.transitions.transition(row.id, row.status, decision.status, guard, decision.patch, now, em);
+        const unreleased = row.staged === StagedKind.FIRE && pushed !== undefined && !pushed.has(row.id);
+        const { status, patch } = decision;
+        return this.transitions.transition(
+          row.id,
+          row.status,
+          status,
+          guard,
+          patch,
+          now,
+          em,
+          unreleased ? row.staged : null,
+        );
       }
       const guard = { attempt: row.attempt, fencingToken: row.fencingToken };
       const { status, patch } = decision;

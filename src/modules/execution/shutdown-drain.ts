@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
-import { InstanceReads, InstanceTransitions, JobInstanceStatus as S } from '../metadata/index.js';
+import { InstanceReads, InstanceTransitions, JobInstanceStatus as S, StagedKind } from '../metadata/index.js';
 import { sleep } from './clock-timers.js';
 import { decideOutcome } from './outcome-policy.js';
 import { TaskRunner } from './task-runner.service.js';
@@ -29,13 +29,14 @@ export class ShutdownDrain {
   ) {}
 
   /**
-   * Empties `nodeId`'s lists and moves every row still DISPATCHED to it (staged fires too) back to PENDING, same
-   * attempt, into the delay queue at its due time; conditional, so a row a claim took stays with it. Returns how
-   * many went back. Never throws: failing that, the reconciler takes them back once this node is gone.
+   * Empties `nodeId`'s lists and moves every row still DISPATCHED to it back to PENDING, same attempt, into the
+   * delay queue at its due time; conditional, so a row a claim took stays with it. A staged fire whose id was in
+   * neither list was never released: it stays staged. Returns how many went back. Never throws: failing that, the
+   * reconciler takes them back once this node is gone.
    */
   async handBackQueued(nodeId: string): Promise<number> {
     try {
-      await this.coordination.drainNode(nodeId);
+      const pushed = new Set(await this.coordination.drainNode(nodeId));
       const rows = await this.reads.findOnNode(nodeId, [S.DISPATCHED], HAND_BACK_PAGE);
       let n = 0;
       for (const row of rows) {
@@ -48,6 +49,8 @@ export class ShutdownDrain {
           { attempt: row.attempt, nodeId },
           back.patch,
           now,
+          undefined,
+          row.staged === StagedKind.FIRE && !pushed.has(row.id) ? StagedKind.FIRE : null,
         );
         if (!won) continue;
         await this.coordination.scheduleDelayed(row.id, back.dueAt);

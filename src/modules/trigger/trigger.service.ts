@@ -105,15 +105,15 @@ export class TriggerService {
   }
 
   /**
-   * Removes a job's future fires inside `em`, **after** the job row's UPDATE/DELETE (that row lock orders it against
-   * a firing page). A caller keeping the schedule must set next_fire_time to `earliest`. `lastFireTime`, when fires
-   * were removed: last_fire_time put back to the latest fire left.
+   * Removes a job's future staged fires inside `em`, **after** the job row's UPDATE/DELETE (that row lock orders it
+   * against a firing page). A caller keeping the schedule must set next_fire_time to `earliest`. `lastFireTime`, when
+   * fires were removed: last_fire_time put back to the latest fire left.
    */
   async unstage(
     em: Tx,
     jobId: string,
   ): Promise<{ removed: number; earliest: number | null; lastFireTime?: number | null }> {
-    const out = await this.ledger.deleteFutureFires(em, jobId, this.clock.now());
+    const out = await this.ledger.deleteStagedFires(em, jobId, this.clock.now());
     if (out.removed === 0) return out;
     const lastFireTime = await this.ledger.latestScheduledFire(em, jobId);
     await this.jobs.setLastFire(em, jobId, lastFireTime);
@@ -257,7 +257,7 @@ export class TriggerService {
     for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
     const releases = created
       .filter((r) => r.status === JobInstanceStatus.PENDING || r.status === JobInstanceStatus.DISPATCHED)
-      .map((r) => ({ id: r.id, appId: r.appId, at: r.fireTime, nodeId: r.nodeId, staged: r.staged }));
+      .map((r) => ({ id: r.id, appId: r.appId, at: r.fireTime, nodeId: r.nodeId }));
     return { created: created.length, next, releases };
   }
 

@@ -50,10 +50,10 @@ export class DispatchLedger {
   }
 
   /**
-   * The pump's staging write (docs/dispatch.md "Delayed tasks"): PENDING→DISPATCHED to `nodeId`, staged DELAYED,
-   * `dispatched_at` = `due_at`, only while PENDING and still due after `now` (epoch ms), one UPDATE per 1,000; a
-   * deadlock is retried for 30 ms. Nothing is pushed: the leader pushes the ids at their due time.
-   * @returns the ids this call staged.
+   * The pump's staging write (docs/dispatch.md "Delayed tasks"): PENDING→DISPATCHED to `nodeId`, staged DELAYED (a
+   * handed-back fire stays FIRE), `dispatched_at` = `due_at`, only while PENDING and still due after `now` (epoch
+   * ms), one UPDATE per 1,000; a deadlock is retried for 30 ms. Nothing is pushed: the leader pushes the ids at their
+   * due time. @returns the ids this call staged.
    */
   async stageMany(ids: string[], nodeId: string, now: number): Promise<Set<string>> {
     const change = statusChange(S.PENDING, S.DISPATCHED, StagedKind.DELAYED);
@@ -64,7 +64,8 @@ export class DispatchLedger {
         () =>
           this.t.run(
             undefined,
-            `UPDATE job_instance SET status = ?, staged = ?, node_id = ?, dispatched_at = due_at, updated_at = ?
+            `UPDATE job_instance SET status = ?, staged = COALESCE(staged, ?), node_id = ?, dispatched_at = due_at,
+               updated_at = ?
              WHERE id IN (${marks(part.length)}) AND status = ? AND due_at > ?`,
             [change.status, change.staged, nodeId, now, ...part, S.PENDING, now],
           ),
@@ -77,8 +78,8 @@ export class DispatchLedger {
       const back = await this.t.run(
         undefined,
         `SELECT id FROM job_instance WHERE id IN (${marks(part.length)}) AND status = ? AND node_id = ?
-           AND staged = ? AND updated_at = ?`,
-        [...part, S.DISPATCHED, nodeId, StagedKind.DELAYED, now],
+           AND staged IS NOT NULL AND updated_at = ?`,
+        [...part, S.DISPATCHED, nodeId, now],
       );
       for (const r of (back.records ?? []) as Array<{ id: string }>) won.add(r.id);
     }
@@ -86,8 +87,8 @@ export class DispatchLedger {
   }
 
   /**
-   * The release of unrouted staged rows: clears their mark (they are released now, whether or not a node takes
-   * them), one UPDATE per 1,000. No status changes.
+   * Clears the staged mark of due rows whose dispatch found no node: their release happened (they wait, PENDING,
+   * for an executor), one UPDATE per 1,000. No status changes.
    */
   async clearStaged(ids: string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += 1000) {

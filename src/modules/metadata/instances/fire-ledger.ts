@@ -5,6 +5,7 @@ import { TriggerSource } from '../entities/enums.js';
 import { JobInstance } from '../entities/job-instance.entity.js';
 import { JobInstanceStatus as S } from '../state-machine/job-instance-status.js';
 import { InstanceTable, UNFINISHED } from './instance-table.js';
+import { StagedKind, stagedWhere } from './staged.js';
 
 /**
  * The fire ledger's job_instance I/O (docs/trigger.md "Firing"): the rows of a firing page, trigger-now or backfill
@@ -57,25 +58,21 @@ export class FireLedger {
   }
 
   /**
-   * Deletes inside `em` a job's scheduled fires whose time is after `afterMs` and that have not started: staged
-   * fires, and those handed back before their time (their mark is gone, they are still future fires). Frees their
-   * fire keys. @returns how many, and the earliest fire time removed.
+   * Deletes inside `em` a job's staged fires whose time is after `afterMs` (epoch ms), freeing their fire keys: every
+   * fire not yet released (one handed back unreleased stays staged). @returns how many, and the earliest fire time.
    */
-  async deleteFutureFires(
+  async deleteStagedFires(
     em: EntityManager,
     jobId: string,
     afterMs: number,
   ): Promise<{ removed: number; earliest: number | null }> {
-    const where = {
-      jobId,
-      triggerSource: TriggerSource.SCHEDULE,
-      status: In([S.PENDING, S.DISPATCHED]),
-      fireTime: MoreThan(afterMs),
-    };
-    const repo = em.getRepository(JobInstance);
-    const first = await repo.findOne({ select: { id: true, fireTime: true }, where, order: { fireTime: 'ASC' } });
-    if (!first) return { removed: 0, earliest: null };
-    const res = await repo.delete(where);
-    return { removed: res.affected ?? 0, earliest: first.fireTime };
+    const staged = stagedWhere('', StagedKind.FIRE);
+    const where = `job_id = ? AND ${staged.sql} AND fire_time > ?`;
+    const params = [jobId, ...staged.params, afterMs];
+    const first = await this.t.run(em, `SELECT MIN(fire_time) AS t FROM job_instance WHERE ${where}`, params);
+    const earliest = (first.records?.[0] as { t?: string | number | null } | undefined)?.t ?? null;
+    if (earliest === null) return { removed: 0, earliest: null };
+    const res = await this.t.run(em, `DELETE FROM job_instance WHERE ${where}`, params);
+    return { removed: res.affected ?? 0, earliest: Number(earliest) };
   }
 }

@@ -4,7 +4,7 @@ import { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
 import { JobInstance } from '../entities/job-instance.entity.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 import { InstanceTable } from './instance-table.js';
-import { statusChange } from './staged.js';
+import { StagedKind, statusChange } from './staged.js';
 
 /** Extra conditions of a transition's WHERE clause (docs/state-machine.md): each must hold for the write to win. */
 export interface TransitionGuard {
@@ -23,8 +23,9 @@ export class InstanceTransitions {
   }
 
   /**
-   * Conditional `from → to` of row `id` with `patch`, inside `em` when given; clears the staged mark. @returns
-   * whether this write won (false: another writer moved the row first). @throws SchedulerError(ILLEGAL_TRANSITION).
+   * Conditional `from → to` of row `id` with `patch`, inside `em` when given; clears the staged mark, or writes
+   * `staging` when that is a staging write (a fire handed back unreleased). @returns whether this write won (false:
+   * another writer moved the row first). @throws SchedulerError(ILLEGAL_TRANSITION).
    */
   async transition(
     id: string,
@@ -34,8 +35,9 @@ export class InstanceTransitions {
     patch: Partial<JobInstance>,
     now: number,
     em?: EntityManager,
+    staging: StagedKind | null = null,
   ): Promise<boolean> {
-    const change = statusChange(from, to);
+    const change = statusChange(from, to, staging);
     const qb = (em ? em.getRepository(JobInstance) : this.t.repo)
       .createQueryBuilder()
       .update(JobInstance)

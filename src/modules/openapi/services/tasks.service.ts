@@ -238,7 +238,7 @@ export class TasksService {
     await Promise.all([
       routed.length > 0
         ? this.dispatch.deliver(
-            routed.map((r) => ({ id: r.id, appId: r.appId, at: r.fireTime, nodeId: r.nodeId, staged: null })),
+            routed.map((r) => ({ id: r.id, appId: r.appId, at: r.fireTime, nodeId: r.nodeId })),
           )
         : undefined,
       pending.length > 0 ? this.dispatch.dispatchRows(pending) : undefined,

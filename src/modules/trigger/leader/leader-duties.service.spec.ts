@@ -15,7 +15,6 @@ import type {
   JobLogRepository,
   StagedInstances,
 } from '../../metadata/index.js';
-import { StagedKind } from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
 import type { DueDetectorService } from '../due-detector.service.js';
 import type { JobSignals } from '../job-signals.service.js';
@@ -92,7 +91,7 @@ describe(LeaderDuties.name, () => {
       // Each fire writes one row, staged for release at its fire time.
       fireRefs: async (refs: DueRef[]) => {
         await record(`fire ${refs.map((r) => r.id).join(',')}`);
-        const releases = refs.map((r) => ({ id: `${r.id}-row`, appId: 'a', at: r.next, nodeId: 'n', staged: null }));
+        const releases = refs.map((r) => ({ id: `${r.id}-row`, appId: 'a', at: r.next, nodeId: 'n' }));
         return { created: refs.length, next: [], releases };
       },
       release: (fires: Release[]) => record(`release ${fires.map((f) => f.id).join(',')}`),
@@ -281,7 +280,7 @@ describe(LeaderDuties.name, () => {
     clock.setNow(T0 + 300);
     leading(true);
     await settle();
-    pumped = [{ id: 'd1', appId: 'a', at: T0 + 5000, nodeId: 'n', staged: StagedKind.DELAYED }];
+    pumped = [{ id: 'd1', appId: 'a', at: T0 + 5000, nodeId: 'n' }];
     await runUntil(500); // the new lead's round at +500 comes while the old pump runs
     openPump();
     await settle();

@@ -2,7 +2,13 @@ import { Injectable, Inject, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import type { Release } from '../../dispatch/index.js';
-import { type DueRef, JobDefinitionRepository, StagedInstances, StagedKind } from '../../metadata/index.js';
+import {
+  type DueRef,
+  JobDefinitionRepository,
+  StagedInstances,
+  StagedKind,
+  type StagedRef,
+} from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
 import { type Cancel, WheelTimer } from '../timing-wheel/index.js';
 import { TriggerService } from '../trigger.service.js';
@@ -122,12 +128,9 @@ export class LeaderWheel {
     for (;;) {
       const rows = await this.staged.findStaged(this.config.namespace, after, LOAD_PAGE);
       if (!this.running) return;
-      const releases = rows.map((r) => ({ id: r.id, appId: r.appId, at: r.dueAt, nodeId: r.nodeId, staged: r.staged }));
-      this.holdReleases(releases.filter((r) => r.staged === StagedKind.FIRE));
-      this.holdReleases(
-        releases.filter((r) => r.staged === StagedKind.DELAYED),
-        'deliver',
-      );
+      const release = (r: StagedRef) => ({ id: r.id, appId: r.appId, at: r.dueAt, nodeId: r.nodeId });
+      this.holdReleases(rows.filter((r) => r.staged === StagedKind.FIRE).map(release));
+      this.holdReleases(rows.filter((r) => r.staged === StagedKind.DELAYED).map(release), 'deliver');
       if (rows.length < LOAD_PAGE) return;
       after = { dueAt: rows[rows.length - 1].dueAt, id: rows[rows.length - 1].id };
     }

@@ -24,13 +24,13 @@ SELECT "JobInstance"."id" AS "JobInstance_id"
 
 -- DispatchLedger.stageMany: rows taken meanwhile
 UPDATE job_instance
-  SET status = ?, staged = ?, node_id = ?, dispatched_at = due_at, updated_at = ?
+  SET status = ?, staged = COALESCE(staged, ?), node_id = ?, dispatched_at = due_at, updated_at = ?
   WHERE id IN (?, ?) AND status = ? AND due_at > ?;
 -- params: ["DISPATCHED","DELAYED","node-1",1800000000000,"00000000-0000-7000-8000-000000000030","00000000-0000-7000-8000-000000000031","PENDING",1800000000000]
 SELECT id
   FROM job_instance
-  WHERE id IN (?, ?) AND status = ? AND node_id = ? AND staged = ? AND updated_at = ?;
--- params: ["00000000-0000-7000-8000-000000000030","00000000-0000-7000-8000-000000000031","DISPATCHED","node-1","DELAYED",1800000000000]
+  WHERE id IN (?, ?) AND status = ? AND node_id = ? AND staged IS NOT NULL AND updated_at = ?;
+-- params: ["00000000-0000-7000-8000-000000000030","00000000-0000-7000-8000-000000000031","DISPATCHED","node-1",1800000000000]
 
 -- DispatchLedger.clearStaged
 UPDATE job_instance

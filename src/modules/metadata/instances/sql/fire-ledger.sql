@@ -44,26 +44,12 @@ SELECT MAX(fire_time) AS t
   WHERE job_id = ? AND (trigger_source = ? OR (trigger_source = ? AND status <> ?));
 -- params: ["00000000-0000-7000-8000-00000000000j","SCHEDULE","MISFIRE","CANCELLED"]
 
--- FireLedger.deleteFutureFires
--- [mysql]
-SELECT `JobInstance`.`id` AS `JobInstance_id`, `JobInstance`.`fire_time` AS `JobInstance_fire_time`
-  FROM `job_instance` `JobInstance`
-  WHERE ((`JobInstance`.`job_id` = ?) AND (`JobInstance`.`trigger_source` = ?) AND (`JobInstance`.`status` IN (?, ?)) AND (`JobInstance`.`fire_time` > ?))
-  ORDER BY `JobInstance_fire_time` ASC
-  LIMIT 1;
--- params: ["00000000-0000-7000-8000-00000000000j","SCHEDULE","PENDING","DISPATCHED",1800000000000]
+-- FireLedger.deleteStagedFires
+SELECT MIN(fire_time) AS t
+  FROM job_instance
+  WHERE job_id = ? AND status IN (?, ?) AND staged = ? AND fire_time > ?;
+-- params: ["00000000-0000-7000-8000-00000000000j","PENDING","DISPATCHED","FIRE",1800000000000]
 DELETE
-  FROM `job_instance`
-  WHERE (`job_id` = ? AND `trigger_source` = ? AND `status` IN (?, ?) AND `fire_time` > ?);
--- params: ["00000000-0000-7000-8000-00000000000j","SCHEDULE","PENDING","DISPATCHED",1800000000000]
--- [sqlite]
-SELECT "JobInstance"."id" AS "JobInstance_id", "JobInstance"."fire_time" AS "JobInstance_fire_time"
-  FROM "job_instance" "JobInstance"
-  WHERE (("JobInstance"."job_id" = ?) AND ("JobInstance"."trigger_source" = ?) AND ("JobInstance"."status" IN (?, ?)) AND ("JobInstance"."fire_time" > 1800000000000))
-  ORDER BY "JobInstance_fire_time" ASC
-  LIMIT 1;
--- params: ["00000000-0000-7000-8000-00000000000j","SCHEDULE","PENDING","DISPATCHED"]
-DELETE
-  FROM "job_instance"
-  WHERE ("job_id" = ? AND "trigger_source" = ? AND "status" IN (?, ?) AND "fire_time" > 1800000000000);
--- params: ["00000000-0000-7000-8000-00000000000j","SCHEDULE","PENDING","DISPATCHED"]
+  FROM job_instance
+  WHERE job_id = ? AND status IN (?, ?) AND staged = ? AND fire_time > ?;
+-- params: ["00000000-0000-7000-8000-00000000000j","PENDING","DISPATCHED","FIRE",1800000000000]

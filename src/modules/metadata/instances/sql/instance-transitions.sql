@@ -13,3 +13,15 @@ UPDATE "job_instance"
   SET "status" = ?, "staged" = ?, "updated_at" = 1800000000000
   WHERE "id" = ? AND "status" = ? AND "attempt" = 1 AND "fencing_token" = 0 AND "node_id" = ?;
 -- params: ["PENDING",null,"00000000-0000-7000-8000-000000000001","DISPATCHED","node-1"]
+
+-- InstanceTransitions.transition: the hand-back of a staged fire its node never got: it stays staged
+-- [mysql]
+UPDATE `job_instance`
+  SET `status` = ?, `staged` = ?, `updated_at` = ?
+  WHERE `id` = ? AND `status` = ? AND `attempt` = ? AND `node_id` = ?;
+-- params: ["PENDING","FIRE",1800000000000,"00000000-0000-7000-8000-000000000001","DISPATCHED",1,"node-1"]
+-- [sqlite]
+UPDATE "job_instance"
+  SET "status" = ?, "staged" = ?, "updated_at" = 1800000000000
+  WHERE "id" = ? AND "status" = ? AND "attempt" = 1 AND "node_id" = ?;
+-- params: ["PENDING","FIRE","00000000-0000-7000-8000-000000000001","DISPATCHED","node-1"]
