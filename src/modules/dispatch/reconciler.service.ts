@@ -6,13 +6,13 @@ import { decideOutcome, type TakeBackReason } from '../execution/index.js';
 import {
   AdmissionInstances,
   CallbackDeliveryRepository,
+  handBackMark,
   InstanceReads,
   InstanceTransitions,
   JobAttemptRepository,
   JobInstance,
   JobInstanceStatus,
   ReconcileInstances,
-  StagedKind,
   type Tx,
   UnitOfWork,
 } from '../metadata/index.js';
@@ -257,18 +257,8 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     const won = await this.uow.run(async (em) => {
       if (!running) {
         const guard = { attempt: row.attempt, nodeId: row.nodeId ?? undefined };
-        const unreleased = row.staged === StagedKind.FIRE && pushed !== undefined && !pushed.has(row.id);
-        const { status, patch } = decision;
-        return this.transitions.transition(
-          row.id,
-          row.status,
-          status,
-          guard,
-          patch,
-          now,
-          em,
-          unreleased ? row.staged : null,
-        );
+        const mark = pushed ? handBackMark(row, pushed) : null;
+        return this.transitions.transition(row.id, row.status, decision.status, guard, decision.patch, now, em, mark);
       }
       const guard = { attempt: row.attempt, fencingToken: row.fencingToken };
       const { status, patch } = decision;

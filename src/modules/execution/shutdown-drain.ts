@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
-import { InstanceReads, InstanceTransitions, JobInstanceStatus as S, StagedKind } from '../metadata/index.js';
+import { handBackMark, InstanceReads, InstanceTransitions, JobInstanceStatus as S } from '../metadata/index.js';
 import { sleep } from './clock-timers.js';
 import { decideOutcome } from './outcome-policy.js';
 import { TaskRunner } from './task-runner.service.js';
@@ -50,7 +50,7 @@ export class ShutdownDrain {
           back.patch,
           now,
           undefined,
-          row.staged === StagedKind.FIRE && !pushed.has(row.id) ? StagedKind.FIRE : null,
+          handBackMark(row, pushed),
         );
         if (!won) continue;
         await this.coordination.scheduleDelayed(row.id, back.dueAt);

@@ -25,7 +25,7 @@ export { InstanceRetention } from './instance-retention.js';
 export { InstanceTransitions, type TransitionGuard } from './instance-transitions.js';
 export { ReconcileInstances } from './reconcile-instances.js';
 export { StagedInstances, type StagedRef, type UnreleasedFire } from './staged-instances.js';
-export { markStagedFires, StagedKind } from './staged.js';
+export { handBackMark, markStagedFires, StagedKind } from './staged.js';
 
 /** The job_instance query objects, one per caller (docs/data-model.md "Repositories and transactions"). */
 export const INSTANCE_QUERIES = [

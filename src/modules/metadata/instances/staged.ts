@@ -28,6 +28,14 @@ export const STAGING_WRITES: ReadonlyArray<{ from: S; to: S; kind: StagedKind }>
   { from: S.DISPATCHED, to: S.PENDING, kind: StagedKind.FIRE },
 ];
 
+/**
+ * The mark a DISPATCHED → PENDING hand-back of `row` leaves, given the ids its node's lists held when emptied
+ * (`pushed`): a staged fire whose id they did not hold was never released and stays staged; any other row, not.
+ */
+export function handBackMark(row: Pick<JobInstance, 'id' | 'staged'>, pushed: ReadonlySet<string>): StagedKind | null {
+  return row.staged === StagedKind.FIRE && !pushed.has(row.id) ? StagedKind.FIRE : null;
+}
+
 /** True when `from → to` writing staged `kind` is one of {@link STAGING_WRITES}. */
 export function isStagingWrite(from: S, to: S, kind: StagedKind): boolean {
   return STAGING_WRITES.some((w) => w.from === from && w.to === to && w.kind === kind);
