@@ -1,7 +1,7 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { ReconcilerService } from '../../src/modules/dispatch/index.js';
 import { ExecutorService } from '../../src/modules/execution/index.js';
-import { JobInstanceRepository, JobInstanceStatus } from '../../src/modules/metadata/index.js';
+import { InstanceTransitions, JobInstanceStatus } from '../../src/modules/metadata/index.js';
 import { HttpReceiver, startReceiver } from '../utils/http-receiver.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 
@@ -73,7 +73,7 @@ describe('recovery by the reconciler (cluster shape)', () => {
     expect(String(r.node_id)).toMatch(/^real-/);
     // The ghost's late finishing write carries token 1 and must lose.
     const late = await api.app
-      .get(JobInstanceRepository)
+      .get(InstanceTransitions)
       .transition(
         String(r.id),
         JobInstanceStatus.RUNNING,

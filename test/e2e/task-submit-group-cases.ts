@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { JobInstanceRepository } from '../../src/modules/metadata/index.js';
+import { InstanceIntake } from '../../src/modules/metadata/index.js';
 import { TaskShape } from '../utils/task-shapes.js';
 import { TestNode } from '../utils/test-node.js';
 import { hookTask } from './task-batch-cases.js';
@@ -15,7 +15,7 @@ async function rowsByRequest(node: TestNode, prefix: string): Promise<Map<string
 
 /** Spies on the task-row writes of the node's repository (the real methods still run); `restore` undoes it. */
 function spyOnTaskWrites(node: TestNode) {
-  const repo = node.app.get(JobInstanceRepository);
+  const repo = node.app.get(InstanceIntake);
   const one = jest.spyOn(repo, 'insertOrGet');
   const many = jest.spyOn(repo, 'insertOrGetMany');
   return {

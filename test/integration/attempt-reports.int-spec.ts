@@ -4,7 +4,6 @@ import { ProgressWriter } from '../../src/modules/execution/progress-writer.js';
 import {
   JobAttemptRepository,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
@@ -13,6 +12,7 @@ import { MetricsService } from '../../src/modules/observability/index.js';
 import { sleep } from '../utils/async.js';
 import { clusterEnv, standaloneEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { instanceQueries, type InstanceQueries } from '../utils/metadata-db.js';
 
 const NS = uniqueNamespace('int-reports');
 const shapes: Array<[string, () => Record<string, string>]> = [
@@ -28,12 +28,12 @@ const shapes: Array<[string, () => Record<string, string>]> = [
  */
 describe.each(shapes)('attempt reports on %s', (_name, env) => {
   let node: TestNode;
-  let instances: JobInstanceRepository;
+  let instances: InstanceQueries;
   let metrics: MetricsService;
 
   beforeAll(async () => {
     node = await startNode(env());
-    instances = node.app.get(JobInstanceRepository);
+    instances = instanceQueries(node.app);
     metrics = node.app.get(MetricsService);
   }, 30_000);
 
@@ -52,25 +52,29 @@ describe.each(shapes)('attempt reports on %s', (_name, env) => {
       leaseUntil: now + 60_000,
       startedAt: now,
     });
-    await instances.insertIgnore(node.ds.manager, [row]);
+    await instances.fires.insertIgnore(node.ds.manager, [row]);
     return row;
   }
 
-  const read = async (id: string) => (await instances.findById(id)) as JobInstance;
+  const read = async (id: string) => (await instances.reads.findById(id)) as JobInstance;
 
   it('should store progress only while the row is RUNNING at the reporting token', async () => {
     const row = await running(3);
     const at = Date.now();
     expect(
-      await instances.writeProgress([{ instanceId: row.id, fencingToken: 3, progress: 0.25, note: 'a', at }]),
+      await instances.execution.writeProgress([{ instanceId: row.id, fencingToken: 3, progress: 0.25, note: 'a', at }]),
     ).toBe(1);
     expect(
-      await instances.writeProgress([{ instanceId: row.id, fencingToken: 2, progress: 0.5, note: 'old', at }]),
+      await instances.execution.writeProgress([
+        { instanceId: row.id, fencingToken: 2, progress: 0.5, note: 'old', at },
+      ]),
     ).toBe(0);
     await node.ds.query('UPDATE job_instance SET status = ? WHERE id = ?', [S.SUCCESS, row.id]);
     // a report of the same token that was still pending when the attempt ended
     expect(
-      await instances.writeProgress([{ instanceId: row.id, fencingToken: 3, progress: 0.9, note: 'late', at }]),
+      await instances.execution.writeProgress([
+        { instanceId: row.id, fencingToken: 3, progress: 0.9, note: 'late', at },
+      ]),
     ).toBe(0);
     const after = await read(row.id);
     expect([after.progress, after.progressNote, after.progressAt]).toEqual([0.25, 'a', at]);
@@ -79,7 +83,7 @@ describe.each(shapes)('attempt reports on %s', (_name, env) => {
   it('should write the first report of a window at once and the last at its end; an ended attempt writes the one waiting', async () => {
     const row = await running(1);
     const other = await running(1);
-    const writer = new ProgressWriter(instances, metrics, new SystemClock(), new Logger('test'), 400);
+    const writer = new ProgressWriter(instances.execution, metrics, new SystemClock(), new Logger('test'), 400);
     const coalesced = async () => (await metrics.progressCoalesced.get()).values[0]?.value ?? 0;
     const before = await coalesced();
     writer.report('a', row.id, 1, 0.1, 'one');

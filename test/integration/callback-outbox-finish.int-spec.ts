@@ -38,9 +38,9 @@ describe.each(['mysql', 'sqlite'] as const)('FinishWriter callback outbox (%s)',
   /** A writer whose outbox is `deliveries` (the real one unless given). */
   function writerWith(deliveries: CallbackDeliveryRepository): FinishWriter {
     const { ds, instances, attempts } = db;
-    const ledger = new ExecutionLedger(ds, instances, attempts);
+    const ledger = new ExecutionLedger(ds, instances.execution, instances.reads, attempts);
     return new FinishWriter(
-      instances,
+      instances.transitions,
       ledger,
       clockAt(() => T),
       new Logger('test'),
@@ -139,7 +139,7 @@ describe.each(['mysql', 'sqlite'] as const)('FinishWriter callback outbox (%s)',
     const failing = writerWith(new FailsAfterEnqueue(db.ds));
     const row = await running({ callbackUrl: 'https://own.example/rolled-back' });
     expect(await failing.submit(write(row, S.FAILED))).toBeInstanceOf(Error);
-    expect((await db.instances.findById(row.id))?.status).toBe(S.RUNNING);
+    expect((await db.instances.reads.findById(row.id))?.status).toBe(S.RUNNING);
     expect((await db.attempts.listForInstance(row.id)).map((a) => a.status)).toEqual([S.RUNNING]);
     expect(await deliveries([row])).toEqual([]);
   });

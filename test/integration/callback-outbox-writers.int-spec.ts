@@ -8,7 +8,6 @@ import {
   CallbackRegistration,
   JobDefinition,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   MisfirePolicy,
   newJobInstance,
@@ -22,6 +21,7 @@ import { newId } from '../../src/common/index.js';
 import { TriggerService } from '../../src/modules/trigger/index.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 import { clusterEnv, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { instanceQueries, type InstanceQueries } from '../utils/metadata-db.js';
 
 /**
  * The outbox writes of the writers of a final state other than the finish writer (docs/callbacks.md "Outbox",
@@ -46,13 +46,13 @@ describe.each(shapes)('callback outbox writers (%s)', (_shape, env) => {
   const MIN = 60_000;
   let node: TestNode;
   let ns: string;
-  let instances: JobInstanceRepository;
+  let instances: InstanceQueries;
   let trigger: TriggerService;
 
   beforeAll(async () => {
     node = await startNode(env());
     ns = node.config.namespace;
-    instances = node.app.get(JobInstanceRepository);
+    instances = instanceQueries(node.app);
     trigger = node.app.get(TriggerService);
     const now = Date.now();
     await node.ds.getRepository(CallbackRegistration).save(
@@ -83,7 +83,7 @@ describe.each(shapes)('callback outbox writers (%s)', (_shape, env) => {
     const base = { namespace: ns, appId: app, handler: 'h', fireTime: now, triggerSource: TriggerSource.API };
     const row = Object.assign(newJobInstance({ ...base, dueAt: now + 3_600_000 }, now), patch);
     await node.ds.getRepository(JobInstance).save(row);
-    return (await instances.findById(row.id)) as JobInstance;
+    return (await instances.reads.findById(row.id)) as JobInstance;
   }
 
   /** A CRON job firing every minute, handler h, of app `app`, with the job URL unless `patch` says otherwise. */
@@ -141,7 +141,7 @@ describe.each(shapes)('callback outbox writers (%s)', (_shape, env) => {
     const none = await stored({ appId: bare });
     const running = await stored({ status: S.RUNNING, nodeId: 'n-x', fencingToken: 1, startedAt: Date.now() });
     for (const row of [own, byDefault, none, running]) expect(await cancels.cancel(row, 'test')).toBe(true);
-    expect(await cancels.cancel((await instances.findById(own.id)) as JobInstance, 'again')).toBe(false);
+    expect(await cancels.cancel((await instances.reads.findById(own.id)) as JobInstance, 'again')).toBe(false);
     expect(await urls([own.id])).toEqual(['https://own.example/cb']);
     expect(await urls([byDefault.id, running.id])).toEqual([
       'https://default.example/cb',
@@ -155,8 +155,8 @@ describe.each(shapes)('callback outbox writers (%s)', (_shape, env) => {
     const last = await stored({ ...lost, callbackUrl: 'https://own.example/lost' });
     const retried = await stored({ ...lost, maxAttempts: 2, callbackUrl: 'https://own.example/retried' });
     await node.app.get(ReconcilerService).reconcileOnce();
-    expect((await instances.findById(last.id))?.status).toBe(S.FAILED);
-    expect((await instances.findById(retried.id))?.status).toBe(S.PENDING);
+    expect((await instances.reads.findById(last.id))?.status).toBe(S.FAILED);
+    expect((await instances.reads.findById(retried.id))?.status).toBe(S.PENDING);
     expect(await urls([last.id])).toEqual(['https://own.example/lost']);
     expect(await deliveriesOf([retried.id])).toEqual([]);
   });
@@ -167,9 +167,9 @@ describe.each(shapes)('callback outbox writers (%s)', (_shape, env) => {
     const longHost = await stored({ callbackUrl: `https://${'a'.repeat(400)}.example/cb` });
     const ids = [good.id, badUrl.id, longHost.id];
     await node.ds.query(`UPDATE job_instance SET params = '{"cut' WHERE id IN (?, ?, ?)`, ids);
-    const read = await instances.findByIds(ids);
+    const read = await instances.reads.findByIds(ids);
     expect(await node.app.get(QuarantineService).screen(read)).toEqual([]);
-    expect((await instances.findByIds(ids)).map((r) => r.status)).toEqual([S.FAILED, S.FAILED, S.FAILED]);
+    expect((await instances.reads.findByIds(ids)).map((r) => r.status)).toEqual([S.FAILED, S.FAILED, S.FAILED]);
     expect(await urls(ids)).toEqual(['https://own.example/corrupt']);
   });
 
@@ -208,7 +208,7 @@ describe.each(shapes)('callback outbox writers (%s)', (_shape, env) => {
     const victim = await stored({ jobId: replace.id, jobCode: replace.code, fireTime: 1, callbackUrl: JOB_URL });
     const [fresh] = await trigger.triggerNow(replace);
     expect([fresh.status, fresh.callbackUrl]).toEqual([S.PENDING, JOB_URL]);
-    expect((await instances.findById(victim.id))?.status).toBe(S.CANCELLED);
+    expect((await instances.reads.findById(victim.id))?.status).toBe(S.CANCELLED);
     expect(await urls([victim.id])).toEqual([JOB_URL]);
     expect(await deliveriesOf([fresh.id])).toEqual([]);
   });

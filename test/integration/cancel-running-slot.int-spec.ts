@@ -4,7 +4,6 @@ import { CancelService } from '../../src/modules/dispatch/index.js';
 import {
   JobAttemptRepository,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
@@ -12,6 +11,7 @@ import {
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 import { neverFiringJob } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { instanceQueries, type InstanceQueries } from '../utils/metadata-db.js';
 
 const HEARTBEAT_MS = 2000;
 /** The executor's stop grace: as long as a silent node's running instance keeps its slot, NODE_OFFLINE_AFTER_MS (≥ two heartbeats). */
@@ -27,7 +27,7 @@ const OFFLINE_MS = 5000;
 describe('cancel of a RUNNING limited instance with no executor to stop it (MariaDB, Redis)', () => {
   const ns = uniqueNamespace('int-cancel-slot');
   let node: TestNode;
-  let instances: JobInstanceRepository;
+  let instances: InstanceQueries;
   let redis: Redis;
 
   beforeAll(async () => {
@@ -38,7 +38,7 @@ describe('cancel of a RUNNING limited instance with no executor to stop it (Mari
         NODE_OFFLINE_AFTER_MS: String(OFFLINE_MS),
       }),
     );
-    instances = node.app.get(JobInstanceRepository);
+    instances = instanceQueries(node.app);
     redis = node.app.get(REDIS_CLIENT);
   }, 30_000);
 
@@ -62,8 +62,8 @@ describe('cancel of a RUNNING limited instance with no executor to stop it (Mari
         ...(status === S.RUNNING ? { leaseUntil: fireTime + 600_000, startedAt: fireTime } : {}),
       } as Partial<JobInstance>,
     );
-    await instances.insertIgnore(node.ds.manager, [r as JobInstance]);
-    return (await instances.findById(r.id as string)) as JobInstance;
+    await instances.fires.insertIgnore(node.ds.manager, [r as JobInstance]);
+    return (await instances.reads.findById(r.id as string)) as JobInstance;
   }
 
   it('should hold the slot for the stop grace, then let the leader release the waiting instance', async () => {
@@ -97,7 +97,7 @@ describe('cancel of a RUNNING limited instance with no executor to stop it (Mari
     const trail = await node.app.get(JobAttemptRepository).listForInstance(running.id);
     expect(trail.map((a) => [a.status, a.nodeId, a.error])).toEqual([['CANCELLED', 'ghost', 'cancelled by int']]);
     // The canceller released nothing: the slot is still held (for the grace now), the next still waits.
-    expect((await instances.findById(waiting.id))?.status).toBe(S.WAITING);
+    expect((await instances.reads.findById(waiting.id))?.status).toBe(S.WAITING);
     const expiry = Number(await redis.zscore(semaphore, running.id));
     expect(expiry).toBeGreaterThanOrEqual(before + OFFLINE_MS);
     expect(expiry).toBeLessThanOrEqual(after + OFFLINE_MS);
@@ -105,12 +105,12 @@ describe('cancel of a RUNNING limited instance with no executor to stop it (Mari
     // Released (PENDING) by a pass, it is dispatched only once admitted: after the holder's expiry.
     await waitFor(
       'the waiting instance dispatched once the holder expired',
-      async () => (await instances.findById(waiting.id))?.status === S.DISPATCHED,
+      async () => (await instances.reads.findById(waiting.id))?.status === S.DISPATCHED,
       30_000,
       50,
     ).finally(() => clearInterval(beating));
     expect(Date.now()).toBeGreaterThanOrEqual(expiry);
     expect((await redis.zrange(semaphore, 0, -1)).filter((m) => m !== '~known')).toEqual([waiting.id]);
-    expect((await instances.findById(running.id))?.status).toBe(S.CANCELLED);
+    expect((await instances.reads.findById(running.id))?.status).toBe(S.CANCELLED);
   }, 60_000);
 });

@@ -5,7 +5,6 @@ import { Admission, CancelService } from '../../src/modules/dispatch/index.js';
 import {
   JobAttemptRepository,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
@@ -13,6 +12,7 @@ import {
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 import { neverFiringJob } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { instanceQueries } from '../utils/metadata-db.js';
 
 /**
  * Cancel of a RUNNING limited instance (docs/execution.md) whose executor stops the handler before the canceller has cut
@@ -33,7 +33,7 @@ describe("a cancelled limited instance's slot: cut late, re-asserted (MariaDB, R
   });
 
   it('leaves no holder behind', async () => {
-    const instances = node.app.get(JobInstanceRepository);
+    const instances = instanceQueries(node.app);
     const coordination = node.app.get<CoordinationPort>(COORDINATION);
     const redis = node.app.get<Redis>(REDIS_CLIENT);
     const client = await signedClient(node);
@@ -59,9 +59,9 @@ describe("a cancelled limited instance's slot: cut late, re-asserted (MariaDB, R
         startedAt: t,
       } as Partial<JobInstance>,
     ) as JobInstance;
-    await instances.insertIgnore(node.ds.manager, [r]);
+    await instances.fires.insertIgnore(node.ds.manager, [r]);
     await coordination.seedSlots(jobSlots(jobId), [r.id], 600_000, Date.now());
-    const running = (await instances.findById(r.id)) as JobInstance;
+    const running = (await instances.reads.findById(r.id)) as JobInstance;
 
     // The executor's side, landing between the canceller's write and its cut: end the grace, free the slot.
     const attempts = node.app.get(JobAttemptRepository);
@@ -70,7 +70,7 @@ describe("a cancelled limited instance's slot: cut late, re-asserted (MariaDB, R
       .spyOn(attempts, 'finish')
       .mockImplementation(async (...args: Parameters<typeof attempts.finish>) => {
         const out = await finish(...args);
-        await instances.clearCancelledLease(r.id, 3);
+        await instances.admission.clearCancelledLease(r.id, 3);
         await coordination.releaseSlot(jobSlots(jobId), r.id);
         return out;
       });
@@ -87,7 +87,7 @@ describe("a cancelled limited instance's slot: cut late, re-asserted (MariaDB, R
   // stopping: its slot must stay until the stop grace ends (released, it went to a new instance beside the stopping
   // handler); a row that really ended gives it back.
   it('keeps a stopping holder until its grace, frees an ended one', async () => {
-    const instances = node.app.get(JobInstanceRepository);
+    const instances = instanceQueries(node.app);
     const coordination = node.app.get<CoordinationPort>(COORDINATION);
     const redis = node.app.get<Redis>(REDIS_CLIENT);
     const client = await signedClient(node);
@@ -122,7 +122,7 @@ describe("a cancelled limited instance's slot: cut late, re-asserted (MariaDB, R
       ) as JobInstance;
     const stopping = make(t - 2, t + 30_000);
     const ended = make(t - 1, null);
-    await instances.insertIgnore(node.ds.manager, [stopping, ended]);
+    await instances.fires.insertIgnore(node.ds.manager, [stopping, ended]);
     await coordination.seedSlots(jobSlots(jobId), [stopping.id, ended.id], 30_000, t);
     // The pass's read, taken while both still ran.
     const read = [stopping, ended].map((r) => ({

@@ -1,13 +1,13 @@
 import { CancelService } from '../../src/modules/dispatch/index.js';
 import {
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { instanceQueries, type InstanceQueries } from '../utils/metadata-db.js';
 
 /**
  * A cancel works on the row as its caller read it (the API, a REPLACE fire); the row may have moved on since
@@ -17,12 +17,12 @@ import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 describe('cancel of a row that moved after it was read (MariaDB)', () => {
   const ns = uniqueNamespace('int-cstale');
   let node: TestNode;
-  let instances: JobInstanceRepository;
+  let instances: InstanceQueries;
   let cancels: CancelService;
 
   beforeAll(async () => {
     node = await startNode(clusterEnv(ns, { ROLES: 'api' }));
-    instances = node.app.get(JobInstanceRepository);
+    instances = instanceQueries(node.app);
     cancels = node.app.get(CancelService);
   }, 30_000);
 
@@ -44,11 +44,11 @@ describe('cancel of a row that moved after it was read (MariaDB)', () => {
       ),
       { status: read } as Partial<JobInstance>,
     ) as JobInstance;
-    await instances.insertIgnore(node.ds.manager, [r]);
-    const stale = (await instances.findById(r.id)) as JobInstance;
+    await instances.fires.insertIgnore(node.ds.manager, [r]);
+    const stale = (await instances.reads.findById(r.id)) as JobInstance;
     await node.ds.query('UPDATE job_instance SET status = ? WHERE id = ?', [now, r.id]);
     expect(await cancels.cancel(stale, 'test')).toBe(true);
-    expect((await instances.findById(r.id))?.status).toBe(S.CANCELLED);
+    expect((await instances.reads.findById(r.id))?.status).toBe(S.CANCELLED);
   });
 
   it('an instance that ended meanwhile is left as it ended', async () => {
@@ -60,10 +60,10 @@ describe('cancel of a row that moved after it was read (MariaDB)', () => {
       ),
       { status: S.RUNNING } as Partial<JobInstance>,
     ) as JobInstance;
-    await instances.insertIgnore(node.ds.manager, [r]);
-    const stale = (await instances.findById(r.id)) as JobInstance;
+    await instances.fires.insertIgnore(node.ds.manager, [r]);
+    const stale = (await instances.reads.findById(r.id)) as JobInstance;
     await node.ds.query('UPDATE job_instance SET status = ? WHERE id = ?', [S.SUCCESS, r.id]);
     expect(await cancels.cancel(stale, 'test')).toBe(false);
-    expect((await instances.findById(r.id))?.status).toBe(S.SUCCESS);
+    expect((await instances.reads.findById(r.id))?.status).toBe(S.SUCCESS);
   });
 });

@@ -5,7 +5,6 @@ import {
   corruptionOf,
   ExecutionLedger,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
@@ -13,7 +12,7 @@ import {
 } from '../../src/modules/metadata/index.js';
 import { AttemptCheckpoints, decodeCheckpoint } from '../../src/modules/execution/attempt-checkpoints.js';
 import { CheckpointRejected } from '../../src/modules/execution/index.js';
-import { type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
+import { type InstanceQueries, type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
 import { uniqueNamespace } from '../utils/test-node.js';
 
 const LEASE_MS = 60_000;
@@ -28,7 +27,7 @@ describe.each(['mysql', 'sqlite'] as const)('checkpoints (%s)', (kind) => {
   const ns = uniqueNamespace(`int-ckpt-${kind}`);
   let db: MetadataDb;
   let ds: DataSource;
-  let instances: JobInstanceRepository;
+  let instances: InstanceQueries;
   let ledger: ExecutionLedger;
   let now = 1_000;
   const clock = { now: () => now } as never;
@@ -36,7 +35,7 @@ describe.each(['mysql', 'sqlite'] as const)('checkpoints (%s)', (kind) => {
   beforeAll(async () => {
     db = await openMetadataDb(kind, ns);
     ({ ds, instances } = db);
-    ledger = new ExecutionLedger(ds, instances, db.attempts);
+    ledger = new ExecutionLedger(ds, instances.execution, instances.reads, db.attempts);
   });
   afterAll(() => db.close());
 
@@ -61,7 +60,11 @@ describe.each(['mysql', 'sqlite'] as const)('checkpoints (%s)', (kind) => {
       at: r.checkpoint_at === null ? null : Number(r.checkpoint_at),
       leaseUntil: Number(r.lease_until),
     }))[0];
-  const writer = (row: JobInstance, token: number, store = (w: CheckpointWrite) => instances.writeCheckpoint(w)) =>
+  const writer = (
+    row: JobInstance,
+    token: number,
+    store = (w: CheckpointWrite) => instances.execution.writeCheckpoint(w),
+  ) =>
     new AttemptCheckpoints(
       store,
       { id: row.id, attempt: 1, fencingToken: token },
@@ -124,7 +127,7 @@ describe.each(['mysql', 'sqlite'] as const)('checkpoints (%s)', (kind) => {
       inFlight++;
       trace.push(`start ${w.json} (${inFlight} in flight)`);
       await new Promise((r) => setTimeout(r, 20));
-      const won = await instances.writeCheckpoint(w);
+      const won = await instances.execution.writeCheckpoint(w);
       inFlight--;
       trace.push(`end ${w.json}`);
       return won;

@@ -3,7 +3,6 @@ import type { Clock } from '../../src/common/index.js';
 import { TaskRunner } from '../../src/modules/execution/task-runner.service.js';
 import {
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
@@ -11,6 +10,7 @@ import {
 import { startLimitReceiver, type LimitReceiver } from '../utils/limit-receiver.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { instanceQueries } from '../utils/metadata-db.js';
 
 /**
  * An id taken twice in one claim group is claimed and run once, and each copy ends (the executor counts its
@@ -57,7 +57,7 @@ describe('one id claimed twice on one node (MariaDB)', () => {
       ),
       { status: S.DISPATCHED, nodeId, dispatchedAt: now },
     ) as JobInstance;
-    await node.app.get(JobInstanceRepository).insertIgnore(node.ds.manager, [row]);
+    await instanceQueries(node.app).fires.insertIgnore(node.ds.manager, [row]);
     const runner = node.app.get(TaskRunner);
     const hooks = { handlerDone: () => undefined, ended: () => undefined };
     const shutdown = new AbortController().signal;
@@ -73,7 +73,7 @@ describe('one id claimed twice on one node (MariaDB)', () => {
     }
     await waitFor(
       'the row final',
-      async () => (await node.app.get(JobInstanceRepository).findById(row.id))?.status === S.SUCCESS,
+      async () => (await instanceQueries(node.app).reads.findById(row.id))?.status === S.SUCCESS,
       10_000,
       20,
     );
@@ -98,7 +98,7 @@ describe('one id claimed twice on one node (MariaDB)', () => {
       ),
       { status: S.DISPATCHED, nodeId, dispatchedAt: now },
     ) as JobInstance;
-    await node.app.get(JobInstanceRepository).insertIgnore(node.ds.manager, [row]);
+    await instanceQueries(node.app).fires.insertIgnore(node.ds.manager, [row]);
     const done: string[] = [];
     const ended: string[] = [];
     await node.app.get(TaskRunner).runMany([row.id, row.id], nodeId, new AbortController().signal, {
@@ -108,6 +108,6 @@ describe('one id claimed twice on one node (MariaDB)', () => {
     expect(rx.of('/twice-queued')).toHaveLength(1);
     expect(done).toEqual([row.id, row.id]);
     expect(ended).toEqual([row.id, row.id]);
-    expect((await node.app.get(JobInstanceRepository).findById(row.id))?.status).toBe(S.SUCCESS);
+    expect((await instanceQueries(node.app).reads.findById(row.id))?.status).toBe(S.SUCCESS);
   }, 30_000);
 });

@@ -3,7 +3,6 @@ import { ReconcilerService } from '../../src/modules/dispatch/index.js';
 import { TaskRunner } from '../../src/modules/execution/task-runner.service.js';
 import {
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
@@ -13,6 +12,7 @@ import { TriggerService } from '../../src/modules/trigger/index.js';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { clusterEnv, signedClient, standaloneEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 import { neverFiringJob } from '../utils/jobs.js';
+import { instanceQueries, type InstanceQueries } from '../utils/metadata-db.js';
 
 /**
  * A row whose stored JSON cannot be read (docs/dispatch.md "Quarantine"; a TEXT cut at 65,535 bytes on MariaDB; text
@@ -34,7 +34,7 @@ const shapes: Array<[string, () => Record<string, string>]> = [
 describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
   let node: TestNode;
   let client: TickwheelClient;
-  let instances: JobInstanceRepository;
+  let instances: InstanceQueries;
   let coordination: CoordinationPort;
   const appId = `corrupt-${Date.now()}`;
   let ns: string;
@@ -43,7 +43,7 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
   beforeAll(async () => {
     node = await startNode(env());
     client = await signedClient(node, appId);
-    instances = node.app.get(JobInstanceRepository);
+    instances = instanceQueries(node.app);
     coordination = node.app.get<CoordinationPort>(COORDINATION);
     ns = node.config.namespace;
     dead = `${ns}-dead-${Date.now()}`;
@@ -71,7 +71,7 @@ describe.each(shapes)('corrupt rows (%s)', (shape, env) => {
       ),
       patch,
     );
-    await instances.insertIgnore(node.ds.manager, [row]);
+    await instances.fires.insertIgnore(node.ds.manager, [row]);
     return row;
   }
 

@@ -3,15 +3,16 @@ import { COORDINATION, type CoordinationPort, type NodeAdvert } from '../../src/
 import { DispatchService, NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import {
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
+  StagedKind,
   TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { LeaderElectionService } from '../../src/modules/trigger/index.js';
 import { waitFor } from '../utils/async.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { instanceQueries } from '../utils/metadata-db.js';
 
 /**
  * Delayed rows are staged like fires (docs/dispatch.md "Delayed tasks"): the leader takes those due within
@@ -62,20 +63,25 @@ describe('delayed rows staged through the timing wheel (MariaDB + Redis)', () =>
 
   it('should route a row due within the lead at once and push it at its due time, not before', async () => {
     const n = await start(uniqueNamespace('int-dstage'));
-    const instances = n.app.get(JobInstanceRepository);
+    const instances = instanceQueries(n.app);
     const soon = row(n.config.namespace, Date.now() + 1500);
     const later = row(n.config.namespace, Date.now() + 60_000);
-    await instances.insertIgnore(n.ds.manager, [soon, later]);
+    await instances.fires.insertIgnore(n.ds.manager, [soon, later]);
     await n.app.get(DispatchService).dispatchRows([soon, later]);
-    await waitFor('staging', async () => (await instances.findById(soon.id))?.status === S.DISPATCHED, 2000, 10);
-    const staged = (await instances.findById(soon.id)) as JobInstance;
-    expect([staged.nodeId, staged.dispatchedAt, staged.startedAt]).toEqual([node, soon.dueAt, null]);
+    await waitFor('staging', async () => (await instances.reads.findById(soon.id))?.status === S.DISPATCHED, 2000, 10);
+    const staged = (await instances.reads.findById(soon.id)) as JobInstance;
+    expect([staged.nodeId, staged.dispatchedAt, staged.startedAt, staged.staged]).toEqual([
+      node,
+      soon.dueAt,
+      null,
+      StagedKind.DELAYED,
+    ]);
     expect((await n.app.get<CoordinationPort>(COORDINATION).queuedIds(node)).has(soon.id)).toBe(false);
     const at = await pushedAt(n, soon.id, 5000);
     expect(at).toBeGreaterThanOrEqual(soon.dueAt);
     expect(at - soon.dueAt).toBeLessThan(500);
     // Beyond the lead: left in the delay queue, PENDING.
-    const far = (await instances.findById(later.id)) as JobInstance;
+    const far = (await instances.reads.findById(later.id)) as JobInstance;
     expect([far.status, far.nodeId]).toEqual([S.PENDING, null]);
     expect(await n.app.get<CoordinationPort>(COORDINATION).delayedDueAt(later.id)).toBe(later.dueAt);
   }, 30_000);
@@ -86,9 +92,9 @@ describe('delayed rows staged through the timing wheel (MariaDB + Redis)', () =>
     const registry = n.app.get(SchedulerRegistry);
     expect(registry.getTimeouts()).toContain('tw-leader-pump');
     registry.deleteTimeout('tw-leader-pump');
-    const instances = n.app.get(JobInstanceRepository);
+    const instances = instanceQueries(n.app);
     const soon = row(n.config.namespace, Date.now() + 400);
-    await instances.insertIgnore(n.ds.manager, [soon]);
+    await instances.fires.insertIgnore(n.ds.manager, [soon]);
     await n.app.get(DispatchService).dispatchRows([soon]);
     const at = await pushedAt(n, soon.id, 3000);
     expect(at).toBeGreaterThanOrEqual(soon.dueAt);
@@ -99,9 +105,10 @@ describe('delayed rows staged through the timing wheel (MariaDB + Redis)', () =>
     const ns = uniqueNamespace('int-dadopt');
     const created = Date.now();
     const due = created + 3000;
-    // As stageMany leaves a row: DISPATCHED to its node, dispatched_at = due_at, created before it, never started.
+    // As stageMany leaves a row: DISPATCHED to its node, staged, dispatched_at = due_at, never started.
     const staged = Object.assign(row(ns, due, created - 100), {
       status: S.DISPATCHED,
+      staged: StagedKind.DELAYED,
       nodeId: node,
       dispatchedAt: due,
     });
@@ -111,12 +118,13 @@ describe('delayed rows staged through the timing wheel (MariaDB + Redis)', () =>
       fireTime: created - 200,
       attempt: 2,
       status: S.DISPATCHED,
+      staged: StagedKind.DELAYED,
       nodeId: node,
       dispatchedAt: due,
     });
     const seed = await startNode(clusterEnv(ns, { ROLES: 'api' }));
     try {
-      await seed.app.get(JobInstanceRepository).insertIgnore(seed.ds.manager, [staged, retry]);
+      await instanceQueries(seed.app).fires.insertIgnore(seed.ds.manager, [staged, retry]);
     } finally {
       await seed.close();
     }

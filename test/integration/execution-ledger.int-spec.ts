@@ -4,12 +4,11 @@ import {
   ExecutionLedger,
   JobAttemptRepository,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
 } from '../../src/modules/metadata/index.js';
-import { type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
+import { type InstanceQueries, type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
 import { uniqueNamespace } from '../utils/test-node.js';
 
 /**
@@ -22,13 +21,13 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
   let db: MetadataDb;
   let ds: DataSource;
   let ledger: ExecutionLedger;
-  let instances: JobInstanceRepository;
+  let instances: InstanceQueries;
   let attempts: JobAttemptRepository;
 
   beforeAll(async () => {
     db = await openMetadataDb(kind, ns);
     ({ ds, instances, attempts } = db);
-    ledger = new ExecutionLedger(ds, instances, attempts);
+    ledger = new ExecutionLedger(ds, instances.execution, instances.reads, attempts);
   });
 
   afterAll(() => db.close());
@@ -76,13 +75,13 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
     ]);
     expect(read[0].fireTime).toEqual(expect.any(Number));
     // after the read, one row is taken back (the reconciler) and one re-routed to another node
-    await instances.transition(rows[1].id, S.DISPATCHED, S.PENDING, { nodeId: 'n-1' }, { nodeId: null }, 2);
+    await instances.transitions.transition(rows[1].id, S.DISPATCHED, S.PENDING, { nodeId: 'n-1' }, { nodeId: null }, 2);
     await ds.query('UPDATE job_instance SET node_id = ? WHERE id = ?', ['n-2', rows[2].id]);
     const claimed = await UnitOfWork.for(ds).run((em) => ledger.claim(em, read, 'n-1', 5, 5 + 60_000));
     expect(claimed.map((c) => c.row.id).sort()).toEqual([rows[0].id, rows[3].id].sort());
     expect(claimed.every((c) => c.fencingToken === 1)).toBe(true);
     for (const c of claimed) {
-      const now = await instances.findById(c.row.id);
+      const now = await instances.reads.findById(c.row.id);
       expect(now).toMatchObject({
         status: S.RUNNING,
         fencingToken: 1,
@@ -127,14 +126,14 @@ describe.each(['mysql', 'sqlite'] as const)('ExecutionLedger (%s)', (kind) => {
       return w;
     });
     expect([...won].sort()).toEqual([rows[0].id, rows[1].id].sort());
-    expect(await instances.findById(rows[0].id)).toMatchObject({
+    expect(await instances.reads.findById(rows[0].id)).toMatchObject({
       status: S.SUCCESS,
       result: { k: 0, text: 'é"\'' },
       finishedAt: 20,
       leaseUntil: null,
       error: null,
     });
-    expect(await instances.findById(rows[2].id)).toMatchObject({ status: S.RUNNING, fencingToken: 2 });
+    expect(await instances.reads.findById(rows[2].id)).toMatchObject({ status: S.RUNNING, fencingToken: 2 });
     expect(
       (await attempts.listForInstance(rows[0].id)).map((a) => [a.status, a.startedAt, a.finishedAt, a.nodeId]),
     ).toEqual([[S.SUCCESS, 10, 20, 'n-1']]);

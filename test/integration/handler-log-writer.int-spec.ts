@@ -37,7 +37,7 @@ describe.each<DbKind>(['sqlite', 'mysql'])('handler log writer (%s)', (kind) => 
 
   async function open(w: HandlerLogWriter) {
     const id = await runningInstance(db, ns);
-    const row = (await db.instances.findById(id))!;
+    const row = (await db.instances.reads.findById(id))!;
     return { id, row, log: w.open(row, quiet) };
   }
 

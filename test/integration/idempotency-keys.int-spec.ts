@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IdempotencyKeyRepository, type KeyClaim, RetentionRepository } from '../../src/modules/metadata/index.js';
+import { IdempotencyKeyRepository, type KeyClaim } from '../../src/modules/metadata/index.js';
 import { type DbKind, type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
 import { uniqueNamespace } from '../utils/test-node.js';
 
@@ -82,24 +82,23 @@ describe.each<DbKind>(['sqlite', 'mysql'])('idempotency keys (%s)', (kind) => {
   });
 
   it('should remove only expired keys, in batches, leaving a key taken again meanwhile', async () => {
-    const retention = new RetentionRepository(db.ds);
     const expired = Array.from({ length: 5 }, () => claim(`old-${randomUUID()}`, { expiresAt: NOW - 1 }));
     for (const c of expired) await keys.insert(c);
     const fresh = claim(`new-${randomUUID()}`);
     await keys.insert(fresh);
-    const first = await retention.idempotencyKeysBefore(ns, NOW, 2);
+    const first = await keys.expiredBefore(ns, NOW, 2);
     expect(first).toHaveLength(2);
     // One of them is taken again before the delete: it stays.
     const sql = 'SELECT idem_key, owner FROM idempotency_key WHERE id = ?';
     const [row] = (await db.ds.query(sql, [first[0]])) as Array<{ idem_key: string; owner: string }>;
     const retaken = claim(row.idem_key);
     expect(await keys.takeOver(retaken, row.owner)).toBe(true);
-    expect(await retention.removeIdempotencyKeys(first, NOW, 2)).toBe(1);
+    expect(await keys.removeExpired(first, NOW, 2)).toBe(1);
     let removed = 1;
     for (;;) {
-      const ids = await retention.idempotencyKeysBefore(ns, NOW, 2);
+      const ids = await keys.expiredBefore(ns, NOW, 2);
       if (ids.length === 0) break;
-      removed += await retention.removeIdempotencyKeys(ids, NOW, 2);
+      removed += await keys.removeExpired(ids, NOW, 2);
     }
     expect(removed).toBe(4);
     const left = (await db.ds.query('SELECT idem_key FROM idempotency_key WHERE namespace = ?', [ns])) as Array<{

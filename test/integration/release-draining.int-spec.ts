@@ -2,13 +2,13 @@ import { COORDINATION, type CoordinationPort, type NodeAdvert } from '../../src/
 import { DispatchService, NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import {
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { clusterEnv, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { instanceQueries } from '../utils/metadata-db.js';
 
 /**
  * The release of a staged fire (docs/trigger.md staging) routes it again when its node is draining (SIGTERM:
@@ -59,9 +59,9 @@ describe('release of staged fires to a draining node (MariaDB + Redis)', () => {
       ),
       { status: S.DISPATCHED, nodeId: 'drainer-20260101-1', dispatchedAt: now },
     );
-    await api.app.get(JobInstanceRepository).insertIgnore(api.ds.manager, [row]);
-    await api.app.get(DispatchService).deliver([{ id: row.id, appId: row.appId, fireTime: now, nodeId: row.nodeId }]);
-    const after = (await api.app.get(JobInstanceRepository).findById(row.id)) as JobInstance;
+    await instanceQueries(api.app).fires.insertIgnore(api.ds.manager, [row]);
+    await api.app.get(DispatchService).deliver([{ id: row.id, appId: row.appId, at: now, nodeId: row.nodeId }]);
+    const after = (await instanceQueries(api.app).reads.findById(row.id)) as JobInstance;
     expect([after.status, after.nodeId]).toEqual([S.DISPATCHED, 'server-20260101-1']);
     expect((await coordination.queuedIds('drainer-20260101-1')).size).toBe(0);
     expect([...(await coordination.queuedIds('server-20260101-1'))]).toEqual([row.id]);

@@ -1,7 +1,6 @@
 import { WaitingTurns } from '../../src/modules/dispatch/index.js';
 import {
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
@@ -9,6 +8,7 @@ import {
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
 import { neverFiringJob } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
+import { instanceQueries, type InstanceQueries } from '../utils/metadata-db.js';
 
 /**
  * Release of a job's next WAITING instance (docs/trigger.md QUEUE overlap, §7 maxConcurrency) on MariaDB: a
@@ -19,12 +19,12 @@ import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 describe('WaitingTurns.promoteNext (MariaDB)', () => {
   const ns = uniqueNamespace('int-release');
   let node: TestNode;
-  let instances: JobInstanceRepository;
+  let instances: InstanceQueries;
   let turns: WaitingTurns;
 
   beforeAll(async () => {
     node = await startNode(clusterEnv(ns, { ROLES: 'api' }));
-    instances = node.app.get(JobInstanceRepository);
+    instances = instanceQueries(node.app);
     turns = node.app.get(WaitingTurns);
   }, 30_000);
 
@@ -62,7 +62,7 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
         ...extra,
       } as Partial<JobInstance>,
     );
-    await instances.insertIgnore(node.ds.manager, [r as JobInstance]);
+    await instances.fires.insertIgnore(node.ds.manager, [r as JobInstance]);
     return r.id as string;
   }
 
@@ -72,7 +72,7 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
     await row(jobId, S.PENDING, now - 2000, now + 60_000, 1); // attempt 2 due in a minute
     const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
     expect((await turns.promoteNext(jobId, now))?.id).toBe(waiting);
-    expect((await instances.findById(waiting))?.status).toBe(S.PENDING);
+    expect((await instances.reads.findById(waiting))?.status).toBe(S.PENDING);
   });
 
   it('should not release it while another instance is due, dispatched or running', async () => {
@@ -86,7 +86,7 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
       await row(jobId, status, now - 2000, dueAt, 1);
       const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
       expect(await turns.promoteNext(jobId, now)).toBeNull();
-      expect((await instances.findById(waiting))?.status).toBe(S.WAITING);
+      expect((await instances.reads.findById(waiting))?.status).toBe(S.WAITING);
     }
   });
 
@@ -98,7 +98,7 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
     const releasedAt = Date.now();
     expect((await turns.promoteNext(jobId, releasedAt))?.id).toBe(first); // released, due at releasedAt
     expect(await turns.promoteNext(jobId, releasedAt - 5)).toBeNull(); // a caller whose clock read came earlier
-    expect((await instances.findById(second))?.status).toBe(S.WAITING);
+    expect((await instances.reads.findById(second))?.status).toBe(S.WAITING);
   });
 
   it("should keep a QUEUE job's next fire waiting while the previous one waits out its retry backoff", async () => {
@@ -107,7 +107,7 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
     await row(jobId, S.PENDING, now - 2000, now + 60_000, 1);
     const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, 1);
     expect(await turns.promoteNext(jobId, now)).toBeNull();
-    expect((await instances.findById(waiting))?.status).toBe(S.WAITING);
+    expect((await instances.reads.findById(waiting))?.status).toBe(S.WAITING);
   });
 
   // A RUNNING instance is cancelled with lease_until = the end of its executor's stop grace (docs/admission.md):
@@ -127,11 +127,11 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
       });
       const waiting = await row(jobId, S.WAITING, now - 1000, now - 1000, limit, { error: 'waits' });
       expect(await turns.promoteNext(jobId, now)).toBeNull();
-      await instances.clearCancelledLease(cancelled, 6); // an older attempt of the instance: not the one cancelled
+      await instances.admission.clearCancelledLease(cancelled, 6); // an older attempt of the instance: not the one cancelled
       expect(await turns.promoteNext(jobId, now)).toBeNull();
       expect(await turns.promoteNext(jobId, now + 60_001)).not.toBeNull(); // grace over (executor dead)
       await node.ds.query('UPDATE job_instance SET status = ? WHERE id = ?', [S.WAITING, waiting]);
-      await instances.clearCancelledLease(cancelled, 7);
+      await instances.admission.clearCancelledLease(cancelled, 7);
       expect((await turns.promoteNext(jobId, now))?.id).toBe(waiting);
     },
   );

@@ -1,11 +1,15 @@
 import { type AppConfig } from '../../src/config/index.js';
 import {
   CallbackDelivery,
+  CallbackDeliveryRepository,
   CallbackState,
+  IdempotencyKeyRepository,
+  InstanceRetention,
+  JobAttemptRepository,
   JobInstance,
   JobInstanceStatus as S,
+  JobLogRepository,
   newJobInstance,
-  RetentionRepository,
   TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
@@ -39,7 +43,17 @@ describe.each<DbKind>(['sqlite', 'mysql'])('retention (%s)', (kind) => {
     metrics = new MetricsService();
     const config = { namespace: ns, retention: { finishedMs, logsMs, intervalMs: 60_000, batch: 2 } } as AppConfig;
     const clock = { now: () => NOW, schedule: () => () => undefined };
-    return new RetentionService(new RetentionRepository(db.ds), metrics, config, clock);
+    const { ds } = db;
+    return new RetentionService(
+      new InstanceRetention(ds),
+      new CallbackDeliveryRepository(ds),
+      new JobLogRepository(ds),
+      new JobAttemptRepository(ds),
+      new IdempotencyKeyRepository(ds),
+      metrics,
+      config,
+      clock,
+    );
   }
 
   /** An instance of `ns` in `status` finished `age` ms before NOW (null: not finished), with 2 attempts, 3 lines. */

@@ -4,14 +4,15 @@ import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { COORDINATION, type CoordinationPort, RedisKeys } from '../../src/modules/coordination/index.js';
 import {
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
+  StagedKind,
   TriggerSource,
 } from '../../src/modules/metadata/index.js';
 import { StagedTakeback } from '../../src/modules/trigger/staged-takeback.js';
 import { TriggerService } from '../../src/modules/trigger/trigger.service.js';
 import { clusterEnv, REDIS_URL, signedClient, startNode, TestNode, uniqueNamespace } from '../utils/test-node.js';
+import { instanceQueries, type InstanceQueries } from '../utils/metadata-db.js';
 
 /**
  * The guards of the takeback of unreleased staged fires (docs/trigger.md "Staging"), on MariaDB and Redis. The
@@ -26,7 +27,7 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
   let redis: Redis;
   let client: TickwheelClient;
   let coordination: CoordinationPort;
-  let instances: JobInstanceRepository;
+  let instances: InstanceQueries;
   const lock = new RedisKeys(ns).lock('leader');
 
   beforeAll(async () => {
@@ -35,7 +36,7 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
     node = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', MISFIRE_THRESHOLD_MS: '5000' }));
     client = await signedClient(node);
     coordination = node.app.get<CoordinationPort>(COORDINATION);
-    instances = node.app.get(JobInstanceRepository);
+    instances = instanceQueries(node.app);
   });
 
   afterAll(async () => {
@@ -51,16 +52,16 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
     return res.body.id;
   }
 
-  /** A fire of `jobId` staged 2.5 s before `fireTime`, DISPATCHED to the fake node at its fire time. */
+  /** A fire of `jobId` staged 2.5 s before `fireTime`, DISPATCHED to the fake node at its fire time (`patch` over it). */
   async function staged(jobId: string, fireTime: number, patch: Partial<JobInstance> = {}): Promise<string> {
     const row = Object.assign(
       newJobInstance(
         { namespace: ns, appId: 'int', jobId, handler: 'noop', fireTime, dueAt: fireTime, triggerSource: SCHEDULE },
         fireTime - 2500,
       ),
-      { status: S.DISPATCHED, nodeId: fakeNode, dispatchedAt: fireTime, ...patch },
+      { status: S.DISPATCHED, staged: StagedKind.FIRE, nodeId: fakeNode, dispatchedAt: fireTime, ...patch },
     );
-    await instances.insertIgnore(node.ds.manager, [row]);
+    await instances.fires.insertIgnore(node.ds.manager, [row]);
     return row.id;
   }
 
@@ -89,12 +90,15 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
     const taken = [await staged(oneShot, old), await staged(cron, older), await staged(cron, old)];
     const queued = await staged(cron, old - 1000); // released: on its node's queue
     await coordination.pushReady(fakeNode, [{ id: queued, appId: 'int' }]);
-    const running = await staged(cron, old - 2000, { status: S.RUNNING, startedAt: old, fencingToken: 1 });
+    const claimed = { status: S.RUNNING, staged: null, startedAt: old, fencingToken: 1 }; // the claim cleared the mark
+    const running = await staged(cron, old - 2000, claimed);
     const young = await staged(cron, now - 1000); // within the threshold: the adoption's, not the misfire policy's
     const onPaused = await staged(paused, old);
 
     expect(await node.app.get(StagedTakeback).run()).toBe(3);
-    const left = new Set((await instances.findByIds([...taken, queued, running, young, onPaused])).map((r) => r.id));
+    const left = new Set(
+      (await instances.reads.findByIds([...taken, queued, running, young, onPaused])).map((r) => r.id),
+    );
     expect(taken.filter((id) => left.has(id))).toEqual([]);
     expect([queued, running, young, onPaused].every((id) => left.has(id))).toBe(true);
     // Re-planned in the takeback's transaction from the earliest taken back: MISFIRE rows, schedules moved on.
@@ -126,6 +130,7 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
         nodeId: null,
         dispatchedAt: null,
         triggerSource: TriggerSource.MISFIRE,
+        staged: null,
       });
     for (let t = from; t <= to; t += 1000) await staged(id, t, { status: S.PENDING, nodeId: null, dispatchedAt: null });
     await node.ds.query('UPDATE job_definition SET next_fire_time = ? WHERE id = ?', [to + 1000, id]);
@@ -175,7 +180,7 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
     } finally {
       release.mockRestore();
     }
-    expect(await instances.findByIds([gone])).toEqual([]);
+    expect(await instances.reads.findByIds([gone])).toEqual([]);
     expect(Number((await jobRow(cron)).next_fire_time)).toBeGreaterThan(now);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { JobInstanceStatus as S, newJobInstance, TriggerSource } from '../../src/modules/metadata/index.js';
+import { JobInstanceStatus as S, newJobInstance, StagedKind, TriggerSource } from '../../src/modules/metadata/index.js';
 import { LeaderDuties } from '../../src/modules/trigger/index.js';
 import { type MetadataDb, openMetadataDb } from '../utils/metadata-db.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
@@ -23,7 +23,7 @@ describe('Takeback across a shutdown (MariaDB + Redis)', () => {
     await db?.close();
   });
 
-  /** A FIRE_ALL job every second: MISFIRE rows before `from`, PENDING staged rows over [from, to], next after. */
+  /** A FIRE_ALL job every second: MISFIRE rows before `from`, unrouted staged fires over [from, to], next after. */
   async function job(from: number, to: number): Promise<string> {
     const id = randomUUID();
     const now = Date.now();
@@ -39,9 +39,12 @@ describe('Takeback across a shutdown (MariaDB + Redis)', () => {
     for (let t = from - 3000; t <= to; t += 1000) {
       const source = t < from ? TriggerSource.MISFIRE : TriggerSource.SCHEDULE;
       const fresh = { namespace: ns, appId: 'int', jobId: id, handler: 'nobody.serves.this', fireTime: t, dueAt: t };
-      rows.push(Object.assign(newJobInstance({ ...fresh, triggerSource: source }, t - 2500), { status: S.PENDING }));
+      const staged = source === TriggerSource.SCHEDULE ? StagedKind.FIRE : null; // written ahead, never released
+      rows.push(
+        Object.assign(newJobInstance({ ...fresh, triggerSource: source }, t - 2500), { status: S.PENDING, staged }),
+      );
     }
-    await db.instances.insertIgnore(db.ds.manager, rows);
+    await db.instances.fires.insertIgnore(db.ds.manager, rows);
     return id;
   }
 

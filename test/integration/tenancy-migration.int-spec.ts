@@ -1,15 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Logger } from '@nestjs/common';
-import { DataSource, DataSourceOptions } from 'typeorm';
-import { MIGRATIONS, runMigrations } from '../../src/modules/metadata/index.js';
-import { MYSQL_URL } from '../utils/test-node.js';
+import { MIGRATIONS } from '../../src/modules/metadata/index.js';
+import { MIGRATION_ENGINES, upgradedWithRows } from '../utils/migration-db.js';
 
 const FIVE = ['tasks:read', 'tasks:write', 'jobs:read', 'jobs:write', 'nodes:read'];
 const BEFORE_TENANCY = MIGRATIONS.findIndex((m) => m.name === 'Tenancy1797000000000');
-const quiet = { log: () => undefined } as unknown as Logger;
 
 /** A job_definition row of the schema before tenancy (no app_id; code unique per namespace). */
 function jobRow(id: string, code: string, handler: string, createdBy: string | null): unknown[] {
@@ -49,44 +42,10 @@ const JOB_COLUMNS =
  * ownership"): jobs get their owner from created_by, clients keep what they could do (plus shell when they own a
  * shell job; a standalone data dir's own client gets admin too), and on MySQL/MariaDB app ids compare exactly.
  */
-describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promise<void> }>]>([
-  [
-    'SQLite',
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'tw-mig-'));
-      return {
-        options: { type: 'better-sqlite3', database: join(dir, 'db.sqlite') },
-        drop: async () => rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-  ],
-  [
-    'MariaDB',
-    async () => {
-      const name = `tw_mig_${randomUUID().slice(0, 8)}`;
-      const admin = new DataSource({ type: 'mysql', url: MYSQL_URL });
-      await admin.initialize();
-      await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
-      const url = MYSQL_URL.replace(/\/[^/]*$/, `/${name}`);
-      return {
-        options: { type: 'mysql', url, charset: 'utf8mb4' },
-        drop: async () => {
-          await admin.query(`DROP DATABASE ${name}`);
-          await admin.destroy();
-        },
-      };
-    },
-  ],
-])('tenancy migration on a database with rows (%s)', (engine, makeDb) => {
-  let db: Awaited<ReturnType<typeof makeDb>>;
-  let ds: DataSource;
+describe.each(MIGRATION_ENGINES)('tenancy migration on a database with rows (%s)', (engine, makeDb) => {
   const mysql = engine === 'MariaDB';
 
-  beforeAll(async () => {
-    db = await makeDb();
-    const old = new DataSource({ ...db.options, migrations: MIGRATIONS.slice(0, BEFORE_TENANCY) } as DataSourceOptions);
-    await old.initialize();
-    await runMigrations(old, quiet);
+  const db = upgradedWithRows(makeDb, BEFORE_TENANCY, async (old) => {
     const client =
       'INSERT INTO api_client (app_id, secret_enc, enabled, rate_limit, callback_hosts, created_at) VALUES (?, ?, ?, ?, NULL, 1)';
     for (const [appId, rate] of [
@@ -103,18 +62,10 @@ describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promi
     await old.query(insert, jobRow('j-x', 'orphan', 'http', null));
     if (mysql)
       expect(await old.query("SELECT app_id FROM api_client WHERE app_id = 'ATK-A'")).toEqual([{ app_id: 'atk-a' }]); // what the replay used
-    await old.destroy();
-    ds = new DataSource({ ...db.options, migrations: MIGRATIONS } as DataSourceOptions);
-    await ds.initialize();
-    await runMigrations(ds, quiet);
-  }, 60_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.drop();
   });
 
   it('should give every job its creator as owner (none: empty), and let two apps use one code', async () => {
-    const rows: Array<{ id: string; app_id: string }> = await ds.query(
+    const rows: Array<{ id: string; app_id: string }> = await db.ds.query(
       'SELECT id, app_id FROM job_definition ORDER BY id',
     );
     expect(rows).toEqual([
@@ -125,14 +76,14 @@ describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promi
     const insert = `INSERT INTO job_definition (${JOB_COLUMNS}, app_id) VALUES (${JOB_COLUMNS.split(',')
       .map(() => '?')
       .join(', ')}, ?)`;
-    await ds.query(insert, [...jobRow('j-b2', 'report', 'http', 'app-b'), 'app-b']);
-    await expect(ds.query(insert, [...jobRow('j-b3', 'report', 'http', 'app-b'), 'app-b'])).rejects.toThrow(
+    await db.ds.query(insert, [...jobRow('j-b2', 'report', 'http', 'app-b'), 'app-b']);
+    await expect(db.ds.query(insert, [...jobRow('j-b3', 'report', 'http', 'app-b'), 'app-b'])).rejects.toThrow(
       /UNIQUE|Duplicate/i,
     );
   });
 
   it('should keep the five ordinary scopes, add shell to an owner of a shell job, and admin to the standalone owner on SQLite only', async () => {
-    const rows: Array<{ app_id: string; scopes: string; rate_limit: number | null }> = await ds.query(
+    const rows: Array<{ app_id: string; scopes: string; rate_limit: number | null }> = await db.ds.query(
       'SELECT app_id, scopes, rate_limit FROM api_client ORDER BY app_id',
     );
     expect(
@@ -146,8 +97,10 @@ describe.each<[string, () => Promise<{ options: DataSourceOptions; drop(): Promi
 
   it('should compare app ids and job codes exactly (MariaDB: ATK-A, Atk-a and àtk-a no longer find atk-a)', async () => {
     for (const spelling of ['ATK-A', 'Atk-a', 'àtk-a'])
-      expect(await ds.query('SELECT app_id FROM api_client WHERE app_id = ?', [spelling])).toEqual([]);
-    expect(await ds.query('SELECT app_id FROM api_client WHERE app_id = ?', ['atk-a'])).toEqual([{ app_id: 'atk-a' }]);
-    expect(await ds.query('SELECT id FROM job_definition WHERE code = ?', ['REPORT'])).toEqual([]);
+      expect(await db.ds.query('SELECT app_id FROM api_client WHERE app_id = ?', [spelling])).toEqual([]);
+    expect(await db.ds.query('SELECT app_id FROM api_client WHERE app_id = ?', ['atk-a'])).toEqual([
+      { app_id: 'atk-a' },
+    ]);
+    expect(await db.ds.query('SELECT id FROM job_definition WHERE code = ?', ['REPORT'])).toEqual([]);
   });
 });

@@ -2,12 +2,17 @@ import {
   AttemptStatus,
   type JobAttemptRepository,
   JobInstance,
-  type JobInstanceRepository,
   JobInstanceStatus as S,
   type Tx,
   UnitOfWork,
 } from '../../src/modules/metadata/index.js';
-import { instanceAndAttempts, type MetadataDb, openMetadataDb, runningInstance } from '../utils/metadata-db.js';
+import {
+  instanceAndAttempts,
+  type InstanceQueries,
+  type MetadataDb,
+  openMetadataDb,
+  runningInstance,
+} from '../utils/metadata-db.js';
 import { uniqueNamespace } from '../utils/test-node.js';
 
 /**
@@ -20,7 +25,7 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
   const ns = uniqueNamespace(`int-uow-${kind}`);
   let db: MetadataDb;
   let uow: UnitOfWork;
-  let instances: JobInstanceRepository;
+  let instances: InstanceQueries;
   let attempts: JobAttemptRepository;
 
   beforeAll(async () => {
@@ -37,7 +42,7 @@ describe.each(['mysql', 'sqlite'] as const)('UnitOfWork (%s)', (kind) => {
   /** The finishing write and the attempt close, inside `tx`. */
   const finish = async (tx: Tx, id: string) => {
     const guard = { attempt: 1, fencingToken: 1 };
-    const won = await instances.transition(id, S.RUNNING, S.SUCCESS, guard, { finishedAt: 2 }, 2, tx);
+    const won = await instances.transitions.transition(id, S.RUNNING, S.SUCCESS, guard, { finishedAt: 2 }, 2, tx);
     await attempts.finish(id, 1, AttemptStatus.SUCCESS, null, 2, tx);
     return won;
   };

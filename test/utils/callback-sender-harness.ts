@@ -100,7 +100,7 @@ export function senderHarness(kind: DbKind): SenderHarness {
     const s = new CallbackSender(
       deliveries,
       hosts,
-      db.instances,
+      db.instances.reads,
       new AppSecretReader(new ApiClientRepository(db.ds), config),
       metrics,
       EgressPolicy.fromSettings({ allow: '127.0.0.1' }),

@@ -1,12 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
+  AdmissionInstances,
   dataSourceOptions,
+  DispatchLedger,
+  ExecutionInstances,
+  FireLedger,
+  InstanceReads,
+  InstanceTransitions,
   JobAttemptRepository,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus,
   newJobInstance,
   runMigrations,
@@ -15,13 +21,37 @@ import {
 import { deleteNamespaceRows } from './namespace-rows.js';
 import { MYSQL_URL } from './test-node.js';
 
+/** The job_instance query objects a test sets rows up and reads them back with (the product's own code). */
+export interface InstanceQueries {
+  /** insertIgnore: rows as the fire ledger writes them. */
+  fires: FireLedger;
+  reads: InstanceReads;
+  transitions: InstanceTransitions;
+  execution: ExecutionInstances;
+  admission: AdmissionInstances;
+  dispatch: DispatchLedger;
+}
+
+/** The query objects of `ds`, or those a running app uses (`app`: a spy on one sees the app's own calls). */
+export function instanceQueries(from: DataSource | INestApplicationContext): InstanceQueries {
+  const get = <T>(type: new (ds: DataSource) => T): T => (from instanceof DataSource ? new type(from) : from.get(type));
+  return {
+    fires: get(FireLedger),
+    reads: get(InstanceReads),
+    transitions: get(InstanceTransitions),
+    execution: get(ExecutionInstances),
+    admission: get(AdmissionInstances),
+    dispatch: get(DispatchLedger),
+  };
+}
+
 /** The two databases the metadata module runs on. */
 export type DbKind = 'mysql' | 'sqlite';
 
 /** A migrated DataSource of `kind` with the instance and attempt repositories, for integration tests. */
 export interface MetadataDb {
   ds: DataSource;
-  instances: JobInstanceRepository;
+  instances: InstanceQueries;
   attempts: JobAttemptRepository;
   /** Removes namespace `ns`'s instances and attempts (MySQL; SQLite's file goes whole), then closes. */
   close(): Promise<void>;
@@ -37,7 +67,7 @@ export async function openMetadataDb(kind: DbKind, ns: string): Promise<Metadata
   await runMigrations(ds);
   return {
     ds,
-    instances: new JobInstanceRepository(ds),
+    instances: instanceQueries(ds),
     attempts: new JobAttemptRepository(ds),
     async close() {
       if (!dir) await deleteNamespaceRows(ds, ns);
@@ -63,7 +93,7 @@ export async function instanceAndAttempts(
   id: string,
 ): Promise<{ instance?: string; attempt: string[] }> {
   return {
-    instance: (await db.instances.findById(id))?.status,
+    instance: (await db.instances.reads.findById(id))?.status,
     attempt: (await db.attempts.listForInstance(id)).map((a) => a.status),
   };
 }

@@ -5,8 +5,9 @@ import {
   CallbackDeliveryRepository,
   FINAL_STATUSES,
   JobAttemptRepository,
+  InstanceReads,
+  InstanceTransitions,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus,
   type Tx,
   UnitOfWork,
@@ -31,7 +32,8 @@ export class CancelService {
   private readonly logger = new Logger(CancelService.name);
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly reads: InstanceReads,
+    private readonly transitions: InstanceTransitions,
     private readonly attempts: JobAttemptRepository,
     private readonly dispatch: DispatchService,
     private readonly metrics: MetricsService,
@@ -50,7 +52,7 @@ export class CancelService {
     for (let round = 1; ; round++) {
       if (FINAL_STATUSES.has(row.status)) return false;
       if (await this.cancelAsRead(row, reason, inTx)) return true;
-      const fresh = round < CANCEL_TRIES ? await this.instances.findById(row.id) : null;
+      const fresh = round < CANCEL_TRIES ? await this.reads.findById(row.id) : null;
       if (!fresh) return false;
       row = fresh;
     }
@@ -67,7 +69,7 @@ export class CancelService {
     const guard = { attempt: row.attempt };
     const to = JobInstanceStatus.CANCELLED;
     const won = await this.uow.run(async (em: Tx) => {
-      if (!(await this.instances.transition(row.id, row.status, to, guard, patch, now, em))) return false;
+      if (!(await this.transitions.transition(row.id, row.status, to, guard, patch, now, em))) return false;
       await this.deliveries.enqueueFinal(em, [row], now);
       if (inTx) await inTx(em, row);
       return true;

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { DELAY_QUEUE, type DelayQueuePort } from '../coordination/index.js';
-import { JobInstanceRepository } from '../metadata/index.js';
-import { DispatchService, type StagedFire } from './dispatch.service.js';
+import { InstanceReads } from '../metadata/index.js';
+import { DispatchService, type Release } from './dispatch.service.js';
 
 const PAGE = 500;
 /** Pages of the delay queue one pump takes at most (a burst due at once goes in one pump, a backlog over several). */
@@ -17,22 +17,22 @@ export class DelayPump {
   constructor(
     @Inject(DELAY_QUEUE) private readonly coordination: DelayQueuePort,
     private readonly dispatch: DispatchService,
-    private readonly instances: JobInstanceRepository,
+    private readonly reads: InstanceReads,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /**
    * Takes the ids due within `leadMs` (ms) out of the delay queue, page after page: due ones are dispatched, the
-   * rest staged ({@link DispatchService.stageDelayed}). @returns the staged rows, for the caller to deliver at their
+   * rest staged ({@link DispatchService.stageDelayed}). @returns their releases, for the caller to deliver at their
    * due time. A failure leaves rows PENDING: the repair pass dispatches them once due.
    */
-  async pumpDelayed(leadMs = 0): Promise<StagedFire[]> {
-    const staged: StagedFire[] = [];
+  async pumpDelayed(leadMs = 0): Promise<Release[]> {
+    const releases: Release[] = [];
     for (let page = 0; page < PUMP_PAGES; page++) {
       const ids = await this.coordination.takeDue(this.clock.now() + leadMs, PAGE);
-      if (ids.length > 0) staged.push(...(await this.dispatch.stageDelayed(await this.instances.findByIds(ids))));
+      if (ids.length > 0) releases.push(...(await this.dispatch.stageDelayed(await this.reads.findByIds(ids))));
       if (ids.length < PAGE) break;
     }
-    return staged;
+    return releases;
   }
 }

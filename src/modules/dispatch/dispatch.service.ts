@@ -3,7 +3,14 @@ import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL, type LiveNode } from '../coordination/index.js';
 import type { HandOff } from '../execution/index.js';
-import { JobInstance, JobInstanceRepository, JobInstanceStatus, RoutingStrategy } from '../metadata/index.js';
+import {
+  DispatchLedger,
+  InstanceReads,
+  InstanceTransitions,
+  JobInstance,
+  JobInstanceStatus,
+  RoutingStrategy,
+} from '../metadata/index.js';
 import { Admission } from './admission/index.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { RoutingStrategies } from './routing/index.js';
@@ -23,13 +30,14 @@ export interface DispatchOutcome {
   waiting: number;
 }
 
-/** A committed fire whose id reaches an executor at its fire time ({@link DispatchService.deliver}). */
-export interface StagedFire {
+/** A committed row the leader releases at its time ({@link DispatchService.deliver}): a fire, or a delayed row. */
+export interface Release {
   id: string;
   /** The row's app: its id joins that app's list on the node (fair sharing). */
   appId: string;
-  /** When its id is pushed, epoch ms: a fire's scheduled time, a delayed row's due time. */
-  fireTime: number;
+  /** When it is released, epoch ms: a fire's scheduled time, a delayed row's due time. */
+  at: number;
+  /** Its node when routed ahead (the release is the push alone); null: dispatched at its time. */
   nodeId: string | null;
 }
 
@@ -44,7 +52,9 @@ export class DispatchService implements HandOff {
   private readonly strategies: RoutingStrategies;
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly reads: InstanceReads,
+    private readonly ledger: DispatchLedger,
+    private readonly transitions: InstanceTransitions,
     private readonly registry: NodeRegistryService,
     private readonly admission: Admission,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
@@ -56,7 +66,7 @@ export class DispatchService implements HandOff {
 
   /** Dispatches instances by id (rows already committed). Safe to call twice for one id. */
   async dispatchIds(ids: string[]): Promise<DispatchOutcome> {
-    return this.dispatchRows(await this.instances.findByIds(ids));
+    return this.dispatchRows(await this.reads.findByIds(ids));
   }
 
   /** {@link HandOff}: a promoted instance is dispatched at once. */
@@ -89,6 +99,9 @@ export class DispatchService implements HandOff {
       const nodes = await this.route(group);
       if (!nodes) {
         out.unroutable += group.length;
+        // Their release happened, they wait for an executor: a staged one is staged no more (docs/state-machine.md).
+        const staged = group.filter((r) => r.staged !== null).map((r) => r.id);
+        if (staged.length > 0) await this.ledger.clearStaged(staged);
         continue;
       }
       const won = await this.assign(group, nodes, now);
@@ -104,8 +117,9 @@ export class DispatchService implements HandOff {
   }
 
   /**
-   * Routes rows about to be inserted (staged fires, docs/trigger.md) in place: PENDING → DISPATCHED to a live node,
-   * `dispatchedAt` = the due time, so no write is left for the fire time; only {@link deliver} pushes their ids.
+   * Routes rows about to be written (a firing page's fires, API tasks due now, delayed rows the pump stages) in
+   * place: PENDING → DISPATCHED to a live node, `dispatchedAt` = the due time (the reconciler's "lost" counts from
+   * there), so no write is left for that time; only {@link deliver} pushes their ids.
    */
   async preRoute(rows: JobInstance[]): Promise<void> {
     // A limited job's slot is admitted at the fire time, never ahead.
@@ -125,39 +139,39 @@ export class DispatchService implements HandOff {
 
   /**
    * Stages delayed rows taken from the delay queue (docs/dispatch.md "Delayed tasks"): those still ahead are routed
-   * now and written DISPATCHED with `dispatchedAt` = their due time ({@link JobInstanceRepository.stageMany}), so
+   * now and written DISPATCHED, staged, with `dispatchedAt` = their due time ({@link DispatchLedger.stageMany}), so
    * only the push is left for then; rows due already are dispatched at once. @returns what the caller delivers at
    * each due time ({@link deliver}): routed rows with their node, limited or unroutable rows with none.
    */
-  async stageDelayed(rows: JobInstance[]): Promise<StagedFire[]> {
+  async stageDelayed(rows: JobInstance[]): Promise<Release[]> {
     const now = this.clock.now();
     const pending = rows.filter((r) => r.status === JobInstanceStatus.PENDING);
     const due = pending.filter((r) => r.dueAt <= now);
     const ahead = pending.filter((r) => r.dueAt > now);
     if (due.length > 0) await this.dispatchRows(due);
     await this.preRoute(ahead);
-    const staged: StagedFire[] = [];
+    const releases: Release[] = [];
     const routed = groupBy(
       ahead.filter((r) => r.status === JobInstanceStatus.DISPATCHED),
       (r) => r.nodeId as string,
     );
     for (const [nodeId, group] of routed) {
-      const won = await this.instances.stageMany(
+      const won = await this.ledger.stageMany(
         group.map((r) => r.id),
         nodeId,
         now,
       );
-      for (const r of group) if (won.has(r.id)) staged.push(stagedFire(r, nodeId));
+      for (const r of group) if (won.has(r.id)) releases.push(releaseAtDue(r, nodeId));
     }
-    for (const r of ahead) if (r.status === JobInstanceStatus.PENDING) staged.push(stagedFire(r, null));
-    return staged;
+    for (const r of ahead) if (r.status === JobInstanceStatus.PENDING) releases.push(releaseAtDue(r, null));
+    return releases;
   }
 
   /**
-   * Delivers fires at their fire time: routed ids onto their nodes' ready lists (no write), the rest through
+   * Delivers releases at their time: routed ids onto their nodes' ready lists (no write), the rest through
    * {@link dispatchIds}; one routed to a node no longer live or draining is taken back and routed again now.
    */
-  async deliver(fires: StagedFire[]): Promise<void> {
+  async deliver(fires: Release[]): Promise<void> {
     const routed = fires.filter((f) => f.nodeId !== null);
     // A draining node (SIGTERM) still beats but hands back what it gets.
     const nodes = routed.length > 0 ? await this.registry.liveNodes() : [];
@@ -177,7 +191,7 @@ export class DispatchService implements HandOff {
     );
     const now = this.clock.now();
     for (const f of routed.filter((x) => !live.has(x.nodeId as string))) {
-      const back = await this.instances.transition(
+      const back = await this.transitions.transition(
         f.id,
         JobInstanceStatus.DISPATCHED,
         JobInstanceStatus.PENDING,
@@ -214,13 +228,13 @@ export class DispatchService implements HandOff {
   /** PENDING→DISPATCHED per node in one conditional UPDATE (the only writer), admission's confirm, then the push. */
   private async assign(rows: JobInstance[], nodes: LiveNode[], now: number): Promise<number> {
     const perNode = groupBy(
-      rows.map((row, i) => ({ id: row.id, appId: row.appId, fireTime: row.fireTime, nodeId: nodes[i].nodeId })),
+      rows.map((row, i) => ({ id: row.id, appId: row.appId, at: row.fireTime, nodeId: nodes[i].nodeId })),
       (f) => f.nodeId,
     );
     const won = (
       await Promise.all(
         [...perNode].map(async ([nodeId, fires]) => {
-          const ids = await this.instances.dispatchMany(
+          const ids = await this.ledger.dispatchMany(
             fires.map((f) => f.id),
             nodeId,
             now,
@@ -248,8 +262,8 @@ const KEYED: ReadonlySet<RoutingStrategy> = new Set([
 ]);
 
 /** A delayed row as the leader holds it until its due time. */
-function stagedFire(row: JobInstance, nodeId: string | null): StagedFire {
-  return { id: row.id, appId: row.appId, fireTime: row.dueAt, nodeId };
+function releaseAtDue(row: JobInstance, nodeId: string | null): Release {
+  return { id: row.id, appId: row.appId, at: row.dueAt, nodeId };
 }
 
 /** Rows that one strategy call can route together: same handler, same routing strategy. */

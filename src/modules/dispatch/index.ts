@@ -1,5 +1,5 @@
 export { DispatchModule } from './dispatch.module.js';
-export { DELAY_PUMP_MS, DispatchService, type DispatchOutcome, type StagedFire } from './dispatch.service.js';
+export { DELAY_PUMP_MS, DispatchService, type DispatchOutcome, type Release } from './dispatch.service.js';
 export { NodeRegistryService } from './node-registry.service.js';
 export { ReconcilerService } from './reconciler.service.js';
 export { DelayPump } from './delay-pump.js';

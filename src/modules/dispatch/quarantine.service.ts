@@ -5,8 +5,8 @@ import {
   CORRUPT_ROW,
   corruptionOf,
   JobAttemptRepository,
+  InstanceTransitions,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   UnitOfWork,
 } from '../metadata/index.js';
@@ -25,7 +25,7 @@ export class QuarantineService {
   private readonly logger = new Logger(QuarantineService.name);
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly transitions: InstanceTransitions,
     private readonly attempts: JobAttemptRepository,
     private readonly admission: Admission,
     private readonly dispatch: DispatchService,
@@ -61,7 +61,7 @@ export class QuarantineService {
     const guard = running ? { attempt: row.attempt, fencingToken: row.fencingToken } : { attempt: row.attempt };
     const won = await this.uow.run(async (em) => {
       const patch = { leaseUntil: null, finishedAt: now, error: reason };
-      const moved = await this.instances.transition(row.id, row.status, S.FAILED, guard, patch, now, em);
+      const moved = await this.transitions.transition(row.id, row.status, S.FAILED, guard, patch, now, em);
       if (!moved) return false;
       if (running) {
         const nodeId = row.nodeId ?? 'unknown';

@@ -4,11 +4,14 @@ import { jest } from '@jest/globals';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort } from '../coordination/index.js';
 import {
+  type AdmissionInstances,
   type CallbackDeliveryRepository,
+  type InstanceReads,
+  type InstanceTransitions,
   type JobAttemptRepository,
   JobInstance,
-  type JobInstanceRepository,
   JobInstanceStatus,
+  type ReconcileInstances,
   UnitOfWork,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
@@ -85,7 +88,7 @@ describe('ReconcilerService offline watch', () => {
         log.push(`transition ${to}`);
         return true;
       },
-    } as unknown as JobInstanceRepository;
+    } as unknown as ReconcileInstances & InstanceReads & InstanceTransitions & AdmissionInstances;
     attempts = {
       start: jest.fn(async () => log.push('attempt start')),
       finish: jest.fn(async () => log.push('attempt finish')),
@@ -108,6 +111,9 @@ describe('ReconcilerService offline watch', () => {
     const admission = { reassert: async () => [], free: async () => undefined } as unknown as Admission;
     const quarantine = { screen: async (rows: JobInstance[]) => rows } as unknown as QuarantineService;
     sut = new ReconcilerService(
+      instances,
+      instances,
+      instances,
       instances,
       attempts as unknown as JobAttemptRepository,
       dispatch,

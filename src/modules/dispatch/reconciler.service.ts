@@ -4,11 +4,15 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
 import { decideOutcome, type TakeBackReason } from '../execution/index.js';
 import {
+  AdmissionInstances,
   CallbackDeliveryRepository,
+  handBackMark,
+  InstanceReads,
+  InstanceTransitions,
   JobAttemptRepository,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus,
+  ReconcileInstances,
   type Tx,
   UnitOfWork,
 } from '../metadata/index.js';
@@ -44,7 +48,10 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   private readonly missingSince = new Map<string, number>();
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: ReconcileInstances,
+    private readonly reads: InstanceReads,
+    private readonly transitions: InstanceTransitions,
+    private readonly holders: AdmissionInstances,
     private readonly attempts: JobAttemptRepository,
     private readonly dispatch: DispatchService,
     private readonly admission: Admission,
@@ -138,9 +145,9 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     // The registry's cached view may predate the silence: routing their work again must not pick these nodes.
     if (offline.length > 0) this.registry.invalidate();
     for (const nodeId of offline) {
-      await this.coordination.drainNode(nodeId);
-      const rows = await this.instances.findOnNode(nodeId, ON_NODE, 10_000);
-      const { routed, failed } = await this.requeue(rows, 'NODE_LOST');
+      const pushed = new Set(await this.coordination.drainNode(nodeId));
+      const rows = await this.reads.findOnNode(nodeId, ON_NODE, 10_000);
+      const { routed, failed } = await this.requeue(rows, 'NODE_LOST', pushed);
       await this.coordination.removeNode(nodeId);
       if (rows.length > 0)
         this.logger.warn(
@@ -176,7 +183,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   /** Pushes again the rows of `missing` still DISPATCHED there, same dispatchedAt, and absent from a 2nd snapshot. */
   private async repushOnNode(nodeId: string, missing: DispatchedRef[]): Promise<void> {
     const was = new Map(missing.map((r) => [r.id, r.dispatchedAt]));
-    const reread = await this.quarantine.screen(await this.instances.findByIds([...was.keys()]));
+    const reread = await this.quarantine.screen(await this.reads.findByIds([...was.keys()]));
     const still = reread.filter(
       (r) => r.status === JobInstanceStatus.DISPATCHED && r.nodeId === nodeId && r.dispatchedAt === was.get(r.id),
     );
@@ -192,7 +199,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
 
   /** Step 0: a page of limited DISPATCHED/RUNNING instances hold their slots again (long runs do not expire). */
   private async reassertSlots(): Promise<void> {
-    const rows = await this.instances.findSlotHolders(this.config.namespace, SLOT_PAGE, undefined, this.slotCursor);
+    const rows = await this.holders.findSlotHolders(this.config.namespace, SLOT_PAGE, undefined, this.slotCursor);
     this.slotCursor = rows.length < SLOT_PAGE ? '' : rows[rows.length - 1].id; // a page per pass, round all of them
     for (const jobId of await this.admission.reassert(rows, this.clock.now())) {
       this.logger.warn(
@@ -203,19 +210,21 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   }
 
   /**
-   * Takes rows back from a lost node or lease, {@link REQUEUE_CHUNK} at a time, one dispatch per chunk.
+   * Takes rows back from a lost node or lease, {@link REQUEUE_CHUNK} at a time, one dispatch per chunk; `pushed`:
+   * the ids the node's lists held (a staged fire not among them was never released and stays staged).
    * @returns how many went back to PENDING (routed again) and how many ended FAILED (no attempt left).
    */
   private async requeue(
     all: JobInstance[],
     reason: 'NODE_LOST' | 'LEASE_LOST',
+    pushed?: Set<string>,
   ): Promise<{ routed: number; failed: number }> {
     const out = { routed: 0, failed: 0 };
     const rows = await this.quarantine.screen(all);
     for (let i = 0; i < rows.length; i += REQUEUE_CHUNK) {
       const back = await Promise.all(
         rows.slice(i, i + REQUEUE_CHUNK).map((row) =>
-          this.takeBack(row, reason).catch((err: Error) => {
+          this.takeBack(row, reason, pushed).catch((err: Error) => {
             this.logger.error(
               `taking back instance ${row.id} (${reason}) failed: ${err.message}; tried again next pass`,
             );
@@ -236,7 +245,11 @@ export class ReconcilerService implements BeforeApplicationShutdown {
    * the same transaction (docs/callbacks.md "Outbox"). @returns its id and whether it went back to PENDING
    * (`routed`) or ended FAILED; null when another writer won the row.
    */
-  private async takeBack(row: JobInstance, reason: TakeBackReason): Promise<{ id: string; routed: boolean } | null> {
+  private async takeBack(
+    row: JobInstance,
+    reason: TakeBackReason,
+    pushed?: Set<string>,
+  ): Promise<{ id: string; routed: boolean } | null> {
     const now = this.clock.now();
     const running = row.status === JobInstanceStatus.RUNNING;
     const decision = decideOutcome(row, running ? { kind: 'takenBack', reason } : { kind: 'notStarted' }, now);
@@ -244,11 +257,12 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     const won = await this.uow.run(async (em) => {
       if (!running) {
         const guard = { attempt: row.attempt, nodeId: row.nodeId ?? undefined };
-        return this.instances.transition(row.id, row.status, decision.status, guard, decision.patch, now, em);
+        const mark = pushed ? handBackMark(row, pushed) : null;
+        return this.transitions.transition(row.id, row.status, decision.status, guard, decision.patch, now, em, mark);
       }
       const guard = { attempt: row.attempt, fencingToken: row.fencingToken };
       const { status, patch } = decision;
-      const moved = await this.instances.transition(row.id, row.status, status, guard, patch, now, em);
+      const moved = await this.transitions.transition(row.id, row.status, status, guard, patch, now, em);
       if (!moved) return false;
       await this.closeAttempt(row, reason, now, em);
       if (!backToPending) await this.deliveries.enqueueFinal(em, [row], now);

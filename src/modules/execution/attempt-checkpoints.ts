@@ -6,7 +6,7 @@ import { type Checkpoint, CheckpointRejected } from './job-context.js';
 /** How long a checkpoint write is retried through transient database errors (a lost connection), ms. */
 const WRITE_RETRY_MS = 2_000;
 
-/** Where an attempt's checkpoints go: JobInstanceRepository.writeCheckpoint (false: a newer token owns the row). */
+/** Where an attempt's checkpoints go: ExecutionInstances.writeCheckpoint (false: a newer token owns the row). */
 export type CheckpointStore = (w: CheckpointWrite) => Promise<boolean>;
 
 /**

@@ -3,8 +3,8 @@ import { type Clock, GroupCommitter } from '../../common/index.js';
 import {
   CallbackDeliveryRepository,
   ExecutionLedger,
+  InstanceTransitions,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   isTransientDbError,
   type Tx,
@@ -48,7 +48,7 @@ export class FinishWriter {
   );
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly transitions: InstanceTransitions,
     private readonly ledger: ExecutionLedger,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -130,7 +130,7 @@ export class FinishWriter {
       else {
         const guard = { attempt: e.row.attempt, fencingToken: e.token };
         won.push(
-          (await this.instances.transition(e.row.id, S.RUNNING, e.status, guard, e.patch, e.at, em)) ||
+          (await this.transitions.transition(e.row.id, S.RUNNING, e.status, guard, e.patch, e.at, em)) ||
             (await this.isOwnEarlierWrite(em, e)),
         );
       }

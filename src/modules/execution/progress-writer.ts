@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { type Clock, GroupCommitter } from '../../common/index.js';
-import type { JobInstanceRepository, ProgressReport } from '../metadata/index.js';
+import type { ExecutionInstances, ProgressReport } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
 
 /** Longest stored progress note, characters (the column is varchar(256)). */
@@ -24,7 +24,7 @@ export class ProgressWriter {
   private readonly groups = new GroupCommitter<ProgressReport, void>((g) => this.write(g), PROGRESS_BATCH);
 
   constructor(
-    private readonly reports: Pick<JobInstanceRepository, 'writeProgress'>,
+    private readonly reports: Pick<ExecutionInstances, 'writeProgress'>,
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
     private readonly logger: Logger,

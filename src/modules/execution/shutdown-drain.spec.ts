@@ -4,7 +4,7 @@ import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import { advanceSettled, settle } from '../../../test/fakes/settle.js';
 import type { AppConfig } from '../../config/index.js';
 import type { CoordinationPort } from '../coordination/index.js';
-import type { JobInstanceRepository } from '../metadata/index.js';
+import type { InstanceReads, InstanceTransitions } from '../metadata/index.js';
 import { DRAIN_REPORT_MS, ShutdownDrain } from './shutdown-drain.js';
 import type { RunningAttempt, TaskRunner } from './task-runner.service.js';
 
@@ -39,7 +39,8 @@ describe('ShutdownDrain.awaitRunning', () => {
     const config = { executorShutdownGraceMs: GRACE_MS } as AppConfig;
     sut = new ShutdownDrain(
       { running } as unknown as TaskRunner,
-      {} as JobInstanceRepository,
+      {} as InstanceReads,
+      {} as InstanceTransitions,
       {} as CoordinationPort,
       config,
       clock,

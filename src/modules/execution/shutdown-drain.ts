@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
-import { JobInstanceRepository, JobInstanceStatus as S } from '../metadata/index.js';
+import { handBackMark, InstanceReads, InstanceTransitions, JobInstanceStatus as S } from '../metadata/index.js';
 import { sleep } from './clock-timers.js';
 import { decideOutcome } from './outcome-policy.js';
 import { TaskRunner } from './task-runner.service.js';
@@ -21,32 +21,36 @@ export class ShutdownDrain {
 
   constructor(
     private readonly runner: TaskRunner,
-    private readonly instances: JobInstanceRepository,
+    private readonly reads: InstanceReads,
+    private readonly transitions: InstanceTransitions,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /**
-   * Empties `nodeId`'s lists and moves every row still DISPATCHED to it (staged fires too) back to PENDING, same
-   * attempt, into the delay queue at its due time; conditional, so a row a claim took stays with it. Returns how
-   * many went back. Never throws: failing that, the reconciler takes them back once this node is gone.
+   * Empties `nodeId`'s lists and moves every row still DISPATCHED to it back to PENDING, same attempt, into the
+   * delay queue at its due time; conditional, so a row a claim took stays with it. A staged fire whose id was in
+   * neither list was never released: it stays staged. Returns how many went back. Never throws: failing that, the
+   * reconciler takes them back once this node is gone.
    */
   async handBackQueued(nodeId: string): Promise<number> {
     try {
-      await this.coordination.drainNode(nodeId);
-      const rows = await this.instances.findOnNode(nodeId, [S.DISPATCHED], HAND_BACK_PAGE);
+      const pushed = new Set(await this.coordination.drainNode(nodeId));
+      const rows = await this.reads.findOnNode(nodeId, [S.DISPATCHED], HAND_BACK_PAGE);
       let n = 0;
       for (const row of rows) {
         const now = this.clock.now();
         const back = decideOutcome(row, { kind: 'notStarted' }, now);
-        const won = await this.instances.transition(
+        const won = await this.transitions.transition(
           row.id,
           S.DISPATCHED,
           back.status,
           { attempt: row.attempt, nodeId },
           back.patch,
           now,
+          undefined,
+          handBackMark(row, pushed),
         );
         if (!won) continue;
         await this.coordination.scheduleDelayed(row.id, back.dueAt);

@@ -5,10 +5,11 @@ import {
   BackoffKind,
   type CallbackDeliveryRepository,
   type EndedAttempt,
-  type JobAttemptRepository,
+  type ExecutionInstances,
   type ExecutionLedger,
+  type InstanceTransitions,
+  type JobAttemptRepository,
   JobInstance,
-  type JobInstanceRepository,
   JobInstanceStatus as S,
   type SucceededAttempt,
   UnitOfWork,
@@ -85,7 +86,7 @@ describe('TaskRunner finishing write', () => {
         log.push(`${from}->${to}${attempt}${token}${em ? ` in ${em}` : ''}${won ? '' : ' lost'}`);
         return won;
       },
-    } as unknown as JobInstanceRepository;
+    } as unknown as ExecutionInstances & InstanceTransitions;
     const ledger = {
       findMany: async (ids: string[]) => ids.map((id) => Object.assign(new JobInstance(), stored ?? row, { id })),
       claim: async (em: unknown, rows: JobInstance[], _node: string, now: number) => {
@@ -131,6 +132,7 @@ describe('TaskRunner finishing write', () => {
         finals.length > 0 && log.push(`callback ${finals.map((f) => f.id).join(',')}${em ? ` in ${em}` : ''}`),
     } as unknown as CallbackDeliveryRepository;
     return new TaskRunner(
+      instances,
       instances,
       ledger,
       handlers,

@@ -5,10 +5,11 @@ import {
   CallbackDeliveryRepository,
   type CheckpointWrite,
   type ClaimedInstance,
+  ExecutionInstances,
   ExecutionLedger,
+  InstanceTransitions,
   JobInstance,
   JobAttemptRepository,
-  JobInstanceRepository,
   JobInstanceStatus as S,
   withDbRetry,
   UnitOfWork,
@@ -69,7 +70,8 @@ export class TaskRunner {
   private readonly finishes: FinishWriter;
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: ExecutionInstances,
+    transitions: InstanceTransitions,
     private readonly ledger: ExecutionLedger,
     handlers: HandlerRegistry,
     private readonly metrics: MetricsService,
@@ -93,7 +95,7 @@ export class TaskRunner {
     const progress = new ProgressWriter(instances, metrics, clock, this.logger, interval);
     const execution = [handlers, scopes, metrics, clock, this.logger, checkpoints, progress, logs] as const;
     this.execution = new AttemptExecution(...execution);
-    this.finishes = new FinishWriter(instances, ledger, clock, this.logger, uow, deliveries);
+    this.finishes = new FinishWriter(transitions, ledger, clock, this.logger, uow, deliveries);
   }
 
   /** Whether an attempt of instance `instanceId` runs here now. */

@@ -6,7 +6,7 @@ import {
   JobAttemptRepository,
   type JobDefinition,
   JobInstance,
-  JobInstanceRepository,
+  InstanceReads,
   JobInstanceStatus,
 } from '../metadata/index.js';
 import { TriggerService } from '../trigger/index.js';
@@ -29,7 +29,7 @@ import { TaskCapService } from './task-cap.service.js';
 export class JobRunsService {
   constructor(
     private readonly jobs: JobsService,
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: InstanceReads,
     private readonly attempts: JobAttemptRepository,
     private readonly audit: AuditService,
     private readonly trigger: TriggerService,

@@ -1,6 +1,6 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
-import type { JobInstanceRepository } from '../metadata/index.js';
+import type { InstanceReads } from '../metadata/index.js';
 import { Scope } from '../metadata/index.js';
 import { TaskCapService } from './task-cap.service.js';
 
@@ -22,7 +22,7 @@ describe('TaskCapService', () => {
         await new Promise<void>((r) => (release = r));
         return unfinished;
       },
-    } as unknown as JobInstanceRepository;
+    } as unknown as InstanceReads;
     return new TaskCapService(
       instances,
       { caps: { maxJobsPerApp: 0, maxUnfinishedTasksPerApp: cap } } as AppConfig,

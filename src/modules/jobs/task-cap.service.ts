@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock, TooManyUnfinishedError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { JobInstanceRepository } from '../metadata/index.js';
+import { InstanceReads } from '../metadata/index.js';
 import { type Caller } from './caller.js';
 
 /** How long a per-app count of unfinished instances is trusted before it is read again, ms. */
@@ -30,7 +30,7 @@ export class TaskCapService {
   private readonly counts = new LRUCache<string, AppCount>({ max: MAX_APPS });
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: InstanceReads,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}

@@ -12,6 +12,7 @@ import { CallbackNamespace1798000001000 } from './migrations/1798000001000-callb
 import { LongTasks1799000000000 } from './migrations/1799000000000-long-tasks.js';
 import { IdempotencyKeys1800000000000 } from './migrations/1800000000000-idempotency-keys.js';
 import { IdempotencyKeyBinary1800000001000 } from './migrations/1800000001000-idempotency-key-binary.js';
+import { InstanceStaged1800000002000 } from './migrations/1800000002000-instance-staged.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
@@ -24,6 +25,7 @@ export const MIGRATIONS = [
   LongTasks1799000000000,
   IdempotencyKeys1800000000000,
   IdempotencyKeyBinary1800000001000,
+  InstanceStaged1800000002000,
 ];
 
 /**

@@ -3,14 +3,7 @@ export * from './state-machine/job-instance-status.js';
 export * from './state-machine/transitions.js';
 export { MetadataModule } from './metadata.module.js';
 export { JobDefinitionRepository, type DueRef } from './repositories/job-definition.repository.js';
-export {
-  type CheckpointWrite,
-  JobInstanceRepository,
-  type ProgressReport,
-  type StoredCheckpoint,
-  type SucceededAttempt,
-  type TransitionGuard,
-} from './repositories/job-instance.repository.js';
+export * from './instances/index.js';
 export {
   JobAttemptRepository,
   type EndedAttempt,
@@ -40,7 +33,8 @@ export { dataSourceOptions, MIGRATIONS } from './data-source-options.js';
 export { runMigrations } from './migration-runner.js';
 export { countConnectionFailures, DbErrorCounter, dbErrorKind, type DbErrorKind } from './db-error-count.js';
 export { JobLogRepository, type NewLogLine, type StoredLogLine } from './repositories/job-log.repository.js';
-export { RetentionRepository, type RetentionTable } from './repositories/retention.repository.js';
+export { type RetentionTable } from './repositories/retention-rows.js';
+export { STATEMENT_ROWS } from './repositories/raw-statement.js';
 export {
   IdempotencyKeyRepository,
   type KeyClaim,

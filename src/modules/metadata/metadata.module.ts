@@ -15,10 +15,9 @@ import { AppSecretReader } from './secrets/app-secret-reader.js';
 import { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
 import { JobAttemptRepository } from './repositories/job-attempt.repository.js';
 import { JobDefinitionRepository } from './repositories/job-definition.repository.js';
-import { JobInstanceRepository } from './repositories/job-instance.repository.js';
 import { IdempotencyKeyRepository } from './repositories/idempotency-key.repository.js';
 import { JobLogRepository } from './repositories/job-log.repository.js';
-import { RetentionRepository } from './repositories/retention.repository.js';
+import { INSTANCE_QUERIES } from './instances/index.js';
 import { ExecutionLedger } from './unit-of-work/execution-ledger.js';
 import { UnitOfWork } from './unit-of-work/unit-of-work.js';
 
@@ -37,7 +36,7 @@ function dbErrorSink(metrics: MetricsService): DbErrorSink {
 
 const REPOSITORIES = [
   JobDefinitionRepository,
-  JobInstanceRepository,
+  ...INSTANCE_QUERIES,
   JobAttemptRepository,
   ExecutorNodeRepository,
   ApiClientRepository,
@@ -48,7 +47,6 @@ const REPOSITORIES = [
   AppSecretReader,
   ExecutionLedger,
   JobLogRepository,
-  RetentionRepository,
   IdempotencyKeyRepository,
 ];
 
@@ -60,7 +58,8 @@ const UNIT_OF_WORK = {
 
 /**
  * The persistence of the domain (docs/architecture.md): the DataSource, migrations (applied before anyone gets
- * it), one repository per table, the unit of work and the execution ledger.
+ * it), one repository per table (job_instance's split by caller: instances/), the unit of work and the execution
+ * ledger.
  */
 @Module({
   imports: [

@@ -1,6 +1,12 @@
 import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
-import type { RetentionRepository } from '../metadata/index.js';
+import type {
+  CallbackDeliveryRepository,
+  IdempotencyKeyRepository,
+  InstanceRetention,
+  JobAttemptRepository,
+  JobLogRepository,
+} from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { RetentionService } from './retention.service.js';
 
@@ -26,7 +32,7 @@ describe(RetentionService.name, () => {
     failNext = false;
     finishedLeft = 0;
     onBatch = () => undefined;
-    const rows = {
+    const instances = {
       finishedBefore: async (ns: string, before: number) => {
         calls.push(`finished ${ns} ${T0 - before}`);
         if (failNext) {
@@ -38,13 +44,23 @@ describe(RetentionService.name, () => {
         onBatch();
         return Array.from({ length: n }, (_, i) => `i-${i}`);
       },
-      removeInstances: async (ids: string[]) => ({ job_instance: ids.length }),
-      logsBefore: async (ns: string, before: number) => (calls.push(`logs ${ns} ${T0 - before}`), []),
-      idempotencyKeysBefore: async (ns: string, before: number) => (calls.push(`keys ${ns} ${T0 - before}`), []),
-    } as unknown as RetentionRepository;
+      removeFinished: async (ids: string[]) => ids.length,
+    } as unknown as InstanceRetention;
+    const deliveries = {
+      removeSettled: async () => 0,
+      instancesWithDelivery: async () => new Set<string>(),
+    } as unknown as CallbackDeliveryRepository;
+    const logs = {
+      idsBefore: async (ns: string, before: number) => (calls.push(`logs ${ns} ${T0 - before}`), []),
+      removeOfInstances: async () => 0,
+    } as unknown as JobLogRepository;
+    const attempts = { removeOfInstances: async () => 0 } as unknown as JobAttemptRepository;
+    const keys = {
+      expiredBefore: async (ns: string, before: number) => (calls.push(`keys ${ns} ${T0 - before}`), []),
+    } as unknown as IdempotencyKeyRepository;
     const retention = { finishedMs, logsMs, intervalMs: 1000, batch: BATCH };
     const config = { namespace: 'ns', retention, idempotencyKeyTtlMs } as AppConfig;
-    return new RetentionService(rows, new MetricsService(), config, clock);
+    return new RetentionService(instances, deliveries, logs, attempts, keys, new MetricsService(), config, clock);
   }
 
   it('should remove old finished instances, then old log lines, each by its age', async () => {

@@ -1,8 +1,18 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { RetentionRepository, type RetentionTable } from '../metadata/index.js';
+import {
+  CallbackDeliveryRepository,
+  IdempotencyKeyRepository,
+  InstanceRetention,
+  JobAttemptRepository,
+  JobLogRepository,
+  type RetentionTable,
+  STATEMENT_ROWS,
+} from '../metadata/index.js';
 import { type LabelsMatch, MetricsService, type RetentionTableLabel } from '../observability/index.js';
+
+type InstanceTable = Exclude<RetentionTable, 'idempotency_key'>;
 
 /** Longest a pass keeps deleting, ms (half the interval when that is shorter); the next pass goes on. */
 const PASS_BUDGET_MS = 30_000;
@@ -22,7 +32,11 @@ export class RetentionService implements BeforeApplicationShutdown {
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly rows: RetentionRepository,
+    private readonly instances: InstanceRetention,
+    private readonly deliveries: CallbackDeliveryRepository,
+    private readonly logs: JobLogRepository,
+    private readonly attempts: JobAttemptRepository,
+    private readonly keys: IdempotencyKeyRepository,
     private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -54,9 +68,9 @@ export class RetentionService implements BeforeApplicationShutdown {
     const more = () => this.clock.now() < deadline && !signal?.aborted;
     if (finishedMs > 0) {
       await this.repeat('finished instances', more, async () => {
-        const ids = await this.rows.finishedBefore(ns, now - finishedMs, batch);
+        const ids = await this.instances.finishedBefore(ns, now - finishedMs, batch);
         if (ids.length === 0) return false;
-        const removed = await this.rows.removeInstances(ids, batch);
+        const removed = await this.removeInstances(ids, batch);
         this.count(removed);
         // none removed: each was made due again meanwhile (a redeliver); the next pass sees them as they are now
         return ids.length === batch && removed.job_instance > 0;
@@ -64,18 +78,39 @@ export class RetentionService implements BeforeApplicationShutdown {
     }
     if (logsMs > 0) {
       await this.repeat('old log lines', more, async () => {
-        const ids = await this.rows.logsBefore(ns, now - logsMs, batch);
-        if (ids.length > 0) this.count({ job_log: await this.rows.removeLogs(ids, batch) });
+        const ids = await this.logs.idsBefore(ns, now - logsMs, batch);
+        if (ids.length > 0) this.count({ job_log: await this.logs.removeByIds(ids, batch) });
         return ids.length === batch;
       });
     }
     if (this.purgesKeys()) {
       await this.repeat('expired Idempotency-Keys', more, async () => {
-        const ids = await this.rows.idempotencyKeysBefore(ns, now, batch);
-        if (ids.length > 0) this.count({ idempotency_key: await this.rows.removeIdempotencyKeys(ids, now, batch) });
+        const ids = await this.keys.expiredBefore(ns, now, batch);
+        if (ids.length > 0) this.count({ idempotency_key: await this.keys.removeExpired(ids, now, batch) });
         return ids.length === batch;
       });
     }
+  }
+
+  /**
+   * Removes instances `ids` (finishedBefore) with their settled deliveries, log lines and attempts, children first,
+   * so a statement that fails leaves the instance for the next pass. An instance whose delivery was made due again
+   * meanwhile (a redeliver) stays, with it. @returns rows removed per table.
+   */
+  private async removeInstances(ids: string[], batch: number): Promise<Record<InstanceTable, number>> {
+    const removed = { callback_delivery: 0, job_log: 0, job_attempt: 0, job_instance: 0 };
+    const size = Math.min(batch, STATEMENT_ROWS);
+    for (let i = 0; i < ids.length; i += size) {
+      const part = ids.slice(i, i + size);
+      removed.callback_delivery += await this.deliveries.removeSettled(part, batch);
+      const keep = await this.deliveries.instancesWithDelivery(part);
+      const gone = part.filter((id) => !keep.has(id));
+      if (gone.length === 0) continue;
+      removed.job_log += await this.logs.removeOfInstances(gone, batch);
+      removed.job_attempt += await this.attempts.removeOfInstances(gone, batch);
+      removed.job_instance += await this.instances.removeFinished(gone);
+    }
+    return removed;
   }
 
   /** Idempotency-Keys expire (IDEMPOTENCY_KEY_TTL_MS is at least an hour; a config without it has none). */

@@ -5,9 +5,9 @@ import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
 import {
   JobDefinition,
   JobDefinitionRepository,
-  JobInstanceRepository,
   JobInstanceStatus,
   MisfirePolicy,
+  StagedInstances,
   TriggerType,
   UnitOfWork,
 } from '../metadata/index.js';
@@ -18,9 +18,9 @@ const PAGE = 5000;
 
 /**
  * Hands a stopped leader's unreleased staged fires more than MISFIRE_THRESHOLD_MS late to the misfire policy
- * (docs/trigger.md "Staging"): the row is deleted, next_fire_time set back to it and the job fired, all in one
- * transaction, so no stop between them leaves a fire time without a row. Run by a new leader before its first
- * load and reconcile pass.
+ * (docs/trigger.md "Staging"; the rule: StagedKind in metadata): the row is deleted, next_fire_time set back to it
+ * and the job fired, all in one transaction, so no stop between them leaves a fire time without a row. Run by a new
+ * leader before its first load and reconcile pass.
  */
 @Injectable()
 export class StagedTakeback {
@@ -28,7 +28,7 @@ export class StagedTakeback {
 
   constructor(
     private readonly jobs: JobDefinitionRepository,
-    private readonly instances: JobInstanceRepository,
+    private readonly staged: StagedInstances,
     private readonly uow: UnitOfWork,
     private readonly trigger: TriggerService,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
@@ -39,13 +39,13 @@ export class StagedTakeback {
   /** One page of found fires, TRIGGER_BATCH_SIZE jobs a transaction (a failing one is logged). @returns fires taken. */
   async run(): Promise<number> {
     const before = this.clock.now() - this.config.misfireThresholdMs;
-    const found = await this.instances.findStagedUnstartedBefore(this.config.namespace, before, PAGE);
+    const found = await this.staged.findUnreleasedFires(this.config.namespace, before, PAGE);
     const queued = new Set<string>();
     for (const nodeId of new Set(found.map((r) => r.nodeId).filter((n): n is string => !!n)))
       for (const id of await this.coordination.queuedIds(nodeId)) queued.add(id);
-    // A row found on its node's queue was released: it stays.
+    // A staged fire still PENDING was never released (its release clears the mark); one on its node's queue was.
     const unreleased = found.filter((r) => r.status === JobInstanceStatus.PENDING || !queued.has(r.id));
-    const byJob = [...groupBy(unreleased, (r) => r.jobId as string)];
+    const byJob = [...groupBy(unreleased, (r) => r.jobId)];
     let taken = 0;
     let jobs = 0;
     for (let i = 0; i < byJob.length; i += this.config.triggerBatchSize) {
@@ -72,7 +72,7 @@ export class StagedTakeback {
   private async takeBackPage(
     page: Map<string, Array<{ id: string; fireTime: number }>>,
   ): Promise<{ taken: number; jobs: number }> {
-    const { taken, jobs, staged } = await this.uow.run(async (em) => {
+    const { taken, jobs, releases } = await this.uow.run(async (em) => {
       const defs = await this.jobs.lockForFiring(em, this.config.namespace, [...page.keys()]);
       const now = this.clock.now();
       const from = new Map<string, (t: number) => number>();
@@ -87,9 +87,8 @@ export class StagedTakeback {
         ids.push(...rows.map((r) => r.id));
       }
       const earliest = new Map<string, number>();
-      const removed = await this.instances.deleteUnstarted(em, ids);
-      for (const r of removed)
-        earliest.set(r.jobId as string, Math.min(earliest.get(r.jobId as string) ?? Infinity, r.fireTime));
+      const removed = await this.staged.deleteUnreleasedFires(em, ids);
+      for (const r of removed) earliest.set(r.jobId, Math.min(earliest.get(r.jobId) ?? Infinity, r.fireTime));
       const refs = defs
         .filter((d) => earliest.has(d.id))
         .map((d) => ({ def: d, next: (from.get(d.id) as (t: number) => number)(earliest.get(d.id) as number) }));
@@ -103,14 +102,14 @@ export class StagedTakeback {
         refs.map(({ def, next }) => ({ id: def.id, next })),
         now,
       );
-      return { taken: removed.length, jobs: refs.length, staged: fired.staged };
+      return { taken: removed.length, jobs: refs.length, releases: fired.releases };
     });
     // The takeback committed: a failed release leaves its fires to the reconciler, not the count.
     await this.trigger
-      .release(staged)
+      .release(releases)
       .catch((err: Error) =>
         this.logger.error(
-          `releasing ${staged.length} taken-back fire(s) failed, left to the reconciler: ${err.message}`,
+          `releasing ${releases.length} taken-back fire(s) failed, left to the reconciler: ${err.message}`,
         ),
       );
     return { taken, jobs };

@@ -1,16 +1,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, ConflictError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { CancelService, DispatchService, type StagedFire } from '../dispatch/index.js';
+import { CancelService, DispatchService, type Release } from '../dispatch/index.js';
 import {
   CallbackDeliveryRepository,
   CORRUPT_ROW,
   type DueRef,
+  FireLedger,
+  InstanceReads,
   JobDefinition,
   JobDefinitionRepository,
   JobInstance,
-  JobInstanceRepository,
   JobInstanceStatus,
+  markStagedFires,
   type MisfirePolicy,
   newJobInstance,
   OverlapPolicy,
@@ -50,7 +52,8 @@ export class TriggerService {
 
   constructor(
     private readonly jobs: JobDefinitionRepository,
-    private readonly instances: JobInstanceRepository,
+    private readonly ledger: FireLedger,
+    private readonly reads: InstanceReads,
     private readonly dispatch: DispatchService,
     private readonly cancels: CancelService,
     private readonly metrics: MetricsService,
@@ -64,55 +67,55 @@ export class TriggerService {
   async firePass(): Promise<number> {
     const refs = await this.jobs.findDueRefs(this.config.namespace, this.clock.now(), this.config.triggerBatchSize);
     const fired = await this.fireRefs(refs);
-    await this.release(fired.staged);
+    await this.release(fired.releases);
     return fired.created;
   }
 
   /**
    * Writes the ledger for (job, expected next_fire_time) pairs, in pages of TRIGGER_BATCH_SIZE; a job whose
-   * row changed since it was loaded is skipped. Releases nothing: the caller releases `staged` at fire time.
+   * row changed since it was loaded is skipped. Releases nothing: the caller releases `releases` at fire time.
    * `now` (default: the clock per page) is the planning instant; inside an open unit of work, the pages join it.
-   * @returns instances created, each advanced job's next fire (for the wheel), and the staged fires.
+   * @returns instances created, each advanced job's next fire (for the wheel), and the fires to release.
    */
   async fireRefs(
     refs: Array<{ id: string; next: number }>,
     now?: number,
-  ): Promise<{ created: number; next: DueRef[]; staged: StagedFire[] }> {
-    const out = { created: 0, next: [] as DueRef[], staged: [] as StagedFire[] };
+  ): Promise<{ created: number; next: DueRef[]; releases: Release[] }> {
+    const out = { created: 0, next: [] as DueRef[], releases: [] as Release[] };
     for (let i = 0; i < refs.length; i += this.config.triggerBatchSize) {
       const fired = await this.firePage(refs.slice(i, i + this.config.triggerBatchSize), now ?? this.clock.now());
       out.created += fired.created;
       out.next.push(...fired.next);
-      out.staged.push(...fired.staged);
+      out.releases.push(...fired.releases);
     }
     return out;
   }
 
-  /** Pushes staged fires to their executors and records trigger lateness (release minus fire time). */
-  async release(fires: StagedFire[]): Promise<void> {
+  /** Releases fires to their executors and records trigger lateness (release minus fire time). */
+  async release(fires: Release[]): Promise<void> {
     if (fires.length === 0) return;
     await this.dispatch.deliver(fires);
     const released = this.clock.now();
-    for (const f of fires) this.metrics.triggerLatenessSeconds.observe(Math.max(0, released - f.fireTime) / 1000);
+    for (const f of fires) this.metrics.triggerLatenessSeconds.observe(Math.max(0, released - f.at) / 1000);
   }
 
   /** Pushes staged delayed rows at their due time (docs/dispatch.md "Delayed tasks"); no fire, no lateness metric. */
-  deliverDelayed(rows: StagedFire[]): Promise<void> {
+  deliverDelayed(rows: Release[]): Promise<void> {
     return rows.length === 0 ? Promise.resolve() : this.dispatch.deliver(rows);
   }
 
   /**
-   * Removes a job's future staged fires inside `em`, **after** the job row's UPDATE/DELETE (that row lock
-   * orders it against a firing page). A caller keeping the schedule must set next_fire_time to `earliest`.
-   * `lastFireTime`, when fires were removed: last_fire_time put back to the latest fire left.
+   * Removes a job's future staged fires inside `em`, **after** the job row's UPDATE/DELETE (that row lock orders it
+   * against a firing page). A caller keeping the schedule must set next_fire_time to `earliest`. `lastFireTime`, when
+   * fires were removed: last_fire_time put back to the latest fire left.
    */
   async unstage(
     em: Tx,
     jobId: string,
   ): Promise<{ removed: number; earliest: number | null; lastFireTime?: number | null }> {
-    const out = await this.instances.deleteStaged(em, jobId, this.clock.now());
+    const out = await this.ledger.deleteStagedFires(em, jobId, this.clock.now());
     if (out.removed === 0) return out;
-    const lastFireTime = await this.instances.latestScheduledFire(em, jobId);
+    const lastFireTime = await this.ledger.latestScheduledFire(em, jobId);
     await this.jobs.setLastFire(em, jobId, lastFireTime);
     return { ...out, lastFireTime };
   }
@@ -171,13 +174,13 @@ export class TriggerService {
     const replaced: JobInstance[] = [];
     if (admit) await admit(rows);
     await this.uow.run(async (em) => {
-      const busy = await this.instances.unfinishedOfJobs(em, [def.id], this.clock.now());
+      const busy = await this.ledger.unfinishedOfJobs(em, [def.id], this.clock.now());
       this.applyOverlap(def, rows, busy.get(def.id) ?? [], replaced);
       await this.insertWithDeliveries(em, rows, this.clock.now());
       if (inTx) await inTx(em, rows);
     });
     for (const old of replaced) await this.cancels.cancel(old, `OVERLAP_REPLACE: replaced by ${what}`);
-    const stored = await this.instances.findByIds(rows.map((r) => r.id));
+    const stored = await this.reads.findByIds(rows.map((r) => r.id));
     await this.dispatch.dispatchRows(stored.filter((r) => r.status === JobInstanceStatus.PENDING));
     return stored;
   }
@@ -190,7 +193,7 @@ export class TriggerService {
   private async firePage(
     page: Array<{ id: string; next: number }>,
     now: number,
-  ): Promise<{ created: number; next: DueRef[]; staged: StagedFire[] }> {
+  ): Promise<{ created: number; next: DueRef[]; releases: Release[] }> {
     const replaced: JobInstance[] = [];
     const next: DueRef[] = [];
     const created: JobInstance[] = [];
@@ -208,7 +211,7 @@ export class TriggerService {
         .sort((a, b) => (a.nextFireTime as number) - (b.nextFireTime as number));
       if (due.length === 0) return;
       const guarded = due.filter((d) => d.overlapPolicy !== OverlapPolicy.ALLOW).map((d) => d.id);
-      const busy = await this.instances.unfinishedOfJobs(em, guarded, now);
+      const busy = await this.ledger.unfinishedOfJobs(em, guarded, now);
       const firing = due.map((def) => {
         const plan = planFire(def, now, this.config.misfireThresholdMs);
         const fired = plan.fireTimes.flatMap((t) =>
@@ -228,6 +231,7 @@ export class TriggerService {
       });
       const rows = firing.flatMap((f) => f.fired);
       await this.dispatch.preRoute(rows);
+      markStagedFires(rows, now);
       const written = await this.insertWithDeliveries(em, rows, now);
       const bulk: Array<{ id: string; expected: number; next: number | null; last: number }> = [];
       const completed: string[] = [];
@@ -251,17 +255,17 @@ export class TriggerService {
       await this.jobs.completeOneShots(em, completed, now);
     });
     for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
-    const staged = created
+    const releases = created
       .filter((r) => r.status === JobInstanceStatus.PENDING || r.status === JobInstanceStatus.DISPATCHED)
-      .map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId }));
-    return { created: created.length, next, staged };
+      .map((r) => ({ id: r.id, appId: r.appId, at: r.fireTime, nodeId: r.nodeId }));
+    return { created: created.length, next, releases };
   }
 
   /** INSERT IGNOREs `rows`, then the deliveries of those written CANCELLED. @returns the ids this really wrote. */
   private async insertWithDeliveries(em: Tx, rows: JobInstance[], now: number): Promise<Set<string>> {
-    const inserted = await this.instances.insertIgnore(em, rows);
+    const inserted = await this.ledger.insertIgnore(em, rows);
     const ids = rows.map((r) => r.id);
-    const written = inserted === rows.length ? new Set(ids) : await this.instances.existingIds(em, ids);
+    const written = inserted === rows.length ? new Set(ids) : await this.ledger.existingIds(em, ids);
     const finals = rows.filter((r) => r.status === JobInstanceStatus.CANCELLED && written.has(r.id));
     await this.deliveries.enqueueFinal(em, finals, now);
     return written;

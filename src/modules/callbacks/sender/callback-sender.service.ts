@@ -17,7 +17,7 @@ import {
   CallbackHostRepository,
   CallbackState,
   type JobInstance,
-  JobInstanceRepository,
+  InstanceReads,
 } from '../../metadata/index.js';
 import { type CallbackOutcomeLabel, type LabelsMatch, MetricsService } from '../../observability/index.js';
 import { pickClaims } from './claim-share.js';
@@ -72,7 +72,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   constructor(
     private readonly deliveries: CallbackDeliveryRepository,
     private readonly hosts: CallbackHostRepository,
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: InstanceReads,
     private readonly secrets: AppSecretReader,
     private readonly metrics: MetricsService,
     @Inject(EGRESS_POLICY) private readonly policy: EgressPolicy,

@@ -2,8 +2,10 @@ import { FakeClock } from '../../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../../config/index.js';
 import { InProcessCoordinationAdapter, jobSlots } from '../../coordination/index.js';
 import {
+  type AdmissionInstances,
+  type InstanceTransitions,
+  type JobDefinitionRepository,
   JobInstance,
-  type JobInstanceRepository,
   JobInstanceStatus as S,
   newJobInstance,
   TriggerSource,
@@ -28,7 +30,8 @@ class Rows {
   readonly byId = new Map<string, JobInstance>();
   readonly jobs = new Map<string, { overlapPolicy: string; maxConcurrency: number }>();
 
-  repository(): JobInstanceRepository {
+  /** One fake for admission's reads, its status writes and the job's current settings. */
+  repository(): AdmissionInstances & InstanceTransitions & JobDefinitionRepository {
     const all = () => [...this.byId.values()];
     const ofJob = (jobId: string) => all().filter((r) => r.jobId === jobId);
     const repo = {
@@ -36,7 +39,7 @@ class Rows {
         ofJob(jobId)
           .filter((r) => r.status === S.WAITING)
           .sort((a, b) => a.fireTime - b.fireTime)[0] ?? null,
-      findJobAdmission: async (jobId: string) => this.jobs.get(jobId) ?? null,
+      findAdmission: async (jobId: string) => this.jobs.get(jobId) ?? null,
       countOfJob: async (jobId: string, statuses: S[], dueBy: number | null, leaseAfter: number) =>
         ofJob(jobId).filter(
           (r) =>
@@ -54,7 +57,7 @@ class Rows {
         const row = this.byId.get(id);
         if (row?.status === S.CANCELLED && row.fencingToken === token) row.leaseUntil = null;
       },
-      findByIds: async (ids: string[]) => ids.flatMap((id) => (this.byId.has(id) ? [{ ...this.byId.get(id) }] : [])),
+      leaseUntilOf: async (id: string) => this.byId.get(id)?.leaseUntil,
       idsInStatus: async (ids: string[], statuses: S[]) =>
         new Set(ids.filter((id) => statuses.includes(this.byId.get(id)?.status as S))),
       findSlotHolders: async (_ns: string, take: number, jobIds?: string[]) =>
@@ -65,7 +68,7 @@ class Rows {
       findStopping: async (jobIds: string[], now: number) =>
         all().filter((r) => jobIds.includes(r.jobId as string) && inStopGrace(r, now)),
     };
-    return repo as unknown as JobInstanceRepository;
+    return repo as unknown as AdmissionInstances & InstanceTransitions & JobDefinitionRepository;
   }
 
   /** An instance of `jobId` fired at T0 + `fire` ms. */
@@ -106,7 +109,8 @@ describe('Admission', () => {
     handedOff = [];
     const instances = rows.repository();
     const semaphore = new JobSemaphore(instances, coordination, CONFIG);
-    sut = new Admission(instances, semaphore, new WaitingTurns(instances, clock), CONFIG, clock);
+    const turns = new WaitingTurns(instances, instances, instances, clock);
+    sut = new Admission(instances, instances, semaphore, turns, CONFIG, clock);
   });
 
   describe('the stop grace', () => {

@@ -2,7 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import type { AttemptAdmission, HandOff, Leaver } from '../../execution/index.js';
-import { FINAL_STATUSES, JobInstance, JobInstanceRepository, JobInstanceStatus as S } from '../../metadata/index.js';
+import {
+  AdmissionInstances,
+  FINAL_STATUSES,
+  InstanceTransitions,
+  JobInstance,
+  JobInstanceStatus as S,
+} from '../../metadata/index.js';
 import { JobSemaphore, type SlotHolder } from './job-semaphore.js';
 import { stopGraceMs, stopGraceOnCancel } from './stop-grace.js';
 import { WaitingTurns } from './waiting-turns.js';
@@ -17,7 +23,8 @@ export class Admission implements AttemptAdmission {
   readonly stopGraceMs: number;
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: AdmissionInstances,
+    private readonly transitions: InstanceTransitions,
     private readonly semaphore: JobSemaphore,
     private readonly turns: WaitingTurns,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -48,7 +55,7 @@ export class Admission implements AttemptAdmission {
       const ok = await this.semaphore.acquireFor(jobId, group, now);
       for (const row of group.filter((r) => !ok.has(r.id))) {
         withdrawn.add(row.id);
-        const back = await this.instances.transition(
+        const back = await this.transitions.transition(
           row.id,
           S.DISPATCHED,
           S.PENDING,
@@ -100,8 +107,7 @@ export class Admission implements AttemptAdmission {
   async holdForStopGrace(row: JobInstance, now: number): Promise<void> {
     if (!row.jobId || row.maxConcurrency <= 0) return;
     await this.semaphore.holdUntil(row.jobId, row.id, now + this.stopGraceMs, now);
-    const [after] = await this.instances.findByIds([row.id]);
-    if (after && after.leaseUntil === null) await this.semaphore.free(row.jobId, row.id);
+    if ((await this.instances.leaseUntilOf(row.id)) === null) await this.semaphore.free(row.jobId, row.id);
   }
 
   /** The handler of cancelled attempt `fencingToken` stopped: ends the stop grace, then {@link free}. */
@@ -117,7 +123,7 @@ export class Admission implements AttemptAdmission {
 
   private async toWaiting(row: JobInstance, now: number): Promise<void> {
     const error = `MAX_CONCURRENCY: ${row.maxConcurrency} instance(s) of the job already running; waits for a slot`;
-    await this.instances.transition(row.id, S.PENDING, S.WAITING, { attempt: row.attempt }, { error }, now);
+    await this.transitions.transition(row.id, S.PENDING, S.WAITING, { attempt: row.attempt }, { error }, now);
   }
 }
 

@@ -2,10 +2,16 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { groupBy } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { COORDINATION, type CoordinationPort, jobSlots } from '../../coordination/index.js';
-import { FINAL_STATUSES, JobInstance, JobInstanceRepository, JobInstanceStatus } from '../../metadata/index.js';
+import {
+  AdmissionInstances,
+  FINAL_STATUSES,
+  JobInstance,
+  JobInstanceStatus,
+  type SlotHolderRow,
+} from '../../metadata/index.js';
 
 /** A DISPATCHED or RUNNING instance of a limited job: it holds one slot of its job's semaphore. */
-export type SlotHolder = Pick<JobInstance, 'id' | 'jobId' | 'status' | 'maxConcurrency' | 'timeoutMs'>;
+export type SlotHolder = SlotHolderRow;
 
 const MAY_HOLD_SLOT = [JobInstanceStatus.PENDING, JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING];
 const ENDED = [...FINAL_STATUSES];
@@ -19,7 +25,7 @@ export class JobSemaphore {
   private readonly logger = new Logger(JobSemaphore.name);
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: AdmissionInstances,
     @Inject(COORDINATION) private readonly coordination: CoordinationPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

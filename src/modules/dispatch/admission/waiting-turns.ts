@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../../common/index.js';
-import { JobInstance, JobInstanceRepository, JobInstanceStatus as S } from '../../metadata/index.js';
+import {
+  AdmissionInstances,
+  InstanceTransitions,
+  JobDefinitionRepository,
+  JobInstance,
+  JobInstanceStatus as S,
+} from '../../metadata/index.js';
 
 /** What gates a job's WAITING instances: its QUEUE overlap and its maxConcurrency (0 = no limit). */
 export interface TurnRule {
@@ -21,7 +27,9 @@ export function turnRule(
 @Injectable()
 export class WaitingTurns {
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: AdmissionInstances,
+    private readonly transitions: InstanceTransitions,
+    private readonly jobs: JobDefinitionRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -29,7 +37,7 @@ export class WaitingTurns {
   async promoteNext(jobId: string, now: number): Promise<JobInstance | null> {
     const next = await this.instances.findOldestWaiting(jobId);
     if (!next) return null;
-    const rule = turnRule(await this.instances.findJobAdmission(jobId), next);
+    const rule = turnRule(await this.jobs.findAdmission(jobId), next);
     if (rule.queue || rule.limit > 0) {
       // Due as of the count, not of `now`: a row another promoter moved after `now` was read must count too.
       const active = rule.queue
@@ -38,7 +46,7 @@ export class WaitingTurns {
       if (active >= Math.max(1, rule.limit)) return null;
     }
     const patch = { dueAt: now, error: null, maxConcurrency: rule.limit };
-    const won = await this.instances.transition(next.id, S.WAITING, S.PENDING, { attempt: next.attempt }, patch, now);
+    const won = await this.transitions.transition(next.id, S.WAITING, S.PENDING, { attempt: next.attempt }, patch, now);
     return won ? { ...next, status: S.PENDING, ...patch } : null;
   }
 }

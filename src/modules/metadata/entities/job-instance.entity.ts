@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintNumber, jsonText } from './columns.js';
 import { RoutingStrategy, TriggerSource } from './enums.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
+import type { StagedKind } from '../instances/staged.js';
 
 /**
  * One fire of a job, one API task, or one shard of a fire (docs/data-model.md). Unique (job_id, fire_time,
@@ -27,6 +28,8 @@ export class JobInstance {
   @Column({ name: 'shard_total', type: 'int', default: 1 }) shardTotal: number;
   @Column({ name: 'trigger_source', type: 'varchar', length: 16 }) triggerSource: TriggerSource;
   @Column({ type: 'varchar', length: 16 }) status: JobInstanceStatus;
+  /** Written ahead of its release time and untouched by any status write since (instances/staged.ts); null: not. */
+  @Column({ type: 'varchar', length: 8, nullable: true }) staged: StagedKind | null;
   @Column({ type: 'int', default: 1 }) attempt: number;
   @Column({ name: 'max_attempts', type: 'int', default: 1 }) maxAttempts: number;
   @Column({ name: 'retry_backoff_ms', type: 'int', default: 1000 }) retryBackoffMs: number;

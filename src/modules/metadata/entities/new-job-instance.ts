@@ -47,6 +47,7 @@ export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
     shardIndex: 0,
     shardTotal: 1,
     status: JobInstanceStatus.PENDING,
+    staged: null,
     attempt: 1,
     maxAttempts: BOUNDS.maxAttempts.default,
     retryBackoffMs: BOUNDS.retryBackoffMs.default,

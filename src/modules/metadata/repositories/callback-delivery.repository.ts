@@ -5,6 +5,7 @@ import { GroupCommitter, newId } from '../../../common/index.js';
 import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 import { CallbackDelivery, CallbackState, JobInstance } from '../entities/index.js';
 import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
+import { deleteByIds } from './retention-rows.js';
 
 /** An instance that has just reached a final state, as its writer holds it (the columns the outbox needs). */
 export type FinalInstance = Pick<JobInstance, 'id' | 'namespace' | 'appId' | 'handler' | 'callbackUrl'>;
@@ -267,5 +268,19 @@ export class CallbackDeliveryRepository {
         out.set(`${r.app_id}\n${r.handler}`, r.url);
     }
     return out;
+  }
+
+  /** Retention: deletes the settled (DELIVERED, CALLBACK_FAILED) deliveries of `instanceIds`. @returns rows removed. */
+  removeSettled(instanceIds: string[], batch: number): Promise<number> {
+    const sql = (n: number) => `DELETE FROM callback_delivery WHERE instance_id IN (${marks(n)}) AND state IN (?, ?)`;
+    return deleteByIds(this.ds, instanceIds, batch, sql, [CallbackState.DELIVERED, CallbackState.CALLBACK_FAILED]);
+  }
+
+  /** Those of `instanceIds` (one statement's worth) that have a delivery row. */
+  async instancesWithDelivery(instanceIds: string[]): Promise<Set<string>> {
+    if (instanceIds.length === 0) return new Set();
+    const sql = `SELECT instance_id FROM callback_delivery WHERE instance_id IN (${marks(instanceIds.length)})`;
+    const rows = (await this.ds.query(sql, instanceIds)) as Array<{ instance_id: string }>;
+    return new Set(rows.map((r) => r.instance_id));
   }
 }

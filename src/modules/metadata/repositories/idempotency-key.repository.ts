@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { IdempotencyKey } from '../entities/index.js';
 import { isUniqueViolation } from './db-errors.js';
-import { runStatement } from './raw-statement.js';
+import { marks, runStatement } from './raw-statement.js';
+import { deleteByIds } from './retention-rows.js';
 
 /** Who and what a key is taken for: the app's key, the request's fingerprint, and the new owner's token. */
 export interface KeyClaim {
@@ -88,6 +89,22 @@ export class IdempotencyKeyRepository {
     const sql = `UPDATE idempotency_key SET state = 'DONE', status = ?, headers = ?, body = ? WHERE ${KEY} AND ${MINE}`;
     const params = [answer.status, JSON.stringify(answer.headers), answer.body, ...keyOf(c), c.owner];
     return ((await runStatement(this.ds, undefined, sql, params)).affected ?? 0) > 0;
+  }
+
+  /** Ids of up to `batch` keys of `namespace` that expired before `before` (epoch ms), oldest first. */
+  async expiredBefore(namespace: string, before: number, batch: number): Promise<number[]> {
+    const sql = 'SELECT id FROM idempotency_key WHERE expires_at < ? AND namespace = ? ORDER BY expires_at LIMIT ?';
+    const rows = (await this.ds.query(sql, [before, namespace, batch])) as Array<{ id: number | string }>;
+    return rows.map((r) => Number(r.id));
+  }
+
+  /**
+   * Retention: deletes keys by id if they are still expired at `before` (a key taken again meanwhile stays), at
+   * most `batch` per statement. @returns rows removed.
+   */
+  removeExpired(ids: number[], before: number, batch: number): Promise<number> {
+    const sql = (n: number) => `DELETE FROM idempotency_key WHERE id IN (${marks(n)}) AND expires_at < ?`;
+    return deleteByIds(this.ds, ids, batch, sql, [before]);
   }
 
   /** Releases the key of `c.owner`'s run (it failed): the next request with the key runs the route. */

@@ -5,6 +5,7 @@ import { newId } from '../../../common/index.js';
 import { JobAttempt } from '../entities/index.js';
 import { AttemptStatus, type AttemptEnd } from '../state-machine/attempt-status.js';
 import { insertIgnoreVerb, runStatement, STATEMENT_ROWS } from './raw-statement.js';
+import { deleteOfInstances } from './retention-rows.js';
 
 /** An attempt to open: instance, attempt number, and the node and fencing token it runs under. */
 export interface StartedAttempt {
@@ -229,5 +230,10 @@ export class JobAttemptRepository {
 
   private on(em: EntityManager | undefined): Repository<JobAttempt> {
     return em ? em.getRepository(JobAttempt) : this.repo;
+  }
+
+  /** Retention: deletes the attempts of instances `instanceIds`, `batch` at a time. @returns rows removed. */
+  removeOfInstances(instanceIds: string[], batch: number): Promise<number> {
+    return deleteOfInstances(this.ds, 'job_attempt', instanceIds, batch);
   }
 }

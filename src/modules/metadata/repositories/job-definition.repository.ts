@@ -44,6 +44,15 @@ export class JobDefinitionRepository {
     return (await repo.findOneBy({ namespace: def.namespace, id: def.id })) as JobDefinition;
   }
 
+  /** Job `jobId`'s overlap policy and maxConcurrency as stored now, or null when it is gone (admission's turns). */
+  async findAdmission(jobId: string): Promise<{ overlapPolicy: string; maxConcurrency: number } | null> {
+    const rows: Array<{ overlap_policy: string; max_concurrency: number | string }> = await this.ds.query(
+      'SELECT overlap_policy, max_concurrency FROM job_definition WHERE id = ?',
+      [jobId],
+    );
+    return rows[0] ? { overlapPolicy: rows[0].overlap_policy, maxConcurrency: Number(rows[0].max_concurrency) } : null;
+  }
+
   /** Writes `patch` if the row still has `def.version`, bumping it. @throws ConflictError if it changed. */
   async update(def: JobDefinition, patch: Partial<JobDefinition>, em?: EntityManager): Promise<JobDefinition> {
     let affected: number | undefined;

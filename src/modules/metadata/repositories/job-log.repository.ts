@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { HandlerLogLevel } from '../entities/index.js';
 import type { Tx } from '../unit-of-work/unit-of-work.js';
 import { marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
+import { deleteByIds, deleteOfInstances } from './retention-rows.js';
 
 /** A handler log line to insert (`at` epoch ms UTC). */
 export interface NewLogLine {
@@ -105,5 +106,22 @@ export class JobLogRepository {
       level: r.level as HandlerLogLevel,
       line: String(r.line),
     }));
+  }
+
+  /** Ids of up to `batch` log lines of `namespace` logged before `before` (epoch ms), oldest first. */
+  async idsBefore(namespace: string, before: number, batch: number): Promise<number[]> {
+    const sql = 'SELECT id FROM job_log WHERE at < ? AND namespace = ? ORDER BY at LIMIT ?';
+    const rows = (await this.ds.query(sql, [before, namespace, batch])) as Array<{ id: number | string }>;
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Retention: deletes log lines by id, at most `batch` per statement. @returns rows removed. */
+  removeByIds(ids: number[], batch: number): Promise<number> {
+    return deleteByIds(this.ds, ids, batch, (n) => `DELETE FROM job_log WHERE id IN (${marks(n)})`);
+  }
+
+  /** Retention: deletes the lines of instances `instanceIds`, `batch` at a time. @returns rows removed. */
+  removeOfInstances(instanceIds: string[], batch: number): Promise<number> {
+    return deleteOfInstances(this.ds, 'job_log', instanceIds, batch);
   }
 }

@@ -3,11 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { JobInstance } from '../entities/index.js';
 import { type EndedAttempt, JobAttemptRepository } from '../repositories/job-attempt.repository.js';
-import {
-  JobInstanceRepository,
-  type StoredCheckpoint,
-  type SucceededAttempt,
-} from '../repositories/job-instance.repository.js';
+import { ExecutionInstances, type StoredCheckpoint, type SucceededAttempt } from '../instances/execution-instances.js';
+import { InstanceReads } from '../instances/instance-reads.js';
 import { STATEMENT_ROWS } from '../repositories/raw-statement.js';
 import { type Tx, UnitOfWork } from './unit-of-work.js';
 
@@ -24,8 +21,8 @@ export interface ClaimedInstance {
 }
 
 /**
- * The executor's hot path (docs/execution.md) over the instance and attempt repositories, k rows per statement.
- * Methods take the caller's `tx`; a multi-statement method given none runs in a unit of work of its own.
+ * The executor's hot path (docs/execution.md) over the instance queries and the attempt repository, k rows per
+ * statement. Methods take the caller's `tx`; a multi-statement method given none runs in a unit of work of its own.
  */
 @Injectable()
 export class ExecutionLedger {
@@ -33,7 +30,8 @@ export class ExecutionLedger {
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: ExecutionInstances,
+    private readonly reads: InstanceReads,
     private readonly attempts: JobAttemptRepository,
   ) {
     this.uow = UnitOfWork.for(ds);
@@ -41,7 +39,7 @@ export class ExecutionLedger {
 
   /** The rows of `ids` that exist, whole. */
   findMany(ids: string[], tx?: Tx): Promise<JobInstance[]> {
-    return this.instances.findMany(ids, tx);
+    return this.reads.findMany(ids, tx);
   }
 
   /**
@@ -77,7 +75,7 @@ export class ExecutionLedger {
     return out;
   }
 
-  /** RUNNING→SUCCESS of many attempts (JobInstanceRepository.succeedMany). @returns the ids that won. */
+  /** RUNNING→SUCCESS of many attempts (ExecutionInstances.succeedMany). @returns the ids that won. */
   succeed(tx: Tx | undefined, done: SucceededAttempt[], now: number): Promise<Set<string>> {
     return this.within(tx, (em) => this.instances.succeedMany(em, done, now));
   }

@@ -15,7 +15,7 @@ import {
   JobAttempt,
   JobAttemptRepository,
   JobInstance,
-  JobInstanceRepository,
+  InstanceIntake,
   JobInstanceStatus,
   newJobInstance,
   RoutingStrategy,
@@ -76,7 +76,7 @@ export class TasksService {
   );
 
   constructor(
-    private readonly instances: JobInstanceRepository,
+    private readonly instances: InstanceIntake,
     private readonly attempts: JobAttemptRepository,
     private readonly dispatch: DispatchService,
     private readonly cancels: CancelService,
@@ -239,7 +239,7 @@ export class TasksService {
     await Promise.all([
       routed.length > 0
         ? this.dispatch.deliver(
-            routed.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId })),
+            routed.map((r) => ({ id: r.id, appId: r.appId, at: r.fireTime, nodeId: r.nodeId })),
           )
         : undefined,
       pending.length > 0 ? this.dispatch.dispatchRows(pending) : undefined,

@@ -4,12 +4,16 @@ import { liveNode } from '../../../../test/fakes/live-node.js';
 import { advanceSettled, gate, settle } from '../../../../test/fakes/settle.js';
 import type { AppConfig } from '../../../config/index.js';
 import type { NodeQueuePort } from '../../coordination/index.js';
-import type { DelayPump, NodeRegistryService, ReconcilerService, StagedFire } from '../../dispatch/index.js';
+import type { DelayPump, NodeRegistryService, ReconcilerService, Release } from '../../dispatch/index.js';
 import type {
+  CallbackDeliveryRepository,
   DueRef,
+  IdempotencyKeyRepository,
+  InstanceRetention,
+  JobAttemptRepository,
   JobDefinitionRepository,
-  JobInstanceRepository,
-  RetentionRepository,
+  JobLogRepository,
+  StagedInstances,
 } from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
 import type { DueDetectorService } from '../due-detector.service.js';
@@ -53,7 +57,7 @@ describe(LeaderDuties.name, () => {
   /** What the next page scan finds. */
   let due: DueRef[];
   /** What the next pump stages. */
-  let pumped: StagedFire[];
+  let pumped: Release[];
   let metrics: MetricsService;
   let registry: SchedulerRegistry;
   let sut: LeaderDuties;
@@ -87,17 +91,14 @@ describe(LeaderDuties.name, () => {
       // Each fire writes one row, staged for release at its fire time.
       fireRefs: async (refs: DueRef[]) => {
         await record(`fire ${refs.map((r) => r.id).join(',')}`);
-        const staged = refs.map((r) => ({ id: `${r.id}-row`, appId: 'a', fireTime: r.next, nodeId: 'n' }));
-        return { created: refs.length, next: [], staged };
+        const releases = refs.map((r) => ({ id: `${r.id}-row`, appId: 'a', at: r.next, nodeId: 'n' }));
+        return { created: refs.length, next: [], releases };
       },
-      release: (fires: StagedFire[]) => record(`release ${fires.map((f) => f.id).join(',')}`),
+      release: (fires: Release[]) => record(`release ${fires.map((f) => f.id).join(',')}`),
       deliverDelayed: async () => undefined,
     } as unknown as TriggerService;
     const jobs = { findDueRefs: async () => (await record('load'), due) } as unknown as JobDefinitionRepository;
-    const instances = {
-      findStaged: async () => (await record('adopt'), []),
-      findStagedDelayed: async () => [],
-    } as unknown as JobInstanceRepository;
+    const staged = { findStaged: async () => (await record('adopt'), []) } as unknown as StagedInstances;
     const nodes = {
       liveNodes: async () => [liveNode('a', T0)],
       staleNodes: async () => [],
@@ -105,20 +106,21 @@ describe(LeaderDuties.name, () => {
     const queues = {
       queueDepth: async () => (await record('depths'), { ready: 2, processing: 1 }),
     } as unknown as NodeQueuePort;
-    const rows = { finishedBefore: async () => (await record('retention'), []) } as unknown as RetentionRepository;
+    const rows = { finishedBefore: async () => (await record('retention'), []) } as unknown as InstanceRetention;
+    const none = {} as CallbackDeliveryRepository & JobLogRepository & JobAttemptRepository & IdempotencyKeyRepository;
     const signals = {
       onJobChanged: async (fn: () => void) => ((jobChanged = fn), async () => undefined),
       onDelayDue: async (fn: () => void) => ((delayDue = fn), async () => undefined),
     } as unknown as JobSignals;
     return (sut = new LeaderDuties(
       leader,
-      new LeaderWheels(trigger, jobs, instances, metrics, config, clock),
+      new LeaderWheels(trigger, jobs, staged, metrics, config, clock),
       { run: () => record('takeback') } as unknown as StagedTakeback,
       { pumpDelayed: async () => (await record('pump'), pumped) } as unknown as DelayPump,
       { reconcileOnce: () => record('reconcile') } as unknown as ReconcilerService,
       { check: async (since: number) => record(`detect since ${since - T0}`) } as unknown as DueDetectorService,
       new LeaderGauges(nodes, queues, metrics, clock),
-      new RetentionService(rows, metrics, config, clock),
+      new RetentionService(rows, none, none, none, none, metrics, config, clock),
       signals,
       registry,
       config,
@@ -278,7 +280,7 @@ describe(LeaderDuties.name, () => {
     clock.setNow(T0 + 300);
     leading(true);
     await settle();
-    pumped = [{ id: 'd1', appId: 'a', fireTime: T0 + 5000, nodeId: 'n' }];
+    pumped = [{ id: 'd1', appId: 'a', at: T0 + 5000, nodeId: 'n' }];
     await runUntil(500); // the new lead's round at +500 comes while the old pump runs
     openPump();
     await settle();

@@ -134,6 +134,6 @@ export class LeaderDuties implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** Takes what is due within the stage lead out of the delay queue; staged rows wait on the wheel for their time. */
   private async pump(wheel: LeaderWheel): Promise<void> {
-    wheel.stage(await this.delayPump.pumpDelayed(this.config.triggerStageLeadMs), 'deliver');
+    wheel.holdReleases(await this.delayPump.pumpDelayed(this.config.triggerStageLeadMs), 'deliver');
   }
 }

@@ -1,8 +1,14 @@
 import { Injectable, Inject, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import type { StagedFire } from '../../dispatch/index.js';
-import { type DueRef, JobDefinitionRepository, JobInstanceRepository } from '../../metadata/index.js';
+import type { Release } from '../../dispatch/index.js';
+import {
+  type DueRef,
+  JobDefinitionRepository,
+  StagedInstances,
+  StagedKind,
+  type StagedRef,
+} from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
 import { type Cancel, WheelTimer } from '../timing-wheel/index.js';
 import { TriggerService } from '../trigger.service.js';
@@ -10,8 +16,8 @@ import { TriggerService } from '../trigger.service.js';
 const WHEEL_SIZE = 512;
 const LOAD_PAGE = 5000;
 
-/** A job to fire (or stage) at its next fire time, a staged fire to release, or a staged delayed row to push. */
-type WheelItem = { kind: 'fire'; ref: DueRef } | { kind: 'release' | 'deliver'; fire: StagedFire };
+/** A job to fire (or stage) at its next fire time, a fire to release, or a delayed row to deliver. */
+type WheelItem = { kind: 'fire'; ref: DueRef } | { kind: 'release' | 'deliver'; release: Release };
 
 /**
  * What a lead's wheel needs from its owner, the `wheel` duty of `LeaderDuties`: the wheel's one timer, the wake-up
@@ -29,7 +35,7 @@ export class LeaderWheels {
   constructor(
     readonly trigger: TriggerService,
     readonly jobs: JobDefinitionRepository,
-    readonly instances: JobInstanceRepository,
+    readonly staged: StagedInstances,
     readonly metrics: MetricsService,
     @Inject(APP_CONFIG) readonly config: AppConfig,
     @Inject(CLOCK) readonly clock: Clock,
@@ -51,7 +57,7 @@ export class LeaderWheel {
   private readonly logger = new Logger(LeaderWheel.name);
   private readonly trigger: TriggerService;
   private readonly jobs: JobDefinitionRepository;
-  private readonly instances: JobInstanceRepository;
+  private readonly staged: StagedInstances;
   private readonly metrics: MetricsService;
   private readonly config: AppConfig;
   private readonly clock: Clock;
@@ -66,7 +72,7 @@ export class LeaderWheel {
   ) {
     this.trigger = parts.trigger;
     this.jobs = parts.jobs;
-    this.instances = parts.instances;
+    this.staged = parts.staged;
     this.metrics = parts.metrics;
     this.config = parts.config;
     this.clock = parts.clock;
@@ -114,30 +120,19 @@ export class LeaderWheel {
   }
 
   /**
-   * Puts the previous leader's staged, unstarted fires of the last MISFIRE_THRESHOLD_MS, and its staged delayed rows,
-   * on this wheel; a double push is harmless (the claim is conditional). Older fires are the reconciler's.
+   * Puts the previous leader's staged rows due after the last MISFIRE_THRESHOLD_MS on this wheel, released at their
+   * due time; a double push is harmless (the claim is conditional). Older ones are the takeback's or the reconciler's.
    */
   async adoptStaged(): Promise<void> {
-    const since = this.clock.now() - this.config.misfireThresholdMs;
-    let after = { fireTime: since, id: '' };
+    let after = { dueAt: this.clock.now() - this.config.misfireThresholdMs, id: '' };
     for (;;) {
-      const rows = await this.instances.findStaged(this.config.namespace, after, LOAD_PAGE);
+      const rows = await this.staged.findStaged(this.config.namespace, after, LOAD_PAGE);
       if (!this.running) return;
-      this.stage(rows.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.fireTime, nodeId: r.nodeId })));
-      if (rows.length < LOAD_PAGE) break;
-      const last = rows[rows.length - 1];
-      after = { fireTime: last.fireTime, id: last.id };
-    }
-    let from = { dueAt: since, id: '' };
-    for (;;) {
-      const rows = await this.instances.findStagedDelayed(this.config.namespace, from, LOAD_PAGE);
-      if (!this.running) return;
-      this.stage(
-        rows.map((r) => ({ id: r.id, appId: r.appId, fireTime: r.dueAt, nodeId: r.nodeId })),
-        'deliver',
-      );
+      const release = (r: StagedRef) => ({ id: r.id, appId: r.appId, at: r.dueAt, nodeId: r.nodeId });
+      this.holdReleases(rows.filter((r) => r.staged === StagedKind.FIRE).map(release));
+      this.holdReleases(rows.filter((r) => r.staged === StagedKind.DELAYED).map(release), 'deliver');
       if (rows.length < LOAD_PAGE) return;
-      from = { dueAt: rows[rows.length - 1].dueAt, id: rows[rows.length - 1].id };
+      after = { dueAt: rows[rows.length - 1].dueAt, id: rows[rows.length - 1].id };
     }
   }
 
@@ -149,23 +144,23 @@ export class LeaderWheel {
     this.wheel.add(ref.id, ref.stage ? ref.next - this.config.triggerStageLeadMs : ref.next, { kind: 'fire', ref });
   }
 
-  /** Puts staged fires (or delayed rows) on the wheel at their time; due ones are released at once. */
-  stage(fires: StagedFire[], kind: 'release' | 'deliver' = 'release'): void {
+  /** Puts releases of fires (or delayed rows) on the wheel at their time; due ones are released at once. */
+  holdReleases(releases: Release[], kind: 'release' | 'deliver' = 'release'): void {
     const now = this.clock.now();
-    const due = fires.filter((f) => f.fireTime <= now);
-    for (const fire of fires)
-      if (fire.fireTime > now) this.wheel?.add(`${kind}:${fire.id}`, fire.fireTime, { kind, fire });
+    const due = releases.filter((r) => r.at <= now);
+    for (const release of releases)
+      if (release.at > now) this.wheel?.add(`${kind}:${release.id}`, release.at, { kind, release });
     this.releaseNow(due, kind);
   }
 
   /** The wheel's callback: queues fires to write, starts releases; never waits. */
   private onExpired(items: WheelItem[]): void {
     const refs: DueRef[] = [];
-    const fires: StagedFire[] = [];
-    const delayed: StagedFire[] = [];
+    const fires: Release[] = [];
+    const delayed: Release[] = [];
     for (const item of items) {
       if (item.kind === 'fire') refs.push(item.ref);
-      else (item.kind === 'release' ? fires : delayed).push(item.fire);
+      else (item.kind === 'release' ? fires : delayed).push(item.release);
     }
     this.releaseNow(fires, 'release');
     this.releaseNow(delayed, 'deliver');
@@ -176,12 +171,12 @@ export class LeaderWheel {
   }
 
   /** Starts one release (fires) or delivery (delayed rows); on failure the reconciler re-pushes. */
-  private releaseNow(fires: StagedFire[], kind: 'release' | 'deliver'): void {
+  private releaseNow(fires: Release[], kind: 'release' | 'deliver'): void {
     if (fires.length === 0 || !this.running) return;
     const send = kind === 'release' ? this.trigger.release(fires) : this.trigger.deliverDelayed(fires);
     this.owner.track(
       send.catch((err: Error) =>
-        this.logger.error(`${kind} of ${fires.length} staged row(s) failed, left to the reconciler: ${err.message}`),
+        this.logger.error(`${kind} of ${fires.length} row(s) failed, left to the reconciler: ${err.message}`),
       ),
     );
   }
@@ -197,7 +192,7 @@ export class LeaderWheel {
         batches.map(async (b) => {
           const fired = await this.trigger.fireRefs(b);
           if (!this.running) return;
-          this.stage(fired.staged);
+          this.holdReleases(fired.releases);
           const until = this.clock.now() + this.config.triggerHorizonMs;
           for (const n of fired.next) if (n.next <= until) this.hold(n);
         }),

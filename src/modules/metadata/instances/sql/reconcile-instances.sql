@@ -1,0 +1,75 @@
+-- The statements this job_instance query object issues, one block per call of test/utils/instance-sql-cases.ts;
+-- a block that differs by dialect shows both. Written by the instance-sql tests with UPDATE_SQL_SNAPSHOTS=1
+-- (SQLite: unit tier, MySQL: integration tier); they fail on any difference.
+
+-- ReconcileInstances.findPendingDue
+-- [mysql]
+SELECT `JobInstance`.`id` AS `JobInstance_id`, `JobInstance`.`namespace` AS `JobInstance_namespace`, `JobInstance`.`app_id` AS `JobInstance_app_id`, `JobInstance`.`request_id` AS `JobInstance_request_id`, `JobInstance`.`request_hash` AS `JobInstance_request_hash`, `JobInstance`.`job_id` AS `JobInstance_job_id`, `JobInstance`.`job_code` AS `JobInstance_job_code`, `JobInstance`.`handler` AS `JobInstance_handler`, `JobInstance`.`fire_time` AS `JobInstance_fire_time`, `JobInstance`.`shard_index` AS `JobInstance_shard_index`, `JobInstance`.`shard_total` AS `JobInstance_shard_total`, `JobInstance`.`trigger_source` AS `JobInstance_trigger_source`, `JobInstance`.`status` AS `JobInstance_status`, `JobInstance`.`staged` AS `JobInstance_staged`, `JobInstance`.`attempt` AS `JobInstance_attempt`, `JobInstance`.`max_attempts` AS `JobInstance_max_attempts`, `JobInstance`.`retry_backoff_ms` AS `JobInstance_retry_backoff_ms`, `JobInstance`.`retry_backoff_kind` AS `JobInstance_retry_backoff_kind`, `JobInstance`.`timeout_ms` AS `JobInstance_timeout_ms`, `JobInstance`.`max_concurrency` AS `JobInstance_max_concurrency`, `JobInstance`.`routing_strategy` AS `JobInstance_routing_strategy`, `JobInstance`.`routing_key` AS `JobInstance_routing_key`, `JobInstance`.`node_id` AS `JobInstance_node_id`, `JobInstance`.`lease_until` AS `JobInstance_lease_until`, `JobInstance`.`fencing_token` AS `JobInstance_fencing_token`, `JobInstance`.`params` AS `JobInstance_params`, `JobInstance`.`result` AS `JobInstance_result`, `JobInstance`.`error` AS `JobInstance_error`, `JobInstance`.`trace_id` AS `JobInstance_trace_id`, `JobInstance`.`callback_url` AS `JobInstance_callback_url`, `JobInstance`.`checkpoint_attempt` AS `JobInstance_checkpoint_attempt`, `JobInstance`.`checkpoint_token` AS `JobInstance_checkpoint_token`, `JobInstance`.`checkpoint_at` AS `JobInstance_checkpoint_at`, `JobInstance`.`progress` AS `JobInstance_progress`, `JobInstance`.`progress_note` AS `JobInstance_progress_note`, `JobInstance`.`progress_at` AS `JobInstance_progress_at`, `JobInstance`.`heartbeat_timeout_ms` AS `JobInstance_heartbeat_timeout_ms`, `JobInstance`.`due_at` AS `JobInstance_due_at`, `JobInstance`.`created_at` AS `JobInstance_created_at`, `JobInstance`.`updated_at` AS `JobInstance_updated_at`, `JobInstance`.`dispatched_at` AS `JobInstance_dispatched_at`, `JobInstance`.`started_at` AS `JobInstance_started_at`, `JobInstance`.`finished_at` AS `JobInstance_finished_at`
+  FROM `job_instance` `JobInstance`
+  WHERE ((`JobInstance`.`namespace` = ?) AND (`JobInstance`.`status` = ?) AND (`JobInstance`.`due_at` <= ?))
+  ORDER BY `JobInstance`.`due_at` ASC
+  LIMIT 100;
+-- params: ["tw-sql-snapshot","PENDING",1800000000000]
+-- [sqlite]
+SELECT "JobInstance"."id" AS "JobInstance_id", "JobInstance"."namespace" AS "JobInstance_namespace", "JobInstance"."app_id" AS "JobInstance_app_id", "JobInstance"."request_id" AS "JobInstance_request_id", "JobInstance"."request_hash" AS "JobInstance_request_hash", "JobInstance"."job_id" AS "JobInstance_job_id", "JobInstance"."job_code" AS "JobInstance_job_code", "JobInstance"."handler" AS "JobInstance_handler", "JobInstance"."fire_time" AS "JobInstance_fire_time", "JobInstance"."shard_index" AS "JobInstance_shard_index", "JobInstance"."shard_total" AS "JobInstance_shard_total", "JobInstance"."trigger_source" AS "JobInstance_trigger_source", "JobInstance"."status" AS "JobInstance_status", "JobInstance"."staged" AS "JobInstance_staged", "JobInstance"."attempt" AS "JobInstance_attempt", "JobInstance"."max_attempts" AS "JobInstance_max_attempts", "JobInstance"."retry_backoff_ms" AS "JobInstance_retry_backoff_ms", "JobInstance"."retry_backoff_kind" AS "JobInstance_retry_backoff_kind", "JobInstance"."timeout_ms" AS "JobInstance_timeout_ms", "JobInstance"."max_concurrency" AS "JobInstance_max_concurrency", "JobInstance"."routing_strategy" AS "JobInstance_routing_strategy", "JobInstance"."routing_key" AS "JobInstance_routing_key", "JobInstance"."node_id" AS "JobInstance_node_id", "JobInstance"."lease_until" AS "JobInstance_lease_until", "JobInstance"."fencing_token" AS "JobInstance_fencing_token", "JobInstance"."params" AS "JobInstance_params", "JobInstance"."result" AS "JobInstance_result", "JobInstance"."error" AS "JobInstance_error", "JobInstance"."trace_id" AS "JobInstance_trace_id", "JobInstance"."callback_url" AS "JobInstance_callback_url", "JobInstance"."checkpoint_attempt" AS "JobInstance_checkpoint_attempt", "JobInstance"."checkpoint_token" AS "JobInstance_checkpoint_token", "JobInstance"."checkpoint_at" AS "JobInstance_checkpoint_at", "JobInstance"."progress" AS "JobInstance_progress", "JobInstance"."progress_note" AS "JobInstance_progress_note", "JobInstance"."progress_at" AS "JobInstance_progress_at", "JobInstance"."heartbeat_timeout_ms" AS "JobInstance_heartbeat_timeout_ms", "JobInstance"."due_at" AS "JobInstance_due_at", "JobInstance"."created_at" AS "JobInstance_created_at", "JobInstance"."updated_at" AS "JobInstance_updated_at", "JobInstance"."dispatched_at" AS "JobInstance_dispatched_at", "JobInstance"."started_at" AS "JobInstance_started_at", "JobInstance"."finished_at" AS "JobInstance_finished_at"
+  FROM "job_instance" "JobInstance"
+  WHERE (("JobInstance"."namespace" = ?) AND ("JobInstance"."status" = ?) AND ("JobInstance"."due_at" <= 1800000000000))
+  ORDER BY "JobInstance"."due_at" ASC
+  LIMIT 100;
+-- params: ["tw-sql-snapshot","PENDING"]
+
+-- ReconcileInstances.findExpiredLeases
+-- [mysql]
+SELECT `JobInstance`.`id` AS `JobInstance_id`, `JobInstance`.`namespace` AS `JobInstance_namespace`, `JobInstance`.`app_id` AS `JobInstance_app_id`, `JobInstance`.`request_id` AS `JobInstance_request_id`, `JobInstance`.`request_hash` AS `JobInstance_request_hash`, `JobInstance`.`job_id` AS `JobInstance_job_id`, `JobInstance`.`job_code` AS `JobInstance_job_code`, `JobInstance`.`handler` AS `JobInstance_handler`, `JobInstance`.`fire_time` AS `JobInstance_fire_time`, `JobInstance`.`shard_index` AS `JobInstance_shard_index`, `JobInstance`.`shard_total` AS `JobInstance_shard_total`, `JobInstance`.`trigger_source` AS `JobInstance_trigger_source`, `JobInstance`.`status` AS `JobInstance_status`, `JobInstance`.`staged` AS `JobInstance_staged`, `JobInstance`.`attempt` AS `JobInstance_attempt`, `JobInstance`.`max_attempts` AS `JobInstance_max_attempts`, `JobInstance`.`retry_backoff_ms` AS `JobInstance_retry_backoff_ms`, `JobInstance`.`retry_backoff_kind` AS `JobInstance_retry_backoff_kind`, `JobInstance`.`timeout_ms` AS `JobInstance_timeout_ms`, `JobInstance`.`max_concurrency` AS `JobInstance_max_concurrency`, `JobInstance`.`routing_strategy` AS `JobInstance_routing_strategy`, `JobInstance`.`routing_key` AS `JobInstance_routing_key`, `JobInstance`.`node_id` AS `JobInstance_node_id`, `JobInstance`.`lease_until` AS `JobInstance_lease_until`, `JobInstance`.`fencing_token` AS `JobInstance_fencing_token`, `JobInstance`.`params` AS `JobInstance_params`, `JobInstance`.`result` AS `JobInstance_result`, `JobInstance`.`error` AS `JobInstance_error`, `JobInstance`.`trace_id` AS `JobInstance_trace_id`, `JobInstance`.`callback_url` AS `JobInstance_callback_url`, `JobInstance`.`checkpoint_attempt` AS `JobInstance_checkpoint_attempt`, `JobInstance`.`checkpoint_token` AS `JobInstance_checkpoint_token`, `JobInstance`.`checkpoint_at` AS `JobInstance_checkpoint_at`, `JobInstance`.`progress` AS `JobInstance_progress`, `JobInstance`.`progress_note` AS `JobInstance_progress_note`, `JobInstance`.`progress_at` AS `JobInstance_progress_at`, `JobInstance`.`heartbeat_timeout_ms` AS `JobInstance_heartbeat_timeout_ms`, `JobInstance`.`due_at` AS `JobInstance_due_at`, `JobInstance`.`created_at` AS `JobInstance_created_at`, `JobInstance`.`updated_at` AS `JobInstance_updated_at`, `JobInstance`.`dispatched_at` AS `JobInstance_dispatched_at`, `JobInstance`.`started_at` AS `JobInstance_started_at`, `JobInstance`.`finished_at` AS `JobInstance_finished_at`
+  FROM `job_instance` `JobInstance`
+  WHERE ((`JobInstance`.`namespace` = ?) AND (`JobInstance`.`status` = ?) AND (`JobInstance`.`lease_until` < ?))
+  LIMIT 100;
+-- params: ["tw-sql-snapshot","RUNNING",1800000000000]
+-- [sqlite]
+SELECT "JobInstance"."id" AS "JobInstance_id", "JobInstance"."namespace" AS "JobInstance_namespace", "JobInstance"."app_id" AS "JobInstance_app_id", "JobInstance"."request_id" AS "JobInstance_request_id", "JobInstance"."request_hash" AS "JobInstance_request_hash", "JobInstance"."job_id" AS "JobInstance_job_id", "JobInstance"."job_code" AS "JobInstance_job_code", "JobInstance"."handler" AS "JobInstance_handler", "JobInstance"."fire_time" AS "JobInstance_fire_time", "JobInstance"."shard_index" AS "JobInstance_shard_index", "JobInstance"."shard_total" AS "JobInstance_shard_total", "JobInstance"."trigger_source" AS "JobInstance_trigger_source", "JobInstance"."status" AS "JobInstance_status", "JobInstance"."staged" AS "JobInstance_staged", "JobInstance"."attempt" AS "JobInstance_attempt", "JobInstance"."max_attempts" AS "JobInstance_max_attempts", "JobInstance"."retry_backoff_ms" AS "JobInstance_retry_backoff_ms", "JobInstance"."retry_backoff_kind" AS "JobInstance_retry_backoff_kind", "JobInstance"."timeout_ms" AS "JobInstance_timeout_ms", "JobInstance"."max_concurrency" AS "JobInstance_max_concurrency", "JobInstance"."routing_strategy" AS "JobInstance_routing_strategy", "JobInstance"."routing_key" AS "JobInstance_routing_key", "JobInstance"."node_id" AS "JobInstance_node_id", "JobInstance"."lease_until" AS "JobInstance_lease_until", "JobInstance"."fencing_token" AS "JobInstance_fencing_token", "JobInstance"."params" AS "JobInstance_params", "JobInstance"."result" AS "JobInstance_result", "JobInstance"."error" AS "JobInstance_error", "JobInstance"."trace_id" AS "JobInstance_trace_id", "JobInstance"."callback_url" AS "JobInstance_callback_url", "JobInstance"."checkpoint_attempt" AS "JobInstance_checkpoint_attempt", "JobInstance"."checkpoint_token" AS "JobInstance_checkpoint_token", "JobInstance"."checkpoint_at" AS "JobInstance_checkpoint_at", "JobInstance"."progress" AS "JobInstance_progress", "JobInstance"."progress_note" AS "JobInstance_progress_note", "JobInstance"."progress_at" AS "JobInstance_progress_at", "JobInstance"."heartbeat_timeout_ms" AS "JobInstance_heartbeat_timeout_ms", "JobInstance"."due_at" AS "JobInstance_due_at", "JobInstance"."created_at" AS "JobInstance_created_at", "JobInstance"."updated_at" AS "JobInstance_updated_at", "JobInstance"."dispatched_at" AS "JobInstance_dispatched_at", "JobInstance"."started_at" AS "JobInstance_started_at", "JobInstance"."finished_at" AS "JobInstance_finished_at"
+  FROM "job_instance" "JobInstance"
+  WHERE (("JobInstance"."namespace" = ?) AND ("JobInstance"."status" = ?) AND ("JobInstance"."lease_until" < 1800000000000))
+  LIMIT 100;
+-- params: ["tw-sql-snapshot","RUNNING"]
+
+-- ReconcileInstances.findDispatchedRefsBefore
+-- [mysql]
+SELECT `JobInstance`.`id` AS `JobInstance_id`, `JobInstance`.`node_id` AS `JobInstance_node_id`, `JobInstance`.`dispatched_at` AS `JobInstance_dispatched_at`
+  FROM `job_instance` `JobInstance`
+  WHERE ((`JobInstance`.`namespace` = ?) AND (`JobInstance`.`status` = ?) AND (`JobInstance`.`dispatched_at` < ?))
+  LIMIT 100;
+-- params: ["tw-sql-snapshot","DISPATCHED",1800000000000]
+-- [sqlite]
+SELECT "JobInstance"."id" AS "JobInstance_id", "JobInstance"."node_id" AS "JobInstance_node_id", "JobInstance"."dispatched_at" AS "JobInstance_dispatched_at"
+  FROM "job_instance" "JobInstance"
+  WHERE (("JobInstance"."namespace" = ?) AND ("JobInstance"."status" = ?) AND ("JobInstance"."dispatched_at" < 1800000000000))
+  LIMIT 100;
+-- params: ["tw-sql-snapshot","DISPATCHED"]
+
+-- ReconcileInstances.nodesWithWork
+-- [mysql]
+SELECT DISTINCT `i`.`node_id` AS `nodeId`
+  FROM `job_instance` `i`
+  WHERE `i`.`namespace` = ? AND `i`.`status` IN (?, ?);
+-- params: ["tw-sql-snapshot","DISPATCHED","RUNNING"]
+-- [sqlite]
+SELECT DISTINCT "i"."node_id" AS "nodeId"
+  FROM "job_instance" "i"
+  WHERE "i"."namespace" = ? AND "i"."status" IN (?, ?);
+-- params: ["tw-sql-snapshot","DISPATCHED","RUNNING"]
+
+-- ReconcileInstances.jobsWithWaiting
+-- [mysql]
+SELECT DISTINCT `i`.`job_id` AS `jobId`
+  FROM `job_instance` `i`
+  WHERE `i`.`namespace` = ? AND `i`.`status` = ? AND `i`.`job_id` > ?
+  ORDER BY `i`.`job_id` ASC
+  LIMIT 100;
+-- params: ["tw-sql-snapshot","WAITING","00000000-0000-7000-8000-00000000000j"]
+-- [sqlite]
+SELECT DISTINCT "i"."job_id" AS "jobId"
+  FROM "job_instance" "i"
+  WHERE "i"."namespace" = ? AND "i"."status" = ? AND "i"."job_id" > ?
+  ORDER BY "i"."job_id" ASC
+  LIMIT 100;
+-- params: ["tw-sql-snapshot","WAITING","00000000-0000-7000-8000-00000000000j"]
