@@ -13,6 +13,7 @@ import { HealthController, NoApiController, ObservabilityModule, REDIS_TOKEN } f
 import { ApiClientModule, OpenApiModule, PROBLEM_FILTER_PROVIDER } from './modules/openapi/index.js';
 import { AttemptEndedHookModule, TriggerModule } from './modules/trigger/index.js';
 import { TerminusModule } from '@nestjs/terminus';
+import { ShutdownHold } from './shutdown-hold.js';
 
 /** Options for {@link AppModule.forRoles}; tests pass extra providers (their own handlers) and a clock. */
 export interface AppModuleOptions {
@@ -56,7 +57,11 @@ export class AppModule {
       imports.push(ExecutionModule.forRoot(execution, hooks));
     }
     imports.push(...(opts.imports ?? []));
-    const providers: Provider[] = [PROBLEM_FILTER_PROVIDER, { provide: REDIS_TOKEN, useExisting: REDIS_CLIENT }];
+    const providers: Provider[] = [
+      PROBLEM_FILTER_PROVIDER,
+      { provide: REDIS_TOKEN, useExisting: REDIS_CLIENT },
+      ShutdownHold,
+    ];
     return {
       module: AppModule,
       imports,

@@ -48,21 +48,7 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   if (config.roles.includes(Role.API))
     SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), swaggerUiOptions());
   await app.init();
-  holdWhileClosing(app);
   return app;
-}
-
-/** Holds the process while `app` closes: a hook waiting on the unref'd Clock (executor drain) must not be cut. */
-function holdWhileClosing(app: INestApplication): void {
-  const close = app.close.bind(app);
-  app.close = async () => {
-    const hold = setInterval(() => undefined, 60_000);
-    try {
-      await close();
-    } finally {
-      clearInterval(hold);
-    }
-  };
 }
 
 /**

@@ -42,9 +42,8 @@ async function main(): Promise<void> {
   const port = (app.getHttpServer().address() as AddressInfo).port; // PORT=0 picks a free one: say which
   const url = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
   const api = config.roles.includes(Role.API);
-  // stdout carries JSON log lines only (docs/observability.md "Logs"): the banner is one of them, through the app's
-  // pino logger. A child at level info shows it whatever LOG_LEVEL says: it is the readiness line scripts wait for
-  // (chaos, bench).
+  // stdout carries JSON log lines only (docs/observability.md "Logs"); the banner, at info whatever LOG_LEVEL says,
+  // is the readiness line scripts wait for (chaos, bench).
   const banner = PinoLogger.root.child({ context: 'Tickwheel' }, { level: 'info' });
   banner.info(
     { url, port, shape: config.shape, roles: config.roles, swagger: api ? `${url}/docs` : null },
