@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
-import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL } from '../coordination/index.js';
+import { INSTANCE_STOP_CHANNEL, SIGNALS, type SignalPort } from '../coordination/index.js';
 import {
   CallbackDeliveryRepository,
   FINAL_STATUSES,
@@ -38,7 +38,7 @@ export class CancelService {
     private readonly dispatch: DispatchService,
     private readonly metrics: MetricsService,
     private readonly admission: Admission,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(SIGNALS) private readonly signals: SignalPort,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly deliveries: CallbackDeliveryRepository,
@@ -83,7 +83,7 @@ export class CancelService {
     await this.closeAttempt(row, reason, now);
     // Held before the signal goes, so the executor's free comes after it.
     await this.admission.holdForStopGrace(row, now);
-    await this.coordination
+    await this.signals
       .publish(INSTANCE_STOP_CHANNEL, row.id)
       .catch((err: Error) =>
         this.logger.warn(

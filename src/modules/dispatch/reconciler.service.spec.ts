@@ -2,7 +2,7 @@ import { clockAt } from '../../../test/fakes/fake-clock.js';
 import { liveNode } from '../../../test/fakes/live-node.js';
 import { jest } from '@jest/globals';
 import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort } from '../coordination/index.js';
+import type { NodeQueuePort } from '../coordination/index.js';
 import {
   type AdmissionInstances,
   type CallbackDeliveryRepository,
@@ -99,14 +99,12 @@ describe('ReconcilerService offline watch', () => {
       staleNodes: async () =>
         [...beats].filter(([, b]) => b < Date.now() - OFFLINE_MS).map(([id, b]) => liveNode(id, b)),
       invalidate: () => log.push('invalidate'),
+      remove: async (nodeId: string) => beats.delete(nodeId),
     } as unknown as NodeRegistryService;
     const dispatch = {
       dispatchIds: async (ids: string[]) => log.push(`dispatch ${ids.join(',')} at +${Date.now() - T0}`),
     } as unknown as DispatchService;
-    const coordination = {
-      drainNode: async () => [],
-      removeNode: async (nodeId: string) => beats.delete(nodeId),
-    } as unknown as CoordinationPort;
+    const queues = { drainNode: async () => [] } as unknown as NodeQueuePort;
     config = { namespace: 'ns', nodeOfflineAfterMs: OFFLINE_MS, reconcileIntervalMs: INTERVAL_MS } as AppConfig;
     const admission = { reassert: async () => [], free: async () => undefined } as unknown as Admission;
     const quarantine = { screen: async (rows: JobInstance[]) => rows } as unknown as QuarantineService;
@@ -121,7 +119,7 @@ describe('ReconcilerService offline watch', () => {
       registry,
       new MetricsService(),
       quarantine,
-      coordination,
+      queues,
       config,
       clockAt(() => Date.now()),
       { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork,

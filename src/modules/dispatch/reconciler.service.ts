@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
+import { NODE_QUEUES, type NodeQueuePort } from '../coordination/index.js';
 import { decideOutcome, type TakeBackReason } from '../execution/index.js';
 import {
   AdmissionInstances,
@@ -58,7 +58,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     private readonly registry: NodeRegistryService,
     private readonly metrics: MetricsService,
     private readonly quarantine: QuarantineService,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(NODE_QUEUES) private readonly queues: NodeQueuePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
@@ -145,10 +145,10 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     // The registry's cached view may predate the silence: routing their work again must not pick these nodes.
     if (offline.length > 0) this.registry.invalidate();
     for (const nodeId of offline) {
-      const pushed = new Set(await this.coordination.drainNode(nodeId));
+      const pushed = new Set(await this.queues.drainNode(nodeId));
       const rows = await this.reads.findOnNode(nodeId, ON_NODE, 10_000);
       const { routed, failed } = await this.requeue(rows, 'NODE_LOST', pushed);
-      await this.coordination.removeNode(nodeId);
+      await this.registry.remove(nodeId);
       if (rows.length > 0)
         this.logger.warn(
           `node ${nodeId} offline: ${rows.length} instance(s) on it: ${routed} routed again, ${failed} FAILED ` +
@@ -174,7 +174,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
       (r) => r.nodeId as string,
     );
     for (const [nodeId, group] of byNode) {
-      const queued = await this.coordination.queuedIds(nodeId);
+      const queued = await this.queues.queuedIds(nodeId);
       const missing = group.filter((r) => !queued.has(r.id));
       if (missing.length > 0) await this.repushOnNode(nodeId, missing);
     }
@@ -188,10 +188,10 @@ export class ReconcilerService implements BeforeApplicationShutdown {
       (r) => r.status === JobInstanceStatus.DISPATCHED && r.nodeId === nodeId && r.dispatchedAt === was.get(r.id),
     );
     if (still.length === 0) return;
-    const queued = await this.coordination.queuedIds(nodeId);
+    const queued = await this.queues.queuedIds(nodeId);
     const lost = still.filter((r) => !queued.has(r.id)).map(({ id, appId }) => ({ id, appId }));
     if (lost.length === 0) return;
-    await this.coordination.pushReady(nodeId, lost);
+    await this.queues.pushReady(nodeId, lost);
     for (const { id } of lost) {
       this.logger.warn(`instance ${id} was DISPATCHED to ${nodeId} but in no queue; pushed again`);
     }

@@ -1,6 +1,6 @@
 import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort } from '../coordination/index.js';
+import type { SignalPort } from '../coordination/index.js';
 import { AbortReason } from './abort-reason.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import type { RunningAttempt, TaskRunner } from './task-runner.service.js';
@@ -55,7 +55,7 @@ describe('LeaseKeeper', () => {
         stopListener = listener;
         return async () => void (stopListener = null);
       },
-    } as unknown as CoordinationPort;
+    } as unknown as SignalPort;
     const config = { leaseMs: LEASE_MS, leaseRenewMs: RENEW_MS } as AppConfig;
     sut = new LeaseKeeper(runner, coordination, config, clock);
   });
@@ -117,7 +117,7 @@ describe('LeaseKeeper', () => {
   it('should run a check asked for during another once more after it', async () => {
     let reads = 0;
     const runner = { running: attempts, revokedAttempts: async () => (reads++, []) } as unknown as TaskRunner;
-    const keeper = new LeaseKeeper(runner, {} as CoordinationPort, {} as AppConfig, clock);
+    const keeper = new LeaseKeeper(runner, {} as SignalPort, {} as AppConfig, clock);
     const first = keeper.checkRevoked();
     const second = keeper.checkRevoked();
     expect(second).toBe(first);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL } from '../coordination/index.js';
+import { INSTANCE_STOP_CHANNEL, SIGNALS, type SignalPort } from '../coordination/index.js';
 import { AbortReason, abortAttempt } from './abort-reason.js';
 import { TaskRunner } from './task-runner.service.js';
 
@@ -20,14 +20,14 @@ export class LeaseKeeper {
 
   constructor(
     private readonly runner: TaskRunner,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(SIGNALS) private readonly signals: SignalPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** Subscribes to stop signals (failing that, cancels wait for the next heartbeat) and starts renewing. */
   async start(): Promise<void> {
-    this.unsubscribeStop = await this.coordination
+    this.unsubscribeStop = await this.signals
       .subscribe(INSTANCE_STOP_CHANNEL, (id) => {
         if (!this.runner.runs(id)) return;
         void this.checkRevoked().catch((err: Error) =>

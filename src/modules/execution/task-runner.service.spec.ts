@@ -1,6 +1,6 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort } from '../coordination/index.js';
+import type { DelayFeed } from '../coordination/index.js';
 import {
   BackoffKind,
   type CallbackDeliveryRepository,
@@ -115,8 +115,9 @@ describe('TaskRunner finishing write', () => {
       instancesFinished: counter,
     } as unknown as MetricsService;
     const coordination = {
-      scheduleDelayed: async (id: string, at: number) => log.push(`delay ${id} +${at - NOW}`),
-    } as unknown as CoordinationPort;
+      schedule: async (id: string, at: number) => log.push(`delay ${id} +${at - NOW}`),
+      wakePump: () => undefined,
+    } as unknown as DelayFeed;
     const scopes = { refusal: async () => null } as unknown as AppScopes;
     const hook: AttemptEndedHook = { attemptEnded: async () => undefined };
     const config = {

@@ -14,7 +14,7 @@ import {
   withDbRetry,
   UnitOfWork,
 } from '../metadata/index.js';
-import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/index.js';
+import { DelayFeed } from '../coordination/index.js';
 import {
   type ExecutionOutcomeLabel,
   type FinishedStatusLabel,
@@ -75,7 +75,7 @@ export class TaskRunner {
     private readonly ledger: ExecutionLedger,
     handlers: HandlerRegistry,
     private readonly metrics: MetricsService,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    private readonly delays: DelayFeed,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     scopes: AppScopes,
@@ -163,11 +163,6 @@ export class TaskRunner {
       running.map((a) => ({ id: a.instanceId, fencingToken: a.fencingToken, attempt: a })),
     );
     return gone.map((g) => g.attempt);
-  }
-
-  /** Asks the leader to pump the delay queue now (a hint: a lost one costs one 200-ms pump interval). */
-  wakePump(): void {
-    void this.coordination.publish(DELAY_DUE_CHANNEL, '').catch(() => undefined);
   }
 
   private async claim(ids: string[], nodeId: string): Promise<ClaimedInstance[]> {
@@ -261,8 +256,8 @@ export class TaskRunner {
     const retry = decision.verdict === 'RETRY' || decision.verdict === 'HAND_BACK';
     if (retry) {
       if (decision.verdict === 'RETRY') this.metrics.retries.inc();
-      await this.coordination.scheduleDelayed(row.id, decision.dueAt).then(
-        () => decision.dueAt <= now && this.wakePump(),
+      await this.delays.schedule(row.id, decision.dueAt).then(
+        () => decision.dueAt <= now && this.delays.wakePump(),
         () => undefined,
       );
     } else {
@@ -299,8 +294,8 @@ export class TaskRunner {
   private readonly promoted: HandOff = {
     // a promoted WAITING instance goes to the leader's delay pump, due now
     handOff: async (row) => {
-      await this.coordination.scheduleDelayed(row.id, row.dueAt);
-      this.wakePump();
+      await this.delays.schedule(row.id, row.dueAt);
+      this.delays.wakePump();
     },
   };
 }
