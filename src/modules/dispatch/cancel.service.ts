@@ -76,13 +76,11 @@ export class CancelService {
     });
     if (!won) return false;
     this.metrics.instancesFinished.inc({ status: JobInstanceStatus.CANCELLED });
-    if (row.status !== JobInstanceStatus.RUNNING) {
-      await this.admission.free(row, this.dispatch);
-      return true;
-    }
-    await this.closeAttempt(row, reason, now);
-    // Held before the signal goes, so the executor's free comes after it.
-    await this.admission.holdForStopGrace(row, now);
+    const running = row.status === JobInstanceStatus.RUNNING;
+    if (running) await this.closeAttempt(row, reason, now);
+    // A running instance's slot is held for its stop grace before the signal goes, so the executor's free comes after.
+    await this.admission.ended(row, { kind: 'cancelled', from: row.status, at: now }, this.dispatch);
+    if (!running) return true;
     await this.signals
       .publish(INSTANCE_STOP_CHANNEL, row.id)
       .catch((err: Error) =>

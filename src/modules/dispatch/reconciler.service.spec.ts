@@ -106,7 +106,7 @@ describe('ReconcilerService offline watch', () => {
     } as unknown as DispatchService;
     const queues = { drainNode: async () => [] } as unknown as NodeQueuePort;
     config = { namespace: 'ns', nodeOfflineAfterMs: OFFLINE_MS, reconcileIntervalMs: INTERVAL_MS } as AppConfig;
-    const admission = { reassert: async () => [], free: async () => undefined } as unknown as Admission;
+    const admission = { reassert: async () => [], ended: async () => undefined } as unknown as Admission;
     const quarantine = { screen: async (rows: JobInstance[]) => rows } as unknown as QuarantineService;
     sut = new ReconcilerService(
       instances,

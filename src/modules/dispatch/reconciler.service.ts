@@ -274,7 +274,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
       if (backToPending) this.metrics.retries.inc();
       else this.metrics.instancesFinished.inc({ status: JobInstanceStatus.FAILED });
     }
-    await this.admission.free(row, this.dispatch);
+    await this.admission.ended(row, { kind: 'takenBack' }, this.dispatch);
     return { id: row.id, routed: backToPending };
   }
 

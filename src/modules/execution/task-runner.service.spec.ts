@@ -125,7 +125,7 @@ describe('TaskRunner finishing write', () => {
       namespace: 'ns',
       longTasks: { checkpointMaxBytes: 65_536, progressWriteIntervalMs: 1000 },
     } as AppConfig;
-    const admission = { free: async () => undefined } as unknown as AttemptAdmission;
+    const admission: AttemptAdmission = { ended: async () => undefined };
     const clock = clockAt(() => NOW);
     const uow = { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork;
     const deliveries = {

@@ -250,7 +250,11 @@ export class TaskRunner {
         ? 'stopped while running (cancelled, or taken away from this node); its result is not recorded'
         : `finishing write rejected (lease lost, token ${token} is stale), or the instance was cancelled`;
       this.logger.warn(`instance ${row.id} attempt ${row.attempt}: ${what}`);
-      await this.releaseAdmission(row, token, { written: false, cancelled, final: false });
+      await this.admission.ended(
+        row,
+        { kind: cancelled ? 'stopped' : 'finishLost', fencingToken: token },
+        this.promoted,
+      );
       return won;
     }
     const retry = decision.verdict === 'RETRY' || decision.verdict === 'HAND_BACK';
@@ -263,32 +267,10 @@ export class TaskRunner {
     } else {
       this.metrics.instancesFinished.inc({ status: decision.status });
     }
-    await this.releaseAdmission(row, token, { written: true, cancelled: false, final: !retry });
+    await this.admission.ended(row, { kind: 'finished', final: !retry }, this.promoted);
     const ended = { instanceId: row.id, jobId: row.jobId, status: decision.status, final: !retry, at: now };
     await this.attemptEnded.attemptEnded(ended);
     return true;
-  }
-
-  // ---- Admission (docs/admission.md): the one place an ended attempt frees what it held -------------------------
-
-  /**
-   * `written`: its finishing write won (`final`: the instance is over; a retry waits out its backoff without a
-   * slot). A cancelled instance left its slot and QUEUE turn for this node to free once the handler stopped; only
-   * when this very attempt (same token) was cancelled, as one taken away may hold its slot for a later attempt.
-   */
-  private async releaseAdmission(
-    row: JobInstance,
-    token: number,
-    end: { written: boolean; cancelled: boolean; final: boolean },
-  ): Promise<void> {
-    if (!end.written) {
-      const current = row.jobId ? (await this.ledger.findMany([row.id]))[0] : undefined;
-      const ownCancel = current?.status === S.CANCELLED && current.fencingToken === token;
-      if (ownCancel) await this.admission.stopGraceEnded(row, token, this.promoted);
-      else if (row.jobId && end.cancelled) await this.admission.promoteNext(row.jobId, this.promoted);
-      return;
-    }
-    await this.admission.free(row, this.promoted, end.final || row.maxConcurrency > 0);
   }
 
   private readonly promoted: HandOff = {
