@@ -15,6 +15,7 @@ import { NodeRegistryService } from './node-registry.service.js';
 import { QuarantineService } from './quarantine.service.js';
 import { ReconcilerService } from './reconciler.service.js';
 import { RoutingStrategies } from './routing/index.js';
+import { TakeBack } from './take-back.js';
 
 /**
  * Dispatch (docs/dispatch.md): the facade ({@link DispatchService}), admission (docs/admission.md), the registry
@@ -29,6 +30,7 @@ import { RoutingStrategies } from './routing/index.js';
     DelayPump,
     CancelService,
     QuarantineService,
+    TakeBack,
     {
       provide: RoutingStrategies,
       inject: [COUNTERS, NODE_QUEUES],

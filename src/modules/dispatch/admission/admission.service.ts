@@ -13,6 +13,9 @@ import { JobSemaphore, type SlotHolder } from './job-semaphore.js';
 import { stopGraceMs, stopGraceOnCancel } from './stop-grace.js';
 import { WaitingTurns } from './waiting-turns.js';
 
+/** Limited instances re-asserted per pass (narrow rows; normally no more than the sum of the jobs' limits). */
+const SLOT_PAGE = 5000;
+
 /**
  * What became of an instance, as its caller reports it (docs/admission.md "Who reports what"): an executor's
  * {@link AttemptEnd}; `cancelled` from status `from` by a cancel at `at` (epoch ms; the canceller's clock read, the
@@ -30,6 +33,7 @@ export type InstanceEnd =
 export class Admission implements AttemptAdmission {
   /** The stop grace, ms (see stopGraceMs). */
   readonly stopGraceMs: number;
+  private readonly namespace: string;
 
   constructor(
     private readonly instances: AdmissionInstances,
@@ -40,6 +44,7 @@ export class Admission implements AttemptAdmission {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.stopGraceMs = stopGraceMs(config);
+    this.namespace = config.namespace;
   }
 
   /** Due PENDING rows take a slot of their job's semaphore, or go WAITING. @returns the rows to dispatch. */
@@ -128,7 +133,18 @@ export class Admission implements AttemptAdmission {
     return stopGraceOnCancel(row, now, this.stopGraceMs);
   }
 
-  /** The leader's pass: `rows` hold their slots again (JobSemaphore.reassert). @returns jobs over their limit. */
+  /**
+   * Step 0 of the leader's pass (docs/dispatch.md "Reconciler"): a page of limited DISPATCHED/RUNNING instances, by
+   * id after `afterId`, hold their slots again. @returns the jobs over their limit, and the id the next page starts
+   * after ('' once the last page was read).
+   */
+  async reassertPage(afterId: string): Promise<{ over: string[]; next: string }> {
+    const rows = await this.instances.findSlotHolders(this.namespace, SLOT_PAGE, undefined, afterId);
+    const next = rows.length < SLOT_PAGE ? '' : rows[rows.length - 1].id;
+    return { over: await this.reassert(rows, this.clock.now()), next };
+  }
+
+  /** `rows` (as read) hold their slots again (JobSemaphore.reassert). @returns the jobs over their limit. */
   reassert(rows: SlotHolder[], now: number): Promise<string[]> {
     return this.semaphore.reassert(rows, now);
   }
