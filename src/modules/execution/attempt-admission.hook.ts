@@ -9,10 +9,8 @@ export interface HandOff {
 export type Leaver = Pick<JobInstance, 'id' | 'jobId' | 'maxConcurrency'>;
 
 /**
- * What became of an executor's attempt, as admission needs to know it (docs/admission.md "Who reports what"):
- * `finished`, its finishing write won (`final`: the instance is over; else a retry or hand-back waits);
- * `finishLost`, its finishing write matched no row; `stopped`, its handler was stopped because the row was cancelled
- * or taken away. `fencingToken` is the attempt's: only a cancel of this very attempt leaves it a stop grace to end.
+ * An executor's attempt end (docs/admission.md "Who reports what"): its finishing write won (`final`, or a retry
+ * waits), matched no row, or its handler was `stopped` (row cancelled or taken away), by the attempt's token.
  */
 export type AttemptEnd =
   { kind: 'finished'; final: boolean } | { kind: 'finishLost' | 'stopped'; fencingToken: number };
