@@ -1,11 +1,27 @@
 // ESLint (flat config): typescript-eslint's recommended rules, formatting left to Prettier (.prettierrc.json),
-// plus the two rules of this repository: a module imports another only through its index.ts, and no source
-// line over 120 characters in src/. `npm run lint` runs this, Prettier's check and scripts/check-source.mjs.
+// no source line over 120 characters in src/, and the rules of this repository (scripts/lint/, each tested in
+// test/cases/lint-rules.spec.ts): module boundaries, coordination concerns, job semaphores in admission only,
+// at most 10 constructor parameters, job_instance query objects used by their callers only. `npm run lint` runs
+// this, Prettier's check and scripts/check-source.mjs.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import constructorParams from './scripts/lint/constructor-params.mjs';
+import coordinationConcerns from './scripts/lint/coordination-concerns.mjs';
+import instanceQueryCallers from './scripts/lint/instance-query-callers.mjs';
 import moduleBoundaries from './scripts/lint/module-boundaries.mjs';
+import slotsInAdmission from './scripts/lint/slots-in-admission.mjs';
+
+const tickwheel = {
+  rules: {
+    'module-boundaries': moduleBoundaries,
+    'coordination-concerns': coordinationConcerns,
+    'slots-in-admission': slotsInAdmission,
+    'constructor-params': constructorParams,
+    'instance-query-callers': instanceQueryCallers,
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-dev/**', '.dist-build-*/**', 'node_modules/**', 'data/**', 'coverage/**'] },
@@ -14,7 +30,7 @@ export default tseslint.config(
   prettier,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { tickwheel: { rules: { 'module-boundaries': moduleBoundaries } } },
+    plugins: { tickwheel },
     rules: {
       '@typescript-eslint/no-unused-vars': [
         'error',
@@ -38,6 +54,12 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.spec.ts'],
-    rules: { 'tickwheel/module-boundaries': 'error' },
+    rules: {
+      'tickwheel/module-boundaries': 'error',
+      'tickwheel/coordination-concerns': 'error',
+      'tickwheel/slots-in-admission': 'error',
+      'tickwheel/constructor-params': ['error', { max: 10 }],
+      'tickwheel/instance-query-callers': 'error',
+    },
   },
 );

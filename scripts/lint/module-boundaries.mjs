@@ -1,14 +1,11 @@
 // ESLint rule `tickwheel/module-boundaries`: code under src/ reaches another module only through that module's
 // index.ts. A module (a "unit") is src/modules/<name>, src/infra/<name>, src/common or src/config; relative
 // imports inside one unit are free. Only relative specifiers are checked: packages are not modules of this repo.
-import { dirname, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { importTarget, repoPath } from './rule-paths.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** The unit a repository path belongs to ('src/modules/x', 'src/common', ...), or null outside every unit. */
+/** The unit a path belongs to ('src/modules/x', 'src/common', ...), or null outside every unit. */
 export function unitOf(absPath) {
-  const parts = relative(ROOT, absPath).split(sep);
+  const parts = repoPath(absPath).split('/');
   if (parts[0] !== 'src' || parts.length < 3) return null;
   if (parts[1] === 'modules' || parts[1] === 'infra') return parts.length >= 4 ? `src/${parts[1]}/${parts[2]}` : null;
   return ['common', 'config'].includes(parts[1]) ? `src/${parts[1]}` : null;
@@ -16,11 +13,11 @@ export function unitOf(absPath) {
 
 /** The message for an import of `target` from outside its unit, or null when the import is allowed. */
 export function boundaryViolation(importer, specifier) {
-  if (!specifier.startsWith('.')) return null;
-  const target = resolve(dirname(importer), specifier).replace(/\.js$/, '.ts');
+  const target = importTarget(importer, specifier);
+  if (target === null) return null;
   const unit = unitOf(target);
   if (unit === null || unit === unitOf(importer)) return null;
-  if (relative(ROOT, target).split(sep).join('/') === `${unit}/index.ts`) return null;
+  if (target === `${unit}/index.ts`) return null;
   return `'${specifier}' reaches into ${unit}: import it through ${unit}/index.ts`;
 }
 

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { SystemClock } from '../../src/common/index.js';
 import { ProgressWriter } from '../../src/modules/execution/progress-writer.js';
 import {
@@ -83,7 +82,9 @@ describe.each(shapes)('attempt reports on %s', (_name, env) => {
   it('should write the first report of a window at once and the last at its end; an ended attempt writes the one waiting', async () => {
     const row = await running(1);
     const other = await running(1);
-    const writer = new ProgressWriter(instances.execution, metrics, new SystemClock(), new Logger('test'), 400);
+    const writer = new ProgressWriter(instances.execution, metrics, new SystemClock(), {
+      longTasks: { progressWriteIntervalMs: 400 },
+    });
     const coalesced = async () => (await metrics.progressCoalesced.get()).values[0]?.value ?? 0;
     const before = await coalesced();
     writer.report('a', row.id, 1, 0.1, 'one');

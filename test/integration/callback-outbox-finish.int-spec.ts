@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Logger } from '@nestjs/common';
 import { In } from 'typeorm';
 import { clockAt } from '../fakes/fake-clock.js';
 import { FinishWriter, type FinishingWrite } from '../../src/modules/execution/finish-writer.js';
@@ -42,10 +41,9 @@ describe.each(['mysql', 'sqlite'] as const)('FinishWriter callback outbox (%s)',
     return new FinishWriter(
       instances.transitions,
       ledger,
-      clockAt(() => T),
-      new Logger('test'),
       UnitOfWork.for(ds),
       deliveries,
+      clockAt(() => T),
     );
   }
 

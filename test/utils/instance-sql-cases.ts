@@ -127,6 +127,7 @@ export const SQL_CASES: QueryObjectCases[] = [
   object(AdmissionInstances, [
     { method: 'countOfJob', run: (s) => s.countOfJob(JOB, [S.DISPATCHED, S.RUNNING], NOW, NOW) },
     { method: 'findOldestWaiting', run: (s) => s.findOldestWaiting(JOB) },
+    { method: 'isCancelledAt', run: (s) => s.isCancelledAt(id(90), 1) },
     { method: 'clearCancelledLease', run: (s) => s.clearCancelledLease(id(90), 1) },
     { method: 'leaseUntilOf', run: (s) => s.leaseUntilOf(id(90)) },
     { method: 'findStopping', run: (s) => s.findStopping([JOB], NOW) },

@@ -18,6 +18,7 @@ import {
   SEMAPHORES,
   SIGNALS,
 } from './coordination.tokens.js';
+import { DelayFeed } from './delay-feed.js';
 import { InProcessCoordinationAdapter } from './memory/in-process-coordination.adapter.js';
 import { RedisCoordinationAdapter } from './redis/redis-coordination.adapter.js';
 
@@ -27,8 +28,8 @@ const _kindLabels: LabelsMatch<RedisErrorKind, RedisErrorKindLabel> = true;
 
 /**
  * Provides the {@link CoordinationPort} for the shape (docs/architecture.md): the Redis adapter when
- * clustered, the in-process one standalone, under {@link COORDINATION} and every per-concern token. Closes
- * what it opened on shutdown, after every other module stopped using it.
+ * clustered, the in-process one standalone, under {@link COORDINATION} and every per-concern token, and the
+ * {@link DelayFeed}. Closes what it opened on shutdown, after every other module stopped using it.
  */
 @Module({
   imports: [redisConnections()],
@@ -50,8 +51,9 @@ const _kindLabels: LabelsMatch<RedisErrorKind, RedisErrorKindLabel> = true;
         redis ? new RedisCoordinationAdapter(redis, config.namespace) : new InProcessCoordinationAdapter(clock),
     },
     ...CONCERNS.map((token) => ({ provide: token, useExisting: COORDINATION })),
+    DelayFeed,
   ],
-  exports: [COORDINATION, ...CONCERNS, REDIS_CLIENT],
+  exports: [COORDINATION, ...CONCERNS, REDIS_CLIENT, DelayFeed],
 })
 export class CoordinationModule implements OnApplicationShutdown {
   constructor(

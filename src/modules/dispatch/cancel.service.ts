@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
-import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL } from '../coordination/index.js';
+import { INSTANCE_STOP_CHANNEL, SIGNALS, type SignalPort } from '../coordination/index.js';
 import {
   CallbackDeliveryRepository,
   FINAL_STATUSES,
@@ -38,7 +38,7 @@ export class CancelService {
     private readonly dispatch: DispatchService,
     private readonly metrics: MetricsService,
     private readonly admission: Admission,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(SIGNALS) private readonly signals: SignalPort,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly deliveries: CallbackDeliveryRepository,
@@ -76,14 +76,12 @@ export class CancelService {
     });
     if (!won) return false;
     this.metrics.instancesFinished.inc({ status: JobInstanceStatus.CANCELLED });
-    if (row.status !== JobInstanceStatus.RUNNING) {
-      await this.admission.free(row, this.dispatch);
-      return true;
-    }
-    await this.closeAttempt(row, reason, now);
-    // Held before the signal goes, so the executor's free comes after it.
-    await this.admission.holdForStopGrace(row, now);
-    await this.coordination
+    const running = row.status === JobInstanceStatus.RUNNING;
+    if (running) await this.closeAttempt(row, reason, now);
+    // A running instance's slot is held for its stop grace before the signal goes, so the executor's free comes after.
+    await this.admission.ended(row, { kind: 'cancelled', from: row.status, at: now }, this.dispatch);
+    if (!running) return true;
+    await this.signals
       .publish(INSTANCE_STOP_CHANNEL, row.id)
       .catch((err: Error) =>
         this.logger.warn(

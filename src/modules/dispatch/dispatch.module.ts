@@ -1,5 +1,11 @@
 import { Module } from '@nestjs/common';
-import { CoordinationModule } from '../coordination/index.js';
+import {
+  COUNTERS,
+  type CounterPort,
+  CoordinationModule,
+  NODE_QUEUES,
+  type NodeQueuePort,
+} from '../coordination/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { AdmissionModule } from './admission/index.js';
 import { CancelService } from './cancel.service.js';
@@ -8,6 +14,8 @@ import { DispatchService } from './dispatch.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { QuarantineService } from './quarantine.service.js';
 import { ReconcilerService } from './reconciler.service.js';
+import { RoutingStrategies } from './routing/index.js';
+import { TakeBack } from './take-back.js';
 
 /**
  * Dispatch (docs/dispatch.md): the facade ({@link DispatchService}), admission (docs/admission.md), the registry
@@ -15,7 +23,20 @@ import { ReconcilerService } from './reconciler.service.js';
  */
 @Module({
   imports: [MetadataModule, CoordinationModule, AdmissionModule],
-  providers: [DispatchService, NodeRegistryService, ReconcilerService, DelayPump, CancelService, QuarantineService],
+  providers: [
+    DispatchService,
+    NodeRegistryService,
+    ReconcilerService,
+    DelayPump,
+    CancelService,
+    QuarantineService,
+    TakeBack,
+    {
+      provide: RoutingStrategies,
+      inject: [COUNTERS, NODE_QUEUES],
+      useFactory: (counters: CounterPort, queues: NodeQueuePort) => new RoutingStrategies({ counters, queues }),
+    },
+  ],
   exports: [DispatchService, NodeRegistryService, ReconcilerService, DelayPump, CancelService, AdmissionModule],
 })
 export class DispatchModule {}

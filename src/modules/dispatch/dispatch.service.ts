@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL, type LiveNode } from '../coordination/index.js';
+import { DelayFeed, type LiveNode, NODE_QUEUES, type NodeQueuePort } from '../coordination/index.js';
 import type { HandOff } from '../execution/index.js';
 import {
   DispatchLedger,
@@ -49,7 +49,6 @@ export interface Release {
 @Injectable()
 export class DispatchService implements HandOff {
   private readonly logger = new Logger(DispatchService.name);
-  private readonly strategies: RoutingStrategies;
 
   constructor(
     private readonly reads: InstanceReads,
@@ -57,12 +56,12 @@ export class DispatchService implements HandOff {
     private readonly transitions: InstanceTransitions,
     private readonly registry: NodeRegistryService,
     private readonly admission: Admission,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    private readonly strategies: RoutingStrategies,
+    @Inject(NODE_QUEUES) private readonly queues: NodeQueuePort,
+    private readonly delays: DelayFeed,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {
-    this.strategies = new RoutingStrategies(coordination);
-  }
+  ) {}
 
   /** Dispatches instances by id (rows already committed). Safe to call twice for one id. */
   async dispatchIds(ids: string[]): Promise<DispatchOutcome> {
@@ -84,7 +83,7 @@ export class DispatchService implements HandOff {
       if (row.status !== JobInstanceStatus.PENDING) {
         out.skipped++;
       } else if (row.dueAt > now) {
-        await this.coordination.scheduleDelayed(row.id, row.dueAt);
+        await this.delays.schedule(row.id, row.dueAt);
         soonest = Math.min(soonest, row.dueAt);
         out.delayed++;
       } else {
@@ -92,7 +91,7 @@ export class DispatchService implements HandOff {
       }
     }
     // The leader's pump looks one stage lead ahead every DELAY_PUMP_MS: a row due sooner than that could be late.
-    if (soonest < now + this.config.triggerStageLeadMs + DELAY_PUMP_MS) this.wakePump();
+    if (soonest < now + this.config.triggerStageLeadMs + DELAY_PUMP_MS) this.delays.wakePump();
     const admitted = await this.admission.admit(ready, now);
     out.waiting = ready.length - admitted.length;
     for (const group of groupBy(admitted, routeGroup).values()) {
@@ -109,11 +108,6 @@ export class DispatchService implements HandOff {
       out.skipped += group.length - won;
     }
     return out;
-  }
-
-  /** Asks the leader to pump the delay queue now (a hint: a lost one costs one pump interval). */
-  private wakePump(): void {
-    void this.coordination.publish(DELAY_DUE_CHANNEL, '').catch(() => undefined);
   }
 
   /**
@@ -183,7 +177,7 @@ export class DispatchService implements HandOff {
     const again = fires.filter((f) => f.nodeId === null).map((f) => f.id);
     await Promise.all(
       [...perNode].map(([nodeId, group]) =>
-        this.coordination.pushReady(
+        this.queues.pushReady(
           nodeId,
           group.map(({ id, appId }) => ({ id, appId })),
         ),

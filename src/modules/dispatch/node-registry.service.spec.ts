@@ -1,6 +1,6 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
 import { AppConfig } from '../../config/index.js';
-import { CoordinationPort, LiveNode } from '../coordination/index.js';
+import type { LiveNode, NodeRegistryPort } from '../coordination/index.js';
 import { NodeRegistryService } from './node-registry.service.js';
 
 const node = (nodeId: string, lastBeat: number): LiveNode => ({
@@ -13,7 +13,7 @@ describe('NodeRegistryService.preferFresh', () => {
   const now = 1_000_000;
   const config = { heartbeatIntervalMs: 5000, nodeOfflineAfterMs: 15_000 } as AppConfig;
   const registry = new NodeRegistryService(
-    {} as CoordinationPort,
+    {} as NodeRegistryPort,
     config,
     clockAt(() => now),
   );

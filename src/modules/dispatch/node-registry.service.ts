@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, type LiveNode, REGISTRY_VIEW_MS } from '../coordination/index.js';
+import { type LiveNode, NODE_REGISTRY, type NodeRegistryPort, REGISTRY_VIEW_MS } from '../coordination/index.js';
 
 /**
  * Reads the executor registry (docs/dispatch.md): a node is live while its last heartbeat is younger than
@@ -12,7 +12,7 @@ export class NodeRegistryService {
   private cache: { at: number; nodes: LiveNode[] } | null = null;
 
   constructor(
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(NODE_REGISTRY) private readonly nodes: NodeRegistryPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -21,7 +21,7 @@ export class NodeRegistryService {
   async liveNodes(): Promise<LiveNode[]> {
     const now = this.clock.now();
     if (this.cache && now - this.cache.at < REGISTRY_VIEW_MS) return this.cache.nodes;
-    const nodes = await this.coordination.liveNodes(now - this.config.nodeOfflineAfterMs);
+    const nodes = await this.nodes.liveNodes(now - this.config.nodeOfflineAfterMs);
     this.cache = nodes.length > 0 ? { at: now, nodes } : null; // never cache "nobody": a node may be just starting
     return nodes;
   }
@@ -40,7 +40,12 @@ export class NodeRegistryService {
 
   /** Registered nodes whose heartbeat is older than the offline threshold. */
   staleNodes(): Promise<LiveNode[]> {
-    return this.coordination.staleNodes(this.clock.now() - this.config.nodeOfflineAfterMs);
+    return this.nodes.staleNodes(this.clock.now() - this.config.nodeOfflineAfterMs);
+  }
+
+  /** Removes node `nodeId` from the registry (declared offline; the caller invalidates the view). */
+  remove(nodeId: string): Promise<void> {
+    return this.nodes.removeNode(nodeId);
   }
 
   /** Forgets the cached view (after a node was declared offline). */

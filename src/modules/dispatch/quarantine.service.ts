@@ -78,7 +78,7 @@ export class QuarantineService {
     this.metrics.instancesFinished.inc({ status: S.FAILED });
     const what = row.jobCode ?? `task ${row.requestId}`;
     this.logger.error(`instance ${row.id} (${what}) quarantined, marked FAILED: ${reason}`);
-    await this.admission.free(row, this.dispatch);
+    await this.admission.ended(row, { kind: 'quarantined' }, this.dispatch);
     return true;
   }
 }

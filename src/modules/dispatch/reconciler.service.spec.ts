@@ -2,9 +2,8 @@ import { clockAt } from '../../../test/fakes/fake-clock.js';
 import { liveNode } from '../../../test/fakes/live-node.js';
 import { jest } from '@jest/globals';
 import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort } from '../coordination/index.js';
+import type { NodeQueuePort } from '../coordination/index.js';
 import {
-  type AdmissionInstances,
   type CallbackDeliveryRepository,
   type InstanceReads,
   type InstanceTransitions,
@@ -20,6 +19,7 @@ import type { DispatchService } from './dispatch.service.js';
 import type { NodeRegistryService } from './node-registry.service.js';
 import type { QuarantineService } from './quarantine.service.js';
 import { ReconcilerService } from './reconciler.service.js';
+import { TakeBack } from './take-back.js';
 
 const OFFLINE_MS = 15_000;
 const INTERVAL_MS = 5_000;
@@ -74,7 +74,6 @@ describe('ReconcilerService offline watch', () => {
       findOnNode: async (nodeId: string) => onNode(nodeId),
       findExpiredLeases: async () => [],
       findDispatchedRefsBefore: async () => [],
-      findSlotHolders: async () => [],
       idsInStatus: async () => new Set(),
       jobsWithWaiting: async () => [],
       transition: async (
@@ -88,7 +87,7 @@ describe('ReconcilerService offline watch', () => {
         log.push(`transition ${to}`);
         return true;
       },
-    } as unknown as ReconcileInstances & InstanceReads & InstanceTransitions & AdmissionInstances;
+    } as unknown as ReconcileInstances & InstanceReads & InstanceTransitions;
     attempts = {
       start: jest.fn(async () => log.push('attempt start')),
       finish: jest.fn(async () => log.push('attempt finish')),
@@ -99,33 +98,35 @@ describe('ReconcilerService offline watch', () => {
       staleNodes: async () =>
         [...beats].filter(([, b]) => b < Date.now() - OFFLINE_MS).map(([id, b]) => liveNode(id, b)),
       invalidate: () => log.push('invalidate'),
+      remove: async (nodeId: string) => beats.delete(nodeId),
     } as unknown as NodeRegistryService;
     const dispatch = {
       dispatchIds: async (ids: string[]) => log.push(`dispatch ${ids.join(',')} at +${Date.now() - T0}`),
     } as unknown as DispatchService;
-    const coordination = {
-      drainNode: async () => [],
-      removeNode: async (nodeId: string) => beats.delete(nodeId),
-    } as unknown as CoordinationPort;
+    const queues = { drainNode: async () => [] } as unknown as NodeQueuePort;
     config = { namespace: 'ns', nodeOfflineAfterMs: OFFLINE_MS, reconcileIntervalMs: INTERVAL_MS } as AppConfig;
-    const admission = { reassert: async () => [], free: async () => undefined } as unknown as Admission;
+    const admission = {
+      reassertPage: async () => ({ over: [], next: '' }),
+      ended: async () => undefined,
+    } as unknown as Admission;
     const quarantine = { screen: async (rows: JobInstance[]) => rows } as unknown as QuarantineService;
+    const metrics = new MetricsService();
+    const uow = { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork;
+    const deliveries = { enqueueFinal: async () => 0 } as unknown as CallbackDeliveryRepository;
+    const clock = clockAt(() => Date.now());
+    const parts = [attempts as unknown as JobAttemptRepository, uow, deliveries, metrics] as const;
+    const takeBack = new TakeBack(instances, ...parts, admission, dispatch, quarantine, clock);
     sut = new ReconcilerService(
       instances,
       instances,
-      instances,
-      instances,
-      attempts as unknown as JobAttemptRepository,
       dispatch,
       admission,
       registry,
-      new MetricsService(),
       quarantine,
-      coordination,
+      takeBack,
+      queues,
       config,
-      clockAt(() => Date.now()),
-      { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork,
-      { enqueueFinal: async () => 0 } as unknown as CallbackDeliveryRepository,
+      clock,
     );
   });
 

@@ -1,35 +1,17 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
-import { decideOutcome, type TakeBackReason } from '../execution/index.js';
-import {
-  AdmissionInstances,
-  CallbackDeliveryRepository,
-  handBackMark,
-  InstanceReads,
-  InstanceTransitions,
-  JobAttemptRepository,
-  JobInstance,
-  JobInstanceStatus,
-  ReconcileInstances,
-  type Tx,
-  UnitOfWork,
-} from '../metadata/index.js';
-import { type LabelsMatch, type LeaseExpiryReasonLabel, MetricsService } from '../observability/index.js';
+import { NODE_QUEUES, type NodeQueuePort } from '../coordination/index.js';
+import { InstanceReads, JobInstance, JobInstanceStatus, ReconcileInstances } from '../metadata/index.js';
 import { Admission } from './admission/index.js';
 import { DispatchService } from './dispatch.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { QuarantineService } from './quarantine.service.js';
+import { TakeBack } from './take-back.js';
 
 const PAGE = 500;
-/** Rows taken back at once (each its own small transaction), then dispatched in one call. */
-const REQUEUE_CHUNK = 20;
-/** Limited instances re-asserted per pass (narrow rows; normally no more than the sum of the jobs' limits). */
-const SLOT_PAGE = 5000;
 type DispatchedRef = Pick<JobInstance, 'id' | 'nodeId' | 'dispatchedAt'>;
 const ON_NODE = [JobInstanceStatus.DISPATCHED, JobInstanceStatus.RUNNING];
-const _reasonLabels: LabelsMatch<TakeBackReason, LeaseExpiryReasonLabel> = true;
 
 /** The leader's repair loop (docs/dispatch.md "Reconciler"): a row's or step's failure does not stop a pass. */
 @Injectable()
@@ -50,19 +32,14 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   constructor(
     private readonly instances: ReconcileInstances,
     private readonly reads: InstanceReads,
-    private readonly transitions: InstanceTransitions,
-    private readonly holders: AdmissionInstances,
-    private readonly attempts: JobAttemptRepository,
     private readonly dispatch: DispatchService,
     private readonly admission: Admission,
     private readonly registry: NodeRegistryService,
-    private readonly metrics: MetricsService,
     private readonly quarantine: QuarantineService,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    private readonly takeBack: TakeBack,
+    @Inject(NODE_QUEUES) private readonly queues: NodeQueuePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly uow: UnitOfWork,
-    private readonly deliveries: CallbackDeliveryRepository,
   ) {}
 
   /** One full repair pass (steps 0 and 2-6), step 0 before step 2 dispatches anything. */
@@ -145,10 +122,10 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     // The registry's cached view may predate the silence: routing their work again must not pick these nodes.
     if (offline.length > 0) this.registry.invalidate();
     for (const nodeId of offline) {
-      const pushed = new Set(await this.coordination.drainNode(nodeId));
+      const pushed = new Set(await this.queues.drainNode(nodeId));
       const rows = await this.reads.findOnNode(nodeId, ON_NODE, 10_000);
-      const { routed, failed } = await this.requeue(rows, 'NODE_LOST', pushed);
-      await this.coordination.removeNode(nodeId);
+      const { routed, failed } = await this.takeBack.requeue(rows, 'NODE_LOST', pushed);
+      await this.registry.remove(nodeId);
       if (rows.length > 0)
         this.logger.warn(
           `node ${nodeId} offline: ${rows.length} instance(s) on it: ${routed} routed again, ${failed} FAILED ` +
@@ -162,7 +139,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
 
   private async expireLeases(): Promise<void> {
     const rows = await this.instances.findExpiredLeases(this.config.namespace, this.clock.now(), PAGE);
-    await this.requeue(rows, 'LEASE_LOST');
+    await this.takeBack.requeue(rows, 'LEASE_LOST');
   }
 
   /** Step 5, by node: one atomic snapshot of its lists per node, not a check per row. */
@@ -174,7 +151,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
       (r) => r.nodeId as string,
     );
     for (const [nodeId, group] of byNode) {
-      const queued = await this.coordination.queuedIds(nodeId);
+      const queued = await this.queues.queuedIds(nodeId);
       const missing = group.filter((r) => !queued.has(r.id));
       if (missing.length > 0) await this.repushOnNode(nodeId, missing);
     }
@@ -188,10 +165,10 @@ export class ReconcilerService implements BeforeApplicationShutdown {
       (r) => r.status === JobInstanceStatus.DISPATCHED && r.nodeId === nodeId && r.dispatchedAt === was.get(r.id),
     );
     if (still.length === 0) return;
-    const queued = await this.coordination.queuedIds(nodeId);
+    const queued = await this.queues.queuedIds(nodeId);
     const lost = still.filter((r) => !queued.has(r.id)).map(({ id, appId }) => ({ id, appId }));
     if (lost.length === 0) return;
-    await this.coordination.pushReady(nodeId, lost);
+    await this.queues.pushReady(nodeId, lost);
     for (const { id } of lost) {
       this.logger.warn(`instance ${id} was DISPATCHED to ${nodeId} but in no queue; pushed again`);
     }
@@ -199,93 +176,13 @@ export class ReconcilerService implements BeforeApplicationShutdown {
 
   /** Step 0: a page of limited DISPATCHED/RUNNING instances hold their slots again (long runs do not expire). */
   private async reassertSlots(): Promise<void> {
-    const rows = await this.holders.findSlotHolders(this.config.namespace, SLOT_PAGE, undefined, this.slotCursor);
-    this.slotCursor = rows.length < SLOT_PAGE ? '' : rows[rows.length - 1].id; // a page per pass, round all of them
-    for (const jobId of await this.admission.reassert(rows, this.clock.now())) {
+    const { over, next } = await this.admission.reassertPage(this.slotCursor);
+    this.slotCursor = next; // a page per pass, round all of them
+    for (const jobId of over) {
       this.logger.warn(
         `job ${jobId}: more instances dispatched or running than its maxConcurrency (the limit was ` +
           'lowered, or Redis lost its semaphore while instances were being admitted); new ones wait until they end',
       );
     }
-  }
-
-  /**
-   * Takes rows back from a lost node or lease, {@link REQUEUE_CHUNK} at a time, one dispatch per chunk; `pushed`:
-   * the ids the node's lists held (a staged fire not among them was never released and stays staged).
-   * @returns how many went back to PENDING (routed again) and how many ended FAILED (no attempt left).
-   */
-  private async requeue(
-    all: JobInstance[],
-    reason: 'NODE_LOST' | 'LEASE_LOST',
-    pushed?: Set<string>,
-  ): Promise<{ routed: number; failed: number }> {
-    const out = { routed: 0, failed: 0 };
-    const rows = await this.quarantine.screen(all);
-    for (let i = 0; i < rows.length; i += REQUEUE_CHUNK) {
-      const back = await Promise.all(
-        rows.slice(i, i + REQUEUE_CHUNK).map((row) =>
-          this.takeBack(row, reason, pushed).catch((err: Error) => {
-            this.logger.error(
-              `taking back instance ${row.id} (${reason}) failed: ${err.message}; tried again next pass`,
-            );
-            return null;
-          }),
-        ),
-      );
-      const ids = back.filter((b): b is { id: string; routed: boolean } => b?.routed === true).map((b) => b.id);
-      out.failed += back.filter((b) => b?.routed === false).length;
-      out.routed += ids.length;
-      if (ids.length > 0) await this.dispatch.dispatchIds(ids);
-    }
-    return out;
-  }
-
-  /**
-   * Takes a row back as {@link decideOutcome} says; a final one (no attempt left) gets its callback delivery in
-   * the same transaction (docs/callbacks.md "Outbox"). @returns its id and whether it went back to PENDING
-   * (`routed`) or ended FAILED; null when another writer won the row.
-   */
-  private async takeBack(
-    row: JobInstance,
-    reason: TakeBackReason,
-    pushed?: Set<string>,
-  ): Promise<{ id: string; routed: boolean } | null> {
-    const now = this.clock.now();
-    const running = row.status === JobInstanceStatus.RUNNING;
-    const decision = decideOutcome(row, running ? { kind: 'takenBack', reason } : { kind: 'notStarted' }, now);
-    const backToPending = decision.verdict !== 'FAIL';
-    const won = await this.uow.run(async (em) => {
-      if (!running) {
-        const guard = { attempt: row.attempt, nodeId: row.nodeId ?? undefined };
-        const mark = pushed ? handBackMark(row, pushed) : null;
-        return this.transitions.transition(row.id, row.status, decision.status, guard, decision.patch, now, em, mark);
-      }
-      const guard = { attempt: row.attempt, fencingToken: row.fencingToken };
-      const { status, patch } = decision;
-      const moved = await this.transitions.transition(row.id, row.status, status, guard, patch, now, em);
-      if (!moved) return false;
-      await this.closeAttempt(row, reason, now, em);
-      if (!backToPending) await this.deliveries.enqueueFinal(em, [row], now);
-      return true;
-    });
-    if (!won) return null;
-    if (running) {
-      this.metrics.leaseExpiries.inc({ reason });
-      if (backToPending) this.metrics.retries.inc();
-      else this.metrics.instancesFinished.inc({ status: JobInstanceStatus.FAILED });
-    }
-    await this.admission.free(row, this.dispatch);
-    return { id: row.id, routed: backToPending };
-  }
-
-  /** Closes the attempt as `reason`, writing it first if the executor died before that (every attempt traceable). */
-  private async closeAttempt(
-    row: JobInstance,
-    reason: 'NODE_LOST' | 'LEASE_LOST',
-    now: number,
-    em: Tx | undefined,
-  ): Promise<void> {
-    await this.attempts.start(row.id, row.attempt, row.nodeId ?? 'unknown', row.fencingToken, row.startedAt ?? now, em);
-    await this.attempts.finish(row.id, row.attempt, reason, `${reason} on ${row.nodeId}`, now, em);
   }
 }

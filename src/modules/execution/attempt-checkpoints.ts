@@ -1,6 +1,7 @@
-import type { LoggerService } from '@nestjs/common';
-import type { Clock } from '../../common/index.js';
-import { type CheckpointWrite, type StoredCheckpoint, withDbRetry } from '../metadata/index.js';
+import { Inject, Injectable, type LoggerService } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { type CheckpointWrite, ExecutionInstances, type StoredCheckpoint, withDbRetry } from '../metadata/index.js';
 import { type Checkpoint, CheckpointRejected } from './job-context.js';
 
 /** How long a checkpoint write is retried through transient database errors (a lost connection), ms. */
@@ -8,6 +9,13 @@ const WRITE_RETRY_MS = 2_000;
 
 /** Where an attempt's checkpoints go: ExecutionInstances.writeCheckpoint (false: a newer token owns the row). */
 export type CheckpointStore = (w: CheckpointWrite) => Promise<boolean>;
+
+/** One attempt's identity as its checkpoints carry it. */
+export interface CheckpointedAttempt {
+  id: string;
+  attempt: number;
+  fencingToken: number;
+}
 
 /**
  * `state` as checkpoint JSON (docs/long-tasks.md "Checkpoints"). @throws RangeError when it is not JSON (undefined,
@@ -69,7 +77,7 @@ export class AttemptCheckpoints {
 
   constructor(
     private readonly store: CheckpointStore,
-    private readonly attempt: { id: string; attempt: number; fencingToken: number },
+    private readonly attempt: CheckpointedAttempt,
     private readonly limits: { maxBytes: number; leaseMs: number },
     private readonly clock: Clock,
     private readonly onAlive: () => void,
@@ -99,5 +107,24 @@ export class AttemptCheckpoints {
     const won = await withDbRetry(() => this.store(w), WRITE_RETRY_MS);
     if (!won) throw new CheckpointRejected(id, fencingToken);
     this.onAlive();
+  }
+}
+
+/** Opens an attempt's {@link AttemptCheckpoints}: at most CHECKPOINT_MAX_BYTES, each write renews the lease. */
+@Injectable()
+export class CheckpointWriter {
+  private readonly limits: { maxBytes: number; leaseMs: number };
+
+  constructor(
+    @Inject(ExecutionInstances) private readonly rows: Pick<ExecutionInstances, 'writeCheckpoint'>,
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'leaseMs'> & { longTasks: { checkpointMaxBytes: number } },
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.limits = { maxBytes: config.longTasks.checkpointMaxBytes, leaseMs: config.leaseMs };
+  }
+
+  /** The checkpoints of `attempt`; `onAlive` runs after each durable write. */
+  open(attempt: CheckpointedAttempt, onAlive: () => void): AttemptCheckpoints {
+    return new AttemptCheckpoints((w) => this.rows.writeCheckpoint(w), attempt, this.limits, this.clock, onAlive);
   }
 }

@@ -1,13 +1,10 @@
-import { Logger } from '@nestjs/common';
 import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import { advanceSettled, settle } from '../../../test/fakes/settle.js';
 import { JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
-import type { AppScopes } from './app-scopes.service.js';
+import { CheckpointWriter } from './attempt-checkpoints.js';
 import { AttemptExecution } from './attempt-execution.js';
-import type { HandlerRegistry } from './handler-registry.service.js';
 import type { JobContext } from './job-context.js';
-import type { ProgressWriter } from './progress-writer.js';
 
 const T0 = 1_000_000;
 
@@ -31,13 +28,16 @@ function setup(heartbeatTimeoutMs: number, ignore = false) {
     end: async () => undefined,
   };
   const execution = new AttemptExecution(
-    { get: () => handler } as unknown as HandlerRegistry,
-    { refusal: async () => null } as unknown as AppScopes,
+    { get: () => handler },
+    { refusal: async () => null },
     {} as MetricsService,
     clock,
-    new Logger('test'),
-    { store: async () => true, maxBytes: 65_536, leaseMs: 60_000 } as never,
-    writer as unknown as ProgressWriter,
+    new CheckpointWriter(
+      { writeCheckpoint: async () => true },
+      { leaseMs: 60_000, longTasks: { checkpointMaxBytes: 65_536 } },
+      clock,
+    ),
+    writer,
   );
   const row = Object.assign(new JobInstance(), {
     id: 'i1',

@@ -1,5 +1,5 @@
-import { Logger } from '@nestjs/common';
-import type { Clock } from '../../common/index.js';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../common/index.js';
 import {
   CORRUPT_ROW,
   corruptionOf,
@@ -7,16 +7,16 @@ import {
   JobInstanceStatus as S,
   type StoredCheckpoint,
 } from '../metadata/index.js';
-import type { MetricsService } from '../observability/index.js';
+import { MetricsService } from '../observability/index.js';
 import { AbortReason, abortAttempt, abortedOutcome, abortReasonOf, failedOutcome } from './abort-reason.js';
-import type { AppScopes } from './app-scopes.service.js';
-import { AttemptCheckpoints, type CheckpointStore, decodeCheckpoint } from './attempt-checkpoints.js';
+import { AppScopes } from './app-scopes.service.js';
+import { CheckpointWriter, decodeCheckpoint } from './attempt-checkpoints.js';
 import { stdoutLog } from './handler-log/log-line.js';
-import type { HandlerLogWriter } from './handler-log/handler-log-writer.js';
-import type { HandlerRegistry } from './handler-registry.service.js';
+import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
+import { HandlerRegistry } from './handler-registry.service.js';
 import type { JobContext, JobHandlerImpl } from './job-context.js';
 import type { AttemptOutcome } from './outcome-policy.js';
-import type { ProgressWriter } from './progress-writer.js';
+import { ProgressWriter } from './progress-writer.js';
 
 /** An attempt's outcome, and its handler's run (null: the handler never ran), which may outlive the outcome. */
 export interface AttemptRun {
@@ -55,18 +55,19 @@ const HANDLER_STOP_WAIT_MS = 1_000;
  * aborts on timeout, heartbeat timeout, shutdown, or when the caller aborts `controller` ({@link AbortReason}).
  * Progress reports go to the {@link ProgressWriter}. Never throws.
  */
+@Injectable()
 export class AttemptExecution {
+  private readonly logger = new Logger(AttemptExecution.name);
+
   constructor(
-    private readonly handlers: HandlerRegistry,
-    private readonly scopes: AppScopes,
-    private readonly metrics: MetricsService,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    /** Where `ctx.checkpoint` writes, the largest checkpoint (bytes) and the lease a write renews (ms). */
-    private readonly checkpoints: { store: CheckpointStore; maxBytes: number; leaseMs: number },
-    private readonly progress: ProgressWriter,
+    @Inject(HandlerRegistry) private readonly handlers: Pick<HandlerRegistry, 'get'>,
+    @Inject(AppScopes) private readonly scopes: Pick<AppScopes, 'refusal'>,
+    @Inject(MetricsService) private readonly metrics: Pick<MetricsService, 'rowsQuarantined'>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CheckpointWriter) private readonly checkpoints: Pick<CheckpointWriter, 'open'>,
+    @Inject(ProgressWriter) private readonly progress: Pick<ProgressWriter, 'report' | 'end'>,
     /** Keeps `ctx.log` lines in job_log; without it they go to stdout only. */
-    private readonly logs?: HandlerLogWriter,
+    @Optional() @Inject(HandlerLogWriter) private readonly logs?: Pick<HandlerLogWriter, 'open' | 'ended'>,
   ) {}
 
   async run(
@@ -161,9 +162,7 @@ export class AttemptExecution {
     progress: JobContext['progress'],
   ): JobContext {
     const logger = new Logger(`job:${row.handler}:${row.traceId}`);
-    const { store, maxBytes, leaseMs } = this.checkpoints;
-    const attempt = { id: row.id, attempt: row.attempt, fencingToken: token };
-    const checkpoints = new AttemptCheckpoints(store, attempt, { maxBytes, leaseMs }, this.clock, alive);
+    const checkpoints = this.checkpoints.open({ id: row.id, attempt: row.attempt, fencingToken: token }, alive);
     return {
       requestId: row.requestId,
       instanceId: row.id,

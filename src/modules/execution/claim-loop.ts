@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { type ClaimedItem, type ClaimShare, COORDINATION, type CoordinationPort } from '../coordination/index.js';
+import { type ClaimedItem, type ClaimShare, NODE_QUEUES, type NodeQueuePort } from '../coordination/index.js';
 import { AckBuffer } from './ack-buffer.js';
 import { sleep } from './clock-timers.js';
 import { TaskRunner } from './task-runner.service.js';
@@ -35,12 +35,12 @@ export class ClaimLoop {
 
   constructor(
     private readonly runner: TaskRunner,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(NODE_QUEUES) private readonly queues: NodeQueuePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.acks = new AckBuffer(
-      (ids) => this.coordination.ackMany(this.nodeId, ids),
+      (ids) => this.queues.ackMany(this.nodeId, ids),
       (m) => this.logger.warn(m),
     );
   }
@@ -79,7 +79,7 @@ export class ClaimLoop {
       let items: ClaimedItem[] = [];
       try {
         if (this.slotFreed.signal.aborted) this.slotFreed = new AbortController();
-        items = await this.coordination.claimMany(this.nodeId, free, CLAIM_WAIT_MS, this.share());
+        items = await this.queues.claimMany(this.nodeId, free, CLAIM_WAIT_MS, this.share());
       } catch (err) {
         this.logger.warn(`claim failed: ${(err as Error).message}`);
         await sleep(this.clock, CLAIM_ERROR_PAUSE_MS);

@@ -1,5 +1,5 @@
-import type { Logger } from '@nestjs/common';
-import { type Clock, GroupCommitter } from '../../common/index.js';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock, GroupCommitter } from '../../common/index.js';
 import {
   CallbackDeliveryRepository,
   ExecutionLedger,
@@ -41,19 +41,20 @@ const FINAL_HERE = new Set<S>([S.SUCCESS, S.FAILED, S.TIMEOUT]);
  * UPDATE, other outcomes one transition each); the winners' attempt rows close, and the winners that reached a
  * final state get their callback delivery (docs/callbacks.md "Outbox"), in the same transaction.
  */
+@Injectable()
 export class FinishWriter {
+  private readonly logger = new Logger(FinishWriter.name);
   private readonly groups = new GroupCommitter<FinishingWrite, boolean | Error>(
     (group) => this.writeGroup(group),
     FINISH_BATCH,
   );
 
   constructor(
-    private readonly transitions: InstanceTransitions,
-    private readonly ledger: ExecutionLedger,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly uow: UnitOfWork,
-    private readonly deliveries: CallbackDeliveryRepository,
+    @Inject(InstanceTransitions) private readonly transitions: Pick<InstanceTransitions, 'transition'>,
+    @Inject(ExecutionLedger) private readonly ledger: Pick<ExecutionLedger, 'succeed' | 'endAttempts' | 'findMany'>,
+    @Inject(UnitOfWork) private readonly uow: Pick<UnitOfWork, 'run'>,
+    @Inject(CallbackDeliveryRepository) private readonly deliveries: Pick<CallbackDeliveryRepository, 'enqueueFinal'>,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** Resolves once committed: won (CANCELLED always: only its attempt closes), false (stale token), or the error. */

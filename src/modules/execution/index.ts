@@ -14,7 +14,13 @@ export {
 } from './job-context.js';
 export { AbortReason } from './abort-reason.js';
 export { ATTEMPT_ENDED_HOOK, type AttemptEnded, type AttemptEndedHook } from './attempt-ended.hook.js';
-export { ATTEMPT_ADMISSION, type AttemptAdmission, type HandOff, type Leaver } from './attempt-admission.hook.js';
+export {
+  ATTEMPT_ADMISSION,
+  type AttemptAdmission,
+  type AttemptEnd,
+  type HandOff,
+  type Leaver,
+} from './attempt-admission.hook.js';
 export {
   type AttemptOutcome,
   type Decision,

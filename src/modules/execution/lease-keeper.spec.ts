@@ -1,9 +1,9 @@
 import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort } from '../coordination/index.js';
+import type { SignalPort } from '../coordination/index.js';
 import { AbortReason } from './abort-reason.js';
 import { LeaseKeeper } from './lease-keeper.js';
-import type { RunningAttempt, TaskRunner } from './task-runner.service.js';
+import type { RunningAttempt } from './task-runner.service.js';
 
 const T0 = 1_800_000_000_000;
 const LEASE_MS = 30_000;
@@ -40,24 +40,23 @@ describe('LeaseKeeper', () => {
     failing = false;
     revoked = [];
     stopListener = null;
-    const runner = {
-      running: attempts,
-      runs: (id: string) => attempts.has(id),
-      renewLease: async (att: RunningAttempt, until: number) => {
+    const runner = { running: attempts, runs: (id: string) => attempts.has(id) };
+    const rows = {
+      renewLease: async (id: string, _token: number, until: number) => {
         if (failing) throw new Error('database away');
-        renewals.push({ id: att.instanceId, until, at: clock.now() });
-        return !lost.has(att.instanceId);
+        renewals.push({ id, until, at: clock.now() });
+        return !lost.has(id);
       },
-      revokedAttempts: async () => [...attempts.values()].filter((a) => revoked.includes(a.instanceId)),
-    } as unknown as TaskRunner;
+      notRunningAnyMore: async <T extends { id: string }>(refs: T[]) => refs.filter((r) => revoked.includes(r.id)),
+    };
     const coordination = {
       subscribe: async (_name: string, listener: (id: string) => void) => {
         stopListener = listener;
         return async () => void (stopListener = null);
       },
-    } as unknown as CoordinationPort;
+    } as unknown as SignalPort;
     const config = { leaseMs: LEASE_MS, leaseRenewMs: RENEW_MS } as AppConfig;
-    sut = new LeaseKeeper(runner, coordination, config, clock);
+    sut = new LeaseKeeper(runner, rows, coordination, config, clock);
   });
 
   it('should renew every lease every LEASE_RENEW_MS to now + LEASE_MS, before the previous one expires', async () => {
@@ -116,8 +115,14 @@ describe('LeaseKeeper', () => {
 
   it('should run a check asked for during another once more after it', async () => {
     let reads = 0;
-    const runner = { running: attempts, revokedAttempts: async () => (reads++, []) } as unknown as TaskRunner;
-    const keeper = new LeaseKeeper(runner, {} as CoordinationPort, {} as AppConfig, clock);
+    const rows = { renewLease: async () => true, notRunningAnyMore: async () => (reads++, []) };
+    const keeper = new LeaseKeeper(
+      { running: attempts, runs: () => true },
+      rows,
+      {} as SignalPort,
+      {} as AppConfig,
+      clock,
+    );
     const first = keeper.checkRevoked();
     const second = keeper.checkRevoked();
     expect(second).toBe(first);

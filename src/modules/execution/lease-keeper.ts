@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, INSTANCE_STOP_CHANNEL } from '../coordination/index.js';
+import { INSTANCE_STOP_CHANNEL, SIGNALS, type SignalPort } from '../coordination/index.js';
+import { ExecutionInstances } from '../metadata/index.js';
 import { AbortReason, abortAttempt } from './abort-reason.js';
-import { TaskRunner } from './task-runner.service.js';
+import { type RunningAttempt, TaskRunner } from './task-runner.service.js';
 
 /**
  * Keeps the leases of the attempts running here (docs/execution.md "Leases and revocation"): every LEASE_RENEW_MS
@@ -19,15 +20,16 @@ export class LeaseKeeper {
   private checkAgain = false;
 
   constructor(
-    private readonly runner: TaskRunner,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(TaskRunner) private readonly runner: Pick<TaskRunner, 'running' | 'runs'>,
+    @Inject(ExecutionInstances) private readonly rows: Pick<ExecutionInstances, 'renewLease' | 'notRunningAnyMore'>,
+    @Inject(SIGNALS) private readonly signals: SignalPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** Subscribes to stop signals (failing that, cancels wait for the next heartbeat) and starts renewing. */
   async start(): Promise<void> {
-    this.unsubscribeStop = await this.coordination
+    this.unsubscribeStop = await this.signals
       .subscribe(INSTANCE_STOP_CHANNEL, (id) => {
         if (!this.runner.runs(id)) return;
         void this.checkRevoked().catch((err: Error) =>
@@ -56,7 +58,9 @@ export class LeaseKeeper {
   async renewLeases(): Promise<void> {
     const until = this.clock.now() + this.config.leaseMs;
     for (const att of this.runner.running.values()) {
-      const ok = await this.runner.renewLease(att, until).catch(() => true);
+      const ok = await this.rows
+        .renewLease(att.instanceId, att.fencingToken, until, this.clock.now())
+        .catch(() => true);
       if (!ok) abortAttempt(att.controller, AbortReason.LEASE_LOST);
     }
   }
@@ -70,10 +74,19 @@ export class LeaseKeeper {
     const run = async () => {
       do {
         this.checkAgain = false;
-        for (const att of await this.runner.revokedAttempts()) abortAttempt(att.controller, AbortReason.REVOKED);
+        for (const att of await this.revokedAttempts()) abortAttempt(att.controller, AbortReason.REVOKED);
       } while (this.checkAgain);
     };
     this.check = run().finally(() => (this.check = null));
     return this.check;
+  }
+
+  /** The running attempts whose row was cancelled or taken away since they started. */
+  private async revokedAttempts(): Promise<RunningAttempt[]> {
+    const running = [...this.runner.running.values()];
+    const gone = await this.rows.notRunningAnyMore(
+      running.map((a) => ({ id: a.instanceId, fencingToken: a.fencingToken, attempt: a })),
+    );
+    return gone.map((g) => g.attempt);
   }
 }

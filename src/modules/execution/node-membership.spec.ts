@@ -1,6 +1,6 @@
 import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort, NodeAdvert } from '../coordination/index.js';
+import type { NodeAdvert, NodeRegistryPort } from '../coordination/index.js';
 import type { ExecutorNode, ExecutorNodeRepository } from '../metadata/index.js';
 import type { HandlerRegistry } from './handler-registry.service.js';
 import { NodeMembership } from './node-membership.js';
@@ -28,7 +28,7 @@ describe('NodeMembership', () => {
     const coordination = {
       heartbeat: async (_id: string, advert: NodeAdvert, at: number) => void beats.push({ at, advert }),
       removeNode: async () => undefined,
-    } as unknown as CoordinationPort;
+    } as unknown as NodeRegistryPort;
     const config = { nodeName: 'exec a', executorConcurrency: 4, heartbeatIntervalMs: HEARTBEAT_MS } as AppConfig;
     sut = new NodeMembership(handlers, nodes, coordination, config, clock);
   });
@@ -74,7 +74,7 @@ describe('NodeMembership ids without a shared registry', () => {
         tryInsert: async () => true,
       } as unknown as ExecutorNodeRepository;
       const handlers = { names: () => ['h'] } as unknown as HandlerRegistry;
-      return new NodeMembership(handlers, nodes, {} as CoordinationPort, config, new FakeClock(T0)).register();
+      return new NodeMembership(handlers, nodes, {} as NodeRegistryPort, config, new FakeClock(T0)).register();
     };
     const [a, b] = [await start(), await start()];
     expect(a).toMatch(/^vm-[0-9a-f]{6}-20261201-1$/);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort, type NodeAdvert } from '../coordination/index.js';
+import { type NodeAdvert, NODE_REGISTRY, type NodeRegistryPort } from '../coordination/index.js';
 import { ExecutorNodeRepository } from '../metadata/index.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 
@@ -21,7 +21,7 @@ export class NodeMembership {
   constructor(
     private readonly handlers: HandlerRegistry,
     private readonly nodes: ExecutorNodeRepository,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(NODE_REGISTRY) private readonly registry: NodeRegistryPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -65,7 +65,7 @@ export class NodeMembership {
 
   /** Records one heartbeat: `active` attempts running, `draining` when shutting down. May throw. */
   heartbeat(active: number, draining: boolean): Promise<void> {
-    return this.coordination.heartbeat(this.nodeId, this.advert(active, draining), this.clock.now());
+    return this.registry.heartbeat(this.nodeId, this.advert(active, draining), this.clock.now());
   }
 
   /** Runs `beat` every HEARTBEAT_INTERVAL_MS until {@link stop}; `beat` must not throw. */
@@ -82,7 +82,7 @@ export class NodeMembership {
 
   /** Removes the node from the registry and marks its row stopped (best effort). */
   async deregister(): Promise<void> {
-    await this.coordination.removeNode(this.nodeId).catch(() => undefined);
+    await this.registry.removeNode(this.nodeId).catch(() => undefined);
     await this.nodes.markStopped(this.nodeId, this.clock.now()).catch(() => undefined);
   }
 

@@ -1,7 +1,8 @@
-import type { Logger } from '@nestjs/common';
-import { type Clock, GroupCommitter } from '../../common/index.js';
-import type { ExecutionInstances, ProgressReport } from '../metadata/index.js';
-import type { MetricsService } from '../observability/index.js';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock, GroupCommitter } from '../../common/index.js';
+import { APP_CONFIG, type LongTaskSettings } from '../../config/index.js';
+import { ExecutionInstances, type ProgressReport } from '../metadata/index.js';
+import { MetricsService } from '../observability/index.js';
 
 /** Longest stored progress note, characters (the column is varchar(256)). */
 export const PROGRESS_NOTE_MAX = 256;
@@ -19,17 +20,21 @@ interface Window {
  * writes of all attempts in group commits. Each write is conditional on the attempt's token and RUNNING; a failed
  * write is counted and logged, never thrown at the handler.
  */
+@Injectable()
 export class ProgressWriter {
+  private readonly logger = new Logger(ProgressWriter.name);
   private readonly windows = new Map<string, Window>();
   private readonly groups = new GroupCommitter<ProgressReport, void>((g) => this.write(g), PROGRESS_BATCH);
+  private readonly intervalMs: number;
 
   constructor(
-    private readonly reports: Pick<ExecutionInstances, 'writeProgress'>,
-    private readonly metrics: MetricsService,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly intervalMs: number,
-  ) {}
+    @Inject(ExecutionInstances) private readonly reports: Pick<ExecutionInstances, 'writeProgress'>,
+    @Inject(MetricsService) private readonly metrics: Pick<MetricsService, 'progressCoalesced' | 'progressWrites'>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: { longTasks: Pick<LongTaskSettings, 'progressWriteIntervalMs'> },
+  ) {
+    this.intervalMs = config.longTasks.progressWriteIntervalMs;
+  }
 
   /**
    * Takes a report of attempt `key` (instance and token). `fraction` not a finite number: ignored; else clamped to

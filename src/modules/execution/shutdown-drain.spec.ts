@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import { advanceSettled, settle } from '../../../test/fakes/settle.js';
 import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort } from '../coordination/index.js';
+import type { DelayFeed, NodeQueuePort } from '../coordination/index.js';
 import type { InstanceReads, InstanceTransitions } from '../metadata/index.js';
 import { DRAIN_REPORT_MS, ShutdownDrain } from './shutdown-drain.js';
 import type { RunningAttempt, TaskRunner } from './task-runner.service.js';
@@ -41,7 +41,8 @@ describe('ShutdownDrain.awaitRunning', () => {
       { running } as unknown as TaskRunner,
       {} as InstanceReads,
       {} as InstanceTransitions,
-      {} as CoordinationPort,
+      {} as NodeQueuePort,
+      {} as DelayFeed,
       config,
       clock,
     );

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
+import { DelayFeed, NODE_QUEUES, type NodeQueuePort } from '../coordination/index.js';
 import { handBackMark, InstanceReads, InstanceTransitions, JobInstanceStatus as S } from '../metadata/index.js';
 import { sleep } from './clock-timers.js';
 import { decideOutcome } from './outcome-policy.js';
@@ -20,10 +20,11 @@ export class ShutdownDrain {
   private readonly logger = new Logger(ShutdownDrain.name);
 
   constructor(
-    private readonly runner: TaskRunner,
+    @Inject(TaskRunner) private readonly runner: Pick<TaskRunner, 'running'>,
     private readonly reads: InstanceReads,
     private readonly transitions: InstanceTransitions,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(NODE_QUEUES) private readonly queues: NodeQueuePort,
+    private readonly delays: DelayFeed,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -36,7 +37,7 @@ export class ShutdownDrain {
    */
   async handBackQueued(nodeId: string): Promise<number> {
     try {
-      const pushed = new Set(await this.coordination.drainNode(nodeId));
+      const pushed = new Set(await this.queues.drainNode(nodeId));
       const rows = await this.reads.findOnNode(nodeId, [S.DISPATCHED], HAND_BACK_PAGE);
       let n = 0;
       for (const row of rows) {
@@ -53,10 +54,10 @@ export class ShutdownDrain {
           handBackMark(row, pushed),
         );
         if (!won) continue;
-        await this.coordination.scheduleDelayed(row.id, back.dueAt);
+        await this.delays.schedule(row.id, back.dueAt);
         n++;
       }
-      if (n > 0) this.runner.wakePump();
+      if (n > 0) this.delays.wakePump();
       return n;
     } catch (err) {
       this.logger.warn(`handing back queued work failed: ${(err as Error).message}`);

@@ -1,25 +1,24 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
-import type { AppConfig } from '../../config/index.js';
-import type { CoordinationPort } from '../coordination/index.js';
 import {
   BackoffKind,
-  type CallbackDeliveryRepository,
   type EndedAttempt,
   type ExecutionInstances,
   type ExecutionLedger,
   type InstanceTransitions,
-  type JobAttemptRepository,
   JobInstance,
   JobInstanceStatus as S,
   type SucceededAttempt,
   UnitOfWork,
 } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
-import type { AppScopes } from './app-scopes.service.js';
 import type { AttemptAdmission } from './attempt-admission.hook.js';
 import type { AttemptEndedHook } from './attempt-ended.hook.js';
-import type { HandlerRegistry } from './handler-registry.service.js';
 import { JobFailure, type JobHandlerImpl } from './job-context.js';
+import { CheckpointWriter } from './attempt-checkpoints.js';
+import { AttemptExecution } from './attempt-execution.js';
+import { AttemptFinish } from './attempt-finish.js';
+import { FinishWriter } from './finish-writer.js';
+import { ProgressWriter } from './progress-writer.js';
 import { TaskRunner } from './task-runner.service.js';
 
 const NOW = 1_800_000_000_000;
@@ -107,46 +106,40 @@ describe('TaskRunner finishing write', () => {
       },
     } as unknown as ExecutionLedger;
     const handler: JobHandlerImpl = { execute: () => outcome() };
-    const handlers = { get: () => handler } as unknown as HandlerRegistry;
     const counter = { inc: () => log.push('metric'), observe: () => undefined };
     const metrics = {
       executionSeconds: counter,
       retries: counter,
       instancesFinished: counter,
     } as unknown as MetricsService;
-    const coordination = {
-      scheduleDelayed: async (id: string, at: number) => log.push(`delay ${id} +${at - NOW}`),
-    } as unknown as CoordinationPort;
-    const scopes = { refusal: async () => null } as unknown as AppScopes;
-    const hook: AttemptEndedHook = { attemptEnded: async () => undefined };
-    const config = {
-      leaseMs: 60_000,
-      namespace: 'ns',
-      longTasks: { checkpointMaxBytes: 65_536, progressWriteIntervalMs: 1000 },
-    } as AppConfig;
-    const admission = { free: async () => undefined } as unknown as AttemptAdmission;
+    const delays = {
+      schedule: async (id: string, at: number) => void log.push(`delay ${id} +${at - NOW}`),
+      wakePump: () => undefined,
+    };
+    const config = { leaseMs: 60_000, longTasks: { checkpointMaxBytes: 65_536, progressWriteIntervalMs: 1000 } };
     const clock = clockAt(() => NOW);
-    const uow = { run: (instances as unknown as { together: UnitOfWork['run'] }).together } as unknown as UnitOfWork;
+    const uow = { run: (instances as unknown as { together: UnitOfWork['run'] }).together };
     const deliveries = {
-      enqueueFinal: async (em: unknown, finals: Array<{ id: string }>) =>
-        finals.length > 0 && log.push(`callback ${finals.map((f) => f.id).join(',')}${em ? ` in ${em}` : ''}`),
-    } as unknown as CallbackDeliveryRepository;
-    return new TaskRunner(
-      instances,
-      instances,
-      ledger,
-      handlers,
+      enqueueFinal: async (em: unknown, finals: ReadonlyArray<{ id: string }>) =>
+        (finals.length > 0 && log.push(`callback ${finals.map((f) => f.id).join(',')}${em ? ` in ${em}` : ''}`)) || 0,
+    };
+    // Each part built from only what it uses; the runner from its parts.
+    const progress = new ProgressWriter({ writeProgress: async () => 0 }, metrics, clock, config);
+    const checkpoints = new CheckpointWriter({ writeCheckpoint: async () => true }, config, clock);
+    const execution = new AttemptExecution(
+      { get: () => handler },
+      { refusal: async () => null },
       metrics,
-      coordination,
-      config,
       clock,
-      scopes,
-      hook,
-      admission,
-      uow,
-      deliveries,
-      { recordHandlerEnd: async () => undefined } as unknown as JobAttemptRepository,
+      checkpoints,
+      progress,
     );
+    const writes = new FinishWriter(instances, ledger, uow, deliveries, clock);
+    const admission: AttemptAdmission = { ended: async () => undefined };
+    const hook: AttemptEndedHook = { attemptEnded: async () => undefined };
+    const attempts = { recordHandlerEnd: async () => undefined };
+    const finishing = new AttemptFinish(writes, attempts, metrics, delays, admission, hook, clock);
+    return new TaskRunner(execution, finishing, ledger, metrics, config, clock);
   }
 
   beforeEach(() => {

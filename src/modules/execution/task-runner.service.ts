@@ -1,38 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import {
-  CallbackDeliveryRepository,
-  type CheckpointWrite,
-  type ClaimedInstance,
-  ExecutionInstances,
-  ExecutionLedger,
-  InstanceTransitions,
-  JobInstance,
-  JobAttemptRepository,
-  JobInstanceStatus as S,
-  withDbRetry,
-  UnitOfWork,
-} from '../metadata/index.js';
-import { COORDINATION, type CoordinationPort, DELAY_DUE_CHANNEL } from '../coordination/index.js';
-import {
-  type ExecutionOutcomeLabel,
-  type FinishedStatusLabel,
-  type LabelsMatch,
-  MetricsService,
-} from '../observability/index.js';
-import { AppScopes } from './app-scopes.service.js';
-import { ATTEMPT_ADMISSION, type AttemptAdmission, type HandOff } from './attempt-admission.hook.js';
-import { ATTEMPT_ENDED_HOOK, type AttemptEndedHook } from './attempt-ended.hook.js';
-import { AttemptExecution, type HandlerRun } from './attempt-execution.js';
-import { FinishWriter } from './finish-writer.js';
-import { HandlerRegistry } from './handler-registry.service.js';
-import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
-import { type AttemptOutcome, decideOutcome } from './outcome-policy.js';
-import { ProgressWriter } from './progress-writer.js';
+import { type ClaimedInstance, ExecutionLedger, JobInstanceStatus as S, withDbRetry } from '../metadata/index.js';
+import { type ExecutionOutcomeLabel, type LabelsMatch, MetricsService } from '../observability/index.js';
+import { AttemptExecution } from './attempt-execution.js';
+import { AttemptFinish } from './attempt-finish.js';
+import type { AttemptOutcome } from './outcome-policy.js';
 
-type FinalStatus = Exclude<`${S}`, 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING'>;
-const _statusLabels: LabelsMatch<FinalStatus, FinishedStatusLabel> = true;
 const _outcomeLabels: LabelsMatch<`${AttemptOutcome['status']}`, ExecutionOutcomeLabel> = true;
 
 export interface RunningAttempt {
@@ -56,9 +30,8 @@ export interface RunHooks {
 const CLAIM_RETRY_MS = 5_000;
 
 /**
- * Runs claimed instances on this node (docs/execution.md): claims k in one transaction, runs each
- * ({@link AttemptExecution}), writes each outcome ({@link decideOutcome}) through the group commit
- * ({@link FinishWriter}). A write that loses means someone else took the row (cancel, lease revoked): logged.
+ * Runs claimed instances on this node (docs/execution.md): claims k in one statement, runs each with its parts
+ * ({@link AttemptExecution}, then {@link AttemptFinish}), keeps the running attempts and each id's worker slot.
  */
 @Injectable()
 export class TaskRunner {
@@ -66,37 +39,15 @@ export class TaskRunner {
   /** By `<instance id>#<token>`: an instance taken back here may run here again while its old attempt ends. */
   readonly running = new Map<string, RunningAttempt>();
   private lastClaimAt = 0;
-  private readonly execution: AttemptExecution;
-  private readonly finishes: FinishWriter;
 
   constructor(
-    private readonly instances: ExecutionInstances,
-    transitions: InstanceTransitions,
-    private readonly ledger: ExecutionLedger,
-    handlers: HandlerRegistry,
-    private readonly metrics: MetricsService,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(AttemptExecution) private readonly execution: Pick<AttemptExecution, 'run'>,
+    @Inject(AttemptFinish) private readonly finishing: Pick<AttemptFinish, 'finish'>,
+    @Inject(ExecutionLedger) private readonly ledger: Pick<ExecutionLedger, 'findMany' | 'claim'>,
+    @Inject(MetricsService) private readonly metrics: Pick<MetricsService, 'executionSeconds'>,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'leaseMs'>,
     @Inject(CLOCK) private readonly clock: Clock,
-    scopes: AppScopes,
-    @Inject(ATTEMPT_ENDED_HOOK) private readonly attemptEnded: AttemptEndedHook,
-    @Inject(ATTEMPT_ADMISSION) private readonly admission: AttemptAdmission,
-    private readonly uow: UnitOfWork,
-    deliveries: CallbackDeliveryRepository,
-    private readonly attempts: JobAttemptRepository,
-    logs?: HandlerLogWriter,
-  ) {
-    const checkpoints = {
-      store: (w: CheckpointWrite) => instances.writeCheckpoint(w),
-      maxBytes: config.longTasks.checkpointMaxBytes,
-      leaseMs: config.leaseMs,
-    };
-    const interval = config.longTasks.progressWriteIntervalMs;
-    const progress = new ProgressWriter(instances, metrics, clock, this.logger, interval);
-    const execution = [handlers, scopes, metrics, clock, this.logger, checkpoints, progress, logs] as const;
-    this.execution = new AttemptExecution(...execution);
-    this.finishes = new FinishWriter(transitions, ledger, clock, this.logger, uow, deliveries);
-  }
+  ) {}
 
   /** Whether an attempt of instance `instanceId` runs here now. */
   runs(instanceId: string): boolean {
@@ -151,25 +102,6 @@ export class TaskRunner {
     );
   }
 
-  /** Extends the lease of a running attempt; false when the row is no longer ours (token superseded). */
-  renewLease(att: RunningAttempt, until: number): Promise<boolean> {
-    return this.instances.renewLease(att.instanceId, att.fencingToken, until, this.clock.now());
-  }
-
-  /** The running attempts whose row was cancelled or taken away since they started. */
-  async revokedAttempts(): Promise<RunningAttempt[]> {
-    const running = [...this.running.values()];
-    const gone = await this.instances.notRunningAnyMore(
-      running.map((a) => ({ id: a.instanceId, fencingToken: a.fencingToken, attempt: a })),
-    );
-    return gone.map((g) => g.attempt);
-  }
-
-  /** Asks the leader to pump the delay queue now (a hint: a lost one costs one 200-ms pump interval). */
-  wakePump(): void {
-    void this.coordination.publish(DELAY_DUE_CHANNEL, '').catch(() => undefined);
-  }
-
   private async claim(ids: string[], nodeId: string): Promise<ClaimedInstance[]> {
     const rows = (await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS)).filter(
       (r) => r.status === S.DISPATCHED && r.nodeId === nodeId,
@@ -202,105 +134,9 @@ export class TaskRunner {
       else void handler.settled.then(handlerDone);
       const seconds = (this.clock.now() - startedAt) / 1000;
       this.metrics.executionSeconds.observe({ handler: row.handler, outcome: outcome.status }, seconds);
-      const attempt = { token, nodeId, startedAt: claimed.startedAt };
-      const won = await this.finish(row, attempt, outcome, endedInTime?.at ?? null);
-      if (handler && !(endedInTime && won)) this.recordHandlerEnd(row, token, handler, endedInTime === null);
+      await this.finishing.finish({ row, token, nodeId, startedAt: claimed.startedAt, outcome, handler, endedInTime });
     } finally {
       this.running.delete(key);
     }
   }
-
-  /**
-   * The handler's real end on its attempt row when the finishing write did not carry it: a handler that returned
-   * after its outcome was decided (`late`) gets its late outcome, and later attempts of the instance that started
-   * meanwhile are marked as overlapping. Best effort: a failed write is logged.
-   */
-  private recordHandlerEnd(row: JobInstance, token: number, handler: HandlerRun, late: boolean): void {
-    void handler.settled
-      .then((end) =>
-        this.attempts.recordHandlerEnd({
-          instanceId: row.id,
-          attempt: row.attempt,
-          fencingToken: token,
-          endedAt: end.at,
-          late: late ? { status: end.status, error: end.error } : null,
-        }),
-      )
-      .catch((err: Error) => this.logger.warn(`instance ${row.id}: handler end not recorded: ${err.message}`));
-  }
-
-  /** The finishing write and what follows it; true when it won (its attempt row closed, `handlerEndedAt` on it). */
-  private async finish(
-    row: JobInstance,
-    attempt: { token: number; nodeId: string; startedAt: number },
-    outcome: AttemptOutcome,
-    handlerEndedAt: number | null,
-  ): Promise<boolean> {
-    const { token } = attempt;
-    const at = this.clock.now();
-    const decision = decideOutcome(row, { kind: 'ran', outcome }, at);
-    const { status, patch } = decision;
-    const won = await this.finishes.submit({ row, ...attempt, outcome, status, patch, at, handlerEndedAt });
-    if (won instanceof Error) {
-      this.logger.error(
-        `instance ${row.id} attempt ${row.attempt}: finishing write failed (${won.message}); ` +
-          'the row stays RUNNING until its lease ends',
-      );
-      return false;
-    }
-    const now = this.clock.now();
-    const cancelled = outcome.status === S.CANCELLED;
-    if (cancelled || !won) {
-      const what = cancelled
-        ? 'stopped while running (cancelled, or taken away from this node); its result is not recorded'
-        : `finishing write rejected (lease lost, token ${token} is stale), or the instance was cancelled`;
-      this.logger.warn(`instance ${row.id} attempt ${row.attempt}: ${what}`);
-      await this.releaseAdmission(row, token, { written: false, cancelled, final: false });
-      return won;
-    }
-    const retry = decision.verdict === 'RETRY' || decision.verdict === 'HAND_BACK';
-    if (retry) {
-      if (decision.verdict === 'RETRY') this.metrics.retries.inc();
-      await this.coordination.scheduleDelayed(row.id, decision.dueAt).then(
-        () => decision.dueAt <= now && this.wakePump(),
-        () => undefined,
-      );
-    } else {
-      this.metrics.instancesFinished.inc({ status: decision.status });
-    }
-    await this.releaseAdmission(row, token, { written: true, cancelled: false, final: !retry });
-    const ended = { instanceId: row.id, jobId: row.jobId, status: decision.status, final: !retry, at: now };
-    await this.attemptEnded.attemptEnded(ended);
-    return true;
-  }
-
-  // ---- Admission (docs/admission.md): the one place an ended attempt frees what it held -------------------------
-
-  /**
-   * `written`: its finishing write won (`final`: the instance is over; a retry waits out its backoff without a
-   * slot). A cancelled instance left its slot and QUEUE turn for this node to free once the handler stopped; only
-   * when this very attempt (same token) was cancelled, as one taken away may hold its slot for a later attempt.
-   */
-  private async releaseAdmission(
-    row: JobInstance,
-    token: number,
-    end: { written: boolean; cancelled: boolean; final: boolean },
-  ): Promise<void> {
-    if (!end.written) {
-      const current = row.jobId ? (await this.ledger.findMany([row.id]))[0] : undefined;
-      const ownCancel = current?.status === S.CANCELLED && current.fencingToken === token;
-      if (ownCancel) await this.admission.stopGraceEnded(row, token, this.promoted);
-      else if (row.jobId && end.cancelled) await this.admission.promoteNext(row.jobId, this.promoted);
-      return;
-    }
-    await this.admission.free(row, this.promoted, end.final || row.maxConcurrency > 0);
-  }
-
-  private readonly promoted: HandOff = {
-    // a promoted WAITING instance goes to the leader's delay pump, due now
-    handOff: async (row) => {
-      await this.coordination.scheduleDelayed(row.id, row.dueAt);
-      this.wakePump();
-    },
-  };
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, groupBy } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { COORDINATION, type CoordinationPort } from '../coordination/index.js';
+import { NODE_QUEUES, type NodeQueuePort } from '../coordination/index.js';
 import {
   JobDefinition,
   JobDefinitionRepository,
@@ -31,7 +31,7 @@ export class StagedTakeback {
     private readonly staged: StagedInstances,
     private readonly uow: UnitOfWork,
     private readonly trigger: TriggerService,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(NODE_QUEUES) private readonly queues: NodeQueuePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -42,7 +42,7 @@ export class StagedTakeback {
     const found = await this.staged.findUnreleasedFires(this.config.namespace, before, PAGE);
     const queued = new Set<string>();
     for (const nodeId of new Set(found.map((r) => r.nodeId).filter((n): n is string => !!n)))
-      for (const id of await this.coordination.queuedIds(nodeId)) queued.add(id);
+      for (const id of await this.queues.queuedIds(nodeId)) queued.add(id);
     // A staged fire still PENDING was never released (its release clears the mark); one on its node's queue was.
     const unreleased = found.filter((r) => r.status === JobInstanceStatus.PENDING || !queued.has(r.id));
     const byJob = [...groupBy(unreleased, (r) => r.jobId)];

@@ -11,7 +11,7 @@ import {
   TriggerSource,
 } from '../../metadata/index.js';
 import type { HandOff } from '../../execution/index.js';
-import { Admission } from './admission.service.js';
+import { Admission, type InstanceEnd } from './admission.service.js';
 import { JobSemaphore } from './job-semaphore.js';
 import { inStopGrace, stopGraceMs, stopGraceOnCancel, stopGraceUntil } from './stop-grace.js';
 import { WaitingTurns } from './waiting-turns.js';
@@ -53,6 +53,8 @@ class Rows {
         Object.assign(row, patch, { status: to });
         return true;
       },
+      isCancelledAt: async (id: string, token: number) =>
+        this.byId.get(id)?.status === S.CANCELLED && this.byId.get(id)?.fencingToken === token,
       clearCancelledLease: async (id: string, token: number) => {
         const row = this.byId.get(id);
         if (row?.status === S.CANCELLED && row.fencingToken === token) row.leaseUntil = null;
@@ -135,7 +137,9 @@ describe('Admission', () => {
     });
   });
 
-  describe('free: the slot goes back and the next WAITING instance is promoted, in one path', () => {
+  const finished = { kind: 'finished', final: true } as const;
+
+  describe('an end frees the slot and promotes the next WAITING instance, in one path', () => {
     it('frees the slot of a limited job, promotes the oldest WAITING instance due now and hands it off', async () => {
       rows.jobs.set('j', { overlapPolicy: 'ALLOW', maxConcurrency: 1 });
       const a = rows.add('j', S.PENDING, 0, { maxConcurrency: 1 });
@@ -147,7 +151,7 @@ describe('Admission', () => {
 
       clock.setNow(T0 + 500);
       rows.byId.get(a.id)!.status = S.SUCCESS;
-      await sut.free(a, handOff);
+      await sut.ended(a, finished, handOff);
 
       expect(handedOff.map((r) => [r.id, r.status, r.dueAt])).toEqual([[b.id, S.PENDING, T0 + 500]]);
       expect(await sut.admit([rows.byId.get(b.id)!], clock.now())).toHaveLength(1); // a's slot is b's now
@@ -159,10 +163,10 @@ describe('Admission', () => {
       const c = rows.add('j', S.WAITING, 2, { maxConcurrency: 2 });
       rows.byId.get(a.id)!.status = S.SUCCESS;
       rows.jobs.set('j', { overlapPolicy: 'ALLOW', maxConcurrency: 1 }); // lowered while c waited
-      await sut.free(a, handOff);
+      await sut.ended(a, finished, handOff);
       expect(rows.status(c)).toBe(S.WAITING);
       rows.byId.get(b.id)!.status = S.SUCCESS;
-      await sut.free(b, handOff);
+      await sut.ended(b, finished, handOff);
       expect(handedOff.map((r) => [r.id, r.maxConcurrency])).toEqual([[c.id, 1]]);
     });
 
@@ -179,8 +183,78 @@ describe('Admission', () => {
     });
 
     it('does nothing for a task of no job', async () => {
-      await sut.free(rows.add(null, S.SUCCESS, 0), handOff);
+      await sut.ended(rows.add(null, S.SUCCESS, 0), finished, handOff);
       expect(handedOff).toEqual([]);
+    });
+  });
+
+  describe('what each reported end decides (docs/admission.md "Who reports what")', () => {
+    const GRACE_END = T0 + GRACE;
+    type Case = [string, InstanceEnd, Partial<JobInstance>, { freed: boolean; graceEnded?: boolean }];
+    const cases: Case[] = [
+      ['a won final write', { kind: 'finished', final: true }, { status: S.SUCCESS }, { freed: true }],
+      [
+        'a retry of a limited job',
+        { kind: 'finished', final: false },
+        { status: S.PENDING, dueAt: T0 + 9e5 },
+        { freed: true },
+      ],
+      [
+        'a lost write of the attempt cancelled',
+        { kind: 'finishLost', fencingToken: 7 },
+        cancelledAt(7),
+        { freed: true, graceEnded: true },
+      ],
+      [
+        'a stopped attempt, the one cancelled',
+        { kind: 'stopped', fencingToken: 7 },
+        cancelledAt(7),
+        { freed: true, graceEnded: true },
+      ],
+      [
+        'a lost write, the row run again elsewhere',
+        { kind: 'finishLost', fencingToken: 7 },
+        { status: S.RUNNING, fencingToken: 8 },
+        { freed: false },
+      ],
+      [
+        'a stopped attempt, a later one cancelled',
+        { kind: 'stopped', fencingToken: 7 },
+        cancelledAt(8),
+        { freed: false },
+      ],
+      [
+        'a cancel before it ran',
+        { kind: 'cancelled', from: S.DISPATCHED, at: T0 },
+        { status: S.CANCELLED },
+        { freed: true },
+      ],
+      [
+        'a cancel while it ran (the stop grace)',
+        { kind: 'cancelled', from: S.RUNNING, at: T0 },
+        cancelledAt(7),
+        { freed: false },
+      ],
+      ['a quarantine', { kind: 'quarantined' }, { status: S.FAILED }, { freed: true }],
+      ['a take-back with no attempt left', { kind: 'takenBack' }, { status: S.FAILED }, { freed: true }],
+    ];
+
+    function cancelledAt(token: number): Partial<JobInstance> {
+      return { status: S.CANCELLED, fencingToken: token, leaseUntil: GRACE_END };
+    }
+
+    it.each(cases)('%s', async (_what, end, after, expected) => {
+      rows.jobs.set('j', { overlapPolicy: 'ALLOW', maxConcurrency: 1 });
+      const a = rows.add('j', S.PENDING, 0, { maxConcurrency: 1, fencingToken: 7, timeoutMs: 600_000 });
+      await sut.admit([a], clock.now());
+      const b = rows.add('j', S.WAITING, 10, { maxConcurrency: 1 });
+      Object.assign(rows.byId.get(a.id)!, after);
+
+      await sut.ended(a, end, handOff);
+
+      expect(handedOff.map((r) => r.id)).toEqual(expected.freed ? [b.id] : []);
+      expect(await holders('j')).toEqual(expected.freed ? ['probe'] : []); // a's slot free, or still a's
+      if (expected.graceEnded) expect(rows.byId.get(a.id)!.leaseUntil).toBeNull();
     });
   });
 
@@ -193,8 +267,8 @@ describe('Admission', () => {
     let current = running;
     for (const next of [first, second, third]) {
       rows.byId.get(current.id)!.status = S.SUCCESS;
-      await sut.free(current, handOff);
-      await sut.free(current, handOff); // a second free of the same ended instance promotes nobody more
+      await sut.ended(current, finished, handOff);
+      await sut.ended(current, finished, handOff); // a second report of the same end promotes nobody more
       expect(handedOff.map((r) => r.id).at(-1)).toBe(next.id);
       current = rows.byId.get(next.id)!;
       current.status = S.RUNNING;
@@ -209,9 +283,9 @@ describe('Admission', () => {
       const b = rows.add('q', S.WAITING, 10);
       Object.assign(rows.byId.get(a.id)!, { status: S.CANCELLED, leaseUntil: sut.stopGraceOnCancel(a, clock.now()) });
       await sut.promoteNext('q', handOff);
-      await sut.stopGraceEnded(a, 6, handOff); // an older attempt of a: not the one cancelled
+      await sut.ended(a, { kind: 'stopped', fencingToken: 6 }, handOff); // an older attempt of a: not the one cancelled
       expect(rows.status(b)).toBe(S.WAITING);
-      await sut.stopGraceEnded(a, 7, handOff);
+      await sut.ended(a, { kind: 'stopped', fencingToken: 7 }, handOff);
       expect(handedOff.map((r) => r.id)).toEqual([b.id]);
     });
 
@@ -234,7 +308,7 @@ describe('Admission', () => {
       await sut.admit([a], clock.now());
       const cancelled = Object.assign(rows.byId.get(a.id)!, { status: S.RUNNING });
       Object.assign(cancelled, { status: S.CANCELLED, leaseUntil: sut.stopGraceOnCancel(cancelled, clock.now()) });
-      await sut.holdForStopGrace({ ...cancelled, status: S.RUNNING }, clock.now());
+      await sut.ended(cancelled, { kind: 'cancelled', from: S.RUNNING, at: clock.now() }, handOff);
       clock.setNow(T0 + GRACE - 1);
       expect(await holders('j')).toEqual([]); // still held
       clock.setNow(T0 + GRACE);
@@ -243,7 +317,7 @@ describe('Admission', () => {
       const b = rows.add('j', S.RUNNING, 1, { maxConcurrency: 1, leaseUntil: null });
       await coordination.seedSlots(jobSlots('j'), [b.id], 600_000, clock.now());
       Object.assign(rows.byId.get(b.id)!, { status: S.CANCELLED }); // its executor ended the grace before the hold
-      await sut.holdForStopGrace(b, clock.now());
+      await sut.ended(b, { kind: 'cancelled', from: S.RUNNING, at: clock.now() }, handOff);
       await coordination.releaseSlot(jobSlots('j'), 'probe');
       expect(await holders('j')).toEqual(['probe']);
     });

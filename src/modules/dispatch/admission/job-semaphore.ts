@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { groupBy } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { COORDINATION, type CoordinationPort, jobSlots } from '../../coordination/index.js';
+import { jobSlots, SEMAPHORES, type SemaphorePort } from '../../coordination/index.js';
 import {
   AdmissionInstances,
   FINAL_STATUSES,
@@ -26,7 +26,7 @@ export class JobSemaphore {
 
   constructor(
     private readonly instances: AdmissionInstances,
-    @Inject(COORDINATION) private readonly coordination: CoordinationPort,
+    @Inject(SEMAPHORES) private readonly slots: SemaphorePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -45,7 +45,7 @@ export class JobSemaphore {
   /** Takes up to `limit` slots for `holders` in order (rebuilding an unknown semaphore). @returns the admitted ids. */
   async acquire(jobId: string, holders: string[], limit: number, ttlMs: number, nowMs: number): Promise<Set<string>> {
     for (let round = 0; round < ACQUIRE_ROUNDS; round++) {
-      const admitted = await this.coordination.acquireSlots(jobSlots(jobId), holders, limit, ttlMs, nowMs);
+      const admitted = await this.slots.acquireSlots(jobSlots(jobId), holders, limit, ttlMs, nowMs);
       if (admitted) {
         // A row read PENDING may have ended and freed its slot before this took one: nothing else frees it.
         const ended = admitted.length > 0 ? await this.instances.idsInStatus(admitted, ENDED) : new Set<string>();
@@ -67,12 +67,12 @@ export class JobSemaphore {
 
   /** Frees the slot instance `id` holds in job `jobId`'s semaphore (nothing when it holds none). */
   free(jobId: string, id: string): Promise<void> {
-    return this.coordination.releaseSlot(jobSlots(jobId), id);
+    return this.slots.releaseSlot(jobSlots(jobId), id);
   }
 
   /** Makes instance `id` hold a slot whatever the limit, expiring at `untilMs`, when the semaphore is known. */
   async holdUntil(jobId: string, id: string, untilMs: number, nowMs: number): Promise<void> {
-    await this.coordination.acquireSlots(jobSlots(jobId), [id], Number.MAX_SAFE_INTEGER, untilMs - nowMs, nowMs);
+    await this.slots.acquireSlots(jobSlots(jobId), [id], Number.MAX_SAFE_INTEGER, untilMs - nowMs, nowMs);
   }
 
   /** Every DISPATCHED/RUNNING instance of job `jobId`: a truncated read would admit past the limit. */
@@ -104,8 +104,8 @@ export class JobSemaphore {
       if (group.length > Math.max(0, ...group.map((r) => r.maxConcurrency))) over.push(jobId);
       if (rebuild.has(jobId)) {
         const inGrace = (stopping.get(jobId) ?? []).map((r) => r.id);
-        await this.coordination.seedSlots(jobSlots(jobId), [...ids, ...inGrace], ttl, nowMs);
-      } else if (!(await this.coordination.acquireSlots(jobSlots(jobId), ids, Number.MAX_SAFE_INTEGER, ttl, nowMs))) {
+        await this.slots.seedSlots(jobSlots(jobId), [...ids, ...inGrace], ttl, nowMs);
+      } else if (!(await this.slots.acquireSlots(jobSlots(jobId), ids, Number.MAX_SAFE_INTEGER, ttl, nowMs))) {
         continue; // not known: nothing written
       }
       asserted.push(...group);

@@ -1,5 +1,5 @@
 /** Routing strategies of dispatch (docs/dispatch.md): the {@link RoutingStrategies} registry and the strategies. */
-export { RoutingStrategies, type RoutingStrategiesOptions } from './routing-strategies.js';
+export { type RoutingPorts, RoutingStrategies, type RoutingStrategiesOptions } from './routing-strategies.js';
 export { type RoutableInstance, type RoutingStrategyImpl } from './routing-strategy.js';
 export { RoundRobinStrategy } from './round-robin.strategy.js';
 export { RandomStrategy, type Rng } from './random.strategy.js';

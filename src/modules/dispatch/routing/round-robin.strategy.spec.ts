@@ -1,4 +1,4 @@
-import { CoordinationPort, LiveNode } from '../../coordination/index.js';
+import type { CounterPort, LiveNode } from '../../coordination/index.js';
 import { RoundRobinStrategy } from './round-robin.strategy.js';
 
 const live = (nodeId: string): LiveNode => ({
@@ -10,8 +10,8 @@ const NODES = ['node-a', 'node-b', 'node-c'].map(live);
 const inst = (id: string, handler = 'h') => ({ id, handler, routingKey: null });
 const ids = (nodes: LiveNode[]) => nodes.map((n) => n.nodeId);
 
-/** A port with only `increment` (any other call fails the test), recording each call's arguments. */
-function countersPort(): { port: CoordinationPort; calls: [string, number][] } {
+/** The counters port, recording each call's arguments. */
+function countersPort(): { port: CounterPort; calls: [string, number][] } {
   const counters = new Map<string, number>();
   const calls: [string, number][] = [];
   const increment = async (name: string, by = 1): Promise<number> => {
@@ -19,7 +19,7 @@ function countersPort(): { port: CoordinationPort; calls: [string, number][] } {
     counters.set(name, (counters.get(name) ?? 0) + by);
     return counters.get(name)!;
   };
-  return { port: { increment } as unknown as CoordinationPort, calls };
+  return { port: { increment }, calls };
 }
 
 describe(RoundRobinStrategy.name, () => {

@@ -1,4 +1,4 @@
-import { CoordinationPort, LiveNode } from '../../coordination/index.js';
+import type { CounterPort, LiveNode } from '../../coordination/index.js';
 import { RoutingStrategy } from '../../metadata/index.js';
 import { RoutableInstance, RoutingStrategyImpl } from './routing-strategy.js';
 
@@ -6,8 +6,8 @@ import { RoutableInstance, RoutingStrategyImpl } from './routing-strategy.js';
 export class RoundRobinStrategy implements RoutingStrategyImpl {
   readonly type = RoutingStrategy.ROUND_ROBIN;
 
-  /** @param coordination where the per-handler counters live (shared by every pod in the cluster shape) */
-  constructor(private readonly coordination: CoordinationPort) {}
+  /** @param counters where the per-handler counters live (shared by every pod in the cluster shape) */
+  constructor(private readonly counters: CounterPort) {}
 
   async select(instance: RoutableInstance, candidates: LiveNode[]): Promise<LiveNode> {
     const start = await this.reserve(instance.handler, 1);
@@ -42,6 +42,6 @@ export class RoundRobinStrategy implements RoutingStrategyImpl {
 
   /** Advances the handler's counter by `count` and returns the first reserved position, 0-based. */
   private async reserve(handler: string, count: number): Promise<number> {
-    return (await this.coordination.increment(`rr:${handler}`, count)) - count;
+    return (await this.counters.increment(`rr:${handler}`, count)) - count;
   }
 }

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../common/index.js';
-import { CoordinationPort, LiveNode } from '../../coordination/index.js';
+import type { LiveNode } from '../../coordination/index.js';
 import { RoutingStrategy } from '../../metadata/index.js';
 import { ConsistentHashStrategy } from './consistent-hash.strategy.js';
 import { RandomStrategy } from './random.strategy.js';
@@ -14,8 +14,9 @@ const live = (nodeId: string): LiveNode => ({
 describe(RoutingStrategies.name, () => {
   const counted: string[] = [];
   const port = {
-    increment: async (name: string) => (counted.push(name), counted.length),
-  } as unknown as CoordinationPort;
+    counters: { increment: async (name: string) => (counted.push(name), counted.length) },
+    queues: { queueDepths: async () => [] },
+  };
 
   it('should return a strategy of the asked type for every RoutingStrategy value, the same instance each time', () => {
     const sut = new RoutingStrategies(port);

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../common/index.js';
-import { CoordinationPort } from '../../coordination/index.js';
+import type { CounterPort, NodeQueuePort } from '../../coordination/index.js';
 import { RoutingStrategy } from '../../metadata/index.js';
 import { ConsistentHashStrategy } from './consistent-hash.strategy.js';
 import { FailoverStrategy } from './failover.strategy.js';
@@ -19,18 +19,23 @@ export interface RoutingStrategiesOptions {
   virtualNodes?: number;
 }
 
+/** The coordination concerns the strategies read: ROUND_ROBIN's counters and LEAST_ACTIVE's node loads. */
+export interface RoutingPorts {
+  counters: CounterPort;
+  queues: Pick<NodeQueuePort, 'queueDepths'>;
+}
+
 /** One of each strategy by {@link RoutingStrategy}, kept so the ring cache is reused. */
 export class RoutingStrategies {
   private readonly byType: ReadonlyMap<RoutingStrategy, RoutingStrategyImpl>;
 
-  /** @param coordination ROUND_ROBIN's counters and LEAST_ACTIVE's node loads */
-  constructor(coordination: CoordinationPort, options: RoutingStrategiesOptions = {}) {
+  constructor(ports: RoutingPorts, options: RoutingStrategiesOptions = {}) {
     const rings = new HashRingCache(options.virtualNodes ?? DEFAULT_VIRTUAL_NODES);
     const all: RoutingStrategyImpl[] = [
-      new RoundRobinStrategy(coordination),
+      new RoundRobinStrategy(ports.counters),
       new RandomStrategy(options.rng),
       new LeastActiveStrategy(async (nodeIds) =>
-        (await coordination.queueDepths(nodeIds)).map((d) => d.ready + d.processing),
+        (await ports.queues.queueDepths(nodeIds)).map((d) => d.ready + d.processing),
       ),
       new ConsistentHashStrategy(rings),
       new FailoverStrategy(),

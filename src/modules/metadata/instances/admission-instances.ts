@@ -35,6 +35,11 @@ export class AdmissionInstances {
     return this.t.repo.findOne({ where: { jobId, status: S.WAITING }, order: { fireTime: 'ASC' } });
   }
 
+  /** Whether instance `id` is CANCELLED at attempt `fencingToken` (cancelled while that attempt ran). */
+  isCancelledAt(id: string, fencingToken: number): Promise<boolean> {
+    return this.t.repo.exists({ where: { id, status: S.CANCELLED, fencingToken } });
+  }
+
   /** Clears lease_until of a CANCELLED row cancelled at attempt `fencingToken` (the stop grace's end). */
   async clearCancelledLease(id: string, fencingToken: number): Promise<void> {
     await this.t.repo

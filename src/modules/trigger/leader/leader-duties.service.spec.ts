@@ -112,11 +112,11 @@ describe(LeaderDuties.name, () => {
       onJobChanged: async (fn: () => void) => ((jobChanged = fn), async () => undefined),
       onDelayDue: async (fn: () => void) => ((delayDue = fn), async () => undefined),
     } as unknown as JobSignals;
+    const takeback = { run: () => record('takeback') } as unknown as StagedTakeback;
+    const delayPump = { pumpDelayed: async () => (await record('pump'), pumped) } as unknown as DelayPump;
     return (sut = new LeaderDuties(
       leader,
-      new LeaderWheels(trigger, jobs, staged, metrics, config, clock),
-      { run: () => record('takeback') } as unknown as StagedTakeback,
-      { pumpDelayed: async () => (await record('pump'), pumped) } as unknown as DelayPump,
+      new LeaderWheels(trigger, jobs, staged, takeback, delayPump, metrics, config, clock),
       { reconcileOnce: () => record('reconcile') } as unknown as ReconcilerService,
       { check: async (since: number) => record(`detect since ${since - T0}`) } as unknown as DueDetectorService,
       new LeaderGauges(nodes, queues, metrics, clock),

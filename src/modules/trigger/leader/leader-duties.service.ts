@@ -2,12 +2,11 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CLOCK, type Clock } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { DELAY_PUMP_MS, DelayPump, ReconcilerService } from '../../dispatch/index.js';
+import { DELAY_PUMP_MS, ReconcilerService } from '../../dispatch/index.js';
 import { DueDetectorService } from '../due-detector.service.js';
 import { JobSignals } from '../job-signals.service.js';
 import { LeaderElectionService } from '../leader-election.service.js';
 import { RetentionService } from '../retention.service.js';
-import { StagedTakeback } from '../staged-takeback.js';
 import { type Duty, DutyRunner } from './duty-runner.js';
 import { registeredTimers } from './duty-timers.js';
 import { LeaderGauges } from './leader-gauges.js';
@@ -28,8 +27,6 @@ export class LeaderDuties implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     private readonly leader: LeaderElectionService,
     private readonly wheels: LeaderWheels,
-    private readonly takeback: StagedTakeback,
-    private readonly delayPump: DelayPump,
     private readonly reconciler: ReconcilerService,
     private readonly detector: DueDetectorService,
     private readonly gauges: LeaderGauges,
@@ -83,13 +80,13 @@ export class LeaderDuties implements OnApplicationBootstrap, BeforeApplicationSh
         every: triggerScanIntervalMs,
         atStart: true,
         wakeOn: (wake) => this.signals.onJobChanged(wake),
-        run: (ctx) => this.onWheel((wheel) => (ctx.first ? this.firstLoad(wheel, ctx.signal) : wheel.load())),
+        run: (ctx) => this.onWheel((wheel) => (ctx.first ? wheel.firstLoad(ctx.signal) : wheel.load())),
       },
       {
         name: 'pump',
         every: DELAY_PUMP_MS,
         wakeOn: (wake) => this.signals.onDelayDue(wake),
-        run: () => this.onWheel((wheel) => this.pump(wheel)),
+        run: () => this.onWheel((wheel) => wheel.pump()),
       },
       {
         name: 'reconcile',
@@ -121,19 +118,5 @@ export class LeaderDuties implements OnApplicationBootstrap, BeforeApplicationSh
   /** Runs `work` on the wheel of the lead the run started in. */
   private async onWheel(work: (wheel: LeaderWheel) => Promise<void>): Promise<void> {
     if (this.wheel) await work(this.wheel);
-  }
-
-  /** A lead's first load: takeback, adoption of staged rows, page scan, in this order. */
-  private async firstLoad(wheel: LeaderWheel, signal: AbortSignal): Promise<void> {
-    // Unreleased staged fires go to the misfire policy before the reconciler could push them late as SCHEDULE.
-    await this.takeback.run();
-    if (signal.aborted) return;
-    await wheel.adoptStaged();
-    await wheel.load();
-  }
-
-  /** Takes what is due within the stage lead out of the delay queue; staged rows wait on the wheel for their time. */
-  private async pump(wheel: LeaderWheel): Promise<void> {
-    wheel.holdReleases(await this.delayPump.pumpDelayed(this.config.triggerStageLeadMs), 'deliver');
   }
 }

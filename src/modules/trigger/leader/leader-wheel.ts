@@ -1,7 +1,7 @@
 import { Injectable, Inject, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import type { Release } from '../../dispatch/index.js';
+import { DelayPump, type Release } from '../../dispatch/index.js';
 import {
   type DueRef,
   JobDefinitionRepository,
@@ -10,6 +10,7 @@ import {
   type StagedRef,
 } from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
+import { StagedTakeback } from '../staged-takeback.js';
 import { type Cancel, WheelTimer } from '../timing-wheel/index.js';
 import { TriggerService } from '../trigger.service.js';
 
@@ -36,6 +37,8 @@ export class LeaderWheels {
     readonly trigger: TriggerService,
     readonly jobs: JobDefinitionRepository,
     readonly staged: StagedInstances,
+    readonly takeback: StagedTakeback,
+    readonly delayPump: DelayPump,
     readonly metrics: MetricsService,
     @Inject(APP_CONFIG) readonly config: AppConfig,
     @Inject(CLOCK) readonly clock: Clock,
@@ -58,6 +61,8 @@ export class LeaderWheel {
   private readonly trigger: TriggerService;
   private readonly jobs: JobDefinitionRepository;
   private readonly staged: StagedInstances;
+  private readonly takeback: StagedTakeback;
+  private readonly delayPump: DelayPump;
   private readonly metrics: MetricsService;
   private readonly config: AppConfig;
   private readonly clock: Clock;
@@ -73,6 +78,8 @@ export class LeaderWheel {
     this.trigger = parts.trigger;
     this.jobs = parts.jobs;
     this.staged = parts.staged;
+    this.takeback = parts.takeback;
+    this.delayPump = parts.delayPump;
     this.metrics = parts.metrics;
     this.config = parts.config;
     this.clock = parts.clock;
@@ -103,6 +110,20 @@ export class LeaderWheel {
   /** False once closed: what a run still in flight then reads or writes stays off the wheel. */
   private get running(): boolean {
     return this.wheel !== null;
+  }
+
+  /** A lead's first load: takeback, adoption of staged rows, page scan, in this order. */
+  async firstLoad(signal: AbortSignal): Promise<void> {
+    // Unreleased staged fires go to the misfire policy before the reconciler could push them late as SCHEDULE.
+    await this.takeback.run();
+    if (signal.aborted) return;
+    await this.adoptStaged();
+    await this.load();
+  }
+
+  /** Takes what is due within the stage lead out of the delay queue; staged rows wait on the wheel for their time. */
+  async pump(): Promise<void> {
+    this.holdReleases(await this.delayPump.pumpDelayed(this.config.triggerStageLeadMs), 'deliver');
   }
 
   /** Page scan of fires due within the horizon onto the wheel. */

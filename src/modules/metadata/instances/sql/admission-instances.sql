@@ -30,6 +30,24 @@ SELECT "JobInstance"."id" AS "JobInstance_id", "JobInstance"."namespace" AS "Job
   LIMIT 1;
 -- params: ["00000000-0000-7000-8000-00000000000j","WAITING"]
 
+-- AdmissionInstances.isCancelledAt
+-- [mysql]
+SELECT 1 AS `row_exists`
+  FROM (SELECT 1 AS dummy_column) `dummy_table`
+  WHERE EXISTS (SELECT 1
+  FROM `job_instance` `JobInstance`
+  WHERE ((`JobInstance`.`id` = ?) AND (`JobInstance`.`status` = ?) AND (`JobInstance`.`fencing_token` = ?)))
+  LIMIT 1;
+-- params: ["00000000-0000-7000-8000-000000000090","CANCELLED",1]
+-- [sqlite]
+SELECT 1 AS "row_exists"
+  FROM (SELECT 1 AS dummy_column) "dummy_table"
+  WHERE EXISTS (SELECT 1
+  FROM "job_instance" "JobInstance"
+  WHERE (("JobInstance"."id" = ?) AND ("JobInstance"."status" = ?) AND ("JobInstance"."fencing_token" = 1)))
+  LIMIT 1;
+-- params: ["00000000-0000-7000-8000-000000000090","CANCELLED"]
+
 -- AdmissionInstances.clearCancelledLease
 -- [mysql]
 UPDATE `job_instance`
