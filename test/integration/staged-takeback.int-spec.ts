@@ -116,6 +116,7 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
     expect(Number((await jobRow(cron)).next_fire_time)).toBeGreaterThan(now);
     expect(await jobRow(paused)).toMatchObject({ enabled: 0, next_fire_time: null });
     expect(await node.app.get(StagedTakeback).run()).toBe(0); // nothing twice
+    await stopFiring('cron');
   }, 60_000);
 
   /**
@@ -135,6 +136,14 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
     for (let t = from; t <= to; t += 1000) await staged(id, t, { status: S.PENDING, nodeId: null, dispatchedAt: null });
     await node.ds.query('UPDATE job_definition SET next_fire_time = ? WHERE id = ?', [to + 1000, id]);
     return id;
+  }
+
+  /**
+   * Pauses job `code`: its staged fires ahead go (unstage) and the takeback passes a paused job by, so the fires no
+   * leader releases here cannot be taken back by a later test's pass once they are MISFIRE_THRESHOLD_MS old.
+   */
+  async function stopFiring(code: string): Promise<void> {
+    expect((await client.request('POST', `/api/jobs/${code}/pause`)).status).toBe(200);
   }
 
   /** Fire times of a job's ledger that are missing between its first and its last row (1 s grid). */
@@ -157,6 +166,7 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
     expect(await node.app.get(StagedTakeback).run()).toBeGreaterThan(0);
     // No firing pass follows (the leader stopped): the taken-back seconds must already have their rows.
     expect(await holes(id)).toEqual([]);
+    await stopFiring('stop-after-takeback');
   }, 60_000);
 
   it('should take back no more fires than one FIRE_ALL pass re-plans', async () => {
@@ -166,6 +176,7 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
     expect(await node.app.get(StagedTakeback).run()).toBeGreaterThan(90); // the newest seconds still go back
     await node.app.get(TriggerService).firePass();
     expect(await holes(id)).toEqual([]);
+    await stopFiring('long-backlog');
   }, 60_000);
 
   it('should count a committed takeback whose release then fails (the reconciler pushes those fires)', async () => {
