@@ -111,7 +111,7 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
   });
 
   // A RUNNING instance is cancelled with lease_until = the end of its executor's stop grace (docs/admission.md):
-  // until the executor says the handler stopped (Admission.stopGraceEnded) or the grace runs out, the cancelled row
+  // until the executor reports the handler stopped (Admission.ended) or the grace runs out, the cancelled row
   // keeps its job's QUEUE turn and maxConcurrency place.
   it.each([
     ['QUEUE', { overlapPolicy: 'QUEUE' }, 0],
