@@ -1,6 +1,6 @@
 import { SchedulerError } from '../../common/index.js';
 import { JobInstanceStatus as S } from '../metadata/index.js';
-import { JobFailure } from './job-context.js';
+import { JobFailure } from '../handler/index.js';
 import type { AttemptOutcome } from './outcome-policy.js';
 
 /**

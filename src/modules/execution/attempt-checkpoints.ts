@@ -2,7 +2,7 @@ import { Inject, Injectable, type LoggerService } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { type CheckpointWrite, ExecutionInstances, type StoredCheckpoint, withDbRetry } from '../metadata/index.js';
-import { type Checkpoint, CheckpointRejected } from './job-context.js';
+import { type Checkpoint, CheckpointRejected } from '../handler/index.js';
 
 /** How long a checkpoint write is retried through transient database errors (a lost connection), ms. */
 const WRITE_RETRY_MS = 2_000;

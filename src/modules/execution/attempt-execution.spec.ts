@@ -4,7 +4,7 @@ import { JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
 import { CheckpointWriter } from './attempt-checkpoints.js';
 import { AttemptExecution } from './attempt-execution.js';
-import type { JobContext } from './job-context.js';
+import type { JobContext } from '../handler/index.js';
 
 const T0 = 1_000_000;
 

@@ -14,7 +14,7 @@ import { CheckpointWriter, decodeCheckpoint } from './attempt-checkpoints.js';
 import { stdoutLog } from './handler-log/log-line.js';
 import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
 import { HandlerRegistry } from './handler-registry.service.js';
-import type { JobContext, JobHandlerImpl } from './job-context.js';
+import type { JobContext, JobHandlerImpl } from '../handler/index.js';
 import type { AttemptOutcome } from './outcome-policy.js';
 import { ProgressWriter } from './progress-writer.js';
 

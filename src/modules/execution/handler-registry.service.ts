@@ -6,8 +6,7 @@ import { BUILTIN_HANDLERS } from './builtin/builtin-params.js';
 import { HttpJobHandler } from './builtin/http.handler.js';
 import { NoopJobHandler } from './builtin/noop.handler.js';
 import { ShellJobHandler } from './builtin/shell.handler.js';
-import { JobHandlerImpl } from './job-context.js';
-import { JobHandler } from './job-handler.decorator.js';
+import { JobHandler, JobHandlerImpl } from '../handler/index.js';
 
 const NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
 const BUILTIN_CLASSES: ReadonlySet<unknown> = new Set([HttpJobHandler, NoopJobHandler, ShellJobHandler]);

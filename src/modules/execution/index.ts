@@ -2,8 +2,8 @@ export { ExecutionModule, type ExecutionHooks, type ExecutionModuleOptions } fro
 export { BUILTIN_HANDLERS, checkBuiltinParams } from './builtin/builtin-params.js';
 export { ExecutorService } from './executor.service.js';
 export { HandlerRegistry } from './handler-registry.service.js';
-export { JobHandler } from './job-handler.decorator.js';
 export {
+  JobHandler,
   CheckpointRejected,
   JobFailure,
   type Checkpoint,
@@ -11,7 +11,7 @@ export {
   type JobContext,
   type JobHandlerImpl,
   type JobResult,
-} from './job-context.js';
+} from '../handler/index.js';
 export { AbortReason } from './abort-reason.js';
 export { ATTEMPT_ENDED_HOOK, type AttemptEnded, type AttemptEndedHook } from './attempt-ended.hook.js';
 export {

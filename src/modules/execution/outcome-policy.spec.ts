@@ -1,6 +1,6 @@
 import { BackoffKind, JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
 import { AbortReason, abortedOutcome, abortReasonOf, failedOutcome } from './abort-reason.js';
-import { JobFailure } from './job-context.js';
+import { JobFailure } from '../handler/index.js';
 import { decideOutcome } from './outcome-policy.js';
 
 const NOW = 1_800_000_000_000;

@@ -13,7 +13,7 @@ import {
 import type { MetricsService } from '../observability/index.js';
 import type { AttemptAdmission } from './attempt-admission.hook.js';
 import type { AttemptEndedHook } from './attempt-ended.hook.js';
-import { JobFailure, type JobHandlerImpl } from './job-context.js';
+import { JobFailure, type JobHandlerImpl } from '../handler/index.js';
 import { CheckpointWriter } from './attempt-checkpoints.js';
 import { AttemptExecution } from './attempt-execution.js';
 import { AttemptFinish } from './attempt-finish.js';

@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 import { never, rejection } from '../../../../test/utils/async.js';
 import { ValidationError } from '../../../common/index.js';
 import { EgressPolicy, systemResolver } from '../../egress/index.js';
-import { type JobContext, JobFailure } from '../job-context.js';
+import { type JobContext, JobFailure } from '../../handler/index.js';
 import { HttpJobHandler } from './http.handler.js';
 
 let server: Server;

@@ -8,8 +8,7 @@ import {
   EgressRefusedError,
   type EgressResolver,
 } from '../../egress/index.js';
-import { JobContext, JobFailure, JobHandlerImpl } from '../job-context.js';
-import { JobHandler } from '../job-handler.decorator.js';
+import { JobContext, JobFailure, JobHandler, JobHandlerImpl } from '../../handler/index.js';
 import { HttpCallResult, isPlainObject, runHttpCall } from './http-call.js';
 
 /** Headers added to every request so the receiver can deduplicate (request id) and fence (token) its writes. */

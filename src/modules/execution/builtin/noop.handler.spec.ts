@@ -5,7 +5,7 @@ import { EgressModule } from '../../egress/index.js';
 import { MetricsService } from '../../observability/index.js';
 import { builtinHandlers } from '../execution.module.js';
 import { HandlerRegistry } from '../handler-registry.service.js';
-import type { JobContext } from '../job-context.js';
+import type { JobContext } from '../../handler/index.js';
 import { checkBuiltinParams } from './builtin-params.js';
 import { NoopJobHandler, parseNoopParams } from './noop.handler.js';
 import { measuredAsync } from '../../../../test/utils/measured.js';

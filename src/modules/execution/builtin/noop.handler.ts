@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { ValidationError } from '../../../common/index.js';
-import { JobContext, JobHandlerImpl } from '../job-context.js';
-import { JobHandler } from '../job-handler.decorator.js';
+import { JobContext, JobHandler, JobHandlerImpl } from '../../handler/index.js';
 
 /** What the `noop` handler records: always the same few bytes. */
 export interface NoopResult {

@@ -1,8 +1,7 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, ConfigError } from '../../../config/index.js';
-import { JobContext, JobFailure, JobHandlerImpl } from '../job-context.js';
-import { JobHandler } from '../job-handler.decorator.js';
+import { JobContext, JobFailure, JobHandler, JobHandlerImpl } from '../../handler/index.js';
 import { runShellCommand, ShellCommandOptions, ShellCommandResult } from './shell-command.js';
 import { passwdHome, shellBaseEnv } from './shell-env.js';
 

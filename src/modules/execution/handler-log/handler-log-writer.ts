@@ -10,7 +10,7 @@ import {
   UnitOfWork,
 } from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
-import type { HandlerLog } from '../job-context.js';
+import type { HandlerLog } from '../../handler/index.js';
 import { AttemptLog, type LogBatch } from './attempt-log.js';
 import { cutLine, LOG_LINE_MAX_CHARS, printableArgs } from './log-line.js';
 
