@@ -18,7 +18,12 @@ const NEST_CJS_TRANSFORM = { [`/node_modules/(${NEST_CJS})/.+\\.js$`]: '<rootDir
 const base = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // The examples import the package's entries by name: in-process, the sources (tickwheel/client stays the built
+  // entry, which typed-client.e2e-spec.ts imports by name on purpose).
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    '^tickwheel/(executor|testing|worker)$': '<rootDir>/src/$1/index.ts',
+  },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }], ...NEST_CJS_TRANSFORM },
   transformIgnorePatterns: [`/node_modules/(?!(${NEST_CJS})/)`],
   setupFiles: ['<rootDir>/test/jest/nest-esm-setup.mjs'],

@@ -122,7 +122,9 @@ async function main() {
       return /added \d+ packages?/.exec(r.stdout)?.[0] ?? r.stdout.trim().split('\n').at(-1);
     });
     await step('import every package dist/ imports', () => {
-      const names = [...new Set([...importedPackages(join(dir, 'dist')), ...LOADED_BY_NAME])].sort();
+      // 'tickwheel': the examples import the package's own entries (self-reference), not a dependency
+      const all = [...new Set([...importedPackages(join(dir, 'dist')), ...LOADED_BY_NAME])];
+      const names = all.filter((n) => n !== 'tickwheel').sort();
       const probe = join(dir, 'import-probe.mjs');
       const lines = [
         `const bad = [];`,

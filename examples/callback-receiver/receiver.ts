@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { type CallbackPayload, verifyCallback } from '../../src/client/tickwheel-client.js';
+import { type CallbackPayload, verifyCallback } from 'tickwheel/client';
 
 const secret =
   process.env.TICKWHEEL_SECRET ??

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JobContext, JobFailure, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
+import { JobContext, JobFailure, JobHandler, JobHandlerImpl } from 'tickwheel/executor';
 
 /**
  * An application's own handler: a Nest provider marked `@JobHandler('greeting.hello')`.

@@ -1,5 +1,6 @@
 /**
- * A business application that runs only as a Tickwheel executor with its own handlers:
+ * A business application that runs only as a Tickwheel executor with its own handlers (the package entry
+ * `tickwheel/executor`, as an app that installed the package imports it):
  *
  *   npm run build && DB_URL=... REDIS_URL=... TICKWHEEL_SECRET_KEY=... node dist/examples/greeting/main.js
  *
@@ -7,11 +8,7 @@
  * serves /health and /metrics on PORT (default 3001 here).
  */
 import 'reflect-metadata';
-import { createApp } from '../../src/bootstrap.js';
-import { loadConfig, scrubSecretsFromEnv } from '../../src/config/index.js';
+import { startExecutor } from 'tickwheel/executor';
 import { GreetingModule } from './greeting.module.js';
 
-const config = loadConfig({ PORT: '3001', ...process.env, ROLES: 'executor' });
-scrubSecretsFromEnv(); // read above; nothing this process spawns may inherit them
-const app = await createApp(config, { imports: [GreetingModule] });
-await app.listen(config.http.port, config.http.host);
+await startExecutor({ imports: [GreetingModule], defaultPort: 3001 });

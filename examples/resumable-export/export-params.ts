@@ -1,5 +1,4 @@
-import type { Checkpoint } from '../../src/modules/execution/index.js';
-import { JobFailure } from '../../src/modules/execution/index.js';
+import { type Checkpoint, JobFailure } from 'tickwheel/executor';
 
 /** What a task of `export.resumable` asks for (README.md here). */
 export interface ExportParams {

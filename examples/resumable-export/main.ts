@@ -8,16 +8,11 @@
  * (default 3004: the README's cluster section holds 3000-3003).
  */
 import 'reflect-metadata';
-import { createApp } from '../../src/bootstrap.js';
-import { loadConfig, scrubSecretsFromEnv } from '../../src/config/index.js';
+import { startExecutor } from 'tickwheel/executor';
 import { ResumableExportModule } from './resumable-export.module.js';
 
-const config = loadConfig({ PORT: '3004', ...process.env, ROLES: 'executor' });
-scrubSecretsFromEnv(); // read above; nothing this process spawns may inherit them
-const app = await createApp(config, { imports: [ResumableExportModule] });
-await app.listen(config.http.port, config.http.host).catch(async (err: NodeJS.ErrnoException) => {
-  await app.close().catch(() => undefined); // leave the registry now, or it stays live (and is given work) a while
-  process.stderr.write(`cannot listen on ${config.http.host}:${config.http.port}: ${err.code ?? err.message} (PORT)\n`);
+const app = await startExecutor({ imports: [ResumableExportModule], defaultPort: 3004 }).catch((err: Error) => {
+  process.stderr.write(`${err.message}\n`); // PORT taken: the node has left the cluster already
   process.exit(2);
 });
 process.stdout.write(`export.resumable executor listening on ${await app.getUrl()}\n`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { type JobContext, JobHandler, type JobHandlerImpl } from '../../src/modules/execution/index.js';
+import { type JobContext, JobHandler, type JobHandlerImpl } from 'tickwheel/executor';
 import { type ExportCheckpoint, parseExportParams, renderPage, resumePoint } from './export-params.js';
 
 /** What a finished export returns: its file, pages, length in bytes, and the page this attempt started at. */
