@@ -1,22 +1,33 @@
 // `tickwheel/executor`: what a user's Nest app needs to run its own @JobHandler providers as a trusted executor of
 // the cluster (README "Write your own handlers"), and the handler contract it implements.
-import type { DynamicModule, Type } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { createApp } from '../bootstrap.js';
+// Its types name only Nest's common interfaces (a peer), so an app compiles against them without express's types.
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { createApp as createNestApp } from '../bootstrap.js';
 import { type AppConfig, loadConfig, Role, scrubSecretsFromEnv } from '../config/index.js';
 
 export * from '../modules/handler/index.js';
-export { createApp } from '../bootstrap.js';
 export { type AppConfig, ConfigError, loadConfig, scrubSecretsFromEnv } from '../config/index.js';
+
+/** The modules a node imports beside Tickwheel's own: the app's modules of `@JobHandler` providers. */
+export type HandlerModules = Array<DynamicModule | Type<unknown>>;
 
 /** What {@link startExecutor} takes. */
 export interface ExecutorOptions {
   /** The app's modules holding its `@JobHandler` providers. */
-  imports: Array<DynamicModule | Type<unknown>>;
+  imports: HandlerModules;
   /** The settings (README "The cluster shape": DB_URL, REDIS_URL, TICKWHEEL_SECRET_KEY, …); default process.env. */
   env?: Record<string, string | undefined>;
   /** PORT of /health and /metrics when `env` sets none; default 3001. */
   defaultPort?: number;
+}
+
+/**
+ * Builds and initialises a node for `config` (from {@link loadConfig}) with the app's modules, as `npm start` builds
+ * the product; it does not listen. Standalone, it first locks DATA_DIR.
+ * @throws DataDirLockedError standalone, when another live process runs on the same DATA_DIR.
+ */
+export function createApp(config: AppConfig, opts: { imports?: HandlerModules } = {}): Promise<INestApplication> {
+  return createNestApp(config, opts);
 }
 
 /**
@@ -26,11 +37,11 @@ export interface ExecutorOptions {
  * @throws ConfigError naming a bad setting (an executor needs the cluster shape: DB_URL and REDIS_URL).
  * @throws Error when PORT cannot be listened on (the node has left the cluster by then).
  */
-export async function startExecutor(opts: ExecutorOptions): Promise<NestExpressApplication> {
+export async function startExecutor(opts: ExecutorOptions): Promise<INestApplication> {
   const env = opts.env ?? process.env;
   const config: AppConfig = loadConfig({ PORT: String(opts.defaultPort ?? 3001), ...env, ROLES: Role.EXECUTOR });
   scrubSecretsFromEnv(); // read above; nothing this process spawns may inherit them
-  const app = await createApp(config, { imports: opts.imports });
+  const app = await createNestApp(config, { imports: opts.imports });
   try {
     await app.listen(config.http.port, config.http.host);
   } catch (err) {
