@@ -123,20 +123,26 @@ describe('tickwheel installed from its tarball into a project outside the reposi
     );
     for (const entry of ['executor', 'client', 'testing'])
       for (const ext of ['js', 'd.ts'])
-        expect(() => readFileSync(join(project.dir, `node_modules/tickwheel/dist/src/${entry}/index.${ext}`))).not.toThrow();
+        expect(() =>
+          readFileSync(join(project.dir, `node_modules/tickwheel/dist/src/${entry}/index.${ext}`)),
+        ).not.toThrow();
     const files = readdirRecursive(join(project.dir, 'node_modules/tickwheel'));
     expect(files.filter((f) => /\.spec\.|\.map$|^test\/|^examples\//.test(f))).toEqual([]);
   });
 
-  it("should pass the handler's own unit test written with tickwheel/testing (node:test)", async () => {
-    const { stdout } = await run(process.execPath, ['--test', 'dist/hello.test.js'], {
-      cwd: project.dir,
-      env: { PATH: process.env.PATH ?? '' },
-      timeout: 2 * MINUTES,
-    });
-    expect(stdout).toMatch(/# pass 2\b/);
-    expect(stdout).toMatch(/# fail 0\b/);
-  }, 3 * MINUTES);
+  it(
+    "should pass the handler's own unit test written with tickwheel/testing (node:test)",
+    async () => {
+      const { stdout } = await run(process.execPath, ['--test', 'dist/hello.test.js'], {
+        cwd: project.dir,
+        env: { PATH: process.env.PATH ?? '' },
+        timeout: 2 * MINUTES,
+      });
+      expect(stdout).toMatch(/# pass 2\b/);
+      expect(stdout).toMatch(/# fail 0\b/);
+    },
+    3 * MINUTES,
+  );
 
   describe('as a trusted executor (tickwheel/executor)', () => {
     const ns = uniqueNamespace('e2e-pkg');
@@ -165,34 +171,42 @@ describe('tickwheel installed from its tarball into a project outside the reposi
       await api?.close();
     });
 
-    it('should advertise its handler and end a task of it SUCCESS with its result', async () => {
-      await waitFor(
-        'pkg.hello advertised',
-        async () => {
-          const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes');
-          return nodes.body.items.some((n) => n.handlers.includes('pkg.hello'));
-        },
-        30_000,
-      );
-      const sub = await client.submitTask({ handler: 'pkg.hello', params: { name: 'Ada', steps: 3 } });
-      expect(sub.status).toBe(202);
-      await waitFor(
-        'SUCCESS',
-        async () => (await client.getTask(sub.body.requestId)).body.status === 'SUCCESS',
-        60_000,
-      );
-      const task = (await client.getTask(sub.body.requestId)).body as { result: unknown };
-      expect(task.result).toEqual({ greeting: 'Hello, Ada!', steps: 3, resumedFrom: 0 });
-    }, 2 * MINUTES);
+    it(
+      'should advertise its handler and end a task of it SUCCESS with its result',
+      async () => {
+        await waitFor(
+          'pkg.hello advertised',
+          async () => {
+            const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes');
+            return nodes.body.items.some((n) => n.handlers.includes('pkg.hello'));
+          },
+          30_000,
+        );
+        const sub = await client.submitTask({ handler: 'pkg.hello', params: { name: 'Ada', steps: 3 } });
+        expect(sub.status).toBe(202);
+        await waitFor(
+          'SUCCESS',
+          async () => (await client.getTask(sub.body.requestId)).body.status === 'SUCCESS',
+          60_000,
+        );
+        const task = (await client.getTask(sub.body.requestId)).body as { result: unknown };
+        expect(task.result).toEqual({ greeting: 'Hello, Ada!', steps: 3, resumedFrom: 0 });
+      },
+      2 * MINUTES,
+    );
 
-    it('should sign a request with tickwheel/client imported from the project', async () => {
-      const { stdout } = await run(process.execPath, ['dist/client-check.js'], {
-        cwd: project.dir,
-        env: { PATH: process.env.PATH ?? '', TICKWHEEL_URL: api.url, ...credentials(client) },
-        timeout: MINUTES,
-      });
-      expect(JSON.parse(stdout)).toEqual({ status: 200, handlers: expect.arrayContaining(['pkg.hello']) });
-    }, 2 * MINUTES);
+    it(
+      'should sign a request with tickwheel/client imported from the project',
+      async () => {
+        const { stdout } = await run(process.execPath, ['dist/client-check.js'], {
+          cwd: project.dir,
+          env: { PATH: process.env.PATH ?? '', TICKWHEEL_URL: api.url, ...credentials(client) },
+          timeout: MINUTES,
+        });
+        expect(JSON.parse(stdout)).toEqual({ status: 200, handlers: expect.arrayContaining(['pkg.hello']) });
+      },
+      2 * MINUTES,
+    );
   });
 
   // The app-worker half of the proof goes here once `tickwheel/worker` exists (docs/workers.md): the same project
