@@ -10,6 +10,8 @@ import {
   validateObject,
 } from './chart-render.js';
 
+type ContainerOf<D extends DeploymentObject> = D['spec']['template']['spec']['containers'][0];
+
 const WORKER = [
   '--set',
   'appWorkers[0].name=billing',
@@ -35,7 +37,11 @@ describe('chart: appWorkers', () => {
   const objects = render([...SECRETS, ...WORKER]);
   const worker = deployments(objects).find((d) => d.metadata.name === 'tw-tickwheel-worker-billing') as
     DeploymentObject | undefined;
-  const container = () => (worker as DeploymentObject).spec.template.spec.containers[0];
+  const container = () =>
+    (worker as DeploymentObject).spec.template.spec.containers[0] as ContainerOf<DeploymentObject> & {
+      image: string;
+      envFrom?: unknown;
+    };
 
   it('should render one valid Deployment of the image, replicas as given', () => {
     expect(worker).toBeDefined();
@@ -45,7 +51,7 @@ describe('chart: appWorkers', () => {
   });
 
   it("should give the worker pod TICKWHEEL_URL, its app's id and secret, its own env, and nothing of the product's", () => {
-    const c = container() as DeploymentObject['spec']['template']['spec']['containers'][0] & { envFrom?: unknown };
+    const c = container();
     expect(c.envFrom).toBeUndefined();
     expect(c.env).toEqual([
       { name: 'TICKWHEEL_URL', value: 'http://tw-tickwheel-api:80' },
