@@ -153,17 +153,18 @@ describe('tickwheel installed from its tarball into a project outside the reposi
     beforeAll(async () => {
       api = await startNode(clusterEnv(ns, { ROLES: 'api,scheduler', NODE_OFFLINE_AFTER_MS: '15000' }));
       client = await signedClient(api);
-      executor = startFromProject(
-        project,
-        'dist/main.js',
-        clusterEnv(ns, { PORT: '0', NODE_NAME: 'pkg-exec', NODE_OFFLINE_AFTER_MS: '15000' }),
-      );
+      // liveExecutors names a node by its NODE_NAME up to the first '-'
+      const env = clusterEnv(ns, { PORT: '0', NODE_NAME: 'pkgexec', NODE_OFFLINE_AFTER_MS: '15000' });
+      const exec = startFromProject(project, 'dist/main.js', env);
+      executor = exec;
       await waitFor(
         'the installed executor to beat',
-        async () => (await liveExecutors(api)).includes('pkg-exec') || executor?.child.exitCode != null,
+        async () => (await liveExecutors(api)).includes('pkgexec') || exec.child.exitCode !== null,
         60_000,
-      );
-      if (executor.child.exitCode != null) throw new Error(`the executor exited:\n${executor.output()}`);
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; its output:\n${exec.output()}`);
+      });
+      if (exec.child.exitCode !== null) throw new Error(`the executor exited:\n${exec.output()}`);
     }, 2 * MINUTES);
 
     afterAll(async () => {
