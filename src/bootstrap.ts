@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  closeRequestBodies,
   createValidationPipe,
   documentIdempotency,
   SignedRequestMiddleware,
@@ -117,5 +118,6 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const doc = SwaggerModule.createDocument(app, config);
   documentIdempotency(doc);
+  closeRequestBodies(doc); // the spec says what the validation pipe enforces: no unknown field in a body
   return doc;
 }
