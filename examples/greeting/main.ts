@@ -15,3 +15,6 @@ const config = loadConfig({ PORT: '3001', ...process.env, ROLES: 'executor' });
 scrubSecretsFromEnv(); // read above; nothing this process spawns may inherit them
 const app = await createApp(config, { imports: [GreetingModule] });
 await app.listen(config.http.port, config.http.host);
+const url = await app.getUrl(); // a JSON line, as the product's pino lines (docs/observability.md "Logs")
+const port = Number(new URL(url).port);
+console.log(JSON.stringify({ level: 30, time: Date.now(), msg: `greeting executor listening on ${url}`, url, port }));

@@ -20,4 +20,6 @@ await app.listen(config.http.port, config.http.host).catch(async (err: NodeJS.Er
   process.stderr.write(`cannot listen on ${config.http.host}:${config.http.port}: ${err.code ?? err.message} (PORT)\n`);
   process.exit(2);
 });
-process.stdout.write(`export.resumable executor listening on ${await app.getUrl()}\n`);
+const url = await app.getUrl(); // a JSON line, as the product's pino lines (docs/observability.md "Logs")
+const msg = `export.resumable executor listening on ${url}`;
+console.log(JSON.stringify({ level: 30, time: Date.now(), msg, url, port: Number(new URL(url).port) }));
