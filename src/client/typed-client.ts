@@ -58,7 +58,6 @@ export function createTickwheelClient(options: TypedClientOptions): TypedTickwhe
     random: Math.random,
   };
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  // openapi-fetch's client; ExactClient only narrows what its calls accept (no body field the spec does not declare).
   const client = createClient<paths>({
     baseUrl: base.href.replace(/\/+$/, ''),
     fetch: signingFetch({
