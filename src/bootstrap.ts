@@ -2,7 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
+import type { AddressInfo } from 'node:net';
 import { AppModule, AppModuleOptions } from './app.module.js';
 import { AppConfig, Role } from './config/index.js';
 import { DataDirLockModule, lockDataDir } from './infra/standalone/index.js';
@@ -10,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  closeRequestBodies,
   createValidationPipe,
   documentIdempotency,
   SignedRequestMiddleware,
@@ -117,5 +119,23 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const doc = SwaggerModule.createDocument(app, config);
   documentIdempotency(doc);
+  closeRequestBodies(doc); // the spec says what the validation pipe enforces: no unknown field in a body
   return doc;
+}
+
+/**
+ * Logs the readiness line every node prints once it listens (docs/observability.md "Logs"): one JSON line,
+ * `tickwheel <shape> [<roles>] listening on <url>` with `url`, `port`, `shape`, `roles`, `swagger`, at info whatever
+ * LOG_LEVEL says (scripts and tests wait for it). Returns the URL and the port (PORT=0 picks a free one).
+ */
+export function announceListening(app: INestApplication, config: AppConfig): { url: string; port: number } {
+  const port = (app.getHttpServer().address() as AddressInfo).port;
+  const url = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
+  const api = config.roles.includes(Role.API);
+  const banner = PinoLogger.root.child({ context: 'Tickwheel' }, { level: 'info' });
+  banner.info(
+    { url, port, shape: config.shape, roles: config.roles, swagger: api ? `${url}/docs` : null },
+    `tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${url}`,
+  );
+  return { url, port };
 }

@@ -1,7 +1,5 @@
 import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
-import { PinoLogger } from 'nestjs-pino';
-import { createApp } from './bootstrap.js';
+import { announceListening, createApp } from './bootstrap.js';
 import { ConfigError, loadConfig, Role, scrubSecretsFromEnv } from './config/index.js';
 import { DataDirLockedError } from './infra/standalone/index.js';
 import { ApiClientService } from './modules/openapi/index.js';
@@ -39,16 +37,8 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   });
-  const port = (app.getHttpServer().address() as AddressInfo).port; // PORT=0 picks a free one: say which
-  const url = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
+  announceListening(app, config); // stdout carries JSON log lines only; this one is the readiness line (chaos, bench)
   const api = config.roles.includes(Role.API);
-  // stdout carries JSON log lines only (docs/observability.md "Logs"); the banner, at info whatever LOG_LEVEL says,
-  // is the readiness line scripts wait for (chaos, bench).
-  const banner = PinoLogger.root.child({ context: 'Tickwheel' }, { level: 'info' });
-  banner.info(
-    { url, port, shape: config.shape, roles: config.roles, swagger: api ? `${url}/docs` : null },
-    `tickwheel ${config.shape} [${config.roles.join(',')}] listening on ${url}`,
-  );
   const creds = api ? await app.get(ApiClientService).bootstrapStandalone() : null;
   if (creds) {
     // For the person at the terminal, never into the logs (bootstrapStandalone logged where the file is).

@@ -2,7 +2,8 @@
 // answers 204. Run: `node dist/examples/callback-receiver/receiver.js` (PORT, default 4000; the app's secret from
 // TICKWHEEL_SECRET or $DATA_DIR/credentials.json, as the CLI reads it).
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type CallbackPayload, verifyCallback } from 'tickwheel/client';
 
@@ -26,4 +27,9 @@ createServer((req, res) => {
     } else console.log(`duplicate ${verdict.deliveryId} (handled already: acknowledged, not handled again)`);
     res.writeHead(204).end();
   });
-}).listen(Number(process.env.PORT ?? 4000), () => console.log(`callback receiver on :${process.env.PORT ?? 4000}`));
+}).listen(Number(process.env.PORT ?? 4000), function (this: Server) {
+  // A JSON line, as the product's pino lines (docs/observability.md "Logs"); PORT=0 picks a free port: say which.
+  const port = (this.address() as AddressInfo).port;
+  const url = `http://localhost:${port}`;
+  console.log(JSON.stringify({ level: 30, time: Date.now(), msg: `callback receiver listening on ${url}`, url, port }));
+});

@@ -15,4 +15,6 @@ const app = await startExecutor({ imports: [ResumableExportModule], defaultPort:
   process.stderr.write(`${err.message}\n`); // PORT taken: the node has left the cluster already
   process.exit(2);
 });
-process.stdout.write(`export.resumable executor listening on ${await app.getUrl()}\n`);
+const url = await app.getUrl(); // a JSON line, as the product's pino lines (docs/observability.md "Logs")
+const msg = `export.resumable executor listening on ${url}`;
+console.log(JSON.stringify({ level: 30, time: Date.now(), msg, url, port: Number(new URL(url).port) }));

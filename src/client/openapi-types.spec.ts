@@ -15,6 +15,17 @@ describe('src/client/openapi-types.ts', () => {
     if (line > 0) throw new Error(`${TYPES_FILE} differs at line ${line} from ${SPEC_FILE}: run npm run openapi:sync`);
   }, 60_000);
 
+  it('should give an open request-body object an index signature, a closed one none', async () => {
+    // The typed client (exact-body.ts) takes any key only where the type has an index signature.
+    const spec = JSON.parse(readFileSync(SPEC_FILE, 'utf8')) as { components: { schemas: Record<string, object> } };
+    const closed = spec.components.schemas.SubmitTaskDto as { additionalProperties?: boolean };
+    expect(closed.additionalProperties).toBe(false);
+    const taskType = (text: string) => /\n {4}SubmitTaskDto: [^]*?\n {4}\};/.exec(text)?.[0] ?? '';
+    expect(taskType(readFileSync(TYPES_FILE, 'utf8'))).not.toContain('[key: string]: unknown');
+    delete closed.additionalProperties;
+    expect(taskType(await renderClientTypes(JSON.stringify(spec)))).toContain('[key: string]: unknown');
+  }, 60_000);
+
   it('should type every path of the spec', () => {
     const spec = JSON.parse(readFileSync(SPEC_FILE, 'utf8')) as { paths: Record<string, unknown> };
     const types = readFileSync(TYPES_FILE, 'utf8');

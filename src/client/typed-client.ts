@@ -1,4 +1,5 @@
-import createClient, { type Client } from 'openapi-fetch';
+import createClient from 'openapi-fetch';
+import type { ExactClient } from './exact-body.js';
 import type { components, operations, paths } from './openapi-types.js';
 import { type RetryPolicy, signingFetch } from './retry.js';
 
@@ -6,8 +7,11 @@ export type { components, operations, paths };
 /** The spec's schemas by name, e.g. `Schemas['TaskView']` (names as in openapi/openapi.json). */
 export type Schemas = components['schemas'];
 
-/** The typed client: `GET`, `POST`, `PATCH`, `DELETE`... with paths, parameters, bodies and answers of the spec. */
-export type TypedTickwheelClient = Client<paths>;
+/**
+ * The typed client: `GET`, `POST`, `PATCH`, `DELETE`... with paths, parameters, bodies and answers of the spec. A body
+ * field the spec does not declare (`timeoutMS` for `timeoutMs`) does not compile, as the server refuses it (400).
+ */
+export type TypedTickwheelClient = ExactClient;
 
 /**
  * Where and as whom the typed client calls; times in ms. An idempotent call gets `retries` more tries (0..10, default
@@ -54,7 +58,7 @@ export function createTickwheelClient(options: TypedClientOptions): TypedTickwhe
     random: Math.random,
   };
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  return createClient<paths>({
+  const client = createClient<paths>({
     baseUrl: base.href.replace(/\/+$/, ''),
     fetch: signingFetch({
       creds: { appId, secret, now },
@@ -63,4 +67,5 @@ export function createTickwheelClient(options: TypedClientOptions): TypedTickwhe
       jobIdempotencyKeys: options.jobIdempotencyKeys ?? true,
     }),
   });
+  return client as unknown as TypedTickwheelClient;
 }

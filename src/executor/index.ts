@@ -2,7 +2,7 @@
 // the cluster (README "Write your own handlers"), and the handler contract it implements.
 // Its types name only Nest's common interfaces (a peer), so an app compiles against them without express's types.
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
-import { createApp as createNestApp } from '../bootstrap.js';
+import { announceListening, createApp as createNestApp } from '../bootstrap.js';
 import { type AppConfig, loadConfig, Role, scrubSecretsFromEnv } from '../config/index.js';
 
 export * from '../modules/handler/index.js';
@@ -33,7 +33,7 @@ export function createApp(config: AppConfig, opts: { imports?: HandlerModules } 
 /**
  * Starts an executor-only node (`ROLES=executor`, whatever `env` says) with the app's handlers beside the built-ins:
  * reads the settings, deletes the secret ones from process.env (nothing spawned inherits them), builds the app and
- * listens on PORT for /health and /metrics. Close it with `app.close()` (SIGTERM does: shutdown hooks drain it).
+ * listens on PORT for /health and /metrics, then logs the node's JSON readiness line (`… listening on <url>`). Close it with `app.close()` (SIGTERM does: shutdown hooks drain it).
  * @throws ConfigError naming a bad setting (an executor needs the cluster shape: DB_URL and REDIS_URL).
  * @throws Error when PORT cannot be listened on (the node has left the cluster by then).
  */
@@ -49,5 +49,6 @@ export async function startExecutor(opts: ExecutorOptions): Promise<INestApplica
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     throw new Error(`cannot listen on ${config.http.host}:${config.http.port}: ${code} (PORT)`, { cause: err });
   }
+  announceListening(app, config);
   return app;
 }

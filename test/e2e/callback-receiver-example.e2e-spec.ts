@@ -44,7 +44,19 @@ describe('README callback receiver example (real processes, standalone)', () => 
         appId: string;
         secret: string;
       };
-      await waitFor('the receiver to listen', async () => printed.includes('callback receiver on'), 30_000, 100);
+      await waitFor(
+        'the receiver to listen',
+        async () => printed.includes('callback receiver listening on'),
+        30_000,
+        100,
+      );
+      // Its listening line is one JSON object, as the product's lines, on the PORT it was given.
+      const listening = printed.split('\n').find((l) => l.includes('callback receiver listening on'));
+      expect(JSON.parse(listening!)).toMatchObject({
+        level: 30,
+        url: `http://localhost:${receiverPort}`,
+        port: receiverPort,
+      });
       const client = new TickwheelClient({ baseUrl: `http://127.0.0.1:${port}`, ...creds });
       const sub = await client.submitTask({
         requestId: 'hello-cb',

@@ -63,8 +63,17 @@ describe('resumable export across executor kills (real processes)', () => {
     ).map((a) => `${a.attempt} ${a.status}`);
   const live = () => liveExecutors(api);
   const startExecutor = async (name: string) => {
-    procs.set(name, startProcess(executorEnv(name), { script: 'dist/examples/resumable-export/main.js' }));
+    const proc = startProcess(executorEnv(name), { script: 'dist/examples/resumable-export/main.js' });
+    procs.set(name, proc);
     await waitFor(`executor ${name} to beat`, async () => (await live()).includes(name), 30_000);
+    // Its listening line is one JSON object, as the product's lines (examples/resumable-export/README.md).
+    const listening = () =>
+      proc
+        .output()
+        .split('\n')
+        .find((l) => l.includes('executor listening on'));
+    await waitFor(`executor ${name} to listen`, async () => listening() !== undefined, 30_000);
+    expect(JSON.parse(listening()!)).toMatchObject({ level: 30, msg: expect.stringMatching(/^export.resumable /) });
   };
   const submit = async (requestId: string) => {
     const params = { file: `${requestId}.csv`, pages: PAGES, checkpointEvery: EVERY, pageDelayMs: 60 };

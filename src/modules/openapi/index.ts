@@ -2,6 +2,7 @@ export { OpenApiModule, PROBLEM_FILTER_PROVIDER } from './openapi.module.js';
 export { ApiClientModule } from './auth/api-client.module.js';
 export { ApiClientService, type ApiCredentials, checkScopes, type ClientLimits } from './auth/api-client.service.js';
 export { SignedRequestMiddleware } from './auth/signed-request.middleware.js';
+export { closeRequestBodies } from './closed-bodies.js';
 export { createValidationPipe } from './filters/validation.pipe.js';
 export {
   documentIdempotency,

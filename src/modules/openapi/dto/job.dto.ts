@@ -149,6 +149,7 @@ export class CreateJobDto {
       `SHARDING_BROADCAST: one JSON object per shard (exactly shardTotal), merged over params for that shard. At ` +
       `most ${shardParams.max} bytes as JSON in all, and each shard's params with its entry merged over them ` +
       `at most ${params.max} bytes.`,
+    type: [Object], // without it the spec said an array of strings, and the typed client sent none
     example: [{ region: 'eu' }, { region: 'us' }, { region: 'ap' }],
     maxItems: shardParamsItems.max,
   })
