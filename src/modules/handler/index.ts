@@ -11,3 +11,5 @@ export {
   type JobHandlerImpl,
   type JobResult,
 } from './job-context.js';
+export { encodeCheckpoint } from './checkpoint-json.js';
+export { cutLine, formatLogArgs, LOG_LINE_MAX_CHARS, printableArgs, stdoutLog } from './log-line.js';

@@ -10,9 +10,8 @@ import {
   UnitOfWork,
 } from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
-import type { HandlerLog } from '../../handler/index.js';
+import { cutLine, type HandlerLog, LOG_LINE_MAX_CHARS, printableArgs } from '../../handler/index.js';
 import { AttemptLog, type LogBatch } from './attempt-log.js';
-import { cutLine, LOG_LINE_MAX_CHARS, printableArgs } from './log-line.js';
 
 /** How often buffered lines are written, ms: a running attempt's lines show up about this late. */
 export const LOG_FLUSH_MS = 500;

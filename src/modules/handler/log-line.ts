@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import type { HandlerLog } from '../../handler/index.js';
+import type { HandlerLog } from './job-context.js';
 
 /** Longest kept handler log line, characters (UTF-16 units) before the cut marker. */
 export const LOG_LINE_MAX_CHARS = 4000;

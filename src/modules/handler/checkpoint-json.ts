@@ -1,0 +1,25 @@
+/**
+ * `state` as checkpoint JSON (docs/long-tasks.md "Checkpoints"). @throws RangeError when it is not JSON (undefined,
+ * a function, symbol or BigInt anywhere, a number that is not finite, a cycle) or its UTF-8 text is over `maxBytes`
+ * (CHECKPOINT_MAX_BYTES).
+ */
+export function encodeCheckpoint(state: unknown, maxBytes: number): string {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(state, (key, v: unknown) => {
+      const t = typeof v;
+      if (t === 'function' || t === 'symbol' || t === 'bigint' || (t === 'number' && !Number.isFinite(v))) {
+        throw new RangeError(`${key === '' ? 'the state' : `'${key}'`} is a ${t} (${String(v)})`);
+      }
+      return v;
+    });
+  } catch (err) {
+    throw new RangeError(`checkpoint state is not JSON: ${(err as Error).message}`, { cause: err });
+  }
+  if (json === undefined) throw new RangeError('checkpoint state is not JSON: undefined');
+  const bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes > maxBytes) {
+    throw new RangeError(`checkpoint is ${bytes} bytes of JSON, over CHECKPOINT_MAX_BYTES (${maxBytes})`);
+  }
+  return json;
+}
