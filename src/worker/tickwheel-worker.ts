@@ -131,6 +131,8 @@ export class TickwheelWorker {
     }
     this.state = 'stopping';
     this.draining = true;
+    // Ends a waiting claim at once: what the api claimed for it in the meantime is taken back by the DELETE below.
+    this.stopping.abort(new Error('SHUTDOWN'));
     this.slotFreed?.();
     const grace = this.opts.drainGraceMs;
     this.logger.log(`draining: ${this.running.size} attempt(s) running, ${grace} ms grace`);
@@ -140,7 +142,6 @@ export class TickwheelWorker {
     if (this.running.size > 0) this.logger.warn(`drain grace over: aborting ${this.running.size} attempt(s)`);
     for (const r of this.running.values()) r.run.abort('SHUTDOWN');
     await Promise.all([...this.running.values()].map((r) => r.done));
-    this.stopping.abort(new Error('SHUTDOWN'));
     await this.claimLoop;
     await Promise.all([...this.running.values()].map((r) => r.done)); // what the last claim handed back
     for (const t of this.timers) clearInterval(t);
@@ -256,7 +257,7 @@ export class TickwheelWorker {
         const a = await this.api.claims(
           node.nodeId,
           { max: Math.min(free, CLAIM_MAX), waitMs },
-          { tries: 1, ...LOOP_RETRY },
+          { tries: 1, ...LOOP_RETRY, signal: this.stopping.signal },
         );
         if (a.status === 200) {
           failures = 0;
@@ -266,6 +267,7 @@ export class TickwheelWorker {
         if (a.status === 404 && !this.draining) await this.nodeLost(node.nodeId);
         else this.logger.warn(`claims: ${a.status} ${problemDetail(a.body)}`);
       } catch (err) {
+        if (this.draining) break;
         this.logger.warn(`claims failed: ${(err as Error).message}`);
       }
       await sleep(backoffOf(failures++), this.stopping.signal).catch(() => undefined);

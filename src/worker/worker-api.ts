@@ -109,7 +109,10 @@ export class WorkerApi {
     return this.call<null>('POST', `${node(nodeId)}/heartbeat`, body, plan);
   }
 
-  /** A long poll: the request waits up to `waitMs` on the api; `signal` ends it early (what it claimed is lost). */
+  /**
+   * A long poll: waits up to `waitMs` on the api; `plan.signal` ends it early (what the api claimed meanwhile
+   * stays the node's: its DELETE or expiry takes it back).
+   */
   claims(nodeId: string, body: { max: number; waitMs: number }, plan: RetryPlan) {
     return this.call<{ items: WorkerAttempt[] }>('POST', `${node(nodeId)}/claims`, body, plan);
   }
