@@ -1,8 +1,10 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { NODE_QUEUES, type NodeQueuePort } from '../../coordination/index.js';
-import { NodeRegistryService } from '../../dispatch/index.js';
+import { mayTake, NodeRegistryService } from '../../dispatch/index.js';
+import { type Caller, hasScope } from '../../jobs/index.js';
 import { Scope } from '../../metadata/index.js';
+import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { NodePageDto } from '../dto/node.dto.js';
@@ -32,6 +34,7 @@ export class NodesController {
       nodes.map(async (n) => ({
         nodeId: n.nodeId,
         host: n.info.host,
+        appId: n.info.appId ?? null,
         handlers: n.info.handlers,
         capacity: n.info.capacity,
         active: n.info.active,
