@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SCOPES, type Scope } from '../../src/modules/metadata/index.js';
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { type ProductProcess, startCommand } from '../utils/process-node.js';
 import {
   type AppClient,
@@ -15,7 +15,7 @@ import {
 } from '../utils/test-node.js';
 
 /** The `worker` scope (docs/workers.md "Tenancy"). */
-const WORKER_SCOPES = [...DEFAULT_SCOPES, 'worker' as Scope];
+const WORKER_SCOPES = [...DEFAULT_SCOPES, Scope.WORKER];
 const CHILD = 'test/fixtures/worker/worker-child.mjs';
 
 type Body = Record<string, unknown>;
@@ -168,7 +168,7 @@ describe('worker protocol (docs/workers.md)', () => {
 
     expect(await statusOf(app, requestId)).toMatchObject({ status: 'SUCCESS', result: { ok: 1 } });
     const logs = await app.request<{ items: Body[] }>('GET', `/api/tasks/${requestId}/logs`);
-    expect(logs.body.items.map((l) => l.message)).toEqual(['raw line']);
+    expect(logs.body.items.map((l) => l.line)).toEqual(['raw line']);
 
     // another app never sees this node
     const stranger = await signedClient(api, `wproto-other-${randomUUID().slice(0, 8)}`, WORKER_SCOPES);
@@ -191,7 +191,7 @@ describe('worker protocol (docs/workers.md)', () => {
       });
     }
     const logs = await app.request<{ items: Body[] }>('GET', `/api/tasks/${ids[0]}/logs`);
-    expect(logs.body.items.map((l) => l.message)).toEqual(['echo {"i":0}']);
+    expect(logs.body.items.map((l) => l.line)).toEqual(['echo {"i":0}']);
     await w.stop(10_000);
     expect(await w.exited).toBe(0);
     expect(events(w).some((e) => e.event === 'stopped')).toBe(true);
