@@ -227,6 +227,24 @@ describe('TickwheelWorker against a fake worker api (docs/workers.md)', () => {
     expect(finishOf(a.instanceId)).toMatchObject({ outcome: 'SUCCESS', result: 1 });
   });
 
+  it('fails an attempt whose result the api refuses, and cuts a long error to the route bound', async () => {
+    const w = worker({
+      big: async () => 'x'.repeat(10),
+      long: async () => Promise.reject(new Error('e'.repeat(9_000))),
+    });
+    const [big, long] = [attemptOf('big'), attemptOf('long')];
+    api.tooLarge.add(big.instanceId);
+    api.push(big, long);
+    await w.start();
+    await finished(3);
+    const bigs = api.of('finish').filter((s) => s.instanceId === big.instanceId);
+    expect(bigs.map((s) => s.body?.outcome)).toEqual(['SUCCESS', 'FAILED']);
+    expect(bigs[1].body?.error).toMatch(/^the api refused the finish \(413 request body over 1 MB\)/);
+    const error = String(finishOf(long.instanceId)?.error);
+    expect(error.length).toBeLessThanOrEqual(4000);
+    expect(error).toMatch(/^e+ …\[cut\]$/);
+  });
+
   it('registers again when a heartbeat says the node expired (404), and goes on claiming on the new node', async () => {
     const w = worker({ h: async (ctx) => ctx.params });
     await w.start();

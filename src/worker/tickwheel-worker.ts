@@ -21,6 +21,8 @@ import {
 const NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
 /** The built-in handlers run only on trusted executors (docs/workers.md "Tenancy"): a worker never advertises them. */
 export const BUILTIN_HANDLER_NAMES: ReadonlySet<string> = new Set(['noop', 'http', 'shell']);
+/** Longest `error` of a finish, characters (the route's bound). */
+const ERROR_MAX = 4000;
 /** Claims asked for in one call at most (the route's bound). */
 const CLAIM_MAX = 100;
 /** Backoff of the loops (register, claims) between failed calls, ms. */
@@ -301,11 +303,28 @@ export class TickwheelWorker {
       this.logger.warn(`attempt ${instanceId} lost its lease: not finished (the api took it back)`);
       return;
     }
-    const a = await this.api.finish(nodeId, instanceId, body, FINISH_RETRY);
+    if (body.error !== undefined) body.error = cutError(body.error);
+    let a = await this.api.finish(nodeId, instanceId, body, FINISH_RETRY);
+    if ((a.status === 400 || a.status === 413) && body.outcome !== 'FAILED') {
+      // a result the api cannot take (over its body limit, not JSON-storable): the attempt fails instead of
+      // staying RUNNING until its lease ends
+      const error = cutError(`the api refused the finish (${a.status} ${problemDetail(a.body)})`);
+      a = await this.api.finish(
+        nodeId,
+        instanceId,
+        { fencingToken: body.fencingToken, outcome: 'FAILED', error },
+        FINISH_RETRY,
+      );
+    }
     const trouble = finishTrouble(instanceId, a.status, a.body);
     if (trouble) this.logger.warn(trouble);
     else this.logger.debug?.(`attempt ${instanceId} finished ${body.outcome}: ${JSON.stringify(a.body)}`);
   }
+}
+
+/** A finish's `error` within the route's bound (4000 characters). */
+export function cutError(error: string): string {
+  return error.length <= ERROR_MAX ? error : `${error.slice(0, ERROR_MAX - 20)} …[cut]`;
 }
 
 function backoffOf(failures: number): number {

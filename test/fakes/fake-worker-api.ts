@@ -31,6 +31,8 @@ export class FakeWorkerApi {
   readonly staleCheckpoints = new Set<string>();
   /** instanceIds whose finish answers 409. */
   readonly lostFinishes = new Set<string>();
+  /** instanceIds whose SUCCESS finish answers 413 (a result over the api's body limit). */
+  readonly tooLarge = new Set<string>();
   /** route name ('register', 'finish', ...) → connections to drop before answering. */
   readonly drops = new Map<string, number>();
   settings: Omit<NodeSettings, 'nodeId'> = {
@@ -165,6 +167,9 @@ export class FakeWorkerApi {
         return send(res, 204);
       case 'finish':
         if (instanceId && this.lostFinishes.has(instanceId)) return send(res, 409, { detail: 'the write lost' });
+        if (instanceId && this.tooLarge.has(instanceId) && body?.outcome === 'SUCCESS') {
+          return send(res, 413, { title: 'Payload Too Large', detail: 'request body over 1 MB' });
+        }
         return send(res, 200, { status: body?.outcome === 'SUCCESS' ? 'SUCCESS' : 'PENDING', final: true });
       default:
         return send(res, 404, { title: 'Not Found' });
