@@ -43,4 +43,25 @@ describe('App worker protocol (standalone)', () => {
     expect(rows).toEqual([{ appId: a.appId }]);
     expect((await a.request('DELETE', `/api/worker/nodes/${nodeId}`)).status).toBe(204);
   }, 60_000);
+
+  it('should never hand a worker more attempts than its capacity minus those it runs', async () => {
+    const a = await appClient(node, 'wsa-cap', WORKER);
+    const reg = await a.request<Registered>('POST', '/api/worker/nodes', { handlers: ['squeeze'], capacity: 1 });
+    const nodeId = reg.body.nodeId;
+    for (let i = 0; i < 2; i++)
+      expect((await a.request('POST', '/api/tasks', { handler: 'squeeze' })).status).toBe(202);
+    const claim = (waitMs: number) =>
+      a.request<{ items: Attempt[] }>('POST', `/api/worker/nodes/${nodeId}/claims`, { max: 5, waitMs });
+    const first = await claim(5000);
+    expect(first.body.items).toHaveLength(1);
+    expect((await claim(200)).body.items).toEqual([]);
+    const [att] = first.body.items;
+    await a.request('POST', `/api/worker/nodes/${nodeId}/attempts/${att.instanceId}/finish`, {
+      fencingToken: att.fencingToken,
+      outcome: 'SUCCESS',
+    });
+    const second = await claim(5000);
+    expect(second.body.items).toHaveLength(1);
+    expect(second.body.items[0].instanceId).not.toBe(att.instanceId);
+  }, 60_000);
 });
