@@ -1925,7 +1925,10 @@ export interface components {
       note?: string;
     };
     WorkerLogLineDto: {
-      /** @enum {string} */
+      /**
+       * @description The line’s level.
+       * @enum {string}
+       */
       level: 'info' | 'warn' | 'error';
       /** @description The line. */
       message: string;
@@ -1935,6 +1938,7 @@ export interface components {
     WorkerLogsDto: {
       /** @description The fencing token the claim issued for this attempt. */
       fencingToken: number;
+      /** @description The lines, oldest first. */
       lines: components['schemas']['WorkerLogLineDto'][];
     };
     WorkerFinishDto: {

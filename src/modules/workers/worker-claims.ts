@@ -9,11 +9,9 @@ export const CLAIM_WAITS_PER_PROCESS = 64;
 export const CLAIM_WAITS_PER_APP = 8;
 
 /**
- * An app worker's claim (docs/workers.md `claims`): takes up to `max` ids off its node's queue, no more than the
- * node's capacity minus its RUNNING attempts, waiting for a push up to `waitMs`; claims them as the task runner
- * does ({@link RemoteAttempts.claim}) and acks the ids. A waiting claim holds one of Redis' blocking connections:
- * beyond {@link CLAIM_WAITS_PER_APP} per app or {@link CLAIM_WAITS_PER_PROCESS} in this process, a claim waits on a
- * timer here instead and looks once more at its end, so a hostile app cannot exhaust Redis' connections.
+ * An app worker's claim (docs/workers.md `claims`): up to `max` ids off its node's queue within its free capacity,
+ * claimed as the task runner does ({@link RemoteAttempts.claim}), then acked. A waiting claim holds a blocking Redis
+ * connection: past the per-app or per-process bound it waits on a timer here, then looks once more.
  */
 @Injectable()
 export class WorkerClaims {
@@ -39,8 +37,7 @@ export class WorkerClaims {
     try {
       return await this.attempts.claim(node, ids);
     } finally {
-      // Claimed rows are RUNNING (the lease guards them); unclaimed ones stay DISPATCHED, and the reconciler pushes
-      // an id found in no queue again.
+      // Unclaimed rows stay DISPATCHED: the reconciler pushes an id found in no queue again.
       await this.queues.ackMany(node.nodeId, ids).catch(() => undefined);
     }
   }

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, NotFoundError, ValidationError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { type NodeAdvert, NODE_REGISTRY, type NodeRegistryPort } from '../coordination/index.js';
+import { NodeRegistryService } from '../dispatch/index.js';
 import { BUILTIN_HANDLERS, type WorkerSeat } from '../execution/index.js';
 import { type ExecutorNode, ExecutorNodeRepository, InstanceReads, JobInstanceStatus as S } from '../metadata/index.js';
 
@@ -43,6 +44,7 @@ export class WorkerNodes {
     private readonly nodes: Pick<ExecutorNodeRepository, 'tryInsert' | 'find' | 'touch' | 'markStopped'>,
     @Inject(InstanceReads) private readonly reads: Pick<InstanceReads, 'findOnNode'>,
     @Inject(NODE_REGISTRY) private readonly registry: Pick<NodeRegistryPort, 'heartbeat' | 'removeNode'>,
+    @Inject(NodeRegistryService) private readonly view: Pick<NodeRegistryService, 'invalidate'>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -68,6 +70,7 @@ export class WorkerNodes {
       const ok = await this.nodes.tryInsert({ ...row, startedAt: now, lastSeenAt: now, stoppedAt: null });
       if (!ok) continue;
       await this.registry.heartbeat(nodeId, this.advert({ ...row, startedAt: now }, 0, false), now);
+      this.view.invalidate(); // this process routes to it and accepts its handlers at once
       return {
         nodeId,
         heartbeatIntervalMs: this.config.heartbeatIntervalMs,
@@ -96,6 +99,7 @@ export class WorkerNodes {
   async deregister(appId: string, nodeId: string): Promise<void> {
     await this.seat(appId, nodeId);
     await this.registry.removeNode(nodeId);
+    this.view.invalidate();
     await this.nodes.markStopped(nodeId, this.clock.now());
   }
 

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CoordinationModule } from '../coordination/index.js';
+import { DispatchModule } from '../dispatch/index.js';
 import { ExecutionCoreModule, type ExecutionHooks } from '../execution/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { WorkerClaims } from './worker-claims.js';
@@ -16,7 +17,7 @@ export class WorkersModule {
     const core = ExecutionCoreModule.forRoot(hooks);
     return {
       module: WorkersModule,
-      imports: [MetadataModule, CoordinationModule, core],
+      imports: [MetadataModule, CoordinationModule, DispatchModule, core],
       providers: [WorkerNodes, WorkerClaims],
       exports: [WorkerNodes, WorkerClaims, core],
     };

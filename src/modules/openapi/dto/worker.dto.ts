@@ -153,7 +153,7 @@ export class WorkerProgressDto {
 
 /** One handler log line a worker sends. */
 export class WorkerLogLineDto {
-  @ApiProperty({ enum: LEVELS }) @IsIn(LEVELS) level: 'info' | 'warn' | 'error';
+  @ApiProperty({ enum: LEVELS, description: 'The line’s level.' }) @IsIn(LEVELS) level: 'info' | 'warn' | 'error';
   @BoundedString(B.logMessage, { required: true, api: { description: 'The line.' } }) message: string;
   @BoundedInt(
     { min: 0, max: Number.MAX_SAFE_INTEGER, unit: 'ms' },
@@ -170,7 +170,12 @@ export class WorkerLogsDto {
   @BoundedInt(B.fencingToken, { required: true, api: tokenApi })
   fencingToken: number;
 
-  @ApiProperty({ type: [WorkerLogLineDto], minItems: B.logLines.min, maxItems: B.logLines.max })
+  @ApiProperty({
+    type: [WorkerLogLineDto],
+    minItems: B.logLines.min,
+    maxItems: B.logLines.max,
+    description: 'The lines, oldest first.',
+  })
   @IsArray()
   @ArrayMinSize(B.logLines.min)
   @ArrayMaxSize(B.logLines.max)
