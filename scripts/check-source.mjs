@@ -1,7 +1,7 @@
 // Source budget check (part of `npm run lint`): for every module under src/ (src/modules/<m>, src/common,
-// src/config, src/infra, src/bin, src/client, src/worker, and the files at src/'s root), comment lines must be at most 15 %
-// of its non-spec .ts lines and no line may be longer than 120 characters. Prints one line of figures per
-// module. Then no tracked hand-written file under src/, test/, scripts/, bench/ or examples/ may be longer than
+// src/config, src/infra, src/bin, src/client, src/worker, and the files at src/'s root), comment lines must be at
+// most 15 % of its non-spec .ts lines and no line may be longer than 120 characters. Prints one line of figures
+// per module. Then no tracked hand-written file under src/, test/, scripts/, bench/ or examples/ may be longer than
 // 400 lines; one line per offender. Exits 1 when anything is over.
 // Generated files (GENERATED) are not counted.
 import { execFileSync } from 'node:child_process';
