@@ -227,16 +227,21 @@ describe('TickwheelWorker against a fake worker api (docs/workers.md)', () => {
     expect(finishOf(a.instanceId)).toMatchObject({ outcome: 'SUCCESS', result: 1 });
   });
 
-  it('fails an attempt whose result the api refuses, and cuts a long error to the route bound', async () => {
+  it('fails an attempt whose result is not JSON or is refused; cuts a long error to the route bound', async () => {
     const w = worker({
       big: async () => 'x'.repeat(10),
       long: async () => Promise.reject(new Error('e'.repeat(9_000))),
+      bigint: async () => ({ n: 1n }),
     });
-    const [big, long] = [attemptOf('big'), attemptOf('long')];
+    const [big, long, bigint] = [attemptOf('big'), attemptOf('long'), attemptOf('bigint')];
     api.tooLarge.add(big.instanceId);
-    api.push(big, long);
+    api.push(big, long, bigint);
     await w.start();
-    await finished(3);
+    await finished(4);
+    expect(finishOf(bigint.instanceId)).toMatchObject({
+      outcome: 'FAILED',
+      error: expect.stringMatching(/^result is not JSON/),
+    });
     const bigs = api.of('finish').filter((s) => s.instanceId === big.instanceId);
     expect(bigs.map((s) => s.body?.outcome)).toEqual(['SUCCESS', 'FAILED']);
     expect(bigs[1].body?.error).toMatch(/^the api refused the finish \(413 request body over 1 MB\)/);

@@ -111,8 +111,18 @@ export class TickwheelWorker {
     this.state = 'started';
     await this.register();
     const s = this.node as NodeSettings;
-    this.timers.push(setInterval(() => void this.heartbeat(), s.heartbeatIntervalMs));
-    this.timers.push(setInterval(() => void this.renewLeases(), s.leaseRenewMs));
+    this.timers.push(
+      setInterval(
+        once(() => this.heartbeat()),
+        s.heartbeatIntervalMs,
+      ),
+    );
+    this.timers.push(
+      setInterval(
+        once(() => this.renewLeases()),
+        s.leaseRenewMs,
+      ),
+    );
     this.claimLoop = this.claimUntilDraining();
   }
 
@@ -251,7 +261,7 @@ export class TickwheelWorker {
       if (!this.node) await this.register().catch(() => undefined);
       const node = this.node;
       if (!node || this.draining) {
-        if (!this.draining) await sleep(LOOP_RETRY.baseDelayMs).catch(() => undefined);
+        if (!this.draining) await sleep(backoffOf(failures++), this.stopping.signal).catch(() => undefined);
         continue;
       }
       const waitMs = Math.min(this.opts.claimWaitMs ?? node.maxClaimWaitMs, node.maxClaimWaitMs);
@@ -304,6 +314,15 @@ export class TickwheelWorker {
       return;
     }
     if (body.error !== undefined) body.error = cutError(body.error);
+    try {
+      JSON.stringify(body);
+    } catch (err) {
+      body = {
+        fencingToken: body.fencingToken,
+        outcome: 'FAILED',
+        error: cutError(`result is not JSON: ${String(err)}`),
+      };
+    }
     let a = await this.api.finish(nodeId, instanceId, body, FINISH_RETRY);
     if ((a.status === 400 || a.status === 413) && body.outcome !== 'FAILED') {
       // a result the api cannot take (over its body limit, not JSON-storable): the attempt fails instead of
@@ -325,6 +344,16 @@ export class TickwheelWorker {
 /** A finish's `error` within the route's bound (4000 characters). */
 export function cutError(error: string): string {
   return error.length <= ERROR_MAX ? error : `${error.slice(0, ERROR_MAX - 20)} …[cut]`;
+}
+
+/** `tick` as a timer callback that skips a tick while the previous call is still running. */
+function once(tick: () => Promise<void>): () => void {
+  let busy = false;
+  return () => {
+    if (busy) return;
+    busy = true;
+    void tick().finally(() => (busy = false));
+  };
 }
 
 function backoffOf(failures: number): number {
