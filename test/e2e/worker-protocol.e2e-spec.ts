@@ -228,6 +228,30 @@ describe('worker protocol (docs/workers.md)', () => {
     expect(events(second).find((e) => e.event === 'start')).toMatchObject({ requestId, from: result.resumedFrom });
   }, 120_000);
 
+  it('SIGTERM mid-task hands the attempt back (SHUTDOWN) and another worker finishes it from its checkpoint', async () => {
+    const first = startWorker(api, app, { RESUME_STEPS: '40', RESUME_STEP_MS: '150', WORKER_DRAIN_GRACE_MS: '300' });
+    children.push(first);
+    await waitFor('worker 1 to register', async () => events(first).some((e) => e.event === 'started'), 30_000);
+    const { requestId } = (await task(app, 'conf.resume', {}, { maxAttempts: 1 })).body;
+    await waitFor(
+      '2 checkpoints',
+      async () => events(first).some((e) => e.event === 'step' && Number(e.step) >= 2),
+      30_000,
+    );
+    first.signal('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(events(first).some((e) => e.event === 'stopped')).toBe(true);
+    // handed back, not failed: with maxAttempts 1 a counted failure would have ended it FAILED
+    expect(['PENDING', 'DISPATCHED', 'RUNNING']).toContain(String((await statusOf(app, requestId)).status));
+
+    const second = startWorker(api, app, { RESUME_STEPS: '40', RESUME_STEP_MS: '10' });
+    children.push(second);
+    await ended(app, requestId, 60_000);
+    const view = await statusOf(app, requestId);
+    expect(view).toMatchObject({ status: 'SUCCESS' });
+    expect((view.result as { resumedFrom: number }).resumedFrom).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+
   it("another app's task for the same handler name never reaches the worker", async () => {
     const w = startWorker(api, app);
     children.push(w);
