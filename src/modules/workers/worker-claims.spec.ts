@@ -29,7 +29,7 @@ const node = (appId: string, capacity = 4): WorkerNode => ({
 describe('WorkerClaims', () => {
   const attempts = { claim: async (): Promise<RemoteAttempt[]> => [] } as Pick<RemoteAttempts, 'claim'>;
 
-  it('should let at most CLAIM_WAITS_PER_APP claims of one app wait on Redis at once; the next waits on a timer', async () => {
+  it('should let at most CLAIM_WAITS_PER_APP claims of an app wait on Redis; the next waits on a timer', async () => {
     const q = queues();
     const timers: Array<() => void> = [];
     const clock = {

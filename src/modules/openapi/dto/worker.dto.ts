@@ -15,7 +15,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { BOUNDS } from '../../../common/index.js';
+import { BOUNDS, nameMessage, namePattern } from '../../../common/index.js';
 import { BoundedInt, BoundedString, HANDLER_MESSAGE, NAME_PATTERN } from './validators.js';
 
 const B = BOUNDS;
@@ -65,7 +65,7 @@ export class WorkerRegisteredDto {
 
 /** POST /api/worker/nodes/{nodeId}/heartbeat body. */
 export class WorkerHeartbeatDto {
-  @BoundedInt({ ...B.workerCapacity, min: 0 }, {
+  @BoundedInt(B.workerActive, {
     required: true,
     api: { description: 'Attempts running on the worker now (at most its capacity).' },
   })
@@ -93,7 +93,7 @@ export class WorkerClaimDto {
 export class AttemptRefDto {
   @ApiProperty({ maxLength: 36, description: 'The instance id.' })
   @IsString()
-  @Matches(/^[0-9a-fA-F-]{1,36}$/, { message: 'instanceId must be an instance id (up to 36 of [0-9a-f-])' })
+  @Matches(namePattern('0-9a-fA-F-', B.instanceId), { message: nameMessage('instanceId', '0-9a-fA-F-', B.instanceId) })
   instanceId: string;
 
   @BoundedInt(B.fencingToken, { required: true, api: tokenApi })
@@ -141,10 +141,10 @@ export class WorkerProgressDto {
   @BoundedInt(B.fencingToken, { required: true, api: tokenApi })
   fencingToken: number;
 
-  @ApiProperty({ minimum: 0, maximum: 1, description: 'How far the attempt is, 0..1.' })
+  @ApiProperty({ minimum: B.fraction.min, maximum: B.fraction.max, description: 'How far the attempt is, 0..1.' })
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(1)
+  @Min(B.fraction.min)
+  @Max(B.fraction.max)
   fraction: number;
 
   @BoundedString(B.progressNote, { api: { description: 'A short note shown with the progress.' } })
@@ -156,7 +156,7 @@ export class WorkerLogLineDto {
   @ApiProperty({ enum: LEVELS, description: 'The line’s level.' }) @IsIn(LEVELS) level: 'info' | 'warn' | 'error';
   @BoundedString(B.logMessage, { required: true, api: { description: 'The line.' } }) message: string;
   @BoundedInt(
-    { min: 0, max: Number.MAX_SAFE_INTEGER, unit: 'ms' },
+    B.epochMs,
     {
       required: true,
       api: { description: 'When it was logged, epoch ms UTC (kept within the attempt’s start and now).' },
@@ -211,7 +211,7 @@ export class WorkerFinishDto {
   retryable?: boolean;
 
   @BoundedInt(
-    { min: 0, max: Number.MAX_SAFE_INTEGER, unit: 'ms' },
+    B.epochMs,
     { api: { description: 'When the handler really returned, epoch ms UTC.' } },
   )
   handlerEndedAt?: number;
