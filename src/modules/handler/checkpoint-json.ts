@@ -1,8 +1,4 @@
-/**
- * `state` as checkpoint JSON (docs/long-tasks.md "Checkpoints"). @throws RangeError when it is not JSON (undefined,
- * a function, symbol or BigInt anywhere, a number that is not finite, a cycle) or its UTF-8 text is over `maxBytes`
- * (CHECKPOINT_MAX_BYTES).
- */
+/** `state` as JSON. @throws RangeError: not JSON (a function, BigInt, NaN, a cycle, …) or over `maxBytes` UTF-8. */
 export function encodeCheckpoint(state: unknown, maxBytes: number): string {
   let json: string | undefined;
   try {

@@ -1,6 +1,4 @@
-// The handler contract (docs/execution.md "Handlers"): what a handler implements and receives, the same for a
-// trusted executor (`tickwheel/executor`) and an app worker (`tickwheel/worker`). It imports nothing of the
-// product's stores, so the worker entry loads no database driver.
+// The handler contract (docs/execution.md "Handlers"), the same on an executor and an app worker; imports no store.
 export { JobHandler } from './job-handler.decorator.js';
 export {
   CheckpointRejected,
