@@ -64,4 +64,31 @@ describe('App worker protocol (standalone)', () => {
     expect(second.body.items).toHaveLength(1);
     expect(second.body.items[0].instanceId).not.toBe(att.instanceId);
   }, 60_000);
+
+  it('should take back at once what a deregistered node held: its queued and its running instances', async () => {
+    const a = await appClient(node, 'wsa-dereg', WORKER);
+    const reg = await a.request<Registered>('POST', '/api/worker/nodes', { handlers: ['leave'], capacity: 1 });
+    const nodeId = reg.body.nodeId;
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++)
+      ids.push(
+        (await a.request<{ requestId: string }>('POST', '/api/tasks', { handler: 'leave', maxAttempts: 2 })).body
+          .requestId,
+      );
+    const claimed = await a.request<{ items: Attempt[] }>('POST', `/api/worker/nodes/${nodeId}/claims`, {
+      max: 1,
+      waitMs: 5000,
+    });
+    expect(claimed.body.items).toHaveLength(1);
+    const onNode = () =>
+      node.ds.query("SELECT status FROM job_instance WHERE app_id = ? AND node_id = ? AND status <> 'PENDING'", [
+        a.appId,
+        nodeId,
+      ]);
+    expect((await onNode()).map((r: { status: string }) => r.status).sort()).toEqual(['DISPATCHED', 'RUNNING']);
+    expect((await a.request('DELETE', `/api/worker/nodes/${nodeId}`)).status).toBe(204);
+    expect(await onNode()).toEqual([]);
+    const statuses = await node.ds.query('SELECT status FROM job_instance WHERE app_id = ?', [a.appId]);
+    expect(statuses.map((r: { status: string }) => r.status)).toEqual(['PENDING', 'PENDING']);
+  }, 60_000);
 });

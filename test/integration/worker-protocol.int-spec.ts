@@ -79,6 +79,7 @@ describe('App worker protocol (MariaDB + Redis)', () => {
 
   it('should run one attempt through register, heartbeat, claim, leases, checkpoint, progress, logs and finish to SUCCESS, list the node with its appId, then deregister it', async () => {
     const reg = await register(a);
+    keepAlive(a, reg);
     expect(reg.nodeId).toMatch(new RegExp(`^w-${a.appId}-[0-9a-f]{12}$`));
     expect(reg).toMatchObject({ leaseMs: 4000, heartbeatIntervalMs: 500, maxClaimWaitMs: 20_000 });
     const hb = await a.request('POST', `/api/worker/nodes/${reg.nodeId}/heartbeat`, { active: 0 });
@@ -214,6 +215,7 @@ describe('App worker protocol (MariaDB + Redis)', () => {
       plain.appId,
     ]);
     const reg = await register(a);
+    keepAlive(a, reg);
     const requestId = await submit(a);
     const att = await claimOne(a, reg.nodeId);
     expectProblem(await plain.request('POST', `/api/worker/nodes/${reg.nodeId}/heartbeat`, { active: 0 }), 403, {
@@ -285,6 +287,7 @@ describe('App worker protocol (MariaDB + Redis)', () => {
 
   it('should refuse a stale fencing token on checkpoint and finish (409, nothing written), and report a cancelled attempt REVOKED on its next leases call', async () => {
     const reg = await register(a);
+    keepAlive(a, reg);
     const requestId = await submit(a, { maxAttempts: 3 });
     const att = await claimOne(a, reg.nodeId);
     const stale = att.fencingToken - 1;
@@ -323,6 +326,7 @@ describe('App worker protocol (MariaDB + Redis)', () => {
 
   it('should retry a FAILED attempt by the instance policy and hand back a SHUTDOWN one without using up an attempt', async () => {
     const reg = await register(a);
+    keepAlive(a, reg);
     await submit(a, { maxAttempts: 2, retryBackoffMs: 0 });
     const first = await claimOne(a, reg.nodeId);
     const failed = await a.request('POST', at(reg.nodeId, first.instanceId, 'finish'), {
@@ -372,6 +376,7 @@ describe('App worker protocol (MariaDB + Redis)', () => {
     expect((await row(att.instanceId)).status).not.toBe('SUCCESS');
     // From a live node of the app, the old token's finish loses: 409.
     const other = await register(a);
+    keepAlive(a, other);
     expectProblem(
       await a.request('POST', at(other.nodeId, att.instanceId, 'finish'), {
         fencingToken: att.fencingToken,

@@ -2,11 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, NotFoundError, ValidationError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { type NodeAdvert, NODE_REGISTRY, type NodeRegistryPort } from '../coordination/index.js';
-import { NodeRegistryService } from '../dispatch/index.js';
+import {
+  type NodeAdvert,
+  NODE_QUEUES,
+  NODE_REGISTRY,
+  type NodeQueuePort,
+  type NodeRegistryPort,
+} from '../coordination/index.js';
+import { NodeRegistryService, TakeBack } from '../dispatch/index.js';
 import { BUILTIN_HANDLERS, type WorkerSeat } from '../execution/index.js';
 import { type ExecutorNode, ExecutorNodeRepository, InstanceReads, JobInstanceStatus as S } from '../metadata/index.js';
 
+/** Rows a deregistration takes back at once (the reconciler's page); the reconciler takes any rest. */
+const TAKE_BACK_ROWS = 10_000;
 /** Longest wait of one claim, ms (docs/workers.md `maxClaimWaitMs`). */
 export const MAX_CLAIM_WAIT_MS = 20_000;
 
@@ -45,6 +53,8 @@ export class WorkerNodes {
     @Inject(InstanceReads) private readonly reads: Pick<InstanceReads, 'findOnNode'>,
     @Inject(NODE_REGISTRY) private readonly registry: Pick<NodeRegistryPort, 'heartbeat' | 'removeNode'>,
     @Inject(NodeRegistryService) private readonly view: Pick<NodeRegistryService, 'invalidate'>,
+    @Inject(NODE_QUEUES) private readonly queues: Pick<NodeQueuePort, 'drainNode'>,
+    @Inject(TakeBack) private readonly takeBack: Pick<TakeBack, 'requeue'>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -95,12 +105,18 @@ export class WorkerNodes {
     await this.registry.heartbeat(nodeId, this.advert(node.row, active, draining), now);
   }
 
-  /** Deregisters: out of the registry, row stopped; the reconciler takes back what it still held. */
+  /**
+   * Deregisters: out of the registry, row stopped, and what it still held taken back at once as the reconciler takes
+   * back a lost node's (its queue drained, its rows by the policy, NODE_LOST); what fails here the reconciler retries.
+   */
   async deregister(appId: string, nodeId: string): Promise<void> {
     await this.seat(appId, nodeId);
     await this.registry.removeNode(nodeId);
     this.view.invalidate();
     await this.nodes.markStopped(nodeId, this.clock.now());
+    const pushed = new Set(await this.queues.drainNode(nodeId));
+    const rows = await this.reads.findOnNode(nodeId, [S.DISPATCHED, S.RUNNING], TAKE_BACK_ROWS);
+    if (rows.length > 0) await this.takeBack.requeue(rows, 'NODE_LOST', pushed);
   }
 
   /** The live node `nodeId` of `appId`. @throws NotFoundError otherwise (another app's, stopped, expired). */
