@@ -143,7 +143,7 @@ export class TickwheelWorker {
     }
     this.state = 'stopping';
     this.draining = true;
-    // Ends a waiting claim at once: what the api claimed for it meanwhile is taken back after the DELETE below.
+    // Ends a waiting claim at once: what the api claimed for it meanwhile is taken back by the DELETE below.
     this.stopping.abort(new Error('SHUTDOWN'));
     this.slotFreed?.();
     const grace = this.opts.drainGraceMs;

@@ -111,7 +111,7 @@ export class WorkerApi {
 
   /**
    * A long poll: waits up to `waitMs` on the api; `plan.signal` ends it early (what the api claimed meanwhile
-   * stays the node's, taken back after its DELETE or expiry).
+   * stays the node's, taken back by its DELETE or expiry).
    */
   claims(nodeId: string, body: { max: number; waitMs: number }, plan: RetryPlan) {
     return this.call<{ items: WorkerAttempt[] }>('POST', `${node(nodeId)}/claims`, body, plan);
