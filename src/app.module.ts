@@ -12,6 +12,7 @@ import { JobsModule } from './modules/jobs/index.js';
 import { HealthController, NoApiController, ObservabilityModule, REDIS_TOKEN } from './modules/observability/index.js';
 import { ApiClientModule, OpenApiModule, PROBLEM_FILTER_PROVIDER } from './modules/openapi/index.js';
 import { AttemptEndedHookModule, TriggerModule } from './modules/trigger/index.js';
+import { WorkersModule } from './modules/workers/index.js';
 import { TerminusModule } from '@nestjs/terminus';
 import { ShutdownHold } from './shutdown-hold.js';
 
@@ -46,14 +47,15 @@ export class AppModule {
     ];
     if (has(Role.SCHEDULER) || has(Role.API)) imports.push(trigger);
     if (has(Role.SCHEDULER)) imports.push(CallbackSenderModule);
+    const hooks = { attemptEnded: AttemptEndedHookModule, admission: AdmissionModule };
     if (has(Role.API)) {
       // The job lifecycle (domain) and its HTTP surface; job owners' caps are read through the API's client cache.
+      // App workers' routes use execution's writers (WorkersModule), never an executor of the api's own.
       const jobs = JobsModule.forRoot(trigger, ApiClientModule);
-      imports.push(jobs, OpenApiModule.forRoot(jobs));
+      imports.push(jobs, OpenApiModule.forRoot(jobs, WorkersModule.forRoot(hooks)));
     }
     if (has(Role.EXECUTOR)) {
       const execution = { http: true, shell: config.allowShell };
-      const hooks = { attemptEnded: AttemptEndedHookModule, admission: AdmissionModule };
       imports.push(ExecutionModule.forRoot(execution, hooks));
     }
     imports.push(...(opts.imports ?? []));

@@ -407,8 +407,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Live executor nodes
-     * @description Handlers, capacity, running tasks, queue depth and last heartbeat of every live node, as `{total, items}` (0.2.0; a bare array before), all in one page.
+     * Live executor and app worker nodes
+     * @description Handlers, capacity, running tasks, queue depth and last heartbeat of every live node, as `{total, items}` (0.2.0; a bare array before), all in one page. `appId` is the app owning an app worker (null: a trusted executor). An admin sees every node; any other caller the trusted executors and its own app's workers (docs/workers.md).
      */
     get: operations['NodesController_list'];
     put?: never;
@@ -560,6 +560,186 @@ export interface paths {
      */
     post: operations['SchedulesController_preview'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/worker/nodes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Register an app worker node
+     * @description A node of the caller's app advertising `handlers` (never a built-in one) with `capacity`: only the app's own instances of those handlers are routed to it. Answers its id and the timings to keep.
+     */
+    post: operations['WorkerController_register'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/worker/nodes/{nodeId}/heartbeat': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A worker node's heartbeat
+     * @description Keeps the node live (every heartbeatIntervalMs); `draining: true` stops routing new work to it. Silent for nodeTimeoutMs, the node expires and what it held is taken back.
+     */
+    post: operations['WorkerController_heartbeat'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/worker/nodes/{nodeId}/claims': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Claim attempts (long poll)
+     * @description Up to `max` attempts routed to the node (never more than its capacity minus its running attempts), each RUNNING under a new fencing token and leased until leaseUntil; waits up to `waitMs` when none is queued.
+     */
+    post: operations['WorkerController_claim'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/worker/nodes/{nodeId}/leases': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Renew the leases of running attempts
+     * @description Each named attempt still RUNNING on the node under its token is leased until leaseUntil; the others are answered in `lost` (LEASE_LOST, or REVOKED when cancelled): abort their handlers.
+     */
+    post: operations['WorkerController_leases'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/worker/nodes/{nodeId}/attempts/{instanceId}/checkpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Store an attempt's checkpoint
+     * @description Fenced: stored (and the lease renewed) only while the attempt holds the row; a later attempt reads it.
+     */
+    post: operations['WorkerController_checkpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/worker/nodes/{nodeId}/attempts/{instanceId}/progress': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Report an attempt's progress
+     * @description Coalesced as an executor’s (PROGRESS_WRITE_INTERVAL_MS); a stale token’s report is dropped.
+     */
+    post: operations['WorkerController_progress'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/worker/nodes/{nodeId}/attempts/{instanceId}/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an attempt's handler log lines
+     * @description Kept in the task’s logs with the bounds of an executor’s (HANDLER_LOG_MAX_LINES, HANDLER_LOG_MAX_BYTES per attempt); lines of a stale token are dropped.
+     */
+    post: operations['WorkerController_logs'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/worker/nodes/{nodeId}/attempts/{instanceId}/finish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Finish an attempt
+     * @description Records the outcome as an executor’s: success, or retry-or-fail by the instance’s policy (maxAttempts, backoff), SHUTDOWN hands it back. Fenced: a stale token loses (409) and changes nothing.
+     */
+    post: operations['WorkerController_finish'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/worker/nodes/{nodeId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Deregister a worker node
+     * @description The node leaves the registry; what it still held is taken back by the reconciler.
+     */
+    delete: operations['WorkerController_deregister'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1430,6 +1610,8 @@ export interface components {
       nodeId: string;
       /** @description Host name the node reported at start. */
       host: string;
+      /** @description The app owning an app worker's node (docs/workers.md); null for a trusted executor. */
+      appId: string | null;
       /** @description Handler names the node advertises (it runs only these). */
       handlers: string[];
       /** @description Most attempts the node runs at once (EXECUTOR_CONCURRENCY, default 16). */
@@ -1472,7 +1654,9 @@ export interface components {
        */
       appId: string;
       /** @description What it may do (default tasks:read, tasks:write, jobs:read, jobs:write, nodes:read). admin implies all but shell. */
-      scopes?: ('tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'admin')[];
+      scopes?: (
+        'tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'worker' | 'admin'
+      )[];
     };
     ClientCredentialsDto: {
       /** @description The app id: 3-64 of [A-Za-z0-9_.-], compared exactly. */
@@ -1480,7 +1664,9 @@ export interface components {
       /** @description false: every request of the app is refused (401). */
       enabled: boolean;
       /** @description What the app may do (README "Tenancy and scopes"). */
-      scopes: ('tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'admin')[];
+      scopes: (
+        'tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'worker' | 'admin'
+      )[];
       /** @description Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited. */
       rateLimit: number | null;
       /** @description Token bucket size (burst), requests; null = the RATE_LIMIT_BURST default. */
@@ -1504,7 +1690,9 @@ export interface components {
       /** @description false: every request of the app is refused (401). */
       enabled: boolean;
       /** @description What the app may do (README "Tenancy and scopes"). */
-      scopes: ('tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'admin')[];
+      scopes: (
+        'tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'worker' | 'admin'
+      )[];
       /** @description Requests per second (token refill rate); null = the RATE_LIMIT_PER_SECOND default, 0 = unlimited. */
       rateLimit: number | null;
       /** @description Token bucket size (burst), requests; null = the RATE_LIMIT_BURST default. */
@@ -1544,7 +1732,9 @@ export interface components {
        */
       egressAllow?: string[] | null;
       /** @description The whole new list of scopes (replaces the old one). */
-      scopes?: ('tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'admin')[];
+      scopes?: (
+        'tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'worker' | 'admin'
+      )[];
       /** @description false: every request of the app is refused (401), on other API pods within the 30-s client cache. */
       enabled?: boolean;
     };
@@ -1654,6 +1844,125 @@ export interface components {
       from: string;
       /** @description The next fire times after `from`, ascending, as the scheduler computes them (its own search); at most count. */
       fireTimes: components['schemas']['FireTimeDto'][];
+    };
+    RegisterWorkerDto: {
+      /** @description Handler names the worker runs (each 1-128 of [A-Za-z0-9_.:-]); only its app's instances of these are routed to it. The built-in noop, http and shell are refused (400 naming handlers). */
+      handlers: string[];
+      /** @description Most attempts the worker runs at once; claims never hand out more. */
+      capacity: number;
+      /** @description The worker host name, shown in /api/nodes. */
+      host?: string;
+    };
+    WorkerRegisteredDto: {
+      /** @description The node id (server-made, `w-<appId>-<hex>`); every other route names it. */
+      nodeId: string;
+      /** @description Heartbeat at least this often; silent for nodeTimeoutMs, the node is gone. */
+      heartbeatIntervalMs: number;
+      /** @description A claim or renewal leases an attempt for this long. */
+      leaseMs: number;
+      /** @description Renew the leases of running attempts this often. */
+      leaseRenewMs: number;
+      /** @description Without a heartbeat this long the node expires (404; register again). */
+      nodeTimeoutMs: number;
+      /** @description Longest waitMs of a claim. */
+      maxClaimWaitMs: number;
+    };
+    WorkerHeartbeatDto: {
+      /** @description Attempts running on the worker now (at most its capacity). */
+      active: number;
+      /** @description True while draining: no new work is routed to the node. */
+      draining?: boolean;
+    };
+    WorkerClaimDto: {
+      /** @description Most attempts to claim. */
+      max: number;
+      /** @description How long to wait for work when none is queued (long poll), ms. */
+      waitMs: number;
+    };
+    WorkerClaimAnswerDto: {
+      /** @description The claimed attempts (docs/workers.md). */
+      items: Record<string, unknown>[];
+    };
+    AttemptRefDto: {
+      /** @description The instance id. */
+      instanceId: string;
+      /** @description The fencing token the claim issued for this attempt. */
+      fencingToken: number;
+    };
+    WorkerLeasesDto: {
+      /** @description The attempts to renew. */
+      attempts: components['schemas']['AttemptRefDto'][];
+    };
+    LostLeaseDto: {
+      /** @description The instance id. */
+      instanceId: string;
+      /** @description The fencing token the claim issued for this attempt. */
+      fencingToken: number;
+      /**
+       * @description LEASE_LOST: the row is no longer this attempt’s; REVOKED: cancelled. Abort the handler.
+       * @enum {string}
+       */
+      reason: 'LEASE_LOST' | 'REVOKED';
+    };
+    WorkerLeasesAnswerDto: {
+      /** @description The renewed leases now end at this time (epoch ms UTC). */
+      leaseUntil: number;
+      /** @description The named attempts whose lease was not renewed. */
+      lost: components['schemas']['LostLeaseDto'][];
+    };
+    WorkerCheckpointDto: {
+      /** @description The fencing token the claim issued for this attempt. */
+      fencingToken: number;
+      /** @description Any JSON, at most CHECKPOINT_MAX_BYTES as JSON text (400 naming state beyond). */
+      state: Record<string, unknown>;
+    };
+    WorkerProgressDto: {
+      /** @description The fencing token the claim issued for this attempt. */
+      fencingToken: number;
+      /** @description How far the attempt is, 0..1. */
+      fraction: number;
+      /** @description A short note shown with the progress. */
+      note?: string;
+    };
+    WorkerLogLineDto: {
+      /**
+       * @description The line’s level.
+       * @enum {string}
+       */
+      level: 'info' | 'warn' | 'error';
+      /** @description The line. */
+      message: string;
+      /** @description When it was logged, epoch ms UTC (kept within the attempt’s start and now). */
+      at: number;
+    };
+    WorkerLogsDto: {
+      /** @description The fencing token the claim issued for this attempt. */
+      fencingToken: number;
+      /** @description The lines, oldest first. */
+      lines: components['schemas']['WorkerLogLineDto'][];
+    };
+    WorkerFinishDto: {
+      /** @description The fencing token the claim issued for this attempt. */
+      fencingToken: number;
+      /**
+       * @description How the attempt ended: SUCCESS (result), FAILED (error; retryable false fails it for good), TIMEOUT, HEARTBEAT_TIMEOUT, SHUTDOWN (handed back, no attempt used), CANCELLED (after a REVOKED lease).
+       * @enum {string}
+       */
+      outcome: 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'HEARTBEAT_TIMEOUT' | 'SHUTDOWN' | 'CANCELLED';
+      /** @description The handler’s result (stored bounded, as an executor’s). */
+      result?: Record<string, unknown>;
+      /** @description What failed (FAILED). */
+      error?: string;
+      /** @description FAILED only: false fails the instance without a retry. */
+      retryable?: boolean;
+      /** @description When the handler really returned, epoch ms UTC. */
+      handlerEndedAt?: number;
+    };
+    WorkerFinishAnswerDto: {
+      /** @description SUCCESS, FAILED, TIMEOUT, CANCELLED, or PENDING (a retry or hand-back). */
+      status: string;
+      /** @description True when the instance will not run again. */
+      final: boolean;
     };
   };
   responses: never;
@@ -5304,6 +5613,962 @@ export interface operations {
         headers: {
           /** @description Seconds to wait (at least 1). */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  WorkerController_register: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RegisterWorkerDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkerRegisteredDto'];
+        };
+      };
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. A built-in handler (noop, http, shell) is refused naming handlers. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope worker (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  WorkerController_heartbeat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        nodeId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorkerHeartbeatDto'];
+      };
+    };
+    responses: {
+      /** @description Recorded. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. active over the node's capacity names active. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope worker (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The node is not this app's, was deregistered or expired (register again); nothing changes. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  WorkerController_claim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        nodeId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorkerClaimDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkerClaimAnswerDto'];
+        };
+      };
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope worker (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The node is not this app's, was deregistered or expired (register again); nothing changes. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  WorkerController_leases: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        nodeId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorkerLeasesDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkerLeasesAnswerDto'];
+        };
+      };
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope worker (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The node is not this app's, was deregistered or expired (register again); nothing changes. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  WorkerController_checkpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        nodeId: string;
+        instanceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorkerCheckpointDto'];
+      };
+    };
+    responses: {
+      /** @description Stored. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. A state over CHECKPOINT_MAX_BYTES or not JSON names state. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope worker (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The node is not this app's, was deregistered or expired (register again); nothing changes. Or the instance is not this app's, or another node's running attempt. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The fencing token is stale (the attempt was taken back, cancelled or superseded); nothing was written. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  WorkerController_progress: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        nodeId: string;
+        instanceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorkerProgressDto'];
+      };
+    };
+    responses: {
+      /** @description Taken. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope worker (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The node is not this app's, was deregistered or expired (register again); nothing changes. Or the instance is not this app's, or another node's running attempt. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  WorkerController_logs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        nodeId: string;
+        instanceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorkerLogsDto'];
+      };
+    };
+    responses: {
+      /** @description Taken. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope worker (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The node is not this app's, was deregistered or expired (register again); nothing changes. Or the instance is not this app's, or another node's running attempt. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  WorkerController_finish: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        nodeId: string;
+        instanceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorkerFinishDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkerFinishAnswerDto'];
+        };
+      };
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope worker (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The node is not this app's, was deregistered or expired (register again); nothing changes. Or the instance is not this app's, or another node's running attempt. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The fencing token is stale (the attempt was taken back, cancelled or superseded); nothing was written. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  WorkerController_deregister: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        nodeId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deregistered. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope worker (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The node is not this app's, was deregistered or expired (register again); nothing changes. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {

@@ -3,6 +3,7 @@ import {
   MAX_CALLBACK_URL_CHARS,
   MAX_CODE_CHARS,
   MAX_CRONTAB_CHARS,
+  MAX_ERROR_CHARS,
   MAX_FILE_NAME_CHARS,
   MAX_LIST_LIMIT,
   MAX_LIST_OFFSET,
@@ -82,6 +83,23 @@ export const BOUNDS = {
   maxUnfinishedTasks: { min: 0, max: 100_000_000, unit: 'count', default: 100_000 },
   egressAllow: { max: 64, unit: 'count' },
   egressEntry: { max: 255, unit: 'chars' },
+
+  // App workers' routes (docs/workers.md).
+  workerHandlers: { min: 1, max: 100, unit: 'count' },
+  workerCapacity: { min: 1, max: 1000, unit: 'count' },
+  workerHost: { max: 100, unit: 'chars' },
+  workerActive: { min: 0, max: 1000, unit: 'count' },
+  claimMax: { min: 1, max: 100, unit: 'count' },
+  claimWaitMs: { min: 0, max: 20_000, unit: 'ms' },
+  leaseAttempts: { max: 1000, unit: 'count' },
+  instanceId: { min: 1, max: 36, unit: 'chars' },
+  fencingToken: { min: 0, max: Number.MAX_SAFE_INTEGER, unit: 'count' },
+  progressNote: { max: 256, unit: 'chars' },
+  fraction: { min: 0, max: 1, unit: 'count' },
+  epochMs: { min: 0, max: Number.MAX_SAFE_INTEGER, unit: 'ms' },
+  logLines: { min: 1, max: 100, unit: 'count' },
+  logMessage: { max: 4096, unit: 'chars' },
+  workerError: { max: MAX_ERROR_CHARS, unit: 'chars' },
 } as const satisfies Record<string, Bound>;
 
 export type BoundName = keyof typeof BOUNDS;

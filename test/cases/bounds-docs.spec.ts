@@ -46,6 +46,27 @@ const OTHER_LABELS: Partial<Record<BoundName, RegExp>> = {
   logAttempt: /handler logs/,
   previewCount: /`count`/,
   egressEntry: /`egressAllow`/,
+  ...Object.fromEntries(
+    (
+      [
+        'workerHandlers',
+        'workerCapacity',
+        'workerHost',
+        'workerActive',
+        'fraction',
+        'epochMs',
+        'claimMax',
+        'claimWaitMs',
+        'leaseAttempts',
+        'fencingToken',
+        'instanceId',
+        'progressNote',
+        'logLines',
+        'logMessage',
+        'workerError',
+      ] as const
+    ).map((b) => [b, /^app worker routes/]),
+  ),
 };
 const LABELS = Object.fromEntries(NAMES.map((b) => [b, OTHER_LABELS[b] ?? new RegExp(`\`${b}\``)])) as Record<
   BoundName,

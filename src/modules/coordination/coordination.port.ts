@@ -132,6 +132,11 @@ export interface NodeAdvert {
   labels: Record<string, string>;
   host: string;
   startedAt: number;
+  /**
+   * The app owning an app worker's node (docs/workers.md): it takes only that app's instances. Null or absent (an
+   * advert of an older version) for a trusted executor, which takes any app's.
+   */
+  appId?: string | null;
 }
 
 /** An instance id to queue on a node and its owner app (JobInstance.appId, non-empty). */

@@ -37,6 +37,14 @@ import { TakeBack } from './take-back.js';
       useFactory: (counters: CounterPort, queues: NodeQueuePort) => new RoutingStrategies({ counters, queues }),
     },
   ],
-  exports: [DispatchService, NodeRegistryService, ReconcilerService, DelayPump, CancelService, AdmissionModule],
+  exports: [
+    DispatchService,
+    NodeRegistryService,
+    ReconcilerService,
+    DelayPump,
+    CancelService,
+    TakeBack,
+    AdmissionModule,
+  ],
 })
 export class DispatchModule {}

@@ -200,8 +200,8 @@ export class DispatchService implements HandOff {
 
   /** The node of each row of `group` (one handler and strategy), or null (logged: the rows stay PENDING). */
   private async route(group: JobInstance[]): Promise<LiveNode[] | null> {
-    const { handler, routingStrategy } = group[0];
-    const serving = await this.registry.candidates(handler);
+    const { handler, routingStrategy, appId } = group[0];
+    const serving = await this.registry.candidates(handler, appId);
     const candidates = KEYED.has(routingStrategy) ? serving : this.registry.preferFresh(serving);
     if (candidates.length === 0) {
       // Standalone, the API refuses handlers this process lacks: the executor is only starting or stopping (debug).
@@ -260,7 +260,10 @@ function releaseAtDue(row: JobInstance, nodeId: string | null): Release {
   return { id: row.id, appId: row.appId, at: row.dueAt, nodeId };
 }
 
-/** Rows that one strategy call can route together: same handler, same routing strategy. */
+/**
+ * Rows that one strategy call can route together: same handler, same routing strategy, same app (an app worker takes
+ * only its own app's rows, so the candidates differ by app).
+ */
 function routeGroup(row: JobInstance): string {
-  return `${row.routingStrategy}\u0000${row.handler}`;
+  return `${row.routingStrategy}\u0000${row.handler}\u0000${row.appId}`;
 }

@@ -28,3 +28,27 @@ describe('NodeRegistryService.preferFresh', () => {
     expect(registry.preferFresh(nodes).map((n) => n.nodeId)).toEqual(['a', 'b']);
   });
 });
+
+describe('NodeRegistryService.candidates (routing tenancy, docs/workers.md)', () => {
+  const now = 1_000_000;
+  const config = { heartbeatIntervalMs: 5000, nodeOfflineAfterMs: 15_000 } as AppConfig;
+  const owned = (nodeId: string, appId: string | null | undefined): LiveNode => {
+    const n = node(nodeId, now);
+    return { ...n, info: { ...n.info, ...(appId === undefined ? {} : { appId }) } };
+  };
+  const nodes = [owned('exec', null), owned('old-exec', undefined), owned('w-a', 'app-a'), owned('w-b', 'app-b')];
+  const registry = new NodeRegistryService(
+    { liveNodes: async () => nodes } as unknown as NodeRegistryPort,
+    config,
+    clockAt(() => now),
+  );
+
+  it("should offer an app's work to trusted executors and that app's own workers only", async () => {
+    expect((await registry.candidates('h', 'app-a')).map((n) => n.nodeId)).toEqual(['exec', 'old-exec', 'w-a']);
+    expect((await registry.candidates('h', 'app-c')).map((n) => n.nodeId)).toEqual(['exec', 'old-exec']);
+  });
+
+  it('should offer nothing for a handler no node advertises', async () => {
+    expect(await registry.candidates('other', 'app-a')).toEqual([]);
+  });
+});

@@ -26,9 +26,12 @@ export class NodeRegistryService {
     return nodes;
   }
 
-  /** Live nodes advertising `handler`, sorted by node id. */
-  async candidates(handler: string): Promise<LiveNode[]> {
-    return (await this.liveNodes()).filter((n) => n.info.handlers.includes(handler));
+  /**
+   * Live nodes advertising `handler` that may take work of app `appId` (docs/dispatch.md "Routing tenancy"), sorted
+   * by node id: trusted executors (no app) and the app workers of that app, never another app's worker.
+   */
+  async candidates(handler: string, appId: string): Promise<LiveNode[]> {
+    return (await this.liveNodes()).filter((n) => n.info.handlers.includes(handler) && mayTake(n, appId));
   }
 
   /** The nodes that beat within two heartbeats (or all): one silent longer may be dead, not yet offline. */
@@ -52,4 +55,9 @@ export class NodeRegistryService {
   invalidate(): void {
     this.cache = null;
   }
+}
+
+/** Whether node `n` may run instances of app `appId`: a trusted executor (no app) any, an app worker its own app's. */
+export function mayTake(n: LiveNode, appId: string): boolean {
+  return n.info.appId === undefined || n.info.appId === null || n.info.appId === appId;
 }

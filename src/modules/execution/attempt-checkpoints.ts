@@ -2,7 +2,7 @@ import { Inject, Injectable, type LoggerService } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { type CheckpointWrite, ExecutionInstances, type StoredCheckpoint, withDbRetry } from '../metadata/index.js';
-import { type Checkpoint, CheckpointRejected } from '../handler/index.js';
+import { type Checkpoint, CheckpointRejected, encodeCheckpoint } from '../handler/index.js';
 
 /** How long a checkpoint write is retried through transient database errors (a lost connection), ms. */
 const WRITE_RETRY_MS = 2_000;
@@ -15,32 +15,6 @@ export interface CheckpointedAttempt {
   id: string;
   attempt: number;
   fencingToken: number;
-}
-
-/**
- * `state` as checkpoint JSON (docs/long-tasks.md "Checkpoints"). @throws RangeError when it is not JSON (undefined,
- * a function, symbol or BigInt anywhere, a number that is not finite, a cycle) or its UTF-8 text is over `maxBytes`
- * (CHECKPOINT_MAX_BYTES).
- */
-export function encodeCheckpoint(state: unknown, maxBytes: number): string {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(state, (key, v: unknown) => {
-      const t = typeof v;
-      if (t === 'function' || t === 'symbol' || t === 'bigint' || (t === 'number' && !Number.isFinite(v))) {
-        throw new RangeError(`${key === '' ? 'the state' : `'${key}'`} is a ${t} (${String(v)})`);
-      }
-      return v;
-    });
-  } catch (err) {
-    throw new RangeError(`checkpoint state is not JSON: ${(err as Error).message}`, { cause: err });
-  }
-  if (json === undefined) throw new RangeError('checkpoint state is not JSON: undefined');
-  const bytes = Buffer.byteLength(json, 'utf8');
-  if (bytes > maxBytes) {
-    throw new RangeError(`checkpoint is ${bytes} bytes of JSON, over CHECKPOINT_MAX_BYTES (${maxBytes})`);
-  }
-  return json;
 }
 
 /**

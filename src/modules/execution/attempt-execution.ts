@@ -11,10 +11,9 @@ import { MetricsService } from '../observability/index.js';
 import { AbortReason, abortAttempt, abortedOutcome, abortReasonOf, failedOutcome } from './abort-reason.js';
 import { AppScopes } from './app-scopes.service.js';
 import { CheckpointWriter, decodeCheckpoint } from './attempt-checkpoints.js';
-import { stdoutLog } from './handler-log/log-line.js';
 import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
 import { HandlerRegistry } from './handler-registry.service.js';
-import type { JobContext, JobHandlerImpl } from '../handler/index.js';
+import { type JobContext, type JobHandlerImpl, stdoutLog } from '../handler/index.js';
 import type { AttemptOutcome } from './outcome-policy.js';
 import { ProgressWriter } from './progress-writer.js';
 

@@ -24,6 +24,13 @@ export interface FinishedRun {
   endedInTime: HandlerSettled | null;
 }
 
+/** What a finish came to: whether its write won, and the row's status and finality as the policy decided them. */
+export interface FinishResult {
+  won: boolean;
+  status: S;
+  final: boolean;
+}
+
 /**
  * What an ended attempt sets off (docs/execution.md "Finishing writes"): {@link decideOutcome}, the finishing write
  * ({@link FinishWriter}), after a won one the retry's delay queue, metrics and the attempt-ended hook, and in every
@@ -43,15 +50,19 @@ export class AttemptFinish {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** Records `run`'s end and sets off what follows it. Rejects only when admission or the hook throws. */
-  async finish(run: FinishedRun): Promise<void> {
+  /**
+   * Records `run`'s end and sets off what follows it; says whether its write won and what it decided (an app
+   * worker's finish answers with it, docs/workers.md). Rejects only when admission or the hook throws.
+   */
+  async finish(run: FinishedRun): Promise<FinishResult> {
     const { row, handler, endedInTime } = run;
-    const won = await this.write(run);
-    if (handler && !(endedInTime && won)) this.recordHandlerEnd(row, run.token, handler, endedInTime === null);
+    const result = await this.write(run);
+    if (handler && !(endedInTime && result.won)) this.recordHandlerEnd(row, run.token, handler, endedInTime === null);
+    return result;
   }
 
-  /** The finishing write and what follows it; true when it won (its attempt row closed, the handler's end on it). */
-  private async write(run: FinishedRun): Promise<boolean> {
+  /** The finishing write and what follows it; won when its attempt row closed (the handler's end on it). */
+  private async write(run: FinishedRun): Promise<FinishResult> {
     const { row, token, outcome } = run;
     const at = this.clock.now();
     const decision = decideOutcome(row, { kind: 'ran', outcome }, at);
@@ -64,7 +75,7 @@ export class AttemptFinish {
         `instance ${row.id} attempt ${row.attempt}: finishing write failed (${won.message}); ` +
           'the row stays RUNNING until its lease ends',
       );
-      return false;
+      return { won: false, status, final: false };
     }
     const now = this.clock.now();
     const cancelled = outcome.status === S.CANCELLED;
@@ -75,7 +86,7 @@ export class AttemptFinish {
       this.logger.warn(`instance ${row.id} attempt ${row.attempt}: ${what}`);
       const end = { kind: cancelled ? 'stopped' : 'finishLost', fencingToken: token } as const;
       await this.admission.ended(row, end, this.promoted);
-      return won;
+      return { won, status, final: won };
     }
     const retry = decision.verdict === 'RETRY' || decision.verdict === 'HAND_BACK';
     if (retry) {
@@ -90,7 +101,7 @@ export class AttemptFinish {
     await this.admission.ended(row, { kind: 'finished', final: !retry }, this.promoted);
     const ended = { instanceId: row.id, jobId: row.jobId, status: decision.status, final: !retry, at: now };
     await this.attemptEnded.attemptEnded(ended);
-    return true;
+    return { won: true, status: decision.status, final: !retry };
   }
 
   /**

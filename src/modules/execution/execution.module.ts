@@ -7,17 +7,13 @@ import { HttpJobHandler } from './builtin/http.handler.js';
 import { NoopJobHandler } from './builtin/noop.handler.js';
 import { ShellJobHandler } from './builtin/shell.handler.js';
 import { AppScopes } from './app-scopes.service.js';
-import { CheckpointWriter } from './attempt-checkpoints.js';
 import { AttemptExecution } from './attempt-execution.js';
-import { AttemptFinish } from './attempt-finish.js';
 import { ClaimLoop } from './claim-loop.js';
+import { ExecutionCoreModule } from './execution-core.module.js';
 import { ExecutorService } from './executor.service.js';
-import { FinishWriter } from './finish-writer.js';
 import { HandlerRegistry } from './handler-registry.service.js';
-import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { NodeMembership } from './node-membership.js';
-import { ProgressWriter } from './progress-writer.js';
 import { ShutdownDrain } from './shutdown-drain.js';
 import { TaskRunner } from './task-runner.service.js';
 
@@ -57,22 +53,17 @@ export class ExecutionModule {
     };
     return {
       module: ExecutionModule,
-      imports: [DiscoveryModule, MetadataModule, CoordinationModule, hooks.attemptEnded, hooks.admission],
+      imports: [DiscoveryModule, MetadataModule, CoordinationModule, ExecutionCoreModule.forRoot(hooks)],
       providers: [
         HandlerRegistry,
         AppScopes,
-        ProgressWriter,
-        CheckpointWriter,
         AttemptExecution,
-        FinishWriter,
-        AttemptFinish,
         TaskRunner,
         NodeMembership,
         LeaseKeeper,
         ClaimLoop,
         ShutdownDrain,
         ExecutorService,
-        HandlerLogWriter,
         ...builtins,
         egressAllow,
       ],

@@ -58,6 +58,7 @@ export class NodeMembership {
         startedAt: this.startedAt,
         lastSeenAt: this.startedAt,
         stoppedAt: null,
+        appId: null,
       });
       if (ok) return (this.nodeIdValue = nodeId);
     }
@@ -94,6 +95,7 @@ export class NodeMembership {
       labels: draining ? { draining: 'true' } : {},
       host: this.config.nodeName,
       startedAt: this.startedAt,
+      appId: null,
     };
   }
 }

@@ -54,7 +54,7 @@ export class CrontabImportService {
   /** @throws ForbiddenError (no `shell` scope), ValidationError (too many entries, a bad one), ConflictError. */
   async import(caller: Caller, file: CrontabFile): Promise<CrontabImportResult> {
     this.handlers.assertMayUse(caller, 'shell');
-    if (file.enable) await this.handlers.assertRunnable('shell');
+    if (file.enable) await this.handlers.assertRunnable('shell', caller.appId);
     const timeZone = file.timeZone?.trim() || 'UTC';
     const parsed = parseCrontab(file.content, { fileName: file.fileName, timeZone });
     const { entries, oversized } = splitOversized(parsed.entries, file.content);

@@ -3,7 +3,7 @@ import { CLOCK, type Clock, ValidationError } from '../../common/index.js';
 import { checkBuiltinParams } from '../execution/index.js';
 import { type JobDefinition, type JobInstance, JobInstanceStatus, Scope } from '../metadata/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { NodeRegistryService } from '../dispatch/index.js';
+import { mayTake, NodeRegistryService } from '../dispatch/index.js';
 import { EGRESS_POLICY, EgressPolicy } from '../egress/index.js';
 import { type Caller, requireScope } from './caller.js';
 
@@ -31,20 +31,23 @@ export class HandlerCheckService {
   }
 
   /**
+   * Only nodes that could take `appId`'s work count: trusted executors and that app's own workers (docs/workers.md).
+   * @param appId the app whose work it is (the task's, the job's owner).
    * @param field what the error names (e.g. `tasks[3].handler` in a batch).
    * @throws ValidationError(field): standalone, no such handler here; clustered, `shell` with no live executor.
    */
-  async assertRunnable(handler: string, field = 'handler'): Promise<void> {
+  async assertRunnable(handler: string, appId: string, field = 'handler'): Promise<void> {
     if (this.config.shape !== 'standalone') {
-      if (handler !== SHELL || (await this.registry.candidates(handler)).length > 0) return;
+      if (handler !== SHELL || (await this.registry.candidates(handler, appId)).length > 0) return;
       throw new ValidationError(
         field,
         "no live executor advertises handler 'shell' (an executor runs it only with TICKWHEEL_ALLOW_SHELL=true); " +
           'shell work is never accepted to wait for one',
       );
     }
-    if ((await this.registry.candidates(handler)).length > 0) return;
-    const known = [...new Set((await this.registry.liveNodes()).flatMap((n) => n.info.handlers))].sort();
+    if ((await this.registry.candidates(handler, appId)).length > 0) return;
+    const nodes = (await this.registry.liveNodes()).filter((n) => mayTake(n, appId));
+    const known = [...new Set(nodes.flatMap((n) => n.info.handlers))].sort();
     const hint = handler === 'shell' ? '; the shell handler is off unless TICKWHEEL_ALLOW_SHELL=true' : '';
     throw new ValidationError(
       field,
@@ -55,7 +58,7 @@ export class HandlerCheckService {
   /** Why a due PENDING instance is not moving (no live executor has its handler), or undefined; never stored. */
   async waitingNote(row: JobInstance): Promise<string | undefined> {
     if (row.status !== JobInstanceStatus.PENDING || row.dueAt > this.clock.now()) return undefined;
-    if ((await this.registry.candidates(row.handler)).length > 0) return undefined;
+    if ((await this.registry.candidates(row.handler, row.appId)).length > 0) return undefined;
     return `no live executor advertises handler '${row.handler}': it stays PENDING until one does`;
   }
 

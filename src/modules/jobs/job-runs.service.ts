@@ -49,7 +49,7 @@ export class JobRunsService {
     this.handlers.assertMayUse(caller, def.handler);
     refuseCorruptFields(def, new Set(params ? ['params'] : []));
     checkFireParams(def, params);
-    await this.handlers.assertRunnable(def.handler);
+    await this.handlers.assertRunnable(def.handler, def.appId);
     this.handlers.checkJobParams(def, params);
     return this.trigger.triggerNow(def, params, {
       admit: this.ownersCap(caller, def),
@@ -76,7 +76,7 @@ export class JobRunsService {
     const def = await this.jobs.find(caller, ref);
     this.handlers.assertMayUse(caller, def.handler);
     refuseCorruptFields(def);
-    await this.handlers.assertRunnable(def.handler);
+    await this.handlers.assertRunnable(def.handler, def.appId);
     return this.trigger.backfill(def, fromMs, toMs, {
       admit: this.ownersCap(caller, def),
       inTx: (em, rows) =>

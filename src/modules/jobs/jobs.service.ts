@@ -80,7 +80,7 @@ export class JobsService {
   /** The validated, unsaved job `input` describes, owned by `caller`'s app. @throws as {@link create}. */
   async newDefinition(caller: Caller, input: NewJob): Promise<JobDefinition> {
     this.handlers.assertMayUse(caller, input.handler);
-    if (input.enabled !== false) await this.handlers.assertRunnable(input.handler);
+    if (input.enabled !== false) await this.handlers.assertRunnable(input.handler, caller.appId);
     const now = this.clock.now();
     const def = definitionOf(input, this.config.namespace, caller.appId, now);
     validateDefinition(def);
@@ -164,7 +164,7 @@ export class JobsService {
     validateDefinition(merged);
     checkFireParams(merged);
     const startsRunning = fields.handler !== undefined || (fields.enabled && !before.enabled);
-    if (merged.enabled && startsRunning) await this.handlers.assertRunnable(merged.handler);
+    if (merged.enabled && startsRunning) await this.handlers.assertRunnable(merged.handler, merged.appId);
     const scheduleChanged = SCHEDULE_FIELDS.some((f) => fields[f] !== undefined) || fields.enabled !== undefined;
     // A new schedule makes a completed ONE_SHOT a job that may fire again.
     if (SCHEDULE_FIELDS.some((f) => fields[f] !== undefined)) patch.completedAt = null;
@@ -253,7 +253,7 @@ export class JobsService {
       this.handlers.assertMayUse(caller, before.handler);
       refuseCorruptFields(before);
       checkFanOut(before, this.config.jobMaxInstancesPerMinute, fanOutField(before));
-      await this.handlers.assertRunnable(before.handler);
+      await this.handlers.assertRunnable(before.handler, before.appId);
     }
     const patch = {
       enabled,

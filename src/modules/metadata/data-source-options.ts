@@ -13,6 +13,7 @@ import { LongTasks1799000000000 } from './migrations/1799000000000-long-tasks.js
 import { IdempotencyKeys1800000000000 } from './migrations/1800000000000-idempotency-keys.js';
 import { IdempotencyKeyBinary1800000001000 } from './migrations/1800000001000-idempotency-key-binary.js';
 import { InstanceStaged1800000002000 } from './migrations/1800000002000-instance-staged.js';
+import { WorkerNodeApp1800000003000 } from './migrations/1800000003000-worker-node-app.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
@@ -26,6 +27,7 @@ export const MIGRATIONS = [
   IdempotencyKeys1800000000000,
   IdempotencyKeyBinary1800000001000,
   InstanceStaged1800000002000,
+  WorkerNodeApp1800000003000,
 ];
 
 /**

@@ -16,6 +16,7 @@ import { JobsController } from './controllers/jobs.controller.js';
 import { NodesController } from './controllers/nodes.controller.js';
 import { SchedulesController } from './controllers/schedules.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
+import { WorkerController } from './controllers/worker.controller.js';
 import { BodyItemsInterceptor } from './filters/body-items.interceptor.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
@@ -33,8 +34,11 @@ import { TasksService } from './services/tasks.service.js';
  */
 @Module({})
 export class OpenApiModule {
-  /** @param jobs the app's one JobsModule.forRoot(...) instance. */
-  static forRoot(jobs: DynamicModule): DynamicModule {
+  /**
+   * @param jobs the app's one JobsModule.forRoot(...) instance.
+   * @param workers the app's WorkersModule.forRoot(...) (the app workers' routes, docs/workers.md).
+   */
+  static forRoot(jobs: DynamicModule, workers: DynamicModule): DynamicModule {
     return {
       module: OpenApiModule,
       imports: [
@@ -43,6 +47,7 @@ export class OpenApiModule {
         DispatchModule,
         ApiClientModule,
         jobs,
+        workers,
         CallbacksApiModule.forRoot(jobs),
       ],
       controllers: [
@@ -53,6 +58,7 @@ export class OpenApiModule {
         AuditController,
         CallbacksController,
         SchedulesController,
+        WorkerController,
       ],
       providers: [
         TasksService,

@@ -10,9 +10,8 @@ import {
   UnitOfWork,
 } from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
-import type { HandlerLog } from '../../handler/index.js';
+import { cutLine, type HandlerLog, LOG_LINE_MAX_CHARS, printableArgs } from '../../handler/index.js';
 import { AttemptLog, type LogBatch } from './attempt-log.js';
-import { cutLine, LOG_LINE_MAX_CHARS, printableArgs } from './log-line.js';
 
 /** How often buffered lines are written, ms: a running attempt's lines show up about this late. */
 export const LOG_FLUSH_MS = 500;
@@ -32,6 +31,8 @@ export class HandlerLogWriter implements OnModuleInit, BeforeApplicationShutdown
   private readonly logger = new Logger(HandlerLogWriter.name);
   /** Open attempts by `<instance id>#<attempt>`, until their end. */
   private readonly attempts = new Map<string, AttemptLog>();
+  /** Attempts an app worker logs for (docs/workers.md), with their last line's time: closed when idle a lease long. */
+  private readonly remote = new Map<string, number>();
   /** Attempts with lines or drops not yet written (an ended one stays here until written). */
   private readonly dirty = new Set<AttemptLog>();
   private readonly committer: GroupCommitter<AttemptLog, void>;
@@ -49,7 +50,10 @@ export class HandlerLogWriter implements OnModuleInit, BeforeApplicationShutdown
 
   onModuleInit(): void {
     if (this.config.longTasks.logMaxLines > 0)
-      this.stopTimer = repeatEvery(this.clock, LOG_FLUSH_MS, () => void this.flushDirty());
+      this.stopTimer = repeatEvery(this.clock, LOG_FLUSH_MS, () => {
+        this.closeIdleRemote();
+        void this.flushDirty();
+      });
   }
 
   /** Stops the timer and writes what is buffered; attempts still ending write theirs at {@link ended}. */
@@ -87,10 +91,42 @@ export class HandlerLogWriter implements OnModuleInit, BeforeApplicationShutdown
     };
   }
 
+  /**
+   * Lines an app worker sent for `row`'s current attempt (docs/workers.md): kept with the same bounds as `ctx.log`'s
+   * (one {@link AttemptLog} per attempt across calls, until {@link ended} or a lease without lines), each cut as
+   * theirs; not printed (they are the worker's output, not this process's). `at` is the caller's, already checked.
+   */
+  keep(row: JobInstance, lines: Array<{ level: HandlerLogLevel; message: string; at: number }>): void {
+    const { logMaxLines, logMaxBytes } = this.config.longTasks;
+    if (logMaxLines <= 0 || lines.length === 0) return;
+    const k = key(row.id, row.attempt);
+    let kept = this.attempts.get(k);
+    if (!kept) {
+      const owner = { namespace: row.namespace, instanceId: row.id, attempt: row.attempt, nodeId: row.nodeId ?? '' };
+      kept = new AttemptLog(owner, logMaxLines, logMaxBytes);
+      this.attempts.set(k, kept);
+    }
+    this.remote.set(k, this.clock.now());
+    const maxChars = Math.min(LOG_LINE_MAX_CHARS, Math.floor((logMaxBytes - CUT_MARKER_BYTES) / 3));
+    for (const l of lines) kept.add({ at: l.at, level: l.level, line: cutLine(l.message, maxChars) });
+    this.dirty.add(kept);
+  }
+
+  /** Forgets the logs of remote attempts silent for a lease (their worker died; what they buffered is written). */
+  private closeIdleRemote(): void {
+    const before = this.clock.now() - this.config.leaseMs;
+    for (const [k, at] of this.remote) {
+      if (at >= before) continue;
+      this.remote.delete(k);
+      this.attempts.delete(k);
+    }
+  }
+
   /** The attempt `attempt` of instance `instanceId` ended: writes its lines now. Never throws. */
   async ended(instanceId: string, attempt: number): Promise<void> {
     const log = this.attempts.get(key(instanceId, attempt));
     this.attempts.delete(key(instanceId, attempt));
+    this.remote.delete(key(instanceId, attempt));
     if (log?.dirty) await this.committer.submit(log).catch(() => undefined);
   }
 

@@ -65,6 +65,8 @@ export enum Scope {
   JOBS_WRITE = 'jobs:write',
   NODES_READ = 'nodes:read',
   SHELL = 'shell',
+  /** Run an app worker (docs/workers.md): register worker nodes, claim and finish the app's own attempts. */
+  WORKER = 'worker',
   ADMIN = 'admin',
 }
 

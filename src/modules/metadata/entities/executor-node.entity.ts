@@ -11,5 +11,7 @@ export class ExecutorNode {
   @Column({ type: 'text', nullable: true, transformer: jsonText }) labels: Record<string, string> | null;
   @Column({ name: 'started_at', type: 'bigint', transformer: bigintNumber }) startedAt: number;
   @Column({ name: 'last_seen_at', type: 'bigint', transformer: bigintNumber }) lastSeenAt: number;
+  /** The app owning an app worker's node (docs/workers.md); null for a trusted executor. */
+  @Column({ name: 'app_id', type: 'varchar', length: 64, nullable: true }) appId: string | null;
   @Column({ name: 'stopped_at', type: 'bigint', nullable: true, transformer: bigintNumber }) stoppedAt: number | null;
 }

@@ -24,6 +24,11 @@ export class ExecutorNodeRepository {
     }
   }
 
+  /** The row of node `nodeId`, or null. */
+  find(nodeId: string): Promise<ExecutorNode | null> {
+    return this.repo.findOneBy({ nodeId });
+  }
+
   async touch(nodeId: string, at: number): Promise<void> {
     await this.repo.update({ nodeId }, { lastSeenAt: at });
   }

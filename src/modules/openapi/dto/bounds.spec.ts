@@ -19,6 +19,18 @@ import {
 import { SchedulePreviewDto } from './schedule.dto.js';
 import { validTask, validTaskBatch } from './task-body.fast.js';
 import { SubmitTaskBatchDto, SubmitTaskDto } from './task.dto.js';
+import {
+  AttemptRefDto,
+  RegisterWorkerDto,
+  WorkerCheckpointDto,
+  WorkerClaimDto,
+  WorkerFinishDto,
+  WorkerHeartbeatDto,
+  WorkerLeasesDto,
+  WorkerLogLineDto,
+  WorkerLogsDto,
+  WorkerProgressDto,
+} from './worker.dto.js';
 
 type Ctor = new () => object;
 
@@ -84,7 +96,33 @@ const JOB_FIELDS: Array<[BoundName, (n: number) => unknown, string?]> = [
 const LISTS: Ctor[] = [ListQueryDto, OwnerListQueryDto, InstanceListQueryDto, AuditQueryDto, ClientListQueryDto];
 const CLIENT_LIMITS: BoundName[] = ['rateLimit', 'rateBurst', 'maxJobs', 'maxUnfinishedTasks'];
 
+const LINE = { level: 'info', message: 'm', at: 1 };
+/** The app worker routes' bodies (docs/workers.md), each with every other field valid. */
+const WORKER_EDGES: Edge[] = [
+  edge('workerHandlers', RegisterWorkerDto, { capacity: 1 }, items('h'))('handlers'),
+  edge('workerCapacity', RegisterWorkerDto, { handlers: ['h'] }, int)('capacity'),
+  edge('workerHost', RegisterWorkerDto, { handlers: ['h'], capacity: 1 }, chars)('host'),
+  edge('workerActive', WorkerHeartbeatDto, {}, int)('active'),
+  edge('claimMax', WorkerClaimDto, { waitMs: 0 }, int)('max'),
+  edge('claimWaitMs', WorkerClaimDto, { max: 1 }, int)('waitMs'),
+  edge('leaseAttempts', WorkerLeasesDto, {}, items({ instanceId: 'a', fencingToken: 1 }))('attempts'),
+  edge('fencingToken', AttemptRefDto, { instanceId: 'a' }, int)('fencingToken'),
+  edge('instanceId', AttemptRefDto, { fencingToken: 1 }, chars)('instanceId'),
+  edge('fencingToken', WorkerCheckpointDto, { state: 1 }, int)('fencingToken'),
+  edge('fencingToken', WorkerProgressDto, { fraction: 0 }, int)('fencingToken'),
+  edge('fraction', WorkerProgressDto, { fencingToken: 1 }, int)('fraction'),
+  edge('progressNote', WorkerProgressDto, { fencingToken: 1, fraction: 0 }, chars)('note'),
+  edge('fencingToken', WorkerLogsDto, { lines: [LINE] }, int)('fencingToken'),
+  edge('logLines', WorkerLogsDto, { fencingToken: 1 }, items(LINE))('lines'),
+  edge('logMessage', WorkerLogLineDto, { level: 'info', at: 1 }, chars)('message'),
+  edge('epochMs', WorkerLogLineDto, { level: 'info', message: 'm' }, int)('at'),
+  edge('fencingToken', WorkerFinishDto, { outcome: 'SUCCESS' }, int)('fencingToken'),
+  edge('workerError', WorkerFinishDto, { fencingToken: 1, outcome: 'FAILED' }, chars)('error'),
+  edge('epochMs', WorkerFinishDto, { fencingToken: 1, outcome: 'SUCCESS' }, int)('handlerEndedAt'),
+];
+
 const EDGES: Edge[] = [
+  ...WORKER_EDGES,
   ...TASK_FIELDS.map(([b, v]) => edge(b, SubmitTaskDto, TASK, v)(b)),
   ...JOB_FIELDS.flatMap(([b, v, f]) => [edge(b, CreateJobDto, JOB, v)(f ?? b), edge(b, UpdateJobDto, {}, v)(f ?? b)]),
   edge('tasks', SubmitTaskBatchDto, {}, items(TASK))('tasks'),

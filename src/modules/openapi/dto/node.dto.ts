@@ -11,6 +11,12 @@ export class NodeViewDto {
   @ApiProperty({ description: 'The node id, unique among live nodes (a new one at each start).' })
   nodeId: string;
   @ApiProperty({ description: 'Host name the node reported at start.' }) host: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The app owning an app worker's node (docs/workers.md); null for a trusted executor.",
+  })
+  appId: string | null;
   @ApiProperty({ type: [String], description: 'Handler names the node advertises (it runs only these).' })
   handlers: string[];
   @ApiProperty({ description: 'Most attempts the node runs at once (EXECUTOR_CONCURRENCY, default 16).' })

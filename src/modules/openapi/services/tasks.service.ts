@@ -102,7 +102,7 @@ export class TasksService {
   async submit(caller: Caller, dto: SubmitTaskDto): Promise<SubmitResult> {
     assertTaskHeartbeat(dto, 'heartbeatTimeoutMs');
     this.handlers.assertMayUse(caller, dto.handler);
-    await this.handlers.assertRunnable(dto.handler);
+    await this.handlers.assertRunnable(dto.handler, caller.appId);
     this.handlers.checkParams(dto.handler, dto.params ?? {});
     if (dto.callbackUrl !== undefined) await this.callbackUrls.assert(caller.appId, dto.callbackUrl);
     await this.caps.admit(caller, 1);
@@ -209,7 +209,7 @@ export class TasksService {
       if (!first.has(t.handler)) first.set(t.handler, i);
     });
     for (const [handler, i] of first) this.handlers.assertMayUse(caller, handler, `tasks[${i}].handler`);
-    for (const [handler, i] of first) await this.handlers.assertRunnable(handler, `tasks[${i}].handler`);
+    for (const [handler, i] of first) await this.handlers.assertRunnable(handler, caller.appId, `tasks[${i}].handler`);
     tasks.forEach((t, i) => this.handlers.checkParams(t.handler, t.params ?? {}, `tasks[${i}].`));
   }
 

@@ -1,13 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
-import type { HandlerLog } from '../../handler/index.js';
+import type { HandlerLog } from './job-context.js';
 
 /** Longest kept handler log line, characters (UTF-16 units) before the cut marker. */
 export const LOG_LINE_MAX_CHARS = 4000;
 
-/**
- * One log line from a handler's arguments, joined with spaces like console.log: strings as they are, Errors as
- * their stack (or name and message), other objects as JSON (circular parts `"[Circular]"`, BigInt as a string).
- */
+/** Joins a handler's log arguments like console.log: Errors as their stack, objects as JSON ("[Circular]"). */
 export function formatLogArgs(args: unknown[]): string {
   return args.map(formatArg).join(' ');
 }
@@ -24,13 +21,11 @@ function formatArg(a: unknown): string {
   }
 }
 
-/** A JSON.stringify replacer that writes repeated ancestors as "[Circular]" and BigInt as its digits. */
 function jsonSafe(): (this: unknown, key: string, value: unknown) => unknown {
   const ancestors: unknown[] = [];
   return function (this: unknown, _key: string, value: unknown): unknown {
     if (typeof value === 'bigint') return value.toString();
     if (typeof value !== 'object' || value === null) return value;
-    // `this` is the object holding `value`: drop the ancestors that are not on its path any more.
     while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
     if (ancestors.includes(value)) return '[Circular]';
     ancestors.push(value);
@@ -41,15 +36,11 @@ function jsonSafe(): (this: unknown, key: string, value: unknown) => unknown {
 const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/**
- * `line` made storable: lone surrogates replaced (MySQL refuses invalid UTF-8), and cut to `maxChars` with a
- * marker naming how many characters were cut.
- */
+/** `line` made storable: lone surrogates replaced (invalid UTF-8 to MySQL), cut to `maxChars` behind a marker. */
 export function cutLine(line: string, maxChars = LOG_LINE_MAX_CHARS): string {
   const clean = SURROGATE.test(line) ? line.replace(LONE_SURROGATE, '\uFFFD') : line;
   if (clean.length <= maxChars) return clean;
   let end = maxChars;
-  // never split a surrogate pair
   if (/[\uD800-\uDBFF]/.test(clean[end - 1])) end--;
   return `${clean.slice(0, end)} …[${clean.length - end} characters cut]`;
 }

@@ -1,0 +1,300 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock, ConflictError, NotFoundError, ValidationError } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import {
+  corruptionOf,
+  ExecutionInstances,
+  ExecutionLedger,
+  type HandlerLogLevel,
+  type JobInstance,
+  JobInstanceStatus as S,
+  withDbRetry,
+} from '../metadata/index.js';
+import { type Checkpoint, CheckpointRejected, JobFailure } from '../handler/index.js';
+import { AbortReason, abortedOutcome, failedOutcome } from './abort-reason.js';
+import { CheckpointWriter, decodeCheckpoint } from './attempt-checkpoints.js';
+import { AttemptFinish, type FinishResult } from './attempt-finish.js';
+import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
+import type { AttemptOutcome } from './outcome-policy.js';
+import { ProgressWriter } from './progress-writer.js';
+
+/** How long a claim is retried through transient database errors (as the task runner's). */
+const CLAIM_RETRY_MS = 5_000;
+
+/** One attempt an app worker claimed (docs/workers.md `Attempt`): the row is RUNNING under `fencingToken`. */
+export interface RemoteAttempt {
+  instanceId: string;
+  requestId: string | null;
+  appId: string;
+  jobCode: string | null;
+  handler: string;
+  params: unknown;
+  attempt: number;
+  maxAttempts: number;
+  fencingToken: number;
+  leaseUntil: number;
+  timeoutMs: number;
+  heartbeatTimeoutMs: number;
+  shardIndex: number;
+  shardTotal: number;
+  fireTime: number;
+  traceId: string;
+  lastCheckpoint: Checkpoint | null;
+}
+
+/** An attempt a worker names: the instance and the token its claim issued. */
+export interface AttemptRef {
+  instanceId: string;
+  fencingToken: number;
+}
+
+/** Why a lease is lost (docs/workers.md): the row is someone else's now, or it was cancelled. */
+export type LostReason = 'LEASE_LOST' | 'REVOKED';
+
+/** How a worker says its attempt ended (docs/workers.md "finish"). */
+export type RemoteOutcome = 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'HEARTBEAT_TIMEOUT' | 'SHUTDOWN' | 'CANCELLED';
+
+/** A worker's finish: its outcome and what it carries (`result` bounded by the policy, as an executor's). */
+export interface RemoteFinish {
+  fencingToken: number;
+  outcome: RemoteOutcome;
+  result?: unknown;
+  error?: string;
+  retryable?: boolean;
+  handlerEndedAt?: number;
+}
+
+/** The node and app an app worker acts as; every call checks the rows it names against both. */
+export interface WorkerSeat {
+  appId: string;
+  nodeId: string;
+}
+
+/**
+ * The executor's attempt lifecycle for app workers (docs/workers.md), which run handlers elsewhere and call the api:
+ * the same claim as the task runner's (ExecutionLedger), the lease renewal and revocation of the lease keeper, the
+ * fenced checkpoint, progress and log writers, and {@link AttemptFinish} for the end (decideOutcome, finishing
+ * write, admission, the attempt-ended hook). Each call names its worker's {@link WorkerSeat}: a row of another app
+ * is not found, so a worker never reads or writes another app's instances.
+ */
+@Injectable()
+export class RemoteAttempts {
+  private readonly logger = new Logger(RemoteAttempts.name);
+  private lastClaimAt = 0;
+
+  constructor(
+    @Inject(ExecutionLedger) private readonly ledger: Pick<ExecutionLedger, 'findMany' | 'claim'>,
+    @Inject(ExecutionInstances) private readonly rows: Pick<ExecutionInstances, 'renewLease'>,
+    @Inject(CheckpointWriter) private readonly checkpoints: Pick<CheckpointWriter, 'open'>,
+    @Inject(ProgressWriter) private readonly progress: Pick<ProgressWriter, 'report' | 'end'>,
+    @Inject(HandlerLogWriter) private readonly logs: Pick<HandlerLogWriter, 'keep' | 'ended'>,
+    @Inject(AttemptFinish) private readonly finishing: Pick<AttemptFinish, 'finish'>,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'leaseMs'>,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * DISPATCHED→RUNNING of those of `ids` still dispatched to the seat's node, as the task runner claims (one
+   * statement, a new fencing token and lease each). A row whose params cannot be read fails without being handed
+   * out, as an executor fails it without running its handler.
+   */
+  async claim(seat: WorkerSeat, ids: string[]): Promise<RemoteAttempt[]> {
+    if (ids.length === 0) return [];
+    const found = await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS);
+    const rows = found.filter((r) => r.status === S.DISPATCHED && r.nodeId === seat.nodeId && r.appId === seat.appId);
+    if (rows.length === 0) return [];
+    const now = Math.max(this.clock.now(), this.lastClaimAt + 1);
+    this.lastClaimAt = now;
+    const until = now + this.config.leaseMs;
+    const claimed = await withDbRetry(
+      () => this.ledger.claim(undefined, rows, seat.nodeId, now, until),
+      CLAIM_RETRY_MS,
+    );
+    const out: RemoteAttempt[] = [];
+    for (const c of claimed) {
+      const corrupt = corruptionOf(c.row);
+      if (corrupt) {
+        const outcome: AttemptOutcome = { status: S.FAILED, error: corrupt, final: true };
+        const run = { row: c.row, token: c.fencingToken, nodeId: seat.nodeId, startedAt: c.startedAt };
+        await this.finishing.finish({ ...run, outcome, handler: null, endedInTime: null });
+        continue;
+      }
+      out.push(toAttempt(c.row, c.fencingToken, until, decodeCheckpoint(c.checkpoint, c.row.id, this.logger)));
+    }
+    return out;
+  }
+
+  /**
+   * Renews each attempt's lease to now + LEASE_MS while the seat's node holds it under its token; the others are
+   * lost: REVOKED when cancelled at that token, LEASE_LOST otherwise (taken back, a newer token, not the app's).
+   */
+  async renew(
+    seat: WorkerSeat,
+    attempts: AttemptRef[],
+  ): Promise<{ leaseUntil: number; lost: Array<AttemptRef & { reason: LostReason }> }> {
+    const until = this.clock.now() + this.config.leaseMs;
+    const byId = new Map((await this.ledger.findMany([...new Set(attempts.map((a) => a.instanceId))])).map(byRowId));
+    const lost: Array<AttemptRef & { reason: LostReason }> = [];
+    for (const a of attempts) {
+      const row = byId.get(a.instanceId);
+      if (!row || row.appId !== seat.appId || row.fencingToken !== a.fencingToken) {
+        lost.push({ ...a, reason: 'LEASE_LOST' });
+      } else if (row.status === S.CANCELLED) {
+        lost.push({ ...a, reason: 'REVOKED' });
+      } else if (row.status !== S.RUNNING || row.nodeId !== seat.nodeId) {
+        lost.push({ ...a, reason: 'LEASE_LOST' });
+      } else if (!(await this.rows.renewLease(a.instanceId, a.fencingToken, until, this.clock.now()))) {
+        lost.push({ ...a, reason: 'LEASE_LOST' });
+      }
+    }
+    return { leaseUntil: until, lost };
+  }
+
+  /**
+   * Stores a checkpoint (and renews the lease) as an executor's handler does: at most CHECKPOINT_MAX_BYTES of JSON,
+   * only while the row is RUNNING under the token. @throws NotFoundError, ValidationError(state), ConflictError.
+   */
+  async checkpoint(seat: WorkerSeat, ref: AttemptRef, state: unknown): Promise<void> {
+    const row = await this.owned(seat, ref);
+    const attempt = { id: row.id, attempt: row.attempt, fencingToken: ref.fencingToken };
+    try {
+      await this.checkpoints.open(attempt, () => undefined).write(state);
+    } catch (err) {
+      if (err instanceof RangeError) throw new ValidationError('state', err.message);
+      if (err instanceof CheckpointRejected) throw staleToken(ref);
+      throw err;
+    }
+  }
+
+  /** A progress report, through the executors' writer (coalesced; a stale one lands nowhere). */
+  async reportProgress(seat: WorkerSeat, ref: AttemptRef, fraction: number, note?: string): Promise<void> {
+    await this.owned(seat, ref);
+    this.progress.report(progressKey(ref), ref.instanceId, ref.fencingToken, fraction, note);
+  }
+
+  /** Handler log lines, kept with the bounds of `ctx.log` while the attempt runs here; a stale one is dropped. */
+  async log(
+    seat: WorkerSeat,
+    ref: AttemptRef,
+    lines: Array<{ level: HandlerLogLevel; message: string; at: number }>,
+  ): Promise<void> {
+    const row = await this.owned(seat, ref);
+    if (!runsHere(row, seat, ref)) return;
+    const now = this.clock.now();
+    const from = row.startedAt ?? now;
+    this.logs.keep(
+      row,
+      lines.map((l) => ({ ...l, at: Math.min(now, Math.max(from, l.at)) })),
+    );
+  }
+
+  /**
+   * The attempt's end, recorded by {@link AttemptFinish} as an executor's (the outcome mapped as abortedOutcome and
+   * failedOutcome map a handler's). A CANCELLED finish is taken only for an attempt cancelled at its token.
+   * @throws NotFoundError, ConflictError when the write lost (stale token: nothing changed but what an executor's
+   * lost write changes).
+   */
+  async finish(seat: WorkerSeat, instanceId: string, end: RemoteFinish): Promise<FinishResult> {
+    const ref = { instanceId, fencingToken: end.fencingToken };
+    const row = await this.owned(seat, ref);
+    const cancelledHere = row.status === S.CANCELLED && row.fencingToken === end.fencingToken;
+    if (end.outcome === 'CANCELLED' && !cancelledHere) throw staleToken(ref);
+    if (end.outcome !== 'CANCELLED' && row.nodeId !== seat.nodeId) throw staleToken(ref);
+    await this.progress.end(progressKey(ref));
+    await this.logs.ended(row.id, row.attempt);
+    const now = this.clock.now();
+    const startedAt = row.startedAt ?? now;
+    const at = end.handlerEndedAt === undefined ? null : Math.min(now, Math.max(startedAt, end.handlerEndedAt));
+    const outcome = remoteOutcome(row, end);
+    const endedInTime = at === null ? null : { at, status: settledAs(outcome), error: null };
+    const result = await this.finishing.finish({
+      row,
+      token: end.fencingToken,
+      nodeId: seat.nodeId,
+      startedAt,
+      outcome,
+      handler: null,
+      endedInTime,
+    });
+    if (!result.won) throw staleToken(ref);
+    return result;
+  }
+
+  /** The row `ref` names if it is the seat's app's; else NotFoundError (another app's rows do not exist for it). */
+  private async owned(seat: WorkerSeat, ref: AttemptRef): Promise<JobInstance> {
+    const [row] = await this.ledger.findMany([ref.instanceId]);
+    if (!row || row.appId !== seat.appId) throw new NotFoundError('instance', ref.instanceId);
+    // A sibling node's live attempt is not this node's to touch.
+    if (row.status === S.RUNNING && row.fencingToken === ref.fencingToken && row.nodeId !== seat.nodeId)
+      throw new NotFoundError('instance', ref.instanceId);
+    return row;
+  }
+}
+
+/** A worker's outcome as the executor's {@link AttemptOutcome}, through the same mappings a handler's end takes. */
+export function remoteOutcome(row: Pick<JobInstance, 'timeoutMs' | 'heartbeatTimeoutMs'>, end: RemoteFinish) {
+  const aborted = (reason: AbortReason) => abortedOutcome(reason, row.timeoutMs, undefined, row.heartbeatTimeoutMs);
+  switch (end.outcome) {
+    case 'SUCCESS':
+      return { status: S.SUCCESS, result: end.result ?? null } as AttemptOutcome;
+    case 'FAILED': {
+      const failure = new JobFailure(end.error ?? 'failed', end.result, { retryable: end.retryable !== false });
+      failure.name = 'Error'; // the worker's message as it is, no "JobFailure:" prefix
+      return failedOutcome(failure);
+    }
+    case 'TIMEOUT':
+      return aborted(AbortReason.TIMEOUT);
+    case 'HEARTBEAT_TIMEOUT':
+      return aborted(AbortReason.HEARTBEAT_TIMEOUT);
+    case 'SHUTDOWN':
+      return aborted(AbortReason.SHUTDOWN);
+    case 'CANCELLED':
+      return aborted(AbortReason.REVOKED);
+  }
+}
+
+function toAttempt(row: JobInstance, token: number, until: number, checkpoint: Checkpoint | null): RemoteAttempt {
+  return {
+    instanceId: row.id,
+    requestId: row.requestId ?? null,
+    appId: row.appId,
+    jobCode: row.jobCode ?? null,
+    handler: row.handler,
+    params: row.params ?? null,
+    attempt: row.attempt,
+    maxAttempts: row.maxAttempts,
+    fencingToken: token,
+    leaseUntil: until,
+    timeoutMs: row.timeoutMs,
+    heartbeatTimeoutMs: row.heartbeatTimeoutMs,
+    shardIndex: row.shardIndex,
+    shardTotal: row.shardTotal,
+    fireTime: row.fireTime,
+    traceId: row.traceId,
+    lastCheckpoint: checkpoint,
+  };
+}
+
+function runsHere(row: JobInstance, seat: WorkerSeat, ref: AttemptRef): boolean {
+  return row.status === S.RUNNING && row.fencingToken === ref.fencingToken && row.nodeId === seat.nodeId;
+}
+
+function settledAs(outcome: AttemptOutcome): 'SUCCESS' | 'FAILED' {
+  return outcome.status === S.SUCCESS ? 'SUCCESS' : 'FAILED';
+}
+
+function progressKey(ref: AttemptRef): string {
+  return `${ref.instanceId}#${ref.fencingToken}`;
+}
+
+function byRowId(row: JobInstance): [string, JobInstance] {
+  return [row.id, row];
+}
+
+function staleToken(ref: AttemptRef): ConflictError {
+  return new ConflictError(
+    `fencing token ${ref.fencingToken} of instance ${ref.instanceId} is stale: the row is no longer this attempt's ` +
+      '(taken back, cancelled, or a newer attempt holds it); nothing was written',
+    'fencingToken',
+  );
+}

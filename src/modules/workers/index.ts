@@ -1,0 +1,9 @@
+export { WorkersModule } from './workers.module.js';
+export {
+  MAX_CLAIM_WAIT_MS,
+  type WorkerNode,
+  WorkerNodes,
+  type WorkerRegistration,
+  type WorkerTimings,
+} from './worker-nodes.js';
+export { CLAIM_WAITS_PER_APP, CLAIM_WAITS_PER_PROCESS, WorkerClaims } from './worker-claims.js';

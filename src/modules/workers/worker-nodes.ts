@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock, NotFoundError, ValidationError } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import {
+  type NodeAdvert,
+  NODE_QUEUES,
+  NODE_REGISTRY,
+  type NodeQueuePort,
+  type NodeRegistryPort,
+} from '../coordination/index.js';
+import { NodeRegistryService, TakeBack } from '../dispatch/index.js';
+import { BUILTIN_HANDLERS, type WorkerSeat } from '../execution/index.js';
+import { type ExecutorNode, ExecutorNodeRepository, InstanceReads, JobInstanceStatus as S } from '../metadata/index.js';
+
+/** Rows a deregistration takes back at once (the reconciler's page); the reconciler takes any rest. */
+const TAKE_BACK_ROWS = 10_000;
+/** Longest wait of one claim, ms (docs/workers.md `maxClaimWaitMs`). */
+export const MAX_CLAIM_WAIT_MS = 20_000;
+
+/** What a worker registers (docs/workers.md `POST /api/worker/nodes`), already checked against its bounds. */
+export interface WorkerRegistration {
+  handlers: string[];
+  capacity: number;
+  host?: string;
+}
+
+/** The answer to a registration: the node's id and the timings the worker keeps to. */
+export interface WorkerTimings {
+  nodeId: string;
+  heartbeatIntervalMs: number;
+  leaseMs: number;
+  leaseRenewMs: number;
+  nodeTimeoutMs: number;
+  maxClaimWaitMs: number;
+}
+
+/** A worker node as a call finds it: its seat, its row, its capacity. */
+export interface WorkerNode extends WorkerSeat {
+  row: ExecutorNode;
+}
+
+/**
+ * App workers' nodes (docs/workers.md): registered by the api on a worker's behalf in the executors' registry (an
+ * executor_node row and registry beats), owned by the app (`appId` on the row and the advert, so dispatch routes
+ * them only that app's work). A node of another app, stopped, or silent past NODE_OFFLINE_AFTER_MS is not found.
+ */
+@Injectable()
+export class WorkerNodes {
+  constructor(
+    @Inject(ExecutorNodeRepository)
+    private readonly nodes: Pick<ExecutorNodeRepository, 'tryInsert' | 'find' | 'touch' | 'markStopped'>,
+    @Inject(InstanceReads) private readonly reads: Pick<InstanceReads, 'findOnNode'>,
+    @Inject(NODE_REGISTRY) private readonly registry: Pick<NodeRegistryPort, 'heartbeat' | 'removeNode'>,
+    @Inject(NodeRegistryService) private readonly view: Pick<NodeRegistryService, 'invalidate'>,
+    @Inject(NODE_QUEUES) private readonly queues: Pick<NodeQueuePort, 'drainNode'>,
+    @Inject(TakeBack) private readonly takeBack: Pick<TakeBack, 'requeue'>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Registers a node for `appId`, id `w-<app>-<12 hex>` (server-made), and beats for it once so work may route to
+   * it at once. @throws ValidationError(handlers) when it names a built-in handler (trusted executors only).
+   */
+  async register(appId: string, reg: WorkerRegistration): Promise<WorkerTimings> {
+    const builtin = reg.handlers.filter((h) => BUILTIN_HANDLERS.has(h));
+    if (builtin.length > 0)
+      throw new ValidationError(
+        'handlers',
+        `handlers names the built-in ${builtin.map((h) => `'${h}'`).join(', ')}: built-in handlers run only on ` +
+          'trusted executors',
+      );
+    const handlers = [...new Set(reg.handlers)];
+    const host = reg.host ?? '';
+    const now = this.clock.now();
+    for (;;) {
+      const nodeId = `w-${appId}-${randomBytes(6).toString('hex')}`;
+      const row = { nodeId, host, handlers, capacity: reg.capacity, labels: {}, appId };
+      const ok = await this.nodes.tryInsert({ ...row, startedAt: now, lastSeenAt: now, stoppedAt: null });
+      if (!ok) continue;
+      await this.registry.heartbeat(nodeId, this.advert({ ...row, startedAt: now }, 0, false), now);
+      this.view.invalidate(); // this process routes to it and accepts its handlers at once
+      return {
+        nodeId,
+        heartbeatIntervalMs: this.config.heartbeatIntervalMs,
+        leaseMs: this.config.leaseMs,
+        leaseRenewMs: this.config.leaseRenewMs,
+        nodeTimeoutMs: this.config.nodeOfflineAfterMs,
+        maxClaimWaitMs: MAX_CLAIM_WAIT_MS,
+      };
+    }
+  }
+
+  /**
+   * A heartbeat: the registry's beat (draining: no handler advertised, no new work routed) and the row's last seen.
+   * @throws NotFoundError (register again), ValidationError(active) over the node's capacity.
+   */
+  async heartbeat(appId: string, nodeId: string, active: number, draining: boolean): Promise<void> {
+    const node = await this.seat(appId, nodeId);
+    if (active > node.row.capacity)
+      throw new ValidationError('active', `active must be at most the node's capacity (${node.row.capacity})`);
+    const now = this.clock.now();
+    await this.nodes.touch(nodeId, now);
+    await this.registry.heartbeat(nodeId, this.advert(node.row, active, draining), now);
+  }
+
+  /**
+   * Deregisters: out of the registry, row stopped, and what it still held taken back at once as the reconciler takes
+   * back a lost node's (its queue drained, its rows by the policy, NODE_LOST); what fails here the reconciler retries.
+   */
+  async deregister(appId: string, nodeId: string): Promise<void> {
+    await this.seat(appId, nodeId);
+    await this.registry.removeNode(nodeId);
+    this.view.invalidate();
+    await this.nodes.markStopped(nodeId, this.clock.now());
+    const pushed = new Set(await this.queues.drainNode(nodeId));
+    const rows = await this.reads.findOnNode(nodeId, [S.DISPATCHED, S.RUNNING], TAKE_BACK_ROWS);
+    if (rows.length > 0) await this.takeBack.requeue(rows, 'NODE_LOST', pushed);
+  }
+
+  /** The live node `nodeId` of `appId`. @throws NotFoundError otherwise (another app's, stopped, expired). */
+  async seat(appId: string, nodeId: string): Promise<WorkerNode> {
+    const row = nodeId.length <= 128 ? await this.nodes.find(nodeId) : null;
+    const expired = (r: ExecutorNode) => r.lastSeenAt < this.clock.now() - this.config.nodeOfflineAfterMs;
+    if (!row || row.appId !== appId || row.stoppedAt !== null || expired(row))
+      throw new NotFoundError('worker node', nodeId);
+    return { appId, nodeId, row };
+  }
+
+  /** Attempts RUNNING on the node now (its capacity bounds them). */
+  async running(node: WorkerNode): Promise<number> {
+    return (await this.reads.findOnNode(node.nodeId, [S.RUNNING], node.row.capacity)).length;
+  }
+
+  private advert(
+    row: Pick<ExecutorNode, 'handlers' | 'capacity' | 'host' | 'startedAt' | 'appId'>,
+    active: number,
+    draining: boolean,
+  ): NodeAdvert {
+    return {
+      handlers: draining ? [] : row.handlers,
+      capacity: row.capacity,
+      active,
+      labels: draining ? { draining: 'true' } : {},
+      host: row.host,
+      startedAt: row.startedAt,
+      appId: row.appId,
+    };
+  }
+}
