@@ -5678,6 +5678,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The app already has 100 live worker nodes (deregister one first); nothing changes. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
       413: {
         headers: {

@@ -1,4 +1,5 @@
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
+import { MAX_WORKER_NODES_PER_APP } from '../../src/modules/workers/index.js';
 import { appClient, expectProblem } from '../utils/tenancy.js';
 import { standaloneEnv, startNode, type TestNode } from '../utils/test-node.js';
 
@@ -90,5 +91,17 @@ describe('App worker protocol (standalone)', () => {
     expect(await onNode()).toEqual([]);
     const statuses = await node.ds.query('SELECT status FROM job_instance WHERE app_id = ?', [a.appId]);
     expect(statuses.map((r: { status: string }) => r.status)).toEqual(['PENDING', 'PENDING']);
+  }, 60_000);
+
+  it('should refuse a registration past MAX_WORKER_NODES_PER_APP live nodes of the app (409, no row written)', async () => {
+    const a = await appClient(node, 'wsa-many', WORKER);
+    const body = { handlers: ['many'], capacity: 1 };
+    for (let i = 0; i < MAX_WORKER_NODES_PER_APP; i++)
+      expect((await a.request('POST', '/api/worker/nodes', body)).status).toBe(201);
+    expectProblem(await a.request('POST', '/api/worker/nodes', body), 409);
+    const [{ n }] = await node.ds.query('SELECT COUNT(*) AS n FROM executor_node WHERE app_id = ?', [a.appId]);
+    expect(Number(n)).toBe(MAX_WORKER_NODES_PER_APP);
+    const other = await appClient(node, 'wsa-other', WORKER);
+    expect((await other.request('POST', '/api/worker/nodes', body)).status).toBe(201);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 export { WorkersModule } from './workers.module.js';
 export {
   MAX_CLAIM_WAIT_MS,
+  MAX_WORKER_NODES_PER_APP,
   type WorkerNode,
   WorkerNodes,
   type WorkerRegistration,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock, NotFoundError, ValidationError } from '../../common/index.js';
+import { CLOCK, type Clock, ConflictError, NotFoundError, ValidationError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   type NodeAdvert,
@@ -15,6 +15,8 @@ import { type ExecutorNode, ExecutorNodeRepository, InstanceReads, JobInstanceSt
 
 /** Rows a deregistration takes back at once (the reconciler's page); the reconciler takes any rest. */
 const TAKE_BACK_ROWS = 10_000;
+/** Live worker nodes one app may have at once (each is a registry entry and an executor_node row). */
+export const MAX_WORKER_NODES_PER_APP = 100;
 /** Longest wait of one claim, ms (docs/workers.md `maxClaimWaitMs`). */
 export const MAX_CLAIM_WAIT_MS = 20_000;
 
@@ -52,7 +54,7 @@ export class WorkerNodes {
     private readonly nodes: Pick<ExecutorNodeRepository, 'tryInsert' | 'find' | 'touch' | 'markStopped'>,
     @Inject(InstanceReads) private readonly reads: Pick<InstanceReads, 'findOnNode'>,
     @Inject(NODE_REGISTRY) private readonly registry: Pick<NodeRegistryPort, 'heartbeat' | 'removeNode'>,
-    @Inject(NodeRegistryService) private readonly view: Pick<NodeRegistryService, 'invalidate'>,
+    @Inject(NodeRegistryService) private readonly view: Pick<NodeRegistryService, 'invalidate' | 'liveNodes'>,
     @Inject(NODE_QUEUES) private readonly queues: Pick<NodeQueuePort, 'drainNode'>,
     @Inject(TakeBack) private readonly takeBack: Pick<TakeBack, 'requeue'>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -61,7 +63,8 @@ export class WorkerNodes {
 
   /**
    * Registers a node for `appId`, id `w-<app>-<12 hex>` (server-made), and beats for it once so work may route to
-   * it at once. @throws ValidationError(handlers) when it names a built-in handler (trusted executors only).
+   * it at once. @throws ValidationError(handlers) when it names a built-in handler (trusted executors only),
+   * ConflictError when the app has MAX_WORKER_NODES_PER_APP live nodes.
    */
   async register(appId: string, reg: WorkerRegistration): Promise<WorkerTimings> {
     const builtin = reg.handlers.filter((h) => BUILTIN_HANDLERS.has(h));
@@ -70,6 +73,12 @@ export class WorkerNodes {
         'handlers',
         `handlers names the built-in ${builtin.map((h) => `'${h}'`).join(', ')}: built-in handlers run only on ` +
           'trusted executors',
+      );
+    const live = (await this.view.liveNodes()).filter((n) => n.info.appId === appId).length;
+    if (live >= MAX_WORKER_NODES_PER_APP)
+      throw new ConflictError(
+        `app ${appId} has ${live} live worker nodes, the most it may have (${MAX_WORKER_NODES_PER_APP}): ` +
+          'deregister one first',
       );
     const handlers = [...new Set(reg.handlers)];
     const host = reg.host ?? '';

@@ -55,6 +55,7 @@ export class WorkerController {
   })
   @ApiCreatedResponse({ type: WorkerRegisteredDto })
   @ApiProblem(400, `${BAD} A built-in handler (noop, http, shell) is refused naming handlers.`)
+  @ApiProblem(409, 'The app already has 100 live worker nodes (deregister one first); nothing changes.')
   register(@CurrentCaller() caller: Caller, @Body() dto: RegisterWorkerDto): Promise<WorkerRegisteredDto> {
     return this.nodes.register(caller.appId, dto);
   }
