@@ -1,6 +1,10 @@
 import { LoggerService } from '@nestjs/common';
 
-/** What a handler gets for one attempt (docs/execution.md); `requestId` is the idempotency key across attempts. */
+/**
+ * What a handler receives for one attempt (docs/execution.md). `signal` aborts on timeout, lost lease and
+ * shutdown; `fencingToken` grows with every attempt, so a handler can make its own writes conditional
+ * on it; `requestId` is the stable idempotency key across attempts.
+ */
 export interface JobContext {
   requestId: string;
   instanceId: string;
@@ -17,19 +21,26 @@ export interface JobContext {
   /** Scheduled fire time, epoch ms UTC (submission time for API tasks). */
   fireTime: number;
   traceId: string;
-  /** Aborts on timeout, heartbeat timeout, lost lease, cancel and shutdown; its reason is `new Error(<why>)`. */
   signal: AbortSignal;
   /** Nest logger for this attempt: stdout only, lines carry the trace id. Prefer {@link log}. */
   logger: LoggerService;
-  /** The attempt's log (args joined like console.log): stdout and kept, `GET /api/tasks/{requestId}/logs`. */
+  /**
+   * The attempt's own log (docs/long-tasks.md "Handler logs"): each line goes to stdout with the trace id and is
+   * kept with the instance (bounded per attempt), read through `GET /api/tasks/{requestId}/logs`.
+   */
   log: HandlerLog;
-  /** `fraction` 0..1, note ≤ 256 chars; stored at most once per PROGRESS_WRITE_INTERVAL_MS; also a heartbeat. */
+  /**
+   * Reports how far the work is: `fraction` 0..1 (clamped), an optional note (at most 256 characters). Stored at
+   * most once per PROGRESS_WRITE_INTERVAL_MS per instance (later reports coalesce); also a heartbeat.
+   */
   progress(fraction: number, note?: string): void;
   /** Says "alive, not stuck" without progress: resets the heartbeat timeout (docs/long-tasks.md). */
   heartbeat(): void;
   /**
-   * Stores `state` (JSON ≤ CHECKPOINT_MAX_BYTES), fenced by this attempt's token; resolves once durable; a heartbeat.
-   * Throws {@link CheckpointRejected} when a newer attempt owns the instance, RangeError when too large or not JSON.
+   * Stores `state` (JSON, at most CHECKPOINT_MAX_BYTES) as this instance's (this shard's) checkpoint, conditional
+   * on this attempt's fencing token. Resolves once durable. Throws {@link CheckpointRejected} when a newer
+   * attempt owns the instance (stop: your work is no longer yours) and RangeError when `state` is too large or
+   * not JSON. Also a heartbeat.
    */
   checkpoint(state: unknown): Promise<void>;
   /** What an earlier attempt of this instance last stored with {@link checkpoint}; null on a first start. */
@@ -44,6 +55,7 @@ export interface Checkpoint {
   at: number;
 }
 
+/** A handler's log for one attempt: arguments are joined like console.log (objects as JSON). */
 export interface HandlerLog {
   info(...args: unknown[]): void;
   warn(...args: unknown[]): void;
@@ -66,7 +78,10 @@ export interface JobHandlerImpl {
   execute(ctx: JobContext): Promise<JobResult>;
 }
 
-/** Fails the attempt keeping `result`; retried while attempts remain unless `retryable` is false. */
+/**
+ * Thrown by a handler to fail the attempt while keeping a result (the status and body of a 500 answer). It is
+ * retried while attempts remain, unless `retryable` is false (another attempt would only repeat it).
+ */
 export class JobFailure extends Error {
   readonly retryable: boolean;
 
