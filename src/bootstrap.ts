@@ -124,9 +124,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
- * Logs the readiness line every node prints once it listens (docs/observability.md "Logs"): one JSON line,
- * `tickwheel <shape> [<roles>] listening on <url>` with `url`, `port`, `shape`, `roles`, `swagger`, at info whatever
- * LOG_LEVEL says (scripts and tests wait for it). Returns the URL and the port (PORT=0 picks a free one).
+ * Logs a node's JSON readiness line, `tickwheel <shape> [<roles>] listening on <url>` (docs/observability.md "Logs"),
+ * at info whatever LOG_LEVEL says; returns the URL and the port (PORT=0 picks a free one).
  */
 export function announceListening(app: INestApplication, config: AppConfig): { url: string; port: number } {
   const port = (app.getHttpServer().address() as AddressInfo).port;

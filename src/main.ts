@@ -29,8 +29,7 @@ async function main(): Promise<void> {
     throw err;
   });
   await app.listen(config.http.port, config.http.host).catch(async (err: NodeJS.ErrnoException) => {
-    // By now the roles have started (an executor registered and claims work): stop them before leaving, or an
-    // executor that never served would stay live in the registry until it counts as offline, and be given work.
+    // The roles have started: stop them, or an executor that never served stays live in the registry and gets work.
     await app.close().catch(() => undefined);
     process.stderr.write(
       `tickwheel: cannot listen on ${config.http.host}:${config.http.port}: ${err.code ?? err.message} (PORT, HOST)\n`,

@@ -33,7 +33,8 @@ export function createApp(config: AppConfig, opts: { imports?: HandlerModules } 
 /**
  * Starts an executor-only node (`ROLES=executor`, whatever `env` says) with the app's handlers beside the built-ins:
  * reads the settings, deletes the secret ones from process.env (nothing spawned inherits them), builds the app and
- * listens on PORT for /health and /metrics, then logs the node's JSON readiness line (`… listening on <url>`). Close it with `app.close()` (SIGTERM does: shutdown hooks drain it).
+ * listens on PORT for /health and /metrics, then logs the node's JSON readiness line (`… listening on <url>`).
+ * Close it with `app.close()` (SIGTERM does: shutdown hooks drain it).
  * @throws ConfigError naming a bad setting (an executor needs the cluster shape: DB_URL and REDIS_URL).
  * @throws Error when PORT cannot be listened on (the node has left the cluster by then).
  */
