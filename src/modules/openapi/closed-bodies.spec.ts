@@ -28,6 +28,9 @@ const OPEN_BY_DESIGN: Record<string, string> = {
   'TriggerJobDto.params': "this run's handler parameters, any JSON object",
   'CreateJobDto.shardParams': "each shard's handler parameters, any JSON object",
   'UpdateJobDto.shardParams': "each shard's handler parameters, any JSON object",
+  // An app worker's handler output (docs/workers.md): any JSON, bounded in bytes like an executor's.
+  'WorkerCheckpointDto.state': "a handler's checkpoint, any JSON (CHECKPOINT_MAX_BYTES)",
+  'WorkerFinishDto.result': "a handler's result, any JSON (bounded like an executor's result)",
 };
 
 const spec = JSON.parse(readFileSync('openapi/openapi.json', 'utf8')) as {
