@@ -355,8 +355,10 @@ describe('App worker protocol (MariaDB + Redis)', () => {
 
   it("should take back a silent worker node's RUNNING instance; the gone node's late calls are 404s and change nothing", async () => {
     const reg = await register(a);
+    keepAlive(a, reg); // until it holds the attempt: under load the dispatch alone may outlast NODE_OFFLINE_AFTER_MS
     await submit(a, { maxAttempts: 2 });
     const att = await claimOne(a, reg.nodeId);
+    clearInterval(beating.pop());
     // No heartbeat and no lease renewal from here: the node expires (NODE_OFFLINE_AFTER_MS 3 s) or the lease ends.
     await waitFor(
       "the silent node's attempt to be taken back",
