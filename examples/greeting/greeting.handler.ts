@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { JobContext, JobFailure, JobHandler, JobHandlerImpl } from 'tickwheel/executor';
+import { JobContext, JobFailure, JobHandler, JobHandlerImpl } from 'tickwheel/worker';
 
 /**
+ * The handler contract comes from `tickwheel/worker` (`tickwheel/executor` exports the same): main.ts runs it on a
+ * trusted executor, worker.ts as an app worker, which must not load the executor's database and Redis clients.
+ *
  * An application's own handler: a Nest provider marked `@JobHandler('greeting.hello')`.
  * Params: `{ name: string }`. It may be retried, so its side effects must be idempotent: use
  * `ctx.requestId` as the idempotency key and `ctx.fencingToken` to make writes conditional.

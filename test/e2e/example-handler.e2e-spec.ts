@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { GreetingModule } from '../../examples/greeting/greeting.module.js';
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
+import { type ProductProcess, startCommand } from '../utils/process-node.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 
 describe('examples/greeting: an application that runs its own @JobHandler as an executor', () => {
@@ -64,5 +67,47 @@ describe('examples/greeting: an application that runs its own @JobHandler as an 
       [1, 'FAILED', 1],
       [2, 'FAILED', 2],
     ]);
+  }, 90_000);
+});
+
+describe('examples/greeting/worker.ts: the same module as an app worker', () => {
+  let api: TestNode;
+  let worker: ProductProcess | undefined;
+
+  beforeAll(async () => {
+    api = await startNode(clusterEnv(uniqueNamespace('e2e-example-w'), { ROLES: 'api,scheduler' }));
+  }, 60_000);
+  afterAll(async () => {
+    await worker?.stop(10_000);
+    await api?.close();
+  });
+
+  it("should register with only the app credentials, print JSON lines and run its app's task", async () => {
+    const app = await signedClient(api, `greeter-${randomUUID().slice(0, 8)}`, [...DEFAULT_SCOPES, Scope.WORKER]);
+    const w = startCommand([process.execPath, 'dist/examples/greeting/worker.js'], {
+      PATH: process.env.PATH ?? '',
+      TICKWHEEL_URL: api.url,
+      TICKWHEEL_APP_ID: app.appId,
+      TICKWHEEL_SECRET: app.secret,
+    });
+    worker = w;
+    const lines = () =>
+      w
+        .output()
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+    await waitFor('registered', async () => lines().some((l) => l.includes('greeting worker registered')), 30_000);
+    const parsed = lines().map((l) => JSON.parse(l) as Record<string, unknown>); // every line is one JSON object
+    expect(parsed.find((l) => String(l.msg).startsWith('greeting worker registered'))).toMatchObject({
+      url: api.url,
+      appId: app.appId,
+      nodeId: expect.stringMatching(/^w-/),
+    });
+    const sub = await app.submitTask({ handler: 'greeting.hello', params: { name: 'Ada' } });
+    expect(sub.status).toBe(202);
+    await waitFor('SUCCESS', async () => (await app.getTask(sub.body.requestId)).body.status === 'SUCCESS', 30_000);
+    const task = (await app.getTask(sub.body.requestId)).body as { result: unknown; nodeId: string };
+    expect(task.result).toEqual({ greeting: 'Hello, Ada!', attempt: 1, fencingToken: 1 });
+    expect(task.nodeId).toMatch(/^w-/);
   }, 90_000);
 });

@@ -1,6 +1,8 @@
 // The files of the project package-install.e2e-spec.ts makes outside the repository: a user's Nest app with one
-// @JobHandler, run as a trusted executor (tickwheel/executor), its unit test (tickwheel/testing under node:test) and
-// a signed call with tickwheel/client. Compiled there under `tsc --strict`, module nodenext, no skipLibCheck.
+// @JobHandler, run as a trusted executor (tickwheel/executor, main.ts) and as an app worker (tickwheel/worker,
+// worker.ts), its unit test (tickwheel/testing under node:test) and a signed call with tickwheel/client. Compiled
+// there under `tsc --strict`, module nodenext, no skipLibCheck. The handler takes the contract from tickwheel/worker,
+// which both entries export: a worker process importing tickwheel/executor would load its database and Redis clients.
 
 const tsconfig = {
   compilerOptions: {
@@ -18,7 +20,7 @@ const tsconfig = {
 };
 
 const handler = `import { Injectable } from '@nestjs/common';
-import { type JobContext, JobFailure, JobHandler, type JobHandlerImpl } from 'tickwheel/executor';
+import { type JobContext, JobFailure, JobHandler, type JobHandlerImpl } from 'tickwheel/worker';
 
 export interface Hello {
   greeting: string;
@@ -30,11 +32,12 @@ export interface Hello {
 @JobHandler('pkg.hello')
 export class HelloHandler implements JobHandlerImpl {
   async execute(ctx: JobContext): Promise<Hello> {
-    const { name, steps = 3 } = ctx.params as { name?: string; steps?: number };
+    const { name, steps = 3, stepMs = 0 } = ctx.params as { name?: string; steps?: number; stepMs?: number };
     if (!name) throw new JobFailure('params.name is required', undefined, { retryable: false });
     const from = (ctx.lastCheckpoint?.state as { step: number } | undefined)?.step ?? 0;
     for (let step = from + 1; step <= steps; step++) {
       ctx.signal.throwIfAborted();
+      if (stepMs > 0) await new Promise((resolve) => setTimeout(resolve, stepMs));
       ctx.progress(step / steps);
       await ctx.checkpoint({ step });
     }
@@ -57,6 +60,24 @@ import { HelloModule } from './hello.module.js';
 
 const app = await startExecutor({ imports: [HelloModule] });
 process.stdout.write('pkg executor listening on ' + (await app.getUrl()) + '\\n');
+`;
+
+// The same module as an app worker: only TICKWHEEL_URL, TICKWHEEL_APP_ID and TICKWHEEL_SECRET (and WORKER_*); once
+// registered it prints one JSON line naming its node and any cluster setting it was given (the test wants none).
+const worker = `import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TickwheelWorkerModule, TickwheelWorkerService } from 'tickwheel/worker';
+import { HelloModule } from './hello.module.js';
+
+@Module({ imports: [TickwheelWorkerModule.forRoot(), HelloModule] })
+class WorkerApp {}
+
+const app = await NestFactory.createApplicationContext(WorkerApp, { logger: ['error', 'warn'] });
+app.enableShutdownHooks();
+const clusterSettings = ['DB_URL', 'REDIS_URL', 'TICKWHEEL_SECRET_KEY'].filter((k) => k in process.env);
+const nodeId = app.get(TickwheelWorkerService).current?.nodeId ?? null;
+process.stdout.write(JSON.stringify({ event: 'registered', nodeId, clusterSettings }) + '\\n');
 `;
 
 const unitTest = `import assert from 'node:assert/strict';
@@ -106,6 +127,7 @@ export const PROJECT_FILES: Record<string, string> = {
   'src/hello.handler.ts': handler,
   'src/hello.module.ts': module,
   'src/main.ts': main,
+  'src/worker.ts': worker,
   'src/hello.test.ts': unitTest,
   'src/client-check.ts': clientCheck,
 };

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { type ProductProcess, startCommand } from '../utils/process-node.js';
 import {
   type AppClient,
@@ -93,7 +95,10 @@ function startFromProject(project: Project, script: string, env: Record<string, 
  * Tickwheel as a user gets it (issue 22): `npm pack`, installed with its peers into a project outside the
  * repository, that project's own Nest app compiled under `tsc --strict` and run as a trusted executor against a
  * product started here; its handler's unit test written with `tickwheel/testing` runs under node:test, and
- * `tickwheel/client` signs a request from there. Prints the tarball's size and the install's time.
+ * `tickwheel/client` signs a request from there. The same handler module then runs as an app worker
+ * (`tickwheel/worker`) with only its app's credentials: its tasks end SUCCESS, a SIGKILLed worker's task resumes on
+ * a second one from its checkpoint, and another app's task for the same name never reaches it. Prints the
+ * tarball's size and the install's time.
  */
 describe('tickwheel installed from its tarball into a project outside the repository', () => {
   const packDir = mkdtempSync(join(tmpdir(), 'tw-pkg-pack-'));
@@ -210,13 +215,161 @@ describe('tickwheel installed from its tarball into a project outside the reposi
     );
   });
 
-  // The app-worker half of the proof goes here once `tickwheel/worker` exists (docs/workers.md): the same project
-  // gets a worker main (PROJECT_FILES), run with startFromProject(project, 'dist/worker.js', { TICKWHEEL_URL: api.url,
-  // TICKWHEEL_APP_ID, TICKWHEEL_SECRET }) and nothing else: no DB_URL, REDIS_URL or TICKWHEEL_SECRET_KEY.
+  // The same project's worker.ts (tickwheel/worker) against an api of its own (no trusted executor: only workers
+  // advertise pkg.hello there), with the worker-protocol suite's short lease and node timeout so a SIGKILLed
+  // worker's attempt is taken back within seconds.
   describe('as an app worker (tickwheel/worker)', () => {
-    it.todo('should run the same handler with only TICKWHEEL_URL, TICKWHEEL_APP_ID and TICKWHEEL_SECRET');
+    const ns = uniqueNamespace('e2e-pkgw');
+    let api: TestNode;
+    let app: AppClient;
+    const workers: ProductProcess[] = [];
+
+    /** worker.ts with only the app's credentials and WORKER_* tuning (plus PATH and HOME); registered when it returns. */
+    async function startWorker(): Promise<ProductProcess> {
+      const env = {
+        HOME: process.env.HOME ?? tmpdir(),
+        TICKWHEEL_URL: api.url,
+        ...credentials(app),
+        WORKER_CONCURRENCY: '2',
+        WORKER_DRAIN_GRACE_MS: '2000',
+      };
+      expect(Object.keys(env).filter((k) => /^(DB_|REDIS_|TICKWHEEL_SECRET_KEY|TICKWHEEL_NAMESPACE)/.test(k))).toEqual(
+        [],
+      );
+      const w = startFromProject(project, 'dist/worker.js', env);
+      workers.push(w);
+      await waitFor(
+        'the worker to register',
+        async () => registered(w) !== undefined || w.child.exitCode !== null,
+        60_000,
+      );
+      if (w.child.exitCode !== null) throw new Error(`the worker exited:\n${w.output()}`);
+      // what the process itself saw: a node id, and none of the cluster's settings in its environment
+      expect(registered(w)).toEqual({ event: 'registered', nodeId: expect.any(String), clusterSettings: [] });
+      return w;
+    }
+
+    const view = async (client: AppClient, id: string) =>
+      (await client.getTask(id)).body as {
+        status: string;
+        result: { greeting: string; steps: number; resumedFrom: number } | null;
+        attempt: number;
+        progress: number | null;
+        note?: string;
+        startedAt: string | null;
+        nodeId: string | null;
+        attempts: unknown[];
+      };
+    const ended = (client: AppClient, id: string, ms: number) =>
+      waitFor(
+        `${id} to end`,
+        async () => !['PENDING', 'DISPATCHED', 'RUNNING'].includes((await view(client, id)).status),
+        ms,
+      );
+
+    beforeAll(async () => {
+      api = await startNode(
+        clusterEnv(ns, {
+          ROLES: 'api,scheduler',
+          LEASE_MS: '4000',
+          LEASE_RENEW_MS: '1000',
+          NODE_OFFLINE_AFTER_MS: '3000',
+        }),
+      );
+      app = await signedClient(api, `pkgw-${randomUUID().slice(0, 8)}`, [...DEFAULT_SCOPES, Scope.WORKER]);
+    }, 2 * MINUTES);
+
+    afterEach(async () => {
+      await Promise.all(workers.splice(0).map((w) => w.stop(10_000)));
+    });
+
+    afterAll(async () => {
+      await api?.close();
+    });
+
+    it(
+      'should run its tasks to SUCCESS with only TICKWHEEL_URL, TICKWHEEL_APP_ID and TICKWHEEL_SECRET',
+      async () => {
+        await startWorker();
+        const ids: string[] = [];
+        for (const name of ['Ada', 'Grace', 'Linus'])
+          ids.push((await app.submitTask({ handler: 'pkg.hello', params: { name, steps: 2 } })).body.requestId);
+        for (const id of ids) await ended(app, id, MINUTES);
+        expect(await Promise.all(ids.map(async (id) => (await view(app, id)).status))).toEqual(
+          ids.map(() => 'SUCCESS'),
+        );
+        expect((await view(app, ids[1])).result).toEqual({ greeting: 'Hello, Grace!', steps: 2, resumedFrom: 0 });
+      },
+      3 * MINUTES,
+    );
+
+    it(
+      'should resume a task whose worker is SIGKILLed on a second worker from its checkpoint',
+      async () => {
+        const first = await startWorker();
+        const sub = await app.submitTask({
+          handler: 'pkg.hello',
+          params: { name: 'Ada', steps: 40, stepMs: 200 },
+          maxAttempts: 3,
+          retryBackoffMs: 100,
+        });
+        const id = sub.body.requestId;
+        // progress k/40 is reported before checkpoint k is stored: at 4/40, checkpoint 3 is
+        await waitFor('step 4 of 40', async () => ((await view(app, id)).progress ?? 0) >= 4 / 40, MINUTES);
+        const seen = Math.round(((await view(app, id)).progress ?? 0) * 40);
+        first.signal('SIGKILL');
+        await first.exited;
+        expect((await view(app, id)).status).not.toBe('SUCCESS');
+
+        await startWorker();
+        await ended(app, id, 2 * MINUTES);
+        const done = await view(app, id);
+        expect(done.status).toBe('SUCCESS');
+        expect(done.attempt).toBeGreaterThanOrEqual(2);
+        expect(done.result?.greeting).toBe('Hello, Ada!');
+        // from what the first worker stored (ctx.lastCheckpoint), not from the start and not past the kill
+        expect(done.result?.resumedFrom).toBeGreaterThanOrEqual(seen - 1);
+        expect(done.result?.resumedFrom).toBeLessThan(40);
+      },
+      4 * MINUTES,
+    );
+
+    it(
+      "should never get another app's task for the same handler name (it waits PENDING for that app's own)",
+      async () => {
+        await startWorker();
+        const other = await signedClient(api, `pkgw-other-${randomUUID().slice(0, 8)}`, [
+          ...DEFAULT_SCOPES,
+          Scope.WORKER,
+        ]);
+        // clustered, the api accepts it to wait (docs/workers.md "Tenancy"): no trusted executor and no worker of
+        // its own app advertises pkg.hello, so nothing may run it
+        const theirs = await other.submitTask({ handler: 'pkg.hello', params: { name: 'Mallory' } });
+        expect(theirs.status).toBe(202);
+        const ours = await app.submitTask({ handler: 'pkg.hello', params: { name: 'Ada' } });
+        await ended(app, ours.body.requestId, MINUTES);
+        expect((await view(app, ours.body.requestId)).status).toBe('SUCCESS');
+        await new Promise((resolve) => setTimeout(resolve, 5_000)); // several claim rounds of the live worker
+        const stuck = await view(other, theirs.body.requestId);
+        expect(stuck).toMatchObject({ status: 'PENDING', startedAt: null, nodeId: null, attempts: [] });
+        expect(stuck.note).toMatch(/no live executor advertises handler 'pkg\.hello'/);
+        // and the other app does not see this app's worker node
+        const nodes = await other.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes');
+        expect(nodes.body.items.filter((n) => n.handlers.includes('pkg.hello'))).toEqual([]);
+      },
+      3 * MINUTES,
+    );
   });
 });
+
+/** The worker's `registered` line, once it printed it. */
+function registered(w: ProductProcess): unknown {
+  const line = w
+    .output()
+    .split('\n')
+    .find((l) => l.startsWith('{"event":"registered"'));
+  return line === undefined ? undefined : JSON.parse(line);
+}
 
 function credentials(client: AppClient): Record<string, string> {
   return { TICKWHEEL_APP_ID: client.appId, TICKWHEEL_SECRET: client.secret };
