@@ -30,8 +30,8 @@ const ECHO_NODE = join(REPO, 'bench/lib/echo-node.mjs');
 const HANDLER = 'bench.echo';
 /** The app's scopes: create-app's defaults and `worker` (docs/workers.md "Tenancy"), the same in both cases. */
 const SCOPES = ['tasks:read', 'tasks:write', 'jobs:read', 'jobs:write', 'nodes:read', 'worker'];
-const HELP = `npm run bench:worker -- [--rounds 3] [--n 5000] [--concurrency 16] [--batch-size 1000] [--lat-n 1000]
-  [--lat-rate 100] [--warmup 500] [--quiet-wait 10] [--stall 60] [--timeout 600] [--poll-ms 100] [--order executor,worker]
+const HELP = `npm run bench:worker -- [--rounds 3] [--n 5000] [--concurrency 16] [--batch-size 1000] [--lat-n 400]
+  [--lat-rate 20] [--warmup 500] [--quiet-wait 10] [--stall 60] [--timeout 600] [--poll-ms 100] [--order executor,worker]
   [--env K=V,...] [--exec-env K=V,...] [--source auto|tree|head|dist] [--json] [--keep]
   [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
 const args = parseBenchArgs(
@@ -40,8 +40,8 @@ const args = parseBenchArgs(
     n: 5000,
     concurrency: 16,
     'batch-size': 1000,
-    'lat-n': 1000,
-    'lat-rate': 100,
+    'lat-n': 400,
+    'lat-rate': 20,
     warmup: 500,
     'quiet-wait': 10,
     stall: 60,
