@@ -14,16 +14,18 @@ import {
   cpuSnapshot,
   endCase,
   envPairs,
+  removeProcFiles,
   settle,
   startCluster,
   warmUp,
   withServers,
 } from './lib/cluster.mjs';
+import { summariseProfile } from './lib/cpuprof.mjs';
 import { waitFinished } from './lib/dispatch-db.mjs';
 import { loadNow, prepareProduct, serverPids, startProduct } from './lib/proc.mjs';
 import { parseBenchArgs } from './lib/stats.mjs';
 import { submitAtRate, submitBatch } from './lib/submit.mjs';
-import { analyzeEcho, printWorkerReport, readEchoTasks, summarise } from './lib/worker-analyze.mjs';
+import { analyzeEcho, printProfiles, printWorkerReport, readEchoTasks, summarise } from './lib/worker-analyze.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ECHO_NODE = join(REPO, 'bench/lib/echo-node.mjs');
@@ -32,7 +34,7 @@ const HANDLER = 'bench.echo';
 const SCOPES = ['tasks:read', 'tasks:write', 'jobs:read', 'jobs:write', 'nodes:read', 'worker'];
 const HELP = `npm run bench:worker -- [--rounds 3] [--n 5000] [--concurrency 16] [--batch-size 1000] [--lat-n 400]
   [--lat-rate 20] [--warmup 500] [--quiet-wait 10] [--stall 60] [--timeout 600] [--poll-ms 100] [--order executor,worker]
-  [--env K=V,...] [--exec-env K=V,...] [--source auto|tree|head|dist] [--json] [--keep]
+  [--env K=V,...] [--exec-env K=V,...] [--cpu-prof] [--source auto|tree|head|dist] [--json] [--keep]
   [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
 const args = parseBenchArgs(
   {
@@ -50,6 +52,7 @@ const args = parseBenchArgs(
     order: 'executor,worker',
     env: '',
     'exec-env': '',
+    'cpu-prof': false,
   },
   process.argv.slice(2),
   HELP,
@@ -70,30 +73,39 @@ cleanUpOnSignal(() => active, args.keep);
  * and EXECUTOR_APP_SHARE=1 (one app may hold every slot, as the worker's own node does; the default 0.875 keeps 2 of
  * 16 for other apps), then --exec-env. The worker: the api's URL, the app's credentials and WORKER_CONCURRENCY only.
  */
-function startNode(kind, product, env, target) {
+function startNode(kind, product, env, target, profDir) {
   const node = { mainJs: ECHO_NODE, cwd: product.cwd };
+  const nodeArgs = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
   const dist = join(dirname(product.mainJs));
   const c = String(args.concurrency);
   if (kind === 'executor')
-    return startProduct(node, {
-      ...env,
-      ROLES: 'executor',
-      PORT: '0',
-      NODE_NAME: `${NODE_PREFIX}1`,
-      EXECUTOR_CONCURRENCY: c,
-      EXECUTOR_APP_SHARE: '1',
-      ...envPairs(args['exec-env']),
+    return startProduct(
+      node,
+      {
+        ...env,
+        ROLES: 'executor',
+        PORT: '0',
+        NODE_NAME: `${NODE_PREFIX}1`,
+        EXECUTOR_CONCURRENCY: c,
+        EXECUTOR_APP_SHARE: '1',
+        ...envPairs(args['exec-env']),
+        BENCH_ECHO_ROLE: kind,
+        BENCH_DIST: dist,
+      },
+      nodeArgs,
+    );
+  return startProduct(
+    node,
+    {
+      TICKWHEEL_URL: target.baseUrl,
+      TICKWHEEL_APP_ID: target.appId,
+      TICKWHEEL_SECRET: target.secret,
+      WORKER_CONCURRENCY: c,
       BENCH_ECHO_ROLE: kind,
       BENCH_DIST: dist,
-    });
-  return startProduct(node, {
-    TICKWHEEL_URL: target.baseUrl,
-    TICKWHEEL_APP_ID: target.appId,
-    TICKWHEEL_SECRET: target.secret,
-    WORKER_CONCURRENCY: c,
-    BENCH_ECHO_ROLE: kind,
-    BENCH_DIST: dist,
-  });
+    },
+    nodeArgs,
+  );
 }
 
 /** Waits until GET /api/nodes lists a live node advertising bench.echo; returns its id. */
@@ -129,13 +141,15 @@ async function runCase(round, kind, product, pool, redis, secretKey) {
   active = { namespace, appId, nodePrefix: NODE_PREFIX, since: since - 120_000, procs, pool, redis };
   log(`\n== round ${round}, ${kind}, namespace ${namespace}`);
   const result = { round, kind, namespace, appId, n: args.n };
+  const prof = (role) =>
+    args['cpu-prof'] ? `/tmp/tickwheel-bench-prof-${process.pid}-${round}-${kind}-${role}` : null;
   try {
     const c = await startCluster(
       product,
-      { args, secretKey, namespace, appId, executors: 0, nodePrefix: NODE_PREFIX, scopes: SCOPES },
+      { args, secretKey, namespace, appId, executors: 0, nodePrefix: NODE_PREFIX, scopes: SCOPES, prof },
       procs,
     );
-    const node = await startNode(kind, product, c.env, c.target);
+    const node = { ...(await startNode(kind, product, c.env, c.target, prof(kind))), profDir: prof(kind) };
     procs.push(node);
     result.nodeId = await waitEcho(c.client);
     log(`   api,scheduler pid ${c.api.pid} on :${c.port}; ${kind} pid ${node.pid} (${result.nodeId})`);
@@ -158,6 +172,7 @@ async function runCase(round, kind, product, pool, redis, secretKey) {
     result.finished = await drain(pool, appId, t0);
     const cpu1 = cpuSnapshot(c.api, [node], servers);
     result.cores = coresBetween(cpu0, cpu1, args.n);
+    result.windowMs = cpu1.t - cpu0.t;
 
     const paced = Array.from({ length: args['lat-n'] }, (_, i) => echoTask(`p-${i}`));
     const t1 = Date.now();
@@ -166,7 +181,16 @@ async function runCase(round, kind, product, pool, redis, secretKey) {
     result.latFinished = await drain(pool, appId, t1);
     result.loadEnd = loadNow();
 
-    for (const p of [node, c.api]) await p.stop();
+    const stopped = [];
+    for (const p of [node, c.api]) {
+      await p.stop();
+      stopped.push(Date.now());
+    }
+    if (args['cpu-prof'])
+      result.cpuProfile = {
+        node: summariseProfile(node.profDir, cpu0.t, cpu1.t, stopped[0], 20),
+        api: summariseProfile(c.api.profDir, cpu0.t, cpu1.t, stopped[1], 20),
+      };
     result.productWarnLines = procs.reduce((s, p) => s + p.stats.warnLines, 0);
     result.productTail = procs.flatMap((p) => p.tail.slice(-2));
     const rows = await readEchoTasks(pool, appId);
@@ -186,6 +210,7 @@ async function runCase(round, kind, product, pool, redis, secretKey) {
     return result;
   } finally {
     for (const p of procs) await p.stop();
+    removeProcFiles(procs);
     await endCase(active, args.keep, log);
     if (!args.keep) await pool.query('DELETE FROM executor_node WHERE node_id LIKE ?', [`w-${appId}-%`]);
     active = null;
@@ -205,6 +230,7 @@ async function main() {
   report.loadAtEnd = loadNow().uptime;
   report.summary = summarise(report.results);
   printWorkerReport(report, log);
+  printProfiles(report, log);
   log(`load: ${report.loadAtStart} (start); ${report.loadAtEnd} (end)`);
   if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 }

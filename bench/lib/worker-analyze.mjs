@@ -193,3 +193,35 @@ export function printWorkerReport(report, log) {
   );
   log(`lost ${s.lost}, doubled ${s.doubled} (every task SUCCESS once, one attempt each: ${s.lost + s.doubled === 0})`);
 }
+
+/** --cpu-prof: where the api process's and the node's CPU went in each case's batch window (self time, µs/task). */
+export function printProfiles(report, log) {
+  for (const r of report.results) {
+    if (!r.cpuProfile) continue;
+    for (const [who, prof, cores] of [
+      ['api,scheduler', r.cpuProfile.api, r.cores.api],
+      [r.kind, r.cpuProfile.node, r.cores.executorsTotal],
+    ]) {
+      if (!prof) {
+        log(`\nround ${r.round} ${r.kind}, ${who}: no profile`);
+        continue;
+      }
+      const usPerTask = (cores * r.windowMs * 1000) / r.n;
+      const us = (pct) => fmt((pct / 100) * usPerTask);
+      log(
+        `\nround ${r.round} ${r.kind}, ${who}: ${fmt(usPerTask)} µs CPU per task (/proc); self time by package/file:`,
+      );
+      printTable(
+        prof.byBucket.map((b) => ({ what: b.what, '%': fmt(b.pct, 1), 'µs/task': us(b.pct) })),
+        undefined,
+        log,
+      );
+      log('top functions (self time):');
+      printTable(
+        prof.byFunction.map((b) => ({ what: b.what, '%': fmt(b.pct, 1), 'µs/task': us(b.pct) })),
+        undefined,
+        log,
+      );
+    }
+  }
+}
