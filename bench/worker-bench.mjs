@@ -15,13 +15,14 @@ import {
   endCase,
   envPairs,
   removeProcFiles,
+  serverCounters,
   settle,
   startCluster,
   warmUp,
   withServers,
 } from './lib/cluster.mjs';
 import { summariseProfile } from './lib/cpuprof.mjs';
-import { waitFinished } from './lib/dispatch-db.mjs';
+import { perTask, waitFinished } from './lib/dispatch-db.mjs';
 import { loadNow, prepareProduct, serverPids, startProduct } from './lib/proc.mjs';
 import { parseBenchArgs } from './lib/stats.mjs';
 import { submitAtRate, submitBatch } from './lib/submit.mjs';
@@ -164,6 +165,7 @@ async function runCase(round, kind, product, pool, redis, secretKey) {
     result.quiet = await settle([c.api, node], servers, args['quiet-wait'], log);
     const tasks = Array.from({ length: args.n }, (_, i) => echoTask(`r-${i}`));
     result.loadStart = loadNow();
+    const counters0 = await serverCounters(pool, redis);
     const cpu0 = cpuSnapshot(c.api, [node], servers);
     const t0 = Date.now();
     const sub = await submitBatch(c.client, tasks, args['batch-size'], 1);
@@ -172,6 +174,7 @@ async function runCase(round, kind, product, pool, redis, secretKey) {
     result.finished = await drain(pool, appId, t0);
     const cpu1 = cpuSnapshot(c.api, [node], servers);
     result.cores = coresBetween(cpu0, cpu1, args.n);
+    result.perTask = perTask(counters0, await serverCounters(pool, redis), args.n, result.finished.polls + 2);
     result.windowMs = cpu1.t - cpu0.t;
 
     const paced = Array.from({ length: args['lat-n'] }, (_, i) => echoTask(`p-${i}`));
