@@ -100,8 +100,8 @@ export async function spawnRole(product, env, profDir, traceFile) {
  * `finally` stops what started); creates API client `appId` and waits until every executor advertises noop.
  * @param {{mainJs: string, cwd: string}} product
  * @param {{args: Record<string, any>, secretKey: string, namespace: string, appId: string, executors: number,
- *   nodePrefix: string, prof?: (role: string) => string|null, trace?: (role: string) => string|null}} o node
- *   names are `<nodePrefix>api` and `<nodePrefix>1..E`
+ *   nodePrefix: string, prof?: (role: string) => string|null, trace?: (role: string) => string|null,
+ *   scopes?: string[]}} o node names are `<nodePrefix>api` and `<nodePrefix>1..E`; `scopes`: the client's (create-app)
  * @param {Array<object>} procs receives the processes
  * @returns {Promise<{api: object, execs: object[], client: any, env: Record<string, string>, port: number,
  *   nodes: string[], bootS: number}>} bootS: until the processes listened
@@ -133,7 +133,7 @@ export async function startCluster(product, o, procs) {
   );
   const bootS = (Date.now() - t) / 1000;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const { client, secret } = await createApiClient(product, env, o.appId, baseUrl);
+  const { client, secret } = await createApiClient(product, env, o.appId, baseUrl, o.scopes);
   const nodes = await waitExecutors(client, o.executors);
   return { api, execs, client, env, port, nodes, bootS, target: { baseUrl, appId: o.appId, secret } };
 }

@@ -15,13 +15,15 @@ const UNFINISHED = ['PENDING', 'WAITING', 'DISPATCHED', 'RUNNING'];
  * @param {Record<string, string>} env DB_URL, REDIS_URL, TICKWHEEL_SECRET_KEY (the key the API process uses)
  * @param {string} appId 3-64 of [A-Za-z0-9_.-]
  * @param {string} baseUrl e.g. http://127.0.0.1:3000
+ * @param {string[]} [scopes] the client's scopes (create-app --scopes); default create-app's defaults
  * @returns {Promise<{client: any, appId: string, secret: string}>}
  * @throws Error when create-app fails or prints no secret
  */
-export async function createApiClient(product, env, appId, baseUrl) {
+export async function createApiClient(product, env, appId, baseUrl, scopes) {
   const bin = join(dirname(product.mainJs), 'bin/create-app.js');
   // Unlimited (--rate-limit 0): the benchmark measures throughput, not the default per-app rate limit.
-  const r = spawnSync(process.execPath, [bin, appId, '--rate-limit', '0'], {
+  const extra = scopes ? ['--scopes', scopes.join(',')] : [];
+  const r = spawnSync(process.execPath, [bin, appId, '--rate-limit', '0', ...extra], {
     cwd: product.cwd,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, LOG_LEVEL: 'error' },

@@ -124,7 +124,7 @@ export async function startProduct(product, env, nodeArgs = [], timeoutMs = 60_0
     for (const line of buf.toString().split('\n')) {
       if (!line) continue;
       stats.lines++;
-      if (/"level":40|WARN/.test(line)) stats.warnLines++;
+      if (/"level":(40|50|"warn"|"error")|WARN/.test(line)) stats.warnLines++;
       tail.push(line.slice(0, 400));
       if (tail.length > 20) tail.shift();
       if (/ listening on /.test(line)) onListen();
