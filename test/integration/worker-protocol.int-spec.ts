@@ -202,7 +202,7 @@ describe('App worker protocol (MariaDB + Redis)', () => {
   }, 60_000);
 
   it('should refuse built-in handler names, callers without the worker scope, and bad input to every route (4xx naming the field, nothing changed)', async () => {
-    for (const builtin of ['noop', 'http', 'shell'])
+    for (const builtin of ['noop', 'http', 'shell', 'Shell', 'NOOP'])
       expectProblem(await a.request('POST', '/api/worker/nodes', { handlers: ['greet', builtin], capacity: 1 }), 400, {
         field: 'handlers',
       });

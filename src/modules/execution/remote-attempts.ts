@@ -135,7 +135,8 @@ export class RemoteAttempts {
     const until = this.clock.now() + this.config.leaseMs;
     const byId = new Map((await this.ledger.findMany([...new Set(attempts.map((a) => a.instanceId))])).map(byRowId));
     const lost: Array<AttemptRef & { reason: LostReason }> = [];
-    for (const a of attempts) {
+    const unique = new Map(attempts.map((a) => [`${a.instanceId}#${a.fencingToken}`, a])); // one UPDATE per attempt
+    for (const a of unique.values()) {
       const row = byId.get(a.instanceId);
       if (!row || row.appId !== seat.appId || row.fencingToken !== a.fencingToken) {
         lost.push({ ...a, reason: 'LEASE_LOST' });
@@ -166,9 +167,10 @@ export class RemoteAttempts {
     }
   }
 
-  /** A progress report, through the executors' writer (coalesced; a stale one lands nowhere). */
+  /** A progress report, through the executors' writer (coalesced); one not of the attempt running here is dropped. */
   async reportProgress(seat: WorkerSeat, ref: AttemptRef, fraction: number, note?: string): Promise<void> {
-    await this.owned(seat, ref);
+    // Only the running attempt's report opens a coalescing window: a stale or made-up token would leave one behind.
+    if (!runsHere(await this.owned(seat, ref), seat, ref)) return;
     this.progress.report(progressKey(ref), ref.instanceId, ref.fencingToken, fraction, note);
   }
 
@@ -199,13 +201,13 @@ export class RemoteAttempts {
     const row = await this.owned(seat, ref);
     const cancelledHere = row.status === S.CANCELLED && row.fencingToken === end.fencingToken;
     if (end.outcome === 'CANCELLED' && !cancelledHere) throw staleToken(ref);
-    if (end.outcome !== 'CANCELLED' && row.nodeId !== seat.nodeId) throw staleToken(ref);
+    if (row.nodeId !== seat.nodeId) throw staleToken(ref);
     await this.progress.end(progressKey(ref));
     await this.logs.ended(row.id, row.attempt);
     const now = this.clock.now();
     const startedAt = row.startedAt ?? now;
     const at = end.handlerEndedAt === undefined ? null : Math.min(now, Math.max(startedAt, end.handlerEndedAt));
-    const outcome = remoteOutcome(row, end);
+    const outcome = remoteOutcome(row, end, MAX_HAND_BACK_ATTEMPT);
     const endedInTime = at === null ? null : { at, status: settledAs(outcome), error: null };
     const result = await this.finishing.finish({
       row,
@@ -231,8 +233,21 @@ export class RemoteAttempts {
   }
 }
 
-/** A worker's outcome as the executor's {@link AttemptOutcome}, through the same mappings a handler's end takes. */
-export function remoteOutcome(row: Pick<JobInstance, 'timeoutMs' | 'heartbeatTimeoutMs'>, end: RemoteFinish) {
+/**
+ * The attempt number past which a worker's SHUTDOWN no longer hands back for free (docs/workers.md "Finish"): a
+ * hand-back costs no attempt (maxAttempts + 1), so an app could otherwise claim and hand back one instance for ever.
+ */
+export const MAX_HAND_BACK_ATTEMPT = 40;
+
+/**
+ * A worker's outcome as the executor's {@link AttemptOutcome}, through the same mappings a handler's end takes; a
+ * SHUTDOWN of an instance already at attempt `handBackCap` counts as a failed attempt (the retry budget applies).
+ */
+export function remoteOutcome(
+  row: Pick<JobInstance, 'timeoutMs' | 'heartbeatTimeoutMs' | 'attempt'>,
+  end: RemoteFinish,
+  handBackCap = MAX_HAND_BACK_ATTEMPT,
+) {
   const aborted = (reason: AbortReason) => abortedOutcome(reason, row.timeoutMs, undefined, row.heartbeatTimeoutMs);
   switch (end.outcome) {
     case 'SUCCESS':
@@ -247,7 +262,8 @@ export function remoteOutcome(row: Pick<JobInstance, 'timeoutMs' | 'heartbeatTim
     case 'HEARTBEAT_TIMEOUT':
       return aborted(AbortReason.HEARTBEAT_TIMEOUT);
     case 'SHUTDOWN':
-      return aborted(AbortReason.SHUTDOWN);
+      if (row.attempt < handBackCap) return aborted(AbortReason.SHUTDOWN);
+      return failedOutcome(new Error(`SHUTDOWN: handed back at attempt ${row.attempt}, past ${handBackCap}: counted`));
     case 'CANCELLED':
       return aborted(AbortReason.REVOKED);
   }

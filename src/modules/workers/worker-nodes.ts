@@ -67,7 +67,9 @@ export class WorkerNodes {
    * ConflictError when the app has MAX_WORKER_NODES_PER_APP live nodes.
    */
   async register(appId: string, reg: WorkerRegistration): Promise<WorkerTimings> {
-    const builtin = reg.handlers.filter((h) => BUILTIN_HANDLERS.has(h));
+    // Any spelling of a built-in ('Shell', 'NOOP') is refused too: its name must stay unmistakable everywhere.
+    const builtins = new Set([...BUILTIN_HANDLERS].map((h) => h.toLowerCase()));
+    const builtin = reg.handlers.filter((h) => builtins.has(h.toLowerCase()));
     if (builtin.length > 0)
       throw new ValidationError(
         'handlers',

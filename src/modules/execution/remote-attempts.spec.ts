@@ -1,0 +1,89 @@
+import { ConflictError } from '../../common/index.js';
+import { type JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
+import { decideOutcome } from './outcome-policy.js';
+import { MAX_HAND_BACK_ATTEMPT, RemoteAttempts, remoteOutcome } from './remote-attempts.js';
+
+describe('remoteOutcome (an app worker’s finish as an executor’s outcome)', () => {
+  const row = { timeoutMs: 60_000, heartbeatTimeoutMs: 0 };
+  const policyRow = { maxAttempts: 1, retryBackoffMs: 1000, retryBackoffKind: 'FIXED', nodeId: 'w-a-1', dueAt: 0 };
+
+  it('should hand a SHUTDOWN back for free below the cap, costing no attempt (maxAttempts + 1)', () => {
+    const attempt = MAX_HAND_BACK_ATTEMPT - 1;
+    const outcome = remoteOutcome({ ...row, attempt }, { fencingToken: 1, outcome: 'SHUTDOWN' });
+    expect(outcome.status).toBe('HANDED_BACK');
+    const d = decideOutcome({ ...policyRow, attempt, maxAttempts: attempt } as never, { kind: 'ran', outcome }, 0);
+    expect(d).toMatchObject({ verdict: 'HAND_BACK', patch: { maxAttempts: attempt + 1 } });
+  });
+
+  it('should count a SHUTDOWN at the cap as a failed attempt, so an app cannot hand one instance back for ever', () => {
+    const attempt = MAX_HAND_BACK_ATTEMPT;
+    const outcome = remoteOutcome({ ...row, attempt }, { fencingToken: 1, outcome: 'SHUTDOWN' });
+    expect(outcome).toMatchObject({ status: S.FAILED, error: expect.stringContaining('SHUTDOWN: handed back') });
+    const d = decideOutcome({ ...policyRow, attempt, maxAttempts: attempt } as never, { kind: 'ran', outcome }, 0);
+    expect(d).toMatchObject({ verdict: 'FAIL', status: S.FAILED });
+  });
+
+  it('should map the other outcomes as a handler’s end maps', () => {
+    const at = { ...row, attempt: 1 };
+    expect(remoteOutcome(at, { fencingToken: 1, outcome: 'SUCCESS', result: { n: 1 } })).toEqual({
+      status: S.SUCCESS,
+      result: { n: 1 },
+    });
+    expect(remoteOutcome(at, { fencingToken: 1, outcome: 'TIMEOUT' }).status).toBe(S.TIMEOUT);
+    expect(remoteOutcome(at, { fencingToken: 1, outcome: 'CANCELLED' }).status).toBe(S.CANCELLED);
+    const failed = remoteOutcome(at, { fencingToken: 1, outcome: 'FAILED', error: 'boom', retryable: false });
+    expect(failed).toMatchObject({ status: S.FAILED, final: true });
+  });
+});
+
+describe('RemoteAttempts: what a worker may touch', () => {
+  const seat = { appId: 'app-a', nodeId: 'w-app-a-1' };
+  const running = { id: 'i-1', appId: 'app-a', nodeId: seat.nodeId, status: S.RUNNING, fencingToken: 3, attempt: 1 };
+  /** RemoteAttempts over recording parts; `row` is what the ledger reads for every id. */
+  const make = (row: Partial<JobInstance>) => {
+    const calls = { renew: 0, progress: 0, finish: 0 };
+    const parts = [
+      { findMany: async () => [row], claim: async () => [] },
+      { renewLease: async () => (calls.renew++, true) },
+      {},
+      { report: () => void calls.progress++, end: async () => undefined },
+      { keep: () => undefined, ended: async () => undefined },
+      { finish: async () => (calls.finish++, { won: true, status: S.CANCELLED, final: true }) },
+      { leaseMs: 10_000 },
+      { now: () => 1_000, schedule: () => () => undefined },
+    ];
+    return { attempts: new (RemoteAttempts as unknown as new (...a: unknown[]) => RemoteAttempts)(...parts), calls };
+  };
+
+  it('should drop a progress report whose token is not the attempt running on this node (no window is opened)', async () => {
+    const { attempts, calls } = make(running);
+    await attempts.reportProgress(seat, { instanceId: 'i-1', fencingToken: 1_000_000 }, 0.5);
+    // a sibling node's live attempt is not found for it at all (NotFoundError)
+    await expect(
+      attempts.reportProgress({ ...seat, nodeId: 'w-app-a-2' }, { instanceId: 'i-1', fencingToken: 3 }, 0.5),
+    ).rejects.toThrow('i-1');
+    expect(calls.progress).toBe(0);
+    await attempts.reportProgress(seat, { instanceId: 'i-1', fencingToken: 3 }, 0.5);
+    expect(calls.progress).toBe(1);
+  });
+
+  it('should renew an attempt named many times in one leases call once', async () => {
+    const { attempts, calls } = make(running);
+    const ref = { instanceId: 'i-1', fencingToken: 3 };
+    const answer = await attempts.renew(
+      seat,
+      Array.from({ length: 1000 }, () => ref),
+    );
+    expect(answer.lost).toEqual([]);
+    expect(calls.renew).toBe(1);
+  });
+
+  it("should refuse a CANCELLED finish from a node other than the attempt's (409), and take it from its own", async () => {
+    const { attempts, calls } = make({ ...running, status: S.CANCELLED });
+    const end = { fencingToken: 3, outcome: 'CANCELLED' as const };
+    await expect(attempts.finish({ ...seat, nodeId: 'w-app-a-2' }, 'i-1', end)).rejects.toBeInstanceOf(ConflictError);
+    expect(calls.finish).toBe(0);
+    await expect(attempts.finish(seat, 'i-1', end)).resolves.toMatchObject({ won: true });
+    expect(calls.finish).toBe(1);
+  });
+});
