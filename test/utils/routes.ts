@@ -5,6 +5,7 @@ const S = Scope;
 /** A task body that passes validation and stays PENDING for an hour. */
 export const LATER_TASK = { handler: 'noop', delayMs: 3_600_000 };
 let seq = 0;
+const ATTEMPT = '/api/worker/nodes/{nodeId}/attempts/{instanceId}';
 
 /** Every signed route (README "API"), with the scope it needs and a body that passes validation (a fresh one per call). */
 export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: () => unknown]> = [
@@ -56,6 +57,16 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
   ['PATCH', '/api/clients/{appId}', S.ADMIN, () => ({ maxJobs: 5 })],
   ['POST', '/api/clients/{appId}/rotate-secret', S.ADMIN],
   ['GET', '/api/audit', S.ADMIN],
+  // App workers (docs/workers.md): a node of the caller's app; the other routes name a node that does not exist.
+  ['POST', '/api/worker/nodes', S.WORKER, () => ({ handlers: ['scopes.probe'], capacity: 1 })],
+  ['POST', '/api/worker/nodes/{nodeId}/heartbeat', S.WORKER, () => ({ active: 0 })],
+  ['POST', '/api/worker/nodes/{nodeId}/claims', S.WORKER, () => ({ max: 1, waitMs: 0 })],
+  ['POST', '/api/worker/nodes/{nodeId}/leases', S.WORKER, () => ({ attempts: [] })],
+  ['POST', `${ATTEMPT}/checkpoint`, S.WORKER, () => ({ fencingToken: 1, state: {} })],
+  ['POST', `${ATTEMPT}/progress`, S.WORKER, () => ({ fencingToken: 1, fraction: 0.5 })],
+  ['POST', `${ATTEMPT}/logs`, S.WORKER, () => ({ fencingToken: 1, lines: [{ level: 'info', message: 'x', at: 0 }] })],
+  ['POST', `${ATTEMPT}/finish`, S.WORKER, () => ({ fencingToken: 1, outcome: 'SUCCESS' })],
+  ['DELETE', '/api/worker/nodes/{nodeId}', S.WORKER],
 ];
 
 /** The concrete path: ids that name nothing, so a request that passes the guard changes nothing it should not. */
@@ -64,4 +75,5 @@ export const concrete = (path: string) =>
     .replace('{requestId}', 'no-such-task')
     .replace('{id}', 'no-such-job')
     .replace('{instanceId}', 'no-such-instance')
-    .replace('{appId}', 'no-such-app');
+    .replace('{appId}', 'no-such-app')
+    .replace('{nodeId}', 'w-no-such-node');
