@@ -64,7 +64,8 @@ export function tenancyCases(h: Hostile): void {
     '[scopes] %s %s without %s is a 403 naming it',
     (method, path, scope, body) =>
       h.unchanged(async () => {
-        const without = scope === Scope.ADMIN ? h.a : (h.lacking.get(scope) as typeof h.a);
+        // h.a holds the default scopes only: it lacks admin and worker (an admin grants that one)
+        const without = h.lacking.get(scope) ?? h.a;
         refused(await without.request(method, concrete(path), body?.()), 403, 'FORBIDDEN', { scope });
         refused(await h.bare.request(method, concrete(path), body?.()), 403, 'FORBIDDEN', { scope });
       }),
