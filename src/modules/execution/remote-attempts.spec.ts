@@ -55,7 +55,7 @@ describe('RemoteAttempts: what a worker may touch', () => {
     return { attempts: new (RemoteAttempts as unknown as new (...a: unknown[]) => RemoteAttempts)(...parts), calls };
   };
 
-  it('should drop a progress report whose token is not the attempt running on this node (no window is opened)', async () => {
+  it('should drop a progress report whose token is not the attempt running here (opens no window)', async () => {
     const { attempts, calls } = make(running);
     await attempts.reportProgress(seat, { instanceId: 'i-1', fencingToken: 1_000_000 }, 0.5);
     // a sibling node's live attempt is not found for it at all (NotFoundError)
@@ -78,7 +78,7 @@ describe('RemoteAttempts: what a worker may touch', () => {
     expect(calls.renew).toBe(1);
   });
 
-  it("should refuse a CANCELLED finish from a node other than the attempt's (409), and take it from its own", async () => {
+  it("should refuse a CANCELLED finish from a node other than the attempt's (409), take it from its own", async () => {
     const { attempts, calls } = make({ ...running, status: S.CANCELLED });
     const end = { fencingToken: 3, outcome: 'CANCELLED' as const };
     await expect(attempts.finish({ ...seat, nodeId: 'w-app-a-2' }, 'i-1', end)).rejects.toBeInstanceOf(ConflictError);

@@ -63,11 +63,10 @@ export class WorkerNodes {
 
   /**
    * Registers a node for `appId`, id `w-<app>-<12 hex>` (server-made), and beats for it once so work may route to
-   * it at once. @throws ValidationError(handlers) when it names a built-in handler (trusted executors only),
+   * it at once. @throws ValidationError(handlers) naming a built-in in any letter case (trusted executors only),
    * ConflictError when the app has MAX_WORKER_NODES_PER_APP live nodes.
    */
   async register(appId: string, reg: WorkerRegistration): Promise<WorkerTimings> {
-    // Any spelling of a built-in ('Shell', 'NOOP') is refused too: its name must stay unmistakable everywhere.
     const builtins = new Set([...BUILTIN_HANDLERS].map((h) => h.toLowerCase()));
     const builtin = reg.handlers.filter((h) => builtins.has(h.toLowerCase()));
     if (builtin.length > 0)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { DEFAULT_SCOPES, Scope } from '../../../src/modules/metadata/index.js';
+import { DEFAULT_SCOPES } from '../../../src/modules/metadata/index.js';
 import { concrete, ROUTES } from '../../utils/routes.js';
 import { type Hostile, refused, TOKEN } from '../harness.js';
 import { neverFiringJob } from '../../utils/jobs.js';
