@@ -1,5 +1,12 @@
 import type { LoggerService } from '@nestjs/common';
-import { type Checkpoint, CheckpointRejected, type HandlerLog, type JobContext } from '../modules/handler/index.js';
+import {
+  type Checkpoint,
+  CheckpointRejected,
+  encodeCheckpoint,
+  formatLogArgs,
+  type HandlerLog,
+  type JobContext,
+} from '../modules/handler/index.js';
 
 /** What a {@link FakeJobContext} is made with; every field has a default. */
 export interface FakeJobContextOptions {
@@ -99,7 +106,7 @@ export class FakeJobContext implements JobContext {
     const line =
       (level: LoggedLine['level']) =>
       (...args: unknown[]) => {
-        this.logs.push({ level, message: args.map(formatArg).join(' ') });
+        this.logs.push({ level, message: formatLogArgs(args) });
       };
     this.log = { info: line('info'), warn: line('warn'), error: line('error') };
     this.logger = {
@@ -151,7 +158,7 @@ export class FakeJobContext implements JobContext {
    * @throws RangeError when `state` is not JSON or too large; CheckpointRejected once {@link rejectCheckpoints} says.
    */
   async checkpoint(state: unknown): Promise<void> {
-    const json = encode(state, this.maxBytes);
+    const json = encodeCheckpoint(state, this.maxBytes); // refused as the product refuses it
     await Promise.resolve(); // durable "later", as in the product: the handler awaits it
     if (this.checkpoints.length >= this.rejectAfter) {
       this.rejectedCheckpoints.push(JSON.parse(json));
@@ -165,36 +172,5 @@ export class FakeJobContext implements JobContext {
     };
     this.checkpoints.push(stored);
     for (const fn of this.onStored) fn(stored);
-  }
-}
-
-/** `state` as checkpoint JSON, refused as the product refuses it (docs/long-tasks.md "Checkpoints"). */
-function encode(state: unknown, maxBytes: number): string {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(state, (key, v: unknown) => {
-      const t = typeof v;
-      if (t === 'function' || t === 'symbol' || t === 'bigint' || (t === 'number' && !Number.isFinite(v)))
-        throw new RangeError(`${key === '' ? 'the state' : `'${key}'`} is a ${t} (${String(v)})`);
-      return v;
-    });
-  } catch (err) {
-    throw new RangeError(`checkpoint state is not JSON: ${(err as Error).message}`, { cause: err });
-  }
-  if (json === undefined) throw new RangeError('checkpoint state is not JSON: undefined');
-  const bytes = Buffer.byteLength(json, 'utf8');
-  if (bytes > maxBytes)
-    throw new RangeError(`checkpoint is ${bytes} bytes of JSON, over CHECKPOINT_MAX_BYTES (${maxBytes})`);
-  return json;
-}
-
-function formatArg(a: unknown): string {
-  if (typeof a === 'string') return a;
-  if (a instanceof Error) return a.stack ?? `${a.name}: ${a.message}`;
-  if (typeof a !== 'object' || a === null) return String(a);
-  try {
-    return JSON.stringify(a) ?? String(a);
-  } catch (err) {
-    return `[unserialisable ${(err as Error).message}]`;
   }
 }
