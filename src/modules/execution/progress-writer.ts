@@ -12,6 +12,8 @@ interface Window {
   until: number;
   pending: ProgressReport | null;
   cancel: (() => void) | null;
+  /** The window's write in flight: {@link ProgressWriter.end} waits for it, or it could land after the finish. */
+  writing: Promise<void>;
 }
 
 /**
@@ -53,8 +55,12 @@ export class ProgressWriter {
     const w = this.windows.get(key);
     if (!w || now >= w.until) {
       if (w) this.close(key);
-      this.windows.set(key, { until: now + this.intervalMs, pending: null, cancel: null });
-      this.submit(report);
+      this.windows.set(key, {
+        until: now + this.intervalMs,
+        pending: null,
+        cancel: null,
+        writing: this.submitted(report),
+      });
       return;
     }
     if (w.pending) this.metrics.progressCoalesced.inc();
@@ -67,6 +73,7 @@ export class ProgressWriter {
     const w = this.windows.get(key);
     if (!w) return;
     this.close(key);
+    await w.writing;
     if (w.pending) await this.submitted({ ...w.pending, at: this.clock.now() });
   }
 
@@ -85,11 +92,7 @@ export class ProgressWriter {
     const report = { ...w.pending, at: this.clock.now() };
     w.pending = null;
     w.until = report.at + this.intervalMs;
-    this.submit(report);
-  }
-
-  private submit(report: ProgressReport): void {
-    void this.submitted(report);
+    w.writing = this.submitted(report);
   }
 
   /** Resolves once `report` was written, refused or failed (counted and logged). Never throws. */
