@@ -725,6 +725,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/worker/nodes/{nodeId}/finishes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Finish several attempts
+     * @description Up to 100 finishes of the node’s attempts in one call, each recorded as the single finish route records it and answered in order with the status that route would have given it (200, 404 or 409).
+     */
+    post: operations['WorkerController_finishes'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/worker/nodes/{nodeId}': {
     parameters: {
       query?: never;
@@ -1963,6 +1983,50 @@ export interface components {
       status: string;
       /** @description True when the instance will not run again. */
       final: boolean;
+    };
+    WorkerFinishItemDto: {
+      /** @description The fencing token the claim issued for this attempt. */
+      fencingToken: number;
+      /**
+       * @description How the attempt ended: SUCCESS (result), FAILED (error; retryable false fails it for good), TIMEOUT, HEARTBEAT_TIMEOUT, SHUTDOWN (handed back, no attempt used), CANCELLED (after a REVOKED lease).
+       * @enum {string}
+       */
+      outcome: 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'HEARTBEAT_TIMEOUT' | 'SHUTDOWN' | 'CANCELLED';
+      /** @description The handler’s result (stored bounded, as an executor’s). */
+      result?: Record<string, unknown>;
+      /** @description What failed (FAILED). */
+      error?: string;
+      /** @description FAILED only: false fails the instance without a retry. */
+      retryable?: boolean;
+      /** @description When the handler really returned, epoch ms UTC. */
+      handlerEndedAt?: number;
+      /** @description The instance id. */
+      instanceId: string;
+    };
+    WorkerFinishesDto: {
+      /** @description The finishes, each of a different instance (a repeated instanceId is a 400). */
+      items: components['schemas']['WorkerFinishItemDto'][];
+    };
+    WorkerFinishedItemDto: {
+      /** @description The instance id, as sent. */
+      instanceId: string;
+      /** @description The fencing token, as sent. */
+      fencingToken: number;
+      /**
+       * @description What the single finish route would have answered: 200 (recorded: status, final), 404 (not this app’s, or another node’s running attempt) or 409 (stale token: nothing was written).
+       * @enum {number}
+       */
+      code: 200 | 404 | 409;
+      /** @description On 200: the row’s status after the write. */
+      status?: string;
+      /** @description On 200: true when the instance will not run again. */
+      final?: boolean;
+      /** @description On 404 and 409: why. */
+      detail?: string;
+    };
+    WorkerFinishesAnswerDto: {
+      /** @description How each finish went, in the order sent. */
+      items: components['schemas']['WorkerFinishedItemDto'][];
     };
   };
   responses: never;
@@ -6447,6 +6511,113 @@ export interface operations {
       };
       /** @description The fencing token is stale (the attempt was taken back, cancelled or superseded); nothing was written. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  WorkerController_finishes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        nodeId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorkerFinishesDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkerFinishesAnswerDto'];
+        };
+      };
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. A repeated instanceId names items[i].instanceId. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope worker (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The node is not this app's, was deregistered or expired (register again); nothing changes. */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -90,6 +90,7 @@ export const BOUNDS = {
   workerHost: { max: 100, unit: 'chars' },
   workerActive: { min: 0, max: 1000, unit: 'count' },
   claimMax: { min: 1, max: 100, unit: 'count' },
+  finishItems: { min: 1, max: 100, unit: 'count' },
   claimWaitMs: { min: 0, max: 20_000, unit: 'ms' },
   leaseAttempts: { max: 1000, unit: 'count' },
   instanceId: { min: 1, max: 36, unit: 'chars' },

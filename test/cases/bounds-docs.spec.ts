@@ -57,6 +57,7 @@ const OTHER_LABELS: Partial<Record<BoundName, RegExp>> = {
         'epochMs',
         'claimMax',
         'claimWaitMs',
+        'finishItems',
         'leaseAttempts',
         'fencingToken',
         'instanceId',

@@ -146,6 +146,7 @@ export const SQL_CASES: QueryObjectCases[] = [
     { method: 'findByIds', run: (s) => s.findByIds([id(1), id(3)]) },
     { method: 'findMany', run: (s) => s.findMany([id(1), id(3)]) },
     { method: 'findOnNode', run: (s) => s.findOnNode(NODE, [S.DISPATCHED, S.RUNNING], 100) },
+    { method: 'countOnNode', run: (s) => s.countOnNode(NODE, [S.RUNNING]) },
     { method: 'listByJob', run: (s) => s.listByJob(JOB, 0, 20, { fireTime: NOW, shardIndex: 0 }) },
     { method: 'countByJob', run: (s) => s.countByJob(JOB) },
     { method: 'countUnfinishedOfApp', run: (s) => s.countUnfinishedOfApp('app-1') },

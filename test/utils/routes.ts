@@ -66,6 +66,12 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
   ['POST', `${ATTEMPT}/progress`, S.WORKER, () => ({ fencingToken: 1, fraction: 0.5 })],
   ['POST', `${ATTEMPT}/logs`, S.WORKER, () => ({ fencingToken: 1, lines: [{ level: 'info', message: 'x', at: 0 }] })],
   ['POST', `${ATTEMPT}/finish`, S.WORKER, () => ({ fencingToken: 1, outcome: 'SUCCESS' })],
+  [
+    'POST',
+    '/api/worker/nodes/{nodeId}/finishes',
+    S.WORKER,
+    () => ({ items: [{ instanceId: '00000000-0000-7000-8000-000000000000', fencingToken: 1, outcome: 'SUCCESS' }] }),
+  ],
   ['DELETE', '/api/worker/nodes/{nodeId}', S.WORKER],
 ];
 

@@ -3,6 +3,7 @@ export { ExecutionCoreModule } from './execution-core.module.js';
 export {
   type AttemptRef,
   type LostReason,
+  type FinishedItem,
   RemoteAttempts,
   type RemoteAttempt,
   type RemoteFinish,

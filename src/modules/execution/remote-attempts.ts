@@ -197,8 +197,35 @@ export class RemoteAttempts {
    * lost write changes).
    */
   async finish(seat: WorkerSeat, instanceId: string, end: RemoteFinish): Promise<FinishResult> {
-    const ref = { instanceId, fencingToken: end.fencingToken };
-    const row = await this.owned(seat, ref);
+    const row = await this.owned(seat, { instanceId, fencingToken: end.fencingToken });
+    return this.finishRow(seat, row, end);
+  }
+
+  /**
+   * Several finishes of the seat's node (docs/workers.md "finishes"): the rows read in one statement, then each
+   * finished as {@link finish} does, at once (the finishing writes share group commits). Each item is answered
+   * with the status the single route would have given it: 200 with the row's status, 404 or 409 with why.
+   * Rejects only on what is not the item's fault (the database), as the single route answers 500.
+   */
+  async finishMany(seat: WorkerSeat, items: Array<RemoteFinish & { instanceId: string }>): Promise<FinishedItem[]> {
+    const rows = new Map((await this.ledger.findMany([...new Set(items.map((i) => i.instanceId))])).map(byRowId));
+    return Promise.all(
+      items.map(async ({ instanceId, ...end }): Promise<FinishedItem> => {
+        const ref = { instanceId, fencingToken: end.fencingToken };
+        try {
+          const { status, final } = await this.finishRow(seat, ownedRow(rows.get(instanceId), seat, ref), end);
+          return { ...ref, code: 200, status, final };
+        } catch (err) {
+          if (err instanceof NotFoundError) return { ...ref, code: 404, detail: err.message };
+          if (err instanceof ConflictError) return { ...ref, code: 409, detail: err.message };
+          throw err;
+        }
+      }),
+    );
+  }
+
+  private async finishRow(seat: WorkerSeat, row: JobInstance, end: RemoteFinish): Promise<FinishResult> {
+    const ref = { instanceId: row.id, fencingToken: end.fencingToken };
     const cancelledHere = row.status === S.CANCELLED && row.fencingToken === end.fencingToken;
     if (end.outcome === 'CANCELLED' && !cancelledHere) throw staleToken(ref);
     if (row.nodeId !== seat.nodeId) throw staleToken(ref);
@@ -225,12 +252,25 @@ export class RemoteAttempts {
   /** The row `ref` names if it is the seat's app's; else NotFoundError (another app's rows do not exist for it). */
   private async owned(seat: WorkerSeat, ref: AttemptRef): Promise<JobInstance> {
     const [row] = await this.ledger.findMany([ref.instanceId]);
-    if (!row || row.appId !== seat.appId) throw new NotFoundError('instance', ref.instanceId);
-    // A sibling node's live attempt is not this node's to touch.
-    if (row.status === S.RUNNING && row.fencingToken === ref.fencingToken && row.nodeId !== seat.nodeId)
-      throw new NotFoundError('instance', ref.instanceId);
-    return row;
+    return ownedRow(row, seat, ref);
   }
+}
+
+/** How one item of a batch of finishes went: `code` is what the single finish route would have answered. */
+export interface FinishedItem extends AttemptRef {
+  code: 200 | 404 | 409;
+  status?: S;
+  final?: boolean;
+  detail?: string;
+}
+
+/** `row` when it is the seat's app's; else NotFoundError (another app's rows do not exist for it). */
+function ownedRow(row: JobInstance | undefined, seat: WorkerSeat, ref: AttemptRef): JobInstance {
+  if (!row || row.appId !== seat.appId) throw new NotFoundError('instance', ref.instanceId);
+  // A sibling node's live attempt is not this node's to touch.
+  if (row.status === S.RUNNING && row.fencingToken === ref.fencingToken && row.nodeId !== seat.nodeId)
+    throw new NotFoundError('instance', ref.instanceId);
+  return row;
 }
 
 /**

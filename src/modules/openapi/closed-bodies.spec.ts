@@ -31,6 +31,7 @@ const OPEN_BY_DESIGN: Record<string, string> = {
   // An app worker's handler output (docs/workers.md): any JSON, bounded in bytes like an executor's.
   'WorkerCheckpointDto.state': "a handler's checkpoint, any JSON (CHECKPOINT_MAX_BYTES)",
   'WorkerFinishDto.result': "a handler's result, any JSON (bounded like an executor's result)",
+  'WorkerFinishItemDto.result': 'the same, in a batch of finishes',
 };
 
 const spec = JSON.parse(readFileSync('openapi/openapi.json', 'utf8')) as {

@@ -2,7 +2,7 @@ import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { ClaimedItem, NodeQueuePort } from '../coordination/index.js';
 import type { RemoteAttempt, RemoteAttempts } from '../execution/index.js';
 import type { ExecutorNode } from '../metadata/index.js';
-import { CLAIM_WAITS_PER_APP, WorkerClaims } from './worker-claims.js';
+import { CLAIM_WAITS_PER_APP, RUNNING_PER_CAPACITY, WorkerClaims } from './worker-claims.js';
 import type { WorkerNode, WorkerNodes } from './worker-nodes.js';
 
 /** Queues whose waiting claims hang until released; records each claim's wait. */
@@ -58,11 +58,24 @@ describe('WorkerClaims', () => {
     q.release.forEach((r) => r());
   });
 
-  it("should not take ids off the queue when the node's running attempts fill its capacity", async () => {
+  it("should not take ids off the queue when the node's RUNNING rows fill twice its capacity", async () => {
     const q = queues();
     const clock = { ...clockAt(() => 0), schedule: (_ms: number, fn: () => void) => (fn(), () => undefined) };
-    const claims = new WorkerClaims(q.port, attempts, { running: async () => 2 }, clock);
+    const claims = new WorkerClaims(q.port, attempts, { running: async () => 2 * RUNNING_PER_CAPACITY }, clock);
     expect(await claims.claim(node('a', 2), 5, 1000)).toEqual([]);
     expect(q.waits).toEqual([]);
+  });
+
+  it('should take up to the slack left while RUNNING rows whose finish is on its way pass the capacity', async () => {
+    const q = queues();
+    const asked: number[] = [];
+    const port = {
+      ...q.port,
+      claimMany: (n: string, max: number) => (asked.push(max), q.port.claimMany(n, max, 0)),
+    };
+    const clock = { ...clockAt(() => 0), schedule: (_ms: number, fn: () => void) => (fn(), () => undefined) };
+    const claims = new WorkerClaims(port, attempts, { running: async () => 3 }, clock);
+    await claims.claim(node('a', 2), 5, 0);
+    expect(asked).toEqual([2 * RUNNING_PER_CAPACITY - 3]);
   });
 });

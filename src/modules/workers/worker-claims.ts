@@ -7,9 +7,12 @@ import { WorkerNodes, type WorkerNode } from './worker-nodes.js';
 /** Claims that may wait on Redis at once in this process, in all and per app (each holds a blocking connection). */
 export const CLAIM_WAITS_PER_PROCESS = 64;
 export const CLAIM_WAITS_PER_APP = 8;
+/** RUNNING rows a node may hold per capacity: its handlers, and as many finishes on their way (docs/workers.md). */
+export const RUNNING_PER_CAPACITY = 2;
 
 /**
- * An app worker's claim (docs/workers.md `claims`): up to `max` ids off its node's queue within its free capacity,
+ * An app worker's claim (docs/workers.md `claims`): up to `max` ids off its node's queue while it holds fewer than
+ * RUNNING_PER_CAPACITY × capacity RUNNING rows,
  * claimed as the task runner does ({@link RemoteAttempts.claim}), then acked. A waiting claim holds a blocking Redis
  * connection: past the per-app or per-process bound it waits on a timer here, then looks once more.
  */
@@ -27,7 +30,7 @@ export class WorkerClaims {
 
   /** The attempts claimed for `node` (maybe none after `waitMs`). */
   async claim(node: WorkerNode, max: number, waitMs: number): Promise<RemoteAttempt[]> {
-    const free = Math.min(max, node.row.capacity - (await this.nodes.running(node)));
+    const free = Math.min(max, RUNNING_PER_CAPACITY * node.row.capacity - (await this.nodes.running(node)));
     if (free <= 0) {
       await this.sleep(waitMs);
       return [];

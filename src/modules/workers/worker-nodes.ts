@@ -19,6 +19,9 @@ const TAKE_BACK_ROWS = 10_000;
 export const MAX_WORKER_NODES_PER_APP = 100;
 /** Longest wait of one claim, ms (docs/workers.md `maxClaimWaitMs`). */
 export const MAX_CLAIM_WAIT_MS = 20_000;
+/** A live node's row is read again after this long, ms (docs/workers.md "Routes": a deregistration elsewhere). */
+export const SEAT_CACHE_MS = 1_000;
+const SEAT_CACHE_MAX = 10_000;
 
 /** What a worker registers (docs/workers.md `POST /api/worker/nodes`), already checked against its bounds. */
 export interface WorkerRegistration {
@@ -49,10 +52,12 @@ export interface WorkerNode extends WorkerSeat {
  */
 @Injectable()
 export class WorkerNodes {
+  private readonly seats = new Map<string, { row: ExecutorNode; readAt: number }>();
+
   constructor(
     @Inject(ExecutorNodeRepository)
     private readonly nodes: Pick<ExecutorNodeRepository, 'tryInsert' | 'find' | 'touch' | 'markStopped'>,
-    @Inject(InstanceReads) private readonly reads: Pick<InstanceReads, 'findOnNode'>,
+    @Inject(InstanceReads) private readonly reads: Pick<InstanceReads, 'findOnNode' | 'countOnNode'>,
     @Inject(NODE_REGISTRY) private readonly registry: Pick<NodeRegistryPort, 'heartbeat' | 'removeNode'>,
     @Inject(NodeRegistryService) private readonly view: Pick<NodeRegistryService, 'invalidate' | 'liveNodes'>,
     @Inject(NODE_QUEUES) private readonly queues: Pick<NodeQueuePort, 'drainNode'>,
@@ -113,6 +118,7 @@ export class WorkerNodes {
     const now = this.clock.now();
     await this.nodes.touch(nodeId, now);
     await this.registry.heartbeat(nodeId, this.advert(node.row, active, draining), now);
+    node.row.lastSeenAt = Math.max(node.row.lastSeenAt, now);
   }
 
   /**
@@ -121,6 +127,7 @@ export class WorkerNodes {
    */
   async deregister(appId: string, nodeId: string): Promise<void> {
     await this.seat(appId, nodeId);
+    this.seats.delete(nodeId);
     await this.registry.removeNode(nodeId);
     this.view.invalidate();
     await this.nodes.markStopped(nodeId, this.clock.now());
@@ -129,18 +136,25 @@ export class WorkerNodes {
     if (rows.length > 0) await this.takeBack.requeue(rows, 'NODE_LOST', pushed);
   }
 
-  /** The live node `nodeId` of `appId`. @throws NotFoundError otherwise (another app's, stopped, expired). */
+  /** The live node `nodeId` of `appId` (read ≤ SEAT_CACHE_MS ago). @throws NotFoundError (another app's, gone). */
   async seat(appId: string, nodeId: string): Promise<WorkerNode> {
+    const now = this.clock.now();
+    const expired = (r: ExecutorNode) => r.lastSeenAt < now - this.config.nodeOfflineAfterMs;
+    const known = this.seats.get(nodeId);
+    if (known && now - known.readAt < SEAT_CACHE_MS && known.row.appId === appId && !expired(known.row))
+      return { appId, nodeId, row: known.row };
+    this.seats.delete(nodeId);
     const row = nodeId.length <= 128 ? await this.nodes.find(nodeId) : null;
-    const expired = (r: ExecutorNode) => r.lastSeenAt < this.clock.now() - this.config.nodeOfflineAfterMs;
     if (!row || row.appId !== appId || row.stoppedAt !== null || expired(row))
       throw new NotFoundError('worker node', nodeId);
+    if (this.seats.size >= SEAT_CACHE_MAX) this.seats.clear();
+    this.seats.set(nodeId, { row, readAt: now });
     return { appId, nodeId, row };
   }
 
-  /** Attempts RUNNING on the node now (its capacity bounds them). */
-  async running(node: WorkerNode): Promise<number> {
-    return (await this.reads.findOnNode(node.nodeId, [S.RUNNING], node.row.capacity)).length;
+  /** Attempts RUNNING on the node now (an index count). */
+  running(node: WorkerNode): Promise<number> {
+    return this.reads.countOnNode(node.nodeId, [S.RUNNING]);
   }
 
   private advert(

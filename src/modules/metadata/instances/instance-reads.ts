@@ -41,6 +41,16 @@ export class InstanceReads {
     return this.t.repo.find({ where: { nodeId, status: In(statuses) }, take: limit });
   }
 
+  /** How many rows are on `nodeId` in any of `statuses`, from the (node_id, status) index alone. */
+  async countOnNode(nodeId: string, statuses: S[]): Promise<number> {
+    const res = await this.t.run(
+      undefined,
+      `SELECT COUNT(*) AS n FROM job_instance WHERE node_id = ? AND status IN (${marks(statuses.length)})`,
+      [nodeId, ...statuses],
+    );
+    return Number((res.records?.[0] as { n?: number | string } | undefined)?.n ?? 0);
+  }
+
   /**
    * Instances of a job, newest fire first then highest shard (unique per job: uq_job_instance_fire, so the
    * order is total and a keyset page is exact): `limit` of them after skipping `offset`, or after `after`.

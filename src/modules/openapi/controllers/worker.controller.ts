@@ -16,6 +16,8 @@ import {
   WorkerClaimDto,
   WorkerFinishAnswerDto,
   WorkerFinishDto,
+  WorkerFinishesAnswerDto,
+  WorkerFinishesDto,
   WorkerHeartbeatDto,
   WorkerLeasesAnswerDto,
   WorkerLeasesDto,
@@ -203,6 +205,32 @@ export class WorkerController {
     const seat = await this.nodes.seat(caller.appId, nodeId);
     const { status, final } = await this.attempts.finish(seat, instanceId, dto);
     return { status, final };
+  }
+
+  @Post(':nodeId/finishes')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Finish several attempts',
+    description:
+      'Up to 100 finishes of the node’s attempts in one call, each recorded as the single finish route records ' +
+      'it and answered in order with the status that route would have given it (200, 404 or 409).',
+  })
+  @ApiOkResponse({ type: WorkerFinishesAnswerDto })
+  @ApiProblem(400, `${BAD} A repeated instanceId names items[i].instanceId.`)
+  @ApiProblem(404, NO_NODE)
+  async finishes(
+    @CurrentCaller() caller: Caller,
+    @Param('nodeId') nodeId: string,
+    @Body() dto: WorkerFinishesDto,
+  ): Promise<WorkerFinishesAnswerDto> {
+    const seen = new Set<string>();
+    dto.items.forEach((item, i) => {
+      if (seen.has(item.instanceId))
+        throw new ValidationError(`items[${i}].instanceId`, `instance ${item.instanceId} is finished twice`);
+      seen.add(item.instanceId);
+    });
+    const seat = await this.nodes.seat(caller.appId, nodeId);
+    return { items: await this.attempts.finishMany(seat, dto.items) };
   }
 
   @Delete(':nodeId')

@@ -217,6 +217,52 @@ export class WorkerFinishDto {
   handlerEndedAt?: number;
 }
 
+/** One finish of a batch: the attempt's instance and its finish. */
+export class WorkerFinishItemDto extends WorkerFinishDto {
+  @ApiProperty({ maxLength: 36, description: 'The instance id.' })
+  @IsString()
+  @Matches(namePattern('0-9a-fA-F-', B.instanceId), { message: nameMessage('instanceId', '0-9a-fA-F-', B.instanceId) })
+  instanceId: string;
+}
+
+/** POST /api/worker/nodes/{nodeId}/finishes body. */
+export class WorkerFinishesDto {
+  @ApiProperty({
+    type: [WorkerFinishItemDto],
+    minItems: B.finishItems.min,
+    maxItems: B.finishItems.max,
+    description: 'The finishes, each of a different instance (a repeated instanceId is a 400).',
+  })
+  @IsArray()
+  @ArrayMinSize(B.finishItems.min)
+  @ArrayMaxSize(B.finishItems.max)
+  @ValidateNested({ each: true })
+  @Type(() => WorkerFinishItemDto)
+  items: WorkerFinishItemDto[];
+}
+
+/** How one finish of a batch went. */
+export class WorkerFinishedItemDto {
+  @ApiProperty({ description: 'The instance id, as sent.' }) instanceId: string;
+  @ApiProperty({ description: 'The fencing token, as sent.' }) fencingToken: number;
+  @ApiProperty({
+    enum: [200, 404, 409],
+    description:
+      'What the single finish route would have answered: 200 (recorded: status, final), 404 (not this app’s, or ' +
+      'another node’s running attempt) or 409 (stale token: nothing was written).',
+  })
+  code: number;
+  @ApiPropertyOptional({ description: 'On 200: the row’s status after the write.' }) status?: string;
+  @ApiPropertyOptional({ description: 'On 200: true when the instance will not run again.' }) final?: boolean;
+  @ApiPropertyOptional({ description: 'On 404 and 409: why.' }) detail?: string;
+}
+
+/** 200 answer of finishes: one item per finish sent, in the same order. */
+export class WorkerFinishesAnswerDto {
+  @ApiProperty({ type: [WorkerFinishedItemDto], description: 'How each finish went, in the order sent.' })
+  items: WorkerFinishedItemDto[];
+}
+
 /** 200 answer of finish: the row's status after the write, and whether it is final (false: a retry is due). */
 export class WorkerFinishAnswerDto {
   @ApiProperty({ description: 'SUCCESS, FAILED, TIMEOUT, CANCELLED, or PENDING (a retry or hand-back).' })
