@@ -17,6 +17,7 @@ export {
   WorkerApi,
   WorkerApiError,
   type FinishBody,
+  type FinishedItem,
   type LostLease,
   type NodeSettings,
   type WorkerAttempt,

@@ -263,6 +263,20 @@ describe('TickwheelWorker against a fake worker api (docs/workers.md)', () => {
     expect(api.of('register')).toHaveLength(2);
   });
 
+  it('frees a slot when its handler returns: the next attempt runs while the last finish is on the way', async () => {
+    api.finishDelayMs = 300;
+    const started = new Map<unknown, number>();
+    const w = worker({ h: async (ctx) => void started.set(ctx.params, Date.now()) }, { concurrency: 1 });
+    const [a, b] = [attemptOf('h', { params: 'a' }), attemptOf('h', { params: 'b' })];
+    api.push(a);
+    await w.start();
+    await api.until(() => api.of('finish').length >= 1, 3_000, "a's finish");
+    api.push(b);
+    await finished(2);
+    const aFinishSent = api.of('finish')[0].at;
+    expect(started.get('b')).toBeLessThan(aFinishSent + api.finishDelayMs); // before a's finish was answered
+  });
+
   it('refuses bad handler sets and missing settings before any call', () => {
     expect(() => worker({})).toThrow(/no handlers/);
     expect(() => worker({ shell: async () => 1 })).toThrow(/built-in/);

@@ -4,13 +4,13 @@ import type { JobHandlerImpl } from '../modules/handler/index.js';
 import {
   type NodeSettings,
   problemDetail,
-  type RetryPlan,
   sleep,
   WorkerApi,
   WorkerApiError,
   type WorkerAttempt,
 } from './worker-api.js';
-import { finishTrouble, WorkerAttemptRun } from './worker-attempt.js';
+import { WorkerAttemptRun } from './worker-attempt.js';
+import { WorkerFinishes } from './worker-finishes.js';
 import {
   type ResolvedWorkerOptions,
   resolveWorkerOptions,
@@ -21,14 +21,17 @@ import {
 const NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
 /** The built-in handlers run only on trusted executors (docs/workers.md "Tenancy"): a worker never advertises them. */
 export const BUILTIN_HANDLER_NAMES: ReadonlySet<string> = new Set(['noop', 'http', 'shell']);
-/** Longest `error` of a finish, characters (the route's bound). */
-const ERROR_MAX = 4000;
 /** Claims asked for in one call at most (the route's bound). */
 const CLAIM_MAX = 100;
 /** Backoff of the loops (register, claims) between failed calls, ms. */
 const LOOP_RETRY = { baseDelayMs: 250, maxDelayMs: 10_000 };
-/** A finish is tried this long (about): past it, the lease has likely ended and the take-back owns the row. */
-const FINISH_RETRY: RetryPlan = { tries: 8, baseDelayMs: 250, maxDelayMs: 5_000 };
+/**
+ * Attempts whose handler returned and whose finish is on its way, at most this many times the concurrency: a slot
+ * frees when its handler returns (the api allows as many RUNNING rows, docs/workers.md "claims").
+ */
+const FINISHING_PER_SLOT = 1;
+/** Claims in flight at once at most while work flows (only one of them long-polls). */
+const CLAIMS_IN_FLIGHT = 4;
 
 /** Options of the plain entry point: the handlers by name, beside the {@link WorkerOptions}. */
 export interface TickwheelWorkerOptions extends WorkerOptions {
@@ -61,6 +64,10 @@ export class TickwheelWorker {
   private readonly api: WorkerApi;
   private readonly logger: LoggerService;
   private readonly running = new Map<string, Running>();
+  /** Every attempt's run-and-finish until its finish is answered (the drain waits for them). */
+  private readonly attempts = new Set<Promise<void>>();
+  private finishing = 0;
+  private readonly finishes: WorkerFinishes;
   private readonly stopping = new AbortController();
   private node: NodeSettings | null = null;
   private registering: Promise<void> | null = null;
@@ -68,7 +75,13 @@ export class TickwheelWorker {
   private state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
   private timers: NodeJS.Timeout[] = [];
   private claimLoop: Promise<void> = Promise.resolve();
-  private slotFreed: (() => void) | null = null;
+  /** Claims in flight, the slots they asked for, and whether the last one came back with work. */
+  private readonly claimCalls = new Set<Promise<void>>();
+  private asked = 0;
+  private flowing = false;
+  private claimFailures = 0;
+  /** Wakes the claim loop (a slot freed, a claim answered, the drain began). */
+  private wake: (() => void) | null = null;
   private stopped: Promise<void> | null = null;
 
   /**
@@ -90,6 +103,7 @@ export class TickwheelWorker {
     this.api = new WorkerApi(this.opts, (route, why, ms) =>
       this.logger.warn(`${route} failed (${why}); trying again in ${ms} ms`),
     );
+    this.finishes = new WorkerFinishes(this.api, this.logger);
   }
 
   /** The node id while registered (changes after a re-registration), else null. */
@@ -145,7 +159,7 @@ export class TickwheelWorker {
     this.draining = true;
     // Ends a waiting claim at once: what the api claimed for it meanwhile is taken back by the DELETE below.
     this.stopping.abort(new Error('SHUTDOWN'));
-    this.slotFreed?.();
+    this.wake?.();
     const grace = this.opts.drainGraceMs;
     this.logger.log(`draining: ${this.running.size} attempt(s) running, ${grace} ms grace`);
     await this.heartbeat();
@@ -153,9 +167,10 @@ export class TickwheelWorker {
     while (this.running.size > 0 && Date.now() < deadline) await sleep(Math.min(50, deadline - Date.now()));
     if (this.running.size > 0) this.logger.warn(`drain grace over: aborting ${this.running.size} attempt(s)`);
     for (const r of this.running.values()) r.run.abort('SHUTDOWN');
-    await Promise.all([...this.running.values()].map((r) => r.done));
+    await Promise.all([...this.attempts]);
     await this.claimLoop;
-    await Promise.all([...this.running.values()].map((r) => r.done)); // what the last claim handed back
+    await Promise.all([...this.claimCalls]);
+    await Promise.all([...this.attempts]); // what the last claim handed back
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     const nodeId = this.nodeId;
@@ -249,41 +264,65 @@ export class TickwheelWorker {
     }
   }
 
-  /** Claims while there are free slots, until the drain starts. */
+  /**
+   * Claims while there are free slots, until the drain starts. One claim long-polls; while claims come back with
+   * work, up to CLAIMS_IN_FLIGHT go at once (the others do not wait), each for free slots no other one asked for:
+   * a claim's round trip (HTTP and the api's claiming write) would otherwise bound the rate.
+   */
   private async claimUntilDraining(): Promise<void> {
-    for (let failures = 0; !this.draining;) {
-      const free = this.opts.concurrency - this.running.size;
-      if (free <= 0) {
-        await new Promise<void>((r) => (this.slotFreed = r));
-        this.slotFreed = null;
+    while (!this.draining) {
+      const slots = this.opts.concurrency;
+      const free =
+        Math.min(slots - this.running.size, (1 + FINISHING_PER_SLOT) * slots - this.running.size - this.finishing) -
+        this.asked;
+      const inFlight = this.claimCalls.size;
+      if (free <= 0 || (inFlight > 0 && (!this.flowing || inFlight >= CLAIMS_IN_FLIGHT))) {
+        await new Promise<void>((r) => (this.wake = r));
+        this.wake = null;
         continue;
       }
       if (!this.node) await this.register().catch(() => undefined);
       const node = this.node;
       if (!node || this.draining) {
-        if (!this.draining) await sleep(backoffOf(failures++), this.stopping.signal).catch(() => undefined);
+        if (!this.draining) await sleep(backoffOf(this.claimFailures++), this.stopping.signal).catch(() => undefined);
         continue;
       }
-      const waitMs = Math.min(this.opts.claimWaitMs ?? node.maxClaimWaitMs, node.maxClaimWaitMs);
-      try {
-        const a = await this.api.claims(
-          node.nodeId,
-          { max: Math.min(free, CLAIM_MAX), waitMs },
-          { tries: 1, ...LOOP_RETRY, signal: this.stopping.signal },
-        );
-        if (a.status === 200) {
-          failures = 0;
-          for (const item of a.body.items ?? []) this.begin(item, node.nodeId);
-          continue;
-        }
-        if (a.status === 404 && !this.draining) await this.nodeLost(node.nodeId);
-        else this.logger.warn(`claims: ${a.status} ${problemDetail(a.body)}`);
-      } catch (err) {
-        if (this.draining) break;
-        this.logger.warn(`claims failed: ${(err as Error).message}`);
-      }
-      await sleep(backoffOf(failures++), this.stopping.signal).catch(() => undefined);
+      const max = Math.min(free, CLAIM_MAX);
+      const waitMs = inFlight > 0 ? 0 : Math.min(this.opts.claimWaitMs ?? node.maxClaimWaitMs, node.maxClaimWaitMs);
+      this.asked += max;
+      const call: Promise<void> = this.claimOnce(node.nodeId, max, waitMs).finally(() => {
+        this.asked -= max;
+        this.claimCalls.delete(call);
+        this.wake?.();
+      });
+      this.claimCalls.add(call);
     }
+  }
+
+  /** One claim; begins what it brought. On failure, backs off before it resolves. Never throws. */
+  private async claimOnce(nodeId: string, max: number, waitMs: number): Promise<void> {
+    try {
+      const a = await this.api.claims(
+        nodeId,
+        { max, waitMs },
+        { tries: 1, ...LOOP_RETRY, signal: this.stopping.signal },
+      );
+      if (a.status === 200) {
+        this.claimFailures = 0;
+        const items = a.body.items ?? [];
+        this.flowing = items.length > 0;
+        for (const item of items) this.begin(item, nodeId);
+        return;
+      }
+      this.flowing = false;
+      if (a.status === 404 && !this.draining) await this.nodeLost(nodeId);
+      else this.logger.warn(`claims: ${a.status} ${problemDetail(a.body)}`);
+    } catch (err) {
+      this.flowing = false;
+      if (this.draining) return;
+      this.logger.warn(`claims failed: ${(err as Error).message}`);
+    }
+    await sleep(backoffOf(this.claimFailures++), this.stopping.signal).catch(() => undefined);
   }
 
   /** Runs a claimed attempt (or, while draining, hands it straight back), then finishes it. */
@@ -297,53 +336,27 @@ export class TickwheelWorker {
       loggerFor: this.opts.loggerFor,
     });
     if (this.draining) run.abort('SHUTDOWN'); // claimed as the drain began: handed back at once
+    let finishing = false;
     const done = run
       .run()
-      .then((end) => this.finish(nodeId, item.instanceId, end.finish))
+      .then((end) => {
+        // the slot frees now: the finish goes with others' (FinishBatcher) while the next attempt runs
+        this.running.delete(item.instanceId);
+        this.finishing++;
+        finishing = true;
+        this.wake?.();
+        return this.finishes.finish(nodeId, item.instanceId, end.finish);
+      })
       .catch((err: Error) => this.logger.error(`attempt ${item.instanceId}: ${err.message}`))
       .finally(() => {
         this.running.delete(item.instanceId);
-        this.slotFreed?.();
+        if (finishing) this.finishing--;
+        this.attempts.delete(done);
+        this.wake?.();
       });
     this.running.set(item.instanceId, { run, nodeId, done });
+    this.attempts.add(done);
   }
-
-  private async finish(nodeId: string, instanceId: string, body: Parameters<WorkerApi['finish']>[2] | null) {
-    if (!body) {
-      this.logger.warn(`attempt ${instanceId} lost its lease: not finished (the api took it back)`);
-      return;
-    }
-    if (body.error !== undefined) body.error = cutError(body.error);
-    try {
-      JSON.stringify(body);
-    } catch (err) {
-      body = {
-        fencingToken: body.fencingToken,
-        outcome: 'FAILED',
-        error: cutError(`result is not JSON: ${String(err)}`),
-      };
-    }
-    let a = await this.api.finish(nodeId, instanceId, body, FINISH_RETRY);
-    if ((a.status === 400 || a.status === 413) && body.outcome !== 'FAILED') {
-      // a result the api cannot take (over its body limit, not JSON-storable): the attempt fails instead of
-      // staying RUNNING until its lease ends
-      const error = cutError(`the api refused the finish (${a.status} ${problemDetail(a.body)})`);
-      a = await this.api.finish(
-        nodeId,
-        instanceId,
-        { fencingToken: body.fencingToken, outcome: 'FAILED', error },
-        FINISH_RETRY,
-      );
-    }
-    const trouble = finishTrouble(instanceId, a.status, a.body);
-    if (trouble) this.logger.warn(trouble);
-    else this.logger.debug?.(`attempt ${instanceId} finished ${body.outcome}: ${JSON.stringify(a.body)}`);
-  }
-}
-
-/** A finish's `error` within the route's bound (4000 characters). */
-export function cutError(error: string): string {
-  return error.length <= ERROR_MAX ? error : `${error.slice(0, ERROR_MAX - 20)} …[cut]`;
 }
 
 /** `tick` as a timer callback that skips a tick while the previous call is still running. */

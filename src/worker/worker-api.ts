@@ -53,6 +53,16 @@ export interface FinishBody {
   handlerEndedAt?: number;
 }
 
+/** How one finish of a `finishes` call went: `code` is what the single finish route would have answered. */
+export interface FinishedItem {
+  instanceId: string;
+  fencingToken: number;
+  code: 200 | 404 | 409;
+  status?: string;
+  final?: boolean;
+  detail?: string;
+}
+
 /** One `ctx.log` line as the logs route takes it (`at` epoch ms UTC). */
 export interface WorkerLogLine {
   level: 'info' | 'warn' | 'error';
@@ -135,6 +145,11 @@ export class WorkerApi {
 
   finish(nodeId: string, instanceId: string, body: FinishBody, plan: RetryPlan) {
     return this.call<{ status: string; final: boolean }>('POST', attempt(nodeId, instanceId, 'finish'), body, plan);
+  }
+
+  /** Several finishes of the node's attempts (≤ 100), answered per item in order. */
+  finishes(nodeId: string, items: Array<FinishBody & { instanceId: string }>, plan: RetryPlan) {
+    return this.call<{ items?: FinishedItem[] }>('POST', `${node(nodeId)}/finishes`, { items }, plan);
   }
 
   deregister(nodeId: string, plan: RetryPlan) {

@@ -1,5 +1,6 @@
 import { ConsoleLogger, type LoggerService } from '@nestjs/common';
 import type { JobHandlerImpl } from '../modules/handler/index.js';
+import { httpFetch } from './http-fetch.js';
 
 /** A handler as the plain entry point takes it: a `@JobHandler`-style object, or just its `execute` function. */
 export type WorkerHandler = JobHandlerImpl | JobHandlerImpl['execute'];
@@ -34,7 +35,7 @@ export interface WorkerOptions {
    * JSON lines. The Nest module passes Nest's `Logger`, so the app's logger (pino, ...) applies.
    */
   loggerFor?: (context: string) => LoggerService;
-  /** `fetch` to call the api with (tests); default the global one. */
+  /** `fetch` to call the api with (tests, proxies); default {@link httpFetch} (node:http, keep-alive). */
   fetch?: typeof fetch;
 }
 
@@ -111,7 +112,7 @@ export function resolveWorkerOptions(
     checkpointMaxBytes: options.checkpointMaxBytes ?? 65_536,
     progressIntervalMs: options.progressIntervalMs ?? 1_000,
     logFlushMs: options.logFlushMs ?? 500,
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    fetch: options.fetch ?? httpFetch,
     loggerFor: options.loggerFor ?? ((context) => new ConsoleLogger(context, { json: true })),
   };
 }

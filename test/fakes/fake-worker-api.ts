@@ -35,6 +35,8 @@ export class FakeWorkerApi {
   readonly tooLarge = new Set<string>();
   /** route name ('register', 'finish', ...) → connections to drop before answering. */
   readonly drops = new Map<string, number>();
+  /** How long finishes are held before their answer, ms. */
+  finishDelayMs = 0;
   settings: Omit<NodeSettings, 'nodeId'> = {
     heartbeatIntervalMs: 100,
     leaseMs: 2_000,
@@ -98,9 +100,10 @@ export class FakeWorkerApi {
     const raw = Buffer.concat(chunks).toString('utf8');
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
-    const m = /^\/api\/worker\/nodes(?:\/([^/]+)(?:\/(heartbeat|claims|leases)|\/attempts\/([^/]+)\/(\w+))?)?$/.exec(
-      path,
-    );
+    const m =
+      /^\/api\/worker\/nodes(?:\/([^/]+)(?:\/(heartbeat|claims|leases|finishes)|\/attempts\/([^/]+)\/(\w+))?)?$/.exec(
+        path,
+      );
     if (!m) return send(res, 404, { title: 'Not Found' });
     const route = !m[1] ? 'register' : method === 'DELETE' ? 'deregister' : (m[2] ?? m[4]);
     const nodeId = m[1] ? decodeURIComponent(m[1]) : undefined;
@@ -142,6 +145,8 @@ export class FakeWorkerApi {
       return send(res, 201, { nodeId: id, ...this.settings });
     }
     if (!nodeId || !this.nodes.has(nodeId)) return send(res, 404, { title: 'Not Found', detail: 'no such node' });
+    if ((route === 'finish' || route === 'finishes') && this.finishDelayMs > 0)
+      await new Promise((r) => setTimeout(r, this.finishDelayMs));
     switch (route) {
       case 'heartbeat':
         return send(res, 204);
@@ -165,15 +170,34 @@ export class FakeWorkerApi {
       case 'progress':
       case 'logs':
         return send(res, 204);
-      case 'finish':
-        if (instanceId && this.lostFinishes.has(instanceId)) return send(res, 409, { detail: 'the write lost' });
-        if (instanceId && this.tooLarge.has(instanceId) && body?.outcome === 'SUCCESS') {
-          return send(res, 413, { title: 'Payload Too Large', detail: 'request body over 1 MB' });
-        }
-        return send(res, 200, { status: body?.outcome === 'SUCCESS' ? 'SUCCESS' : 'PENDING', final: true });
+      case 'finish': {
+        const [status, answer] = this.finishAnswer(instanceId ?? '', body);
+        return send(res, status, answer);
+      }
+      case 'finishes': {
+        // One seen 'finish' per item (what each single call would have been), unless the call is refused whole.
+        const items = (body?.items ?? []) as Array<Record<string, unknown> & { instanceId: string }>;
+        const whole = items.map((i) => this.finishAnswer(i.instanceId, i)).find(([code]) => code === 413);
+        if (whole) return send(res, ...whole);
+        const at = Date.now();
+        const out = items.map(({ instanceId: id, ...item }) => {
+          this.seen.push({ method, path, route: 'finish', nodeId, instanceId: id, body: item, nonce: '', at });
+          const [code, answer] = this.finishAnswer(id, item);
+          return { instanceId: id, fencingToken: item.fencingToken, code, ...answer };
+        });
+        return send(res, 200, { items: out });
+      }
       default:
         return send(res, 404, { title: 'Not Found' });
     }
+  }
+
+  /** What the finish route answers for `instanceId`'s finish `body`. */
+  private finishAnswer(instanceId: string, body: Record<string, unknown> | null): [number, Record<string, unknown>] {
+    if (this.lostFinishes.has(instanceId)) return [409, { detail: 'the write lost' }];
+    if (this.tooLarge.has(instanceId) && body?.outcome === 'SUCCESS')
+      return [413, { title: 'Payload Too Large', detail: 'request body over 1 MB' }];
+    return [200, { status: body?.outcome === 'SUCCESS' ? 'SUCCESS' : 'PENDING', final: true }];
   }
 
   private async claim(max: number, waitMs: number): Promise<WorkerAttempt[]> {
