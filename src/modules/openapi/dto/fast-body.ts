@@ -12,6 +12,7 @@ type ValidationMetadata = ReturnType<ReturnType<typeof getMetadataStorage>['getT
 const CHECKS: Record<string, (constraints: unknown[]) => Check | undefined> = {
   isString: () => (v) => typeof v === 'string',
   isInt: () => (v) => typeof v === 'number' && Number.isInteger(v),
+  isBoolean: () => (v) => typeof v === 'boolean',
   min: ([min]) => (typeof min === 'number' ? (v) => typeof v === 'number' && v >= min : undefined),
   max: ([max]) => (typeof max === 'number' ? (v) => typeof v === 'number' && v <= max : undefined),
   // MaxLength counts a surrogate pair as one character: within .length is within it too.

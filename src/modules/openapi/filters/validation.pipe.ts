@@ -2,6 +2,8 @@ import { type ArgumentMetadata, ValidationError as ClassValidatorError, Validati
 import { ValidationError } from '../../../common/index.js';
 import { validTask, validTaskBatch } from '../dto/task-body.fast.js';
 import { SubmitTaskBatchDto, SubmitTaskDto } from '../dto/task.dto.js';
+import { validClaim, validFinishes } from '../dto/worker-body.fast.js';
+import { WorkerClaimDto, WorkerFinishesDto } from '../dto/worker.dto.js';
 
 /**
  * Bodies of the hot routes that a plain check proves valid skip class-transformer and class-validator (the
@@ -10,6 +12,8 @@ import { SubmitTaskBatchDto, SubmitTaskDto } from '../dto/task.dto.js';
 const FAST_BODIES = new Map<unknown, (body: unknown) => object | undefined>([
   [SubmitTaskDto, validTask],
   [SubmitTaskBatchDto, validTaskBatch],
+  [WorkerClaimDto, validClaim],
+  [WorkerFinishesDto, validFinishes],
 ]);
 
 class BodyValidationPipe extends ValidationPipe {
