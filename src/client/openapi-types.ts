@@ -616,7 +616,7 @@ export interface paths {
     put?: never;
     /**
      * Claim attempts (long poll)
-     * @description Up to `max` attempts routed to the node (never more than its capacity minus its running attempts), each RUNNING under a new fencing token and leased until leaseUntil; waits up to `waitMs` when none is queued.
+     * @description Up to `max` attempts routed to the node (never more than twice its capacity minus its RUNNING attempts: its handlers and the finishes on their way), each RUNNING under a new fencing token and leased until leaseUntil; waits up to `waitMs` when none is queued.
      */
     post: operations['WorkerController_claim'];
     delete?: never;
@@ -1868,7 +1868,7 @@ export interface components {
     RegisterWorkerDto: {
       /** @description Handler names the worker runs (each 1-128 of [A-Za-z0-9_.:-]); only its app's instances of these are routed to it. The built-in noop, http and shell are refused (400 naming handlers). */
       handlers: string[];
-      /** @description Most attempts the worker runs at once; claims never hand out more. */
+      /** @description Most attempts the worker runs at once; claims never leave it more than twice as many RUNNING (its handlers and the finishes on their way). */
       capacity: number;
       /** @description The worker host name, shown in /api/nodes. */
       host?: string;

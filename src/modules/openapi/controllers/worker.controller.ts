@@ -86,7 +86,8 @@ export class WorkerController {
   @ApiOperation({
     summary: 'Claim attempts (long poll)',
     description:
-      "Up to `max` attempts routed to the node (never more than its capacity minus its running attempts), each " +
+      "Up to `max` attempts routed to the node (never more than twice its capacity minus its RUNNING attempts: " +
+      'its handlers and the finishes on their way), each ' +
       'RUNNING under a new fencing token and leased until leaseUntil; waits up to `waitMs` when none is queued.',
   })
   @ApiOkResponse({ type: WorkerClaimAnswerDto })

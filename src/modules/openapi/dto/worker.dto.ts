@@ -42,7 +42,11 @@ export class RegisterWorkerDto {
 
   @BoundedInt(B.workerCapacity, {
     required: true,
-    api: { description: 'Most attempts the worker runs at once; claims never hand out more.' },
+    api: {
+      description:
+        'Most attempts the worker runs at once; claims never leave it more than twice as many RUNNING (its handlers ' +
+        'and the finishes on their way).',
+    },
   })
   capacity: number;
 
