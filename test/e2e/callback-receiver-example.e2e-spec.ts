@@ -66,7 +66,16 @@ describe('README callback receiver example (real processes, standalone)', () => 
       expect(sub.status).toBe(202);
       await waitFor('the receiver to print the result', async () => printed.includes('hello-cb SUCCESS'), 30_000, 100);
       expect(printed).toContain('hello-cb SUCCESS after 1 attempt(s): {"ok":true}');
-      const task = await client.getTask('hello-cb');
+      // The receiver prints before it answers: the sender records the delivery once the 204 is back.
+      let task = await client.getTask('hello-cb');
+      await waitFor(
+        'the delivery to be recorded',
+        async () =>
+          ((task = await client.getTask('hello-cb')).body as { callback?: { status?: string } }).callback?.status ===
+          'DELIVERED',
+        10_000,
+        50,
+      );
       expect(task.body).toMatchObject({ callback: { status: 'DELIVERED', attempts: 1, lastStatusCode: 204 } });
       expect(printed.match(/hello-cb/g)).toHaveLength(1);
     } finally {
