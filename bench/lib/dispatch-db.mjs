@@ -83,15 +83,15 @@ export async function waitFinished(
 }
 
 /**
- * Every task row of `appId`, and how many job_attempt rows each has.
+ * Every task row of `appId`, and how many job_attempt rows each has (`result` as stored, JSON text or null).
  * @returns {Promise<Array<{requestId: string, id: string, status: string, attempt: number, nodeId: string|null,
  *   createdAt: number, dispatchedAt: number|null, startedAt: number|null, finishedAt: number|null, dueAt: number,
- *   attempts: number}>>}
+ *   result: string|null, attempts: number}>>}
  */
 export async function readTasks(pool, appId) {
   const [rows] = await pool.query(
     `SELECT i.id, i.request_id, i.status, i.attempt, i.node_id, i.created_at, i.dispatched_at, i.started_at, i.finished_at, i.due_at,
-            (SELECT COUNT(*) FROM job_attempt a WHERE a.instance_id = i.id) AS attempts
+            i.result, (SELECT COUNT(*) FROM job_attempt a WHERE a.instance_id = i.id) AS attempts
        FROM job_instance i WHERE i.app_id = ?`,
     [appId],
   );
@@ -107,6 +107,7 @@ export async function readTasks(pool, appId) {
     startedAt: num(r.started_at),
     finishedAt: num(r.finished_at),
     dueAt: Number(r.due_at),
+    result: r.result,
     attempts: Number(r.attempts),
   }));
 }

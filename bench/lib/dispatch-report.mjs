@@ -165,21 +165,10 @@ export function printDispatchProfiles(report, log) {
         return;
       }
       const cpuMs = cores * r.windowMs;
-      const us = (pct) => fmt((pct / 100) * ((cpuMs * 1000) / tasks));
       log(
         `\n${label}: ${fmt(cpuMs)} ms CPU in the window (/proc) = ${fmt((cpuMs * 1000) / tasks)} µs per task (${fmt(tasks)} tasks); ${fmt(prof.totalMs)} ms sampled. By package/file (self time):`,
       );
-      printTable(
-        prof.byBucket.map((b) => ({ what: b.what, '%': fmt(b.pct, 1), 'µs/task': us(b.pct) })),
-        undefined,
-        log,
-      );
-      log('top functions (self time):');
-      printTable(
-        prof.byFunction.map((b) => ({ what: b.what, '%': fmt(b.pct, 1), 'µs/task': us(b.pct) })),
-        undefined,
-        log,
-      );
+      printProfileTables(prof, (cpuMs * 1000) / tasks, log);
     };
     show(`${r.executors} exec ${modeName(r.mode)} — api,scheduler process`, p.api, r.cores.api, r.n);
     log(
@@ -193,6 +182,18 @@ export function printDispatchProfiles(report, log) {
       ran,
     );
   }
+}
+
+/**
+ * A CPU profile's two tables (bench/lib/cpuprof.mjs summariseProfile): self time by package/file and by function,
+ * each share also as µs per task of `usPerTask`.
+ */
+export function printProfileTables(prof, usPerTask, log) {
+  const rows = (list) =>
+    list.map((b) => ({ what: b.what, '%': fmt(b.pct, 1), 'µs/task': fmt((b.pct / 100) * usPerTask) }));
+  printTable(rows(prof.byBucket), undefined, log);
+  log('top functions (self time):');
+  printTable(rows(prof.byFunction), undefined, log);
 }
 
 /** One line on an open-loop submit (--rate): the rate asked and held, and the POST latency. */

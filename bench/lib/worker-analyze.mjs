@@ -1,6 +1,8 @@
 // bench:worker's figures: the `bench.echo` rows read back from MariaDB (with the handler's own start stamp from the
 // result), per case and per round, the medians of each path, the worker/executor ratios against issue 22's targets,
 // and the printed tables.
+import { readTasks } from './dispatch-db.mjs';
+import { printProfileTables } from './dispatch-report.mjs';
 import { distribution, fmt, printTable } from './stats.mjs';
 
 /** Issue 22's targets: the worker carries at least this share of the executor's rate... */
@@ -13,33 +15,17 @@ export const TARGET_ADDED_P99_MS = 20;
  * @returns {Promise<Array<Record<string, any>>>}
  */
 export async function readEchoTasks(pool, appId) {
-  const [rows] = await pool.query(
-    `SELECT i.request_id, i.status, i.attempt, i.node_id, i.created_at, i.dispatched_at, i.started_at, i.finished_at,
-            i.result, (SELECT COUNT(*) FROM job_attempt a WHERE a.instance_id = i.id) AS attempts
-       FROM job_instance i WHERE i.app_id = ?`,
-    [appId],
-  );
-  const num = (v) => (v === null ? null : Number(v));
-  return rows.map((r) => {
-    let ran = null;
-    try {
-      ran = num(JSON.parse(r.result ?? 'null')?.t ?? null);
-    } catch {
-      /* not the echo's result */
-    }
-    return {
-      requestId: r.request_id,
-      status: r.status,
-      attempt: Number(r.attempt),
-      nodeId: r.node_id,
-      createdAt: Number(r.created_at),
-      dispatchedAt: num(r.dispatched_at),
-      startedAt: num(r.started_at),
-      finishedAt: num(r.finished_at),
-      ranAt: ran,
-      attempts: Number(r.attempts),
-    };
-  });
+  return (await readTasks(pool, appId)).map((t) => ({ ...t, ranAt: ranAt(t.result) }));
+}
+
+/** The echo's start stamp in a stored result, or null (not the echo's result). */
+function ranAt(result) {
+  try {
+    const t = JSON.parse(result ?? 'null')?.t;
+    return t === undefined || t === null ? null : Number(t);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -213,21 +199,10 @@ export function printProfiles(report, log) {
         continue;
       }
       const usPerTask = (cores * r.windowMs * 1000) / r.n;
-      const us = (pct) => fmt((pct / 100) * usPerTask);
       log(
         `\nround ${r.round} ${r.kind}, ${who}: ${fmt(usPerTask)} µs CPU per task (/proc); self time by package/file:`,
       );
-      printTable(
-        prof.byBucket.map((b) => ({ what: b.what, '%': fmt(b.pct, 1), 'µs/task': us(b.pct) })),
-        undefined,
-        log,
-      );
-      log('top functions (self time):');
-      printTable(
-        prof.byFunction.map((b) => ({ what: b.what, '%': fmt(b.pct, 1), 'µs/task': us(b.pct) })),
-        undefined,
-        log,
-      );
+      printProfileTables(prof, usPerTask, log);
     }
   }
 }

@@ -1,67 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { SIGNATURE_HEADERS, signRequest } from '../common/index.js';
-import type { Checkpoint } from '../modules/handler/index.js';
+import type { FinishBody, FinishedItem, LostLease, NodeSettings, WorkerAttempt } from '../modules/handler/index.js';
 
-/** What `POST /api/worker/nodes` answers (docs/workers.md "Routes"); durations ms. */
-export interface NodeSettings {
-  nodeId: string;
-  heartbeatIntervalMs: number;
-  leaseMs: number;
-  leaseRenewMs: number;
-  nodeTimeoutMs: number;
-  maxClaimWaitMs: number;
-}
-
-/** One claimed attempt (docs/workers.md "Attempt"): RUNNING, fenced by `fencingToken`; times epoch ms UTC. */
-export interface WorkerAttempt {
-  instanceId: string;
-  requestId: string;
-  appId: string;
-  jobCode: string | null;
-  handler: string;
-  params: unknown;
-  attempt: number;
-  maxAttempts: number;
-  fencingToken: number;
-  leaseUntil: number;
-  timeoutMs: number;
-  heartbeatTimeoutMs: number;
-  shardIndex: number;
-  shardTotal: number;
-  fireTime: number;
-  traceId: string;
-  lastCheckpoint: Checkpoint | null;
-}
-
-/** A lease the api reports lost: taken back (`LEASE_LOST`) or cancelled (`REVOKED`). */
-export interface LostLease {
-  instanceId: string;
-  fencingToken: number;
-  reason: 'LEASE_LOST' | 'REVOKED';
-}
-
-/** How an attempt ended, as `finish` reports it. */
-export type WorkerOutcome = 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'HEARTBEAT_TIMEOUT' | 'SHUTDOWN' | 'CANCELLED';
-
-/** A finish body (docs/workers.md "Routes"). */
-export interface FinishBody {
-  fencingToken: number;
-  outcome: WorkerOutcome;
-  result?: unknown;
-  error?: string;
-  retryable?: boolean;
-  handlerEndedAt?: number;
-}
-
-/** How one finish of a `finishes` call went: `code` is what the single finish route would have answered. */
-export interface FinishedItem {
-  instanceId: string;
-  fencingToken: number;
-  code: 200 | 404 | 409;
-  status?: string;
-  final?: boolean;
-  detail?: string;
-}
+export type {
+  FinishBody,
+  FinishedItem,
+  LostLease,
+  NodeSettings,
+  WorkerAttempt,
+  WorkerOutcome,
+} from '../modules/handler/index.js';
 
 /** One `ctx.log` line as the logs route takes it (`at` epoch ms UTC). */
 export interface WorkerLogLine {

@@ -1,15 +1,6 @@
 export { ExecutionModule, type ExecutionHooks, type ExecutionModuleOptions } from './execution.module.js';
 export { ExecutionCoreModule } from './execution-core.module.js';
-export {
-  type AttemptRef,
-  type LostReason,
-  type FinishedItem,
-  RemoteAttempts,
-  type RemoteAttempt,
-  type RemoteFinish,
-  type RemoteOutcome,
-  type WorkerSeat,
-} from './remote-attempts.js';
+export { type AttemptRef, RemoteAttempts, type WorkerSeat } from './remote-attempts.js';
 export { type FinishResult } from './attempt-finish.js';
 export { BUILTIN_HANDLERS, checkBuiltinParams } from './builtin/builtin-params.js';
 export { ExecutorService } from './executor.service.js';

@@ -10,7 +10,15 @@ import {
   JobInstanceStatus as S,
   withDbRetry,
 } from '../metadata/index.js';
-import { type Checkpoint, CheckpointRejected, JobFailure } from '../handler/index.js';
+import {
+  type Checkpoint,
+  CheckpointRejected,
+  type FinishBody,
+  type FinishedItem,
+  JobFailure,
+  type LostLease,
+  type WorkerAttempt,
+} from '../handler/index.js';
 import { AbortReason, abortedOutcome, failedOutcome } from './abort-reason.js';
 import { CheckpointWriter, decodeCheckpoint } from './attempt-checkpoints.js';
 import { AttemptFinish, type FinishResult } from './attempt-finish.js';
@@ -21,47 +29,10 @@ import { ProgressWriter } from './progress-writer.js';
 /** How long a claim is retried through transient database errors (as the task runner's). */
 const CLAIM_RETRY_MS = 5_000;
 
-/** One attempt an app worker claimed (docs/workers.md `Attempt`): the row is RUNNING under `fencingToken`. */
-export interface RemoteAttempt {
-  instanceId: string;
-  requestId: string | null;
-  appId: string;
-  jobCode: string | null;
-  handler: string;
-  params: unknown;
-  attempt: number;
-  maxAttempts: number;
-  fencingToken: number;
-  leaseUntil: number;
-  timeoutMs: number;
-  heartbeatTimeoutMs: number;
-  shardIndex: number;
-  shardTotal: number;
-  fireTime: number;
-  traceId: string;
-  lastCheckpoint: Checkpoint | null;
-}
-
 /** An attempt a worker names: the instance and the token its claim issued. */
 export interface AttemptRef {
   instanceId: string;
   fencingToken: number;
-}
-
-/** Why a lease is lost (docs/workers.md): the row is someone else's now, or it was cancelled. */
-export type LostReason = 'LEASE_LOST' | 'REVOKED';
-
-/** How a worker says its attempt ended (docs/workers.md "finish"). */
-export type RemoteOutcome = 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'HEARTBEAT_TIMEOUT' | 'SHUTDOWN' | 'CANCELLED';
-
-/** A worker's finish: its outcome and what it carries (`result` bounded by the policy, as an executor's). */
-export interface RemoteFinish {
-  fencingToken: number;
-  outcome: RemoteOutcome;
-  result?: unknown;
-  error?: string;
-  retryable?: boolean;
-  handlerEndedAt?: number;
 }
 
 /** The node and app an app worker acts as; every call checks the rows it names against both. */
@@ -98,7 +69,7 @@ export class RemoteAttempts {
    * statement, a new fencing token and lease each). A row whose params cannot be read fails without being handed
    * out, as an executor fails it without running its handler.
    */
-  async claim(seat: WorkerSeat, ids: string[]): Promise<RemoteAttempt[]> {
+  async claim(seat: WorkerSeat, ids: string[]): Promise<WorkerAttempt[]> {
     if (ids.length === 0) return [];
     const found = await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS);
     const rows = found.filter((r) => r.status === S.DISPATCHED && r.nodeId === seat.nodeId && r.appId === seat.appId);
@@ -110,7 +81,7 @@ export class RemoteAttempts {
       () => this.ledger.claim(undefined, rows, seat.nodeId, now, until),
       CLAIM_RETRY_MS,
     );
-    const out: RemoteAttempt[] = [];
+    const out: WorkerAttempt[] = [];
     for (const c of claimed) {
       const corrupt = corruptionOf(c.row);
       if (corrupt) {
@@ -131,10 +102,10 @@ export class RemoteAttempts {
   async renew(
     seat: WorkerSeat,
     attempts: AttemptRef[],
-  ): Promise<{ leaseUntil: number; lost: Array<AttemptRef & { reason: LostReason }> }> {
+  ): Promise<{ leaseUntil: number; lost: Array<AttemptRef & { reason: LostLease['reason'] }> }> {
     const until = this.clock.now() + this.config.leaseMs;
     const byId = new Map((await this.ledger.findMany([...new Set(attempts.map((a) => a.instanceId))])).map(byRowId));
-    const lost: Array<AttemptRef & { reason: LostReason }> = [];
+    const lost: Array<AttemptRef & { reason: LostLease['reason'] }> = [];
     const unique = new Map(attempts.map((a) => [`${a.instanceId}#${a.fencingToken}`, a])); // one UPDATE per attempt
     for (const a of unique.values()) {
       const row = byId.get(a.instanceId);
@@ -196,7 +167,7 @@ export class RemoteAttempts {
    * @throws NotFoundError, ConflictError when the write lost (stale token: nothing changed but what an executor's
    * lost write changes).
    */
-  async finish(seat: WorkerSeat, instanceId: string, end: RemoteFinish): Promise<FinishResult> {
+  async finish(seat: WorkerSeat, instanceId: string, end: FinishBody): Promise<FinishResult> {
     const row = await this.owned(seat, { instanceId, fencingToken: end.fencingToken });
     return this.finishRow(seat, row, end);
   }
@@ -207,7 +178,7 @@ export class RemoteAttempts {
    * with the status the single route would have given it: 200 with the row's status, 404 or 409 with why.
    * Rejects only on what is not the item's fault (the database), as the single route answers 500.
    */
-  async finishMany(seat: WorkerSeat, items: Array<RemoteFinish & { instanceId: string }>): Promise<FinishedItem[]> {
+  async finishMany(seat: WorkerSeat, items: Array<FinishBody & { instanceId: string }>): Promise<FinishedItem[]> {
     const rows = new Map((await this.ledger.findMany([...new Set(items.map((i) => i.instanceId))])).map(byRowId));
     return Promise.all(
       items.map(async ({ instanceId, ...end }): Promise<FinishedItem> => {
@@ -224,7 +195,7 @@ export class RemoteAttempts {
     );
   }
 
-  private async finishRow(seat: WorkerSeat, row: JobInstance, end: RemoteFinish): Promise<FinishResult> {
+  private async finishRow(seat: WorkerSeat, row: JobInstance, end: FinishBody): Promise<FinishResult> {
     const ref = { instanceId: row.id, fencingToken: end.fencingToken };
     const cancelledHere = row.status === S.CANCELLED && row.fencingToken === end.fencingToken;
     if (end.outcome === 'CANCELLED' && !cancelledHere) throw staleToken(ref);
@@ -256,14 +227,6 @@ export class RemoteAttempts {
   }
 }
 
-/** How one item of a batch of finishes went: `code` is what the single finish route would have answered. */
-export interface FinishedItem extends AttemptRef {
-  code: 200 | 404 | 409;
-  status?: S;
-  final?: boolean;
-  detail?: string;
-}
-
 /** `row` when it is the seat's app's; else NotFoundError (another app's rows do not exist for it). */
 function ownedRow(row: JobInstance | undefined, seat: WorkerSeat, ref: AttemptRef): JobInstance {
   if (!row || row.appId !== seat.appId) throw new NotFoundError('instance', ref.instanceId);
@@ -285,7 +248,7 @@ export const MAX_HAND_BACK_ATTEMPT = 40;
  */
 export function remoteOutcome(
   row: Pick<JobInstance, 'timeoutMs' | 'heartbeatTimeoutMs' | 'attempt'>,
-  end: RemoteFinish,
+  end: FinishBody,
   handBackCap = MAX_HAND_BACK_ATTEMPT,
 ) {
   const aborted = (reason: AbortReason) => abortedOutcome(reason, row.timeoutMs, undefined, row.heartbeatTimeoutMs);
@@ -309,10 +272,10 @@ export function remoteOutcome(
   }
 }
 
-function toAttempt(row: JobInstance, token: number, until: number, checkpoint: Checkpoint | null): RemoteAttempt {
+function toAttempt(row: JobInstance, token: number, until: number, checkpoint: Checkpoint | null): WorkerAttempt {
   return {
     instanceId: row.id,
-    requestId: row.requestId ?? null,
+    requestId: row.requestId,
     appId: row.appId,
     jobCode: row.jobCode ?? null,
     handler: row.handler,

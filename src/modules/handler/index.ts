@@ -11,3 +11,4 @@ export {
 } from './job-context.js';
 export { encodeCheckpoint } from './checkpoint-json.js';
 export { cutLine, formatLogArgs, LOG_LINE_MAX_CHARS, printableArgs, stdoutLog } from './log-line.js';
+export type { FinishBody, FinishedItem, LostLease, NodeSettings, WorkerAttempt, WorkerOutcome } from './worker-wire.js';

@@ -6,6 +6,5 @@ export {
   type WorkerNode,
   WorkerNodes,
   type WorkerRegistration,
-  type WorkerTimings,
 } from './worker-nodes.js';
 export { CLAIM_WAITS_PER_APP, CLAIM_WAITS_PER_PROCESS, RUNNING_PER_CAPACITY, WorkerClaims } from './worker-claims.js';

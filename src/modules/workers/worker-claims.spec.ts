@@ -1,6 +1,7 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
 import type { ClaimedItem, NodeQueuePort } from '../coordination/index.js';
-import type { RemoteAttempt, RemoteAttempts } from '../execution/index.js';
+import type { RemoteAttempts } from '../execution/index.js';
+import type { WorkerAttempt } from '../handler/index.js';
 import type { ExecutorNode } from '../metadata/index.js';
 import { CLAIM_WAITS_PER_APP, RUNNING_PER_CAPACITY, WorkerClaims } from './worker-claims.js';
 import type { WorkerNode, WorkerNodes } from './worker-nodes.js';
@@ -27,7 +28,7 @@ const node = (appId: string, capacity = 4): WorkerNode => ({
 });
 
 describe('WorkerClaims', () => {
-  const attempts = { claim: async (): Promise<RemoteAttempt[]> => [] } as Pick<RemoteAttempts, 'claim'>;
+  const attempts = { claim: async (): Promise<WorkerAttempt[]> => [] } as Pick<RemoteAttempts, 'claim'>;
 
   it('should let at most CLAIM_WAITS_PER_APP claims of an app wait on Redis; the next waits on a timer', async () => {
     const q = queues();

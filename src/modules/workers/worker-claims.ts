@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { NODE_QUEUES, type NodeQueuePort } from '../coordination/index.js';
-import { RemoteAttempts, type RemoteAttempt } from '../execution/index.js';
+import { RemoteAttempts } from '../execution/index.js';
+import type { WorkerAttempt } from '../handler/index.js';
 import { WorkerNodes, type WorkerNode } from './worker-nodes.js';
 
 /** Claims that may wait on Redis at once in this process, in all and per app (each holds a blocking connection). */
@@ -29,7 +30,7 @@ export class WorkerClaims {
   ) {}
 
   /** The attempts claimed for `node` (maybe none after `waitMs`). */
-  async claim(node: WorkerNode, max: number, waitMs: number): Promise<RemoteAttempt[]> {
+  async claim(node: WorkerNode, max: number, waitMs: number): Promise<WorkerAttempt[]> {
     const free = Math.min(max, RUNNING_PER_CAPACITY * node.row.capacity - (await this.nodes.running(node)));
     if (free <= 0) {
       await this.sleep(waitMs);

@@ -10,6 +10,7 @@ import {
   type NodeRegistryPort,
 } from '../coordination/index.js';
 import { NodeRegistryService, TakeBack } from '../dispatch/index.js';
+import type { NodeSettings } from '../handler/index.js';
 import { BUILTIN_HANDLERS, type WorkerSeat } from '../execution/index.js';
 import { type ExecutorNode, ExecutorNodeRepository, InstanceReads, JobInstanceStatus as S } from '../metadata/index.js';
 
@@ -28,16 +29,6 @@ export interface WorkerRegistration {
   handlers: string[];
   capacity: number;
   host?: string;
-}
-
-/** The answer to a registration: the node's id and the timings the worker keeps to. */
-export interface WorkerTimings {
-  nodeId: string;
-  heartbeatIntervalMs: number;
-  leaseMs: number;
-  leaseRenewMs: number;
-  nodeTimeoutMs: number;
-  maxClaimWaitMs: number;
 }
 
 /** A worker node as a call finds it: its seat, its row, its capacity. */
@@ -71,7 +62,7 @@ export class WorkerNodes {
    * it at once. @throws ValidationError(handlers) naming a built-in in any letter case (trusted executors only),
    * ConflictError when the app has MAX_WORKER_NODES_PER_APP live nodes.
    */
-  async register(appId: string, reg: WorkerRegistration): Promise<WorkerTimings> {
+  async register(appId: string, reg: WorkerRegistration): Promise<NodeSettings> {
     const builtins = new Set([...BUILTIN_HANDLERS].map((h) => h.toLowerCase()));
     const builtin = reg.handlers.filter((h) => builtins.has(h.toLowerCase()));
     if (builtin.length > 0)
@@ -107,10 +98,7 @@ export class WorkerNodes {
     }
   }
 
-  /**
-   * A heartbeat: the registry's beat (draining: no handler advertised, no new work routed) and the row's last seen.
-   * @throws NotFoundError (register again), ValidationError(active) over the node's capacity.
-   */
+  /** A heartbeat (draining: no handler advertised). @throws NotFoundError, ValidationError(active) over capacity. */
   async heartbeat(appId: string, nodeId: string, active: number, draining: boolean): Promise<void> {
     const node = await this.seat(appId, nodeId);
     if (active > node.row.capacity)
