@@ -39,6 +39,12 @@ export default tseslint.config(
     },
   },
   {
+    // The console's page code (console/src) runs in the browser.
+    files: ['console/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: { 'max-len': ['error', { code: 120, ignoreUrls: true }] },
+  },
+  {
     // CommonJS files (a Jest transform): require() is how they import.
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.commonjs } },

@@ -24,11 +24,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { buildSync } from 'esbuild';
 
 export const DIST = 'dist';
 export const STAMP = join(DIST, '.build-stamp');
 /** What the build reads: a change to any of these (newer than the stamp) makes dist/ stale. */
-export const SOURCES = ['src', 'examples', 'ormconfig.ts', 'nest-cli.json', 'package.json'];
+export const SOURCES = ['src', 'examples', 'console', 'ormconfig.ts', 'nest-cli.json', 'package.json'];
 
 /** Newest mtime (ms) under `path` (file or directory; 0 when absent); `filter` picks files by name. */
 export function newest(path, filter = () => true) {
@@ -72,6 +73,27 @@ function pruneEmptyDirs(dir) {
 }
 
 /**
+ * Bundles the console (console/src, Preact + uPlot, docs/console.md) with esbuild into `out`/assets/console.{js,css}
+ * (ESM, minified, the libraries' licence comments kept at the end) beside a copy of console/index.html. The API's
+ * types it imports are types only: nothing of src/ is bundled.
+ */
+export function bundleConsole(out) {
+  buildSync({
+    entryPoints: { console: 'console/src/main.tsx' },
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    outdir: join(out, 'assets'),
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+  copyFileSync('console/index.html', join(out, 'index.html'));
+}
+
+/**
  * Compiles src/, examples/ and ormconfig.ts (tsconfig.build.json) and swaps the result into dist/ file by file.
  * Compiler output goes to stderr (stdout of `npm start` carries JSON log lines only). Throws when tsc fails;
  * dist/ is then untouched.
@@ -87,6 +109,7 @@ export function build() {
       mkdirSync(dirname(join(tmp, 'src', lua)), { recursive: true });
       copyFileSync(join('src', lua), join(tmp, 'src', lua));
     }
+    bundleConsole(join(tmp, 'console'));
     const made = files(tmp);
     for (const f of made) {
       const target = join(DIST, f);

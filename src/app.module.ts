@@ -10,6 +10,7 @@ import { ExecutionModule } from './modules/execution/index.js';
 import { MetadataModule } from './modules/metadata/index.js';
 import { JobsModule } from './modules/jobs/index.js';
 import { HealthController, NoApiController, ObservabilityModule, REDIS_TOKEN } from './modules/observability/index.js';
+import { ConsoleModule } from './modules/console/index.js';
 import { ApiClientModule, OpenApiModule, PROBLEM_FILTER_PROVIDER } from './modules/openapi/index.js';
 import { AttemptEndedHookModule, TriggerModule } from './modules/trigger/index.js';
 import { WorkersModule } from './modules/workers/index.js';
@@ -52,7 +53,7 @@ export class AppModule {
       // The job lifecycle (domain) and its HTTP surface; job owners' caps are read through the API's client cache.
       // App workers' routes use execution's writers (WorkersModule), never an executor of the api's own.
       const jobs = JobsModule.forRoot(trigger, ApiClientModule);
-      imports.push(jobs, OpenApiModule.forRoot(jobs, WorkersModule.forRoot(hooks)));
+      imports.push(jobs, OpenApiModule.forRoot(jobs, WorkersModule.forRoot(hooks)), ConsoleModule);
     }
     if (has(Role.EXECUTOR)) {
       const execution = { http: true, shell: config.allowShell };
