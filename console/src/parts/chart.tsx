@@ -1,0 +1,28 @@
+/** uPlot in a Preact component: made once per mount, given new data on each render, resized with its box. */
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+
+/** A chart of `data` (uPlot's columns: x first) drawn with `options` (width/height are the box's). */
+export function Chart(props: {
+  options: Omit<uPlot.Options, 'width' | 'height'>;
+  data: uPlot.AlignedData;
+  height?: number;
+  label: string;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const height = props.height ?? 220;
+  useEffect(() => {
+    const el = box.current!;
+    plot.current = new uPlot({ ...props.options, width: el.clientWidth || 600, height }, props.data, el);
+    const resize = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.current?.destroy();
+    };
+    // the options are fixed per mount; data changes go through setData below
+  }, [props.options]);
+  useEffect(() => plot.current?.setData(props.data), [props.data]);
+  return <div class="chart" ref={box} role="img" aria-label={props.label} />;
+}

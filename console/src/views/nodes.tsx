@@ -1,0 +1,50 @@
+/** Nodes: live executors and app workers with their handlers, load and heartbeat age. */
+import { must, type Session } from '../api.js';
+import { ago } from '../format.js';
+import { REFRESH_MS, useLoad } from '../hooks.js';
+import { ErrorBox } from '../parts/ui.js';
+
+export function NodesView({ s }: { s: Session }) {
+  const nodes = useLoad(() => must(s.api.GET('/api/nodes')), [], REFRESH_MS);
+  return (
+    <section>
+      <h1>Nodes</h1>
+      <ErrorBox error={nodes.error} />
+      {nodes.data && nodes.data.items.length === 0 && <p>No live node.</p>}
+      {nodes.data && nodes.data.items.length > 0 && (
+        <table id="nodes">
+          <thead>
+            <tr>
+              <th>Node</th>
+              <th>Kind</th>
+              <th>Host</th>
+              <th>Handlers</th>
+              <th>Load</th>
+              <th>Queue</th>
+              <th>Heartbeat</th>
+              <th>Up since</th>
+            </tr>
+          </thead>
+          <tbody>
+            {nodes.data.items.map((n) => (
+              <tr>
+                <td>{n.nodeId}</td>
+                <td>{n.appId ? `worker of ${n.appId}` : 'executor'}</td>
+                <td>{n.host}</td>
+                <td>{n.handlers.join(', ')}</td>
+                <td>
+                  <meter min={0} max={n.capacity} value={n.active} aria-label="slots in use" /> {n.active}/{n.capacity}
+                </td>
+                <td>
+                  {n.queue.ready} ready, {n.queue.processing} taken
+                </td>
+                <td>{ago(n.lastBeat)}</td>
+                <td>{new Date(n.startedAt).toLocaleString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
