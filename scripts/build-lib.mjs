@@ -24,7 +24,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { buildSync } from 'esbuild';
+import { createRequire } from 'node:module';
 
 export const DIST = 'dist';
 export const STAMP = join(DIST, '.build-stamp');
@@ -78,6 +78,8 @@ function pruneEmptyDirs(dir) {
  * types it imports are types only: nothing of src/ is bundled.
  */
 export function bundleConsole(out) {
+  // Loaded here, not at the top: `npm start` imports this file to judge staleness on installs without devDependencies.
+  const { buildSync } = createRequire(import.meta.url)('esbuild');
   buildSync({
     entryPoints: { console: 'console/src/main.tsx' },
     bundle: true,
