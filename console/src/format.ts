@@ -62,3 +62,17 @@ export const OUTCOME_COLOURS: Record<string, string> = {
   PENDING: '#9e9d24',
   WAITING: '#8d6e63',
 };
+
+/** Colours of every other status word the console shows: job states, callback states, attempt endings. */
+export const STATE_COLOURS: Record<string, string> = {
+  ...OUTCOME_COLOURS,
+  ENABLED: '#2e7d32',
+  PAUSED: '#757575',
+  ERROR: '#c62828',
+  DELIVERED: '#2e7d32',
+  RETRYING: '#ef6c00',
+  CALLBACK_FAILED: '#c62828',
+  HANDED_BACK: '#5e35b1',
+  NODE_LOST: '#ad1457',
+  LEASE_LOST: '#ad1457',
+};

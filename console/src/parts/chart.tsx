@@ -14,7 +14,8 @@ export function Chart(props: {
   const height = props.height ?? 220;
   useEffect(() => {
     const el = box.current!;
-    plot.current = new uPlot({ ...props.options, width: el.clientWidth || 600, height }, props.data, el);
+    const options = { legend: { live: false }, ...props.options, width: el.clientWidth || 600, height };
+    plot.current = new uPlot(options, props.data, el);
     const resize = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height }));
     resize.observe(el);
     return () => {

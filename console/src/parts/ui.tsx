@@ -1,13 +1,13 @@
 /** Small building blocks every view uses: status badges, error boxes, key/value lists, pagers, confirmations. */
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { OUTCOME_COLOURS } from '../format.js';
+import { STATE_COLOURS } from '../format.js';
 
 /** A status word in its outcome's colour. */
 export function Status({ value }: { value: string | null | undefined }) {
   if (!value) return <span>–</span>;
   return (
-    <span class="status" data-status={value} style={{ background: OUTCOME_COLOURS[value] ?? '#546e7a' }}>
+    <span class="status" data-status={value} style={{ background: STATE_COLOURS[value] ?? '#546e7a' }}>
       {value}
     </span>
   );

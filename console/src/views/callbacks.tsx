@@ -7,7 +7,7 @@ import { ErrorBox, Pager, Status } from '../parts/ui.js';
 import { instanceHref } from './overview.js';
 
 const LIMIT = 50;
-const STATES = ['PENDING', 'RETRYING', 'DELIVERED', 'FAILED'];
+const STATES = ['PENDING', 'RETRYING', 'DELIVERED', 'CALLBACK_FAILED'];
 
 export function CallbacksView({ s, app }: { s: Session; app: string }) {
   const [state, setState] = useState('');
@@ -57,7 +57,7 @@ export function CallbacksView({ s, app }: { s: Session; app: string }) {
               {deliveries.data.items.map((d) => (
                 <tr>
                   <td>
-                    <a href={instanceHref(d)}>{d.requestId}</a>
+                    <a href={instanceHref(d)}>{d.requestId ?? d.instanceId}</a>
                   </td>
                   <td>{d.url}</td>
                   <td>

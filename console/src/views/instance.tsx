@@ -106,8 +106,12 @@ export function InstanceView({ s, requestId, job }: { s: Session; requestId?: st
           <Callback c={d.callback} url={d.callbackUrl} />
         </>
       )}
-      <h2>Log</h2>
-      <Log key={key} logs={calls.logs} live={!final} />
+      {d && (
+        <>
+          <h2>Log</h2>
+          <Log key={key} logs={calls.logs} live={!final} />
+        </>
+      )}
     </section>
   );
 }
@@ -178,6 +182,7 @@ function Callback({ c, url }: { c: Schemas['CallbackViewDto'] | null; url: strin
 function Log({ logs, live }: { logs: (after: number) => Promise<Schemas['LogPageDto']>; live: boolean }) {
   const [lines, setLines] = useState<LogLine[]>([]);
   const [error, setError] = useState<Error>();
+  const [attempt, setAttempt] = useState(0); // 0: every attempt's lines
   useEffect(() => {
     let stop = false;
     let after = 0;
@@ -206,14 +211,27 @@ function Log({ logs, live }: { logs: (after: number) => Promise<Schemas['LogPage
       clearTimeout(timer);
     };
   }, [live]);
+  const attempts = [...new Set(lines.map((l) => l.attempt))];
+  const shown = attempt === 0 ? lines : lines.filter((l) => l.attempt === attempt);
   return (
     <>
       <ErrorBox error={error} />
-      {lines.length === 0 ? (
+      {attempts.length > 1 && (
+        <label>
+          Attempt{' '}
+          <select value={attempt} onChange={(e) => setAttempt(Number((e.target as HTMLSelectElement).value))}>
+            <option value={0}>all</option>
+            {attempts.map((a) => (
+              <option value={a}>{a}</option>
+            ))}
+          </select>
+        </label>
+      )}
+      {shown.length === 0 ? (
         <p class="muted">No log lines{live ? ' yet' : ''}.</p>
       ) : (
         <pre class="log" id="log" tabIndex={0} aria-live="polite">
-          {lines.map((l) => (
+          {shown.map((l) => (
             <div class={`log-${l.level}`}>
               {when(l.at)} #{l.attempt} {l.level.toUpperCase()} {l.line}
             </div>

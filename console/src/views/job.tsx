@@ -149,6 +149,10 @@ function RunChart({ runs }: { runs: Run[] }) {
         })),
       ],
       axes: [{}, { label: 'seconds' }],
+      // One run alone would stretch the time axis over years: show at least an hour around the runs.
+      scales: {
+        x: { time: true, range: (_u, min, max) => (max - min < 3600 ? [min - 1800, max + 1800] : [min, max]) },
+      },
     }),
     [],
   );

@@ -12,8 +12,10 @@ const OUTCOMES = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'];
 const count = (rows: { status: string; count: number }[], status: string) =>
   rows.find((r) => r.status === status)?.count ?? 0;
 
-export function instanceHref(i: { requestId: string; jobId?: string | null; instanceId: string }): string {
-  return i.jobId ? `#/jobs/${i.jobId}/instances/${i.instanceId}` : `#/tasks/${encodeURIComponent(i.requestId)}`;
+/** The console link of an instance: a job's run by job and instance id, a task by its requestId. */
+export function instanceHref(i: { requestId: string | null; jobId?: string | null; instanceId: string }): string {
+  if (i.jobId) return `#/jobs/${i.jobId}/instances/${i.instanceId}`;
+  return i.requestId === null ? '#/tasks' : `#/tasks/${encodeURIComponent(i.requestId)}`;
 }
 
 export function OverviewView({ s, app }: { s: Session; app: string }) {
@@ -115,11 +117,15 @@ function HourlyChart({ hourly }: { hourly: { hourStart: string; counts: { status
         ...[...OUTCOMES].reverse().map((st) => ({
           label: st,
           stroke: OUTCOME_COLOURS[st],
-          fill: OUTCOME_COLOURS[st] + '55',
+          fill: OUTCOME_COLOURS[st],
+          points: { show: false },
           paths: uPlot.paths.bars!({ size: [0.8, 40] }),
         })),
       ],
-      scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+      scales: {
+        x: { time: true, range: (_u, min, max) => [min - 1800, max + 1800] }, // whole bars at both ends
+        y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+      },
     }),
     [],
   );
