@@ -3,12 +3,13 @@ import { Reflector } from '@nestjs/core';
 import { ErrorCode, ForbiddenError, SchedulerError } from '../../../common/index.js';
 import { Scope } from '../../metadata/index.js';
 import type { ResolvedClient } from './api-client.service.js';
-import { RequireScope, ScopeGuard } from './scope.guard.js';
+import { AnySignedCaller, RequireScope, ScopeGuard } from './scope.guard.js';
 
 class Routes {
   @RequireScope(Scope.JOBS_WRITE) write(): void {}
   @RequireScope(Scope.SHELL) shell(): void {}
   undecorated(): void {}
+  @AnySignedCaller() anySigned(): void {}
 }
 
 /** A request to `Routes.<route>`, signed by a client with `scopes` (or not signed). */
@@ -56,6 +57,16 @@ describe('ScopeGuard (README "Tenancy and scopes")', () => {
       ).scope,
     ).toBe(Scope.ADMIN);
     expect(refusal('undecorated', [Scope.ADMIN])).toBeUndefined();
+  });
+
+  it('should let any signed caller through an @AnySignedCaller route, one with no scope at all too', () => {
+    expect(refusal('anySigned', [])).toBeUndefined();
+    expect(refusal('anySigned', [Scope.TASKS_READ])).toBeUndefined();
+    expect(refusal('anySigned', [Scope.ADMIN])).toBeUndefined();
+  });
+
+  it('should refuse an @AnySignedCaller route that reached it unsigned (401), as any signed route', () => {
+    expect(refusal('anySigned')?.code).toBe(ErrorCode.UNAUTHORIZED);
   });
 
   it(
