@@ -107,13 +107,16 @@ export function cronFiresPerMinute(expr: string, timeZone: string): number {
   return compileCron(expr, timeZone).secondsPerMinute;
 }
 
-/** Throws ValidationError(`timeZone`) unless `timeZone` is a zone name the runtime's Intl knows. */
+/**
+ * Throws ValidationError(`timeZone`) unless `timeZone` is a zone name the runtime's Intl knows. A known name is
+ * remembered ({@link canonicalZone}): a new Intl.DateTimeFormat costs ~0.1 ms, half of a cold compile.
+ */
 export function validateTimeZone(timeZone: string): void {
   if (typeof timeZone !== 'string' || timeZone.trim() === '') {
     throw new ValidationError(ZONE_FIELD, 'time zone must be an IANA zone name such as UTC or Europe/Paris');
   }
   try {
-    new Intl.DateTimeFormat(undefined, { timeZone });
+    canonicalZone(timeZone);
   } catch {
     throw new ValidationError(
       ZONE_FIELD,
