@@ -8,4 +8,5 @@ export * from './schedule/schedule.js';
 export * from './schedule/cron-schedule.js';
 export * from './schedule/crontab-parser.js';
 export * from './schedule/fire-notes.js';
+export * from './schedule/fire-load.js';
 export { AttemptEndedHookModule, FixedDelayNextFire } from './fixed-delay-next-fire.js';
