@@ -57,6 +57,8 @@ const object = <T>(type: new (ds: DataSource) => T, cases: Array<Case<T>>) =>
 
 const tx = <T>(ctx: SqlCaseContext, fn: (em: EntityManager) => Promise<T>) => fn(ctx.em);
 const claimed = { id: id(90), attempt: 1, fencingToken: 0 } as JobInstance;
+/** The rows of app-1 in the snapshot namespace: what the task list and overview reads name. */
+const TASKS = { namespace: NS, appId: 'app-1' };
 
 /** Each query object with one or more calls per public method, in file order; the rows they need come first. */
 export const SQL_CASES: QueryObjectCases[] = [
@@ -86,6 +88,7 @@ export const SQL_CASES: QueryObjectCases[] = [
     { method: 'unfinishedOfJobs', run: (s, c) => tx(c, (em) => s.unfinishedOfJobs(em, [JOB], NOW)) },
     { method: 'latestScheduledFire', run: (s, c) => tx(c, (em) => s.latestScheduledFire(em, JOB)) },
     { method: 'deleteStagedFires', run: (s, c) => tx(c, (em) => s.deleteStagedFires(em, JOB, NOW)) },
+    { method: 'filledFires', run: (s) => s.filledFires(JOB, [NOW, NOW + 5000], 2) },
   ]),
   object(StagedInstances, [
     {
@@ -150,6 +153,29 @@ export const SQL_CASES: QueryObjectCases[] = [
     { method: 'listByJob', run: (s) => s.listByJob(JOB, 0, 20, { fireTime: NOW, shardIndex: 0 }) },
     { method: 'countByJob', run: (s) => s.countByJob(JOB) },
     { method: 'countUnfinishedOfApp', run: (s) => s.countUnfinishedOfApp('app-1') },
+    { method: 'lastRunsOf', run: (s) => s.lastRunsOf([JOB]) },
+    {
+      method: 'listTasks',
+      what: "one app's, every filter, after a cursor",
+      run: (s) =>
+        s.listTasks({ ...TASKS, status: S.PENDING, handler: 'h', from: NOW - 1, to: NOW }, 0, 20, {
+          createdAt: NOW,
+          id: id(9),
+        }),
+    },
+    {
+      method: 'listTasks',
+      what: "every app's of the namespace",
+      run: (s) => s.listTasks({ ...TASKS, appId: null }, 20, 20),
+    },
+    { method: 'countTasks', run: (s) => s.countTasks({ ...TASKS, status: S.SUCCESS }) },
+    { method: 'finishedByHour', run: (s) => s.finishedByHour(TASKS, NOW - 86_400_000, NOW) },
+    {
+      method: 'countByStatus',
+      what: 'of the namespace',
+      run: (s) => s.countByStatus({ ...TASKS, appId: null }, [S.RUNNING]),
+    },
+    { method: 'runningNow', run: (s) => s.runningNow(TASKS, 20) },
   ]),
   object(InstanceTransitions, [
     {

@@ -2,7 +2,12 @@ export * from './entities/index.js';
 export * from './state-machine/job-instance-status.js';
 export * from './state-machine/transitions.js';
 export { MetadataModule } from './metadata.module.js';
-export { JobDefinitionRepository, type DueRef } from './repositories/job-definition.repository.js';
+export {
+  JobDefinitionRepository,
+  type DueRef,
+  type JobListFilter,
+  type JobSchedule,
+} from './repositories/job-definition.repository.js';
 export * from './instances/index.js';
 export {
   JobAttemptRepository,
@@ -20,9 +25,11 @@ export { AuditLogRepository, type AuditEntry, type AuditQuery } from './reposito
 export {
   CallbackDeliveryRepository,
   callbackHostOf,
+  type DeliveryFilter,
   type DeliveryPatch,
   type DueDelivery,
   type FinalInstance,
+  type ListedDelivery,
   redelivered,
 } from './repositories/callback-delivery.repository.js';
 export { CallbackHostRepository } from './repositories/callback-host.repository.js';

@@ -6,6 +6,7 @@ import { JobInstance } from '../entities/job-instance.entity.js';
 import { JobInstanceStatus as S } from '../state-machine/job-instance-status.js';
 import { InstanceTable, UNFINISHED } from './instance-table.js';
 import { StagedKind, stagedWhere } from './staged.js';
+import { marks, STATEMENT_ROWS } from '../repositories/raw-statement.js';
 
 /**
  * The fire ledger's job_instance I/O (docs/trigger.md "Firing"): the rows of a firing page, trigger-now or backfill
@@ -55,6 +56,26 @@ export class FireLedger {
     );
     const t = rows[0]?.t;
     return t === null || t === undefined ? null : Number(t);
+  }
+
+  /**
+   * Which of `fireTimes` (ms) of job `jobId` already hold every shard below `shardTotal`: the fires a backfill
+   * would leave alone (its dry run). Read on uq_job_instance_fire (job_id, fire_time, shard_index), no lock.
+   */
+  async filledFires(jobId: string, fireTimes: number[], shardTotal: number): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (let i = 0; i < fireTimes.length; i += STATEMENT_ROWS) {
+      const part = fireTimes.slice(i, i + STATEMENT_ROWS);
+      const res = await this.t.run(
+        undefined,
+        'SELECT fire_time AS t, COUNT(*) AS n FROM job_instance WHERE job_id = ? AND shard_index < ?' +
+          ` AND fire_time IN (${marks(part.length)}) GROUP BY fire_time`,
+        [jobId, shardTotal, ...part],
+      );
+      for (const r of (res.records ?? []) as Array<{ t: unknown; n: unknown }>)
+        if (Number(r.n) >= shardTotal) out.add(Number(r.t));
+    }
+    return out;
   }
 
   /**

@@ -20,7 +20,7 @@ export {
 } from './execution-instances.js';
 export { FireLedger } from './fire-ledger.js';
 export { type Intake, InstanceIntake } from './instance-intake.js';
-export { InstanceReads } from './instance-reads.js';
+export { type InstanceScope, InstanceReads, type LastRun, type RunningRow, type TaskFilter } from './instance-reads.js';
 export { InstanceRetention } from './instance-retention.js';
 export { InstanceTransitions, type TransitionGuard } from './instance-transitions.js';
 export { ReconcileInstances } from './reconcile-instances.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, type SelectQueryBuilder } from 'typeorm';
 import { GroupCommitter, newId } from '../../../common/index.js';
 import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 import { CallbackDelivery, CallbackState, JobInstance } from '../entities/index.js';
@@ -65,6 +65,20 @@ export type DeliveryPatch = Partial<
 >;
 
 const DUE_STATES = [CallbackState.PENDING, CallbackState.RETRYING];
+
+/** Which deliveries a list reads: of `namespace`, of app `appId` (null: every app), in `state` when given. */
+export interface DeliveryFilter {
+  namespace: string;
+  appId: string | null;
+  state?: CallbackState;
+}
+
+/** A delivery as a list shows it, with its instance's request id and job (null: the instance is gone). */
+export interface ListedDelivery {
+  delivery: CallbackDelivery;
+  requestId: string | null;
+  jobId: string | null;
+}
 
 const COLUMNS = [
   'id',
@@ -268,6 +282,56 @@ export class CallbackDeliveryRepository {
         out.set(`${r.app_id}\n${r.handler}`, r.url);
     }
     return out;
+  }
+
+  /**
+   * Deliveries matching `f`, newest created first then by id: `limit` of them after skipping `offset`, or after
+   * `after` (keyset), each with its instance's request id and job (a second read, by instance id). The namespace's
+   * rows (and `state`) come from ix_callback_delivery_ns_due (namespace, state, next_attempt_at), sorted here.
+   */
+  async listPage(
+    f: DeliveryFilter,
+    offset: number,
+    limit: number,
+    after?: { createdAt: number; id: string },
+  ): Promise<ListedDelivery[]> {
+    const qb = this.filtered(f);
+    if (after)
+      qb.andWhere('(d.createdAt < :ac OR (d.createdAt = :ac AND d.id < :ai))', { ac: after.createdAt, ai: after.id });
+    const rows = await qb
+      .orderBy('d.createdAt', 'DESC')
+      .addOrderBy('d.id', 'DESC')
+      .offset(offset)
+      .limit(limit)
+      .getMany();
+    const refs = new Map<string, { request_id: string; job_id: string | null }>();
+    if (rows.length > 0) {
+      const sql = `SELECT id, request_id, job_id FROM job_instance WHERE id IN (${marks(rows.length)})`;
+      const found = (await this.ds.query(
+        sql,
+        rows.map((d) => d.instanceId),
+      )) as Array<Record<string, string>>;
+      for (const r of found) refs.set(r.id, { request_id: r.request_id, job_id: r.job_id ?? null });
+    }
+    return rows.map((delivery) => {
+      const ref = refs.get(delivery.instanceId);
+      return { delivery, requestId: ref?.request_id ?? null, jobId: ref?.job_id ?? null };
+    });
+  }
+
+  /** How many deliveries match `f` (every page). */
+  countPage(f: DeliveryFilter): Promise<number> {
+    return this.filtered(f).getCount();
+  }
+
+  /** A SELECT of the deliveries `f` names (alias d). */
+  private filtered(f: DeliveryFilter): SelectQueryBuilder<CallbackDelivery> {
+    const qb = this.ds.getRepository(CallbackDelivery).createQueryBuilder('d').where('d.namespace = :ns', {
+      ns: f.namespace,
+    });
+    if (f.appId !== null) qb.andWhere('d.appId = :app', { app: f.appId });
+    if (f.state !== undefined) qb.andWhere('d.state = :state', { state: f.state });
+    return qb;
   }
 
   /** Retention: deletes the settled (DELIVERED, CALLBACK_FAILED) deliveries of `instanceIds`. @returns rows removed. */

@@ -20,6 +20,23 @@ export interface DueRef {
   stage: boolean;
 }
 
+/** What a job list keeps besides its owner: `q` in code, description or handler (any case), `enabled`. */
+export interface JobListFilter {
+  q?: string;
+  enabled?: boolean;
+}
+
+/** An enabled job's schedule as the fire load reads it (times epoch ms). */
+export interface JobSchedule {
+  id: string;
+  appId: string;
+  code: string;
+  triggerType: string;
+  triggerExpr: string | null;
+  timeZone: string;
+  nextFireTime: number | null;
+}
+
 /** job_definition I/O. Updates use the `version` column as an optimistic lock. */
 @Injectable()
 export class JobDefinitionRepository {
@@ -92,10 +109,50 @@ export class JobDefinitionRepository {
     return this.repo.find({ where: { namespace, code }, order: { appId: 'ASC' }, take: limit });
   }
 
-  /** A page of the namespace's jobs by code (then owner): of app `appId`, or of every app when null. */
-  list(namespace: string, appId: string | null, offset: number, limit: number): Promise<[JobDefinition[], number]> {
-    const where = appId === null ? { namespace } : { namespace, appId };
-    return this.repo.findAndCount({ where, order: { code: 'ASC', appId: 'ASC' }, skip: offset, take: limit });
+  /**
+   * A page of the namespace's jobs by code (then owner): of app `appId`, or of every app when null; `filter.q`
+   * keeps those whose code, description or handler contains it (any case), `filter.enabled` those so. An app's page
+   * is read in code order from uq_job_definition_ns_app_code (namespace, app_id, code).
+   */
+  list(
+    namespace: string,
+    appId: string | null,
+    offset: number,
+    limit: number,
+    filter: JobListFilter = {},
+  ): Promise<[JobDefinition[], number]> {
+    const qb = this.repo.createQueryBuilder('j').where('j.namespace = :namespace', { namespace });
+    if (appId !== null) qb.andWhere('j.appId = :appId', { appId });
+    if (filter.enabled !== undefined) qb.andWhere('j.enabled = :enabled', { enabled: filter.enabled });
+    if (filter.q !== undefined) {
+      const like = (col: string) => `LOWER(${col}) LIKE :q ESCAPE '!'`;
+      qb.andWhere(`(${['j.code', 'j.description', 'j.handler'].map(like).join(' OR ')})`, {
+        q: `%${filter.q.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`,
+      });
+    }
+    return qb.orderBy('j.code', 'ASC').addOrderBy('j.appId', 'ASC').offset(offset).limit(limit).getManyAndCount();
+  }
+
+  /**
+   * The schedules of the namespace's enabled jobs that have a next fire (of app `appId`, or every app when null),
+   * by code then owner, at most `limit`: what the fire load computes from (raw, the columns it needs).
+   */
+  async schedulesOf(namespace: string, appId: string | null, limit: number): Promise<JobSchedule[]> {
+    const rows: Array<Record<string, unknown>> = await this.ds.query(
+      'SELECT id, app_id, code, trigger_type, trigger_expr, time_zone, next_fire_time FROM job_definition' +
+        ` WHERE namespace = ?${appId === null ? '' : ' AND app_id = ?'} AND enabled = 1` +
+        ' AND next_fire_time IS NOT NULL ORDER BY code, app_id LIMIT ?',
+      [namespace, ...(appId === null ? [] : [appId]), limit],
+    );
+    return rows.map((r) => ({
+      id: String(r.id),
+      appId: String(r.app_id),
+      code: String(r.code),
+      triggerType: String(r.trigger_type),
+      triggerExpr: (r.trigger_expr as string | null) ?? null,
+      timeZone: String(r.time_zone),
+      nextFireTime: r.next_fire_time === null ? null : Number(r.next_fire_time),
+    }));
   }
 
   /** How many jobs app `appId` owns in the namespace, inside `em`. */

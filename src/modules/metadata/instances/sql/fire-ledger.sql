@@ -53,3 +53,10 @@ DELETE
   FROM job_instance
   WHERE job_id = ? AND status IN (?, ?) AND staged = ? AND fire_time > ?;
 -- params: ["00000000-0000-7000-8000-00000000000j","PENDING","DISPATCHED","FIRE",1800000000000]
+
+-- FireLedger.filledFires
+SELECT fire_time AS t, COUNT(*) AS n
+  FROM job_instance
+  WHERE job_id = ? AND shard_index < ? AND fire_time IN (?, ?)
+  GROUP BY fire_time;
+-- params: ["00000000-0000-7000-8000-00000000000j",2,1800000000000,1800000005000]

@@ -93,3 +93,80 @@ SELECT COUNT(*) AS n
   FROM job_instance
   WHERE app_id = ? AND status IN (?, ?, ?, ?);
 -- params: ["app-1","PENDING","WAITING","DISPATCHED","RUNNING"]
+
+-- InstanceReads.lastRunsOf
+SELECT i.id, i.job_id, i.status, i.fire_time, i.started_at, i.finished_at
+  FROM (SELECT (SELECT x.id
+  FROM job_instance x
+  WHERE x.job_id = j.id
+  ORDER BY x.fire_time DESC, x.shard_index DESC
+  LIMIT 1) AS last_id
+  FROM job_definition j
+  WHERE j.id IN (?)) l JOIN job_instance i ON i.id = l.last_id;
+-- params: ["00000000-0000-7000-8000-00000000000j"]
+
+-- InstanceReads.listTasks: one app's, every filter, after a cursor
+-- [mysql]
+SELECT `i`.`id` AS `i_id`, `i`.`namespace` AS `i_namespace`, `i`.`app_id` AS `i_app_id`, `i`.`request_id` AS `i_request_id`, `i`.`request_hash` AS `i_request_hash`, `i`.`job_id` AS `i_job_id`, `i`.`job_code` AS `i_job_code`, `i`.`handler` AS `i_handler`, `i`.`fire_time` AS `i_fire_time`, `i`.`shard_index` AS `i_shard_index`, `i`.`shard_total` AS `i_shard_total`, `i`.`trigger_source` AS `i_trigger_source`, `i`.`status` AS `i_status`, `i`.`staged` AS `i_staged`, `i`.`attempt` AS `i_attempt`, `i`.`max_attempts` AS `i_max_attempts`, `i`.`retry_backoff_ms` AS `i_retry_backoff_ms`, `i`.`retry_backoff_kind` AS `i_retry_backoff_kind`, `i`.`timeout_ms` AS `i_timeout_ms`, `i`.`max_concurrency` AS `i_max_concurrency`, `i`.`routing_strategy` AS `i_routing_strategy`, `i`.`routing_key` AS `i_routing_key`, `i`.`node_id` AS `i_node_id`, `i`.`lease_until` AS `i_lease_until`, `i`.`fencing_token` AS `i_fencing_token`, `i`.`params` AS `i_params`, `i`.`result` AS `i_result`, `i`.`error` AS `i_error`, `i`.`trace_id` AS `i_trace_id`, `i`.`callback_url` AS `i_callback_url`, `i`.`checkpoint_attempt` AS `i_checkpoint_attempt`, `i`.`checkpoint_token` AS `i_checkpoint_token`, `i`.`checkpoint_at` AS `i_checkpoint_at`, `i`.`progress` AS `i_progress`, `i`.`progress_note` AS `i_progress_note`, `i`.`progress_at` AS `i_progress_at`, `i`.`heartbeat_timeout_ms` AS `i_heartbeat_timeout_ms`, `i`.`due_at` AS `i_due_at`, `i`.`created_at` AS `i_created_at`, `i`.`updated_at` AS `i_updated_at`, `i`.`dispatched_at` AS `i_dispatched_at`, `i`.`started_at` AS `i_started_at`, `i`.`finished_at` AS `i_finished_at`
+  FROM `job_instance` `i`
+  WHERE `i`.`namespace` = ? AND `i`.`job_id` IS NULL AND `i`.`app_id` = ? AND `i`.`status` = ? AND `i`.`handler` = ? AND `i`.`created_at` >= ? AND `i`.`created_at` <= ? AND (`i`.`created_at` < ? OR (`i`.`created_at` = ? AND `i`.`id` < ?))
+  ORDER BY `i`.`created_at` DESC, `i`.`id` DESC
+  LIMIT 20 OFFSET 0;
+-- params: ["tw-sql-snapshot","app-1","PENDING","h",1799999999999,1800000000000,1800000000000,1800000000000,"00000000-0000-7000-8000-000000000009"]
+-- [sqlite]
+SELECT "i"."id" AS "i_id", "i"."namespace" AS "i_namespace", "i"."app_id" AS "i_app_id", "i"."request_id" AS "i_request_id", "i"."request_hash" AS "i_request_hash", "i"."job_id" AS "i_job_id", "i"."job_code" AS "i_job_code", "i"."handler" AS "i_handler", "i"."fire_time" AS "i_fire_time", "i"."shard_index" AS "i_shard_index", "i"."shard_total" AS "i_shard_total", "i"."trigger_source" AS "i_trigger_source", "i"."status" AS "i_status", "i"."staged" AS "i_staged", "i"."attempt" AS "i_attempt", "i"."max_attempts" AS "i_max_attempts", "i"."retry_backoff_ms" AS "i_retry_backoff_ms", "i"."retry_backoff_kind" AS "i_retry_backoff_kind", "i"."timeout_ms" AS "i_timeout_ms", "i"."max_concurrency" AS "i_max_concurrency", "i"."routing_strategy" AS "i_routing_strategy", "i"."routing_key" AS "i_routing_key", "i"."node_id" AS "i_node_id", "i"."lease_until" AS "i_lease_until", "i"."fencing_token" AS "i_fencing_token", "i"."params" AS "i_params", "i"."result" AS "i_result", "i"."error" AS "i_error", "i"."trace_id" AS "i_trace_id", "i"."callback_url" AS "i_callback_url", "i"."checkpoint_attempt" AS "i_checkpoint_attempt", "i"."checkpoint_token" AS "i_checkpoint_token", "i"."checkpoint_at" AS "i_checkpoint_at", "i"."progress" AS "i_progress", "i"."progress_note" AS "i_progress_note", "i"."progress_at" AS "i_progress_at", "i"."heartbeat_timeout_ms" AS "i_heartbeat_timeout_ms", "i"."due_at" AS "i_due_at", "i"."created_at" AS "i_created_at", "i"."updated_at" AS "i_updated_at", "i"."dispatched_at" AS "i_dispatched_at", "i"."started_at" AS "i_started_at", "i"."finished_at" AS "i_finished_at"
+  FROM "job_instance" "i"
+  WHERE "i"."namespace" = ? AND "i"."job_id" IS NULL AND "i"."app_id" = ? AND "i"."status" = ? AND "i"."handler" = ? AND "i"."created_at" >= 1799999999999 AND "i"."created_at" <= 1800000000000 AND ("i"."created_at" < 1800000000000 OR ("i"."created_at" = 1800000000000 AND "i"."id" < ?))
+  ORDER BY "i"."created_at" DESC, "i"."id" DESC
+  LIMIT 20 OFFSET 0;
+-- params: ["tw-sql-snapshot","app-1","PENDING","h","00000000-0000-7000-8000-000000000009"]
+
+-- InstanceReads.listTasks: every app's of the namespace
+-- [mysql]
+SELECT `i`.`id` AS `i_id`, `i`.`namespace` AS `i_namespace`, `i`.`app_id` AS `i_app_id`, `i`.`request_id` AS `i_request_id`, `i`.`request_hash` AS `i_request_hash`, `i`.`job_id` AS `i_job_id`, `i`.`job_code` AS `i_job_code`, `i`.`handler` AS `i_handler`, `i`.`fire_time` AS `i_fire_time`, `i`.`shard_index` AS `i_shard_index`, `i`.`shard_total` AS `i_shard_total`, `i`.`trigger_source` AS `i_trigger_source`, `i`.`status` AS `i_status`, `i`.`staged` AS `i_staged`, `i`.`attempt` AS `i_attempt`, `i`.`max_attempts` AS `i_max_attempts`, `i`.`retry_backoff_ms` AS `i_retry_backoff_ms`, `i`.`retry_backoff_kind` AS `i_retry_backoff_kind`, `i`.`timeout_ms` AS `i_timeout_ms`, `i`.`max_concurrency` AS `i_max_concurrency`, `i`.`routing_strategy` AS `i_routing_strategy`, `i`.`routing_key` AS `i_routing_key`, `i`.`node_id` AS `i_node_id`, `i`.`lease_until` AS `i_lease_until`, `i`.`fencing_token` AS `i_fencing_token`, `i`.`params` AS `i_params`, `i`.`result` AS `i_result`, `i`.`error` AS `i_error`, `i`.`trace_id` AS `i_trace_id`, `i`.`callback_url` AS `i_callback_url`, `i`.`checkpoint_attempt` AS `i_checkpoint_attempt`, `i`.`checkpoint_token` AS `i_checkpoint_token`, `i`.`checkpoint_at` AS `i_checkpoint_at`, `i`.`progress` AS `i_progress`, `i`.`progress_note` AS `i_progress_note`, `i`.`progress_at` AS `i_progress_at`, `i`.`heartbeat_timeout_ms` AS `i_heartbeat_timeout_ms`, `i`.`due_at` AS `i_due_at`, `i`.`created_at` AS `i_created_at`, `i`.`updated_at` AS `i_updated_at`, `i`.`dispatched_at` AS `i_dispatched_at`, `i`.`started_at` AS `i_started_at`, `i`.`finished_at` AS `i_finished_at`
+  FROM `job_instance` `i`
+  WHERE `i`.`namespace` = ? AND `i`.`job_id` IS NULL
+  ORDER BY `i`.`created_at` DESC, `i`.`id` DESC
+  LIMIT 20 OFFSET 20;
+-- params: ["tw-sql-snapshot"]
+-- [sqlite]
+SELECT "i"."id" AS "i_id", "i"."namespace" AS "i_namespace", "i"."app_id" AS "i_app_id", "i"."request_id" AS "i_request_id", "i"."request_hash" AS "i_request_hash", "i"."job_id" AS "i_job_id", "i"."job_code" AS "i_job_code", "i"."handler" AS "i_handler", "i"."fire_time" AS "i_fire_time", "i"."shard_index" AS "i_shard_index", "i"."shard_total" AS "i_shard_total", "i"."trigger_source" AS "i_trigger_source", "i"."status" AS "i_status", "i"."staged" AS "i_staged", "i"."attempt" AS "i_attempt", "i"."max_attempts" AS "i_max_attempts", "i"."retry_backoff_ms" AS "i_retry_backoff_ms", "i"."retry_backoff_kind" AS "i_retry_backoff_kind", "i"."timeout_ms" AS "i_timeout_ms", "i"."max_concurrency" AS "i_max_concurrency", "i"."routing_strategy" AS "i_routing_strategy", "i"."routing_key" AS "i_routing_key", "i"."node_id" AS "i_node_id", "i"."lease_until" AS "i_lease_until", "i"."fencing_token" AS "i_fencing_token", "i"."params" AS "i_params", "i"."result" AS "i_result", "i"."error" AS "i_error", "i"."trace_id" AS "i_trace_id", "i"."callback_url" AS "i_callback_url", "i"."checkpoint_attempt" AS "i_checkpoint_attempt", "i"."checkpoint_token" AS "i_checkpoint_token", "i"."checkpoint_at" AS "i_checkpoint_at", "i"."progress" AS "i_progress", "i"."progress_note" AS "i_progress_note", "i"."progress_at" AS "i_progress_at", "i"."heartbeat_timeout_ms" AS "i_heartbeat_timeout_ms", "i"."due_at" AS "i_due_at", "i"."created_at" AS "i_created_at", "i"."updated_at" AS "i_updated_at", "i"."dispatched_at" AS "i_dispatched_at", "i"."started_at" AS "i_started_at", "i"."finished_at" AS "i_finished_at"
+  FROM "job_instance" "i"
+  WHERE "i"."namespace" = ? AND "i"."job_id" IS NULL
+  ORDER BY "i"."created_at" DESC, "i"."id" DESC
+  LIMIT 20 OFFSET 20;
+-- params: ["tw-sql-snapshot"]
+
+-- InstanceReads.countTasks
+-- [mysql]
+SELECT COUNT(1) AS `cnt`
+  FROM `job_instance` `i`
+  WHERE `i`.`namespace` = ? AND `i`.`job_id` IS NULL AND `i`.`app_id` = ? AND `i`.`status` = ?;
+-- params: ["tw-sql-snapshot","app-1","SUCCESS"]
+-- [sqlite]
+SELECT COUNT(1) AS "cnt"
+  FROM "job_instance" "i"
+  WHERE "i"."namespace" = ? AND "i"."job_id" IS NULL AND "i"."app_id" = ? AND "i"."status" = ?;
+-- params: ["tw-sql-snapshot","app-1","SUCCESS"]
+
+-- InstanceReads.finishedByHour
+SELECT finished_at - (finished_at % 3600000) AS hour, status, COUNT(*) AS n
+  FROM job_instance
+  WHERE finished_at >= ? AND finished_at <= ? AND status IN (?, ?, ?, ?) AND namespace = ? AND app_id = ?
+  GROUP BY finished_at - (finished_at % 3600000), status;
+-- params: [1799913600000,1800000000000,"SUCCESS","FAILED","TIMEOUT","CANCELLED","tw-sql-snapshot","app-1"]
+
+-- InstanceReads.countByStatus: of the namespace
+SELECT status, COUNT(*) AS n
+  FROM job_instance
+  WHERE status IN (?) AND namespace = ?
+  GROUP BY status;
+-- params: ["RUNNING","tw-sql-snapshot"]
+
+-- InstanceReads.runningNow
+SELECT id, request_id, app_id, job_id, job_code, handler, node_id, attempt, started_at, progress, progress_note, progress_at
+  FROM job_instance
+  WHERE status = ? AND namespace = ? AND app_id = ?
+  ORDER BY started_at DESC, id DESC
+  LIMIT ?;
+-- params: ["RUNNING","tw-sql-snapshot","app-1",20]
