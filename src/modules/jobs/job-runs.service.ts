@@ -63,7 +63,8 @@ export class JobRunsService {
   }
 
   /**
-   * Creates the fires of [from, to] (ms) that have no ledger row yet, under the job's overlap policy.
+   * Creates the fires of [from, to] (ms) that have no ledger row yet, under the job's overlap policy; with `dryRun`,
+   * the same checks and figures, nothing written (no instance, no audit row, nothing counted against the cap).
    * @throws ValidationError (range, FIXED_DELAY, unreadable params), NotFoundError, ForbiddenError,
    *   TooManyUnfinishedError (every planned fire counts; nothing written).
    */
@@ -72,11 +73,13 @@ export class JobRunsService {
     ref: JobRef,
     fromMs: number,
     toMs: number,
+    dryRun = false,
   ): Promise<{ created: number; existing: number; fireTimes: number[] }> {
     const def = await this.jobs.find(caller, ref);
     this.handlers.assertMayUse(caller, def.handler);
     refuseCorruptFields(def);
     await this.handlers.assertRunnable(def.handler, def.appId);
+    if (dryRun) return this.trigger.backfillPlan(def, fromMs, toMs, this.ownersCap(caller, def, true));
     return this.trigger.backfill(def, fromMs, toMs, {
       admit: this.ownersCap(caller, def),
       inTx: (em, rows) =>
@@ -90,16 +93,18 @@ export class JobRunsService {
 
   /**
    * Admits fires of `def` by the cap of the app the rows carry, with its client's maxUnfinishedTasks: the
-   * caller's own when it owns the job, else through {@link APP_LIMITS} (the setting for a client that is gone).
+   * caller's own when it owns the job, else through {@link APP_LIMITS}. `checkOnly`: a dry run's, counting nothing.
    */
-  private ownersCap(caller: Caller, def: JobDefinition): (rows: JobInstance[]) => Promise<void> {
+  private ownersCap(caller: Caller, def: JobDefinition, checkOnly = false): (rows: JobInstance[]) => Promise<void> {
     return async (rows) => {
       if (rows.length === 0) return;
       const cap =
         def.appId === caller.appId
           ? caller.maxUnfinishedTasks
           : ((await this.apps.lookup(def.appId))?.maxUnfinishedTasks ?? null);
-      await this.caps.admit({ appId: rows[0].appId, maxUnfinishedTasks: cap }, rows.length, 'fire instance');
+      const app = { appId: rows[0].appId, maxUnfinishedTasks: cap };
+      if (checkOnly) await this.caps.check(app, rows.length, 'fire instance');
+      else await this.caps.admit(app, rows.length, 'fire instance');
     };
   }
 

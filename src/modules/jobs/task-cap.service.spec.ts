@@ -85,4 +85,13 @@ describe('TaskCapService', () => {
       await expect(cap.admit(caller(), 1)).rejects.toThrow(/has 3 unfinished/);
     },
   );
+
+  it("should refuse a dry run's check as admit would, and count nothing for one that passes", async () => {
+    unfinished = 8;
+    const cap = service(10);
+    await expect(cap.check(caller(), 3, 'fire instance')).rejects.toThrow(/these 3 fire instances/);
+    for (let i = 0; i < 5; i++) await cap.check(caller(), 2);
+    await cap.admit(caller(), 2);
+    await expect(cap.admit(caller(), 1)).rejects.toThrow(/has 10 unfinished/);
+  });
 });

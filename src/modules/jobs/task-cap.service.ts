@@ -40,6 +40,21 @@ export class TaskCapService {
    * @throws TooManyUnfinishedError (Retry-After 1 s) when they would take the app past its cap.
    */
   async admit(caller: Pick<Caller, 'appId' | 'maxUnfinishedTasks'>, n: number, noun = 'task'): Promise<void> {
+    await this.verify(caller, n, noun, true);
+  }
+
+  /** {@link admit}'s check alone, counting nothing (a dry run). @throws TooManyUnfinishedError as admit. */
+  async check(caller: Pick<Caller, 'appId' | 'maxUnfinishedTasks'>, n: number, noun = 'task'): Promise<void> {
+    await this.verify(caller, n, noun, false);
+  }
+
+  /** Checks `n` more against the cap and, when `counting`, counts them in the same step. @throws as admit */
+  private async verify(
+    caller: Pick<Caller, 'appId' | 'maxUnfinishedTasks'>,
+    n: number,
+    noun: string,
+    counting: boolean,
+  ): Promise<void> {
     const cap = caller.maxUnfinishedTasks ?? this.config.caps.maxUnfinishedTasksPerApp;
     if (cap === 0) return;
     const count = await this.fresh(caller.appId);
@@ -52,7 +67,7 @@ export class TaskCapService {
         1,
       );
     }
-    count.since += n;
+    if (counting) count.since += n;
   }
 
   /** The app's count, read again when older than {@link COUNT_TTL_MS} (one read at a time per app). */

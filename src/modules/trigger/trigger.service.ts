@@ -164,6 +164,24 @@ export class TriggerService {
     return { created: filled, existing: times.length - filled, fireTimes: times };
   }
 
+  /**
+   * What {@link backfill} would do, writing nothing (its dry run): the same times and checks, `admit` seeing the
+   * same planned rows; `created` counts the fires that lack a row of some shard. @throws as backfill.
+   */
+  async backfillPlan(
+    def: JobDefinition,
+    fromMs: number,
+    toMs: number,
+    admit?: ExtraFireHooks['admit'],
+  ): Promise<{ created: number; existing: number; fireTimes: number[] }> {
+    const now = this.clock.now();
+    const times = scheduledTimes(def, fromMs, toMs, now);
+    if (admit) await admit(times.flatMap((t) => this.newFire(def, t, TriggerSource.BACKFILL, now)));
+    const filled = await this.ledger.filledFires(def.id, times, Math.max(1, def.shardTotal ?? 1));
+    const existing = times.filter((t) => filled.has(t)).length;
+    return { created: times.length - existing, existing, fireTimes: times };
+  }
+
   /** Writes extra fires under the overlap policy in one transaction, cancels REPLACE victims, dispatches. */
   private async insertUnderOverlap(
     def: JobDefinition,
