@@ -43,7 +43,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Recent tasks, newest first (paged by cursor, or offset, and limit)
+     * @description The calling app's tasks (instances of no job) in this namespace; an admin's list holds every app's (or those of ?appId=). Every filter given must hold; from/to bound createdAt and are inclusive. Items as GET of one task without its attempts. The app's rows are read from the (app_id, status) index and sorted by createdAt: the cost grows with the app's retained instances (retention), not with the page.
+     */
+    get: operations['TasksController_recent'];
     put?: never;
     /**
      * Submit a task
@@ -164,8 +168,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List job definitions (by code)
-     * @description The calling app's jobs; an admin's list holds every app's jobs of the namespace (or those of ?appId=).
+     * List job definitions (by code, then owner)
+     * @description The calling app's jobs; an admin's list holds every app's jobs of the namespace (or those of ?appId=). `q` keeps those whose code, description or handler contains it (any case), `enabled` the enabled or paused ones. Each item as GET of one job, with `lastRun` (one read for the page). An app's page is read in code order from the (namespace, app_id, code) index.
      */
     get: operations['JobsController_list'];
     put?: never;
@@ -207,7 +211,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Read a job definition with its next 5 fire times */
+    /** Read a job definition with its next 5 fire times and its last run */
     get: operations['JobsController_get'];
     put?: never;
     post?: never;
@@ -290,7 +294,7 @@ export interface paths {
     put?: never;
     /**
      * Fire the job for every scheduled time of a past range
-     * @description One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the shards; to may not be in the future) that has no instance yet, under the job's overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new. A 403 when the caller lacks the route's scope, or when the job's handler is 'shell' and it lacks the shell scope. A 429 (code TOO_MANY_UNFINISHED) when the instances would take the job owner's app past its cap on unfinished tasks and fires (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP; every shard counts): nothing was written; retry after Retry-After seconds. Every planned fire counts, times that already ran too.
+     * @description One BACKFILL instance per scheduled time in [from, to] (at most 1000 fires and 10,000 instances with the shards; to may not be in the future) that has no instance yet, under the job's overlap policy. Times that already ran are left alone, so repeating a backfill creates nothing new. A 403 when the caller lacks the route's scope, or when the job's handler is 'shell' and it lacks the shell scope. A 429 (code TOO_MANY_UNFINISHED) when the instances would take the job owner's app past its cap on unfinished tasks and fires (maxUnfinishedTasks, MAX_UNFINISHED_TASKS_PER_APP; every shard counts): nothing was written; retry after Retry-After seconds. Every planned fire counts, times that already ran too. With dryRun: true the answer is the same (created: the fires that would be created) and nothing is written.
      */
     post: operations['JobsController_backfill'];
     delete?: never;
@@ -501,6 +505,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/callbacks/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Callback deliveries, newest first (paged by cursor, or offset, and limit)
+     * @description The calling app's deliveries in this namespace (an admin's list: every app's, or those of ?appId=), optionally in one state; each as a task shows its `callback`, with the instance, its requestId and job, the host and the times. The rows are read from the (namespace, state, next_attempt_at) index and sorted by createdAt; retention removes settled deliveries with their instances.
+     */
+    get: operations['CallbacksController_deliveryList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/callbacks/register': {
     parameters: {
       query?: never;
@@ -540,6 +564,26 @@ export interface paths {
      * @description Removes the registration of ?handler= (omitted: the app's default); instances that finish after it use the next rule. Deliveries already written keep their URL. Audit-logged (CALLBACK_DELETE). The calling app's registrations only: another app never sees or changes them (an admin names another app with ?appId=).
      */
     delete: operations['CallbacksController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/schedules/load': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fires per minute of the enabled jobs over the next hours
+     * @description How many fires the enabled jobs the caller sees (its app's; an admin's: the namespace, or ?appId=) will make per minute over the next `hours`, from the start of this minute, and the seconds where at least `herd` of them fall together. Computed by the scheduler's own next-fire search, as GET /api/jobs/{id} nextFireTimes: CRON from its expression, FIXED_RATE on its grid from the job's next fire, FIXED_DELAY assuming runs take no time. A fire counts once, whatever the shards. Bounded work: jobs with one schedule are computed once; one schedule iterates at most 2,000 fires and all of them 50,000; a denser job is counted on from its rate over the span it was iterated (estimatedJobs counts those). At most 50000 jobs are read (by code); writes nothing.
+     */
+    get: operations['SchedulesController_load'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -765,6 +809,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/whoami': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The calling app, its namespace and scopes
+     * @description What the signature says: the app id, this deployment's namespace, the client's scopes and whether it is an admin. Any signed caller may read it, whatever its scopes (no 403); it reads no table.
+     */
+    get: operations['OverviewController_whoami'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What finished in the last 24 hours, what runs and waits now
+     * @description Instances (fires and tasks) that reached a final state in the last 24 hours, by status and by hour (the 24 whole UTC hours ending with the current one, up to now), the failure rate, what runs now (the count and the 20 newest starts) and what waits (PENDING, WAITING, DISPATCHED). The caller's app; an admin's figures cover the namespace, or the app of ?appId=. Read from the finished_at index (the window) and the (status, fire_time) or (app_id, status) index (the rest).
+     */
+    get: operations['OverviewController_overview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/metrics': {
     parameters: {
       query?: never;
@@ -882,6 +966,130 @@ export interface components {
        * @example jobs:write
        */
       scope?: string;
+    };
+    CallbackViewDto: {
+      /** @description The delivery id, sent as X-Tickwheel-Delivery on every try and redelivery: receivers deduplicate on it. */
+      deliveryId: string;
+      /** @description Where it is sent (the task or job URL, else the registration that applied). */
+      url: string;
+      /**
+       * @description PENDING: written, not tried yet; RETRYING: tried and failed, tried again at nextAttemptAt (after 5 s, 30 s, 2 min, 10 min, 30 min by default, CALLBACK_RETRY_DELAYS_MS); DELIVERED: the receiver answered 2xx; CALLBACK_FAILED (final): tries spent, a 4xx other than 408/429 or a 3xx (not retried), an egress refusal of the resolved address, or older than CALLBACK_MAX_AGE_MS (24 h).
+       * @enum {string}
+       */
+      status: 'PENDING' | 'RETRYING' | 'DELIVERED' | 'CALLBACK_FAILED';
+      /** @description Tries made so far (a probe of a host marked down is not counted). */
+      attempts: number;
+      /** @description The last try's HTTP status; null before an answer. */
+      lastStatusCode: number | null;
+      /** @description Why the last try failed (e.g. 'timeout'). */
+      lastError: string | null;
+      /** @description When it is tried next (PENDING, RETRYING); else null. */
+      nextAttemptAt: string | null;
+      /** @description When the receiver answered 2xx (DELIVERED). */
+      deliveredAt: string | null;
+    };
+    AttemptViewDto: {
+      /** @description 1-based; a retry, a lost node or lease, or a hand-back starts the next one. */
+      attempt: number;
+      /** @description The executor node that ran it. */
+      nodeId: string;
+      /** @description The fencing token the attempt ran under (docs/execution.md); a later attempt has a larger one. */
+      fencingToken: number;
+      /** @description RUNNING, SUCCESS, FAILED, TIMEOUT, CANCELLED, HANDED_BACK (its node shut down), NODE_LOST or LEASE_LOST (taken back). */
+      status: string;
+      /** @description When the attempt started, UTC ISO-8601 (ms). */
+      startedAt: string;
+      /** @description When it ended, UTC ISO-8601 (ms); null while it runs. */
+      finishedAt: string | null;
+      /** @description Why it failed (cut to 4000 characters); null: none. */
+      error: string | null;
+      /** @description When the handler really returned; later than finishedAt when it ignored its abort and kept running. null: it has not returned (yet), or its node was lost. */
+      handlerEndedAt: string | null;
+      /**
+       * @description A late completion: how a handler that returned after its attempt was recorded ended. Never applied to the instance.
+       * @enum {string|null}
+       */
+      lateStatus: 'SUCCESS' | 'FAILED' | null;
+      /** @description The late completion's error (FAILED). */
+      lateError: string | null;
+      /** @description This attempt started while an earlier attempt's handler of the same instance still ran (two ran at once). */
+      overlapsPrevious: boolean;
+    };
+    TaskViewDto: {
+      /** @description The task's requestId; for a job fire, one the scheduler made up. */
+      requestId: string;
+      /** @description The instance id (UUID): names a job fire in /api/jobs/{id}/instances/{instanceId}. */
+      instanceId: string;
+      /** @description The handler that runs it. */
+      handler: string;
+      /**
+       * @description Where it is (docs/state-machine.md); SUCCESS, FAILED, TIMEOUT and CANCELLED are final.
+       * @enum {string}
+       */
+      status: 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
+      /** @description The current (or last) attempt, from 1; 0 before the first starts. */
+      attempt: number;
+      /** @description Most attempts it gets (1 + retries). */
+      maxAttempts: number;
+      /** @description The executor node it was routed to; null before. */
+      nodeId: string | null;
+      /** @description The job's code for a job fire; null for a task. */
+      jobCode: string | null;
+      /** @description Shard of the fire, 0-based (SHARDING_BROADCAST jobs; 0 otherwise). */
+      shardIndex: number;
+      /** @description Shards of the fire (1 unless SHARDING_BROADCAST). */
+      shardTotal: number;
+      /**
+       * @description What created it: API for a task, SCHEDULE for a fire, MANUAL for trigger-now, BACKFILL...
+       * @enum {string}
+       */
+      triggerSource: 'SCHEDULE' | 'API' | 'MANUAL' | 'BACKFILL' | 'RETRY' | 'MISFIRE';
+      /** @description What the handler returned (JSON, at most 65,535 bytes); null: none. */
+      result: Record<string, unknown> | null;
+      /** @description The outcome's error, once final; an earlier attempt's error is in `attempts`. */
+      error: string | null;
+      /** @description Trace id of its log lines (docs/observability.md "Logs"). */
+      traceId: string;
+      /** @description The scheduled fire time (a task: when it was submitted), UTC ISO-8601 (ms). */
+      fireTime: string;
+      /** @description When it becomes due to run (fire time + delayMs, or a retry backoff), UTC ISO-8601. */
+      dueAt: string;
+      /** @description When the row was written, UTC ISO-8601 (ms). */
+      createdAt: string;
+      /** @description When it was routed to a node, UTC ISO-8601; or null. */
+      dispatchedAt: string | null;
+      /** @description When its last attempt started, UTC ISO-8601; null: not. */
+      startedAt: string | null;
+      /** @description When it reached its final state, UTC ISO-8601; or null. */
+      finishedAt: string | null;
+      /** @description When the handler last stored a checkpoint (`ctx.checkpoint`, docs/long-tasks.md); null: none. The state itself is not shown. */
+      checkpointAt: string | null;
+      /** @description The attempt that stored the last checkpoint; the next attempt resumes from it. Null: none. */
+      checkpointAttempt: number | null;
+      /** @description The instance's own callback URL (the task's, or its job's when it was created); null: none. */
+      callbackUrl: string | null;
+      /** @description The callback delivery, written when the instance reached its final state with a callback URL (its own, else the app's registration for the handler, else its default); null before that, or when none applied. POST …/callback/redeliver sends it again. */
+      callback: components['schemas']['CallbackViewDto'] | null;
+      /** @description Last progress the handler reported (ctx.progress), a fraction 0..1; null: none reported. */
+      progress: number | null;
+      /** @description The note of that report (at most 256 characters). */
+      progressNote: string | null;
+      /** @description When that report was stored (at most one write per PROGRESS_WRITE_INTERVAL_MS per instance; later reports coalesce). */
+      progressAt: string | null;
+      /** @description Heartbeat timeout of its attempts, ms (docs/long-tasks.md); 0 = none. */
+      heartbeatTimeoutMs: number;
+      /** @description Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists. */
+      attempts?: components['schemas']['AttemptViewDto'][];
+      /** @description On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler. On any read: which stored fields cannot be read (a corrupt row, e.g. params cut at 65,535 bytes), shown as null. */
+      note?: string;
+    };
+    TaskPageDto: {
+      /** @description How many tasks match the filters in all (every page). */
+      total: number;
+      /** @description This page, newest createdAt first (then by instance id); each as GET /api/tasks/{requestId} without its `attempts` (callbackUrl and callback included). */
+      items: components['schemas']['TaskViewDto'][];
+      /** @description Give as `cursor` for the next page; null when this page is the last. */
+      nextCursor: string | null;
     };
     SubmitTaskDto: {
       /**
@@ -1004,122 +1212,6 @@ export interface components {
     TaskBatchAcceptedDto: {
       /** @description results[i] answers tasks[i]: accepted (`replayed` says whether it existed already) or refused (`error`). */
       results: (components['schemas']['TaskBatchAcceptedItemDto'] | components['schemas']['TaskBatchRefusedItemDto'])[];
-    };
-    CallbackViewDto: {
-      /** @description The delivery id, sent as X-Tickwheel-Delivery on every try and redelivery: receivers deduplicate on it. */
-      deliveryId: string;
-      /** @description Where it is sent (the task or job URL, else the registration that applied). */
-      url: string;
-      /**
-       * @description PENDING: written, not tried yet; RETRYING: tried and failed, tried again at nextAttemptAt (after 5 s, 30 s, 2 min, 10 min, 30 min by default, CALLBACK_RETRY_DELAYS_MS); DELIVERED: the receiver answered 2xx; CALLBACK_FAILED (final): tries spent, a 4xx other than 408/429 or a 3xx (not retried), an egress refusal of the resolved address, or older than CALLBACK_MAX_AGE_MS (24 h).
-       * @enum {string}
-       */
-      status: 'PENDING' | 'RETRYING' | 'DELIVERED' | 'CALLBACK_FAILED';
-      /** @description Tries made so far (a probe of a host marked down is not counted). */
-      attempts: number;
-      /** @description The last try's HTTP status; null before an answer. */
-      lastStatusCode: number | null;
-      /** @description Why the last try failed (e.g. 'timeout'). */
-      lastError: string | null;
-      /** @description When it is tried next (PENDING, RETRYING); else null. */
-      nextAttemptAt: string | null;
-      /** @description When the receiver answered 2xx (DELIVERED). */
-      deliveredAt: string | null;
-    };
-    AttemptViewDto: {
-      /** @description 1-based; a retry, a lost node or lease, or a hand-back starts the next one. */
-      attempt: number;
-      /** @description The executor node that ran it. */
-      nodeId: string;
-      /** @description The fencing token the attempt ran under (docs/execution.md); a later attempt has a larger one. */
-      fencingToken: number;
-      /** @description RUNNING, SUCCESS, FAILED, TIMEOUT, CANCELLED, HANDED_BACK (its node shut down), NODE_LOST or LEASE_LOST (taken back). */
-      status: string;
-      /** @description When the attempt started, UTC ISO-8601 (ms). */
-      startedAt: string;
-      /** @description When it ended, UTC ISO-8601 (ms); null while it runs. */
-      finishedAt: string | null;
-      /** @description Why it failed (cut to 4000 characters); null: none. */
-      error: string | null;
-      /** @description When the handler really returned; later than finishedAt when it ignored its abort and kept running. null: it has not returned (yet), or its node was lost. */
-      handlerEndedAt: string | null;
-      /**
-       * @description A late completion: how a handler that returned after its attempt was recorded ended. Never applied to the instance.
-       * @enum {string|null}
-       */
-      lateStatus: 'SUCCESS' | 'FAILED' | null;
-      /** @description The late completion's error (FAILED). */
-      lateError: string | null;
-      /** @description This attempt started while an earlier attempt's handler of the same instance still ran (two ran at once). */
-      overlapsPrevious: boolean;
-    };
-    TaskViewDto: {
-      /** @description The task's requestId; for a job fire, one the scheduler made up. */
-      requestId: string;
-      /** @description The instance id (UUID): names a job fire in /api/jobs/{id}/instances/{instanceId}. */
-      instanceId: string;
-      /** @description The handler that runs it. */
-      handler: string;
-      /**
-       * @description Where it is (docs/state-machine.md); SUCCESS, FAILED, TIMEOUT and CANCELLED are final.
-       * @enum {string}
-       */
-      status: 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
-      /** @description The current (or last) attempt, from 1; 0 before the first starts. */
-      attempt: number;
-      /** @description Most attempts it gets (1 + retries). */
-      maxAttempts: number;
-      /** @description The executor node it was routed to; null before. */
-      nodeId: string | null;
-      /** @description The job's code for a job fire; null for a task. */
-      jobCode: string | null;
-      /** @description Shard of the fire, 0-based (SHARDING_BROADCAST jobs; 0 otherwise). */
-      shardIndex: number;
-      /** @description Shards of the fire (1 unless SHARDING_BROADCAST). */
-      shardTotal: number;
-      /**
-       * @description What created it: API for a task, SCHEDULE for a fire, MANUAL for trigger-now, BACKFILL...
-       * @enum {string}
-       */
-      triggerSource: 'SCHEDULE' | 'API' | 'MANUAL' | 'BACKFILL' | 'RETRY' | 'MISFIRE';
-      /** @description What the handler returned (JSON, at most 65,535 bytes); null: none. */
-      result: Record<string, unknown> | null;
-      /** @description The outcome's error, once final; an earlier attempt's error is in `attempts`. */
-      error: string | null;
-      /** @description Trace id of its log lines (docs/observability.md "Logs"). */
-      traceId: string;
-      /** @description The scheduled fire time (a task: when it was submitted), UTC ISO-8601 (ms). */
-      fireTime: string;
-      /** @description When it becomes due to run (fire time + delayMs, or a retry backoff), UTC ISO-8601. */
-      dueAt: string;
-      /** @description When the row was written, UTC ISO-8601 (ms). */
-      createdAt: string;
-      /** @description When it was routed to a node, UTC ISO-8601; or null. */
-      dispatchedAt: string | null;
-      /** @description When its last attempt started, UTC ISO-8601; null: not. */
-      startedAt: string | null;
-      /** @description When it reached its final state, UTC ISO-8601; or null. */
-      finishedAt: string | null;
-      /** @description When the handler last stored a checkpoint (`ctx.checkpoint`, docs/long-tasks.md); null: none. The state itself is not shown. */
-      checkpointAt: string | null;
-      /** @description The attempt that stored the last checkpoint; the next attempt resumes from it. Null: none. */
-      checkpointAttempt: number | null;
-      /** @description The instance's own callback URL (the task's, or its job's when it was created); null: none. */
-      callbackUrl: string | null;
-      /** @description The callback delivery, written when the instance reached its final state with a callback URL (its own, else the app's registration for the handler, else its default); null before that, or when none applied. POST …/callback/redeliver sends it again. */
-      callback: components['schemas']['CallbackViewDto'] | null;
-      /** @description Last progress the handler reported (ctx.progress), a fraction 0..1; null: none reported. */
-      progress: number | null;
-      /** @description The note of that report (at most 256 characters). */
-      progressNote: string | null;
-      /** @description When that report was stored (at most one write per PROGRESS_WRITE_INTERVAL_MS per instance; later reports coalesce). */
-      progressAt: string | null;
-      /** @description Heartbeat timeout of its attempts, ms (docs/long-tasks.md); 0 = none. */
-      heartbeatTimeoutMs: number;
-      /** @description Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists. */
-      attempts?: components['schemas']['AttemptViewDto'][];
-      /** @description On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler. On any read: which stored fields cannot be read (a corrupt row, e.g. params cut at 65,535 bytes), shown as null. */
-      note?: string;
     };
     LogLineDto: {
       /** @description Line id: ascending in the order lines were logged; the paging cursor. */
@@ -1282,6 +1374,20 @@ export interface components {
       /** @description Only on a fire that a clock change (DST or another zone offset change) moved or merged. */
       note?: components['schemas']['FireNoteDto'];
     };
+    LastRunDto: {
+      /** @description The instance id (UUID): GET /api/jobs/{id}/instances/{instanceId} reads it. */
+      instanceId: string;
+      /** @description Its status now, final or not (PENDING … CANCELLED). */
+      status: string;
+      /** @description The fire time it ran for, UTC ISO-8601 (ms). */
+      fireTime: string;
+      /** @description When its last attempt started; null: not yet. */
+      startedAt: string | null;
+      /** @description When it reached its final state; null: not yet. */
+      finishedAt: string | null;
+      /** @description finishedAt - startedAt in ms; null until both are set. */
+      durationMs: number | null;
+    };
     JobViewDto: {
       /** @description The job id (UUID): names the job in every /api/jobs/{id} route, like its code. */
       id: string;
@@ -1359,6 +1465,8 @@ export interface components {
       nextFireTimes: string[];
       /** @description The same fire times as nextFireTimes, each with its wall-clock time in timeZone and, when a clock change moved or merged it, a note (as POST /api/schedules/preview answers). */
       nextFires: components['schemas']['FireTimeDto'][];
+      /** @description The job's newest instance by fire time, any status (the first item of GET /api/jobs/{id}/instances: of a sharded fire, its highest shard); null: it has none. */
+      lastRun: components['schemas']['LastRunDto'] | null;
       /** @description Grows by one on every change of the definition (optimistic lock). */
       version: number;
       /** @description When the job was created, UTC ISO-8601 (ms). */
@@ -1602,6 +1710,8 @@ export interface components {
        * @example 2026-11-29T06:00:00Z
        */
       to: string;
+      /** @description true: answer what the backfill would do (the same figures, validation and 4xx) and write nothing: no instance, no audit row, nothing counted against the cap. Default false. */
+      dryRun?: boolean;
     };
     BackfillResultDto: {
       /** @description Instances this backfill created (every shard counts). */
@@ -1784,6 +1894,47 @@ export interface components {
       /** @description Give as `cursor` for the next page; null when this page is the last. */
       nextCursor: string | null;
     };
+    DeliveryViewDto: {
+      /** @description The delivery id, sent as X-Tickwheel-Delivery on every try and redelivery: receivers deduplicate on it. */
+      deliveryId: string;
+      /** @description Where it is sent (the task or job URL, else the registration that applied). */
+      url: string;
+      /**
+       * @description PENDING: written, not tried yet; RETRYING: tried and failed, tried again at nextAttemptAt (after 5 s, 30 s, 2 min, 10 min, 30 min by default, CALLBACK_RETRY_DELAYS_MS); DELIVERED: the receiver answered 2xx; CALLBACK_FAILED (final): tries spent, a 4xx other than 408/429 or a 3xx (not retried), an egress refusal of the resolved address, or older than CALLBACK_MAX_AGE_MS (24 h).
+       * @enum {string}
+       */
+      status: 'PENDING' | 'RETRYING' | 'DELIVERED' | 'CALLBACK_FAILED';
+      /** @description Tries made so far (a probe of a host marked down is not counted). */
+      attempts: number;
+      /** @description The last try's HTTP status; null before an answer. */
+      lastStatusCode: number | null;
+      /** @description Why the last try failed (e.g. 'timeout'). */
+      lastError: string | null;
+      /** @description When it is tried next (PENDING, RETRYING); else null. */
+      nextAttemptAt: string | null;
+      /** @description When the receiver answered 2xx (DELIVERED). */
+      deliveredAt: string | null;
+      /** @description The instance whose final state it carries (UUID). */
+      instanceId: string;
+      /** @description That instance's requestId (GET /api/tasks/{requestId}); null if the instance is gone. */
+      requestId: string | null;
+      /** @description The job the instance is a fire of; null for a task. */
+      jobId: string | null;
+      /** @description host:port of url, lower case: the unit of per-host limits and of "host down". */
+      host: string;
+      /** @description When it was written (the instance reached its final state), UTC ISO-8601 (ms). */
+      createdAt: string;
+      /** @description When it last changed (a try, a redeliver), UTC ISO-8601 (ms). */
+      updatedAt: string;
+    };
+    DeliveryPageDto: {
+      /** @description How many deliveries match the filters in all (every page). */
+      total: number;
+      /** @description This page, newest createdAt first (then by delivery id); at most `limit`. */
+      items: components['schemas']['DeliveryViewDto'][];
+      /** @description Give as `cursor` for the next page; null when this page is the last. */
+      nextCursor: string | null;
+    };
     RegisterCallbackDto: {
       /**
        * @description Where the app's final states are POSTed (signed: see docs/callbacks.md "Verifying"). http: or https:, at most 2048 characters, no user name or password; checked against the egress policy (narrowed by the app's egressAllow) without DNS: loopback, localhost, link-local, metadata (169.254.169.254) and the cluster's own services are a 400 naming url.
@@ -1811,6 +1962,33 @@ export interface components {
       total: number;
       /** @description The app's registrations (at most 1000), the default first, then by handler. */
       items: components['schemas']['CallbackRegistrationViewDto'][];
+    };
+    HerdDto: {
+      /** @description The second, UTC ISO-8601 (its start). */
+      at: string;
+      /** @description Fires in it (a fire of a sharded job counts once). */
+      fires: number;
+      /** @description Codes of its jobs, the first 10 by code. */
+      jobs: string[];
+    };
+    ScheduleLoadDto: {
+      /** @description Start of the span: the start of the current minute, UTC ISO-8601. */
+      from: string;
+      /** @description End of the span (exclusive): from + hours, UTC ISO-8601. */
+      to: string;
+      /**
+       * @description Width of one bucket, ms: always 60000 (a minute).
+       * @example 60000
+       */
+      bucketMs: number;
+      /** @description Fires per minute, from `from`, hours × 60 of them. A fire of a sharded job counts once (it makes shardTotal instances). */
+      buckets: number[];
+      /** @description Seconds where at least `herd` fires fall together: the 50 largest (ties: the earlier), in time order. Fires counted from a job's rate (see estimatedJobs) are in none. */
+      herds: components['schemas']['HerdDto'][];
+      /** @description Jobs counted: enabled, with a next fire and a schedule that computes. */
+      jobs: number;
+      /** @description Of them, jobs denser than the per-schedule cap (2,000 fires iterated, less when many schedules share a budget of 50,000): past the cap, the job's fires are counted from its rate over the span it was iterated. */
+      estimatedJobs: number;
     };
     SchedulePreviewDto: {
       /**
@@ -2028,6 +2206,77 @@ export interface components {
       /** @description How each finish went, in the order sent. */
       items: components['schemas']['WorkerFinishedItemDto'][];
     };
+    WhoamiDto: {
+      /** @description The app the request was signed as (X-App-Id). */
+      appId: string;
+      /** @description This deployment's namespace (TICKWHEEL_NAMESPACE): what an admin sees all of. */
+      namespace: string;
+      /** @description The client's scopes, in the order docs/api.md "Scopes" lists them. */
+      scopes: (
+        'tasks:read' | 'tasks:write' | 'jobs:read' | 'jobs:write' | 'nodes:read' | 'shell' | 'worker' | 'admin'
+      )[];
+      /** @description Whether the client holds `admin` (every app of the namespace, ?appId= filters). */
+      admin: boolean;
+    };
+    StatusCountDto: {
+      /**
+       * @description An instance status.
+       * @example SUCCESS
+       */
+      status: string;
+      /** @description How many instances. */
+      count: number;
+    };
+    HourCountsDto: {
+      /** @description The hour, UTC ISO-8601 (on the hour); the last one is the current, partial hour. */
+      hourStart: string;
+      /** @description Instances that reached each final status in this hour: SUCCESS, FAILED, TIMEOUT, CANCELLED. */
+      counts: components['schemas']['StatusCountDto'][];
+    };
+    RunningInstanceDto: {
+      /** @description The instance id (UUID). */
+      instanceId: string;
+      /** @description The task's requestId (a fire's: its instance id). */
+      requestId: string;
+      /** @description The app whose instance it is. */
+      appId: string;
+      /** @description The job it is a fire of; null for a task. */
+      jobId: string | null;
+      /** @description The job's code; null for a task. */
+      jobCode: string | null;
+      /** @description The handler it runs. */
+      handler: string;
+      /** @description The executor or app worker running it. */
+      nodeId: string | null;
+      /** @description The attempt running (1 is the first). */
+      attempt: number;
+      /** @description When this attempt started, UTC ISO-8601 (ms). */
+      startedAt: string | null;
+      /** @description Last reported progress, 0..1; null: none. */
+      progress: number | null;
+      /** @description The progress report's note; null: none. */
+      progressNote: string | null;
+      /** @description When progress was last reported, UTC ISO-8601 (ms). */
+      progressAt: string | null;
+    };
+    OverviewDto: {
+      /** @description Start of the window: the first hour of `hourly`, UTC ISO-8601. */
+      windowStart: string;
+      /** @description End of the window: the time of the read, UTC ISO-8601 (ms). */
+      windowEnd: string;
+      /** @description Instances (jobs' fires and tasks) that reached a final state in the window, by status: SUCCESS, FAILED, TIMEOUT, CANCELLED, each listed (0 included); the sums of `hourly`. */
+      finished: components['schemas']['StatusCountDto'][];
+      /** @description (FAILED + TIMEOUT) / (every finished instance but CANCELLED), 0..1; null when that is 0. */
+      failureRate: number | null;
+      /** @description The window by hour (finished_at rounded down to the hour, UTC), 24 buckets, oldest first. */
+      hourly: components['schemas']['HourCountsDto'][];
+      /** @description Instances RUNNING now. */
+      running: number;
+      /** @description Up to 20 of the RUNNING instances, newest start first. */
+      runningNow: components['schemas']['RunningInstanceDto'][];
+      /** @description Instances not running yet, by status: PENDING (delayed tasks and fires written ahead of their time included), WAITING (held by maxConcurrency or overlap QUEUE), DISPATCHED (on an executor queue). */
+      queued: components['schemas']['StatusCountDto'][];
+    };
   };
   responses: never;
   parameters: never;
@@ -2081,6 +2330,115 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ReadyDto'];
+        };
+      };
+    };
+  };
+  TasksController_recent: {
+    parameters: {
+      query?: {
+        /** @description Admins only: this app's tasks (default for an admin: every app's of the namespace; for anyone else: its own). Another app's id without the admin scope is a 403. */
+        appId?: string;
+        /** @description Tasks in this status now; an unknown one is a 400. */
+        status?: 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
+        /** @description Tasks of this handler. */
+        handler?: string;
+        /** @description Tasks submitted at or after this ISO-8601 instant (createdAt). */
+        from?: string;
+        /** @description Tasks submitted at or before this ISO-8601 instant; not before `from`. */
+        to?: string;
+        /** @description Items to skip, 0-100000. Not with `cursor`. */
+        offset?: number;
+        /** @description Items to return, 1-500. */
+        limit?: number;
+        /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskPageDto'];
+        };
+      };
+      /** @description A bad query (status, handler, from, to, appId, offset, limit, cursor; `to` before `from`); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
     };
@@ -2758,6 +3116,10 @@ export interface operations {
         limit?: number;
         /** @description Admins only. GET /api/jobs: list this app's jobs (default for an admin: every app's; for anyone else: its own). A job's instances: the app that owns the job (another app's id without the admin scope is a 403). */
         appId?: string;
+        /** @description Keep the jobs whose code, description or handler contains this text, in any case (1-128 characters; % and _ are plain characters). */
+        q?: string;
+        /** @description Keep only enabled (true) or paused (false) jobs. */
+        enabled?: 'true' | 'false';
       };
       header?: never;
       path?: never;
@@ -2773,7 +3135,7 @@ export interface operations {
           'application/json': components['schemas']['JobPageDto'];
         };
       };
-      /** @description A bad query (offset, limit or appId); `field` names it. */
+      /** @description A bad query (offset, limit, appId, q or enabled); `field` names it. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5261,6 +5623,109 @@ export interface operations {
       };
     };
   };
+  CallbacksController_deliveryList: {
+    parameters: {
+      query?: {
+        /** @description Deliveries in this state now. PENDING: written, not tried yet; RETRYING: tried and failed, tried again at nextAttemptAt (after 5 s, 30 s, 2 min, 10 min, 30 min by default, CALLBACK_RETRY_DELAYS_MS); DELIVERED: the receiver answered 2xx; CALLBACK_FAILED (final): tries spent, a 4xx other than 408/429 or a 3xx (not retried), an egress refusal of the resolved address, or older than CALLBACK_MAX_AGE_MS (24 h). */
+        state?: 'PENDING' | 'RETRYING' | 'DELIVERED' | 'CALLBACK_FAILED';
+        /** @description Admins only: this app's deliveries (default for an admin: every app's of the namespace; for anyone else: its own). Another app's id without the admin scope is a 403. */
+        appId?: string;
+        /** @description Items to skip, 0-100000. Not with `cursor`. */
+        offset?: number;
+        /** @description Items to return, 1-500. */
+        limit?: number;
+        /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeliveryPageDto'];
+        };
+      };
+      /** @description A bad query (state, appId, offset, limit, cursor); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
   CallbacksController_register: {
     parameters: {
       query?: {
@@ -5572,6 +6037,105 @@ export interface operations {
         };
       };
       /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  SchedulesController_load: {
+    parameters: {
+      query?: {
+        /** @description Hours ahead to count, 1-48, from the start of this minute. */
+        hours?: number;
+        /** @description Fires one second needs to be a herd, 2-100000. */
+        herd?: number;
+        /** @description Admins only: this app's jobs (default for an admin: every app's of the namespace; for anyone else: its own). Another app's id without the admin scope is a 403. */
+        appId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScheduleLoadDto'];
+        };
+      };
+      /** @description A bad query (hours: 1-48, herd: 2-100000, appId); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */
@@ -6711,6 +7275,184 @@ export interface operations {
       };
       /** @description The node is not this app's, was deregistered or expired (register again); nothing changes. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  OverviewController_whoami: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhoamiDto'];
+        };
+      };
+      /** @description A query parameter: this route takes none (`field` names it). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  OverviewController_overview: {
+    parameters: {
+      query?: {
+        /** @description Admins only: this app's figures (default for an admin: every app of the namespace; for anyone else: its own). Another app's id without the admin scope is a 403. */
+        appId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OverviewDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
+      403: {
         headers: {
           [name: string]: unknown;
         };

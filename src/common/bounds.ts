@@ -75,6 +75,10 @@ export const BOUNDS = {
   logAfter: { min: 0, max: Number.MAX_SAFE_INTEGER, unit: 'count', default: 0 },
   logAttempt: { min: 1, max: 1_000_000, unit: 'count' },
   previewCount: { min: 1, max: 100, unit: 'count', default: 10 },
+  // GET /api/jobs?q= (a substring of code, description or handler); GET /api/schedules/load's span and herd size.
+  q: { min: 1, max: MAX_CODE_CHARS, unit: 'chars' },
+  hours: { min: 1, max: 48, unit: 'count', default: 24 },
+  herd: { min: 2, max: 100_000, unit: 'count', default: 10 },
 
   // A client's own limits; the settings that stand in for a null one (RATE_LIMIT_*, MAX_*_PER_APP) share them.
   rateLimit: { min: 0, max: 1_000_000, unit: 'count', default: 100 },

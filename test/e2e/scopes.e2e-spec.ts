@@ -1,18 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { Scope } from '../../src/modules/metadata/index.js';
 import { appClient, expectProblem, SHAPES } from '../utils/tenancy.js';
-import { concrete, ROUTES } from '../utils/routes.js';
+import { ANY_SIGNED_ROUTES, concrete, ROUTES } from '../utils/routes.js';
 import { startNode, TestNode } from '../utils/test-node.js';
 
 describe('every signed route needs a scope', () => {
   it('should list every /api operation of the OpenAPI spec here, with the scope the spec shows (x-required-scope)', () => {
     const spec = JSON.parse(readFileSync('openapi/openapi.json', 'utf8')) as {
-      paths: Record<string, Record<string, { 'x-required-scope'?: string }>>;
+      paths: Record<string, Record<string, { 'x-required-scope'?: string; 'x-any-signed-caller'?: boolean }>>;
     };
+    const scopeOf = (op: { 'x-required-scope'?: string; 'x-any-signed-caller'?: boolean }) =>
+      op['x-any-signed-caller'] ? 'any signed caller' : op['x-required-scope'];
     const inSpec = Object.entries(spec.paths)
       .filter(([p]) => p.startsWith('/api'))
-      .flatMap(([p, ops]) => Object.entries(ops).map(([m, op]) => `${m.toUpperCase()} ${p} ${op['x-required-scope']}`));
-    expect(inSpec.sort()).toEqual(ROUTES.map(([m, p, s]) => `${m} ${p} ${s}`).sort());
+      .flatMap(([p, ops]) => Object.entries(ops).map(([m, op]) => `${m.toUpperCase()} ${p} ${scopeOf(op)}`));
+    const table = [
+      ...ROUTES.map(([m, p, s]) => `${m} ${p} ${s}`),
+      ...ANY_SIGNED_ROUTES.map(([m, p]) => `${m} ${p} any signed caller`),
+    ];
+    expect(inSpec.sort()).toEqual(table.sort());
   });
 });
 
@@ -37,6 +43,12 @@ describe.each(SHAPES)('scopes (%s)', (_shape, env) => {
       expect([401, 403]).not.toContain((await admin.request(method, concrete(path), body?.())).status);
     },
   );
+
+  it.each(ANY_SIGNED_ROUTES)('%s %s: any signed caller, one with no scope at all too; unsigned a 401', async (m, p) => {
+    const none = await appClient(node, 'none', []);
+    expect((await none.request(m, concrete(p))).status).toBe(200);
+    expect((await fetch(`${node.url}${concrete(p)}`, { method: m })).status).toBe(401);
+  });
 
   it('should refuse every route to a client with no scope at all, and answer nothing but the 403', async () => {
     const none = await appClient(node, 'none', []);

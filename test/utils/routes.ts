@@ -12,11 +12,14 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
   ['POST', '/api/tasks', S.TASKS_WRITE, () => LATER_TASK],
   ['POST', '/api/tasks/batch', S.TASKS_WRITE, () => ({ tasks: [LATER_TASK] })],
   ['POST', '/api/tasks/{requestId}/cancel', S.TASKS_WRITE],
+  ['GET', '/api/tasks', S.TASKS_READ],
   ['GET', '/api/tasks/{requestId}', S.TASKS_READ],
   ['GET', '/api/tasks/{requestId}/logs', S.TASKS_READ],
   ['POST', '/api/tasks/{requestId}/callback/redeliver', S.TASKS_WRITE],
   ['POST', '/api/callbacks/register', S.TASKS_WRITE, () => ({ url: 'https://hooks.example.com/scoped' })],
   ['GET', '/api/callbacks', S.TASKS_READ],
+  ['GET', '/api/callbacks/deliveries', S.TASKS_READ],
+  ['GET', '/api/overview', S.TASKS_READ],
   ['DELETE', '/api/callbacks', S.TASKS_WRITE],
   [
     'POST',
@@ -50,6 +53,7 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
   ['GET', '/api/jobs/{id}/instances/{instanceId}/logs', S.JOBS_READ],
   ['GET', '/api/jobs/{id}/instances', S.JOBS_READ],
   ['POST', '/api/schedules/preview', S.JOBS_READ, () => ({ triggerExpr: '0 30 2 * * *', timeZone: 'Europe/Berlin' })],
+  ['GET', '/api/schedules/load', S.JOBS_READ],
   ['GET', '/api/nodes', S.NODES_READ],
   ['POST', '/api/clients', S.ADMIN, () => ({ appId: appIdOf('scoped') })],
   ['GET', '/api/clients', S.ADMIN],
@@ -74,6 +78,9 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
   ],
   ['DELETE', '/api/worker/nodes/{nodeId}', S.WORKER],
 ];
+
+/** Signed routes any signed caller may use, whatever its scopes (`x-any-signed-caller`): no 403 to check. */
+export const ANY_SIGNED_ROUTES: Array<[method: string, path: string]> = [['GET', '/api/whoami']];
 
 /** The concrete path: ids that name nothing, so a request that passes the guard changes nothing it should not. */
 export const concrete = (path: string) =>

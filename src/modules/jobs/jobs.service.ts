@@ -5,6 +5,7 @@ import {
   ApiClientRepository,
   JobDefinition,
   JobDefinitionRepository,
+  type JobListFilter,
   ScheduleState,
   TriggerType,
   type Tx,
@@ -138,9 +139,15 @@ export class JobsService {
     throw new NotFoundError('job', ref.idOrCode);
   }
 
-  /** A page of the jobs `caller` may see: its own; an admin's, every app's (or those of `appId`). */
-  list(caller: Caller, appId: string | undefined, offset: number, limit: number): Promise<[JobDefinition[], number]> {
-    return this.jobs.list(this.config.namespace, namedApp(caller, appId, true), offset, limit);
+  /** A page of the jobs `caller` may see (its own; an admin's, all or `appId`'s) by code, kept by `filter`. */
+  list(
+    caller: Caller,
+    appId: string | undefined,
+    offset: number,
+    limit: number,
+    filter: JobListFilter = {},
+  ): Promise<[JobDefinition[], number]> {
+    return this.jobs.list(this.config.namespace, namedApp(caller, appId, true), offset, limit, filter);
   }
 
   /** Partial update: staged fires rebuilt, a new schedule fires from now. @throws ValidationError, NotFoundError */

@@ -14,6 +14,7 @@ import { CallbacksController } from './controllers/callbacks.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
 import { JobsController } from './controllers/jobs.controller.js';
 import { NodesController } from './controllers/nodes.controller.js';
+import { OverviewController } from './controllers/overview.controller.js';
 import { SchedulesController } from './controllers/schedules.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
 import { WorkerController } from './controllers/worker.controller.js';
@@ -22,6 +23,10 @@ import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { ClientsService } from './services/clients.service.js';
 import { HandlerLogsService } from './services/handler-logs.service.js';
+import { JobViews } from './services/job-views.service.js';
+import { OverviewService } from './services/overview.service.js';
+import { ScheduleLoadService } from './services/schedule-load.service.js';
+import { TaskListService } from './services/task-list.service.js';
 import { TasksService } from './services/tasks.service.js';
 
 /**
@@ -59,11 +64,16 @@ export class OpenApiModule {
         CallbacksController,
         SchedulesController,
         WorkerController,
+        OverviewController,
       ],
       providers: [
         TasksService,
         ClientsService,
         HandlerLogsService,
+        JobViews,
+        TaskListService,
+        OverviewService,
+        ScheduleLoadService,
         RateLimiter,
         SignedRequestMiddleware,
         // Guards run in this order: who is calling (the middleware checked it; this is the backstop), then

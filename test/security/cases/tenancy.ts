@@ -78,9 +78,33 @@ export function tenancyCases(h: Hostile): void {
         ['GET', '/api/jobs'],
         ['GET', `/api/tasks/${h.taskA}`],
         ['POST', `/api/tasks/${h.taskA}/cancel`],
+        ['GET', '/api/tasks'],
+        ['GET', '/api/overview'],
+        ['GET', '/api/schedules/load'],
+        ['GET', '/api/callbacks/deliveries'],
       ];
       for (const [method, path, body] of calls)
         refused(await h.b.request(method, `${path}?appId=${h.a.appId}`, body), 403, 'FORBIDDEN', { scope: 'admin' });
+    }));
+
+  it("[tenancy] B's lists and figures hold none of A's rows; whoami answers any signed caller, even one with no scope", () =>
+    h.unchanged(async () => {
+      const taskA = (await h.a.getTask(h.taskA)).body.instanceId as string;
+      const tasks = await h.b.request<{ items: Array<{ instanceId: string }> }>('GET', '/api/tasks?limit=500');
+      expect(tasks.status).toBe(200);
+      expect(tasks.body.items.map((t) => t.instanceId)).not.toContain(taskA);
+      const jobs = await h.b.request<{ items: Array<{ id: string }> }>('GET', `/api/jobs?q=${h.jobA.code}`);
+      expect(jobs.body.items.map((j) => j.id)).not.toContain(h.jobA.id);
+      const sent = await h.b.request<{ items: Array<{ instanceId: string }> }>('GET', '/api/callbacks/deliveries');
+      expect(sent.body.items.map((d) => d.instanceId)).not.toContain(taskA);
+      const overview = await h.b.request<{ runningNow: Array<{ appId: string }> }>('GET', '/api/overview');
+      expect(overview.body.runningNow.filter((r) => r.appId !== h.b.appId)).toEqual([]);
+      const load = await h.admin.request<{ jobs: number }>('GET', `/api/schedules/load?appId=${h.a.appId}&hours=1`);
+      expect(load.status).toBe(200);
+      expect(await h.bare.request('GET', '/api/whoami')).toMatchObject({
+        status: 200,
+        body: { appId: h.bare.appId, scopes: [], admin: false },
+      });
     }));
 
   it('[scopes] a non-admin cannot raise its own scopes or limits, rotate its secret, or make a client (403 naming admin)', () =>

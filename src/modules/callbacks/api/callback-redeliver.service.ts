@@ -1,16 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, ConflictError } from '../../../common/index.js';
-import { AuditAction, AuditService, type Caller } from '../../jobs/index.js';
+import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
+import { AuditAction, AuditService, type Caller, namedApp } from '../../jobs/index.js';
 import {
   CallbackDelivery,
   CallbackDeliveryRepository,
   CallbackState,
+  type ListedDelivery,
   type JobInstance,
   redelivered,
   UnitOfWork,
 } from '../../metadata/index.js';
 
-/** Delivery views and redeliver (docs/callbacks.md "Redeliver"), reached only via an instance the caller found. */
+/**
+ * Delivery views and redeliver (docs/callbacks.md "Redeliver"), reached via an instance the caller found, and the
+ * list of this namespace's deliveries the caller may see (its app's; an admin's, every app's or `appId`'s).
+ */
 @Injectable()
 export class CallbackRedeliver {
   constructor(
@@ -18,7 +23,26 @@ export class CallbackRedeliver {
     private readonly audit: AuditService,
     private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * `limit` deliveries (in `state`, when given) newest created first, after skipping `offset` or after `after`
+   * (keyset), and how many match in all. @throws ForbiddenError(admin) when a non-admin names another app.
+   */
+  async list(
+    caller: Caller,
+    appId: string | undefined,
+    state: CallbackState | undefined,
+    page: { offset: number; limit: number; after?: { createdAt: number; id: string } },
+  ): Promise<{ rows: ListedDelivery[]; total: number }> {
+    const f = { namespace: this.config.namespace, appId: namedApp(caller, appId, true), state };
+    const [rows, total] = await Promise.all([
+      this.deliveries.listPage(f, page.offset, page.limit, page.after),
+      this.deliveries.countPage(f),
+    ]);
+    return { rows, total };
+  }
 
   /** The delivery of each of `instanceIds` that has one, by instance id: one query for a page of instances. */
   deliveriesOf(instanceIds: readonly string[]): Promise<Map<string, CallbackDelivery>> {

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MAX_CALLBACK_REGISTRATIONS } from '../../../common/index.js';
-import { CallbackRegistrations } from '../../callbacks/index.js';
+import { CallbackRedeliver, CallbackRegistrations } from '../../callbacks/index.js';
 import { type Caller } from '../../jobs/index.js';
 import { Scope } from '../../metadata/index.js';
 import { CurrentCaller } from '../auth/caller.js';
@@ -14,7 +14,10 @@ import {
 } from '../dto/callback.dto.js';
 import { CallbackHandlerQueryDto, CallbackOwnerQueryDto } from '../dto/owner-query.dto.js';
 import { ApiProblem } from '../dto/problem.dto.js';
-import { toRegistrationView } from '../views/callback-view.js';
+import { DeliveryListQueryDto, DeliveryPageDto } from '../dto/delivery-list.dto.js';
+import { decodeCursor, encodeCursor, pageOf } from '../dto/list.dto.js';
+import { toCallbackView, toRegistrationView } from '../views/callback-view.js';
+import { iso } from '../views/iso.js';
 
 const OWN_APP =
   "The calling app's registrations only: another app never sees or changes them (an admin names another app " +
@@ -33,7 +36,44 @@ const REGISTER_DESCRIPTION =
 @Signed()
 @Controller('api/callbacks')
 export class CallbacksController {
-  constructor(private readonly registrations: CallbackRegistrations) {}
+  constructor(
+    private readonly registrations: CallbackRegistrations,
+    private readonly deliveries: CallbackRedeliver,
+  ) {}
+
+  @Get('deliveries')
+  @RequireScope(Scope.TASKS_READ)
+  @ApiOperation({
+    summary: 'Callback deliveries, newest first (paged by cursor, or offset, and limit)',
+    description:
+      "The calling app's deliveries in this namespace (an admin's list: every app's, or those of ?appId=), " +
+      'optionally in one state; each as a task shows its `callback`, with the instance, its requestId and job, the ' +
+      'host and the times. The rows are read from the (namespace, state, next_attempt_at) index and sorted by ' +
+      'createdAt; retention removes settled deliveries with their instances.',
+  })
+  @ApiOkResponse({ type: DeliveryPageDto })
+  @ApiProblem(400, 'A bad query (state, appId, offset, limit, cursor); `field` names it.')
+  async deliveryList(@CurrentCaller() caller: Caller, @Query() q: DeliveryListQueryDto): Promise<DeliveryPageDto> {
+    const at = q.cursor === undefined ? undefined : decodeCursor('d', q.cursor, /^[A-Za-z0-9-]{1,36}$/, q.offset);
+    const { offset, limit } = pageOf(q);
+    const after = at && { createdAt: at.key, id: at.tie };
+    const { rows, total } = await this.deliveries.list(caller, q.appId, q.state, { offset, limit: limit + 1, after });
+    const page = rows.slice(0, limit); // one more read than shown: whether a next page exists
+    const last = page[page.length - 1]?.delivery;
+    return {
+      total,
+      items: page.map(({ delivery: d, requestId, jobId }) => ({
+        ...toCallbackView(d),
+        instanceId: d.instanceId,
+        requestId,
+        jobId,
+        host: d.host,
+        createdAt: iso(d.createdAt) as string,
+        updatedAt: iso(d.updatedAt) as string,
+      })),
+      nextCursor: rows.length > limit ? encodeCursor('d', { key: last.createdAt, tie: last.id }) : null,
+    };
+  }
 
   @Post('register')
   @HttpCode(200)

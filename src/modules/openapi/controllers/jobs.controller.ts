@@ -34,12 +34,13 @@ import { CallbackViewDto, NO_DELIVERY_409, REDELIVER_DESCRIPTION } from '../dto/
 import { JobPageDto, JobViewDto } from '../dto/job-view.dto.js';
 import { ApiProblem } from '../dto/problem.dto.js';
 import { RATE_LIMIT_HEADERS } from '../auth/signed.decorator.js';
-import { InstanceListQueryDto, OwnerListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
+import { InstanceListQueryDto, JobListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
 import { decodeCursor, encodeCursor, InstancePageDto, pageOf } from '../dto/list.dto.js';
 import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
 import { LOGS_DESCRIPTION, LogPageDto, LogQueryDto } from '../dto/log.dto.js';
 import { HandlerLogsService } from '../services/handler-logs.service.js';
+import { JobViews } from '../services/job-views.service.js';
 import { toCallbackView } from '../views/callback-view.js';
 import { toTaskView } from '../views/instance-view.js';
 
@@ -68,7 +69,8 @@ const BACKFILL_DESCRIPTION =
   'already ran are left alone, so repeating a backfill creates nothing new. ' +
   SHELL_403 +
   CAP_429 +
-  ' Every planned fire counts, times that already ran too.';
+  ' Every planned fire counts, times that already ran too. With dryRun: true the answer is the same (created: the ' +
+  'fires that would be created) and nothing is written.';
 const INSTANCE_DESCRIPTION =
   'As GET /api/tasks/{requestId}, for a fire of the job (its instanceId is in the trigger-now answer and the ' +
   'instance list).';
@@ -108,6 +110,7 @@ export class JobsController {
     private readonly handlers: HandlerCheckService,
     private readonly callbacks: CallbackRedeliver,
     private readonly handlerLogs: HandlerLogsService,
+    private readonly views: JobViews,
   ) {}
 
   @Post()
@@ -132,19 +135,20 @@ export class JobsController {
   @Get()
   @RequireScope(Scope.JOBS_READ)
   @ApiOperation({
-    summary: 'List job definitions (by code)',
+    summary: 'List job definitions (by code, then owner)',
     description:
-      "The calling app's jobs; an admin's list holds every app's jobs of the namespace (or those of ?appId=).",
+      "The calling app's jobs; an admin's list holds every app's jobs of the namespace (or those of ?appId=). " +
+      '`q` keeps those whose code, description or handler contains it (any case), `enabled` the enabled or paused ' +
+      'ones. Each item as GET of one job, with `lastRun` (one read for the page). An app\'s page is read in code ' +
+      'order from the (namespace, app_id, code) index.',
   })
   @ApiOkResponse({ type: JobPageDto })
-  @ApiProblem(400, 'A bad query (offset, limit or appId); `field` names it.')
-  async list(
-    @CurrentCaller() caller: Caller,
-    @Query() q: OwnerListQueryDto,
-  ): Promise<JobPageDto> {
+  @ApiProblem(400, 'A bad query (offset, limit, appId, q or enabled); `field` names it.')
+  async list(@CurrentCaller() caller: Caller, @Query() q: JobListQueryDto): Promise<JobPageDto> {
     const { offset, limit } = pageOf(q);
-    const [items, total] = await this.jobs.list(caller, q.appId, offset, limit);
-    return { total, items: items.map((d) => this.view(d)) };
+    const enabled = q.enabled === undefined ? undefined : q.enabled === 'true';
+    const [items, total] = await this.jobs.list(caller, q.appId, offset, limit, { q: q.q, enabled });
+    return { total, items: await this.views.page(items) };
   }
 
   @Post('import-crontab')
@@ -164,7 +168,7 @@ export class JobsController {
 
   @Get(':id')
   @RequireScope(Scope.JOBS_READ)
-  @ApiOperation({ summary: 'Read a job definition with its next 5 fire times' })
+  @ApiOperation({ summary: 'Read a job definition with its next 5 fire times and its last run' })
   @ApiOkResponse({ type: JobViewDto })
   @NamedJob()
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: OwnerQueryDto): Promise<JobViewDto> {
@@ -277,7 +281,7 @@ export class JobsController {
     @Query() q: OwnerQueryDto,
     @Body() dto: BackfillDto,
   ): Promise<BackfillResultDto> {
-    const out = await this.runs.backfill(caller, ref(id, q), Date.parse(dto.from), Date.parse(dto.to));
+    const out = await this.runs.backfill(caller, ref(id, q), Date.parse(dto.from), Date.parse(dto.to), dto.dryRun);
     return {
       created: out.created,
       existing: out.existing,
@@ -377,7 +381,7 @@ export class JobsController {
     };
   }
 
-  private view(d: Parameters<typeof JobViewDto.of>[0]): JobViewDto {
-    return JobViewDto.of(d, this.jobs.preview(d));
+  private view(d: Parameters<typeof JobViewDto.of>[0]): Promise<JobViewDto> {
+    return this.views.one(d);
   }
 }

@@ -1,18 +1,24 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BOUNDS, CLOCK, type Clock, ValidationError } from '../../../common/index.js';
+import { type Caller } from '../../jobs/index.js';
 import { Scope, TriggerType } from '../../metadata/index.js';
 import { previewSchedule } from '../../trigger/index.js';
+import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { ApiProblem } from '../dto/problem.dto.js';
 import {
   FireTimeDto,
   PREVIEW_FROM_MAX_MS,
+  LOAD_MAX_JOBS,
   PREVIEW_FROM_MIN_MS,
+  ScheduleLoadDto,
+  ScheduleLoadQueryDto,
   SchedulePreviewDto,
   SchedulePreviewViewDto,
 } from '../dto/schedule.dto.js';
+import { ScheduleLoadService } from '../services/schedule-load.service.js';
 
 const PREVIEW_TEXT =
   "The next fire times of a trigger after an instant, computed by the scheduler's own search (the times a job " +
@@ -21,12 +27,33 @@ const PREVIEW_TEXT =
   `"Preview and DST notes"). Validated as a job's trigger is; stores nothing. At most ${BOUNDS.previewCount.max} ` +
   'times; fewer when the trigger stops or a cron has no fire within 8 years.';
 
-/** Schedule tools (docs/api.md `/api/schedules/preview`): nothing here reads or writes a job. */
+const LOAD_TEXT =
+  "How many fires the enabled jobs the caller sees (its app's; an admin's: the namespace, or ?appId=) will make " +
+  'per minute over the next `hours`, from the start of this minute, and the seconds where at least `herd` of them ' +
+  "fall together. Computed by the scheduler's own next-fire search, as GET /api/jobs/{id} nextFireTimes: CRON " +
+  "from its expression, FIXED_RATE on its grid from the job's next fire, FIXED_DELAY assuming runs take no time. " +
+  'A fire counts once, whatever the shards. Bounded work: jobs with one schedule are computed once; one schedule ' +
+  'iterates at most 2,000 fires and all of them 50,000; a denser job is counted on from its rate over the span it ' +
+  `was iterated (estimatedJobs counts those). At most ${LOAD_MAX_JOBS} jobs are read (by code); writes nothing.`;
+
+/** Schedule tools (docs/api.md `/api/schedules/preview`, "Schedule load"): nothing here writes a job. */
 @ApiTags('schedules')
 @Signed()
 @Controller('api/schedules')
 export class SchedulesController {
-  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly loads: ScheduleLoadService,
+  ) {}
+
+  @Get('load')
+  @RequireScope(Scope.JOBS_READ)
+  @ApiOperation({ summary: 'Fires per minute of the enabled jobs over the next hours', description: LOAD_TEXT })
+  @ApiOkResponse({ type: ScheduleLoadDto })
+  @ApiProblem(400, 'A bad query (hours: 1-48, herd: 2-100000, appId); `field` names it.')
+  load(@CurrentCaller() caller: Caller, @Query() q: ScheduleLoadQueryDto): Promise<ScheduleLoadDto> {
+    return this.loads.load(caller, q.appId, q.hours, q.herd);
+  }
 
   /** @throws ValidationError naming triggerType, triggerExpr, timeZone, from or count. */
   @Post('preview')

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
-import { MAX_BATCH_TASKS } from '../../../common/index.js';
+import { MAX_BATCH_TASKS, ValidationError } from '../../../common/index.js';
 import { Scope } from '../../metadata/index.js';
 import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
@@ -26,6 +26,9 @@ import { toCallbackView } from '../views/callback-view.js';
 import { TasksService } from '../services/tasks.service.js';
 import { HandlerLogsService } from '../services/handler-logs.service.js';
 import { LOGS_DESCRIPTION, LogPageDto, LogQueryDto } from '../dto/log.dto.js';
+import { decodeCursor, encodeCursor, pageOf } from '../dto/list.dto.js';
+import { TaskListQueryDto, TaskPageDto } from '../dto/task-list.dto.js';
+import { TaskListService } from '../services/task-list.service.js';
 
 const CAP_429 =
   "Over the app's request rate limit (code RATE_LIMITED), or the app has as many unfinished tasks and fires as " +
@@ -35,6 +38,11 @@ const APP_ID_400 = 'A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]).';
 const SHELL_NOTE =
   " A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler " +
   'while no live executor advertises shell.';
+const LIST_DESCRIPTION =
+  "The calling app's tasks (instances of no job) in this namespace; an admin's list holds every app's (or those " +
+  'of ?appId=). Every filter given must hold; from/to bound createdAt and are inclusive. Items as GET of one task ' +
+  "without its attempts. The app's rows are read from the (app_id, status) index and sorted by createdAt: the " +
+  "cost grows with the app's retained instances (retention), not with the page.";
 const ADMIN_APP =
   "No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace).";
 
@@ -48,7 +56,39 @@ export class TasksController {
     private readonly handlers: HandlerCheckService,
     private readonly callbacks: CallbackRedeliver,
     private readonly handlerLogs: HandlerLogsService,
+    private readonly list: TaskListService,
   ) {}
+
+  @Get()
+  @RequireScope(Scope.TASKS_READ)
+  @ApiOperation({
+    summary: 'Recent tasks, newest first (paged by cursor, or offset, and limit)',
+    description: LIST_DESCRIPTION,
+  })
+  @ApiOkResponse({ type: TaskPageDto })
+  @ApiProblem(
+    400,
+    'A bad query (status, handler, from, to, appId, offset, limit, cursor; `to` before `from`); `field` names it.',
+  )
+  async recent(@CurrentCaller() caller: Caller, @Query() q: TaskListQueryDto): Promise<TaskPageDto> {
+    const from = q.from === undefined ? undefined : Date.parse(q.from);
+    const to = q.to === undefined ? undefined : Date.parse(q.to);
+    if (from !== undefined && to !== undefined && to < from)
+      throw new ValidationError('to', '`to` must not be before `from`');
+    const at = q.cursor === undefined ? undefined : decodeCursor('t', q.cursor, /^[A-Za-z0-9-]{1,36}$/, q.offset);
+    const { offset, limit } = pageOf(q);
+    const filter = { status: q.status, handler: q.handler, from, to };
+    const after = at && { createdAt: at.key, id: at.tie };
+    const { rows, total } = await this.list.page(caller, q.appId, filter, { offset, limit: limit + 1, after });
+    const page = rows.slice(0, limit); // one more read than shown: whether a next page exists
+    const sent = await this.callbacks.deliveriesOf(page.map((i) => i.id));
+    const last = page[page.length - 1];
+    return {
+      total,
+      items: page.map((i) => toTaskView(i, undefined, undefined, sent.get(i.id))),
+      nextCursor: rows.length > limit ? encodeCursor('t', { key: last.createdAt, tie: last.id }) : null,
+    };
+  }
 
   @Post()
   @HttpCode(202)

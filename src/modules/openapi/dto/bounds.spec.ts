@@ -9,14 +9,18 @@ import { ClientListQueryDto, CreateClientDto, UpdateClientDto } from './client.d
 import { CreateJobDto, ImportCrontabDto, TriggerJobDto, UpdateJobDto } from './job.dto.js';
 import { ListQueryDto } from './list.dto.js';
 import { LogQueryDto } from './log.dto.js';
+import { DeliveryListQueryDto } from './delivery-list.dto.js';
+import { OverviewQueryDto } from './overview.dto.js';
 import {
   CallbackHandlerQueryDto,
   CallbackOwnerQueryDto,
   InstanceListQueryDto,
+  JobListQueryDto,
   OwnerListQueryDto,
   OwnerQueryDto,
 } from './owner-query.dto.js';
-import { SchedulePreviewDto } from './schedule.dto.js';
+import { ScheduleLoadQueryDto, SchedulePreviewDto } from './schedule.dto.js';
+import { TaskListQueryDto } from './task-list.dto.js';
 import { validTask, validTaskBatch } from './task-body.fast.js';
 import { SubmitTaskBatchDto, SubmitTaskDto } from './task.dto.js';
 import {
@@ -94,7 +98,16 @@ const JOB_FIELDS: Array<[BoundName, (n: number) => unknown, string?]> = [
   ['retryBackoffMs', int],
   ['callbackUrl', chars],
 ];
-const LISTS: Ctor[] = [ListQueryDto, OwnerListQueryDto, InstanceListQueryDto, AuditQueryDto, ClientListQueryDto];
+const LISTS: Ctor[] = [
+  ListQueryDto,
+  OwnerListQueryDto,
+  InstanceListQueryDto,
+  AuditQueryDto,
+  ClientListQueryDto,
+  JobListQueryDto,
+  TaskListQueryDto,
+  DeliveryListQueryDto,
+];
 const CLIENT_LIMITS: BoundName[] = ['rateLimit', 'rateBurst', 'maxJobs', 'maxUnfinishedTasks'];
 
 const LINE = { level: 'info', message: 'm', at: 1 };
@@ -138,7 +151,10 @@ const EDGES: Edge[] = [
   edge('timeZone', SchedulePreviewDto, { triggerExpr: '* * * * *' }, chars)('timeZone'),
   edge('previewCount', SchedulePreviewDto, { triggerExpr: '* * * * *' }, int)('count'),
   ...LISTS.flatMap((dto) => [query('offset', dto), query('limit', dto)]),
-  ...[InstanceListQueryDto, AuditQueryDto].map((dto) => ({ ...query('cursor', dto), value: chars })),
+  ...[InstanceListQueryDto, AuditQueryDto, TaskListQueryDto, DeliveryListQueryDto].map((dto) => ({
+    ...query('cursor', dto),
+    value: chars,
+  })),
   { ...query('jobId', AuditQueryDto), value: chars },
   ...[
     OwnerQueryDto,
@@ -148,8 +164,17 @@ const EDGES: Edge[] = [
     CallbackOwnerQueryDto,
     CallbackHandlerQueryDto,
     LogQueryDto,
+    JobListQueryDto,
+    TaskListQueryDto,
+    OverviewQueryDto,
+    ScheduleLoadQueryDto,
+    DeliveryListQueryDto,
   ].map((dto) => ({ ...query('appId', dto), value: chars })),
   { ...query('handler', CallbackHandlerQueryDto), value: chars },
+  { ...query('handler', TaskListQueryDto), value: chars },
+  { ...query('q', JobListQueryDto), value: chars },
+  query('hours', ScheduleLoadQueryDto),
+  query('herd', ScheduleLoadQueryDto),
   query('logAfter', LogQueryDto, 'after'),
   query('logLimit', LogQueryDto, 'limit'),
   query('logAttempt', LogQueryDto, 'attempt'),

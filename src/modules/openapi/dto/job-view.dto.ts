@@ -4,6 +4,7 @@ import {
   CorruptJson,
   describeCorruptRow,
   JobDefinition,
+  type LastRun,
   MisfirePolicy,
   OverlapPolicy,
   RoutingStrategy,
@@ -12,6 +13,36 @@ import {
 import { describeFires } from '../../trigger/index.js';
 import { iso } from '../views/iso.js';
 import { FireTimeDto } from './schedule.dto.js';
+
+/** A job's newest instance (JobViewDto.lastRun); times ISO-8601 UTC. */
+export class LastRunDto {
+  @ApiProperty({ description: 'The instance id (UUID): GET /api/jobs/{id}/instances/{instanceId} reads it.' })
+  instanceId: string;
+  @ApiProperty({ description: 'Its status now, final or not (PENDING … CANCELLED).' }) status: string;
+  @ApiProperty({ description: 'The fire time it ran for, UTC ISO-8601 (ms).' }) fireTime: string;
+  @ApiProperty({ type: String, nullable: true, description: 'When its last attempt started; null: not yet.' })
+  startedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'When it reached its final state; null: not yet.' })
+  finishedAt: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'finishedAt - startedAt in ms; null until both are set.',
+  })
+  durationMs: number | null;
+
+  static of(r: LastRun): LastRunDto {
+    const ran = r.startedAt !== null && r.finishedAt !== null;
+    return {
+      instanceId: r.id,
+      status: r.status,
+      fireTime: iso(r.fireTime) as string,
+      startedAt: iso(r.startedAt),
+      finishedAt: iso(r.finishedAt),
+      durationMs: ran ? (r.finishedAt as number) - (r.startedAt as number) : null,
+    };
+  }
+}
 
 /** A job definition as the API shows it; times ISO-8601 UTC. */
 export class JobViewDto {
@@ -101,6 +132,14 @@ export class JobViewDto {
       'moved or merged it, a note (as POST /api/schedules/preview answers).',
   })
   nextFires: FireTimeDto[];
+  @ApiProperty({
+    type: LastRunDto,
+    nullable: true,
+    description:
+      "The job's newest instance by fire time, any status (the first item of GET /api/jobs/{id}/instances: of a " +
+      'sharded fire, its highest shard); null: it has none.',
+  })
+  lastRun: LastRunDto | null;
   @ApiProperty({ description: 'Grows by one on every change of the definition (optimistic lock).' }) version: number;
   @ApiProperty({ description: 'When the job was created, UTC ISO-8601 (ms).' }) createdAt: string;
   @ApiProperty({ description: 'When the definition last changed, UTC ISO-8601 (ms).' }) updatedAt: string;
@@ -111,7 +150,8 @@ export class JobViewDto {
   })
   note?: string;
 
-  static of(d: JobDefinition, preview: number[]): JobViewDto {
+  /** The view of `d` with its next fire times `preview` (ms) and its newest instance, if any. */
+  static of(d: JobDefinition, preview: number[], lastRun: LastRun | null): JobViewDto {
     const corrupt = describeCorruptRow(d);
     const readable = <T>(v: T): T | null => (v instanceof CorruptJson ? null : v);
     return {
@@ -145,6 +185,7 @@ export class JobViewDto {
       completedAt: iso(d.completedAt ?? null),
       nextFireTimes: preview.map((t) => new Date(t).toISOString()),
       nextFires: describeFires(d, preview, null).map((f) => FireTimeDto.of(f)),
+      lastRun: lastRun === null ? null : LastRunDto.of(lastRun),
       version: d.version,
       createdAt: iso(d.createdAt) as string,
       updatedAt: iso(d.updatedAt) as string,

@@ -264,6 +264,15 @@ export class BackfillDto {
   @IsISO8601({ strict: true }, { message: 'to must be an ISO-8601 instant' })
   @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'to needs Z or an offset' })
   to: string;
+
+  @ApiPropertyOptional({
+    description:
+      'true: answer what the backfill would do (the same figures, validation and 4xx) and write nothing: no ' +
+      'instance, no audit row, nothing counted against the cap. Default false.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  dryRun?: boolean;
 }
 
 /** POST /api/jobs/{id}/backfill answer. */

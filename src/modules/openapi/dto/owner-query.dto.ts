@@ -1,3 +1,5 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { BOUNDS } from '../../../common/index.js';
 import { APP_ID_MESSAGE, APP_ID_PATTERN } from '../auth/api-client.service.js';
 import { ListQueryDto, PageCursor } from './list.dto.js';
@@ -25,6 +27,26 @@ export class OwnerListQueryDto extends ListQueryDto {
       "own). A job's instances: the app that owns the job (another app's id without the admin scope is a 403).",
   )
   appId?: string;
+}
+
+/** GET /api/jobs query: a page of the jobs the caller sees, by code, kept by `q` and `enabled`. */
+export class JobListQueryDto extends OwnerListQueryDto {
+  @ApiPropertyOptional({
+    minLength: BOUNDS.q.min,
+    maxLength: BOUNDS.q.max,
+    description:
+      `Keep the jobs whose code, description or handler contains this text, in any case (${BOUNDS.q.min}-` +
+      `${BOUNDS.q.max} characters; % and _ are plain characters).`,
+  })
+  @IsOptional()
+  @IsString()
+  @Length(BOUNDS.q.min, BOUNDS.q.max)
+  q?: string;
+
+  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Keep only enabled (true) or paused (false) jobs.' })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'enabled must be true or false' })
+  enabled?: 'true' | 'false';
 }
 
 /** GET /api/jobs/{id}/instances query: offset/limit, or limit and the cursor of the page before. */

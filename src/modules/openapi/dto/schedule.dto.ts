@@ -3,6 +3,7 @@ import { IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
 import { BOUNDS } from '../../../common/index.js';
 import { TriggerType } from '../../metadata/index.js';
 import { FireNoteKind, type PreviewedFire } from '../../trigger/index.js';
+import { AppIdQuery } from './owner-query.dto.js';
 import { BoundedInt, BoundedString } from './validators.js';
 
 /** Trigger types a preview takes: those of a job definition (an API job has no schedule). */
@@ -143,4 +144,70 @@ export class SchedulePreviewViewDto {
       'The next fire times after `from`, ascending, as the scheduler computes them (its own search); at most count.',
   })
   fireTimes: FireTimeDto[];
+}
+
+/** Jobs one load reads at most (by code, then owner). */
+export const LOAD_MAX_JOBS = 50_000;
+
+/** GET /api/schedules/load query. */
+export class ScheduleLoadQueryDto {
+  @BoundedInt(BOUNDS.hours, {
+    query: true,
+    api: {
+      default: BOUNDS.hours.default,
+      description: `Hours ahead to count, ${BOUNDS.hours.min}-${BOUNDS.hours.max}, from the start of this minute.`,
+    },
+  })
+  hours?: number;
+
+  @BoundedInt(BOUNDS.herd, {
+    query: true,
+    api: {
+      default: BOUNDS.herd.default,
+      description: `Fires one second needs to be a herd, ${BOUNDS.herd.min}-${BOUNDS.herd.max}.`,
+    },
+  })
+  herd?: number;
+
+  @AppIdQuery(
+    "Admins only: this app's jobs (default for an admin: every app's of the namespace; for anyone else: its own). " +
+      "Another app's id without the admin scope is a 403.",
+  )
+  appId?: string;
+}
+
+/** One second where many fires fall together. */
+export class HerdDto {
+  @ApiProperty({ description: 'The second, UTC ISO-8601 (its start).' }) at: string;
+  @ApiProperty({ description: 'Fires in it (a fire of a sharded job counts once).' }) fires: number;
+  @ApiProperty({ type: [String], description: 'Codes of its jobs, the first 10 by code.' }) jobs: string[];
+}
+
+/** GET /api/schedules/load answer. */
+export class ScheduleLoadDto {
+  @ApiProperty({ description: 'Start of the span: the start of the current minute, UTC ISO-8601.' }) from: string;
+  @ApiProperty({ description: 'End of the span (exclusive): from + hours, UTC ISO-8601.' }) to: string;
+  @ApiProperty({ description: 'Width of one bucket, ms: always 60000 (a minute).', example: 60_000 })
+  bucketMs: number;
+  @ApiProperty({
+    type: [Number],
+    description:
+      'Fires per minute, from `from`, hours × 60 of them. A fire of a sharded job counts once (it makes ' +
+      'shardTotal instances).',
+  })
+  buckets: number[];
+  @ApiProperty({
+    type: [HerdDto],
+    description:
+      'Seconds where at least `herd` fires fall together: the 50 largest (ties: the earlier), in time order. Fires ' +
+      "counted from a job's rate (see estimatedJobs) are in none.",
+  })
+  herds: HerdDto[];
+  @ApiProperty({ description: 'Jobs counted: enabled, with a next fire and a schedule that computes.' }) jobs: number;
+  @ApiProperty({
+    description:
+      'Of them, jobs denser than the per-schedule cap (2,000 fires iterated, less when many schedules share a ' +
+      "budget of 50,000): past the cap, the job's fires are counted from its rate over the span it was iterated.",
+  })
+  estimatedJobs: number;
 }
