@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { CONSOLE_CSP } from '../../src/modules/console/index.js';
+import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { launch, pageStorage, recordingPage, SHOTS, signInByKeyboard, withChromium } from '../utils/console-browser.js';
 import { type AppClient, signedClient, standaloneEnv, startNode, type TestNode, waitFor } from '../utils/test-node.js';
 
@@ -63,15 +64,19 @@ describe('console in a real browser', () => {
     expect((await fetch(`${node.url}/console/assets/nope.js`)).status).toBe(404);
   });
 
-  withChromium('should refuse a wrong secret with a clear message', async () => {
-    browser ??= await launch();
-    const { page, context } = await recordingPage(browser);
-    await signInByKeyboard(page, node.url, a.appId, 'not-the-secret');
-    await page.getByRole('alert').waitFor();
-    expect(await page.getByRole('alert').innerText()).toMatch(/wrong app id or secret/);
-    await page.screenshot({ path: join(SHOTS, 'sign-in-refused.png') });
-    await context.close();
-  });
+  withChromium(
+    'should refuse a wrong secret with a clear message',
+    async () => {
+      browser ??= await launch();
+      const { page, context } = await recordingPage(browser);
+      await signInByKeyboard(page, node.url, a.appId, 'not-the-secret');
+      await page.getByRole('alert').waitFor();
+      expect(await page.getByRole('alert').innerText()).toMatch(/wrong app id or secret/);
+      await page.screenshot({ path: join(SHOTS, 'sign-in-refused.png') });
+      await context.close();
+    },
+    60_000,
+  );
 
   withChromium(
     'should create a job with its preview, trigger it, pause and resume it, and follow a long task live',
@@ -87,8 +92,13 @@ describe('console in a real browser', () => {
       await page.locator('input[name=code]').fill('nightly-report');
       await page.locator('input[name=triggerExpr]').fill('0 30 2 * * *');
       await page.locator('input[name=timeZone]').fill('Europe/Paris');
-      await waitFor('the preview', async () => (await page.locator('.preview ol.fires li').count()) === 10, 10_000);
-      expect(await page.locator('.preview').innerText()).toContain('02:30:00+01:00');
+      // The preview follows the typed schedule (the default one's fires show first).
+      await waitFor(
+        "the new schedule's preview",
+        async () => (await page.locator('.preview').innerText()).includes('02:30:00+01:00'),
+        10_000,
+      );
+      expect(await page.locator('.preview ol.fires li').count()).toBe(10);
       await page.screenshot({ path: join(SHOTS, 'job-form.png'), fullPage: true });
       await page.getByRole('button', { name: 'Create job' }).click();
       await page.getByRole('heading', { name: /Job nightly-report/ }).waitFor();
@@ -166,25 +176,62 @@ describe('console in a real browser', () => {
     120_000,
   );
 
-  withChromium("should show a second app none of the first app's jobs or tasks", async () => {
-    browser ??= await launch();
-    const requestId = `console-a-only-${Date.now()}`;
-    await a.submitTask({ requestId, handler: 'noop' });
-    const { page, context, sent } = await recordingPage(browser);
-    await signInByKeyboard(page, node.url, b.appId, b.secret);
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    await page.goto(`${node.url}/console#/jobs`);
-    await page.locator('.pager').waitFor();
-    expect(await page.locator('#jobs tbody tr').count()).toBe(0);
-    await page.goto(`${node.url}/console#/tasks`);
-    await page.locator('.pager').waitFor();
-    expect(await page.locator('#tasks tbody tr').count()).toBe(0);
-    await page.goto(`${node.url}/console#/tasks/${requestId}`);
-    await page.getByRole('alert').waitFor();
-    expect(await page.getByRole('alert').innerText()).toMatch(/^404/);
-    expect(await page.locator('#log').count()).toBe(0);
-    expect(sent.filter((s) => s.includes(b.secret))).toEqual([]);
-    expect(await pageStorage(page, context)).not.toContain(b.secret);
-    await context.close();
-  });
+  withChromium(
+    "should show a second app none of the first app's jobs or tasks",
+    async () => {
+      browser ??= await launch();
+      const requestId = `console-a-only-${Date.now()}`;
+      await a.submitTask({ requestId, handler: 'noop' });
+      const { page, context, sent } = await recordingPage(browser);
+      await signInByKeyboard(page, node.url, b.appId, b.secret);
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+      await page.goto(`${node.url}/console#/jobs`);
+      await page.locator('.pager').waitFor();
+      expect(await page.locator('#jobs tbody tr').count()).toBe(0);
+      await page.goto(`${node.url}/console#/tasks`);
+      await page.locator('.pager').waitFor();
+      expect(await page.locator('#tasks tbody tr').count()).toBe(0);
+      await page.goto(`${node.url}/console#/tasks/${requestId}`);
+      await page.getByRole('alert').waitFor();
+      expect(await page.getByRole('alert').innerText()).toMatch(/^404/);
+      expect(await page.locator('#log').count()).toBe(0);
+      expect(sent.filter((s) => s.includes(b.secret))).toEqual([]);
+      expect(await pageStorage(page, context)).not.toContain(b.secret);
+      await context.close();
+    },
+    60_000,
+  );
+
+  withChromium(
+    "should show an admin every app's jobs, with an app filter, and the audit log",
+    async () => {
+      browser ??= await launch();
+      const admin = await signedClient(node, 'console-admin', [...DEFAULT_SCOPES, Scope.ADMIN]);
+      await b.request('POST', '/api/jobs', {
+        code: 'b-job',
+        handler: 'noop',
+        triggerType: 'CRON',
+        triggerExpr: '0 0 * * * *',
+      });
+      const { page, context, sent } = await recordingPage(browser);
+      await signInByKeyboard(page, node.url, admin.appId, admin.secret);
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+      await page.goto(`${node.url}/console#/jobs`);
+      await page.locator('#jobs tbody tr').nth(1).waitFor();
+      const all = await page.locator('#jobs tbody').innerText();
+      expect(all).toContain('nightly-report');
+      expect(all).toContain('b-job');
+      await page.getByLabel('App').fill(b.appId);
+      await page.getByLabel('App').press('Enter');
+      await waitFor('the filter', async () => (await page.locator('#jobs tbody tr').count()) === 1, 5000);
+      expect(await page.locator('#jobs tbody').innerText()).toContain('b-job');
+      await page.goto(`${node.url}/console#/audit`);
+      await page.locator('#audit tbody tr').first().waitFor();
+      expect(await page.locator('#audit tbody').innerText()).toContain('JOB_CREATE');
+      await page.screenshot({ path: join(SHOTS, 'audit.png'), fullPage: true });
+      expect(sent.filter((s) => s.includes(admin.secret))).toEqual([]);
+      await context.close();
+    },
+    60_000,
+  );
 });

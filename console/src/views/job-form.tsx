@@ -88,19 +88,27 @@ export function JobForm({ s, id, owner = '' }: { s: Session; id?: string; owner?
     if (job.data) setForm(fromJob(job.data));
   }, [job.data]);
   useEffect(() => {
-    // The preview follows the schedule fields as they are typed (a quarter second after the last key).
+    // The preview follows the schedule fields as they are typed (a quarter second after the last key); the answer
+    // for a schedule since changed is dropped, so a slow old answer never replaces a newer one.
+    let current = true;
     const t = setTimeout(async () => {
       const { triggerType, triggerExpr, timeZone } = form;
       try {
         const body = { triggerType, triggerExpr, timeZone, count: 10 };
-        setPreview(await must(s.api.POST('/api/schedules/preview', { body })));
+        const answer = await must(s.api.POST('/api/schedules/preview', { body }));
+        if (!current) return;
+        setPreview(answer);
         setPreviewError(undefined);
       } catch (err) {
+        if (!current) return;
         setPreview(undefined);
         setPreviewError(err as Error);
       }
     }, 250);
-    return () => clearTimeout(t);
+    return () => {
+      current = false;
+      clearTimeout(t);
+    };
   }, [form.triggerType, form.triggerExpr, form.timeZone]);
   const set = (k: keyof Form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
   const save = async (e: Event) => {
