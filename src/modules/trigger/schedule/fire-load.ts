@@ -130,20 +130,22 @@ function step(g: Group, to: number, n: number): number {
 
 /** The jobs by schedule (CRON by expression and zone; the others by their first fire too), codes sorted. */
 function groupsOf(jobs: readonly LoadJob[], from: number): Group[] {
-  const byKey = new Map<string, Group>();
+  const byKey = new Map<string, Group | null>(); // null: a schedule whose first fire cannot be computed
   for (const j of jobs) {
-    let first: number | null;
-    try {
-      first = firstFire(j, from);
-    } catch {
-      continue;
+    const fixed = j.triggerType === TriggerType.FIXED_RATE || j.triggerType === TriggerType.FIXED_DELAY;
+    const key = `${j.triggerType}\n${j.triggerExpr ?? ''}\n${j.timeZone ?? ''}\n${fixed ? j.nextFireTime : ''}`;
+    let g = byKey.get(key);
+    if (g === undefined) {
+      try {
+        g = { def: j, codes: [], fires: [], next: firstFire(j, from), failed: false };
+      } catch {
+        g = null;
+      }
+      byKey.set(key, g);
     }
-    const key = `${j.triggerType}\n${j.triggerExpr ?? ''}\n${j.timeZone ?? ''}\n${first}`;
-    const g = byKey.get(key);
-    if (g) g.codes.push(j.code);
-    else byKey.set(key, { def: j, codes: [j.code], fires: [], next: first, failed: false });
+    g?.codes.push(j.code);
   }
-  const groups = [...byKey.values()];
+  const groups = [...byKey.values()].filter((g): g is Group => g !== null);
   for (const g of groups) g.codes.sort();
   return groups;
 }
