@@ -164,7 +164,7 @@ describe('console in a real browser', () => {
       await page.setViewportSize({ width: 390, height: 800 });
       await page.goto(`${node.url}/console#/jobs`);
       await page.locator('#jobs tbody tr').first().waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await page.screenshot({ path: join(SHOTS, 'jobs-phone.png'), fullPage: true });
 
       expect(sent.filter((s) => s.includes('/api/')).length).toBeGreaterThan(10);

@@ -44,10 +44,12 @@ export async function signInByKeyboard(page: Page, url: string, appId: string, s
   await page.keyboard.press('Enter');
 }
 
-/** Everything the page keeps: local and session storage, cookies. */
+/** Everything the page keeps: local and session storage, IndexedDB databases, cookies. */
 export async function pageStorage(page: Page, context: BrowserContext): Promise<string> {
-  const storage = await page.evaluate(
-    () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+  // A string: it runs in the page, whose globals this file's types (Node's) do not know.
+  const storage = await page.evaluate<string>(
+    '(async () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + ' +
+      'JSON.stringify(await indexedDB.databases()))()',
   );
   return storage + JSON.stringify(await context.cookies());
 }
