@@ -26,7 +26,7 @@ export function PageLimit(): PropertyDecorator {
   });
 }
 
-/** `?cursor=` of a keyset-paged list (instances, audit; docs/api.md "Lists"). */
+/** `?cursor=` of a keyset-paged list (instances, audit, tasks, callback deliveries; docs/api.md "Lists"). */
 export function PageCursor(): PropertyDecorator {
   return BoundedString(cursor, { api: { description: CURSOR_DESCRIPTION } });
 }
@@ -54,7 +54,7 @@ export interface CursorKey {
   tie: string;
 }
 
-/** Encodes the position after an item of list `kind` ('i' instances, 'a' audit). */
+/** Encodes the position after an item of list `kind` ('i' instances, 'a' audit, 't' tasks, 'd' deliveries). */
 export function encodeCursor(kind: string, at: CursorKey): string {
   return Buffer.from(`${kind}:${at.key}:${at.tie}`, 'utf8').toString('base64url');
 }
