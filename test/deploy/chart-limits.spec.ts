@@ -98,7 +98,7 @@ describe('Helm chart limits and refusals', () => {
     expect(() => render({ config: { PORT: '3001', EXECUTOR_APP_SHARE: 0.5 } })).not.toThrow();
   });
 
-  it('should refuse duplicate extra executors, min above max replicas, a bad maxUnavailable, non-/api paths', () => {
+  it('should refuse duplicate extra executors, min above max replicas, a bad maxUnavailable, paths not /api or /console', () => {
     const extra = (name: string) => ({ name, args: ['node', 'x.js'] });
     expect(() => render({ extraExecutors: [extra('a'), extra('a')] })).toThrow(/"a" is given twice/);
     const scaling = { enabled: true, minReplicas: 5, maxReplicas: 3 };
@@ -112,9 +112,10 @@ describe('Helm chart limits and refusals', () => {
       hosts: ['t.example.com'],
       paths: [{ path, pathType: 'Prefix' }],
     });
-    for (const path of ['/', '/metrics', '/docs', '/health/ready', '/apix'])
+    for (const path of ['/', '/metrics', '/docs', '/health/ready', '/apix', '/consolex'])
       expect(() => render({ ingress: ingress(path) })).toThrow(/\/ingress\/paths\/0\/path/);
     expect(() => render({ ingress: ingress('/api/v1') })).not.toThrow();
+    expect(() => render({ ingress: ingress('/console') })).not.toThrow();
   });
 
   it("should render each role's rollout strategy, keeping capacity by default; extra executors inherit it", () => {

@@ -180,6 +180,8 @@ describe('.dockerignore', () => {
       tsBuild.extends.replace(/^\.\//, ''),
       ...tsBuild.include.filter((g) => !g.includes('*')),
       ...sourceDirs.flatMap(files),
+      ...files('console'), // bundled by build-lib.mjs (bundleConsole)
+      'src/client/openapi-types.ts', // the types the console imports
     ];
     expect(needed.filter((p) => dockerignoreExcludes(dockerignore, p))).toEqual([]);
   });

@@ -19,7 +19,8 @@ function repository() {
         throw new Error('database gone');
       }
       const next = T0 + 30 * MINUTE;
-      return [{ id: 'j1', appId: appId ?? 'x', code: 'hourly', triggerType: 'CRON', triggerExpr: '0 30 * * * *', timeZone: 'UTC', nextFireTime: next }];
+      const job = { id: 'j1', appId: appId ?? 'x', code: 'hourly', triggerType: 'CRON', timeZone: 'UTC' };
+      return [{ ...job, triggerExpr: '0 30 * * * *', nextFireTime: next }];
     },
   };
   return { repo: repo as unknown as JobDefinitionRepository, reads, failNext: () => (fail = true) };
@@ -37,7 +38,7 @@ describe('ScheduleLoadService', () => {
   const config = { namespace: 'ns' } as AppConfig;
   beforeEach(() => (now = T0 + 5_000));
 
-  it('should compute once per minute bucket, app and query, and share the answer with every ask meanwhile', async () => {
+  it('should compute once per minute bucket, app and query, and share it with every ask meanwhile', async () => {
     const { repo, reads } = repository();
     const service = new ScheduleLoadService(repo, config, clock);
     const [a, b] = await Promise.all([service.load(caller('a'), undefined), service.load(caller('a'), undefined)]);
