@@ -76,3 +76,8 @@ export const STATE_COLOURS: Record<string, string> = {
   NODE_LOST: '#ad1457',
   LEASE_LOST: '#ad1457',
 };
+
+/** A datetime-local value (the viewer's zone) as an ISO-8601 instant with Z; undefined when empty. */
+export function instant(local: string | null | undefined): string | undefined {
+  return local ? new Date(local).toISOString() : undefined;
+}

@@ -2337,6 +2337,12 @@ export interface operations {
   TasksController_recent: {
     parameters: {
       query?: {
+        /** @description Items to skip, 0-100000. Not with `cursor`. */
+        offset?: number;
+        /** @description Items to return, 1-500. */
+        limit?: number;
+        /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
+        cursor?: string;
         /** @description Admins only: this app's tasks (default for an admin: every app's of the namespace; for anyone else: its own). Another app's id without the admin scope is a 403. */
         appId?: string;
         /** @description Tasks in this status now; an unknown one is a 400. */
@@ -2347,12 +2353,6 @@ export interface operations {
         from?: string;
         /** @description Tasks submitted at or before this ISO-8601 instant; not before `from`. */
         to?: string;
-        /** @description Items to skip, 0-100000. Not with `cursor`. */
-        offset?: number;
-        /** @description Items to return, 1-500. */
-        limit?: number;
-        /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
-        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -5500,6 +5500,12 @@ export interface operations {
   AuditController_list: {
     parameters: {
       query?: {
+        /** @description Items to skip, 0-100000. Not with `cursor`. */
+        offset?: number;
+        /** @description Items to return, 1-500. */
+        limit?: number;
+        /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
+        cursor?: string;
         /** @description Rows written by this app (who made the change). */
         appId?: string;
         /** @description Rows about this job (its id, not its code): its changes, runs and instance cancels. */
@@ -5527,12 +5533,6 @@ export interface operations {
         from?: string;
         /** @description Rows written at or before this ISO-8601 instant. */
         to?: string;
-        /** @description Items to skip, 0-100000. Not with `cursor`. */
-        offset?: number;
-        /** @description Items to return, 1-500. */
-        limit?: number;
-        /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
-        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -5626,16 +5626,16 @@ export interface operations {
   CallbacksController_deliveryList: {
     parameters: {
       query?: {
-        /** @description Deliveries in this state now. PENDING: written, not tried yet; RETRYING: tried and failed, tried again at nextAttemptAt (after 5 s, 30 s, 2 min, 10 min, 30 min by default, CALLBACK_RETRY_DELAYS_MS); DELIVERED: the receiver answered 2xx; CALLBACK_FAILED (final): tries spent, a 4xx other than 408/429 or a 3xx (not retried), an egress refusal of the resolved address, or older than CALLBACK_MAX_AGE_MS (24 h). */
-        state?: 'PENDING' | 'RETRYING' | 'DELIVERED' | 'CALLBACK_FAILED';
-        /** @description Admins only: this app's deliveries (default for an admin: every app's of the namespace; for anyone else: its own). Another app's id without the admin scope is a 403. */
-        appId?: string;
         /** @description Items to skip, 0-100000. Not with `cursor`. */
         offset?: number;
         /** @description Items to return, 1-500. */
         limit?: number;
         /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
         cursor?: string;
+        /** @description Deliveries in this state now. PENDING: written, not tried yet; RETRYING: tried and failed, tried again at nextAttemptAt (after 5 s, 30 s, 2 min, 10 min, 30 min by default, CALLBACK_RETRY_DELAYS_MS); DELIVERED: the receiver answered 2xx; CALLBACK_FAILED (final): tries spent, a 4xx other than 408/429 or a 3xx (not retried), an egress refusal of the resolved address, or older than CALLBACK_MAX_AGE_MS (24 h). */
+        state?: 'PENDING' | 'RETRYING' | 'DELIVERED' | 'CALLBACK_FAILED';
+        /** @description Admins only: this app's deliveries (default for an admin: every app's of the namespace; for anyone else: its own). Another app's id without the admin scope is a 403. */
+        appId?: string;
       };
       header?: never;
       path?: never;

@@ -123,3 +123,47 @@ export function Progress({ value }: { value: number | null | undefined }) {
     </span>
   );
 }
+
+/** A table with one header row of `head` and `children` as its body rows. */
+export function Table(props: { id?: string; head: (string | false)[]; children: ComponentChildren }) {
+  return (
+    <table id={props.id}>
+      <thead>
+        <tr>{props.head.map((h) => h !== false && <th>{h}</th>)}</tr>
+      </thead>
+      <tbody>{props.children}</tbody>
+    </table>
+  );
+}
+
+/** A select of `options` whose first choice, `any` (value ''), asks for no filter. */
+export function Choice(props: {
+  name?: string;
+  label: string;
+  value: string;
+  any: string;
+  options: readonly string[];
+}) {
+  return (
+    <select name={props.name} value={props.value} aria-label={props.label}>
+      <option value="">{props.any}</option>
+      {props.options.map((o) => (
+        <option value={o}>{o}</option>
+      ))}
+    </select>
+  );
+}
+
+/** The From and To fields of a time filter (datetime-local, the viewer's zone, to the second). */
+export function TimeRange({ from, to }: { from: string; to: string }) {
+  return (
+    <>
+      <label>
+        From <input name="from" type="datetime-local" step={1} value={from} />
+      </label>
+      <label>
+        To <input name="to" type="datetime-local" step={1} value={to} />
+      </label>
+    </>
+  );
+}

@@ -1,8 +1,8 @@
 /** The namespace's audit log (needs the admin scope), filtered by app, action and time. */
 import { must, type Session } from '../api.js';
-import { when } from '../format.js';
+import { when, instant } from '../format.js';
 import { go, useLoad } from '../hooks.js';
-import { ErrorBox, Pager } from '../parts/ui.js';
+import { ErrorBox, Pager, Table, TimeRange, Choice } from '../parts/ui.js';
 
 const LIMIT = 50;
 const ACTIONS = [
@@ -24,8 +24,6 @@ const ACTIONS = [
   'CALLBACK_DELETE',
   'CALLBACK_REDELIVER',
 ] as const;
-
-const instant = (v: string | null) => (v ? new Date(v).toISOString() : undefined);
 
 export function AuditView(props: { s: Session; app: string; query: URLSearchParams }) {
   const { s } = props;
@@ -65,52 +63,31 @@ function AuditTable({ s, app, query }: { s: Session; app: string; query: URLSear
     <section>
       <h1>Audit log</h1>
       <form class="filters" onSubmit={filter}>
-        <select name="action" value={action} aria-label="action">
-          <option value="">any action</option>
-          {ACTIONS.map((a) => (
-            <option value={a}>{a}</option>
-          ))}
-        </select>
-        <label>
-          From <input name="from" type="datetime-local" step={1} value={from} />
-        </label>
-        <label>
-          To <input name="to" type="datetime-local" step={1} value={to} />
-        </label>
+        <Choice name="action" label="action" value={action} any="any action" options={ACTIONS} />
+        <TimeRange from={from} to={to} />
         <button type="submit">Filter</button>
       </form>
       <ErrorBox error={rows.error} />
       {rows.data && (
         <>
-          <table id="audit">
-            <thead>
+          <Table id="audit" head={['When', 'App', 'Action', 'Target', 'Change']}>
+            {rows.data.items.map((r) => (
               <tr>
-                <th>When</th>
-                <th>App</th>
-                <th>Action</th>
-                <th>Target</th>
-                <th>Change</th>
+                <td>{when(r.createdAt)}</td>
+                <td>{r.appId}</td>
+                <td>{r.action}</td>
+                <td>
+                  {r.targetType} {r.targetId}
+                </td>
+                <td>
+                  <details>
+                    <summary>before / after</summary>
+                    <pre>{JSON.stringify({ before: r.before, after: r.after }, null, 2)}</pre>
+                  </details>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.data.items.map((r) => (
-                <tr>
-                  <td>{when(r.createdAt)}</td>
-                  <td>{r.appId}</td>
-                  <td>{r.action}</td>
-                  <td>
-                    {r.targetType} {r.targetId}
-                  </td>
-                  <td>
-                    <details>
-                      <summary>before / after</summary>
-                      <pre>{JSON.stringify({ before: r.before, after: r.after }, null, 2)}</pre>
-                    </details>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
           <Pager
             offset={offset}
             limit={LIMIT}

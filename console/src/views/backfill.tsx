@@ -1,10 +1,8 @@
 /** Backfill a past range: first a dry run says how many fires it would make, then a confirmed run makes them. */
 import { useState } from 'preact/hooks';
 import { must, type Schemas, type Session } from '../api.js';
+import { instant } from '../format.js';
 import { Action, ErrorBox } from '../parts/ui.js';
-
-/** A datetime-local value (the viewer's zone) as an ISO instant with Z. */
-const instant = (local: string) => new Date(local).toISOString();
 
 export function BackfillForm(props: { s: Session; id: string; owner: string; onDone: () => void }) {
   const { s, id, owner } = props;
@@ -20,7 +18,7 @@ export function BackfillForm(props: { s: Session; id: string; owner: string; onD
     setPlan(undefined);
     setResult(undefined);
     try {
-      const r = { from: instant(String(f.get('from'))), to: instant(String(f.get('to'))) };
+      const r = { from: instant(String(f.get('from'))) ?? '', to: instant(String(f.get('to'))) ?? '' };
       setPlan(await must(s.api.POST('/api/jobs/{id}/backfill', { params, body: { ...r, dryRun: true } })));
       setRange(r);
     } catch (err) {

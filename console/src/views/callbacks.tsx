@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { must, type Session } from '../api.js';
 import { when } from '../format.js';
 import { REFRESH_MS, useLoad } from '../hooks.js';
-import { ErrorBox, Pager, Status } from '../parts/ui.js';
+import { ErrorBox, Pager, Status, Table } from '../parts/ui.js';
 import { instanceHref } from './overview.js';
 
 const LIMIT = 50;
@@ -40,38 +40,27 @@ export function CallbacksView({ s, app }: { s: Session; app: string }) {
       <ErrorBox error={deliveries.error} />
       {deliveries.data && (
         <>
-          <table id="deliveries">
-            <thead>
+          <Table
+            id="deliveries"
+            head={['For', 'To', 'State', 'Tries', 'Last answer', 'Last error', 'Next try', 'Delivered']}
+          >
+            {deliveries.data.items.map((d) => (
               <tr>
-                <th>For</th>
-                <th>To</th>
-                <th>State</th>
-                <th>Tries</th>
-                <th>Last answer</th>
-                <th>Last error</th>
-                <th>Next try</th>
-                <th>Delivered</th>
+                <td>
+                  <a href={instanceHref(d)}>{d.requestId ?? d.instanceId}</a>
+                </td>
+                <td>{d.url}</td>
+                <td>
+                  <Status value={d.status} />
+                </td>
+                <td>{d.attempts}</td>
+                <td>{d.lastStatusCode ?? '–'}</td>
+                <td class="error-text">{d.lastError}</td>
+                <td>{when(d.nextAttemptAt)}</td>
+                <td>{when(d.deliveredAt)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.items.map((d) => (
-                <tr>
-                  <td>
-                    <a href={instanceHref(d)}>{d.requestId ?? d.instanceId}</a>
-                  </td>
-                  <td>{d.url}</td>
-                  <td>
-                    <Status value={d.status} />
-                  </td>
-                  <td>{d.attempts}</td>
-                  <td>{d.lastStatusCode ?? '–'}</td>
-                  <td class="error-text">{d.lastError}</td>
-                  <td>{when(d.nextAttemptAt)}</td>
-                  <td>{when(d.deliveredAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
           <Pager
             offset={offset}
             limit={LIMIT}
@@ -84,24 +73,15 @@ export function CallbacksView({ s, app }: { s: Session; app: string }) {
       <h2>Registrations</h2>
       <ErrorBox error={regs.error} />
       {regs.data && (
-        <table id="registrations">
-          <thead>
+        <Table id="registrations" head={['Handler', 'URL', 'Changed']}>
+          {regs.data.items.map((r) => (
             <tr>
-              <th>Handler</th>
-              <th>URL</th>
-              <th>Changed</th>
+              <td>{r.handler ?? '(default)'}</td>
+              <td>{r.url}</td>
+              <td>{when(r.updatedAt)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {regs.data.items.map((r) => (
-              <tr>
-                <td>{r.handler ?? '(default)'}</td>
-                <td>{r.url}</td>
-                <td>{when(r.updatedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
     </section>
   );

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { must, type Schemas, type Session } from '../api.js';
 import { between, duration, when } from '../format.js';
 import { REFRESH_MS, useLoad } from '../hooks.js';
-import { Action, ErrorBox, Facts, Progress, Status } from '../parts/ui.js';
+import { Action, ErrorBox, Facts, Progress, Status, Table } from '../parts/ui.js';
 
 const FINAL = new Set(['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED']);
 const LOG_PAGE = 500;
@@ -121,36 +121,22 @@ function Attempts({ attempts }: { attempts: Schemas['AttemptViewDto'][] }) {
   return (
     <>
       <h2>Attempts</h2>
-      <table id="attempts">
-        <thead>
+      <Table id="attempts" head={['#', 'Node', 'Fencing token', 'Status', 'Started', 'Ended', 'Took', 'Error']}>
+        {attempts.map((a) => (
           <tr>
-            <th>#</th>
-            <th>Node</th>
-            <th>Fencing token</th>
-            <th>Status</th>
-            <th>Started</th>
-            <th>Ended</th>
-            <th>Took</th>
-            <th>Error</th>
+            <td>{a.attempt}</td>
+            <td>{a.nodeId}</td>
+            <td>{a.fencingToken}</td>
+            <td>
+              <Status value={a.status} />
+            </td>
+            <td>{when(a.startedAt)}</td>
+            <td>{when(a.finishedAt)}</td>
+            <td>{duration(between(a.startedAt, a.finishedAt))}</td>
+            <td class="error-text">{a.error}</td>
           </tr>
-        </thead>
-        <tbody>
-          {attempts.map((a) => (
-            <tr>
-              <td>{a.attempt}</td>
-              <td>{a.nodeId}</td>
-              <td>{a.fencingToken}</td>
-              <td>
-                <Status value={a.status} />
-              </td>
-              <td>{when(a.startedAt)}</td>
-              <td>{when(a.finishedAt)}</td>
-              <td>{duration(between(a.startedAt, a.finishedAt))}</td>
-              <td class="error-text">{a.error}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </>
   );
 }

@@ -5,7 +5,7 @@ import { must, type Schemas, type Session } from '../api.js';
 import { between, duration, OUTCOME_COLOURS, scheduleWords, when } from '../format.js';
 import { go, REFRESH_MS, useLoad } from '../hooks.js';
 import { Chart } from '../parts/chart.js';
-import { Action, ErrorBox, Facts, Status } from '../parts/ui.js';
+import { Action, ErrorBox, Facts, Status, Table } from '../parts/ui.js';
 import { BackfillForm } from './backfill.js';
 import { jobState } from './jobs.js';
 
@@ -163,37 +163,23 @@ function RunTable({ runs, jobId, owner }: { runs: Run[]; jobId: string; owner: s
   if (runs.length === 0) return <p>No run yet.</p>;
   const q = owner ? `?appId=${encodeURIComponent(owner)}` : '';
   return (
-    <table id="runs">
-      <thead>
+    <Table id="runs" head={['Fire time', 'Source', 'Shard', 'Status', 'Attempt', 'Node', 'Took', 'Error']}>
+      {runs.map((r) => (
         <tr>
-          <th>Fire time</th>
-          <th>Source</th>
-          <th>Shard</th>
-          <th>Status</th>
-          <th>Attempt</th>
-          <th>Node</th>
-          <th>Took</th>
-          <th>Error</th>
+          <td>
+            <a href={`#/jobs/${jobId}/instances/${r.instanceId}${q}`}>{when(r.fireTime)}</a>
+          </td>
+          <td>{r.triggerSource}</td>
+          <td>{r.shardTotal > 1 ? `${r.shardIndex + 1}/${r.shardTotal}` : ''}</td>
+          <td>
+            <Status value={r.status} />
+          </td>
+          <td>{r.attempt}</td>
+          <td>{r.nodeId ?? '–'}</td>
+          <td>{duration(between(r.startedAt, r.finishedAt))}</td>
+          <td class="error-text">{r.error}</td>
         </tr>
-      </thead>
-      <tbody>
-        {runs.map((r) => (
-          <tr>
-            <td>
-              <a href={`#/jobs/${jobId}/instances/${r.instanceId}${q}`}>{when(r.fireTime)}</a>
-            </td>
-            <td>{r.triggerSource}</td>
-            <td>{r.shardTotal > 1 ? `${r.shardIndex + 1}/${r.shardTotal}` : ''}</td>
-            <td>
-              <Status value={r.status} />
-            </td>
-            <td>{r.attempt}</td>
-            <td>{r.nodeId ?? '–'}</td>
-            <td>{duration(between(r.startedAt, r.finishedAt))}</td>
-            <td class="error-text">{r.error}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }

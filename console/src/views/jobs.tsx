@@ -2,7 +2,7 @@
 import { must, type Schemas, type Session } from '../api.js';
 import { duration, scheduleWords, when } from '../format.js';
 import { go, REFRESH_MS, useLoad } from '../hooks.js';
-import { ErrorBox, Pager, Status } from '../parts/ui.js';
+import { ErrorBox, Pager, Status, Table } from '../parts/ui.js';
 
 const LIMIT = 50;
 
@@ -64,24 +64,11 @@ export function JobsView({ s, app, query }: { s: Session; app: string; query: UR
       <ErrorBox error={list.error} />
       {list.data && (
         <>
-          <table id="jobs">
-            <thead>
-              <tr>
-                <th>Code</th>
-                {s.admin && <th>App</th>}
-                <th>State</th>
-                <th>Schedule</th>
-                <th>Next fire</th>
-                <th>Last run</th>
-                <th>Took</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.items.map((j) => (
-                <JobRow j={j} admin={s.admin} />
-              ))}
-            </tbody>
-          </table>
+          <Table id="jobs" head={['Code', s.admin && 'App', 'State', 'Schedule', 'Next fire', 'Last run', 'Took']}>
+            {list.data.items.map((j) => (
+              <JobRow j={j} admin={s.admin} />
+            ))}
+          </Table>
           <Pager
             offset={offset}
             limit={LIMIT}

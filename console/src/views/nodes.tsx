@@ -2,7 +2,7 @@
 import { must, type Session } from '../api.js';
 import { ago } from '../format.js';
 import { REFRESH_MS, useLoad } from '../hooks.js';
-import { ErrorBox } from '../parts/ui.js';
+import { ErrorBox, Table } from '../parts/ui.js';
 
 export function NodesView({ s }: { s: Session }) {
   const nodes = useLoad(() => must(s.api.GET('/api/nodes')), [], REFRESH_MS);
@@ -12,38 +12,24 @@ export function NodesView({ s }: { s: Session }) {
       <ErrorBox error={nodes.error} />
       {nodes.data && nodes.data.items.length === 0 && <p>No live node.</p>}
       {nodes.data && nodes.data.items.length > 0 && (
-        <table id="nodes">
-          <thead>
+        <Table id="nodes" head={['Node', 'Kind', 'Host', 'Handlers', 'Load', 'Queue', 'Heartbeat', 'Up since']}>
+          {nodes.data.items.map((n) => (
             <tr>
-              <th>Node</th>
-              <th>Kind</th>
-              <th>Host</th>
-              <th>Handlers</th>
-              <th>Load</th>
-              <th>Queue</th>
-              <th>Heartbeat</th>
-              <th>Up since</th>
+              <td>{n.nodeId}</td>
+              <td>{n.appId ? `worker of ${n.appId}` : 'executor'}</td>
+              <td>{n.host}</td>
+              <td>{n.handlers.join(', ')}</td>
+              <td>
+                <meter min={0} max={n.capacity} value={n.active} aria-label="slots in use" /> {n.active}/{n.capacity}
+              </td>
+              <td>
+                {n.queue.ready} ready, {n.queue.processing} taken
+              </td>
+              <td>{ago(n.lastBeat)}</td>
+              <td>{new Date(n.startedAt).toLocaleString()}</td>
             </tr>
-          </thead>
-          <tbody>
-            {nodes.data.items.map((n) => (
-              <tr>
-                <td>{n.nodeId}</td>
-                <td>{n.appId ? `worker of ${n.appId}` : 'executor'}</td>
-                <td>{n.host}</td>
-                <td>{n.handlers.join(', ')}</td>
-                <td>
-                  <meter min={0} max={n.capacity} value={n.active} aria-label="slots in use" /> {n.active}/{n.capacity}
-                </td>
-                <td>
-                  {n.queue.ready} ready, {n.queue.processing} taken
-                </td>
-                <td>{ago(n.lastBeat)}</td>
-                <td>{new Date(n.startedAt).toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
     </section>
   );

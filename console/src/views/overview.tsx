@@ -5,7 +5,7 @@ import { must, type Session } from '../api.js';
 import { ago, OUTCOME_COLOURS } from '../format.js';
 import { REFRESH_MS, useLoad } from '../hooks.js';
 import { Chart } from '../parts/chart.js';
-import { ErrorBox, Progress, Status } from '../parts/ui.js';
+import { ErrorBox, Progress, Status, Table } from '../parts/ui.js';
 
 const OUTCOMES = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'];
 
@@ -65,34 +65,22 @@ export function OverviewView({ s, app }: { s: Session; app: string }) {
       <h2>Running now</h2>
       {d && d.runningNow.length === 0 && <p>Nothing runs.</p>}
       {d && d.runningNow.length > 0 && (
-        <table>
-          <thead>
+        <Table head={['What', 'App', 'Handler', 'Node', 'Started', 'Progress']}>
+          {d.runningNow.map((r) => (
             <tr>
-              <th>What</th>
-              <th>App</th>
-              <th>Handler</th>
-              <th>Node</th>
-              <th>Started</th>
-              <th>Progress</th>
+              <td>
+                <a href={instanceHref(r)}>{r.jobCode ?? r.requestId}</a>
+              </td>
+              <td>{r.appId}</td>
+              <td>{r.handler}</td>
+              <td>{r.nodeId ?? '–'}</td>
+              <td>{ago(r.startedAt)}</td>
+              <td>
+                <Progress value={r.progress} /> {r.progressNote}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {d.runningNow.map((r) => (
-              <tr>
-                <td>
-                  <a href={instanceHref(r)}>{r.jobCode ?? r.requestId}</a>
-                </td>
-                <td>{r.appId}</td>
-                <td>{r.handler}</td>
-                <td>{r.nodeId ?? '–'}</td>
-                <td>{ago(r.startedAt)}</td>
-                <td>
-                  <Progress value={r.progress} /> {r.progressNote}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       <h2>Fire load, next 24 h</h2>
       <ErrorBox error={load.error} />

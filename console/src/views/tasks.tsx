@@ -1,15 +1,12 @@
 /** Tasks: find one by requestId, or list the recent ones by status, handler and time. */
 import { must, type Session } from '../api.js';
-import { between, duration, when } from '../format.js';
+import { between, duration, when, instant } from '../format.js';
 import { go, REFRESH_MS, useLoad } from '../hooks.js';
-import { ErrorBox, Pager, Progress, Status } from '../parts/ui.js';
+import { ErrorBox, Pager, Progress, Status, Table, TimeRange, Choice } from '../parts/ui.js';
 
 const LIMIT = 50;
 const STATUSES = ['PENDING', 'WAITING', 'DISPATCHED', 'RUNNING', 'SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'] as const;
 type TaskStatus = (typeof STATUSES)[number];
-
-/** A datetime-local value as an ISO instant, or undefined. */
-const instant = (v: string | null) => (v ? new Date(v).toISOString() : undefined);
 
 export function TasksView({ s, app, query }: { s: Session; app: string; query: URLSearchParams }) {
   const f = {
@@ -57,56 +54,33 @@ export function TasksView({ s, app, query }: { s: Session; app: string; query: U
         <button type="submit">Find</button>
       </form>
       <form class="filters" onSubmit={filter} aria-label="filter tasks">
-        <select name="status" value={f.status} aria-label="status">
-          <option value="">any status</option>
-          {STATUSES.map((st) => (
-            <option value={st}>{st}</option>
-          ))}
-        </select>
+        <Choice name="status" label="status" value={f.status} any="any status" options={STATUSES} />
         <input name="handler" value={f.handler} placeholder="handler" maxLength={128} aria-label="handler" />
-        <label>
-          From <input name="from" type="datetime-local" step={1} value={f.from} />
-        </label>
-        <label>
-          To <input name="to" type="datetime-local" step={1} value={f.to} />
-        </label>
+        <TimeRange from={f.from} to={f.to} />
         <button type="submit">Filter</button>
       </form>
       <ErrorBox error={list.error} />
       {list.data && (
         <>
-          <table id="tasks">
-            <thead>
+          <Table id="tasks" head={['requestId', 'Handler', 'Status', 'Submitted', 'Took', 'Progress', 'Error']}>
+            {list.data.items.map((t) => (
               <tr>
-                <th>requestId</th>
-                <th>Handler</th>
-                <th>Status</th>
-                <th>Submitted</th>
-                <th>Took</th>
-                <th>Progress</th>
-                <th>Error</th>
+                <td>
+                  <a href={`#/tasks/${encodeURIComponent(t.requestId)}`}>{t.requestId}</a>
+                </td>
+                <td>{t.handler}</td>
+                <td>
+                  <Status value={t.status} />
+                </td>
+                <td>{when(t.createdAt)}</td>
+                <td>{duration(between(t.startedAt, t.finishedAt))}</td>
+                <td>
+                  <Progress value={t.progress} />
+                </td>
+                <td class="error-text">{t.error}</td>
               </tr>
-            </thead>
-            <tbody>
-              {list.data.items.map((t) => (
-                <tr>
-                  <td>
-                    <a href={`#/tasks/${encodeURIComponent(t.requestId)}`}>{t.requestId}</a>
-                  </td>
-                  <td>{t.handler}</td>
-                  <td>
-                    <Status value={t.status} />
-                  </td>
-                  <td>{when(t.createdAt)}</td>
-                  <td>{duration(between(t.startedAt, t.finishedAt))}</td>
-                  <td>
-                    <Progress value={t.progress} />
-                  </td>
-                  <td class="error-text">{t.error}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
           <Pager
             offset={offset}
             limit={LIMIT}

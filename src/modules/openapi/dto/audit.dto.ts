@@ -3,12 +3,12 @@ import { IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
 import { BOUNDS } from '../../../common/index.js';
 import { AuditLog } from '../../metadata/index.js';
 import { AuditAction } from '../../jobs/index.js';
-import { PageCursor, PageLimit, PageOffset } from './list.dto.js';
+import { CursorListQueryDto } from './list.dto.js';
 import { AppIdQuery } from './owner-query.dto.js';
 import { BoundedString } from './validators.js';
 
 /** GET /api/audit query: every filter given must hold. */
-export class AuditQueryDto {
+export class AuditQueryDto extends CursorListQueryDto {
   @AppIdQuery('Rows written by this app (who made the change).')
   appId?: string;
 
@@ -42,15 +42,6 @@ export class AuditQueryDto {
   @IsISO8601({ strict: true }, { message: 'to must be an ISO-8601 instant' })
   @Matches(/(Z|[+-]\d{2}:\d{2})$/, { message: 'to needs Z or an offset' })
   to?: string;
-
-  @PageOffset(' Not with `cursor`.')
-  offset?: number;
-
-  @PageLimit()
-  limit?: number;
-
-  @PageCursor()
-  cursor?: string;
 }
 
 /** One audit row. */

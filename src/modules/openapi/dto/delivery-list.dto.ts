@@ -2,13 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { CallbackState } from '../../metadata/index.js';
 import { CALLBACK_STATES, CallbackViewDto } from './callback.dto.js';
-import { PageCursor, PageLimit, PageOffset } from './list.dto.js';
+import { CursorListQueryDto } from './list.dto.js';
 import { AppIdQuery } from './owner-query.dto.js';
 
 const STATES = Object.values(CallbackState);
 
 /** GET /api/callbacks/deliveries query: paged like the audit log. */
-export class DeliveryListQueryDto {
+export class DeliveryListQueryDto extends CursorListQueryDto {
   @ApiPropertyOptional({ enum: STATES, description: `Deliveries in this state now. ${CALLBACK_STATES}` })
   @IsOptional()
   @IsIn(STATES, { message: `state must be one of ${STATES.join(', ')}` })
@@ -19,15 +19,6 @@ export class DeliveryListQueryDto {
       "its own). Another app's id without the admin scope is a 403.",
   )
   appId?: string;
-
-  @PageOffset(' Not with `cursor`.')
-  offset?: number;
-
-  @PageLimit()
-  limit?: number;
-
-  @PageCursor()
-  cursor?: string;
 }
 
 /** One delivery of the list: its view as a task shows it, and where it belongs. Times ISO-8601 UTC. */

@@ -37,6 +37,18 @@ export function pageOf(q: { offset?: number; limit?: number }): { offset: number
 }
 
 /** Query of an offset-paged list route (GET /api/jobs, GET /api/jobs/{id}/instances, GET /api/clients). */
+/** `?offset=&limit=&cursor=` of a list paged by cursor, or offset (the audit log, tasks, callback deliveries). */
+export class CursorListQueryDto {
+  @PageOffset(' Not with `cursor`.')
+  offset?: number;
+
+  @PageLimit()
+  limit?: number;
+
+  @PageCursor()
+  cursor?: string;
+}
+
 export class ListQueryDto {
   @PageOffset()
   offset?: number;

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
 import { BOUNDS } from '../../../common/index.js';
 import { JobInstanceStatus } from '../../metadata/index.js';
-import { PageCursor, PageLimit, PageOffset } from './list.dto.js';
+import { CursorListQueryDto } from './list.dto.js';
 import { AppIdQuery } from './owner-query.dto.js';
 import { TaskViewDto } from './task.dto.js';
 import { HANDLER_MESSAGE, NAME_PATTERN, NameString, stacked } from './validators.js';
@@ -20,7 +20,7 @@ export function InstantQuery(field: string, description: string, example: string
 }
 
 /** GET /api/tasks query: every filter given must hold; paged like the audit log. */
-export class TaskListQueryDto {
+export class TaskListQueryDto extends CursorListQueryDto {
   @AppIdQuery(
     "Admins only: this app's tasks (default for an admin: every app's of the namespace; for anyone else: its own). " +
       "Another app's id without the admin scope is a 403.",
@@ -40,15 +40,6 @@ export class TaskListQueryDto {
 
   @InstantQuery('to', 'Tasks submitted at or before this ISO-8601 instant; not before `from`.', '2026-12-02T00:00:00Z')
   to?: string;
-
-  @PageOffset(' Not with `cursor`.')
-  offset?: number;
-
-  @PageLimit()
-  limit?: number;
-
-  @PageCursor()
-  cursor?: string;
 }
 
 /** A page of tasks, newest first. */
