@@ -42,7 +42,7 @@ function routeTo(s: Session, path: string, query: URLSearchParams, app: string) 
   if (p[1] === 'jobs' && p[3] === 'instances' && p[4])
     return <InstanceView s={s} job={{ id: p[2], instanceId: p[4], owner }} />;
   if (path === '/tasks') return <TasksView s={s} app={app} query={query} />;
-  if (p[1] === 'tasks' && p[2]) return <InstanceView s={s} requestId={p[2]} />;
+  if (p[1] === 'tasks' && p[2]) return <InstanceView s={s} requestId={p[2]} owner={owner} />;
   if (path === '/callbacks') return <CallbacksView s={s} app={app} />;
   if (path === '/audit') return <AuditView s={s} app={app} query={query} />;
   if (path === '/nodes') return <NodesView s={s} />;

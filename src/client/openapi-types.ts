@@ -1020,6 +1020,8 @@ export interface components {
       requestId: string;
       /** @description The instance id (UUID): names a job fire in /api/jobs/{id}/instances/{instanceId}. */
       instanceId: string;
+      /** @description The app that owns it: the task's submitter, or the job's owner (an admin names it with ?appId=). */
+      appId: string;
       /** @description The handler that runs it. */
       handler: string;
       /**
@@ -1634,6 +1636,8 @@ export interface components {
       requestId: string;
       /** @description The instance id (UUID): names a job fire in /api/jobs/{id}/instances/{instanceId}. */
       instanceId: string;
+      /** @description The app that owns it: the task's submitter, or the job's owner (an admin names it with ?appId=). */
+      appId: string;
       /** @description The handler that runs it. */
       handler: string;
       /**
@@ -1916,6 +1920,8 @@ export interface components {
       deliveredAt: string | null;
       /** @description The instance whose final state it carries (UUID). */
       instanceId: string;
+      /** @description The app whose callback it is (the instance owner). */
+      appId: string;
       /** @description That instance's requestId (GET /api/tasks/{requestId}); null if the instance is gone. */
       requestId: string | null;
       /** @description The job the instance is a fire of; null for a task. */

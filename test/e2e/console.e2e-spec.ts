@@ -225,6 +225,16 @@ describe('console in a real browser', () => {
       await page.getByLabel('App').press('Enter');
       await waitFor('the filter', async () => (await page.locator('#jobs tbody tr').count()) === 1, 5000);
       expect(await page.locator('#jobs tbody').innerText()).toContain('b-job');
+      // Another app's task, opened from the admin's task list, reads through ?appId= (its owner).
+      await page.getByLabel('App').fill('');
+      await page.getByLabel('App').press('Enter');
+      await page.goto(`${node.url}/console#/tasks`);
+      await page.locator('#tasks tbody tr a').first().click();
+      await page.locator('h1 .status').waitFor();
+      expect(await page.locator('h1').innerText()).toMatch(/^Task console-/);
+      expect(await page.getByRole('alert').count()).toBe(0);
+      await page.getByLabel('App').fill(b.appId);
+      await page.getByLabel('App').press('Enter');
       await page.goto(`${node.url}/console#/audit`);
       await page.locator('#audit tbody tr').first().waitFor();
       expect(await page.locator('#audit tbody').innerText()).toContain('JOB_CREATE');

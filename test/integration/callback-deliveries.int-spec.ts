@@ -71,6 +71,7 @@ describe.each(SHAPES)('callback deliveries (%s)', (_shape, env) => {
     expect(page.items[2]).toEqual({
       ...(task.callback as object),
       instanceId: task.instanceId,
+      appId: a.appId,
       requestId: 'cd-1',
       jobId: JOB,
       host: 'hooks.example.com:443',

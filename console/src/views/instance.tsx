@@ -18,7 +18,7 @@ type LogLine = Schemas['LogLineDto'];
 type JobInstance = { id: string; instanceId: string; owner: string };
 
 /** The API calls of one instance, whether it is a task (by requestId) or a job's fire (job id + instance id). */
-function callsFor(s: Session, requestId?: string, job?: JobInstance) {
+function callsFor(s: Session, requestId?: string, job?: JobInstance, owner = '') {
   if (job) {
     const params = { path: { id: job.id, instanceId: job.instanceId }, query: { appId: job.owner || undefined } };
     return {
@@ -33,18 +33,23 @@ function callsFor(s: Session, requestId?: string, job?: JobInstance) {
       redeliver: () => must(s.api.POST('/api/jobs/{id}/instances/{instanceId}/callback/redeliver', { params })),
     };
   }
-  const params = { path: { requestId: requestId! } };
+  const params = { path: { requestId: requestId! }, query: { appId: owner || undefined } };
   return {
     read: () => must(s.api.GET('/api/tasks/{requestId}', { params })),
     logs: (after: number) =>
-      must(s.api.GET('/api/tasks/{requestId}/logs', { params: { ...params, query: { after, limit: LOG_PAGE } } })),
+      must(
+        s.api.GET('/api/tasks/{requestId}/logs', {
+          params: { ...params, query: { ...params.query, after, limit: LOG_PAGE } },
+        }),
+      ),
     cancel: () => must(s.api.POST('/api/tasks/{requestId}/cancel', { params })),
     redeliver: () => must(s.api.POST('/api/tasks/{requestId}/callback/redeliver', { params })),
   };
 }
 
-export function InstanceView({ s, requestId, job }: { s: Session; requestId?: string; job?: JobInstance }) {
-  const calls = callsFor(s, requestId, job);
+export function InstanceView(props: { s: Session; requestId?: string; job?: JobInstance; owner?: string }) {
+  const { s, requestId, job } = props;
+  const calls = callsFor(s, requestId, job, props.owner);
   const key = job ? `${job.id}/${job.instanceId}` : requestId;
   const [final, setFinal] = useState(false);
   const v = useLoad(calls.read, [key], final ? undefined : REFRESH_MS / 2);

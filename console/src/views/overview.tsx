@@ -12,10 +12,19 @@ const OUTCOMES = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'];
 const count = (rows: { status: string; count: number }[], status: string) =>
   rows.find((r) => r.status === status)?.count ?? 0;
 
-/** The console link of an instance: a job's run by job and instance id, a task by its requestId. */
-export function instanceHref(i: { requestId: string | null; jobId?: string | null; instanceId: string }): string {
-  if (i.jobId) return `#/jobs/${i.jobId}/instances/${i.instanceId}`;
-  return i.requestId === null ? '#/tasks' : `#/tasks/${encodeURIComponent(i.requestId)}`;
+/**
+ * The console link of an instance: a job's run by job and instance id, a task by its requestId; both name the owner
+ * app (`?appId=`), which an admin's reads of another app's rows need.
+ */
+export function instanceHref(i: {
+  requestId: string | null;
+  jobId?: string | null;
+  instanceId: string;
+  appId: string;
+}): string {
+  const owner = `?appId=${encodeURIComponent(i.appId)}`;
+  if (i.jobId) return `#/jobs/${encodeURIComponent(i.jobId)}/instances/${encodeURIComponent(i.instanceId)}${owner}`;
+  return i.requestId === null ? '#/tasks' : `#/tasks/${encodeURIComponent(i.requestId)}${owner}`;
 }
 
 export function OverviewView({ s, app }: { s: Session; app: string }) {

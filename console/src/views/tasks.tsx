@@ -2,6 +2,7 @@
 import { must, type Session } from '../api.js';
 import { between, duration, when, instant } from '../format.js';
 import { go, REFRESH_MS, useLoad } from '../hooks.js';
+import { instanceHref } from './overview.js';
 import { ErrorBox, Pager, Progress, Status, Table, TimeRange, Choice } from '../parts/ui.js';
 
 const LIMIT = 50;
@@ -39,7 +40,7 @@ export function TasksView({ s, app, query }: { s: Session; app: string; query: U
   const find = (e: Event) => {
     e.preventDefault();
     const id = String(new FormData(e.target as HTMLFormElement).get('requestId')).trim();
-    if (id) go(`/tasks/${encodeURIComponent(id)}`);
+    if (id) go(`/tasks/${encodeURIComponent(id)}`, { appId: app });
   };
   const filter = (e: Event) => {
     e.preventDefault();
@@ -66,7 +67,7 @@ export function TasksView({ s, app, query }: { s: Session; app: string; query: U
             {list.data.items.map((t) => (
               <tr>
                 <td>
-                  <a href={`#/tasks/${encodeURIComponent(t.requestId)}`}>{t.requestId}</a>
+                  <a href={instanceHref({ ...t, jobId: null })}>{t.requestId}</a>
                 </td>
                 <td>{t.handler}</td>
                 <td>

@@ -65,6 +65,7 @@ export class CallbacksController {
       items: page.map(({ delivery: d, requestId, jobId }) => ({
         ...toCallbackView(d),
         instanceId: d.instanceId,
+        appId: d.appId,
         requestId,
         jobId,
         host: d.host,

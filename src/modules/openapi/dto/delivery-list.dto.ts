@@ -24,6 +24,7 @@ export class DeliveryListQueryDto extends CursorListQueryDto {
 /** One delivery of the list: its view as a task shows it, and where it belongs. Times ISO-8601 UTC. */
 export class DeliveryViewDto extends CallbackViewDto {
   @ApiProperty({ description: 'The instance whose final state it carries (UUID).' }) instanceId: string;
+  @ApiProperty({ description: 'The app whose callback it is (the instance owner).' }) appId: string;
   @ApiProperty({
     type: String,
     nullable: true,

@@ -232,6 +232,10 @@ export class TaskViewDto {
   requestId: string;
   @ApiProperty({ description: 'The instance id (UUID): names a job fire in /api/jobs/{id}/instances/{instanceId}.' })
   instanceId: string;
+  @ApiProperty({
+    description: "The app that owns it: the task's submitter, or the job's owner (an admin names it with ?appId=).",
+  })
+  appId: string;
   @ApiProperty({ description: 'The handler that runs it.' }) handler: string;
   @ApiProperty({
     enum: ['PENDING', 'WAITING', 'DISPATCHED', 'RUNNING', 'SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'],

@@ -45,6 +45,7 @@ export function toTaskView(
   return {
     requestId: i.requestId,
     instanceId: i.id,
+    appId: i.appId,
     handler: i.handler,
     status: i.status,
     attempt: i.attempt,
