@@ -38,19 +38,21 @@ describe('ScheduleLoadService', () => {
   const config = { namespace: 'ns' } as AppConfig;
   beforeEach(() => (now = T0 + 5_000));
 
-  it('should compute once per minute bucket, app and query, and share it with every ask meanwhile', async () => {
+  it('should plan once per minute bucket and app, and answer every query of that minute from the plan', async () => {
     const { repo, reads } = repository();
     const service = new ScheduleLoadService(repo, config, clock);
     const [a, b] = await Promise.all([service.load(caller('a'), undefined), service.load(caller('a'), undefined)]);
-    expect(a).toBe(b);
+    expect(a).toEqual(b);
     now += 40_000; // same minute
     await service.load(caller('a'), undefined);
     expect(reads).toEqual(['a']);
-    await service.load(caller('b'), undefined); // another app: its own answer
-    await service.load(caller('a'), undefined, 48); // another query
+    await service.load(caller('b'), undefined); // another app: its own plan
+    // Another query, the same minute: read from the same plan (varying hours or herd cannot make it plan again).
+    for (let herd = 2; herd < 40; herd++) await service.load(caller('a'), undefined, 1 + (herd % 48), herd);
+    expect((await service.load(caller('a'), undefined, 2, 2)).buckets).toHaveLength(120);
     now += 20_000; // the next minute
     const later = await service.load(caller('a'), undefined);
-    expect(reads).toEqual(['a', 'b', 'a', 'a']);
+    expect(reads).toEqual(['a', 'b', 'a']);
     expect(later.from).toBe('2026-12-05T10:01:00.000Z');
     expect(later.buckets[29]).toBe(1); // 10:30 is the 30th minute from 10:01
   });

@@ -4,24 +4,32 @@ import { BOUNDS, CLOCK, type Clock } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { type Caller, namedApp } from '../../jobs/index.js';
 import { JobDefinitionRepository } from '../../metadata/index.js';
-import { fireLoad, LOAD_BUCKET_MS } from '../../trigger/index.js';
+import { type LoadPlan, loadOf, LOAD_BUCKET_MS, planLoadInSlices } from '../../trigger/index.js';
 import { LOAD_MAX_JOBS, ScheduleLoadDto } from '../dto/schedule.dto.js';
 import { iso } from '../views/iso.js';
 
-/** How long one answer of the load is reused, ms: the span of its minute bucket. */
+/** How long one plan of the load is reused, ms: the span of its minute bucket. */
 export const LOAD_CACHE_MS = LOAD_BUCKET_MS;
+/** Fires the kept plans may hold together (about 8 bytes each, plus their jobs' codes). */
+const LOAD_CACHE_FIRES = 2_000_000;
 
 /**
  * GET /api/schedules/load (docs/api.md "Schedule load"): the fires the enabled jobs the caller sees will make over
- * the next hours, per minute, and the seconds where many fall together; computed by the trigger module's
- * {@link fireLoad} from the planner's own search. One read of job_definition. Reads only. An answer is computed at
- * most once per minute bucket, app and query on each api process (kept {@link LOAD_CACHE_MS}; asks meanwhile, and
- * asks while it is computed, share it): ten open consoles cost one computation a minute, and a change of a job shows
- * from the next minute.
+ * the next hours, per minute, and the seconds where many fall together, from the planner's own search (the trigger
+ * module's {@link planLoadInSlices}, giving the event loop back every few ms). One read of job_definition; reads
+ * only. The costly part, the fires of the longest span (48 h), is planned at most once per minute bucket and app (or
+ * namespace) on each api process, and every ask of that minute, whatever its `hours` and `herd`, reads its answer
+ * from that plan ({@link loadOf}, about a millisecond): ten open consoles, or a client varying its query, cost one
+ * plan a minute; a change of a job shows from the next minute.
  */
 @Injectable()
 export class ScheduleLoadService {
-  private readonly answers = new LRUCache<string, Promise<ScheduleLoadDto>>({ max: 1000, ttl: LOAD_CACHE_MS });
+  private readonly plans = new LRUCache<string, Promise<LoadPlan>>({
+    max: 1000,
+    ttl: LOAD_CACHE_MS,
+    maxSize: LOAD_CACHE_FIRES,
+    sizeCalculation: () => 1, // replaced once the plan is known (plans(...).then below)
+  });
 
   constructor(
     private readonly jobs: JobDefinitionRepository,
@@ -42,20 +50,8 @@ export class ScheduleLoadService {
     const owner = namedApp(caller, appId, true);
     const now = this.clock.now();
     const from = now - (now % LOAD_BUCKET_MS);
-    const key = `${owner ?? '*'}\n${from}\n${hours}\n${herd}`;
-    let answer = this.answers.get(key);
-    if (!answer) {
-      answer = this.compute(owner, from, hours, herd);
-      this.answers.set(key, answer);
-      answer.catch(() => this.answers.delete(key)); // a failed read is asked again, not kept
-    }
-    return answer;
-  }
-
-  private async compute(owner: string | null, from: number, hours: number, herd: number): Promise<ScheduleLoadDto> {
     const to = from + hours * 3_600_000;
-    const jobs = await this.jobs.schedulesOf(this.config.namespace, owner, LOAD_MAX_JOBS);
-    const load = fireLoad(jobs, { from, to, herd });
+    const load = loadOf(await this.planOf(owner, from), { to, herd });
     return {
       from: iso(from) as string,
       to: iso(to) as string,
@@ -65,5 +61,22 @@ export class ScheduleLoadService {
       jobs: load.jobs,
       estimatedJobs: load.estimatedJobs,
     };
+  }
+
+  /** The plan of `owner`'s jobs (null: the namespace's) over the longest span from `from`: kept, or made once. */
+  private planOf(owner: string | null, from: number): Promise<LoadPlan> {
+    const key = `${owner ?? '*'}\n${from}`;
+    const kept = this.plans.get(key);
+    if (kept) return kept;
+    const plan = (async () => {
+      const jobs = await this.jobs.schedulesOf(this.config.namespace, owner, LOAD_MAX_JOBS);
+      return planLoadInSlices(jobs, { from, to: from + BOUNDS.hours.max * 3_600_000 });
+    })();
+    this.plans.set(key, plan);
+    plan.then(
+      (p) => this.plans.get(key) === plan && this.plans.set(key, plan, { size: Math.max(1, p.fires) }),
+      () => this.plans.delete(key), // a failed read is asked again, not kept
+    );
+    return plan;
   }
 }

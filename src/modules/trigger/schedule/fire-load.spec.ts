@@ -1,4 +1,4 @@
-import { fireLoad, type LoadJob, LOAD_MAX_HERDS } from './fire-load.js';
+import { fireLoad, type LoadJob, loadOf, LOAD_MAX_HERDS, planLoad, planLoadInSlices } from './fire-load.js';
 
 const FROM = Date.UTC(2026, 5, 1, 10, 0, 0);
 const HOUR = 3_600_000;
@@ -95,5 +95,30 @@ describe('fireLoad', () => {
       jobs: 0,
       estimatedJobs: 0,
     });
+  });
+
+  it('should answer a shorter span and any herd from one plan of the longer span, as fireLoad would', () => {
+    const jobs = [cron('a', '0 * * * * *'), cron('b', '0 * * * * *'), cron('c', '*/7 * * * * *')];
+    const plan = planLoad(jobs, { from: FROM, to: FROM + 48 * HOUR });
+    for (const [hours, herd] of [
+      [1, 2],
+      [24, 3],
+      [48, 2],
+    ])
+      expect(loadOf(plan, { to: FROM + hours * HOUR, herd })).toEqual(
+        fireLoad(jobs, { from: FROM, to: FROM + hours * HOUR, herd }),
+      );
+    expect(() => loadOf(plan, { to: FROM + 49 * HOUR, herd: 2 })).toThrow(RangeError);
+  });
+
+  it('should give the event loop back while it plans in slices, and plan the same', async () => {
+    const jobs = Array.from({ length: 50 }, (_, i) => cron(`j${i}`, `${i % 60} * * * * *`));
+    const opts = { from: FROM, to: FROM + 48 * HOUR };
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    const sliced = await planLoadInSlices(jobs, opts, 0);
+    clearInterval(ticker);
+    expect(turns).toBeGreaterThan(0); // timers ran while it planned
+    expect(loadOf(sliced, { to: opts.to, herd: 2 })).toEqual(loadOf(planLoad(jobs, opts), { to: opts.to, herd: 2 }));
   });
 });

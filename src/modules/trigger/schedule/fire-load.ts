@@ -42,12 +42,27 @@ export interface FireLoad {
 }
 
 /** Jobs with one schedule: computed once, each fire counting `codes.length`. */
-interface Group {
+export interface Group {
   def: TriggerDef;
   codes: string[];
   fires: number[]; // iterated so far, ascending, before the span's end
   next: number | null; // the first fire not iterated yet (null: none is left)
   failed: boolean;
+}
+
+/** The span to plan: [from, to) (whole minutes), with the iteration bounds (defaults LOAD_FIRES_PER_SCHEDULE,
+ * LOAD_FIRE_BUDGET). */
+export type PlanOptions = Omit<LoadOptions, 'herd'>;
+
+/**
+ * The fires of `jobs` over a span, iterated once (the costly part of a load, up to the budget); {@link loadOf} reads
+ * any load of a span starting at the same `from` and ending at or before `to` from it.
+ */
+export interface LoadPlan {
+  readonly from: number;
+  readonly to: number;
+  readonly fires: number; // iterated in all (a size for caches)
+  readonly groups: readonly Group[];
 }
 
 /**
@@ -59,23 +74,66 @@ interface Group {
  * schedule cannot be computed is left out. @throws RangeError when the span is not whole minutes or `herd` < 1.
  */
 export function fireLoad(jobs: readonly LoadJob[], opts: LoadOptions): FireLoad {
-  const { from, to, herd } = opts;
+  return loadOf(planLoad(jobs, opts), opts);
+}
+
+/** {@link fireLoad}'s iteration alone. @throws RangeError when the span is not whole minutes. */
+export function planLoad(jobs: readonly LoadJob[], opts: PlanOptions): LoadPlan {
+  const { groups, rounds } = planning(jobs, opts);
+  for (const _ of rounds); // drained at once
+  return planned(opts, groups);
+}
+
+/**
+ * {@link planLoad} giving the event loop back every `sliceMs` (default 8) of iteration, so a large plan never
+ * holds up the requests and timers of the process it runs in for longer than that at a time.
+ */
+export async function planLoadInSlices(jobs: readonly LoadJob[], opts: PlanOptions, sliceMs = 8): Promise<LoadPlan> {
+  const { groups, rounds } = planning(jobs, opts);
+  let slice = performance.now();
+  for (const _ of rounds) {
+    if (performance.now() - slice < sliceMs) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    slice = performance.now();
+  }
+  return planned(opts, groups);
+}
+
+function planning(jobs: readonly LoadJob[], opts: PlanOptions) {
+  const { from, to } = opts;
   const minutes = (to - from) / LOAD_BUCKET_MS;
   if (!Number.isInteger(minutes) || minutes < 0 || from % 1000 !== 0) throw new RangeError('span of whole minutes');
-  if (!(herd >= 1)) throw new RangeError('herd must be at least 1');
   const groups = groupsOf(jobs, from);
-  iterateAll(groups, to, opts.budget ?? LOAD_FIRE_BUDGET, opts.perSchedule ?? LOAD_FIRES_PER_SCHEDULE);
+  const rounds = iterateAll(groups, to, opts.budget ?? LOAD_FIRE_BUDGET, opts.perSchedule ?? LOAD_FIRES_PER_SCHEDULE);
+  return { groups, rounds };
+}
+
+function planned(opts: PlanOptions, groups: Group[]): LoadPlan {
+  return { from: opts.from, to: opts.to, fires: groups.reduce((n, g) => n + g.fires.length, 0), groups };
+}
+
+/**
+ * The load over [plan.from, to) with herds of at least `herd` fires, read from `plan` (whose span must cover it).
+ * @throws RangeError when `to` is not whole minutes after plan.from or past plan.to, or `herd` < 1.
+ */
+export function loadOf(plan: LoadPlan, opts: { to: number; herd: number }): FireLoad {
+  const { from } = plan;
+  const { to, herd } = opts;
+  const minutes = (to - from) / LOAD_BUCKET_MS;
+  if (!Number.isInteger(minutes) || minutes < 0 || to > plan.to) throw new RangeError('span within the plan');
+  if (!(herd >= 1)) throw new RangeError('herd must be at least 1');
   const exact = new Float64Array(minutes);
   const rated = new Float64Array(minutes + 1); // per-minute rate added from a minute on (a difference array)
   const partial = new Float64Array(minutes);
   const seconds = new Float64Array(minutes * 60);
   let counted = 0;
   let estimated = 0;
-  for (const g of groups) {
+  for (const g of plan.groups) {
     if (g.failed) continue; // a stored schedule the search fails on: left out, as the leader marks it ERROR
     const w = g.codes.length;
     counted += w;
     for (const t of g.fires) {
+      if (t >= to) break; // fires ascend
       exact[Math.floor((t - from) / LOAD_BUCKET_MS)] += w;
       seconds[Math.floor((t - from) / 1000)] += w;
     }
@@ -92,14 +150,15 @@ export function fireLoad(jobs: readonly LoadJob[], opts: LoadOptions): FireLoad 
     rate += rated[m];
     return Math.round(n + rate + partial[m]);
   });
-  return { buckets, herds: herdsOf(seconds, groups, from, herd), jobs: counted, estimatedJobs: estimated };
+  return { buckets, herds: herdsOf(seconds, plan.groups, from, herd), jobs: counted, estimatedJobs: estimated };
 }
 
 /**
  * Iterates the groups' fires before `to` in rounds, each open group taking an equal share of what is left of
- * `budget` (the first round at least one fire each), none more than `perSchedule`.
+ * `budget` (the first round at least one fire each), none more than `perSchedule`; yields after each schedule's
+ * share (the caller drains it at once, or gives the event loop back between two).
  */
-function iterateAll(groups: Group[], to: number, budget: number, perSchedule: number): void {
+function* iterateAll(groups: Group[], to: number, budget: number, perSchedule: number): Generator<void> {
   let open = groups.filter((g) => !g.failed);
   for (let round = 0; open.length > 0; round++) {
     const share = Math.floor(budget / open.length);
@@ -108,6 +167,7 @@ function iterateAll(groups: Group[], to: number, budget: number, perSchedule: nu
     for (const g of open) {
       budget -= step(g, to, Math.min(Math.max(1, share), perSchedule - g.fires.length));
       if (!g.failed && g.next !== null && g.next < to && g.fires.length < perSchedule) still.push(g);
+      yield; // a pause point: one schedule's share at most is iterated between two
     }
     open = still;
   }
@@ -172,7 +232,7 @@ function zone(def: TriggerDef): string {
 }
 
 /** The LOAD_MAX_HERDS largest seconds of at least `herd` fires (ties: the earlier), in time order, with codes. */
-function herdsOf(seconds: Float64Array, groups: Group[], from: number, herd: number): Herd[] {
+function herdsOf(seconds: Float64Array, groups: readonly Group[], from: number, herd: number): Herd[] {
   const found: number[] = [];
   seconds.forEach((n, s) => {
     if (n >= herd) found.push(s);
