@@ -31,7 +31,12 @@ const NAV: [string, string][] = [
 
 /** The view a hash path names, or null. `app` is an admin's app filter ('' = every app of the namespace). */
 function routeTo(s: Session, path: string, query: URLSearchParams, app: string) {
-  const p = path.split('/').map(decodeURIComponent);
+  let p: string[];
+  try {
+    p = path.split('/').map(decodeURIComponent);
+  } catch {
+    return null; // a malformed %-escape: "No such page", not a broken render
+  }
   const owner = query.get('appId') ?? app;
   if (path === '/') return <OverviewView s={s} app={app} />;
   if (path === '/jobs') return <JobsView s={s} app={app} query={query} />;

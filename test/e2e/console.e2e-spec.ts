@@ -113,6 +113,15 @@ describe('console in a real browser', () => {
       );
       expect(await page.locator('#runs tbody tr').first().innerText()).toContain('MANUAL');
 
+      // A backfill is previewed (a dry run: nothing written) before it is made.
+      const local = (ms: number) => new Date(ms - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+      await page.locator('input[name=from]').fill(local(Date.now() - 3 * 86_400_000));
+      await page.locator('input[name=to]').fill(local(Date.now() - 60_000));
+      await page.getByRole('button', { name: 'Preview backfill' }).click();
+      await page.locator('#backfill-plan').waitFor();
+      expect(await page.locator('#backfill-plan').innerText()).toMatch(/^3 scheduled times in the range: 3 instance/);
+      expect(await page.locator('#runs tbody tr').count()).toBe(1);
+
       await page.getByRole('button', { name: 'Pause' }).click();
       await waitFor('PAUSED', async () => (await page.locator('h1 .status').innerText()) === 'PAUSED', 5000);
       await page.getByRole('button', { name: 'Resume' }).click();
@@ -175,6 +184,16 @@ describe('console in a real browser', () => {
     },
     120_000,
   );
+
+  withChromium('should answer a malformed link with "No such page", not a broken page', async () => {
+    browser ??= await launch();
+    const { page, context } = await recordingPage(browser);
+    await signInByKeyboard(page, node.url, a.appId, a.secret);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.goto(`${node.url}/console#/tasks/%E0`);
+    await page.getByText('No such page.').waitFor();
+    await context.close();
+  });
 
   withChromium(
     "should show a second app none of the first app's jobs or tasks",

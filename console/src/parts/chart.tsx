@@ -27,3 +27,18 @@ export function Chart(props: {
   useEffect(() => plot.current?.setData(props.data), [props.data]);
   return <div class="chart" ref={box} role="img" aria-label={props.label} />;
 }
+
+/**
+ * An x range (seconds) around the data with at least `padS` on each side. From the data itself: with one point,
+ * uPlot hands a range function a span it widened by a day, so one run would spread over years.
+ */
+export const paddedTimeRange =
+  (padS: number): uPlot.Range.Function =>
+  (u) => {
+    const xs = u.data[0];
+    if (xs.length === 0) return [Date.now() / 1000 - 3600, Date.now() / 1000];
+    const lo = xs[0];
+    const hi = xs[xs.length - 1];
+    const pad = Math.max(padS, (hi - lo) * 0.02);
+    return [lo - pad, hi + pad];
+  };

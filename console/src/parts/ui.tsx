@@ -52,7 +52,7 @@ export function Pager(props: {
         ← Previous
       </button>
       <span>
-        {shown === 0 ? 'none' : `${offset + 1}–${offset + shown}`}
+        {shown === 0 ? 'Nothing matches.' : `${offset + 1}–${offset + shown}`}
         {total !== undefined ? ` of ${total}` : ''}
       </span>
       <button disabled={!more} onClick={() => onPage(offset + limit)}>
@@ -104,7 +104,7 @@ export function Action(props: {
             {props.label}
           </button>{' '}
           <button autofocus onClick={() => dialog.current?.close()}>
-            Keep
+            Go back
           </button>
         </dialog>
       )}

@@ -4,7 +4,19 @@ import { must, type Schemas, type Session } from '../api.js';
 import { instant } from '../format.js';
 import { Action, ErrorBox } from '../parts/ui.js';
 
-export function BackfillForm(props: { s: Session; id: string; owner: string; onDone: () => void }) {
+/** What the job's overlap policy does to a backfill's runs (README "Overlap"), said before it is made. */
+const OVERLAP_NOTE: Record<string, string> = {
+  SKIP:
+    'This job skips a fire while an earlier one is unfinished (overlap policy SKIP): the backfill runs that find one ' +
+    'unfinished end CANCELLED, which with many fires is most of them. To run them all, set the policy to ALLOW ' +
+    '(at once) or QUEUE (one after another) first.',
+  REPLACE:
+    'This job replaces unfinished runs (overlap policy REPLACE): each backfill run cancels the ones before it that ' +
+    'are still unfinished. To run them all, set the policy to ALLOW or QUEUE first.',
+  QUEUE: 'This job queues its runs (overlap policy QUEUE): the backfill runs start one after another.',
+};
+
+export function BackfillForm(props: { s: Session; id: string; owner: string; overlap: string; onDone: () => void }) {
   const { s, id, owner } = props;
   const [range, setRange] = useState<{ from: string; to: string }>();
   const [plan, setPlan] = useState<Schemas['BackfillResultDto']>();
@@ -41,10 +53,15 @@ export function BackfillForm(props: { s: Session; id: string; owner: string; onD
         <p id="backfill-plan">
           {plan.fireTimes.length} scheduled times in the range: {plan.created} instance(s) would be created,{' '}
           {plan.existing} already ran.{' '}
+          {plan.created > 1 && OVERLAP_NOTE[props.overlap] && (
+            <strong class="note" role="note">
+              {OVERLAP_NOTE[props.overlap]}{' '}
+            </strong>
+          )}
           {plan.created > 0 && (
             <Action
               label={`Backfill ${plan.created}`}
-              confirm={`Create ${plan.created} BACKFILL instance(s) now? They run like fires.`}
+              confirm={`Create ${plan.created} BACKFILL instance(s)? They run as fires do (overlap ${props.overlap}).`}
               action={() => must(s.api.POST('/api/jobs/{id}/backfill', { params, body: range }))}
               onDone={(r) => {
                 setPlan(undefined);

@@ -55,7 +55,9 @@ export function CallbacksView({ s, app }: { s: Session; app: string }) {
                 </td>
                 <td>{d.attempts}</td>
                 <td>{d.lastStatusCode ?? '–'}</td>
-                <td class="error-text">{d.lastError}</td>
+                <td class="error-text" title={d.lastError ?? undefined}>
+                  <div class="clamp">{d.lastError}</div>
+                </td>
                 <td>{when(d.nextAttemptAt)}</td>
                 <td>{when(d.deliveredAt)}</td>
               </tr>

@@ -58,7 +58,9 @@ export function InstanceView(props: { s: Session; requestId?: string; job?: JobI
   return (
     <section>
       <h1>
-        {d?.jobCode ? `Run of ${d.jobCode}` : `Task ${requestId ?? ''}`} {d && <Status value={d.status} />}
+        {d?.jobCode ? `Run of ${d.jobCode}` : `Task ${requestId ?? ''}`}
+        {d && ' '}
+        {d && <Status value={d.status} />}
       </h1>
       {job && (
         <p>
@@ -71,7 +73,7 @@ export function InstanceView(props: { s: Session; requestId?: string; job?: JobI
           <div class="toolbar" role="toolbar" aria-label="instance actions">
             {!FINAL.has(d.status) && (
               <Action
-                label="Cancel"
+                label="Cancel this run"
                 danger
                 confirm="Cancel this run? Its handler is told to stop."
                 action={calls.cancel}
@@ -138,7 +140,9 @@ function Attempts({ attempts }: { attempts: Schemas['AttemptViewDto'][] }) {
             <td>{when(a.startedAt)}</td>
             <td>{when(a.finishedAt)}</td>
             <td>{duration(between(a.startedAt, a.finishedAt))}</td>
-            <td class="error-text">{a.error}</td>
+            <td class="error-text" title={a.error ?? undefined}>
+              <div class="clamp">{a.error}</div>
+            </td>
           </tr>
         ))}
       </Table>

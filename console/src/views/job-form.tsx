@@ -31,7 +31,7 @@ const BLANK: Form = {
   params: '{}',
   timeoutMs: '60000',
   retryMax: '0',
-  overlapPolicy: 'SKIP',
+  overlapPolicy: 'ALLOW', // the API's defaults: a job made here behaves as one made with the CLI
   misfirePolicy: 'FIRE_ONCE_NOW',
 };
 
@@ -157,7 +157,7 @@ export function JobForm({ s, id, owner = '' }: { s: Session; id?: string; owner?
           </label>
           {field('timeoutMs', 'Timeout (ms)', { type: 'number', min: 1 })}
           {field('retryMax', 'Retries', { type: 'number', min: 0, max: 19 })}
-          {choice('overlapPolicy', 'While the previous run runs', ['SKIP', 'ALLOW', 'QUEUE', 'REPLACE'])}
+          {choice('overlapPolicy', 'While the previous run runs', ['ALLOW', 'SKIP', 'QUEUE', 'REPLACE'])}
           {choice('misfirePolicy', 'Missed fires', ['FIRE_ONCE_NOW', 'SKIP', 'FIRE_ALL'])}
           <div>
             <button type="submit">{id ? 'Save changes' : 'Create job'}</button>{' '}

@@ -4,7 +4,7 @@ import uPlot from 'uplot';
 import { must, type Schemas, type Session } from '../api.js';
 import { between, duration, OUTCOME_COLOURS, scheduleWords, when } from '../format.js';
 import { go, REFRESH_MS, useLoad } from '../hooks.js';
-import { Chart } from '../parts/chart.js';
+import { Chart, paddedTimeRange } from '../parts/chart.js';
 import { Action, ErrorBox, Facts, Status, Table } from '../parts/ui.js';
 import { BackfillForm } from './backfill.js';
 import { jobState } from './jobs.js';
@@ -70,7 +70,7 @@ export function JobView({ s, id, owner }: { s: Session } & JobRef) {
           <h2>Next fires</h2>
           <NextFires fires={j.nextFires} />
           <h2>Backfill</h2>
-          <BackfillForm s={s} id={j.id} owner={owner} onDone={runs.reload} />
+          <BackfillForm s={s} id={j.id} owner={owner} overlap={j.overlapPolicy} onDone={runs.reload} />
         </>
       )}
       <h2>Runs</h2>
@@ -99,7 +99,8 @@ function Definition({ j }: { j: Schemas['JobViewDto'] }) {
         ['Retries', `${j.retryMax} (${j.retryBackoffKind} ${duration(j.retryBackoffMs)})`],
         ['Last fire', when(j.lastFireTime)],
         ['Params', <pre>{JSON.stringify(j.params, null, 2)}</pre>],
-        ['Version', `${j.version}, changed ${when(j.updatedAt)}`],
+        ['Version', String(j.version)],
+        ['Created', when(j.createdAt)],
       ]}
     />
   );
@@ -149,10 +150,7 @@ function RunChart({ runs }: { runs: Run[] }) {
         })),
       ],
       axes: [{}, { label: 'seconds' }],
-      // One run alone would stretch the time axis over years: show at least an hour around the runs.
-      scales: {
-        x: { time: true, range: (_u, min, max) => (max - min < 3600 ? [min - 1800, max + 1800] : [min, max]) },
-      },
+      scales: { x: { time: true, range: paddedTimeRange(1800) } }, // at least an hour around the runs
     }),
     [],
   );
@@ -177,7 +175,9 @@ function RunTable({ runs, jobId, owner }: { runs: Run[]; jobId: string; owner: s
           <td>{r.attempt}</td>
           <td>{r.nodeId ?? '–'}</td>
           <td>{duration(between(r.startedAt, r.finishedAt))}</td>
-          <td class="error-text">{r.error}</td>
+          <td class="error-text" title={r.error ?? undefined}>
+            <div class="clamp">{r.error}</div>
+          </td>
         </tr>
       ))}
     </Table>

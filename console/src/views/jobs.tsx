@@ -46,7 +46,14 @@ export function JobsView({ s, app, query }: { s: Session; app: string; query: UR
       <h1>Jobs</h1>
       <div class="toolbar">
         <form class="filters" onSubmit={search} role="search">
-          <input name="q" type="search" value={q} placeholder="code, description or handler" maxLength={128} />
+          <input
+            name="q"
+            type="search"
+            value={q}
+            placeholder="code, description or handler"
+            maxLength={128}
+            size={30}
+          />
           <select name="enabled" value={enabled} aria-label="state">
             <option value="">any state</option>
             <option value="true">enabled</option>

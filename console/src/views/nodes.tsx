@@ -1,6 +1,6 @@
 /** Nodes: live executors and app workers with their handlers, load and heartbeat age. */
 import { must, type Session } from '../api.js';
-import { ago } from '../format.js';
+import { ago, when } from '../format.js';
 import { REFRESH_MS, useLoad } from '../hooks.js';
 import { ErrorBox, Table } from '../parts/ui.js';
 
@@ -26,7 +26,7 @@ export function NodesView({ s }: { s: Session }) {
                 {n.queue.ready} ready, {n.queue.processing} taken
               </td>
               <td>{ago(n.lastBeat)}</td>
-              <td>{new Date(n.startedAt).toLocaleString()}</td>
+              <td>{when(n.startedAt)}</td>
             </tr>
           ))}
         </Table>

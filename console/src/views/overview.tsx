@@ -4,7 +4,7 @@ import uPlot from 'uplot';
 import { must, type Session } from '../api.js';
 import { ago, OUTCOME_COLOURS } from '../format.js';
 import { REFRESH_MS, useLoad } from '../hooks.js';
-import { Chart } from '../parts/chart.js';
+import { Chart, paddedTimeRange } from '../parts/chart.js';
 import { ErrorBox, Progress, Status, Table } from '../parts/ui.js';
 
 const OUTCOMES = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'];
@@ -120,7 +120,7 @@ function HourlyChart({ hourly }: { hourly: { hourStart: string; counts: { status
         })),
       ],
       scales: {
-        x: { time: true, range: (_u, min, max) => [min - 1800, max + 1800] }, // whole bars at both ends
+        x: { time: true, range: paddedTimeRange(1800) }, // whole bars at both ends
         y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
       },
     }),

@@ -17,11 +17,14 @@ export function SignIn({ onSession }: { onSession: (s: Session) => void }) {
       form.reset(); // the secret leaves the form: from here on only a non-extractable key signs
       onSession(session);
     } catch (err) {
+      (form.elements.namedItem('secret') as HTMLInputElement).value = ''; // a refused secret is not kept either
       setError(err as Error);
     } finally {
       setBusy(false);
     }
   };
+  // Web Crypto exists only in a secure context: say so before anyone types a secret.
+  const cannotSign = !globalThis.crypto?.subtle;
   return (
     <main class="signin">
       <h1>Tickwheel console</h1>
@@ -34,7 +37,12 @@ export function SignIn({ onSession }: { onSession: (s: Session) => void }) {
           Secret
           <input name="secret" type="password" required autocomplete="off" />
         </label>
-        <button type="submit" disabled={busy}>
+        {cannotSign && (
+          <p class="error" role="alert">
+            This page cannot sign requests here: Web Crypto needs https, http://localhost or http://127.0.0.1.
+          </p>
+        )}
+        <button type="submit" disabled={busy || cannotSign}>
           Sign in
         </button>
         <ErrorBox error={error} />

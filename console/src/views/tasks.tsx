@@ -78,7 +78,9 @@ export function TasksView({ s, app, query }: { s: Session; app: string; query: U
                 <td>
                   <Progress value={t.progress} />
                 </td>
-                <td class="error-text">{t.error}</td>
+                <td class="error-text" title={t.error ?? undefined}>
+                  <div class="clamp">{t.error}</div>
+                </td>
               </tr>
             ))}
           </Table>
