@@ -50,18 +50,15 @@ export interface Group {
   failed: boolean;
 }
 
-/** The span to plan: [from, to) (whole minutes), with the iteration bounds (defaults LOAD_FIRES_PER_SCHEDULE,
- * LOAD_FIRE_BUDGET). */
+/** The span to plan, [from, to) in whole minutes, and the iteration bounds. */
+
 export type PlanOptions = Omit<LoadOptions, 'herd'>;
 
-/**
- * The fires of `jobs` over a span, iterated once (the costly part of a load, up to the budget); {@link loadOf} reads
- * any load of a span starting at the same `from` and ending at or before `to` from it.
- */
+/** The fires of `jobs` over a span, iterated once; {@link loadOf} reads any load within the span from it. */
 export interface LoadPlan {
   readonly from: number;
   readonly to: number;
-  readonly fires: number; // iterated in all (a size for caches)
+  readonly fires: number;
   readonly groups: readonly Group[];
 }
 
@@ -84,10 +81,7 @@ export function planLoad(jobs: readonly LoadJob[], opts: PlanOptions): LoadPlan 
   return planned(opts, groups);
 }
 
-/**
- * {@link planLoad} giving the event loop back every `sliceMs` (default 8) of iteration, so a large plan never
- * holds up the requests and timers of the process it runs in for longer than that at a time.
- */
+/** {@link planLoad} giving the event loop back every `sliceMs` of iteration (a plan never holds the process up). */
 export async function planLoadInSlices(jobs: readonly LoadJob[], opts: PlanOptions, sliceMs = 8): Promise<LoadPlan> {
   const { groups, rounds } = planning(jobs, opts);
   let slice = performance.now();
@@ -112,10 +106,7 @@ function planned(opts: PlanOptions, groups: Group[]): LoadPlan {
   return { from: opts.from, to: opts.to, fires: groups.reduce((n, g) => n + g.fires.length, 0), groups };
 }
 
-/**
- * The load over [plan.from, to) with herds of at least `herd` fires, read from `plan` (whose span must cover it).
- * @throws RangeError when `to` is not whole minutes after plan.from or past plan.to, or `herd` < 1.
- */
+/** The load over [plan.from, to) read from `plan`. @throws RangeError: `to` outside the plan's span, `herd` < 1. */
 export function loadOf(plan: LoadPlan, opts: { to: number; herd: number }): FireLoad {
   const { from } = plan;
   const { to, herd } = opts;
@@ -155,8 +146,7 @@ export function loadOf(plan: LoadPlan, opts: { to: number; herd: number }): Fire
 
 /**
  * Iterates the groups' fires before `to` in rounds, each open group taking an equal share of what is left of
- * `budget` (the first round at least one fire each), none more than `perSchedule`; yields after each schedule's
- * share (the caller drains it at once, or gives the event loop back between two).
+ * `budget` (at least one fire), none more than `perSchedule`; yields after each schedule's share.
  */
 function* iterateAll(groups: Group[], to: number, budget: number, perSchedule: number): Generator<void> {
   let open = groups.filter((g) => !g.failed);
