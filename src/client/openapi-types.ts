@@ -1714,7 +1714,7 @@ export interface components {
        * @example 2026-11-29T06:00:00Z
        */
       to: string;
-      /** @description true: answer what the backfill would do (the same figures, validation and 4xx) and write nothing: no instance, no audit row, nothing counted against the cap. Default false. */
+      /** @description true: answer what the backfill would do (the same figures, validation and 4xx) and write nothing: no instance, no audit row, nothing counted against the cap. Default false; null is refused (it is not false). */
       dryRun?: boolean;
     };
     BackfillResultDto: {

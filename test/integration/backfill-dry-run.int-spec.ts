@@ -92,6 +92,14 @@ describe.each(SHAPES)('backfill dry run (%s)', (_shape, env) => {
     expectProblem(await a.request('POST', `/api/jobs/${job.id}/backfill`, { ...range(2, 1), dryRun: 'yes' }), 400, {
       field: 'dryRun',
     });
+    // null is not false: it once made a real backfill (found by a hostile-tenant test).
+    const before = await a.request<{ total: number }>('GET', `/api/jobs/${job.id}/instances`);
+    expectProblem(await a.request('POST', `/api/jobs/${job.id}/backfill`, { ...range(2, 1), dryRun: null }), 400, {
+      field: 'dryRun',
+    });
+    expect((await a.request<{ total: number }>('GET', `/api/jobs/${job.id}/instances`)).body.total).toBe(
+      before.body.total,
+    );
     const delay = await createJob(a, {
       code: 'delay',
       triggerType: 'FIXED_DELAY',

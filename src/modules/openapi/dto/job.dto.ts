@@ -8,6 +8,7 @@ import {
   IsObject,
   IsOptional,
   Matches,
+  ValidateIf,
 } from 'class-validator';
 import {
   BOUNDS,
@@ -268,9 +269,9 @@ export class BackfillDto {
   @ApiPropertyOptional({
     description:
       'true: answer what the backfill would do (the same figures, validation and 4xx) and write nothing: no ' +
-      'instance, no audit row, nothing counted against the cap. Default false.',
+      'instance, no audit row, nothing counted against the cap. Default false; null is refused (it is not false).',
   })
-  @IsOptional()
+  @ValidateIf((o: BackfillDto) => o.dryRun !== undefined) // null must fail IsBoolean: @IsOptional would let it by
   @IsBoolean()
   dryRun?: boolean;
 }
