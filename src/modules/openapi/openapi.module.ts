@@ -25,6 +25,7 @@ import { ClientsService } from './services/clients.service.js';
 import { HandlerLogsService } from './services/handler-logs.service.js';
 import { JobViews } from './services/job-views.service.js';
 import { OverviewService } from './services/overview.service.js';
+import { ReadGate } from './services/read-gate.js';
 import { ScheduleLoadService } from './services/schedule-load.service.js';
 import { TaskListService } from './services/task-list.service.js';
 import { TasksService } from './services/tasks.service.js';
@@ -74,6 +75,7 @@ export class OpenApiModule {
         TaskListService,
         OverviewService,
         ScheduleLoadService,
+        ReadGate,
         RateLimiter,
         SignedRequestMiddleware,
         // Guards run in this order: who is calling (the middleware checked it; this is the backstop), then

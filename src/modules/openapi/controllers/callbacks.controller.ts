@@ -16,6 +16,7 @@ import { CallbackHandlerQueryDto, CallbackOwnerQueryDto } from '../dto/owner-que
 import { ApiProblem } from '../dto/problem.dto.js';
 import { DeliveryListQueryDto, DeliveryPageDto } from '../dto/delivery-list.dto.js';
 import { decodeCursor, encodeCursor, pageOf } from '../dto/list.dto.js';
+import { ReadGate } from '../services/read-gate.js';
 import { toCallbackView, toRegistrationView } from '../views/callback-view.js';
 import { iso } from '../views/iso.js';
 
@@ -39,6 +40,7 @@ export class CallbacksController {
   constructor(
     private readonly registrations: CallbackRegistrations,
     private readonly deliveries: CallbackRedeliver,
+    private readonly gate: ReadGate,
   ) {}
 
   @Get('deliveries')
@@ -57,7 +59,9 @@ export class CallbacksController {
     const at = q.cursor === undefined ? undefined : decodeCursor('d', q.cursor, /^[A-Za-z0-9-]{1,36}$/, q.offset);
     const { offset, limit } = pageOf(q);
     const after = at && { createdAt: at.key, id: at.tie };
-    const { rows, total } = await this.deliveries.list(caller, q.appId, q.state, { offset, limit: limit + 1, after });
+    const { rows, total } = await this.gate.run(caller.appId, () =>
+      this.deliveries.list(caller, q.appId, q.state, { offset, limit: limit + 1, after }),
+    );
     const page = rows.slice(0, limit); // one more read than shown: whether a next page exists
     const last = page[page.length - 1]?.delivery;
     return {

@@ -90,6 +90,8 @@ const defaultLogger = new Logger('ProblemDetailsFilter');
 export function sendProblem(req: Request, res: Response, exception: unknown, logger: Logger = defaultLogger): void {
   const { status, body } = problemOf(exception, logger, req);
   if (exception instanceof TooManyUnfinishedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
+  else if (exception instanceof SchedulerError && typeof exception.details?.retryAfterSeconds === 'number')
+    res.setHeader('Retry-After', String(exception.details.retryAfterSeconds));
   res
     .status(status)
     .type('application/problem+json')

@@ -3,6 +3,7 @@ import { CLOCK, type Clock } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { type Caller, namedApp } from '../../jobs/index.js';
 import { FINAL_STATUSES, InstanceReads, JobInstanceStatus as S } from '../../metadata/index.js';
+import { ReadGate } from './read-gate.js';
 import { OverviewDto, type StatusCountDto } from '../dto/overview.dto.js';
 import { iso } from '../views/iso.js';
 
@@ -25,6 +26,7 @@ export class OverviewService {
     private readonly instances: InstanceReads,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly gate: ReadGate,
   ) {}
 
   /**
@@ -35,11 +37,13 @@ export class OverviewService {
     const scope = { namespace: this.config.namespace, appId: namedApp(caller, appId, true) };
     const now = this.clock.now();
     const start = now - (now % HOUR_MS) - (HOURS - 1) * HOUR_MS;
-    const [byHour, counts, running] = await Promise.all([
-      this.instances.finishedByHour(scope, start, now),
-      this.instances.countByStatus(scope, [S.RUNNING, ...QUEUED]),
-      this.instances.runningNow(scope, RUNNING_LISTED),
-    ]);
+    const [byHour, counts, running] = await this.gate.run(caller.appId, () =>
+      Promise.all([
+        this.instances.finishedByHour(scope, start, now),
+        this.instances.countByStatus(scope, [S.RUNNING, ...QUEUED]),
+        this.instances.runningNow(scope, RUNNING_LISTED),
+      ]),
+    );
     const hours = Array.from({ length: HOURS }, () => new Map<S, number>());
     const totals = new Map<S, number>();
     for (const r of byHour) {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { type Caller, namedApp } from '../../jobs/index.js';
+import { ReadGate } from './read-gate.js';
 import { InstanceReads, type JobInstance, type TaskFilter } from '../../metadata/index.js';
 
 /** What a task list keeps besides its owner (TaskFilter without the scope). */
@@ -15,6 +16,7 @@ export class TaskListService {
   constructor(
     private readonly instances: InstanceReads,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly gate: ReadGate,
   ) {}
 
   /**
@@ -28,10 +30,9 @@ export class TaskListService {
     page: { offset: number; limit: number; after?: { createdAt: number; id: string } },
   ): Promise<{ rows: JobInstance[]; total: number }> {
     const f: TaskFilter = { ...filter, namespace: this.config.namespace, appId: namedApp(caller, appId, true) };
-    const [rows, total] = await Promise.all([
-      this.instances.listTasks(f, page.offset, page.limit, page.after),
-      this.instances.countTasks(f),
-    ]);
+    const [rows, total] = await this.gate.run(caller.appId, () =>
+      Promise.all([this.instances.listTasks(f, page.offset, page.limit, page.after), this.instances.countTasks(f)]),
+    );
     return { rows, total };
   }
 }
