@@ -1,11 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ValidationError } from '../../../common/index.js';
 import { Scope } from '../../metadata/index.js';
 import { RequireScope } from '../auth/scope.guard.js';
 import { Signed } from '../auth/signed.decorator.js';
 import { AuditPageDto, AuditQueryDto, AuditRowDto } from '../dto/audit.dto.js';
-import { decodeCursor, encodeCursor, pageOf } from '../dto/list.dto.js';
+import { cursorPage, decodeCursor, instantRange, pageOf } from '../dto/list.dto.js';
 import { ApiProblem } from '../dto/problem.dto.js';
 import { AuditService } from '../../jobs/index.js';
 
@@ -30,10 +29,7 @@ export class AuditController {
     'A bad query (appId, action, jobId, from, to, offset, limit, cursor; `to` before `from`); `field` names it.',
   )
   async list(@Query() q: AuditQueryDto): Promise<AuditPageDto> {
-    const from = q.from === undefined ? undefined : Date.parse(q.from);
-    const to = q.to === undefined ? undefined : Date.parse(q.to);
-    if (from !== undefined && to !== undefined && to < from)
-      throw new ValidationError('to', '`to` must not be before `from`');
+    const { from, to } = instantRange(q);
     const at = q.cursor === undefined ? undefined : decodeCursor('a', q.cursor, /^[A-Za-z0-9-]{1,36}$/, q.offset);
     const { offset, limit } = pageOf(q);
     const [rows, total] = await this.audit.list({
@@ -46,12 +42,7 @@ export class AuditController {
       ...(at ? { after: { at: at.key, id: at.tie } } : {}),
       ...(q.jobId !== undefined ? { targetType: 'job', targetId: q.jobId } : {}),
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      total,
-      items: page.map((r) => AuditRowDto.of(r)),
-      nextCursor: rows.length > limit ? encodeCursor('a', { key: last.createdAt, tie: last.id }) : null,
-    };
+    const { page, nextCursor } = cursorPage('a', rows, limit, (last) => ({ key: last.createdAt, tie: last.id }));
+    return { total, items: page.map((r) => AuditRowDto.of(r)), nextCursor };
   }
 }

@@ -15,7 +15,7 @@ import {
 import { CallbackHandlerQueryDto, CallbackOwnerQueryDto } from '../dto/owner-query.dto.js';
 import { ApiProblem } from '../dto/problem.dto.js';
 import { DeliveryListQueryDto, DeliveryPageDto } from '../dto/delivery-list.dto.js';
-import { decodeCursor, encodeCursor, pageOf } from '../dto/list.dto.js';
+import { cursorPage, decodeCursor, pageOf } from '../dto/list.dto.js';
 import { ReadGate } from '../services/read-gate.js';
 import { toCallbackView, toRegistrationView } from '../views/callback-view.js';
 import { iso } from '../views/iso.js';
@@ -62,8 +62,8 @@ export class CallbacksController {
     const { rows, total } = await this.gate.run(caller.appId, () =>
       this.deliveries.list(caller, q.appId, q.state, { offset, limit: limit + 1, after }),
     );
-    const page = rows.slice(0, limit); // one more read than shown: whether a next page exists
-    const last = page[page.length - 1]?.delivery;
+    const key = ({ delivery: d }: (typeof rows)[number]) => ({ key: d.createdAt, tie: d.id });
+    const { page, nextCursor } = cursorPage('d', rows, limit, key);
     return {
       total,
       items: page.map(({ delivery: d, requestId, jobId }) => ({
@@ -76,7 +76,7 @@ export class CallbacksController {
         createdAt: iso(d.createdAt) as string,
         updatedAt: iso(d.updatedAt) as string,
       })),
-      nextCursor: rows.length > limit ? encodeCursor('d', { key: last.createdAt, tie: last.id }) : null,
+      nextCursor,
     };
   }
 

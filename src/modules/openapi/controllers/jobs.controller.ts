@@ -35,7 +35,7 @@ import { JobPageDto, JobViewDto } from '../dto/job-view.dto.js';
 import { ApiProblem } from '../dto/problem.dto.js';
 import { RATE_LIMIT_HEADERS } from '../auth/signed.decorator.js';
 import { InstanceListQueryDto, JobListQueryDto, OwnerQueryDto } from '../dto/owner-query.dto.js';
-import { decodeCursor, encodeCursor, InstancePageDto, pageOf } from '../dto/list.dto.js';
+import { cursorPage, decodeCursor, InstancePageDto, pageOf } from '../dto/list.dto.js';
 import { TaskViewDto, TriggerViewDto } from '../dto/task.dto.js';
 import { MaxBodyItems } from '../filters/body-items.interceptor.js';
 import { LOGS_DESCRIPTION, LogPageDto, LogQueryDto } from '../dto/log.dto.js';
@@ -371,14 +371,10 @@ export class JobsController {
     const at = q.cursor === undefined ? undefined : decodeCursor('i', q.cursor, /^\d{1,9}$/, q.offset);
     const after = at && { fireTime: at.key, shardIndex: Number(at.tie) };
     const { rows, total } = await this.runs.instancesOf(caller, ref(id, q), offset, limit + 1, after);
-    const page = rows.slice(0, limit); // one more read than shown: whether a next page exists
+    const key = (last: (typeof rows)[number]) => ({ key: last.fireTime, tie: String(last.shardIndex) });
+    const { page, nextCursor } = cursorPage('i', rows, limit, key);
     const sent = await this.callbacks.deliveriesOf(page.map((i) => i.id)); // one query for the page
-    const last = page[page.length - 1];
-    return {
-      total,
-      items: page.map((i) => toTaskView(i, undefined, undefined, sent.get(i.id))),
-      nextCursor: rows.length > limit ? encodeCursor('i', { key: last.fireTime, tie: String(last.shardIndex) }) : null,
-    };
+    return { total, items: page.map((i) => toTaskView(i, undefined, undefined, sent.get(i.id))), nextCursor };
   }
 
   private view(d: Parameters<typeof JobViewDto.of>[0]): Promise<JobViewDto> {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
-import { MAX_BATCH_TASKS, ValidationError } from '../../../common/index.js';
+import { MAX_BATCH_TASKS } from '../../../common/index.js';
 import { Scope } from '../../metadata/index.js';
 import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
@@ -26,7 +26,7 @@ import { toCallbackView } from '../views/callback-view.js';
 import { TasksService } from '../services/tasks.service.js';
 import { HandlerLogsService } from '../services/handler-logs.service.js';
 import { LOGS_DESCRIPTION, LogPageDto, LogQueryDto } from '../dto/log.dto.js';
-import { decodeCursor, encodeCursor, pageOf } from '../dto/list.dto.js';
+import { cursorPage, decodeCursor, instantRange, pageOf } from '../dto/list.dto.js';
 import { TaskListQueryDto, TaskPageDto } from '../dto/task-list.dto.js';
 import { TaskListService } from '../services/task-list.service.js';
 
@@ -71,23 +71,15 @@ export class TasksController {
     'A bad query (status, handler, from, to, appId, offset, limit, cursor; `to` before `from`); `field` names it.',
   )
   async recent(@CurrentCaller() caller: Caller, @Query() q: TaskListQueryDto): Promise<TaskPageDto> {
-    const from = q.from === undefined ? undefined : Date.parse(q.from);
-    const to = q.to === undefined ? undefined : Date.parse(q.to);
-    if (from !== undefined && to !== undefined && to < from)
-      throw new ValidationError('to', '`to` must not be before `from`');
+    const { from, to } = instantRange(q);
     const at = q.cursor === undefined ? undefined : decodeCursor('t', q.cursor, /^[A-Za-z0-9-]{1,36}$/, q.offset);
     const { offset, limit } = pageOf(q);
     const filter = { status: q.status, handler: q.handler, from, to };
     const after = at && { createdAt: at.key, id: at.tie };
     const { rows, total } = await this.list.page(caller, q.appId, filter, { offset, limit: limit + 1, after });
-    const page = rows.slice(0, limit); // one more read than shown: whether a next page exists
+    const { page, nextCursor } = cursorPage('t', rows, limit, (last) => ({ key: last.createdAt, tie: last.id }));
     const sent = await this.callbacks.deliveriesOf(page.map((i) => i.id));
-    const last = page[page.length - 1];
-    return {
-      total,
-      items: page.map((i) => toTaskView(i, undefined, undefined, sent.get(i.id))),
-      nextCursor: rows.length > limit ? encodeCursor('t', { key: last.createdAt, tie: last.id }) : null,
-    };
+    return { total, items: page.map((i) => toTaskView(i, undefined, undefined, sent.get(i.id))), nextCursor };
   }
 
   @Post()

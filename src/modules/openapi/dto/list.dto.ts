@@ -72,6 +72,29 @@ export function encodeCursor(kind: string, at: CursorKey): string {
 }
 
 /**
+ * The page shown of `rows`, read one past `limit` (whether a next page exists), and the cursor of list `kind` for
+ * the next page from its last row (`keyOf`), null when this page is the last.
+ */
+export function cursorPage<T>(
+  kind: string,
+  rows: T[],
+  limit: number,
+  keyOf: (last: T) => CursorKey,
+): { page: T[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  return { page, nextCursor: rows.length > limit ? encodeCursor(kind, keyOf(page[page.length - 1])) : null };
+}
+
+/** `?from=&to=` as epoch ms (each absent when not given). @throws ValidationError (to) when `to` is before `from`. */
+export function instantRange(q: { from?: string; to?: string }): { from?: number; to?: number } {
+  const from = q.from === undefined ? undefined : Date.parse(q.from);
+  const to = q.to === undefined ? undefined : Date.parse(q.to);
+  if (from !== undefined && to !== undefined && to < from)
+    throw new ValidationError('to', '`to` must not be before `from`');
+  return { from, to };
+}
+
+/**
  * Decodes a cursor of list `kind`; the tie-break must match `tie`.
  * @throws ValidationError (field cursor) for anything this list did not give, or one combined with an offset.
  */
