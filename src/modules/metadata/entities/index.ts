@@ -7,6 +7,12 @@ import { JobDefinition } from './job-definition.entity.js';
 import { JobInstance } from './job-instance.entity.js';
 import { IdempotencyKey, type IdempotencyKeyState } from './idempotency-key.entity.js';
 import { type HandlerLogLevel, JobLog } from './job-log.entity.js';
+import {
+  Notification,
+  NotificationDelivery,
+  NotificationEvent,
+  NotificationRule,
+} from './notification.entity.js';
 
 export {
   ApiClient,
@@ -23,7 +29,18 @@ export {
   JobInstance,
   JobLog,
   type HandlerLogLevel,
+  Notification,
+  NotificationDelivery,
+  NotificationEvent,
+  NotificationRule,
 };
+export {
+  NotificationKind,
+  type NotificationChannel,
+  type NotificationDeliveryState,
+  type NotificationEventSample,
+  type NotificationState,
+} from './notification.entity.js';
 export * from './enums.js';
 export {
   CORRUPT_ROW,
@@ -49,4 +66,8 @@ export const ENTITIES = [
   ApiClient,
   AuditLog,
   IdempotencyKey,
+  NotificationRule,
+  NotificationEvent,
+  Notification,
+  NotificationDelivery,
 ];
