@@ -15,6 +15,7 @@ export const CALLERS = {
   InstanceReads: ['src/'],
   InstanceTransitions: ['src/modules/dispatch/', 'src/modules/execution/'],
   InstanceRetention: ['src/modules/trigger/retention.service.ts'],
+  NotificationInstances: ['src/modules/notifications/'],
 };
 
 const METADATA = 'src/modules/metadata/';

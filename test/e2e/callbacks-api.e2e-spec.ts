@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { TickwheelClient, TickwheelResponse } from '../../src/client/tickwheel-client.js';
-import { CallbackDeliveryRepository, DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
+import {
+  CallbackDeliveryRepository,
+  DEFAULT_SCOPES,
+  JobInstanceStatus,
+  Scope,
+} from '../../src/modules/metadata/index.js';
 import { namespaceRows, rowsDiff } from '../utils/namespace-rows.js';
 import { expectProblem, SHAPES } from '../utils/tenancy.js';
 import { signedClient, startNode, TestNode, UNLIMITED, waitFor } from '../utils/test-node.js';
@@ -307,7 +312,10 @@ describe.each(SHAPES)('callbacks API (%s)', (_shape, env) => {
    */
   async function writeDelivery(instanceId: string, appId: string, url: string): Promise<string> {
     const repo = node.app.get(CallbackDeliveryRepository);
-    const final = { id: instanceId, namespace: node.config.namespace, appId, handler: 'noop', callbackUrl: url };
+    const final = {
+      ...{ id: instanceId, namespace: node.config.namespace, appId, handler: 'noop', callbackUrl: url },
+      ...{ jobId: null, finalStatus: JobInstanceStatus.SUCCESS },
+    };
     await repo.enqueueFinal(node.ds.manager, [final], 1);
     await node.ds.query(
       'UPDATE callback_delivery SET state = ?, attempts = 3, last_status_code = 200, last_error = NULL, ' +

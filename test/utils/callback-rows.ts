@@ -55,6 +55,6 @@ export async function finishedWithDelivery(
   });
   await ds.getRepository(JobInstance).save(row);
   const deliveries = new CallbackDeliveryRepository(ds);
-  await ds.transaction((em) => deliveries.enqueueFinal(em, [row], finalAt));
+  await ds.transaction((em) => deliveries.enqueueFinal(em, [{ ...row, finalStatus: row.status }], finalAt));
   return (await deliveries.findByInstances([row.id])).get(row.id)!.id;
 }

@@ -8,6 +8,7 @@ import {
   InstanceReads,
   InstanceRetention,
   InstanceTransitions,
+  NotificationInstances,
   JobInstance,
   JobInstanceStatus as S,
   newJobInstance,
@@ -193,6 +194,11 @@ export const SQL_CASES: QueryObjectCases[] = [
   object(InstanceRetention, [
     { method: 'finishedBefore', run: (s) => s.finishedBefore(NS, NOW, 100) },
     { method: 'removeFinished', run: (s) => s.removeFinished([id(1), id(3)]) },
+  ]),
+  object(NotificationInstances, [
+    { method: 'byIds', run: (s) => s.byIds([id(1), id(3)]) },
+    { method: 'outcomesUpTo', run: (s) => s.outcomesUpTo(JOB, NOW, 4) },
+    { method: 'jobRunsIn', run: (s) => s.jobRunsIn(NS, S.PENDING, NOW - 1000, NOW, 100) },
   ]),
 ];
 

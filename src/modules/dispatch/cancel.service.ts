@@ -70,7 +70,7 @@ export class CancelService {
     const to = JobInstanceStatus.CANCELLED;
     const won = await this.uow.run(async (em: Tx) => {
       if (!(await this.transitions.transition(row.id, row.status, to, guard, patch, now, em))) return false;
-      await this.deliveries.enqueueFinal(em, [row], now);
+      await this.deliveries.enqueueFinal(em, [{ ...row, finalStatus: to }], now);
       if (inTx) await inTx(em, row);
       return true;
     });

@@ -69,8 +69,9 @@ export class QuarantineService {
         await this.attempts.finish(row.id, row.attempt, S.FAILED, reason, now, em);
       }
       // Only plain columns: the JSON ones are what is corrupt. A URL without a host gets no delivery, no throw.
-      const { id, namespace, appId, handler, callbackUrl } = row;
-      await this.deliveries.enqueueFinal(em, [{ id, namespace, appId, handler, callbackUrl }], now);
+      const { id, namespace, appId, handler, callbackUrl, jobId } = row;
+      const final = { id, namespace, appId, handler, callbackUrl, jobId, finalStatus: S.FAILED };
+      await this.deliveries.enqueueFinal(em, [final], now);
       return true;
     });
     if (!won) return false;

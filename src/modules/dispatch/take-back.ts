@@ -97,7 +97,7 @@ export class TakeBack {
       const moved = await this.transitions.transition(row.id, row.status, status, guard, patch, now, em);
       if (!moved) return false;
       await this.closeAttempt(row, reason, now, em);
-      if (!backToPending) await this.deliveries.enqueueFinal(em, [row], now);
+      if (!backToPending) await this.deliveries.enqueueFinal(em, [{ ...row, finalStatus: status }], now);
       return true;
     });
     if (!won) return null;

@@ -149,7 +149,9 @@ export class FinishWriter {
         handlerEndedAt: e.handlerEndedAt ?? null,
       }));
     if (ended.length > 0) await this.ledger.endAttempts(em, ended, now);
-    const finals = group.filter((e, k) => won[k] && FINAL_HERE.has(e.status)).map((e) => e.row);
+    const finals = group
+      .filter((e, k) => won[k] && FINAL_HERE.has(e.status))
+      .map((e) => ({ ...e.row, finalStatus: e.status }));
     await this.deliveries.enqueueFinal(em, finals, now);
     return won;
   }

@@ -33,6 +33,19 @@ export {
   redelivered,
 } from './repositories/callback-delivery.repository.js';
 export { CallbackHostRepository } from './repositories/callback-host.repository.js';
+export {
+  INSTANCE_FINAL,
+  type NewNotificationEvent,
+  notifiable,
+  NotificationEventRepository,
+} from './repositories/notification-event.repository.js';
+export {
+  MESSAGE_SAMPLES,
+  type MessageEvent,
+  NotificationMessageRepository,
+  openKeyOf,
+} from './repositories/notification-message.repository.js';
+export { NAMESPACE_DEFAULT, NotificationRuleRepository } from './repositories/notification-rule.repository.js';
 export { type AppSigning, AppSecretReader, AppSigningError } from './secrets/app-secret-reader.js';
 export { SecretBox, standaloneKey } from './secrets/secret-box.js';
 export { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';

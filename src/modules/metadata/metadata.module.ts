@@ -10,6 +10,9 @@ import { ApiClientRepository } from './repositories/api-client.repository.js';
 import { AuditLogRepository } from './repositories/audit-log.repository.js';
 import { CallbackDeliveryRepository } from './repositories/callback-delivery.repository.js';
 import { CallbackHostRepository } from './repositories/callback-host.repository.js';
+import { NotificationEventRepository } from './repositories/notification-event.repository.js';
+import { NotificationMessageRepository } from './repositories/notification-message.repository.js';
+import { NotificationRuleRepository } from './repositories/notification-rule.repository.js';
 import { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
 import { AppSecretReader } from './secrets/app-secret-reader.js';
 import { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
@@ -48,6 +51,9 @@ const REPOSITORIES = [
   ExecutionLedger,
   JobLogRepository,
   IdempotencyKeyRepository,
+  NotificationEventRepository,
+  NotificationMessageRepository,
+  NotificationRuleRepository,
 ];
 
 const UNIT_OF_WORK = {

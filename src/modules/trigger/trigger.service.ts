@@ -284,7 +284,9 @@ export class TriggerService {
     const inserted = await this.ledger.insertIgnore(em, rows);
     const ids = rows.map((r) => r.id);
     const written = inserted === rows.length ? new Set(ids) : await this.ledger.existingIds(em, ids);
-    const finals = rows.filter((r) => r.status === JobInstanceStatus.CANCELLED && written.has(r.id));
+    const finals = rows
+      .filter((r) => r.status === JobInstanceStatus.CANCELLED && written.has(r.id))
+      .map((r) => ({ ...r, finalStatus: r.status }));
     await this.deliveries.enqueueFinal(em, finals, now);
     return written;
   }

@@ -6,6 +6,7 @@ import { InstanceIntake } from './instance-intake.js';
 import { InstanceReads } from './instance-reads.js';
 import { InstanceRetention } from './instance-retention.js';
 import { InstanceTransitions } from './instance-transitions.js';
+import { NotificationInstances } from './notification-instances.js';
 import { ReconcileInstances } from './reconcile-instances.js';
 import { StagedInstances } from './staged-instances.js';
 
@@ -23,6 +24,7 @@ export { type Intake, InstanceIntake } from './instance-intake.js';
 export { type InstanceScope, InstanceReads, type LastRun, type RunningRow, type TaskFilter } from './instance-reads.js';
 export { InstanceRetention } from './instance-retention.js';
 export { InstanceTransitions, type TransitionGuard } from './instance-transitions.js';
+export { NotificationInstances, type NotifiedRun } from './notification-instances.js';
 export { ReconcileInstances } from './reconcile-instances.js';
 export { StagedInstances, type StagedRef, type UnreleasedFire } from './staged-instances.js';
 export { handBackMark, markStagedFires, StagedKind } from './staged.js';
@@ -39,4 +41,5 @@ export const INSTANCE_QUERIES = [
   InstanceReads,
   InstanceTransitions,
   InstanceRetention,
+  NotificationInstances,
 ];

@@ -6,9 +6,10 @@ import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
 import { CallbackDelivery, CallbackState, JobInstance } from '../entities/index.js';
 import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
 import { deleteByIds } from './retention-rows.js';
+import { type FinalInstance, NotificationEventRepository } from './notification-event.repository.js';
 
 /** An instance that has just reached a final state, as its writer holds it (the columns the outbox needs). */
-export type FinalInstance = Pick<JobInstance, 'id' | 'namespace' | 'appId' | 'handler' | 'callbackUrl'>;
+export type { FinalInstance };
 
 /** callback_delivery.host's length. */
 const HOST_MAX = 300;
@@ -105,18 +106,24 @@ export class CallbackDeliveryRepository {
   /** Tries' outcomes are written in group commits: one commit per try made the log flush the senders' limit. */
   private readonly settles = new GroupCommitter<SettleItem, boolean>((items) => this.settleGroup(items), 256);
 
+  /** The other outbox written with a final state: notification events (docs/notifications.md "Events"). */
+  private readonly events: NotificationEventRepository;
+
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.uow = UnitOfWork.for(ds);
+    this.events = new NotificationEventRepository(ds);
   }
 
   /**
    * Writes the delivery rows of instances that reached a final state at `now` (epoch ms) inside `em`: the URL is
    * the instance's own (a task's, or its job's copied at fire time), else the app's registration for the
    * instance's handler, else the app's default; an instance with none gets no row. INSERT IGNORE on the unique
-   * instance id: a retried finishing write cannot make a second delivery. @returns the rows written.
+   * instance id: a retried finishing write cannot make a second delivery. The notification events of the same
+   * finals are written here too, so every writer of a final state writes both outboxes. @returns the rows written.
    */
   async enqueueFinal(em: EntityManager, finals: readonly FinalInstance[], now: number): Promise<number> {
     if (finals.length === 0) return 0;
+    await this.events.enqueueFinal(em, finals, now);
     const unresolved = [...new Set(finals.filter((f) => !f.callbackUrl).map((f) => f.appId))];
     const registered = unresolved.length > 0 ? await this.registrationsOf(em, unresolved) : new Map();
     const rows: unknown[][] = [];

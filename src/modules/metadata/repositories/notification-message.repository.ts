@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { newId } from '../../../common/index.js';
+import {
+  Notification,
+  type NotificationChannel,
+  type NotificationEventSample,
+  type NotificationKind,
+} from '../entities/notification.entity.js';
+import { insertIgnoreVerb, marks, runStatement } from './raw-statement.js';
+
+/** Most events a message keeps as samples; `eventCount` counts them all. */
+export const MESSAGE_SAMPLES = 20;
+
+/** One event for a rule's message stream (docs/notifications.md "Quiet period and grouping"). Times epoch ms. */
+export interface MessageEvent {
+  namespace: string;
+  appId: string;
+  ruleId: string | null;
+  ruleName: string;
+  kind: NotificationKind;
+  groupKey: string;
+  title: string;
+  channels: NotificationChannel[];
+  quietMs: number;
+  sample: NotificationEventSample;
+  now: number;
+}
+
+const COLUMNS = [
+  'id',
+  'namespace',
+  'app_id',
+  'rule_id',
+  'rule_name',
+  'kind',
+  'group_key',
+  'open_key',
+  'state',
+  'title',
+  'events',
+  'event_count',
+  'first_event_at',
+  'last_event_at',
+  'send_at',
+  'channels',
+  'created_at',
+  'updated_at',
+];
+
+/** The key of a rule's open message for one group: one per (namespace, app, rule, group). */
+export function openKeyOf(e: Pick<MessageEvent, 'namespace' | 'appId' | 'ruleName' | 'groupKey'>): string {
+  return createHash('sha256').update(`${e.namespace}\n${e.appId}\n${e.ruleName}\n${e.groupKey}`).digest('hex');
+}
+
+/**
+ * `notification` rows as the evaluator writes them: an event joins its group's OPEN message, or opens one due at
+ * once, or, within the quiet period of the group's last message, due when that period ends. The sender closes
+ * due messages (state SENT, open_key NULL) and writes their deliveries.
+ */
+@Injectable()
+export class NotificationMessageRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Adds `e` to its group's message inside `em`. @returns the message id and whether this call opened it. */
+  async add(em: EntityManager, e: MessageEvent): Promise<{ id: string; opened: boolean }> {
+    const openKey = openKeyOf(e);
+    for (let round = 0; round < 3; round++) {
+      const open = await em.getRepository(Notification).findOneBy({ openKey });
+      if (open) {
+        const events = open.events.length < MESSAGE_SAMPLES ? [...open.events, e.sample] : undefined;
+        const sql =
+          'UPDATE notification SET event_count = event_count + 1, last_event_at = ?, updated_at = ?' +
+          `${events ? ', events = ?' : ''} WHERE id = ? AND state = 'OPEN'`;
+        const params = events ? [e.now, e.now, JSON.stringify(events), open.id] : [e.now, e.now, open.id];
+        if (Number((await runStatement(this.ds, em, sql, params)).affected ?? 0) > 0)
+          return { id: open.id, opened: false };
+        continue;
+      }
+      const id = newId();
+      const sendAt = Math.max(e.now, ((await this.lastSendAt(em, e)) ?? -Infinity) + e.quietMs);
+      const row = [
+        ...[id, e.namespace, e.appId, e.ruleId, e.ruleName, e.kind, e.groupKey.slice(0, 300), openKey, 'OPEN'],
+        ...[e.title.slice(0, 300), JSON.stringify([e.sample]), 1, e.now, e.now, sendAt],
+        ...[JSON.stringify(e.channels), e.now, e.now],
+      ];
+      const sql = `${insertIgnoreVerb(this.ds)} INTO notification (${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length)})`;
+      if (Number((await runStatement(this.ds, em, sql, row)).affected ?? 0) > 0) return { id, opened: true };
+    }
+    throw new Error(`notification group ${openKey} changed three times during one add`);
+  }
+
+  /** When the group's newest message is (or was) due, or null when it has none. */
+  private async lastSendAt(em: EntityManager, e: MessageEvent): Promise<number | null> {
+    const rows = (await em.query(
+      'SELECT send_at FROM notification WHERE namespace = ? AND app_id = ? AND rule_name = ? AND group_key = ?' +
+        ' ORDER BY send_at DESC LIMIT 1',
+      [e.namespace, e.appId, e.ruleName, e.groupKey.slice(0, 300)],
+    )) as { send_at: string | number }[];
+    return rows.length > 0 ? Number(rows[0].send_at) : null;
+  }
+}
