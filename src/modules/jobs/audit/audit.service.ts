@@ -30,6 +30,9 @@ export enum AuditAction {
   CALLBACK_REGISTER = 'CALLBACK_REGISTER',
   CALLBACK_DELETE = 'CALLBACK_DELETE',
   CALLBACK_REDELIVER = 'CALLBACK_REDELIVER',
+  NOTIFY_RULE_SET = 'NOTIFY_RULE_SET',
+  NOTIFY_RULE_DELETE = 'NOTIFY_RULE_DELETE',
+  NOTIFY_RULE_TEST = 'NOTIFY_RULE_TEST',
 }
 
 /** Largest JSON of one snapshot, bytes: a row that does not fit its TEXT column would fail the change. */
