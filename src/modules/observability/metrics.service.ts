@@ -41,7 +41,7 @@ export class MetricsService {
 
   readonly misfires = new Counter({
     name: 'tickwheel_misfires_total',
-    help: 'Fires handled by a misfire policy, by policy',
+    help: 'Fires handled by a misfire policy, by policy: each missed fire time run late, skipped or folded into one',
     labelNames: ['policy'] as const,
     registers: [this.registry],
   });
