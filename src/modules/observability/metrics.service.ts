@@ -85,6 +85,15 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly tasksWaitingUnadvertised = new Gauge({
+    name: 'tickwheel_tasks_waiting_unadvertised',
+    help:
+      'Due PENDING instances whose handler no live executor or app worker advertises, by handler (at most 50 ' +
+      "handlers, the rest summed as handler=other), as of the leader's last gauges pass",
+    labelNames: ['handler'] as const,
+    registers: [this.registry],
+  });
+
   readonly queueDepth = new Gauge({
     name: 'tickwheel_queue_depth',
     help:

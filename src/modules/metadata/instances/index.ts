@@ -23,7 +23,7 @@ export { type Intake, InstanceIntake } from './instance-intake.js';
 export { type InstanceScope, InstanceReads, type LastRun, type RunningRow, type TaskFilter } from './instance-reads.js';
 export { InstanceRetention } from './instance-retention.js';
 export { InstanceTransitions, type TransitionGuard } from './instance-transitions.js';
-export { ReconcileInstances } from './reconcile-instances.js';
+export { type PendingGroup, ReconcileInstances, type ServedHandlers } from './reconcile-instances.js';
 export { StagedInstances, type StagedRef, type UnreleasedFire } from './staged-instances.js';
 export { handBackMark, markStagedFires, StagedKind } from './staged.js';
 
