@@ -11,7 +11,7 @@ export const CALLERS = {
   DispatchLedger: ['src/modules/dispatch/dispatch.service.ts'],
   ExecutionInstances: ['src/modules/execution/'],
   AdmissionInstances: ['src/modules/dispatch/admission/'],
-  ReconcileInstances: ['src/modules/dispatch/reconciler.service.ts'],
+  ReconcileInstances: ['src/modules/dispatch/reconciler.service.ts', 'src/modules/dispatch/unadvertised-waits.ts'],
   InstanceReads: ['src/'],
   InstanceTransitions: ['src/modules/dispatch/', 'src/modules/execution/'],
   InstanceRetention: ['src/modules/trigger/retention.service.ts'],

@@ -144,6 +144,12 @@ export const SQL_CASES: QueryObjectCases[] = [
     { method: 'findDispatchedRefsBefore', run: (s) => s.findDispatchedRefsBefore(NS, NOW, 100) },
     { method: 'nodesWithWork', run: (s) => s.nodesWithWork(NS) },
     { method: 'jobsWithWaiting', run: (s) => s.jobsWithWaiting(NS, 100, JOB) },
+    {
+      method: 'pendingDueByHandler',
+      what: 'handlers served for every app and for one app left out',
+      run: (s) =>
+        s.pendingDueByHandler(NS, NOW, { everyApp: ['noop', 'http'], byApp: new Map([['app-1', ['h']]]) }, 1000),
+    },
   ]),
   object(InstanceReads, [
     { method: 'findById', run: (s) => s.findById(id(1)) },

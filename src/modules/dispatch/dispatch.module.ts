@@ -16,10 +16,12 @@ import { QuarantineService } from './quarantine.service.js';
 import { ReconcilerService } from './reconciler.service.js';
 import { RoutingStrategies } from './routing/index.js';
 import { TakeBack } from './take-back.js';
+import { UnadvertisedWaits } from './unadvertised-waits.js';
 
 /**
  * Dispatch (docs/dispatch.md): the facade ({@link DispatchService}), admission (docs/admission.md), the registry
- * view, cancels, and the reconciler's passes and the delay-queue pump, which the scheduler leader runs.
+ * view, cancels, the scan of work waiting for an unadvertised handler ({@link UnadvertisedWaits}), and the
+ * reconciler's passes and the delay-queue pump, which the scheduler leader runs.
  */
 @Module({
   imports: [MetadataModule, CoordinationModule, AdmissionModule],
@@ -31,6 +33,7 @@ import { TakeBack } from './take-back.js';
     CancelService,
     QuarantineService,
     TakeBack,
+    UnadvertisedWaits,
     {
       provide: RoutingStrategies,
       inject: [COUNTERS, NODE_QUEUES],
@@ -44,6 +47,7 @@ import { TakeBack } from './take-back.js';
     DelayPump,
     CancelService,
     TakeBack,
+    UnadvertisedWaits,
     AdmissionModule,
   ],
 })

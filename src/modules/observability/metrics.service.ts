@@ -41,7 +41,7 @@ export class MetricsService {
 
   readonly misfires = new Counter({
     name: 'tickwheel_misfires_total',
-    help: 'Fires handled by a misfire policy, by policy',
+    help: 'Fires handled by a misfire policy, by policy: each missed fire time run late, skipped or folded into one',
     labelNames: ['policy'] as const,
     registers: [this.registry],
   });
@@ -82,6 +82,15 @@ export class MetricsService {
   readonly liveExecutors = new Gauge({
     name: 'tickwheel_live_executors',
     help: 'Executor nodes with a recent heartbeat (as seen by the leader)',
+    registers: [this.registry],
+  });
+
+  readonly tasksWaitingUnadvertised = new Gauge({
+    name: 'tickwheel_tasks_waiting_unadvertised',
+    help:
+      'Due PENDING instances whose handler no live executor or app worker advertises, by handler (at most 50 ' +
+      "handlers, the rest summed as handler=other), as of the leader's last gauges pass",
+    labelNames: ['handler'] as const,
     registers: [this.registry],
   });
 

@@ -1,5 +1,5 @@
 import { CorruptJson, JobDefinition, MisfirePolicy, TriggerSource, TriggerType } from '../metadata/index.js';
-import { FIRE_ALL_MAX, planFire } from './fire-planner.js';
+import { FIRE_ALL_MAX, misfiresHandled, planFire } from './fire-planner.js';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
@@ -130,5 +130,19 @@ describe('planFire', () => {
       5000,
     );
     expect(p).toMatchObject({ fireTimes: [], skippedTimes: [T0], nextFireTime: T0 + 2 * MIN });
+  });
+
+  it('should count every missed time a policy handled, whichever it is, and none on time or on error', () => {
+    const late = T0 + 10 * MIN + 5; // T0 … T0 + 10 min: 11 missed times
+    for (const misfirePolicy of [MisfirePolicy.FIRE_ONCE_NOW, MisfirePolicy.SKIP, MisfirePolicy.FIRE_ALL])
+      expect([misfirePolicy, misfiresHandled(planFire(def({ misfirePolicy }), late, 5000))]).toEqual([
+        misfirePolicy,
+        11,
+      ]);
+    expect(misfiresHandled(planFire(def({}), T0 + 40, 5000))).toBe(0);
+    expect(misfiresHandled(planFire(def({ triggerExpr: 'not cron' }), late, 5000))).toBe(0);
+    // Beyond one pass's bound the count is a lower bound: FIRE_ALL_MAX handled, one more for the rest.
+    const day = planFire(def({ misfirePolicy: MisfirePolicy.SKIP, triggerExpr: '* * * * * *' }), T0 + 86_400_000, 5000);
+    expect(misfiresHandled(day)).toBe(FIRE_ALL_MAX + 1);
   });
 });

@@ -23,6 +23,16 @@ export interface FirePlan {
 }
 
 /**
+ * How many scheduled fire times `plan`'s misfire policy handled (tickwheel_misfires_total): each one run late
+ * (FIRE_ALL), recorded as skipped (SKIP) or folded into the one late run (FIRE_ONCE_NOW), and those beyond the bounds
+ * of one pass (`dropped`, then a lower bound). 0 for a fire on time and for a schedule that cannot be computed.
+ */
+export function misfiresHandled(plan: FirePlan): number {
+  if (!plan.misfired || plan.error) return 0;
+  return plan.fireTimes.length + plan.skippedTimes.length + plan.dropped;
+}
+
+/**
  * Decides a due job's fire without I/O (docs/trigger.md "Misfire"): on time, or misfired under
  * FIRE_ONCE_NOW, SKIP or FIRE_ALL. Never throws: an uncomputable schedule or unreadable params (`CORRUPT_ROW`)
  * fire nothing and are reported in `error`. Times are epoch ms UTC.

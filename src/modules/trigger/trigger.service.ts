@@ -24,7 +24,7 @@ import {
   UnitOfWork,
 } from '../metadata/index.js';
 import { type LabelsMatch, MetricsService, type MisfirePolicyLabel } from '../observability/index.js';
-import { FirePlan, planFire } from './fire-planner.js';
+import { FirePlan, misfiresHandled, planFire } from './fire-planner.js';
 import { scheduledTimes } from './backfill.js';
 import { decideOverlap } from './overlap.js';
 
@@ -215,7 +215,9 @@ export class TriggerService {
     const replaced: JobInstance[] = [];
     const next: DueRef[] = [];
     const created: JobInstance[] = [];
+    const misfires = new Map<MisfirePolicy, number>();
     await this.uow.run(async (em) => {
+      misfires.clear();
       const expected = new Map(page.map((r) => [r.id, r.next]));
       const locked = (await this.jobs.lockForFiring(em, this.config.namespace, [...expected.keys()])).filter(
         (d) => d.enabled && d.nextFireTime === expected.get(d.id),
@@ -265,13 +267,16 @@ export class TriggerService {
         else if (!(await this.advanceOne(em, def, plan, now))) continue;
         if (def.triggerType === TriggerType.ONE_SHOT && !plan.error) completed.push(def.id);
         if (plan.nextFireTime !== null) next.push({ id: def.id, next: plan.nextFireTime, stage: stageable(def) });
-        if (plan.misfired) this.metrics.misfires.inc({ policy: def.misfirePolicy });
+        const handled = misfiresHandled(plan);
+        if (handled > 0) misfires.set(def.misfirePolicy, (misfires.get(def.misfirePolicy) ?? 0) + handled);
         created.push(...fired.filter((r) => written.has(r.id)));
       }
       await this.jobs.advanceMany(em, bulk, now);
       // A ONE_SHOT's single fire (run, or recorded as skipped) completes it, in the transaction that wrote it.
       await this.jobs.completeOneShots(em, completed, now);
     });
+    // Counted once committed: every missed fire time the policy handled, not one per job.
+    for (const [policy, n] of misfires) this.metrics.misfires.inc({ policy }, n);
     for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
     const releases = created
       .filter((r) => r.status === JobInstanceStatus.PENDING || r.status === JobInstanceStatus.DISPATCHED)

@@ -25,7 +25,7 @@ export { type InstanceScope, InstanceReads, type LastRun, type RunningRow, type 
 export { InstanceRetention } from './instance-retention.js';
 export { InstanceTransitions, type TransitionGuard } from './instance-transitions.js';
 export { NotificationInstances, type NotifiedRun } from './notification-instances.js';
-export { ReconcileInstances } from './reconcile-instances.js';
+export { type PendingGroup, ReconcileInstances, type ServedHandlers } from './reconcile-instances.js';
 export { StagedInstances, type StagedRef, type UnreleasedFire } from './staged-instances.js';
 export { handBackMark, markStagedFires, StagedKind } from './staged.js';
 

@@ -5,6 +5,20 @@ import { JobInstance } from '../entities/job-instance.entity.js';
 import { JobInstanceStatus as S } from '../state-machine/job-instance-status.js';
 import { InstanceTable } from './instance-table.js';
 
+/** Due PENDING rows of one app and handler, counted (UnadvertisedWaits): the oldest's created_at, epoch ms. */
+export interface PendingGroup {
+  appId: string;
+  handler: string;
+  count: number;
+  oldestCreatedAt: number;
+}
+
+/** What a grouped scan leaves out: handlers served for every app, and handlers served for one app only. */
+export interface ServedHandlers {
+  everyApp: readonly string[];
+  byApp: ReadonlyMap<string, readonly string[]>;
+}
+
 /** The reconciler's scans of job_instance (docs/dispatch.md "Reconciler"), each bounded and per namespace. */
 @Injectable()
 export class ReconcileInstances {
@@ -65,5 +79,47 @@ export class ReconcileInstances {
       .limit(limit)
       .getRawMany<{ jobId: string | null }>();
     return rows.map((r) => r.jobId).filter((j): j is string => !!j);
+  }
+
+  /**
+   * Due PENDING rows per (app, handler) whose handler `served` does not name for their app, the oldest groups
+   * first, at most `limit` groups: one statement on ix_job_instance_status_fire's `status` prefix (it reads the
+   * PENDING rows of the table, then keeps the namespace's due ones).
+   */
+  async pendingDueByHandler(
+    namespace: string,
+    now: number,
+    served: ServedHandlers,
+    limit: number,
+  ): Promise<PendingGroup[]> {
+    const qb = this.t.repo
+      .createQueryBuilder('i')
+      .select('i.app_id', 'appId')
+      .addSelect('i.handler', 'handler')
+      .addSelect('COUNT(*)', 'n')
+      .addSelect('MIN(i.created_at)', 'oldest')
+      .where('i.status = :s AND i.namespace = :namespace AND i.due_at <= :now', { s: S.PENDING, namespace, now });
+    if (served.everyApp.length > 0) qb.andWhere('i.handler NOT IN (:...everyApp)', { everyApp: served.everyApp });
+    [...served.byApp].forEach(([appId, handlers], k) => {
+      if (handlers.length > 0)
+        qb.andWhere(`NOT (i.app_id = :app${k} AND i.handler IN (:...handlers${k}))`, {
+          [`app${k}`]: appId,
+          [`handlers${k}`]: handlers,
+        });
+    });
+    const rows = await qb
+      .groupBy('i.app_id')
+      .addGroupBy('i.handler')
+      .orderBy('MIN(i.created_at)', 'ASC')
+      .addOrderBy('i.app_id', 'ASC')
+      .addOrderBy('i.handler', 'ASC')
+      .limit(limit)
+      .getRawMany<{ appId: string; handler: string; n: string | number; oldest: string | number }>();
+    return rows.map((r) => ({
+      appId: r.appId,
+      handler: r.handler,
+      count: Number(r.n),
+      oldestCreatedAt: Number(r.oldest),
+    }));
   }
 }

@@ -4,7 +4,13 @@ import { liveNode } from '../../../../test/fakes/live-node.js';
 import { advanceSettled, gate, settle } from '../../../../test/fakes/settle.js';
 import type { AppConfig } from '../../../config/index.js';
 import type { NodeQueuePort } from '../../coordination/index.js';
-import type { DelayPump, NodeRegistryService, ReconcilerService, Release } from '../../dispatch/index.js';
+import type {
+  DelayPump,
+  NodeRegistryService,
+  ReconcilerService,
+  Release,
+  UnadvertisedWaits,
+} from '../../dispatch/index.js';
 import type {
   CallbackDeliveryRepository,
   DueRef,
@@ -119,7 +125,7 @@ describe(LeaderDuties.name, () => {
       new LeaderWheels(trigger, jobs, staged, takeback, delayPump, metrics, config, clock),
       { reconcileOnce: () => record('reconcile') } as unknown as ReconcilerService,
       { check: async (since: number) => record(`detect since ${since - T0}`) } as unknown as DueDetectorService,
-      new LeaderGauges(nodes, queues, metrics, clock),
+      new LeaderGauges(nodes, queues, { scan: async () => [] } as unknown as UnadvertisedWaits, metrics, config, clock),
       new RetentionService(rows, none, none, none, none, metrics, config, clock),
       signals,
       registry,

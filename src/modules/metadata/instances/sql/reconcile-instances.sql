@@ -73,3 +73,21 @@ SELECT DISTINCT "i"."job_id" AS "jobId"
   ORDER BY "i"."job_id" ASC
   LIMIT 100;
 -- params: ["tw-sql-snapshot","WAITING","00000000-0000-7000-8000-00000000000j"]
+
+-- ReconcileInstances.pendingDueByHandler: handlers served for every app and for one app left out
+-- [mysql]
+SELECT `i`.`handler` AS `handler`, `i`.`app_id` AS `appId`, COUNT(*) AS `n`, MIN(`i`.`created_at`) AS `oldest`
+  FROM `job_instance` `i`
+  WHERE `i`.`status` = ? AND `i`.`namespace` = ? AND `i`.`due_at` <= ? AND `i`.`handler` NOT IN (?, ?) AND NOT (`i`.`app_id` = ? AND `i`.`handler` IN (?))
+  GROUP BY `i`.`app_id`, `i`.`handler`
+  ORDER BY MIN(`i`.`created_at`) ASC, `i`.`app_id` ASC, `i`.`handler` ASC
+  LIMIT 1000;
+-- params: ["PENDING","tw-sql-snapshot",1800000000000,"noop","http","app-1","h"]
+-- [sqlite]
+SELECT "i"."handler" AS "handler", "i"."app_id" AS "appId", COUNT(*) AS "n", MIN("i"."created_at") AS "oldest"
+  FROM "job_instance" "i"
+  WHERE "i"."status" = ? AND "i"."namespace" = ? AND "i"."due_at" <= 1800000000000 AND "i"."handler" NOT IN (?, ?) AND NOT ("i"."app_id" = ? AND "i"."handler" IN (?))
+  GROUP BY "i"."app_id", "i"."handler"
+  ORDER BY MIN("i"."created_at") ASC, "i"."app_id" ASC, "i"."handler" ASC
+  LIMIT 1000;
+-- params: ["PENDING","tw-sql-snapshot","noop","http","app-1","h"]
