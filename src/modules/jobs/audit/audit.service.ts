@@ -30,6 +30,8 @@ export enum AuditAction {
   CALLBACK_REGISTER = 'CALLBACK_REGISTER',
   CALLBACK_DELETE = 'CALLBACK_DELETE',
   CALLBACK_REDELIVER = 'CALLBACK_REDELIVER',
+  NOTIFICATION_SENT = 'NOTIFICATION_SENT',
+  NOTIFICATION_FAILED = 'NOTIFICATION_FAILED',
 }
 
 /** Largest JSON of one snapshot, bytes: a row that does not fit its TEXT column would fail the change. */
