@@ -60,13 +60,13 @@ export class NotificationOutboxRepository {
   }
 
   /**
-   * How many messages of app `appId` were SENT at or after `since` (epoch ms), and the earliest such `sent_at`
+   * How many messages of app `appId` were SENT after `since` (epoch ms), and the earliest such `sent_at`
    * (null when none): the rate limit's window (docs/notifications.md "Rate limit").
    */
   async sentSince(namespace: string, appId: string, since: number): Promise<{ count: number; oldest: number | null }> {
     const sql =
       'SELECT COUNT(*) AS n, MIN(sent_at) AS oldest FROM notification WHERE namespace = ? AND app_id = ?' +
-      ' AND state = ? AND sent_at >= ?';
+      ' AND state = ? AND sent_at > ?';
     const rows = (await this.ds.query(sql, [namespace, appId, 'SENT', since])) as Array<Record<string, unknown>>;
     const oldest = rows[0]?.oldest;
     return { count: Number(rows[0]?.n ?? 0), oldest: oldest === null || oldest === undefined ? null : Number(oldest) };
