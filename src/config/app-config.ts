@@ -75,6 +75,28 @@ export interface AppConfig {
   longTasks: LongTaskSettings;
   /** Removal of old finished work and handler logs by the leader (docs/long-tasks.md "Retention"). */
   retention: RetentionSettings;
+  /** SMTP_URL: smtp:// or smtps://, optional user:pass (a secret setting); null = e-mail channels fail. */
+  smtpUrl: string | null;
+  /** SMTP_FROM: the From of notification e-mail (default `tickwheel@localhost`). */
+  smtpFrom: string;
+  /** The notification closer and sender (docs/notifications.md "Delivery"); scheduler-role nodes run them. */
+  notifications: NotificationSettings;
+}
+
+/** NOTIFY_* and what the notification sender borrows from CALLBACK_* (README "Settings"). Durations ms. */
+export interface NotificationSettings {
+  /** Messages one app may have sent in the last hour; a message due past it is postponed, never dropped. */
+  maxPerHour: number;
+  /** Wait before each retry; `retryDelaysMs.length + 1` tries in all, then FAILED. */
+  retryDelaysMs: number[];
+  smtpTimeoutMs: number;
+  senders: number;
+  perHost: number;
+  connectTimeoutMs: number;
+  readTimeoutMs: number;
+  leaseMs: number;
+  pollMs: number;
+  shutdownGraceMs: number;
 }
 
 /** CHECKPOINT_MAX_BYTES, PROGRESS_WRITE_INTERVAL_MS, HANDLER_LOG_MAX_LINES/BYTES (README "Settings"). */

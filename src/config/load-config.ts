@@ -4,7 +4,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { BOUNDS } from '../common/index.js';
 import { parseEgressList } from '../modules/egress/index.js';
-import { AppConfig, CallbackSettings, Role } from './app-config.js';
+import { AppConfig, CallbackSettings, NotificationSettings, Role } from './app-config.js';
 import { ConfigError } from './config-error.js';
 import { EnvDto } from './env.dto.js';
 import { shellSettings } from './shell-settings.js';
@@ -172,6 +172,29 @@ export function loadConfig(
       intervalMs: dto.RETENTION_INTERVAL_MS ?? 60_000,
       batch: dto.RETENTION_BATCH ?? 500,
     },
+    smtpUrl: dto.SMTP_URL ?? null,
+    smtpFrom: dto.SMTP_FROM ?? 'tickwheel@localhost',
+    notifications: notificationSettings(dto, callbacks),
+  };
+}
+
+/**
+ * NOTIFY_* with their defaults (docs/notifications.md "Delivery"): 60 messages per app and hour, the callbacks'
+ * retry waits, 10 s SMTP timeouts; connect and read timeouts, the per-host share, polling and grace as callbacks.
+ */
+function notificationSettings(dto: EnvDto, cb: CallbackSettings): NotificationSettings {
+  const smtpTimeoutMs = dto.NOTIFY_SMTP_TIMEOUT_MS ?? 10_000;
+  return {
+    maxPerHour: dto.NOTIFY_MAX_PER_HOUR ?? 60,
+    retryDelaysMs: retryDelays(dto.NOTIFY_RETRY_DELAYS_MS, 'NOTIFY_RETRY_DELAYS_MS'),
+    smtpTimeoutMs,
+    senders: 16,
+    perHost: cb.perHost,
+    connectTimeoutMs: cb.connectTimeoutMs,
+    readTimeoutMs: cb.readTimeoutMs,
+    leaseMs: Math.max(cb.leaseMs, 3 * smtpTimeoutMs + 10_000),
+    pollMs: Math.max(cb.pollMs, 500),
+    shutdownGraceMs: cb.shutdownGraceMs,
   };
 }
 
@@ -199,11 +222,11 @@ function callbackSettings(dto: EnvDto): CallbackSettings {
   };
 }
 
-/** CALLBACK_RETRY_DELAYS_MS: 0-20 comma-separated integers, each 0-86400000 ms. */
-function retryDelays(raw: string | undefined): number[] {
+/** CALLBACK_RETRY_DELAYS_MS or NOTIFY_RETRY_DELAYS_MS: 0-20 comma-separated integers, each 0-86400000 ms. */
+function retryDelays(raw: string | undefined, setting = 'CALLBACK_RETRY_DELAYS_MS'): number[] {
   if (raw === undefined) return [5000, 30_000, 120_000, 600_000, 1_800_000];
   const parts = raw.trim() === '' ? [] : raw.split(',').map((p) => p.trim());
   if (parts.length > 20 || parts.some((p) => !/^\d{1,8}$/.test(p) || Number(p) > 86_400_000))
-    throw new ConfigError('CALLBACK_RETRY_DELAYS_MS', 'must be at most 20 comma-separated integers 0-86400000 (ms)');
+    throw new ConfigError(setting, 'must be at most 20 comma-separated integers 0-86400000 (ms)');
   return parts.map(Number);
 }

@@ -2,7 +2,13 @@
  * Settings whose values are secrets: never passed to a `shell` command and removed from process.env once
  * read (docs/tenancy.md "Shell isolation"). A new secret setting belongs here.
  */
-export const SECRET_SETTINGS: readonly string[] = ['TICKWHEEL_SECRET_KEY', 'DB_URL', 'REDIS_URL', 'TICKWHEEL_SECRET'];
+export const SECRET_SETTINGS: readonly string[] = [
+  'TICKWHEEL_SECRET_KEY',
+  'DB_URL',
+  'REDIS_URL',
+  'TICKWHEEL_SECRET',
+  'SMTP_URL',
+];
 
 /**
  * Deletes {@link SECRET_SETTINGS} from `env` so nothing spawned inherits them; call it after

@@ -60,3 +60,14 @@ export {
   type KeyClaim,
   type StoredAnswer,
 } from './repositories/idempotency-key.repository.js';
+export {
+  channelTarget,
+  type DueMessage,
+  type NotificationFilter,
+  NotificationOutboxRepository,
+} from './repositories/notification-outbox.repository.js';
+export {
+  type DueNotificationDelivery,
+  NotificationDeliveryRepository,
+  type NotificationDeliveryPatch,
+} from './repositories/notification-delivery.repository.js';

@@ -20,6 +20,8 @@ import { JobAttemptRepository } from './repositories/job-attempt.repository.js';
 import { JobDefinitionRepository } from './repositories/job-definition.repository.js';
 import { IdempotencyKeyRepository } from './repositories/idempotency-key.repository.js';
 import { JobLogRepository } from './repositories/job-log.repository.js';
+import { NotificationDeliveryRepository } from './repositories/notification-delivery.repository.js';
+import { NotificationOutboxRepository } from './repositories/notification-outbox.repository.js';
 import { INSTANCE_QUERIES } from './instances/index.js';
 import { ExecutionLedger } from './unit-of-work/execution-ledger.js';
 import { UnitOfWork } from './unit-of-work/unit-of-work.js';
@@ -54,6 +56,8 @@ const REPOSITORIES = [
   NotificationEventRepository,
   NotificationMessageRepository,
   NotificationRuleRepository,
+  NotificationOutboxRepository,
+  NotificationDeliveryRepository,
 ];
 
 const UNIT_OF_WORK = {

@@ -13,6 +13,8 @@ export type {
   LeaseExpiryReasonLabel,
   LogDropReason,
   MisfirePolicyLabel,
+  NotificationChannelLabel,
+  NotificationOutcomeLabel,
   ProgressWriteOutcome,
   QuarantineReasonLabel,
   RedisErrorKindLabel,

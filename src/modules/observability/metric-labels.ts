@@ -7,6 +7,8 @@ const LEASE_EXPIRY_REASONS = ['NODE_LOST', 'LEASE_LOST'] as const;
 const QUARANTINE_REASONS = ['CORRUPT_ROW'] as const;
 const PROGRESS_WRITE_OUTCOMES = ['stored', 'stale', 'failed'] as const;
 const CALLBACK_OUTCOMES = ['delivered', 'retry', 'failed'] as const;
+const NOTIFICATION_CHANNELS = ['webhook', 'chat', 'email'] as const;
+const NOTIFICATION_OUTCOMES = ['delivered', 'retry', 'failed'] as const;
 const LOG_DROP_REASONS = ['limit', 'flush_failed'] as const;
 const RETENTION_TABLES = ['job_instance', 'job_attempt', 'job_log', 'callback_delivery', 'idempotency_key'] as const;
 const DB_ERROR_KINDS = ['conflict', 'connection', 'other'] as const;
@@ -25,6 +27,10 @@ export type QuarantineReasonLabel = (typeof QUARANTINE_REASONS)[number];
 export type ProgressWriteOutcome = (typeof PROGRESS_WRITE_OUTCOMES)[number];
 /** `outcome` of tickwheel_callback_deliveries_total: how a callback try ended. */
 export type CallbackOutcomeLabel = (typeof CALLBACK_OUTCOMES)[number];
+/** `channel` of tickwheel_notification_deliveries_total: the channel types. */
+export type NotificationChannelLabel = (typeof NOTIFICATION_CHANNELS)[number];
+/** `outcome` of tickwheel_notification_deliveries_total: how a notification try ended. */
+export type NotificationOutcomeLabel = (typeof NOTIFICATION_OUTCOMES)[number];
 /** `reason` of tickwheel_handler_log_lines_dropped_total, this union being HandlerLogWriter's only type for it. */
 export type LogDropReason = (typeof LOG_DROP_REASONS)[number];
 /** `table` of tickwheel_retention_rows_removed_total: the tables retention deletes from. */
@@ -65,6 +71,9 @@ export const KNOWN_LABELS = {
   dbErrors: { label: 'kind', values: DB_ERROR_KINDS },
   redisErrors: { label: 'kind', values: REDIS_ERROR_KINDS },
 } as const;
+
+/** tickwheel_notification_deliveries_total's two label sets: every channel × outcome series exists at 0. */
+export const NOTIFICATION_LABELS = { channel: NOTIFICATION_CHANNELS, outcome: NOTIFICATION_OUTCOMES } as const;
 
 /** Outcomes of a handler's attempt, the `outcome` label of tickwheel_execution_duration_seconds. */
 export const EXECUTION_OUTCOMES: readonly ExecutionOutcomeLabel[] = OUTCOMES;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { KNOWN_LABELS, EXECUTION_OUTCOMES } from './metric-labels.js';
+import { KNOWN_LABELS, EXECUTION_OUTCOMES, NOTIFICATION_LABELS } from './metric-labels.js';
 
 /**
  * Prometheus metrics (docs/observability.md). One registry per application instance (not prom-client's global one),
@@ -168,6 +168,19 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly notificationDeliveries = new Counter({
+    name: 'tickwheel_notification_deliveries_total',
+    help: 'Notification tries by channel (webhook, chat, email) and outcome: delivered, retry, failed (FAILED)',
+    labelNames: ['channel', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly notificationOutboxWaiting = new Gauge({
+    name: 'tickwheel_notification_outbox_waiting',
+    help: "Notification deliveries waiting to be sent (PENDING, RETRYING) in this node's namespace",
+    registers: [this.registry],
+  });
+
   readonly handlerLogLinesDropped = new Counter({
     name: 'tickwheel_handler_log_lines_dropped_total',
     help: 'Handler log lines not kept: limit (past HANDLER_LOG_MAX_LINES/BYTES of an attempt), flush_failed (lost)',
@@ -220,6 +233,8 @@ export class MetricsService {
       const { label, values } = KNOWN_LABELS[key as keyof typeof KNOWN_LABELS];
       for (const value of values) (counter as Counter<string>).inc({ [label]: value }, 0);
     }
+    for (const channel of NOTIFICATION_LABELS.channel)
+      for (const outcome of NOTIFICATION_LABELS.outcome) this.notificationDeliveries.inc({ channel, outcome }, 0);
   }
 
   /**

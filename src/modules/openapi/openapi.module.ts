@@ -14,6 +14,7 @@ import { CallbacksController } from './controllers/callbacks.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
 import { JobsController } from './controllers/jobs.controller.js';
 import { NodesController } from './controllers/nodes.controller.js';
+import { NotificationsController } from './controllers/notifications.controller.js';
 import { OverviewController } from './controllers/overview.controller.js';
 import { SchedulesController } from './controllers/schedules.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
@@ -66,6 +67,7 @@ export class OpenApiModule {
         SchedulesController,
         WorkerController,
         OverviewController,
+        NotificationsController,
       ],
       providers: [
         TasksService,

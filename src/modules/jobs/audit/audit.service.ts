@@ -33,6 +33,8 @@ export enum AuditAction {
   NOTIFY_RULE_SET = 'NOTIFY_RULE_SET',
   NOTIFY_RULE_DELETE = 'NOTIFY_RULE_DELETE',
   NOTIFY_RULE_TEST = 'NOTIFY_RULE_TEST',
+  NOTIFICATION_SENT = 'NOTIFICATION_SENT',
+  NOTIFICATION_FAILED = 'NOTIFICATION_FAILED',
 }
 
 /** Largest JSON of one snapshot, bytes: a row that does not fit its TEXT column would fail the change. */

@@ -9,7 +9,8 @@ const str = (name: string, length: number, nullable = false): TableColumnOptions
 const big = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'bigint', isNullable: nullable });
 const int = (name: string, def?: number): TableColumnOptions => ({ name, type: 'int', default: def });
 const text = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'text', isNullable: nullable });
-const index = (name: string, columnNames: string[], isUnique = false) => new TableIndex({ name, columnNames, isUnique });
+const index = (name: string, columnNames: string[], isUnique = false) =>
+  new TableIndex({ name, columnNames, isUnique });
 
 /**
  * Notifications (docs/notifications.md): the rules, the events they match, the messages (quiet period and
@@ -136,7 +137,9 @@ export class Notifications1800000006000 implements MigrationInterface {
           ` ${bin('handler', 128, true)}`,
       );
       await q.query(`ALTER TABLE notification_event ${bin('app_id', 64)}, ${bin('dedup_key', 255)}`);
-      await q.query(`ALTER TABLE notification ${bin('app_id', 64)}, ${bin('rule_name', 100)}, ${bin('group_key', 300)}`);
+      await q.query(
+        `ALTER TABLE notification ${bin('app_id', 64)}, ${bin('rule_name', 100)}, ${bin('group_key', 300)}`,
+      );
       await q.query(`ALTER TABLE notification_delivery ${bin('app_id', 64)}`);
     }
   }
