@@ -8,7 +8,7 @@ import { AdmissionModule, DispatchModule } from './modules/dispatch/index.js';
 import { EgressModule } from './modules/egress/index.js';
 import { ExecutionModule } from './modules/execution/index.js';
 import { MetadataModule } from './modules/metadata/index.js';
-import { NotificationSenderModule } from './modules/notifications/index.js';
+import { NotificationEvaluatorModule, NotificationSenderModule } from './modules/notifications/index.js';
 import { JobsModule } from './modules/jobs/index.js';
 import { HealthController, NoApiController, ObservabilityModule, REDIS_TOKEN } from './modules/observability/index.js';
 import { ConsoleModule } from './modules/console/index.js';
@@ -48,7 +48,8 @@ export class AppModule {
       DispatchModule,
     ];
     if (has(Role.SCHEDULER) || has(Role.API)) imports.push(trigger);
-    if (has(Role.SCHEDULER)) imports.push(CallbackSenderModule, NotificationSenderModule);
+    if (has(Role.SCHEDULER))
+      imports.push(CallbackSenderModule, NotificationSenderModule, NotificationEvaluatorModule.forRoot(trigger));
     const hooks = { attemptEnded: AttemptEndedHookModule, admission: AdmissionModule };
     if (has(Role.API)) {
       // The job lifecycle (domain) and its HTTP surface; job owners' caps are read through the API's client cache.

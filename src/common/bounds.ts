@@ -105,6 +105,16 @@ export const BOUNDS = {
   logLines: { min: 1, max: 100, unit: 'count' },
   logMessage: { max: 4096, unit: 'chars' },
   workerError: { max: MAX_ERROR_CHARS, unit: 'chars' },
+
+  // Notification rules (docs/notifications.md "Rules").
+  ruleName: { min: 1, max: 100, unit: 'chars' },
+  channels: { max: 5, unit: 'count' },
+  emailTo: { min: 1, max: 10, unit: 'count' },
+  email: { max: 254, unit: 'chars' },
+  quietMs: { min: 0, max: DAY_MS, unit: 'ms', default: 600_000 },
+  failureCount: { min: 2, max: 100, unit: 'count' },
+  withinMs: { min: 1000, max: 7 * DAY_MS, unit: 'ms' },
+  thresholdMs: { min: 100, max: 7 * DAY_MS, unit: 'ms' },
 } as const satisfies Record<string, Bound>;
 
 export type BoundName = keyof typeof BOUNDS;

@@ -97,6 +97,10 @@ export interface NotificationSettings {
   leaseMs: number;
   pollMs: number;
   shutdownGraceMs: number;
+  /** NOTIFY_EVAL_MS: how often the evaluator looks for new events (docs/notifications.md "Events"). */
+  evalMs: number;
+  /** NOTIFY_SCAN_MS: how often the leader scans for deadlines, late starts, unadvertised handlers, down hosts. */
+  scanMs: number;
 }
 
 /** CHECKPOINT_MAX_BYTES, PROGRESS_WRITE_INTERVAL_MS, HANDLER_LOG_MAX_LINES/BYTES (README "Settings"). */

@@ -32,4 +32,10 @@ export class NotificationEnvDto extends LongTaskEnvDto {
 
   @IntSetting(500, 120_000)
   NOTIFY_SMTP_TIMEOUT_MS?: number;
+
+  @IntSetting(100, 60_000)
+  NOTIFY_EVAL_MS?: number;
+
+  @IntSetting(100, 600_000)
+  NOTIFY_SCAN_MS?: number;
 }

@@ -195,6 +195,8 @@ function notificationSettings(dto: EnvDto, cb: CallbackSettings): NotificationSe
     leaseMs: Math.max(cb.leaseMs, 3 * smtpTimeoutMs + 10_000),
     pollMs: Math.max(cb.pollMs, 500),
     shutdownGraceMs: cb.shutdownGraceMs,
+    evalMs: dto.NOTIFY_EVAL_MS ?? 1000,
+    scanMs: dto.NOTIFY_SCAN_MS ?? 10_000,
   };
 }
 

@@ -34,6 +34,7 @@ export {
 } from './repositories/callback-delivery.repository.js';
 export { CallbackHostRepository } from './repositories/callback-host.repository.js';
 export {
+  type DownHost,
   INSTANCE_FINAL,
   type NewNotificationEvent,
   notifiable,

@@ -19,8 +19,8 @@ export const notifyConfigProvider = {
   inject: [APP_CONFIG],
   useFactory: (config: AppConfig): NotifyConfig => ({
     namespace: config.namespace,
-    smtpConfigured: false,
-    evalMs: 1000,
-    scanMs: 10_000,
+    smtpConfigured: config.smtpUrl !== null,
+    evalMs: config.notifications.evalMs,
+    scanMs: config.notifications.scanMs,
   }),
 };

@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CallbacksApiModule } from '../callbacks/index.js';
+import { NotificationRulesModule } from '../notifications/index.js';
+import { NotificationRulesController } from './controllers/notification-rules.controller.js';
 import { CoordinationModule } from '../coordination/index.js';
 import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
@@ -56,6 +58,7 @@ export class OpenApiModule {
         jobs,
         workers,
         CallbacksApiModule.forRoot(jobs),
+        NotificationRulesModule.forRoot(jobs),
       ],
       controllers: [
         TasksController,
@@ -67,6 +70,7 @@ export class OpenApiModule {
         SchedulesController,
         WorkerController,
         OverviewController,
+        NotificationRulesController,
         NotificationsController,
       ],
       providers: [

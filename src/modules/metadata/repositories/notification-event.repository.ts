@@ -24,6 +24,15 @@ export interface NewNotificationEvent {
   at: number;
 }
 
+/** An app's callback host marked down. Times epoch ms. */
+export interface DownHost {
+  appId: string;
+  host: string;
+  downSince: number;
+  failures: number;
+  lastError: string | null;
+}
+
 /** The event kind written with a final state (docs/notifications.md "Events"). */
 export const INSTANCE_FINAL = 'INSTANCE_FINAL';
 
@@ -146,6 +155,25 @@ export class NotificationEventRepository {
         )
       ).affected ?? 0,
     );
+  }
+
+  /**
+   * The (app, host) pairs of `namespace` whose callbacks are marked down (callback_host, docs/callbacks.md "Hosts
+   * marked down"), at most `limit`: what the HOST_DOWN scan reports.
+   */
+  async downHosts(namespace: string, limit: number): Promise<DownHost[]> {
+    const rows = (await this.ds.query(
+      'SELECT app_id, host, down_since, consecutive_failures, last_error FROM callback_host' +
+        ' WHERE namespace = ? AND down_since IS NOT NULL LIMIT ?',
+      [namespace, limit],
+    )) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      appId: String(r.app_id),
+      host: String(r.host),
+      downSince: Number(r.down_since),
+      failures: Number(r.consecutive_failures),
+      lastError: (r.last_error as string | null) ?? null,
+    }));
   }
 
   /** Unprocessed events of `namespace` (a gauge and the chaos check's count). */

@@ -12,7 +12,7 @@ import {
   UnitOfWork,
 } from '../../metadata/index.js';
 import { NOTIFY_CONFIG, type NotifyConfig } from '../notify-config.js';
-import { DEFAULT_QUIET_MS, type RuleInput, ruleParams } from './rule-input.js';
+import { checkChannels, DEFAULT_QUIET_MS, type RuleInput, ruleParams } from './rule-input.js';
 
 /** Most rules one app (or the namespace defaults) may hold. */
 export const MAX_NOTIFICATION_RULES = 50;
@@ -54,7 +54,7 @@ export class NotificationRules {
   async set(caller: Caller, input: RuleInput, replace: boolean, appId?: string): Promise<NotificationRule> {
     const owner = namedApp(caller, appId) as string;
     const params = ruleParams(input);
-    const channels = input.channels ?? [];
+    const channels = checkChannels(input.channels);
     await this.checkChannels(owner, channels);
     return this.uow.run(async (em) => {
       // The client row's lock serialises one app's rule changes, so the bound below is exact.

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../common/index.js';
+import { BOUNDS, ValidationError } from '../../../common/index.js';
 import { type NotificationChannel, NotificationKind as K } from '../../metadata/index.js';
 import { nextCronFire, validateTimeZone } from '../../trigger/index.js';
 
@@ -20,7 +20,8 @@ export interface RuleInput {
   finishBy?: string;
   timeZone?: string;
   thresholdMs?: number;
-  channels?: NotificationChannel[];
+  /** Checked by {@link checkChannels}. */
+  channels?: unknown;
   quietMs?: number;
   groupBy?: 'SUBJECT' | 'RULE';
   enabled?: boolean;
@@ -129,6 +130,49 @@ export function deadlineOf(params: RuleParams, fireTime: number): number | null 
 /** The longest any DEADLINE can lie after its fire: 24 h for finishBy, withinMs otherwise. */
 export function deadlineSpan(params: RuleParams): number {
   return typeof params.withinMs === 'number' ? params.withinMs : 86_400_000;
+}
+
+/** A plain e-mail address: local@domain, no spaces or angle brackets (RFC 5321's length). */
+const EMAIL =
+  /^[^\s@<>(),;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+
+/**
+ * `channels` checked item by item: `{type: 'webhook'|'chat', url}` (the URL is judged by the egress policy later)
+ * or `{type: 'email', to: [1-10 addresses]}`, no other keys, at most BOUNDS.channels.
+ * @throws ValidationError naming the item's field, e.g. `channels[1].to[0]`.
+ */
+export function checkChannels(raw: unknown): NotificationChannel[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw new ValidationError('channels', 'channels must be an array');
+  if (raw.length > BOUNDS.channels.max)
+    throw new ValidationError('channels', `channels holds at most ${BOUNDS.channels.max} channels`);
+  return raw.map((c: unknown, i) => {
+    const at = `channels[${i}]`;
+    if (typeof c !== 'object' || c === null || Array.isArray(c))
+      throw new ValidationError(at, `${at} must be an object`);
+    const o = c as Record<string, unknown>;
+    const keys = o.type === 'email' ? ['type', 'to'] : ['type', 'url'];
+    const extra = Object.keys(o).find((k) => !keys.includes(k));
+    if (o.type !== 'webhook' && o.type !== 'chat' && o.type !== 'email')
+      throw new ValidationError(`${at}.type`, `${at}.type must be webhook, chat or email`);
+    if (extra !== undefined)
+      throw new ValidationError(`${at}.${extra}`, `${at}.${extra} is not a field of a ${o.type} channel`);
+    if (o.type !== 'email') {
+      if (typeof o.url !== 'string') throw new ValidationError(`${at}.url`, `${at}.url must be a string`);
+      return { type: o.type, url: o.url };
+    }
+    const to = o.to;
+    if (!Array.isArray(to) || to.length < BOUNDS.emailTo.min || to.length > BOUNDS.emailTo.max)
+      throw new ValidationError(`${at}.to`, `${at}.to must be 1-${BOUNDS.emailTo.max} e-mail addresses`);
+    to.forEach((a: unknown, k) => {
+      if (typeof a !== 'string' || a.length > BOUNDS.email.max || !EMAIL.test(a))
+        throw new ValidationError(
+          `${at}.to[${k}]`,
+          `${at}.to[${k}] must be an e-mail address (at most 254 characters)`,
+        );
+    });
+    return { type: 'email', to: [...new Set(to as string[])] };
+  });
 }
 
 function list(fields: readonly string[]): string {
