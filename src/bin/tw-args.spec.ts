@@ -1,4 +1,4 @@
-import { formatBody, includeBlock, parseTwArgs, previewRequest } from './tw-args.js';
+import { durationMs, formatBody, includeBlock, notifyRequest, parseTwArgs, previewRequest } from './tw-args.js';
 
 describe('tw arguments', () => {
   it('reads METHOD /path [body] with --include and --json anywhere', () => {
@@ -116,5 +116,53 @@ describe('tw arguments', () => {
     expect(includeBlock(202, 'Accepted', [['content-type', 'application/json']])).toBe(
       'HTTP 202 Accepted\ncontent-type: application/json\n\n',
     );
+  });
+
+  it('builds the notify request: PUT of the whole rule, kind upper-cased, durations in ms, channels collected', () => {
+    const req = notifyRequest([
+      'nightly-twice',
+      'consecutive-failures',
+      '--job',
+      'nightly-export',
+      '--count',
+      '2',
+      '--quiet',
+      '30m',
+      '--email',
+      'team@example.com, ops@example.com',
+      '--chat',
+      'https://chat.example.com/hooks/x',
+    ]);
+    expect(req).toEqual({
+      method: 'PUT',
+      path: '/api/notifications/rules/nightly-twice',
+      body: JSON.stringify({
+        kind: 'CONSECUTIVE_FAILURES',
+        jobCode: 'nightly-export',
+        count: 2,
+        quietMs: 1_800_000,
+        channels: [
+          { type: 'email', to: ['team@example.com', 'ops@example.com'] },
+          { type: 'chat', url: 'https://chat.example.com/hooks/x' },
+        ],
+      }),
+    });
+    expect(parseTwArgs(['notify', 'r', 'deadline', '--finish-by', '06:00', '--tz', 'Europe/Paris'])).toMatchObject({
+      kind: 'request',
+      method: 'PUT',
+      body: JSON.stringify({ kind: 'DEADLINE', finishBy: '06:00', timeZone: 'Europe/Paris' }),
+    });
+    expect(notifyRequest(['r'])).toMatch(/needs the rule name and its kind/);
+    expect(notifyRequest(['r', 'deadline', '--within', 'soon'])).toMatch(/--within takes a duration/);
+    expect(notifyRequest(['r', 'deadline', '--bogus', '1'])).toBe("unknown notify option '--bogus'");
+    expect(notifyRequest(['r', 'recovery', '--job'])).toBe('--job needs a value');
+    expect([
+      durationMs('500ms'),
+      durationMs('30s'),
+      durationMs('2h'),
+      durationMs('1d'),
+      durationMs('7'),
+      durationMs('x'),
+    ]).toEqual([500, 30_000, 7_200_000, 86_400_000, 7, null]);
   });
 });

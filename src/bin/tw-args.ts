@@ -21,6 +21,7 @@ export const MAX_PREVIEW_COUNT = BOUNDS.previewCount.max;
 
 export const TW_USAGE = `usage: npm run tw -- [--include] [--json] [-H 'Name: value']... METHOD /path [JSON body]
        npm run tw -- [--include] [--json] preview '<expr>' [--type T] [--tz Zone] [--from ISO] [-n N]
+       npm run tw -- [--include] [--json] notify <rule> <kind> [--job CODE] [--email a@b,…] [option]...
        npm run tw -- --help
 
 Sends one signed request to TICKWHEEL_URL (default http://localhost:3000) as TICKWHEEL_APP_ID /
@@ -36,6 +37,13 @@ preview: the next fire times of a trigger, without a job (POST /api/schedules/pr
   --tz    IANA zone of the expression (default UTC)
   --from  ISO-8601 instant with Z or an offset to count from (default now)
   -n      how many fire times, 1-${MAX_PREVIEW_COUNT} (default ${BOUNDS.previewCount.default})
+
+notify: creates or replaces the app's notification rule <rule> (PUT /api/notifications/rules/<rule>,
+docs/notifications.md). <kind>: final-failure, consecutive-failures, recovery, deadline, late-start,
+handler-unavailable or callback-host-failing. Durations take ms or a unit: 500ms, 30s, 10m, 2h, 1d.
+  --job CODE  --handler NAME  --target JOB|TASK|ANY  --count N  --within D  --finish-by HH:MM  --tz Zone
+  --threshold D  --quiet D  --group subject|rule  --disabled
+  --email a@b,c@d  --webhook URL  --chat URL   (each may repeat; together at most 5 channels)
 
 Exit code: 0 on a 2xx, 1 on a 4xx or 5xx, 2 on a usage error or a server it cannot reach.
 `;
@@ -63,8 +71,8 @@ export function parseTwArgs(argv: readonly string[]): TwCommand {
     else if (a === '--help' || a === '-h') return { kind: 'help' };
     else rest.push(a);
   }
-  if (rest[0] === 'preview') {
-    const built = previewRequest(rest.slice(1));
+  if (rest[0] === 'preview' || rest[0] === 'notify') {
+    const built = rest[0] === 'preview' ? previewRequest(rest.slice(1)) : notifyRequest(rest.slice(1));
     return typeof built === 'string' ? err(built) : { kind: 'request', ...built, include, json, headers };
   }
   const [method, path, body, extra] = rest;
@@ -147,4 +155,59 @@ export function includeBlock(status: number, statusText: string, headers: Iterab
   const lines = [`HTTP ${status}${statusText ? ` ${statusText}` : ''}`];
   for (const [k, v] of headers) lines.push(`${k}: ${v}`);
   return `${lines.join('\n')}\n\n`;
+}
+
+/** `500ms`, `30s`, `10m`, `2h`, `1d` or bare ms, as whole ms; null for anything else. */
+export function durationMs(text: string): number | null {
+  const m = /^(\d{1,9})(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!m) return null;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] ?? 'ms'] as number;
+  return Number(m[1]) * unit;
+}
+
+const NOTIFY_VALUES: Record<string, [string, 'text' | 'int' | 'duration' | 'upper']> = {
+  '--job': ['jobCode', 'text'],
+  '--handler': ['handler', 'text'],
+  '--target': ['target', 'upper'],
+  '--count': ['count', 'int'],
+  '--within': ['withinMs', 'duration'],
+  '--finish-by': ['finishBy', 'text'],
+  '--tz': ['timeZone', 'text'],
+  '--threshold': ['thresholdMs', 'duration'],
+  '--quiet': ['quietMs', 'duration'],
+  '--group': ['groupBy', 'upper'],
+};
+
+/**
+ * The request of `tw notify <rule> <kind> [options]`: PUT /api/notifications/rules/<rule> with the whole rule
+ * (docs/notifications.md "Rules"). A string is the usage error; the server validates the values (its 400 names
+ * the field).
+ */
+export function notifyRequest(args: readonly string[]): { method: 'PUT'; path: string; body: string } | string {
+  const [name, kind, ...opts] = args;
+  if (!name || !kind || name.startsWith('-') || kind.startsWith('-'))
+    return 'notify needs the rule name and its kind, e.g. notify nightly-twice consecutive-failures --count 2';
+  const body: Record<string, unknown> = { kind: kind.toUpperCase().replace(/-/g, '_') };
+  const channels: unknown[] = [];
+  for (let i = 0; i < opts.length; i++) {
+    const a = opts[i];
+    if (a === '--disabled') {
+      body.enabled = false;
+      continue;
+    }
+    const v = opts[++i];
+    if (v === undefined) return `${a} needs a value`;
+    if (a === '--email') channels.push({ type: 'email', to: v.split(',').map((t) => t.trim()) });
+    else if (a === '--webhook' || a === '--chat') channels.push({ type: a.slice(2), url: v });
+    else if (NOTIFY_VALUES[a] === undefined) return `unknown notify option '${a}'`;
+    else {
+      const [field, type] = NOTIFY_VALUES[a];
+      const n = type === 'int' ? (/^\d{1,9}$/.test(v) ? Number(v) : null) : type === 'duration' ? durationMs(v) : 0;
+      if (n === null)
+        return `${a} takes ${type === 'int' ? 'a whole number' : 'a duration such as 30s or 2h'}, got '${v}'`;
+      body[field] = type === 'upper' ? v.toUpperCase() : type === 'text' ? v : n;
+    }
+  }
+  if (channels.length > 0) body.channels = channels;
+  return { method: 'PUT', path: `/api/notifications/rules/${encodeURIComponent(name)}`, body: JSON.stringify(body) };
 }
