@@ -849,6 +849,98 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/notifications/rules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The app's notification rules
+     * @description The calling app's rules only (an admin names another app with ?appId=, or ?appId=* for the namespace defaults, which apply to every app with no enabled rule of its own of that kind). Audit-logged.
+     */
+    get: operations['NotificationRulesController_list'];
+    put?: never;
+    /**
+     * Create a notification rule
+     * @description Channels: webhook (signed JSON), chat (Slack/Mattermost incoming webhook) or email (SMTP_URL must be set); URLs pass the egress policy (a 400 naming channels[i].url). Each kind takes its own fields (another is a 400 naming it). Events of one group (job, handler or host; or the whole rule with groupBy RULE) within quietMs of the group's last message go out as one message (docs/notifications.md). At most 50 rules per app. The calling app's rules only (an admin names another app with ?appId=, or ?appId=* for the namespace defaults, which apply to every app with no enabled rule of its own of that kind). Audit-logged.
+     */
+    post: operations['NotificationRulesController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/notifications/rules/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One notification rule
+     * @description The calling app's rules only (an admin names another app with ?appId=, or ?appId=* for the namespace defaults, which apply to every app with no enabled rule of its own of that kind). Audit-logged.
+     */
+    get: operations['NotificationRulesController_get'];
+    /**
+     * Create or replace a notification rule
+     * @description The body is the whole rule. Channels: webhook (signed JSON), chat (Slack/Mattermost incoming webhook) or email (SMTP_URL must be set); URLs pass the egress policy (a 400 naming channels[i].url). Each kind takes its own fields (another is a 400 naming it). Events of one group (job, handler or host; or the whole rule with groupBy RULE) within quietMs of the group's last message go out as one message (docs/notifications.md). At most 50 rules per app. The calling app's rules only (an admin names another app with ?appId=, or ?appId=* for the namespace defaults, which apply to every app with no enabled rule of its own of that kind). Audit-logged.
+     */
+    put: operations['NotificationRulesController_put'];
+    post?: never;
+    /**
+     * Delete a notification rule
+     * @description Its messages stay listed. The calling app's rules only (an admin names another app with ?appId=, or ?appId=* for the namespace defaults, which apply to every app with no enabled rule of its own of that kind). Audit-logged.
+     */
+    delete: operations['NotificationRulesController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/notifications/rules/{name}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test message to a rule's channels
+     * @description Writes a message of the rule now, past its quiet period, and sends it to every channel like any other (GET /api/notifications shows its deliveries; the per-app hourly cap applies). Audit-logged (NOTIFY_RULE_TEST). The calling app's rules only (an admin names another app with ?appId=, or ?appId=* for the namespace defaults, which apply to every app with no enabled rule of its own of that kind). Audit-logged.
+     */
+    post: operations['NotificationRulesController_test'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Notification messages, newest first (paged by cursor, or offset, and limit)
+     * @description The calling app's messages in this namespace (an admin's list: every app's, or those of ?appId=), optionally of one state, kind or rule, each with its deliveries (one per channel: state, tries, last error). A URL is shown without its query string.
+     */
+    get: operations['NotificationsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/metrics': {
     parameters: {
       query?: never;
@@ -2282,6 +2374,271 @@ export interface components {
       runningNow: components['schemas']['RunningInstanceDto'][];
       /** @description Instances not running yet, by status: PENDING (delayed tasks and fires written ahead of their time included), WAITING (held by maxConcurrency or overlap QUEUE), DISPATCHED (on an executor queue). */
       queued: components['schemas']['StatusCountDto'][];
+    };
+    CreateNotificationRuleDto: {
+      /**
+       * @description FINAL_FAILURE: a run or task ended FAILED or TIMEOUT. CONSECUTIVE_FAILURES: a job failed `count` times in a row (once per streak). RECOVERY: a job succeeded after failures. DEADLINE: a job run had not finished `withinMs` after its fire, or by `finishBy` (HH:MM in `timeZone`). LATE_START: a job run started (or had not started) `thresholdMs` after its fire. HANDLER_UNAVAILABLE: work waited `thresholdMs` for a handler no live executor or app worker advertises. CALLBACK_HOST_FAILING: callbacks of the app to a host were marked down (3 failures in a row).
+       * @enum {string}
+       */
+      kind:
+        | 'FINAL_FAILURE'
+        | 'CONSECUTIVE_FAILURES'
+        | 'RECOVERY'
+        | 'DEADLINE'
+        | 'LATE_START'
+        | 'HANDLER_UNAVAILABLE'
+        | 'CALLBACK_HOST_FAILING';
+      /** @description Only this job (omitted: every job of the app; tasks too where the kind applies to them). */
+      jobCode?: string;
+      /** @description Only runs and tasks of this handler. */
+      handler?: string;
+      /**
+       * @description FINAL_FAILURE only: jobs, tasks or both.
+       * @enum {string}
+       */
+      target?: 'JOB' | 'TASK' | 'ANY';
+      /** @description CONSECUTIVE_FAILURES only (required there): failures in a row. */
+      count?: number;
+      /** @description DEADLINE: the run must finish this long after its fire, ms. */
+      withinMs?: number;
+      /**
+       * @description DEADLINE: the run must finish by this wall time (the first after its fire).
+       * @example 06:00
+       */
+      finishBy?: string;
+      /**
+       * @description The IANA zone of finishBy (default UTC).
+       * @example Europe/Paris
+       */
+      timeZone?: string;
+      /** @description LATE_START (default 500) and HANDLER_UNAVAILABLE (default 60000, at least 1000): ms. */
+      thresholdMs?: number;
+      /**
+       * @description Up to 5: {"type":"webhook","url"} (signed JSON, as callbacks), {"type":"chat","url"} (a Slack or Mattermost incoming webhook), {"type":"email","to":[1-10 addresses]} (needs SMTP_URL). URLs pass the egress policy as callback URLs do. None: messages are recorded and listed only.
+       * @example [
+       *       {
+       *         "type": "email",
+       *         "to": [
+       *           "team@example.com"
+       *         ]
+       *       }
+       *     ]
+       */
+      channels?: Record<string, unknown>[];
+      /** @description After a message, further events of the same group wait this long and go out as one message (ms, default 600000; 0: every event its own message). */
+      quietMs?: number;
+      /**
+       * @description SUBJECT (default): one stream per job, handler or host; RULE: one.
+       * @enum {string}
+       */
+      groupBy?: 'SUBJECT' | 'RULE';
+      /** @description false: kept but not applied (default true). */
+      enabled?: boolean;
+      /** @description The rule's name, unique in the app (1-100 of A-Z a-z 0-9 _ . -). */
+      name: string;
+    };
+    NotificationRuleViewDto: {
+      /**
+       * @description FINAL_FAILURE: a run or task ended FAILED or TIMEOUT. CONSECUTIVE_FAILURES: a job failed `count` times in a row (once per streak). RECOVERY: a job succeeded after failures. DEADLINE: a job run had not finished `withinMs` after its fire, or by `finishBy` (HH:MM in `timeZone`). LATE_START: a job run started (or had not started) `thresholdMs` after its fire. HANDLER_UNAVAILABLE: work waited `thresholdMs` for a handler no live executor or app worker advertises. CALLBACK_HOST_FAILING: callbacks of the app to a host were marked down (3 failures in a row).
+       * @enum {string}
+       */
+      kind:
+        | 'FINAL_FAILURE'
+        | 'CONSECUTIVE_FAILURES'
+        | 'RECOVERY'
+        | 'DEADLINE'
+        | 'LATE_START'
+        | 'HANDLER_UNAVAILABLE'
+        | 'CALLBACK_HOST_FAILING';
+      /** @description Only this job (omitted: every job of the app; tasks too where the kind applies to them). */
+      jobCode?: string;
+      /** @description Only runs and tasks of this handler. */
+      handler?: string;
+      /**
+       * @description FINAL_FAILURE only: jobs, tasks or both.
+       * @enum {string}
+       */
+      target?: 'JOB' | 'TASK' | 'ANY';
+      /** @description CONSECUTIVE_FAILURES only (required there): failures in a row. */
+      count?: number;
+      /** @description DEADLINE: the run must finish this long after its fire, ms. */
+      withinMs?: number;
+      /**
+       * @description DEADLINE: the run must finish by this wall time (the first after its fire).
+       * @example 06:00
+       */
+      finishBy?: string;
+      /**
+       * @description The IANA zone of finishBy (default UTC).
+       * @example Europe/Paris
+       */
+      timeZone?: string;
+      /** @description LATE_START (default 500) and HANDLER_UNAVAILABLE (default 60000, at least 1000): ms. */
+      thresholdMs?: number;
+      /**
+       * @description Up to 5: {"type":"webhook","url"} (signed JSON, as callbacks), {"type":"chat","url"} (a Slack or Mattermost incoming webhook), {"type":"email","to":[1-10 addresses]} (needs SMTP_URL). URLs pass the egress policy as callback URLs do. None: messages are recorded and listed only.
+       * @example [
+       *       {
+       *         "type": "email",
+       *         "to": [
+       *           "team@example.com"
+       *         ]
+       *       }
+       *     ]
+       */
+      channels?: Record<string, unknown>[];
+      /** @description After a message, further events of the same group wait this long and go out as one message (ms, default 600000; 0: every event its own message). */
+      quietMs?: number;
+      /**
+       * @description SUBJECT (default): one stream per job, handler or host; RULE: one.
+       * @enum {string}
+       */
+      groupBy?: 'SUBJECT' | 'RULE';
+      /** @description false: kept but not applied (default true). */
+      enabled?: boolean;
+      /** @description The rule's name, unique in the app (1-100 of A-Z a-z 0-9 _ . -). */
+      name: string;
+      /** @description The owning app, or '*' for a namespace default. */
+      appId: string;
+      createdAt: string;
+      updatedAt: string;
+    };
+    NotificationRuleBodyDto: {
+      /**
+       * @description FINAL_FAILURE: a run or task ended FAILED or TIMEOUT. CONSECUTIVE_FAILURES: a job failed `count` times in a row (once per streak). RECOVERY: a job succeeded after failures. DEADLINE: a job run had not finished `withinMs` after its fire, or by `finishBy` (HH:MM in `timeZone`). LATE_START: a job run started (or had not started) `thresholdMs` after its fire. HANDLER_UNAVAILABLE: work waited `thresholdMs` for a handler no live executor or app worker advertises. CALLBACK_HOST_FAILING: callbacks of the app to a host were marked down (3 failures in a row).
+       * @enum {string}
+       */
+      kind:
+        | 'FINAL_FAILURE'
+        | 'CONSECUTIVE_FAILURES'
+        | 'RECOVERY'
+        | 'DEADLINE'
+        | 'LATE_START'
+        | 'HANDLER_UNAVAILABLE'
+        | 'CALLBACK_HOST_FAILING';
+      /** @description Only this job (omitted: every job of the app; tasks too where the kind applies to them). */
+      jobCode?: string;
+      /** @description Only runs and tasks of this handler. */
+      handler?: string;
+      /**
+       * @description FINAL_FAILURE only: jobs, tasks or both.
+       * @enum {string}
+       */
+      target?: 'JOB' | 'TASK' | 'ANY';
+      /** @description CONSECUTIVE_FAILURES only (required there): failures in a row. */
+      count?: number;
+      /** @description DEADLINE: the run must finish this long after its fire, ms. */
+      withinMs?: number;
+      /**
+       * @description DEADLINE: the run must finish by this wall time (the first after its fire).
+       * @example 06:00
+       */
+      finishBy?: string;
+      /**
+       * @description The IANA zone of finishBy (default UTC).
+       * @example Europe/Paris
+       */
+      timeZone?: string;
+      /** @description LATE_START (default 500) and HANDLER_UNAVAILABLE (default 60000, at least 1000): ms. */
+      thresholdMs?: number;
+      /**
+       * @description Up to 5: {"type":"webhook","url"} (signed JSON, as callbacks), {"type":"chat","url"} (a Slack or Mattermost incoming webhook), {"type":"email","to":[1-10 addresses]} (needs SMTP_URL). URLs pass the egress policy as callback URLs do. None: messages are recorded and listed only.
+       * @example [
+       *       {
+       *         "type": "email",
+       *         "to": [
+       *           "team@example.com"
+       *         ]
+       *       }
+       *     ]
+       */
+      channels?: Record<string, unknown>[];
+      /** @description After a message, further events of the same group wait this long and go out as one message (ms, default 600000; 0: every event its own message). */
+      quietMs?: number;
+      /**
+       * @description SUBJECT (default): one stream per job, handler or host; RULE: one.
+       * @enum {string}
+       */
+      groupBy?: 'SUBJECT' | 'RULE';
+      /** @description false: kept but not applied (default true). */
+      enabled?: boolean;
+    };
+    NotificationRuleListDto: {
+      total: number;
+      items: components['schemas']['NotificationRuleViewDto'][];
+    };
+    RuleTestDto: {
+      /** @description The message written; GET /api/notifications lists it with its deliveries. */
+      notificationId: string;
+    };
+    NotificationDeliveryViewDto: {
+      /** @description The delivery id (UUID): X-Tickwheel-Delivery of a webhook, the same on every try. */
+      id: string;
+      /**
+       * @description The channel type.
+       * @enum {string}
+       */
+      channel: 'webhook' | 'chat' | 'email';
+      /** @description The URL without its query string, or the e-mail addresses comma-separated. */
+      target: string;
+      /**
+       * @description PENDING: not tried yet; RETRYING: tried again at nextAttemptAt (NOTIFY_RETRY_DELAYS_MS); DELIVERED; FAILED (final): tries spent, a 3xx or a 4xx other than 408/429, an egress refusal, an SMTP 5xx, SMTP_NOT_CONFIGURED or a stored row that cannot be sent.
+       * @enum {string}
+       */
+      state: 'PENDING' | 'RETRYING' | 'DELIVERED' | 'FAILED';
+      /** @description Tries made. */
+      attempts: number;
+      /** @description HTTP status or SMTP reply code of the last try. */
+      lastStatusCode: number | null;
+      /** @description Why the last try failed. */
+      lastError: string | null;
+      /** @description The next try, while PENDING or RETRYING. */
+      nextAttemptAt: string | null;
+      /** @description When it was delivered. */
+      deliveredAt: string | null;
+    };
+    NotificationViewDto: {
+      /** @description The message id (UUID): notificationId of a webhook body. */
+      id: string;
+      /** @description The app the message is for. */
+      appId: string;
+      /** @description The rule that made it. */
+      rule: string;
+      /** @enum {string} */
+      kind:
+        | 'FINAL_FAILURE'
+        | 'CONSECUTIVE_FAILURES'
+        | 'RECOVERY'
+        | 'DEADLINE'
+        | 'LATE_START'
+        | 'HANDLER_UNAVAILABLE'
+        | 'CALLBACK_HOST_FAILING';
+      /** @description One line saying what happened. */
+      title: string;
+      /** @description The group's key: the job, handler or host, or '*' for a whole rule. */
+      groupKey: string;
+      /** @enum {string} */
+      state: 'OPEN' | 'SENT';
+      /** @description Events in the message (events holds the first of them). */
+      eventCount: number;
+      firstEventAt: string;
+      lastEventAt: string;
+      /** @description When it is (or was) due to be sent. */
+      sendAt: string;
+      /** @description When it was sent (closed); null while OPEN. */
+      sentAt: string | null;
+      /** @description The first events (at, jobCode, requestId, instanceId, handler, status, error, host, detail). */
+      events: {
+        [key: string]: unknown;
+      }[];
+      /** @description One per channel in channel order; [] while OPEN. */
+      deliveries: components['schemas']['NotificationDeliveryViewDto'][];
+    };
+    NotificationPageDto: {
+      /** @description Newest first (then by id); at most `limit`. */
+      items: components['schemas']['NotificationViewDto'][];
+      /** @description Give as `cursor` for the next page; null when this page is the last. */
+      nextCursor: string | null;
     };
   };
   responses: never;
@@ -5534,7 +5891,12 @@ export interface operations {
           | 'CLIENT_ROTATE_SECRET'
           | 'CALLBACK_REGISTER'
           | 'CALLBACK_DELETE'
-          | 'CALLBACK_REDELIVER';
+          | 'CALLBACK_REDELIVER'
+          | 'NOTIFY_RULE_SET'
+          | 'NOTIFY_RULE_DELETE'
+          | 'NOTIFY_RULE_TEST'
+          | 'NOTIFICATION_SENT'
+          | 'NOTIFICATION_FAILED';
         /** @description Rows written at or after this ISO-8601 instant. */
         from?: string;
         /** @description Rows written at or before this ISO-8601 instant. */
@@ -7458,6 +7820,723 @@ export interface operations {
         };
       };
       /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  NotificationRulesController_list: {
+    parameters: {
+      query?: {
+        /** @description Admins only: another app's rules, or `*`: the namespace defaults, which apply to every app with no enabled rule of its own of the same kind. */
+        appId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationRuleListDto'];
+        };
+      };
+      /** @description A bad ?appId= (field appId). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  NotificationRulesController_create: {
+    parameters: {
+      query?: {
+        /** @description Admins only: another app's rules, or `*`: the namespace defaults, which apply to every app with no enabled rule of its own of the same kind. */
+        appId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateNotificationRuleDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationRuleViewDto'];
+        };
+      };
+      /** @description A bad field (`field` names it: kind, count, finishBy, channels[1].to[0], …). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description A rule of that name exists (PUT replaces it), or the app holds 50 rules (field name). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  NotificationRulesController_get: {
+    parameters: {
+      query?: {
+        /** @description Admins only: another app's rules, or `*`: the namespace defaults, which apply to every app with no enabled rule of its own of the same kind. */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationRuleViewDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No rule of that name. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  NotificationRulesController_put: {
+    parameters: {
+      query?: {
+        /** @description Admins only: another app's rules, or `*`: the namespace defaults, which apply to every app with no enabled rule of its own of the same kind. */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NotificationRuleBodyDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationRuleViewDto'];
+        };
+      };
+      /** @description A bad name or field (`field` names it). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The app holds 50 rules (field name). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  NotificationRulesController_remove: {
+    parameters: {
+      query?: {
+        /** @description Admins only: another app's rules, or `*`: the namespace defaults, which apply to every app with no enabled rule of its own of the same kind. */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No rule of that name. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  NotificationRulesController_test: {
+    parameters: {
+      query?: {
+        /** @description Admins only: another app's rules, or `*`: the namespace defaults, which apply to every app with no enabled rule of its own of the same kind. */
+        appId?: string;
+      };
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RuleTestDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description No rule of that name. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  NotificationsController_list: {
+    parameters: {
+      query?: {
+        /** @description Items to skip, 0-100000. Not with `cursor`. */
+        offset?: number;
+        /** @description Items to return, 1-500. */
+        limit?: number;
+        /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
+        cursor?: string;
+        /** @description OPEN: still collecting events until sendAt; SENT: closed, its deliveries written. */
+        state?: 'OPEN' | 'SENT';
+        /** @description Only messages of rules of this kind. */
+        kind?:
+          | 'FINAL_FAILURE'
+          | 'CONSECUTIVE_FAILURES'
+          | 'RECOVERY'
+          | 'DEADLINE'
+          | 'LATE_START'
+          | 'HANDLER_UNAVAILABLE'
+          | 'CALLBACK_HOST_FAILING';
+        /** @description Only messages of the rule of this name (1-100 characters, exact). */
+        rule?: string;
+        /** @description Admins only: this app's messages (default for an admin: every app's of the namespace; for anyone else: its own). Another app's id without the admin scope is a 403. */
+        appId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationPageDto'];
+        };
+      };
+      /** @description A bad query (state, kind, rule, appId, offset, limit, cursor); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;

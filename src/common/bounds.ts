@@ -108,9 +108,6 @@ export const BOUNDS = {
 
   // Notification rules (docs/notifications.md "Rules").
   ruleName: { min: 1, max: 100, unit: 'chars' },
-  channels: { max: 5, unit: 'count' },
-  emailTo: { min: 1, max: 10, unit: 'count' },
-  email: { max: 254, unit: 'chars' },
   quietMs: { min: 0, max: DAY_MS, unit: 'ms', default: 600_000 },
   failureCount: { min: 2, max: 100, unit: 'count' },
   withinMs: { min: 1000, max: 7 * DAY_MS, unit: 'ms' },

@@ -44,7 +44,9 @@ const OTHER_LABELS: Partial<Record<BoundName, RegExp>> = {
   logLimit: /handler logs/,
   logAfter: /handler logs/,
   logAttempt: /handler logs/,
-  previewCount: /`count`/,
+  previewCount: /`count` of a schedule preview/,
+  ruleName: /notification rule's `name`/,
+  failureCount: /rule's .*`count`/,
   egressEntry: /`egressAllow`/,
   ...Object.fromEntries(
     (

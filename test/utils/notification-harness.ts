@@ -38,6 +38,8 @@ export const SHORT: NotificationSettings = {
   leaseMs: 3_000,
   pollMs: 20,
   shutdownGraceMs: 300,
+  evalMs: 50,
+  scanMs: 200,
 };
 
 /** One request an {@link HttpSink} got. */

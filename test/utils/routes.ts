@@ -21,6 +21,12 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
   ['GET', '/api/callbacks/deliveries', S.TASKS_READ],
   ['GET', '/api/overview', S.TASKS_READ],
   ['DELETE', '/api/callbacks', S.TASKS_WRITE],
+  ['POST', '/api/notifications/rules', S.JOBS_WRITE, () => ({ name: `scoped-${++seq}`, kind: 'RECOVERY' })],
+  ['PUT', '/api/notifications/rules/{name}', S.JOBS_WRITE, () => ({ kind: 'RECOVERY' })],
+  ['GET', '/api/notifications/rules', S.JOBS_READ],
+  ['GET', '/api/notifications/rules/{name}', S.JOBS_READ],
+  ['DELETE', '/api/notifications/rules/{name}', S.JOBS_WRITE],
+  ['POST', '/api/notifications/rules/{name}/test', S.JOBS_WRITE],
   [
     'POST',
     '/api/jobs',
@@ -89,4 +95,5 @@ export const concrete = (path: string) =>
     .replace('{id}', 'no-such-job')
     .replace('{instanceId}', 'no-such-instance')
     .replace('{appId}', 'no-such-app')
-    .replace('{nodeId}', 'w-no-such-node');
+    .replace('{nodeId}', 'w-no-such-node')
+    .replace('{name}', 'no-such-rule');

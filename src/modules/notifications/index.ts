@@ -8,6 +8,7 @@ export { maskSmtpUrl } from './channels/email-channel.js';
 export { NotificationEvaluatorModule, NotificationRulesModule } from './notifications.module.js';
 export { NotificationRules, MAX_NOTIFICATION_RULES } from './rules/notification-rules.service.js';
 export {
+  CHANNEL_BOUNDS,
   checkChannels,
   DEFAULT_HANDLER_WAIT_MS,
   DEFAULT_LATE_MS,

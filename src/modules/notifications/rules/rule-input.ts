@@ -1,4 +1,4 @@
-import { BOUNDS, ValidationError } from '../../../common/index.js';
+import { ValidationError } from '../../../common/index.js';
 import { type NotificationChannel, NotificationKind as K } from '../../metadata/index.js';
 import { nextCronFire, validateTimeZone } from '../../trigger/index.js';
 
@@ -131,6 +131,10 @@ export function deadlineOf(params: RuleParams, fireTime: number): number | null 
 export function deadlineSpan(params: RuleParams): number {
   return typeof params.withinMs === 'number' ? params.withinMs : 86_400_000;
 }
+
+/** Most channels a rule has, addresses an e-mail channel has, characters an address has (RFC 5321). */
+export const CHANNEL_BOUNDS = { channels: 5, emailTo: 10, email: 254 } as const;
+const BOUNDS = { channels: { max: 5 }, emailTo: { min: 1, max: 10 }, email: { max: 254 } } as const;
 
 /** A plain e-mail address: local@domain, no spaces or angle brackets (RFC 5321's length). */
 const EMAIL =

@@ -8,6 +8,7 @@ import { RegisterCallbackDto } from './callback.dto.js';
 import { ClientListQueryDto, CreateClientDto, UpdateClientDto } from './client.dto.js';
 import { CreateJobDto, ImportCrontabDto, TriggerJobDto, UpdateJobDto } from './job.dto.js';
 import { ListQueryDto } from './list.dto.js';
+import { CreateNotificationRuleDto, NotificationRuleBodyDto } from './notification-rule.dto.js';
 import { LogQueryDto } from './log.dto.js';
 import { DeliveryListQueryDto } from './delivery-list.dto.js';
 import { OverviewQueryDto } from './overview.dto.js';
@@ -136,6 +137,9 @@ const WORKER_EDGES: Edge[] = [
   edge('epochMs', WorkerFinishDto, { fencingToken: 1, outcome: 'SUCCESS' }, int)('handlerEndedAt'),
 ];
 
+/** A valid notification rule body for `dto`: the create needs a name, the PUT body has none. */
+const ruleBase = (dto: Ctor) => (dto === CreateNotificationRuleDto ? { kind: 'RECOVERY', name: 'r' } : { kind: 'RECOVERY' });
+
 const EDGES: Edge[] = [
   ...WORKER_EDGES,
   ...TASK_FIELDS.map(([b, v]) => edge(b, SubmitTaskDto, TASK, v)(b)),
@@ -183,6 +187,26 @@ const EDGES: Edge[] = [
     edge(b, UpdateClientDto, {}, int)(b),
   ]),
   edge('appId', CreateClientDto, {}, chars)('appId'),
+  edge('ruleName', CreateNotificationRuleDto, { kind: 'RECOVERY' }, chars)('name'),
+  ...(
+    [
+      ['quietMs', 'quietMs'],
+      ['failureCount', 'count'],
+      ['withinMs', 'withinMs'],
+      ['thresholdMs', 'thresholdMs'],
+    ] as const
+  ).flatMap(([b, f]) =>
+    [CreateNotificationRuleDto, NotificationRuleBodyDto].map((dto) => edge(b, dto, ruleBase(dto), int)(f)),
+  ),
+  ...(
+    [
+      ['code', 'jobCode'],
+      ['handler', 'handler'],
+      ['timeZone', 'timeZone'],
+    ] as const
+  ).flatMap(([b, f]) =>
+    [CreateNotificationRuleDto, NotificationRuleBodyDto].map((dto) => edge(b, dto, ruleBase(dto), chars)(f)),
+  ),
   ...([CreateClientDto, UpdateClientDto] as Ctor[]).flatMap((dto) => [
     edge('egressAllow', dto, dto === CreateClientDto ? { appId: 'app' } : {}, items('a.example'))('egressAllow'),
     edge('egressEntry', dto, dto === CreateClientDto ? { appId: 'app' } : {}, (n) => [chars(n)])('egressAllow'),

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { BOUNDS, namePattern, nameMessage } from '../../../common/index.js';
 import { NotificationKind } from '../../metadata/index.js';
+import { CHANNEL_BOUNDS } from '../../notifications/index.js';
 import { APP_ID_MESSAGE, APP_ID_PATTERN } from '../auth/api-client.service.js';
 import { BoundedInt, BoundedString, CODE_PATTERN, HANDLER_MESSAGE, NAME_PATTERN, NameString } from './validators.js';
 
@@ -61,11 +62,11 @@ export class NotificationRuleBodyDto {
 
   @ApiPropertyOptional({
     type: 'array',
-    maxItems: BOUNDS.channels.max,
+    maxItems: CHANNEL_BOUNDS.channels,
     items: { type: 'object' },
     description:
-      `Up to ${BOUNDS.channels.max}: {"type":"webhook","url"} (signed JSON, as callbacks), {"type":"chat","url"} ` +
-      `(a Slack or Mattermost incoming webhook), {"type":"email","to":[1-${BOUNDS.emailTo.max} addresses]} (needs ` +
+      `Up to ${CHANNEL_BOUNDS.channels}: {"type":"webhook","url"} (signed JSON, as callbacks), {"type":"chat","url"} ` +
+      `(a Slack or Mattermost incoming webhook), {"type":"email","to":[1-${CHANNEL_BOUNDS.emailTo} addresses]} (needs ` +
       'SMTP_URL). URLs pass the egress policy as callback URLs do. None: messages are recorded and listed only.',
     example: [{ type: 'email', to: ['team@example.com'] }],
   })
