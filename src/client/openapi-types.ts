@@ -849,6 +849,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Notification messages, newest first (paged by cursor, or offset, and limit)
+     * @description The calling app's messages in this namespace (an admin's list: every app's, or those of ?appId=), optionally of one state, kind or rule, each with its deliveries (one per channel: state, tries, last error). A URL is shown without its query string.
+     */
+    get: operations['NotificationsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/metrics': {
     parameters: {
       query?: never;
@@ -2282,6 +2302,75 @@ export interface components {
       runningNow: components['schemas']['RunningInstanceDto'][];
       /** @description Instances not running yet, by status: PENDING (delayed tasks and fires written ahead of their time included), WAITING (held by maxConcurrency or overlap QUEUE), DISPATCHED (on an executor queue). */
       queued: components['schemas']['StatusCountDto'][];
+    };
+    NotificationDeliveryViewDto: {
+      /** @description The delivery id (UUID): X-Tickwheel-Delivery of a webhook, the same on every try. */
+      id: string;
+      /**
+       * @description The channel type.
+       * @enum {string}
+       */
+      channel: 'webhook' | 'chat' | 'email';
+      /** @description The URL without its query string, or the e-mail addresses comma-separated. */
+      target: string;
+      /**
+       * @description PENDING: not tried yet; RETRYING: tried again at nextAttemptAt (NOTIFY_RETRY_DELAYS_MS); DELIVERED; FAILED (final): tries spent, a 3xx or a 4xx other than 408/429, an egress refusal, an SMTP 5xx, SMTP_NOT_CONFIGURED or a stored row that cannot be sent.
+       * @enum {string}
+       */
+      state: 'PENDING' | 'RETRYING' | 'DELIVERED' | 'FAILED';
+      /** @description Tries made. */
+      attempts: number;
+      /** @description HTTP status or SMTP reply code of the last try. */
+      lastStatusCode: number | null;
+      /** @description Why the last try failed. */
+      lastError: string | null;
+      /** @description The next try, while PENDING or RETRYING. */
+      nextAttemptAt: string | null;
+      /** @description When it was delivered. */
+      deliveredAt: string | null;
+    };
+    NotificationViewDto: {
+      /** @description The message id (UUID): notificationId of a webhook body. */
+      id: string;
+      /** @description The app the message is for. */
+      appId: string;
+      /** @description The rule that made it. */
+      rule: string;
+      /** @enum {string} */
+      kind:
+        | 'FINAL_FAILURE'
+        | 'CONSECUTIVE_FAILURES'
+        | 'RECOVERY'
+        | 'DEADLINE'
+        | 'LATE_START'
+        | 'HANDLER_UNAVAILABLE'
+        | 'CALLBACK_HOST_FAILING';
+      /** @description One line saying what happened. */
+      title: string;
+      /** @description The group's key: the job, handler or host, or '*' for a whole rule. */
+      groupKey: string;
+      /** @enum {string} */
+      state: 'OPEN' | 'SENT';
+      /** @description Events in the message (events holds the first of them). */
+      eventCount: number;
+      firstEventAt: string;
+      lastEventAt: string;
+      /** @description When it is (or was) due to be sent. */
+      sendAt: string;
+      /** @description When it was sent (closed); null while OPEN. */
+      sentAt: string | null;
+      /** @description The first events (at, jobCode, requestId, instanceId, handler, status, error, host, detail). */
+      events: {
+        [key: string]: unknown;
+      }[];
+      /** @description One per channel in channel order; [] while OPEN. */
+      deliveries: components['schemas']['NotificationDeliveryViewDto'][];
+    };
+    NotificationPageDto: {
+      /** @description Newest first (then by id); at most `limit`. */
+      items: components['schemas']['NotificationViewDto'][];
+      /** @description Give as `cursor` for the next page; null when this page is the last. */
+      nextCursor: string | null;
     };
   };
   responses: never;
@@ -5534,7 +5623,9 @@ export interface operations {
           | 'CLIENT_ROTATE_SECRET'
           | 'CALLBACK_REGISTER'
           | 'CALLBACK_DELETE'
-          | 'CALLBACK_REDELIVER';
+          | 'CALLBACK_REDELIVER'
+          | 'NOTIFICATION_SENT'
+          | 'NOTIFICATION_FAILED';
         /** @description Rows written at or after this ISO-8601 instant. */
         from?: string;
         /** @description Rows written at or before this ISO-8601 instant. */
@@ -7458,6 +7549,120 @@ export interface operations {
         };
       };
       /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  NotificationsController_list: {
+    parameters: {
+      query?: {
+        /** @description Items to skip, 0-100000. Not with `cursor`. */
+        offset?: number;
+        /** @description Items to return, 1-500. */
+        limit?: number;
+        /** @description Opaque: the `nextCursor` of the page before. Continues after the last item of that page (keyset, so rows added meanwhile neither repeat nor shift the pages); not combined with `offset`. A cursor this list did not give is a 400 naming `cursor`. */
+        cursor?: string;
+        /** @description OPEN: still collecting events until sendAt; SENT: closed, its deliveries written. */
+        state?: 'OPEN' | 'SENT';
+        /** @description Only messages of rules of this kind. */
+        kind?:
+          | 'FINAL_FAILURE'
+          | 'CONSECUTIVE_FAILURES'
+          | 'RECOVERY'
+          | 'DEADLINE'
+          | 'LATE_START'
+          | 'HANDLER_UNAVAILABLE'
+          | 'CALLBACK_HOST_FAILING';
+        /** @description Only messages of the rule of this name (1-100 characters, exact). */
+        rule?: string;
+        /** @description Admins only: this app's messages (default for an admin: every app's of the namespace; for anyone else: its own). Another app's id without the admin scope is a 403. */
+        appId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationPageDto'];
+        };
+      };
+      /** @description A bad query (state, kind, rule, appId, offset, limit, cursor); `field` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope jobs:read (code FORBIDDEN; `scope` names it). */
       403: {
         headers: {
           [name: string]: unknown;
