@@ -4,7 +4,7 @@ import { appClient, expectProblem, SHAPES } from '../utils/tenancy.js';
 import { type AppClient, startNode, type TestNode } from '../utils/test-node.js';
 
 type Item = Record<string, unknown> & { id: string; title: string; deliveries: Array<Record<string, unknown>> };
-type Page = { items: Item[]; nextCursor: string | null };
+type Page = { total: number; items: Item[]; nextCursor: string | null };
 const BASE = Date.UTC(2026, 0, 10, 12, 0, 0);
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -104,7 +104,7 @@ describe.each(SHAPES)('notification list (%s)', (_shape, env) => {
   it("should list the app's messages newest first, each with its deliveries (URLs without their query)", async () => {
     const page = await list(a);
     expect(titles(page)).toEqual(['m3', 'm2', 'm1', 'm0']);
-    expect(page.nextCursor).toBeNull();
+    expect([page.total, page.nextCursor]).toEqual([4, null]);
     expect(page.items[2]).toEqual({
       id: sentId,
       appId: a.appId,
@@ -145,7 +145,7 @@ describe.each(SHAPES)('notification list (%s)', (_shape, env) => {
     const first = await list(a, '?limit=3');
     expect(titles(first)).toEqual(['m3', 'm2', 'm1']);
     const rest = await list(a, `?limit=3&cursor=${first.nextCursor}`);
-    expect([titles(rest), rest.nextCursor]).toEqual([['m0'], null]);
+    expect([titles(rest), rest.total, rest.nextCursor]).toEqual([['m0'], 4, null]);
     expect(titles(await list(a, '?offset=1&limit=2'))).toEqual(['m2', 'm1']);
   });
 
