@@ -2604,7 +2604,10 @@ export interface components {
       appId: string;
       /** @description The rule that made it. */
       rule: string;
-      /** @enum {string} */
+      /**
+       * @description The kind of the rule (docs/notifications.md "Rules").
+       * @enum {string}
+       */
       kind:
         | 'FINAL_FAILURE'
         | 'CONSECUTIVE_FAILURES'
@@ -2617,11 +2620,16 @@ export interface components {
       title: string;
       /** @description The group's key: the job, handler or host, or '*' for a whole rule. */
       groupKey: string;
-      /** @enum {string} */
+      /**
+       * @description OPEN: collecting events until sendAt; SENT: closed, deliveries written.
+       * @enum {string}
+       */
       state: 'OPEN' | 'SENT';
       /** @description Events in the message (events holds the first of them). */
       eventCount: number;
+      /** @description When its first event happened. */
       firstEventAt: string;
+      /** @description When its last event happened. */
       lastEventAt: string;
       /** @description When it is (or was) due to be sent. */
       sendAt: string;
@@ -2635,6 +2643,8 @@ export interface components {
       deliveries: components['schemas']['NotificationDeliveryViewDto'][];
     };
     NotificationPageDto: {
+      /** @description How many messages match the filters in all (every page). */
+      total: number;
       /** @description Newest first (then by id); at most `limit`. */
       items: components['schemas']['NotificationViewDto'][];
       /** @description Give as `cursor` for the next page; null when this page is the last. */

@@ -37,6 +37,26 @@ describe('loadConfig', () => {
       expect(c.database).toEqual({ type: 'better-sqlite3', path: '/tmp/tw-config-spec/tickwheel.sqlite' });
     });
 
+    it('should send no e-mail without SMTP_URL, 60 notifications per app and hour, the callback waits', () => {
+      const c = loadConfig({});
+      expect([c.smtpUrl, c.smtpFrom]).toEqual([null, 'tickwheel@localhost']);
+      expect(c.notifications).toMatchObject({ maxPerHour: 60, smtpTimeoutMs: 10_000, perHost: 4 });
+      expect(c.notifications.retryDelaysMs).toEqual([5000, 30_000, 120_000, 600_000, 1_800_000]);
+      expect(c.notifications.leaseMs).toBeGreaterThan(3 * c.notifications.smtpTimeoutMs);
+      const s = loadConfig({
+        SMTP_URL: 'smtps://mailer:pw@smtp.example.com:465',
+        SMTP_FROM: 'Tickwheel <tw@example.com>',
+        NOTIFY_MAX_PER_HOUR: '5',
+        NOTIFY_RETRY_DELAYS_MS: '1000,2000',
+      });
+      expect([s.smtpUrl, s.smtpFrom, s.notifications.maxPerHour]).toEqual([
+        'smtps://mailer:pw@smtp.example.com:465',
+        'Tickwheel <tw@example.com>',
+        5,
+      ]);
+      expect(s.notifications.retryDelaysMs).toEqual([1000, 2000]);
+    });
+
     it('should treat empty or blank values as unset, for strings as for numbers', () => {
       const c = loadConfig({
         PORT: '',

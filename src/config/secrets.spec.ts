@@ -7,6 +7,7 @@ describe('loadConfig', () => {
       const env: Record<string, string | undefined> = {
         ...CLUSTER,
         TICKWHEEL_SECRET: 's',
+        SMTP_URL: 'smtp://mailer:pw@smtp.example.com',
         PATH: '/usr/bin',
         TICKWHEEL_NAMESPACE: 'n',
       };

@@ -40,6 +40,7 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
     }),
   ],
   ['GET', '/api/jobs', S.JOBS_READ],
+  ['GET', '/api/notifications', S.JOBS_READ],
   ['POST', '/api/jobs/import-crontab', S.JOBS_WRITE, () => ({ fileName: `scoped-${++seq}`, content: '' })],
   ['GET', '/api/jobs/{id}', S.JOBS_READ],
   ['PATCH', '/api/jobs/{id}', S.JOBS_WRITE, () => ({ description: 'x' })],

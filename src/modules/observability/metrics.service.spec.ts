@@ -33,6 +33,12 @@ describe('MetricsService series at 0 from the start', () => {
     ],
     ['tickwheel_db_errors_total', ['kind=conflict', 'kind=connection', 'kind=other']],
     ['tickwheel_redis_errors_total', ['kind=command', 'kind=connection']],
+    [
+      'tickwheel_notification_deliveries_total',
+      ['chat', 'email', 'webhook'].flatMap((c) =>
+        ['delivered', 'failed', 'retry'].map((o) => `channel=${c},outcome=${o}`),
+      ),
+    ],
   ])('should export %s for each known label value at 0', async (name, expected) => {
     expect(await zeroSeries(new MetricsService(), name)).toEqual(expected);
   });

@@ -82,6 +82,7 @@ export function tenancyCases(h: Hostile): void {
         ['GET', '/api/overview'],
         ['GET', '/api/schedules/load'],
         ['GET', '/api/callbacks/deliveries'],
+        ['GET', '/api/notifications'],
       ];
       for (const [method, path, body] of calls)
         refused(await h.b.request(method, `${path}?appId=${h.a.appId}`, body), 403, 'FORBIDDEN', { scope: 'admin' });

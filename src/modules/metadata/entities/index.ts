@@ -7,12 +7,7 @@ import { JobDefinition } from './job-definition.entity.js';
 import { JobInstance } from './job-instance.entity.js';
 import { IdempotencyKey, type IdempotencyKeyState } from './idempotency-key.entity.js';
 import { type HandlerLogLevel, JobLog } from './job-log.entity.js';
-import {
-  Notification,
-  NotificationDelivery,
-  NotificationEvent,
-  NotificationRule,
-} from './notification.entity.js';
+import { Notification, NotificationDelivery, NotificationEvent, NotificationRule } from './notification.entity.js';
 
 export {
   ApiClient,

@@ -15,9 +15,7 @@ export type NotificationKind = (typeof NotificationKind)[keyof typeof Notificati
 
 /** Where a notification goes (docs/notifications.md "Channels"); `to` holds 1-10 e-mail addresses. */
 export type NotificationChannel =
-  | { type: 'webhook'; url: string }
-  | { type: 'chat'; url: string }
-  | { type: 'email'; to: string[] };
+  { type: 'webhook'; url: string } | { type: 'chat'; url: string } | { type: 'email'; to: string[] };
 
 /** One thing that happened, as a message shows it (a sample of its events); times ISO-8601 UTC. */
 export interface NotificationEventSample {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { newId } from '../../../common/index.js';
 import { Notification, type NotificationKind, type NotificationState } from '../entities/index.js';
 import { insertIgnoreVerb, marks, runStatement } from './raw-statement.js';
@@ -118,6 +118,19 @@ export class NotificationOutboxRepository {
     limit: number,
     after?: { createdAt: number; id: string },
   ): Promise<Notification[]> {
+    const qb = this.filtered(f);
+    if (after)
+      qb.andWhere('(n.createdAt < :ac OR (n.createdAt = :ac AND n.id < :ai))', { ac: after.createdAt, ai: after.id });
+    return qb.orderBy('n.createdAt', 'DESC').addOrderBy('n.id', 'DESC').offset(offset).limit(limit).getMany();
+  }
+
+  /** How many messages match `f` (every page). */
+  countPage(f: NotificationFilter): Promise<number> {
+    return this.filtered(f).getCount();
+  }
+
+  /** A SELECT of the messages `f` names (alias n). */
+  private filtered(f: NotificationFilter): SelectQueryBuilder<Notification> {
     const qb = this.ds.getRepository(Notification).createQueryBuilder('n').where('n.namespace = :ns', {
       ns: f.namespace,
     });
@@ -125,9 +138,7 @@ export class NotificationOutboxRepository {
     if (f.state !== undefined) qb.andWhere('n.state = :state', { state: f.state });
     if (f.kind !== undefined) qb.andWhere('n.kind = :kind', { kind: f.kind });
     if (f.rule !== undefined) qb.andWhere('n.ruleName = :rule', { rule: f.rule });
-    if (after)
-      qb.andWhere('(n.createdAt < :ac OR (n.createdAt = :ac AND n.id < :ai))', { ac: after.createdAt, ai: after.id });
-    return qb.orderBy('n.createdAt', 'DESC').addOrderBy('n.id', 'DESC').offset(offset).limit(limit).getMany();
+    return qb;
   }
 }
 

@@ -50,6 +50,9 @@ export function eventLine(e: NotificationEventSample): string {
     .slice(0, 300);
 }
 
+/** A stored title on one line: a chat line or a mail header never breaks on it. */
+const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ');
+
 /** The lines every text channel shows: what, how many, when, then the first events. */
 function textLines(msg: Notification): string[] {
   const events = samples(msg);
@@ -65,12 +68,12 @@ function textLines(msg: Notification): string[] {
 
 /** The Slack/Mattermost incoming-webhook body of a `chat` channel: `{text}`, one readable message. */
 export function chatBody(msg: Notification): { text: string } {
-  return { text: [`*${msg.title}*`, ...textLines(msg)].join('\n') };
+  return { text: [`*${oneLine(msg.title)}*`, ...textLines(msg)].join('\n') };
 }
 
 /** The subject and plain-text body of an `email` channel. */
 export function emailText(msg: Notification): { subject: string; text: string } {
-  const subject = `[tickwheel] ${msg.title}`.replace(/[\r\n]+/g, ' ');
-  const text = [msg.title, '', ...textLines(msg), '', `notification ${msg.id}`].join('\n');
+  const subject = `[tickwheel] ${oneLine(msg.title)}`;
+  const text = [oneLine(msg.title), '', ...textLines(msg), '', `notification ${msg.id}`].join('\n');
   return { subject, text };
 }

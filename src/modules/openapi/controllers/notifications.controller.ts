@@ -41,11 +41,14 @@ export class NotificationsController {
     const appId = namedApp(caller, q.appId, true);
     const filter = { namespace: this.config.namespace, appId, state: q.state, kind: q.kind, rule: q.rule };
     const after = at && { createdAt: at.key, id: at.tie };
-    const { rows, deliveries } = await this.gate.run(caller.appId, async () => {
-      const rows = await this.messages.listPage(filter, offset, limit + 1, after);
-      return { rows, deliveries: await this.deliveries.ofMessages(rows.slice(0, limit).map((n) => n.id)) };
+    const { rows, total, deliveries } = await this.gate.run(caller.appId, async () => {
+      const [rows, total] = await Promise.all([
+        this.messages.listPage(filter, offset, limit + 1, after),
+        this.messages.countPage(filter),
+      ]);
+      return { rows, total, deliveries: await this.deliveries.ofMessages(rows.slice(0, limit).map((n) => n.id)) };
     });
     const { page, nextCursor } = cursorPage('n', rows, limit, (n) => ({ key: n.createdAt, tie: n.id }));
-    return { items: page.map((n) => toNotificationView(n, deliveries.get(n.id) ?? [])), nextCursor };
+    return { total, items: page.map((n) => toNotificationView(n, deliveries.get(n.id) ?? [])), nextCursor };
   }
 }

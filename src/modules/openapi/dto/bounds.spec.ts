@@ -11,6 +11,7 @@ import { ListQueryDto } from './list.dto.js';
 import { CreateNotificationRuleDto, NotificationRuleBodyDto } from './notification-rule.dto.js';
 import { LogQueryDto } from './log.dto.js';
 import { DeliveryListQueryDto } from './delivery-list.dto.js';
+import { NotificationListQueryDto } from './notification.dto.js';
 import { OverviewQueryDto } from './overview.dto.js';
 import {
   CallbackHandlerQueryDto,
@@ -108,6 +109,7 @@ const LISTS: Ctor[] = [
   JobListQueryDto,
   TaskListQueryDto,
   DeliveryListQueryDto,
+  NotificationListQueryDto,
 ];
 const CLIENT_LIMITS: BoundName[] = ['rateLimit', 'rateBurst', 'maxJobs', 'maxUnfinishedTasks'];
 
@@ -155,10 +157,9 @@ const EDGES: Edge[] = [
   edge('timeZone', SchedulePreviewDto, { triggerExpr: '* * * * *' }, chars)('timeZone'),
   edge('previewCount', SchedulePreviewDto, { triggerExpr: '* * * * *' }, int)('count'),
   ...LISTS.flatMap((dto) => [query('offset', dto), query('limit', dto)]),
-  ...[InstanceListQueryDto, AuditQueryDto, TaskListQueryDto, DeliveryListQueryDto].map((dto) => ({
-    ...query('cursor', dto),
-    value: chars,
-  })),
+  ...[InstanceListQueryDto, AuditQueryDto, TaskListQueryDto, DeliveryListQueryDto, NotificationListQueryDto].map(
+    (dto) => ({ ...query('cursor', dto), value: chars }),
+  ),
   { ...query('jobId', AuditQueryDto), value: chars },
   ...[
     OwnerQueryDto,
@@ -173,6 +174,7 @@ const EDGES: Edge[] = [
     OverviewQueryDto,
     ScheduleLoadQueryDto,
     DeliveryListQueryDto,
+    NotificationListQueryDto,
   ].map((dto) => ({ ...query('appId', dto), value: chars })),
   { ...query('handler', CallbackHandlerQueryDto), value: chars },
   { ...query('handler', TaskListQueryDto), value: chars },

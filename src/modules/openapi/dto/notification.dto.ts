@@ -70,14 +70,15 @@ export class NotificationViewDto {
   @ApiProperty({ description: 'The message id (UUID): notificationId of a webhook body.' }) id: string;
   @ApiProperty({ description: 'The app the message is for.' }) appId: string;
   @ApiProperty({ description: 'The rule that made it.' }) rule: string;
-  @ApiProperty({ enum: KINDS }) kind: string;
+  @ApiProperty({ enum: KINDS, description: 'The kind of the rule (docs/notifications.md "Rules").' }) kind: string;
   @ApiProperty({ description: 'One line saying what happened.' }) title: string;
   @ApiProperty({ description: "The group's key: the job, handler or host, or '*' for a whole rule." })
   groupKey: string;
-  @ApiProperty({ enum: STATES }) state: string;
+  @ApiProperty({ enum: STATES, description: 'OPEN: collecting events until sendAt; SENT: closed, deliveries written.' })
+  state: string;
   @ApiProperty({ description: 'Events in the message (events holds the first of them).' }) eventCount: number;
-  @ApiProperty() firstEventAt: string;
-  @ApiProperty() lastEventAt: string;
+  @ApiProperty({ description: 'When its first event happened.' }) firstEventAt: string;
+  @ApiProperty({ description: 'When its last event happened.' }) lastEventAt: string;
   @ApiProperty({ description: 'When it is (or was) due to be sent.' }) sendAt: string;
   @ApiProperty({ type: String, nullable: true, description: 'When it was sent (closed); null while OPEN.' })
   sentAt: string | null;
@@ -93,6 +94,7 @@ export class NotificationViewDto {
 
 /** A page of messages, newest first. */
 export class NotificationPageDto {
+  @ApiProperty({ description: 'How many messages match the filters in all (every page).' }) total: number;
   @ApiProperty({ type: [NotificationViewDto], description: 'Newest first (then by id); at most `limit`.' })
   items: NotificationViewDto[];
   @ApiProperty({
