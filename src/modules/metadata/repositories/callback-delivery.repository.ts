@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, type SelectQueryBuilder } from 'typeorm';
 import { GroupCommitter, newId } from '../../../common/index.js';
 import { UnitOfWork } from '../unit-of-work/unit-of-work.js';
-import { CallbackDelivery, CallbackState, JobInstance } from '../entities/index.js';
+import { CallbackDelivery, CallbackState } from '../entities/index.js';
 import { insertIgnoreVerb, marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
 import { deleteByIds } from './retention-rows.js';
 import { type FinalInstance, NotificationEventRepository } from './notification-event.repository.js';

@@ -89,7 +89,8 @@ export async function outputsOf(
     const rule = byId(ev.ruleId);
     if (!rule) return out;
     const handler = String(data.handler);
-    const title = `${Number(data.count)} task(s) wait for handler ${handler}: no live executor or app worker advertises it`;
+    const nobody = 'no live executor or app worker advertises it';
+    const title = `${Number(data.count)} task(s) wait for handler ${handler}: ${nobody}`;
     const detail = `${Number(data.count)} waiting, the oldest since ${iso(Number(data.oldestCreatedAt))}`;
     msg({ ...rule }, title, `handler:${handler}`, { at: iso(ev.at), handler, detail });
   } else if (ev.kind === ScanEvent.HOST_DOWN) {

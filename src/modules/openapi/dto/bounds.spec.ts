@@ -140,7 +140,8 @@ const WORKER_EDGES: Edge[] = [
 ];
 
 /** A valid notification rule body for `dto`: the create needs a name, the PUT body has none. */
-const ruleBase = (dto: Ctor) => (dto === CreateNotificationRuleDto ? { kind: 'RECOVERY', name: 'r' } : { kind: 'RECOVERY' });
+const ruleBase = (dto: Ctor) =>
+  dto === CreateNotificationRuleDto ? { kind: 'RECOVERY', name: 'r' } : { kind: 'RECOVERY' };
 
 const EDGES: Edge[] = [
   ...WORKER_EDGES,

@@ -48,11 +48,16 @@ export class NotificationRuleBodyDto {
   withinMs?: number;
 
   @NameString({ max: 5, unit: 'chars' }, /^([01]\d|2[0-3]):[0-5]\d$/, 'finishBy must be a time of day HH:MM', {
-    api: { description: 'DEADLINE: the run must finish by this wall time (the first after its fire).', example: '06:00' },
+    api: {
+      description: 'DEADLINE: the run must finish by this wall time (the first after its fire).',
+      example: '06:00',
+    },
   })
   finishBy?: string;
 
-  @BoundedString(timeZone, { api: { description: 'The IANA zone of finishBy (default UTC).', example: 'Europe/Paris' } })
+  @BoundedString(timeZone, {
+    api: { description: 'The IANA zone of finishBy (default UTC).', example: 'Europe/Paris' },
+  })
   timeZone?: string;
 
   @BoundedInt(thresholdMs, {
@@ -66,7 +71,8 @@ export class NotificationRuleBodyDto {
     items: { type: 'object' },
     description:
       `Up to ${CHANNEL_BOUNDS.channels}: {"type":"webhook","url"} (signed JSON, as callbacks), {"type":"chat","url"} ` +
-      `(a Slack or Mattermost incoming webhook), {"type":"email","to":[1-${CHANNEL_BOUNDS.emailTo} addresses]} (needs ` +
+      '(a Slack or Mattermost incoming webhook), ' +
+      `{"type":"email","to":[1-${CHANNEL_BOUNDS.emailTo} addresses]} (needs ` +
       'SMTP_URL). URLs pass the egress policy as callback URLs do. None: messages are recorded and listed only.',
     example: [{ type: 'email', to: ['team@example.com'] }],
   })
@@ -83,7 +89,10 @@ export class NotificationRuleBodyDto {
   })
   quietMs?: number;
 
-  @ApiPropertyOptional({ enum: ['SUBJECT', 'RULE'], description: 'SUBJECT (default): one stream per job, handler or host; RULE: one.' })
+  @ApiPropertyOptional({
+    enum: ['SUBJECT', 'RULE'],
+    description: 'SUBJECT (default): one stream per job, handler or host; RULE: one.',
+  })
   @IsOptional()
   @IsIn(['SUBJECT', 'RULE'], { message: 'groupBy must be SUBJECT or RULE' })
   groupBy?: 'SUBJECT' | 'RULE';
@@ -103,9 +112,12 @@ export class CreateNotificationRuleDto extends NotificationRuleBodyDto {
   name: string;
 }
 
+const OWNER_BOUND = { min: 1, max: BOUNDS.appId.max, unit: 'chars' } as const;
+const OWNER_PATTERN = new RegExp(`(${APP_ID_PATTERN.source})|^\\*$`);
+
 /** `?appId=` of the rule routes: an admin names another app, or `*` for the namespace defaults. */
 export class RuleOwnerQueryDto {
-  @NameString({ min: 1, max: BOUNDS.appId.max, unit: 'chars' }, new RegExp(`(${APP_ID_PATTERN.source})|^\\*$`), APP_ID_MESSAGE, {
+  @NameString(OWNER_BOUND, OWNER_PATTERN, APP_ID_MESSAGE, {
     api: {
       description:
         "Admins only: another app's rules, or `*`: the namespace defaults, which apply to every app with no enabled " +
