@@ -352,6 +352,7 @@ describe.each<DbKind>(['mysql', 'sqlite'])('notification delivery on %s (docs/no
       expect(d0).toMatchObject({ state: 'FAILED', channelIndex: 0 });
       expect(d0.lastError).toMatch(/^BAD_CHANNEL/);
       expect(d1).toMatchObject({ state: 'DELIVERED', channelIndex: 1 });
+      expect((await h.auditActions()).sort()).toEqual(['NOTIFICATION_FAILED', 'NOTIFICATION_SENT']);
     } finally {
       await sink.close();
     }
