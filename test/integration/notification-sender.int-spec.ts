@@ -4,6 +4,8 @@ import { jest } from '@jest/globals';
 import { SMTPServer } from 'smtp-server';
 import { verifyCallback } from '../../src/common/index.js';
 import { Notification } from '../../src/modules/metadata/index.js';
+import { MetricsService } from '../../src/modules/observability/index.js';
+import { waitFor } from '../utils/async.js';
 import { type DbKind } from '../utils/metadata-db.js';
 import { notificationHarness, SECRET, SHORT, startSink } from '../utils/notification-harness.js';
 
@@ -72,7 +74,8 @@ describe.each<DbKind>(['mysql', 'sqlite'])('notification delivery on %s (docs/no
   it('closes a due message and POSTs the signed webhook body with X-Tickwheel-Event', async () => {
     const sink = await startSink();
     try {
-      const s = h.sender();
+      const metrics = new MetricsService();
+      const s = h.sender({}, {}, metrics);
       const id = await h.message([{ type: 'webhook', url: sink.url }]);
       expect(await h.closer({}, s).tick()).toEqual({ closed: 1, postponed: 0, errors: 0 });
       h.start(s);
@@ -99,6 +102,8 @@ describe.each<DbKind>(['mysql', 'sqlite'])('notification delivery on %s (docs/no
         events: msg.events,
       });
       expect(await h.auditActions()).toEqual(['NOTIFICATION_SENT']);
+      const counted = (await metrics.notificationDeliveries.get()).values.filter((v) => v.value > 0);
+      expect(counted).toEqual([expect.objectContaining({ labels: { channel: 'webhook', outcome: 'delivered' } })]);
     } finally {
       await sink.close();
     }
@@ -289,6 +294,52 @@ describe.each<DbKind>(['mysql', 'sqlite'])('notification delivery on %s (docs/no
     expect((await h.auditActions()).filter((x) => x === 'NOTIFICATION_SENT')).toHaveLength(20);
   });
 
+  it('final answers fail at once: an egress refusal, an SMTP 5xx; each writes NOTIFICATION_FAILED', async () => {
+    const smtp = await smtpSink(() => Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+    try {
+      const id = await h.message([
+        { type: 'webhook', url: 'http://169.254.169.254/latest' },
+        { type: 'email', to: ['nobody@example.com'] },
+      ]);
+      await h.closer().tick();
+      h.start(h.sender({}, { smtpUrl: smtp.url }));
+      await h.idle();
+      const [refused, bounced] = await h.deliveriesOf(id);
+      expect(refused).toMatchObject({ state: 'FAILED', attempts: 1, lastStatusCode: null });
+      expect(refused.lastError).toMatch(/^EGRESS_REFUSED: /);
+      expect(bounced).toMatchObject({ state: 'FAILED', attempts: 1, lastStatusCode: 550 });
+      expect(bounced.lastError).toMatch(/^SMTP 550: .*mailbox unavailable/);
+      expect((await h.auditActions()).filter((a) => a === 'NOTIFICATION_FAILED')).toHaveLength(2);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('a receiver that holds every request holds only its per-host share; other hosts are not delayed', async () => {
+    const stuck = await startSink(() => 'hold');
+    const live = await startSink();
+    try {
+      for (let i = 0; i < 4; i++) await h.message([{ type: 'webhook', url: stuck.url }]);
+      const fine = [
+        await h.message([{ type: 'chat', url: live.url }]),
+        await h.message([{ type: 'chat', url: live.url }]),
+      ];
+      await h.closer().tick();
+      const s = h.sender({ perHost: 2, readTimeoutMs: 5_000, leaseMs: 10_000 });
+      s.onApplicationBootstrap();
+      const t0 = Date.now();
+      while (live.hits.length < 2 && Date.now() - t0 < 3_000) await new Promise((r) => setTimeout(r, 10));
+      expect(live.hits).toHaveLength(2);
+      expect(stuck.hits).toHaveLength(2); // the other two wait for a slot of their host
+      const delivered = async () => (await Promise.all(fine.map(h.deliveriesOf))).every(([d]) => d.deliveredAt);
+      await waitFor('live deliveries written', delivered, 3_000, 10);
+      expect(stuck.hits).toHaveLength(2);
+    } finally {
+      await stuck.close();
+      await live.close();
+    }
+  });
+
   it('a bad stored channel fails its delivery (BAD_CHANNEL) and the others are sent', async () => {
     const sink = await startSink();
     try {
@@ -301,6 +352,7 @@ describe.each<DbKind>(['mysql', 'sqlite'])('notification delivery on %s (docs/no
       expect(d0).toMatchObject({ state: 'FAILED', channelIndex: 0 });
       expect(d0.lastError).toMatch(/^BAD_CHANNEL/);
       expect(d1).toMatchObject({ state: 'DELIVERED', channelIndex: 1 });
+      expect((await h.auditActions()).sort()).toEqual(['NOTIFICATION_FAILED', 'NOTIFICATION_SENT']);
     } finally {
       await sink.close();
     }

@@ -93,7 +93,11 @@ export interface NotificationHarness {
   readonly clock: FakeClock;
   readonly deliveries: NotificationDeliveryRepository;
   /** A sender of the test's namespace on {@link clock}; `config` over SHORT settings and no SMTP. */
-  sender(settings?: Partial<NotificationSettings>, config?: Partial<AppConfig>): NotificationSender;
+  sender(
+    settings?: Partial<NotificationSettings>,
+    config?: Partial<AppConfig>,
+    metrics?: MetricsService,
+  ): NotificationSender;
   /** A closer of the test's namespace, waking `sender` when it closed something (default: wakes nothing). */
   closer(settings?: Partial<NotificationSettings>, sender?: NotificationSender): NotificationCloser;
   /** An OPEN message of the test's app due now (or `patch.sendAt`) to `channels`. @returns its id. */
@@ -136,12 +140,16 @@ export function notificationHarness(kind: DbKind): NotificationHarness {
     }) as unknown as AppConfig;
   const audit = (config: AppConfig) => new AuditService(new AuditLogRepository(db.ds), config, clock);
 
-  function sender(settings: Partial<NotificationSettings> = {}, extra: Partial<AppConfig> = {}): NotificationSender {
+  function sender(
+    settings: Partial<NotificationSettings> = {},
+    extra: Partial<AppConfig> = {},
+    metrics = new MetricsService(),
+  ): NotificationSender {
     const config = configOf(settings, extra);
     const s = new NotificationSender(
       deliveries,
       new AppSecretReader(new ApiClientRepository(db.ds), config),
-      new MetricsService(),
+      metrics,
       audit(config),
       UnitOfWork.for(db.ds),
       EgressPolicy.fromSettings({ allow: '127.0.0.1' }),

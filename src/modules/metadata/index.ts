@@ -66,6 +66,7 @@ export {
   type DueMessage,
   type NotificationFilter,
   NotificationOutboxRepository,
+  storedChannels,
 } from './repositories/notification-outbox.repository.js';
 export {
   type DueNotificationDelivery,

@@ -90,8 +90,7 @@ export class NotificationOutboxRepository {
     const res = await runStatement(this.ds, em, sql, ['SENT', now, now, id, 'OPEN']);
     if (!res.affected) return null;
     const msg = await em.getRepository(Notification).findOneByOrFail({ id });
-    const channels: unknown[] = Array.isArray(msg.channels) ? msg.channels : [{ bad: 'channels is not a JSON list' }];
-    const rows = channels.slice(0, 100).map((c, i) => this.deliveryRow(msg, c, i, now));
+    const rows = storedChannels(msg.channels).map((c, i) => this.deliveryRow(msg, c, i, now));
     if (rows.length > 0) {
       const insert =
         `${insertIgnoreVerb(this.ds)} INTO notification_delivery (${DELIVERY_COLUMNS.join(', ')}) VALUES ` +
@@ -140,6 +139,11 @@ export class NotificationOutboxRepository {
     if (f.rule !== undefined) qb.andWhere('n.ruleName = :rule', { rule: f.rule });
     return qb;
   }
+}
+
+/** A message's stored channels as the close writes them: at most 100; an unreadable list is one bad channel. */
+export function storedChannels(channels: unknown): unknown[] {
+  return Array.isArray(channels) ? channels.slice(0, 100) : [{ bad: 'channels is not a JSON list' }];
 }
 
 /**

@@ -2,7 +2,13 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { CLOCK, type Clock } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig, type NotificationSettings } from '../../../config/index.js';
 import { AuditAction, AuditService } from '../../jobs/index.js';
-import { type DueMessage, NotificationOutboxRepository, UnitOfWork } from '../../metadata/index.js';
+import {
+  channelTarget,
+  type DueMessage,
+  NotificationOutboxRepository,
+  storedChannels,
+  UnitOfWork,
+} from '../../metadata/index.js';
 import { NotificationSender } from './notification-sender.service.js';
 
 /** How often due messages are looked for, ms (a message waits at most this long past its send_at). */
@@ -106,7 +112,15 @@ export class NotificationCloser implements OnApplicationBootstrap, BeforeApplica
       if (!msg) return false;
       const channels = Array.isArray(msg.channels) ? msg.channels.map((c) => c?.type ?? null) : [];
       const after = { rule: msg.ruleName, kind: msg.kind, title: msg.title, eventCount: msg.eventCount, channels };
-      await this.audit.record(em, msg.appId, AuditAction.NOTIFICATION_SENT, { type: 'notification', id }, null, after);
+      const target = { type: 'notification', id };
+      await this.audit.record(em, msg.appId, AuditAction.NOTIFICATION_SENT, target, null, after);
+      // A channel that cannot be sent was written FAILED (BAD_CHANNEL): its failure is recorded like a sender's.
+      for (const [channelIndex, c] of storedChannels(msg.channels).entries()) {
+        const { type, error } = channelTarget(c);
+        if (error === null) continue;
+        const failed = { notificationId: id, channelIndex, channel: type, attempts: 0, error };
+        await this.audit.record(em, msg.appId, AuditAction.NOTIFICATION_FAILED, target, null, failed);
+      }
       return true;
     });
   }
