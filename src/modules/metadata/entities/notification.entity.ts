@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintNumber, jsonText } from './columns.js';
 
-/** What a notification rule watches for (docs/notifications.md "Rule kinds"). */
+/** What a notification rule watches for (docs/notifications.md "Rules"). */
 export const NotificationKind = {
   FINAL_FAILURE: 'FINAL_FAILURE',
   CONSECUTIVE_FAILURES: 'CONSECUTIVE_FAILURES',

@@ -93,6 +93,29 @@ export class NotificationMessageRepository {
     throw new Error(`notification group ${openKey} changed three times during one add`);
   }
 
+  /**
+   * Deletes up to `limit` SENT messages of `namespace` due before `before` (epoch ms) whose deliveries are all
+   * final, with those deliveries, in one transaction (docs/notifications.md "Reading notifications"). @returns the
+   * messages deleted.
+   */
+  async purgeSent(namespace: string, before: number, limit: number): Promise<number> {
+    const ids = (
+      (await this.ds.query(
+        "SELECT n.id FROM notification n WHERE n.namespace = ? AND n.state = 'SENT' AND n.send_at < ?" +
+          ' AND NOT EXISTS (SELECT 1 FROM notification_delivery d WHERE d.notification_id = n.id' +
+          " AND d.state IN ('PENDING', 'RETRYING')) LIMIT ?",
+        [namespace, before, limit],
+      )) as { id: string }[]
+    ).map((r) => r.id);
+    if (ids.length === 0) return 0;
+    return this.ds.transaction(async (em) => {
+      const list = marks(ids.length);
+      await runStatement(this.ds, em, `DELETE FROM notification_delivery WHERE notification_id IN (${list})`, ids);
+      const sql = `DELETE FROM notification WHERE id IN (${list}) AND state = 'SENT'`;
+      return Number((await runStatement(this.ds, em, sql, ids)).affected ?? 0);
+    });
+  }
+
   /** When the group's newest message is (or was) due, or null when it has none. */
   private async lastSendAt(em: EntityManager, e: MessageEvent): Promise<number | null> {
     const rows = (await em.query(

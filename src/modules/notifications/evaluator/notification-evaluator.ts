@@ -20,6 +20,8 @@ const LEASE_MS = 30_000;
 /** Processed events are kept this long, so a scan cannot write the same event again (its dedup horizon). */
 const KEEP_MS = 3 * 86_400_000;
 const PURGE_EVERY_MS = 60_000;
+/** Sent messages (and their settled deliveries) are kept this long for GET /api/notifications. */
+export const MESSAGE_KEEP_MS = 30 * 86_400_000;
 
 class LostClaim extends Error {}
 
@@ -64,6 +66,7 @@ export class NotificationEvaluator implements OnApplicationBootstrap, BeforeAppl
     if (now - this.lastPurge >= PURGE_EVERY_MS) {
       this.lastPurge = now;
       await this.events.purgeProcessed(ns, now - KEEP_MS, 1000);
+      await this.messages.purgeSent(ns, now - MESSAGE_KEEP_MS, 500);
     }
     const claim = newId();
     const batch = await this.events.claim(ns, claim, now, LEASE_MS, BATCH);
