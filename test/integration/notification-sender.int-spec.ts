@@ -1,48 +1,15 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
-import { SMTPServer } from 'smtp-server';
 import { verifyCallback } from '../../src/common/index.js';
 import { Notification } from '../../src/modules/metadata/index.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
 import { waitFor } from '../utils/async.js';
 import { type DbKind } from '../utils/metadata-db.js';
 import { notificationHarness, SECRET, SHORT, startSink } from '../utils/notification-harness.js';
+import { smtpSink } from '../utils/smtp-sink.js';
 
 jest.setTimeout(60_000);
-
-interface Mail {
-  from: string;
-  to: string[];
-  data: string;
-}
-
-/** A loopback SMTP server (smtp-server) keeping what it received; `delayMs` before each message is accepted. */
-async function smtpSink(
-  reply: () => Error | null = () => null,
-): Promise<{ url: string; mails: Mail[]; close(): Promise<void> }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const err = reply();
-        if (err) return done(err);
-        const to = session.envelope.rcptTo.map((r) => r.address);
-        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        mails.push({ from, to, data: Buffer.concat(chunks).toString() });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 /** A TCP server that accepts connections and says nothing (an SMTP server slower than every timeout). */
 async function silentSmtp(): Promise<{ url: string; connections: number; close(): Promise<void> }> {
