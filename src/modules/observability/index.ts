@@ -5,6 +5,7 @@ export { MetricsController } from './metrics.controller.js';
 export { HealthController } from './health.controller.js';
 export { REDIS_TOKEN } from './observability.tokens.js';
 export { NoApiController } from './no-api.controller.js';
+export { FINISHED_STATUS_LABELS } from './metric-labels.js';
 export type {
   CallbackOutcomeLabel,
   DbErrorKindLabel,

@@ -66,5 +66,8 @@ export const KNOWN_LABELS = {
   redisErrors: { label: 'kind', values: REDIS_ERROR_KINDS },
 } as const;
 
+/** The final statuses: the `status` of tickwheel_instances_finished_total and tickwheel_job_runs_total. */
+export const FINISHED_STATUS_LABELS: readonly FinishedStatusLabel[] = FINISHED_STATUSES;
+
 /** Outcomes of a handler's attempt, the `outcome` label of tickwheel_execution_duration_seconds. */
 export const EXECUTION_OUTCOMES: readonly ExecutionOutcomeLabel[] = OUTCOMES;

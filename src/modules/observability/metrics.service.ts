@@ -33,6 +33,15 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly jobRuns = new Counter({
+    name: 'tickwheel_job_runs_total',
+    help:
+      'Instances of jobs with metrics on (JOB_METRICS_MAX per namespace) that reached a final status, by owner app, ' +
+      'job code and status; counted by the process that wrote the status',
+    labelNames: ['app', 'job', 'status'] as const,
+    registers: [this.registry],
+  });
+
   readonly retries = new Counter({
     name: 'tickwheel_retries_total',
     help: 'Attempts that failed or timed out and were scheduled again',
