@@ -51,8 +51,7 @@ export interface CrontabFile {
 
 /**
  * The unsaved definition `input` describes in `namespace`, owned by `appId`, created at `now` (ms UTC), every
- * omitted field at its default; not validated, with no next fire and no metrics slot yet (`input.metrics` asks for
- * one: the writing transaction takes it, {@link takeMetricsSlot}).
+ * omitted field at its default; not validated, with no next fire and no metrics slot yet.
  */
 export function definitionOf(input: NewJob, namespace: string, appId: string, now: number): JobDefinition {
   return Object.assign(new JobDefinition(), {
@@ -93,14 +92,11 @@ export function definitionOf(input: NewJob, namespace: string, appId: string, no
   });
 }
 
-/** How many times a write that met a metrics slot taken meanwhile reads the free slots again. */
 const SLOT_TRIES = 3;
 
 /**
- * Runs `write` with the lowest free per-job metrics slot of the namespace (docs/observability.md "Job runs"), read
- * by `inUse` inside the writing transaction; again with a fresh read when another job took that slot meanwhile
- * (the unique index refused it). The slots are 0 … `max` − 1, so at most `max` jobs have metrics on whatever the
- * concurrency. @throws ConflictError(`metrics`) when `max` jobs have it on already; what `write` throws.
+ * Runs `write` with the lowest free per-job metrics slot (0 … `max` − 1, docs/observability.md "Job runs") that
+ * `inUse` reads, again after a MetricsSlotTaken. @throws ConflictError(`metrics`) at `max`; what `write` throws.
  */
 export async function takeMetricsSlot<T>(
   inUse: () => Promise<number[]>,

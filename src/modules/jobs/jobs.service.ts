@@ -45,7 +45,6 @@ export interface JobChange {
   patch: Partial<JobDefinition>;
   scheduleChanged: boolean;
   now: number;
-  /** Per-job metrics turned on (a slot is taken when the job has none) or off; undefined: unchanged. */
   metrics?: boolean;
 }
 
@@ -97,9 +96,8 @@ export class JobsService {
   }
 
   /**
-   * Inside `em`: checks the app's job cap under a lock of its client row (so the cap is exact), inserts `def`
-   * (with a per-job metrics slot when `metrics`) and its audit row. @throws ConflictError(`maxJobs`) at the cap;
-   * ConflictError(`code`) for a taken code; ConflictError(`metrics`) past JOB_METRICS_MAX.
+   * Inside `em`: checks the app's job cap under a lock of its client row (so the cap is exact), inserts `def` (with
+   * a metrics slot when `metrics`) and its audit row. @throws ConflictError `maxJobs`, `code` or `metrics`.
    */
   async insertOwned(em: Tx, caller: Caller, def: JobDefinition, metrics = false): Promise<JobDefinition> {
     const client = await this.clients.lockForUpdate(em, def.appId);
@@ -194,10 +192,7 @@ export class JobsService {
     return { patch, scheduleChanged, now, metrics };
   }
 
-  /**
-   * Writes a planned change and its audit row inside `em`. @throws ConflictError (changed meanwhile, code taken,
-   * `metrics` past JOB_METRICS_MAX).
-   */
+  /** Writes a planned change and its audit row inside `em`. @throws ConflictError (changed, code taken, metrics). */
   async applyUpdate(em: Tx, caller: Caller, before: JobDefinition, change: JobChange): Promise<JobDefinition> {
     const { metrics, patch } = change;
     const updated =

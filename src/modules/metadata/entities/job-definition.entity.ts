@@ -35,10 +35,7 @@ export class JobDefinition {
   /** Copied to each instance: see JobInstance.heartbeatTimeoutMs; 0 = none. */
   @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
   @Column({ type: 'boolean' }) enabled: boolean;
-  /**
-   * The job's slot among its namespace's JOB_METRICS_MAX opted in to per-job metrics (unique per namespace, so the
-   * bound holds under concurrent opt-ins); null: not opted in (the API's `metrics` is `metricsSlot !== null`).
-   */
+  /** Its slot among the namespace's JOB_METRICS_MAX with per-job metrics on (unique per namespace); null: off. */
   @Column({ name: 'metrics_slot', type: 'int', nullable: true }) metricsSlot: number | null;
   /** When a ONE_SHOT job made its fire (it is then disabled for good); null otherwise. */
   @Column({ name: 'completed_at', type: 'bigint', nullable: true, transformer: bigintNumber })

@@ -1,10 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `job_definition.metrics_slot` (docs/observability.md "Job runs"): a job that opted in to per-job metrics holds one
- * of its namespace's JOB_METRICS_MAX slots, unique per namespace (`uq_job_definition_ns_metrics_slot`), so the bound
- * holds whatever opt-ins run at once; NULL (every row written before) is a job that did not opt in, and NULLs never
- * collide in a unique index on MySQL/MariaDB or SQLite. Same DDL on both.
+ * `job_definition.metrics_slot` and its unique index per namespace (docs/observability.md "Job runs"); NULL, every
+ * row before, is metrics off and never collides on MySQL/MariaDB or SQLite. Same DDL on both.
  */
 export class JobMetrics1800000004000 implements MigrationInterface {
   name = 'JobMetrics1800000004000';

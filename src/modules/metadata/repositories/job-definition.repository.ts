@@ -44,17 +44,13 @@ export interface MetricsJob {
   code: string;
 }
 
-/**
- * A write that tried to take a per-job metrics slot another job took meanwhile (uq_job_definition_ns_metrics_slot):
- * the caller reads the free slots again. Answered as a 409 naming `metrics` if it reaches the API.
- */
+/** A write whose per-job metrics slot another job took meanwhile (uq_job_definition_ns_metrics_slot): a 409. */
 export class MetricsSlotTaken extends ConflictError {
   constructor(slot: number | null | undefined) {
     super(`metrics slot ${slot} was taken by another job meanwhile: send the request again`, 'metrics');
   }
 }
 
-/** The end of a driver's message for a duplicate in uq_job_definition_ns_metrics_slot: MySQL/MariaDB, SQLite. */
 const METRICS_SLOT_DUPLICATE = /(key '(?:[^']*\.)?uq_job_definition_ns_metrics_slot'|job_definition\.metrics_slot)$/;
 
 /** Whether `err` is a unique violation of uq_job_definition_ns_metrics_slot (not of a code that looks like it). */
@@ -96,10 +92,7 @@ export class JobDefinitionRepository {
     return rows[0] ? { overlapPolicy: rows[0].overlap_policy, maxConcurrency: Number(rows[0].max_concurrency) } : null;
   }
 
-  /**
-   * Writes `patch` if the row still has `def.version`, bumping it. @throws ConflictError if it changed, or the new
-   * code is taken; MetricsSlotTaken.
-   */
+  /** Writes `patch` if the row still has `def.version`, bumping it. @throws ConflictError, MetricsSlotTaken. */
   async update(def: JobDefinition, patch: Partial<JobDefinition>, em?: EntityManager): Promise<JobDefinition> {
     let affected: number | undefined;
     const repo = em ? em.getRepository(JobDefinition) : this.repo;
