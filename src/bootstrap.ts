@@ -17,12 +17,14 @@ import {
   SignedRequestMiddleware,
   swaggerUiOptions,
 } from './modules/openapi/index.js';
+import { HttpMetrics } from './modules/observability/index.js';
 
 /**
  * Builds and initialises the application exactly as `npm start` runs it (tests use this too, so they
- * exercise the production wiring): no global body parser (on api nodes the SignedRequestMiddleware, mounted
- * before every route, reads /api bodies only after their headers were checked, and parses them only once
- * their signature was; no other route takes a body), validation pipe, Swagger UI at /docs on api nodes,
+ * exercise the production wiring): on api nodes the HTTP metrics (HttpMetrics) before any other middleware; no
+ * global body parser (on api nodes the SignedRequestMiddleware, mounted before every route, reads /api bodies only
+ * after their headers were checked, and parses them only once their signature was; no other route takes a body),
+ * validation pipe, Swagger UI at /docs on api nodes,
  * shutdown hooks. Standalone, it first takes DATA_DIR for this process (lockDataDir; released by the last
  * shutdown hook, DataDirLockModule). Does not listen, and does not create the standalone credentials (main.ts does,
  * after listening).
@@ -44,7 +46,10 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   }
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by'); // no need to tell strangers what serves them
-  if (config.roles.includes(Role.API)) app.use(app.get(SignedRequestMiddleware).handle);
+  if (config.roles.includes(Role.API)) {
+    app.use(app.get(HttpMetrics).handle); // first: refusals before routing are requests too
+    app.use(app.get(SignedRequestMiddleware).handle);
+  }
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   if (config.roles.includes(Role.API))

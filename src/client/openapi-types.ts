@@ -175,7 +175,7 @@ export interface paths {
     put?: never;
     /**
      * Create a job definition
-     * @description The job belongs to the calling app. A 'shell' job needs the shell scope (403); at the app's job cap (maxJobs, MAX_JOBS_PER_APP) the answer is a 409 naming maxJobs.
+     * @description The job belongs to the calling app. A 'shell' job needs the shell scope (403); at the app's job cap (maxJobs, MAX_JOBS_PER_APP) the answer is a 409 naming maxJobs; with metrics true while JOB_METRICS_MAX jobs of the namespace have it on, a 409 naming metrics.
      */
     post: operations['JobsController_create'];
     delete?: never;
@@ -1441,6 +1441,8 @@ export interface components {
        * @example https://hooks.example.com/tickwheel
        */
       callbackUrl?: string | null;
+      /** @description Per-job metrics (docs/observability.md "Job runs"): true counts this job's runs by final status in tickwheel_job_runs_total{app,job,status} (within 30 s of the change on every process). Default false; at most JOB_METRICS_MAX (default 100) jobs of the namespace have it on: one more is a 409 naming metrics, and nothing is written. null is refused (it is not false). */
+      metrics?: boolean;
     };
     FireNoteDto: {
       /**
@@ -1545,6 +1547,8 @@ export interface components {
       enabled: boolean;
       /** @description Where each new instance's final state is POSTed (copied into the instance when it is created); null: the app's registrations decide (docs/callbacks.md). */
       callbackUrl: string | null;
+      /** @description Whether the job's runs are counted in tickwheel_job_runs_total (docs/observability.md "Job runs"); at most JOB_METRICS_MAX jobs of the namespace. */
+      metrics: boolean;
       /** @description OK, or ERROR when the next fire could not be computed (see scheduleError). */
       scheduleState: string;
       /** @description Why the next fire could not be computed; else null. */
@@ -1718,6 +1722,8 @@ export interface components {
        * @example https://hooks.example.com/tickwheel
        */
       callbackUrl?: string | null;
+      /** @description Per-job metrics (docs/observability.md "Job runs"): true counts this job's runs by final status in tickwheel_job_runs_total{app,job,status} (within 30 s of the change on every process). Default false; at most JOB_METRICS_MAX (default 100) jobs of the namespace have it on: one more is a 409 naming metrics, and nothing is written. null is refused (it is not false). */
+      metrics?: boolean;
     };
     TriggerJobDto: {
       /** @description Parameters for this run only (default: the job's), at most 65535 bytes as JSON; with each shard's shardParams merged over them, too. */
@@ -3636,7 +3642,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs). Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
+      /** @description The app already has a job of this code (field code), owns as many jobs as its cap allows (field maxJobs), or JOB_METRICS_MAX jobs of the namespace have metrics on (field metrics). Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
           /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
@@ -4110,7 +4116,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the new code is taken (field code), or another write changed the job meanwhile. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
+      /** @description An admin named a code that several apps have (field appId): name the job by id, or add ?appId=. Or the new code is taken (field code), metrics true while JOB_METRICS_MAX jobs of the namespace have it on (field metrics), or another write changed the job meanwhile. Or: Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
       409: {
         headers: {
           /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */

@@ -66,6 +66,8 @@ export interface AppConfig {
   reconcileIntervalMs: number;
   /** Most instances one job may make in a minute at its peak (peak fires per minute × shardTotal). */
   jobMaxInstancesPerMinute: number;
+  /** Most jobs of the namespace with per-job metrics on (JOB_METRICS_MAX; docs/observability.md "Job runs"). */
+  jobMetricsMax: number;
   logLevel: string;
   /** Per-app caps (docs/tenancy.md); a client's own value overrides them; 0 = no limit. */
   caps: { maxJobsPerApp: number; maxUnfinishedTasksPerApp: number };

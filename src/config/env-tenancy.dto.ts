@@ -4,7 +4,8 @@ import { ClusterEnvDto } from './env-cluster.dto.js';
 
 /**
  * What each app's requests are held to: the signature window, rate limits, a job's fan-out, the caps on jobs and
- * unfinished tasks, and its idempotency keys. The per-client limits share their bounds (common/bounds.ts).
+ * unfinished tasks, its idempotency keys, and the namespace's jobs with per-job metrics.
+ * The per-client limits share their bounds (common/bounds.ts).
  */
 export class TenancyEnvDto extends ClusterEnvDto {
   @IntSetting(1000)
@@ -18,6 +19,9 @@ export class TenancyEnvDto extends ClusterEnvDto {
 
   @IntSetting(1, 1_000_000)
   JOB_MAX_INSTANCES_PER_MINUTE?: number;
+
+  @IntSetting(0, 1000)
+  JOB_METRICS_MAX?: number;
 
   @BoundSetting(BOUNDS.maxJobs)
   MAX_JOBS_PER_APP?: number;

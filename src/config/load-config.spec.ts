@@ -134,6 +134,12 @@ describe('loadConfig', () => {
       expect(loadConfig({ ...CLUSTER, JOB_MAX_INSTANCES_PER_MINUTE: '60000' }).jobMaxInstancesPerMinute).toBe(60_000);
     });
 
+    it('should let 100 jobs of the namespace have metrics on unless JOB_METRICS_MAX says otherwise (0-1000)', () => {
+      expect(loadConfig(CLUSTER).jobMetricsMax).toBe(100);
+      expect(loadConfig({ ...CLUSTER, JOB_METRICS_MAX: '0' }).jobMetricsMax).toBe(0);
+      expect(() => loadConfig({ ...CLUSTER, JOB_METRICS_MAX: '1001' })).toThrow(/JOB_METRICS_MAX/);
+    });
+
     it('should limit each app to 100 requests/s, bursts of 200, unless RATE_LIMIT_* say so (0 = unlimited)', () => {
       expect(loadConfig(CLUSTER)).toMatchObject({ rateLimitPerSecond: 100, rateLimitBurst: 200 });
       expect(loadConfig({ ...CLUSTER, RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '10' })).toMatchObject({

@@ -153,6 +153,7 @@ export function loadConfig(
     rateLimitBurst: dto.RATE_LIMIT_BURST ?? BOUNDS.rateBurst.default,
     reconcileIntervalMs: dto.RECONCILE_INTERVAL_MS ?? 5000,
     jobMaxInstancesPerMinute: dto.JOB_MAX_INSTANCES_PER_MINUTE ?? 3000,
+    jobMetricsMax: dto.JOB_METRICS_MAX ?? 100,
     logLevel: dto.LOG_LEVEL ?? 'info',
     caps: {
       maxJobsPerApp: dto.MAX_JOBS_PER_APP ?? BOUNDS.maxJobs.default,

@@ -45,6 +45,10 @@ describe('docker/ monitoring files', () => {
         'TickwheelLeaderFlapping',
         'TickwheelDatabaseErrors',
         'TickwheelRedisErrors',
+        'TickwheelApiErrorRatioHigh',
+        'TickwheelApiLatencyHigh',
+        'TickwheelTasksWaitingForHandler',
+        'TickwheelJobFailing',
       ]),
     );
     for (const r of rules) {

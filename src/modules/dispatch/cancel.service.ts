@@ -12,7 +12,7 @@ import {
   type Tx,
   UnitOfWork,
 } from '../metadata/index.js';
-import { MetricsService } from '../observability/index.js';
+import { JobRunMetrics } from '../execution/index.js';
 import { Admission } from './admission/index.js';
 import { DispatchService } from './dispatch.service.js';
 
@@ -36,7 +36,7 @@ export class CancelService {
     private readonly transitions: InstanceTransitions,
     private readonly attempts: JobAttemptRepository,
     private readonly dispatch: DispatchService,
-    private readonly metrics: MetricsService,
+    private readonly runs: JobRunMetrics,
     private readonly admission: Admission,
     @Inject(SIGNALS) private readonly signals: SignalPort,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -75,7 +75,7 @@ export class CancelService {
       return true;
     });
     if (!won) return false;
-    this.metrics.instancesFinished.inc({ status: JobInstanceStatus.CANCELLED });
+    this.runs.finished(row, JobInstanceStatus.CANCELLED);
     const running = row.status === JobInstanceStatus.RUNNING;
     if (running) await this.closeAttempt(row, reason, now);
     // A running instance's slot is held for its stop grace before the signal goes, so the executor's free comes after.

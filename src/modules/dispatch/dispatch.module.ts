@@ -6,6 +6,7 @@ import {
   NODE_QUEUES,
   type NodeQueuePort,
 } from '../coordination/index.js';
+import { JobRunMetricsModule } from '../execution/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { AdmissionModule } from './admission/index.js';
 import { CancelService } from './cancel.service.js';
@@ -24,7 +25,7 @@ import { UnadvertisedWaits } from './unadvertised-waits.js';
  * reconciler's passes and the delay-queue pump, which the scheduler leader runs.
  */
 @Module({
-  imports: [MetadataModule, CoordinationModule, AdmissionModule],
+  imports: [MetadataModule, CoordinationModule, AdmissionModule, JobRunMetricsModule],
   providers: [
     DispatchService,
     NodeRegistryService,

@@ -10,6 +10,7 @@ import {
   JobInstanceStatus as S,
   UnitOfWork,
 } from '../metadata/index.js';
+import { JobRunMetrics } from '../execution/index.js';
 import { type LabelsMatch, MetricsService, type QuarantineReasonLabel } from '../observability/index.js';
 import { Admission } from './admission/index.js';
 import { DispatchService } from './dispatch.service.js';
@@ -33,6 +34,7 @@ export class QuarantineService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly deliveries: CallbackDeliveryRepository,
+    private readonly runs: JobRunMetrics,
   ) {}
 
   /** Quarantines the corrupt rows of `rows` and returns the others, in order. Never throws for one row. */
@@ -76,7 +78,7 @@ export class QuarantineService {
     });
     if (!won) return false;
     this.metrics.rowsQuarantined.inc({ reason: CORRUPT_ROW });
-    this.metrics.instancesFinished.inc({ status: S.FAILED });
+    this.runs.finished(row, S.FAILED);
     const what = row.jobCode ?? `task ${row.requestId}`;
     this.logger.error(`instance ${row.id} (${what}) quarantined, marked FAILED: ${reason}`);
     await this.admission.ended(row, { kind: 'quarantined' }, this.dispatch);

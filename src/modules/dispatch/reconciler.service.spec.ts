@@ -3,6 +3,7 @@ import { liveNode } from '../../../test/fakes/live-node.js';
 import { jest } from '@jest/globals';
 import type { AppConfig } from '../../config/index.js';
 import type { NodeQueuePort } from '../coordination/index.js';
+import type { JobRunMetrics } from '../execution/index.js';
 import {
   type CallbackDeliveryRepository,
   type InstanceReads,
@@ -115,7 +116,8 @@ describe('ReconcilerService offline watch', () => {
     const deliveries = { enqueueFinal: async () => 0 } as unknown as CallbackDeliveryRepository;
     const clock = clockAt(() => Date.now());
     const parts = [attempts as unknown as JobAttemptRepository, uow, deliveries, metrics] as const;
-    const takeBack = new TakeBack(instances, ...parts, admission, dispatch, quarantine, clock);
+    const runs = { finished: () => undefined } as unknown as JobRunMetrics;
+    const takeBack = new TakeBack(instances, ...parts, admission, dispatch, quarantine, clock, runs);
     sut = new ReconcilerService(
       instances,
       instances,

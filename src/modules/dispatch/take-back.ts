@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
-import { decideOutcome, type TakeBackReason } from '../execution/index.js';
+import { decideOutcome, JobRunMetrics, type TakeBackReason } from '../execution/index.js';
 import {
   CallbackDeliveryRepository,
   handBackMark,
@@ -39,6 +39,7 @@ export class TakeBack {
     private readonly dispatch: DispatchService,
     private readonly quarantine: QuarantineService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly runs: JobRunMetrics,
   ) {}
 
   /**
@@ -104,7 +105,7 @@ export class TakeBack {
     if (running) {
       this.metrics.leaseExpiries.inc({ reason });
       if (backToPending) this.metrics.retries.inc();
-      else this.metrics.instancesFinished.inc({ status: JobInstanceStatus.FAILED });
+      else this.runs.finished(row, JobInstanceStatus.FAILED);
     }
     await this.admission.ended(row, { kind: 'takenBack' }, this.dispatch);
     return { id: row.id, routed: backToPending };

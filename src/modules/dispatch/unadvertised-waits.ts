@@ -17,10 +17,8 @@ export interface UnadvertisedWait {
 }
 
 /**
- * Finds the work that waits for a handler nobody serves (docs/dispatch.md "Waiting for a handler"): due PENDING
- * instances whose handler no live trusted executor, nor a live app worker of their app, advertises, the same rule
- * as dispatch's routing and the `note` of a task view. Read by the leader's gauge
- * `tickwheel_tasks_waiting_unadvertised` and by anyone importing DispatchModule.
+ * The work waiting for a handler nobody serves (docs/dispatch.md "Waiting for a handler"): due PENDING instances
+ * whose handler no live trusted executor, nor a live app worker of their app, advertises (routing's rule).
  */
 @Injectable()
 export class UnadvertisedWaits {
@@ -30,11 +28,8 @@ export class UnadvertisedWaits {
   ) {}
 
   /**
-   * The waits of `namespace` as of `now` (epoch ms), one per (app, handler), oldest first, at most
-   * {@link UNADVERTISED_SCAN_MAX}: one indexed statement (ix_job_instance_status_fire, status = PENDING) that leaves
-   * out the handlers the live nodes advertise, so the bound never hides a waiting handler behind served ones.
-   * The live nodes are those of this process's registry (`namespace` is meant to be its own).
-   * @throws what the database or Redis throw.
+   * The waits of `namespace` (this process's: its registry says who serves) as of `now` (epoch ms), per (app,
+   * handler), oldest first, at most {@link UNADVERTISED_SCAN_MAX}, in one statement. @throws database/Redis errors.
    */
   async scan(namespace: string, now: number): Promise<UnadvertisedWait[]> {
     const served = servedHandlers(await this.registry.liveNodes());

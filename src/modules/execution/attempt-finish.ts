@@ -7,6 +7,7 @@ import { ATTEMPT_ADMISSION, type AttemptAdmission, type HandOff } from './attemp
 import { ATTEMPT_ENDED_HOOK, type AttemptEndedHook } from './attempt-ended.hook.js';
 import type { HandlerRun, HandlerSettled } from './attempt-execution.js';
 import { FinishWriter } from './finish-writer.js';
+import { JobRunMetrics } from './job-run-metrics.js';
 import { type AttemptOutcome, decideOutcome } from './outcome-policy.js';
 
 type FinalStatus = Exclude<`${S}`, 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING'>;
@@ -43,7 +44,8 @@ export class AttemptFinish {
   constructor(
     @Inject(FinishWriter) private readonly writes: Pick<FinishWriter, 'submit'>,
     @Inject(JobAttemptRepository) private readonly attempts: Pick<JobAttemptRepository, 'recordHandlerEnd'>,
-    @Inject(MetricsService) private readonly metrics: Pick<MetricsService, 'retries' | 'instancesFinished'>,
+    @Inject(MetricsService) private readonly metrics: Pick<MetricsService, 'retries'>,
+    @Inject(JobRunMetrics) private readonly runs: Pick<JobRunMetrics, 'finished'>,
     @Inject(DelayFeed) private readonly delays: Pick<DelayFeed, 'schedule' | 'wakePump'>,
     @Inject(ATTEMPT_ADMISSION) private readonly admission: AttemptAdmission,
     @Inject(ATTEMPT_ENDED_HOOK) private readonly attemptEnded: AttemptEndedHook,
@@ -96,7 +98,7 @@ export class AttemptFinish {
         () => undefined,
       );
     } else {
-      this.metrics.instancesFinished.inc({ status: decision.status });
+      this.runs.finished(row, decision.status);
     }
     await this.admission.ended(row, { kind: 'finished', final: !retry }, this.promoted);
     const ended = { instanceId: row.id, jobId: row.jobId, status: decision.status, final: !retry, at: now };

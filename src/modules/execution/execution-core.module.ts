@@ -6,6 +6,7 @@ import { AttemptFinish } from './attempt-finish.js';
 import type { ExecutionHooks } from './execution.module.js';
 import { FinishWriter } from './finish-writer.js';
 import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
+import { JobRunMetricsModule } from './job-run-metrics.js';
 import { ProgressWriter } from './progress-writer.js';
 import { RemoteAttempts } from './remote-attempts.js';
 
@@ -29,7 +30,7 @@ export class ExecutionCoreModule {
     if (!made) {
       made = {
         module: ExecutionCoreModule,
-        imports: [MetadataModule, CoordinationModule, hooks.attemptEnded, hooks.admission],
+        imports: [MetadataModule, CoordinationModule, JobRunMetricsModule, hooks.attemptEnded, hooks.admission],
         providers: PARTS,
         exports: PARTS,
       };

@@ -1,5 +1,6 @@
 export { ExecutionModule, type ExecutionHooks, type ExecutionModuleOptions } from './execution.module.js';
 export { ExecutionCoreModule } from './execution-core.module.js';
+export { JOB_METRICS_REFRESH_MS, JobRunMetrics, JobRunMetricsModule } from './job-run-metrics.js';
 export { type AttemptRef, RemoteAttempts, type WorkerSeat } from './remote-attempts.js';
 export { type FinishResult } from './attempt-finish.js';
 export { BUILTIN_HANDLERS, checkBuiltinParams } from './builtin/builtin-params.js';

@@ -138,7 +138,8 @@ describe('TaskRunner finishing write', () => {
     const admission: AttemptAdmission = { ended: async () => undefined };
     const hook: AttemptEndedHook = { attemptEnded: async () => undefined };
     const attempts = { recordHandlerEnd: async () => undefined };
-    const finishing = new AttemptFinish(writes, attempts, metrics, delays, admission, hook, clock);
+    const runs = { finished: () => void log.push('metric') };
+    const finishing = new AttemptFinish(writes, attempts, metrics, runs, delays, admission, hook, clock);
     return new TaskRunner(execution, finishing, ledger, metrics, config, clock);
   }
 

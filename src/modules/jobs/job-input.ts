@@ -1,7 +1,8 @@
-import { BOUNDS, newId } from '../../common/index.js';
+import { BOUNDS, ConflictError, newId } from '../../common/index.js';
 import {
   BackoffKind,
   JobDefinition,
+  MetricsSlotTaken,
   MisfirePolicy,
   OverlapPolicy,
   RoutingStrategy,
@@ -33,6 +34,8 @@ export interface NewJob {
   enabled?: boolean;
   /** Where each instance's final state is posted (docs/callbacks.md); null or omitted: the app's registrations. */
   callbackUrl?: string | null;
+  /** Per-job metrics on (docs/observability.md "Job runs"); default false. Takes a slot of JOB_METRICS_MAX. */
+  metrics?: boolean;
 }
 
 /** A change of a job: any subset of its fields; `null` clears the nullable ones (see refuseNulls). */
@@ -48,7 +51,7 @@ export interface CrontabFile {
 
 /**
  * The unsaved definition `input` describes in `namespace`, owned by `appId`, created at `now` (ms UTC), every
- * omitted field at its default; not validated, and with no next fire yet.
+ * omitted field at its default; not validated, with no next fire and no metrics slot yet.
  */
 export function definitionOf(input: NewJob, namespace: string, appId: string, now: number): JobDefinition {
   return Object.assign(new JobDefinition(), {
@@ -76,6 +79,7 @@ export function definitionOf(input: NewJob, namespace: string, appId: string, no
     retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,
     enabled: input.enabled ?? true,
     callbackUrl: input.callbackUrl ?? null,
+    metricsSlot: null,
     scheduleState: ScheduleState.OK,
     scheduleError: null,
     nextFireTime: null,
@@ -86,4 +90,33 @@ export function definitionOf(input: NewJob, namespace: string, appId: string, no
     createdBy: appId,
     updatedBy: appId,
   });
+}
+
+const SLOT_TRIES = 3;
+
+/**
+ * Runs `write` with the lowest free per-job metrics slot (0 … `max` − 1, docs/observability.md "Job runs") that
+ * `inUse` reads, again after a MetricsSlotTaken. @throws ConflictError(`metrics`) at `max`; what `write` throws.
+ */
+export async function takeMetricsSlot<T>(
+  inUse: () => Promise<number[]>,
+  max: number,
+  write: (slot: number) => Promise<T>,
+): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    const used = await inUse();
+    const taken = new Set(used);
+    const slot = Array.from({ length: max }, (_, i) => i).find((i) => !taken.has(i));
+    if (used.length >= max || slot === undefined)
+      throw new ConflictError(
+        `${used.length} jobs of this namespace have metrics on, as many as JOB_METRICS_MAX (${max}) allows: turn ` +
+          'it off on one of them, or ask the operator to raise JOB_METRICS_MAX',
+        'metrics',
+      );
+    try {
+      return await write(slot);
+    } catch (err) {
+      if (!(err instanceof MetricsSlotTaken) || tries >= SLOT_TRIES) throw err;
+    }
+  }
 }

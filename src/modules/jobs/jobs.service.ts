@@ -22,7 +22,7 @@ import { AuditAction, AuditService, jobSnapshot } from './audit/audit.service.js
 import { CallbackUrlCheck } from './callback-url-check.service.js';
 import { type Caller, namedApp } from './caller.js';
 import { HandlerCheckService } from './handler-check.service.js';
-import { definitionOf, type JobPatch, type NewJob } from './job-input.js';
+import { definitionOf, type JobPatch, type NewJob, takeMetricsSlot } from './job-input.js';
 import { checkFanOut, checkFireParams, fanOutField, refuseCorruptFields } from './job-limits.js';
 import { jobTarget, refuseNulls, validateDefinition } from './job-rules.js';
 
@@ -45,6 +45,7 @@ export interface JobChange {
   patch: Partial<JobDefinition>;
   scheduleChanged: boolean;
   now: number;
+  metrics?: boolean;
 }
 
 /**
@@ -69,11 +70,11 @@ export class JobsService {
 
   /**
    * @throws ValidationError (bad schedule, refused callbackUrl), ForbiddenError (shell), ConflictError (code taken,
-   * job cap).
+   * job cap, `metrics` past JOB_METRICS_MAX).
    */
   async create(caller: Caller, input: NewJob): Promise<JobDefinition> {
     const def = await this.newDefinition(caller, input);
-    const saved = await this.uow.run((em) => this.insertOwned(em, caller, def), READ_COMMITTED);
+    const saved = await this.uow.run((em) => this.insertOwned(em, caller, def, input.metrics), READ_COMMITTED);
     await this.signals.jobChanged(saved.id);
     return saved;
   }
@@ -95,10 +96,10 @@ export class JobsService {
   }
 
   /**
-   * Inside `em`: checks the app's job cap under a lock of its client row (so the cap is exact), inserts `def`
-   * and its audit row. @throws ConflictError(`maxJobs`) at the cap; ConflictError(`code`) for a taken code.
+   * Inside `em`: checks the app's job cap under a lock of its client row (so the cap is exact), inserts `def` (with
+   * a metrics slot when `metrics`) and its audit row. @throws ConflictError `maxJobs`, `code` or `metrics`.
    */
-  async insertOwned(em: Tx, caller: Caller, def: JobDefinition): Promise<JobDefinition> {
+  async insertOwned(em: Tx, caller: Caller, def: JobDefinition, metrics = false): Promise<JobDefinition> {
     const client = await this.clients.lockForUpdate(em, def.appId);
     const cap = client?.maxJobs ?? this.config.caps.maxJobsPerApp;
     if (cap > 0) {
@@ -111,7 +112,9 @@ export class JobsService {
         );
       }
     }
-    const saved = await this.jobs.create(def, em);
+    const saved = metrics
+      ? await this.withMetricsSlot(em, (metricsSlot) => this.jobs.create(Object.assign(def, { metricsSlot }), em))
+      : await this.jobs.create(def, em);
     await this.audit.record(em, caller.appId, AuditAction.JOB_CREATE, jobTarget(saved), undefined, jobSnapshot(saved));
     return saved;
   }
@@ -161,8 +164,9 @@ export class JobsService {
   }
 
   /** Validates `fields` over `before`. @throws ValidationError, ForbiddenError (a shell job without `shell`). */
-  async planUpdate(caller: Caller, before: JobDefinition, fields: JobPatch): Promise<JobChange> {
+  async planUpdate(caller: Caller, before: JobDefinition, input: JobPatch): Promise<JobChange> {
     const now = this.clock.now();
+    const { metrics, ...fields } = input;
     const patch = { ...fields, updatedAt: now, updatedBy: caller.appId } as Partial<JobDefinition>;
     if (fields.triggerExpr !== undefined) patch.triggerExpr = fields.triggerExpr.trim();
     const merged = Object.assign(new JobDefinition(), before, patch);
@@ -185,12 +189,16 @@ export class JobsService {
     const { handler, params, shardParams, shardTotal } = fields;
     if ([handler, params, shardParams, shardTotal].some((v) => v !== undefined)) this.handlers.checkJobParams(merged);
     if (typeof fields.callbackUrl === 'string') await this.callbackUrls.assert(before.appId, fields.callbackUrl);
-    return { patch, scheduleChanged, now };
+    return { patch, scheduleChanged, now, metrics };
   }
 
-  /** Writes a planned change and its audit row inside `em`. @throws ConflictError (changed meanwhile, code taken). */
+  /** Writes a planned change and its audit row inside `em`. @throws ConflictError (changed, code taken, metrics). */
   async applyUpdate(em: Tx, caller: Caller, before: JobDefinition, change: JobChange): Promise<JobDefinition> {
-    const updated = await this.jobs.update(before, change.patch, em);
+    const { metrics, patch } = change;
+    const updated =
+      metrics === true && (before.metricsSlot ?? null) === null
+        ? await this.withMetricsSlot(em, (metricsSlot) => this.jobs.update(before, { ...patch, metricsSlot }, em))
+        : await this.jobs.update(before, metrics === false ? { ...patch, metricsSlot: null } : patch, em);
     // Staged fires were built from the old row; under an unchanged schedule next_fire_time returns to the earliest.
     const { earliest, lastFireTime } = await this.trigger.unstage(em, before.id);
     if (lastFireTime !== undefined) updated.lastFireTime = lastFireTime;
@@ -291,6 +299,12 @@ export class JobsService {
     const field =
       fields.shardTotal !== undefined ? 'shardTotal' : scheduleChanged ? 'triggerExpr' : fanOutField(merged);
     checkFanOut(merged, this.config.jobMaxInstancesPerMinute, field);
+  }
+
+  /** `write` with a free per-job metrics slot of the namespace (JOB_METRICS_MAX), taken inside `em`. */
+  private withMetricsSlot(em: Tx, write: (slot: number) => Promise<JobDefinition>): Promise<JobDefinition> {
+    const ns = this.config.namespace;
+    return takeMetricsSlot(() => this.jobs.metricsSlotsInUse(em, ns), this.config.jobMetricsMax, write);
   }
 
   /** First fire from `now`; @throws ValidationError for a bad schedule or a one-shot in the past. */

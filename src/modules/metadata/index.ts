@@ -7,6 +7,8 @@ export {
   type DueRef,
   type JobListFilter,
   type JobSchedule,
+  type MetricsJob,
+  MetricsSlotTaken,
 } from './repositories/job-definition.repository.js';
 export * from './instances/index.js';
 export {

@@ -74,6 +74,8 @@ export const KNOWN_LABELS = {
 
 /** tickwheel_notification_deliveries_total's two label sets: every channel × outcome series exists at 0. */
 export const NOTIFICATION_LABELS = { channel: NOTIFICATION_CHANNELS, outcome: NOTIFICATION_OUTCOMES } as const;
+/** The final statuses: the `status` of tickwheel_instances_finished_total and tickwheel_job_runs_total. */
+export const FINISHED_STATUS_LABELS: readonly FinishedStatusLabel[] = FINISHED_STATUSES;
 
 /** Outcomes of a handler's attempt, the `outcome` label of tickwheel_execution_duration_seconds. */
 export const EXECUTION_OUTCOMES: readonly ExecutionOutcomeLabel[] = OUTCOMES;

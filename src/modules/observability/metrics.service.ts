@@ -11,10 +11,34 @@ import { KNOWN_LABELS, EXECUTION_OUTCOMES, NOTIFICATION_LABELS } from './metric-
 export class MetricsService {
   readonly registry = new Registry();
 
+  readonly httpRequests = new Counter({
+    name: 'tickwheel_http_requests_total',
+    help: 'Requests the api answered, by route template (or unmatched), method and status (499: client went away)',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpRequestSeconds = new Histogram({
+    name: 'tickwheel_http_request_duration_seconds',
+    help: 'Time from a request reaching the api to its answer being sent, seconds, by route template and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
   readonly instancesFinished = new Counter({
     name: 'tickwheel_instances_finished_total',
     help: 'Job instances that reached a final status, by status',
     labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly jobRuns = new Counter({
+    name: 'tickwheel_job_runs_total',
+    help:
+      'Instances of jobs with metrics on (JOB_METRICS_MAX per namespace) that reached a final status, by owner app, ' +
+      'job code and status; counted by the process that wrote the status',
+    labelNames: ['app', 'job', 'status'] as const,
     registers: [this.registry],
   });
 

@@ -23,9 +23,8 @@ export interface FirePlan {
 }
 
 /**
- * How many scheduled fire times `plan`'s misfire policy handled (tickwheel_misfires_total): each one run late
- * (FIRE_ALL), recorded as skipped (SKIP) or folded into the one late run (FIRE_ONCE_NOW), and those beyond the bounds
- * of one pass (`dropped`, then a lower bound). 0 for a fire on time and for a schedule that cannot be computed.
+ * The missed fire times `plan`'s misfire policy handled (tickwheel_misfires_total): run late, skipped or folded into
+ * one run, those past one pass's bounds as one (`dropped`). 0 on time and for an uncomputable schedule.
  */
 export function misfiresHandled(plan: FirePlan): number {
   if (!plan.misfired || plan.error) return 0;

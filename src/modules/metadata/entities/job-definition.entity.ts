@@ -6,6 +6,7 @@ import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, ScheduleSta
 @Entity('job_definition')
 @Index('uq_job_definition_ns_app_code', ['namespace', 'appId', 'code'], { unique: true })
 @Index('ix_job_definition_due', ['enabled', 'nextFireTime'])
+@Index('uq_job_definition_ns_metrics_slot', ['namespace', 'metricsSlot'], { unique: true })
 export class JobDefinition {
   @PrimaryColumn({ type: 'varchar', length: 36 }) id: string;
   @Column({ type: 'varchar', length: 64 }) namespace: string;
@@ -34,6 +35,8 @@ export class JobDefinition {
   /** Copied to each instance: see JobInstance.heartbeatTimeoutMs; 0 = none. */
   @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
   @Column({ type: 'boolean' }) enabled: boolean;
+  /** Its slot among the namespace's JOB_METRICS_MAX with per-job metrics on (unique per namespace); null: off. */
+  @Column({ name: 'metrics_slot', type: 'int', nullable: true }) metricsSlot: number | null;
   /** When a ONE_SHOT job made its fire (it is then disabled for good); null otherwise. */
   @Column({ name: 'completed_at', type: 'bigint', nullable: true, transformer: bigintNumber })
   completedAt: number | null;

@@ -82,9 +82,8 @@ export class ReconcileInstances {
   }
 
   /**
-   * Due PENDING rows per (app, handler) whose handler `served` does not name for their app, the oldest groups
-   * first, at most `limit` groups: one statement on ix_job_instance_status_fire's `status` prefix (it reads the
-   * PENDING rows of the table, then keeps the namespace's due ones).
+   * Due PENDING rows per (app, handler) whose handler `served` does not name for their app, oldest groups first, at
+   * most `limit`: one statement on ix_job_instance_status_fire's `status` prefix.
    */
   async pendingDueByHandler(
     namespace: string,

@@ -37,6 +37,27 @@ export interface JobSchedule {
   nextFireTime: number | null;
 }
 
+/** A job opted in to per-job metrics, as the counting processes read it (JobRunMetrics). */
+export interface MetricsJob {
+  id: string;
+  appId: string;
+  code: string;
+}
+
+/** A write whose per-job metrics slot another job took meanwhile (uq_job_definition_ns_metrics_slot): a 409. */
+export class MetricsSlotTaken extends ConflictError {
+  constructor(slot: number | null | undefined) {
+    super(`metrics slot ${slot} was taken by another job meanwhile: send the request again`, 'metrics');
+  }
+}
+
+const METRICS_SLOT_DUPLICATE = /(key '(?:[^']*\.)?uq_job_definition_ns_metrics_slot'|job_definition\.metrics_slot)$/;
+
+/** Whether `err` is a unique violation of uq_job_definition_ns_metrics_slot (not of a code that looks like it). */
+function isMetricsSlotViolation(err: unknown): boolean {
+  return isUniqueViolation(err) && METRICS_SLOT_DUPLICATE.test(String((err as Error).message));
+}
+
 /** job_definition I/O. Updates use the `version` column as an optimistic lock. */
 @Injectable()
 export class JobDefinitionRepository {
@@ -48,13 +69,14 @@ export class JobDefinitionRepository {
 
   /**
    * Inserts `def`; a duplicate key rolls back only this statement, so a caller's unit of work may go on.
-   * @throws ConflictError(field code) when the app already has this code in the namespace.
+   * @throws ConflictError(field code) when the app already has this code in the namespace; MetricsSlotTaken.
    */
   async create(def: JobDefinition, em?: EntityManager): Promise<JobDefinition> {
     const repo = em ? em.getRepository(JobDefinition) : this.repo;
     try {
       await repo.insert(def as QueryDeepPartialEntity<JobDefinition>);
     } catch (err) {
+      if (isMetricsSlotViolation(err)) throw new MetricsSlotTaken(def.metricsSlot);
       if (isUniqueViolation(err)) throw new ConflictError(`job code '${def.code}' already exists`, 'code');
       throw err;
     }
@@ -70,7 +92,7 @@ export class JobDefinitionRepository {
     return rows[0] ? { overlapPolicy: rows[0].overlap_policy, maxConcurrency: Number(rows[0].max_concurrency) } : null;
   }
 
-  /** Writes `patch` if the row still has `def.version`, bumping it. @throws ConflictError if it changed. */
+  /** Writes `patch` if the row still has `def.version`, bumping it. @throws ConflictError, MetricsSlotTaken. */
   async update(def: JobDefinition, patch: Partial<JobDefinition>, em?: EntityManager): Promise<JobDefinition> {
     let affected: number | undefined;
     const repo = em ? em.getRepository(JobDefinition) : this.repo;
@@ -83,6 +105,7 @@ export class JobDefinitionRepository {
         .execute();
       affected = res.affected;
     } catch (err) {
+      if (isMetricsSlotViolation(err)) throw new MetricsSlotTaken(patch.metricsSlot);
       if (isUniqueViolation(err)) throw new ConflictError(`job code '${patch.code}' already exists`, 'code');
       throw err;
     }
@@ -153,6 +176,25 @@ export class JobDefinitionRepository {
       timeZone: String(r.time_zone),
       nextFireTime: r.next_fire_time === null ? null : Number(r.next_fire_time),
     }));
+  }
+
+  /** The per-job metrics slots the namespace's jobs hold, inside `em` (uq_job_definition_ns_metrics_slot). */
+  async metricsSlotsInUse(em: EntityManager, namespace: string): Promise<number[]> {
+    const rows: Array<{ slot: number | string }> = await em.query(
+      'SELECT metrics_slot AS slot FROM job_definition WHERE namespace = ? AND metrics_slot IS NOT NULL',
+      [namespace],
+    );
+    return rows.map((r) => Number(r.slot));
+  }
+
+  /** The namespace's jobs with per-job metrics on, by slot, at most `limit` (uq_job_definition_ns_metrics_slot). */
+  async withMetrics(namespace: string, limit: number): Promise<MetricsJob[]> {
+    const rows: Array<{ id: string; app_id: string; code: string }> = await this.ds.query(
+      'SELECT id, app_id, code FROM job_definition WHERE namespace = ? AND metrics_slot IS NOT NULL' +
+        ' ORDER BY metrics_slot LIMIT ?',
+      [namespace, limit],
+    );
+    return rows.map((r) => ({ id: String(r.id), appId: String(r.app_id), code: String(r.code) }));
   }
 
   /** How many jobs app `appId` owns in the namespace, inside `em`. */

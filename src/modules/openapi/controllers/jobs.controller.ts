@@ -54,7 +54,8 @@ const CAP_429 =
   'retry after Retry-After seconds.';
 const CREATE_DESCRIPTION =
   "The job belongs to the calling app. A 'shell' job needs the shell scope (403); at the app's job cap " +
-  '(maxJobs, MAX_JOBS_PER_APP) the answer is a 409 naming maxJobs.';
+  '(maxJobs, MAX_JOBS_PER_APP) the answer is a 409 naming maxJobs; with metrics true while JOB_METRICS_MAX jobs of ' +
+  'the namespace have it on, a 409 naming metrics.';
 const IMPORT_DESCRIPTION =
   "Each entry becomes a 'shell' job <fileName>-L<line> of the calling app (which needs the shell scope too); " +
   'lines that are not jobs are listed with the reason (the first 100, each cut; rejectedTotal counts them all). ' +
@@ -125,7 +126,8 @@ export class JobsController {
   )
   @ApiProblem(
     409,
-    'The app already has a job of this code (field code), or owns as many jobs as its cap allows (field maxJobs).',
+    'The app already has a job of this code (field code), owns as many jobs as its cap allows (field maxJobs), or ' +
+      'JOB_METRICS_MAX jobs of the namespace have metrics on (field metrics).',
   )
   @MaxBodyItems({ shardParams: MAX_SHARDS })
   async create(@CurrentCaller() caller: Caller, @Body() dto: CreateJobDto): Promise<JobViewDto> {
@@ -183,7 +185,8 @@ export class JobsController {
     'Invalid change (`field` names it, e.g. triggerExpr, timeZone, shardTotal past JOB_MAX_INSTANCES_PER_MINUTE, ' +
       'a null for a field that cannot be null), or a bad ?appId=.',
     NOT_YOURS,
-    `${AMBIGUOUS} Or the new code is taken (field code), or another write changed the job meanwhile.`,
+    `${AMBIGUOUS} Or the new code is taken (field code), metrics true while JOB_METRICS_MAX jobs of the namespace ` +
+      'have it on (field metrics), or another write changed the job meanwhile.',
   )
   @MaxBodyItems({ shardParams: MAX_SHARDS })
   async update(

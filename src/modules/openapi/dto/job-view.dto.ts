@@ -104,6 +104,12 @@ export class JobViewDto {
       "app's registrations decide (docs/callbacks.md).",
   })
   callbackUrl: string | null;
+  @ApiProperty({
+    description:
+      "Whether the job's runs are counted in tickwheel_job_runs_total (docs/observability.md \"Job runs\"); " +
+      'at most JOB_METRICS_MAX jobs of the namespace.',
+  })
+  metrics: boolean;
   @ApiProperty({ description: 'OK, or ERROR when the next fire could not be computed (see scheduleError).' })
   scheduleState: string;
   @ApiProperty({ nullable: true, type: String, description: 'Why the next fire could not be computed; else null.' })
@@ -178,6 +184,7 @@ export class JobViewDto {
       retryBackoffKind: d.retryBackoffKind,
       enabled: d.enabled,
       callbackUrl: d.callbackUrl ?? null,
+      metrics: (d.metricsSlot ?? null) !== null,
       scheduleState: d.scheduleState,
       scheduleError: d.scheduleError,
       nextFireTime: iso(d.nextFireTime),

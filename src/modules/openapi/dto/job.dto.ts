@@ -229,6 +229,17 @@ export class CreateJobDto {
     },
   })
   callbackUrl?: string | null;
+
+  @ApiPropertyOptional({
+    description:
+      "Per-job metrics (docs/observability.md \"Job runs\"): true counts this job's runs by final status in " +
+      'tickwheel_job_runs_total{app,job,status} (within 30 s of the change on every process). Default false; ' +
+      'at most JOB_METRICS_MAX (default 100) jobs of the namespace have it on: one more is a 409 naming ' +
+      'metrics, and nothing is written. null is refused (it is not false).',
+  })
+  @ValidateIf((o: CreateJobDto) => o.metrics !== undefined) // null must fail IsBoolean: @IsOptional would let it by
+  @IsBoolean()
+  metrics?: boolean;
 }
 
 /** PATCH /api/jobs/{id} body: any subset of the create fields. */

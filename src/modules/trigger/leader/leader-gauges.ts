@@ -5,9 +5,8 @@ import { NODE_QUEUES, type NodeQueuePort } from '../../coordination/index.js';
 import { NodeRegistryService, type UnadvertisedWait, UnadvertisedWaits } from '../../dispatch/index.js';
 import { MetricsService } from '../../observability/index.js';
 
-/** Most `handler` values of tickwheel_tasks_waiting_unadvertised per pass; the rest are summed under OTHER. */
+/** Most `handler` values of tickwheel_tasks_waiting_unadvertised; the rest are summed as OTHER_HANDLERS. */
 export const WAITING_HANDLERS_MAX = 50;
-/** The `handler` value that sums the handlers past {@link WAITING_HANDLERS_MAX}. */
 export const OTHER_HANDLERS = 'other';
 
 /**
@@ -68,10 +67,7 @@ export class LeaderGauges {
   }
 }
 
-/**
- * `waits` summed per handler over apps, bounded: the `max` handlers with the most waiting instances (ties by name)
- * keep their own value, the others are summed under {@link OTHER_HANDLERS} (a handler named `other` joins that sum).
- */
+/** `waits` summed per handler: the `max` with most (ties by name) alone, the rest summed as {@link OTHER_HANDLERS}. */
 export function waitingByHandler(waits: UnadvertisedWait[], max = WAITING_HANDLERS_MAX): Map<string, number> {
   const per = new Map<string, number>();
   for (const w of waits) per.set(w.handler, (per.get(w.handler) ?? 0) + w.count);
