@@ -2482,7 +2482,7 @@ export interface components {
       /** @description LATE_START (default 500) and HANDLER_UNAVAILABLE (default 60000, at least 1000): ms. */
       thresholdMs?: number;
       /**
-       * @description Up to 5: {"type":"webhook","url"} (signed JSON, as callbacks), {"type":"chat","url"} (a Slack or Mattermost incoming webhook), {"type":"email","to":[1-10 addresses]} (needs SMTP_URL). URLs pass the egress policy as callback URLs do. None: messages are recorded and listed only.
+       * @description Where its messages go (none: recorded and listed only).
        * @example [
        *       {
        *         "type": "email",
@@ -2493,20 +2493,22 @@ export interface components {
        *     ]
        */
       channels?: Record<string, unknown>[];
-      /** @description After a message, further events of the same group wait this long and go out as one message (ms, default 600000; 0: every event its own message). */
+      /** @description The quiet period, ms. */
       quietMs?: number;
       /**
-       * @description SUBJECT (default): one stream per job, handler or host; RULE: one.
+       * @description SUBJECT or RULE.
        * @enum {string}
        */
       groupBy?: 'SUBJECT' | 'RULE';
-      /** @description false: kept but not applied (default true). */
+      /** @description Whether it is applied. */
       enabled?: boolean;
       /** @description The rule's name, unique in the app (1-100 of A-Z a-z 0-9 _ . -). */
       name: string;
       /** @description The owning app, or '*' for a namespace default. */
       appId: string;
+      /** @description When it was created, ISO-8601 UTC. */
       createdAt: string;
+      /** @description When it was last set, ISO-8601 UTC. */
       updatedAt: string;
     };
     NotificationRuleBodyDto: {
@@ -2570,7 +2572,9 @@ export interface components {
       enabled?: boolean;
     };
     NotificationRuleListDto: {
+      /** @description How many rules. */
       total: number;
+      /** @description The rules, by name. */
       items: components['schemas']['NotificationRuleViewDto'][];
     };
     RuleTestDto: {

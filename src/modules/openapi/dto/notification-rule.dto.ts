@@ -130,18 +130,18 @@ export class RuleOwnerQueryDto {
 /** A rule as the API shows it. Times ISO-8601 UTC. */
 export class NotificationRuleViewDto extends CreateNotificationRuleDto {
   @ApiProperty({ description: "The owning app, or '*' for a namespace default." }) appId: string;
-  @ApiProperty() declare channels: unknown[];
-  @ApiProperty() declare quietMs: number;
-  @ApiProperty() declare groupBy: 'SUBJECT' | 'RULE';
-  @ApiProperty() declare enabled: boolean;
-  @ApiProperty() createdAt: string;
-  @ApiProperty() updatedAt: string;
+  @ApiProperty({ description: 'Where its messages go (none: recorded and listed only).' }) declare channels: unknown[];
+  @ApiProperty({ description: 'The quiet period, ms.' }) declare quietMs: number;
+  @ApiProperty({ description: 'SUBJECT or RULE.' }) declare groupBy: 'SUBJECT' | 'RULE';
+  @ApiProperty({ description: 'Whether it is applied.' }) declare enabled: boolean;
+  @ApiProperty({ description: 'When it was created, ISO-8601 UTC.' }) createdAt: string;
+  @ApiProperty({ description: 'When it was last set, ISO-8601 UTC.' }) updatedAt: string;
 }
 
 /** GET /api/notifications/rules. */
 export class NotificationRuleListDto {
-  @ApiProperty() total: number;
-  @ApiProperty({ type: [NotificationRuleViewDto] }) items: NotificationRuleViewDto[];
+  @ApiProperty({ description: 'How many rules.' }) total: number;
+  @ApiProperty({ type: [NotificationRuleViewDto], description: 'The rules, by name.' }) items: NotificationRuleViewDto[];
 }
 
 /** POST /api/notifications/rules/{name}/test answer. */
