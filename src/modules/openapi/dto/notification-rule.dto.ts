@@ -141,7 +141,8 @@ export class NotificationRuleViewDto extends CreateNotificationRuleDto {
 /** GET /api/notifications/rules. */
 export class NotificationRuleListDto {
   @ApiProperty({ description: 'How many rules.' }) total: number;
-  @ApiProperty({ type: [NotificationRuleViewDto], description: 'The rules, by name.' }) items: NotificationRuleViewDto[];
+  @ApiProperty({ type: [NotificationRuleViewDto], description: 'The rules, by name.' })
+  items: NotificationRuleViewDto[];
 }
 
 /** POST /api/notifications/rules/{name}/test answer. */
