@@ -68,7 +68,10 @@ export class NotificationMessageRepository {
   async add(em: EntityManager, e: MessageEvent): Promise<{ id: string; opened: boolean }> {
     const openKey = openKeyOf(e);
     for (let round = 0; round < 3; round++) {
-      const open = await em.getRepository(Notification).findOneBy({ openKey });
+      // After a lost race a plain read would see this transaction's snapshot again (MySQL REPEATABLE READ), where
+      // the message a closer took meanwhile is still OPEN: every round would miss, and the event be dropped.
+      const open =
+        round === 0 ? await em.getRepository(Notification).findOneBy({ openKey }) : await currentOpen(em, openKey);
       if (open) {
         const events = open.events.length < MESSAGE_SAMPLES ? [...open.events, e.sample] : undefined;
         const sql =
@@ -101,4 +104,15 @@ export class NotificationMessageRepository {
     )) as { send_at: string | number }[];
     return rows.length > 0 ? Number(rows[0].send_at) : null;
   }
+}
+
+/** The group's OPEN message as committed now (a locking read on MySQL, not the snapshot), or null. */
+async function currentOpen(em: EntityManager, openKey: string): Promise<Pick<Notification, 'id' | 'events'> | null> {
+  const lock = em.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
+  const rows = (await em.query(`SELECT id, events FROM notification WHERE open_key = ? AND state = 'OPEN'${lock}`, [
+    openKey,
+  ])) as { id: string; events: string | NotificationEventSample[] }[];
+  if (rows.length === 0) return null;
+  const { id, events } = rows[0];
+  return { id, events: typeof events === 'string' ? (JSON.parse(events) as NotificationEventSample[]) : events };
 }
