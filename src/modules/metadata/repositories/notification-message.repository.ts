@@ -89,7 +89,8 @@ export class NotificationMessageRepository {
         ...[e.title.slice(0, 300), JSON.stringify([e.sample]), 1, e.now, e.now, sendAt],
         ...[JSON.stringify(e.channels), e.now, e.now],
       ];
-      const sql = `${insertIgnoreVerb(this.ds)} INTO notification (${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length)})`;
+      const insert = `${insertIgnoreVerb(this.ds)} INTO notification (${COLUMNS.join(', ')})`;
+      const sql = `${insert} VALUES (${marks(COLUMNS.length)})`;
       if (Number((await runStatement(this.ds, em, sql, row)).affected ?? 0) > 0) return { id, opened: true };
     }
     throw new Error(`notification group ${openKey} changed three times during one add`);
