@@ -8,8 +8,10 @@
 // them (lib/faults.mjs); then stops the schedules, waits for quiescence and judges from MySQL and the log
 // (lib/verdict.mjs). Every instance is called back (the app's default registration, some jobs' and tasks' own
 // URLs) to a second receiver that checks signatures and fails one answer in ten; the senders run on the
-// schedulers the run SIGKILLs, and lib/callback-verdict.mjs judges the deliveries. It prints one verdict line
-// and exits 1 when anything is lost, doubled, unfinished or unexplained.
+// schedulers the run SIGKILLs, and lib/callback-verdict.mjs judges the deliveries. A known share of the tasks is
+// planned to fail; a FINAL_FAILURE notification rule (quietMs 0) sends every failure to a third receiver, and
+// lib/notify-verdict.mjs checks each failed instance is named by exactly one delivered message. It prints one
+// verdict line and exits 1 when anything is lost, doubled, unfinished or unexplained.
 //
 // `--kill-latency N` is another mode: with the product's default lease settings, SIGKILL an executor
 // running a long task N times and print how long until the task starts again elsewhere (p50/p99).
@@ -23,6 +25,8 @@ import { leaderPid, ProductSlot } from './lib/cluster.mjs';
 import { startReceiver } from './lib/receiver.mjs';
 import { judge, FINAL } from './lib/verdict.mjs';
 import { judgeCallbacks } from './lib/callback-verdict.mjs';
+import { judgeNotifications, notifyBacklog, notifyRule } from './lib/notify-verdict.mjs';
+import { startNotifyReceiver } from './lib/notify-receiver.mjs';
 import { startCallbackReceiver } from '../../bench/lib/callback-receiver.mjs';
 import { runKillLatency } from './lib/kill-latency.mjs';
 import { envPairs } from '../../bench/lib/cluster.mjs';
@@ -36,14 +40,16 @@ const args = readOptions(process.argv.slice(2));
 const rand = prng(args.seed);
 /** The callback receiver's own stream, so its answers do not shift the run's kills and submits. */
 const receiverRand = prng(args.seed + 1);
-/** Share of callback answers that are a 500 (a retry follows). */
+/** The notification receiver's own stream, for the same reason. */
+const notifyRand = prng(args.seed + 2);
+/** Share of callback and notification answers that are a 500 (a retry follows). */
 const CALLBACK_FAIL_SHARE = 0.1;
 const between = (lo, hi) => lo + rand() * (hi - lo);
 const extraEnv = envPairs(args.env);
 
 /** The chaos run proper. @returns {Promise<number>} exit code */
 async function runChaos(ctx) {
-  const { db, redis, namespace, env, slots, receiver, callbacks } = ctx;
+  const { db, redis, namespace, env, slots, receiver, callbacks, notify } = ctx;
   const schedulers = slots.filter((s) => s.role === 'scheduler');
   const executors = slots.filter((s) => s.role === 'executor');
   const apiSlot = schedulers[0];
@@ -54,12 +60,20 @@ async function runChaos(ctx) {
   const { TickwheelClient, verifyCallback } = await import(join(ctx.product, 'dist/src/client/tickwheel-client.js'));
   const client = () => new TickwheelClient({ baseUrl: `http://127.0.0.1:${apiSlot.port}`, appId, secret });
   callbacks.verify = (headers, raw) => verifyCallback(headers, raw, secret);
+  notify.verify = callbacks.verify;
   const registered = await persist(
     'register the default callback',
     () => client().registerCallback(`${callbacks.url}/cb/default`),
     Date.now() + 60_000,
   );
   if (registered.status >= 300) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
+  // Before the load: every planned failure must find the rule (docs/notifications.md "Rules").
+  const ruled = await persist(
+    'set the notification rule',
+    () => client().request('POST', '/api/notifications/rules', notifyRule(notify.url)),
+    Date.now() + 60_000,
+  );
+  if (ruled.status !== 201) throw new Error(`notification rule: ${ruled.status} ${JSON.stringify(ruled.body)}`);
   await Promise.all([...schedulers.slice(1), ...executors].map((s) => s.start()));
   log(
     `cluster up: ${schedulers.length} schedulers, ${executors.length} executors; namespace ${namespace}; logs in ${ctx.logDir}`,
@@ -72,8 +86,9 @@ async function runChaos(ctx) {
   const t0 = Date.now();
   const faults = injectFaults({ redis, namespace, env, schedulers, executors }, o, t0 + args.duration * 1000);
   const { events } = faults;
-  const { taskIds, ownCallback, done: submitted } = submitTasks(client, o, { namespace, receiver, callbacks, t0 });
-  await Promise.all([faults.done, submitted]);
+  const submits = submitTasks(client, o, { namespace, receiver, callbacks, t0 });
+  const { taskIds, ownCallback, failing } = submits;
+  await Promise.all([faults.done, submits.done]);
   for (const s of slots) if (!s.alive) await s.start();
   log(
     `chaos over after ${((Date.now() - t0) / 1000).toFixed(0)} s: ${events.kills} kills (${events.executorKills} executors, ${events.leaderKills} leaders), ${events.stalls} stalls; ${taskIds.length} tasks submitted`,
@@ -137,8 +152,12 @@ async function runChaos(ctx) {
     [namespace],
   );
   const cbQuietMs = Date.now() - cbFrom;
+  // The schedulers also evaluate the final events (every NOTIFY_EVAL_MS), close the messages and send them.
+  const nfFrom = Date.now();
+  const nfSettled = await noneLeft('every failure to be notified', ...notifyBacklog(namespace));
+  const nfQuietMs = Date.now() - nfFrom;
   await Promise.all(schedulers.map((s) => s.stop()));
-  const v = await judge(db, { namespace, taskIds, stopAt, pausedAt, log: receiver.log });
+  const v = await judge(db, { namespace, taskIds, failing, stopAt, pausedAt, log: receiver.log });
   const codeOf = new Map(jobs.map((j) => [j.code, j]));
   const cb = await judgeCallbacks(db, {
     namespace,
@@ -152,19 +171,26 @@ async function runChaos(ctx) {
           ? '/cb/task'
           : '/cb/default',
   });
+  const nf = await judgeNotifications(db, { namespace, receipts: notify.log });
   const k = v.counts;
   const q = cb.counts;
-  const ok = v.ok && cb.ok;
+  const n = nf.counts;
+  const ok = v.ok && cb.ok && nf.ok;
   const line =
     `chaos: ${v.ok ? 'OK' : 'FAIL'} fires=${k.fires} (expected ${k.expectedFires}) tasks=${k.tasks}/${taskIds.length} kills=${events.kills} ` +
     `(executors ${events.executorKills}, leader ${events.leaderKills}) stalls=${events.stalls} reruns=${k.reruns} (explained ${k.explained}) ` +
     `missing=${k.missing} dup=${k.dup} extra=${k.extra} doubleSuccess=${k.doubleSuccess} unfinished=${k.unfinished} failed=${k.failed} ` +
-    `untraced=${k.untraced} noEffect=${k.noEffect} effects=${k.effects} settle=${(quietMs / 1000).toFixed(1)}s${settled ? '' : ' (timed out)'} ` +
+    `untraced=${k.untraced} noEffect=${k.noEffect} effects=${k.effects} failing=${k.failing}/${failing.size} settle=${(quietMs / 1000).toFixed(1)}s${settled ? '' : ' (timed out)'} ` +
     `callbacks=${q.delivered}/${q.expected} cbMissing=${q.cbMissing} cbFailed=${q.cbFailed} cbLost=${q.cbLost} cbSplit=${q.cbSplit} ` +
     `cbBadSig=${q.cbBadSig} cbWrongUrl=${q.cbWrongUrl} cbWrongStatus=${q.cbWrongStatus} cbDupSeen=${q.cbDupSeen} cbRetried=${q.cbRetried} ` +
-    `cbSettle=${(cbQuietMs / 1000).toFixed(1)}s${cbSettled ? '' : ' (timed out)'} seed=${args.seed}`;
+    `cbSettle=${(cbQuietMs / 1000).toFixed(1)}s${cbSettled ? '' : ' (timed out)'} ` +
+    `notified=${n.notified}/${n.expected} nfMessages=${n.messages} nfLost=${n.nfLost} nfDoubled=${n.nfDoubled} ` +
+    `nfUndelivered=${n.nfUndelivered} nfStray=${n.nfStray} nfBadSig=${n.nfBadSig} nfUnsampled=${n.nfUnsampled} ` +
+    `nfRedelivered=${n.nfRedelivered} nfRetried=${n.nfRetried} ` +
+    `nfSettle=${(nfQuietMs / 1000).toFixed(1)}s${nfSettled ? '' : ' (timed out)'} seed=${args.seed}`;
   if (!v.ok) for (const e of v.examples) log(`  ${e}`);
   if (!cb.ok) for (const e of cb.examples) log(`  ${e}`);
+  if (!nf.ok) for (const e of nf.examples) log(`  ${e}`);
   console.log(`chaos: ${ok ? 'OK' : 'FAIL'}${line.slice('chaos: '.length + (v.ok ? 2 : 4))}`);
   return ok ? 0 : 1;
 }
@@ -200,6 +226,11 @@ async function main() {
     CALLBACK_CONNECT_TIMEOUT_MS: '1000',
     CALLBACK_READ_TIMEOUT_MS: '2000',
     CALLBACK_LEASE_MS: '4000',
+    // Notifications: every failure is a message (no hourly cap in the way), short waits, and a sender lease of
+    // 3 × 500 ms + 10 s (docs/notifications.md "Sender") that a SIGKILLed scheduler's claims outlive only briefly.
+    NOTIFY_MAX_PER_HOUR: '100000',
+    NOTIFY_RETRY_DELAYS_MS: '200,500,1000,2000,3000',
+    NOTIFY_SMTP_TIMEOUT_MS: '500',
     ...fast,
     ...extraEnv,
   };
@@ -211,6 +242,14 @@ async function main() {
     await startCallbackReceiver({
       verify: (headers, raw) => callbacks.verify(headers, raw),
       answer: () => (receiverRand() < CALLBACK_FAIL_SHARE ? 500 : 200),
+    }),
+  );
+  const notify = { verify: () => ({ ok: false, reason: 'no app yet' }) };
+  Object.assign(
+    notify,
+    await startNotifyReceiver({
+      verify: (headers, raw) => notify.verify(headers, raw),
+      answer: () => (notifyRand() < CALLBACK_FAIL_SHARE ? 500 : 200),
     }),
   );
   const slots = [
@@ -244,7 +283,7 @@ async function main() {
         }),
     ),
   ];
-  const ctx = { product, db, redis, namespace, env, slots, receiver, callbacks, logDir, appId: null };
+  const ctx = { product, db, redis, namespace, env, slots, receiver, callbacks, notify, logDir, appId: null };
   let code = 1;
   const stopAll = () => Promise.all(slots.map((s) => s.kill()));
   for (const sig of ['SIGINT', 'SIGTERM'])
@@ -268,6 +307,7 @@ async function main() {
     await stopAll();
     await receiver.close();
     await callbacks.close();
+    await notify.close();
     if (code === 0 && !args.keep) {
       await cleanup(db, redis, namespace, ctx.appId).catch((err) => log(`cleanup failed: ${err.message}`));
       rmSync(logDir, { recursive: true, force: true });

@@ -7,7 +7,8 @@ const LIMIT_MS = 120_000;
  * The chaos check at CI size (docs/guarantees.md "Running the proofs"): `npm run chaos -- --small` — two schedulers
  * and three executors as real processes on the real MariaDB and Redis, cron jobs and API tasks, SIGKILLs of executors
  * and of the leader, SIGSTOPs past the offline threshold — must end with an OK verdict (nothing missing, doubled,
- * unfinished or unexplained; every callback delivered) within two minutes. dist/ is built by the test setup.
+ * unfinished or unexplained; every callback delivered; every planned failure notified once) within two minutes.
+ * dist/ is built by the test setup.
  */
 describe('chaos check, small', () => {
   it(
@@ -35,6 +36,15 @@ describe('chaos check, small', () => {
       expect(Number(expected)).toBeGreaterThan(0);
       expect(delivered).toBe(expected);
       expect(verdict).toMatch(/cbMissing=0 cbFailed=0 cbLost=0 cbSplit=0 cbBadSig=0 cbWrongUrl=0 cbWrongStatus=0 /);
+      // The planned failures (a tenth of the tasks) all ended FAILED, and each is named by exactly one delivered
+      // notification of the FAILURE rule; a message POSTed twice under one deliveryId is allowed (at-least-once).
+      const [, failedAsPlanned, planned] = /failing=(\d+)\/(\d+)/.exec(verdict) ?? [];
+      expect(Number(planned)).toBeGreaterThan(0);
+      expect(failedAsPlanned).toBe(planned);
+      const [, notified, failures] = /notified=(\d+)\/(\d+)/.exec(verdict) ?? [];
+      expect(failures).toBe(planned);
+      expect(notified).toBe(failures);
+      expect(verdict).toMatch(/nfLost=0 nfDoubled=0 nfUndelivered=0 nfStray=0 nfBadSig=0 nfUnsampled=0 /);
       expect(code).toBe(0);
       expect(Date.now() - started).toBeLessThan(LIMIT_MS);
     },

@@ -2,7 +2,8 @@
 import { parseArgs } from '../../../bench/lib/stats.mjs';
 
 const HELP = `npm run chaos -- [--small] [--executors 4] [--jobs 100] [--tasks 1500] [--duration 90] [--kill-every 3]
-  [--leader-share 0.25] [--stall-share 0.15] [--work-ms 20-300] [--delayed-share 0.3] [--settle 120] [--seed N]
+  [--leader-share 0.25] [--stall-share 0.15] [--work-ms 20-300] [--delayed-share 0.3] [--fail-share 0.1]
+  [--settle 120] [--seed N]
   [--env K=V,K=V] [--keep] [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]
 npm run chaos -- --kill-latency 20 [--executors 3] [--parallel 1] [--target 20] [--env K=V] [--seed N]`;
 
@@ -17,6 +18,7 @@ const DEFAULTS = {
   'stall-share': 0.15,
   'work-ms': '20-300',
   'delayed-share': 0.3,
+  'fail-share': 0.1,
   settle: 120,
   seed: 0,
   env: '',

@@ -61,8 +61,13 @@ export async function persist(what, send, giveUpAt) {
   }
 }
 
-/** Deletes what the run wrote: instances, attempts, callbacks, jobs, audit rows, the API client and Redis keys. */
+/**
+ * Deletes what the run wrote: instances, attempts, callbacks, notifications (events, messages, deliveries, rules),
+ * jobs, audit rows, the API client and Redis keys.
+ */
 export async function cleanup(db, redis, namespace, appId) {
+  for (const table of ['notification_delivery', 'notification', 'notification_event', 'notification_rule'])
+    await db.query(`DELETE FROM ${table} WHERE namespace = ?`, [namespace]);
   await db.query('DELETE a FROM job_attempt a JOIN job_instance i ON i.id = a.instance_id WHERE i.namespace = ?', [
     namespace,
   ]);

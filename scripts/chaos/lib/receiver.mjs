@@ -1,7 +1,8 @@
 // The side-effect log of the chaos check: an HTTP endpoint in the chaos process that the product's built-in
 // `http` handler calls. Every call is one side effect, recorded with the headers the handler sends
 // (request id, instance id, attempt, fencing token) before it is answered, so an attempt that reached the
-// receiver is in the log even when its executor dies before the answer arrives.
+// receiver is in the log even when its executor dies before the answer arrives. A call to `/fail…` is answered
+// 500: the run's planned failures (their `http` handler fails the attempt).
 import { createServer } from 'node:http';
 
 /**
@@ -39,7 +40,8 @@ export async function startReceiver({ workMs }) {
         res.on('close', () => held.delete(res));
         return;
       }
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), workMs());
+      const status = e.path.startsWith('/fail') ? 500 : 200;
+      setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end('{"ok":true}'), workMs());
     });
   });
   server.keepAliveTimeout = 60_000;

@@ -27,12 +27,15 @@ export function expectedFires(createdAt, period, stopAt) {
 }
 
 /**
- * Judges the run.
+ * Judges the run. `failing` holds the request ids of the planned failures (tasks whose `http` handler is answered
+ * 500, lib/workload.mjs): each must end FAILED (`failing` counts those that did), and its earlier attempts may have
+ * FAILED; any other instance must end SUCCESS (`failed` counts those that did not, planned ones ending otherwise too).
  * @param {import('mysql2/promise').Pool} pool
- * @param {{namespace: string, taskIds: string[], stopAt: number, pausedAt: Map<string, number>, log: import('./receiver.mjs').SideEffect[]}} run
+ * @param {{namespace: string, taskIds: string[], failing: Set<string>, stopAt: number, pausedAt: Map<string, number>,
+ *   log: import('./receiver.mjs').SideEffect[]}} run
  * @returns {Promise<{ok: boolean, counts: Record<string, number>, examples: string[]}>}
  */
-export async function judge(pool, { namespace, taskIds, stopAt, pausedAt, log }) {
+export async function judge(pool, { namespace, taskIds, failing, stopAt, pausedAt, log }) {
   const [jobs] = await pool.query('SELECT id, code, trigger_expr, created_at FROM job_definition WHERE namespace = ?', [
     namespace,
   ]);
@@ -56,6 +59,7 @@ export async function judge(pool, { namespace, taskIds, stopAt, pausedAt, log })
     doubleSuccess: 0,
     unfinished: 0,
     failed: 0,
+    failing: 0,
     reruns: 0,
     explained: 0,
     unexplained: 0,
@@ -130,12 +134,16 @@ export async function judge(pool, { namespace, taskIds, stopAt, pausedAt, log })
   for (const r of rows) {
     const at = attemptsOf.get(r.id) ?? new Map();
     const effects = effectsOf.get(r.id) ?? [];
+    const planned = !r.job_id && failing.has(r.request_id);
     if (!FINAL.has(r.status)) {
       c.unfinished++;
       note(`instance ${r.id} (${r.request_id}) is ${r.status} at attempt ${r.attempt}`);
-    } else if (r.status !== 'SUCCESS') {
+    } else if (planned && r.status === 'FAILED') {
+      c.failing++;
+    } else if (planned || r.status !== 'SUCCESS') {
       c.failed++;
-      note(`instance ${r.id} (${r.request_id}) ended ${r.status}: ${String(r.error ?? '').slice(0, 160)}`);
+      const what = planned ? 'a planned failure, ' : '';
+      note(`instance ${r.id} (${r.request_id}), ${what}ended ${r.status}: ${String(r.error ?? '').slice(0, 160)}`);
     }
     const successes = [...at.values()].filter((a) => a.status === 'SUCCESS').length;
     if (successes > 1) {
@@ -155,7 +163,7 @@ export async function judge(pool, { namespace, taskIds, stopAt, pausedAt, log })
     }
     if (r.attempt > 1 || effects.length > 1) {
       c.reruns++;
-      const why = unexplained(r, at, effects);
+      const why = unexplained(r, at, effects, planned);
       if (why) {
         c.unexplained++;
         note(`re-run of instance ${r.id} (${r.request_id}) not explained: ${why}`);
@@ -178,12 +186,16 @@ export async function judge(pool, { namespace, taskIds, stopAt, pausedAt, log })
   return { ok, counts: c, examples };
 }
 
-/** Why the attempts and side effects of one re-run instance are not all explained, or null when they are. */
-function unexplained(row, attempts, effects) {
+/**
+ * Why the attempts and side effects of one re-run instance are not all explained, or null when they are. A planned
+ * failure's earlier attempts may also have FAILED (its handler was answered 500 and the task retried).
+ */
+function unexplained(row, attempts, effects, planned) {
   for (let a = 1; a < row.attempt; a++) {
     const rec = attempts.get(a);
     if (!rec) return `attempt ${a} has no job_attempt row`;
-    if (!LOST.has(rec.status)) return `attempt ${a} ended ${rec.status}, not NODE_LOST/LEASE_LOST`;
+    if (!LOST.has(rec.status) && !(planned && rec.status === 'FAILED'))
+      return `attempt ${a} ended ${rec.status}, not NODE_LOST/LEASE_LOST`;
   }
   const perAttempt = new Map();
   for (const e of effects) {

@@ -1,5 +1,6 @@
 // The work of a chaos run, all running the built-in `http` handler against the side-effect receiver: cron jobs
-// firing every 1-5 s, and API tasks submitted in batches and singly, some delayed; some with their own callback.
+// firing every 1-5 s, and API tasks submitted in batches and singly, some delayed; some with their own callback;
+// a known share of the tasks planned to fail (their call is answered 500), which the notification rule reports.
 import { persist } from './product.mjs';
 import { pool, sleep } from './run-util.mjs';
 
@@ -42,13 +43,17 @@ export async function createJobs(client, o, { receiver, callbacks }) {
 /**
  * Submits `o.tasks` API tasks spread over the first 80 % of the chaos window from `t0` (epoch ms): groups of 1-60,
  * a group of 5 or more as one batch, `o['delayed-share']` of them delayed up to 3 s, half with their own callback.
- * @returns {{ taskIds: string[], ownCallback: Set<string>, done: Promise<void> }} the request ids as submitted,
- *   those with their own callback URL, and the end of the submits
+ * `o['fail-share']` of them, spread evenly by index (no draw from `o.rand`, so a seed's kills and submits stay as
+ * they were), call `/fail` (answered 500) with two attempts: each ends FAILED after one retry.
+ * @returns {{ taskIds: string[], ownCallback: Set<string>, failing: Set<string>, done: Promise<void> }} the request
+ *   ids as submitted, those with their own callback URL, those planned to fail, and the end of the submits
  */
 export function submitTasks(client, o, { namespace, receiver, callbacks, t0 }) {
   const { rand, between } = o;
   const taskIds = [];
   const ownCallback = new Set();
+  const failing = new Set();
+  const share = o['fail-share'];
   const done = (async () => {
     const perMs = o.tasks / (o.duration * 800);
     let nextAt = t0;
@@ -56,16 +61,18 @@ export function submitTasks(client, o, { namespace, receiver, callbacks, t0 }) {
     while (i < o.tasks) {
       const n = Math.min(o.tasks - i, Math.max(1, Math.round(between(1, 60))));
       const tasks = Array.from({ length: n }, () => {
+        const fails = Math.floor((i + 1) * share) > Math.floor(i * share);
         const requestId = `chaos-${namespace}-t${i++}`;
         taskIds.push(requestId);
+        if (fails) failing.add(requestId);
         const delayMs = rand() < o['delayed-share'] ? Math.round(between(0, 3000)) : undefined;
         const ownCb = rand() < 0.5;
         if (ownCb) ownCallback.add(requestId);
         return {
           requestId,
           handler: 'http',
-          params: { method: 'POST', url: `${receiver.url}/task` },
-          maxAttempts: 20,
+          params: { method: 'POST', url: `${receiver.url}/${fails ? 'fail' : 'task'}` },
+          maxAttempts: fails ? 2 : 20,
           retryBackoffMs: 100,
           ...(delayMs ? { delayMs } : {}),
           ...(ownCb ? { callbackUrl: `${callbacks.url}/cb/task` } : {}),
@@ -86,7 +93,7 @@ export function submitTasks(client, o, { namespace, receiver, callbacks, t0 }) {
       await sleep(nextAt - Date.now());
     }
   })();
-  return { taskIds, ownCallback, done };
+  return { taskIds, ownCallback, failing, done };
 }
 
 /** Pauses every job of `jobs`, 8 at a time. @returns {Promise<Map<string, number>>} job code → paused at (epoch ms) */

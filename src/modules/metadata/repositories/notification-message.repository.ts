@@ -68,7 +68,10 @@ export class NotificationMessageRepository {
   async add(em: EntityManager, e: MessageEvent): Promise<{ id: string; opened: boolean }> {
     const openKey = openKeyOf(e);
     for (let round = 0; round < 3; round++) {
-      const open = await em.getRepository(Notification).findOneBy({ openKey });
+      // After a lost race a plain read would see this transaction's snapshot again (MySQL REPEATABLE READ), where
+      // the message a closer took meanwhile is still OPEN: every round would miss, and the event be dropped.
+      const open =
+        round === 0 ? await em.getRepository(Notification).findOneBy({ openKey }) : await currentOpen(em, openKey);
       if (open) {
         const events = open.events.length < MESSAGE_SAMPLES ? [...open.events, e.sample] : undefined;
         const sql =
@@ -86,8 +89,8 @@ export class NotificationMessageRepository {
         ...[e.title.slice(0, 300), JSON.stringify([e.sample]), 1, e.now, e.now, sendAt],
         ...[JSON.stringify(e.channels), e.now, e.now],
       ];
-      const sql =
-        `${insertIgnoreVerb(this.ds)} INTO notification (${COLUMNS.join(', ')})` + ` VALUES (${marks(COLUMNS.length)})`;
+      const insert = `${insertIgnoreVerb(this.ds)} INTO notification (${COLUMNS.join(', ')})`;
+      const sql = `${insert} VALUES (${marks(COLUMNS.length)})`;
       if (Number((await runStatement(this.ds, em, sql, row)).affected ?? 0) > 0) return { id, opened: true };
     }
     throw new Error(`notification group ${openKey} changed three times during one add`);
@@ -125,4 +128,15 @@ export class NotificationMessageRepository {
     )) as { send_at: string | number }[];
     return rows.length > 0 ? Number(rows[0].send_at) : null;
   }
+}
+
+/** The group's OPEN message as committed now (a locking read on MySQL, not the snapshot), or null. */
+async function currentOpen(em: EntityManager, openKey: string): Promise<Pick<Notification, 'id' | 'events'> | null> {
+  const lock = em.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
+  const rows = (await em.query(`SELECT id, events FROM notification WHERE open_key = ? AND state = 'OPEN'${lock}`, [
+    openKey,
+  ])) as { id: string; events: string | NotificationEventSample[] }[];
+  if (rows.length === 0) return null;
+  const { id, events } = rows[0];
+  return { id, events: typeof events === 'string' ? (JSON.parse(events) as NotificationEventSample[]) : events };
 }
