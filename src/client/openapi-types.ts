@@ -2430,7 +2430,18 @@ export interface components {
        *       }
        *     ]
        */
-      channels?: Record<string, unknown>[];
+      channels?: (
+        | {
+            /** @enum {unknown} */
+            type: 'webhook' | 'chat';
+            url: string;
+          }
+        | {
+            /** @enum {unknown} */
+            type: 'email';
+            to: string[];
+          }
+      )[];
       /** @description After a message, further events of the same group wait this long and go out as one message (ms, default 600000; 0: every event its own message). */
       quietMs?: number;
       /**
@@ -2492,7 +2503,18 @@ export interface components {
        *       }
        *     ]
        */
-      channels?: Record<string, unknown>[];
+      channels?: (
+        | {
+            /** @enum {unknown} */
+            type: 'webhook' | 'chat';
+            url: string;
+          }
+        | {
+            /** @enum {unknown} */
+            type: 'email';
+            to: string[];
+          }
+      )[];
       /** @description The quiet period, ms. */
       quietMs?: number;
       /**
@@ -2560,7 +2582,18 @@ export interface components {
        *       }
        *     ]
        */
-      channels?: Record<string, unknown>[];
+      channels?: (
+        | {
+            /** @enum {unknown} */
+            type: 'webhook' | 'chat';
+            url: string;
+          }
+        | {
+            /** @enum {unknown} */
+            type: 'email';
+            to: string[];
+          }
+      )[];
       /** @description After a message, further events of the same group wait this long and go out as one message (ms, default 600000; 0: every event its own message). */
       quietMs?: number;
       /**

@@ -12,6 +12,15 @@ type Delivery = { channel: string; state: string; attempts: number };
 type Message = { id: string; rule: string; kind: string; title: string; eventCount: number; deliveries: Delivery[] };
 type Page = { items: Message[] };
 
+/** A free loopback port nothing listens on. */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
 /** An `http` handler target whose answer the test sets: 200 or 500. */
 async function startTarget(): Promise<{ url: string; status: number; close(): Promise<void> }> {
   const t = { url: '', status: 500, close: async () => {} };
@@ -55,7 +64,8 @@ describe('notifications (cluster)', () => {
   beforeAll(async () => {
     hook = await startSink(() => 200);
     target = await startTarget();
-    node = await startNode(clusterEnv(uniqueNamespace('e2e-notify'), { NOTIFY_SCAN_MS: '300', NOTIFY_EVAL_MS: '100' }));
+    const env = { NOTIFY_SCAN_MS: '300', NOTIFY_EVAL_MS: '100', CALLBACK_RETRY_DELAYS_MS: '200,200,200,200' };
+    node = await startNode(clusterEnv(uniqueNamespace('e2e-notify'), env));
   }, 60_000);
   afterAll(async () => {
     await node?.close();
@@ -184,6 +194,26 @@ describe('notifications (cluster)', () => {
     await new Promise((r) => setTimeout(r, 1500));
     // Scans repeat every 300 ms; each run is reported once per rule.
     expect(['late', 'deadline', 'nobody'].map((r) => hitsOf(r).length)).toEqual([1, 1, 1]);
+  }, 60_000);
+
+  it("should record an app's failing callback host by default, and tell an app that asked for it", async () => {
+    const [a, b] = await Promise.all([app('hosts-a'), app('hosts-b')]);
+    await rule(b, { name: 'cb-host', kind: 'CALLBACK_HOST_FAILING' });
+    const port = await freePort();
+    for (const c of [a, b]) {
+      for (let i = 0; i < 3; i++) {
+        const task = { requestId: `cb${i}`, handler: 'noop', callbackUrl: `http://127.0.0.1:${port}/cb` };
+        expect((await c.submitTask(task)).status).toBe(202);
+      }
+    }
+    const title = new RegExp(`^callbacks to 127\\.0\\.0\\.1:${port} are failing: \\d+ tries in a row failed$`);
+    await waitFor("a's built-in message", async () => (await messages(a)).length === 1, 30_000);
+    const [builtIn] = await messages(a);
+    expect(builtIn).toMatchObject({ rule: 'callback-host-failing', kind: 'CALLBACK_HOST_FAILING', deliveries: [] });
+    expect(builtIn.title).toMatch(title);
+    await waitFor("b's webhook", async () => hitsOf('cb-host').length === 1, 30_000);
+    expect((JSON.parse(hitsOf('cb-host')[0].body) as Message).title).toMatch(title);
+    expect((await messages(b)).map((m) => m.rule)).toEqual(['cb-host']);
   }, 60_000);
 
   it('should send a test message through every channel of a rule on request', async () => {

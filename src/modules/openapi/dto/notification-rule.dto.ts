@@ -68,7 +68,25 @@ export class NotificationRuleBodyDto {
   @ApiPropertyOptional({
     type: 'array',
     maxItems: CHANNEL_BOUNDS.channels,
-    items: { type: 'object' },
+    items: {
+      oneOf: [
+        {
+          type: 'object',
+          properties: { type: { enum: ['webhook', 'chat'] }, url: { type: 'string', maxLength: 2048 } },
+          required: ['type', 'url'],
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          properties: {
+            type: { enum: ['email'] },
+            to: { type: 'array', items: { type: 'string', maxLength: 254 }, minItems: 1, maxItems: 10 },
+          },
+          required: ['type', 'to'],
+          additionalProperties: false,
+        },
+      ],
+    },
     description:
       `Up to ${CHANNEL_BOUNDS.channels}: {"type":"webhook","url"} (signed JSON, as callbacks), {"type":"chat","url"} ` +
       '(a Slack or Mattermost incoming webhook), ' +
