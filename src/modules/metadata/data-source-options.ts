@@ -14,6 +14,7 @@ import { IdempotencyKeys1800000000000 } from './migrations/1800000000000-idempot
 import { IdempotencyKeyBinary1800000001000 } from './migrations/1800000001000-idempotency-key-binary.js';
 import { InstanceStaged1800000002000 } from './migrations/1800000002000-instance-staged.js';
 import { WorkerNodeApp1800000003000 } from './migrations/1800000003000-worker-node-app.js';
+import { CallbackHostPerApp1800000005000 } from './migrations/1800000005000-callback-host-per-app.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
@@ -28,6 +29,7 @@ export const MIGRATIONS = [
   IdempotencyKeyBinary1800000001000,
   InstanceStaged1800000002000,
   WorkerNodeApp1800000003000,
+  CallbackHostPerApp1800000005000,
 ];
 
 /**

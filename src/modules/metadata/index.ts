@@ -28,11 +28,13 @@ export {
   type DeliveryFilter,
   type DeliveryPatch,
   type DueDelivery,
+  type DuePair,
   type FinalInstance,
   type ListedDelivery,
   redelivered,
 } from './repositories/callback-delivery.repository.js';
-export { CallbackHostRepository } from './repositories/callback-host.repository.js';
+export { CallbackHostRepository, type HostKey } from './repositories/callback-host.repository.js';
+export { CallbackHostDeliveries, type DownPairDelivery } from './repositories/callback-host-deliveries.js';
 export { type AppSigning, AppSecretReader, AppSigningError } from './secrets/app-secret-reader.js';
 export { SecretBox, standaloneKey } from './secrets/secret-box.js';
 export { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';

@@ -10,6 +10,7 @@ import { ApiClientRepository } from './repositories/api-client.repository.js';
 import { AuditLogRepository } from './repositories/audit-log.repository.js';
 import { CallbackDeliveryRepository } from './repositories/callback-delivery.repository.js';
 import { CallbackHostRepository } from './repositories/callback-host.repository.js';
+import { CallbackHostDeliveries } from './repositories/callback-host-deliveries.js';
 import { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
 import { AppSecretReader } from './secrets/app-secret-reader.js';
 import { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
@@ -44,6 +45,7 @@ const REPOSITORIES = [
   CallbackDeliveryRepository,
   CallbackRegistrationRepository,
   CallbackHostRepository,
+  CallbackHostDeliveries,
   AppSecretReader,
   ExecutionLedger,
   JobLogRepository,
