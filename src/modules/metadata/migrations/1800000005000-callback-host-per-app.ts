@@ -2,10 +2,8 @@ import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'type
 
 /**
  * Host health per app (docs/callbacks.md "Hosts marked down"): `callback_host` keyed by (namespace, app_id, host),
- * so one app's failing receiver never holds another app's callbacks to the same host:port, with the delivery kept
- * as the probe (`probe_id`). The table holds only soft state (failure counts, probe times), so it is rebuilt, as
- * 1798000001000 did: hosts down before the upgrade are tried again. `ix_callback_delivery_app_host` serves the
- * per-app host queries (fail fast, probes, redeliver by host).
+ * with the delivery kept as the probe. Soft state (failure counts, probe times): rebuilt, as 1798000001000 did.
+ * `ix_callback_delivery_app_host` serves the per-app host queries (fail fast, probes, redeliver by host).
  */
 export class CallbackHostPerApp1800000005000 implements MigrationInterface {
   name = 'CallbackHostPerApp1800000005000';

@@ -46,10 +46,7 @@ export class CallbackHostDeliveries {
     }));
   }
 
-  /**
-   * Ends `ids` (deliveries of `key`) CALLBACK_FAILED with `error`, no try spent, those still waiting and unclaimed
-   * while `key` is down and none of them is its probe. @returns how many.
-   */
+  /** Fails (`error`) those of `ids` still waiting, unclaimed, not the probe, while `key` is down. @returns how many. */
   async failFast(key: HostKey, ids: readonly string[], error: string, now: number): Promise<number> {
     let failed = 0;
     for (let i = 0; i < ids.length; i += STATEMENT_ROWS) {
