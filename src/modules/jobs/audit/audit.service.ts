@@ -30,6 +30,7 @@ export enum AuditAction {
   CALLBACK_REGISTER = 'CALLBACK_REGISTER',
   CALLBACK_DELETE = 'CALLBACK_DELETE',
   CALLBACK_REDELIVER = 'CALLBACK_REDELIVER',
+  CALLBACK_REDELIVER_HOST = 'CALLBACK_REDELIVER_HOST',
 }
 
 /** Largest JSON of one snapshot, bytes: a row that does not fit its TEXT column would fail the change. */
