@@ -73,12 +73,14 @@ describe.each<DbKind>(['mysql', 'sqlite'])('callback host health per app on %s',
     expect(d[0].lastError).toBe(`HOST_DOWN: ${new URL(r.url).host} failed 3 tries in a row (HTTP 502)`);
     expect(d.map((x) => x.attempts)).toEqual([1, 1, 1, 0, 0, 0]); // tried ones keep their try, the rest spent none
     expect(d[5]).toMatchObject({ state: CallbackState.PENDING, attempts: 0 }); // the newest: kept as the probe
+    expect(d[5].nextAttemptAt).toBe(host.nextProbeAt); // not due before its probe, and the view says when
     expect(r.hits).toHaveLength(3);
 
     await advance(100 + 200, 100); // probes 100 ms after, then 200 ms after that: they fail, spending no try
     expect(r.count(ids[5])).toBe(2);
     expect(await row(ids[5])).toMatchObject({ state: CallbackState.PENDING, attempts: 0, lastStatusCode: 502 });
     expect((await hostRow(r))!.probes).toBe(2);
+    expect((await row(ids[5])).nextAttemptAt).toBe((await hostRow(r))!.nextProbeAt);
 
     const fresh = await delivery(r.url); // a new one while down: it is the probe now, the old probe ends
     await advance(SHORT.pollMs);

@@ -33,7 +33,7 @@ export {
   type ListedDelivery,
   redelivered,
 } from './repositories/callback-delivery.repository.js';
-export { CallbackHostRepository, type HostKey } from './repositories/callback-host.repository.js';
+export { CallbackHostRepository, type DownPair, type HostKey } from './repositories/callback-host.repository.js';
 export { CallbackHostDeliveries, type DownPairDelivery } from './repositories/callback-host-deliveries.js';
 export { type AppSigning, AppSecretReader, AppSigningError } from './secrets/app-secret-reader.js';
 export { SecretBox, standaloneKey } from './secrets/secret-box.js';

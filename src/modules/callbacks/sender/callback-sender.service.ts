@@ -14,6 +14,7 @@ import {
   AppSigningError,
   CallbackDelivery,
   CallbackDeliveryRepository,
+  type DownPair,
   CallbackHostDeliveries,
   CallbackHostRepository,
   CallbackState,
@@ -32,6 +33,8 @@ const HOUSEKEEPING_MS = 5_000;
 /** Candidates read per claim round, as a multiple of the room left. */
 const WINDOW_FACTOR = 2;
 const CLAIM_ROUNDS = 4;
+/** Probes taken per pass at most (the due ones first). */
+const MAX_PROBES = 100;
 const _outcomeLabels: LabelsMatch<TryOutcome['outcome'], CallbackOutcomeLabel> = true;
 
 /** A stored row that can never be sent as it is: the delivery fails, the loop goes on. */
@@ -125,9 +128,16 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
       this.lastHousekeeping = now;
       await step('housekeeping', () => this.housekeeping(now));
     }
-    await step('fail fast', () => this.health.failFast(now));
-    await step('probe', () => this.claimProbes(now));
-    await step('claim', () => this.claimDue(now));
+    // Down pairs, read once a pass (none: no more reads): fail fast, their probes, and left out of the claim.
+    const down = await this.hosts.downPairs(this.ns).catch((err: Error) => {
+      this.warnOnce(`callback sender failed to read the hosts down: ${err.message}`, now);
+      return null;
+    });
+    if (down === null) return;
+    if (down.length > 0) await step('fail fast', () => this.health.failFast(now));
+    await step('probe', () => this.claimProbes(now, down));
+    const downKeys = new Set(down.map(pairKey));
+    await step('claim', () => this.claimDue(now, downKeys));
   }
 
   /** Logs `message` unless it was logged within a minute (a database outage fails every pass). */
@@ -168,17 +178,20 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     return this.stopping ? 0 : this.settings.senders - this.flights.size;
   }
 
-  private pairRoom(key: string): number {
-    return this.settings.perHost - (this.perPair.get(key) ?? 0);
+  private pairRoom(key: string, down?: ReadonlySet<string>): number {
+    return down?.has(key) ? 0 : this.settings.perHost - (this.perPair.get(key) ?? 0);
   }
 
-  /** Candidates by rounds: pairs this node has no room for are left out of the SELECT, so none crowds others. */
-  private async claimDue(now: number): Promise<void> {
+  /**
+   * Candidates by rounds: pairs this node has no room for are left out of the SELECT, so none crowds others; a
+   * down pair's (`down`) are not claimed (after the fail fast, only its probe waits, due at the probe time).
+   */
+  private async claimDue(now: number, down: ReadonlySet<string>): Promise<void> {
     const skip: DuePair[] = [...this.perPair.keys()].filter((k) => this.pairRoom(k) <= 0).map(pairOf);
     for (let round = 0; round < CLAIM_ROUNDS && this.room() > 0; round++) {
       const window = this.room() * WINDOW_FACTOR;
       const candidates = await this.deliveries.dueCandidates(this.ns, now, window, skip);
-      const { ids, filled } = pickClaims(candidates, this.room(), (k) => this.pairRoom(k));
+      const { ids, filled } = pickClaims(candidates, this.room(), (k) => this.pairRoom(k, down));
       skip.push(...filled);
       if (ids.length > 0) {
         const rows = await this.deliveries.claim(ids, newId(), now, this.settings.leaseMs);
@@ -191,8 +204,8 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private async claimProbes(now: number): Promise<void> {
-    for (const h of await this.hosts.dueProbes(this.ns, now)) {
+  private async claimProbes(now: number, down: readonly DownPair[]): Promise<void> {
+    for (const h of down.filter((p) => p.nextProbeAt !== null && p.nextProbeAt <= now).slice(0, MAX_PROBES)) {
       if (this.room() <= 0) return;
       if (this.pairRoom(pairKey(h)) <= 0) continue;
       const id = await this.health.takeProbe(h, now);
@@ -289,15 +302,13 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     const claim = row.claim!;
     const now = this.clock.now();
     if (f.probe && o.host === 'failure') {
-      // A failed probe spends no try: the row waits for the host, the host for its next probe. The row goes to the
-      // back (due after the longest wait): once the host is up it goes with what waited.
-      const back = now + (this.settings.retryDelaysMs.at(-1) ?? this.settings.leaseMs);
-      const patch = { lastStatusCode: o.statusCode, lastError: cut(o.error), nextAttemptAt: back };
+      // A failed probe spends no try: the row waits for the host's next probe (its nextAttemptAt says when).
+      const next = await this.health.probeFailed(row, o.error, now);
+      const patch = { lastStatusCode: o.statusCode, lastError: cut(o.error), nextAttemptAt: next };
       await this.deliveries.settle(row.id, claim, patch, now);
-      await this.health.probeFailed(row, o.error, now);
       return;
     }
-    const hostDown = await this.health.recordTry(row, o, now, f.probe);
+    const { hostDown, probeAt } = await this.health.recordTry(row, o, now, f.probe);
     const attempts = row.attempts + 1;
     if (hostDown !== null) {
       await this.fail(row, claim, hostDown, o.statusCode, attempts);
@@ -316,7 +327,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
       const patch = {
         state: CallbackState.RETRYING,
         attempts,
-        nextAttemptAt: now + (o.waitMs ?? 0),
+        nextAttemptAt: probeAt ?? now + (o.waitMs ?? 0),
         lastStatusCode: o.statusCode,
         lastError: cut(o.error),
       };

@@ -3,9 +3,9 @@ import { groupBy } from '../../../common/index.js';
 import type { CallbackSettings } from '../../../config/index.js';
 import {
   type CallbackDelivery,
-  type CallbackHost,
   CallbackHostDeliveries,
   CallbackHostRepository,
+  type DownPair,
   type HostKey,
 } from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
@@ -16,6 +16,13 @@ import type { TryOutcome } from './outcome.js';
 const CLEAN_MEMO_MS = 1_000;
 /** Deliveries of down pairs failed fast per pass. */
 const FAIL_FAST_BATCH = 1_000;
+
+/** What a try says of its row's pair (HostHealth.recordTry). */
+export interface TryOnHost {
+  hostDown: string | null;
+  probeAt: number | null;
+}
+const NOTHING: TryOnHost = { hostDown: null, probeAt: null };
 
 /** The `lastError` of a delivery ended because its app's host is down (docs/callbacks.md "Hosts marked down"). */
 export function hostDownError(host: string, failures: number, lastError: string | null): string {
@@ -60,6 +67,8 @@ export class HostHealth {
       if ((probe === null || newest > probe) && (await this.hosts.keepProbe(key, newest))) {
         if (probe !== null) ids.push(probe);
         probe = newest;
+        // Not due before its probe: the claim of due rows never sees a down pair's, and the view says when it goes.
+        await this.waiting.holdForProbe(newest, list[0].nextProbeAt ?? now, now);
       }
       const error = hostDownError(key.host, list[0].failures, list[0].lastError);
       const failed = await this.waiting.failFast(
@@ -76,7 +85,7 @@ export class HostHealth {
    * Takes down pair `h`'s probe (one sender wins it). @returns the delivery to send as the probe, or null: lost to
    * another sender, or nothing waits (the pair is up again as far as anyone can tell).
    */
-  async takeProbe(h: CallbackHost, now: number): Promise<string | null> {
+  async takeProbe(h: DownPair, now: number): Promise<string | null> {
     const key = this.keyOf(h);
     if (h.nextProbeAt === null || !(await this.hosts.takeProbe(key, h.nextProbeAt, now, this.settings.leaseMs)))
       return null;
@@ -90,18 +99,20 @@ export class HostHealth {
     return id;
   }
 
-  /** A probe of `row`'s pair failed: no try spent; the next probe after the probe backoff. */
-  probeFailed(row: CallbackDelivery, error: string | null, now: number): Promise<void> {
-    const fallback = this.settings.leaseMs;
-    return this.hosts.probeFailed(this.keyOf(row), error ?? '', now, this.settings.retryDelaysMs, fallback);
+  /** A probe of `row`'s pair failed (no try spent). @returns when the next probe is due, epoch ms. */
+  async probeFailed(row: CallbackDelivery, error: string | null, now: number): Promise<number> {
+    const { retryDelaysMs, leaseMs } = this.settings;
+    const next = await this.hosts.probeFailed(this.keyOf(row), error ?? '', now, retryDelaysMs, leaseMs);
+    return next ?? now + (retryDelaysMs.at(-1) ?? leaseMs);
   }
 
   /**
    * Counts try `o` of `row` against its pair (a probe's answer is always read: the memo of clean pairs may predate
-   * the pair going down on another sender). @returns the `HOST_DOWN: …` error the row ends with when its pair is
-   * down and the row is not its probe (the try is spent), else null.
+   * the pair going down on another sender). @returns `hostDown`, the `HOST_DOWN: …` error the row ends with when
+   * its pair is down and the row is not its probe (the try is spent), and `probeAt`, when the row is the probe:
+   * its next try is the pair's first probe.
    */
-  async recordTry(row: CallbackDelivery, o: TryOutcome, now: number, probe: boolean): Promise<string | null> {
+  async recordTry(row: CallbackDelivery, o: TryOutcome, now: number, probe: boolean): Promise<TryOnHost> {
     const key = this.keyOf(row);
     const k = pairKey(row);
     if (o.host === 'alive' && (probe || !this.knownClean(k, now))) {
@@ -115,11 +126,11 @@ export class HostHealth {
       }
       this.clean.set(k, now);
     }
-    if (o.host !== 'failure') return null;
+    if (o.host !== 'failure') return NOTHING;
     this.clean.delete(k);
     const limits = { downAfter: this.settings.hostDownAfter, firstProbeMs: this.firstWait() };
     const h = await this.hosts.recordFailure(key, row.id, o.error ?? '', now, limits);
-    if (h?.downSince == null) return null;
+    if (h?.downSince == null) return NOTHING;
     if (h.probeId === row.id && h.downSince === now) {
       this.logger.warn(
         `callback host ${row.host} is down for app ${row.appId} after ${h.consecutiveFailures} consecutive ` +
@@ -127,7 +138,8 @@ export class HostHealth {
       );
       this.kick();
     }
-    return h.probeId === row.id ? null : hostDownError(row.host, h.consecutiveFailures, h.lastError);
+    if (h.probeId === row.id) return { hostDown: null, probeAt: h.nextProbeAt };
+    return { hostDown: hostDownError(row.host, h.consecutiveFailures, h.lastError), probeAt: null };
   }
 
   private firstWait(): number {

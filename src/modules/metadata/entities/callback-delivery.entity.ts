@@ -18,7 +18,7 @@ export type CallbackState = (typeof CallbackState)[keyof typeof CallbackState];
 @Index('uq_callback_delivery_instance', ['instanceId'], { unique: true })
 @Index('ix_callback_delivery_ns_due', ['namespace', 'state', 'nextAttemptAt'])
 @Index('ix_callback_delivery_claim', ['claim'])
-@Index('ix_callback_delivery_app_host', ['namespace', 'appId', 'host', 'state', 'updatedAt'])
+@Index('ix_callback_delivery_app_host', ['appId', 'host', 'namespace', 'state', 'updatedAt'])
 export class CallbackDelivery {
   @PrimaryColumn({ type: 'varchar', length: 36 }) id: string;
   /** The instance's namespace: a deployment's senders send only its own deliveries. */

@@ -14,7 +14,7 @@ export class CallbackHostPerApp1800000005000 implements MigrationInterface {
     await q.createTable(hostTable(mysql, true));
     await q.query('CREATE INDEX ix_callback_host_down ON callback_host (namespace, down_since)');
     await q.query(
-      'CREATE INDEX ix_callback_delivery_app_host ON callback_delivery (namespace, app_id, host, state, updated_at)',
+      'CREATE INDEX ix_callback_delivery_app_host ON callback_delivery (app_id, host, namespace, state, updated_at)',
     );
   }
 

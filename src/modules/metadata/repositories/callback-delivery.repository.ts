@@ -164,16 +164,15 @@ export class CallbackDeliveryRepository {
 
   /**
    * Up to `limit` due deliveries of `namespace` (docs/callbacks.md "Sender" "Claim"): PENDING or RETRYING,
-   * `next_attempt_at <= now`, lease free or expired, their (app, host) neither down nor in `skip` (pairs the caller
-   * has no room for), oldest due first. @returns `{id, appId, host}`.
+   * `next_attempt_at <= now`, lease free or expired, their (app, host) not in `skip` (pairs the caller has no room
+   * for), oldest due first; a down pair's are left to the caller (they are failed fast, or wait for their probe,
+   * not due). @returns `{id, appId, host}`.
    */
   async dueCandidates(namespace: string, now: number, limit: number, skip: readonly DuePair[]): Promise<DueDelivery[]> {
     const skipped = skip.length > 0 ? ` AND NOT (${skip.map(() => '(d.app_id = ? AND d.host = ?)').join(' OR ')})` : '';
     const sql =
       `SELECT d.id, d.app_id, d.host FROM callback_delivery d WHERE d.namespace = ? AND d.state IN (?, ?)` +
       ` AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)${skipped}` +
-      ' AND NOT EXISTS (SELECT 1 FROM callback_host h WHERE h.namespace = d.namespace AND h.app_id = d.app_id' +
-      ' AND h.host = d.host AND h.down_since IS NOT NULL)' +
       ` ORDER BY d.next_attempt_at LIMIT ${Math.max(1, Math.floor(limit))}`;
     const params = [namespace, ...DUE_STATES, now, now, ...skip.flatMap((p) => [p.appId, p.host])];
     const rows = (await this.ds.query(sql, params)) as Array<Record<string, unknown>>;

@@ -10,6 +10,7 @@ import { marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
 export interface DownPairDelivery extends HostKey {
   id: string;
   probeId: string | null;
+  nextProbeAt: number | null;
   failures: number;
   lastError: string | null;
 }
@@ -29,7 +30,8 @@ export class CallbackHostDeliveries {
   /** Up to `limit` waiting, unclaimed deliveries of `namespace`'s down pairs, their probes left out. */
   async waitingOnDownPairs(namespace: string, now: number, limit: number): Promise<DownPairDelivery[]> {
     const sql =
-      'SELECT d.id, d.app_id, d.host, h.probe_id, h.consecutive_failures, h.last_error FROM callback_host h' +
+      'SELECT d.id, d.app_id, d.host, h.probe_id, h.next_probe_at, h.consecutive_failures, h.last_error' +
+      ' FROM callback_host h' +
       ' JOIN callback_delivery d ON d.namespace = h.namespace AND d.app_id = h.app_id AND d.host = h.host' +
       ' WHERE h.namespace = ? AND h.down_since IS NOT NULL AND d.state IN (?, ?)' +
       ' AND (d.lease_until IS NULL OR d.lease_until < ?) AND (h.probe_id IS NULL OR d.id <> h.probe_id)' +
@@ -41,6 +43,7 @@ export class CallbackHostDeliveries {
       appId: String(r.app_id),
       host: String(r.host),
       probeId: r.probe_id === null ? null : String(r.probe_id),
+      nextProbeAt: r.next_probe_at === null ? null : Number(r.next_probe_at),
       failures: Number(r.consecutive_failures),
       lastError: r.last_error === null ? null : String(r.last_error),
     }));
@@ -69,6 +72,14 @@ export class CallbackHostDeliveries {
       ' ORDER BY CASE WHEN id = ? THEN 0 ELSE 1 END, id DESC LIMIT 1';
     const rows = (await this.ds.query(sql, [...pair(key), ...DUE_STATES, now, probeId ?? ''])) as Array<{ id: string }>;
     return rows.length > 0 ? String(rows[0].id) : null;
+  }
+
+  /** Makes waiting delivery `id` (a down pair's probe) due at `probeAt`, epoch ms, unless claimed. */
+  async holdForProbe(id: string, probeAt: number, now: number): Promise<void> {
+    const sql =
+      `UPDATE callback_delivery SET next_attempt_at = ?, updated_at = ? WHERE id = ?` +
+      ` AND state IN (?, ?) AND ${FREE}`;
+    await runStatement(this.ds, undefined, sql, [probeAt, now, id, ...DUE_STATES, now]);
   }
 
   /** Makes every waiting delivery of `key` due at `now` (the host is up again). @returns how many. */

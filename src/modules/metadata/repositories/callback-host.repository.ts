@@ -11,6 +11,12 @@ export interface HostKey {
   host: string;
 }
 
+/** A down pair as the sender reads it each pass. */
+export interface DownPair extends HostKey {
+  nextProbeAt: number | null;
+  probeId: string | null;
+}
+
 const KEY = 'namespace = ? AND app_id = ? AND host = ?';
 const keyOf = (k: HostKey) => [k.namespace, k.appId, k.host];
 
@@ -72,15 +78,22 @@ export class CallbackHostRepository {
     return false;
   }
 
-  /** `namespace`'s down (app, host) pairs whose next probe is due at `now`. */
-  dueProbes(namespace: string, now: number): Promise<CallbackHost[]> {
-    return this.ds
-      .getRepository(CallbackHost)
-      .createQueryBuilder('h')
-      .where('h.namespace = :namespace AND h.down_since IS NOT NULL AND h.next_probe_at <= :now', { namespace, now })
-      .orderBy('h.next_probe_at')
-      .limit(100)
-      .getMany();
+  /**
+   * `namespace`'s down (app, host) pairs (at most `limit`), the next probe due first: one raw read of
+   * ix_callback_host_down per sender pass.
+   */
+  async downPairs(namespace: string, limit = 10_000): Promise<DownPair[]> {
+    const sql =
+      'SELECT app_id, host, next_probe_at, probe_id FROM callback_host WHERE namespace = ? AND down_since IS NOT NULL' +
+      ` ORDER BY next_probe_at LIMIT ${Math.max(1, Math.floor(limit))}`;
+    const rows = (await this.ds.query(sql, [namespace])) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({
+      namespace,
+      appId: String(r.app_id),
+      host: String(r.host),
+      nextProbeAt: r.next_probe_at === null ? null : Number(r.next_probe_at),
+      probeId: r.probe_id === null ? null : String(r.probe_id),
+    }));
   }
 
   /**
@@ -109,19 +122,26 @@ export class CallbackHostRepository {
 
   /**
    * A probe of down `key` failed: the next one waits `delaysMs[probes]` (then the longest; `fallbackMs` when
-   * there are none), counting this one.
+   * there are none), counting this one. @returns when (epoch ms), or null when the pair is not down.
    */
-  async probeFailed(key: HostKey, error: string, now: number, delaysMs: readonly number[], fallbackMs: number) {
+  async probeFailed(
+    key: HostKey,
+    error: string,
+    now: number,
+    delaysMs: readonly number[],
+    fallbackMs: number,
+  ): Promise<number | null> {
     const row = await this.find(key);
-    if (!row?.downSince) return;
+    if (!row?.downSince) return null;
     const probes = row.probes + 1;
-    const wait = delaysMs.length > 0 ? delaysMs[Math.min(probes, delaysMs.length - 1)] : fallbackMs;
+    const next = now + (delaysMs.length > 0 ? delaysMs[Math.min(probes, delaysMs.length - 1)] : fallbackMs);
     await this.ds
       .getRepository(CallbackHost)
       .update(
         { ...key, downSince: Not(IsNull()) },
-        { probes, nextProbeAt: now + wait, lastError: error.slice(0, 1024), updatedAt: now },
+        { probes, nextProbeAt: next, lastError: error.slice(0, 1024), updatedAt: now },
       );
+    return next;
   }
 
   /** How many of `namespace`'s (app, host) pairs are down now. */
