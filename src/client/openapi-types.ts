@@ -505,6 +505,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/callbacks/hosts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The app's receiving hosts and their state (up, down)
+     * @description Each host:port the calling app's callbacks failed at least once (an admin names another app with ?appId=), with its state: down after CALLBACK_HOST_DOWN_AFTER failed tries in a row, the app's deliveries to it then end CALLBACK_FAILED (HOST_DOWN: …) but one kept for the probe; up again once it answers. See when a host is back, then redeliver what failed meanwhile (POST /api/callbacks/hosts/redeliver).
+     */
+    get: operations['CallbacksController_hostList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/callbacks/hosts/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send again the app's failed callbacks to a host since a time
+     * @description Redelivers at most 10000 of the app's deliveries to host that ended CALLBACK_FAILED at or after since (at most 7 days back), oldest first, each as the single redeliver does: PENDING, attempts 0, due now, the same deliveryId (receivers deduplicate on it). The host is up again for the app (you say it is back; three failed tries take it down again). more: true when more match (call again). One audit row per call (CALLBACK_REDELIVER_HOST). An admin names another app with ?appId=.
+     */
+    post: operations['CallbacksController_redeliverHost'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/callbacks/deliveries': {
     parameters: {
       query?: never;
@@ -1995,6 +2035,49 @@ export interface components {
       items: components['schemas']['AuditRowDto'][];
       /** @description Give as `cursor` for the next page; null when this page is the last. */
       nextCursor: string | null;
+    };
+    CallbackHostViewDto: {
+      /** @description host:port, lower case. */
+      host: string;
+      /**
+       * @description down: after CALLBACK_HOST_DOWN_AFTER (3) failed tries in a row of this app's, its deliveries to the host end CALLBACK_FAILED (HOST_DOWN: …) but one kept for the probe; up again on the first answer (a probe, a redeliver by host).
+       * @enum {string}
+       */
+      state: 'up' | 'down';
+      /** @description Failed tries in a row (timeouts, network errors, 5xx); 0 after an answer. */
+      consecutiveFailures: number;
+      /** @description Since when it is down; null while up. */
+      downSince: string | null;
+      /** @description When it is probed next while down; else null. */
+      nextProbeAt: string | null;
+      /** @description The last failed try or probe: why it failed. */
+      lastError: string | null;
+      /** @description When the state last changed. */
+      updatedAt: string;
+    };
+    CallbackHostPageDto: {
+      /** @description Hosts of the app in all (every page). */
+      total: number;
+      /** @description This page: the down hosts first, then by host. A host is listed once one of the app's tries to it failed; one never failing has no row (up). */
+      items: components['schemas']['CallbackHostViewDto'][];
+    };
+    RedeliverHostDto: {
+      /**
+       * @description The receiving host:port, port explicit (3-300 characters), as a delivery's `host` shows it (GET /api/callbacks/hosts, /api/callbacks/deliveries); any letter case.
+       * @example hooks.example.com:443
+       */
+      host: string;
+      /**
+       * @description Redeliver the deliveries that ended CALLBACK_FAILED at or after this instant: ISO-8601 with Z or an offset, at most 7 days back, not in the future (a minute of clock skew allowed).
+       * @example 2026-12-01T10:00:00Z
+       */
+      since: string;
+    };
+    RedeliverHostResultDto: {
+      /** @description Deliveries sent again from the start (at most 10000 per call). */
+      redelivered: number;
+      /** @description More deliveries match: call again (those redelivered no longer match). */
+      more: boolean;
     };
     DeliveryViewDto: {
       /** @description The delivery id, sent as X-Tickwheel-Delivery on every try and redelivery: receivers deduplicate on it. */
@@ -5949,7 +6032,8 @@ export interface operations {
           | 'NOTIFY_RULE_DELETE'
           | 'NOTIFY_RULE_TEST'
           | 'NOTIFICATION_SENT'
-          | 'NOTIFICATION_FAILED';
+          | 'NOTIFICATION_FAILED'
+          | 'CALLBACK_REDELIVER_HOST';
         /** @description Rows written at or after this ISO-8601 instant. */
         from?: string;
         /** @description Rows written at or before this ISO-8601 instant. */
@@ -6015,6 +6099,229 @@ export interface operations {
         };
       };
       /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  CallbacksController_hostList: {
+    parameters: {
+      query?: {
+        /** @description Items to skip, 0-100000. */
+        offset?: number;
+        /** @description Items to return, 1-500. */
+        limit?: number;
+        /** @description Admins only: this app's hosts (another app's id without the admin scope is a 403). Omitted: the caller's. */
+        appId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CallbackHostPageDto'];
+        };
+      };
+      /** @description A bad ?appId=, offset or limit (`field` names it). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:read (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (at least 1). */
+          'Retry-After'?: number;
+          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the bucket now. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the bucket is full again. */
+          'RateLimit-Reset'?: number;
+          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
+          'RateLimit-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  CallbacksController_redeliverHost: {
+    parameters: {
+      query?: {
+        /** @description Admins only: the app whose callback registrations these are (another app's id without the admin scope is a 403; an app with no client, at register, a 404). Omitted: the calling app. */
+        appId?: string;
+      };
+      header?: {
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RedeliverHostDto'];
+      };
+    };
+    responses: {
+      202: {
+        headers: {
+          /** @description 'true' on an answer replayed for an Idempotency-Key (absent on a first answer). */
+          'Idempotency-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RedeliverHostResultDto'];
+        };
+      };
+      /** @description A bad host, since (too far back, in the future) or ?appId= (`field` names it). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The caller lacks the scope tasks:write (code FORBIDDEN; `scope` names it). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description An admin named an app that has no client. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Idempotency-Key conflict (field Idempotency-Key): code IDEMPOTENCY_KEY_REUSED when the key was used with another request (method, path, query or body), nothing was changed; code IDEMPOTENCY_IN_PROGRESS (with Retry-After) when the first request with the key was still running after a 10 s wait. Other 409s of the route keep their own codes. */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying (IDEMPOTENCY_IN_PROGRESS only). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body over 2 MiB (code PAYLOAD_TOO_LARGE); the connection is closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Body not application/json (utf-8), or with a Content-Encoding other than identity (code UNSUPPORTED_MEDIA_TYPE). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Over the app's request rate limit (code RATE_LIMITED). Or: code TOO_MANY_IDEMPOTENCY_KEYS (field Idempotency-Key, with Retry-After) when a new key would take the app past IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works. */
       429: {
         headers: {
           /** @description Seconds to wait before retrying (at least 1). */

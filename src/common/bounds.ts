@@ -63,6 +63,8 @@ export const BOUNDS = {
   routingKey: { max: MAX_TEXT_CHARS, unit: 'chars' },
   timeZone: { max: MAX_ZONE_CHARS, unit: 'chars' },
   callbackUrl: { max: MAX_CALLBACK_URL_CHARS, unit: 'chars' },
+  // A receiving host:port of callbacks (callback_delivery.host's VARCHAR(300)).
+  callbackHost: { min: 3, max: 300, unit: 'chars' },
   fileName: { min: 1, max: MAX_FILE_NAME_CHARS, unit: 'chars' },
   content: { max: MAX_CRONTAB_CHARS, unit: 'chars' },
   jobId: { max: 36, unit: 'chars' },

@@ -31,6 +31,9 @@ export const MAX_FILE_NAME_CHARS = 64;
 /** A callback URL (VARCHAR(2048)) and the callback registrations one app may hold (docs/callbacks.md). */
 export const MAX_CALLBACK_URL_CHARS = 2048;
 export const MAX_CALLBACK_REGISTRATIONS = 1000;
+/** A redeliver by host (docs/callbacks.md "Redeliver"): deliveries per call, and how far back `since` may reach. */
+export const MAX_REDELIVER_BY_HOST = 10_000;
+export const MAX_REDELIVER_SINCE_MS = 7 * 24 * 3_600_000;
 
 /** A crontab import's `content`, in characters, and the entries one import takes. */
 export const MAX_CRONTAB_CHARS = 256 * 1024;

@@ -38,6 +38,7 @@ const OTHER_LABELS: Partial<Record<BoundName, RegExp>> = {
   shardTotal: /`shardTotal`|^shards$/,
   shardParamsItems: /^`shardParams`$/,
   callbackUrl: /`callbackUrl`|^callback URL$/,
+  callbackHost: /redeliver by host/,
   content: /`content`|^crontab import$/,
   offset: /`limit`, `offset`/,
   limit: /`limit`, `offset`/,

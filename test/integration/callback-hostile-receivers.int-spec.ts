@@ -169,14 +169,19 @@ describe.each<DbKind>(['mysql'])(
       poison = await delivery(r.url);
       start(sender({ retryDelaysMs: [200, 400, 800, 1_600, 3_200] }));
       await idle();
-      await advance(200 + 400, 200); // two more tries after their waits: the host goes down
+      await advance(200 + 400, 200); // two more tries after their waits: the host goes down for the app
       expect((await hostRow(r))?.downSince).not.toBeNull();
-      await advance(1_000, 200); // the poison is every probe meanwhile
+      await advance(1_000, 200); // the poison, the only delivery waiting, is every probe meanwhile
       const others: string[] = [];
       for (let i = 0; i < 3; i++) others.push(await delivery(r.url));
-      await advance(6_000, 200); // probe waits 200 ms … 3.2 s
-      const states = await Promise.all(others.map(async (id) => (await row(id)).state));
-      expect(states.every((st) => st === CallbackState.DELIVERED)).toBe(true);
+      await advance(6_000, 200); // the newest arrival replaced the poison as the probe; it goes through
+      expect((await hostRow(r))?.downSince).toBeNull();
+      const states = await Promise.all([poison, ...others].map(async (id) => (await row(id)).state));
+      expect(states).toEqual([...Array(3).fill(CallbackState.CALLBACK_FAILED), CallbackState.DELIVERED]);
+      expect(r.count(others[0]) + r.count(others[1])).toBe(0); // failed fast while down: redeliver them by host
+      const after = await delivery(r.url);
+      await advance(SHORT.pollMs);
+      expect((await row(after)).state).toBe(CallbackState.DELIVERED);
     });
   },
 );

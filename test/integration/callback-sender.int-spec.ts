@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { verifyCallback } from '../../src/common/index.js';
-import { CallbackDelivery, CallbackState } from '../../src/modules/metadata/index.js';
+import { CallbackState } from '../../src/modules/metadata/index.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
 import { waitFor } from '../utils/async.js';
 import { type DbKind } from '../utils/metadata-db.js';
@@ -79,46 +79,6 @@ describe.each<DbKind>(['mysql', 'sqlite'])('CallbackSender on %s (docs/callbacks
     expect(r.count(id)).toBe(1);
     await advance(SHORT.pollMs);
     expect(await row(id)).toMatchObject({ state: CallbackState.DELIVERED, attempts: 2 });
-  });
-
-  it('a host goes down after 3 failures; its rows keep their tries until a probe succeeds', async () => {
-    let healthy = false;
-    const r = await receiver(() => ({ status: healthy ? 200 : 502 }));
-    const ids: string[] = [];
-    for (let i = 0; i < 6; i++) ids.push(await delivery(r.url));
-    start(sender({ perHost: 1, retryDelaysMs: [100, 200, 300, 400, 500, 600] }));
-    await idle(); // three tries, one after the other, took the host down: its rows wait for a probe
-    const tries = async () => (await Promise.all(ids.map(row))).reduce((n, d) => n + d.attempts, 0);
-    expect((await hostRow(r))?.downSince).toBe(h.clock.now());
-    expect([await tries(), r.hits.length]).toEqual([3, 3]);
-    await advance(100 + 200, 100); // the first probe 100 ms after, the next 200 ms after that…
-    expect(r.hits.length).toBe(5);
-    expect(await tries()).toBe(3); // …and they spent no try
-    expect((await hostRow(r))!.probes).toBe(2);
-    healthy = true;
-    await advance(300); // the third probe succeeds: the host is up, what waited goes at once
-    expect((await Promise.all(ids.map(row))).every((d) => d.deliveredAt)).toBe(true);
-    expect((await hostRow(r))!.downSince).toBeNull();
-  });
-
-  it("a host that comes back up sends what waited for it at once, not at each row's later retry", async () => {
-    const r = await receiver();
-    const later = await delivery(r.url);
-    const soon = await delivery(r.url);
-    const now = h.clock.now();
-    // `later` failed before and retries in a minute; the host is down with a probe due now.
-    await h.db.ds
-      .getRepository(CallbackDelivery)
-      .update({ id: later }, { state: CallbackState.RETRYING, attempts: 3, nextAttemptAt: now + 60_000 });
-    await h.hosts.recordFailure(h.ns, new URL(r.url).host, h.appId, 'ECONNREFUSED', now, 1, 0);
-    start(sender());
-    await idle();
-    expect([(await row(later)).state, (await row(soon)).state]).toEqual([
-      CallbackState.DELIVERED,
-      CallbackState.DELIVERED,
-    ]);
-    expect(r.count(later)).toBe(1);
-    expect((await hostRow(r))!.downSince).toBeNull();
   });
 
   it('two senders on one table never send the same try twice', async () => {

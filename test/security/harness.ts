@@ -37,8 +37,17 @@ export interface Hostile {
   /** B's own paused job, and a paused shell job of the shell app. */
   jobB: Job;
   shellJob: Job;
-  /** An HTTP receiver the egress policy lets the suite reach (EGRESS_ALLOW=*,127.0.0.1:<its port>): request ids it was called with. */
-  receiver: { url: string; hits: string[] };
+  /**
+   * An HTTP receiver the egress policy lets the suite reach (EGRESS_ALLOW=*,127.0.0.1:<its port>): the request ids
+   * it was called with, the callbacks it got (path, deliveryId, when), and how it answers a path (a status, or
+   * 'hold': no answer until the connection closes; default 200).
+   */
+  receiver: {
+    url: string;
+    hits: string[];
+    callbacks: Array<{ path: string; deliveryId: string; at: number }>;
+    answer: (path: string) => number | 'hold';
+  };
   /** Creates one more app of this run (its id starts with {@link prefix}). */
   newApp(name: string, scopes?: readonly Scope[], limits?: ClientLimits): Promise<App>;
   rows(): Promise<NamespaceRows>;
@@ -87,14 +96,18 @@ export function hostileHarness(
   let receiver: Server;
   beforeAll(async () => {
     const hits: string[] = [];
+    const callbacks: Hostile['receiver']['callbacks'] = [];
     receiver = createServer((req, res) => {
-      hits.push(String(req.headers['x-tickwheel-request-id']));
+      const delivery = req.headers['x-tickwheel-delivery'];
+      if (delivery) callbacks.push({ path: req.url ?? '', deliveryId: String(delivery), at: Date.now() });
+      else hits.push(String(req.headers['x-tickwheel-request-id']));
       req.resume();
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      const answer = h.receiver.answer(req.url ?? '');
+      if (answer !== 'hold') res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const port = (receiver.address() as AddressInfo).port;
-    h.receiver = { url: `http://127.0.0.1:${port}`, hits };
+    h.receiver = { url: `http://127.0.0.1:${port}`, hits, callbacks, answer: () => 200 };
     h.node = await startNode(env({ EGRESS_ALLOW: `*,127.0.0.1:${port}` }));
     h.namespace = h.node.config.namespace;
     h.prefix = `hx${randomBytes(3).toString('hex')}`;

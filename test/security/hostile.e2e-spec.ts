@@ -1,5 +1,6 @@
 import { SHAPES } from '../utils/tenancy.js';
 import { bodyCases } from './cases/bodies.js';
+import { callbackHostCases } from './cases/callback-hosts.js';
 import { callbackCases } from './cases/callbacks.js';
 import { limitCases } from './cases/limits.js';
 import { numberCases } from './cases/numbers.js';
@@ -24,4 +25,5 @@ describe.each(SHAPES)('hostile input (%s)', (shape, env) => {
   describe('tenancy', () => tenancyCases(h));
   describe('limits', () => limitCases(h));
   describe('callbacks', () => callbackCases(h));
+  describe('callback hosts', () => callbackHostCases(h));
 });

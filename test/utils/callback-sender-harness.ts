@@ -10,6 +10,7 @@ import {
   CallbackDelivery,
   CallbackDeliveryRepository,
   CallbackHost,
+  CallbackHostDeliveries,
   CallbackHostRepository,
   JobInstance,
 } from '../../src/modules/metadata/index.js';
@@ -54,10 +55,16 @@ export interface SenderHarness {
   sender(settings?: Partial<CallbackSettings>, metrics?: MetricsService): CallbackSender;
   /** A loopback receiver (closed after the test). */
   receiver(...args: Parameters<typeof startCallbackReceiver>): Promise<CallbackReceiver>;
-  /** A finished instance of the test's app with its delivery to `url`, final at `finalAt` (default: the clock's now). */
-  delivery(url: string, patch?: Partial<JobInstance>, finalAt?: number): Promise<string>;
+  /**
+   * A finished instance of `app` (default: the test's app) with its delivery to `url`, final at `finalAt` (default:
+   * the clock's now).
+   */
+  delivery(url: string, patch?: Partial<JobInstance>, finalAt?: number, app?: string): Promise<string>;
+  /** One more app of the test (its client stored, removed after the test). @returns its app id. */
+  otherApp(name: string): Promise<string>;
   row(id: string): Promise<CallbackDelivery>;
-  hostRow(r: CallbackReceiver): Promise<CallbackHost | null>;
+  /** The `callback_host` row of `app` (default: the test's app) and `r`'s host:port. */
+  hostRow(r: CallbackReceiver, app?: string): Promise<CallbackHost | null>;
   /** Starts `s`'s loop (its first pass is due now). */
   start(s: CallbackSender): void;
   /**
@@ -100,6 +107,7 @@ export function senderHarness(kind: DbKind): SenderHarness {
     const s = new CallbackSender(
       deliveries,
       hosts,
+      new CallbackHostDeliveries(db.ds),
       db.instances.reads,
       new AppSecretReader(new ApiClientRepository(db.ds), config),
       metrics,
@@ -128,10 +136,16 @@ export function senderHarness(kind: DbKind): SenderHarness {
     return r;
   }
 
-  const delivery = (url: string, patch: Partial<JobInstance> = {}, finalAt = clock.now()) =>
-    finishedWithDelivery(db.ds, { ns, appId, url }, patch, finalAt);
+  const delivery = (url: string, patch: Partial<JobInstance> = {}, finalAt = clock.now(), app = appId) =>
+    finishedWithDelivery(db.ds, { ns, appId: app, url }, patch, finalAt);
+  const otherApp = async (name: string) => {
+    const id = `${appId}-${name}`.slice(0, 64);
+    await storeApiClient(db.ds, id, SECRET);
+    return id;
+  };
   const row = async (id: string) => (await db.ds.getRepository(CallbackDelivery).findOneBy({ id }))!;
-  const hostRow = (r: CallbackReceiver) => db.ds.getRepository(CallbackHost).findOneBy({ host: new URL(r.url).host });
+  const hostRow = (r: CallbackReceiver, app = appId) =>
+    db.ds.getRepository(CallbackHost).findOneBy({ namespace: ns, appId: app, host: new URL(r.url).host });
   const start = (s: CallbackSender) => {
     started.add(s);
     s.onApplicationBootstrap();
@@ -174,7 +188,7 @@ export function senderHarness(kind: DbKind): SenderHarness {
     clearInterval(pump);
     await Promise.all(receivers.splice(0).map((r) => r.close()));
     await deleteCallbackRows(db.ds, ns);
-    await db.ds.query('DELETE FROM api_client WHERE app_id = ?', [appId]);
+    await db.ds.query('DELETE FROM api_client WHERE app_id = ? OR app_id LIKE ?', [appId, `${appId}-%`]);
     await db.close();
   });
 
@@ -200,6 +214,7 @@ export function senderHarness(kind: DbKind): SenderHarness {
     sender,
     receiver,
     delivery,
+    otherApp,
     row,
     hostRow,
     start,

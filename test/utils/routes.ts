@@ -19,6 +19,13 @@ export const ROUTES: Array<[method: string, path: string, scope: Scope, body?: (
   ['POST', '/api/callbacks/register', S.TASKS_WRITE, () => ({ url: 'https://hooks.example.com/scoped' })],
   ['GET', '/api/callbacks', S.TASKS_READ],
   ['GET', '/api/callbacks/deliveries', S.TASKS_READ],
+  ['GET', '/api/callbacks/hosts', S.TASKS_READ],
+  [
+    'POST',
+    '/api/callbacks/hosts/redeliver',
+    S.TASKS_WRITE,
+    () => ({ host: 'hooks.example.com:443', since: new Date(Date.now() - 3_600_000).toISOString() }),
+  ],
   ['GET', '/api/overview', S.TASKS_READ],
   ['DELETE', '/api/callbacks', S.TASKS_WRITE],
   ['POST', '/api/notifications/rules', S.JOBS_WRITE, () => ({ name: `scoped-${++seq}`, kind: 'RECOVERY' })],

@@ -23,6 +23,7 @@ const ACTIONS = [
   'CALLBACK_REGISTER',
   'CALLBACK_DELETE',
   'CALLBACK_REDELIVER',
+  'CALLBACK_REDELIVER_HOST',
 ] as const;
 
 export function AuditView(props: { s: Session; app: string; query: URLSearchParams }) {

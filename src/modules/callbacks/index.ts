@@ -5,3 +5,4 @@ export { classifyTry, retryAfterMs, retryWaitMs, type TryOutcome, type TryResult
 export { CallbacksApiModule } from './api/callbacks-api.module.js';
 export { CallbackRegistrations, auditedUrl } from './api/callback-registrations.service.js';
 export { CallbackRedeliver } from './api/callback-redeliver.service.js';
+export { CallbackHosts } from './api/callback-hosts.service.js';

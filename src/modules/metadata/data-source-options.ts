@@ -15,6 +15,7 @@ import { IdempotencyKeyBinary1800000001000 } from './migrations/1800000001000-id
 import { InstanceStaged1800000002000 } from './migrations/1800000002000-instance-staged.js';
 import { WorkerNodeApp1800000003000 } from './migrations/1800000003000-worker-node-app.js';
 import { JobMetrics1800000004000 } from './migrations/1800000004000-job-metrics.js';
+import { CallbackHostPerApp1800000005000 } from './migrations/1800000005000-callback-host-per-app.js';
 import { Notifications1800000006000 } from './migrations/1800000006000-notifications.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   InstanceStaged1800000002000,
   WorkerNodeApp1800000003000,
   JobMetrics1800000004000,
+  CallbackHostPerApp1800000005000,
   Notifications1800000006000,
 ];
 

@@ -30,11 +30,13 @@ export {
   type DeliveryFilter,
   type DeliveryPatch,
   type DueDelivery,
+  type DuePair,
   type FinalInstance,
   type ListedDelivery,
   redelivered,
 } from './repositories/callback-delivery.repository.js';
-export { CallbackHostRepository } from './repositories/callback-host.repository.js';
+export { CallbackHostRepository, type DownPair, type HostKey } from './repositories/callback-host.repository.js';
+export { CallbackHostDeliveries, type DownPairDelivery } from './repositories/callback-host-deliveries.js';
 export {
   type DownHost,
   INSTANCE_FINAL,

@@ -13,6 +13,7 @@ import { CallbackHostRepository } from './repositories/callback-host.repository.
 import { NotificationEventRepository } from './repositories/notification-event.repository.js';
 import { NotificationMessageRepository } from './repositories/notification-message.repository.js';
 import { NotificationRuleRepository } from './repositories/notification-rule.repository.js';
+import { CallbackHostDeliveries } from './repositories/callback-host-deliveries.js';
 import { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
 import { AppSecretReader } from './secrets/app-secret-reader.js';
 import { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
@@ -49,6 +50,7 @@ const REPOSITORIES = [
   CallbackDeliveryRepository,
   CallbackRegistrationRepository,
   CallbackHostRepository,
+  CallbackHostDeliveries,
   AppSecretReader,
   ExecutionLedger,
   JobLogRepository,

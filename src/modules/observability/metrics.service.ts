@@ -188,7 +188,7 @@ export class MetricsService {
 
   readonly callbackHostsDown = new Gauge({
     name: 'tickwheel_callback_hosts_down',
-    help: 'Callback receiver hosts marked down (their deliveries wait for a probe)',
+    help: "Callback receiver hosts marked down, per app (an app's (app, host:port) pairs; their deliveries fail fast)",
     registers: [this.registry],
   });
 

@@ -14,13 +14,17 @@ import {
   AppSigningError,
   CallbackDelivery,
   CallbackDeliveryRepository,
+  type DownPair,
+  CallbackHostDeliveries,
   CallbackHostRepository,
   CallbackState,
+  type DuePair,
   type JobInstance,
   InstanceReads,
 } from '../../metadata/index.js';
 import { type CallbackOutcomeLabel, type LabelsMatch, MetricsService } from '../../observability/index.js';
-import { pickClaims } from './claim-share.js';
+import { pairKey, pairOf, pickClaims } from './claim-share.js';
+import { HostHealth } from './host-health.js';
 import { classifyTry, type TryOutcome, type TryResult } from './outcome.js';
 import { callbackBody } from './payload.js';
 
@@ -29,8 +33,8 @@ const HOUSEKEEPING_MS = 5_000;
 /** Candidates read per claim round, as a multiple of the room left. */
 const WINDOW_FACTOR = 2;
 const CLAIM_ROUNDS = 4;
-/** How long a host seen answering with nothing to reset counts as clean (one read of its row per second). */
-const CLEAN_MEMO_MS = 1_000;
+/** Probes taken per pass at most (the due ones first). */
+const MAX_PROBES = 100;
 const _outcomeLabels: LabelsMatch<TryOutcome['outcome'], CallbackOutcomeLabel> = true;
 
 /** A stored row that can never be sent as it is: the delivery fails, the loop goes on. */
@@ -48,7 +52,8 @@ interface Flight {
 /**
  * The callback sender (docs/callbacks.md "Sender"): claims due outbox rows with a per-delivery lease, POSTs each
  * signed body through the egress policy, and writes the outcome under its claim. At most `senders` tries in
- * flight on this node, `perHost` per host:port; down hosts get one probe per probe time. Runs on scheduler nodes.
+ * flight on this node, `perHost` per app and host:port; a down pair's deliveries fail fast but its probe, one per
+ * probe time (HostHealth). Runs on scheduler nodes.
  */
 @Injectable()
 export class CallbackSender implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -57,9 +62,9 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   /** Only this namespace's deliveries and hosts (docs/callbacks.md "Sender"). */
   private readonly ns: string;
   private readonly flights = new Map<string, Flight>();
-  private readonly perHost = new Map<string, number>();
-  /** Hosts this node saw answer with nothing to reset, and when: their next answers skip the host row's read. */
-  private readonly clean = new Map<string, number>();
+  /** Tries in flight per (app, host) pair ({@link pairKey}). */
+  private readonly perPair = new Map<string, number>();
+  private readonly health: HostHealth;
   private stopping = false;
   /** A try ended while a pass ran: the next pass follows at once instead of after `pollMs`. */
   private kicked = false;
@@ -72,6 +77,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   constructor(
     private readonly deliveries: CallbackDeliveryRepository,
     private readonly hosts: CallbackHostRepository,
+    hostDeliveries: CallbackHostDeliveries,
     private readonly instances: InstanceReads,
     private readonly secrets: AppSecretReader,
     private readonly metrics: MetricsService,
@@ -82,6 +88,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   ) {
     this.settings = config.callbacks;
     this.ns = config.namespace;
+    this.health = new HostHealth(hosts, hostDeliveries, metrics, this.settings, this.ns, () => this.kick());
   }
 
   onApplicationBootstrap(): void {
@@ -112,7 +119,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     await all();
   }
 
-  /** One pass: housekeeping when due, then probes of down hosts, then due deliveries, as far as there is room. */
+  /** One pass: housekeeping when due, fail fast of down pairs, their probes, then due deliveries, room allowing. */
   async tick(): Promise<void> {
     const now = this.clock.now();
     const step = (name: string, fn: () => Promise<void>) =>
@@ -121,8 +128,16 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
       this.lastHousekeeping = now;
       await step('housekeeping', () => this.housekeeping(now));
     }
-    await step('probe', () => this.claimProbes(now));
-    await step('claim', () => this.claimDue(now));
+    // Down pairs, read once a pass (none: no more reads): fail fast, their probes, and left out of the claim.
+    const down = await this.hosts.downPairs(this.ns).catch((err: Error) => {
+      this.warnOnce(`callback sender failed to read the hosts down: ${err.message}`, now);
+      return null;
+    });
+    if (down === null) return;
+    if (down.length > 0) await step('fail fast', () => this.health.failFast(now));
+    await step('probe', () => this.claimProbes(now, down));
+    const downKeys = new Set(down.map(pairKey));
+    await step('claim', () => this.claimDue(now, downKeys));
   }
 
   /** Logs `message` unless it was logged within a minute (a database outage fails every pass). */
@@ -163,26 +178,21 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     return this.stopping ? 0 : this.settings.senders - this.flights.size;
   }
 
-  /** Whether `host` was found clean (no failures, not down) within the last second. */
-  private knownClean(host: string, now: number): boolean {
-    const at = this.clean.get(host);
-    if (at !== undefined && now - at < CLEAN_MEMO_MS) return true;
-    if (this.clean.size >= 10_000) this.clean.clear();
-    return false;
+  private pairRoom(key: string, down?: ReadonlySet<string>): number {
+    return down?.has(key) ? 0 : this.settings.perHost - (this.perPair.get(key) ?? 0);
   }
 
-  private hostRoom(host: string): number {
-    return this.settings.perHost - (this.perHost.get(host) ?? 0);
-  }
-
-  /** Candidates by rounds: hosts this node has no room for are left out of the SELECT, so none crowds others. */
-  private async claimDue(now: number): Promise<void> {
-    const skip = new Set([...this.perHost.keys()].filter((h) => this.hostRoom(h) <= 0));
+  /**
+   * Candidates by rounds: pairs this node has no room for are left out of the SELECT, so none crowds others; a
+   * down pair's (`down`) are not claimed (after the fail fast, only its probe waits, due at the probe time).
+   */
+  private async claimDue(now: number, down: ReadonlySet<string>): Promise<void> {
+    const skip: DuePair[] = [...this.perPair.keys()].filter((k) => this.pairRoom(k) <= 0).map(pairOf);
     for (let round = 0; round < CLAIM_ROUNDS && this.room() > 0; round++) {
       const window = this.room() * WINDOW_FACTOR;
-      const candidates = await this.deliveries.dueCandidates(this.ns, now, window, [...skip]);
-      const { ids, filled } = pickClaims(candidates, this.room(), (h) => this.hostRoom(h));
-      for (const h of filled) skip.add(h);
+      const candidates = await this.deliveries.dueCandidates(this.ns, now, window, skip);
+      const { ids, filled } = pickClaims(candidates, this.room(), (k) => this.pairRoom(k, down));
+      skip.push(...filled);
       if (ids.length > 0) {
         const rows = await this.deliveries.claim(ids, newId(), now, this.settings.leaseMs);
         const instances = new Map(
@@ -194,35 +204,29 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private async claimProbes(now: number): Promise<void> {
-    for (const h of await this.hosts.dueProbes(this.ns, now)) {
+  private async claimProbes(now: number, down: readonly DownPair[]): Promise<void> {
+    for (const h of down.filter((p) => p.nextProbeAt !== null && p.nextProbeAt <= now).slice(0, MAX_PROBES)) {
       if (this.room() <= 0) return;
-      if (this.hostRoom(h.host) <= 0 || h.nextProbeAt === null) continue;
-      if (!(await this.hosts.takeProbe(this.ns, h.host, h.nextProbeAt, now, this.settings.leaseMs))) continue;
-      const id = await this.deliveries.probeCandidate(this.ns, h.host, now);
+      if (this.pairRoom(pairKey(h)) <= 0) continue;
+      const id = await this.health.takeProbe(h, now);
       const rows = id ? await this.deliveries.claim([id], newId(), now, this.settings.leaseMs, false) : [];
-      if (rows.length === 0) {
-        // Nothing waits for this host: it is up again as far as anyone can tell.
-        if (await this.hosts.recordAlive(this.ns, h.host, now))
-          this.logger.log(`callback host ${h.host} is up (nothing waits)`);
-        continue;
-      }
-      this.launch(rows[0], true);
+      if (rows.length > 0) this.launch(rows[0], true);
     }
   }
 
   private launch(row: CallbackDelivery, probe: boolean, instance?: JobInstance | null): void {
     const abort = new AbortController();
-    this.perHost.set(row.host, (this.perHost.get(row.host) ?? 0) + 1);
+    const key = pairKey(row);
+    this.perPair.set(key, (this.perPair.get(key) ?? 0) + 1);
     const flight: Flight = { row, abort, probe, instance, done: Promise.resolve() };
     this.flights.set(row.id, flight);
     flight.done = this.run(flight)
       .catch((err: Error) => this.logger.warn(`callback ${row.id}: ${err.message}`))
       .finally(() => {
         this.flights.delete(row.id);
-        const n = (this.perHost.get(row.host) ?? 1) - 1;
-        if (n > 0) this.perHost.set(row.host, n);
-        else this.perHost.delete(row.host);
+        const n = (this.perPair.get(key) ?? 1) - 1;
+        if (n > 0) this.perPair.set(key, n);
+        else this.perPair.delete(key);
         this.kick();
       });
   }
@@ -298,50 +302,17 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     const claim = row.claim!;
     const now = this.clock.now();
     if (f.probe && o.host === 'failure') {
-      // A failed probe spends no try: the row waits for the host, the host for its next probe. The row goes to the
-      // back (due after the longest wait), so one delivery the host refuses cannot be every probe and keep it down.
-      const back = now + (this.settings.retryDelaysMs.at(-1) ?? this.settings.leaseMs);
-      const patch = { lastStatusCode: o.statusCode, lastError: cut(o.error), nextAttemptAt: back };
+      // A failed probe spends no try: the row waits for the host's next probe (its nextAttemptAt says when).
+      const next = await this.health.probeFailed(row, o.error, now);
+      const patch = { lastStatusCode: o.statusCode, lastError: cut(o.error), nextAttemptAt: next };
       await this.deliveries.settle(row.id, claim, patch, now);
-      await this.hosts.probeFailed(
-        this.ns,
-        row.host,
-        o.error ?? '',
-        now,
-        this.settings.retryDelaysMs,
-        this.settings.leaseMs,
-      );
       return;
     }
-    if (o.host === 'alive' && !this.knownClean(row.host, now)) {
-      if (await this.hosts.recordAlive(this.ns, row.host, now)) {
-        // Up again: what waited for it goes now, not at each row's own later retry time.
-        const due = await this.deliveries.dueNowForHost(this.ns, row.host, now);
-        this.logger.log(`callback host ${row.host} is up again (app ${row.appId}); ${due} waiting deliveries due now`);
-        this.kick();
-      }
-      this.clean.set(row.host, now);
-    }
-    if (o.host === 'failure') {
-      this.clean.delete(row.host);
-      const first = this.settings.retryDelaysMs[0] ?? this.settings.leaseMs;
-      const down = await this.hosts.recordFailure(
-        this.ns,
-        row.host,
-        row.appId,
-        o.error ?? '',
-        now,
-        this.settings.hostDownAfter,
-        first,
-      );
-      if (down)
-        this.logger.warn(
-          `callback host ${row.host} (app ${row.appId}) is down after ${this.settings.hostDownAfter} ` +
-            `consecutive failures; last: ${o.error}. Its deliveries wait for a probe.`,
-        );
-    }
+    const { hostDown, probeAt } = await this.health.recordTry(row, o, now, f.probe);
     const attempts = row.attempts + 1;
-    if (o.outcome === 'delivered') {
+    if (hostDown !== null) {
+      await this.fail(row, claim, hostDown, o.statusCode, attempts);
+    } else if (o.outcome === 'delivered') {
       const won = await this.deliveries.settle(
         row.id,
         claim,
@@ -356,7 +327,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
       const patch = {
         state: CallbackState.RETRYING,
         attempts,
-        nextAttemptAt: now + (o.waitMs ?? 0),
+        nextAttemptAt: probeAt ?? now + (o.waitMs ?? 0),
         lastStatusCode: o.statusCode,
         lastError: cut(o.error),
       };

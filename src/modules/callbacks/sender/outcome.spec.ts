@@ -1,5 +1,5 @@
 import { FakeClock } from '../../../../test/fakes/fake-clock.js';
-import { pickClaims } from './claim-share.js';
+import { pairKey, pairOf, pickClaims } from './claim-share.js';
 import { classifyTry, retryAfterMs, retryWaitMs } from './outcome.js';
 
 const settings = { retryDelaysMs: [5_000, 30_000, 120_000, 600_000, 1_800_000] };
@@ -85,20 +85,33 @@ describe('callback try outcome (docs/callbacks.md "Outcome of a try")', () => {
 });
 
 describe('pickClaims (docs/callbacks.md "Pool")', () => {
-  const rows = (host: string, n: number) => Array.from({ length: n }, (_, i) => ({ id: `${host}-${i}`, host }));
+  const rows = (host: string, n: number, appId = 'app') =>
+    Array.from({ length: n }, (_, i) => ({ id: `${appId}@${host}-${i}`, appId, host }));
 
   it("a host's backlog takes only its share; the rest of the room goes to other hosts", () => {
     const candidates = [...rows('a:80', 50), ...rows('b:80', 3), ...rows('c:443', 2)];
     const { ids, filled } = pickClaims(candidates, 10, () => 4);
-    expect(ids.filter((i) => i.startsWith('a:80'))).toHaveLength(4);
-    expect(ids).toEqual(expect.arrayContaining(['b:80-0', 'b:80-1', 'b:80-2', 'c:443-0', 'c:443-1']));
+    expect(ids.filter((i) => i.startsWith('app@a:80'))).toHaveLength(4);
+    expect(ids).toEqual(expect.arrayContaining(['app@b:80-0', 'app@b:80-1', 'app@b:80-2', 'app@c:443-0']));
     expect(ids).toHaveLength(9);
-    expect(filled).toEqual(['a:80']);
+    expect(filled).toEqual([{ appId: 'app', host: 'a:80' }]);
   });
 
-  it('never takes more than the room, nor for a host with no room', () => {
-    const room = (h: string) => (h === 'a:80' ? 0 : 4);
+  it("one app's backlog to a shared host:port takes that app's share only: another app's go too", () => {
+    const candidates = [...rows('hooks:443', 200, 'b'), ...rows('hooks:443', 10, 'a')];
+    const { ids, filled } = pickClaims(candidates, 32, () => 4);
+    expect(ids.filter((i) => i.startsWith('b@'))).toHaveLength(4);
+    expect(ids.filter((i) => i.startsWith('a@'))).toHaveLength(4);
+    expect(filled).toEqual([
+      { appId: 'b', host: 'hooks:443' },
+      { appId: 'a', host: 'hooks:443' },
+    ]);
+    expect(pairOf(pairKey({ appId: 'a', host: 'h:1' }))).toEqual({ appId: 'a', host: 'h:1' });
+  });
+
+  it('never takes more than the room, nor for a pair with no room', () => {
+    const room = (k: string) => (k === pairKey({ appId: 'app', host: 'a:80' }) ? 0 : 4);
     const { ids } = pickClaims([...rows('a:80', 5), ...rows('b:80', 5)], 3, room);
-    expect(ids).toEqual(['b:80-0', 'b:80-1', 'b:80-2']);
+    expect(ids).toEqual(['app@b:80-0', 'app@b:80-1', 'app@b:80-2']);
   });
 });

@@ -35,6 +35,7 @@ export enum AuditAction {
   NOTIFY_RULE_TEST = 'NOTIFY_RULE_TEST',
   NOTIFICATION_SENT = 'NOTIFICATION_SENT',
   NOTIFICATION_FAILED = 'NOTIFICATION_FAILED',
+  CALLBACK_REDELIVER_HOST = 'CALLBACK_REDELIVER_HOST',
 }
 
 /** Largest JSON of one snapshot, bytes: a row that does not fit its TEXT column would fail the change. */

@@ -18,6 +18,7 @@ export type CallbackState = (typeof CallbackState)[keyof typeof CallbackState];
 @Index('uq_callback_delivery_instance', ['instanceId'], { unique: true })
 @Index('ix_callback_delivery_ns_due', ['namespace', 'state', 'nextAttemptAt'])
 @Index('ix_callback_delivery_claim', ['claim'])
+@Index('ix_callback_delivery_app_host', ['appId', 'host', 'namespace', 'state', 'updatedAt'])
 export class CallbackDelivery {
   @PrimaryColumn({ type: 'varchar', length: 36 }) id: string;
   /** The instance's namespace: a deployment's senders send only its own deliveries. */
@@ -45,22 +46,28 @@ export class CallbackDelivery {
   @Column({ name: 'updated_at', type: 'bigint', transformer: bigintNumber }) updatedAt: number;
 }
 
-/** What every sender knows of one receiving `host:port` (docs/callbacks.md "Hosts marked down"). */
+/**
+ * What every sender knows of one app's receiving `host:port` (docs/callbacks.md "Hosts marked down"): one app's
+ * failing receiver never marks the host down for another app.
+ */
 @Entity('callback_host')
+@Index('ix_callback_host_down', ['namespace', 'downSince'])
 export class CallbackHost {
   /** Each namespace (deployment) keeps its own view of the hosts it sends to. */
   @PrimaryColumn({ type: 'varchar', length: 64 }) namespace: string;
+  @PrimaryColumn({ name: 'app_id', type: 'varchar', length: 64 }) appId: string;
   @PrimaryColumn({ type: 'varchar', length: 300 }) host: string;
   @Column({ name: 'consecutive_failures', type: 'int', default: 0 }) consecutiveFailures: number;
-  /** Set while the host is down: its deliveries wait for a probe instead of spending their tries. */
+  /** Set while down: the app's deliveries to the host end HOST_DOWN, but the one kept as the probe. */
   @Column({ name: 'down_since', type: 'bigint', nullable: true, transformer: bigintNumber })
   downSince: number | null;
   @Column({ name: 'next_probe_at', type: 'bigint', nullable: true, transformer: bigintNumber })
   nextProbeAt: number | null;
   /** Failed probes since the host went down (the probe backoff's index). */
   @Column({ type: 'int', default: 0 }) probes: number;
+  /** The delivery kept waiting to be sent as the probe (the newest one), null when none. */
+  @Column({ name: 'probe_id', type: 'varchar', length: 36, nullable: true }) probeId: string | null;
   @Column({ name: 'last_error', type: 'varchar', length: 1024, nullable: true }) lastError: string | null;
-  @Column({ name: 'last_app_id', type: 'varchar', length: 64, nullable: true }) lastAppId: string | null;
   @Column({ name: 'updated_at', type: 'bigint', transformer: bigintNumber }) updatedAt: number;
 }
 

@@ -54,10 +54,15 @@ interface SettleItem {
   now: number;
 }
 
-/** A due delivery as the claim's candidate SELECT returns it. */
-export interface DueDelivery {
-  id: string;
+/** An app's receiving `host:port`: the unit of the per-host share and of "host down". */
+export interface DuePair {
+  appId: string;
   host: string;
+}
+
+/** A due delivery as the claim's candidate SELECT returns it. */
+export interface DueDelivery extends DuePair {
+  id: string;
 }
 
 /** The columns a try's outcome writes (docs/callbacks.md "Outcome of a try"). */
@@ -65,7 +70,7 @@ export type DeliveryPatch = Partial<
   Pick<CallbackDelivery, 'state' | 'attempts' | 'nextAttemptAt' | 'lastStatusCode' | 'lastError' | 'deliveredAt'>
 >;
 
-const DUE_STATES = [CallbackState.PENDING, CallbackState.RETRYING];
+export const DUE_STATES = [CallbackState.PENDING, CallbackState.RETRYING];
 
 /** Which deliveries a list reads: of `namespace`, of app `appId` (null: every app), in `state` when given. */
 export interface DeliveryFilter {
@@ -166,33 +171,19 @@ export class CallbackDeliveryRepository {
 
   /**
    * Up to `limit` due deliveries of `namespace` (docs/callbacks.md "Sender" "Claim"): PENDING or RETRYING,
-   * `next_attempt_at <= now`, lease free or expired, host neither down nor in `skipHosts` (hosts the caller has no
-   * room for), oldest due first. @returns `{id, host}` pairs.
+   * `next_attempt_at <= now`, lease free or expired, their (app, host) not in `skip` (pairs the caller has no room
+   * for), oldest due first; a down pair's are left to the caller (they are failed fast, or wait for their probe,
+   * not due). @returns `{id, appId, host}`.
    */
-  async dueCandidates(
-    namespace: string,
-    now: number,
-    limit: number,
-    skipHosts: readonly string[],
-  ): Promise<DueDelivery[]> {
-    const skip = skipHosts.length > 0 ? ` AND host NOT IN (${marks(skipHosts.length)})` : '';
+  async dueCandidates(namespace: string, now: number, limit: number, skip: readonly DuePair[]): Promise<DueDelivery[]> {
+    const skipped = skip.length > 0 ? ` AND NOT (${skip.map(() => '(d.app_id = ? AND d.host = ?)').join(' OR ')})` : '';
     const sql =
-      `SELECT id, host FROM callback_delivery WHERE namespace = ? AND state IN (?, ?) AND next_attempt_at <= ?` +
-      ` AND (lease_until IS NULL OR lease_until < ?)${skip}` +
-      ` AND host NOT IN (SELECT host FROM callback_host WHERE namespace = ? AND down_since IS NOT NULL)` +
-      ` ORDER BY next_attempt_at LIMIT ${Math.max(1, Math.floor(limit))}`;
-    const params = [namespace, ...DUE_STATES, now, now, ...skipHosts, namespace];
-    const rows = (await this.ds.query(sql, params)) as DueDelivery[];
-    return rows.map((r) => ({ id: String(r.id), host: String(r.host) }));
-  }
-
-  /** One waiting delivery of `namespace` to `host` (lease free or expired, due or not): a down host's probe. */
-  async probeCandidate(namespace: string, host: string, now: number): Promise<string | null> {
-    const sql =
-      `SELECT id FROM callback_delivery WHERE namespace = ? AND host = ? AND state IN (?, ?)` +
-      ` AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_attempt_at LIMIT 1`;
-    const rows = (await this.ds.query(sql, [namespace, host, ...DUE_STATES, now])) as Array<{ id: string }>;
-    return rows.length > 0 ? String(rows[0].id) : null;
+      `SELECT d.id, d.app_id, d.host FROM callback_delivery d WHERE d.namespace = ? AND d.state IN (?, ?)` +
+      ` AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)${skipped}` +
+      ` ORDER BY d.next_attempt_at LIMIT ${Math.max(1, Math.floor(limit))}`;
+    const params = [namespace, ...DUE_STATES, now, now, ...skip.flatMap((p) => [p.appId, p.host])];
+    const rows = (await this.ds.query(sql, params)) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({ id: String(r.id), appId: String(r.app_id), host: String(r.host) }));
   }
 
   /**
@@ -238,15 +229,6 @@ export class CallbackDeliveryRepository {
       }
       return won;
     });
-  }
-
-  /** Makes every waiting delivery of `namespace` to `host` due at `now` (the host is up again). @returns how many. */
-  async dueNowForHost(namespace: string, host: string, now: number): Promise<number> {
-    const sql =
-      'UPDATE callback_delivery SET next_attempt_at = ?, updated_at = ? WHERE namespace = ? AND host = ?' +
-      ' AND state IN (?, ?) AND next_attempt_at > ?';
-    const params = [now, now, namespace, host, ...DUE_STATES, now];
-    return Number((await runStatement(this.ds, undefined, sql, params)).affected ?? 0);
   }
 
   /**

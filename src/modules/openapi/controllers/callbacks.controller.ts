@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { MAX_CALLBACK_REGISTRATIONS } from '../../../common/index.js';
-import { CallbackRedeliver, CallbackRegistrations } from '../../callbacks/index.js';
+import { ApiAcceptedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { MAX_CALLBACK_REGISTRATIONS, MAX_REDELIVER_BY_HOST, MAX_REDELIVER_SINCE_MS } from '../../../common/index.js';
+import { CallbackHosts, CallbackRedeliver, CallbackRegistrations } from '../../callbacks/index.js';
 import { type Caller } from '../../jobs/index.js';
 import { Scope } from '../../metadata/index.js';
 import { CurrentCaller } from '../auth/caller.js';
@@ -12,6 +12,12 @@ import {
   CallbackRegistrationViewDto,
   RegisterCallbackDto,
 } from '../dto/callback.dto.js';
+import {
+  CallbackHostListQueryDto,
+  CallbackHostPageDto,
+  RedeliverHostDto,
+  RedeliverHostResultDto,
+} from '../dto/callback-host.dto.js';
 import { CallbackHandlerQueryDto, CallbackOwnerQueryDto } from '../dto/owner-query.dto.js';
 import { ApiProblem } from '../dto/problem.dto.js';
 import { DeliveryListQueryDto, DeliveryPageDto } from '../dto/delivery-list.dto.js';
@@ -40,8 +46,62 @@ export class CallbacksController {
   constructor(
     private readonly registrations: CallbackRegistrations,
     private readonly deliveries: CallbackRedeliver,
+    private readonly hosts: CallbackHosts,
     private readonly gate: ReadGate,
   ) {}
+
+  @Get('hosts')
+  @RequireScope(Scope.TASKS_READ)
+  @ApiOperation({
+    summary: "The app's receiving hosts and their state (up, down)",
+    description:
+      "Each host:port the calling app's callbacks failed at least once (an admin names another app with ?appId=), " +
+      'with its state: down after CALLBACK_HOST_DOWN_AFTER failed tries in a row, the app\'s deliveries to it then ' +
+      'end CALLBACK_FAILED (HOST_DOWN: …) but one kept for the probe; up again once it answers. See when a host is ' +
+      'back, then redeliver what failed meanwhile (POST /api/callbacks/hosts/redeliver).',
+  })
+  @ApiOkResponse({ type: CallbackHostPageDto })
+  @ApiProblem(400, 'A bad ?appId=, offset or limit (`field` names it).')
+  async hostList(@CurrentCaller() caller: Caller, @Query() q: CallbackHostListQueryDto): Promise<CallbackHostPageDto> {
+    const { offset, limit } = pageOf(q);
+    const [rows, total] = await this.hosts.list(caller, q.appId, offset, limit);
+    return {
+      total,
+      items: rows.map((h) => ({
+        host: h.host,
+        state: h.downSince === null ? 'up' : 'down',
+        consecutiveFailures: h.consecutiveFailures,
+        downSince: iso(h.downSince),
+        nextProbeAt: iso(h.nextProbeAt),
+        lastError: h.lastError,
+        updatedAt: iso(h.updatedAt) as string,
+      })),
+    };
+  }
+
+  @Post('hosts/redeliver')
+  @HttpCode(202)
+  @RequireScope(Scope.TASKS_WRITE)
+  @ApiOperation({
+    summary: "Send again the app's failed callbacks to a host since a time",
+    description:
+      `Redelivers at most ${MAX_REDELIVER_BY_HOST} of the app's deliveries to host that ended CALLBACK_FAILED at ` +
+      `or after since (at most ${MAX_REDELIVER_SINCE_MS / 86_400_000} days back), oldest first, each as the ` +
+      'single redeliver does: PENDING, attempts 0, due now, the same deliveryId (receivers deduplicate on it). ' +
+      'The host is up again for the app (you say it is back; three failed tries take it down again). more: true ' +
+      'when more match (call again). One audit row per call (CALLBACK_REDELIVER_HOST). An admin names another ' +
+      'app with ?appId=.',
+  })
+  @ApiAcceptedResponse({ type: RedeliverHostResultDto })
+  @ApiProblem(400, 'A bad host, since (too far back, in the future) or ?appId= (`field` names it).')
+  @ApiProblem(404, 'An admin named an app that has no client.')
+  async redeliverHost(
+    @CurrentCaller() caller: Caller,
+    @Body() dto: RedeliverHostDto,
+    @Query() q: CallbackOwnerQueryDto,
+  ): Promise<RedeliverHostResultDto> {
+    return this.hosts.redeliver(caller, q.appId, dto.host.toLowerCase(), Date.parse(dto.since));
+  }
 
   @Get('deliveries')
   @RequireScope(Scope.TASKS_READ)

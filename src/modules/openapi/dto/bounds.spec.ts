@@ -5,6 +5,7 @@ import { problemFields } from '../filters/problem-details.filter.js';
 import { createValidationPipe } from '../filters/validation.pipe.js';
 import { AuditQueryDto } from './audit.dto.js';
 import { RegisterCallbackDto } from './callback.dto.js';
+import { CallbackHostListQueryDto, RedeliverHostDto } from './callback-host.dto.js';
 import { ClientListQueryDto, CreateClientDto, UpdateClientDto } from './client.dto.js';
 import { CreateJobDto, ImportCrontabDto, TriggerJobDto, UpdateJobDto } from './job.dto.js';
 import { ListQueryDto } from './list.dto.js';
@@ -110,6 +111,7 @@ const LISTS: Ctor[] = [
   TaskListQueryDto,
   DeliveryListQueryDto,
   NotificationListQueryDto,
+  CallbackHostListQueryDto,
 ];
 const CLIENT_LIMITS: BoundName[] = ['rateLimit', 'rateBurst', 'maxJobs', 'maxUnfinishedTasks'];
 
@@ -154,6 +156,7 @@ const EDGES: Edge[] = [
   ),
   edge('callbackUrl', RegisterCallbackDto, { url: 'https://x' }, chars)('url'),
   edge('handler', RegisterCallbackDto, { url: 'https://x' }, chars)('handler'),
+  edge('callbackHost', RedeliverHostDto, { since: '2026-12-01T00:00:00Z' }, (n) => `${chars(n - 2)}:1`)('host'),
   edge('triggerExpr', SchedulePreviewDto, { triggerExpr: '* * * * *' }, chars)('triggerExpr'),
   edge('timeZone', SchedulePreviewDto, { triggerExpr: '* * * * *' }, chars)('timeZone'),
   edge('previewCount', SchedulePreviewDto, { triggerExpr: '* * * * *' }, int)('count'),
@@ -176,6 +179,7 @@ const EDGES: Edge[] = [
     ScheduleLoadQueryDto,
     DeliveryListQueryDto,
     NotificationListQueryDto,
+    CallbackHostListQueryDto,
   ].map((dto) => ({ ...query('appId', dto), value: chars })),
   { ...query('handler', CallbackHandlerQueryDto), value: chars },
   { ...query('handler', TaskListQueryDto), value: chars },

@@ -26,6 +26,7 @@ export const KEYED_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/tasks/{requestId}/cancel',
   'POST /api/tasks/{requestId}/callback/redeliver',
   'POST /api/callbacks/register',
+  'POST /api/callbacks/hosts/redeliver',
   'DELETE /api/callbacks',
   'PATCH /api/clients/{appId}',
 ]);
