@@ -9,3 +9,4 @@ export * from './group-by.js';
 export * from './limits.js';
 export * from './bounds.js';
 export * from './heartbeat-timeout.js';
+export * from './warn-once.js';

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { CALLBACK_HEADERS, CLOCK, type Clock, newId, signCallback } from '../../../common/index.js';
+import { CALLBACK_HEADERS, CLOCK, type Clock, newId, signCallback, WarnOnce } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig, type CallbackSettings } from '../../../config/index.js';
 import {
   EGRESS_POLICY,
@@ -72,7 +72,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   private cancelTick: (() => void) | null = null;
   private ticking: Promise<void> | null = null;
   private lastHousekeeping = -Infinity;
-  private readonly warned = new Map<string, number>();
+  private readonly warned = new WarnOnce((m) => this.logger.warn(m));
 
   constructor(
     private readonly deliveries: CallbackDeliveryRepository,
@@ -123,14 +123,14 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
   async tick(): Promise<void> {
     const now = this.clock.now();
     const step = (name: string, fn: () => Promise<void>) =>
-      fn().catch((err: Error) => this.warnOnce(`callback sender ${name} failed: ${err.message}`, now));
+      fn().catch((err: Error) => this.warned.warn(`callback sender ${name} failed: ${err.message}`, now));
     if (now - this.lastHousekeeping >= HOUSEKEEPING_MS) {
       this.lastHousekeeping = now;
       await step('housekeeping', () => this.housekeeping(now));
     }
     // Down pairs, read once a pass (none: no more reads): fail fast, their probes, and left out of the claim.
     const down = await this.hosts.downPairs(this.ns).catch((err: Error) => {
-      this.warnOnce(`callback sender failed to read the hosts down: ${err.message}`, now);
+      this.warned.warn(`callback sender failed to read the hosts down: ${err.message}`, now);
       return null;
     });
     if (down === null) return;
@@ -138,15 +138,6 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     await step('probe', () => this.claimProbes(now, down));
     const downKeys = new Set(down.map(pairKey));
     await step('claim', () => this.claimDue(now, downKeys));
-  }
-
-  /** Logs `message` unless it was logged within a minute (a database outage fails every pass). */
-  private warnOnce(message: string, now: number): void {
-    const last = this.warned.get(message);
-    if (last !== undefined && now - last < 60_000) return;
-    if (this.warned.size >= 100) this.warned.clear();
-    this.warned.set(message, now);
-    this.logger.warn(message);
   }
 
   private schedule(delayMs: number): void {

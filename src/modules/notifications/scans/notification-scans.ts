@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../../common/index.js';
+import { CLOCK, type Clock, WarnOnce } from '../../../common/index.js';
 import { UnadvertisedWaits } from '../../dispatch/index.js';
 import {
   type NewNotificationEvent,
@@ -36,7 +36,7 @@ const SCANNED = [K.DEADLINE, K.LATE_START, K.HANDLER_UNAVAILABLE];
 export class NotificationScans implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(NotificationScans.name);
   private readonly loop: PassLoop;
-  private readonly warned = new Map<string, number>();
+  private readonly warned = new WarnOnce((m) => this.logger.warn(m));
 
   constructor(
     private readonly rules: NotificationRuleRepository,
@@ -71,7 +71,7 @@ export class NotificationScans implements OnApplicationBootstrap, BeforeApplicat
       try {
         written += await this.events.insert(await fn(), now);
       } catch (err) {
-        this.warnOnce(`notification scan of ${name} failed: ${(err as Error).message}`, now);
+        this.warned.warn(`notification scan of ${name} failed: ${(err as Error).message}`, now);
       }
     };
     const of = (kind: K) => rules.filter((r) => r.kind === kind);
@@ -80,15 +80,6 @@ export class NotificationScans implements OnApplicationBootstrap, BeforeApplicat
     if (of(K.HANDLER_UNAVAILABLE).length > 0) await part('handlers', () => this.handlerWaits(rules, now));
     await part('callback hosts', () => this.downHosts(now));
     return written;
-  }
-
-  /** Logs `message` unless it was logged within a minute (a database outage fails every pass). */
-  private warnOnce(message: string, now: number): void {
-    const last = this.warned.get(message);
-    if (last !== undefined && now - last < 60_000) return;
-    if (this.warned.size >= 100) this.warned.clear();
-    this.warned.set(message, now);
-    this.logger.warn(message);
   }
 
   private async deadlines(rules: NotificationRule[], now: number): Promise<NewNotificationEvent[]> {

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../../common/index.js';
+import { CLOCK, type Clock, WarnOnce } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig, type NotificationSettings } from '../../../config/index.js';
 import { AuditAction, AuditService } from '../../jobs/index.js';
 import {
@@ -39,7 +39,7 @@ export class NotificationCloser implements OnApplicationBootstrap, BeforeApplica
   private stopping = false;
   private cancelTick: (() => void) | null = null;
   private ticking: Promise<ClosePass> | null = null;
-  private readonly warned = new Map<string, number>();
+  private readonly warned = new WarnOnce((m) => this.logger.warn(m));
 
   constructor(
     private readonly outbox: NotificationOutboxRepository,
@@ -72,7 +72,7 @@ export class NotificationCloser implements OnApplicationBootstrap, BeforeApplica
     try {
       due = await this.outbox.dueMessages(this.ns, now, BATCH);
     } catch (err) {
-      this.warnOnce(`notification closer: due messages not read: ${(err as Error).message}`, now);
+      this.warned.warn(`notification closer: due messages not read: ${(err as Error).message}`, now);
       return pass;
     }
     const windows = new Map<string, { count: number; oldest: number | null }>();
@@ -85,7 +85,7 @@ export class NotificationCloser implements OnApplicationBootstrap, BeforeApplica
           // The window frees a place an hour after its oldest message: the message waits until then, collecting.
           const at = Math.max((w.oldest ?? now) + HOUR_MS, now + CLOSE_POLL_MS);
           if (await this.outbox.postpone(m.id, at, now)) pass.postponed++;
-          this.warnOnce(
+          this.warned.warn(
             `app ${m.appId}: NOTIFY_MAX_PER_HOUR notifications sent in the last hour; more are postponed`,
             now,
           );
@@ -98,7 +98,7 @@ export class NotificationCloser implements OnApplicationBootstrap, BeforeApplica
         }
       } catch (err) {
         pass.errors++;
-        this.warnOnce(`notification ${m.id} not closed: ${(err as Error).message}`, now);
+        this.warned.warn(`notification ${m.id} not closed: ${(err as Error).message}`, now);
       }
     }
     if (pass.closed > 0) this.sender.wake();
@@ -123,14 +123,6 @@ export class NotificationCloser implements OnApplicationBootstrap, BeforeApplica
       }
       return true;
     });
-  }
-
-  private warnOnce(message: string, now: number): void {
-    const last = this.warned.get(message);
-    if (last !== undefined && now - last < 60_000) return;
-    if (this.warned.size >= 100) this.warned.clear();
-    this.warned.set(message, now);
-    this.logger.warn(message);
   }
 
   private schedule(delayMs: number): void {

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { CLOCK, type Clock, newId } from '../../../common/index.js';
+import { CLOCK, type Clock, newId, WarnOnce } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig, type NotificationSettings } from '../../../config/index.js';
 import { EGRESS_POLICY, EGRESS_RESOLVER, EgressPolicy, type EgressResolver } from '../../egress/index.js';
 import { AuditAction, AuditService } from '../../jobs/index.js';
@@ -59,7 +59,7 @@ export class NotificationSender implements OnApplicationBootstrap, BeforeApplica
   private cancelTick: (() => void) | null = null;
   private ticking: Promise<void> | null = null;
   private lastHousekeeping = -Infinity;
-  private readonly warned = new Map<string, number>();
+  private readonly warned = new WarnOnce((m) => this.logger.warn(m));
 
   constructor(
     private readonly deliveries: NotificationDeliveryRepository,
@@ -114,21 +114,13 @@ export class NotificationSender implements OnApplicationBootstrap, BeforeApplica
       }
       await this.claimDue(now);
     } catch (err) {
-      this.warnOnce(`notification sender pass failed: ${(err as Error).message}`, now);
+      this.warned.warn(`notification sender pass failed: ${(err as Error).message}`, now);
     }
   }
 
   /** New deliveries were written (a message closed): look now rather than at the next poll. */
   wake(): void {
     this.kick();
-  }
-
-  private warnOnce(message: string, now: number): void {
-    const last = this.warned.get(message);
-    if (last !== undefined && now - last < 60_000) return;
-    if (this.warned.size >= 100) this.warned.clear();
-    this.warned.set(message, now);
-    this.logger.warn(message);
   }
 
   private schedule(delayMs: number): void {
