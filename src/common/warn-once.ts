@@ -1,11 +1,7 @@
-/**
- * A background loop's warnings at most once a minute per distinct message: a database outage fails every pass,
- * and one line a minute says so as well as hundreds. Remembers at most 100 messages (then starts over).
- */
+/** A background loop's warnings at most once a minute per message (an outage fails every pass); keeps 100. */
 export class WarnOnce {
   private readonly warned = new Map<string, number>();
 
-  /** @param sink where a warning goes (a Nest Logger's `warn`). */
   constructor(private readonly sink: (message: string) => void) {}
 
   /** Warns `message` unless it was warned within 60 s before `now` (epoch ms). */

@@ -99,9 +99,8 @@ export interface NotificationSettings {
   leaseMs: number;
   pollMs: number;
   shutdownGraceMs: number;
-  /** NOTIFY_EVAL_MS: how often the evaluator looks for new events (docs/notifications.md "Events"). */
+  /** NOTIFY_EVAL_MS and NOTIFY_SCAN_MS: the evaluator's and the leader's scans' periods (notifications.md "Events"). */
   evalMs: number;
-  /** NOTIFY_SCAN_MS: how often the leader scans for deadlines, late starts, unadvertised handlers, down hosts. */
   scanMs: number;
 }
 
