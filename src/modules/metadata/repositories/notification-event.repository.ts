@@ -137,6 +137,14 @@ export class NotificationEventRepository {
     return Number((await runStatement(this.ds, em, sql, [now, id, claim])).affected ?? 0) > 0;
   }
 
+  /** Marks `ids` processed if `claim` still holds them (one statement). @returns how many it marked. */
+  async markAllProcessed(ids: readonly string[], claim: string, now: number): Promise<number> {
+    const sql =
+      'UPDATE notification_event SET processed_at = ?, claim = NULL, lease_until = NULL' +
+      ` WHERE id IN (${marks(ids.length)}) AND claim = ?`;
+    return Number((await runStatement(this.ds, undefined, sql, [now, ...ids, claim])).affected ?? 0);
+  }
+
   /** Deletes up to `limit` events of `namespace` processed before `before` (the scans' dedup horizon). */
   async purgeProcessed(namespace: string, before: number, limit: number): Promise<number> {
     const ids = (await this.ds.query(

@@ -43,6 +43,13 @@ export function rulesOfApp(rules: readonly NotificationRule[], appId: string): A
   return out;
 }
 
+const INSTANCE_KINDS = new Set<K>([K.FINAL_FAILURE, K.CONSECUTIVE_FAILURES, K.RECOVERY, K.DEADLINE, K.LATE_START]);
+
+/** Whether any of `rules` that apply to `appId` (its own or a default) could use a final state's event. */
+export function hasInstanceRule(rules: readonly NotificationRule[], appId: string): boolean {
+  return rulesOfApp(rules, appId).some((r) => INSTANCE_KINDS.has(r.kind));
+}
+
 /** Whether `rule`'s job and handler filters admit `run`. */
 export function admits(rule: AppliedRule, run: Pick<NotifiedRun, 'jobCode' | 'handler'>): boolean {
   if (rule.jobCode !== null && rule.jobCode !== run.jobCode) return false;

@@ -1,7 +1,8 @@
 import { type Clock } from '../../../common/index.js';
 
 /**
- * Runs `pass` every `everyMs` on `clock`, never two at once, until {@link stop}; a pass that throws is reported
+ * Runs `pass` every `everyMs` on `clock` (at once again when it returns true: more work waits), never two at once,
+ * until {@link stop}; a pass that throws is reported
  * to `onError` and the loop goes on (a bad row or a database outage never stops it).
  */
 export class PassLoop {
@@ -12,7 +13,7 @@ export class PassLoop {
   constructor(
     private readonly clock: Clock,
     private readonly everyMs: number,
-    private readonly pass: () => Promise<void>,
+    private readonly pass: () => Promise<boolean | void>,
     private readonly onError: (err: Error) => void,
   ) {}
 
@@ -31,11 +32,13 @@ export class PassLoop {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.cancel = this.clock.schedule(delayMs, () => {
+      let more = false;
       this.running = this.pass()
+        .then((m) => void (more = m === true))
         .catch((err: Error) => this.onError(err))
         .finally(() => {
           this.running = null;
-          this.schedule(this.everyMs);
+          this.schedule(more ? 0 : this.everyMs);
         });
     });
   }
