@@ -8809,19 +8809,9 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description Over the app's request rate limit (code RATE_LIMITED). */
+      /** @description The app had NOTIFY_MAX_PER_HOUR messages in the last hour (Retry-After: 300). */
       429: {
         headers: {
-          /** @description Seconds to wait before retrying (at least 1). */
-          'Retry-After'?: number;
-          /** @description Size of the app's token bucket (the burst); on every answer to a limited app. */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the bucket now. */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the bucket is full again. */
-          'RateLimit-Reset'?: number;
-          /** @description <burst>;w=<seconds to refill it> (draft-ietf-httpapi-ratelimit-headers-06). */
-          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {

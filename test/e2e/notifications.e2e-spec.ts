@@ -64,7 +64,10 @@ describe('notifications (cluster)', () => {
   beforeAll(async () => {
     hook = await startSink(() => 200);
     target = await startTarget();
-    const env = { NOTIFY_SCAN_MS: '300', NOTIFY_EVAL_MS: '100', CALLBACK_RETRY_DELAYS_MS: '200,200,200,200' };
+    const env = {
+      ...{ NOTIFY_SCAN_MS: '300', NOTIFY_EVAL_MS: '100', NOTIFY_MAX_PER_HOUR: '6' },
+      CALLBACK_RETRY_DELAYS_MS: '200,200,200,200',
+    };
     node = await startNode(clusterEnv(uniqueNamespace('e2e-notify'), env));
   }, 60_000);
   afterAll(async () => {
@@ -85,6 +88,7 @@ describe('notifications (cluster)', () => {
       [{ name: 'r', kind: 'DEADLINE', finishBy: '06:00', timeZone: 'Mars/Base' }, 'timeZone', 400],
       [{ name: 'r', kind: 'CALLBACK_HOST_FAILING', jobCode: 'x' }, 'jobCode', 400],
       [{ name: 'bad name!', kind: 'RECOVERY' }, 'name', 400],
+      [{ name: '..', kind: 'RECOVERY' }, 'name', 400],
       [
         { name: 'r', kind: 'RECOVERY', channels: [{ type: 'email', to: ['not-an-address'] }] },
         'channels[0].to[0]',
@@ -223,5 +227,11 @@ describe('notifications (cluster)', () => {
     expect(res.status).toBe(200);
     await waitFor('the test message', async () => hitsOf('probe').length === 1, 10_000);
     expect(JSON.parse(hitsOf('probe')[0].body)).toMatchObject({ notificationId: res.body.notificationId });
+    // Tests stop at the app's hourly cap (NOTIFY_MAX_PER_HOUR, 6 here): they could otherwise pile up OPEN messages.
+    for (let i = 1; i < 6; i++)
+      expect((await a.request('POST', '/api/notifications/rules/probe/test', {})).status).toBe(200);
+    const over = await a.request('POST', '/api/notifications/rules/probe/test', {});
+    expectProblem(over, 429, {});
+    expect(over.headers.get('retry-after')).toBe('300');
   }, 30_000);
 });

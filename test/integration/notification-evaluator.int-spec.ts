@@ -30,7 +30,7 @@ describe.each<DbKind>(['mysql', 'sqlite'])('notification evaluator (%s)', (kind)
     ns = uniqueNamespace('nev');
     db = await openMetadataDb(kind, ns);
     events = new NotificationEventRepository(db.ds);
-    const config = { namespace: ns, smtpConfigured: false, evalMs: 1000, scanMs: 1000 };
+    const config = { namespace: ns, smtpConfigured: false, evalMs: 1000, scanMs: 1000, maxPerHour: 60 };
     evaluator = new NotificationEvaluator(
       events,
       new NotificationRuleRepository(db.ds),

@@ -8,6 +8,7 @@ import { waitFor } from '../utils/async.js';
 import { type DbKind } from '../utils/metadata-db.js';
 import { notificationHarness, SECRET, SHORT, startSink } from '../utils/notification-harness.js';
 import { smtpSink } from '../utils/smtp-sink.js';
+import { storeApiClient } from '../utils/callback-rows.js';
 
 jest.setTimeout(60_000);
 
@@ -304,6 +305,31 @@ describe.each<DbKind>(['mysql', 'sqlite'])('notification delivery on %s (docs/no
     } finally {
       await stuck.close();
       await live.close();
+    }
+  });
+
+  it("one app's hanging receivers on many hosts hold only its share of the slots; another app's go at once", async () => {
+    const stuck = await Promise.all(Array.from({ length: 6 }, () => startSink(() => 'hold')));
+    const live = await startSink();
+    try {
+      // The hostile tenant of issue 24's attack: a hanging receiver per host, so the per-host share never binds.
+      const other = `${h.appId}-x`;
+      await storeApiClient(h.db.ds, other, SECRET);
+      for (const sink of stuck) await h.message([{ type: 'chat', url: sink.url }], { appId: other });
+      const fine = await h.message([{ type: 'chat', url: live.url }]);
+      await h.closer().tick();
+      const s = h.sender({ senders: 8, perHost: 4, readTimeoutMs: 5_000, leaseMs: 10_000 });
+      s.onApplicationBootstrap();
+      await waitFor(
+        'the other app delivered',
+        async () => (await h.deliveriesOf(fine))[0].deliveredAt !== null,
+        3_000,
+        10,
+      );
+      expect(stuck.reduce((n, sink) => n + sink.hits.length, 0)).toBe(5); // max(perHost + 1, 8 / 2): five of its six
+      await h.db.ds.query('DELETE FROM api_client WHERE app_id = ?', [other]);
+    } finally {
+      await Promise.all([...stuck, live].map((sink) => sink.close()));
     }
   });
 

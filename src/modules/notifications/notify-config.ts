@@ -7,6 +7,8 @@ export interface NotifyConfig {
   smtpConfigured: boolean;
   /** How often the evaluator looks for new events. */
   evalMs: number;
+  /** NOTIFY_MAX_PER_HOUR: messages one app may be sent in an hour; test messages stop there too. */
+  maxPerHour: number;
   /** How often the leader scans for missed deadlines, late starts, unadvertised handlers and down hosts. */
   scanMs: number;
 }
@@ -22,5 +24,6 @@ export const notifyConfigProvider = {
     smtpConfigured: config.smtpUrl !== null,
     evalMs: config.notifications.evalMs,
     scanMs: config.notifications.scanMs,
+    maxPerHour: config.notifications.maxPerHour,
   }),
 };

@@ -14,6 +14,7 @@ export type NotificationDeliveryPatch = Partial<
 /** A due delivery as the claim's candidate SELECT returns it. */
 export interface DueNotificationDelivery {
   id: string;
+  appId: string;
   channelType: string;
   target: string;
 }
@@ -41,13 +42,26 @@ export class NotificationDeliveryRepository {
   }
 
   /** Up to `limit` due deliveries of `namespace` (PENDING or RETRYING, due, lease free or expired), due first. */
-  async dueCandidates(namespace: string, now: number, limit: number): Promise<DueNotificationDelivery[]> {
+  async dueCandidates(
+    namespace: string,
+    now: number,
+    limit: number,
+    skipApps: readonly string[] = [],
+  ): Promise<DueNotificationDelivery[]> {
+    const skip = skipApps.length > 0 ? ` AND app_id NOT IN (${marks(skipApps.length)})` : '';
     const sql =
-      'SELECT id, channel_type, target FROM notification_delivery WHERE namespace = ? AND state IN (?, ?)' +
-      ' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)' +
+      'SELECT id, app_id, channel_type, target FROM notification_delivery WHERE namespace = ? AND state IN (?, ?)' +
+      ` AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)${skip}` +
       ` ORDER BY next_attempt_at LIMIT ${Math.max(1, Math.floor(limit))}`;
-    const rows = (await this.ds.query(sql, [namespace, ...DUE, now, now])) as Array<Record<string, unknown>>;
-    return rows.map((r) => ({ id: String(r.id), channelType: String(r.channel_type), target: String(r.target) }));
+    const rows = (await this.ds.query(sql, [namespace, ...DUE, now, now, ...skipApps])) as Array<
+      Record<string, unknown>
+    >;
+    return rows.map((r) => ({
+      id: String(r.id),
+      appId: String(r.app_id),
+      channelType: String(r.channel_type),
+      target: String(r.target),
+    }));
   }
 
   /**

@@ -96,6 +96,15 @@ export class NotificationMessageRepository {
     throw new Error(`notification group ${openKey} changed three times during one add`);
   }
 
+  /** How many messages app `appId` has had opened since `since` (epoch ms), sent or not (ix_notification_app). */
+  async countSince(namespace: string, appId: string, since: number): Promise<number> {
+    const rows = (await this.ds.query(
+      'SELECT COUNT(*) AS n FROM notification WHERE namespace = ? AND app_id = ? AND created_at >= ?',
+      [namespace, appId, since],
+    )) as { n: number | string }[];
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /**
    * Deletes up to `limit` SENT messages of `namespace` due before `before` (epoch ms) whose deliveries are all
    * final, with those deliveries, in one transaction (docs/notifications.md "Reading notifications"). @returns the

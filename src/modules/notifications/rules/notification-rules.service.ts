@@ -1,5 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock, ConflictError, newId, NotFoundError, ValidationError } from '../../../common/index.js';
+import {
+  CLOCK,
+  type Clock,
+  ConflictError,
+  ErrorCode,
+  newId,
+  NotFoundError,
+  SchedulerError,
+  ValidationError,
+} from '../../../common/index.js';
 import { AuditAction, AuditService, CallbackUrlCheck, type Caller, namedApp } from '../../jobs/index.js';
 import {
   ApiClientRepository,
@@ -13,6 +22,8 @@ import {
 } from '../../metadata/index.js';
 import { NOTIFY_CONFIG, type NotifyConfig } from '../notify-config.js';
 import { checkChannels, DEFAULT_QUIET_MS, type RuleInput, ruleParams } from './rule-input.js';
+
+const HOUR_MS = 3_600_000;
 
 /** Most rules one app (or the namespace defaults) may hold. */
 export const MAX_NOTIFICATION_RULES = 50;
@@ -53,6 +64,8 @@ export class NotificationRules {
    */
   async set(caller: Caller, input: RuleInput, replace: boolean, appId?: string): Promise<NotificationRule> {
     const owner = namedApp(caller, appId) as string;
+    // `.` and `..` pass the name's characters but no URL client can name them in a path (they are resolved away).
+    if (/^\.+$/.test(input.name)) throw new ValidationError('name', 'name may not be only dots');
     const params = ruleParams(input);
     const channels = checkChannels(input.channels);
     await this.checkChannels(owner, channels);
@@ -133,6 +146,16 @@ export class NotificationRules {
     const rule = await this.get(caller, name, appId);
     const app = rule.appId === NAMESPACE_DEFAULT ? caller.appId : rule.appId;
     const now = this.clock.now();
+    // A test opens a message of its own (no grouping): without this bound tests could pile up OPEN messages far
+    // faster than the hourly cap sends them.
+    if ((await this.messages.countSince(this.config.namespace, app, now - HOUR_MS)) >= this.config.maxPerHour)
+      throw new SchedulerError(
+        ErrorCode.RATE_LIMITED,
+        `app '${app}' has had ${this.config.maxPerHour} notification messages in the last hour ` +
+          '(NOTIFY_MAX_PER_HOUR): a test would wait behind them; retry later',
+        undefined,
+        { retryAfterSeconds: 300 },
+      );
     return this.uow.run(async (em: Tx) => {
       const { id } = await this.messages.add(em, {
         namespace: this.config.namespace,

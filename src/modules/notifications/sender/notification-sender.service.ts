@@ -53,6 +53,8 @@ export class NotificationSender implements OnApplicationBootstrap, BeforeApplica
   private readonly ns: string;
   private readonly flights = new Map<string, Flight>();
   private readonly perHost = new Map<string, number>();
+  /** Tries in flight per app: one app's hanging receivers hold at most its share of this node's slots. */
+  private readonly perApp = new Map<string, number>();
   private stopping = false;
   private kicked = false;
   private dropping = false;
@@ -152,24 +154,38 @@ export class NotificationSender implements OnApplicationBootstrap, BeforeApplica
   /** Claims what this node has room for, per host: a slow receiver or SMTP server holds only its own share. */
   private async claimDue(now: number): Promise<void> {
     if (this.room() <= 0) return;
-    const candidates = await this.deliveries.dueCandidates(this.ns, now, this.room() * WINDOW_FACTOR);
+    const share = this.appShare();
+    const full = [...this.perApp].filter(([, n]) => n >= share).map(([app]) => app);
+    const candidates = await this.deliveries.dueCandidates(this.ns, now, this.room() * WINDOW_FACTOR, full);
     const taken = new Map<string, number>();
+    const takenByApp = new Map<string, number>();
     const ids: string[] = [];
     for (const c of candidates) {
       if (ids.length >= this.room()) break;
       const host = deliveryHost(c);
       const used = (this.perHost.get(host) ?? 0) + (taken.get(host) ?? 0);
-      if (used >= this.settings.perHost) continue;
+      const usedByApp = (this.perApp.get(c.appId) ?? 0) + (takenByApp.get(c.appId) ?? 0);
+      if (used >= this.settings.perHost || usedByApp >= share) continue;
       taken.set(host, (taken.get(host) ?? 0) + 1);
+      takenByApp.set(c.appId, usedByApp + 1);
       ids.push(c.id);
     }
     for (const { row, message } of await this.deliveries.claim(ids, newId(), now, this.settings.leaseMs))
       this.launch(row, message);
   }
 
+  /**
+   * The most tries one app may have in flight on this node: half its slots, and always more than one host's share,
+   * so one dead receiver of an app does not stop the app's other channels.
+   */
+  private appShare(): number {
+    return Math.max(this.settings.perHost + 1, Math.ceil(this.settings.senders / 2));
+  }
+
   private launch(row: NotificationDelivery, message: Notification | null): void {
     const host = deliveryHost(row);
     this.perHost.set(host, (this.perHost.get(host) ?? 0) + 1);
+    this.perApp.set(row.appId, (this.perApp.get(row.appId) ?? 0) + 1);
     const flight: Flight = { row, message, host, abort: new AbortController(), done: Promise.resolve() };
     this.flights.set(row.id, flight);
     flight.done = this.run(flight)
@@ -179,6 +195,9 @@ export class NotificationSender implements OnApplicationBootstrap, BeforeApplica
         const n = (this.perHost.get(host) ?? 1) - 1;
         if (n > 0) this.perHost.set(host, n);
         else this.perHost.delete(host);
+        const a = (this.perApp.get(row.appId) ?? 1) - 1;
+        if (a > 0) this.perApp.set(row.appId, a);
+        else this.perApp.delete(row.appId);
         this.kick();
       });
   }

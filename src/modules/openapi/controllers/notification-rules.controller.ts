@@ -136,6 +136,7 @@ export class NotificationRulesController {
   })
   @ApiOkResponse({ type: RuleTestDto })
   @ApiProblem(404, 'No rule of that name.')
+  @ApiProblem(429, 'The app had NOTIFY_MAX_PER_HOUR messages in the last hour (Retry-After: 300).')
   async test(
     @CurrentCaller() caller: Caller,
     @Param('name') name: string,
