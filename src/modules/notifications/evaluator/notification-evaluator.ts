@@ -13,7 +13,7 @@ import {
 import { NOTIFY_CONFIG, type NotifyConfig } from '../notify-config.js';
 import { outputsOf } from './event-outputs.js';
 import { hasInstanceRule } from './match.js';
-import { PassLoop } from './pass-loop.js';
+import { PassLoop } from '../pass-loop.js';
 
 /** Events claimed per pass. */
 const BATCH = 200;

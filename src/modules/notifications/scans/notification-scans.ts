@@ -14,7 +14,7 @@ import {
 import { LeaderElectionService } from '../../trigger/index.js';
 import { ScanEvent } from '../evaluator/event-outputs.js';
 import { admits, rulesOfApp } from '../evaluator/match.js';
-import { PassLoop } from '../evaluator/pass-loop.js';
+import { PassLoop } from '../pass-loop.js';
 import { NOTIFY_CONFIG, type NotifyConfig } from '../notify-config.js';
 import { deadlineOf, deadlineSpan } from '../rules/rule-input.js';
 
@@ -85,7 +85,7 @@ export class NotificationScans implements OnApplicationBootstrap, BeforeApplicat
   private async deadlines(rules: NotificationRule[], now: number): Promise<NewNotificationEvent[]> {
     const span = Math.max(...rules.filter((r) => r.kind === K.DEADLINE).map((r) => deadlineSpan(r.params)));
     const runs = await this.read(UNFINISHED, now - span - DAY_MS, now);
-    return this.eventsFor(rules, runs, K.DEADLINE, (rule, run) => {
+    return this.eventsFor(rules, runs, K.DEADLINE, now, (rule, run) => {
       const deadline = deadlineOf(rule.params, run.fireTime);
       return deadline !== null && deadline < now ? { deadline } : null;
     });
@@ -94,7 +94,7 @@ export class NotificationScans implements OnApplicationBootstrap, BeforeApplicat
   private async lateStarts(rules: NotificationRule[], now: number): Promise<NewNotificationEvent[]> {
     const least = Math.min(...rules.filter((r) => r.kind === K.LATE_START).map((r) => Number(r.params.thresholdMs)));
     const runs = await this.read(NOT_STARTED, now - DAY_MS, now - least);
-    return this.eventsFor(rules, runs, K.LATE_START, (rule, run) =>
+    return this.eventsFor(rules, runs, K.LATE_START, now, (rule, run) =>
       run.fireTime + Number(rule.params.thresholdMs) < now ? {} : null,
     );
   }
@@ -141,6 +141,7 @@ export class NotificationScans implements OnApplicationBootstrap, BeforeApplicat
     rules: NotificationRule[],
     runs: NotifiedRun[],
     kind: typeof K.DEADLINE | typeof K.LATE_START,
+    now: number,
     due: (rule: NotificationRule, run: NotifiedRun) => Record<string, unknown> | null,
   ): NewNotificationEvent[] {
     const out: NewNotificationEvent[] = [];
@@ -158,7 +159,7 @@ export class NotificationScans implements OnApplicationBootstrap, BeforeApplicat
           instanceId: run.id,
           ruleId: rule.id,
           data,
-          at: this.clock.now(),
+          at: now,
         });
       }
     }

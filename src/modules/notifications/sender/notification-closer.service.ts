@@ -9,6 +9,7 @@ import {
   storedChannels,
   UnitOfWork,
 } from '../../metadata/index.js';
+import { PassLoop } from '../pass-loop.js';
 import { NotificationSender } from './notification-sender.service.js';
 
 /** How often due messages are looked for, ms (a message waits at most this long past its send_at). */
@@ -37,8 +38,7 @@ export class NotificationCloser implements OnApplicationBootstrap, BeforeApplica
   private readonly settings: NotificationSettings;
   private readonly ns: string;
   private stopping = false;
-  private cancelTick: (() => void) | null = null;
-  private ticking: Promise<ClosePass> | null = null;
+  private readonly loop: PassLoop;
   private readonly warned = new WarnOnce((m) => this.logger.warn(m));
 
   constructor(
@@ -51,17 +51,22 @@ export class NotificationCloser implements OnApplicationBootstrap, BeforeApplica
   ) {
     this.settings = config.notifications;
     this.ns = config.namespace;
+    // A full batch: more are due, go on at once. tick() reports its own errors.
+    const pass = async () => {
+      const p = await this.tick();
+      return p.closed + p.postponed >= BATCH;
+    };
+    this.loop = new PassLoop(clock, CLOSE_POLL_MS, pass, (err) => this.logger.warn(err.message));
   }
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops the loop after the pass under way. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    this.cancelTick?.();
-    await this.ticking;
+    await this.loop.stop();
   }
 
   /** One pass over up to 100 due messages; a message that cannot be closed is logged and the pass goes on. */
@@ -122,21 +127,6 @@ export class NotificationCloser implements OnApplicationBootstrap, BeforeApplica
         await this.audit.record(em, msg.appId, AuditAction.NOTIFICATION_FAILED, target, null, failed);
       }
       return true;
-    });
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopping) return;
-    this.cancelTick = this.clock.schedule(delayMs, () => {
-      this.ticking = this.tick().then(
-        (p) => p,
-        () => ({ closed: 0, postponed: 0, errors: 1 }),
-      );
-      void this.ticking.then((p) => {
-        this.ticking = null;
-        // A full batch: more are due, go on at once.
-        this.schedule(p.closed + p.postponed >= BATCH ? 0 : CLOSE_POLL_MS);
-      });
     });
   }
 }

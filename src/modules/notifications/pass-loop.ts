@@ -1,4 +1,4 @@
-import { type Clock } from '../../../common/index.js';
+import { type Clock } from '../../common/index.js';
 
 /**
  * Runs `pass` every `everyMs` on `clock` (at once again when it returns true: more work waits), never two at once,

@@ -1,4 +1,4 @@
-import { FakeClock } from '../../../../test/fakes/fake-clock.js';
+import { FakeClock } from '../../../test/fakes/fake-clock.js';
 import { PassLoop } from './pass-loop.js';
 
 const settle = () => new Promise((r) => setImmediate(r));
