@@ -226,6 +226,11 @@ async function main() {
     CALLBACK_CONNECT_TIMEOUT_MS: '1000',
     CALLBACK_READ_TIMEOUT_MS: '2000',
     CALLBACK_LEASE_MS: '4000',
+    // The callback receiver fails one answer in ten at random, so three failures in a row happen in most runs and
+    // would take its host down (CALLBACK_HOST_DOWN_AFTER, default 3): every waiting callback would then end
+    // HOST_DOWN by design, not through a fault. This check proves retries through kills; the fail-fast of a host
+    // that is really down has its own tests (test/integration/callback-host-health.int-spec.ts).
+    CALLBACK_HOST_DOWN_AFTER: '1000',
     // Notifications: every failure is a message (no hourly cap in the way), short waits, and a sender lease of
     // 3 × 500 ms + 10 s (docs/notifications.md "Sender") that a SIGKILLed scheduler's claims outlive only briefly.
     NOTIFY_MAX_PER_HOUR: '100000',
