@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { SystemClock } from '../../src/common/index.js';
 import { ShellIdentities, ShellIdentityError } from '../../src/modules/execution/builtin/shell-identities.js';
-import { ShellIdentityRepository } from '../../src/modules/metadata/index.js';
+import { MIGRATIONS, ShellIdentityRepository } from '../../src/modules/metadata/index.js';
 import { rejection } from '../utils/async.js';
 import { MIGRATION_ENGINES, migratedTo, type MigrationDb } from '../utils/migration-db.js';
 
@@ -95,5 +95,14 @@ describe.each(MIGRATION_ENGINES)('shell identities (%s)', (engine, makeDb) => {
     expect(await one.uidOf('lower-1', { lo: 79_998, hi: 80_000 })).toBe(79_998);
     expect(await one.uidOf('lower-2', { lo: 79_998, hi: 80_000 })).toBe(79_999);
     await expect(one.uidOf('lower-3', { lo: 79_998, hi: 80_000 })).rejects.toThrow(/is full/);
+  });
+
+  it('should drop shell_identity on down, and create it again on up', async () => {
+    const ours = MIGRATIONS.findIndex((m) => m.name === 'ShellIdentity1800000007000');
+    // the later migrations first, then this one
+    for (let i = MIGRATIONS.length - 1; i >= ours; i--) await sources[0].undoLastMigration({ transaction: 'each' });
+    await expect(sources[0].query('SELECT uid FROM shell_identity')).rejects.toThrow(/shell_identity/);
+    await sources[0].runMigrations({ transaction: 'each' });
+    expect(await rows(sources[0])).toEqual([]);
   });
 });
