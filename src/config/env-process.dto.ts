@@ -47,6 +47,10 @@ export class ProcessEnvDto {
   @IsBoolean()
   TICKWHEEL_ALLOW_SHELL?: boolean;
 
+  @IsOptional()
+  @IsString()
+  TICKWHEEL_SHELL_UID_RANGE?: string;
+
   @IntSetting(0, 4_294_967_294)
   TICKWHEEL_SHELL_UID?: number;
 

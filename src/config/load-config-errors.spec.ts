@@ -142,13 +142,19 @@ describe('loadConfig', () => {
         'TICKWHEEL_SHELL_UID=0 (root)',
         { TICKWHEEL_ALLOW_SHELL: 'true', TICKWHEEL_SHELL_UID: '0' },
         'TICKWHEEL_SHELL_UID',
-        /as root/,
+        /one identity shared by every app/,
       ],
       [
         'TICKWHEEL_SHELL_GID=0 (root group)',
         { TICKWHEEL_ALLOW_SHELL: 'true', TICKWHEEL_SHELL_GID: '0' },
         'TICKWHEEL_SHELL_GID',
-        /root group/,
+        /one identity shared by every app/,
+      ],
+      [
+        'TICKWHEEL_SHELL_UID_RANGE holding 65534',
+        { TICKWHEEL_SHELL_UID_RANGE: '60000-70000' },
+        'TICKWHEEL_SHELL_UID_RANGE',
+        /holds 65534/,
       ],
       [
         'TICKWHEEL_SHELL_ENV_PASS naming a secret',

@@ -3,6 +3,7 @@ import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { SHELL_UID_RANGE_DEFAULT } from '../../src/config/index.js';
 import { NodeRegistryService } from '../../src/modules/dispatch/index.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { processGone } from '../utils/pid.js';
@@ -21,6 +22,9 @@ import {
 
 const MAIN = join(process.cwd(), 'dist/src/main.js');
 const NOBODY = 65534;
+/** A command's uid: its app's own, from TICKWHEEL_SHELL_UID_RANGE's default. */
+const inRange = (uid: string | undefined) =>
+  expect(Number(uid) >= SHELL_UID_RANGE_DEFAULT.lo && Number(uid) <= SHELL_UID_RANGE_DEFAULT.hi).toBe(true);
 const ROOT = process.geteuid?.() === 0;
 /** Switching users needs root (CI runs as root); elsewhere these cases cannot be set up. */
 const describeAsRoot = ROOT ? describe : describe.skip;
@@ -58,7 +62,7 @@ async function runShellTask(client: TickwheelClient, script: string): Promise<{ 
 
 /**
  * The built-in shell handler's privileges (docs/tenancy.md "Shell isolation"), with real executor processes started
- * from dist/ as root: a command runs as 65534, cannot read the executor's secrets (its /proc environ, the standalone
+ * from dist/ as root: a command runs as its app's own uid, cannot read the executor's secrets (its /proc environ, the standalone
  * DATA_DIR), and leaves nothing running behind it; a non-root executor refuses to allow shell unless
  * TICKWHEEL_SHELL_UNISOLATED=true.
  */
@@ -95,14 +99,14 @@ describeAsRoot('shell handler isolation (real processes)', () => {
       await api?.close();
     });
 
-    it('should run a command as 65534 that finds none of the executor secrets in any environment it can read', async () => {
+    it("should run a command as its app's uid that finds none of the executor secrets in any environment it can read", async () => {
       const { status, result } = await runShellTask(client, PROBE);
       expect(status).toBe('SUCCESS');
       const all = JSON.stringify(result); // the whole stored result: an output over its bound is kept as an excerpt
       for (const secret of [secretKey, MYSQL_URL, REDIS_URL]) expect(all).not.toContain(secret);
       expect(all).not.toMatch(/TICKWHEEL_SECRET_KEY|DB_URL|REDIS_URL/);
       expect(result.stderr).toMatch(/environ: Permission denied/);
-      expect(result.stdout.trim().split(/\0|\n/).pop()).toBe(String(NOBODY));
+      inRange(result.stdout.trim().split(/\0|\n/).pop());
     }, 60_000);
 
     it('should leave nothing the command started in the background running once the task ends', async () => {
@@ -155,7 +159,7 @@ describeAsRoot('shell handler isolation (real processes)', () => {
       expect(JSON.stringify(result)).not.toContain(key);
       for (const f of files) expect(result.stdout).toContain(`DENIED ${f}`);
       expect(statSync(dataDir).mode & 0o777).toBe(0o700);
-      expect(result.stdout.trim().split(/\0|\n/).pop()).toBe(String(NOBODY));
+      expect(result.stdout.trim().split(/\0|\n/).pop()).toBe(String(SHELL_UID_RANGE_DEFAULT.lo)); // a new database
     }, 60_000);
   });
 

@@ -31,7 +31,7 @@ describe.each(SHAPES)('shell scope (%s)', (_shape, env) => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tw-shell-scope-'));
-    chmodSync(dir, 0o777); // shell commands run as uid 65534 (README "The shell handler")
+    chmodSync(dir, 0o777); // shell commands run as their app's own uid (README "The shell handler")
     node = await startNode(env({ TICKWHEEL_ALLOW_SHELL: 'true' }));
   }, 60_000);
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { APP_EGRESS_ALLOW, type AppEgressAllow } from '../egress/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { HttpJobHandler } from './builtin/http.handler.js';
 import { NoopJobHandler } from './builtin/noop.handler.js';
+import { ShellIdentities } from './builtin/shell-identities.js';
 import { ShellJobHandler } from './builtin/shell.handler.js';
 import { AppScopes } from './app-scopes.service.js';
 import { AttemptExecution } from './attempt-execution.js';
@@ -23,9 +24,13 @@ export interface ExecutionModuleOptions {
   shell?: boolean;
 }
 
-/** The built-in handler providers for `opts`: `noop` always, `http` unless turned off, `shell` only when allowed. */
+/**
+ * The built-in handler providers for `opts`: `noop` always, `http` unless turned off, `shell` (and its apps' uids,
+ * ShellIdentities) only when allowed.
+ */
 export function builtinHandlers(opts: ExecutionModuleOptions = {}): Provider[] {
-  return [NoopJobHandler, ...(opts.http !== false ? [HttpJobHandler] : []), ...(opts.shell ? [ShellJobHandler] : [])];
+  const shell = opts.shell ? [ShellJobHandler, ShellIdentities] : [];
+  return [NoopJobHandler, ...(opts.http !== false ? [HttpJobHandler] : []), ...shell];
 }
 
 /** The modules providing execution's hooks: ATTEMPT_ENDED_HOOK (trigger), ATTEMPT_ADMISSION (dispatch's admission). */

@@ -23,6 +23,7 @@ export * from './state-machine/attempt-status.js';
 export { isTransientDbError, isUniqueViolation, withDbRetry } from './repositories/db-errors.js';
 export { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
 export { ApiClientRepository } from './repositories/api-client.repository.js';
+export { ShellIdentityRepository } from './repositories/shell-identity.repository.js';
 export { AuditLogRepository, type AuditEntry, type AuditQuery } from './repositories/audit-log.repository.js';
 export {
   CallbackDeliveryRepository,

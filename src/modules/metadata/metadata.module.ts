@@ -23,6 +23,7 @@ import { IdempotencyKeyRepository } from './repositories/idempotency-key.reposit
 import { JobLogRepository } from './repositories/job-log.repository.js';
 import { NotificationDeliveryRepository } from './repositories/notification-delivery.repository.js';
 import { NotificationOutboxRepository } from './repositories/notification-outbox.repository.js';
+import { ShellIdentityRepository } from './repositories/shell-identity.repository.js';
 import { INSTANCE_QUERIES } from './instances/index.js';
 import { ExecutionLedger } from './unit-of-work/execution-ledger.js';
 import { UnitOfWork } from './unit-of-work/unit-of-work.js';
@@ -60,6 +61,7 @@ const REPOSITORIES = [
   NotificationRuleRepository,
   NotificationOutboxRepository,
   NotificationDeliveryRepository,
+  ShellIdentityRepository,
 ];
 
 const UNIT_OF_WORK = {

@@ -1,6 +1,8 @@
 import { Test } from '@nestjs/testing';
 import { DiscoveryModule } from '@nestjs/core';
+import { CLOCK, SystemClock } from '../../../common/index.js';
 import { APP_CONFIG, loadConfig } from '../../../config/index.js';
+import { ShellIdentityRepository } from '../../metadata/index.js';
 import { EgressModule } from '../../egress/index.js';
 import { MetricsService } from '../../observability/index.js';
 import { builtinHandlers } from '../execution.module.js';
@@ -31,7 +33,14 @@ async function registeredNames(opts: Parameters<typeof builtinHandlers>[0]): Pro
   const config = { provide: APP_CONFIG, useValue: loaded };
   const mod = await Test.createTestingModule({
     imports: [DiscoveryModule, EgressModule.forConfig(loaded)],
-    providers: [config, MetricsService, HandlerRegistry, ...builtinHandlers(opts)],
+    providers: [
+      config,
+      MetricsService,
+      HandlerRegistry,
+      ...builtinHandlers(opts),
+      { provide: ShellIdentityRepository, useValue: {} }, // the shell handler's apps' uids: never read here
+      { provide: CLOCK, useValue: new SystemClock() },
+    ],
   }).compile();
   await mod.init();
   const names = mod.get(HandlerRegistry).names();

@@ -148,7 +148,7 @@ describe('runShellCommand', () => {
         );
         expect(vars.TICKWHEEL_TEST_SECRET).toBeUndefined();
         expect(vars.MY_VAR).toBe('mine');
-        expect(vars.PATH).toBe(process.env.PATH);
+        expect(vars.PATH).toBe(DEFAULT_SHELL_PATH); // never this process's (npm start puts node_modules/.bin first)
         expect(vars.TZ).toBe('Europe/Paris');
         const allowed = new Set(['PATH', 'HOME', 'LANG', 'TZ', 'MY_VAR']);
         expect(Object.keys(vars).filter((k) => !allowed.has(k))).toEqual([]);
@@ -247,6 +247,24 @@ describe('runShellCommand: process group and privileges', () => {
     }
   });
 
+  it("should give the child opts.umask and leave this process's umask as it was", async () => {
+    const before = process.umask(0o022);
+    try {
+      const r = await runShellCommand(
+        { argv: ['/bin/sh', '-c', `umask; : > ${dir}/made; stat -c %a ${dir}/made`] },
+        never(),
+        {
+          umask: 0o077,
+        },
+      );
+      expect(r.stdout).toBe('0077\n600\n');
+      expect(process.umask(0o022)).toBe(0o022);
+      expect((await runShellCommand({ argv: ['/bin/sh', '-c', 'umask'] }, never())).stdout).toBe('0022\n');
+    } finally {
+      process.umask(before);
+    }
+  });
+
   asRoot('should not let a command run as another uid read this process environment through /proc', async () => {
     const r = await runShellCommand({ argv: ['/bin/sh', '-c', 'cat /proc/$PPID/environ'] }, never(), {
       uid: NOBODY,
@@ -279,14 +297,23 @@ describe('shellBaseEnv', () => {
     DB_URL: 'mysql://u:pw@db/x',
   };
 
-  it('should take PATH, LANG and TZ from the parent, then the listed names, and set HOME', () => {
+  it('should take LANG and TZ from the parent, then the listed names, and set HOME and the fixed PATH', () => {
     expect(shellBaseEnv(parent, { home: '/', pass: ['HTTP_PROXY', 'NOT_SET'] })).toEqual({
-      PATH: '/opt/bin:/usr/bin',
+      PATH: DEFAULT_SHELL_PATH,
       LANG: 'C.UTF-8',
       TZ: 'UTC',
       HTTP_PROXY: 'http://proxy:3128',
       HOME: '/',
     });
+  });
+
+  it("should give the parent's PATH only when TICKWHEEL_SHELL_ENV_PASS lists PATH", () => {
+    const npmStart = { ...parent, PATH: '/srv/clone/node_modules/.bin:/usr/local/bin:/usr/bin:/bin' };
+    expect(shellBaseEnv(npmStart, { home: '/' }).PATH).toBe(
+      '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    );
+    expect(shellBaseEnv(npmStart, { home: '/', pass: ['PATH'] }).PATH).toBe(npmStart.PATH);
+    expect(shellBaseEnv({}, { home: '/', pass: ['PATH'] }).PATH).toBe(DEFAULT_SHELL_PATH);
   });
 
   it(`should default PATH to ${DEFAULT_SHELL_PATH} and leave out LANG and TZ when the parent has none`, () => {

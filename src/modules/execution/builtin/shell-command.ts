@@ -41,6 +41,8 @@ export interface ShellCommandOptions {
   uid?: number;
   gid?: number;
   env?: Record<string, string>;
+  /** The child's file mode mask (e.g. 0o077); default this process's. */
+  umask?: number;
 }
 
 export const SHELL_COMMAND_MAX_TIMEOUT_MS = BOUNDS.timeoutMs.max;
@@ -152,15 +154,17 @@ export async function runShellCommand(
   const base = opts.env ?? shellBaseEnv(process.env, { home: passwdHome(opts.uid ?? process.getuid?.() ?? -1) });
   const env = { ...base, ...p.env };
   const started = performance.now();
-  const child = spawn(program, p.argv.slice(1), {
-    shell: false,
-    cwd,
-    env,
-    uid: opts.uid,
-    gid: opts.gid,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = withUmask(opts.umask, () =>
+    spawn(program, p.argv.slice(1), {
+      shell: false,
+      cwd,
+      env,
+      uid: opts.uid,
+      gid: opts.gid,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    }),
+  );
   const out = new BoundedSink(opts.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES);
   const err = new BoundedSink(opts.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES);
   child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -183,6 +187,21 @@ export async function runShellCommand(
     stderrTruncated: err.truncated,
     durationMs,
   };
+}
+
+/**
+ * Runs `fn` (a spawn) with the process umask set to `mask`, then puts it back. spawn forks before it returns, so the
+ * child inherits `mask` and no other JavaScript runs meanwhile; a file a libuv thread creates in that window gets
+ * a stricter mode with 077 than it would have had, never a looser one.
+ */
+function withUmask<T>(mask: number | undefined, fn: () => T): T {
+  if (mask === undefined) return fn();
+  const saved = process.umask(mask);
+  try {
+    return fn();
+  } finally {
+    process.umask(saved);
+  }
 }
 
 /** @throws naming `dir` when not a directory or `uid`/`gid` may not enter it (mode bits; ACLs: spawn's EACCES). */
@@ -274,5 +293,6 @@ function spawnFailure(e: NodeJS.ErrnoException): string {
   if (e.code === 'ENOENT') return 'program not found';
   if (e.code === 'EACCES') return 'permission denied';
   if (e.code === 'EPERM') return 'not permitted to switch to that user (the executor must run as root)';
+  if (e.code === 'EINVAL') return 'that uid or gid is not valid here (not mapped in this user namespace?)';
   return e.message;
 }

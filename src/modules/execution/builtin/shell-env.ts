@@ -1,13 +1,17 @@
 import { readFileSync, statSync } from 'node:fs';
 import { SECRET_SETTINGS } from '../../../config/index.js';
 
-/** Taken from this process's environment when set, for every command (PATH gets a default when unset). */
-export const SHELL_ENV_BASE = ['PATH', 'LANG', 'TZ'] as const;
-export const DEFAULT_SHELL_PATH = '/usr/local/bin:/usr/bin:/bin';
+/** Taken from this process's environment when set, for every command. */
+export const SHELL_ENV_BASE = ['LANG', 'TZ'] as const;
+/**
+ * Every command's PATH unless TICKWHEEL_SHELL_ENV_PASS lists PATH: never this process's own, which under `npm start`
+ * leads with the clone's node_modules/.bin (a program of the checkout would shadow `ls` or `git`).
+ */
+export const DEFAULT_SHELL_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /**
- * A `shell` command's base environment: PATH (default {@link DEFAULT_SHELL_PATH}), LANG, TZ and the `pass` names
- * (TICKWHEEL_SHELL_ENV_PASS) from `parent`, HOME = `home`; never a secret setting (SECRET_SETTINGS).
+ * A `shell` command's base environment: PATH = {@link DEFAULT_SHELL_PATH} (the parent's only when `pass` lists it),
+ * LANG, TZ and the `pass` names (TICKWHEEL_SHELL_ENV_PASS) from `parent`, HOME = `home`; never a secret setting.
  */
 export function shellBaseEnv(
   parent: Record<string, string | undefined>,
