@@ -98,7 +98,7 @@ describe.each(MIGRATION_ENGINES)('shell identities (%s)', (engine, makeDb) => {
   });
 
   it('should drop shell_identity on down, and create it again on up', async () => {
-    const ours = MIGRATIONS.findIndex((m) => m.name === 'ShellIdentity1800000007000');
+    const ours = MIGRATIONS.findIndex((m) => m.name === 'ShellIdentity1800000008000');
     // the later migrations first, then this one
     for (let i = MIGRATIONS.length - 1; i >= ours; i--) await sources[0].undoLastMigration({ transaction: 'each' });
     await expect(sources[0].query('SELECT uid FROM shell_identity')).rejects.toThrow(/shell_identity/);

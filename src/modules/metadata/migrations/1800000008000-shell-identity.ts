@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner, Table } from 'typeorm';
  * app's `shell` commands run as, one row per app id (clients are shared by every namespace, so is the row). The
  * unique `uid` is what keeps two executors racing for two apps from giving both one uid. Rows are never deleted.
  */
-export class ShellIdentity1800000007000 implements MigrationInterface {
-  name = 'ShellIdentity1800000007000';
+export class ShellIdentity1800000008000 implements MigrationInterface {
+  name = 'ShellIdentity1800000008000';
 
   async up(q: QueryRunner): Promise<void> {
     const mysql = q.connection.driver.options.type === 'mysql';
