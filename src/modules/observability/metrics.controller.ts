@@ -40,7 +40,10 @@ export class MetricsController extends PrometheusController {
       },
     },
   })
-  @ApiUnauthorizedResponse({ description: 'METRICS_TOKEN is set and the request has no `Authorization: Bearer` of it' })
+  @ApiUnauthorizedResponse({
+    description: 'METRICS_TOKEN is set and the request has no `Authorization: Bearer` of it',
+    content: { 'text/plain': { schema: { type: 'string' } } },
+  })
   override async index(@Res({ passthrough: true }) response: Response, @Req() request?: Request): Promise<string> {
     if (!scrapeAllowed(this.config.metrics.token, request?.headers.authorization)) {
       response.status(401).header('WWW-Authenticate', METRICS_CHALLENGE).header('Content-Type', 'text/plain');
