@@ -41,7 +41,7 @@ export class AppModule {
       // No per-request logger (forRoutes: none): nothing logs per request, no answer carries pino-http's reqId,
       // and its child loggers and AsyncLocalStorage context cost every request CPU (bench/README.md).
       LoggerModule.forRoot({ pinoHttp: { level: config.logLevel, autoLogging: false }, forRoutes: [] }),
-      ObservabilityModule,
+      ObservabilityModule.forConfig(config),
       TerminusModule,
       MetadataModule,
       CoordinationModule,

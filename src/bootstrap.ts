@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import {
   closeRequestBodies,
   createValidationPipe,
+  docsSafetyHeaders,
   documentIdempotency,
   SignedRequestMiddleware,
   swaggerUiOptions,
@@ -52,8 +53,10 @@ export async function createApp(config: AppConfig, opts: AppModuleOptions = {}):
   }
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
-  if (config.roles.includes(Role.API))
+  if (config.roles.includes(Role.API)) {
+    app.use('/docs', docsSafetyHeaders()); // before Swagger's routes and static assets: every /docs answer
     SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), swaggerUiOptions());
+  }
   await app.init();
   return app;
 }

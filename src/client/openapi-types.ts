@@ -412,7 +412,7 @@ export interface paths {
     };
     /**
      * Live executor and app worker nodes
-     * @description Handlers, capacity, running tasks, queue depth and last heartbeat of every live node, as `{total, items}` (0.2.0; a bare array before), all in one page. `appId` is the app owning an app worker (null: a trusted executor). An admin sees every node; any other caller the trusted executors and its own app's workers (docs/workers.md).
+     * @description Handlers, capacity, running tasks, queue depth and last heartbeat of live nodes, as `{total, items}` (0.2.0; a bare array before), all in one page. `appId` is the app owning an app worker (null: a trusted executor). An admin sees every node. Any other caller sees its own app's workers, and only the trusted executors that advertise a handler of its jobs, of its unfinished work or the `handler` it asks for, each with those handlers only, `host` null and its own load (docs/api.md `/api/nodes`).
      */
     get: operations['NodesController_list'];
     put?: never;
@@ -1880,15 +1880,15 @@ export interface components {
     NodeViewDto: {
       /** @description The node id, unique among live nodes (a new one at each start). */
       nodeId: string;
-      /** @description Host name the node reported at start. */
-      host: string;
+      /** @description Host name the node reported at start; null for a trusted executor when the caller is not admin. */
+      host: string | null;
       /** @description The app owning an app worker's node (docs/workers.md); null for a trusted executor. */
       appId: string | null;
-      /** @description Handler names the node advertises (it runs only these). */
+      /** @description Handler names the node advertises (it runs only these); a caller without `admin` sees, of a trusted executor, only the handlers of its jobs, of its unfinished work and the one it asked for (`?handler=`). */
       handlers: string[];
       /** @description Most attempts the node runs at once (EXECUTOR_CONCURRENCY, default 16). */
       capacity: number;
-      /** @description Attempts running on the node at its last heartbeat. */
+      /** @description Attempts running on the node at its last heartbeat; to a caller without `admin`, on a trusted executor, its own instances RUNNING there now. */
       active: number;
       /** @description Depth of the node queue now. */
       queue: components['schemas']['NodeQueueDto'];
@@ -1898,9 +1898,9 @@ export interface components {
       startedAt: string;
     };
     NodePageDto: {
-      /** @description Live nodes in all (= items.length). */
+      /** @description Live nodes shown (= items.length). */
       total: number;
-      /** @description Every live node. */
+      /** @description Every live node the caller may see (docs/api.md). */
       items: components['schemas']['NodeViewDto'][];
     };
     CreateClientDto: {
@@ -5402,7 +5402,10 @@ export interface operations {
   };
   NodesController_list: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Only the nodes advertising this handler; a caller without `admin` also sees the trusted executors that advertise it when it has no work for it yet (never `shell` without the `shell` scope). */
+        handler?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -8959,6 +8962,15 @@ export interface operations {
         };
         content: {
           'text/plain; version=0.0.4; charset=utf-8': string;
+        };
+      };
+      /** @description METRICS_TOKEN is set and the request has no `Authorization: Bearer` of it */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
         };
       };
     };

@@ -15,6 +15,8 @@ export interface AppConfig {
   shape: Shape;
   roles: Role[];
   http: { port: number; host: string };
+  /** /metrics (docs/observability.md): `port` null = on the http listener, else its own; `token`: a bearer. */
+  metrics: { port: number | null; host: string; token: string | null };
   /** Cluster: mysql:// URL. Standalone: SQLite file path. */
   database: { type: 'mysql'; url: string } | { type: 'better-sqlite3'; path: string };
   /** Cluster only. */

@@ -14,6 +14,18 @@ export class ProcessEnvDto {
   @IsString()
   HOST?: string;
 
+  @IntSetting(0, 65535)
+  METRICS_PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  METRICS_HOST?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^[\x21-\x7e]{16,256}$/, { message: 'METRICS_TOKEN must be 16-256 printable ASCII characters, no space' })
+  METRICS_TOKEN?: string;
+
   @IsOptional()
   @IsString()
   @Matches(/^mysql:\/\//, { message: 'DB_URL must be a mysql:// URL (e.g. mysql://root@127.0.0.1:3306/test)' })

@@ -117,6 +117,7 @@ export function loadConfig(
     shape,
     roles,
     http: { port: dto.PORT ?? 3000, host: dto.HOST ?? '0.0.0.0' },
+    metrics: metricsSettings(dto),
     database: dto.DB_URL
       ? { type: 'mysql', url: dto.DB_URL }
       : { type: 'better-sqlite3', path: join(dataDir, 'tickwheel.sqlite') },
@@ -232,4 +233,12 @@ function retryDelays(raw: string | undefined, setting = 'CALLBACK_RETRY_DELAYS_M
   if (parts.length > 20 || parts.some((p) => !/^\d{1,8}$/.test(p) || Number(p) > 86_400_000))
     throw new ConfigError(setting, 'must be at most 20 comma-separated integers 0-86400000 (ms)');
   return parts.map(Number);
+}
+
+/** METRICS_PORT, METRICS_HOST (default loopback) and METRICS_TOKEN. @throws ConfigError when the port is PORT's. */
+function metricsSettings(dto: EnvDto): AppConfig['metrics'] {
+  const port = dto.METRICS_PORT ?? null;
+  if (port !== null && port !== 0 && port === (dto.PORT ?? 3000))
+    throw new ConfigError('METRICS_PORT', `must differ from PORT (${port}): it is /metrics' own listener`);
+  return { port, host: dto.METRICS_HOST ?? '127.0.0.1', token: dto.METRICS_TOKEN ?? null };
 }

@@ -8,6 +8,7 @@ describe('loadConfig', () => {
         ...CLUSTER,
         TICKWHEEL_SECRET: 's',
         SMTP_URL: 'smtp://mailer:pw@smtp.example.com',
+        METRICS_TOKEN: 'scrape-token-0123456789',
         PATH: '/usr/bin',
         TICKWHEEL_NAMESPACE: 'n',
       };

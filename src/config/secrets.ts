@@ -8,6 +8,7 @@ export const SECRET_SETTINGS: readonly string[] = [
   'REDIS_URL',
   'TICKWHEEL_SECRET',
   'SMTP_URL',
+  'METRICS_TOKEN',
 ];
 
 /**

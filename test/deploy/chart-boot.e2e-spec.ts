@@ -138,8 +138,13 @@ describe('the rendered Helm chart boots and runs work on the right pods', () => 
     const secret = /^Secret: +(\S+)$/m.exec(cli.output())?.[1] as string;
     // One client per api pod, as the api Service would spread requests over them.
     clients = byDeployment('-api').map((p) => new TickwheelClient({ baseUrl: p.url, appId: `${ns}-app`, secret }));
+    // An admin sees every executor with its host and handlers (another app only those serving its work).
+    const adminCli = startCommand(['node', 'dist/src/bin/create-app.js', `${ns}-admin`, '--admin'], api.env);
+    expect(await adminCli.exited).toBe(0);
+    const adminSecret = /^Secret: +(\S+)$/m.exec(adminCli.output())?.[1] as string;
+    const admin = new TickwheelClient({ baseUrl: api.url, appId: `${ns}-admin`, secret: adminSecret });
     type Node = { host: string; handlers: string[] };
-    const nodes = async () => (await clients[0].request<{ items: Node[] }>('GET', '/api/nodes')).body.items;
+    const nodes = async () => (await admin.request<{ items: Node[] }>('GET', '/api/nodes')).body.items;
     await waitFor('the executor pods live', async () => (await nodes()).length === EXECUTORS.length, 20_000);
     const seen = Object.fromEntries((await nodes()).map((n) => [n.host, [...n.handlers].sort()]));
     expect(seen).toEqual({

@@ -74,6 +74,28 @@ describe('Helm chart limits and refusals', () => {
     expect(() => render({ networkPolicy: { enabled: true, metricsFrom: [] } })).toThrow(/metricsFrom needs/);
   });
 
+  it('should scrape METRICS_PORT when set: container port metrics on every pod, bound to all addresses, admitted', () => {
+    type Obj = K8sObject & { spec: Record<string, unknown> };
+    const objects = render({
+      config: { METRICS_PORT: 9464 },
+      networkPolicy: { enabled: true },
+      metrics: { serviceMonitor: { enabled: true } },
+    }) as Obj[];
+    const metricsService = objects.find((o) => o.kind === 'Service' && o.metadata.name.endsWith('-metrics'))!;
+    expect(metricsService.spec.ports).toEqual([{ name: 'http', port: 9464, targetPort: 'metrics', protocol: 'TCP' }]);
+    const deployments = objects.filter((o) => o.kind === 'Deployment');
+    expect(deployments.length).toBeGreaterThan(1);
+    for (const d of deployments) {
+      const c = (d.spec.template as { spec: { containers: Array<Record<string, unknown>> } }).spec.containers[0];
+      expect(c.ports).toContainEqual({ name: 'metrics', containerPort: 9464, protocol: 'TCP' });
+      expect(c.env).toContainEqual({ name: 'METRICS_HOST', value: '0.0.0.0' });
+    }
+    const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+    for (const p of policies) expect(JSON.stringify(p.spec.ingress)).toContain('"port":"metrics"');
+    const api = objects.find((o) => o.kind === 'Service' && o.metadata.name.endsWith('-api'))!;
+    expect(JSON.stringify(api.spec.ports)).not.toContain('metrics'); // the api Service never reaches /metrics
+  });
+
   it("should type every integer setting as EnvDto's validators bound it, and refuse bad ones", () => {
     const schema = JSON.parse(readFileSync(`${CHART}/values.schema.json`, 'utf8')) as {
       definitions: { config: { properties: Record<string, unknown> } };

@@ -42,9 +42,9 @@ describe('checkpoints of a sharded job', () => {
     await waitFor(
       'executor to advertise ckpt.shard',
       async () =>
-        (await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes')).body.items.some((n) =>
-          n.handlers.includes('ckpt.shard'),
-        ),
+        (
+          await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes?handler=ckpt.shard')
+        ).body.items.some((n) => n.handlers.includes('ckpt.shard')),
       30_000,
     );
   }, 60_000);

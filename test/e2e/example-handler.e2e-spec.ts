@@ -27,7 +27,10 @@ describe('examples/greeting: an application that runs its own @JobHandler as an 
     await waitFor(
       'executor to advertise greeting.hello',
       async () => {
-        const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes');
+        const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>(
+          'GET',
+          '/api/nodes?handler=greeting.hello',
+        );
         return nodes.body.items.some((n) => n.handlers.includes('greeting.hello'));
       },
       30_000,

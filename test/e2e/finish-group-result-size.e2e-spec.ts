@@ -71,7 +71,10 @@ describe('finishing group with a result too large for the result column (MariaDB
     await waitFor(
       'executor to advertise shape.result',
       async () => {
-        const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes');
+        const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>(
+          'GET',
+          '/api/nodes?handler=shape.result',
+        );
         return nodes.body.items.some((n) => n.handlers.includes('shape.result'));
       },
       30_000,

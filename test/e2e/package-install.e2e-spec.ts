@@ -183,7 +183,10 @@ describe('tickwheel installed from its tarball into a project outside the reposi
         await waitFor(
           'pkg.hello advertised',
           async () => {
-            const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes');
+            const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>(
+              'GET',
+              '/api/nodes?handler=pkg.hello',
+            );
             return nodes.body.items.some((n) => n.handlers.includes('pkg.hello'));
           },
           30_000,

@@ -98,7 +98,10 @@ describe('an instance re-claimed on the node where its old attempt still runs (M
     await waitFor(
       'executor to advertise reclaim.hold',
       async () => {
-        const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes');
+        const nodes = await client.request<{ items: Array<{ handlers: string[] }> }>(
+          'GET',
+          '/api/nodes?handler=reclaim.hold',
+        );
         return nodes.body.items.some((n) => n.handlers.includes('reclaim.hold'));
       },
       30_000,

@@ -38,7 +38,10 @@ describe('routing strategies (cluster shape, two executors)', () => {
     await waitFor(
       'both executors registered',
       async () => {
-        const res = await client.request<{ total: number; items: Array<{ nodeId: string }> }>('GET', '/api/nodes');
+        const res = await client.request<{ total: number; items: Array<{ nodeId: string }> }>(
+          'GET',
+          '/api/nodes?handler=noop',
+        );
         return res.body.total === 2 && res.body.items.length === 2;
       },
       30_000,
@@ -258,7 +261,7 @@ describe('routing strategies (cluster shape, two executors)', () => {
 
   /** The node id an executor test node registered with. */
   async function nodeIdOf(node: TestNode): Promise<string> {
-    const res = await client.request<{ items: Array<{ nodeId: string }> }>('GET', '/api/nodes');
+    const res = await client.request<{ items: Array<{ nodeId: string }> }>('GET', '/api/nodes?handler=noop');
     const prefix = node.config.nodeName;
     return (res.body.items.find((n) => n.nodeId.startsWith(`${prefix}-`)) as { nodeId: string }).nodeId;
   }

@@ -200,9 +200,9 @@ describe('shell is never accepted to wait for an executor (cluster)', () => {
         clusterEnv(ns, { ROLES: 'executor', TICKWHEEL_ALLOW_SHELL: 'true', LOG_LEVEL: 'error' }),
       );
       await waitFor('the shell executor to be live', async () =>
-        (await shelly.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes')).body.items.some((n) =>
-          n.handlers.includes('shell'),
-        ),
+        (
+          await shelly.request<{ items: Array<{ handlers: string[] }> }>('GET', '/api/nodes?handler=shell')
+        ).body.items.some((n) => n.handlers.includes('shell')),
       );
       expect(
         (await shelly.request('POST', '/api/tasks', { handler: 'shell', params: { argv: ['/bin/true'] } })).status,

@@ -181,7 +181,8 @@ describe('staged fires (cluster shape)', () => {
     const client = await signedClient(api);
     await waitFor(
       'both executors live',
-      async () => (await client.request<{ items: unknown[] }>('GET', '/api/nodes')).body.items.length === 2,
+      async () =>
+        (await client.request<{ items: unknown[] }>('GET', '/api/nodes?handler=noop')).body.items.length === 2,
       30_000,
       100,
     );

@@ -134,7 +134,9 @@ describe('App worker protocol (MariaDB + Redis)', () => {
 
     const listed = await a.request<{ items: Array<{ nodeId: string; appId: string | null }> }>('GET', '/api/nodes');
     expect(listed.body.items).toContainEqual(expect.objectContaining({ nodeId: reg.nodeId, appId: a.appId }));
-    expect(listed.body.items.some((n) => n.appId === null)).toBe(true); // the trusted executor of this process
+    // the trusted executor of this process, once A names a handler it serves (A has no work of its own there)
+    const executors = await a.request<{ items: Array<{ appId: string | null }> }>('GET', '/api/nodes?handler=noop');
+    expect(executors.body.items.some((n) => n.appId === null)).toBe(true);
     const seenByB = await b.request<{ items: Array<{ nodeId: string }> }>('GET', '/api/nodes');
     expect(seenByB.body.items.map((n) => n.nodeId)).not.toContain(reg.nodeId);
     const admin = await appClient(node, 'wrk-adm', [Scope.ADMIN]);

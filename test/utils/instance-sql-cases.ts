@@ -160,6 +160,7 @@ export const SQL_CASES: QueryObjectCases[] = [
     { method: 'listByJob', run: (s) => s.listByJob(JOB, 0, 20, { fireTime: NOW, shardIndex: 0 }) },
     { method: 'countByJob', run: (s) => s.countByJob(JOB) },
     { method: 'countUnfinishedOfApp', run: (s) => s.countUnfinishedOfApp('app-1') },
+    { method: 'unfinishedOfAppByNode', run: (s) => s.unfinishedOfAppByNode(NS, 'app-1') },
     { method: 'lastRunsOf', run: (s) => s.lastRunsOf([JOB]) },
     {
       method: 'listTasks',

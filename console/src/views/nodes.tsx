@@ -10,6 +10,12 @@ export function NodesView({ s }: { s: Session }) {
     <section>
       <h1>Nodes</h1>
       <ErrorBox error={nodes.error} />
+      {!s.admin && (
+        <p class="hint">
+          Executors that serve this app's jobs and unfinished tasks, with this app's own load; other apps' work is not
+          shown.
+        </p>
+      )}
       {nodes.data && nodes.data.items.length === 0 && <p>No live node.</p>}
       {nodes.data && nodes.data.items.length > 0 && (
         <Table id="nodes" head={['Node', 'Kind', 'Host', 'Handlers', 'Load', 'Queue', 'Heartbeat', 'Up since']}>
@@ -17,7 +23,7 @@ export function NodesView({ s }: { s: Session }) {
             <tr>
               <td>{n.nodeId}</td>
               <td>{n.appId ? `worker of ${n.appId}` : 'executor'}</td>
-              <td>{n.host}</td>
+              <td>{n.host ?? '—'}</td>
               <td>{n.handlers.join(', ')}</td>
               <td>
                 <meter min={0} max={n.capacity} value={n.active} aria-label="slots in use" /> {n.active}/{n.capacity}

@@ -12,3 +12,4 @@ export {
 } from './idempotency/idempotency-routes.js';
 export { SIGNING_SCHEMES } from './auth/signed.decorator.js';
 export { swaggerUiOptions } from './swagger-ui.js';
+export { docsSafetyHeaders } from './docs-headers.js';

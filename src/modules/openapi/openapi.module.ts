@@ -27,6 +27,7 @@ import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js
 import { ClientsService } from './services/clients.service.js';
 import { HandlerLogsService } from './services/handler-logs.service.js';
 import { JobViews } from './services/job-views.service.js';
+import { NodeViewsService } from './services/node-views.service.js';
 import { OverviewService } from './services/overview.service.js';
 import { ReadGate } from './services/read-gate.js';
 import { ScheduleLoadService } from './services/schedule-load.service.js';
@@ -80,6 +81,7 @@ export class OpenApiModule {
         JobViews,
         TaskListService,
         OverviewService,
+        NodeViewsService,
         ScheduleLoadService,
         ReadGate,
         RateLimiter,

@@ -75,6 +75,10 @@ export function swaggerUiOptions(): SwaggerCustomOptions {
     customJsStr: SIGNING_SCRIPT,
     swaggerOptions: {
       persistAuthorization: false,
+      // No badge from validator.swagger.io: it would send the spec's URL to a third party (and the CSP refuses it).
+      validatorUrl: null,
+      // No top bar: its logo is an SVG with a <style> element the CSP would refuse, and its box loads any spec URL.
+      layout: 'BaseLayout',
       // Serialised into the page with toString(): it may use nothing but the page's globals.
       requestInterceptor: (req: object) => (globalThis as unknown as SigningPage).twSignRequest(req),
     },

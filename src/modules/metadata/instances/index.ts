@@ -21,7 +21,14 @@ export {
 } from './execution-instances.js';
 export { FireLedger } from './fire-ledger.js';
 export { type Intake, InstanceIntake } from './instance-intake.js';
-export { type InstanceScope, InstanceReads, type LastRun, type RunningRow, type TaskFilter } from './instance-reads.js';
+export {
+  type InstanceScope,
+  InstanceReads,
+  type LastRun,
+  type RunningRow,
+  type TaskFilter,
+  type UnfinishedGroup,
+} from './instance-reads.js';
 export { InstanceRetention } from './instance-retention.js';
 export { InstanceTransitions, type TransitionGuard } from './instance-transitions.js';
 export { NotificationInstances, type NotifiedRun } from './notification-instances.js';

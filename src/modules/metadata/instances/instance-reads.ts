@@ -30,6 +30,14 @@ export interface TaskFilter extends InstanceScope {
   to?: number;
 }
 
+/** How many unfinished instances of one app run a handler in one status on one node (null: on none yet). */
+export interface UnfinishedGroup {
+  handler: string;
+  nodeId: string | null;
+  status: S;
+  count: number;
+}
+
 /** A RUNNING instance as the overview shows it. */
 export type RunningRow = Pick<
   JobInstance,
@@ -131,6 +139,26 @@ export class InstanceReads {
       [appId, ...UNFINISHED],
     );
     return Number((res.records?.[0] as { n?: number | string } | undefined)?.n ?? 0);
+  }
+
+  /**
+   * App `appId`'s unfinished instances in `namespace`, counted by handler, node and status (the (app_id, status)
+   * index; bounded by what the app may have waiting): the handlers it uses now and its load on each node.
+   */
+  async unfinishedOfAppByNode(namespace: string, appId: string): Promise<UnfinishedGroup[]> {
+    const res = await this.t.run(
+      undefined,
+      'SELECT handler, node_id, status, COUNT(*) AS n FROM job_instance' +
+        ` WHERE app_id = ? AND status IN (${marks(UNFINISHED.length)}) AND namespace = ?` +
+        ' GROUP BY handler, node_id, status',
+      [appId, ...UNFINISHED, namespace],
+    );
+    return ((res.records ?? []) as Array<Record<string, unknown>>).map((r) => ({
+      handler: String(r.handler),
+      nodeId: (r.node_id as string | null) ?? null,
+      status: r.status as S,
+      count: Number(r.n),
+    }));
   }
 
   /**

@@ -178,6 +178,15 @@ export class JobDefinitionRepository {
     }));
   }
 
+  /** The handlers of app `appId`'s jobs in the namespace, each once (uq_job_definition_ns_app_code; capped jobs). */
+  async handlersOf(namespace: string, appId: string): Promise<string[]> {
+    const rows: Array<{ handler: string }> = await this.ds.query(
+      'SELECT DISTINCT handler FROM job_definition WHERE namespace = ? AND app_id = ?',
+      [namespace, appId],
+    );
+    return rows.map((r) => String(r.handler));
+  }
+
   /** The per-job metrics slots the namespace's jobs hold, inside `em` (uq_job_definition_ns_metrics_slot). */
   async metricsSlotsInUse(em: EntityManager, namespace: string): Promise<number[]> {
     const rows: Array<{ slot: number | string }> = await em.query(

@@ -1,3 +1,4 @@
+import { NodeListQueryDto } from './node.dto.js';
 import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { type Bound, type BoundName, BOUNDS, SchedulerError } from '../../../common/index.js';
@@ -183,6 +184,7 @@ const EDGES: Edge[] = [
   ].map((dto) => ({ ...query('appId', dto), value: chars })),
   { ...query('handler', CallbackHandlerQueryDto), value: chars },
   { ...query('handler', TaskListQueryDto), value: chars },
+  { ...query('handler', NodeListQueryDto), value: chars },
   { ...query('q', JobListQueryDto), value: chars },
   query('hours', ScheduleLoadQueryDto),
   query('herd', ScheduleLoadQueryDto),

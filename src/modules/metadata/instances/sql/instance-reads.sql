@@ -94,6 +94,13 @@ SELECT COUNT(*) AS n
   WHERE app_id = ? AND status IN (?, ?, ?, ?);
 -- params: ["app-1","PENDING","WAITING","DISPATCHED","RUNNING"]
 
+-- InstanceReads.unfinishedOfAppByNode
+SELECT handler, node_id, status, COUNT(*) AS n
+  FROM job_instance
+  WHERE app_id = ? AND status IN (?, ?, ?, ?) AND namespace = ?
+  GROUP BY handler, node_id, status;
+-- params: ["app-1","PENDING","WAITING","DISPATCHED","RUNNING","tw-sql-snapshot"]
+
 -- InstanceReads.lastRunsOf
 SELECT i.id, i.job_id, i.status, i.fire_time, i.started_at, i.finished_at
   FROM (SELECT (SELECT x.id
