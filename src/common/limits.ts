@@ -5,11 +5,7 @@ export const TEXT_COLUMN_BYTES = 65_535;
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-/**
- * JSON values one request body may hold (validation walks each, some more than once). Holds the batch docs/api.md
- * promises: 1,000 tasks of `requestId`, `handler` and a `params` of 100 values are 2 + 1,000 × (1 + 3 + 100) =
- * 104,002 values (the body, `tasks`, each task's object, its three fields, the params' values).
- */
+/** JSON values of one body (validated, some twice); 1,000 tasks with 100-value params are 104,002 (docs/api.md). */
 export const MAX_BODY_VALUES = 105_000;
 /** Keys of one body object (class-transformer dedupes keys in quadratic time). */
 export const MAX_OBJECT_KEYS = 1_000;

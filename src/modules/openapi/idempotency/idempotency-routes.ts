@@ -67,6 +67,8 @@ const QUOTED = /^"([\x20\x21\x23-\x5b\x5d-\x7e]{1,255})"$/;
  * With no edge spaces, both compare exactly.
  */
 const EDGE_SPACE = /^ | $/;
+/** The bare key as the OpenAPI document states it: printable ASCII, no space first or last. */
+const KEY_PATTERN = '^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$';
 
 /**
  * The key of an `Idempotency-Key` header: 1-255 printable ASCII characters, sent bare or as the draft's
@@ -131,7 +133,7 @@ export function documentIdempotency(doc: OpenAPIObject): void {
           in: 'header',
           required: false,
           description: HEADER_DESCRIPTION,
-          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$' },
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_PATTERN },
         },
       ];
       for (const [status, response] of Object.entries(op.responses)) {
