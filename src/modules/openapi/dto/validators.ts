@@ -78,7 +78,7 @@ export function BoundedInt(
     ...(opts.query ? [QueryInt()] : []),
     IsInt(
       opts.intMessage || opts.query
-        ? { message: opts.intMessage ?? '$property must be a whole number in decimal digits (0-9)' }
+        ? { message: opts.intMessage ?? '$property must be an integer in decimal digits (0-9)' }
         : undefined,
     ),
     Min(bound.min),
