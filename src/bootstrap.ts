@@ -15,6 +15,7 @@ import {
   createValidationPipe,
   docsSafetyHeaders,
   documentIdempotency,
+  documentNoQuery,
   SignedRequestMiddleware,
   swaggerUiOptions,
 } from './modules/openapi/index.js';
@@ -127,6 +128,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const doc = SwaggerModule.createDocument(app, config);
   documentIdempotency(doc);
+  documentNoQuery(doc); // a route without query parameters refuses any (QueryParamsInterceptor)
   closeRequestBodies(doc); // the spec says what the validation pipe enforces: no unknown field in a body
   return doc;
 }

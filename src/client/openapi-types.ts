@@ -2963,7 +2963,7 @@ export interface operations {
           'application/json': components['schemas']['TaskAcceptedDto'];
         };
       };
-      /** @description Invalid body (code VALIDATION; `field` names the part at fault, e.g. handler, params.url, timeoutMs), or no executor advertises the handler (field handler). */
+      /** @description Invalid body (code VALIDATION; `field` names the part at fault, e.g. handler, params.url, timeoutMs), or no executor advertises the handler (field handler). Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3068,7 +3068,7 @@ export interface operations {
           'application/json': components['schemas']['TaskBatchAcceptedDto'];
         };
       };
-      /** @description Invalid body; `field` names the task and its part at fault, e.g. `tasks[3].handler`, or `tasks` for a list of more than 1000. */
+      /** @description Invalid body; `field` names the task and its part at fault, e.g. `tasks[3].handler`, or `tasks` for a list of more than 1000. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3150,7 +3150,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -3171,7 +3171,7 @@ export interface operations {
           'application/json': components['schemas']['TaskViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3273,7 +3273,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -3293,7 +3293,7 @@ export interface operations {
           'application/json': components['schemas']['CallbackViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3713,7 +3713,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -3735,7 +3735,7 @@ export interface operations {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description Invalid definition (code VALIDATION; `field` names the part at fault, e.g. triggerExpr for a bad cron expression, timeZone for an unknown zone, callbackUrl for a refused URL), or its handler cannot run here (field handler). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description Invalid definition (code VALIDATION; `field` names the part at fault, e.g. triggerExpr for a bad cron expression, timeZone for an unknown zone, callbackUrl for a refused URL), or its handler cannot run here (field handler). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3825,7 +3825,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -3847,7 +3847,7 @@ export interface operations {
           'application/json': components['schemas']['CrontabImportResultDto'];
         };
       };
-      /** @description Invalid body (`field` names it: fileName, content, timeZone, enable), more entries than one import takes (field content), or, with enable=true, no executor runs shell (field handler). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description Invalid body (`field` names it: fileName, content, timeZone, enable), more entries than one import takes (field content), or, with enable=true, no executor runs shell (field handler). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4055,7 +4055,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -4074,7 +4074,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4176,7 +4176,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -4200,7 +4200,7 @@ export interface operations {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description Invalid change (`field` names it, e.g. triggerExpr, timeZone, shardTotal past JOB_MAX_INSTANCES_PER_MINUTE, a null for a field that cannot be null), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description Invalid change (`field` names it, e.g. triggerExpr, timeZone, shardTotal past JOB_MAX_INSTANCES_PER_MINUTE, a null for a field that cannot be null), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4302,7 +4302,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -4323,7 +4323,7 @@ export interface operations {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4425,7 +4425,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -4446,7 +4446,7 @@ export interface operations {
           'application/json': components['schemas']['JobViewDto'];
         };
       };
-      /** @description The schedule cannot fire (field triggerExpr: e.g. a ONE_SHOT instant in the past, or past JOB_MAX_INSTANCES_PER_MINUTE), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description The schedule cannot fire (field triggerExpr: e.g. a ONE_SHOT instant in the past, or past JOB_MAX_INSTANCES_PER_MINUTE), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4548,7 +4548,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -4573,7 +4573,7 @@ export interface operations {
           'application/json': components['schemas']['TriggerViewDto'];
         };
       };
-      /** @description Invalid params (field params), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description Invalid params (field params), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4675,7 +4675,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -4699,7 +4699,7 @@ export interface operations {
           'application/json': components['schemas']['BackfillResultDto'];
         };
       };
-      /** @description A bad range (field from or to: not ISO-8601, to before from, to in the future, more than 1000 fires or 10,000 instances), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description A bad range (field from or to: not ISO-8601, to before from, to in the future, more than 1000 fires or 10,000 instances), no executor runs its handler (field handler), or a bad ?appId=. Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4801,7 +4801,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -4823,7 +4823,7 @@ export interface operations {
           'application/json': components['schemas']['TaskViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4925,7 +4925,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -4946,7 +4946,7 @@ export interface operations {
           'application/json': components['schemas']['CallbackViewDto'];
         };
       };
-      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description A bad ?appId= (field appId: 3-64 of [A-Za-z0-9_.-]). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5420,6 +5420,15 @@ export interface operations {
           'application/json': components['schemas']['NodePageDto'];
         };
       };
+      /** @description A query parameter this route does not take (code VALIDATION; `field` names it). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
@@ -5604,7 +5613,7 @@ export interface operations {
           'application/json': components['schemas']['ClientCredentialsDto'];
         };
       };
-      /** @description Invalid body (`field` names the part at fault: appId, scopes, a limit), or a reserved appId. */
+      /** @description Invalid body (`field` names the part at fault: appId, scopes, a limit), or a reserved appId. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5707,6 +5716,15 @@ export interface operations {
           'application/json': components['schemas']['ClientViewDto'];
         };
       };
+      /** @description A query parameter this route does not take (code VALIDATION; `field` names it). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
@@ -5786,7 +5804,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -5810,7 +5828,7 @@ export interface operations {
           'application/json': components['schemas']['ClientViewDto'];
         };
       };
-      /** @description Invalid change (`field` names it: scopes, enabled, a limit, egressAllow). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description Invalid change (`field` names it: scopes, enabled, a limit, egressAllow). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5922,6 +5940,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ClientCredentialsDto'];
+        };
+      };
+      /** @description A query parameter this route does not take (code VALIDATION; `field` names it). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
@@ -6237,7 +6264,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -6259,7 +6286,7 @@ export interface operations {
           'application/json': components['schemas']['RedeliverHostResultDto'];
         };
       };
-      /** @description A bad host, since (too far back, in the future) or ?appId= (`field` names it). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description A bad host, since (too far back, in the future) or ?appId= (`field` names it). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6464,7 +6491,7 @@ export interface operations {
         appId?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -6486,7 +6513,7 @@ export interface operations {
           'application/json': components['schemas']['CallbackRegistrationViewDto'];
         };
       };
-      /** @description A refused url (field url, with the reason), a bad handler or a bad ?appId= (`field` names it). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description A refused url (field url, with the reason), a bad handler or a bad ?appId= (`field` names it). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6685,7 +6712,7 @@ export interface operations {
         handler?: string;
       };
       header?: {
-        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
+        /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -6702,7 +6729,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A bad ?handler= or ?appId= (`field` names it). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not printable ASCII. */
+      /** @description A bad ?handler= or ?appId= (`field` names it). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6918,7 +6945,7 @@ export interface operations {
           'application/json': components['schemas']['SchedulePreviewViewDto'];
         };
       };
-      /** @description Invalid input (code VALIDATION) naming the field: triggerType, triggerExpr (bad or never-firing cron, bad period, bad instant), timeZone (unknown zone), from (not an instant with Z or an offset, or out of range) or count (not 1-100). */
+      /** @description Invalid input (code VALIDATION) naming the field: triggerType, triggerExpr (bad or never-firing cron, bad period, bad instant), timeZone (unknown zone), from (not an instant with Z or an offset, or out of range) or count (not 1-100). Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7010,7 +7037,7 @@ export interface operations {
           'application/json': components['schemas']['WorkerRegisteredDto'];
         };
       };
-      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. A built-in handler (noop, http, shell) is refused naming handlers. */
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. A built-in handler (noop, http, shell) is refused naming handlers. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7116,7 +7143,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. active over the node's capacity names active. */
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. active over the node's capacity names active. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7223,7 +7250,7 @@ export interface operations {
           'application/json': components['schemas']['WorkerClaimAnswerDto'];
         };
       };
-      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. */
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7330,7 +7357,7 @@ export interface operations {
           'application/json': components['schemas']['WorkerLeasesAnswerDto'];
         };
       };
-      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. */
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7437,7 +7464,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. A state over CHECKPOINT_MAX_BYTES or not JSON names state. */
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. A state over CHECKPOINT_MAX_BYTES or not JSON names state. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7553,7 +7580,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. */
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7660,7 +7687,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. */
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7768,7 +7795,7 @@ export interface operations {
           'application/json': components['schemas']['WorkerFinishAnswerDto'];
         };
       };
-      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. */
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7884,7 +7911,7 @@ export interface operations {
           'application/json': components['schemas']['WorkerFinishesAnswerDto'];
         };
       };
-      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. A repeated instanceId names items[i].instanceId. */
+      /** @description A bad body (unknown field, out of its bounds); `field` names it, and nothing changes. A repeated instanceId names items[i].instanceId. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7986,6 +8013,15 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description A query parameter this route does not take (code VALIDATION; `field` names it). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
@@ -8078,7 +8114,7 @@ export interface operations {
           'application/json': components['schemas']['WhoamiDto'];
         };
       };
-      /** @description A query parameter: this route takes none (`field` names it). */
+      /** @description A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;

@@ -3,6 +3,7 @@ import { bodyCases } from './cases/bodies.js';
 import { callbackHostCases } from './cases/callback-hosts.js';
 import { callbackCases } from './cases/callbacks.js';
 import { limitCases } from './cases/limits.js';
+import { lowApiCases } from './cases/lows-api.js';
 import { numberCases } from './cases/numbers.js';
 import { signingCases } from './cases/signing.js';
 import { tenancyCases } from './cases/tenancy.js';
@@ -26,4 +27,5 @@ describe.each(SHAPES)('hostile input (%s)', (shape, env) => {
   describe('limits', () => limitCases(h));
   describe('callbacks', () => callbackCases(h));
   describe('callback hosts', () => callbackHostCases(h));
+  describe('api lows', () => lowApiCases(h));
 });

@@ -4,6 +4,7 @@ export { ApiClientService, type ApiCredentials, checkScopes, type ClientLimits }
 export { SignedRequestMiddleware } from './auth/signed-request.middleware.js';
 export { closeRequestBodies } from './closed-bodies.js';
 export { createValidationPipe } from './filters/validation.pipe.js';
+export { documentNoQuery } from './filters/query-params.interceptor.js';
 export {
   documentIdempotency,
   IDEMPOTENCY_KEY_HEADER,

@@ -24,6 +24,7 @@ import { WorkerController } from './controllers/worker.controller.js';
 import { BodyItemsInterceptor } from './filters/body-items.interceptor.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
+import { QueryParamsInterceptor } from './filters/query-params.interceptor.js';
 import { ClientsService } from './services/clients.service.js';
 import { HandlerLogsService } from './services/handler-logs.service.js';
 import { JobViews } from './services/job-views.service.js';
@@ -90,6 +91,9 @@ export class OpenApiModule {
         // what it may do.
         { provide: APP_GUARD, useClass: SignatureGuard },
         { provide: APP_GUARD, useClass: ScopeGuard },
+        // A query parameter on a route that takes none (QueryParamsInterceptor), then an over-long array: both
+        // before the Idempotency-Key is taken and the validation pipe runs.
+        { provide: APP_INTERCEPTOR, useClass: QueryParamsInterceptor },
         // An over-long array is refused before the validation pipe (the body's depth was checked on parsing).
         { provide: APP_INTERCEPTOR, useClass: BodyItemsInterceptor },
         // Idempotency-Key (docs/api.md "Idempotency"): after the guards, around the pipes and the route.

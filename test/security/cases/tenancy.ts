@@ -208,7 +208,12 @@ export function tenancyCases(h: Hostile): void {
 }
 
 /** Inserts a copy of row `id` of `table` with a new id and `changes` (column → value); returns the new id. */
-async function copyRow(ds: DataSource, table: string, id: string, changes: Record<string, unknown>): Promise<string> {
+export async function copyRow(
+  ds: DataSource,
+  table: string,
+  id: string,
+  changes: Record<string, unknown>,
+): Promise<string> {
   const [row] = await ds.query(`SELECT * FROM ${table} WHERE id = ?`, [id]);
   const copy = { ...row, ...changes, id: randomUUID() };
   const columns = Object.keys(copy);

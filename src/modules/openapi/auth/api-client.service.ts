@@ -97,7 +97,7 @@ export class ApiClientService {
 
   /**
    * Creates a client with a random 256-bit secret, and its audit row in the same transaction. `appId` is
-   * 3-64 of [A-Za-z0-9_.-], compared exactly.
+   * 3-64 of [A-Za-z0-9_.-], compared exactly; `tickwheel` is reserved in any letter case.
    * @param opts.scopes what it may do; default {@link DEFAULT_SCOPES} (never admin or shell unless asked).
    * @param opts.limits its own limits (null or absent = the settings' defaults).
    * @param opts.actor the admin app that asked (audit); null for an operator's CLI or the first start.
@@ -109,7 +109,8 @@ export class ApiClientService {
     opts: { scopes?: readonly Scope[]; limits?: ClientLimits; actor?: string | null } = {},
   ): Promise<ApiCredentials> {
     if (!APP_ID_PATTERN.test(appId)) throw new ValidationError('appId', APP_ID_MESSAGE);
-    if (appId === OWNERLESS_APP_ID)
+    // In any letter case: ids compare exactly, but `TICKWHEEL` would read as the owner of ownerless jobs
+    if (appId.toLowerCase() === OWNERLESS_APP_ID)
       throw new ValidationError('appId', `'${appId}' is reserved: it stands for the owner of jobs that have none`);
     const scopes = checkScopes(opts.scopes ?? DEFAULT_SCOPES);
     if (await this.clients.findByAppId(appId)) throw new ConflictError(`app '${appId}' already exists`, 'appId');

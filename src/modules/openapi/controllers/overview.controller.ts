@@ -1,6 +1,5 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ValidationError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { type Caller, hasScope } from '../../jobs/index.js';
 import { Scope } from '../../metadata/index.js';
@@ -37,10 +36,7 @@ export class OverviewController {
       'admin. Any signed caller may read it, whatever its scopes (no 403); it reads no table.',
   })
   @ApiOkResponse({ type: WhoamiDto })
-  @ApiProblem(400, 'A query parameter: this route takes none (`field` names it).')
-  whoami(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): WhoamiDto {
-    const [extra] = Object.keys(query);
-    if (extra !== undefined) throw new ValidationError(extra, `property ${extra} should not exist`);
+  whoami(@CurrentCaller() caller: Caller): WhoamiDto {
     return {
       appId: caller.appId,
       namespace: this.config.namespace,

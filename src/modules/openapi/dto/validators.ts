@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { type Bound, BOUNDS, jsonBytes, nameMessage, namePattern } from '../../../common/index.js';
 
@@ -35,7 +35,7 @@ export interface FieldOptions {
   api?: ApiPropertyOptions;
   /** A body field that must be there (default: optional, so a missing or null value is not checked). */
   required?: boolean;
-  /** A query parameter: its text becomes a number before the checks. */
+  /** A query parameter: its text becomes a number before the checks (plain decimal digits only, {@link QueryInt}). */
   query?: boolean;
 }
 
@@ -53,6 +53,17 @@ function presence(api: ApiPropertyOptions, opts: FieldOptions): PropertyDecorato
   return opts.required ? [ApiProperty(api)] : [ApiPropertyOptional(api), IsOptional()];
 }
 
+/** A query number's text: decimal digits, nothing else (no sign: no query number takes a negative value). */
+const DECIMAL = /^[0-9]+$/;
+
+/**
+ * A query parameter's text as a number, for the checks after it: plain decimal digits only, else NaN (so IsInt
+ * refuses it, naming the parameter). `Number()` took `0x10`, `1e1`, `+5`, ` 7 ` and an empty string (0).
+ */
+export function QueryInt(): PropertyDecorator {
+  return Transform(({ value }) => (typeof value === 'string' && DECIMAL.test(value) ? Number(value) : NaN));
+}
+
 /**
  * An integer from `bound.min` to `bound.max` (IsInt, Min, Max), shown in Swagger as its minimum and maximum;
  * `intMessage` replaces IsInt's message.
@@ -64,8 +75,12 @@ export function BoundedInt(
   const api = { ...opts.api, minimum: bound.min, maximum: bound.max };
   return stacked(
     ...presence(api, opts),
-    ...(opts.query ? [Type(() => Number) as PropertyDecorator] : []),
-    IsInt(opts.intMessage ? { message: opts.intMessage } : undefined),
+    ...(opts.query ? [QueryInt()] : []),
+    IsInt(
+      opts.intMessage || opts.query
+        ? { message: opts.intMessage ?? '$property must be an integer in decimal digits (0-9)' }
+        : undefined,
+    ),
     Min(bound.min),
     Max(bound.max),
   );

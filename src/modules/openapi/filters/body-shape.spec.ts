@@ -40,6 +40,18 @@ describe('bodyShapeFault', () => {
     expect(bodyShapeFault({ a: Array.from({ length: MAX_BODY_VALUES - 2 }, () => 0) })).toBeNull();
   });
 
+  it('takes the batch docs/api.md promises (1,000 tasks with a params of 100 values each) and refuses 101', () => {
+    const batch = (values: number) => ({
+      tasks: Array.from({ length: 1000 }, (_, i) => ({
+        requestId: `r-${i}`,
+        handler: 'noop',
+        params: Object.fromEntries(Array.from({ length: values }, (_, k) => [`k${k}`, k])),
+      })),
+    });
+    expect(bodyShapeFault(batch(100))).toBeNull();
+    expect(bodyShapeFault(batch(101))?.message).toMatch(`more than ${MAX_BODY_VALUES} JSON values`);
+  });
+
   it('names a __proto__, constructor or prototype key at any depth (as JSON.parse makes them: own keys)', () => {
     for (const [text, field] of [
       ['{"__proto__":{"polluted":1}}', '__proto__'],

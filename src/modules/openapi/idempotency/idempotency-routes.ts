@@ -61,30 +61,39 @@ export function routeOf(method: string, controller: object, handler: object): st
 
 const PRINTABLE = /^[\x20-\x7e]{1,255}$/;
 const QUOTED = /^"([\x20\x21\x23-\x5b\x5d-\x7e]{1,255})"$/;
+/**
+ * A key may not start or end with a space. MariaDB's and MySQL's utf8mb4_bin (the column's collation since
+ * IdempotencyKeyBinary1800000001000) is a PAD SPACE collation: `K ` equalled `K` there, while SQLite compares bytes.
+ * With no edge spaces, both compare exactly.
+ */
+const EDGE_SPACE = /^ | $/;
+/** The bare key as the OpenAPI document states it: printable ASCII, no space first or last. */
+const KEY_PATTERN = '^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$';
 
 /**
  * The key of an `Idempotency-Key` header: 1-255 printable ASCII characters, sent bare or as the draft's
  * structured-field string (`"…"`, whose quotes are not part of the key). `raw` is the header's values, one per
  * header line (Node's `headersDistinct`): two lines are refused, not joined into the key `a, b`.
  * @throws ValidationError(`Idempotency-Key`) for anything else (empty, too long, a control or non-ASCII byte,
- * the header twice).
+ * a space first or last, the header twice).
  */
 export function parseIdempotencyKey(raw: string | string[]): string {
   if (Array.isArray(raw) && raw.length > 1) {
     throw new ValidationError(IDEMPOTENCY_KEY_HEADER, 'Idempotency-Key must be sent once');
   }
   const value = Array.isArray(raw) ? (raw[0] ?? '') : raw;
-  const quoted = QUOTED.exec(value);
-  if (quoted) return quoted[1];
-  if (PRINTABLE.test(value) && !value.startsWith('"')) return value;
+  const key = QUOTED.exec(value)?.[1] ?? (PRINTABLE.test(value) && !value.startsWith('"') ? value : undefined);
+  if (key !== undefined && !EDGE_SPACE.test(key)) return key;
   throw new ValidationError(
     IDEMPOTENCY_KEY_HEADER,
-    'Idempotency-Key must be 1-255 printable ASCII characters (bare or in double quotes)',
+    'Idempotency-Key must be 1-255 printable ASCII characters (bare or in double quotes), ' +
+      'not starting or ending with a space',
   );
 }
 
 const HEADER_DESCRIPTION =
-  'Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, unique per app ' +
+  'Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first ' +
+  'or last, unique per app ' +
   '(e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with ' +
   'the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. ' +
   'An error answer is not stored: a retry with the key runs again.';
@@ -100,8 +109,8 @@ const TOO_MANY_KEYS =
   'IDEMPOTENCY_KEYS_PER_APP (default 10,000) unexpired keys; nothing ran. A replay of a key it holds still works.';
 
 const BAD_KEY_DESCRIPTION =
-  'A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, or not ' +
-  'printable ASCII.';
+  'A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not ' +
+  'printable ASCII, or starting or ending with a space.';
 
 type Operation = {
   parameters?: Array<Record<string, unknown>>;
@@ -124,7 +133,7 @@ export function documentIdempotency(doc: OpenAPIObject): void {
           in: 'header',
           required: false,
           description: HEADER_DESCRIPTION,
-          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_PATTERN },
         },
       ];
       for (const [status, response] of Object.entries(op.responses)) {

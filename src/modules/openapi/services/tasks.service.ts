@@ -61,10 +61,10 @@ interface StoredTask {
 /**
  * The async task API (docs/api.md): submit answers at once, the row committed before the answer; the
  * unique (app_id, request_id) key makes a retried or concurrent identical submit return the first answer
- * and a reused id with a different body a 409. Dispatch after the commit is best effort: if it fails the
- * row is PENDING and the leader's reconciler dispatches it. Tasks belong to the app that submitted them;
- * an admin reads and cancels any app's tasks of its namespace (`appId`). A submit past the app's cap on
- * unfinished tasks is refused with a 429 (TaskCapService).
+ * and a reused id with a different body (or of another namespace) a 409. Dispatch after the commit is best
+ * effort: if it fails the row is PENDING and the leader's reconciler dispatches it. Tasks belong to the app that
+ * submitted them, in this namespace only; an admin reads and cancels any app's tasks of its namespace (`appId`).
+ * A submit past the app's cap on unfinished tasks is refused with a 429 (TaskCapService).
  */
 @Injectable()
 export class TasksService {
@@ -94,7 +94,7 @@ export class TasksService {
    * waits for it to end and goes in the next group, so a lone submit waits for no company (no timer)
    * and a busy API makes one write per group instead of one per task. Of two submits with one requestId
    * in a group the later is judged against the earlier, as if it came after it: a replay, or a 409.
-   * @throws ConflictError when `requestId` was used by this app with another body.
+   * @throws ConflictError when `requestId` was used by this app with another body, or in another namespace.
    * @throws ForbiddenError (shell without the scope), TooManyUnfinishedError (the app's cap), ValidationError (also
    * a refused callbackUrl, CallbackUrlCheck).
    * @throws the group's write error (a 500) for every submit of a group whose write failed.
@@ -275,23 +275,27 @@ export class TasksService {
   }
 
   /**
-   * The task `requestId` of the caller's app, or of app `appId` for an admin (then only in this namespace).
+   * The task `requestId` of this namespace of the caller's app, or of app `appId` for an admin. A task of another
+   * namespace is not found, as jobs, audit and lists are not (docs/tenancy.md): requestIds are unique per app
+   * across namespaces, so the read by (app_id, request_id) finds it, and the namespace is checked on the row.
    * @throws NotFoundError when there is none; ForbiddenError(admin) for another app without `admin`.
    */
   async get(caller: Caller, requestId: string, appId?: string): Promise<JobInstance> {
     const owner = namedApp(caller, appId) as string;
     const row = await this.instances.findByRequest(owner, requestId);
-    if (!row || (owner !== caller.appId && row.namespace !== this.config.namespace))
-      throw new NotFoundError('task', requestId);
+    if (!row || row.namespace !== this.config.namespace) throw new NotFoundError('task', requestId);
     return row;
   }
 }
 
 /**
  * The answer to a submit of `row`, given the row stored under its requestId (`row` itself when `created`):
- * the first answer when the bodies hash alike, else a conflict.
+ * the first answer when the bodies hash alike and it is of this namespace, else a conflict.
  */
 function judge(row: JobInstance, stored: JobInstance, created: boolean): SubmitResult | ConflictError {
+  // requestIds are unique per app, not per namespace: a replay here would answer a task no route of it can see
+  if (stored.namespace !== row.namespace)
+    return new ConflictError(`requestId '${stored.requestId}' was already used in another namespace`, 'requestId');
   if (stored.requestHash !== row.requestHash)
     return new ConflictError(`requestId '${stored.requestId}' was already used with a different body`, 'requestId');
   return {
