@@ -5420,15 +5420,6 @@ export interface operations {
           'application/json': components['schemas']['NodePageDto'];
         };
       };
-      /** @description A query parameter this route does not take (code VALIDATION; `field` names it). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['ProblemDto'];
-        };
-      };
       /** @description Missing or invalid signature, an unknown or disabled app, a timestamp more than 300 s off, a replayed nonce, or an old (v1) signature: always the same problem+json (code UNAUTHORIZED). */
       401: {
         headers: {
