@@ -7,6 +7,7 @@ import { HttpJobHandler } from './builtin/http.handler.js';
 import { NoopJobHandler } from './builtin/noop.handler.js';
 import { ShellJobHandler } from './builtin/shell.handler.js';
 import { AppScopes } from './app-scopes.service.js';
+import { AppStatesModule } from './app-states.module.js';
 import { AttemptExecution } from './attempt-execution.js';
 import { ClaimLoop } from './claim-loop.js';
 import { ExecutionCoreModule } from './execution-core.module.js';
@@ -53,7 +54,13 @@ export class ExecutionModule {
     };
     return {
       module: ExecutionModule,
-      imports: [DiscoveryModule, MetadataModule, CoordinationModule, ExecutionCoreModule.forRoot(hooks)],
+      imports: [
+        DiscoveryModule,
+        MetadataModule,
+        CoordinationModule,
+        AppStatesModule,
+        ExecutionCoreModule.forRoot(hooks),
+      ],
       providers: [
         HandlerRegistry,
         AppScopes,

@@ -1,0 +1,95 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../common/index.js';
+import {
+  type JobDefinition,
+  JobDefinitionRepository,
+  PausedReason,
+  ScheduleState,
+  type Tx,
+} from '../metadata/index.js';
+import { computeNextFireTime, JobSignals, TriggerService } from '../trigger/index.js';
+import { AuditAction, AuditService } from './audit/audit.service.js';
+import { jobTarget } from './job-rules.js';
+
+/**
+ * The jobs of an app whose client is disabled or enabled again (docs/tenancy.md "Disabled clients"): disabling
+ * pauses every enabled job of the app, in every namespace, as a user's pause does (staged fires removed, the
+ * leader signalled) and marks it `paused_reason = CLIENT_DISABLED`; enabling resumes exactly those, as a user's
+ * resume does (the schedule restarts from now: fires missed meanwhile are not made up). A job the user paused
+ * itself has no reason and stays paused. Each job gets its audit row, under the admin who changed the client.
+ */
+@Injectable()
+export class ClientJobs {
+  constructor(
+    private readonly jobs: JobDefinitionRepository,
+    private readonly audit: AuditService,
+    private readonly trigger: TriggerService,
+    private readonly signals: JobSignals,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Inside `em`: pauses app `appId`'s enabled jobs for CLIENT_DISABLED. @returns their ids (for {@link signal}). */
+  async pauseAll(em: Tx, actor: string | null, appId: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (const def of await this.jobs.ownedForClient(em, appId)) {
+      const reason = PausedReason.CLIENT_DISABLED;
+      const patch = { enabled: false, nextFireTime: null, pausedReason: reason, ...this.stamp(actor) };
+      await this.jobs.update(def, patch, em);
+      await this.trigger.unstage(em, def.id);
+      await this.record(em, actor, AuditAction.JOB_PAUSE, def, { enabled: false, pausedReason: reason });
+      ids.push(def.id);
+    }
+    return ids;
+  }
+
+  /**
+   * Inside `em`: resumes app `appId`'s jobs paused for CLIENT_DISABLED, their schedule from now. A ONE_SHOT whose
+   * instant passed meanwhile has no fire left: it stays paused, as a user's own pause (a new triggerExpr fires it).
+   * @returns the ids changed (for {@link signal}).
+   */
+  async resumeAll(em: Tx, actor: string | null, appId: string): Promise<string[]> {
+    const ids: string[] = [];
+    const now = this.clock.now();
+    for (const def of await this.jobs.ownedForClient(em, appId, PausedReason.CLIENT_DISABLED)) {
+      const next = nextFire(def, now);
+      const enabled = next !== null;
+      const patch = {
+        enabled,
+        nextFireTime: next,
+        pausedReason: null,
+        scheduleState: ScheduleState.OK,
+        scheduleError: null,
+      };
+      await this.jobs.update(def, { ...patch, ...this.stamp(actor) }, em);
+      await this.record(em, actor, enabled ? AuditAction.JOB_RESUME : AuditAction.JOB_UPDATE, def, {
+        enabled,
+        pausedReason: null,
+      });
+      ids.push(def.id);
+    }
+    return ids;
+  }
+
+  /** After the commit: wakes the leader for each job (a lost signal costs one scan). Never throws. */
+  async signal(ids: readonly string[]): Promise<void> {
+    for (const id of ids) await this.signals.jobChanged(id);
+  }
+
+  private stamp(actor: string | null): { updatedAt: number; updatedBy: string | null } {
+    return { updatedAt: this.clock.now(), updatedBy: actor };
+  }
+
+  private record(em: Tx, actor: string | null, action: AuditAction, def: JobDefinition, after: object): Promise<void> {
+    const before = { enabled: def.enabled, pausedReason: def.pausedReason ?? null };
+    return this.audit.record(em, actor, action, jobTarget(def), before, after, def.namespace);
+  }
+}
+
+/** The job's next fire from `now`, or null (none left, or a schedule that no longer computes). */
+function nextFire(def: JobDefinition, now: number): number | null {
+  try {
+    return computeNextFireTime(def, now);
+  } catch {
+    return null;
+  }
+}
