@@ -22,8 +22,7 @@ export const DELAY_PUMP_MS = 200;
 export interface DispatchOutcome {
   dispatched: number;
   delayed: number;
-  /** No live node advertises the handler, or the app's client is disabled; the rows stay PENDING and the reconciler
-   * tries again. */
+  /** No node takes them (no live node advertises the handler, or the client is disabled): they stay PENDING. */
   unroutable: number;
   /** Not PENDING any more (someone else dispatched, or cancelled): nothing done. */
   skipped: number;
@@ -93,7 +92,7 @@ export class DispatchService implements HandOff {
     }
     // The leader's pump looks one stage lead ahead every DELAY_PUMP_MS: a row due sooner than that could be late.
     if (soonest < now + this.config.triggerStageLeadMs + DELAY_PUMP_MS) this.delays.wakePump();
-    // A disabled client's rows stay PENDING, admitted to no slot, until it is enabled (the reconciler then routes them).
+    // A disabled client's rows stay PENDING without a slot until it is enabled (then the reconciler routes them).
     const heldApps = ready.length > 0 ? await this.registry.heldApps(ready.map((r) => r.appId)) : new Set<string>();
     const held = ready.filter((r) => heldApps.has(r.appId));
     if (held.length > 0) await this.keepPending(held, out);

@@ -36,10 +36,7 @@ export class NodeRegistryService {
     return (await this.liveNodes()).filter((n) => n.info.handlers.includes(handler) && mayTake(n, appId));
   }
 
-  /**
-   * The apps of `appIds` whose work no node takes now: their client is disabled (docs/tenancy.md "Disabled clients");
-   * their rows stay PENDING until it is enabled. Cached per app ({@link AppStates}). @throws on a read error.
-   */
+  /** The apps of `appIds` whose client is disabled: no node takes their work (cached per app, AppStates). */
   heldApps(appIds: Iterable<string>): Promise<Set<string>> {
     return this.apps.disabledAmong(appIds);
   }

@@ -13,10 +13,8 @@ import { jobTarget } from './job-rules.js';
 
 /**
  * The jobs of an app whose client is disabled or enabled again (docs/tenancy.md "Disabled clients"): disabling
- * pauses every enabled job of the app, in every namespace, as a user's pause does (staged fires removed, the
- * leader signalled) and marks it `paused_reason = CLIENT_DISABLED`; enabling resumes exactly those, as a user's
- * resume does (the schedule restarts from now: fires missed meanwhile are not made up). A job the user paused
- * itself has no reason and stays paused. Each job gets its audit row, under the admin who changed the client.
+ * pauses its enabled jobs in every namespace as a user's pause does, marked CLIENT_DISABLED; enabling resumes
+ * exactly those as a resume does (schedule from now). Each gets an audit row under the admin.
  */
 @Injectable()
 export class ClientJobs {
@@ -42,11 +40,7 @@ export class ClientJobs {
     return ids;
   }
 
-  /**
-   * Inside `em`: resumes app `appId`'s jobs paused for CLIENT_DISABLED, their schedule from now. A ONE_SHOT whose
-   * instant passed meanwhile has no fire left: it stays paused, as a user's own pause (a new triggerExpr fires it).
-   * @returns the ids changed (for {@link signal}).
-   */
+  /** Inside `em`: resumes its CLIENT_DISABLED jobs (a ONE_SHOT past its instant stays paused). @returns their ids. */
   async resumeAll(em: Tx, actor: string | null, appId: string): Promise<string[]> {
     const ids: string[] = [];
     const now = this.clock.now();

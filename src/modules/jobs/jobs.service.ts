@@ -296,11 +296,7 @@ export class JobsService {
     return after;
   }
 
-  /**
-   * A job the system paused because its owner's client is disabled resumes when an admin enables the client, not
-   * before (its fires could not run: they would only wait), whoever asks, admins included (docs/tenancy.md).
-   * @throws ConflictError naming `enabled`.
-   */
+  /** A CLIENT_DISABLED job resumes with its client, not before (docs/tenancy.md). @throws ConflictError `enabled` */
   private async refuseWhileClientDisabled(def: JobDefinition): Promise<void> {
     if (def.pausedReason !== PausedReason.CLIENT_DISABLED) return;
     if ((await this.clients.findByAppId(def.appId))?.enabled === false)

@@ -170,7 +170,8 @@ export class ApiClientService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Gives client `appId` a new random secret (the old one stops working at once on every process that gets the
-   * change's message, else within the 30-s cache), with its audit row (which never holds either secret) in the same transaction.
+   * change's message, else within the 30-s cache), with its audit row (which never holds either secret) in the
+   * same transaction.
    * @returns the credentials: the only time the new secret is shown. @throws NotFoundError
    */
   async rotateSecret(actor: string | null, appId: string): Promise<ApiCredentials> {
@@ -225,7 +226,8 @@ export class ApiClientService implements OnModuleInit, OnModuleDestroy {
   async changed(appId: string): Promise<void> {
     this.forget(appId);
     await this.signals.publish(CLIENTS_CHANGED_CHANNEL, appId).catch((err: Error) => {
-      this.logger.warn(`client change of '${appId}' not announced (other processes see it within ${CACHE_MS} ms): ${err.message}`);
+      const why = `other processes see it within ${CACHE_MS} ms: ${err.message}`;
+      this.logger.warn(`client change of '${appId}' not announced (${why})`);
     });
   }
 
