@@ -1438,7 +1438,7 @@ export interface components {
        */
       shardParams?: Record<string, unknown>[];
       /**
-       * @description Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.
+       * @description Fires missed while no scheduler led or the client was disabled (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.
        * @enum {string}
        */
       misfirePolicy?: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';
@@ -1586,7 +1586,7 @@ export interface components {
       /** @description False while paused (POST .../pause): the schedule makes no fire. */
       enabled: boolean;
       /**
-       * @description Why the system paused the job; null when it did not. CLIENT_DISABLED: its app's client was disabled; it resumes (schedule from then on, no missed fire made up) when an admin enables the client, and resume is a 409 until then (docs/tenancy.md "Disabled clients"). A user's own pause clears it.
+       * @description Why the system paused the job; null when it did not. CLIENT_DISABLED: its app's client was disabled; it resumes (its misfire policy deciding the fires missed meanwhile) when an admin enables the client; resume is a 409 until then (docs/tenancy.md "Disabled clients"). A user's own pause clears it.
        * @enum {string|null}
        */
       pausedReason: 'CLIENT_DISABLED' | null;
@@ -1724,7 +1724,7 @@ export interface components {
        */
       shardParams?: Record<string, unknown>[];
       /**
-       * @description Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.
+       * @description Fires missed while no scheduler led or the client was disabled (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.
        * @enum {string}
        */
       misfirePolicy?: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';

@@ -5,6 +5,7 @@ import {
   JobDefinitionRepository,
   PausedReason,
   ScheduleState,
+  TriggerType,
   type Tx,
 } from '../metadata/index.js';
 import { computeNextFireTime, JobSignals, TriggerService } from '../trigger/index.js';
@@ -13,8 +14,9 @@ import { jobTarget } from './job-rules.js';
 
 /**
  * The jobs of an app whose client is disabled or enabled again (docs/tenancy.md "Disabled clients"): disabling
- * pauses its enabled jobs in every namespace as a user's pause does, marked CLIENT_DISABLED; enabling resumes
- * exactly those as a resume does (schedule from now). Each gets an audit row under the admin.
+ * pauses its enabled jobs in every namespace as a user's pause does, marked CLIENT_DISABLED with the time; enabling
+ * resumes exactly those from their first fire after that time, so the leader hands the fires missed meanwhile to
+ * the job's misfire policy (a user's resume starts from now instead). Each gets an audit row under the admin.
  */
 @Injectable()
 export class ClientJobs {
@@ -29,9 +31,10 @@ export class ClientJobs {
   /** Inside `em`: pauses app `appId`'s enabled jobs for CLIENT_DISABLED. @returns their ids (for {@link signal}). */
   async pauseAll(em: Tx, actor: string | null, appId: string): Promise<string[]> {
     const ids: string[] = [];
+    const pausedAt = this.clock.now();
     for (const def of await this.jobs.ownedForClient(em, appId)) {
       const reason = PausedReason.CLIENT_DISABLED;
-      const patch = { enabled: false, nextFireTime: null, pausedReason: reason, ...this.stamp(actor) };
+      const patch = { enabled: false, nextFireTime: null, pausedReason: reason, pausedAt, ...this.stamp(actor) };
       await this.jobs.update(def, patch, em);
       await this.trigger.unstage(em, def.id);
       await this.record(em, actor, AuditAction.JOB_PAUSE, def, { enabled: false, pausedReason: reason });
@@ -40,17 +43,21 @@ export class ClientJobs {
     return ids;
   }
 
-  /** Inside `em`: resumes its CLIENT_DISABLED jobs (a ONE_SHOT past its instant stays paused). @returns their ids. */
+  /**
+   * Inside `em`: resumes its CLIENT_DISABLED jobs from their first fire after the pause, maybe past: the leader's
+   * misfire policy takes it (a ONE_SHOT past its instant before the pause stays paused). @returns their ids.
+   */
   async resumeAll(em: Tx, actor: string | null, appId: string): Promise<string[]> {
     const ids: string[] = [];
     const now = this.clock.now();
     for (const def of await this.jobs.ownedForClient(em, appId, PausedReason.CLIENT_DISABLED)) {
-      const next = nextFire(def, now);
+      const next = firstFireAfter(def, def.pausedAt ?? now);
       const enabled = next !== null;
       const patch = {
         enabled,
         nextFireTime: next,
         pausedReason: null,
+        pausedAt: null,
         scheduleState: ScheduleState.OK,
         scheduleError: null,
       };
@@ -79,10 +86,17 @@ export class ClientJobs {
   }
 }
 
-/** The job's next fire from `now`, or null (none left, or a schedule that no longer computes). */
-function nextFire(def: JobDefinition, now: number): number | null {
+/**
+ * The first fire strictly after `from` (epoch ms), on a FIXED_RATE job's grid as fire-planner.ts `nextAfter` keeps
+ * it; null: none left, or a schedule that no longer computes.
+ */
+function firstFireAfter(def: JobDefinition, from: number): number | null {
   try {
-    return computeNextFireTime(def, now);
+    const last = def.lastFireTime ?? null;
+    if (def.triggerType !== TriggerType.FIXED_RATE || last === null || last > from)
+      return computeNextFireTime(def, from);
+    const period = Number(def.triggerExpr);
+    return last + (Math.floor((from - last) / period) + 1) * period;
   } catch {
     return null;
   }

@@ -175,7 +175,8 @@ export class JobsService {
     refuseCorruptFields(merged);
     validateDefinition(merged);
     checkFireParams(merged);
-    if (fields.enabled !== undefined) patch.pausedReason = null; // a user's choice: the system's reason is gone
+    // A user's choice: the system's reason (and its pause time) is gone.
+    if (fields.enabled !== undefined) Object.assign(patch, { pausedReason: null, pausedAt: null });
     if (fields.enabled && !before.enabled) await this.refuseWhileClientDisabled(before);
     const startsRunning = fields.handler !== undefined || (fields.enabled && !before.enabled);
     if (merged.enabled && startsRunning) await this.handlers.assertRunnable(merged.handler, merged.appId);
@@ -278,6 +279,7 @@ export class JobsService {
       enabled,
       // A user's pause of a job the system paused makes it the user's: enabling the client leaves it paused.
       pausedReason: null,
+      pausedAt: null,
       nextFireTime: enabled ? this.firstFire(before, now) : null,
       scheduleState: ScheduleState.OK,
       scheduleError: null,

@@ -102,8 +102,8 @@ export class JobViewDto {
     enum: PausedReason,
     description:
       'Why the system paused the job; null when it did not. CLIENT_DISABLED: its app\'s client was disabled; it ' +
-      'resumes (schedule from then on, no missed fire made up) when an admin enables the client, and resume is a ' +
-      '409 until then (docs/tenancy.md "Disabled clients"). A user\'s own pause clears it.',
+      'resumes (its misfire policy deciding the fires missed meanwhile) when an admin enables the client; resume is ' +
+      'a 409 until then (docs/tenancy.md "Disabled clients"). A user\'s own pause clears it.',
   })
   pausedReason: PausedReason | null;
   @ApiProperty({
