@@ -460,7 +460,7 @@ export interface paths {
     head?: never;
     /**
      * Change a client's scopes, limits (null = the setting's default) or enabled
-     * @description An admin cannot disable itself or drop its own admin scope. This API process applies the change at once; other API pods within their 30-s client cache.
+     * @description An admin cannot disable itself or drop its own admin scope. Every process applies the change at once (a clients-changed message); one that misses it, within its 30-s client cache. Disabling pauses the app's jobs (pausedReason CLIENT_DISABLED) and holds its waiting work; enabling resumes them (docs/tenancy.md "Disabled clients").
      */
     patch: operations['ClientsController_update'];
     trace?: never;
@@ -476,7 +476,7 @@ export interface paths {
     put?: never;
     /**
      * Give the client a new secret (shown once in this answer); the old one stops working
-     * @description This API process applies the change at once; other API pods within their 30-s client cache.
+     * @description Every process applies the change at once (a clients-changed message); one that misses it, within its 30-s client cache. Disabling pauses the app's jobs (pausedReason CLIENT_DISABLED) and holds its waiting work; enabling resumes them (docs/tenancy.md "Disabled clients").
      */
     post: operations['ClientsController_rotate'];
     delete?: never;
@@ -1438,7 +1438,7 @@ export interface components {
        */
       shardParams?: Record<string, unknown>[];
       /**
-       * @description Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.
+       * @description Fires missed while no scheduler led or the client was disabled (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.
        * @enum {string}
        */
       misfirePolicy?: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';
@@ -1585,6 +1585,11 @@ export interface components {
       retryBackoffKind: 'FIXED' | 'EXPONENTIAL';
       /** @description False while paused (POST .../pause): the schedule makes no fire. */
       enabled: boolean;
+      /**
+       * @description Why the system paused the job; null when it did not. CLIENT_DISABLED: its app's client was disabled; it resumes (its misfire policy deciding the fires missed meanwhile) when an admin enables the client; resume is a 409 until then (docs/tenancy.md "Disabled clients"). A user's own pause clears it.
+       * @enum {string|null}
+       */
+      pausedReason: 'CLIENT_DISABLED' | null;
       /** @description Where each new instance's final state is POSTed (copied into the instance when it is created); null: the app's registrations decide (docs/callbacks.md). */
       callbackUrl: string | null;
       /** @description Whether the job's runs are counted in tickwheel_job_runs_total (docs/observability.md "Job runs"); at most JOB_METRICS_MAX jobs of the namespace. */
@@ -1719,7 +1724,7 @@ export interface components {
        */
       shardParams?: Record<string, unknown>[];
       /**
-       * @description Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.
+       * @description Fires missed while no scheduler led or the client was disabled (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.
        * @enum {string}
        */
       misfirePolicy?: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';

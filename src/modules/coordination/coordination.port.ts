@@ -173,6 +173,12 @@ export function jobSlots(jobId: string): string {
   return `job:${jobId}`;
 }
 
+/**
+ * Channel of API clients changed (app ids; docs/tenancy.md "Disabled clients"): every process drops its cached copy
+ * of the client at once; its cache's TTL stays the bound when a message is lost.
+ */
+export const CLIENTS_CHANGED_CHANNEL = 'clients-changed';
+
 /** Channel of instances cancelled while RUNNING (instance ids); the heartbeat's check still finds a lost one. */
 export const INSTANCE_STOP_CHANNEL = 'instance-stop';
 

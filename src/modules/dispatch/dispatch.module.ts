@@ -6,7 +6,7 @@ import {
   NODE_QUEUES,
   type NodeQueuePort,
 } from '../coordination/index.js';
-import { JobRunMetricsModule } from '../execution/index.js';
+import { AppStatesModule, JobRunMetricsModule } from '../execution/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { AdmissionModule } from './admission/index.js';
 import { CancelService } from './cancel.service.js';
@@ -25,7 +25,7 @@ import { UnadvertisedWaits } from './unadvertised-waits.js';
  * reconciler's passes and the delay-queue pump, which the scheduler leader runs.
  */
 @Module({
-  imports: [MetadataModule, CoordinationModule, AdmissionModule, JobRunMetricsModule],
+  imports: [MetadataModule, CoordinationModule, AdmissionModule, JobRunMetricsModule, AppStatesModule],
   providers: [
     DispatchService,
     NodeRegistryService,

@@ -22,7 +22,7 @@ export const DELAY_PUMP_MS = 200;
 export interface DispatchOutcome {
   dispatched: number;
   delayed: number;
-  /** No live node advertises the handler; the rows stay PENDING and the reconciler tries again. */
+  /** No node takes them (no live node advertises the handler, or the client is disabled): they stay PENDING. */
   unroutable: number;
   /** Not PENDING any more (someone else dispatched, or cancelled): nothing done. */
   skipped: number;
@@ -92,15 +92,17 @@ export class DispatchService implements HandOff {
     }
     // The leader's pump looks one stage lead ahead every DELAY_PUMP_MS: a row due sooner than that could be late.
     if (soonest < now + this.config.triggerStageLeadMs + DELAY_PUMP_MS) this.delays.wakePump();
-    const admitted = await this.admission.admit(ready, now);
-    out.waiting = ready.length - admitted.length;
+    // A disabled client's rows stay PENDING without a slot until it is enabled (then the reconciler routes them).
+    const heldApps = ready.length > 0 ? await this.registry.heldApps(ready.map((r) => r.appId)) : new Set<string>();
+    const held = ready.filter((r) => heldApps.has(r.appId));
+    if (held.length > 0) await this.keepPending(held, out);
+    const runnable = held.length > 0 ? ready.filter((r) => !heldApps.has(r.appId)) : ready;
+    const admitted = await this.admission.admit(runnable, now);
+    out.waiting = runnable.length - admitted.length;
     for (const group of groupBy(admitted, routeGroup).values()) {
       const nodes = await this.route(group);
       if (!nodes) {
-        out.unroutable += group.length;
-        // Their release happened, they wait for an executor: a staged one is staged no more (docs/state-machine.md).
-        const staged = group.filter((r) => r.staged !== null).map((r) => r.id);
-        if (staged.length > 0) await this.ledger.clearStaged(staged);
+        await this.keepPending(group, out);
         continue;
       }
       const won = await this.assign(group, nodes, now);
@@ -108,6 +110,14 @@ export class DispatchService implements HandOff {
       out.skipped += group.length - won;
     }
     return out;
+  }
+
+  /** Rows no node takes now stay PENDING (the reconciler tries again), counted unroutable. */
+  private async keepPending(rows: JobInstance[], out: DispatchOutcome): Promise<void> {
+    out.unroutable += rows.length;
+    // Their release happened, they wait for an executor: a staged one is staged no more (docs/state-machine.md).
+    const staged = rows.filter((r) => r.staged !== null).map((r) => r.id);
+    if (staged.length > 0) await this.ledger.clearStaged(staged);
   }
 
   /**
@@ -170,10 +180,10 @@ export class DispatchService implements HandOff {
     // A draining node (SIGTERM) still beats but hands back what it gets.
     const nodes = routed.length > 0 ? await this.registry.liveNodes() : [];
     const live = new Set(nodes.filter((n) => n.info.labels?.draining !== 'true').map((n) => n.nodeId));
-    const perNode = groupBy(
-      routed.filter((f) => live.has(f.nodeId as string)),
-      (f) => f.nodeId as string,
-    );
+    // A fire routed ahead for an app whose client was disabled since goes back to PENDING and waits there.
+    const held = routed.length > 0 ? await this.registry.heldApps(routed.map((f) => f.appId)) : new Set<string>();
+    const pushable = (f: Release) => live.has(f.nodeId as string) && !held.has(f.appId);
+    const perNode = groupBy(routed.filter(pushable), (f) => f.nodeId as string);
     const again = fires.filter((f) => f.nodeId === null).map((f) => f.id);
     await Promise.all(
       [...perNode].map(([nodeId, group]) =>
@@ -184,7 +194,7 @@ export class DispatchService implements HandOff {
       ),
     );
     const now = this.clock.now();
-    for (const f of routed.filter((x) => !live.has(x.nodeId as string))) {
+    for (const f of routed.filter((x) => !pushable(x))) {
       const back = await this.transitions.transition(
         f.id,
         JobInstanceStatus.DISPATCHED,
@@ -201,6 +211,10 @@ export class DispatchService implements HandOff {
   /** The node of each row of `group` (one handler and strategy), or null (logged: the rows stay PENDING). */
   private async route(group: JobInstance[]): Promise<LiveNode[] | null> {
     const { handler, routingStrategy, appId } = group[0];
+    if ((await this.registry.heldApps([appId])).has(appId)) {
+      this.logger.debug(`the client of app '${appId}' is disabled: ${group.length} instance(s) stay PENDING`);
+      return null;
+    }
     const serving = await this.registry.candidates(handler, appId);
     const candidates = KEYED.has(routingStrategy) ? serving : this.registry.preferFresh(serving);
     if (candidates.length === 0) {

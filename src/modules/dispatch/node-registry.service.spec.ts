@@ -16,6 +16,7 @@ describe('NodeRegistryService.preferFresh', () => {
     {} as NodeRegistryPort,
     config,
     clockAt(() => now),
+    { disabledAmong: async () => new Set<string>(), disabledApps: async () => [] },
   );
 
   it('should keep only nodes that beat within two heartbeat intervals', () => {
@@ -41,6 +42,7 @@ describe('NodeRegistryService.candidates (routing tenancy, docs/workers.md)', ()
     { liveNodes: async () => nodes } as unknown as NodeRegistryPort,
     config,
     clockAt(() => now),
+    { disabledAmong: async () => new Set<string>(), disabledApps: async () => [] },
   );
 
   it("should offer an app's work to trusted executors and that app's own workers only", async () => {

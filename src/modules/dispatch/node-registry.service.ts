@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { type LiveNode, NODE_REGISTRY, type NodeRegistryPort, REGISTRY_VIEW_MS } from '../coordination/index.js';
+import { AppStates } from '../execution/index.js';
 
 /**
  * Reads the executor registry (docs/dispatch.md): a node is live while its last heartbeat is younger than
@@ -15,6 +16,7 @@ export class NodeRegistryService {
     @Inject(NODE_REGISTRY) private readonly nodes: NodeRegistryPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(AppStates) private readonly apps: Pick<AppStates, 'disabledAmong' | 'disabledApps'>,
   ) {}
 
   /** Live nodes, sorted by node id. */
@@ -32,6 +34,16 @@ export class NodeRegistryService {
    */
   async candidates(handler: string, appId: string): Promise<LiveNode[]> {
     return (await this.liveNodes()).filter((n) => n.info.handlers.includes(handler) && mayTake(n, appId));
+  }
+
+  /** The apps of `appIds` whose client is disabled: no node takes their work (cached per app, AppStates). */
+  heldApps(appIds: Iterable<string>): Promise<Set<string>> {
+    return this.apps.disabledAmong(appIds);
+  }
+
+  /** Every disabled client's app id, read now (the reconciler's pass leaves their PENDING rows out). */
+  disabledApps(): Promise<string[]> {
+    return this.apps.disabledApps();
   }
 
   /** The nodes that beat within two heartbeats (or all): one silent longer may be dead, not yet offline. */

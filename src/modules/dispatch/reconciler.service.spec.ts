@@ -100,6 +100,7 @@ describe('ReconcilerService offline watch', () => {
         [...beats].filter(([, b]) => b < Date.now() - OFFLINE_MS).map(([id, b]) => liveNode(id, b)),
       invalidate: () => log.push('invalidate'),
       remove: async (nodeId: string) => beats.delete(nodeId),
+      disabledApps: async () => [],
     } as unknown as NodeRegistryService;
     const dispatch = {
       dispatchIds: async (ids: string[]) => log.push(`dispatch ${ids.join(',')} at +${Date.now() - T0}`),

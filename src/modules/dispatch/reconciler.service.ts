@@ -72,7 +72,9 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   }
 
   private async dispatchForgottenPending(): Promise<void> {
-    const due = await this.instances.findPendingDue(this.config.namespace, this.clock.now(), PAGE);
+    // A disabled client's rows wait: left out of the page, they never crowd out other apps' rows.
+    const held = await this.registry.disabledApps();
+    const due = await this.instances.findPendingDue(this.config.namespace, this.clock.now(), PAGE, held);
     const rows = await this.quarantine.screen(due);
     if (rows.length > 0) await this.dispatch.dispatchRows(rows);
   }

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CoordinationModule } from '../coordination/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { CheckpointWriter } from './attempt-checkpoints.js';
+import { AppStatesModule } from './app-states.module.js';
 import { AttemptFinish } from './attempt-finish.js';
 import type { ExecutionHooks } from './execution.module.js';
 import { FinishWriter } from './finish-writer.js';
@@ -30,7 +31,14 @@ export class ExecutionCoreModule {
     if (!made) {
       made = {
         module: ExecutionCoreModule,
-        imports: [MetadataModule, CoordinationModule, JobRunMetricsModule, hooks.attemptEnded, hooks.admission],
+        imports: [
+          MetadataModule,
+          CoordinationModule,
+          JobRunMetricsModule,
+          AppStatesModule,
+          hooks.attemptEnded,
+          hooks.admission,
+        ],
         providers: PARTS,
         exports: PARTS,
       };

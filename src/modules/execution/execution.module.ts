@@ -8,6 +8,7 @@ import { NoopJobHandler } from './builtin/noop.handler.js';
 import { ShellIdentities } from './builtin/shell-identities.js';
 import { ShellJobHandler } from './builtin/shell.handler.js';
 import { AppScopes } from './app-scopes.service.js';
+import { AppStatesModule } from './app-states.module.js';
 import { AttemptExecution } from './attempt-execution.js';
 import { ClaimLoop } from './claim-loop.js';
 import { ExecutionCoreModule } from './execution-core.module.js';
@@ -58,7 +59,13 @@ export class ExecutionModule {
     };
     return {
       module: ExecutionModule,
-      imports: [DiscoveryModule, MetadataModule, CoordinationModule, ExecutionCoreModule.forRoot(hooks)],
+      imports: [
+        DiscoveryModule,
+        MetadataModule,
+        CoordinationModule,
+        AppStatesModule,
+        ExecutionCoreModule.forRoot(hooks),
+      ],
       providers: [
         HandlerRegistry,
         AppScopes,

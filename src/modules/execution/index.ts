@@ -1,5 +1,7 @@
 export { ExecutionModule, type ExecutionHooks, type ExecutionModuleOptions } from './execution.module.js';
 export { ExecutionCoreModule } from './execution-core.module.js';
+export { AppStatesModule } from './app-states.module.js';
+export { APP_STATES_TTL_MS, AppStates } from './app-states.js';
 export { JOB_METRICS_REFRESH_MS, JobRunMetrics, JobRunMetricsModule } from './job-run-metrics.js';
 export { type AttemptRef, RemoteAttempts, type WorkerSeat } from './remote-attempts.js';
 export { type FinishResult } from './attempt-finish.js';

@@ -51,6 +51,7 @@ describe('RemoteAttempts: what a worker may touch', () => {
       { finish: async () => (calls.finish++, { won: true, status: S.CANCELLED, final: true }) },
       { leaseMs: 10_000 },
       { now: () => 1_000, schedule: () => () => undefined },
+      { startable: async <R>(rows: R[]) => rows },
     ];
     return { attempts: new (RemoteAttempts as unknown as new (...a: unknown[]) => RemoteAttempts)(...parts), calls };
   };

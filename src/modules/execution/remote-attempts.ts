@@ -19,6 +19,7 @@ import {
   type LostLease,
   type WorkerAttempt,
 } from '../handler/index.js';
+import { AppHold } from './app-hold.js';
 import { AbortReason, abortedOutcome, failedOutcome } from './abort-reason.js';
 import { CheckpointWriter, decodeCheckpoint } from './attempt-checkpoints.js';
 import { AttemptFinish, type FinishResult } from './attempt-finish.js';
@@ -62,6 +63,7 @@ export class RemoteAttempts {
     @Inject(AttemptFinish) private readonly finishing: Pick<AttemptFinish, 'finish'>,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'leaseMs'>,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(AppHold) private readonly hold: Pick<AppHold, 'startable'>,
   ) {}
 
   /**
@@ -72,7 +74,8 @@ export class RemoteAttempts {
   async claim(seat: WorkerSeat, ids: string[]): Promise<WorkerAttempt[]> {
     if (ids.length === 0) return [];
     const found = await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS);
-    const rows = found.filter((r) => r.status === S.DISPATCHED && r.nodeId === seat.nodeId && r.appId === seat.appId);
+    const mine = found.filter((r) => r.status === S.DISPATCHED && r.nodeId === seat.nodeId && r.appId === seat.appId);
+    const rows = await this.hold.startable(mine, seat.nodeId); // a poll that outlived its client's disable gets none
     if (rows.length === 0) return [];
     const now = Math.max(this.clock.now(), this.lastClaimAt + 1);
     this.lastClaimAt = now;

@@ -140,7 +140,7 @@ describe('TaskRunner finishing write', () => {
     const attempts = { recordHandlerEnd: async () => undefined };
     const runs = { finished: () => void log.push('metric') };
     const finishing = new AttemptFinish(writes, attempts, metrics, runs, delays, admission, hook, clock);
-    return new TaskRunner(execution, finishing, ledger, metrics, config, clock);
+    return new TaskRunner(execution, finishing, ledger, metrics, config, clock, { startable: async (rows) => rows });
   }
 
   beforeEach(() => {

@@ -3,6 +3,7 @@ import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { type ClaimedInstance, ExecutionLedger, JobInstanceStatus as S, withDbRetry } from '../metadata/index.js';
 import { type ExecutionOutcomeLabel, type LabelsMatch, MetricsService } from '../observability/index.js';
+import { AppHold } from './app-hold.js';
 import { AttemptExecution } from './attempt-execution.js';
 import { AttemptFinish } from './attempt-finish.js';
 import type { AttemptOutcome } from './outcome-policy.js';
@@ -47,6 +48,7 @@ export class TaskRunner {
     @Inject(MetricsService) private readonly metrics: Pick<MetricsService, 'executionSeconds'>,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'leaseMs'>,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(AppHold) private readonly hold: Pick<AppHold, 'startable'>,
   ) {}
 
   /** Whether an attempt of instance `instanceId` runs here now. */
@@ -103,9 +105,10 @@ export class TaskRunner {
   }
 
   private async claim(ids: string[], nodeId: string): Promise<ClaimedInstance[]> {
-    const rows = (await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS)).filter(
+    const found = (await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS)).filter(
       (r) => r.status === S.DISPATCHED && r.nodeId === nodeId,
     );
+    const rows = await this.hold.startable(found, nodeId); // a disabled client's work waits, not started
     if (rows.length === 0) return [];
     // Each claim its own started_at: the ledger knows its own write (answer lost) by node, token and started_at,
     // and two claims in one millisecond would both take the winner's write for theirs (one attempt run twice).

@@ -10,3 +10,4 @@ export { type Caller, hasScope, namedApp, requireScope } from './caller.js';
 export { APP_LIMITS, type AppLimitsLookup } from './app-limits.js';
 export { AuditModule } from './audit/audit.module.js';
 export { AuditAction, AuditService, clientSnapshot, jobSnapshot } from './audit/audit.service.js';
+export { ClientJobs } from './client-jobs.service.js';

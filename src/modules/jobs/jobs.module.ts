@@ -2,6 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { DispatchModule } from '../dispatch/index.js';
 import { MetadataModule } from '../metadata/index.js';
 import { AuditModule } from './audit/audit.module.js';
+import { ClientJobs } from './client-jobs.service.js';
 import { CrontabImportService } from './crontab-import.service.js';
 import { CallbackUrlCheck } from './callback-url-check.service.js';
 import { HandlerCheckService } from './handler-check.service.js';
@@ -16,6 +17,7 @@ const SERVICES = [
   HandlerCheckService,
   TaskCapService,
   CallbackUrlCheck,
+  ClientJobs,
 ];
 
 /**

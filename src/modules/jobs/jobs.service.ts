@@ -6,6 +6,7 @@ import {
   JobDefinition,
   JobDefinitionRepository,
   type JobListFilter,
+  PausedReason,
   ScheduleState,
   TriggerType,
   type Tx,
@@ -174,6 +175,9 @@ export class JobsService {
     refuseCorruptFields(merged);
     validateDefinition(merged);
     checkFireParams(merged);
+    // A user's choice: the system's reason (and its pause time) is gone.
+    if (fields.enabled !== undefined) Object.assign(patch, { pausedReason: null, pausedAt: null });
+    if (fields.enabled && !before.enabled) await this.refuseWhileClientDisabled(before);
     const startsRunning = fields.handler !== undefined || (fields.enabled && !before.enabled);
     if (merged.enabled && startsRunning) await this.handlers.assertRunnable(merged.handler, merged.appId);
     const scheduleChanged = SCHEDULE_FIELDS.some((f) => fields[f] !== undefined) || fields.enabled !== undefined;
@@ -257,14 +261,15 @@ export class JobsService {
   private async setEnabled(caller: Caller, ref: JobRef, enabled: boolean, action: AuditAction): Promise<JobDefinition> {
     const before = await this.find(caller, ref);
     const now = this.clock.now();
-    if (before.enabled === enabled) return before;
+    if (before.enabled === enabled && (enabled || before.pausedReason == null)) return before;
+    if (enabled) await this.refuseWhileClientDisabled(before);
     if (enabled && (before.completedAt ?? null) !== null)
       throw new ConflictError(
         `job ${before.code} is a ONE_SHOT that made its fire (completed ` +
           `${new Date(before.completedAt as number).toISOString()}); PATCH a new triggerExpr to fire it again`,
         'enabled',
       );
-    if (enabled) {
+    if (enabled && !before.enabled) {
       this.handlers.assertMayUse(caller, before.handler);
       refuseCorruptFields(before);
       checkFanOut(before, this.config.jobMaxInstancesPerMinute, fanOutField(before));
@@ -272,6 +277,9 @@ export class JobsService {
     }
     const patch = {
       enabled,
+      // A user's pause of a job the system paused makes it the user's: enabling the client leaves it paused.
+      pausedReason: null,
+      pausedAt: null,
       nextFireTime: enabled ? this.firstFire(before, now) : null,
       scheduleState: ScheduleState.OK,
       scheduleError: null,
@@ -282,11 +290,23 @@ export class JobsService {
       const updated = await this.jobs.update(before, patch, em);
       const { lastFireTime } = await this.trigger.unstage(em, before.id);
       if (lastFireTime !== undefined) updated.lastFireTime = lastFireTime;
-      await this.audit.record(em, caller.appId, action, jobTarget(before), { enabled: before.enabled }, { enabled });
+      const was = { enabled: before.enabled, pausedReason: before.pausedReason ?? null };
+      await this.audit.record(em, caller.appId, action, jobTarget(before), was, { enabled, pausedReason: null });
       return updated;
     }, READ_COMMITTED);
     await this.signals.jobChanged(before.id);
     return after;
+  }
+
+  /** A CLIENT_DISABLED job resumes with its client, not before (docs/tenancy.md). @throws ConflictError `enabled` */
+  private async refuseWhileClientDisabled(def: JobDefinition): Promise<void> {
+    if (def.pausedReason !== PausedReason.CLIENT_DISABLED) return;
+    if ((await this.clients.findByAppId(def.appId))?.enabled === false)
+      throw new ConflictError(
+        `job ${def.code} was paused because the client of its app '${def.appId}' is disabled: it resumes by ` +
+          'itself when an admin enables the client (PATCH /api/clients/{appId} {"enabled":true})',
+        'enabled',
+      );
   }
 
   /**

@@ -17,6 +17,7 @@ import { WorkerNodeApp1800000003000 } from './migrations/1800000003000-worker-no
 import { JobMetrics1800000004000 } from './migrations/1800000004000-job-metrics.js';
 import { CallbackHostPerApp1800000005000 } from './migrations/1800000005000-callback-host-per-app.js';
 import { Notifications1800000006000 } from './migrations/1800000006000-notifications.js';
+import { JobPausedReason1800000007000 } from './migrations/1800000007000-job-paused-reason.js';
 import { ShellIdentity1800000008000 } from './migrations/1800000008000-shell-identity.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   JobMetrics1800000004000,
   CallbackHostPerApp1800000005000,
   Notifications1800000006000,
+  JobPausedReason1800000007000,
   ShellIdentity1800000008000,
 ];
 

@@ -244,7 +244,8 @@ export class TriggerService {
             Object.assign(r, {
               status: JobInstanceStatus.CANCELLED,
               finishedAt: now,
-              error: 'MISFIRE_SKIP: missed while no scheduler fired it; not run (misfire policy SKIP)',
+              error:
+                'MISFIRE_SKIP: not fired in time (no scheduler, or client disabled); not run (misfire policy SKIP)',
             }),
           );
         return { def, plan, fired: [...skipped, ...fired] };

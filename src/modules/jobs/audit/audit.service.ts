@@ -53,7 +53,10 @@ export class AuditService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** Appends one row inside `em` (`actor` null: an operator's CLI); oversized snapshots lose their params. */
+  /**
+   * Appends one row inside `em` (`actor` null: an operator's CLI); oversized snapshots lose their params.
+   * `namespace`: the target's, when it is not this process's (a client change pausing another namespace's jobs).
+   */
   record(
     em: Tx,
     actor: string | null,
@@ -61,10 +64,11 @@ export class AuditService {
     target: { type: string; id: string },
     before?: unknown,
     after?: unknown,
+    namespace = this.config.namespace,
   ): Promise<void> {
     return this.repo.append(
       {
-        namespace: this.config.namespace,
+        namespace,
         appId: actor,
         action,
         targetType: target.type,

@@ -54,6 +54,12 @@ export enum ScheduleState {
   ERROR = 'ERROR',
 }
 
+/** Why the system paused a job (job_definition.paused_reason; docs/tenancy.md "Disabled clients"). */
+export enum PausedReason {
+  /** Its owner's API client was disabled: resumed by the system when the client is enabled again. */
+  CLIENT_DISABLED = 'CLIENT_DISABLED',
+}
+
 /**
  * What an API client may do (docs/tenancy.md); outside its scopes a request is a 403 naming the scope. `admin`
  * manages every app's work and the clients; `shell` may submit work for the `shell` handler.

@@ -1,6 +1,14 @@
 import { Column, Entity, Index, PrimaryColumn, VersionColumn } from 'typeorm';
 import { bigintNumber, jsonText } from './columns.js';
-import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, ScheduleState, TriggerType } from './enums.js';
+import {
+  BackoffKind,
+  MisfirePolicy,
+  OverlapPolicy,
+  type PausedReason,
+  RoutingStrategy,
+  ScheduleState,
+  TriggerType,
+} from './enums.js';
 
 /** What runs and when (docs/data-model.md); `code` is unique per namespace and owner app. Times epoch ms UTC. */
 @Entity('job_definition')
@@ -35,6 +43,10 @@ export class JobDefinition {
   /** Copied to each instance: see JobInstance.heartbeatTimeoutMs; 0 = none. */
   @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
   @Column({ type: 'boolean' }) enabled: boolean;
+  /** Why the system paused it (`CLIENT_DISABLED`: its owner's client is disabled); null: not paused by the system. */
+  @Column({ name: 'paused_reason', type: 'varchar', length: 32, nullable: true }) pausedReason: PausedReason | null;
+  /** When the system paused it (epoch ms), with `pausedReason`: later fires go to the misfire policy on enable. */
+  @Column({ name: 'paused_at', type: 'bigint', nullable: true, transformer: bigintNumber }) pausedAt: number | null;
   /** Its slot among the namespace's JOB_METRICS_MAX with per-job metrics on (unique per namespace); null: off. */
   @Column({ name: 'metrics_slot', type: 'int', nullable: true }) metricsSlot: number | null;
   /** When a ONE_SHOT job made its fire (it is then disabled for good); null otherwise. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, LessThan, LessThanOrEqual } from 'typeorm';
+import { DataSource, In, LessThan, LessThanOrEqual, Not } from 'typeorm';
 import { JobInstance } from '../entities/job-instance.entity.js';
 import { JobInstanceStatus as S } from '../state-machine/job-instance-status.js';
 import { InstanceTable } from './instance-table.js';
@@ -28,10 +28,16 @@ export class ReconcileInstances {
     this.t = InstanceTable.of(ds);
   }
 
-  /** PENDING rows due at or before `now`, oldest first. */
-  findPendingDue(namespace: string, now: number, limit: number): Promise<JobInstance[]> {
+  /** PENDING rows due at or before `now`, oldest first; none of `exceptApps` (disabled clients: they wait). */
+  findPendingDue(
+    namespace: string,
+    now: number,
+    limit: number,
+    exceptApps: readonly string[] = [],
+  ): Promise<JobInstance[]> {
+    const apps = exceptApps.length > 0 ? { appId: Not(In([...exceptApps])) } : {};
     return this.t.repo.find({
-      where: { namespace, status: S.PENDING, dueAt: LessThanOrEqual(now) },
+      where: { namespace, status: S.PENDING, dueAt: LessThanOrEqual(now), ...apps },
       order: { dueAt: 'ASC' },
       take: limit,
     });

@@ -42,6 +42,11 @@ export class ApiClientRepository {
     return this.repo.findAndCount({ order: { appId: 'ASC' }, skip: offset, take: limit });
   }
 
+  /** The app ids of every disabled client (a full scan of a small table: one read per reconcile pass). */
+  async disabledIds(): Promise<string[]> {
+    return (await this.repo.find({ select: { appId: true }, where: { enabled: false } })).map((c) => c.appId);
+  }
+
   count(): Promise<number> {
     return this.repo.count();
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, LessThan, QueryDeepPartialEntity, Repository } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../../common/index.js';
-import { JobDefinition, OverlapPolicy } from '../entities/index.js';
+import { JobDefinition, OverlapPolicy, type PausedReason } from '../entities/index.js';
 import { isUniqueViolation } from './db-errors.js';
 import { marks } from './raw-statement.js';
 
@@ -204,6 +204,16 @@ export class JobDefinitionRepository {
       [namespace, limit],
     );
     return rows.map((r) => ({ id: String(r.id), appId: String(r.app_id), code: String(r.code) }));
+  }
+
+  /**
+   * Inside `em`, app `appId`'s jobs in every namespace (clients are shared by every namespace of a database) that are
+   * enabled (`reason` undefined) or paused by the system for `reason`, oldest first: what disabling or enabling its
+   * client pauses or resumes. Bounded by the app's job cap per namespace.
+   */
+  ownedForClient(em: EntityManager, appId: string, reason?: PausedReason): Promise<JobDefinition[]> {
+    const where = reason === undefined ? { appId, enabled: true } : { appId, enabled: false, pausedReason: reason };
+    return em.getRepository(JobDefinition).find({ where, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   /** How many jobs app `appId` owns in the namespace, inside `em`. */

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import {
   ValidationError,
 } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
+import { CLIENTS_CHANGED_CHANNEL, SIGNALS, type SignalPort } from '../../coordination/index.js';
 import {
   ApiClient,
   ApiClientRepository,
@@ -27,7 +28,10 @@ import {
 } from '../../metadata/index.js';
 import { AuditAction, AuditService, clientSnapshot } from '../../jobs/index.js';
 
-/** How long a looked-up client (or its absence) is trusted before the database is read again, ms. */
+/**
+ * How long a looked-up client (or its absence) is trusted before the database is read again, ms: the bound on a
+ * change's reach when its {@link CLIENTS_CHANGED_CHANNEL} message is lost (Redis unreachable).
+ */
 const CACHE_MS = 30_000;
 /** Most known clients kept in the cache. */
 const CACHE_MAX = 10_000;
@@ -76,10 +80,10 @@ export interface ResolvedClient {
  * random 256-bit secret and their scopes, stores the secret sealed with the TICKWHEEL_SECRET_KEY (standalone:
  * a key file generated in DATA_DIR), and resolves a client for the request path through a bounded cache
  * (30 s): at most {@link CACHE_MAX} known clients and {@link UNKNOWN_MAX} unknown ids, least recently used
- * out first.
+ * out first. A change to a client is announced on {@link CLIENTS_CHANGED_CHANNEL}: every process drops its copy.
  */
 @Injectable()
-export class ApiClientService {
+export class ApiClientService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ApiClientService.name);
   private readonly box: SecretBox;
   private readonly known = new LRUCache<string, ResolvedClient>({ max: CACHE_MAX, ttl: CACHE_MS });
@@ -91,8 +95,25 @@ export class ApiClientService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    @Inject(SIGNALS) private readonly signals: SignalPort,
   ) {
     this.box = new SecretBox(config.secretKeyHex ?? standaloneKey(config.dataDir));
+  }
+
+  private unsubscribe: (() => Promise<void>) | null = null;
+
+  /** Listens for client changes made by other processes; failing that (Redis down) the TTL still bounds them. */
+  async onModuleInit(): Promise<void> {
+    this.unsubscribe = await this.signals
+      .subscribe(CLIENTS_CHANGED_CHANNEL, (appId) => this.forget(appId))
+      .catch((err: Error) => {
+        this.logger.warn(`client changes of other processes reach this one within ${CACHE_MS} ms: ${err.message}`);
+        return null;
+      });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.unsubscribe?.().catch(() => undefined);
   }
 
   /**
@@ -144,13 +165,14 @@ export class ApiClientService {
         clientSnapshot(row),
       );
     });
-    this.forget(appId);
+    await this.changed(appId);
     return { appId, secret };
   }
 
   /**
-   * Gives client `appId` a new random secret (the old one stops working here at once, on other API pods
-   * within the 30-s cache), with its audit row (which never holds either secret) in the same transaction.
+   * Gives client `appId` a new random secret (the old one stops working at once on every process that gets the
+   * change's message, else within the 30-s cache), with its audit row (which never holds either secret) in the
+   * same transaction.
    * @returns the credentials: the only time the new secret is shown. @throws NotFoundError
    */
   async rotateSecret(actor: string | null, appId: string): Promise<ApiCredentials> {
@@ -162,7 +184,7 @@ export class ApiClientService {
         secretRotated: true,
       });
     });
-    this.forget(appId);
+    await this.changed(appId);
     return { appId, secret };
   }
 
@@ -195,6 +217,19 @@ export class ApiClientService {
   forget(appId: string): void {
     this.known.delete(appId);
     this.unknown.delete(appId);
+  }
+
+  /**
+   * After a committed change to client `appId`: this process forgets it, and every process subscribed to
+   * {@link CLIENTS_CHANGED_CHANNEL} (api caches here, executors' and dispatchers' app states) does too. Never
+   * throws: a lost message leaves the caches' TTLs (30 s here, 5 s for executors) as the bound, logged.
+   */
+  async changed(appId: string): Promise<void> {
+    this.forget(appId);
+    await this.signals.publish(CLIENTS_CHANGED_CHANNEL, appId).catch((err: Error) => {
+      const why = `other processes see it within ${CACHE_MS} ms: ${err.message}`;
+      this.logger.warn(`client change of '${appId}' not announced (${why})`);
+    });
   }
 
   /**

@@ -18,7 +18,10 @@ import { ApiProblem } from '../dto/problem.dto.js';
 import { ClientsService } from '../services/clients.service.js';
 
 const NO_CLIENT = 'No client has this app id.';
-const CACHE_NOTE = 'This API process applies the change at once; other API pods within their 30-s client cache.';
+const CACHE_NOTE =
+  'Every process applies the change at once (a clients-changed message); one that misses it, within its ' +
+  "30-s client cache. Disabling pauses the app's jobs (pausedReason CLIENT_DISABLED) and holds its waiting work; " +
+  'enabling resumes them (docs/tenancy.md "Disabled clients").';
 
 /**
  * API clients (README "Tenancy and scopes"), for admins: clients are shared by every namespace of the

@@ -7,6 +7,7 @@ import {
   type LastRun,
   MisfirePolicy,
   OverlapPolicy,
+  PausedReason,
   RoutingStrategy,
   TriggerType,
 } from '../../metadata/index.js';
@@ -98,6 +99,15 @@ export class JobViewDto {
   @ApiProperty({ description: 'False while paused (POST .../pause): the schedule makes no fire.' }) enabled: boolean;
   @ApiProperty({
     nullable: true,
+    enum: PausedReason,
+    description:
+      'Why the system paused the job; null when it did not. CLIENT_DISABLED: its app\'s client was disabled; it ' +
+      'resumes (its misfire policy deciding the fires missed meanwhile) when an admin enables the client; resume is ' +
+      'a 409 until then (docs/tenancy.md "Disabled clients"). A user\'s own pause clears it.',
+  })
+  pausedReason: PausedReason | null;
+  @ApiProperty({
+    nullable: true,
     type: String,
     description:
       "Where each new instance's final state is POSTed (copied into the instance when it is created); null: the " +
@@ -183,6 +193,7 @@ export class JobViewDto {
       retryBackoffMs: d.retryBackoffMs,
       retryBackoffKind: d.retryBackoffKind,
       enabled: d.enabled,
+      pausedReason: d.pausedReason ?? null,
       callbackUrl: d.callbackUrl ?? null,
       metrics: (d.metricsSlot ?? null) !== null,
       scheduleState: d.scheduleState,

@@ -164,7 +164,8 @@ export class CreateJobDto {
   @ApiPropertyOptional({
     enum: MisfirePolicy,
     description:
-      'Fires missed while no scheduler led (or lagging past MISFIRE_THRESHOLD_MS), recorded with triggerSource ' +
+      'Fires missed while no scheduler led or the client was disabled (or lagging past MISFIRE_THRESHOLD_MS), ' +
+      'recorded with triggerSource ' +
       'MISFIRE: FIRE_ONCE_NOW (default) runs once, for the latest missed time; SKIP runs none and records each as ' +
       'a CANCELLED MISFIRE_SKIP row; FIRE_ALL runs every missed time, oldest first, at most 100 per job.',
   })

@@ -4,7 +4,7 @@ import { parseEgressList } from '../../egress/index.js';
 import { ApiClient, ApiClientRepository, Scope, UnitOfWork } from '../../metadata/index.js';
 import { ApiClientService, checkScopes } from '../auth/api-client.service.js';
 import { ClientCredentialsDto, ClientViewDto, CreateClientDto, UpdateClientDto } from '../dto/client.dto.js';
-import { AuditAction, AuditService, type Caller, clientSnapshot } from '../../jobs/index.js';
+import { AuditAction, AuditService, type Caller, ClientJobs, clientSnapshot } from '../../jobs/index.js';
 
 /** The limit fields a PATCH may set (null: back to the setting's default). */
 const LIMIT_FIELDS = ['rateLimit', 'rateBurst', 'maxJobs', 'maxUnfinishedTasks', 'egressAllow'] as const;
@@ -12,8 +12,8 @@ const LIMIT_FIELDS = ['rateLimit', 'rateBurst', 'maxJobs', 'maxUnfinishedTasks',
 /**
  * Client management for admins (`/api/clients`, README "Tenancy and scopes"): create (the secret shown
  * once), list, read, change scopes, limits and `enabled`, rotate the secret (shown once). Each change
- * commits with its audit row (never a secret) in one transaction, then this process's client cache forgets
- * the app; other API pods see the change within their 30-s cache.
+ * commits with its audit row (never a secret) in one transaction, then every process's client caches forget the
+ * app ({@link ApiClientService.changed}). Disabling pauses the app's jobs, enabling resumes those (ClientJobs).
  */
 @Injectable()
 export class ClientsService {
@@ -23,6 +23,7 @@ export class ClientsService {
     private readonly audit: AuditService,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly clientJobs: ClientJobs,
   ) {}
 
   /** @throws ValidationError, ConflictError (the app exists). */
@@ -54,11 +55,16 @@ export class ClientsService {
    */
   async update(caller: Caller, appId: string, dto: UpdateClientDto): Promise<ClientViewDto> {
     const patch = this.patchOf(caller, appId, dto);
+    let jobs: string[] = [];
     const after = await this.uow.run(async (em) => {
       const before = await this.clients.lockForUpdate(em, appId);
       if (!before) throw new NotFoundError('client', appId);
       const next = Object.assign(new ApiClient(), before, patch);
       await this.clients.update(em, appId, patch);
+      if (before.enabled !== next.enabled)
+        jobs = next.enabled
+          ? await this.clientJobs.resumeAll(em, caller.appId, appId)
+          : await this.clientJobs.pauseAll(em, caller.appId, appId);
       const action = before.enabled && !next.enabled ? AuditAction.CLIENT_DISABLE : AuditAction.CLIENT_UPDATE;
       await this.audit.record(
         em,
@@ -70,7 +76,8 @@ export class ClientsService {
       );
       return next;
     });
-    this.service.forget(appId);
+    await this.service.changed(appId);
+    await this.clientJobs.signal(jobs);
     return ClientViewDto.of(after);
   }
 
