@@ -10,3 +10,4 @@ export * from './limits.js';
 export * from './bounds.js';
 export * from './heartbeat-timeout.js';
 export * from './warn-once.js';
+export * from './page-headers.js';

@@ -2,33 +2,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PAGE_HEADERS, pageCsp } from '../../common/index.js';
 
-/**
- * The console's Content-Security-Policy (docs/console.md "Safety"): scripts, styles and calls from this origin only,
- * no inline script or style element, no plugin, no base or form target, never framed. uPlot and Preact set styles
- * through the CSSOM, which `style-src 'self'` allows.
- */
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The console's CSP (docs/console.md "Safety"): no inline block; uPlot and Preact style through the CSSOM. */
+export const CONSOLE_CSP = pageCsp();
 
 /** The headers of every console answer (the page and its assets). */
-export const CONSOLE_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': CONSOLE_CSP,
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-};
+export const CONSOLE_HEADERS: Record<string, string> = { 'Content-Security-Policy': CONSOLE_CSP, ...PAGE_HEADERS };
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { docsCsp, inlineBlocks } from './docs-headers.js';
+import { pageCsp } from '../../common/index.js';
+import { inlineBlocks } from './docs-headers.js';
 
 const sha = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 
@@ -17,12 +18,12 @@ describe('/docs safety headers', () => {
   });
 
   it('should allow exactly those blocks by hash, and nothing inline or evaluated otherwise', () => {
-    const csp = docsCsp(inlineBlocks(html));
+    const csp = pageCsp(inlineBlocks(html));
     expect(csp).toContain(`script-src 'self' ${sha('window.x = 1;')};`);
     expect(csp).toContain(`style-src 'self' 'unsafe-hashes' ${sha('\n  body { margin: 0 }\n')}`);
     expect(csp).toContain(sha('position:absolute;width:0'));
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
-    expect(docsCsp()).toContain("script-src 'self'; style-src 'self'; img-src 'self' data:");
+    expect(pageCsp()).toContain("script-src 'self'; style-src 'self'; img-src 'self' data:");
   });
 });
