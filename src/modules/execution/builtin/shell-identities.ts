@@ -104,3 +104,16 @@ export function firstUnmapped(range: UidRange, mapText: string): number | null {
   }
   return next;
 }
+
+/**
+ * The first account of `range` in `accountsText` (/etc/passwd or /etc/group: `name:x:id:...` lines), as
+ * `name (id)`, or null. A range holding a system or login account would run some app's commands as it.
+ */
+export function firstAccountIn(range: UidRange, accountsText: string): string | null {
+  for (const line of accountsText.split('\n')) {
+    const [name, , idText] = line.split(':');
+    const id = Number(idText);
+    if (idText && /^\d+$/.test(idText) && id >= range.lo && id <= range.hi) return `${name} (${id})`;
+  }
+  return null;
+}

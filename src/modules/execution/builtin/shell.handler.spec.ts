@@ -6,7 +6,7 @@ import { JobFailure, type JobContext } from '../../handler/index.js';
 import { OWNERLESS_APP_ID } from '../../metadata/index.js';
 import { rejection } from '../../../../test/utils/async.js';
 import { DEFAULT_SHELL_PATH } from './shell-env.js';
-import { firstUnmapped, ShellIdentities, ShellIdentityError } from './shell-identities.js';
+import { firstAccountIn, firstUnmapped, ShellIdentities, ShellIdentityError } from './shell-identities.js';
 import { checkRunAs, ShellJobHandler } from './shell.handler.js';
 
 const RANGE = { lo: 2_000_000_000, hi: 2_000_065_535 };
@@ -59,6 +59,19 @@ describe('ShellJobHandler start-up checks', () => {
       expect(firstUnmapped({ lo: 10, hi: 30 }, '0 1000 20\n20 5000 5\n')).toBe(25);
       expect(firstUnmapped({ lo: 10, hi: 30 }, '25 5000 10\n0 1000 25\n')).toBeNull();
       expect(firstUnmapped({ lo: 10, hi: 30 }, '')).toBe(10);
+    });
+  });
+
+  describe('firstAccountIn (/etc/passwd, /etc/group)', () => {
+    const passwd =
+      'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n#c:x:7:7\n' +
+      'nobody:x:65534:65534::/nonexistent:/usr/sbin/nologin\n';
+    it('should name the first account whose id the range holds, or none', () => {
+      expect(firstAccountIn({ lo: 1, hi: 5 }, passwd)).toBe('daemon (1)');
+      expect(firstAccountIn({ lo: 65000, hi: 65535 }, passwd)).toBe('nobody (65534)');
+      expect(firstAccountIn(RANGE, passwd)).toBeNull();
+      expect(firstAccountIn({ lo: 2, hi: 6 }, passwd)).toBeNull();
+      expect(firstAccountIn({ lo: 1, hi: 5 }, '')).toBeNull();
     });
   });
 

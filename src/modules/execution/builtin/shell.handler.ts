@@ -6,7 +6,7 @@ import { JobContext, JobFailure, JobHandler, JobHandlerImpl } from '../../handle
 import { OWNERLESS_APP_ID } from '../../metadata/index.js';
 import { runShellCommand, ShellCommandOptions, ShellCommandResult } from './shell-command.js';
 import { passwdHome, shellBaseEnv } from './shell-env.js';
-import { firstUnmapped, ShellIdentities, ShellIdentityError } from './shell-identities.js';
+import { firstAccountIn, firstUnmapped, ShellIdentities, ShellIdentityError } from './shell-identities.js';
 
 /** Files a per-app command creates are its own only (umask 077): another app's uid cannot read them. */
 const PER_APP_UMASK = 0o077;
@@ -38,7 +38,7 @@ export class ShellJobHandler implements JobHandlerImpl, OnModuleInit {
     const { uid, gid, uidRange, envPass } = this.config.shell;
     const euid = process.geteuid?.();
     this.mode = checkRunAs(this.config.shell, euid);
-    if (uidRange) checkRangeMapped(uidRange);
+    if (uidRange) checkRange(uidRange);
     if (this.mode !== 'own' && this.config.shape === 'standalone') this.closeDataDir();
     this.baseEnv = shellBaseEnv(process.env, { home: '/', pass: envPass });
     this.fixed = { uid, gid, env: { ...this.baseEnv, HOME: passwdHome(uid ?? euid ?? -1) } };
@@ -136,22 +136,36 @@ export function checkRunAs(s: Pick<ShellSettings, 'uid' | 'uidRange' | 'unisolat
   return uid !== undefined && uid !== euid ? 'shared' : 'own';
 }
 
-/** @throws ConfigError naming TICKWHEEL_SHELL_UID_RANGE when this user namespace does not map all of `range`. */
-function checkRangeMapped(range: UidRange): void {
-  for (const file of ['/proc/self/uid_map', '/proc/self/gid_map']) {
-    let text: string;
+/**
+ * @throws ConfigError naming TICKWHEEL_SHELL_UID_RANGE when this user namespace does not map all of `range`, or when
+ * it holds an account of /etc/passwd or /etc/group (an app's commands would run as that user or group).
+ */
+function checkRange(range: UidRange): void {
+  const read = (file: string): string | null => {
     try {
-      text = readFileSync(file, 'utf8');
+      return readFileSync(file, 'utf8');
     } catch {
-      continue; // not Linux: nothing to check
+      return null; // not Linux, or no such file: nothing to check
     }
-    const id = firstUnmapped(range, text);
-    if (id !== null)
+  };
+  for (const file of ['/proc/self/uid_map', '/proc/self/gid_map']) {
+    const text = read(file);
+    const id = text === null ? null : firstUnmapped(range, text);
+    if (text !== null && id !== null)
       throw new ConfigError(
         'TICKWHEEL_SHELL_UID_RANGE',
         `${range.lo}-${range.hi} holds ${id}, which this process's user namespace does not map (${file}: ` +
           `${text.trim().replace(/\s+/g, ' ')}); in a rootless or user-namespaced container choose a range inside ` +
           'the mapped ids (often 1-65535), e.g. 40000-59999',
+      );
+  }
+  for (const file of ['/etc/passwd', '/etc/group']) {
+    const account = firstAccountIn(range, read(file) ?? '');
+    if (account !== null)
+      throw new ConfigError(
+        'TICKWHEEL_SHELL_UID_RANGE',
+        `${range.lo}-${range.hi} holds ${account} of ${file}: an app's commands would run as it; choose ids no ` +
+          'account of this machine or image uses',
       );
   }
 }
