@@ -116,7 +116,7 @@ const client = createTickwheelClient({
   appId: process.env.TICKWHEEL_APP_ID ?? '',
   secret: process.env.TICKWHEEL_SECRET ?? '',
 });
-const res = await client.GET('/api/nodes');
+const res = await client.GET('/api/nodes', { params: { query: { handler: 'pkg.hello' } } });
 const handlers = (res.data?.items ?? []).flatMap((n) => n.handlers);
 process.stdout.write(JSON.stringify({ status: res.response.status, handlers }) + '\\n');
 `;
