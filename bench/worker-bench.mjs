@@ -113,7 +113,7 @@ function startNode(kind, product, env, target, profDir) {
 async function waitEcho(client, timeoutMs = 60_000) {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const r = await client.request('GET', '/api/nodes').catch(() => null);
+    const r = await client.request('GET', `/api/nodes?handler=${HANDLER}`).catch(() => null);
     const live = r?.status === 200 ? r.body.items.filter((n) => n.handlers?.includes(HANDLER)) : [];
     if (live.length) return live[0].nodeId;
     if (Date.now() > end) throw new Error(`no node advertises ${HANDLER}: ${JSON.stringify(r?.body).slice(0, 300)}`);

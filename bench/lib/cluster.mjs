@@ -174,7 +174,8 @@ export function removeProcFiles(procs) {
 export async function waitExecutors(client, count, timeoutMs = 60_000) {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const r = await client.request('GET', '/api/nodes').catch(() => null);
+    // By name: a client without admin sees only the executors serving a handler of its work (docs/api.md).
+    const r = await client.request('GET', '/api/nodes?handler=noop').catch(() => null);
     const live = r?.status === 200 ? r.body.items.filter((n) => n.handlers?.includes('noop')) : [];
     if (live.length >= count) return live.map((n) => n.nodeId);
     if (Date.now() > end)
