@@ -34,7 +34,7 @@ describe('bodyShapeFault', () => {
     const fault = bodyShapeFault({ handler: 'noop', junk: { a: Array.from({ length: MAX_BODY_VALUES }, () => 0) } });
     expect(fault).toEqual({
       field: 'junk',
-      message: `the body holds more than ${MAX_BODY_VALUES} JSON values (at junk.a)`,
+      message: `the body holds more than ${MAX_BODY_VALUES} JSON values in all (the count passed it at junk.a)`,
     });
     // the body, a and its items
     expect(bodyShapeFault({ a: Array.from({ length: MAX_BODY_VALUES - 2 }, () => 0) })).toBeNull();
