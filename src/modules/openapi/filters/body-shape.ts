@@ -63,7 +63,9 @@ export function bodyShapeFault(body: unknown): BodyShapeFault | null {
     if (values > MAX_BODY_VALUES)
       return {
         field: topField(frame),
-        message: `the body holds more than ${MAX_BODY_VALUES} JSON values in all (the count passed it at ${pathOf(frame)})`,
+        message:
+          `the body holds more than ${MAX_BODY_VALUES} JSON values in all ` +
+          `(the count passed it at ${pathOf(frame)})`,
       };
     children.forEach((v, i) => {
       if (v && typeof v === 'object')
