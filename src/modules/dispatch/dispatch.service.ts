@@ -128,7 +128,10 @@ export class DispatchService implements HandOff {
   async preRoute(rows: JobInstance[]): Promise<void> {
     // A limited job's slot is admitted at the fire time, never ahead.
     const unlimited = rows.filter((r) => r.status === JobInstanceStatus.PENDING && !(r.maxConcurrency > 0));
-    for (const group of groupBy(unlimited, routeGroup).values()) {
+    // A disabled client's rows stay PENDING: dispatch holds them at their time (dispatchRows).
+    const held = unlimited.length > 0 ? await this.registry.heldApps(unlimited.map((r) => r.appId)) : new Set<string>();
+    const routable = held.size > 0 ? unlimited.filter((r) => !held.has(r.appId)) : unlimited;
+    for (const group of groupBy(routable, routeGroup).values()) {
       const nodes = await this.route(group);
       if (!nodes) continue;
       group.forEach((row, i) =>
@@ -211,10 +214,6 @@ export class DispatchService implements HandOff {
   /** The node of each row of `group` (one handler and strategy), or null (logged: the rows stay PENDING). */
   private async route(group: JobInstance[]): Promise<LiveNode[] | null> {
     const { handler, routingStrategy, appId } = group[0];
-    if ((await this.registry.heldApps([appId])).has(appId)) {
-      this.logger.debug(`the client of app '${appId}' is disabled: ${group.length} instance(s) stay PENDING`);
-      return null;
-    }
     const serving = await this.registry.candidates(handler, appId);
     const candidates = KEYED.has(routingStrategy) ? serving : this.registry.preferFresh(serving);
     if (candidates.length === 0) {

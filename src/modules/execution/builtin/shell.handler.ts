@@ -8,6 +8,8 @@ import { runShellCommand, ShellCommandOptions, ShellCommandResult } from './shel
 import { passwdHome, shellBaseEnv } from './shell-env.js';
 import { firstAccountIn, firstUnmapped, ShellIdentities, ShellIdentityError } from './shell-identities.js';
 
+const NO_OWNER = 'a fire without an owner app (from before job owners) has no shell uid; not run';
+
 /** Files a per-app command creates are its own only (umask 077): another app's uid cannot read them. */
 const PER_APP_UMASK = 0o077;
 
@@ -67,14 +69,7 @@ export class ShellJobHandler implements JobHandlerImpl, OnModuleInit {
     const range = this.config.shell.uidRange;
     if (this.mode !== 'per-app' || !range) return this.fixed;
     // A fire from before job owners carries no app of its own: it has no identity to run as.
-    if (appId === OWNERLESS_APP_ID)
-      throw new JobFailure(
-        'a fire without an owner app (from before job owners) has no shell uid; not run',
-        undefined,
-        {
-          retryable: false,
-        },
-      );
+    if (appId === OWNERLESS_APP_ID) throw new JobFailure(NO_OWNER, undefined, { retryable: false });
     let uid: number;
     try {
       uid = await this.identities.uidOf(appId, range);
