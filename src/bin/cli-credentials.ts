@@ -47,8 +47,8 @@ export function requestOrExit<T>(
 /** The line a CLI prints under a 401 (the server answers every signature failure alike, on purpose). */
 export function unauthorizedHint(): string {
   return (
-    `signed as ${source}: a wrong secret, an app this server does not know, a clock more than 300 s off, or a ` +
-    `client signing the old way (v1; see README 'Signing')\n`
+    `signed as ${source}: a wrong secret, an app this server does not know, a disabled client, a clock more ` +
+    `than 300 s off, or a client signing the old way (v1; see README 'Signing')\n`
   );
 }
 
