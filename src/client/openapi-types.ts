@@ -1910,6 +1910,8 @@ export interface components {
       lastBeat: string;
       /** @description When the node started, UTC ISO-8601 (ms). */
       startedAt: string;
+      /** @description The database's clock minus the node's, ms, at its last check (every 30 s; positive: the node's clock is behind; 0 on SQLite). Over 500 ms either way the node fires, leases and beats off time: run NTP (docs/observability.md "Clock offset"). Null for an app worker (not measured), or for a caller without admin. */
+      clockOffsetMs: number | null;
     };
     NodePageDto: {
       /** @description Live nodes shown (= items.length). */
