@@ -195,7 +195,7 @@ export interface paths {
     put?: never;
     /**
      * Import a cron.d file
-     * @description Each entry becomes a 'shell' job <fileName>-L<line> of the calling app (which needs the shell scope too); lines that are not jobs are listed with the reason (the first 100, each cut; rejectedTotal counts them all). Jobs are created paused unless enable=true. Importing the same file again updates the same jobs of the same app; another app's import creates its own. All entries are written in one transaction.
+     * @description Each entry becomes a 'shell' job <fileName>-L<line> of the calling app (which needs the shell scope too); lines that are not jobs are listed with the reason (the first 100, each cut; rejectedTotal counts them all). Jobs are created paused unless enable=true; a line naming a user not in mapUsers (root: the command runs as the app's shell uid, never as that user) stays paused with pausedReason CRONTAB_USER, listed in pausedForUser. Importing the same file again updates the same jobs of the same app; another app's import creates its own. All entries are written in one transaction.
      */
     post: operations['JobsController_importCrontab'];
     delete?: never;
@@ -1586,10 +1586,10 @@ export interface components {
       /** @description False while paused (POST .../pause): the schedule makes no fire. */
       enabled: boolean;
       /**
-       * @description Why the system paused the job; null when it did not. CLIENT_DISABLED: its app's client was disabled; it resumes (its misfire policy deciding the fires missed meanwhile) when an admin enables the client; resume is a 409 until then (docs/tenancy.md "Disabled clients"). A user's own pause clears it.
+       * @description Why the system paused the job; null when it did not. CLIENT_DISABLED: its app's client was disabled; it resumes (its misfire policy deciding the fires missed meanwhile) when an admin enables the client; resume is a 409 until then (docs/tenancy.md "Disabled clients"). CRONTAB_USER: a crontab import kept it paused because its line names a user (root) it does not run as (README "Importing crontabs"); resume clears it. A user's own pause clears either.
        * @enum {string|null}
        */
-      pausedReason: 'CLIENT_DISABLED' | null;
+      pausedReason: 'CLIENT_DISABLED' | 'CRONTAB_USER' | null;
       /** @description Where each new instance's final state is POSTed (copied into the instance when it is created); null: the app's registrations decide (docs/callbacks.md). */
       callbackUrl: string | null;
       /** @description Whether the job's runs are counted in tickwheel_job_runs_total (docs/observability.md "Job runs"); at most JOB_METRICS_MAX jobs of the namespace. */
@@ -1635,8 +1635,15 @@ export interface components {
       content: string;
       /** @description Zone the entries are read in (default UTC). */
       timeZone?: string;
-      /** @description Create the jobs enabled (default false: review, then resume). */
+      /** @description Create the jobs enabled (default false: review, then resume). A line whose user is not in mapUsers stays paused either way (pausedReason CRONTAB_USER). */
       enable?: boolean;
+      /**
+       * @description Crontab users (at most 32, each 1-32 characters) whose commands you vouch work as the app's shell uid, which is never the named user (README "The shell handler"). A line naming any other user is imported paused with pausedReason CRONTAB_USER, even with enable; resuming the job clears it. Default none.
+       * @example [
+       *       "root"
+       *     ]
+       */
+      mapUsers?: string[];
     };
     RejectedLineDto: {
       /** @description The line number in the file, from 1. */
@@ -1655,6 +1662,8 @@ export interface components {
       rejected: components['schemas']['RejectedLineDto'][];
       /** @description How many lines were rejected in all (rejected lists the first ones). */
       rejectedTotal: number;
+      /** @description Codes of the jobs (created or updated) kept paused with pausedReason CRONTAB_USER: their line names a user not in mapUsers, and the command would run as the app's shell uid instead. */
+      pausedForUser: string[];
     };
     UpdateJobDto: {
       /**
@@ -1901,6 +1910,8 @@ export interface components {
       lastBeat: string;
       /** @description When the node started, UTC ISO-8601 (ms). */
       startedAt: string;
+      /** @description The database's clock minus the node's, ms, at its last check (every 30 s; positive: the node's clock is behind; 0 on SQLite). Over 500 ms either way the node fires, leases and beats off time: run NTP (docs/observability.md "Clock offset"). Null for an app worker (not measured), or for a caller without admin. */
+      clockOffsetMs: number | null;
     };
     NodePageDto: {
       /** @description Live nodes shown (= items.length). */
@@ -3852,7 +3863,7 @@ export interface operations {
           'application/json': components['schemas']['CrontabImportResultDto'];
         };
       };
-      /** @description Invalid body (`field` names it: fileName, content, timeZone, enable), more entries than one import takes (field content), or, with enable=true, no executor runs shell (field handler). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
+      /** @description Invalid body (`field` names it: fileName, content, timeZone, enable, mapUsers), more entries than one import takes (field content), or, with enable=true, no executor runs shell (field handler). Or: A malformed Idempotency-Key (code VALIDATION, field Idempotency-Key): empty, over 255 characters, not printable ASCII, or starting or ending with a space. Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;

@@ -67,6 +67,8 @@ export const BOUNDS = {
   callbackHost: { min: 3, max: 300, unit: 'chars' },
   fileName: { min: 1, max: MAX_FILE_NAME_CHARS, unit: 'chars' },
   content: { max: MAX_CRONTAB_CHARS, unit: 'chars' },
+  mapUsers: { max: 32, unit: 'count' },
+  crontabUser: { min: 1, max: 32, unit: 'chars' },
   jobId: { max: 36, unit: 'chars' },
 
   // Paging of lists; an encoded cursor is far shorter than its bound.

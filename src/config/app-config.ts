@@ -54,6 +54,8 @@ export interface AppConfig {
   triggerStageLeadMs: number;
   leaderLeaseMs: number;
   misfireThresholdMs: number;
+  /** A scheduled fire whose first attempt starts later than this after its fire time is logged and counted; 0 = off. */
+  lateFireWarnMs: number;
   /** A fire with no ledger row this long after its time is counted and logged (due-but-not-fired detector). */
   dueAlertAfterMs: number;
   signatureWindowMs: number;

@@ -60,6 +60,9 @@ export class ClusterEnvDto extends ProcessEnvDto {
   @IntSetting(0)
   MISFIRE_THRESHOLD_MS?: number;
 
+  @IntSetting(0, 3_600_000)
+  LATE_FIRE_WARN_MS?: number;
+
   @IntSetting(1000)
   DUE_ALERT_AFTER_MS?: number;
 

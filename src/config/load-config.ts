@@ -145,6 +145,7 @@ export function loadConfig(
     triggerStageLeadMs,
     leaderLeaseMs: dto.LEADER_LEASE_MS ?? 10_000,
     misfireThresholdMs: dto.MISFIRE_THRESHOLD_MS ?? 5000,
+    lateFireWarnMs: dto.LATE_FIRE_WARN_MS ?? 500,
     dueAlertAfterMs: dto.DUE_ALERT_AFTER_MS ?? 10_000,
     signatureWindowMs: dto.SIGNATURE_WINDOW_MS ?? 300_000,
     idempotencyKeyTtlMs: dto.IDEMPOTENCY_KEY_TTL_MS ?? 86_400_000,

@@ -49,6 +49,7 @@ const OTHER_LABELS: Partial<Record<BoundName, RegExp>> = {
   ruleName: /notification rule's `name`/,
   failureCount: /rule's .*`count`/,
   egressEntry: /`egressAllow`/,
+  crontabUser: /`mapUsers`/,
   ...Object.fromEntries(
     (
       [

@@ -49,6 +49,7 @@ describe('docker/ monitoring files', () => {
         'TickwheelApiLatencyHigh',
         'TickwheelTasksWaitingForHandler',
         'TickwheelJobFailing',
+        'TickwheelClockSkew',
       ]),
     );
     for (const r of rules) {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
-import { signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
+import { runNode } from '../utils/run-node.js';
+import { type AppClient, signedClient, standaloneEnv, startNode, TestNode, waitFor } from '../utils/test-node.js';
 
 const DIR = resolve(process.cwd(), 'test/fixtures/crontabs');
 const FILES = readdirSync(DIR)
@@ -13,6 +13,13 @@ interface ImportAnswer {
   created: string[];
   updated: string[];
   rejected: Array<{ lineNo: number; line: string; reason: string }>;
+  pausedForUser: string[];
+}
+
+interface JobState {
+  enabled: boolean;
+  pausedReason: string | null;
+  description: string;
 }
 
 /** Lines that are neither blank nor comments: each must come back as a job or as a rejected line. */
@@ -22,7 +29,7 @@ function significantLines(text: string): number {
 
 describe('importing the real cron.d files of test/fixtures/crontabs', () => {
   let node: TestNode;
-  let client: TickwheelClient;
+  let client: AppClient;
 
   beforeAll(async () => {
     node = await startNode(standaloneEnv({ TICKWHEEL_ALLOW_SHELL: 'true' }));
@@ -109,6 +116,84 @@ describe('importing the real cron.d files of test/fixtures/crontabs', () => {
     expect(row.status).toBe('SUCCESS');
     expect(JSON.parse(row.result).exitCode).toBe(0);
   }, 90_000);
+
+  it("should keep root's e2scrub_all lines paused with a reason even with enable, until resumed", async () => {
+    const content = readFileSync(join(DIR, 'e2scrub_all'), 'utf8');
+    const body = { fileName: 'e2scrub-root', content, enable: true };
+    const res = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', body);
+    expect(res.status).toBe(200);
+    expect(res.body.created).toEqual(['e2scrub-root-L1', 'e2scrub-root-L2']);
+    expect(res.body.pausedForUser).toEqual(['e2scrub-root-L1', 'e2scrub-root-L2']);
+    for (const code of res.body.created) {
+      const job = await client.request<JobState>('GET', `/api/jobs/${code}`);
+      expect(job.body).toMatchObject({ enabled: false, pausedReason: 'CRONTAB_USER' });
+      expect(job.body.description).toMatch(/crontab user root, not mapped: .*not as root/);
+    }
+    // The user's own resume takes it (unlike CLIENT_DISABLED) and clears the reason.
+    const resumed = await client.request<JobState>('POST', '/api/jobs/e2scrub-root-L1/resume', {});
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toMatchObject({ enabled: true, pausedReason: null });
+    // Imported again unmapped, it is held again: the file still names root.
+    const again = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', body);
+    expect(again.body.pausedForUser).toEqual(['e2scrub-root-L1', 'e2scrub-root-L2']);
+    const held = await client.request<JobState>('GET', '/api/jobs/e2scrub-root-L1');
+    expect(held.body).toMatchObject({ enabled: false, pausedReason: 'CRONTAB_USER' });
+  });
+
+  it('should enable the lines of a user the importer maps, and only those', async () => {
+    const content = '0 4 * * * root /bin/true\n0 5 * * * munin /bin/true\n';
+    const res = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', {
+      fileName: 'mapped',
+      content,
+      enable: true,
+      mapUsers: ['root'],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.pausedForUser).toEqual(['mapped-L2']);
+    const root = await client.request<JobState>('GET', '/api/jobs/mapped-L1');
+    expect(root.body).toMatchObject({ enabled: true, pausedReason: null });
+    expect(root.body.description).toMatch(/crontab user root, mapped/);
+    const munin = await client.request<JobState>('GET', '/api/jobs/mapped-L2');
+    expect(munin.body).toMatchObject({ enabled: false, pausedReason: 'CRONTAB_USER' });
+    // Without enable a mapped line is an ordinary paused job: no system reason.
+    const paused = await client.request<ImportAnswer>('POST', '/api/jobs/import-crontab', {
+      fileName: 'mapped',
+      content,
+      mapUsers: ['root'],
+    });
+    expect(paused.body.pausedForUser).toEqual(['mapped-L2']);
+    const rootPaused = await client.request<JobState>('GET', '/api/jobs/mapped-L1');
+    expect(rootPaused.body).toMatchObject({ enabled: false, pausedReason: null });
+  });
+
+  it('should say in the CLI which jobs it kept paused for their user, and take --map-user', async () => {
+    const cli = (args: string[]) =>
+      runNode(join(process.cwd(), 'dist/src/bin/import-crontab.js'), [join(DIR, 'e2scrub_all'), ...args], {
+        TICKWHEEL_URL: node.url,
+        TICKWHEEL_APP_ID: client.appId,
+        TICKWHEEL_SECRET: client.secret,
+      });
+    const held = await cli(['--enable']);
+    expect(held.code).toBe(0);
+    expect(held.stdout).toMatch(/2 job\(s\) kept paused \(pausedReason CRONTAB_USER\)/);
+    expect(held.stdout).toContain('  ! e2scrub_all-L1\n');
+    const mapped = await cli(['--map-user', 'root', '--enable']);
+    expect(mapped.code).toBe(0);
+    expect(mapped.stdout).not.toMatch(/kept paused/);
+    const job = await client.request<JobState>('GET', '/api/jobs/e2scrub_all-L2');
+    expect(job.body).toMatchObject({ enabled: true, pausedReason: null });
+  }, 60_000);
+
+  it('should refuse a mapUsers entry that is not a user name, writing nothing', async () => {
+    const res = await client.request<{ field: string }>('POST', '/api/jobs/import-crontab', {
+      fileName: 'badmap',
+      content: '0 4 * * * root /bin/true\n',
+      mapUsers: ['root tickwheel'],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('mapUsers');
+    expect((await client.request('GET', '/api/jobs/badmap-L1')).status).toBe(404);
+  });
 
   it('should list @reboot, bad syntax and variables with reasons instead of dropping them', async () => {
     const content = [

@@ -137,6 +137,8 @@ export interface NodeAdvert {
    * advert of an older version) for a trusted executor, which takes any app's.
    */
   appId?: string | null;
+  /** The database's clock minus the node's, ms, as of its last check (DbClock); null or absent: not measured. */
+  clockOffsetMs?: number | null;
 }
 
 /** An instance id to queue on a node and its owner app (JobInstance.appId, non-empty). */

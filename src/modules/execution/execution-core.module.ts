@@ -9,9 +9,18 @@ import { FinishWriter } from './finish-writer.js';
 import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
 import { JobRunMetricsModule } from './job-run-metrics.js';
 import { ProgressWriter } from './progress-writer.js';
+import { LateStarts } from './late-starts.js';
 import { RemoteAttempts } from './remote-attempts.js';
 
-const PARTS = [ProgressWriter, CheckpointWriter, FinishWriter, AttemptFinish, HandlerLogWriter, RemoteAttempts];
+const PARTS = [
+  ProgressWriter,
+  CheckpointWriter,
+  FinishWriter,
+  AttemptFinish,
+  HandlerLogWriter,
+  RemoteAttempts,
+  LateStarts,
+];
 
 /**
  * The attempt writers without an executor (docs/architecture.md "Roles"): the finish (decideOutcome, the finishing

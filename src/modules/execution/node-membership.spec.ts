@@ -13,12 +13,14 @@ describe('NodeMembership', () => {
   let clock: FakeClock;
   let beats: Array<{ at: number; advert: NodeAdvert }>;
   let rows: ExecutorNode[];
+  let dbClock: { offsetMs: number | null };
   let sut: NodeMembership;
 
   beforeEach(() => {
     clock = new FakeClock(T0);
     beats = [];
     rows = [];
+    dbClock = { offsetMs: null };
     const handlers = { names: () => ['h1', 'h2'] } as unknown as HandlerRegistry;
     const nodes = {
       countWithPrefix: async () => 1,
@@ -30,7 +32,7 @@ describe('NodeMembership', () => {
       removeNode: async () => undefined,
     } as unknown as NodeRegistryPort;
     const config = { nodeName: 'exec a', executorConcurrency: 4, heartbeatIntervalMs: HEARTBEAT_MS } as AppConfig;
-    sut = new NodeMembership(handlers, nodes, coordination, config, clock);
+    sut = new NodeMembership(handlers, nodes, coordination, config, clock, dbClock);
   });
 
   it('should register under the first free sequence of the day', async () => {
@@ -62,6 +64,14 @@ describe('NodeMembership', () => {
       [[], { draining: 'true' }, 1],
     ]);
   });
+
+  it('should advertise its last clock offset against the database, null before the first check', async () => {
+    await sut.register();
+    await sut.heartbeat(0, false);
+    dbClock.offsetMs = -1234;
+    await sut.heartbeat(0, false);
+    expect(beats.map((b) => b.advert.clockOffsetMs)).toEqual([null, -1234]);
+  });
 });
 
 /** Node ids of executors that share no executor_node table (standalone nodes) started the same day. */
@@ -74,7 +84,8 @@ describe('NodeMembership ids without a shared registry', () => {
         tryInsert: async () => true,
       } as unknown as ExecutorNodeRepository;
       const handlers = { names: () => ['h'] } as unknown as HandlerRegistry;
-      return new NodeMembership(handlers, nodes, {} as NodeRegistryPort, config, new FakeClock(T0)).register();
+      const never = { offsetMs: null };
+      return new NodeMembership(handlers, nodes, {} as NodeRegistryPort, config, new FakeClock(T0), never).register();
     };
     const [a, b] = [await start(), await start()];
     expect(a).toMatch(/^vm-[0-9a-f]{6}-20261201-1$/);

@@ -3,13 +3,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { type NodeAdvert, NODE_REGISTRY, type NodeRegistryPort } from '../coordination/index.js';
-import { ExecutorNodeRepository } from '../metadata/index.js';
+import { DbClock, ExecutorNodeRepository } from '../metadata/index.js';
 import { HandlerRegistry } from './handler-registry.service.js';
 
 /**
  * This executor's cluster membership (docs/dispatch.md "Node registry"): registers the node (id
  * `<host>-<tag>-<yyyymmdd>-<seq>`, see {@link register}), beats every HEARTBEAT_INTERVAL_MS with its handlers,
- * capacity and load, deregisters it. Draining, it advertises no handler: live, but no longer a candidate.
+ * capacity, load and clock offset against the database, deregisters it. Draining, it advertises no handler: live,
+ * but no longer a candidate.
  */
 @Injectable()
 export class NodeMembership {
@@ -24,6 +25,7 @@ export class NodeMembership {
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistryPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(DbClock) private readonly dbClock: Pick<DbClock, 'offsetMs'>,
   ) {}
 
   /** This node's id; throws before {@link register}. */
@@ -96,6 +98,7 @@ export class NodeMembership {
       host: this.config.nodeName,
       startedAt: this.startedAt,
       appId: null,
+      clockOffsetMs: this.dbClock.offsetMs,
     };
   }
 }

@@ -24,6 +24,7 @@ import { AbortReason, abortedOutcome, failedOutcome } from './abort-reason.js';
 import { CheckpointWriter, decodeCheckpoint } from './attempt-checkpoints.js';
 import { AttemptFinish, type FinishResult } from './attempt-finish.js';
 import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
+import { LateStarts } from './late-starts.js';
 import type { AttemptOutcome } from './outcome-policy.js';
 import { ProgressWriter } from './progress-writer.js';
 
@@ -64,6 +65,7 @@ export class RemoteAttempts {
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'leaseMs'>,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(AppHold) private readonly hold: Pick<AppHold, 'startable'>,
+    @Inject(LateStarts) private readonly late: Pick<LateStarts, 'claimed'>,
   ) {}
 
   /**
@@ -84,6 +86,7 @@ export class RemoteAttempts {
       () => this.ledger.claim(undefined, rows, seat.nodeId, now, until),
       CLAIM_RETRY_MS,
     );
+    this.late.claimed(claimed);
     const out: WorkerAttempt[] = [];
     for (const c of claimed) {
       const corrupt = corruptionOf(c.row);

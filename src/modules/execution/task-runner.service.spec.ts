@@ -140,7 +140,17 @@ describe('TaskRunner finishing write', () => {
     const attempts = { recordHandlerEnd: async () => undefined };
     const runs = { finished: () => void log.push('metric') };
     const finishing = new AttemptFinish(writes, attempts, metrics, runs, delays, admission, hook, clock);
-    return new TaskRunner(execution, finishing, ledger, metrics, config, clock, { startable: async (rows) => rows });
+    const late = { claimed: () => undefined };
+    return new TaskRunner(
+      execution,
+      finishing,
+      ledger,
+      metrics,
+      config,
+      clock,
+      { startable: async (rows) => rows },
+      late,
+    );
   }
 
   beforeEach(() => {

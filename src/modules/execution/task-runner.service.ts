@@ -6,6 +6,7 @@ import { type ExecutionOutcomeLabel, type LabelsMatch, MetricsService } from '..
 import { AppHold } from './app-hold.js';
 import { AttemptExecution } from './attempt-execution.js';
 import { AttemptFinish } from './attempt-finish.js';
+import { LateStarts } from './late-starts.js';
 import type { AttemptOutcome } from './outcome-policy.js';
 
 const _outcomeLabels: LabelsMatch<`${AttemptOutcome['status']}`, ExecutionOutcomeLabel> = true;
@@ -49,6 +50,7 @@ export class TaskRunner {
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'leaseMs'>,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(AppHold) private readonly hold: Pick<AppHold, 'startable'>,
+    @Inject(LateStarts) private readonly late: Pick<LateStarts, 'claimed'>,
   ) {}
 
   /** Whether an attempt of instance `instanceId` runs here now. */
@@ -115,7 +117,9 @@ export class TaskRunner {
     const now = Math.max(this.clock.now(), this.lastClaimAt + 1);
     this.lastClaimAt = now;
     const until = now + this.config.leaseMs;
-    return withDbRetry(() => this.ledger.claim(undefined, rows, nodeId, now, until), CLAIM_RETRY_MS);
+    const claimed = await withDbRetry(() => this.ledger.claim(undefined, rows, nodeId, now, until), CLAIM_RETRY_MS);
+    this.late.claimed(claimed);
+    return claimed;
   }
 
   private async runClaimed(

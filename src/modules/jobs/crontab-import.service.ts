@@ -10,7 +10,7 @@ import {
   ValidationError,
 } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { JobDefinition, JobDefinitionRepository, TriggerType, UnitOfWork } from '../metadata/index.js';
+import { JobDefinition, JobDefinitionRepository, PausedReason, TriggerType, UnitOfWork } from '../metadata/index.js';
 import { type CrontabEntry, JobSignals, parseCrontab, RejectedLine } from '../trigger/index.js';
 import { type Caller } from './caller.js';
 import { type CrontabFile } from './job-input.js';
@@ -27,6 +27,7 @@ export interface CrontabImportResult {
   updated: string[];
   rejected: RejectedLine[];
   rejectedTotal: number;
+  pausedForUser: string[];
 }
 
 /** One entry's planned write: a new job, or a change of the caller's job of that code. */
@@ -35,9 +36,11 @@ type Planned = { code: string; create: JobDefinition } | { code: string; before:
 /**
  * Turns a cron.d file into `shell` jobs of the caller's app (which needs the `shell` scope): each entry is
  * job `<file>-L<line>` running `argv: ['/bin/sh', '-c', command]` (the line is a shell command) with the
- * file's variables as environment; the crontab user stays in the description. Importing the file again
- * updates the same jobs. All entries are validated, then written with their audit rows in one transaction.
- * Lines that are not jobs come back with the reason: the first MAX_IMPORT_REJECTED_LISTED, each cut.
+ * file's variables as environment; the crontab user stays in the description. A line's user is never who the
+ * command runs as (the shell handler runs it as the app's own uid, docs/tenancy.md "Shell isolation"): unless the
+ * caller vouches for that user (`mapUsers`), the job is kept paused with reason CRONTAB_USER, `enable` or not.
+ * Importing the file again updates the same jobs. All entries are validated, then written with their audit rows
+ * in one transaction. Lines not jobs come back with the reason: the first MAX_IMPORT_REJECTED_LISTED, each cut.
  */
 @Injectable()
 export class CrontabImportService {
@@ -66,28 +69,35 @@ export class CrontabImportService {
     }
     const rejected = [...parsed.rejected, ...oversized].sort((a, b) => a.lineNo - b.lineNo);
     const planned: Planned[] = [];
+    const mapped = new Set(file.mapUsers ?? []);
+    const pausedForUser: string[] = [];
     for (const e of entries) {
+      const held = !mapped.has(e.user);
       const fields = {
-        description: `${file.fileName}:${e.lineNo} (crontab user ${e.user})`.slice(0, 255),
+        description: describe(file.fileName, e, held),
         handler: 'shell',
         triggerType: TriggerType.CRON,
         triggerExpr: e.cronExpression,
         timeZone: e.timeZone,
         params: paramsOf(e),
-        enabled: file.enable ?? false,
+        enabled: !held && (file.enable ?? false),
       };
       const before = await this.repo.findByCode(this.config.namespace, caller.appId, e.code);
-      planned.push(
-        before
-          ? { code: e.code, before, change: await this.jobs.planUpdate(caller, before, fields) }
-          : { code: e.code, create: await this.jobs.newDefinition(caller, { code: e.code, ...fields }) },
-      );
+      const p: Planned = before
+        ? { code: e.code, before, change: await this.jobs.planUpdate(caller, before, fields) }
+        : { code: e.code, create: await this.jobs.newDefinition(caller, { code: e.code, ...fields }) };
+      if (held) {
+        pausedForUser.push(e.code);
+        Object.assign('create' in p ? p.create : p.change.patch, { pausedReason: USER_REASON, pausedAt: null });
+      }
+      planned.push(p);
     }
     const out: CrontabImportResult = {
       created: [],
       updated: [],
       rejected: rejected.slice(0, MAX_IMPORT_REJECTED_LISTED).map(cutRejected),
       rejectedTotal: rejected.length,
+      pausedForUser,
     };
     const changed = await this.uow.run(async (em) => {
       const ids: string[] = [];
@@ -105,13 +115,28 @@ export class CrontabImportService {
         AuditAction.CRONTAB_IMPORT,
         { type: 'crontab', id: file.fileName },
         undefined,
-        { created: out.created, updated: out.updated, rejected: rejected.length, enable: file.enable ?? false },
+        {
+          created: out.created,
+          updated: out.updated,
+          rejected: rejected.length,
+          enable: file.enable ?? false,
+          pausedForUser,
+        },
       );
       return ids;
     }, READ_COMMITTED);
     for (const id of changed) await this.signals.jobChanged(id);
     return out;
   }
+}
+
+const USER_REASON = PausedReason.CRONTAB_USER;
+
+function describe(fileName: string, e: CrontabEntry, held: boolean): string {
+  const as = held
+    ? `not mapped: it runs as the app's shell uid, not as ${e.user}`
+    : "mapped: it runs as the app's shell uid";
+  return `${fileName}:${e.lineNo} (crontab user ${e.user}, ${as})`.slice(0, 255);
 }
 
 function paramsOf(e: CrontabEntry): Record<string, unknown> {

@@ -41,12 +41,13 @@ export interface NewJob {
 /** A change of a job: any subset of its fields; `null` clears the nullable ones (see refuseNulls). */
 export type JobPatch = Partial<NewJob>;
 
-/** A cron.d file to import: its name (used in job codes), content, zone (default UTC), enabled or paused. */
+/** A cron.d file to import: name (in job codes), content, zone (default UTC), enable, users vouched for. */
 export interface CrontabFile {
   fileName: string;
   content: string;
   timeZone?: string;
   enable?: boolean;
+  mapUsers?: string[];
 }
 
 /**

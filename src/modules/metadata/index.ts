@@ -2,6 +2,7 @@ export * from './entities/index.js';
 export * from './state-machine/job-instance-status.js';
 export * from './state-machine/transitions.js';
 export { MetadataModule } from './metadata.module.js';
+export { CLOCK_CHECK_INTERVAL_MS, CLOCK_SKEW_WARN_MS, DbClock } from './db-clock.js';
 export {
   JobDefinitionRepository,
   type DueRef,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/index.js';
+import { DbClock } from './db-clock.js';
 import { countConnectionFailures, DbErrorCounter, type DbErrorKind, type DbErrorSink } from './db-error-count.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { type DbErrorKindLabel, type LabelsMatch, MetricsService } from '../observability/index.js';
@@ -98,7 +99,7 @@ const UNIT_OF_WORK = {
       },
     }),
   ],
-  providers: [...REPOSITORIES, UNIT_OF_WORK],
-  exports: [...REPOSITORIES, UnitOfWork],
+  providers: [...REPOSITORIES, UNIT_OF_WORK, DbClock],
+  exports: [...REPOSITORIES, UnitOfWork, DbClock],
 })
 export class MetadataModule {}

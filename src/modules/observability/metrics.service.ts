@@ -63,6 +63,22 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly lateFireStarts = new Counter({
+    name: 'tickwheel_late_fire_starts_total',
+    help:
+      'First attempts of scheduled job fires (SCHEDULE, MISFIRE) started more than LATE_FIRE_WARN_MS after their ' +
+      'fire time, counted by the process that claimed them (each also logged, at most one line a job a minute)',
+    registers: [this.registry],
+  });
+
+  readonly clockOffsetSeconds = new Gauge({
+    name: 'tickwheel_clock_offset_seconds',
+    help:
+      "The database's clock minus this process's, seconds, estimated every 30 s over a round trip (positive: this " +
+      "clock is behind); 0 on SQLite, whose clock is this host's",
+    registers: [this.registry],
+  });
+
   readonly misfires = new Counter({
     name: 'tickwheel_misfires_total',
     help: 'Fires handled by a misfire policy, by policy: each missed fire time run late, skipped or folded into one',

@@ -54,10 +54,12 @@ export enum ScheduleState {
   ERROR = 'ERROR',
 }
 
-/** Why the system paused a job (job_definition.paused_reason; docs/tenancy.md "Disabled clients"). */
+/** Why the system paused a job (job_definition.paused_reason; docs/tenancy.md "Disabled clients", README import). */
 export enum PausedReason {
   /** Its owner's API client was disabled: resumed by the system when the client is enabled again. */
   CLIENT_DISABLED = 'CLIENT_DISABLED',
+  /** An imported crontab line names a user the import did not map (docs/trigger.md); a resume clears it. */
+  CRONTAB_USER = 'CRONTAB_USER',
 }
 
 /**

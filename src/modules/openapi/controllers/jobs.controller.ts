@@ -59,7 +59,9 @@ const CREATE_DESCRIPTION =
 const IMPORT_DESCRIPTION =
   "Each entry becomes a 'shell' job <fileName>-L<line> of the calling app (which needs the shell scope too); " +
   'lines that are not jobs are listed with the reason (the first 100, each cut; rejectedTotal counts them all). ' +
-  'Jobs are created paused unless enable=true. Importing the same file again updates the same jobs of the same ' +
+  'Jobs are created paused unless enable=true; a line naming a user not in mapUsers (root: the command runs as ' +
+  "the app's shell uid, never as that user) stays paused with pausedReason CRONTAB_USER, listed in pausedForUser. " +
+  'Importing the same file again updates the same jobs of the same ' +
   "app; another app's import creates its own. All entries are written in one transaction.";
 const TRIGGER_SUMMARY =
   'Run the job once now (MANUAL instance), paused or not, under its overlap policy (SKIP answers a CANCELLED ' +
@@ -160,8 +162,8 @@ export class JobsController {
   @ApiOkResponse({ type: CrontabImportResultDto })
   @ApiProblem(
     400,
-    'Invalid body (`field` names it: fileName, content, timeZone, enable), more entries than one import takes ' +
-      '(field content), or, with enable=true, no executor runs shell (field handler).',
+    'Invalid body (`field` names it: fileName, content, timeZone, enable, mapUsers), more entries than one ' +
+      'import takes (field content), or, with enable=true, no executor runs shell (field handler).',
   )
   @ApiProblem(409, 'Another write changed one of these jobs meanwhile: send the import again.')
   async importCrontab(@CurrentCaller() caller: Caller, @Body() dto: ImportCrontabDto): Promise<CrontabImportResultDto> {

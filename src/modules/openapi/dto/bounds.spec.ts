@@ -155,6 +155,8 @@ const EDGES: Edge[] = [
   ...(['fileName', 'content', 'timeZone'] as const).map((b) =>
     edge(b, ImportCrontabDto, { fileName: 'f', content: '' }, chars)(b),
   ),
+  edge('mapUsers', ImportCrontabDto, { fileName: 'f', content: '' }, items('root'))('mapUsers'),
+  edge('crontabUser', ImportCrontabDto, { fileName: 'f', content: '' }, (n) => [chars(n)])('mapUsers'),
   edge('callbackUrl', RegisterCallbackDto, { url: 'https://x' }, chars)('url'),
   edge('handler', RegisterCallbackDto, { url: 'https://x' }, chars)('handler'),
   edge('callbackHost', RedeliverHostDto, { since: '2026-12-01T00:00:00Z' }, (n) => `${chars(n - 2)}:1`)('host'),

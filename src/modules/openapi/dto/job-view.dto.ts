@@ -103,7 +103,9 @@ export class JobViewDto {
     description:
       'Why the system paused the job; null when it did not. CLIENT_DISABLED: its app\'s client was disabled; it ' +
       'resumes (its misfire policy deciding the fires missed meanwhile) when an admin enables the client; resume is ' +
-      'a 409 until then (docs/tenancy.md "Disabled clients"). A user\'s own pause clears it.',
+      'a 409 until then (docs/tenancy.md "Disabled clients"). CRONTAB_USER: a crontab import kept it paused because ' +
+      "its line names a user (root) it does not run as (README \"Importing crontabs\"); resume clears it. A user's " +
+      'own pause clears either.',
   })
   pausedReason: PausedReason | null;
   @ApiProperty({

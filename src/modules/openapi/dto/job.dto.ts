@@ -7,7 +7,9 @@ import {
   IsISO8601,
   IsObject,
   IsOptional,
+  IsString,
   Matches,
+  MaxLength,
   ValidateIf,
 } from 'class-validator';
 import {
@@ -34,7 +36,9 @@ import {
 } from './validators.js';
 
 const { code, handler, params, shardTotal, shardParams, shardParamsItems, maxConcurrency, retryMax } = BOUNDS;
-const { triggerExpr, timeZone, routingKey, callbackUrl, fileName, content } = BOUNDS;
+const { triggerExpr, timeZone, routingKey, callbackUrl, fileName, content, mapUsers, crontabUser } = BOUNDS;
+/** A cron.d user name, as the crontab parser reads the user column. */
+const CRONTAB_USER = /^[A-Za-z_][A-Za-z0-9_.-]*\$?$/;
 
 /** Trigger types a job definition may have (API tasks are submitted through /api/tasks). */
 const JOB_TRIGGER_TYPES = [TriggerType.CRON, TriggerType.FIXED_RATE, TriggerType.FIXED_DELAY, TriggerType.ONE_SHOT];
@@ -325,10 +329,32 @@ export class ImportCrontabDto {
   @BoundedString(timeZone, { api: { description: 'Zone the entries are read in (default UTC).' } })
   timeZone?: string;
 
-  @ApiPropertyOptional({ description: 'Create the jobs enabled (default false: review, then resume).' })
+  @ApiPropertyOptional({
+    description:
+      'Create the jobs enabled (default false: review, then resume). A line whose user is not in mapUsers stays ' +
+      'paused either way (pausedReason CRONTAB_USER).',
+  })
   @IsOptional()
   @IsBoolean()
   enable?: boolean;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: mapUsers.max,
+    description:
+      `Crontab users (at most ${mapUsers.max}, each ${crontabUser.min}-${crontabUser.max} characters) whose ` +
+      "commands you vouch work as the app's shell uid, which is never the named user (README \"The shell " +
+      'handler"). A line naming any other user is imported paused with pausedReason CRONTAB_USER, even with ' +
+      'enable; resuming the job clears it. Default none.',
+    example: ['root'],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(mapUsers.max)
+  @IsString({ each: true })
+  @MaxLength(crontabUser.max, { each: true })
+  @Matches(CRONTAB_USER, { each: true, message: 'mapUsers entries are cron.d user names ([A-Za-z_][A-Za-z0-9_.-]*)' })
+  mapUsers?: string[];
 }
 
 /** A line of an imported file that did not become a job, and why (both cut for the answer). */
@@ -349,4 +375,11 @@ export class CrontabImportResultDto {
   rejected: RejectedLineDto[];
   @ApiProperty({ description: 'How many lines were rejected in all (rejected lists the first ones).' })
   rejectedTotal: number;
+  @ApiProperty({
+    type: [String],
+    description:
+      'Codes of the jobs (created or updated) kept paused with pausedReason CRONTAB_USER: their line names a user ' +
+      'not in mapUsers, and the command would run as the app\'s shell uid instead.',
+  })
+  pausedForUser: string[];
 }

@@ -59,6 +59,15 @@ export class NodeViewDto {
   @ApiProperty({ description: 'The last heartbeat, UTC ISO-8601 (ms); a node silent too long leaves the list.' })
   lastBeat: string;
   @ApiProperty({ description: 'When the node started, UTC ISO-8601 (ms).' }) startedAt: string;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "The database's clock minus the node's, ms, at its last check (every 30 s; positive: the node's clock is " +
+      'behind; 0 on SQLite). Over 500 ms either way the node fires, leases and beats off time: run NTP ' +
+      '(docs/observability.md "Clock offset"). Null for an app worker (not measured), or for a caller without admin.',
+  })
+  clockOffsetMs: number | null;
 }
 
 /** GET /api/nodes: every live node the caller may see, in one page (a cluster has few; no paging). */

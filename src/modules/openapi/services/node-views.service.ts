@@ -12,6 +12,9 @@ import {
 } from '../../metadata/index.js';
 import type { NodePageDto, NodeViewDto } from '../dto/node.dto.js';
 
+/** The fields of a node's view that depend on who asks. */
+type PerCaller = 'active' | 'queue' | 'clockOffsetMs';
+
 /**
  * GET /api/nodes (docs/api.md `/api/nodes`, SECURITY.md "Tenancy and scopes"). An admin sees every live node as it
  * advertises itself. Any other app sees its own app workers in full, and of the trusted executors only those that
@@ -59,7 +62,8 @@ export class NodeViewsService {
   /** A node as it advertises itself, with its whole queue. */
   private async full(n: LiveNode): Promise<NodeViewDto> {
     const queue = await this.queues.queueDepth(n.nodeId);
-    return { ...this.base(n, n.info.handlers, n.info.host), active: n.info.active, queue };
+    const clockOffsetMs = n.info.clockOffsetMs ?? null;
+    return { ...this.base(n, n.info.handlers, n.info.host), active: n.info.active, queue, clockOffsetMs };
   }
 
   /** A trusted executor as one app sees it: its handlers among `handlers`, its own instances there. */
@@ -67,10 +71,10 @@ export class NodeViewsService {
     const count = (status: S) =>
       groups.filter((g) => g.nodeId === n.nodeId && g.status === status).reduce((sum, g) => sum + g.count, 0);
     const queue = { ready: count(S.DISPATCHED), processing: 0 };
-    return { ...this.base(n, handlers, null), active: count(S.RUNNING), queue };
+    return { ...this.base(n, handlers, null), active: count(S.RUNNING), queue, clockOffsetMs: null };
   }
 
-  private base(n: LiveNode, handlers: string[], host: string | null): Omit<NodeViewDto, 'active' | 'queue'> {
+  private base(n: LiveNode, handlers: string[], host: string | null): Omit<NodeViewDto, PerCaller> {
     return {
       nodeId: n.nodeId,
       host,
