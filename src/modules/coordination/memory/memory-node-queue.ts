@@ -3,11 +3,13 @@ import type { ClaimedItem, ClaimShare, NodeQueuePort, QueueDepth, ReadyItem } fr
 import { groupReadyByApp } from '../port-args.js';
 import { listOf, setOf } from './maps.js';
 
-/** One node's ready queue: a FIFO per app, and the rotation of the apps whose list is non-empty. */
+/** One node's ready queue: per app its items by (rank, id), and the rotation of the apps whose list is non-empty. */
 interface NodeQueue {
-  byApp: Map<string, string[]>;
+  byApp: Map<string, Ranked[]>;
   rotation: string[];
 }
+
+type Ranked = Pick<ReadyItem, 'id' | 'rank'>;
 
 /** {@link NodeQueuePort} in memory: a claim waits with real timers and is woken by `pushReady` (no polling). */
 export class MemoryNodeQueue implements NodeQueuePort {
@@ -23,13 +25,13 @@ export class MemoryNodeQueue implements NodeQueuePort {
     const byApp = groupReadyByApp(items);
     let queue = this.ready.get(nodeId);
     if (!queue) this.ready.set(nodeId, (queue = { byApp: new Map(), rotation: [] }));
-    for (const [appId, ids] of byApp) {
-      const list = queue.byApp.get(appId);
-      if (list) list.push(...ids);
-      else {
-        queue.byApp.set(appId, [...ids]);
+    for (const [appId, group] of byApp) {
+      let list = queue.byApp.get(appId);
+      if (!list) {
+        queue.byApp.set(appId, (list = []));
         queue.rotation.push(appId);
       }
+      for (const { id, rank } of group) insertRanked(list, { id, rank });
     }
     for (const wake of [...(this.waiters.get(nodeId) ?? [])]) wake();
   }
@@ -86,7 +88,7 @@ export class MemoryNodeQueue implements NodeQueuePort {
     this.waiters.clear();
   }
 
-  /** One try of a claim, as `lua/claimMany-4.lua` does it: each turn moves an app to the tail, takes its oldest. */
+  /** One try of a claim, as `lua/claimMany-4.lua` does it: each turn moves an app to the tail, takes its lowest. */
   private take(nodeId: string, max: number, share: ClaimShare | undefined): ClaimTry {
     const queue = this.ready.get(nodeId);
     const out: ClaimTry = { items: [], capped: false };
@@ -103,7 +105,7 @@ export class MemoryNodeQueue implements NodeQueuePort {
         continue;
       }
       const list = queue.byApp.get(appId)!;
-      const id = list.shift()!;
+      const { id } = list.shift()!;
       processing.push(id);
       out.items.push({ id, appId });
       held.set(appId, n + 1);
@@ -129,9 +131,24 @@ export class MemoryNodeQueue implements NodeQueuePort {
     });
   }
 
-  /** The ids ready for the node: each app's list in rotation order, oldest first. */
+  /** The ids ready for the node: each app's list in rotation order, lowest rank first. */
   private readyIds(nodeId: string): string[] {
     const queue = this.ready.get(nodeId);
-    return queue ? queue.rotation.flatMap((appId) => queue.byApp.get(appId) ?? []) : [];
+    return queue ? queue.rotation.flatMap((appId) => (queue.byApp.get(appId) ?? []).map((r) => r.id)) : [];
   }
+}
+
+/** Puts `item` in `list`'s (rank, id) order, as a Redis sorted set orders its members; a queued id moves. */
+function insertRanked(list: Ranked[], item: Ranked): void {
+  const at = list.findIndex((r) => r.id === item.id);
+  if (at >= 0) list.splice(at, 1);
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const r = list[mid];
+    if (r.rank < item.rank || (r.rank === item.rank && r.id < item.id)) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, item);
 }
