@@ -30,8 +30,9 @@ export interface NodeQueuePort {
   claim(nodeId: string, timeoutMs: number): Promise<string | null>;
   /**
    * Moves up to `max` ids into processing atomically: round robin over apps from where the last claim left off,
-   * lowest rank first within an app, skipping an app at `share.cap` (held + taken); legacy-list ids first (`appId` null). With
-   * nothing to take it waits up to `timeoutMs` for a push, or until `share.freed` aborts if only the cap held.
+   * lowest rank first within an app, skipping an app at `share.cap` (held + taken); legacy-list ids first (`appId`
+   * null). With nothing to take it waits up to `timeoutMs` for a push, or until `share.freed` aborts if only the
+   * cap held.
    */
   claimMany(nodeId: string, max: number, timeoutMs: number, share?: ClaimShare): Promise<ClaimedItem[]>;
   ack(nodeId: string, id: string): Promise<void>;

@@ -36,9 +36,8 @@ export interface Release {
   id: string;
   /** The row's app: its id joins that app's list on the node (fair sharing). */
   appId: string;
-  /** When it is released, epoch ms: a fire's scheduled time, a delayed row's due time; its rank counts from it. */
+  /** When it is released, epoch ms: a fire's scheduled time, a delayed row's due time. */
   at: number;
-  /** The row's priority (1-5): with `at`, its place in its app's ready order ({@link readyRank}). */
   priority: number;
   /** Its node when routed ahead (the release is the push alone); null: dispatched at its time. */
   nodeId: string | null;

@@ -41,7 +41,7 @@ export class RedisKeys {
     return `${this.prefix}:ready-rank:${encodeURIComponent(nodeId)}:`;
   }
 
-  /** Sorted set of the ids of app `appId` (URI-encoded) waiting for node `nodeId`, score = rank: lowest claimed first. */
+  /** Sorted set of the ids of app `appId` (URI-encoded) waiting for node `nodeId`, score = rank (lowest first). */
   readyRank(nodeId: string, appId: string): string {
     return `${this.readyRankPrefix(nodeId)}${encodeURIComponent(appId)}`;
   }

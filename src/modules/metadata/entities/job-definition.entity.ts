@@ -42,7 +42,6 @@ export class JobDefinition {
   @Column({ name: 'retry_backoff_kind', type: 'varchar', length: 16 }) retryBackoffKind: BackoffKind;
   /** Copied to each instance: see JobInstance.heartbeatTimeoutMs; 0 = none. */
   @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
-  /** Copied to each instance: see JobInstance.priority. */
   @Column({ type: 'int', default: 3 }) priority: number;
   @Column({ type: 'boolean' }) enabled: boolean;
   /** Why the system paused it (`CLIENT_DISABLED`: its owner's client is disabled); null: not paused by the system. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, LessThan, LessThanOrEqual, Not } from 'typeorm';
+import { DataSource, LessThan } from 'typeorm';
 import { JobInstance } from '../entities/job-instance.entity.js';
 import { JobInstanceStatus as S } from '../state-machine/job-instance-status.js';
 import { InstanceTable } from './instance-table.js';

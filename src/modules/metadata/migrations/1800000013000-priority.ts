@@ -1,10 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/**
- * Priorities (docs/dispatch.md "Priorities"): `priority` of a job (copied to its instances) and of an instance, 1
- * (lowest) to 5 (highest), 3 for every row before. No index: the two MySQL reads that order by it (forgotten
- * PENDING rows, a job's next WAITING row) sort rows they already filter. Same DDL on both.
- */
+/** `priority` of jobs and instances (docs/dispatch.md "Priorities"), 3 for every row before; same DDL on both. */
 export class Priority1800000013000 implements MigrationInterface {
   name = 'Priority1800000013000';
 
