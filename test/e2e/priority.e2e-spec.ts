@@ -166,6 +166,11 @@ describe.each(shapes)('priorities (%s)', (_name, start) => {
     const plain = await c.request<{ priority: number }>('POST', `/api/jobs/${id}/trigger`, {});
     const urgent = await c.request<{ priority: number }>('POST', `/api/jobs/${id}/trigger`, { priority: 5 });
     expect([plain.status, plain.body.priority, urgent.status, urgent.body.priority]).toEqual([202, 4, 202, 5]);
+    const audited: Array<{ after: string }> = await node.ds.query(
+      "SELECT `after` FROM audit_log WHERE action = 'JOB_TRIGGER' AND target_id = ? ORDER BY created_at",
+      [id],
+    );
+    expect(audited.map((r) => (JSON.parse(r.after) as { priority?: number }).priority)).toEqual([undefined, 5]);
     const patched = await c.request<{ priority: number }>('PATCH', `/api/jobs/${id}`, { priority: 2 });
     expect([patched.status, patched.body.priority]).toEqual([200, 2]);
     const bad = await c.request('POST', `/api/jobs/${id}/trigger`, { priority: 9 });

@@ -65,6 +65,7 @@ export class JobRunsService {
           instanceId: rows[0].id,
           shards: rows.length,
           params: params === undefined ? null : redactSecrets(params),
+          ...(priority === undefined ? {} : { priority }),
         }),
     });
   }
