@@ -46,6 +46,14 @@ export function describeNodeQueueRankContract(factory: FixtureFactory): void {
       expect(await sut.drainNode('n1')).toEqual(['a1', 'a2', 'b1']);
     });
 
+    it('should keep every id and rank of one large push (the script adds them in chunks)', async () => {
+      const n = 1500;
+      const pairs = Array.from({ length: n }, (_, i): [string, number] => [`id-${String(i).padStart(4, '0')}`, n - i]);
+      await sut.pushReady('n1', ranked('A', ...pairs));
+      expect(await sut.queueDepth('n1')).toEqual({ ready: n, processing: 0 });
+      expect(ids(await sut.claimMany('n1', n, 0))).toEqual(pairs.map(([id]) => id).reverse());
+    });
+
     it('should refuse a push with a rank that is not a finite number and queue nothing of it', async () => {
       const bad = [...ranked('A', ['ok', 1]), { id: 'x', appId: 'A', rank: Number.NaN }];
       await expect(sut.pushReady('n1', bad)).rejects.toThrow(/rank/);
