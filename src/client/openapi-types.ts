@@ -1212,6 +1212,8 @@ export interface components {
       progressAt: string | null;
       /** @description Heartbeat timeout of its attempts, ms (docs/long-tasks.md); 0 = none. */
       heartbeatTimeoutMs: number;
+      /** @description Its priority, 1 (lowest) to 5 (highest): its task's, or its job's when fired (a trigger-now may override). Within its app's share of an executor, higher runs first, aged by waiting (docs/dispatch.md "Priorities"). */
+      priority: number;
       /** @description Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists. */
       attempts?: components['schemas']['AttemptViewDto'][];
       /** @description On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler. On any read: which stored fields cannot be read (a corrupt row, e.g. params cut at 65,535 bytes), shown as null. */
@@ -1259,6 +1261,11 @@ export interface components {
        * @example 0
        */
       heartbeatTimeoutMs?: number;
+      /**
+       * @description Priority, 1 (lowest) to 5 (highest), default 3. Within its app's share of an executor, higher runs first; waiting raises it one level per PRIORITY_AGING_MS (10 s by default), so a lower one is never starved. A job copies its own to each instance.
+       * @example 3
+       */
+      priority?: number;
       /**
        * @description Attempts in all, first included (1-20, default 1).
        * @example 3
@@ -1462,6 +1469,11 @@ export interface components {
        * @example 0
        */
       heartbeatTimeoutMs?: number;
+      /**
+       * @description Priority, 1 (lowest) to 5 (highest), default 3. Within its app's share of an executor, higher runs first; waiting raises it one level per PRIORITY_AGING_MS (10 s by default), so a lower one is never starved. A job copies its own to each instance.
+       * @example 3
+       */
+      priority?: number;
       /** @description Retries after the first attempt (0-19, default 0). */
       retryMax?: number;
       /**
@@ -1574,6 +1586,8 @@ export interface components {
       timeoutMs: number;
       /** @description Silence after which a running handler is stuck, ms (docs/long-tasks.md); 0 = none. */
       heartbeatTimeoutMs: number;
+      /** @description Priority copied to each instance, 1 (lowest) to 5 (highest) (docs/dispatch.md). */
+      priority: number;
       /** @description Retries after a failed attempt (0 = none): at most retryMax + 1 attempts. */
       retryMax: number;
       /** @description Wait before the first retry, ms (EXPONENTIAL doubles it each retry). */
@@ -1757,6 +1771,11 @@ export interface components {
        * @example 0
        */
       heartbeatTimeoutMs?: number;
+      /**
+       * @description Priority, 1 (lowest) to 5 (highest), default 3. Within its app's share of an executor, higher runs first; waiting raises it one level per PRIORITY_AGING_MS (10 s by default), so a lower one is never starved. A job copies its own to each instance.
+       * @example 3
+       */
+      priority?: number;
       /** @description Retries after the first attempt (0-19, default 0). */
       retryMax?: number;
       /**
@@ -1782,6 +1801,11 @@ export interface components {
     TriggerJobDto: {
       /** @description Parameters for this run only (default: the job's), at most 65535 bytes as JSON; with each shard's shardParams merged over them, too. */
       params?: Record<string, unknown>;
+      /**
+       * @description This run's priority instead of the job's. Priority, 1 (lowest) to 5 (highest), default 3. Within its app's share of an executor, higher runs first; waiting raises it one level per PRIORITY_AGING_MS (10 s by default), so a lower one is never starved. A job copies its own to each instance.
+       * @example 3
+       */
+      priority?: number;
     };
     TriggerViewDto: {
       /** @description The task's requestId; for a job fire, one the scheduler made up. */
@@ -1848,6 +1872,8 @@ export interface components {
       progressAt: string | null;
       /** @description Heartbeat timeout of its attempts, ms (docs/long-tasks.md); 0 = none. */
       heartbeatTimeoutMs: number;
+      /** @description Its priority, 1 (lowest) to 5 (highest): its task's, or its job's when fired (a trigger-now may override). Within its app's share of an executor, higher runs first, aged by waiting (docs/dispatch.md "Priorities"). */
+      priority: number;
       /** @description Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists. */
       attempts?: components['schemas']['AttemptViewDto'][];
       /** @description On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler. On any read: which stored fields cannot be read (a corrupt row, e.g. params cut at 65,535 bytes), shown as null. */

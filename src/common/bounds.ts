@@ -45,6 +45,7 @@ export const BOUNDS = {
   maxAttempts: { min: 1, max: MAX_ATTEMPTS, unit: 'count', default: 1 },
   retryMax: { min: 0, max: MAX_ATTEMPTS - 1, unit: 'count', default: 0 },
   delayMs: { min: 0, max: 31 * DAY_MS, unit: 'ms', default: 0 },
+  priority: { min: 1, max: 5, unit: 'count', default: 3 },
   tasks: { min: 1, max: MAX_BATCH_TASKS, unit: 'count' },
 
   maxConcurrency: { min: 0, max: 10_000, unit: 'count', default: 0 },

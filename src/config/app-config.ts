@@ -40,6 +40,8 @@ export interface AppConfig {
   executorConcurrency: number;
   /** Share (0 < s <= 1) of an executor's slots one app may hold: max(1, ⌊concurrency × s⌋); 1 = no bound. */
   executorAppShare: number;
+  /** Waiting this long (ms) counts as one priority level more in a node's ready order (docs/dispatch.md). */
+  priorityAgingMs: number;
   /** On SIGTERM, how long running work may take to finish before it is aborted and handed back, ms. */
   executorShutdownGraceMs: number;
   triggerScanIntervalMs: number;

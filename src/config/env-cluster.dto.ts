@@ -36,6 +36,9 @@ export class ClusterEnvDto extends ProcessEnvDto {
   @Max(1, { message: SHARE })
   EXECUTOR_APP_SHARE?: number;
 
+  @IntSetting(100, 3_600_000)
+  PRIORITY_AGING_MS?: number;
+
   @IntSetting(10, 60000)
   TRIGGER_SCAN_INTERVAL_MS?: number;
 

@@ -136,6 +136,7 @@ export function loadConfig(
     leaseRenewMs,
     executorConcurrency: dto.EXECUTOR_CONCURRENCY ?? 16,
     executorAppShare: dto.EXECUTOR_APP_SHARE ?? 0.875,
+    priorityAgingMs: dto.PRIORITY_AGING_MS ?? 10_000,
     executorShutdownGraceMs: dto.EXECUTOR_SHUTDOWN_GRACE_MS ?? 10_000,
     triggerScanIntervalMs,
     triggerBatchSize: dto.TRIGGER_BATCH_SIZE ?? 500,

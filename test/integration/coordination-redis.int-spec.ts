@@ -77,8 +77,8 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     const sut = await fixture.open();
     await sut.tryAcquireLock('leader', 'n1', 5000);
     await sut.pushReady('n1', [
-      { id: 'a', appId: 'app:1' },
-      { id: 'b', appId: 'app:1' },
+      { id: 'a', appId: 'app:1', rank: 1 },
+      { id: 'b', appId: 'app:1', rank: 2 },
     ]);
     await sut.claim('n1', 0);
     await sut.scheduleDelayed('d', 10);
@@ -87,7 +87,7 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     await sut.acceptNonce('app:x', 'n', 5000);
     await sut.takeTokens('app:x', 1, 5, 1);
     const keys = await fixture.redis.keys(`*${fixture.namespace()}*`);
-    // lock, app list, rotation, bell, processing, delayed, nodes, node-info, counter, nonce, token bucket
+    // lock, app set, rotation, bell, processing, delayed, nodes, node-info, counter, nonce, token bucket
     expect(keys.length).toBe(11);
     for (const key of keys) expect(key.startsWith(`{tw:${fixture.namespace()}}:`)).toBe(true);
   });
@@ -130,7 +130,7 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await a.pushReady(
       'n1',
-      ['1', '2', '3', '4', '5', '6'].map((id, i) => ({ id, appId: `app-${i % 2}` })),
+      ['1', '2', '3', '4', '5', '6'].map((id, i) => ({ id, appId: `app-${i % 2}`, rank: i })),
     );
     expect((await Promise.all(claims)).sort()).toEqual(['1', '2', '3', '4', '5', '6']);
   });
@@ -148,7 +148,7 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
   it('should still claim, count, list and drain the ids a previous version left in its single ready list', async () => {
     const sut = (await fixture.open()) as RedisCoordinationAdapter;
     await fixture.redis.rpush(sut.keys.legacyReady('n1'), 'old-1', 'old-2', 'old-3');
-    await sut.pushReady('n1', [{ id: 'a1', appId: 'A' }]);
+    await sut.pushReady('n1', [{ id: 'a1', appId: 'A', rank: 0 }]);
     expect(await sut.queueDepth('n1')).toEqual({ ready: 4, processing: 0 });
     expect([...(await sut.queuedIds('n1'))].sort()).toEqual(['a1', 'old-1', 'old-2', 'old-3']);
     expect(await sut.claimMany('n1', 2, 0)).toEqual([
@@ -159,6 +159,22 @@ describe(`${RedisCoordinationAdapter.name} (Redis specifics)`, () => {
     await fixture.redis.rpush(sut.keys.legacyReady('n1'), 'old-4');
     expect(await sut.claim('n1', 1000)).toBe('old-4'); // no push rang the bell: the first try finds it
     expect(await fixture.redis.exists(sut.keys.legacyReady('n1'))).toBe(0);
+  });
+
+  it("should still claim, count, list and drain the ids a version before priorities left in an app's list", async () => {
+    const sut = (await fixture.open()) as RedisCoordinationAdapter;
+    // That version's layout: the rotation names app A, whose ids wait in a FIFO list.
+    await fixture.redis.rpush(sut.keys.readyApps('n1'), 'A');
+    await fixture.redis.rpush(`${sut.keys.readyAppPrefix('n1')}A`, 'old-1', 'old-2', 'old-3');
+    await sut.pushReady('n1', [{ id: 'new-1', appId: 'A', rank: 0 }]);
+    expect(await sut.queueDepth('n1')).toEqual({ ready: 4, processing: 0 });
+    expect([...(await sut.queuedIds('n1'))].sort()).toEqual(['new-1', 'old-1', 'old-2', 'old-3']);
+    expect(await sut.claimMany('n1', 2, 0)).toEqual([
+      { id: 'new-1', appId: 'A' },
+      { id: 'old-1', appId: 'A' },
+    ]); // the app's set, then its old list
+    expect(await sut.drainNode('n1')).toEqual(['new-1', 'old-1', 'old-2', 'old-3']);
+    expect(await fixture.redis.exists(`${sut.keys.readyAppPrefix('n1')}A`, sut.keys.readyApps('n1'))).toBe(0);
   });
 
   it('should run its scripts again after SCRIPT FLUSH', async () => {

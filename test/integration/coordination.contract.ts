@@ -1,5 +1,6 @@
 import { describeLockContract } from './coordination-contract/locks.js';
 import { describeNodeQueueContract } from './coordination-contract/node-queues.js';
+import { describeNodeQueueRankContract } from './coordination-contract/node-queue-ranks.js';
 import {
   describeDelayQueueContract,
   describeNodeRegistryContract,
@@ -29,6 +30,7 @@ export function describeCoordinationContract(name: string, factory: FixtureFacto
   describe(name, () => {
     describeLockContract(factory);
     describeNodeQueueContract(factory);
+    describeNodeQueueRankContract(factory);
     describeDelayQueueContract(factory);
     describeNodeRegistryContract(factory);
     describeSemaphoreContract(factory);

@@ -62,7 +62,7 @@ describe('ReconcilerService repair steps (MariaDB + Redis)', () => {
       ).toBe(true);
       await bench.coordination.ack(n1, claimed);
       // Then `inProcessing` is claimed (moved to processing), and the snapshot is taken.
-      await bench.redis.lrem(keys.readyApp(n1, 'int'), 1, inProcessing);
+      await bench.redis.zrem(keys.readyRank(n1, 'int'), inProcessing);
       await bench.redis.rpush(keys.processing(n1), inProcessing);
       const snapshot = await real(nodeId);
       // Right after the snapshot, a late push of `late` lands (its row is still DISPATCHED): the second look must see it.

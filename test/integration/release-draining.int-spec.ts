@@ -60,7 +60,9 @@ describe('release of staged fires to a draining node (MariaDB + Redis)', () => {
       { status: S.DISPATCHED, nodeId: 'drainer-20260101-1', dispatchedAt: now },
     );
     await instanceQueries(api.app).fires.insertIgnore(api.ds.manager, [row]);
-    await api.app.get(DispatchService).deliver([{ id: row.id, appId: row.appId, at: now, nodeId: row.nodeId }]);
+    await api.app
+      .get(DispatchService)
+      .deliver([{ id: row.id, appId: row.appId, at: now, priority: 3, nodeId: row.nodeId }]);
     const after = (await instanceQueries(api.app).reads.findById(row.id)) as JobInstance;
     expect([after.status, after.nodeId]).toEqual([S.DISPATCHED, 'server-20260101-1']);
     expect((await coordination.queuedIds('drainer-20260101-1')).size).toBe(0);

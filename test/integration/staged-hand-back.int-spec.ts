@@ -46,7 +46,7 @@ describe('hand-back of staged rows (MariaDB + Redis)', () => {
       dispatchedAt: due,
     });
     await instanceQueries(node.app).fires.insertIgnore(node.ds.manager, [row]);
-    if (pushed) await coordination.pushReady(nodeId, [{ id: row.id, appId: 'int' }]);
+    if (pushed) await coordination.pushReady(nodeId, [{ id: row.id, appId: 'int', rank: 0 }]);
     return row.id;
   }
 

@@ -89,7 +89,7 @@ describe('StagedTakeback (MariaDB + Redis)', () => {
 
     const taken = [await staged(oneShot, old), await staged(cron, older), await staged(cron, old)];
     const queued = await staged(cron, old - 1000); // released: on its node's queue
-    await coordination.pushReady(fakeNode, [{ id: queued, appId: 'int' }]);
+    await coordination.pushReady(fakeNode, [{ id: queued, appId: 'int', rank: 0 }]);
     const claimed = { status: S.RUNNING, staged: null, startedAt: old, fencingToken: 1 }; // the claim cleared the mark
     const running = await staged(cron, old - 2000, claimed);
     const young = await staged(cron, now - 1000); // within the threshold: the adoption's, not the misfire policy's

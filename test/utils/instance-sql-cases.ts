@@ -139,7 +139,7 @@ export const SQL_CASES: QueryObjectCases[] = [
     { method: 'findSlotHolders', run: (s) => s.findSlotHolders(NS, 100, [JOB], id(1)) },
   ]),
   object(ReconcileInstances, [
-    { method: 'findPendingDue', run: (s) => s.findPendingDue(NS, NOW, 100) },
+    { method: 'findPendingDue', run: (s) => s.findPendingDue(NS, NOW, 100, 10_000) },
     { method: 'findExpiredLeases', run: (s) => s.findExpiredLeases(NS, NOW, 100) },
     { method: 'findDispatchedRefsBefore', run: (s) => s.findDispatchedRefsBefore(NS, NOW, 100) },
     { method: 'nodesWithWork', run: (s) => s.nodesWithWork(NS) },

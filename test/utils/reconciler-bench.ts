@@ -12,8 +12,8 @@ import { instanceQueries, type InstanceQueries } from './metadata-db.js';
 import { deleteNamespaceRows } from './namespace-rows.js';
 import { clusterEnv, REDIS_URL, startNode, TestNode, uniqueNamespace } from './test-node.js';
 
-/** `{id, appId}` items of the rows' app ('int') for a push. */
-export const items = (ids: string[]) => ids.map((id) => ({ id, appId: 'int' }));
+/** Ready items of the rows' app ('int') for a push, ranked in their order. */
+export const items = (ids: string[]) => ids.map((id, rank) => ({ id, appId: 'int', rank }));
 /** How often `id` is in `list`. */
 export const occurrences = (list: string[], id: string) => list.filter((x) => x === id).length;
 
@@ -102,6 +102,6 @@ export class ReconcilerBench {
     await this.sut.reconcileOnce();
   };
 
-  /** The node's ready list of the rows' app ('int'). */
-  readonly ready = (nodeId: string) => this.redis.lrange(this.keys.readyApp(nodeId, 'int'), 0, -1);
+  /** The node's ready ids of the rows' app ('int'), lowest rank first. */
+  readonly ready = (nodeId: string) => this.redis.zrange(this.keys.readyRank(nodeId, 'int'), 0, -1);
 }

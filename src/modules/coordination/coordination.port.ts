@@ -16,16 +16,23 @@ export interface LockPort {
   lockOwner(name: string): Promise<string | null>;
 }
 
-/** Per-node reliable queues (docs/dispatch.md): a FIFO per app, apps in turn; claimed ids stay until acked. */
+/**
+ * Per-node reliable queues (docs/dispatch.md): per app, ids ordered by rank (lowest first, equal ranks in id order);
+ * apps in turn; claimed ids stay until acked.
+ */
 export interface NodeQueuePort {
-  /** Appends each id to its app's list, wakes a waiting claim. @throws ValidationError(`appId`) if one is empty. */
+  /**
+   * Queues each id in its app's order by its rank (an id already queued takes the new rank), wakes a waiting claim.
+   * @throws ValidationError(`appId` | `rank`) if an app id is empty or a rank not finite.
+   */
   pushReady(nodeId: string, items: ReadyItem[]): Promise<void>;
   /** {@link claimMany} of one id without an app cap; null when none came within `timeoutMs`. */
   claim(nodeId: string, timeoutMs: number): Promise<string | null>;
   /**
    * Moves up to `max` ids into processing atomically: round robin over apps from where the last claim left off,
-   * oldest first, skipping an app at `share.cap` (held + taken); legacy-list ids first (`appId` null). With
-   * nothing to take it waits up to `timeoutMs` for a push, or until `share.freed` aborts if only the cap held.
+   * lowest rank first within an app, skipping an app at `share.cap` (held + taken); legacy-list ids first (`appId`
+   * null). With nothing to take it waits up to `timeoutMs` for a push, or until `share.freed` aborts if only the
+   * cap held.
    */
   claimMany(nodeId: string, max: number, timeoutMs: number, share?: ClaimShare): Promise<ClaimedItem[]>;
   ack(nodeId: string, id: string): Promise<void>;
@@ -141,10 +148,12 @@ export interface NodeAdvert {
   clockOffsetMs?: number | null;
 }
 
-/** An instance id to queue on a node and its owner app (JobInstance.appId, non-empty). */
+/** An instance id to queue on a node, its owner app (JobInstance.appId, non-empty) and its rank. */
 export interface ReadyItem {
   id: string;
   appId: string;
+  /** Its place in its app's order on the node, lowest first: dispatch's `readyRank` (docs/dispatch.md "Priorities"). */
+  rank: number;
 }
 
 /** An id a claim took and its app; `appId` is null for an id of the pre-fair-sharing single list. */

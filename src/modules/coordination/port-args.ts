@@ -38,16 +38,23 @@ export function checkBucketArgs(ratePerSecond: number, burst: number, n: number)
   }
 }
 
-/** A push's ids by app, in queue order, apps by first appearance. @throws ValidationError(`appId`) if one is empty. */
-export function groupReadyByApp(items: ReadyItem[]): Map<string, string[]> {
-  const byApp = new Map<string, string[]>();
-  for (const { id, appId } of items) {
+/**
+ * A push's items by app, in push order, apps by first appearance.
+ * @throws ValidationError(`appId` | `rank`) if an app id is empty or a rank not a finite number.
+ */
+export function groupReadyByApp(items: ReadyItem[]): Map<string, ReadyItem[]> {
+  const byApp = new Map<string, ReadyItem[]>();
+  for (const item of items) {
+    const { id, appId, rank } = item;
     if (typeof appId !== 'string' || appId.length === 0) {
       throw new ValidationError('appId', `ready item '${id}' has no app id`);
     }
-    let ids = byApp.get(appId);
-    if (!ids) byApp.set(appId, (ids = []));
-    ids.push(id);
+    if (typeof rank !== 'number' || !Number.isFinite(rank)) {
+      throw new ValidationError('rank', `ready item '${id}' has no finite rank, got ${rank}`);
+    }
+    let group = byApp.get(appId);
+    if (!group) byApp.set(appId, (group = []));
+    group.push(item);
   }
   return byApp;
 }

@@ -13,6 +13,7 @@ import {
 } from '../metadata/index.js';
 import { Admission } from './admission/index.js';
 import { NodeRegistryService } from './node-registry.service.js';
+import { rankedItem } from './ready-rank.js';
 import { RoutingStrategies } from './routing/index.js';
 
 /** How often the leader pumps the delay queue (docs/dispatch.md "Delayed tasks"). */
@@ -37,6 +38,7 @@ export interface Release {
   appId: string;
   /** When it is released, epoch ms: a fire's scheduled time, a delayed row's due time. */
   at: number;
+  priority: number;
   /** Its node when routed ahead (the release is the push alone); null: dispatched at its time. */
   nodeId: string | null;
 }
@@ -192,7 +194,7 @@ export class DispatchService implements HandOff {
       [...perNode].map(([nodeId, group]) =>
         this.queues.pushReady(
           nodeId,
-          group.map(({ id, appId }) => ({ id, appId })),
+          group.map((f) => rankedItem(f, f.at, this.config.priorityAgingMs)),
         ),
       ),
     );
@@ -235,8 +237,8 @@ export class DispatchService implements HandOff {
   /** PENDING→DISPATCHED per node in one conditional UPDATE (the only writer), admission's confirm, then the push. */
   private async assign(rows: JobInstance[], nodes: LiveNode[], now: number): Promise<number> {
     const perNode = groupBy(
-      rows.map((row, i) => ({ id: row.id, appId: row.appId, at: row.fireTime, nodeId: nodes[i].nodeId })),
-      (f) => f.nodeId,
+      rows.map((row, i) => releaseAtDue(row, nodes[i].nodeId)),
+      (f) => f.nodeId as string,
     );
     const won = (
       await Promise.all(
@@ -270,7 +272,7 @@ const KEYED: ReadonlySet<RoutingStrategy> = new Set([
 
 /** A delayed row as the leader holds it until its due time. */
 function releaseAtDue(row: JobInstance, nodeId: string | null): Release {
-  return { id: row.id, appId: row.appId, at: row.dueAt, nodeId };
+  return { id: row.id, appId: row.appId, at: row.dueAt, priority: row.priority, nodeId };
 }
 
 /**

@@ -6,6 +6,7 @@ import { InstanceReads, JobInstance, JobInstanceStatus, ReconcileInstances } fro
 import { Admission } from './admission/index.js';
 import { DispatchService } from './dispatch.service.js';
 import { NodeRegistryService } from './node-registry.service.js';
+import { rankedItem } from './ready-rank.js';
 import { QuarantineService } from './quarantine.service.js';
 import { TakeBack } from './take-back.js';
 
@@ -74,7 +75,8 @@ export class ReconcilerService implements BeforeApplicationShutdown {
   private async dispatchForgottenPending(): Promise<void> {
     // A disabled client's rows wait: left out of the page, they never crowd out other apps' rows.
     const held = await this.registry.disabledApps();
-    const due = await this.instances.findPendingDue(this.config.namespace, this.clock.now(), PAGE, held);
+    const { namespace, priorityAgingMs } = this.config;
+    const due = await this.instances.findPendingDue(namespace, this.clock.now(), PAGE, priorityAgingMs, held);
     const rows = await this.quarantine.screen(due);
     if (rows.length > 0) await this.dispatch.dispatchRows(rows);
   }
@@ -168,7 +170,7 @@ export class ReconcilerService implements BeforeApplicationShutdown {
     );
     if (still.length === 0) return;
     const queued = await this.queues.queuedIds(nodeId);
-    const lost = still.filter((r) => !queued.has(r.id)).map(({ id, appId }) => ({ id, appId }));
+    const lost = still.filter((r) => !queued.has(r.id)).map((r) => rankedItem(r, r.dueAt, this.config.priorityAgingMs));
     if (lost.length === 0) return;
     await this.queues.pushReady(nodeId, lost);
     for (const { id } of lost) {

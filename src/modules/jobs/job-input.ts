@@ -28,6 +28,8 @@ export interface NewJob {
   maxConcurrency?: number;
   timeoutMs?: number;
   heartbeatTimeoutMs?: number;
+  /** 1 (lowest) to 5 (highest), copied to each instance (docs/dispatch.md "Priorities"). */
+  priority?: number;
   retryMax?: number;
   retryBackoffMs?: number;
   retryBackoffKind?: BackoffKind;
@@ -75,6 +77,7 @@ export function definitionOf(input: NewJob, namespace: string, appId: string, no
     maxConcurrency: input.maxConcurrency ?? BOUNDS.maxConcurrency.default,
     timeoutMs: input.timeoutMs ?? BOUNDS.timeoutMs.default,
     heartbeatTimeoutMs: input.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
+    priority: input.priority ?? BOUNDS.priority.default,
     retryMax: input.retryMax ?? BOUNDS.retryMax.default,
     retryBackoffMs: input.retryBackoffMs ?? BOUNDS.retryBackoffMs.default,
     retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,

@@ -4,7 +4,7 @@ import { CancelService } from '../dispatch/index.js';
 import {
   JobAttempt,
   JobAttemptRepository,
-  type JobDefinition,
+  JobDefinition,
   JobInstance,
   InstanceReads,
   JobInstanceStatus,
@@ -41,11 +41,18 @@ export class JobRunsService {
 
   /**
    * A MANUAL fire now, paused or not, under the overlap policy and the owner's app id, with `params` (when
-   * given) instead of the job's. @returns every shard of the fire, shard 0 first.
-   * @throws NotFoundError, ForbiddenError, ValidationError, TooManyUnfinishedError (nothing written).
+   * given) instead of the job's, and `priority` (when given) instead of the job's. @returns every shard of the
+   * fire, shard 0 first. @throws NotFoundError, ForbiddenError, ValidationError, TooManyUnfinishedError (nothing
+   * written).
    */
-  async triggerNow(caller: Caller, ref: JobRef, params?: Record<string, unknown>): Promise<JobInstance[]> {
-    const def = await this.jobs.find(caller, ref);
+  async triggerNow(
+    caller: Caller,
+    ref: JobRef,
+    params?: Record<string, unknown>,
+    priority?: number,
+  ): Promise<JobInstance[]> {
+    const found = await this.jobs.find(caller, ref);
+    const def = priority === undefined ? found : Object.assign(new JobDefinition(), found, { priority });
     this.handlers.assertMayUse(caller, def.handler);
     refuseCorruptFields(def, new Set(params ? ['params'] : []));
     checkFireParams(def, params);
@@ -58,6 +65,7 @@ export class JobRunsService {
           instanceId: rows[0].id,
           shards: rows.length,
           params: params === undefined ? null : redactSecrets(params),
+          ...(priority === undefined ? {} : { priority }),
         }),
     });
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, ConflictError } from '../../common/index.js';
+import { BOUNDS, CLOCK, type Clock, ConflictError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { CancelService, DispatchService, type Release } from '../dispatch/index.js';
 import {
@@ -281,7 +281,7 @@ export class TriggerService {
     for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
     const releases = created
       .filter((r) => r.status === JobInstanceStatus.PENDING || r.status === JobInstanceStatus.DISPATCHED)
-      .map((r) => ({ id: r.id, appId: r.appId, at: r.fireTime, nodeId: r.nodeId }));
+      .map((r) => ({ id: r.id, appId: r.appId, at: r.fireTime, priority: r.priority, nodeId: r.nodeId }));
     return { created: created.length, next, releases };
   }
 
@@ -361,6 +361,7 @@ export class TriggerService {
           retryBackoffKind: def.retryBackoffKind,
           timeoutMs: def.timeoutMs,
           heartbeatTimeoutMs: def.heartbeatTimeoutMs ?? 0,
+          priority: def.priority ?? BOUNDS.priority.default,
           maxConcurrency: def.maxConcurrency ?? 0,
           routingStrategy: def.routingStrategy,
           routingKey: key === undefined || key === null ? null : String(key).slice(0, 255),

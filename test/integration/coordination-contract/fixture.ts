@@ -25,14 +25,17 @@ export interface ExpiryTiming {
 /** For a clock that moves only when told to: any values do. */
 export const FAKE_TIMING: ExpiryTiming = { ttl: 200, within: 120, beyond: 300 };
 
+/** Ranks of {@link queued} and {@link of}: rising with every item made, so a test's pushes keep their order. */
+let pushed = 0;
+
 /** Ready items of one app (the queue cases below that are not about fairness use a single app). */
 export function queued(...ids: string[]): ReadyItem[] {
-  return ids.map((id) => ({ id, appId: 'app-1' }));
+  return of('app-1', ...ids);
 }
 
-/** Ready items of app `appId`. */
+/** Ready items of app `appId`, ranked in the order made. */
 export function of(appId: string, ...ids: string[]): ReadyItem[] {
-  return ids.map((id) => ({ id, appId }));
+  return ids.map((id) => ({ id, appId, rank: ++pushed }));
 }
 
 /** The ids of claimed items, in order. */

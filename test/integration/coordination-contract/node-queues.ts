@@ -186,14 +186,14 @@ export function describeNodeQueueContract(factory: FixtureFactory): void {
         const apps = ['a:b', 'a%3Ab', 'A:B', 'x y/ü', 'tickwheel'];
         await sut.pushReady(
           'n1',
-          apps.map((appId, i) => ({ id: `id-${i}`, appId })),
+          apps.map((appId, i) => ({ id: `id-${i}`, appId, rank: 0 })),
         );
         const got = await sut.claimMany('n1', 10, 0, share(1));
         expect(got).toEqual(apps.map((appId, i) => ({ id: `id-${i}`, appId })));
       });
 
       it('should refuse an item without an app id and queue nothing of that push', async () => {
-        await expect(sut.pushReady('n1', [...of('A', 'a1'), { id: 'x', appId: '' }])).rejects.toThrow(/app/);
+        await expect(sut.pushReady('n1', [...of('A', 'a1'), { id: 'x', appId: '', rank: 0 }])).rejects.toThrow(/app/);
         expect(await sut.queueDepth('n1')).toEqual({ ready: 0, processing: 0 });
       });
 

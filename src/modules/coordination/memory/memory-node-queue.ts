@@ -3,10 +3,18 @@ import type { ClaimedItem, ClaimShare, NodeQueuePort, QueueDepth, ReadyItem } fr
 import { groupReadyByApp } from '../port-args.js';
 import { listOf, setOf } from './maps.js';
 
-/** One node's ready queue: a FIFO per app, and the rotation of the apps whose list is non-empty. */
+/** One node's ready queue: per app its items by (rank, id), and the rotation of the apps whose list is non-empty. */
 interface NodeQueue {
-  byApp: Map<string, string[]>;
+  byApp: Map<string, AppQueue>;
   rotation: string[];
+}
+
+type Ranked = Pick<ReadyItem, 'id' | 'rank'>;
+
+/** One app's ids in (rank, id) order, as a Redis sorted set orders its members, and each queued id's rank. */
+interface AppQueue {
+  items: Ranked[];
+  ranks: Map<string, number>;
 }
 
 /** {@link NodeQueuePort} in memory: a claim waits with real timers and is woken by `pushReady` (no polling). */
@@ -23,13 +31,13 @@ export class MemoryNodeQueue implements NodeQueuePort {
     const byApp = groupReadyByApp(items);
     let queue = this.ready.get(nodeId);
     if (!queue) this.ready.set(nodeId, (queue = { byApp: new Map(), rotation: [] }));
-    for (const [appId, ids] of byApp) {
-      const list = queue.byApp.get(appId);
-      if (list) list.push(...ids);
-      else {
-        queue.byApp.set(appId, [...ids]);
+    for (const [appId, group] of byApp) {
+      let list = queue.byApp.get(appId);
+      if (!list) {
+        queue.byApp.set(appId, (list = { items: [], ranks: new Map() }));
         queue.rotation.push(appId);
       }
+      for (const { id, rank } of group) insertRanked(list, { id, rank });
     }
     for (const wake of [...(this.waiters.get(nodeId) ?? [])]) wake();
   }
@@ -86,7 +94,7 @@ export class MemoryNodeQueue implements NodeQueuePort {
     this.waiters.clear();
   }
 
-  /** One try of a claim, as `lua/claimMany-4.lua` does it: each turn moves an app to the tail, takes its oldest. */
+  /** One try of a claim, as `lua/claimMany-4.lua` does it: each turn moves an app to the tail, takes its lowest. */
   private take(nodeId: string, max: number, share: ClaimShare | undefined): ClaimTry {
     const queue = this.ready.get(nodeId);
     const out: ClaimTry = { items: [], capped: false };
@@ -103,12 +111,13 @@ export class MemoryNodeQueue implements NodeQueuePort {
         continue;
       }
       const list = queue.byApp.get(appId)!;
-      const id = list.shift()!;
+      const { id } = list.items.shift()!;
+      list.ranks.delete(id);
       processing.push(id);
       out.items.push({ id, appId });
       held.set(appId, n + 1);
       passed = 0;
-      if (list.length > 0) continue;
+      if (list.items.length > 0) continue;
       queue.byApp.delete(appId);
       queue.rotation.pop();
     }
@@ -129,9 +138,35 @@ export class MemoryNodeQueue implements NodeQueuePort {
     });
   }
 
-  /** The ids ready for the node: each app's list in rotation order, oldest first. */
+  /** The ids ready for the node: each app's list in rotation order, lowest rank first. */
   private readyIds(nodeId: string): string[] {
     const queue = this.ready.get(nodeId);
-    return queue ? queue.rotation.flatMap((appId) => queue.byApp.get(appId) ?? []) : [];
+    return queue ? queue.rotation.flatMap((appId) => (queue.byApp.get(appId)?.items ?? []).map((r) => r.id)) : [];
   }
+}
+
+/** Puts `item` in its app's (rank, id) order; an id already queued moves. Appends in O(1) when it ranks last. */
+function insertRanked(list: AppQueue, item: Ranked): void {
+  const old = list.ranks.get(item.id);
+  if (old !== undefined) list.items.splice(place(list.items, { id: item.id, rank: old }), 1);
+  list.ranks.set(item.id, item.rank);
+  const last = list.items[list.items.length - 1];
+  if (!last || before(last, item)) list.items.push(item);
+  else list.items.splice(place(list.items, item), 0, item);
+}
+
+/** The index of the first entry of `items` not before `item` (binary search). */
+function place(items: Ranked[], item: Ranked): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(items[mid], item)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function before(a: Ranked, b: Ranked): boolean {
+  return a.rank < b.rank || (a.rank === b.rank && a.id < b.id);
 }

@@ -36,14 +36,19 @@ export class RedisKeys {
     return `${this.prefix}:ready-apps:${nodeId}`;
   }
 
-  /** Prefix of node `nodeId`'s per-app lists (Lua appends the app); URI-encoded so `:` cannot shift the app part. */
-  readyAppPrefix(nodeId: string): string {
-    return `${this.prefix}:ready-app:${encodeURIComponent(nodeId)}:`;
+  /** Prefix of node `nodeId`'s per-app sets (Lua appends the app); URI-encoded so `:` cannot shift the app part. */
+  readyRankPrefix(nodeId: string): string {
+    return `${this.prefix}:ready-rank:${encodeURIComponent(nodeId)}:`;
   }
 
-  /** List of the ids of app `appId` (URI-encoded) waiting for node `nodeId`: RPUSH tail, claim from head. */
-  readyApp(nodeId: string, appId: string): string {
-    return `${this.readyAppPrefix(nodeId)}${encodeURIComponent(appId)}`;
+  /** Sorted set of the ids of app `appId` (URI-encoded) waiting for node `nodeId`, score = rank (lowest first). */
+  readyRank(nodeId: string, appId: string): string {
+    return `${this.readyRankPrefix(nodeId)}${encodeURIComponent(appId)}`;
+  }
+
+  /** Prefix of the per-app FIFO lists of versions before priorities: no longer pushed to, still claimed and drained. */
+  readyAppPrefix(nodeId: string): string {
+    return `${this.prefix}:ready-app:${encodeURIComponent(nodeId)}:`;
   }
 
   /** Wake-up list of node `nodeId`: at most one token after a push; a waiting claim blocks on it (BLPOP). */

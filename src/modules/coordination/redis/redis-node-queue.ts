@@ -5,7 +5,7 @@ import { groupReadyByApp } from '../port-args.js';
 import { RedisPart } from './redis-part.js';
 
 /**
- * {@link NodeQueuePort} on Redis (per node: app lists, rotation, processing list, bell; multi-key steps in Lua).
+ * {@link NodeQueuePort} on Redis (per node: app sets by rank, rotation, processing list, bell; multi-key steps in Lua).
  * A waiting claim blocks on its own connection (BLPOP of the bell), so it never stalls other commands.
  */
 export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
@@ -17,8 +17,11 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
 
   async pushReady(nodeId: string, items: ReadyItem[]): Promise<void> {
     if (items.length === 0) return;
-    const args: (string | number)[] = [this.keys.readyAppPrefix(nodeId)];
-    for (const [appId, ids] of groupReadyByApp(items)) args.push(encodeURIComponent(appId), ids.length, ...ids);
+    const args: (string | number)[] = [this.keys.readyRankPrefix(nodeId)];
+    for (const [appId, group] of groupReadyByApp(items)) {
+      args.push(encodeURIComponent(appId), group.length);
+      for (const { id, rank } of group) args.push(rank, id);
+    }
     await this.run('pushReady', [this.keys.readyApps(nodeId), this.keys.readyBell(nodeId)], args);
   }
 
@@ -52,7 +55,7 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
   async drainNode(nodeId: string): Promise<string[]> {
     const k = this.keys;
     const keys = [k.processing(nodeId), k.legacyReady(nodeId), k.readyApps(nodeId), k.readyBell(nodeId)];
-    return (await this.run('drainNode', keys, [k.readyAppPrefix(nodeId)])) as string[];
+    return (await this.run('drainNode', keys, [k.readyRankPrefix(nodeId), k.readyAppPrefix(nodeId)])) as string[];
   }
 
   async queueDepth(nodeId: string): Promise<QueueDepth> {
@@ -84,7 +87,7 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
     for (const [appId, n] of share?.held ?? []) if (n > 0) held.push(encodeURIComponent(appId), n);
     const k = this.keys;
     const keys = [k.readyApps(nodeId), k.processing(nodeId), k.legacyReady(nodeId), k.readyBell(nodeId)];
-    const args = [k.readyAppPrefix(nodeId), max, share?.cap ?? 0, ...held];
+    const args = [k.readyRankPrefix(nodeId), k.readyAppPrefix(nodeId), max, share?.cap ?? 0, ...held];
     const [capped, ...pairs] = (await this.run('claimMany', keys, args)) as [number, ...string[]];
     const items: ClaimedItem[] = [];
     for (let i = 0; i < pairs.length; i += 2) {
@@ -124,7 +127,7 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
   private readQueues(nodeId: string, what: 'ids' | 'lengths'): Promise<unknown> {
     const k = this.keys;
     const keys = [k.readyApps(nodeId), k.legacyReady(nodeId), k.processing(nodeId)];
-    return this.run('readQueues', keys, [k.readyAppPrefix(nodeId), what]);
+    return this.run('readQueues', keys, [k.readyRankPrefix(nodeId), k.readyAppPrefix(nodeId), what]);
   }
 
   /** An idle blocking connection, or a new duplicate (no command timeout: BLPOP carries its own). */

@@ -42,6 +42,7 @@ export class JobDefinition {
   @Column({ name: 'retry_backoff_kind', type: 'varchar', length: 16 }) retryBackoffKind: BackoffKind;
   /** Copied to each instance: see JobInstance.heartbeatTimeoutMs; 0 = none. */
   @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
+  @Column({ type: 'int', default: 3 }) priority: number;
   @Column({ type: 'boolean' }) enabled: boolean;
   /** Why the system paused it (`CLIENT_DISABLED`: its owner's client is disabled); null: not paused by the system. */
   @Column({ name: 'paused_reason', type: 'varchar', length: 32, nullable: true }) pausedReason: PausedReason | null;

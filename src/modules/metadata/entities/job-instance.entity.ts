@@ -65,6 +65,8 @@ export class JobInstance {
   @Column({ name: 'progress_at', type: 'bigint', nullable: true, transformer: bigintNumber }) progressAt: number | null;
   /** A handler silent (no progress, no heartbeat) this long is stuck: TIMEOUT (HEARTBEAT_TIMEOUT); 0 = none. */
   @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
+  /** 1 (lowest) to 5 (highest): the order within its app's turn on a node, aged by waiting (docs/dispatch.md). */
+  @Column({ type: 'int', default: 3 }) priority: number;
   /** Earliest time the instance may be dispatched (delayed tasks, retry backoff). */
   @Column({ name: 'due_at', type: 'bigint', transformer: bigintNumber }) dueAt: number;
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;

@@ -28,6 +28,7 @@ export type NewJobInstance = Pick<
       | 'maxConcurrency'
       | 'callbackUrl'
       | 'heartbeatTimeoutMs'
+      | 'priority'
     >
   > & { status?: InitialStatus };
 
@@ -73,6 +74,7 @@ export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
     progressNote: null,
     progressAt: null,
     heartbeatTimeoutMs: BOUNDS.heartbeatTimeoutMs.default,
+    priority: BOUNDS.priority.default,
     createdAt: now,
     updatedAt: now,
     dispatchedAt: null,

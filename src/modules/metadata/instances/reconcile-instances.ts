@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, LessThan, LessThanOrEqual, Not } from 'typeorm';
+import { DataSource, LessThan } from 'typeorm';
 import { JobInstance } from '../entities/job-instance.entity.js';
 import { JobInstanceStatus as S } from '../state-machine/job-instance-status.js';
 import { InstanceTable } from './instance-table.js';
@@ -28,19 +28,24 @@ export class ReconcileInstances {
     this.t = InstanceTable.of(ds);
   }
 
-  /** PENDING rows due at or before `now`, oldest first; none of `exceptApps` (disabled clients: they wait). */
+  /**
+   * PENDING rows due at or before `now`, in ready order: `due_at − priority × agingMs` ascending (dispatch's
+   * readyRank, docs/dispatch.md "Priorities"), then id; none of `exceptApps` (disabled clients: they wait).
+   */
   findPendingDue(
     namespace: string,
     now: number,
     limit: number,
+    agingMs: number,
     exceptApps: readonly string[] = [],
   ): Promise<JobInstance[]> {
-    const apps = exceptApps.length > 0 ? { appId: Not(In([...exceptApps])) } : {};
-    return this.t.repo.find({
-      where: { namespace, status: S.PENDING, dueAt: LessThanOrEqual(now), ...apps },
-      order: { dueAt: 'ASC' },
-      take: limit,
-    });
+    const qb = this.t.repo
+      .createQueryBuilder('i')
+      .addSelect('i.due_at - i.priority * :aging', 'ready_rank')
+      .where('i.namespace = :namespace AND i.status = :s AND i.due_at <= :now', { namespace, s: S.PENDING, now })
+      .setParameter('aging', agingMs);
+    if (exceptApps.length > 0) qb.andWhere('i.app_id NOT IN (:...apps)', { apps: [...exceptApps] });
+    return qb.orderBy('ready_rank', 'ASC').addOrderBy('i.id', 'ASC').limit(limit).getMany();
   }
 
   /** RUNNING rows whose lease ended before `now` (the backstop of docs/execution.md). */

@@ -12,6 +12,7 @@ export interface StagedRef {
   appId: string;
   nodeId: string | null;
   dueAt: number;
+  priority: number;
   staged: StagedKind;
 }
 
@@ -41,7 +42,7 @@ export class StagedInstances {
     const staged = stagedWhere('');
     const res = await this.t.run(
       undefined,
-      `SELECT id, app_id, node_id, due_at, staged FROM job_instance WHERE namespace = ? AND ${staged.sql}
+      `SELECT id, app_id, node_id, due_at, priority, staged FROM job_instance WHERE namespace = ? AND ${staged.sql}
          AND (due_at > ? OR (due_at = ? AND id > ?)) ORDER BY due_at, id LIMIT ?`,
       [namespace, ...staged.params, after.dueAt, after.dueAt, after.id, limit],
     );
@@ -50,6 +51,7 @@ export class StagedInstances {
       appId: String(r.app_id),
       nodeId: r.node_id === null ? null : String(r.node_id),
       dueAt: Number(r.due_at),
+      priority: Number(r.priority),
       staged: r.staged as StagedKind,
     }));
   }

@@ -262,7 +262,7 @@ export class JobsController {
     @Query() q: OwnerQueryDto,
     @Body() dto: TriggerJobDto,
   ): Promise<TriggerViewDto> {
-    const [first, ...others] = await this.runs.triggerNow(caller, ref(id, q), dto.params);
+    const [first, ...others] = await this.runs.triggerNow(caller, ref(id, q), dto.params, dto.priority);
     // A fire inserted CANCELLED (overlap SKIP) has its delivery already.
     const sent = await this.callbacks.deliveriesOf([first, ...others].map((i) => i.id));
     const view = (i: (typeof others)[number]) => toTaskView(i, undefined, undefined, sent.get(i.id));

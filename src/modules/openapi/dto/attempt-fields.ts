@@ -29,6 +29,18 @@ export function HeartbeatTimeoutMs(): PropertyDecorator {
   return BoundedInt(BOUNDS.heartbeatTimeoutMs, { api: { description: HEARTBEAT_TIMEOUT_DESCRIPTION, example: 0 } });
 }
 
+/** The Swagger description of `priority`, the same on tasks, jobs and trigger-now (docs/dispatch.md "Priorities"). */
+export const PRIORITY_DESCRIPTION =
+  `Priority, ${BOUNDS.priority.min} (lowest) to ${BOUNDS.priority.max} (highest), default ` +
+  `${BOUNDS.priority.default}. Within its app's share of an executor, higher runs first; waiting raises it one ` +
+  'level per PRIORITY_AGING_MS (10 s by default), so a lower one is never starved. A job copies its own to each ' +
+  'instance.';
+
+/** `priority` of a task, a job or a trigger-now (BOUNDS.priority); `lead` goes before the shared description. */
+export function Priority(lead = ''): PropertyDecorator {
+  return BoundedInt(BOUNDS.priority, { api: { description: lead + PRIORITY_DESCRIPTION, example: 3 } });
+}
+
 /** `retryBackoffMs` of a task or a job: the base wait before a retry, ms. */
 export function RetryBackoffMs(): PropertyDecorator {
   return BoundedInt(retryBackoffMs, {

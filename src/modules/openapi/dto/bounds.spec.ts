@@ -79,6 +79,7 @@ const TASK_FIELDS: Array<[BoundName, (n: number) => unknown]> = [
   ['delayMs', int],
   ['timeoutMs', int],
   ['heartbeatTimeoutMs', int],
+  ['priority', int],
   ['maxAttempts', int],
   ['retryBackoffMs', int],
   ['routingKey', chars],
@@ -98,6 +99,7 @@ const JOB_FIELDS: Array<[BoundName, (n: number) => unknown, string?]> = [
   ['maxConcurrency', int],
   ['timeoutMs', int],
   ['heartbeatTimeoutMs', int],
+  ['priority', int],
   ['retryMax', int],
   ['retryBackoffMs', int],
   ['callbackUrl', chars],
@@ -152,6 +154,7 @@ const EDGES: Edge[] = [
   ...JOB_FIELDS.flatMap(([b, v, f]) => [edge(b, CreateJobDto, JOB, v)(f ?? b), edge(b, UpdateJobDto, {}, v)(f ?? b)]),
   edge('tasks', SubmitTaskBatchDto, {}, items(TASK))('tasks'),
   edge('params', TriggerJobDto, {}, bytes)('params'),
+  edge('priority', TriggerJobDto, {}, int)('priority'),
   ...(['fileName', 'content', 'timeZone'] as const).map((b) =>
     edge(b, ImportCrontabDto, { fileName: 'f', content: '' }, chars)(b),
   ),

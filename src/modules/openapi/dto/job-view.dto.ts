@@ -90,6 +90,8 @@ export class JobViewDto {
   @ApiProperty({ description: 'Time one attempt may run before it is a TIMEOUT, ms.' }) timeoutMs: number;
   @ApiProperty({ description: 'Silence after which a running handler is stuck, ms (docs/long-tasks.md); 0 = none.' })
   heartbeatTimeoutMs: number;
+  @ApiProperty({ description: 'Priority copied to each instance, 1 (lowest) to 5 (highest) (docs/dispatch.md).' })
+  priority: number;
   @ApiProperty({ description: 'Retries after a failed attempt (0 = none): at most retryMax + 1 attempts.' })
   retryMax: number;
   @ApiProperty({ description: 'Wait before the first retry, ms (EXPONENTIAL doubles it each retry).' })
@@ -191,6 +193,7 @@ export class JobViewDto {
       maxConcurrency: d.maxConcurrency,
       timeoutMs: d.timeoutMs,
       heartbeatTimeoutMs: d.heartbeatTimeoutMs,
+      priority: d.priority,
       retryMax: d.retryMax,
       retryBackoffMs: d.retryBackoffMs,
       retryBackoffKind: d.retryBackoffKind,

@@ -21,7 +21,7 @@ import {
   nameMessage,
 } from '../../../common/index.js';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
-import { AttemptTimeoutMs, HeartbeatTimeoutMs, RetryBackoffKind, RetryBackoffMs } from './attempt-fields.js';
+import { AttemptTimeoutMs, HeartbeatTimeoutMs, Priority, RetryBackoffKind, RetryBackoffMs } from './attempt-fields.js';
 import { CALLBACK_URL_DESCRIPTION } from './callback.dto.js';
 import {
   BoundedInt,
@@ -205,6 +205,9 @@ export class CreateJobDto {
   @HeartbeatTimeoutMs()
   heartbeatTimeoutMs?: number;
 
+  @Priority()
+  priority?: number;
+
   @BoundedInt(retryMax, {
     api: {
       description: `Retries after the first attempt (${retryMax.min}-${retryMax.max}, default ${retryMax.default}).`,
@@ -260,6 +263,9 @@ export class TriggerJobDto {
     },
   })
   params?: Record<string, unknown>;
+
+  @Priority("This run's priority instead of the job's. ")
+  priority?: number;
 }
 
 /** POST /api/jobs/{id}/backfill body. */

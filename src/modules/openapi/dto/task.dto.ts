@@ -6,6 +6,7 @@ import { BackoffKind } from '../../metadata/index.js';
 import {
   AttemptTimeoutMs,
   HeartbeatTimeoutMs,
+  Priority,
   RetryBackoffKind,
   RetryBackoffMs,
 } from './attempt-fields.js';
@@ -68,6 +69,9 @@ export class SubmitTaskDto {
 
   @HeartbeatTimeoutMs()
   heartbeatTimeoutMs?: number;
+
+  @Priority()
+  priority?: number;
 
   @BoundedInt(maxAttempts, {
     api: {
@@ -323,6 +327,12 @@ export class TaskViewDto {
   progressAt: string | null;
   @ApiProperty({ description: 'Heartbeat timeout of its attempts, ms (docs/long-tasks.md); 0 = none.' })
   heartbeatTimeoutMs: number;
+  @ApiProperty({
+    description:
+      'Its priority, 1 (lowest) to 5 (highest): its task\'s, or its job\'s when fired (a trigger-now may override). ' +
+      'Within its app\'s share of an executor, higher runs first, aged by waiting (docs/dispatch.md "Priorities").',
+  })
+  priority: number;
   @ApiPropertyOptional({
     type: [AttemptViewDto],
     description:

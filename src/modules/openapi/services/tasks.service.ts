@@ -188,6 +188,7 @@ export class TasksService {
         retryBackoffKind: dto.retryBackoffKind,
         timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         heartbeatTimeoutMs: dto.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
+        priority: dto.priority ?? BOUNDS.priority.default,
         // A task with a routing key goes by key (CONSISTENT_HASH: same key, same node); others round robin.
         routingKey: dto.routingKey,
         routingStrategy: dto.routingKey ? RoutingStrategy.CONSISTENT_HASH : RoutingStrategy.ROUND_ROBIN,
@@ -239,7 +240,7 @@ export class TasksService {
     await Promise.all([
       routed.length > 0
         ? this.dispatch.deliver(
-            routed.map((r) => ({ id: r.id, appId: r.appId, at: r.fireTime, nodeId: r.nodeId })),
+            routed.map((r) => ({ id: r.id, appId: r.appId, at: r.dueAt, priority: r.priority, nodeId: r.nodeId })),
           )
         : undefined,
       pending.length > 0 ? this.dispatch.dispatchRows(pending) : undefined,

@@ -73,6 +73,7 @@ export function toTaskView(
     progressNote: i.progressNote ?? null,
     progressAt: iso(i.progressAt ?? null),
     heartbeatTimeoutMs: i.heartbeatTimeoutMs ?? 0,
+    priority: i.priority,
     ...(attempts ? { attempts: attempts.map(toAttemptView) } : {}),
     ...(note ? { note } : {}),
   };

@@ -286,7 +286,7 @@ describe(LeaderDuties.name, () => {
     clock.setNow(T0 + 300);
     leading(true);
     await settle();
-    pumped = [{ id: 'd1', appId: 'a', at: T0 + 5000, nodeId: 'n' }];
+    pumped = [{ id: 'd1', appId: 'a', at: T0 + 5000, priority: 3, nodeId: 'n' }];
     await runUntil(500); // the new lead's round at +500 comes while the old pump runs
     openPump();
     await settle();

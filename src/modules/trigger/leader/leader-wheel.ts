@@ -149,7 +149,13 @@ export class LeaderWheel {
     for (;;) {
       const rows = await this.staged.findStaged(this.config.namespace, after, LOAD_PAGE);
       if (!this.running) return;
-      const release = (r: StagedRef) => ({ id: r.id, appId: r.appId, at: r.dueAt, nodeId: r.nodeId });
+      const release = (r: StagedRef) => ({
+        id: r.id,
+        appId: r.appId,
+        at: r.dueAt,
+        priority: r.priority,
+        nodeId: r.nodeId,
+      });
       this.holdReleases(rows.filter((r) => r.staged === StagedKind.FIRE).map(release));
       this.holdReleases(rows.filter((r) => r.staged === StagedKind.DELAYED).map(release), 'deliver');
       if (rows.length < LOAD_PAGE) return;

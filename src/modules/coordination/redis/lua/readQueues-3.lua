@@ -1,36 +1,41 @@
 --[[
   Reads a node's queues in one atomic snapshot: the ids they hold (the reconciler's lost-push check) or
   only how many (queue depth).
-  App lists are named from ARGV[1]: they carry the same hash tag as KEYS, so they live in the same slot.
+  App sets and lists are named from ARGV[1] and ARGV[2]: they carry the same hash tag as KEYS (same slot).
 
   Input:
-    KEYS[1] rotation of the node (list of URI-encoded app ids; each has a non-empty list)
-    KEYS[2] ready list of a previous version (one list per node, no app)
+    KEYS[1] rotation of the node (list of URI-encoded app ids; each has a non-empty set or list)
+    KEYS[2] ready list of a version before fair sharing (one list per node, no app)
     KEYS[3] processing list of the node
 
-    ARGV[1] prefix of the node's app lists (the list of app X is ARGV[1] .. X)
-    ARGV[2] "ids" or "lengths"
+    ARGV[1] prefix of the node's app sets (the sorted set of app X is ARGV[1] .. X)
+    ARGV[2] prefix of the node's app lists of a version before priorities (the list of app X is ARGV[2] .. X)
+    ARGV[3] "ids" or "lengths"
 
   Output:
-    "ids": array of ids: each app's list (rotation order), the previous version's list, the processing list
-    "lengths": array of two numbers: ids ready (every app's list and the previous version's), ids in processing
+    "ids": array of ids: each app's set and list (rotation order), the list before fair sharing, the processing
+    list
+    "lengths": array of two numbers: ids ready (every app's set and list, the list before fair sharing), ids in
+    processing
 ]]
-local ready = { KEYS[2] }
-for _, app in ipairs(redis.call("LRANGE", KEYS[1], 0, -1)) do
-  ready[#ready + 1] = ARGV[1] .. app
-end
-if ARGV[2] == "lengths" then
-  local n = 0
-  for _, list in ipairs(ready) do
-    n = n + redis.call("LLEN", list)
+local apps = redis.call("LRANGE", KEYS[1], 0, -1)
+if ARGV[3] == "lengths" then
+  local n = redis.call("LLEN", KEYS[2])
+  for _, app in ipairs(apps) do
+    n = n + redis.call("ZCARD", ARGV[1] .. app) + redis.call("LLEN", ARGV[2] .. app)
   end
   return { n, redis.call("LLEN", KEYS[3]) }
 end
 local out = {}
-ready[#ready + 1] = KEYS[3]
-for _, list in ipairs(ready) do
-  for _, id in ipairs(redis.call("LRANGE", list, 0, -1)) do
+local function add(ids)
+  for _, id in ipairs(ids) do
     out[#out + 1] = id
   end
 end
+for _, app in ipairs(apps) do
+  add(redis.call("ZRANGE", ARGV[1] .. app, 0, -1))
+  add(redis.call("LRANGE", ARGV[2] .. app, 0, -1))
+end
+add(redis.call("LRANGE", KEYS[2], 0, -1))
+add(redis.call("LRANGE", KEYS[3], 0, -1))
 return out

@@ -3,7 +3,7 @@
 -- (SQLite: unit tier, MySQL: integration tier); they fail on any difference.
 
 -- StagedInstances.findStaged
-SELECT id, app_id, node_id, due_at, staged
+SELECT id, app_id, node_id, due_at, priority, staged
   FROM job_instance
   WHERE namespace = ? AND status IN (?, ?) AND staged IS NOT NULL AND (due_at > ? OR (due_at = ? AND id > ?))
   ORDER BY due_at, id
