@@ -1,11 +1,12 @@
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
 import { sleep } from '../utils/async.js';
-import { createJob, type JobView } from '../utils/jobs.js';
+import { createJob, type JobView, triggerNow } from '../utils/jobs.js';
 import {
   clusterEnv,
   executorsBeat,
   signedClient,
+  standaloneEnv,
   startNode,
   TestNode,
   uniqueNamespace,
@@ -208,4 +209,43 @@ describe('resharding by migration (cluster shape, executors joining and leaving)
     const byKind = Object.fromEntries(counted.values.map((v) => [v.labels.kind, v.value]));
     expect(byKind).toEqual({ migration: migrations, failover: failedOver });
   }, 240_000);
+});
+
+describe('shard placement standalone (SQLite, one node)', () => {
+  let node: TestNode;
+  beforeAll(async () => {
+    node = await startNode(standaloneEnv());
+  }, 60_000);
+  afterAll(async () => node?.close());
+
+  it('should place every shard on the one node, show a settled placement and delete it with the job', async () => {
+    const client = await signedClient(node);
+    const job = await createJob(client, {
+      code: 'sharded-alone',
+      routingStrategy: 'SHARDING_BROADCAST',
+      shardTotal: 3,
+    });
+    await triggerNow(client, 'sharded-alone', 2, 5);
+    const statuses = async () =>
+      (
+        (await node.ds.query('SELECT status FROM job_instance WHERE job_id = ?', [job.id])) as Array<{ status: string }>
+      ).map((r) => r.status);
+    await waitFor(
+      'both fires to succeed',
+      async () => (await statuses()).filter((s) => s === 'SUCCESS').length === 6,
+      30_000,
+      100,
+    );
+    const view = (await client.request<JobView>('GET', `/api/jobs/${job.id}`)).body;
+    expect(view.resharding).toEqual({ total: 3, pending: 0, moved: 0 });
+    const [{ n }] = (await node.ds.query(
+      'SELECT COUNT(DISTINCT node_id) AS n FROM job_shard_assignment WHERE job_id = ?',
+      [job.id],
+    )) as Array<{ n: number }>;
+    expect(Number(n)).toBe(1);
+    // The placement goes with the job.
+    expect((await client.request('DELETE', `/api/jobs/${job.id}`)).status).toBe(204);
+    const left = await node.ds.query('SELECT shard_index FROM job_shard_assignment WHERE job_id = ?', [job.id]);
+    expect(left).toEqual([]);
+  });
 });
