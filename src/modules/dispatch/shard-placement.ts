@@ -72,10 +72,8 @@ export class ShardPlacement {
     dealt: LiveNode[],
     mayMove: boolean,
   ): Promise<Array<LiveNode | undefined>> {
-    // A draining node hands its work back: its shards go elsewhere as if it had left (unless every node drains).
-    const staying = candidates.filter((n) => n.info.labels?.draining !== 'true');
-    const nodes = staying.length > 0 ? staying : candidates;
-    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    // A draining node advertises no handler, so it is no candidate: its shards fail over as if it had left.
+    const byId = new Map(candidates.map((n) => [n.nodeId, n]));
     const out: Array<LiveNode | undefined> = [...dealt];
     const index = new Map(rows.map((r, i) => [r, i]));
     for (const [jobId, jobRows] of groupBy(
@@ -103,7 +101,7 @@ export class ShardPlacement {
    * The owners of shards 0..`shardTotal`-1 of job `jobId` for its fire at `fireTime` (ms) over the live nodes
    * `nodeIds` (non-empty), stored first: new shards placed, shards from `shardTotal` up dropped, the left nodes'
    * shards failed over, the rest marked or moved. `mayMove` false (routing ahead): no migration now.
-   * @throws a database error (the caller keeps the rows PENDING)
+   * @throws a database error (route() logs it and falls back)
    */
   async owners(
     jobId: string,
