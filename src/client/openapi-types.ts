@@ -1536,6 +1536,14 @@ export interface components {
       /** @description finishedAt - startedAt in ms; null until both are set. */
       durationMs: number | null;
     };
+    ReshardingDto: {
+      /** @description Shards placed on a node (shardTotal once a fire has been routed). */
+      total: number;
+      /** @description Shards marked for resharding: their owner is live but the rendezvous deal now names another node; each moves at a later fire, one shard per fire, once its run on the old owner has ended. 0: settled. */
+      pending: number;
+      /** @description Shards moved to their new owner since the latest resharding began. */
+      moved: number;
+    };
     JobViewDto: {
       /** @description The job id (UUID): names the job in every /api/jobs/{id} route, like its code. */
       id: string;
@@ -1624,6 +1632,8 @@ export interface components {
       nextFires: components['schemas']['FireTimeDto'][];
       /** @description The job's newest instance by fire time, any status (the first item of GET /api/jobs/{id}/instances: of a sharded fire, its highest shard); null: it has none. */
       lastRun: components['schemas']['LastRunDto'] | null;
+      /** @description SHARDING_BROADCAST jobs: the stored shard placement (docs/dispatch.md "Shard placement"): how many shards wait for a move to a new node after the node set changed, and how many moved; null: not sharded, or no fire routed yet. */
+      resharding: components['schemas']['ReshardingDto'] | null;
       /** @description Grows by one on every change of the definition (optimistic lock). */
       version: number;
       /** @description When the job was created, UTC ISO-8601 (ms). */

@@ -16,6 +16,7 @@ import { NodeRegistryService } from './node-registry.service.js';
 import { QuarantineService } from './quarantine.service.js';
 import { ReconcilerService } from './reconciler.service.js';
 import { RoutingStrategies } from './routing/index.js';
+import { ShardPlacement } from './shard-placement.js';
 import { TakeBack } from './take-back.js';
 import { UnadvertisedWaits } from './unadvertised-waits.js';
 
@@ -35,6 +36,7 @@ import { UnadvertisedWaits } from './unadvertised-waits.js';
     QuarantineService,
     TakeBack,
     UnadvertisedWaits,
+    ShardPlacement,
     {
       provide: RoutingStrategies,
       inject: [COUNTERS, NODE_QUEUES],

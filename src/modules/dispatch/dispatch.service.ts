@@ -14,7 +14,7 @@ import {
 import { Admission } from './admission/index.js';
 import { NodeRegistryService } from './node-registry.service.js';
 import { rankedItem } from './ready-rank.js';
-import { RoutingStrategies } from './routing/index.js';
+import { ShardPlacement } from './shard-placement.js';
 
 /** How often the leader pumps the delay queue (docs/dispatch.md "Delayed tasks"). */
 export const DELAY_PUMP_MS = 200;
@@ -58,7 +58,7 @@ export class DispatchService implements HandOff {
     private readonly transitions: InstanceTransitions,
     private readonly registry: NodeRegistryService,
     private readonly admission: Admission,
-    private readonly strategies: RoutingStrategies,
+    private readonly placement: ShardPlacement,
     @Inject(NODE_QUEUES) private readonly queues: NodeQueuePort,
     private readonly delays: DelayFeed,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -102,12 +102,12 @@ export class DispatchService implements HandOff {
     const admitted = await this.admission.admit(runnable, now);
     out.waiting = runnable.length - admitted.length;
     for (const group of groupBy(admitted, routeGroup).values()) {
-      const nodes = await this.route(group);
+      const nodes = await this.route(group, true);
       if (!nodes) {
         await this.keepPending(group, out);
         continue;
       }
-      const won = await this.assign(group, nodes, now);
+      const won = await this.assign(group, nodes as LiveNode[], now);
       out.dispatched += won;
       out.skipped += group.length - won;
     }
@@ -134,15 +134,13 @@ export class DispatchService implements HandOff {
     const held = unlimited.length > 0 ? await this.registry.heldApps(unlimited.map((r) => r.appId)) : new Set<string>();
     const routable = held.size > 0 ? unlimited.filter((r) => !held.has(r.appId)) : unlimited;
     for (const group of groupBy(routable, routeGroup).values()) {
-      const nodes = await this.route(group);
+      const nodes = await this.route(group, false);
       if (!nodes) continue;
-      group.forEach((row, i) =>
-        Object.assign(row, {
-          status: JobInstanceStatus.DISPATCHED,
-          nodeId: nodes[i].nodeId,
-          dispatchedAt: row.dueAt,
-        }),
-      );
+      group.forEach((row, i) => {
+        const node = nodes[i];
+        if (node)
+          Object.assign(row, { status: JobInstanceStatus.DISPATCHED, nodeId: node.nodeId, dispatchedAt: row.dueAt });
+      });
     }
   }
 
@@ -213,8 +211,13 @@ export class DispatchService implements HandOff {
     if (again.length > 0) await this.dispatchIds(again);
   }
 
-  /** The node of each row of `group` (one handler and strategy), or null (logged: the rows stay PENDING). */
-  private async route(group: JobInstance[]): Promise<LiveNode[] | null> {
+  /**
+   * The node of each row of `group` (one handler and strategy), or null (logged: the rows stay PENDING). A sharded
+   * job's rows follow its stored placement (ShardPlacement): `atFire` false (routing ahead) never moves a shard and
+   * leaves a row `undefined` (PENDING) while its job has a shard marked for resharding; `atFire` true names a node
+   * for every row.
+   */
+  private async route(group: JobInstance[], atFire: boolean): Promise<Array<LiveNode | undefined> | null> {
     const { handler, routingStrategy, appId } = group[0];
     const serving = await this.registry.candidates(handler, appId);
     const candidates = KEYED.has(routingStrategy) ? serving : this.registry.preferFresh(serving);
@@ -226,7 +229,7 @@ export class DispatchService implements HandOff {
       return null;
     }
     try {
-      return await this.strategies.for(routingStrategy).selectMany(group, candidates);
+      return await this.placement.select(routingStrategy, group, candidates, atFire);
     } catch (err) {
       const reason = (err as Error).message;
       this.logger.error(`cannot route ${group.length} instance(s) of '${handler}' by ${routingStrategy}: ${reason}`);

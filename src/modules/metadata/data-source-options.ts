@@ -19,6 +19,7 @@ import { CallbackHostPerApp1800000005000 } from './migrations/1800000005000-call
 import { Notifications1800000006000 } from './migrations/1800000006000-notifications.js';
 import { JobPausedReason1800000007000 } from './migrations/1800000007000-job-paused-reason.js';
 import { ShellIdentity1800000008000 } from './migrations/1800000008000-shell-identity.js';
+import { JobShardAssignment1800000010000 } from './migrations/1800000010000-job-shard-assignment.js';
 import { Priority1800000013000 } from './migrations/1800000013000-priority.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
@@ -39,6 +40,7 @@ export const MIGRATIONS = [
   Notifications1800000006000,
   JobPausedReason1800000007000,
   ShellIdentity1800000008000,
+  JobShardAssignment1800000010000,
   Priority1800000013000,
 ];
 

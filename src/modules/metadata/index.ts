@@ -25,6 +25,12 @@ export { isTransientDbError, isUniqueViolation, withDbRetry } from './repositori
 export { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
 export { ApiClientRepository } from './repositories/api-client.repository.js';
 export { ShellIdentityRepository } from './repositories/shell-identity.repository.js';
+export {
+  type ReshardProgress,
+  type ShardAssignment,
+  ShardAssignmentRepository,
+  type ShardState,
+} from './repositories/shard-assignment.repository.js';
 export { AuditLogRepository, type AuditEntry, type AuditQuery } from './repositories/audit-log.repository.js';
 export {
   CallbackDeliveryRepository,

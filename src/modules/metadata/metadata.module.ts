@@ -25,6 +25,7 @@ import { JobLogRepository } from './repositories/job-log.repository.js';
 import { NotificationDeliveryRepository } from './repositories/notification-delivery.repository.js';
 import { NotificationOutboxRepository } from './repositories/notification-outbox.repository.js';
 import { ShellIdentityRepository } from './repositories/shell-identity.repository.js';
+import { ShardAssignmentRepository } from './repositories/shard-assignment.repository.js';
 import { INSTANCE_QUERIES } from './instances/index.js';
 import { ExecutionLedger } from './unit-of-work/execution-ledger.js';
 import { UnitOfWork } from './unit-of-work/unit-of-work.js';
@@ -63,6 +64,7 @@ const REPOSITORIES = [
   NotificationOutboxRepository,
   NotificationDeliveryRepository,
   ShellIdentityRepository,
+  ShardAssignmentRepository,
 ];
 
 const UNIT_OF_WORK = {

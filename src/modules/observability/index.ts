@@ -22,4 +22,5 @@ export type {
   QuarantineReasonLabel,
   RedisErrorKindLabel,
   RetentionTableLabel,
+  ShardMoveKindLabel,
 } from './metric-labels.js';

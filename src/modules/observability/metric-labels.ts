@@ -13,6 +13,7 @@ const LOG_DROP_REASONS = ['limit', 'flush_failed'] as const;
 const RETENTION_TABLES = ['job_instance', 'job_attempt', 'job_log', 'callback_delivery', 'idempotency_key'] as const;
 const DB_ERROR_KINDS = ['conflict', 'connection', 'other'] as const;
 const REDIS_ERROR_KINDS = ['connection', 'command'] as const;
+const SHARD_MOVE_KINDS = ['migration', 'failover'] as const;
 const OUTCOMES = ['SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED', 'HANDED_BACK'] as const;
 
 /** `status` of tickwheel_instances_finished_total: the final JobInstance statuses. */
@@ -39,6 +40,8 @@ export type RetentionTableLabel = (typeof RETENTION_TABLES)[number];
 export type DbErrorKindLabel = (typeof DB_ERROR_KINDS)[number];
 /** `kind` of tickwheel_redis_errors_total (infra/redis's classifier). */
 export type RedisErrorKindLabel = (typeof REDIS_ERROR_KINDS)[number];
+/** `kind` of tickwheel_shard_moves_total: a reshard's move of a live owner's shard, or a left owner's failover. */
+export type ShardMoveKindLabel = (typeof SHARD_MOVE_KINDS)[number];
 /** `outcome` of tickwheel_execution_duration_seconds: how a handler's attempt ended. */
 export type ExecutionOutcomeLabel = (typeof OUTCOMES)[number];
 
@@ -70,6 +73,7 @@ export const KNOWN_LABELS = {
   retentionRowsRemoved: { label: 'table', values: RETENTION_TABLES },
   dbErrors: { label: 'kind', values: DB_ERROR_KINDS },
   redisErrors: { label: 'kind', values: REDIS_ERROR_KINDS },
+  shardMoves: { label: 'kind', values: SHARD_MOVE_KINDS },
 } as const;
 
 /** tickwheel_notification_deliveries_total's two label sets: every channel × outcome series exists at 0. */

@@ -253,6 +253,15 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly shardMoves = new Counter({
+    name: 'tickwheel_shard_moves_total',
+    help:
+      'Shards of SHARDING_BROADCAST jobs given a new owner, by kind: migration (a reshard, one shard at a time, ' +
+      'after its run on the old owner ended), failover (the owner left: at once)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tickwheel_' });
     // Series whose label values are known exist at 0 from the start: increase() and rate() cannot see a
@@ -268,6 +277,7 @@ export class MetricsService {
       retentionRowsRemoved: this.retentionRowsRemoved,
       dbErrors: this.dbErrors,
       redisErrors: this.redisErrors,
+      shardMoves: this.shardMoves,
     } satisfies Record<keyof typeof KNOWN_LABELS, Counter<string>>;
     for (const [key, counter] of Object.entries(counters)) {
       const { label, values } = KNOWN_LABELS[key as keyof typeof KNOWN_LABELS];

@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from '../../../common/index.js';
 import { JobDefinition, OverlapPolicy, type PausedReason } from '../entities/index.js';
 import { isUniqueViolation } from './db-errors.js';
 import { marks } from './raw-statement.js';
+import { ShardAssignmentRepository } from './shard-assignment.repository.js';
 
 /** Rows changed by a raw UPDATE, for mysql2 ({affectedRows}) and better-sqlite3 ({changes} / [rows, n]). */
 function affectedRows(res: unknown): number {
@@ -63,7 +64,10 @@ function isMetricsSlotViolation(err: unknown): boolean {
 export class JobDefinitionRepository {
   private readonly repo: Repository<JobDefinition>;
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly shards: ShardAssignmentRepository,
+  ) {
     this.repo = ds.getRepository(JobDefinition);
   }
 
@@ -113,9 +117,11 @@ export class JobDefinitionRepository {
     return (await repo.findOneBy({ namespace: def.namespace, id: def.id })) as JobDefinition;
   }
 
+  /** Deletes job `id` with its shard placement, inside `em` when given. @throws NotFoundError */
   async delete(namespace: string, id: string, em?: EntityManager): Promise<void> {
     const res = await (em ? em.getRepository(JobDefinition) : this.repo).delete({ namespace, id });
     if (res.affected !== 1) throw new NotFoundError('job', id);
+    await this.shards.deleteJob(em ?? this.ds.manager, id);
   }
 
   findById(namespace: string, id: string): Promise<JobDefinition | null> {

@@ -5,6 +5,7 @@ import {
   describeCorruptRow,
   JobDefinition,
   type LastRun,
+  type ReshardProgress,
   MisfirePolicy,
   OverlapPolicy,
   PausedReason,
@@ -43,6 +44,18 @@ export class LastRunDto {
       durationMs: ran ? (r.finishedAt as number) - (r.startedAt as number) : null,
     };
   }
+}
+
+/** A sharded job's resharding progress (JobViewDto.resharding): three counts of its shards. */
+export class ReshardingDto {
+  @ApiProperty({ description: 'Shards placed on a node (shardTotal once a fire has been routed).' }) total: number;
+  @ApiProperty({
+    description:
+      'Shards marked for resharding: their owner is live but the rendezvous deal now names another node; each ' +
+      'moves at a later fire, one shard per fire, once its run on the old owner has ended. 0: settled.',
+  })
+  pending: number;
+  @ApiProperty({ description: 'Shards moved to their new owner since the latest resharding began.' }) moved: number;
 }
 
 /** A job definition as the API shows it; times ISO-8601 UTC. */
@@ -160,6 +173,15 @@ export class JobViewDto {
       'sharded fire, its highest shard); null: it has none.',
   })
   lastRun: LastRunDto | null;
+  @ApiProperty({
+    type: ReshardingDto,
+    nullable: true,
+    description:
+      'SHARDING_BROADCAST jobs: the stored shard placement (docs/dispatch.md "Shard placement"): how many shards ' +
+      'wait for a move to a new node after the node set changed, and how many moved; null: not sharded, or no fire ' +
+      'routed yet.',
+  })
+  resharding: ReshardingDto | null;
   @ApiProperty({ description: 'Grows by one on every change of the definition (optimistic lock).' }) version: number;
   @ApiProperty({ description: 'When the job was created, UTC ISO-8601 (ms).' }) createdAt: string;
   @ApiProperty({ description: 'When the definition last changed, UTC ISO-8601 (ms).' }) updatedAt: string;
@@ -170,8 +192,13 @@ export class JobViewDto {
   })
   note?: string;
 
-  /** The view of `d` with its next fire times `preview` (ms) and its newest instance, if any. */
-  static of(d: JobDefinition, preview: number[], lastRun: LastRun | null): JobViewDto {
+  /** The view of `d` with its next fire times `preview` (ms), its newest instance and its resharding, if any. */
+  static of(
+    d: JobDefinition,
+    preview: number[],
+    lastRun: LastRun | null,
+    resharding: ReshardProgress | null = null,
+  ): JobViewDto {
     const corrupt = describeCorruptRow(d);
     const readable = <T>(v: T): T | null => (v instanceof CorruptJson ? null : v);
     return {
@@ -209,6 +236,8 @@ export class JobViewDto {
       nextFireTimes: preview.map((t) => new Date(t).toISOString()),
       nextFires: describeFires(d, preview, null).map((f) => FireTimeDto.of(f)),
       lastRun: lastRun === null ? null : LastRunDto.of(lastRun),
+      resharding:
+        d.routingStrategy === RoutingStrategy.SHARDING_BROADCAST && resharding !== null ? { ...resharding } : null,
       version: d.version,
       createdAt: iso(d.createdAt) as string,
       updatedAt: iso(d.updatedAt) as string,
