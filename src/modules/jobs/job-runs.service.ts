@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../common/index.js';
+import { NotFoundError, type TraceContext } from '../../common/index.js';
 import { CancelService } from '../dispatch/index.js';
 import {
   JobAttempt,
@@ -44,14 +44,19 @@ export class JobRunsService {
    * given) instead of the job's. @returns every shard of the fire, shard 0 first.
    * @throws NotFoundError, ForbiddenError, ValidationError, TooManyUnfinishedError (nothing written).
    */
-  async triggerNow(caller: Caller, ref: JobRef, params?: Record<string, unknown>): Promise<JobInstance[]> {
+  async triggerNow(
+    caller: Caller,
+    ref: JobRef,
+    params?: Record<string, unknown>,
+    parent: TraceContext | null = null,
+  ): Promise<JobInstance[]> {
     const def = await this.jobs.find(caller, ref);
     this.handlers.assertMayUse(caller, def.handler);
     refuseCorruptFields(def, new Set(params ? ['params'] : []));
     checkFireParams(def, params);
     await this.handlers.assertRunnable(def.handler, def.appId);
     this.handlers.checkJobParams(def, params);
-    return this.trigger.triggerNow(def, params, {
+    return this.trigger.triggerNow(def, params, parent, {
       admit: this.ownersCap(caller, def),
       inTx: (em, rows) =>
         this.audit.record(em, caller.appId, AuditAction.JOB_TRIGGER, jobTarget(def), undefined, {

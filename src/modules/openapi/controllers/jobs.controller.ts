@@ -1,4 +1,16 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
@@ -7,7 +19,9 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { MAX_SHARDS } from '../../../common/index.js';
+import { CLOCK, type Clock, MAX_SHARDS, type TraceContext } from '../../../common/index.js';
+import { Tracing } from '../../tracing/index.js';
+import { submitted, TRACEPARENT_HEADER, TraceParent } from './traceparent.js';
 import { CallbackRedeliver } from '../../callbacks/index.js';
 import {
   type Caller,
@@ -112,6 +126,8 @@ export class JobsController {
     private readonly callbacks: CallbackRedeliver,
     private readonly handlerLogs: HandlerLogsService,
     private readonly views: JobViews,
+    private readonly tracing: Tracing,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Post()
@@ -254,13 +270,17 @@ export class JobsController {
   })
   @NamedJob('Invalid params (field params), no executor runs its handler (field handler), or a bad ?appId=.')
   @ApiProblem(429, RATE_OR_CAP_429, RATE_LIMIT_HEADERS)
+  @TRACEPARENT_HEADER
   async trigger(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
     @Query() q: OwnerQueryDto,
     @Body() dto: TriggerJobDto,
+    @TraceParent() parent: TraceContext | null,
   ): Promise<TriggerViewDto> {
-    const [first, ...others] = await this.runs.triggerNow(caller, ref(id, q), dto.params);
+    const start = this.clock.now();
+    const [first, ...others] = await this.runs.triggerNow(caller, ref(id, q), dto.params, parent);
+    submitted(this.tracing, this.clock, [first, ...others], parent, start);
     // A fire inserted CANCELLED (overlap SKIP) has its delivery already.
     const sent = await this.callbacks.deliveriesOf([first, ...others].map((i) => i.id));
     const view = (i: (typeof others)[number]) => toTaskView(i, undefined, undefined, sent.get(i.id));
