@@ -51,9 +51,18 @@ export function newTraceId(): string {
   }
 }
 
-/** A new span of `parent`'s trace (same trace id and flags), or the root of a new sampled trace. */
-export function childContext(parent: TraceContext | null, traceId = newTraceId()): TraceContext {
-  return parent ? { ...parent, spanId: newSpanId() } : { traceId, spanId: newSpanId(), flags: '01' };
+/**
+ * A new span of `parent`'s trace (same trace id and flags), or the root of a new sampled trace `traceId`; `spanId`
+ * default random.
+ */
+export function childContext(parent: TraceContext | null, traceId = newTraceId(), spanId = newSpanId()): TraceContext {
+  return parent ? { ...parent, spanId } : { traceId, spanId, flags: '01' };
+}
+
+/** A span id derived from a unique `seed` (an instance id, with a fencing token for an attempt): 16 hex, not zero. */
+export function spanIdOf(seed: string): string {
+  const id = createHash('sha256').update(seed).digest('hex').slice(0, 16);
+  return id === ZERO_SPAN ? '0000000000000001' : id;
 }
 
 /**
@@ -61,8 +70,7 @@ export function childContext(parent: TraceContext | null, traceId = newTraceId()
  * and the one that records its end (an app worker's finish reaches any api pod) name the same span.
  */
 export function attemptSpanId(instanceId: string, fencingToken: number): string {
-  const id = createHash('sha256').update(`${instanceId}:${fencingToken}`).digest('hex').slice(0, 16);
-  return id === ZERO_SPAN ? '0000000000000001' : id;
+  return spanIdOf(`${instanceId}:${fencingToken}`);
 }
 
 /** A row's trace context: its stored `traceparent`, else (rows written before the column) one over its trace id. */

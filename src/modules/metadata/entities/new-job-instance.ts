@@ -1,4 +1,4 @@
-import { BOUNDS, childContext, formatTraceparent, newId, type TraceContext } from '../../../common/index.js';
+import { BOUNDS, childContext, formatTraceparent, newId, spanIdOf, type TraceContext } from '../../../common/index.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 import { type InitialStatus } from '../state-machine/transitions.js';
 import { BackoffKind, RoutingStrategy } from './enums.js';
@@ -38,12 +38,12 @@ export type NewJobInstance = Pick<
 /**
  * The one constructor of a new job instance row (API task or job fire): a first attempt in an InitialStatus
  * (PENDING by default) with a UUIDv7 id, no node, fencing token 0, and `requestId` = the id unless the caller chose
- * one. Its trace: a new span of `parentTrace`, else of a new trace whose id is derived from the row's id. `now` is
- * epoch ms.
+ * one. Its trace: a span (its id derived from the row's) of `parentTrace`, else of a new trace whose id is the
+ * row's id as hex. `now` is epoch ms.
  */
 export function newJobInstance({ parentTrace, ...f }: NewJobInstance, now: number): JobInstance {
   const id = newId();
-  const trace = childContext(parentTrace ?? null, id.replace(/-/g, ''));
+  const trace = childContext(parentTrace ?? null, id.replace(/-/g, ''), spanIdOf(id));
   return Object.assign(new JobInstance(), {
     id,
     requestId: id,
