@@ -1,23 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/**
- * A W3C trace context (https://www.w3.org/TR/trace-context/): `traceId` 32 lower-case hex, `spanId` (the header's
- * parent-id) 16 lower-case hex, `flags` 2 hex (bit 0: sampled). Neither id is all zeros.
- */
+/** A W3C trace context (www.w3.org/TR/trace-context): ids lower-case hex, not all zeros; `flags` bit 0: sampled. */
 export interface TraceContext {
   traceId: string;
   spanId: string;
   flags: string;
 }
 
-/** Version, trace-id, parent-id, flags; a version after 00 may carry more after a dash (the spec's forward rule). */
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 const ZERO_TRACE = '0'.repeat(32);
 const ZERO_SPAN = '0'.repeat(16);
 
 /**
- * The trace context of a `traceparent` header, or null when it is absent or malformed (upper-case hex, a wrong
- * length, version ff, all-zero ids, several headers joined): the spec's receiver then starts a new trace.
+ * A `traceparent` header's context; null if absent or malformed (upper-case, version ff, zero ids, joined headers).
  */
 export function parseTraceparent(header: unknown): TraceContext | null {
   if (typeof header !== 'string' || header.length > 512) return null;
@@ -26,7 +21,6 @@ export function parseTraceparent(header: unknown): TraceContext | null {
   const [, version, traceId, spanId, flags, more] = m;
   if (version === 'ff' || (version === '00' && more !== undefined)) return null;
   if (traceId === ZERO_TRACE || spanId === ZERO_SPAN) return null;
-  // A later version's flags: only the sampled bit is known.
   return { traceId, spanId, flags: version === '00' ? flags : parseInt(flags, 16) & 1 ? '01' : '00' };
 }
 
@@ -35,26 +29,18 @@ export function formatTraceparent(ctx: TraceContext): string {
   return `00-${ctx.traceId}-${ctx.spanId}-${ctx.flags}`;
 }
 
-/** A random span id: 16 hex, never all zeros. */
-export function newSpanId(): string {
+/** A random id of `bytes` bytes as hex, never all zeros. */
+function randomId(bytes: number): string {
   for (;;) {
-    const id = randomBytes(8).toString('hex');
-    if (id !== ZERO_SPAN) return id;
+    const id = randomBytes(bytes).toString('hex');
+    if (/[^0]/.test(id)) return id;
   }
 }
 
-/** A random trace id: 32 hex, never all zeros. */
-export function newTraceId(): string {
-  for (;;) {
-    const id = randomBytes(16).toString('hex');
-    if (id !== ZERO_TRACE) return id;
-  }
-}
+export const newSpanId = (): string => randomId(8);
+export const newTraceId = (): string => randomId(16);
 
-/**
- * A new span of `parent`'s trace (same trace id and flags), or the root of a new sampled trace `traceId`; `spanId`
- * default random.
- */
+/** A span `spanId` of `parent`'s trace (same id and flags), or the root of a new sampled trace `traceId`. */
 export function childContext(parent: TraceContext | null, traceId = newTraceId(), spanId = newSpanId()): TraceContext {
   return parent ? { ...parent, spanId } : { traceId, spanId, flags: '01' };
 }
@@ -65,10 +51,7 @@ export function spanIdOf(seed: string): string {
   return id === ZERO_SPAN ? '0000000000000001' : id;
 }
 
-/**
- * The span id of one attempt of an instance: derived from its id and fencing token, so the process that claims it
- * and the one that records its end (an app worker's finish reaches any api pod) name the same span.
- */
+/** An attempt's span id, from its instance and token: whichever process records its end names the same span. */
 export function attemptSpanId(instanceId: string, fencingToken: number): string {
   return spanIdOf(`${instanceId}:${fencingToken}`);
 }

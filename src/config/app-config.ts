@@ -15,10 +15,7 @@ export interface AppConfig {
   shape: Shape;
   roles: Role[];
   http: { port: number; host: string };
-  /**
-   * Span export (docs/observability.md "Tracing"): `tracesUrl` the OTLP/HTTP URL spans are POSTed to, null = off;
-   * `serviceName` the spans' service.name.
-   */
+  /** Span export (docs/observability.md "Tracing"): the OTLP/HTTP traces URL (null: off), the service.name. */
   tracing: { tracesUrl: string | null; serviceName: string };
   /** /metrics (docs/observability.md): `port` null = on the http listener, else its own; `token`: a bearer. */
   metrics: { port: number | null; host: string; token: string | null };

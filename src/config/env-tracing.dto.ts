@@ -3,10 +3,7 @@ import { NotificationEnvDto } from './env-notifications.dto.js';
 
 const HTTP_URL = /^https?:\/\/[^\s]{1,2040}$/;
 
-/**
- * Span export (docs/observability.md "Tracing"): the standard OpenTelemetry settings Tickwheel reads. Export is on
- * when an OTLP endpoint is set; the exporter sends OTLP/HTTP JSON, so only that protocol is accepted.
- */
+/** Span export (docs/observability.md "Tracing"): the OpenTelemetry settings read; OTLP/HTTP JSON only. */
 export class TracingEnvDto extends NotificationEnvDto {
   @IsOptional()
   @IsString()

@@ -237,10 +237,7 @@ function retryDelays(raw: string | undefined, setting = 'CALLBACK_RETRY_DELAYS_M
 }
 
 /** METRICS_PORT, METRICS_HOST (default loopback) and METRICS_TOKEN. @throws ConfigError when the port is PORT's. */
-/**
- * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, else OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces` (the OpenTelemetry
- * rule for the base endpoint); neither: no export. The service name defaults to tickwheel-<roles>.
- */
+/** The traces URL: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces, else none. */
 function tracingSettings(dto: EnvDto, roles: Role[]): AppConfig['tracing'] {
   const base = dto.OTEL_EXPORTER_OTLP_ENDPOINT;
   const tracesUrl = dto.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : null);

@@ -47,10 +47,7 @@ export class JobInstance {
   @Column({ type: 'text', nullable: true, transformer: jsonText }) result: unknown;
   @Column({ type: 'text', nullable: true }) error: string | null;
   @Column({ name: 'trace_id', type: 'varchar', length: 64 }) traceId: string;
-  /**
-   * The W3C `traceparent` the work continues (docs/observability.md "Tracing"): `trace_id`'s trace and the span of
-   * its submit or fire. NULL on rows written before the column: read through `instanceTrace`.
-   */
+  /** The W3C traceparent its work continues (docs/observability.md "Tracing"); NULL before: see instanceTrace. */
   @Column({ type: 'varchar', length: 55, nullable: true }) traceparent: string | null;
   @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true }) callbackUrl: string | null;
   /**

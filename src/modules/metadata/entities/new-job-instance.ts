@@ -31,7 +31,6 @@ export type NewJobInstance = Pick<
     >
   > & {
     status?: InitialStatus;
-    /** The caller's trace (a valid `traceparent` of the submit): the row joins it as a child span. */
     parentTrace?: TraceContext | null;
   };
 

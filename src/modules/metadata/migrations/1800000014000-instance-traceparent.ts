@@ -1,9 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/**
- * `job_instance.traceparent`: the W3C trace context the instance's work continues (docs/observability.md "Tracing").
- * NULL, every row before, reads as a context over the row's `trace_id`. Same DDL on both.
- */
+/** `job_instance.traceparent` (docs/observability.md "Tracing"); NULL on older rows. Same DDL on both. */
 export class InstanceTraceparent1800000014000 implements MigrationInterface {
   name = 'InstanceTraceparent1800000014000';
 

@@ -34,8 +34,9 @@ export interface HttpChannelOptions {
 /**
  * POSTs `p` as JSON through the egress-policy-checked client (docs/tenancy.md "Egress policy"; no redirects, a new
  * connection each time). A webhook carries the callback headers (X-Tickwheel-Delivery, -Timestamp, -Signature) and
- * `X-Tickwheel-Event: notification`; both kinds a `traceparent` of the run when the message is about one. @returns the answer's status, a network error or the egress refusal; rethrows
- * only when `signal` aborted it.
+ * `X-Tickwheel-Event: notification`; both kinds a `traceparent` (a new span of the run's trace) when the message is
+ * about a run. @returns the answer's status, a network error or the egress refusal; rethrows only when `signal`
+ * aborted it.
  */
 export async function postChannel(p: HttpPost, o: HttpChannelOptions, signal: AbortSignal): Promise<TryResult> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };

@@ -1,16 +1,4 @@
-import {
-  applyDecorators,
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Patch,
-  Post,
-  Query,
-} from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
@@ -19,7 +7,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { CLOCK, type Clock, MAX_SHARDS, type TraceContext } from '../../../common/index.js';
+import { MAX_SHARDS, type TraceContext } from '../../../common/index.js';
 import { Tracing } from '../../tracing/index.js';
 import { submitted, TRACEPARENT_HEADER, TraceParent } from './traceparent.js';
 import { CallbackRedeliver } from '../../callbacks/index.js';
@@ -127,7 +115,6 @@ export class JobsController {
     private readonly handlerLogs: HandlerLogsService,
     private readonly views: JobViews,
     private readonly tracing: Tracing,
-    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Post()
@@ -278,9 +265,9 @@ export class JobsController {
     @Body() dto: TriggerJobDto,
     @TraceParent() parent: TraceContext | null,
   ): Promise<TriggerViewDto> {
-    const start = this.clock.now();
+    const start = Date.now();
     const [first, ...others] = await this.runs.triggerNow(caller, ref(id, q), dto.params, parent);
-    submitted(this.tracing, this.clock, [first, ...others], parent, start);
+    submitted(this.tracing, [first, ...others], parent, start);
     // A fire inserted CANCELLED (overlap SKIP) has its delivery already.
     const sent = await this.callbacks.deliveriesOf([first, ...others].map((i) => i.id));
     const view = (i: (typeof others)[number]) => toTaskView(i, undefined, undefined, sent.get(i.id));

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
-import { CLOCK, type Clock, MAX_BATCH_TASKS, type TraceContext } from '../../../common/index.js';
+import { MAX_BATCH_TASKS, type TraceContext } from '../../../common/index.js';
 import { Tracing } from '../../tracing/index.js';
 import { submitted, TRACEPARENT_HEADER, TraceParent } from './traceparent.js';
 import { Scope } from '../../metadata/index.js';
@@ -60,7 +60,6 @@ export class TasksController {
     private readonly handlerLogs: HandlerLogsService,
     private readonly list: TaskListService,
     private readonly tracing: Tracing,
-    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get()
@@ -113,9 +112,9 @@ export class TasksController {
     @Res({ passthrough: true }) res: Response,
     @TraceParent() parent: TraceContext | null,
   ): Promise<TaskAcceptedDto> {
-    const start = this.clock.now();
+    const start = Date.now();
     const { accepted, replayed, created } = await this.tasks.submit(caller, dto, parent);
-    submitted(this.tracing, this.clock, [created], parent, start);
+    submitted(this.tracing, [created], parent, start);
     if (replayed) {
       res.setHeader('Idempotency-Replayed', 'true');
       res.setHeader('Idempotent-Replayed', 'true'); // the 0.1 name, kept for one release (CHANGELOG 0.2.0)
@@ -155,9 +154,9 @@ export class TasksController {
     @Body() dto: SubmitTaskBatchDto,
     @TraceParent() parent: TraceContext | null,
   ): Promise<TaskBatchAcceptedDto> {
-    const start = this.clock.now();
+    const start = Date.now();
     const outcomes = await this.tasks.submitBatch(caller, dto.tasks, parent);
-    submitted(this.tracing, this.clock, outcomes.map((o) => ('error' in o ? null : o.created)), parent, start);
+    submitted(this.tracing, outcomes.map((o) => ('error' in o ? null : o.created)), parent, start);
     return {
       results: outcomes.map((o) =>
         'error' in o

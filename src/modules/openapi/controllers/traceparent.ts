@@ -1,7 +1,7 @@
 import { createParamDecorator, type ExecutionContext, Logger } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { type Request } from 'express';
-import { type Clock, instanceTrace, parseTraceparent, type TraceContext } from '../../../common/index.js';
+import { instanceTrace, parseTraceparent, type TraceContext } from '../../../common/index.js';
 import { type JobInstance } from '../../metadata/index.js';
 import { rowSpan, type Tracing } from '../../tracing/index.js';
 
@@ -28,22 +28,19 @@ const logger = new Logger('Submit');
 
 /**
  * Records the api's span of each row a request created (its stored context, under the caller's `parent` span)
- * and logs the row at debug level with its trace id. `startMs`: when the request's work began (epoch ms).
+ * and logs the row at debug level with its trace id. `startMs`: when the request's work began (epoch ms, wall clock).
  */
 export function submitted(
   tracing: Tracing,
-  clock: Clock,
   rows: Array<JobInstance | null>,
   parent: TraceContext | null,
   startMs: number,
 ): void {
-  const endMs = clock.now();
+  const endMs = Date.now();
   for (const row of rows) {
     if (!row) continue;
-    const context = instanceTrace(row);
-    tracing.record(
-      rowSpan('tickwheel.submit', row, { context, parentSpanId: parent?.spanId ?? null, startMs, endMs }, { kind: 'server' }),
-    );
+    const span = { context: instanceTrace(row), parentSpanId: parent?.spanId ?? null, startMs, endMs };
+    tracing.record(rowSpan('tickwheel.submit', row, span, { kind: 'server' }));
     logger.debug({ traceId: row.traceId, msg: `instance ${row.id} (${row.requestId}) created` });
   }
 }
