@@ -1,10 +1,9 @@
 import { Injectable, Module } from '@nestjs/common';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { parseTraceparent } from '../../src/common/index.js';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
 import { createJob, neverFiringJob } from '../utils/jobs.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
-import { startTraceReceiver, type TraceReceiver } from '../utils/trace-receiver.js';
+import { parseTraceparent, startTraceReceiver, type TraceReceiver } from '../utils/trace-receiver.js';
 import { clusterEnv, signedClient, startNode, TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 
 /** What the recording handler saw, per requestId. */

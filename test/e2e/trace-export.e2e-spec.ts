@@ -1,9 +1,13 @@
 import { createServer } from 'node:net';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
-import { parseTraceparent } from '../../src/common/index.js';
 import { deleteNamespaceRows } from '../utils/namespace-rows.js';
 import { type ProductProcess, startProcess } from '../utils/process-node.js';
-import { type ExportedSpan, startTraceReceiver, type TraceReceiver } from '../utils/trace-receiver.js';
+import {
+  type ExportedSpan,
+  parseTraceparent,
+  startTraceReceiver,
+  type TraceReceiver,
+} from '../utils/trace-receiver.js';
 import {
   clusterEnv,
   liveExecutors,

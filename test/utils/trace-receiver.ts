@@ -70,3 +70,10 @@ export async function startTraceReceiver(): Promise<TraceReceiver> {
       }),
   };
 }
+
+/** A version-00 `traceparent`'s fields (the tests' own strict reading), or null. */
+export function parseTraceparent(header: unknown): { traceId: string; spanId: string; flags: string } | null {
+  const m = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(typeof header === 'string' ? header : '');
+  if (!m || /^0+$/.test(m[1]) || /^0+$/.test(m[2])) return null;
+  return { traceId: m[1], spanId: m[2], flags: m[3] };
+}
