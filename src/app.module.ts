@@ -15,6 +15,7 @@ import { ConsoleModule } from './modules/console/index.js';
 import { ApiClientModule, OpenApiModule, PROBLEM_FILTER_PROVIDER } from './modules/openapi/index.js';
 import { AttemptEndedHookModule, TriggerModule } from './modules/trigger/index.js';
 import { WorkersModule } from './modules/workers/index.js';
+import { TracingModule } from './modules/tracing/index.js';
 import { TerminusModule } from '@nestjs/terminus';
 import { ShutdownHold } from './shutdown-hold.js';
 
@@ -42,6 +43,7 @@ export class AppModule {
       // and its child loggers and AsyncLocalStorage context cost every request CPU (bench/README.md).
       LoggerModule.forRoot({ pinoHttp: { level: config.logLevel, autoLogging: false }, forRoutes: [] }),
       ObservabilityModule.forConfig(config),
+      TracingModule,
       TerminusModule,
       MetadataModule,
       CoordinationModule,

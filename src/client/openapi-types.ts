@@ -1182,8 +1182,13 @@ export interface components {
       result: Record<string, unknown> | null;
       /** @description The outcome's error, once final; an earlier attempt's error is in `attempts`. */
       error: string | null;
-      /** @description Trace id of its log lines (docs/observability.md "Logs"). */
+      /** @description W3C trace id (32 hex) of its run: the `traceparent` it was submitted with, else a new one; every log line about it carries it (docs/observability.md "Tracing"). */
       traceId: string;
+      /**
+       * @description The W3C `traceparent` its work continues: its trace id and the span of its submit or fire. Each attempt is a child span (the handler's ctx.traceparent, the `http` handler's header); callbacks carry a child of it.
+       * @example 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01
+       */
+      traceparent: string;
       /** @description The scheduled fire time (a task: when it was submitted), UTC ISO-8601 (ms). */
       fireTime: string;
       /** @description When it becomes due to run (fire time + delayMs, or a retry backoff), UTC ISO-8601. */
@@ -1852,8 +1857,13 @@ export interface components {
       result: Record<string, unknown> | null;
       /** @description The outcome's error, once final; an earlier attempt's error is in `attempts`. */
       error: string | null;
-      /** @description Trace id of its log lines (docs/observability.md "Logs"). */
+      /** @description W3C trace id (32 hex) of its run: the `traceparent` it was submitted with, else a new one; every log line about it carries it (docs/observability.md "Tracing"). */
       traceId: string;
+      /**
+       * @description The W3C `traceparent` its work continues: its trace id and the span of its submit or fire. Each attempt is a child span (the handler's ctx.traceparent, the `http` handler's header); callbacks carry a child of it.
+       * @example 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01
+       */
+      traceparent: string;
       /** @description The scheduled fire time (a task: when it was submitted), UTC ISO-8601 (ms). */
       fireTime: string;
       /** @description When it becomes due to run (fire time + delayMs, or a retry backoff), UTC ISO-8601. */
@@ -2997,7 +3007,10 @@ export interface operations {
   TasksController_submit: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description W3C trace context (`00-<32 hex trace-id>-<16 hex parent-id>-<2 hex flags>`, lower-case, ids not all zero): the work joins the caller's trace, as a child span of parent-id. Absent or malformed (checked strictly): a new trace is started, no error. The instance view shows the `traceparent` it runs under (docs/observability.md "Tracing"). */
+        traceparent?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3102,7 +3115,10 @@ export interface operations {
   TasksController_submitBatch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description W3C trace context (`00-<32 hex trace-id>-<16 hex parent-id>-<2 hex flags>`, lower-case, ids not all zero): the work joins the caller's trace, as a child span of parent-id. Absent or malformed (checked strictly): a new trace is started, no error. The instance view shows the `traceparent` it runs under (docs/observability.md "Tracing"). */
+        traceparent?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4600,6 +4616,8 @@ export interface operations {
         appId?: string;
       };
       header?: {
+        /** @description W3C trace context (`00-<32 hex trace-id>-<16 hex parent-id>-<2 hex flags>`, lower-case, ids not all zero): the work joins the caller's trace, as a child span of parent-id. Absent or malformed (checked strictly): a new trace is started, no error. The instance view shows the `traceparent` it runs under (docs/observability.md "Tracing"). */
+        traceparent?: string;
         /** @description Makes this request idempotent (docs/api.md "Idempotency"): 1-255 printable ASCII characters, no space first or last, unique per app (e.g. a UUID), kept IDEMPOTENCY_KEY_TTL_MS (default 24 h). The first 2xx answer is stored; the same key with the same method, path, query and body gets it again (with Idempotency-Replayed: true) without running again. An error answer is not stored: a retry with the key runs again. */
         'Idempotency-Key'?: string;
       };

@@ -11,3 +11,4 @@ export * from './bounds.js';
 export * from './heartbeat-timeout.js';
 export * from './warn-once.js';
 export * from './page-headers.js';
+export * from './trace-context.js';

@@ -15,6 +15,8 @@ export interface AppConfig {
   shape: Shape;
   roles: Role[];
   http: { port: number; host: string };
+  /** Span export (docs/observability.md "Tracing"): the OTLP/HTTP traces URL (null: off), the service.name. */
+  tracing: { tracesUrl: string | null; serviceName: string };
   /** /metrics (docs/observability.md): `port` null = on the http listener, else its own; `token`: a bearer. */
   metrics: { port: number | null; host: string; token: string | null };
   /** Cluster: mysql:// URL. Standalone: SQLite file path. */

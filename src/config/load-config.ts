@@ -118,6 +118,7 @@ export function loadConfig(
     roles,
     http: { port: dto.PORT ?? 3000, host: dto.HOST ?? '0.0.0.0' },
     metrics: metricsSettings(dto),
+    tracing: tracingSettings(dto, roles),
     database: dto.DB_URL
       ? { type: 'mysql', url: dto.DB_URL }
       : { type: 'better-sqlite3', path: join(dataDir, 'tickwheel.sqlite') },
@@ -238,6 +239,13 @@ function retryDelays(raw: string | undefined, setting = 'CALLBACK_RETRY_DELAYS_M
 }
 
 /** METRICS_PORT, METRICS_HOST (default loopback) and METRICS_TOKEN. @throws ConfigError when the port is PORT's. */
+/** The traces URL: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces, else none. */
+function tracingSettings(dto: EnvDto, roles: Role[]): AppConfig['tracing'] {
+  const base = dto.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const tracesUrl = dto.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : null);
+  return { tracesUrl, serviceName: dto.OTEL_SERVICE_NAME ?? `tickwheel-${roles.join('-')}` };
+}
+
 function metricsSettings(dto: EnvDto): AppConfig['metrics'] {
   const port = dto.METRICS_PORT ?? null;
   if (port !== null && port !== 0 && port === (dto.PORT ?? 3000))

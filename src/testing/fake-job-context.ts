@@ -32,6 +32,8 @@ export interface FakeJobContextOptions {
   /** Epoch ms; default `now()` at construction. */
   fireTime?: number;
   traceId?: string;
+  /** Default the W3C example `00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01`. */
+  traceparent?: string;
   /** Largest checkpoint, bytes of UTF-8 JSON; default 65,536 (the product's CHECKPOINT_MAX_BYTES default). */
   checkpointMaxBytes?: number;
   /** The clock of checkpoints' `at`, epoch ms; default Date.now. */
@@ -70,6 +72,7 @@ export class FakeJobContext implements JobContext {
   readonly shardTotal: number;
   readonly fireTime: number;
   readonly traceId: string;
+  readonly traceparent: string;
   readonly lastCheckpoint: Checkpoint | null;
   /** Every checkpoint this attempt stored, in order (the last one is what a next attempt gets). */
   readonly checkpoints: Checkpoint[] = [];
@@ -102,6 +105,7 @@ export class FakeJobContext implements JobContext {
     this.shardTotal = opts.shardTotal ?? 1;
     this.fireTime = opts.fireTime ?? this.now();
     this.traceId = opts.traceId ?? `trace-${this.requestId}`;
+    this.traceparent = opts.traceparent ?? '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
     this.maxBytes = opts.checkpointMaxBytes ?? 65_536;
     const line =
       (level: LoggedLine['level']) =>

@@ -145,6 +145,8 @@ export class WorkerAttemptRun {
       shardTotal: a.shardTotal,
       fireTime: a.fireTime,
       traceId: a.traceId,
+      // empty from an api older than the field
+      traceparent: a.traceparent ?? '',
       signal: this.controller.signal,
       logger: stdout,
       log: logs.log(),

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { DEFAULT_SCOPES, Scope } from '../../src/modules/metadata/index.js';
 import { startSink, type HttpSink } from '../utils/notification-harness.js';
+import { parseTraceparent } from '../utils/trace-receiver.js';
 import { clusterEnv, signedClient, startNode, type TestNode, uniqueNamespace, waitFor } from '../utils/test-node.js';
 import { createJob } from '../utils/jobs.js';
 import { expectProblem } from '../utils/tenancy.js';
@@ -129,10 +130,16 @@ describe('notifications (cluster)', () => {
     await createJob(a, { code: 'nightly-export', handler: 'http', params: { url: target.url } });
     await rule(a, { name: 'twice', kind: 'CONSECUTIVE_FAILURES', jobCode: 'nightly-export', count: 2, quietMs: 0 });
     await rule(a, { name: 'back', kind: 'RECOVERY', jobCode: 'nightly-export', quietMs: 0 });
+    const traces: string[] = [];
     for (const status of [500, 500, 500, 200]) {
       target.status = status;
-      const fired = await a.request<{ requestId: string }>('POST', '/api/jobs/nightly-export/trigger', {});
+      const fired = await a.request<{ requestId: string; traceId: string }>(
+        'POST',
+        '/api/jobs/nightly-export/trigger',
+        {},
+      );
       expect(fired.status).toBeLessThan(300);
+      traces.push(fired.body.traceId);
       await waitFor('the run to end', finished(a, fired.body.requestId), 20_000);
     }
     await waitFor('two webhook messages', async () => hitsOf('twice').length + hitsOf('back').length >= 2, 20_000);
@@ -145,6 +152,8 @@ describe('notifications (cluster)', () => {
     ]);
     const hit = hitsOf('twice')[0];
     expect(hit.headers['x-tickwheel-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+    // A new span of the newest failed run's trace (the second fire), docs/observability.md "Tracing".
+    expect(parseTraceparent(hit.headers.traceparent)?.traceId).toBe(traces[1]);
     const listed = await messages(a, 'twice');
     expect(listed).toEqual([
       expect.objectContaining({ eventCount: 1, deliveries: [expect.objectContaining({ state: 'DELIVERED' })] }),

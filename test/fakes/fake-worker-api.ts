@@ -245,6 +245,7 @@ export function attemptOf(handler: string, over: Partial<WorkerAttempt> = {}): W
     shardTotal: 1,
     fireTime: Date.now(),
     traceId: `trace-${n}`,
+    traceparent: `00-${String(n).padStart(32, '0')}-${String(n).padStart(16, '0')}-01`,
     lastCheckpoint: null,
     ...over,
   };

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppConfig, CallbackSettings } from '../../src/config/index.js';
-import { CallbackSender } from '../../src/modules/callbacks/index.js';
+import { CallbackPost, CallbackSender } from '../../src/modules/callbacks/index.js';
 import { EgressPolicy, systemResolver } from '../../src/modules/egress/index.js';
 import {
   ApiClientRepository,
@@ -15,6 +15,7 @@ import {
   JobInstance,
 } from '../../src/modules/metadata/index.js';
 import { MetricsService } from '../../src/modules/observability/index.js';
+import { Tracing } from '../../src/modules/tracing/index.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { sleep } from './async.js';
 import { type CallbackReceiver, startCallbackReceiver } from './callback-receiver.js';
@@ -104,6 +105,7 @@ export function senderHarness(kind: DbKind): SenderHarness {
       secretKeyHex: TEST_SECRET_KEY,
       dataDir: mkdtempSync(join(tmpdir(), 'tw-cb-')),
     } as unknown as AppConfig;
+    const tracing = new Tracing({ tracing: { tracesUrl: null, serviceName: 'test' } });
     const s = new CallbackSender(
       deliveries,
       hosts,
@@ -111,8 +113,7 @@ export function senderHarness(kind: DbKind): SenderHarness {
       db.instances.reads,
       new AppSecretReader(new ApiClientRepository(db.ds), config),
       metrics,
-      EgressPolicy.fromSettings({ allow: '127.0.0.1' }),
-      systemResolver,
+      new CallbackPost(EgressPolicy.fromSettings({ allow: '127.0.0.1' }), systemResolver, config, clock, tracing),
       config,
       clock,
     );

@@ -32,7 +32,8 @@ const id = (n: number) => `00000000-0000-7000-8000-${String(n).padStart(12, '0')
 function row(n: number, patch: Partial<JobInstance> = {}, fire = 0): JobInstance {
   const fields = { namespace: NS, appId: 'app-1', handler: 'h', fireTime: NOW + fire, dueAt: NOW + fire };
   const fresh = newJobInstance({ ...fields, jobId: JOB, triggerSource: TriggerSource.SCHEDULE }, NOW - 2500);
-  return Object.assign(fresh, { id: id(n), requestId: `req-${n}`, traceId: `trace-${n}`, ...patch });
+  const traceparent = `00-${String(n).padStart(32, '0')}-${String(n).padStart(16, '0')}-01`;
+  return Object.assign(fresh, { id: id(n), requestId: `req-${n}`, traceId: `trace-${n}`, traceparent, ...patch });
 }
 
 /** What a case gets: the query objects of the data source and a transaction for the methods that take one. */

@@ -106,6 +106,7 @@ export function InstanceView(props: { s: Session; requestId?: string; job?: JobI
               ['Error', d.error],
               ['Result', d.result === null ? '–' : <pre>{JSON.stringify(d.result, null, 2)}</pre>],
               ['Trace id', d.traceId],
+              ['Traceparent', d.traceparent],
             ]}
           />
           {d.note && <p class="note">{d.note}</p>}

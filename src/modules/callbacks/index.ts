@@ -1,5 +1,6 @@
 export { CallbackSenderModule } from './callback-sender.module.js';
 export { CallbackSender } from './sender/callback-sender.service.js';
+export { CallbackPost } from './sender/callback-post.js';
 export { type CallbackBody, callbackBody } from './sender/payload.js';
 export { classifyTry, retryAfterMs, retryWaitMs, type TryOutcome, type TryResult } from './sender/outcome.js';
 export { CallbacksApiModule } from './api/callbacks-api.module.js';

@@ -45,7 +45,10 @@ export class QuarantineService {
       if (reason === null) sound.push(row);
       else {
         await this.quarantine(row, reason).catch((err: Error) =>
-          this.logger.error(`instance ${row.id}: quarantine failed (${err.message}); tried again next pass`),
+          this.logger.error({
+            traceId: row.traceId,
+            msg: `instance ${row.id}: quarantine failed (${err.message}); tried again next pass`,
+          }),
         );
       }
     }
@@ -80,7 +83,10 @@ export class QuarantineService {
     this.metrics.rowsQuarantined.inc({ reason: CORRUPT_ROW });
     this.runs.finished(row, S.FAILED);
     const what = row.jobCode ?? `task ${row.requestId}`;
-    this.logger.error(`instance ${row.id} (${what}) quarantined, marked FAILED: ${reason}`);
+    this.logger.error({
+      traceId: row.traceId,
+      msg: `instance ${row.id} (${what}) quarantined, marked FAILED: ${reason}`,
+    });
     await this.admission.ended(row, { kind: 'quarantined' }, this.dispatch);
     return true;
   }

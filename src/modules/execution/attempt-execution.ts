@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../common/index.js';
+import { attemptTrace, CLOCK, type Clock, formatTraceparent, instanceTrace } from '../../common/index.js';
 import {
   CORRUPT_ROW,
   corruptionOf,
@@ -8,6 +8,7 @@ import {
   type StoredCheckpoint,
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
+import { rowSpan, Tracing } from '../tracing/index.js';
 import { AbortReason, abortAttempt, abortedOutcome, abortReasonOf, failedOutcome } from './abort-reason.js';
 import { AppScopes } from './app-scopes.service.js';
 import { CheckpointWriter, decodeCheckpoint } from './attempt-checkpoints.js';
@@ -67,14 +68,38 @@ export class AttemptExecution {
     @Inject(ProgressWriter) private readonly progress: Pick<ProgressWriter, 'report' | 'end'>,
     /** Keeps `ctx.log` lines in job_log; without it they go to stdout only. */
     @Optional() @Inject(HandlerLogWriter) private readonly logs?: Pick<HandlerLogWriter, 'open' | 'ended'>,
+    /** Records each attempt's span (docs/observability.md "Tracing"); without it, none. */
+    @Optional() @Inject(Tracing) private readonly tracing?: Pick<Tracing, 'record'>,
   ) {}
 
+  /** Runs the attempt ({@link attempt}), then records its span and its end in the log, with its trace id. */
   async run(
     row: JobInstance,
     token: number,
     controller: AbortController,
     shutdown: AbortSignal,
     checkpoint: StoredCheckpoint | null = null,
+  ): Promise<AttemptRun> {
+    const startMs = this.clock.now();
+    this.logger.debug({ traceId: row.traceId, msg: `instance ${row.id} attempt ${row.attempt} started` });
+    const ran = await this.attempt(row, token, controller, shutdown, checkpoint);
+    const { status } = ran.outcome;
+    const error = 'error' in ran.outcome ? ran.outcome.error : null;
+    const span = { context: attemptTrace(row, token), parentSpanId: instanceTrace(row).spanId, startMs };
+    const attributes = { 'tickwheel.attempt': row.attempt, 'tickwheel.status': status };
+    this.tracing?.record(
+      rowSpan('tickwheel.attempt', row, { ...span, endMs: this.clock.now() }, { error, attributes }),
+    );
+    this.logger.debug({ traceId: row.traceId, msg: `instance ${row.id} attempt ${row.attempt} ended ${status}` });
+    return ran;
+  }
+
+  private async attempt(
+    row: JobInstance,
+    token: number,
+    controller: AbortController,
+    shutdown: AbortSignal,
+    checkpoint: StoredCheckpoint | null,
   ): Promise<AttemptRun> {
     const handler = await this.runnable(row);
     if (!('execute' in handler)) return { outcome: handler, handler: null };
@@ -138,7 +163,10 @@ export class AttemptExecution {
     if (corrupt) {
       // Params that cannot be read (a TEXT cut at 65,535 bytes): the handler and every retry would run on nothing.
       this.metrics.rowsQuarantined.inc({ reason: CORRUPT_ROW });
-      this.logger.error(`instance ${row.id} failed without running its handler: ${corrupt}`);
+      this.logger.error({
+        traceId: row.traceId,
+        msg: `instance ${row.id} failed without running its handler: ${corrupt}`,
+      });
       return { status: S.FAILED, error: corrupt, final: true };
     }
     const handler = this.handlers.get(row.handler);
@@ -175,6 +203,7 @@ export class AttemptExecution {
       shardTotal: row.shardTotal,
       fireTime: row.fireTime,
       traceId: row.traceId,
+      traceparent: formatTraceparent(attemptTrace(row, token)),
       signal,
       logger,
       log: this.logs ? this.logs.open(row, logger) : stdoutLog(logger),

@@ -73,10 +73,12 @@ export class AttemptFinish {
     const handlerEndedAt = run.endedInTime?.at ?? null;
     const won = await this.writes.submit({ row, ...attempt, outcome, status, patch, at, handlerEndedAt });
     if (won instanceof Error) {
-      this.logger.error(
-        `instance ${row.id} attempt ${row.attempt}: finishing write failed (${won.message}); ` +
+      this.logger.error({
+        traceId: row.traceId,
+        msg:
+          `instance ${row.id} attempt ${row.attempt}: finishing write failed (${won.message}); ` +
           'the row stays RUNNING until its lease ends',
-      );
+      });
       return { won: false, status, final: false };
     }
     const now = this.clock.now();
@@ -85,7 +87,7 @@ export class AttemptFinish {
       const what = cancelled
         ? 'stopped while running (cancelled, or taken away from this node); its result is not recorded'
         : `finishing write rejected (lease lost, token ${token} is stale), or the instance was cancelled`;
-      this.logger.warn(`instance ${row.id} attempt ${row.attempt}: ${what}`);
+      this.logger.warn({ traceId: row.traceId, msg: `instance ${row.id} attempt ${row.attempt}: ${what}` });
       const end = { kind: cancelled ? 'stopped' : 'finishLost', fencingToken: token } as const;
       await this.admission.ended(row, end, this.promoted);
       return { won, status, final: won };
@@ -121,7 +123,9 @@ export class AttemptFinish {
           late: late ? { status: end.status, error: end.error } : null,
         }),
       )
-      .catch((err: Error) => this.logger.warn(`instance ${row.id}: handler end not recorded: ${err.message}`));
+      .catch((err: Error) =>
+        this.logger.warn({ traceId: row.traceId, msg: `instance ${row.id}: handler end not recorded: ${err.message}` }),
+      );
   }
 
   private readonly promoted: HandOff = {

@@ -1,5 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, ConflictError, NotFoundError, ValidationError } from '../../common/index.js';
+import {
+  attemptTrace,
+  CLOCK,
+  type Clock,
+  ConflictError,
+  formatTraceparent,
+  NotFoundError,
+  ValidationError,
+} from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   corruptionOf,
@@ -296,6 +304,7 @@ function toAttempt(row: JobInstance, token: number, until: number, checkpoint: C
     shardTotal: row.shardTotal,
     fireTime: row.fireTime,
     traceId: row.traceId,
+    traceparent: formatTraceparent(attemptTrace(row, token)),
     lastCheckpoint: checkpoint,
   };
 }

@@ -98,7 +98,7 @@ export class TaskRunner {
         };
         return this.runClaimed(c, nodeId, shutdown, handlerDone)
           .catch((err: Error) => {
-            this.logger.error(`instance ${c.row.id}: ${err.message}`);
+            this.logger.error({ traceId: c.row.traceId, msg: `instance ${c.row.id}: ${err.message}` });
             handlerDone(); // runClaimed failed before it could watch the handler
           })
           .finally(() => hooks.ended(c.row.id));

@@ -20,7 +20,13 @@ export interface JobContext {
   shardTotal: number;
   /** Scheduled fire time, epoch ms UTC (submission time for API tasks). */
   fireTime: number;
+  /** The instance's W3C trace id (32 hex): in every log line about it (docs/observability.md "Tracing"). */
   traceId: string;
+  /**
+   * This attempt's W3C `traceparent` (`00-<traceId>-<this attempt's span id>-<flags>`): send it on the calls the
+   * handler makes so they join the run's trace (the built-in `http` handler does).
+   */
+  traceparent: string;
   signal: AbortSignal;
   /** Nest logger for this attempt: stdout only, lines carry the trace id. Prefer {@link log}. */
   logger: LoggerService;

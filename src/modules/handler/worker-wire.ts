@@ -31,6 +31,8 @@ export interface WorkerAttempt {
   shardTotal: number;
   fireTime: number;
   traceId: string;
+  /** This attempt's W3C `traceparent` (docs/workers.md "Attempt"): the handler's `ctx.traceparent`. */
+  traceparent: string;
   lastCheckpoint: Checkpoint | null;
 }
 

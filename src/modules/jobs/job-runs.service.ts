@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../common/index.js';
+import { NotFoundError, type TraceContext } from '../../common/index.js';
 import { CancelService } from '../dispatch/index.js';
 import {
   JobAttempt,
@@ -50,6 +50,7 @@ export class JobRunsService {
     ref: JobRef,
     params?: Record<string, unknown>,
     priority?: number,
+    parent: TraceContext | null = null,
   ): Promise<JobInstance[]> {
     const found = await this.jobs.find(caller, ref);
     const def = priority === undefined ? found : Object.assign(new JobDefinition(), found, { priority });
@@ -58,7 +59,7 @@ export class JobRunsService {
     checkFireParams(def, params);
     await this.handlers.assertRunnable(def.handler, def.appId);
     this.handlers.checkJobParams(def, params);
-    return this.trigger.triggerNow(def, params, {
+    return this.trigger.triggerNow(def, params, parent, {
       admit: this.ownersCap(caller, def),
       inTx: (em, rows) =>
         this.audit.record(em, caller.appId, AuditAction.JOB_TRIGGER, jobTarget(def), undefined, {

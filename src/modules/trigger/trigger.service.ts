@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { BOUNDS, CLOCK, type Clock, ConflictError } from '../../common/index.js';
+import { BOUNDS, CLOCK, type Clock, ConflictError, type TraceContext } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { CancelService, DispatchService, type Release } from '../dispatch/index.js';
 import {
@@ -75,18 +75,20 @@ export class TriggerService {
    * Writes the ledger for (job, expected next_fire_time) pairs, in pages of TRIGGER_BATCH_SIZE; a job whose
    * row changed since it was loaded is skipped. Releases nothing: the caller releases `releases` at fire time.
    * `now` (default: the clock per page) is the planning instant; inside an open unit of work, the pages join it.
-   * @returns instances created, each advanced job's next fire (for the wheel), and the fires to release.
+   * @returns instances created (their count and rows), each advanced job's next fire (for the wheel), and the fires
+   * to release.
    */
   async fireRefs(
     refs: Array<{ id: string; next: number }>,
     now?: number,
-  ): Promise<{ created: number; next: DueRef[]; releases: Release[] }> {
-    const out = { created: 0, next: [] as DueRef[], releases: [] as Release[] };
+  ): Promise<{ created: number; next: DueRef[]; releases: Release[]; fired: JobInstance[] }> {
+    const out = { created: 0, next: [] as DueRef[], releases: [] as Release[], fired: [] as JobInstance[] };
     for (let i = 0; i < refs.length; i += this.config.triggerBatchSize) {
       const fired = await this.firePage(refs.slice(i, i + this.config.triggerBatchSize), now ?? this.clock.now());
       out.created += fired.created;
       out.next.push(...fired.next);
       out.releases.push(...fired.releases);
+      out.fired.push(...fired.fired);
     }
     return out;
   }
@@ -121,17 +123,19 @@ export class TriggerService {
   }
 
   /**
-   * Trigger-now: a MANUAL fire under the job's overlap policy; `params` override the job's.
+   * Trigger-now: a MANUAL fire under the job's overlap policy; `params` override the job's; the fire joins the
+   * caller's trace `parent` when given.
    * @returns every shard of the fire, shard 0 first.
    * @throws ConflictError when the job already has a row for this millisecond; whatever `hooks` throw.
    */
   async triggerNow(
     def: JobDefinition,
     params?: Record<string, unknown>,
+    parent: TraceContext | null = null,
     hooks: ExtraFireHooks = {},
   ): Promise<JobInstance[]> {
     const now = this.clock.now();
-    const rows = this.newFire(def, now, TriggerSource.MANUAL, now, params);
+    const rows = this.newFire(def, now, TriggerSource.MANUAL, now, params, now, parent);
     const byId = new Map((await this.insertUnderOverlap(def, rows, 'a manual trigger', hooks)).map((r) => [r.id, r]));
     const shards = rows.map((r) => byId.get(r.id)).filter((r): r is JobInstance => r !== undefined);
     if (shards.length < rows.length)
@@ -211,7 +215,7 @@ export class TriggerService {
   private async firePage(
     page: Array<{ id: string; next: number }>,
     now: number,
-  ): Promise<{ created: number; next: DueRef[]; releases: Release[] }> {
+  ): Promise<{ created: number; next: DueRef[]; releases: Release[]; fired: JobInstance[] }> {
     const replaced: JobInstance[] = [];
     const next: DueRef[] = [];
     const created: JobInstance[] = [];
@@ -282,7 +286,7 @@ export class TriggerService {
     const releases = created
       .filter((r) => r.status === JobInstanceStatus.PENDING || r.status === JobInstanceStatus.DISPATCHED)
       .map((r) => ({ id: r.id, appId: r.appId, at: r.fireTime, priority: r.priority, nodeId: r.nodeId }));
-    return { created: created.length, next, releases };
+    return { created: created.length, next, releases, fired: created };
   }
 
   /** INSERT IGNOREs `rows`, then the deliveries of those written CANCELLED. @returns the ids this really wrote. */
@@ -339,6 +343,7 @@ export class TriggerService {
     now: number,
     params?: Record<string, unknown>,
     dueAt = now,
+    parentTrace: TraceContext | null = null,
   ): JobInstance[] {
     const base = params ?? def.params ?? {};
     const total = Math.max(1, def.shardTotal ?? 1);
@@ -369,6 +374,7 @@ export class TriggerService {
           dueAt,
           // The job's callback URL as it is now: a later PATCH affects later instances only (docs/callbacks.md).
           callbackUrl: def.callbackUrl ?? null,
+          parentTrace,
         },
         now,
       );

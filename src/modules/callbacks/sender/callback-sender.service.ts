@@ -1,14 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { CALLBACK_HEADERS, CLOCK, type Clock, newId, signCallback, WarnOnce } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig, type CallbackSettings } from '../../../config/index.js';
-import {
-  EGRESS_POLICY,
-  EGRESS_RESOLVER,
-  egressHttp,
-  EgressPolicy,
-  EgressRefusedError,
-  type EgressResolver,
-} from '../../egress/index.js';
+import { type EgressPolicy } from '../../egress/index.js';
 import {
   AppSecretReader,
   AppSigningError,
@@ -23,6 +16,7 @@ import {
   InstanceReads,
 } from '../../metadata/index.js';
 import { type CallbackOutcomeLabel, type LabelsMatch, MetricsService } from '../../observability/index.js';
+import { CallbackPost } from './callback-post.js';
 import { pairKey, pairOf, pickClaims } from './claim-share.js';
 import { HostHealth } from './host-health.js';
 import { classifyTry, type TryOutcome, type TryResult } from './outcome.js';
@@ -81,8 +75,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     private readonly instances: InstanceReads,
     private readonly secrets: AppSecretReader,
     private readonly metrics: MetricsService,
-    @Inject(EGRESS_POLICY) private readonly policy: EgressPolicy,
-    @Inject(EGRESS_RESOLVER) private readonly resolver: EgressResolver,
+    private readonly http: CallbackPost,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
@@ -253,7 +246,7 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
     let body: string, policy: EgressPolicy, url: URL;
     try {
       body = JSON.stringify(callbackBody(row.id, instance));
-      policy = this.policy.narrowedTo(app.egressAllow);
+      policy = this.http.policyFor(app.egressAllow);
       url = new URL(row.url);
     } catch (err) {
       throw new BadDelivery((err as Error).message);
@@ -266,26 +259,8 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
       [CALLBACK_HEADERS.timestamp]: ts,
       [CALLBACK_HEADERS.signature]: signCallback(app.secret, ts, body),
     };
-    try {
-      const { response } = await egressHttp(
-        { url: url.href, method: 'POST', headers, body, signal },
-        {
-          policy,
-          resolver: this.resolver,
-          followRedirects: false,
-          connectTimeoutMs: this.settings.connectTimeoutMs,
-          headTimeoutMs: this.settings.readTimeoutMs,
-        },
-      );
-      response.destroy();
-      const ra = response.headers['retry-after'];
-      return { kind: 'answer', status: response.statusCode ?? 0, retryAfter: typeof ra === 'string' ? ra : undefined };
-    } catch (err) {
-      if (this.dropping) throw err;
-      if (err instanceof EgressRefusedError) return { kind: 'refused', message: err.message };
-      const code = (err as { code?: string }).code;
-      return { kind: 'error', message: `${code ? `${code}: ` : ''}${(err as Error).message}` };
-    }
+    const request = { deliveryId: row.id, url, body, headers, policy, instance, signal };
+    return this.http.post(request, () => this.dropping);
   }
 
   private async record(f: Flight, o: TryOutcome): Promise<void> {

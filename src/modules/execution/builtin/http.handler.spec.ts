@@ -41,6 +41,7 @@ function ctx(params: unknown, over: Partial<JobContext> = {}): JobContext {
     shardTotal: 1,
     fireTime: 0,
     traceId: 't',
+    traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
     signal: never(),
     logger: new Logger('t'),
     progress: () => undefined,

@@ -41,6 +41,8 @@ export class HttpJobHandler implements JobHandlerImpl {
       [TICKWHEEL_HTTP_HEADERS.instanceId]: ctx.instanceId,
       [TICKWHEEL_HTTP_HEADERS.attempt]: String(ctx.attempt),
       [TICKWHEEL_HTTP_HEADERS.fencingToken]: String(ctx.fencingToken),
+      // The attempt's span as the call's parent (W3C trace context); it replaces one given in params.headers.
+      ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
     };
     // Malformed headers go through untouched, so the call's validation names params.headers.
     const given = p.headers === undefined ? {} : p.headers;

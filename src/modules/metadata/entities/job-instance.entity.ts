@@ -47,6 +47,8 @@ export class JobInstance {
   @Column({ type: 'text', nullable: true, transformer: jsonText }) result: unknown;
   @Column({ type: 'text', nullable: true }) error: string | null;
   @Column({ name: 'trace_id', type: 'varchar', length: 64 }) traceId: string;
+  /** The W3C traceparent its work continues (docs/observability.md "Tracing"); NULL before: see instanceTrace. */
+  @Column({ type: 'varchar', length: 55, nullable: true }) traceparent: string | null;
   @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true }) callbackUrl: string | null;
   /**
    * The handler's last checkpoint (docs/long-tasks.md "Checkpoints"): its JSON text as stored, the attempt and token

@@ -1,4 +1,4 @@
-import { BOUNDS, newId } from '../../../common/index.js';
+import { BOUNDS, childContext, formatTraceparent, newId, spanIdOf, type TraceContext } from '../../../common/index.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 import { type InitialStatus } from '../state-machine/transitions.js';
 import { BackoffKind, RoutingStrategy } from './enums.js';
@@ -30,15 +30,20 @@ export type NewJobInstance = Pick<
       | 'heartbeatTimeoutMs'
       | 'priority'
     >
-  > & { status?: InitialStatus };
+  > & {
+    status?: InitialStatus;
+    parentTrace?: TraceContext | null;
+  };
 
 /**
  * The one constructor of a new job instance row (API task or job fire): a first attempt in an InitialStatus
- * (PENDING by default) with a UUIDv7 id, no node, fencing token 0, a trace id derived from the id, and
- * `requestId` = the id unless the caller chose one. `now` is epoch ms.
+ * (PENDING by default) with a UUIDv7 id, no node, fencing token 0, and `requestId` = the id unless the caller chose
+ * one. Its trace: a span (its id derived from the row's) of `parentTrace`, else of a new trace whose id is the
+ * row's id as hex. `now` is epoch ms.
  */
-export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
+export function newJobInstance({ parentTrace, ...f }: NewJobInstance, now: number): JobInstance {
   const id = newId();
+  const trace = childContext(parentTrace ?? null, id.replace(/-/g, ''), spanIdOf(id));
   return Object.assign(new JobInstance(), {
     id,
     requestId: id,
@@ -63,7 +68,8 @@ export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
     params: {},
     result: null,
     error: null,
-    traceId: id.replace(/-/g, ''),
+    traceId: trace.traceId,
+    traceparent: formatTraceparent(trace),
     callbackUrl: null,
     // every column has a value: the raw INSERT IGNORE sends NULL for a missing one, and SQLite then drops the row
     checkpoint: null,

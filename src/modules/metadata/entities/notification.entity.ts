@@ -28,6 +28,8 @@ export interface NotificationEventSample {
   error?: string | null;
   host?: string | null;
   detail?: string | null;
+  /** The run's W3C trace context (docs/observability.md "Tracing"); absent on samples stored before it. */
+  traceparent?: string | null;
 }
 
 /**

@@ -20,11 +20,13 @@ export interface NotifiedRun {
   error: string | null;
   startedAt: number | null;
   finishedAt: number | null;
+  traceId: string;
+  traceparent: string | null;
 }
 
 const COLUMNS =
   'id, namespace, app_id, request_id, job_id, job_code, handler, fire_time, status, attempt, error, started_at,' +
-  ' finished_at';
+  ' finished_at, trace_id, traceparent';
 /** The outcomes a streak is made of: a cancel (a skipped fire, a user's cancel) neither breaks nor extends one. */
 const OUTCOMES = [S.SUCCESS, S.FAILED, S.TIMEOUT];
 
@@ -45,6 +47,8 @@ function toRun(r: Record<string, unknown>): NotifiedRun {
     error: (r.error as string | null) ?? null,
     startedAt: num(r.started_at),
     finishedAt: num(r.finished_at),
+    traceId: String(r.trace_id),
+    traceparent: (r.traceparent as string | null) ?? null,
   };
 }
 

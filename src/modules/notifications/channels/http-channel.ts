@@ -1,4 +1,10 @@
-import { CALLBACK_HEADERS, signCallback } from '../../../common/index.js';
+import {
+  CALLBACK_HEADERS,
+  childContext,
+  formatTraceparent,
+  parseTraceparent,
+  signCallback,
+} from '../../../common/index.js';
 import { egressHttp, EgressPolicy, EgressRefusedError, type EgressResolver } from '../../egress/index.js';
 import type { TryResult } from '../../callbacks/index.js';
 
@@ -13,6 +19,8 @@ export interface HttpPost {
   /** The app's secret: the webhook is signed like a callback; a chat body is not signed. */
   secret: string | null;
   now: number;
+  /** The `traceparent` of the run the message is about (its newest event's), if any. */
+  traceparent?: string | null;
 }
 
 /** The egress side of an HTTP channel: the app's policy, the resolver and the timeouts (ms). */
@@ -26,8 +34,9 @@ export interface HttpChannelOptions {
 /**
  * POSTs `p` as JSON through the egress-policy-checked client (docs/tenancy.md "Egress policy"; no redirects, a new
  * connection each time). A webhook carries the callback headers (X-Tickwheel-Delivery, -Timestamp, -Signature) and
- * `X-Tickwheel-Event: notification`. @returns the answer's status, a network error or the egress refusal; rethrows
- * only when `signal` aborted it.
+ * `X-Tickwheel-Event: notification`; both kinds a `traceparent` (a new span of the run's trace) when the message is
+ * about a run. @returns the answer's status, a network error or the egress refusal; rethrows only when `signal`
+ * aborted it.
  */
 export async function postChannel(p: HttpPost, o: HttpChannelOptions, signal: AbortSignal): Promise<TryResult> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -38,6 +47,9 @@ export async function postChannel(p: HttpPost, o: HttpChannelOptions, signal: Ab
     headers[CALLBACK_HEADERS.signature] = signCallback(p.secret, ts, p.body);
     headers[EVENT_HEADER] = 'notification';
   }
+  // A new span of the run's trace (W3C trace context), so the receiver's work joins it.
+  const run = parseTraceparent(p.traceparent);
+  if (run) headers.traceparent = formatTraceparent(childContext(run));
   try {
     const { response } = await egressHttp(
       { url: p.url, method: 'POST', headers, body: p.body, signal },

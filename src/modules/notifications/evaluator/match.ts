@@ -1,3 +1,4 @@
+import { formatTraceparent, instanceTrace } from '../../../common/index.js';
 import {
   NAMESPACE_DEFAULT,
   type NotificationEventSample,
@@ -97,6 +98,7 @@ export function sampleOf(run: NotifiedRun, at: number, detail?: string): Notific
     handler: run.handler,
     status: run.status,
     error: run.error === null ? null : run.error.slice(0, 300),
+    traceparent: formatTraceparent(instanceTrace(run)),
     ...(detail === undefined ? {} : { detail }),
   };
 }

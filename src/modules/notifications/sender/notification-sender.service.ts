@@ -256,7 +256,8 @@ export class NotificationSender implements OnApplicationBootstrap, BeforeApplica
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadDelivery(`not an http(s) URL`);
     const secret = row.channelType === 'webhook' ? app.secret : null;
-    const post = { url: url.href, body, deliveryId: row.id, secret, now: this.clock.now() };
+    const traceparent = msg.events.findLast((e) => e.traceparent)?.traceparent ?? null;
+    const post = { url: url.href, body, deliveryId: row.id, secret, now: this.clock.now(), traceparent };
     const { connectTimeoutMs, readTimeoutMs } = this.settings;
     return postChannel(post, { policy, resolver: this.resolver, connectTimeoutMs, readTimeoutMs }, signal);
   }

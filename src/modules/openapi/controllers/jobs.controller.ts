@@ -7,7 +7,9 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { MAX_SHARDS } from '../../../common/index.js';
+import { MAX_SHARDS, type TraceContext } from '../../../common/index.js';
+import { Tracing } from '../../tracing/index.js';
+import { submitted, TRACEPARENT_HEADER, TraceParent } from './traceparent.js';
 import { CallbackRedeliver } from '../../callbacks/index.js';
 import {
   type Caller,
@@ -114,6 +116,7 @@ export class JobsController {
     private readonly callbacks: CallbackRedeliver,
     private readonly handlerLogs: HandlerLogsService,
     private readonly views: JobViews,
+    private readonly tracing: Tracing,
   ) {}
 
   @Post()
@@ -256,13 +259,17 @@ export class JobsController {
   })
   @NamedJob('Invalid params (field params), no executor runs its handler (field handler), or a bad ?appId=.')
   @ApiProblem(429, RATE_OR_CAP_429, RATE_LIMIT_HEADERS)
+  @TRACEPARENT_HEADER
   async trigger(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
     @Query() q: OwnerQueryDto,
     @Body() dto: TriggerJobDto,
+    @TraceParent() parent: TraceContext | null,
   ): Promise<TriggerViewDto> {
-    const [first, ...others] = await this.runs.triggerNow(caller, ref(id, q), dto.params, dto.priority);
+    const start = Date.now();
+    const [first, ...others] = await this.runs.triggerNow(caller, ref(id, q), dto.params, dto.priority, parent);
+    submitted(this.tracing, [first, ...others], parent, start);
     // A fire inserted CANCELLED (overlap SKIP) has its delivery already.
     const sent = await this.callbacks.deliveriesOf([first, ...others].map((i) => i.id));
     const view = (i: (typeof others)[number]) => toTaskView(i, undefined, undefined, sent.get(i.id));

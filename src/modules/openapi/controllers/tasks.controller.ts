@@ -1,7 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
-import { MAX_BATCH_TASKS } from '../../../common/index.js';
+import { MAX_BATCH_TASKS, type TraceContext } from '../../../common/index.js';
+import { Tracing } from '../../tracing/index.js';
+import { submitted, TRACEPARENT_HEADER, TraceParent } from './traceparent.js';
 import { Scope } from '../../metadata/index.js';
 import { CurrentCaller } from '../auth/caller.js';
 import { RequireScope } from '../auth/scope.guard.js';
@@ -57,6 +59,7 @@ export class TasksController {
     private readonly callbacks: CallbackRedeliver,
     private readonly handlerLogs: HandlerLogsService,
     private readonly list: TaskListService,
+    private readonly tracing: Tracing,
   ) {}
 
   @Get()
@@ -102,12 +105,16 @@ export class TasksController {
   )
   @ApiProblem(409, 'requestId reused with a different body (field requestId).')
   @ApiProblem(429, CAP_429, RATE_LIMIT_HEADERS)
+  @TRACEPARENT_HEADER
   async submit(
     @CurrentCaller() caller: Caller,
     @Body() dto: SubmitTaskDto,
     @Res({ passthrough: true }) res: Response,
+    @TraceParent() parent: TraceContext | null,
   ): Promise<TaskAcceptedDto> {
-    const { accepted, replayed } = await this.tasks.submit(caller, dto);
+    const start = Date.now();
+    const { accepted, replayed, created } = await this.tasks.submit(caller, dto, parent);
+    submitted(this.tracing, [created], parent, start);
     if (replayed) {
       res.setHeader('Idempotency-Replayed', 'true');
       res.setHeader('Idempotent-Replayed', 'true'); // the 0.1 name, kept for one release (CHANGELOG 0.2.0)
@@ -141,8 +148,15 @@ export class TasksController {
   )
   @ApiProblem(429, CAP_429, RATE_LIMIT_HEADERS)
   @MaxBodyItems({ tasks: MAX_BATCH_TASKS })
-  async submitBatch(@CurrentCaller() caller: Caller, @Body() dto: SubmitTaskBatchDto): Promise<TaskBatchAcceptedDto> {
-    const outcomes = await this.tasks.submitBatch(caller, dto.tasks);
+  @TRACEPARENT_HEADER
+  async submitBatch(
+    @CurrentCaller() caller: Caller,
+    @Body() dto: SubmitTaskBatchDto,
+    @TraceParent() parent: TraceContext | null,
+  ): Promise<TaskBatchAcceptedDto> {
+    const start = Date.now();
+    const outcomes = await this.tasks.submitBatch(caller, dto.tasks, parent);
+    submitted(this.tracing, outcomes.map((o) => ('error' in o ? null : o.created)), parent, start);
     return {
       results: outcomes.map((o) =>
         'error' in o

@@ -268,7 +268,19 @@ export class TaskViewDto {
     description: "The outcome's error, once final; an earlier attempt's error is in `attempts`.",
   })
   error: string | null;
-  @ApiProperty({ description: 'Trace id of its log lines (docs/observability.md "Logs").' }) traceId: string;
+  @ApiProperty({
+    description:
+      'W3C trace id (32 hex) of its run: the `traceparent` it was submitted with, else a new one; every log line ' +
+      'about it carries it (docs/observability.md "Tracing").',
+  })
+  traceId: string;
+  @ApiProperty({
+    description:
+      'The W3C `traceparent` its work continues: its trace id and the span of its submit or fire. Each attempt is ' +
+      "a child span (the handler's ctx.traceparent, the `http` handler's header); callbacks carry a child of it.",
+    example: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+  })
+  traceparent: string;
   @ApiProperty({ description: 'The scheduled fire time (a task: when it was submitted), UTC ISO-8601 (ms).' })
   fireTime: string;
   @ApiProperty({ description: 'When it becomes due to run (fire time + delayMs, or a retry backoff), UTC ISO-8601.' })

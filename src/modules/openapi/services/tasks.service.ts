@@ -8,6 +8,7 @@ import {
   ConflictError,
   NotFoundError,
   SchedulerError,
+  type TraceContext,
 } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { CancelService, DispatchService } from '../../dispatch/index.js';
@@ -44,6 +45,8 @@ const INSERT_RETRY_MS = 1_000;
 export interface SubmitResult {
   accepted: TaskAcceptedDto;
   replayed: boolean;
+  /** The row this submit wrote; null on a replay. */
+  created: JobInstance | null;
 }
 
 /** Outcome of one task of a batch: its answer, or why it was refused (a ConflictError). */
@@ -98,15 +101,16 @@ export class TasksService {
    * @throws ForbiddenError (shell without the scope), TooManyUnfinishedError (the app's cap), ValidationError (also
    * a refused callbackUrl, CallbackUrlCheck).
    * @throws the group's write error (a 500) for every submit of a group whose write failed.
+   * `parent`: the caller's trace context (its `traceparent`), which the task joins as a child span.
    */
-  async submit(caller: Caller, dto: SubmitTaskDto): Promise<SubmitResult> {
+  async submit(caller: Caller, dto: SubmitTaskDto, parent: TraceContext | null = null): Promise<SubmitResult> {
     assertTaskHeartbeat(dto, 'heartbeatTimeoutMs');
     this.handlers.assertMayUse(caller, dto.handler);
     await this.handlers.assertRunnable(dto.handler, caller.appId);
     this.handlers.checkParams(dto.handler, dto.params ?? {});
     if (dto.callbackUrl !== undefined) await this.callbackUrls.assert(caller.appId, dto.callbackUrl);
     await this.caps.admit(caller, 1);
-    const row = this.newTaskRow(caller.appId, dto, this.clock.now());
+    const row = this.newTaskRow(caller.appId, dto, this.clock.now(), parent);
     const { instance, created, first } = await this.singles.submit(caller.appId, row);
     const outcome = judge(row, instance, created && first);
     if (outcome instanceof ConflictError) throw outcome;
@@ -122,7 +126,11 @@ export class TasksService {
    * @throws ValidationError(`tasks[i].handler`) standalone, for a handler this process does not have.
    * @throws ForbiddenError for a shell task without the scope, TooManyUnfinishedError: nothing is written.
    */
-  async submitBatch(caller: Caller, tasks: SubmitTaskDto[]): Promise<BatchItemOutcome[]> {
+  async submitBatch(
+    caller: Caller,
+    tasks: SubmitTaskDto[],
+    parent: TraceContext | null = null,
+  ): Promise<BatchItemOutcome[]> {
     tasks.forEach((t, i) => assertTaskHeartbeat(t, `tasks[${i}].heartbeatTimeoutMs`));
     await this.assertHandlers(caller, tasks);
     const urls = tasks.flatMap((t, i) =>
@@ -131,7 +139,7 @@ export class TasksService {
     await this.callbackUrls.assertAll(caller.appId, urls);
     await this.caps.admit(caller, tasks.length);
     const now = this.clock.now();
-    const rows = tasks.map((t) => this.newTaskRow(caller.appId, t, now));
+    const rows = tasks.map((t) => this.newTaskRow(caller.appId, t, now, parent));
     const stored = await this.store(rows);
     return rows.map((row, i) => {
       const outcome = judge(row, stored[i].instance, stored[i].created);
@@ -172,7 +180,7 @@ export class TasksService {
   }
 
   /** The unwritten row of a submitted task; `requestHash` covers the whole body except the requestId. */
-  private newTaskRow(appId: string, dto: SubmitTaskDto, now: number): JobInstance {
+  private newTaskRow(appId: string, dto: SubmitTaskDto, now: number, parentTrace: TraceContext | null): JobInstance {
     const { requestId, ...rest } = dto;
     return newJobInstance(
       {
@@ -195,6 +203,7 @@ export class TasksService {
         params: dto.params ?? {},
         dueAt: now + (dto.delayMs ?? BOUNDS.delayMs.default),
         callbackUrl: dto.callbackUrl ?? null,
+        parentTrace,
       },
       now,
     );
@@ -306,6 +315,7 @@ function judge(row: JobInstance, stored: JobInstance, created: boolean): SubmitR
       estimatedDelay: Math.max(0, stored.dueAt - stored.createdAt),
     },
     replayed: !created,
+    created: created ? stored : null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { formatTraceparent, instanceTrace } from '../../../common/index.js';
 import {
   type CallbackDelivery,
   CorruptJson,
@@ -59,6 +60,7 @@ export function toTaskView(
     // The row keeps a failed attempt's error while the retry waits or runs: the outcome's only once final.
     error: FINAL_STATUSES.has(i.status) ? i.error : null,
     traceId: i.traceId,
+    traceparent: formatTraceparent(instanceTrace(i)),
     fireTime: iso(i.fireTime) as string,
     dueAt: iso(i.dueAt) as string,
     createdAt: iso(i.createdAt) as string,

@@ -22,6 +22,7 @@ import type {
   StagedInstances,
 } from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
+import { Tracing } from '../../tracing/index.js';
 import type { DueDetectorService } from '../due-detector.service.js';
 import type { JobSignals } from '../job-signals.service.js';
 import type { LeaderElectionService } from '../leader-election.service.js';
@@ -54,6 +55,8 @@ function hold(name: string): () => void {
  * The services doing the work are stubs writing `<work>@<ms since T0>`; the wheel, the gauges, retention's
  * enabled rule and SchedulerRegistry are real.
  */
+const NO_TRACING = new Tracing({ tracing: { tracesUrl: null, serviceName: 'test' } });
+
 describe(LeaderDuties.name, () => {
   let clock: FakeClock;
   let log: string[];
@@ -98,7 +101,7 @@ describe(LeaderDuties.name, () => {
       fireRefs: async (refs: DueRef[]) => {
         await record(`fire ${refs.map((r) => r.id).join(',')}`);
         const releases = refs.map((r) => ({ id: `${r.id}-row`, appId: 'a', at: r.next, nodeId: 'n' }));
-        return { created: refs.length, next: [], releases };
+        return { created: refs.length, next: [], releases, fired: [] };
       },
       release: (fires: Release[]) => record(`release ${fires.map((f) => f.id).join(',')}`),
       deliverDelayed: async () => undefined,
@@ -122,7 +125,7 @@ describe(LeaderDuties.name, () => {
     const delayPump = { pumpDelayed: async () => (await record('pump'), pumped) } as unknown as DelayPump;
     return (sut = new LeaderDuties(
       leader,
-      new LeaderWheels(trigger, jobs, staged, takeback, delayPump, metrics, config, clock),
+      new LeaderWheels(trigger, jobs, staged, takeback, delayPump, metrics, config, clock, NO_TRACING),
       { reconcileOnce: () => record('reconcile') } as unknown as ReconcilerService,
       { check: async (since: number) => record(`detect since ${since - T0}`) } as unknown as DueDetectorService,
       new LeaderGauges(nodes, queues, { scan: async () => [] } as unknown as UnadvertisedWaits, metrics, config, clock),

@@ -1,15 +1,17 @@
 import { Injectable, Inject, Logger } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../../common/index.js';
+import { CLOCK, type Clock, instanceTrace } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { DelayPump, type Release } from '../../dispatch/index.js';
 import {
   type DueRef,
   JobDefinitionRepository,
+  type JobInstance,
   StagedInstances,
   StagedKind,
   type StagedRef,
 } from '../../metadata/index.js';
 import { MetricsService } from '../../observability/index.js';
+import { rowSpan, Tracing } from '../../tracing/index.js';
 import { StagedTakeback } from '../staged-takeback.js';
 import { type Cancel, WheelTimer } from '../timing-wheel/index.js';
 import { TriggerService } from '../trigger.service.js';
@@ -42,6 +44,7 @@ export class LeaderWheels {
     readonly metrics: MetricsService,
     @Inject(APP_CONFIG) readonly config: AppConfig,
     @Inject(CLOCK) readonly clock: Clock,
+    readonly tracing: Tracing,
   ) {}
 
   /** A wheel for the lead that `owner` runs; closed by {@link LeaderWheel.close} when the lead ends. */
@@ -66,6 +69,7 @@ export class LeaderWheel {
   private readonly metrics: MetricsService;
   private readonly config: AppConfig;
   private readonly clock: Clock;
+  private readonly tracing: Tracing;
   private wheel: WheelTimer<WheelItem> | null;
   /** Job id -> identity of its wheel entry (see heldKey). */
   private readonly held = new Map<string, string>();
@@ -83,6 +87,7 @@ export class LeaderWheel {
     this.metrics = parts.metrics;
     this.config = parts.config;
     this.clock = parts.clock;
+    this.tracing = parts.tracing;
     this.wheel = new WheelTimer<WheelItem>({
       tickMs: this.config.triggerTickMs,
       wheelSize: WHEEL_SIZE,
@@ -217,7 +222,9 @@ export class LeaderWheel {
         batches.push(this.queue.splice(0, this.config.triggerBatchSize));
       await Promise.all(
         batches.map(async (b) => {
+          const start = this.clock.now();
           const fired = await this.trigger.fireRefs(b);
+          this.traced(fired.fired, start);
           if (!this.running) return;
           this.holdReleases(fired.releases);
           const until = this.clock.now() + this.config.triggerHorizonMs;
@@ -226,6 +233,18 @@ export class LeaderWheel {
       );
     }
     if (this.running) this.metrics.wheelSize.set(this.wheelSize);
+  }
+
+  /** Each fire written: the root span of its trace (its stored context), and a debug line with its trace id. */
+  private traced(rows: JobInstance[], startMs: number): void {
+    const endMs = this.clock.now();
+    for (const row of rows) {
+      const span = { context: instanceTrace(row), parentSpanId: null, startMs, endMs };
+      this.tracing.record(
+        rowSpan('tickwheel.fire', row, span, { attributes: { 'tickwheel.fire_time': row.fireTime } }),
+      );
+      this.logger.debug({ traceId: row.traceId, msg: `instance ${row.id} of job ${row.jobCode} fired` });
+    }
   }
 }
 
