@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, ConflictError, NotFoundError, ValidationError } from '../../common/index.js';
+import { CLOCK, type Clock, ConflictError, NotFoundError, runLimitOf, ValidationError } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   corruptionOf,
@@ -20,7 +20,7 @@ import {
   type WorkerAttempt,
 } from '../handler/index.js';
 import { AppHold } from './app-hold.js';
-import { AbortReason, abortedOutcome, failedOutcome } from './abort-reason.js';
+import { AbortReason, abortedOutcome, failedOutcome, limitReason } from './abort-reason.js';
 import { CheckpointWriter, decodeCheckpoint } from './attempt-checkpoints.js';
 import { AttemptFinish, type FinishResult } from './attempt-finish.js';
 import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
@@ -61,7 +61,7 @@ export class RemoteAttempts {
     @Inject(ProgressWriter) private readonly progress: Pick<ProgressWriter, 'report' | 'end'>,
     @Inject(HandlerLogWriter) private readonly logs: Pick<HandlerLogWriter, 'keep' | 'ended'>,
     @Inject(AttemptFinish) private readonly finishing: Pick<AttemptFinish, 'finish'>,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'leaseMs'>,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'leaseMs' | 'longTasks'>,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(AppHold) private readonly hold: Pick<AppHold, 'startable'>,
   ) {}
@@ -93,7 +93,8 @@ export class RemoteAttempts {
         await this.finishing.finish({ ...run, outcome, handler: null, endedInTime: null });
         continue;
       }
-      out.push(toAttempt(c.row, c.fencingToken, until, decodeCheckpoint(c.checkpoint, c.row.id, this.logger)));
+      const checkpoint = decodeCheckpoint(c.checkpoint, c.row.id, this.logger);
+      out.push(toAttempt(c.row, c.fencingToken, until, checkpoint, this.config.longTasks.maxRunTimeMs));
     }
     return out;
   }
@@ -208,7 +209,7 @@ export class RemoteAttempts {
     const now = this.clock.now();
     const startedAt = row.startedAt ?? now;
     const at = end.handlerEndedAt === undefined ? null : Math.min(now, Math.max(startedAt, end.handlerEndedAt));
-    const outcome = remoteOutcome(row, end, MAX_HAND_BACK_ATTEMPT);
+    const outcome = remoteOutcome(row, end, this.config.longTasks.maxRunTimeMs);
     const endedInTime = at === null ? null : { at, status: settledAs(outcome), error: null };
     const result = await this.finishing.finish({
       row,
@@ -248,13 +249,16 @@ export const MAX_HAND_BACK_ATTEMPT = 40;
 /**
  * A worker's outcome as the executor's {@link AttemptOutcome}, through the same mappings a handler's end takes; a
  * SHUTDOWN of an instance already at attempt `handBackCap` counts as a failed attempt (the retry budget applies).
+ * A TIMEOUT is the row's run limit under `maxRunTimeMs` (MAX_RUN_TIME_MS), the `timeoutMs` its claim handed out.
  */
 export function remoteOutcome(
-  row: Pick<JobInstance, 'timeoutMs' | 'heartbeatTimeoutMs' | 'attempt'>,
+  row: Pick<JobInstance, 'timeoutMs' | 'timeoutMode' | 'heartbeatTimeoutMs' | 'attempt'>,
   end: FinishBody,
+  maxRunTimeMs: number,
   handBackCap = MAX_HAND_BACK_ATTEMPT,
 ) {
-  const aborted = (reason: AbortReason) => abortedOutcome(reason, row.timeoutMs, undefined, row.heartbeatTimeoutMs);
+  const limit = runLimitOf(row, maxRunTimeMs);
+  const aborted = (reason: AbortReason) => abortedOutcome(reason, limit, undefined, row.heartbeatTimeoutMs);
   switch (end.outcome) {
     case 'SUCCESS':
       return { status: S.SUCCESS, result: end.result ?? null } as AttemptOutcome;
@@ -264,7 +268,7 @@ export function remoteOutcome(
       return failedOutcome(failure);
     }
     case 'TIMEOUT':
-      return aborted(AbortReason.TIMEOUT);
+      return aborted(limitReason(limit));
     case 'HEARTBEAT_TIMEOUT':
       return aborted(AbortReason.HEARTBEAT_TIMEOUT);
     case 'SHUTDOWN':
@@ -275,7 +279,14 @@ export function remoteOutcome(
   }
 }
 
-function toAttempt(row: JobInstance, token: number, until: number, checkpoint: Checkpoint | null): WorkerAttempt {
+/** The attempt a worker runs; its `timeoutMs` is the run limit (runLimitOf), so a worker times out as an executor. */
+function toAttempt(
+  row: JobInstance,
+  token: number,
+  until: number,
+  checkpoint: Checkpoint | null,
+  maxRunTimeMs: number,
+): WorkerAttempt {
   return {
     instanceId: row.id,
     requestId: row.requestId,
@@ -287,7 +298,8 @@ function toAttempt(row: JobInstance, token: number, until: number, checkpoint: C
     maxAttempts: row.maxAttempts,
     fencingToken: token,
     leaseUntil: until,
-    timeoutMs: row.timeoutMs,
+    timeoutMs: runLimitOf(row, maxRunTimeMs).ms,
+    timeoutMode: row.timeoutMode,
     heartbeatTimeoutMs: row.heartbeatTimeoutMs,
     shardIndex: row.shardIndex,
     shardTotal: row.shardTotal,

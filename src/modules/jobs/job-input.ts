@@ -1,4 +1,4 @@
-import { BOUNDS, ConflictError, newId } from '../../common/index.js';
+import { BOUNDS, ConflictError, newId, TimeoutMode } from '../../common/index.js';
 import {
   BackoffKind,
   JobDefinition,
@@ -28,6 +28,8 @@ export interface NewJob {
   maxConcurrency?: number;
   timeoutMs?: number;
   heartbeatTimeoutMs?: number;
+  /** What ends a long attempt (docs/long-tasks.md "Timeout modes"); default HARD. */
+  timeoutMode?: TimeoutMode;
   retryMax?: number;
   retryBackoffMs?: number;
   retryBackoffKind?: BackoffKind;
@@ -74,6 +76,7 @@ export function definitionOf(input: NewJob, namespace: string, appId: string, no
     maxConcurrency: input.maxConcurrency ?? BOUNDS.maxConcurrency.default,
     timeoutMs: input.timeoutMs ?? BOUNDS.timeoutMs.default,
     heartbeatTimeoutMs: input.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
+    timeoutMode: input.timeoutMode ?? TimeoutMode.HARD,
     retryMax: input.retryMax ?? BOUNDS.retryMax.default,
     retryBackoffMs: input.retryBackoffMs ?? BOUNDS.retryBackoffMs.default,
     retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,

@@ -361,6 +361,7 @@ export class TriggerService {
           retryBackoffKind: def.retryBackoffKind,
           timeoutMs: def.timeoutMs,
           heartbeatTimeoutMs: def.heartbeatTimeoutMs ?? 0,
+          timeoutMode: def.timeoutMode,
           maxConcurrency: def.maxConcurrency ?? 0,
           routingStrategy: def.routingStrategy,
           routingKey: key === undefined || key === null ? null : String(key).slice(0, 255),

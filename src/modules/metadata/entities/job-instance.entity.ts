@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { TimeoutMode } from '../../../common/index.js';
 import { bigintNumber, jsonText } from './columns.js';
 import { RoutingStrategy, TriggerSource } from './enums.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
@@ -65,6 +66,8 @@ export class JobInstance {
   @Column({ name: 'progress_at', type: 'bigint', nullable: true, transformer: bigintNumber }) progressAt: number | null;
   /** A handler silent (no progress, no heartbeat) this long is stuck: TIMEOUT (HEARTBEAT_TIMEOUT); 0 = none. */
   @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
+  /** HARD: timeoutMs ends an attempt even while it reports; HEARTBEAT: only silence or MAX_RUN_TIME_MS does. */
+  @Column({ name: 'timeout_mode', type: 'varchar', length: 16, default: 'HARD' }) timeoutMode: TimeoutMode;
   /** Earliest time the instance may be dispatched (delayed tasks, retry backoff). */
   @Column({ name: 'due_at', type: 'bigint', transformer: bigintNumber }) dueAt: number;
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;

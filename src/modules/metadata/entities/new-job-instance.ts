@@ -1,4 +1,4 @@
-import { BOUNDS, newId } from '../../../common/index.js';
+import { BOUNDS, newId, TimeoutMode } from '../../../common/index.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 import { type InitialStatus } from '../state-machine/transitions.js';
 import { BackoffKind, RoutingStrategy } from './enums.js';
@@ -28,6 +28,7 @@ export type NewJobInstance = Pick<
       | 'maxConcurrency'
       | 'callbackUrl'
       | 'heartbeatTimeoutMs'
+      | 'timeoutMode'
     >
   > & { status?: InitialStatus };
 
@@ -73,6 +74,7 @@ export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
     progressNote: null,
     progressAt: null,
     heartbeatTimeoutMs: BOUNDS.heartbeatTimeoutMs.default,
+    timeoutMode: TimeoutMode.HARD,
     createdAt: now,
     updatedAt: now,
     dispatchedAt: null,

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TimeoutMode } from '../../../common/index.js';
 import {
   BackoffKind,
   CorruptJson,
@@ -90,6 +91,11 @@ export class JobViewDto {
   @ApiProperty({ description: 'Time one attempt may run before it is a TIMEOUT, ms.' }) timeoutMs: number;
   @ApiProperty({ description: 'Silence after which a running handler is stuck, ms (docs/long-tasks.md); 0 = none.' })
   heartbeatTimeoutMs: number;
+  @ApiProperty({
+    enum: TimeoutMode,
+    description: 'HARD: timeoutMs ends an attempt; HEARTBEAT: only silence or MAX_RUN_TIME_MS (docs/long-tasks.md).',
+  })
+  timeoutMode: string;
   @ApiProperty({ description: 'Retries after a failed attempt (0 = none): at most retryMax + 1 attempts.' })
   retryMax: number;
   @ApiProperty({ description: 'Wait before the first retry, ms (EXPONENTIAL doubles it each retry).' })
@@ -189,6 +195,7 @@ export class JobViewDto {
       maxConcurrency: d.maxConcurrency,
       timeoutMs: d.timeoutMs,
       heartbeatTimeoutMs: d.heartbeatTimeoutMs,
+      timeoutMode: d.timeoutMode,
       retryMax: d.retryMax,
       retryBackoffMs: d.retryBackoffMs,
       retryBackoffKind: d.retryBackoffKind,

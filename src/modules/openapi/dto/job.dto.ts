@@ -17,9 +17,16 @@ import {
   MAX_IMPORT_ENTRIES,
   MAX_IMPORT_REJECTED_LISTED,
   nameMessage,
+  TimeoutMode,
 } from '../../../common/index.js';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
-import { AttemptTimeoutMs, HeartbeatTimeoutMs, RetryBackoffKind, RetryBackoffMs } from './attempt-fields.js';
+import {
+  AttemptTimeoutMode,
+  AttemptTimeoutMs,
+  HeartbeatTimeoutMs,
+  RetryBackoffKind,
+  RetryBackoffMs,
+} from './attempt-fields.js';
 import { CALLBACK_URL_DESCRIPTION } from './callback.dto.js';
 import {
   BoundedInt,
@@ -200,6 +207,9 @@ export class CreateJobDto {
 
   @HeartbeatTimeoutMs()
   heartbeatTimeoutMs?: number;
+
+  @AttemptTimeoutMode()
+  timeoutMode?: TimeoutMode;
 
   @BoundedInt(retryMax, {
     api: {

@@ -1,9 +1,10 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
-import { BOUNDS, humanMs, nameMessage } from '../../../common/index.js';
+import { BOUNDS, humanMs, nameMessage, TimeoutMode } from '../../../common/index.js';
 import { BackoffKind } from '../../metadata/index.js';
 import {
+  AttemptTimeoutMode,
   AttemptTimeoutMs,
   HeartbeatTimeoutMs,
   RetryBackoffKind,
@@ -68,6 +69,9 @@ export class SubmitTaskDto {
 
   @HeartbeatTimeoutMs()
   heartbeatTimeoutMs?: number;
+
+  @AttemptTimeoutMode()
+  timeoutMode?: TimeoutMode;
 
   @BoundedInt(maxAttempts, {
     api: {
@@ -323,6 +327,11 @@ export class TaskViewDto {
   progressAt: string | null;
   @ApiProperty({ description: 'Heartbeat timeout of its attempts, ms (docs/long-tasks.md); 0 = none.' })
   heartbeatTimeoutMs: number;
+  @ApiProperty({
+    enum: TimeoutMode,
+    description: 'HARD: timeoutMs ends an attempt; HEARTBEAT: only silence or MAX_RUN_TIME_MS (docs/long-tasks.md).',
+  })
+  timeoutMode: string;
   @ApiPropertyOptional({
     type: [AttemptViewDto],
     description:

@@ -2,12 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import {
   assertHeartbeatTimeout,
+  assertWithinMaxRunTime,
   BOUNDS,
   CLOCK,
   type Clock,
   ConflictError,
   NotFoundError,
   SchedulerError,
+  TimeoutMode,
 } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { CancelService, DispatchService } from '../../dispatch/index.js';
@@ -100,7 +102,7 @@ export class TasksService {
    * @throws the group's write error (a 500) for every submit of a group whose write failed.
    */
   async submit(caller: Caller, dto: SubmitTaskDto): Promise<SubmitResult> {
-    assertTaskHeartbeat(dto, 'heartbeatTimeoutMs');
+    assertTaskTimeouts(dto, this.config.longTasks.maxRunTimeMs);
     this.handlers.assertMayUse(caller, dto.handler);
     await this.handlers.assertRunnable(dto.handler, caller.appId);
     this.handlers.checkParams(dto.handler, dto.params ?? {});
@@ -123,7 +125,7 @@ export class TasksService {
    * @throws ForbiddenError for a shell task without the scope, TooManyUnfinishedError: nothing is written.
    */
   async submitBatch(caller: Caller, tasks: SubmitTaskDto[]): Promise<BatchItemOutcome[]> {
-    tasks.forEach((t, i) => assertTaskHeartbeat(t, `tasks[${i}].heartbeatTimeoutMs`));
+    tasks.forEach((t, i) => assertTaskTimeouts(t, this.config.longTasks.maxRunTimeMs, `tasks[${i}].`));
     await this.assertHandlers(caller, tasks);
     const urls = tasks.flatMap((t, i) =>
       t.callbackUrl === undefined ? [] : [{ url: t.callbackUrl, field: `tasks[${i}].callbackUrl` }],
@@ -188,6 +190,7 @@ export class TasksService {
         retryBackoffKind: dto.retryBackoffKind,
         timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         heartbeatTimeoutMs: dto.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
+        timeoutMode: dto.timeoutMode ?? TimeoutMode.HARD,
         // A task with a routing key goes by key (CONSISTENT_HASH: same key, same node); others round robin.
         routingKey: dto.routingKey,
         routingStrategy: dto.routingKey ? RoutingStrategy.CONSISTENT_HASH : RoutingStrategy.ROUND_ROBIN,
@@ -326,8 +329,16 @@ function stableJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-/** A task's heartbeat timeout within its own (or the default) timeoutMs. @throws ValidationError naming `field`. */
-function assertTaskHeartbeat(dto: SubmitTaskDto, field: string): void {
-  const heartbeatTimeoutMs = dto.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default;
-  assertHeartbeatTimeout(heartbeatTimeoutMs, dto.timeoutMs ?? DEFAULT_TIMEOUT_MS, field);
+/**
+ * A task's timeouts (docs/long-tasks.md): a timeoutMs it sent within `maxRunTimeMs` (MAX_RUN_TIME_MS), a heartbeat
+ * timeout that fits its mode. @throws ValidationError naming `<prefix>timeoutMs` or `<prefix>heartbeatTimeoutMs`.
+ */
+function assertTaskTimeouts(dto: SubmitTaskDto, maxRunTimeMs: number, prefix = ''): void {
+  assertWithinMaxRunTime(dto.timeoutMs, maxRunTimeMs, `${prefix}timeoutMs`);
+  const timeouts = {
+    timeoutMode: dto.timeoutMode ?? TimeoutMode.HARD,
+    timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    heartbeatTimeoutMs: dto.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
+  };
+  assertHeartbeatTimeout(timeouts, maxRunTimeMs, `${prefix}heartbeatTimeoutMs`);
 }

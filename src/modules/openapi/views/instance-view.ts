@@ -1,3 +1,4 @@
+import { TimeoutMode } from '../../../common/index.js';
 import {
   type CallbackDelivery,
   CorruptJson,
@@ -73,6 +74,7 @@ export function toTaskView(
     progressNote: i.progressNote ?? null,
     progressAt: iso(i.progressAt ?? null),
     heartbeatTimeoutMs: i.heartbeatTimeoutMs ?? 0,
+    timeoutMode: i.timeoutMode ?? TimeoutMode.HARD,
     ...(attempts ? { attempts: attempts.map(toAttemptView) } : {}),
     ...(note ? { note } : {}),
   };
