@@ -2,10 +2,7 @@ import { ValidationError } from './errors/scheduler-error.js';
 
 export const MIN_HEARTBEAT_TIMEOUT_MS = 1000;
 
-/**
- * What ends an attempt that runs long (docs/long-tasks.md "Timeout modes"). HARD (the default): `timeoutMs`, even
- * while the handler reports. HEARTBEAT: only `heartbeatTimeoutMs` of silence, or the operator's MAX_RUN_TIME_MS.
- */
+/** What ends a long attempt (docs/long-tasks.md "Timeout modes"): timeoutMs (HARD), or only silence (HEARTBEAT). */
 export enum TimeoutMode {
   HARD = 'HARD',
   HEARTBEAT = 'HEARTBEAT',
@@ -18,11 +15,7 @@ export interface AttemptTimeouts {
   heartbeatTimeoutMs: number;
 }
 
-/**
- * The heartbeat timeout against the mode (docs/long-tasks.md): HARD: 0 = none, else 1000 ms up to `timeoutMs`;
- * HEARTBEAT: required, 1000 ms up to `maxRunTimeMs` (MAX_RUN_TIME_MS), since silence is then all that ends an
- * attempt. @throws ValidationError(field)
- */
+/** HARD: 0 (none) or 1000 ms..timeoutMs; HEARTBEAT: 1000 ms..maxRunTimeMs, required. @throws ValidationError(field) */
 export function assertHeartbeatTimeout(t: AttemptTimeouts, maxRunTimeMs: number, field: string): void {
   const hb = t.heartbeatTimeoutMs;
   if (t.timeoutMode === TimeoutMode.HEARTBEAT) {
@@ -42,10 +35,7 @@ export function assertHeartbeatTimeout(t: AttemptTimeouts, maxRunTimeMs: number,
   }
 }
 
-/**
- * A `timeoutMs` a caller sent (undefined: none sent) within the operator's MAX_RUN_TIME_MS, which bounds every
- * attempt's run time. @throws ValidationError(field)
- */
+/** A `timeoutMs` a caller sent (undefined: none) within MAX_RUN_TIME_MS. @throws ValidationError(field) */
 export function assertWithinMaxRunTime(timeoutMs: number | undefined, maxRunTimeMs: number, field: string): void {
   if (timeoutMs === undefined || timeoutMs <= maxRunTimeMs) return;
   throw new ValidationError(
@@ -55,17 +45,13 @@ export function assertWithinMaxRunTime(timeoutMs: number | undefined, maxRunTime
   );
 }
 
-/** What ends an attempt by time: after `ms`, for `reason` (TIMEOUT: its timeoutMs; MAX_RUN_TIME: MAX_RUN_TIME_MS). */
+/** An attempt ends after `ms` of run, for `reason` (TIMEOUT: its timeoutMs; MAX_RUN_TIME: MAX_RUN_TIME_MS). */
 export interface RunLimit {
   ms: number;
   reason: 'TIMEOUT' | 'MAX_RUN_TIME';
 }
 
-/**
- * The run time after which an attempt of `t` is ended, whatever it reports: HARD: its timeoutMs, HEARTBEAT: none of
- * its own; either way at most `maxRunTimeMs` (MAX_RUN_TIME_MS, read when the attempt starts; a row stored before
- * the operator lowered it is held to it too).
- */
+/** HARD: its timeoutMs; HEARTBEAT: none of its own; at most `maxRunTimeMs` either way (rows stored before too). */
 export function runLimitOf(t: Pick<AttemptTimeouts, 'timeoutMode' | 'timeoutMs'>, maxRunTimeMs: number): RunLimit {
   if (t.timeoutMode !== TimeoutMode.HEARTBEAT && t.timeoutMs <= maxRunTimeMs) {
     return { ms: t.timeoutMs, reason: 'TIMEOUT' };

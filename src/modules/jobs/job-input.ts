@@ -28,7 +28,6 @@ export interface NewJob {
   maxConcurrency?: number;
   timeoutMs?: number;
   heartbeatTimeoutMs?: number;
-  /** What ends a long attempt (docs/long-tasks.md "Timeout modes"); default HARD. */
   timeoutMode?: TimeoutMode;
   retryMax?: number;
   retryBackoffMs?: number;

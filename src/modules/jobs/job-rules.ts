@@ -12,9 +12,8 @@ export function jobTarget(def: Pick<JobDefinition, 'id'>): { type: string; id: s
 
 /**
  * Cross-field rules: shards only with SHARDING_BROADCAST, one shardParams entry per shard, QUEUE overlap with
- * maxConcurrency 0 or 1, a heartbeat timeout that fits the timeout mode, a `sentTimeoutMs` (the timeoutMs the
- * caller sent, if any) within `maxRunTimeMs` (MAX_RUN_TIME_MS). @throws ValidationError naming `shardTotal`,
- * `shardParams`, `maxConcurrency`, `heartbeatTimeoutMs` or `timeoutMs`.
+ * maxConcurrency 0 or 1, a heartbeat timeout fit for the mode, a `sentTimeoutMs` within MAX_RUN_TIME_MS.
+ * @throws ValidationError naming the field.
  */
 export function validateDefinition(def: JobDefinition, maxRunTimeMs: number, sentTimeoutMs?: number): void {
   assertWithinMaxRunTime(sentTimeoutMs, maxRunTimeMs, 'timeoutMs');

@@ -20,6 +20,7 @@ const T0 = 1_800_000_000_000;
 const CONFIG = {
   namespace: 'ns',
   leaseMs: 30_000,
+  longTasks: { maxRunTimeMs: 86_400_000 },
   heartbeatIntervalMs: 5_000,
   nodeOfflineAfterMs: 15_000,
 } as AppConfig;

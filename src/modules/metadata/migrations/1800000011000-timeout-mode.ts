@@ -1,10 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/**
- * `timeout_mode` of jobs and instances (docs/long-tasks.md "Timeout modes"): `HARD`, every row before (timeoutMs
- * ends an attempt even while it reports), or `HEARTBEAT` (only heartbeatTimeoutMs of silence, or MAX_RUN_TIME_MS,
- * does). A job's is copied to each new instance. Same DDL on both.
- */
+/** `timeout_mode` (`HARD`, every row before, or `HEARTBEAT`) of jobs and instances (docs/long-tasks.md). */
 export class TimeoutMode1800000011000 implements MigrationInterface {
   name = 'TimeoutMode1800000011000';
 
