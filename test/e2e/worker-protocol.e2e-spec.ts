@@ -236,6 +236,35 @@ describe('worker protocol (docs/workers.md)', () => {
     expect((await app.request('DELETE', node)).status).toBe(204);
   }, 60_000);
 
+  it('records the TIMEOUT of an attempt its worker still renews a lease past its run limit, and answers it lost', async () => {
+    const reg = await app.request<Body>('POST', '/api/worker/nodes', { handlers: ['conf.hung'], capacity: 1 });
+    const node = `/api/worker/nodes/${String(reg.body.nodeId)}`;
+    const { requestId } = (await task(app, 'conf.hung', {}, { timeoutMs: 1000 })).body;
+    const claim = await app.request<{ items: Attempt[] }>('POST', `${node}/claims`, { max: 1, waitMs: 5000 });
+    const a = claim.body.items[0];
+    expect(a).toMatchObject({ requestId, timeoutMs: 1000 });
+    const ref = { instanceId: a.instanceId, fencingToken: a.fencingToken };
+    let lost: unknown[] = [];
+    // a hung worker: it renews its lease and never times the attempt out; one lease (4 s) past 1 s it is ended
+    await waitFor(
+      'the lease answered lost',
+      async () => {
+        expect((await app.request('POST', `${node}/heartbeat`, { active: 1 })).status).toBe(204); // the node lives
+        const leases = await app.request<{ lost: unknown[] }>('POST', `${node}/leases`, { attempts: [ref] });
+        expect(leases.status).toBe(200);
+        lost = leases.body.lost;
+        return lost.length > 0;
+      },
+      20_000,
+      500,
+    );
+    expect(lost).toEqual([{ ...ref, reason: 'LEASE_LOST' }]);
+    expect(await statusOf(app, requestId)).toMatchObject({ status: 'TIMEOUT', error: 'timed out after 1000 ms' });
+    const late = { fencingToken: a.fencingToken, outcome: 'SUCCESS' };
+    expect((await app.request('POST', `${node}/attempts/${a.instanceId}/finish`, late)).status).toBe(409);
+    expect((await app.request('DELETE', node)).status).toBe(204);
+  }, 60_000);
+
   it('the SDK lets a checkpointing task outrun its timeoutMs under HEARTBEAT, and ends it under HARD', async () => {
     const w = startWorker(api, app, { RESUME_STEPS: '20', RESUME_STEP_MS: '150' });
     children.push(w);

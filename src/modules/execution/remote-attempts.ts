@@ -101,7 +101,8 @@ export class RemoteAttempts {
 
   /**
    * Renews each attempt's lease to now + LEASE_MS while the seat's node holds it under its token; the others are
-   * lost: REVOKED when cancelled at that token, LEASE_LOST otherwise (taken back, a newer token, not the app's).
+   * lost: REVOKED when cancelled at that token, LEASE_LOST otherwise (taken back, a newer token, not the app's, or
+   * still renewed a lease past its run limit: then the api records its TIMEOUT, {@link endOverdue}).
    */
   async renew(
     seat: WorkerSeat,
@@ -119,11 +120,29 @@ export class RemoteAttempts {
         lost.push({ ...a, reason: 'REVOKED' });
       } else if (row.status !== S.RUNNING || row.nodeId !== seat.nodeId) {
         lost.push({ ...a, reason: 'LEASE_LOST' });
+      } else if (await this.endOverdue(seat, row)) {
+        lost.push({ ...a, reason: 'LEASE_LOST' });
       } else if (!(await this.rows.renewLease(a.instanceId, a.fencingToken, until, this.clock.now()))) {
         lost.push({ ...a, reason: 'LEASE_LOST' });
       }
     }
     return { leaseUntil: until, lost };
+  }
+
+  /**
+   * Records the TIMEOUT of a RUNNING attempt one lease past its run limit (runLimitOf) that its worker still renews:
+   * the worker's own timer should have ended it, so it is hung or ignores timeoutMs. @returns whether it was overdue.
+   */
+  private async endOverdue(seat: WorkerSeat, row: JobInstance): Promise<boolean> {
+    const limit = runLimitOf(row, this.config.longTasks.maxRunTimeMs);
+    const startedAt = row.startedAt ?? this.clock.now();
+    if (this.clock.now() < startedAt + limit.ms + this.config.leaseMs) return false;
+    const outcome = abortedOutcome(limitReason(limit), limit, undefined, row.heartbeatTimeoutMs);
+    await this.progress.end(progressKey({ instanceId: row.id, fencingToken: row.fencingToken }));
+    await this.logs.ended(row.id, row.attempt);
+    const run = { row, token: row.fencingToken, nodeId: seat.nodeId, startedAt };
+    await this.finishing.finish({ ...run, outcome, handler: null, endedInTime: null });
+    return true;
   }
 
   /**

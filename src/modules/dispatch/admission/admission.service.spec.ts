@@ -260,7 +260,7 @@ describe('Admission', () => {
     });
   });
 
-  it("holds a slot for its row's run limit + LEASE_MS: timeoutMs under HARD, MAX_RUN_TIME_MS under HEARTBEAT", async () => {
+  it('holds a slot for its run limit + LEASE_MS: timeoutMs under HARD, MAX_RUN_TIME_MS under HEARTBEAT', async () => {
     rows.jobs.set('hard', { overlapPolicy: 'ALLOW', maxConcurrency: 1 });
     rows.jobs.set('soft', { overlapPolicy: 'ALLOW', maxConcurrency: 1 });
     const limited = { maxConcurrency: 1, timeoutMs: 1000 };
