@@ -1219,6 +1219,11 @@ export interface components {
       heartbeatTimeoutMs: number;
       /** @description Its priority, 1 (lowest) to 5 (highest): its task's, or its job's when fired (a trigger-now may override). Within its app's share of an executor, higher runs first, aged by waiting (docs/dispatch.md "Priorities"). */
       priority: number;
+      /**
+       * @description HARD: timeoutMs ends an attempt; HEARTBEAT: only silence or MAX_RUN_TIME_MS (docs/long-tasks.md).
+       * @enum {string}
+       */
+      timeoutMode: 'HARD' | 'HEARTBEAT';
       /** @description Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists. */
       attempts?: components['schemas']['AttemptViewDto'][];
       /** @description On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler. On any read: which stored fields cannot be read (a corrupt row, e.g. params cut at 65,535 bytes), shown as null. */
@@ -1257,12 +1262,12 @@ export interface components {
        */
       delayMs?: number;
       /**
-       * @description Time limit of one attempt, ms (default 60000, max 24 h). On expiry the signal aborts and the attempt is TIMEOUT.
+       * @description Time limit of one attempt, ms (default 60000, max 24 h and at most the operator's MAX_RUN_TIME_MS). On expiry the signal aborts and the attempt is TIMEOUT. Not applied with timeoutMode HEARTBEAT.
        * @example 60000
        */
       timeoutMs?: number;
       /**
-       * @description Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.
+       * @description Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs. Required with timeoutMode HEARTBEAT: then 1000 up to MAX_RUN_TIME_MS.
        * @example 0
        */
       heartbeatTimeoutMs?: number;
@@ -1271,6 +1276,11 @@ export interface components {
        * @example 3
        */
       priority?: number;
+      /**
+       * @description What ends a long attempt (docs/long-tasks.md "Timeout modes"). HARD (default): timeoutMs, even while the handler reports progress or heartbeats. HEARTBEAT: only heartbeatTimeoutMs of silence (required then; the attempt ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT), or the operator's MAX_RUN_TIME_MS (default 24 h; error starting MAX_RUN_TIME_MS); timeoutMs is kept but not applied.
+       * @enum {string}
+       */
+      timeoutMode?: 'HARD' | 'HEARTBEAT';
       /**
        * @description Attempts in all, first included (1-20, default 1).
        * @example 3
@@ -1465,12 +1475,12 @@ export interface components {
        */
       maxConcurrency?: number;
       /**
-       * @description Time limit of one attempt, ms (default 60000, max 24 h). On expiry the signal aborts and the attempt is TIMEOUT.
+       * @description Time limit of one attempt, ms (default 60000, max 24 h and at most the operator's MAX_RUN_TIME_MS). On expiry the signal aborts and the attempt is TIMEOUT. Not applied with timeoutMode HEARTBEAT.
        * @example 60000
        */
       timeoutMs?: number;
       /**
-       * @description Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.
+       * @description Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs. Required with timeoutMode HEARTBEAT: then 1000 up to MAX_RUN_TIME_MS.
        * @example 0
        */
       heartbeatTimeoutMs?: number;
@@ -1479,6 +1489,11 @@ export interface components {
        * @example 3
        */
       priority?: number;
+      /**
+       * @description What ends a long attempt (docs/long-tasks.md "Timeout modes"). HARD (default): timeoutMs, even while the handler reports progress or heartbeats. HEARTBEAT: only heartbeatTimeoutMs of silence (required then; the attempt ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT), or the operator's MAX_RUN_TIME_MS (default 24 h; error starting MAX_RUN_TIME_MS); timeoutMs is kept but not applied.
+       * @enum {string}
+       */
+      timeoutMode?: 'HARD' | 'HEARTBEAT';
       /** @description Retries after the first attempt (0-19, default 0). */
       retryMax?: number;
       /**
@@ -1601,6 +1616,11 @@ export interface components {
       heartbeatTimeoutMs: number;
       /** @description Priority copied to each instance, 1 (lowest) to 5 (highest) (docs/dispatch.md). */
       priority: number;
+      /**
+       * @description HARD: timeoutMs ends an attempt; HEARTBEAT: only silence or MAX_RUN_TIME_MS (docs/long-tasks.md).
+       * @enum {string}
+       */
+      timeoutMode: 'HARD' | 'HEARTBEAT';
       /** @description Retries after a failed attempt (0 = none): at most retryMax + 1 attempts. */
       retryMax: number;
       /** @description Wait before the first retry, ms (EXPONENTIAL doubles it each retry). */
@@ -1777,12 +1797,12 @@ export interface components {
        */
       maxConcurrency?: number;
       /**
-       * @description Time limit of one attempt, ms (default 60000, max 24 h). On expiry the signal aborts and the attempt is TIMEOUT.
+       * @description Time limit of one attempt, ms (default 60000, max 24 h and at most the operator's MAX_RUN_TIME_MS). On expiry the signal aborts and the attempt is TIMEOUT. Not applied with timeoutMode HEARTBEAT.
        * @example 60000
        */
       timeoutMs?: number;
       /**
-       * @description Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs.
+       * @description Heartbeat timeout, ms (docs/long-tasks.md): an attempt whose handler neither reports progress, checkpoints nor calls ctx.heartbeat() for this long is stuck and ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT (retried like a timeout). 0 (default) = none; else 1000 up to timeoutMs. Required with timeoutMode HEARTBEAT: then 1000 up to MAX_RUN_TIME_MS.
        * @example 0
        */
       heartbeatTimeoutMs?: number;
@@ -1791,6 +1811,11 @@ export interface components {
        * @example 3
        */
       priority?: number;
+      /**
+       * @description What ends a long attempt (docs/long-tasks.md "Timeout modes"). HARD (default): timeoutMs, even while the handler reports progress or heartbeats. HEARTBEAT: only heartbeatTimeoutMs of silence (required then; the attempt ends TIMEOUT with an error starting HEARTBEAT_TIMEOUT), or the operator's MAX_RUN_TIME_MS (default 24 h; error starting MAX_RUN_TIME_MS); timeoutMs is kept but not applied.
+       * @enum {string}
+       */
+      timeoutMode?: 'HARD' | 'HEARTBEAT';
       /** @description Retries after the first attempt (0-19, default 0). */
       retryMax?: number;
       /**
@@ -1894,6 +1919,11 @@ export interface components {
       heartbeatTimeoutMs: number;
       /** @description Its priority, 1 (lowest) to 5 (highest): its task's, or its job's when fired (a trigger-now may override). Within its app's share of an executor, higher runs first, aged by waiting (docs/dispatch.md "Priorities"). */
       priority: number;
+      /**
+       * @description HARD: timeoutMs ends an attempt; HEARTBEAT: only silence or MAX_RUN_TIME_MS (docs/long-tasks.md).
+       * @enum {string}
+       */
+      timeoutMode: 'HARD' | 'HEARTBEAT';
       /** @description Every attempt so far, oldest first: on reads of one instance (GET of a task or of a job instance), not in lists. */
       attempts?: components['schemas']['AttemptViewDto'][];
       /** @description On reads of one instance: why a due PENDING instance is not moving, e.g. no live executor advertises its handler. On any read: which stored fields cannot be read (a corrupt row, e.g. params cut at 65,535 bytes), shown as null. */

@@ -112,8 +112,10 @@ export interface NotificationSettings {
   scanMs: number;
 }
 
-/** CHECKPOINT_MAX_BYTES, PROGRESS_WRITE_INTERVAL_MS, HANDLER_LOG_MAX_LINES/BYTES (README "Settings"). */
+/** MAX_RUN_TIME_MS, CHECKPOINT_MAX_BYTES, PROGRESS_WRITE_INTERVAL_MS, HANDLER_LOG_* (README "Settings"). */
 export interface LongTaskSettings {
+  /** The longest any attempt runs, ms, however it reports (docs/long-tasks.md "Timeout modes"). */
+  maxRunTimeMs: number;
   /** Largest checkpoint, UTF-8 bytes of its JSON. */
   checkpointMaxBytes: number;
   /** At most one progress write per instance this often, ms; 0 = every report. */

@@ -2,10 +2,14 @@ import { IntSetting } from './env-setting.js';
 import { CallbackEnvDto } from './env-callbacks.dto.js';
 
 /**
- * Long tasks and what is kept of finished work (docs/long-tasks.md): checkpoints, progress writes, handler logs and
- * retention.
+ * Long tasks and what is kept of finished work (docs/long-tasks.md): the longest run of an attempt, checkpoints,
+ * progress writes, handler logs and retention.
  */
 export class LongTaskEnvDto extends CallbackEnvDto {
+  /** At most 7 days: a Node timer is 32-bit (24.8 days), and a run that long outlives any deploy. */
+  @IntSetting(1000, 604_800_000)
+  MAX_RUN_TIME_MS?: number;
+
   @IntSetting(1024, 1_048_576)
   CHECKPOINT_MAX_BYTES?: number;
 

@@ -165,6 +165,7 @@ export function loadConfig(
     },
     callbacks,
     longTasks: {
+      maxRunTimeMs: dto.MAX_RUN_TIME_MS ?? 86_400_000,
       checkpointMaxBytes: dto.CHECKPOINT_MAX_BYTES ?? 65_536,
       progressWriteIntervalMs: dto.PROGRESS_WRITE_INTERVAL_MS ?? 1000,
       logMaxLines: dto.HANDLER_LOG_MAX_LINES ?? 1000,

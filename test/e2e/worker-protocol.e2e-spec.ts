@@ -14,6 +14,8 @@ import {
   waitFor,
 } from '../utils/test-node.js';
 
+/** The api's MAX_RUN_TIME_MS: the timeoutMs a HEARTBEAT attempt is claimed with (docs/long-tasks.md). */
+const MAX_RUN_TIME_MS = 600_000;
 /** The `worker` scope (docs/workers.md "Tenancy"). */
 const WORKER_SCOPES = [...DEFAULT_SCOPES, Scope.WORKER];
 const CHILD = 'test/fixtures/worker/worker-child.mjs';
@@ -66,6 +68,7 @@ describe('worker protocol (docs/workers.md)', () => {
         HEARTBEAT_INTERVAL_MS: '500',
         NODE_OFFLINE_AFTER_MS: '3000',
         RECONCILE_INTERVAL_MS: '1000',
+        MAX_RUN_TIME_MS: String(MAX_RUN_TIME_MS),
       }),
     );
     app = await signedClient(api, `wproto-${randomUUID().slice(0, 8)}`, WORKER_SCOPES);
@@ -195,6 +198,85 @@ describe('worker protocol (docs/workers.md)', () => {
     await w.stop(10_000);
     expect(await w.exited).toBe(0);
     expect(events(w).some((e) => e.event === 'stopped')).toBe(true);
+  }, 90_000);
+
+  it('claims a HEARTBEAT attempt with MAX_RUN_TIME_MS as its timeoutMs, and records its TIMEOUT as that bound', async () => {
+    const reg = await app.request<Body>('POST', '/api/worker/nodes', { handlers: ['conf.modes'], capacity: 2 });
+    expect(reg.status).toBe(201);
+    const node = `/api/worker/nodes/${String(reg.body.nodeId)}`;
+    const soft = await task(
+      app,
+      'conf.modes',
+      {},
+      { timeoutMode: 'HEARTBEAT', heartbeatTimeoutMs: 1000, timeoutMs: 1500 },
+    );
+    const hard = await task(app, 'conf.modes', {}, { timeoutMs: 1500 });
+    const got: Attempt[] = [];
+    await waitFor('both attempts claimed', async () => {
+      const claim = await app.request<{ items: Attempt[] }>('POST', `${node}/claims`, { max: 2, waitMs: 1000 });
+      got.push(...claim.body.items);
+      return got.length === 2;
+    });
+    const byId = new Map(got.map((a) => [a.requestId, a]));
+    const [s, h] = [byId.get(soft.body.requestId)!, byId.get(hard.body.requestId)!];
+    expect(s).toMatchObject({ timeoutMode: 'HEARTBEAT', timeoutMs: MAX_RUN_TIME_MS, heartbeatTimeoutMs: 1000 });
+    expect(h).toMatchObject({ timeoutMode: 'HARD', timeoutMs: 1500, heartbeatTimeoutMs: 0 });
+    for (const a of [s, h]) {
+      const fin = await app.request<Body>('POST', `${node}/attempts/${a.instanceId}/finish`, {
+        fencingToken: a.fencingToken,
+        outcome: 'TIMEOUT',
+      });
+      expect(fin.body).toEqual({ status: 'TIMEOUT', final: true });
+    }
+    expect(await statusOf(app, s.requestId)).toMatchObject({
+      status: 'TIMEOUT',
+      error: `MAX_RUN_TIME_MS: still running after the longest run allowed, ${MAX_RUN_TIME_MS} ms`,
+    });
+    expect(await statusOf(app, h.requestId)).toMatchObject({ status: 'TIMEOUT', error: 'timed out after 1500 ms' });
+    expect((await app.request('DELETE', node)).status).toBe(204);
+  }, 60_000);
+
+  it('records the TIMEOUT of an attempt its worker still renews a lease past its run limit, and answers it lost', async () => {
+    const reg = await app.request<Body>('POST', '/api/worker/nodes', { handlers: ['conf.hung'], capacity: 1 });
+    const node = `/api/worker/nodes/${String(reg.body.nodeId)}`;
+    const { requestId } = (await task(app, 'conf.hung', {}, { timeoutMs: 1000 })).body;
+    const claim = await app.request<{ items: Attempt[] }>('POST', `${node}/claims`, { max: 1, waitMs: 5000 });
+    const a = claim.body.items[0];
+    expect(a).toMatchObject({ requestId, timeoutMs: 1000 });
+    const ref = { instanceId: a.instanceId, fencingToken: a.fencingToken };
+    let lost: unknown[] = [];
+    // a hung worker: it renews its lease and never times the attempt out; one lease (4 s) past 1 s it is ended
+    await waitFor(
+      'the lease answered lost',
+      async () => {
+        expect((await app.request('POST', `${node}/heartbeat`, { active: 1 })).status).toBe(204); // the node lives
+        const leases = await app.request<{ lost: unknown[] }>('POST', `${node}/leases`, { attempts: [ref] });
+        expect(leases.status).toBe(200);
+        lost = leases.body.lost;
+        return lost.length > 0;
+      },
+      20_000,
+      500,
+    );
+    expect(lost).toEqual([{ ...ref, reason: 'LEASE_LOST' }]);
+    expect(await statusOf(app, requestId)).toMatchObject({ status: 'TIMEOUT', error: 'timed out after 1000 ms' });
+    const late = { fencingToken: a.fencingToken, outcome: 'SUCCESS' };
+    expect((await app.request('POST', `${node}/attempts/${a.instanceId}/finish`, late)).status).toBe(409);
+    expect((await app.request('DELETE', node)).status).toBe(204);
+  }, 60_000);
+
+  it('the SDK lets a checkpointing task outrun its timeoutMs under HEARTBEAT, and ends it under HARD', async () => {
+    const w = startWorker(api, app, { RESUME_STEPS: '20', RESUME_STEP_MS: '150' });
+    children.push(w);
+    await waitFor('the worker to register', async () => events(w).some((e) => e.event === 'started'), 30_000);
+    // 20 checkpoints 150 ms apart: 3 s, twice its timeoutMs, never silent for its heartbeatTimeoutMs
+    const limits = { timeoutMs: 1500, heartbeatTimeoutMs: 1000, maxAttempts: 1 };
+    const soft = (await task(app, 'conf.resume', {}, { ...limits, timeoutMode: 'HEARTBEAT' })).body.requestId;
+    const hard = (await task(app, 'conf.resume', {}, limits)).body.requestId;
+    await ended(app, soft);
+    await ended(app, hard);
+    expect(await statusOf(app, soft)).toMatchObject({ status: 'SUCCESS', result: { steps: 20, resumedFrom: 0 } });
+    expect(await statusOf(app, hard)).toMatchObject({ status: 'TIMEOUT', error: 'timed out after 1500 ms' });
   }, 90_000);
 
   it('a checkpointing task whose worker is SIGKILLed resumes on a second worker from its checkpoint', async () => {

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import type { Redis } from 'ioredis';
+import { TimeoutMode } from '../../src/common/index.js';
 import { COORDINATION, type CoordinationPort, jobSlots, REDIS_CLIENT } from '../../src/modules/coordination/index.js';
 import { Admission, CancelService } from '../../src/modules/dispatch/index.js';
 import {
@@ -131,6 +132,7 @@ describe("a cancelled limited instance's slot: cut late, re-asserted (MariaDB, R
       status: S.RUNNING,
       maxConcurrency: 2,
       timeoutMs: 60_000,
+      timeoutMode: TimeoutMode.HARD,
     }));
     await node.app.get(Admission).reassert(read, Date.now());
     const semaphore = `{tw:${ns}}:sem:job:${jobId}`;

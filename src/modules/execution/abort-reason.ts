@@ -1,4 +1,4 @@
-import { SchedulerError } from '../../common/index.js';
+import { type RunLimit, SchedulerError } from '../../common/index.js';
 import { JobInstanceStatus as S } from '../metadata/index.js';
 import { JobFailure } from '../handler/index.js';
 import type { AttemptOutcome } from './outcome-policy.js';
@@ -6,7 +6,8 @@ import type { AttemptOutcome } from './outcome-policy.js';
 /**
  * Why a running attempt's signal was aborted: past timeoutMs, this node's shutdown, the instance cancelled or
  * taken away (no longer RUNNING at this token), a lease renewal that found the row no longer ours, a handler silent
- * for its heartbeatTimeoutMs (docs/long-tasks.md). A handler sees `new Error(<reason>)` as `ctx.signal.reason`.
+ * for its heartbeatTimeoutMs, past the operator's MAX_RUN_TIME_MS (docs/long-tasks.md "Timeout modes"). A handler
+ * sees `new Error(<reason>)` as `ctx.signal.reason`.
  */
 export enum AbortReason {
   TIMEOUT = 'TIMEOUT',
@@ -14,6 +15,7 @@ export enum AbortReason {
   REVOKED = 'REVOKED',
   LEASE_LOST = 'LEASE_LOST',
   HEARTBEAT_TIMEOUT = 'HEARTBEAT_TIMEOUT',
+  MAX_RUN_TIME = 'MAX_RUN_TIME',
 }
 
 const REASONS: ReadonlySet<string> = new Set(Object.values(AbortReason));
@@ -30,19 +32,31 @@ export function abortReasonOf(signal: AbortSignal): AbortReason | null {
   return REASONS.has(message) ? (message as AbortReason) : null;
 }
 
+/** The abort reason of an attempt's {@link RunLimit}: its own timeoutMs, or the operator's MAX_RUN_TIME_MS. */
+export function limitReason(limit: RunLimit): AbortReason {
+  return limit.reason === 'TIMEOUT' ? AbortReason.TIMEOUT : AbortReason.MAX_RUN_TIME;
+}
+
 /**
- * The outcome of an attempt aborted for `reason` (`timeoutMs`, `heartbeatTimeoutMs`: the instance's); LEASE_LOST
- * is the plain failure of `err` (what the run rejected with): the row is someone else's, so that write loses.
+ * The outcome of an attempt aborted for `reason` (`limit`: its run limit, runLimitOf; `heartbeatTimeoutMs`: the
+ * instance's); LEASE_LOST is the plain failure of `err` (what the run rejected with): the row is someone else's,
+ * so that write loses.
  */
 export function abortedOutcome(
   reason: AbortReason,
-  timeoutMs: number,
+  limit: RunLimit,
   err: unknown,
   heartbeatTimeoutMs = 0,
 ): AttemptOutcome {
   switch (reason) {
     case AbortReason.TIMEOUT:
-      return { status: S.TIMEOUT, error: `timed out after ${timeoutMs} ms` };
+      return { status: S.TIMEOUT, error: `timed out after ${limit.ms} ms` };
+    case AbortReason.MAX_RUN_TIME:
+      // A TIMEOUT to the retry policy; the prefix names the operator's bound, not the task's own timeoutMs.
+      return {
+        status: S.TIMEOUT,
+        error: `MAX_RUN_TIME_MS: still running after the longest run allowed, ${limit.ms} ms`,
+      };
     case AbortReason.HEARTBEAT_TIMEOUT:
       // A TIMEOUT to the retry policy; the prefix tells it from the hard cap.
       return {

@@ -1,4 +1,5 @@
 import { FakeClock } from '../../../test/fakes/fake-clock.js';
+import { TimeoutMode } from '../../common/index.js';
 import { advanceSettled, settle } from '../../../test/fakes/settle.js';
 import { JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
 import type { MetricsService } from '../observability/index.js';
@@ -8,8 +9,15 @@ import type { JobContext } from '../handler/index.js';
 
 const T0 = 1_000_000;
 
+/** The timeout mode, the row's timeoutMs and MAX_RUN_TIME_MS of {@link setup}; HARD, 60 s and 24 h unless given. */
+interface Limits {
+  timeoutMode?: TimeoutMode;
+  timeoutMs?: number;
+  maxRunTimeMs?: number;
+}
+
 /** One attempt of a handler that waits for its signal, or ignores it (`ignore`), exposing its context. */
-function setup(heartbeatTimeoutMs: number, ignore = false) {
+function setup(heartbeatTimeoutMs: number, ignore = false, limits: Limits = {}) {
   const clock = new FakeClock(T0);
   const reports: number[] = [];
   let ctx: JobContext | undefined;
@@ -38,12 +46,14 @@ function setup(heartbeatTimeoutMs: number, ignore = false) {
       clock,
     ),
     writer,
+    { longTasks: { maxRunTimeMs: limits.maxRunTimeMs ?? 86_400_000 } },
   );
   const row = Object.assign(new JobInstance(), {
     id: 'i1',
     handler: 'h',
     params: {},
-    timeoutMs: 60_000,
+    timeoutMs: limits.timeoutMs ?? 60_000,
+    timeoutMode: limits.timeoutMode ?? TimeoutMode.HARD,
     heartbeatTimeoutMs,
     attempt: 1,
     maxAttempts: 1,
@@ -104,5 +114,57 @@ describe('AttemptExecution: heartbeat timeout and reports', () => {
     clock.setNow(T0 + 5000);
     release();
     expect(await handler?.settled).toEqual({ at: T0 + 5000, status: 'SUCCESS', error: null });
+  });
+});
+
+describe('AttemptExecution: timeout modes (docs/long-tasks.md "Timeout modes")', () => {
+  /** Heartbeats every 200 ms of the fake clock until `until`; the signal's reason then, or null. */
+  async function beatUntil(t: ReturnType<typeof setup>, until: number): Promise<string | null> {
+    await settle();
+    for (let at = T0 + 200; at <= until && !t.ctx().signal.aborted; at += 200) {
+      await advanceSettled(t.clock, at);
+      t.ctx().heartbeat();
+    }
+    return t.ctx().signal.aborted ? (t.ctx().signal.reason as Error).message : null;
+  }
+
+  it('should end a heart-beating handler at timeoutMs under HARD', async () => {
+    const t = setup(1000, false, { timeoutMs: 3000 });
+    expect(await beatUntil(t, T0 + 5000)).toBe('TIMEOUT');
+    expect((await t.run).outcome).toEqual({ status: S.TIMEOUT, error: 'timed out after 3000 ms' });
+  });
+
+  it('should let a heart-beating handler run past its timeoutMs under HEARTBEAT, and succeed', async () => {
+    const t = setup(1000, false, { timeoutMs: 3000, timeoutMode: TimeoutMode.HEARTBEAT });
+    expect(await beatUntil(t, T0 + 10_000)).toBeNull();
+    t.release();
+    expect((await t.run).outcome).toEqual({ status: S.SUCCESS, result: 'late' });
+  });
+
+  it('should end a silent handler after its heartbeat timeout under HEARTBEAT', async () => {
+    const t = setup(1000, false, { timeoutMs: 3000, timeoutMode: TimeoutMode.HEARTBEAT });
+    expect(await beatUntil(t, T0 + 2000)).toBeNull();
+    await advanceSettled(t.clock, T0 + 3000);
+    expect((t.ctx().signal.reason as Error).message).toBe('HEARTBEAT_TIMEOUT');
+    expect((await t.run).outcome).toHaveProperty(
+      'error',
+      expect.stringMatching(/^HEARTBEAT_TIMEOUT: no progress, heartbeat or checkpoint for 1000/),
+    );
+  });
+
+  it('should end a heart-beating handler at MAX_RUN_TIME_MS under HEARTBEAT', async () => {
+    const t = setup(1000, false, { timeoutMode: TimeoutMode.HEARTBEAT, maxRunTimeMs: 7000 });
+    expect(await beatUntil(t, T0 + 9000)).toBe('MAX_RUN_TIME');
+    expect((await t.run).outcome).toEqual({
+      status: S.TIMEOUT,
+      error: 'MAX_RUN_TIME_MS: still running after the longest run allowed, 7000 ms',
+    });
+  });
+
+  it('should hold a HARD row whose timeoutMs is above MAX_RUN_TIME_MS to MAX_RUN_TIME_MS', async () => {
+    const t = setup(0, false, { timeoutMs: 60_000, maxRunTimeMs: 2000 });
+    await settle();
+    await advanceSettled(t.clock, T0 + 2000);
+    expect((await t.run).outcome).toHaveProperty('error', expect.stringMatching(/^MAX_RUN_TIME_MS: .* 2000 ms$/));
   });
 });

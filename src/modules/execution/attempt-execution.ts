@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { attemptTrace, CLOCK, type Clock, formatTraceparent, instanceTrace } from '../../common/index.js';
+import { attemptTrace, CLOCK, type Clock, formatTraceparent, instanceTrace, runLimitOf } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   CORRUPT_ROW,
   corruptionOf,
@@ -9,7 +10,14 @@ import {
 } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { rowSpan, Tracing } from '../tracing/index.js';
-import { AbortReason, abortAttempt, abortedOutcome, abortReasonOf, failedOutcome } from './abort-reason.js';
+import {
+  AbortReason,
+  abortAttempt,
+  abortedOutcome,
+  abortReasonOf,
+  failedOutcome,
+  limitReason,
+} from './abort-reason.js';
 import { AppScopes } from './app-scopes.service.js';
 import { CheckpointWriter, decodeCheckpoint } from './attempt-checkpoints.js';
 import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
@@ -52,7 +60,8 @@ const HANDLER_STOP_WAIT_MS = 1_000;
 
 /**
  * Runs one claimed attempt's handler and says how it ended (docs/execution.md). Its {@link JobContext}'s signal
- * aborts on timeout, heartbeat timeout, shutdown, or when the caller aborts `controller` ({@link AbortReason}).
+ * aborts on timeout (its run limit: timeoutMs, or MAX_RUN_TIME_MS under timeoutMode HEARTBEAT), heartbeat timeout,
+ * shutdown, or when the caller aborts `controller` ({@link AbortReason}).
  * Progress reports go to the {@link ProgressWriter}. Never throws.
  */
 @Injectable()
@@ -66,6 +75,7 @@ export class AttemptExecution {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CheckpointWriter) private readonly checkpoints: Pick<CheckpointWriter, 'open'>,
     @Inject(ProgressWriter) private readonly progress: Pick<ProgressWriter, 'report' | 'end'>,
+    @Inject(APP_CONFIG) private readonly config: { longTasks: Pick<AppConfig['longTasks'], 'maxRunTimeMs'> },
     /** Keeps `ctx.log` lines in job_log; without it they go to stdout only. */
     @Optional() @Inject(HandlerLogWriter) private readonly logs?: Pick<HandlerLogWriter, 'open' | 'ended'>,
     /** Records each attempt's span (docs/observability.md "Tracing"); without it, none. */
@@ -103,7 +113,9 @@ export class AttemptExecution {
   ): Promise<AttemptRun> {
     const handler = await this.runnable(row);
     if (!('execute' in handler)) return { outcome: handler, handler: null };
-    const cancelTimeout = this.clock.schedule(row.timeoutMs, () => abortAttempt(controller, AbortReason.TIMEOUT));
+    // HARD: timeoutMs, heartbeating or not; HEARTBEAT: only MAX_RUN_TIME_MS besides the heartbeat watch.
+    const limit = runLimitOf(row, this.config.longTasks.maxRunTimeMs);
+    const cancelTimeout = this.clock.schedule(limit.ms, () => abortAttempt(controller, limitReason(limit)));
     const beat = this.heartbeatWatch(row.heartbeatTimeoutMs, controller);
     const onShutdown = () => abortAttempt(controller, AbortReason.SHUTDOWN);
     shutdown.addEventListener('abort', onShutdown, { once: true });
@@ -128,7 +140,7 @@ export class AttemptExecution {
       // returns (run.settled), and how it ended then is kept as a late completion.
       if (controller.signal.aborted && running) await settledWithin(running, HANDLER_STOP_WAIT_MS);
       const reason = abortReasonOf(controller.signal);
-      const outcome = reason ? abortedOutcome(reason, row.timeoutMs, err, row.heartbeatTimeoutMs) : failedOutcome(err);
+      const outcome = reason ? abortedOutcome(reason, limit, err, row.heartbeatTimeoutMs) : failedOutcome(err);
       return { outcome, handler: run };
     } finally {
       open = false;

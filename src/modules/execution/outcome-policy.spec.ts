@@ -114,20 +114,28 @@ describe('AbortReason', () => {
   });
 
   it('should map every reason to its outcome; LEASE_LOST to the plain failure its rejection makes', () => {
-    expect(abortedOutcome(AbortReason.TIMEOUT, 5, null)).toEqual({ status: S.TIMEOUT, error: 'timed out after 5 ms' });
-    expect(abortedOutcome(AbortReason.SHUTDOWN, 5, null)).toEqual({
+    const HARD_5 = { ms: 5, reason: 'TIMEOUT' } as const;
+    expect(abortedOutcome(AbortReason.MAX_RUN_TIME, { ms: 9000, reason: 'MAX_RUN_TIME' }, null)).toEqual({
+      status: S.TIMEOUT,
+      error: 'MAX_RUN_TIME_MS: still running after the longest run allowed, 9000 ms',
+    });
+    expect(abortedOutcome(AbortReason.TIMEOUT, HARD_5, null)).toEqual({
+      status: S.TIMEOUT,
+      error: 'timed out after 5 ms',
+    });
+    expect(abortedOutcome(AbortReason.SHUTDOWN, HARD_5, null)).toEqual({
       status: 'HANDED_BACK',
       error: 'node shut down before the handler finished',
     });
-    expect(abortedOutcome(AbortReason.REVOKED, 5, null)).toEqual({
+    expect(abortedOutcome(AbortReason.REVOKED, HARD_5, null)).toEqual({
       status: S.CANCELLED,
       error: 'cancelled (or taken away) while running',
     });
-    expect(abortedOutcome(AbortReason.HEARTBEAT_TIMEOUT, 5000, null, 1500)).toEqual({
+    expect(abortedOutcome(AbortReason.HEARTBEAT_TIMEOUT, { ms: 5000, reason: 'TIMEOUT' }, null, 1500)).toEqual({
       status: S.TIMEOUT,
       error: 'HEARTBEAT_TIMEOUT: no progress, heartbeat or checkpoint for 1500 ms',
     });
-    expect(abortedOutcome(AbortReason.LEASE_LOST, 5, new Error('LEASE_LOST'))).toEqual({
+    expect(abortedOutcome(AbortReason.LEASE_LOST, HARD_5, new Error('LEASE_LOST'))).toEqual({
       status: S.FAILED,
       error: 'LEASE_LOST',
       result: undefined,

@@ -1,15 +1,16 @@
-import { ConflictError } from '../../common/index.js';
+import { ConflictError, TimeoutMode } from '../../common/index.js';
 import { type JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
 import { decideOutcome } from './outcome-policy.js';
 import { MAX_HAND_BACK_ATTEMPT, RemoteAttempts, remoteOutcome } from './remote-attempts.js';
 
 describe('remoteOutcome (an app worker’s finish as an executor’s outcome)', () => {
-  const row = { timeoutMs: 60_000, heartbeatTimeoutMs: 0 };
+  const row = { timeoutMs: 60_000, timeoutMode: TimeoutMode.HARD, heartbeatTimeoutMs: 0 };
+  const DAY_MS = 86_400_000;
   const policyRow = { maxAttempts: 1, retryBackoffMs: 1000, retryBackoffKind: 'FIXED', nodeId: 'w-a-1', dueAt: 0 };
 
   it('should hand a SHUTDOWN back for free below the cap, costing no attempt (maxAttempts + 1)', () => {
     const attempt = MAX_HAND_BACK_ATTEMPT - 1;
-    const outcome = remoteOutcome({ ...row, attempt }, { fencingToken: 1, outcome: 'SHUTDOWN' });
+    const outcome = remoteOutcome({ ...row, attempt }, { fencingToken: 1, outcome: 'SHUTDOWN' }, DAY_MS);
     expect(outcome.status).toBe('HANDED_BACK');
     const d = decideOutcome({ ...policyRow, attempt, maxAttempts: attempt } as never, { kind: 'ran', outcome }, 0);
     expect(d).toMatchObject({ verdict: 'HAND_BACK', patch: { maxAttempts: attempt + 1 } });
@@ -17,7 +18,7 @@ describe('remoteOutcome (an app worker’s finish as an executor’s outcome)', 
 
   it('should count a SHUTDOWN at the cap as a failed attempt, so an app cannot hand one instance back for ever', () => {
     const attempt = MAX_HAND_BACK_ATTEMPT;
-    const outcome = remoteOutcome({ ...row, attempt }, { fencingToken: 1, outcome: 'SHUTDOWN' });
+    const outcome = remoteOutcome({ ...row, attempt }, { fencingToken: 1, outcome: 'SHUTDOWN' }, DAY_MS);
     expect(outcome).toMatchObject({ status: S.FAILED, error: expect.stringContaining('SHUTDOWN: handed back') });
     const d = decideOutcome({ ...policyRow, attempt, maxAttempts: attempt } as never, { kind: 'ran', outcome }, 0);
     expect(d).toMatchObject({ verdict: 'FAIL', status: S.FAILED });
@@ -25,13 +26,13 @@ describe('remoteOutcome (an app worker’s finish as an executor’s outcome)', 
 
   it('should map the other outcomes as a handler’s end maps', () => {
     const at = { ...row, attempt: 1 };
-    expect(remoteOutcome(at, { fencingToken: 1, outcome: 'SUCCESS', result: { n: 1 } })).toEqual({
+    expect(remoteOutcome(at, { fencingToken: 1, outcome: 'SUCCESS', result: { n: 1 } }, DAY_MS)).toEqual({
       status: S.SUCCESS,
       result: { n: 1 },
     });
-    expect(remoteOutcome(at, { fencingToken: 1, outcome: 'TIMEOUT' }).status).toBe(S.TIMEOUT);
-    expect(remoteOutcome(at, { fencingToken: 1, outcome: 'CANCELLED' }).status).toBe(S.CANCELLED);
-    const failed = remoteOutcome(at, { fencingToken: 1, outcome: 'FAILED', error: 'boom', retryable: false });
+    expect(remoteOutcome(at, { fencingToken: 1, outcome: 'TIMEOUT' }, DAY_MS).status).toBe(S.TIMEOUT);
+    expect(remoteOutcome(at, { fencingToken: 1, outcome: 'CANCELLED' }, DAY_MS).status).toBe(S.CANCELLED);
+    const failed = remoteOutcome(at, { fencingToken: 1, outcome: 'FAILED', error: 'boom', retryable: false }, DAY_MS);
     expect(failed).toMatchObject({ status: S.FAILED, final: true });
   });
 });
@@ -49,7 +50,7 @@ describe('RemoteAttempts: what a worker may touch', () => {
       { report: () => void calls.progress++, end: async () => undefined },
       { keep: () => undefined, ended: async () => undefined },
       { finish: async () => (calls.finish++, { won: true, status: S.CANCELLED, final: true }) },
-      { leaseMs: 10_000 },
+      { leaseMs: 10_000, longTasks: { maxRunTimeMs: 86_400_000 } },
       { now: () => 1_000, schedule: () => () => undefined },
       { startable: async <R>(rows: R[]) => rows },
     ];

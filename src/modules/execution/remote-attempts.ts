@@ -6,6 +6,7 @@ import {
   ConflictError,
   formatTraceparent,
   NotFoundError,
+  runLimitOf,
   ValidationError,
 } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
@@ -28,7 +29,7 @@ import {
   type WorkerAttempt,
 } from '../handler/index.js';
 import { AppHold } from './app-hold.js';
-import { AbortReason, abortedOutcome, failedOutcome } from './abort-reason.js';
+import { AbortReason, abortedOutcome, failedOutcome, limitReason } from './abort-reason.js';
 import { CheckpointWriter, decodeCheckpoint } from './attempt-checkpoints.js';
 import { AttemptFinish, type FinishResult } from './attempt-finish.js';
 import { HandlerLogWriter } from './handler-log/handler-log-writer.js';
@@ -70,7 +71,7 @@ export class RemoteAttempts {
     @Inject(ProgressWriter) private readonly progress: Pick<ProgressWriter, 'report' | 'end'>,
     @Inject(HandlerLogWriter) private readonly logs: Pick<HandlerLogWriter, 'keep' | 'ended'>,
     @Inject(AttemptFinish) private readonly finishing: Pick<AttemptFinish, 'finish'>,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'leaseMs'>,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'leaseMs' | 'longTasks'>,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(AppHold) private readonly hold: Pick<AppHold, 'startable'>,
     @Inject(LateStarts) private readonly late: Pick<LateStarts, 'claimed'>,
@@ -104,14 +105,16 @@ export class RemoteAttempts {
         await this.finishing.finish({ ...run, outcome, handler: null, endedInTime: null });
         continue;
       }
-      out.push(toAttempt(c.row, c.fencingToken, until, decodeCheckpoint(c.checkpoint, c.row.id, this.logger)));
+      const checkpoint = decodeCheckpoint(c.checkpoint, c.row.id, this.logger);
+      out.push(toAttempt(c.row, c.fencingToken, until, checkpoint, this.config.longTasks.maxRunTimeMs));
     }
     return out;
   }
 
   /**
    * Renews each attempt's lease to now + LEASE_MS while the seat's node holds it under its token; the others are
-   * lost: REVOKED when cancelled at that token, LEASE_LOST otherwise (taken back, a newer token, not the app's).
+   * lost: REVOKED when cancelled at that token, LEASE_LOST otherwise (taken back, a newer token, not the app's, or
+   * still renewed a lease past its run limit: then the api records its TIMEOUT, {@link endOverdue}).
    */
   async renew(
     seat: WorkerSeat,
@@ -129,11 +132,29 @@ export class RemoteAttempts {
         lost.push({ ...a, reason: 'REVOKED' });
       } else if (row.status !== S.RUNNING || row.nodeId !== seat.nodeId) {
         lost.push({ ...a, reason: 'LEASE_LOST' });
+      } else if (await this.endOverdue(seat, row)) {
+        lost.push({ ...a, reason: 'LEASE_LOST' });
       } else if (!(await this.rows.renewLease(a.instanceId, a.fencingToken, until, this.clock.now()))) {
         lost.push({ ...a, reason: 'LEASE_LOST' });
       }
     }
     return { leaseUntil: until, lost };
+  }
+
+  /**
+   * Records the TIMEOUT of a RUNNING attempt one lease past its run limit (runLimitOf) that its worker still renews:
+   * the worker's own timer should have ended it, so it is hung or ignores timeoutMs. @returns whether it was overdue.
+   */
+  private async endOverdue(seat: WorkerSeat, row: JobInstance): Promise<boolean> {
+    const limit = runLimitOf(row, this.config.longTasks.maxRunTimeMs);
+    const startedAt = row.startedAt ?? this.clock.now();
+    if (this.clock.now() < startedAt + limit.ms + this.config.leaseMs) return false;
+    const outcome = abortedOutcome(limitReason(limit), limit, undefined, row.heartbeatTimeoutMs);
+    await this.progress.end(progressKey({ instanceId: row.id, fencingToken: row.fencingToken }));
+    await this.logs.ended(row.id, row.attempt);
+    const run = { row, token: row.fencingToken, nodeId: seat.nodeId, startedAt };
+    await this.finishing.finish({ ...run, outcome, handler: null, endedInTime: null });
+    return true;
   }
 
   /**
@@ -219,7 +240,7 @@ export class RemoteAttempts {
     const now = this.clock.now();
     const startedAt = row.startedAt ?? now;
     const at = end.handlerEndedAt === undefined ? null : Math.min(now, Math.max(startedAt, end.handlerEndedAt));
-    const outcome = remoteOutcome(row, end, MAX_HAND_BACK_ATTEMPT);
+    const outcome = remoteOutcome(row, end, this.config.longTasks.maxRunTimeMs);
     const endedInTime = at === null ? null : { at, status: settledAs(outcome), error: null };
     const result = await this.finishing.finish({
       row,
@@ -259,13 +280,16 @@ export const MAX_HAND_BACK_ATTEMPT = 40;
 /**
  * A worker's outcome as the executor's {@link AttemptOutcome}, through the same mappings a handler's end takes; a
  * SHUTDOWN of an instance already at attempt `handBackCap` counts as a failed attempt (the retry budget applies).
+ * A TIMEOUT is the row's run limit under `maxRunTimeMs` (MAX_RUN_TIME_MS), the `timeoutMs` its claim handed out.
  */
 export function remoteOutcome(
-  row: Pick<JobInstance, 'timeoutMs' | 'heartbeatTimeoutMs' | 'attempt'>,
+  row: Pick<JobInstance, 'timeoutMs' | 'timeoutMode' | 'heartbeatTimeoutMs' | 'attempt'>,
   end: FinishBody,
+  maxRunTimeMs: number,
   handBackCap = MAX_HAND_BACK_ATTEMPT,
 ) {
-  const aborted = (reason: AbortReason) => abortedOutcome(reason, row.timeoutMs, undefined, row.heartbeatTimeoutMs);
+  const limit = runLimitOf(row, maxRunTimeMs);
+  const aborted = (reason: AbortReason) => abortedOutcome(reason, limit, undefined, row.heartbeatTimeoutMs);
   switch (end.outcome) {
     case 'SUCCESS':
       return { status: S.SUCCESS, result: end.result ?? null } as AttemptOutcome;
@@ -275,7 +299,7 @@ export function remoteOutcome(
       return failedOutcome(failure);
     }
     case 'TIMEOUT':
-      return aborted(AbortReason.TIMEOUT);
+      return aborted(limitReason(limit));
     case 'HEARTBEAT_TIMEOUT':
       return aborted(AbortReason.HEARTBEAT_TIMEOUT);
     case 'SHUTDOWN':
@@ -286,7 +310,14 @@ export function remoteOutcome(
   }
 }
 
-function toAttempt(row: JobInstance, token: number, until: number, checkpoint: Checkpoint | null): WorkerAttempt {
+/** The attempt a worker runs; its `timeoutMs` is the run limit (runLimitOf), so a worker times out as an executor. */
+function toAttempt(
+  row: JobInstance,
+  token: number,
+  until: number,
+  checkpoint: Checkpoint | null,
+  maxRunTimeMs: number,
+): WorkerAttempt {
   return {
     instanceId: row.id,
     requestId: row.requestId,
@@ -298,7 +329,8 @@ function toAttempt(row: JobInstance, token: number, until: number, checkpoint: C
     maxAttempts: row.maxAttempts,
     fencingToken: token,
     leaseUntil: until,
-    timeoutMs: row.timeoutMs,
+    timeoutMs: runLimitOf(row, maxRunTimeMs).ms,
+    timeoutMode: row.timeoutMode,
     heartbeatTimeoutMs: row.heartbeatTimeoutMs,
     shardIndex: row.shardIndex,
     shardTotal: row.shardTotal,

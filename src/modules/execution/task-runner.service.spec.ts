@@ -133,6 +133,7 @@ describe('TaskRunner finishing write', () => {
       clock,
       checkpoints,
       progress,
+      { longTasks: { maxRunTimeMs: 86_400_000 } },
     );
     const writes = new FinishWriter(instances, ledger, uow, deliveries, clock);
     const admission: AttemptAdmission = { ended: async () => undefined };

@@ -25,7 +25,10 @@ export interface WorkerAttempt {
   maxAttempts: number;
   fencingToken: number;
   leaseUntil: number;
+  /** The attempt's run limit, ms: its timeoutMs (HARD), else MAX_RUN_TIME_MS (docs/long-tasks.md "Timeout modes"). */
   timeoutMs: number;
+  /** HARD or HEARTBEAT (absent from an api before it): informative, `timeoutMs` is already the limit of either. */
+  timeoutMode?: string;
   heartbeatTimeoutMs: number;
   shardIndex: number;
   shardTotal: number;

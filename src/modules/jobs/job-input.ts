@@ -1,4 +1,4 @@
-import { BOUNDS, ConflictError, newId } from '../../common/index.js';
+import { BOUNDS, ConflictError, newId, TimeoutMode } from '../../common/index.js';
 import {
   BackoffKind,
   JobDefinition,
@@ -30,6 +30,7 @@ export interface NewJob {
   heartbeatTimeoutMs?: number;
   /** 1 (lowest) to 5 (highest), copied to each instance (docs/dispatch.md "Priorities"). */
   priority?: number;
+  timeoutMode?: TimeoutMode;
   retryMax?: number;
   retryBackoffMs?: number;
   retryBackoffKind?: BackoffKind;
@@ -78,6 +79,7 @@ export function definitionOf(input: NewJob, namespace: string, appId: string, no
     timeoutMs: input.timeoutMs ?? BOUNDS.timeoutMs.default,
     heartbeatTimeoutMs: input.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
     priority: input.priority ?? BOUNDS.priority.default,
+    timeoutMode: input.timeoutMode ?? TimeoutMode.HARD,
     retryMax: input.retryMax ?? BOUNDS.retryMax.default,
     retryBackoffMs: input.retryBackoffMs ?? BOUNDS.retryBackoffMs.default,
     retryBackoffKind: input.retryBackoffKind ?? BackoffKind.FIXED,

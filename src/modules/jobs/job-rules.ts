@@ -1,4 +1,4 @@
-import { assertHeartbeatTimeout, ValidationError } from '../../common/index.js';
+import { assertHeartbeatTimeout, assertWithinMaxRunTime, ValidationError } from '../../common/index.js';
 import { type JobDefinition, OverlapPolicy, RoutingStrategy } from '../metadata/index.js';
 import { type JobPatch } from './job-input.js';
 
@@ -12,11 +12,12 @@ export function jobTarget(def: Pick<JobDefinition, 'id'>): { type: string; id: s
 
 /**
  * Cross-field rules: shards only with SHARDING_BROADCAST, one shardParams entry per shard, QUEUE overlap with
- * maxConcurrency 0 or 1, a heartbeat timeout within timeoutMs. @throws ValidationError naming `shardTotal`,
- * `shardParams`, `maxConcurrency` or `heartbeatTimeoutMs`.
+ * maxConcurrency 0 or 1, a heartbeat timeout fit for the mode, a `sentTimeoutMs` within MAX_RUN_TIME_MS.
+ * @throws ValidationError naming the field.
  */
-export function validateDefinition(def: JobDefinition): void {
-  assertHeartbeatTimeout(def.heartbeatTimeoutMs, def.timeoutMs, 'heartbeatTimeoutMs');
+export function validateDefinition(def: JobDefinition, maxRunTimeMs: number, sentTimeoutMs?: number): void {
+  assertWithinMaxRunTime(sentTimeoutMs, maxRunTimeMs, 'timeoutMs');
+  assertHeartbeatTimeout(def, maxRunTimeMs, 'heartbeatTimeoutMs');
   if (def.overlapPolicy === OverlapPolicy.QUEUE && def.maxConcurrency > 1) {
     throw new ValidationError(
       'maxConcurrency',

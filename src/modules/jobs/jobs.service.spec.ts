@@ -129,6 +129,7 @@ describe(JobsService.name, () => {
       shape: 'standalone',
       jobMaxInstancesPerMinute: 3000,
       caps: { maxJobsPerApp: 3, maxUnfinishedTasksPerApp: 0 },
+      longTasks: { maxRunTimeMs: 86_400_000 },
     } as AppConfig;
     const clock = clockAt(() => T0);
     const registry = {

@@ -86,7 +86,7 @@ export class JobsService {
     if (input.enabled !== false) await this.handlers.assertRunnable(input.handler, caller.appId);
     const now = this.clock.now();
     const def = definitionOf(input, this.config.namespace, caller.appId, now);
-    validateDefinition(def);
+    validateDefinition(def, this.config.longTasks.maxRunTimeMs, input.timeoutMs);
     const first = this.firstFire(def, now); // validated whether or not the job starts enabled
     checkFireParams(def);
     checkFanOut(def, this.config.jobMaxInstancesPerMinute, fanOutField(def));
@@ -173,7 +173,7 @@ export class JobsService {
     const merged = Object.assign(new JobDefinition(), before, patch);
     this.handlers.assertMayUse(caller, merged.handler);
     refuseCorruptFields(merged);
-    validateDefinition(merged);
+    validateDefinition(merged, this.config.longTasks.maxRunTimeMs, fields.timeoutMs);
     checkFireParams(merged);
     // A user's choice: the system's reason (and its pause time) is gone.
     if (fields.enabled !== undefined) Object.assign(patch, { pausedReason: null, pausedAt: null });

@@ -20,6 +20,7 @@ import { Notifications1800000006000 } from './migrations/1800000006000-notificat
 import { JobPausedReason1800000007000 } from './migrations/1800000007000-job-paused-reason.js';
 import { ShellIdentity1800000008000 } from './migrations/1800000008000-shell-identity.js';
 import { JobShardAssignment1800000010000 } from './migrations/1800000010000-job-shard-assignment.js';
+import { TimeoutMode1800000011000 } from './migrations/1800000011000-timeout-mode.js';
 import { Priority1800000013000 } from './migrations/1800000013000-priority.js';
 import { InstanceTraceparent1800000014000 } from './migrations/1800000014000-instance-traceparent.js';
 
@@ -42,6 +43,7 @@ export const MIGRATIONS = [
   JobPausedReason1800000007000,
   ShellIdentity1800000008000,
   JobShardAssignment1800000010000,
+  TimeoutMode1800000011000,
   Priority1800000013000,
   InstanceTraceparent1800000014000,
 ];

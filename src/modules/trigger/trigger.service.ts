@@ -367,6 +367,7 @@ export class TriggerService {
           timeoutMs: def.timeoutMs,
           heartbeatTimeoutMs: def.heartbeatTimeoutMs ?? 0,
           priority: def.priority ?? BOUNDS.priority.default,
+          timeoutMode: def.timeoutMode,
           maxConcurrency: def.maxConcurrency ?? 0,
           routingStrategy: def.routingStrategy,
           routingKey: key === undefined || key === null ? null : String(key).slice(0, 255),

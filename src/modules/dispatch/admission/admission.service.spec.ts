@@ -1,4 +1,5 @@
 import { FakeClock } from '../../../../test/fakes/fake-clock.js';
+import { TimeoutMode } from '../../../common/index.js';
 import type { AppConfig } from '../../../config/index.js';
 import { InProcessCoordinationAdapter, jobSlots } from '../../coordination/index.js';
 import {
@@ -20,6 +21,7 @@ const T0 = 1_800_000_000_000;
 const CONFIG = {
   namespace: 'ns',
   leaseMs: 30_000,
+  longTasks: { maxRunTimeMs: 86_400_000 },
   heartbeatIntervalMs: 5_000,
   nodeOfflineAfterMs: 15_000,
 } as AppConfig;
@@ -256,6 +258,20 @@ describe('Admission', () => {
       expect(await holders('j')).toEqual(expected.freed ? ['probe'] : []); // a's slot free, or still a's
       if (expected.graceEnded) expect(rows.byId.get(a.id)!.leaseUntil).toBeNull();
     });
+  });
+
+  it('holds a slot for its run limit + LEASE_MS: timeoutMs under HARD, MAX_RUN_TIME_MS under HEARTBEAT', async () => {
+    rows.jobs.set('hard', { overlapPolicy: 'ALLOW', maxConcurrency: 1 });
+    rows.jobs.set('soft', { overlapPolicy: 'ALLOW', maxConcurrency: 1 });
+    const limited = { maxConcurrency: 1, timeoutMs: 1000 };
+    const hard = rows.add('hard', S.PENDING, 0, limited);
+    const soft = rows.add('soft', S.PENDING, 0, { ...limited, timeoutMode: TimeoutMode.HEARTBEAT });
+    await sut.admit([hard, soft], clock.now());
+    clock.setNow(T0 + 1000 + CONFIG.leaseMs);
+    // HARD: its only slot expired, and with it the semaphore; HEARTBEAT: still held for a heart-beating run
+    expect([await holders('hard'), await holders('soft')]).toEqual(['unknown', []]);
+    clock.setNow(T0 + 86_400_000 + CONFIG.leaseMs);
+    expect(await holders('soft')).toEqual('unknown');
   });
 
   it('gives a QUEUE job its turns in fire order, one at a time', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { groupBy } from '../../../common/index.js';
+import { groupBy, runLimitOf } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { jobSlots, SEMAPHORES, type SemaphorePort } from '../../coordination/index.js';
 import {
@@ -30,7 +30,7 @@ export class JobSemaphore {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** {@link acquire} for rows of one job: their largest timeoutMs + LEASE_MS, under the smallest of their limits. */
+  /** {@link acquire} for rows of one job: their longest run limit + LEASE_MS, under the smallest of their limits. */
   acquireFor(jobId: string, group: JobInstance[], now: number): Promise<Set<string>> {
     const ttl = this.ttlOf(group);
     return this.acquire(
@@ -61,8 +61,10 @@ export class JobSemaphore {
     return new Set();
   }
 
+  /** A slot outlives its holder's longest run (runLimitOf: timeoutMs, or MAX_RUN_TIME_MS under HEARTBEAT). */
   private ttlOf(group: SlotHolder[]): number {
-    return Math.max(...group.map((r) => r.timeoutMs)) + this.config.leaseMs;
+    const maxRunTimeMs = this.config.longTasks.maxRunTimeMs;
+    return Math.max(...group.map((r) => runLimitOf(r, maxRunTimeMs).ms)) + this.config.leaseMs;
   }
 
   /** Frees the slot instance `id` holds in job `jobId`'s semaphore (nothing when it holds none). */

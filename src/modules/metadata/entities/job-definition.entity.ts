@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn, VersionColumn } from 'typeorm';
+import type { TimeoutMode } from '../../../common/index.js';
 import { bigintNumber, jsonText } from './columns.js';
 import {
   BackoffKind,
@@ -43,6 +44,8 @@ export class JobDefinition {
   /** Copied to each instance: see JobInstance.heartbeatTimeoutMs; 0 = none. */
   @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
   @Column({ type: 'int', default: 3 }) priority: number;
+  /** Copied to each instance: see JobInstance.timeoutMode. */
+  @Column({ name: 'timeout_mode', type: 'varchar', length: 16, default: 'HARD' }) timeoutMode: TimeoutMode;
   @Column({ type: 'boolean' }) enabled: boolean;
   /** Why the system paused it (`CLIENT_DISABLED`: its owner's client is disabled); null: not paused by the system. */
   @Column({ name: 'paused_reason', type: 'varchar', length: 32, nullable: true }) pausedReason: PausedReason | null;

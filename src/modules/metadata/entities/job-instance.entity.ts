@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { TimeoutMode } from '../../../common/index.js';
 import { bigintNumber, jsonText } from './columns.js';
 import { RoutingStrategy, TriggerSource } from './enums.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
@@ -69,6 +70,8 @@ export class JobInstance {
   @Column({ name: 'heartbeat_timeout_ms', type: 'int', default: 0 }) heartbeatTimeoutMs: number;
   /** 1 (lowest) to 5 (highest): the order within its app's turn on a node, aged by waiting (docs/dispatch.md). */
   @Column({ type: 'int', default: 3 }) priority: number;
+  /** HARD: timeoutMs ends an attempt even while it reports; HEARTBEAT: only silence or MAX_RUN_TIME_MS does. */
+  @Column({ name: 'timeout_mode', type: 'varchar', length: 16, default: 'HARD' }) timeoutMode: TimeoutMode;
   /** Earliest time the instance may be dispatched (delayed tasks, retry backoff). */
   @Column({ name: 'due_at', type: 'bigint', transformer: bigintNumber }) dueAt: number;
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintNumber }) createdAt: number;

@@ -1,4 +1,12 @@
-import { BOUNDS, childContext, formatTraceparent, newId, spanIdOf, type TraceContext } from '../../../common/index.js';
+import {
+  BOUNDS,
+  childContext,
+  formatTraceparent,
+  newId,
+  spanIdOf,
+  TimeoutMode,
+  type TraceContext,
+} from '../../../common/index.js';
 import { JobInstanceStatus } from '../state-machine/job-instance-status.js';
 import { type InitialStatus } from '../state-machine/transitions.js';
 import { BackoffKind, RoutingStrategy } from './enums.js';
@@ -29,6 +37,7 @@ export type NewJobInstance = Pick<
       | 'callbackUrl'
       | 'heartbeatTimeoutMs'
       | 'priority'
+      | 'timeoutMode'
     >
   > & {
     status?: InitialStatus;
@@ -81,6 +90,7 @@ export function newJobInstance({ parentTrace, ...f }: NewJobInstance, now: numbe
     progressAt: null,
     heartbeatTimeoutMs: BOUNDS.heartbeatTimeoutMs.default,
     priority: BOUNDS.priority.default,
+    timeoutMode: TimeoutMode.HARD,
     createdAt: now,
     updatedAt: now,
     dispatchedAt: null,

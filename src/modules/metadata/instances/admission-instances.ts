@@ -6,7 +6,10 @@ import { JobInstanceStatus as S } from '../state-machine/job-instance-status.js'
 import { InstanceTable } from './instance-table.js';
 
 /** A DISPATCHED or RUNNING instance of a limited job: it holds one slot of its job's semaphore. */
-export type SlotHolderRow = Pick<JobInstance, 'id' | 'jobId' | 'status' | 'maxConcurrency' | 'timeoutMs'>;
+export type SlotHolderRow = Pick<
+  JobInstance,
+  'id' | 'jobId' | 'status' | 'maxConcurrency' | 'timeoutMs' | 'timeoutMode'
+>;
 
 /**
  * Admission's job_instance reads (docs/admission.md): slot holders, WAITING turns, the stop grace. Its status
@@ -75,7 +78,7 @@ export class AdmissionInstances {
   /** DISPATCHED/RUNNING rows of limited jobs (of `jobIds`, or all), keyset-paged by id after `afterId`. */
   findSlotHolders(namespace: string, limit: number, jobIds?: string[], afterId = ''): Promise<SlotHolderRow[]> {
     return this.t.repo.find({
-      select: { id: true, jobId: true, status: true, maxConcurrency: true, timeoutMs: true },
+      select: { id: true, jobId: true, status: true, maxConcurrency: true, timeoutMs: true, timeoutMode: true },
       where: {
         namespace,
         status: In([S.DISPATCHED, S.RUNNING]),

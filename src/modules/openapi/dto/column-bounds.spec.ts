@@ -83,6 +83,7 @@ describe('DTO string bounds fit their columns', () => {
       'routingKey',
       'routingStrategy',
       'timeZone',
+      'timeoutMode',
       'triggerExpr',
       'triggerType',
     ]);

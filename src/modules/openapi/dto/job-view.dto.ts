@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TimeoutMode } from '../../../common/index.js';
 import {
   BackoffKind,
   CorruptJson,
@@ -105,6 +106,11 @@ export class JobViewDto {
   heartbeatTimeoutMs: number;
   @ApiProperty({ description: 'Priority copied to each instance, 1 (lowest) to 5 (highest) (docs/dispatch.md).' })
   priority: number;
+  @ApiProperty({
+    enum: TimeoutMode,
+    description: 'HARD: timeoutMs ends an attempt; HEARTBEAT: only silence or MAX_RUN_TIME_MS (docs/long-tasks.md).',
+  })
+  timeoutMode: string;
   @ApiProperty({ description: 'Retries after a failed attempt (0 = none): at most retryMax + 1 attempts.' })
   retryMax: number;
   @ApiProperty({ description: 'Wait before the first retry, ms (EXPONENTIAL doubles it each retry).' })
@@ -221,6 +227,7 @@ export class JobViewDto {
       timeoutMs: d.timeoutMs,
       heartbeatTimeoutMs: d.heartbeatTimeoutMs,
       priority: d.priority,
+      timeoutMode: d.timeoutMode,
       retryMax: d.retryMax,
       retryBackoffMs: d.retryBackoffMs,
       retryBackoffKind: d.retryBackoffKind,

@@ -19,9 +19,17 @@ import {
   MAX_IMPORT_ENTRIES,
   MAX_IMPORT_REJECTED_LISTED,
   nameMessage,
+  TimeoutMode,
 } from '../../../common/index.js';
 import { BackoffKind, MisfirePolicy, OverlapPolicy, RoutingStrategy, TriggerType } from '../../metadata/index.js';
-import { AttemptTimeoutMs, HeartbeatTimeoutMs, Priority, RetryBackoffKind, RetryBackoffMs } from './attempt-fields.js';
+import {
+  AttemptTimeoutMode,
+  AttemptTimeoutMs,
+  HeartbeatTimeoutMs,
+  Priority,
+  RetryBackoffKind,
+  RetryBackoffMs,
+} from './attempt-fields.js';
 import { CALLBACK_URL_DESCRIPTION } from './callback.dto.js';
 import {
   BoundedInt,
@@ -207,6 +215,8 @@ export class CreateJobDto {
 
   @Priority()
   priority?: number;
+  @AttemptTimeoutMode()
+  timeoutMode?: TimeoutMode;
 
   @BoundedInt(retryMax, {
     api: {

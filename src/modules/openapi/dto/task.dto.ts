@@ -1,9 +1,10 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
-import { BOUNDS, humanMs, nameMessage } from '../../../common/index.js';
+import { BOUNDS, humanMs, nameMessage, TimeoutMode } from '../../../common/index.js';
 import { BackoffKind } from '../../metadata/index.js';
 import {
+  AttemptTimeoutMode,
   AttemptTimeoutMs,
   HeartbeatTimeoutMs,
   Priority,
@@ -72,6 +73,8 @@ export class SubmitTaskDto {
 
   @Priority()
   priority?: number;
+  @AttemptTimeoutMode()
+  timeoutMode?: TimeoutMode;
 
   @BoundedInt(maxAttempts, {
     api: {
@@ -345,6 +348,11 @@ export class TaskViewDto {
       'Within its app\'s share of an executor, higher runs first, aged by waiting (docs/dispatch.md "Priorities").',
   })
   priority: number;
+  @ApiProperty({
+    enum: TimeoutMode,
+    description: 'HARD: timeoutMs ends an attempt; HEARTBEAT: only silence or MAX_RUN_TIME_MS (docs/long-tasks.md).',
+  })
+  timeoutMode: string;
   @ApiPropertyOptional({
     type: [AttemptViewDto],
     description:

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import {
   assertHeartbeatTimeout,
+  assertWithinMaxRunTime,
   BOUNDS,
   CLOCK,
   type Clock,
@@ -9,6 +10,7 @@ import {
   NotFoundError,
   SchedulerError,
   type TraceContext,
+  TimeoutMode,
 } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { CancelService, DispatchService } from '../../dispatch/index.js';
@@ -104,7 +106,7 @@ export class TasksService {
    * `parent`: the caller's trace context (its `traceparent`), which the task joins as a child span.
    */
   async submit(caller: Caller, dto: SubmitTaskDto, parent: TraceContext | null = null): Promise<SubmitResult> {
-    assertTaskHeartbeat(dto, 'heartbeatTimeoutMs');
+    assertTaskTimeouts(dto, this.config.longTasks.maxRunTimeMs);
     this.handlers.assertMayUse(caller, dto.handler);
     await this.handlers.assertRunnable(dto.handler, caller.appId);
     this.handlers.checkParams(dto.handler, dto.params ?? {});
@@ -131,7 +133,7 @@ export class TasksService {
     tasks: SubmitTaskDto[],
     parent: TraceContext | null = null,
   ): Promise<BatchItemOutcome[]> {
-    tasks.forEach((t, i) => assertTaskHeartbeat(t, `tasks[${i}].heartbeatTimeoutMs`));
+    tasks.forEach((t, i) => assertTaskTimeouts(t, this.config.longTasks.maxRunTimeMs, `tasks[${i}].`));
     await this.assertHandlers(caller, tasks);
     const urls = tasks.flatMap((t, i) =>
       t.callbackUrl === undefined ? [] : [{ url: t.callbackUrl, field: `tasks[${i}].callbackUrl` }],
@@ -197,6 +199,7 @@ export class TasksService {
         timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         heartbeatTimeoutMs: dto.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
         priority: dto.priority ?? BOUNDS.priority.default,
+        timeoutMode: dto.timeoutMode ?? TimeoutMode.HARD,
         // A task with a routing key goes by key (CONSISTENT_HASH: same key, same node); others round robin.
         routingKey: dto.routingKey,
         routingStrategy: dto.routingKey ? RoutingStrategy.CONSISTENT_HASH : RoutingStrategy.ROUND_ROBIN,
@@ -337,8 +340,16 @@ function stableJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-/** A task's heartbeat timeout within its own (or the default) timeoutMs. @throws ValidationError naming `field`. */
-function assertTaskHeartbeat(dto: SubmitTaskDto, field: string): void {
-  const heartbeatTimeoutMs = dto.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default;
-  assertHeartbeatTimeout(heartbeatTimeoutMs, dto.timeoutMs ?? DEFAULT_TIMEOUT_MS, field);
+/**
+ * A task's timeouts (docs/long-tasks.md): a timeoutMs it sent within `maxRunTimeMs` (MAX_RUN_TIME_MS), a heartbeat
+ * timeout that fits its mode. @throws ValidationError naming `<prefix>timeoutMs` or `<prefix>heartbeatTimeoutMs`.
+ */
+function assertTaskTimeouts(dto: SubmitTaskDto, maxRunTimeMs: number, prefix = ''): void {
+  assertWithinMaxRunTime(dto.timeoutMs, maxRunTimeMs, `${prefix}timeoutMs`);
+  const timeouts = {
+    timeoutMode: dto.timeoutMode ?? TimeoutMode.HARD,
+    timeoutMs: dto.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    heartbeatTimeoutMs: dto.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
+  };
+  assertHeartbeatTimeout(timeouts, maxRunTimeMs, `${prefix}heartbeatTimeoutMs`);
 }

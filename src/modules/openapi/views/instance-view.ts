@@ -1,4 +1,4 @@
-import { formatTraceparent, instanceTrace } from '../../../common/index.js';
+import { formatTraceparent, instanceTrace, TimeoutMode } from '../../../common/index.js';
 import {
   type CallbackDelivery,
   CorruptJson,
@@ -76,6 +76,7 @@ export function toTaskView(
     progressAt: iso(i.progressAt ?? null),
     heartbeatTimeoutMs: i.heartbeatTimeoutMs ?? 0,
     priority: i.priority,
+    timeoutMode: i.timeoutMode ?? TimeoutMode.HARD,
     ...(attempts ? { attempts: attempts.map(toAttemptView) } : {}),
     ...(note ? { note } : {}),
   };
