@@ -1443,7 +1443,7 @@ export interface components {
        */
       misfirePolicy?: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';
       /**
-       * @description A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels the unfinished ones (a running handler sees its signal abort at once) and runs the new one.
+       * @description A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING (at most queueLimit) and runs fires one at a time in order, none while the job is paused; REPLACE cancels the unfinished ones (a running handler sees its signal abort at once) and runs the new one.
        * @enum {string}
        */
       overlapPolicy?: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
@@ -1452,6 +1452,11 @@ export interface components {
        * @example 2
        */
       maxConcurrency?: number;
+      /**
+       * @description Most fires of an overlapPolicy QUEUE job kept WAITING (1 … 1000, default 10; 1 buffers one fire). A fire past it is recorded CANCELLED with an OVERLAP_QUEUE_FULL note and not run. Stored with any policy, used only under QUEUE.
+       * @example 1
+       */
+      queueLimit?: number;
       /**
        * @description Time limit of one attempt, ms (default 60000, max 24 h). On expiry the signal aborts and the attempt is TIMEOUT.
        * @example 60000
@@ -1570,6 +1575,8 @@ export interface components {
       overlapPolicy: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
       /** @description Most instances of the job running at once; 0 = no limit. */
       maxConcurrency: number;
+      /** @description Most fires kept WAITING under overlapPolicy QUEUE; further ones are skipped. */
+      queueLimit: number;
       /** @description Time one attempt may run before it is a TIMEOUT, ms. */
       timeoutMs: number;
       /** @description Silence after which a running handler is stuck, ms (docs/long-tasks.md); 0 = none. */
@@ -1729,7 +1736,7 @@ export interface components {
        */
       misfirePolicy?: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';
       /**
-       * @description A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels the unfinished ones (a running handler sees its signal abort at once) and runs the new one.
+       * @description A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING (at most queueLimit) and runs fires one at a time in order, none while the job is paused; REPLACE cancels the unfinished ones (a running handler sees its signal abort at once) and runs the new one.
        * @enum {string}
        */
       overlapPolicy?: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
@@ -1738,6 +1745,11 @@ export interface components {
        * @example 2
        */
       maxConcurrency?: number;
+      /**
+       * @description Most fires of an overlapPolicy QUEUE job kept WAITING (1 … 1000, default 10; 1 buffers one fire). A fire past it is recorded CANCELLED with an OVERLAP_QUEUE_FULL note and not run. Stored with any policy, used only under QUEUE.
+       * @example 1
+       */
+      queueLimit?: number;
       /**
        * @description Time limit of one attempt, ms (default 60000, max 24 h). On expiry the signal aborts and the attempt is TIMEOUT.
        * @example 60000

@@ -8,7 +8,7 @@ import {
   TriggerType,
   type Tx,
 } from '../metadata/index.js';
-import { computeNextFireTime, JobSignals, TriggerService } from '../trigger/index.js';
+import { computeNextFireTime, JobSignals, PausedQueue, TriggerService } from '../trigger/index.js';
 import { AuditAction, AuditService } from './audit/audit.service.js';
 import { jobTarget } from './job-rules.js';
 
@@ -16,7 +16,8 @@ import { jobTarget } from './job-rules.js';
  * The jobs of an app whose client is disabled or enabled again (docs/tenancy.md "Disabled clients"): disabling
  * pauses its enabled jobs in every namespace as a user's pause does, marked CLIENT_DISABLED with the time; enabling
  * resumes exactly those from their first fire after that time, so the leader hands the fires missed meanwhile to
- * the job's misfire policy (a user's resume starts from now instead). Each gets an audit row under the admin.
+ * the job's misfire policy (a user's resume starts from now instead); queued fires wait while paused and go to
+ * the same policy at the enable (PausedQueue). Each gets an audit row under the admin.
  */
 @Injectable()
 export class ClientJobs {
@@ -25,6 +26,7 @@ export class ClientJobs {
     private readonly audit: AuditService,
     private readonly trigger: TriggerService,
     private readonly signals: JobSignals,
+    private readonly pausedQueue: PausedQueue,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -62,6 +64,7 @@ export class ClientJobs {
         scheduleError: null,
       };
       await this.jobs.update(def, { ...patch, ...this.stamp(actor) }, em);
+      if (enabled) await this.pausedQueue.onResume(em, def, now, next);
       await this.record(em, actor, enabled ? AuditAction.JOB_RESUME : AuditAction.JOB_UPDATE, def, {
         enabled,
         pausedReason: null,
@@ -71,9 +74,15 @@ export class ClientJobs {
     return ids;
   }
 
-  /** After the commit: wakes the leader for each job (a lost signal costs one scan). Never throws. */
+  /**
+   * After the commit: wakes the leader for each job (a lost signal costs one scan) and releases a resumed job's next
+   * queued fire (a paused one's stay). Never throws.
+   */
   async signal(ids: readonly string[]): Promise<void> {
-    for (const id of ids) await this.signals.jobChanged(id);
+    for (const id of ids) {
+      await this.signals.jobChanged(id);
+      await this.pausedQueue.release(id);
+    }
   }
 
   private stamp(actor: string | null): { updatedAt: number; updatedBy: string | null } {

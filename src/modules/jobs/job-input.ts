@@ -26,6 +26,8 @@ export interface NewJob {
   misfirePolicy?: MisfirePolicy;
   overlapPolicy?: OverlapPolicy;
   maxConcurrency?: number;
+  /** Most WAITING fires under overlapPolicy QUEUE (stored, and ignored under another policy). */
+  queueLimit?: number;
   timeoutMs?: number;
   heartbeatTimeoutMs?: number;
   retryMax?: number;
@@ -72,6 +74,7 @@ export function definitionOf(input: NewJob, namespace: string, appId: string, no
     misfirePolicy: input.misfirePolicy ?? MisfirePolicy.FIRE_ONCE_NOW,
     overlapPolicy: input.overlapPolicy ?? OverlapPolicy.ALLOW,
     maxConcurrency: input.maxConcurrency ?? BOUNDS.maxConcurrency.default,
+    queueLimit: input.queueLimit ?? BOUNDS.queueLimit.default,
     timeoutMs: input.timeoutMs ?? BOUNDS.timeoutMs.default,
     heartbeatTimeoutMs: input.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
     retryMax: input.retryMax ?? BOUNDS.retryMax.default,

@@ -14,7 +14,7 @@ import {
   TriggerType,
   UnitOfWork,
 } from '../metadata/index.js';
-import type { JobSignals, TriggerService } from '../trigger/index.js';
+import type { JobSignals, PausedQueue, TriggerService } from '../trigger/index.js';
 import { AuditAction, AuditService } from './audit/audit.service.js';
 import { type Caller } from './caller.js';
 import { HandlerCheckService } from './handler-check.service.js';
@@ -154,6 +154,7 @@ describe(JobsService.name, () => {
       new HandlerCheckService(registry, config, clock, EgressPolicy.fromSettings()),
       new CallbackUrlCheck(EgressPolicy.fromSettings(), { lookup: async () => null }),
       signals,
+      { onResume: async () => 0, release: async () => undefined } as unknown as PausedQueue,
       config,
       clock,
       { run: (fn: (em: never) => Promise<unknown>) => fn({} as never) } as unknown as UnitOfWork,

@@ -15,6 +15,7 @@ import {
 import {
   computeNextFireTime,
   JobSignals,
+  PausedQueue,
   previewFireTimes,
   TriggerService,
   validateTrigger,
@@ -64,6 +65,7 @@ export class JobsService {
     private readonly handlers: HandlerCheckService,
     private readonly callbackUrls: CallbackUrlCheck,
     private readonly signals: JobSignals,
+    private readonly pausedQueue: PausedQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
@@ -161,6 +163,7 @@ export class JobsService {
     const change = await this.planUpdate(caller, before, fields);
     const after = await this.uow.run((em) => this.applyUpdate(em, caller, before, change), READ_COMMITTED);
     await this.signals.jobChanged(before.id);
+    if (after.enabled && !before.enabled) await this.pausedQueue.release(before.id);
     return after;
   }
 
@@ -206,6 +209,8 @@ export class JobsService {
     // Staged fires were built from the old row; under an unchanged schedule next_fire_time returns to the earliest.
     const { earliest, lastFireTime } = await this.trigger.unstage(em, before.id);
     if (lastFireTime !== undefined) updated.lastFireTime = lastFireTime;
+    if (updated.enabled && !before.enabled)
+      await this.pausedQueue.onResume(em, updated, change.now, updated.nextFireTime);
     if (!change.scheduleChanged && earliest !== null && updated.enabled) {
       await this.jobs.setNextFire(before.id, earliest, change.now, em);
       updated.nextFireTime = earliest;
@@ -232,12 +237,18 @@ export class JobsService {
     }, READ_COMMITTED);
   }
 
-  /** Stops the schedule: staged fires are removed; instances whose fire time has come run on. */
+  /**
+   * Stops the schedule: staged fires are removed; instances whose fire time has come run on, but queued (WAITING)
+   * scheduled fires wait for the resume.
+   */
   async pause(caller: Caller, ref: JobRef): Promise<JobDefinition> {
     return this.setEnabled(caller, ref, false, AuditAction.JOB_PAUSE);
   }
 
-  /** Restarts the schedule from now (fires missed while paused are not made up). */
+  /**
+   * Restarts the schedule from now (fires missed while paused are not made up); queued fires more than
+   * MISFIRE_THRESHOLD_MS late go to the misfire policy (PausedQueue).
+   */
   async resume(caller: Caller, ref: JobRef): Promise<JobDefinition> {
     return this.setEnabled(caller, ref, true, AuditAction.JOB_RESUME);
   }
@@ -290,11 +301,13 @@ export class JobsService {
       const updated = await this.jobs.update(before, patch, em);
       const { lastFireTime } = await this.trigger.unstage(em, before.id);
       if (lastFireTime !== undefined) updated.lastFireTime = lastFireTime;
+      if (enabled) await this.pausedQueue.onResume(em, updated, now, patch.nextFireTime);
       const was = { enabled: before.enabled, pausedReason: before.pausedReason ?? null };
       await this.audit.record(em, caller.appId, action, jobTarget(before), was, { enabled, pausedReason: null });
       return updated;
     }, READ_COMMITTED);
     await this.signals.jobChanged(before.id);
+    if (enabled) await this.pausedQueue.release(before.id);
     return after;
   }
 

@@ -12,6 +12,8 @@ import { LeaderElectionService } from './leader-election.service.js';
 import { RetentionService } from './retention.service.js';
 import { StagedTakeback } from './staged-takeback.js';
 import { TriggerService } from './trigger.service.js';
+import { QueueFullWatch } from './queue-full.js';
+import { PausedQueue } from './paused-queue.js';
 
 /**
  * {@link TriggerService} for the API; `forRoot({ scheduler: true })` adds leader election and the leader's
@@ -40,8 +42,8 @@ export class TriggerModule {
         CoordinationModule,
         DispatchModule,
       ],
-      providers: [TriggerService, JobSignals, ...roleProviders],
-      exports: [TriggerService, JobSignals, ...roleProviders],
+      providers: [TriggerService, JobSignals, QueueFullWatch, PausedQueue, ...roleProviders],
+      exports: [TriggerService, JobSignals, PausedQueue, ...roleProviders],
     };
   }
 }

@@ -27,6 +27,7 @@ import { type LabelsMatch, MetricsService, type MisfirePolicyLabel } from '../ob
 import { FirePlan, misfiresHandled, planFire } from './fire-planner.js';
 import { scheduledTimes } from './backfill.js';
 import { decideOverlap } from './overlap.js';
+import { QueueFullWatch } from './queue-full.js';
 
 const _policyLabels: LabelsMatch<`${MisfirePolicy}`, MisfirePolicyLabel> = true;
 
@@ -57,6 +58,7 @@ export class TriggerService {
     private readonly dispatch: DispatchService,
     private readonly cancels: CancelService,
     private readonly metrics: MetricsService,
+    private readonly queueFull: QueueFullWatch,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
@@ -199,6 +201,7 @@ export class TriggerService {
     });
     for (const old of replaced) await this.cancels.cancel(old, `OVERLAP_REPLACE: replaced by ${what}`);
     const stored = await this.reads.findByIds(rows.map((r) => r.id));
+    this.queueFull.record(stored);
     await this.dispatch.dispatchRows(stored.filter((r) => r.status === JobInstanceStatus.PENDING));
     return stored;
   }
@@ -278,6 +281,7 @@ export class TriggerService {
     });
     // Counted once committed: every missed fire time the policy handled, not one per job.
     for (const [policy, n] of misfires) this.metrics.misfires.inc({ policy }, n);
+    this.queueFull.record(created);
     for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
     const releases = created
       .filter((r) => r.status === JobInstanceStatus.PENDING || r.status === JobInstanceStatus.DISPATCHED)

@@ -34,6 +34,7 @@ import {
 } from './validators.js';
 
 const { code, handler, params, shardTotal, shardParams, shardParamsItems, maxConcurrency, retryMax } = BOUNDS;
+const { queueLimit } = BOUNDS;
 const { triggerExpr, timeZone, routingKey, callbackUrl, fileName, content } = BOUNDS;
 
 /** Trigger types a job definition may have (API tasks are submitted through /api/tasks). */
@@ -177,7 +178,8 @@ export class CreateJobDto {
     enum: SUPPORTED_OVERLAP,
     description:
       'A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire ' +
-      'as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels ' +
+      'as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING (at most queueLimit) and runs fires one at a time in ' +
+      'order, none while the job is paused; REPLACE cancels ' +
       'the unfinished ones (a running handler sees its signal abort at once) and runs the new one.',
   })
   @IsOptional()
@@ -194,6 +196,17 @@ export class CreateJobDto {
     },
   })
   maxConcurrency?: number;
+
+  @BoundedInt(queueLimit, {
+    api: {
+      description:
+        `Most fires of an overlapPolicy QUEUE job kept WAITING (${queueLimit.min} … ${queueLimit.max}, default ` +
+        `${queueLimit.default}; 1 buffers one fire). A fire past it is recorded CANCELLED with an ` +
+        `OVERLAP_QUEUE_FULL note and not run. Stored with any policy, used only under QUEUE.`,
+      example: 1,
+    },
+  })
+  queueLimit?: number;
 
   @AttemptTimeoutMs()
   timeoutMs?: number;
