@@ -13,6 +13,8 @@ import {
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { createJob } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
+import { appClient } from '../utils/tenancy.js';
+import { Scope } from '../../src/modules/metadata/index.js';
 
 /** Every start of a `ql.sleep` run: its job code and instance, and when (ms). */
 const starts: Array<{ code: string; instanceId: string; at: number }> = [];
@@ -176,6 +178,42 @@ describe.each(shapes)('QUEUE limit and pause (%s)', (shape, env) => {
     expect(queued).toEqual([...queued].sort((a, b) => a - b));
     for (const j of jobs) await client.request('POST', `/api/jobs/${j.code}/pause`);
   }, 150_000);
+
+  if (shape === 'standalone')
+    it("a disabled client's QUEUE job starts none of its queued fires; the enable applies the misfire policy", async () => {
+      const admin = await appClient(node, 'ql-admin', [Scope.ADMIN]);
+      const app = await appClient(node, 'ql-app');
+      const created = await app.request<{ id: string }>('POST', '/api/jobs', {
+        code: 'queued-app-job',
+        handler: 'ql.sleep',
+        triggerType: 'FIXED_RATE',
+        triggerExpr: '1000',
+        overlapPolicy: 'QUEUE',
+        queueLimit: 3,
+        misfirePolicy: 'SKIP',
+        timeoutMs: 60_000,
+        params: { ms: 2500 },
+      });
+      expect(created.status).toBe(201);
+      const jobId = created.body.id;
+      await waitFor('two fires queued', async () => waitingOf(await rows(jobId)).length >= 2, 60_000, 50);
+      const setEnabled = async (enabled: boolean) =>
+        expect((await admin.request('PATCH', `/api/clients/${app.appId}`, { enabled })).status).toBe(200);
+      await setEnabled(false);
+      const queued = waitingOf(await rows(jobId));
+      await sleep(6000);
+      const held = await rows(jobId);
+      for (const q of queued) expect(held.find((r) => r.id === q.id)?.status).toBe('WAITING');
+      expect(starts.filter((s) => queued.some((q) => q.id === s.instanceId))).toEqual([]);
+      await setEnabled(true);
+      const after = await rows(jobId);
+      for (const q of queued) {
+        const r = after.find((x) => x.id === q.id) as Row;
+        expect(r).toMatchObject({ status: 'CANCELLED', started_at: null });
+        expect(r.error).toMatch(/^MISFIRE_SKIP: queued while the job was paused.*misfire policy SKIP/);
+      }
+      await setEnabled(false);
+    }, 90_000);
 
   if (shape === 'standalone')
     it('queueLimit is stored with any policy and used only under QUEUE; PATCH changes it', async () => {
