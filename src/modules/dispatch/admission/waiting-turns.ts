@@ -43,7 +43,7 @@ export class WaitingTurns {
    */
   async promoteNext(jobId: string, now: number): Promise<JobInstance | null> {
     const job = await this.jobs.findAdmission(jobId);
-    const next = await this.instances.findOldestWaiting(jobId, job && !job.enabled ? ASKED_FOR : undefined);
+    const next = await this.instances.findOldestWaiting(jobId, job?.enabled === false ? ASKED_FOR : undefined);
     if (!next) return null;
     const rule = turnRule(job, next);
     if (rule.queue || rule.limit > 0) {
