@@ -48,7 +48,6 @@ export const BOUNDS = {
   tasks: { min: 1, max: MAX_BATCH_TASKS, unit: 'count' },
 
   maxConcurrency: { min: 0, max: 10_000, unit: 'count', default: 0 },
-  // A QUEUE job's WAITING fires; the max lets one backfill (1,000 fires) queue whole.
   queueLimit: { min: 1, max: 1000, unit: 'count', default: 10 },
   shardTotal: { min: 1, max: MAX_SHARDS, unit: 'count', default: 1 },
   shardParamsItems: { max: MAX_SHARDS, unit: 'count' },

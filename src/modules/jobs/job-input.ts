@@ -26,7 +26,6 @@ export interface NewJob {
   misfirePolicy?: MisfirePolicy;
   overlapPolicy?: OverlapPolicy;
   maxConcurrency?: number;
-  /** Most WAITING fires under overlapPolicy QUEUE (stored, and ignored under another policy). */
   queueLimit?: number;
   timeoutMs?: number;
   heartbeatTimeoutMs?: number;

@@ -1,17 +1,16 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { type JobInstance } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { QUEUE_FULL } from './overlap.js';
 
-/** Jobs remembered in a streak at most; past it the memory starts again (a second warning, never a leak). */
+/** Jobs remembered in a streak at most; past it the memory starts again. */
 const STREAKS_MAX = 10_000;
 
 /**
  * Fires a full QUEUE did not take (docs/trigger.md "Overlap"): each counted in
  * `tickwheel_overlap_queue_full_total`, and one warning per job per streak (its first skipped fire since a fire
- * it queued or ran), not one line per fire.
+ * it queued or ran), not one line per fire. One per TriggerService (its state is the streaks).
  */
-@Injectable()
 export class QueueFullWatch {
   private readonly logger = new Logger(QueueFullWatch.name);
   private readonly streaks = new Set<string>();

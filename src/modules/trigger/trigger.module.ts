@@ -12,8 +12,7 @@ import { LeaderElectionService } from './leader-election.service.js';
 import { RetentionService } from './retention.service.js';
 import { StagedTakeback } from './staged-takeback.js';
 import { TriggerService } from './trigger.service.js';
-import { QueueFullWatch } from './queue-full.js';
-import { PausedQueue } from './paused-queue.js';
+import { JobChangeFires } from './job-change-fires.js';
 
 /**
  * {@link TriggerService} for the API; `forRoot({ scheduler: true })` adds leader election and the leader's
@@ -42,8 +41,8 @@ export class TriggerModule {
         CoordinationModule,
         DispatchModule,
       ],
-      providers: [TriggerService, JobSignals, QueueFullWatch, PausedQueue, ...roleProviders],
-      exports: [TriggerService, JobSignals, PausedQueue, ...roleProviders],
+      providers: [TriggerService, JobSignals, JobChangeFires, ...roleProviders],
+      exports: [TriggerService, JobSignals, JobChangeFires, ...roleProviders],
     };
   }
 }

@@ -50,6 +50,7 @@ export interface ExtraFireHooks {
 @Injectable()
 export class TriggerService {
   private readonly logger = new Logger(TriggerService.name);
+  private readonly queueFull: QueueFullWatch;
 
   constructor(
     private readonly jobs: JobDefinitionRepository,
@@ -58,12 +59,13 @@ export class TriggerService {
     private readonly dispatch: DispatchService,
     private readonly cancels: CancelService,
     private readonly metrics: MetricsService,
-    private readonly queueFull: QueueFullWatch,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly deliveries: CallbackDeliveryRepository,
-  ) {}
+  ) {
+    this.queueFull = new QueueFullWatch(metrics);
+  }
 
   /** Fires every job due now through the wheel's path; returns the instances created (tests, on demand). */
   async firePass(): Promise<number> {

@@ -37,10 +37,7 @@ export class WaitingTurns {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /**
-   * Promotes job `jobId`'s oldest WAITING instance at `now` if there is room; while the job is paused, its scheduled
-   * fires stay WAITING (docs/trigger.md "Overlap") and only those asked for go. @returns it (due `now`), or null.
-   */
+  /** Promotes job `jobId`'s oldest WAITING instance at `now` if there is room (a paused job's: asked for only). */
   async promoteNext(jobId: string, now: number): Promise<JobInstance | null> {
     const job = await this.jobs.findAdmission(jobId);
     const next = await this.instances.findOldestWaiting(jobId, job?.enabled === false ? ASKED_FOR : undefined);

@@ -97,11 +97,7 @@ export class FireLedger {
     return { removed: res.affected ?? 0, earliest: Number(earliest) };
   }
 
-  /**
-   * Job `jobId`'s WAITING scheduled fires (SCHEDULE or MISFIRE rows) whose time is before `before` (epoch ms),
-   * newest first, at most `limit` rows, locked inside `em` on MySQL: the fires a resume hands to the misfire policy
-   * (docs/trigger.md "Overlap").
-   */
+  /** Job `jobId`'s WAITING SCHEDULE/MISFIRE rows fired before `before` (ms), newest first, locked in `em` (MySQL). */
   queuedScheduled(em: EntityManager, jobId: string, before: number, limit: number): Promise<JobInstance[]> {
     const qb = em
       .getRepository(JobInstance)

@@ -1,10 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/**
- * `job_definition.queue_limit`: the most WAITING fires a QUEUE job keeps (docs/trigger.md "Overlap"); every job
- * before gets the default 10. Rows already queued beyond it stay and run; new fires are skipped until the queue is
- * below the limit. Same DDL on both.
- */
+/** `job_definition.queue_limit` (docs/data-model.md): every job before gets 10; same DDL on both. */
 export class JobQueueLimit1800000012000 implements MigrationInterface {
   name = 'JobQueueLimit1800000012000';
 

@@ -83,10 +83,7 @@ export class JobDefinitionRepository {
     return (await repo.findOneBy({ namespace: def.namespace, id: def.id })) as JobDefinition;
   }
 
-  /**
-   * Job `jobId`'s overlap policy, maxConcurrency and whether it is enabled (not paused), as stored now, or null when
-   * it is gone (admission's turns).
-   */
+  /** Job `jobId`'s overlap policy, maxConcurrency and enabled as stored now, or null when gone (admission). */
   async findAdmission(
     jobId: string,
   ): Promise<{ overlapPolicy: string; maxConcurrency: number; enabled: boolean } | null> {

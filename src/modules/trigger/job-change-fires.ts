@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { Admission, DispatchService } from '../dispatch/index.js';
+import { TriggerService } from './trigger.service.js';
 import {
   CallbackDeliveryRepository,
   FireLedger,
@@ -14,22 +15,27 @@ import {
 const RESUME_PAGE = 1000;
 
 /**
- * A paused job's queue (docs/trigger.md "Overlap"): its WAITING scheduled fires are not released while it is paused
- * (admission's WaitingTurns); at the resume those more than MISFIRE_THRESHOLD_MS past their time are misfires of the
- * job's policy: FIRE_ALL runs them all in order, FIRE_ONCE_NOW runs the latest one (none when the resume's own
- * schedule misfires already run once), SKIP runs none; a fire not run is CANCELLED with a MISFIRE_SKIP note.
+ * What a change of a job does to its fires (docs/trigger.md "A bounded queue, and pause"): an edit or pause removes
+ * its staged fires; a resume hands its queued scheduled fires late past MISFIRE_THRESHOLD_MS to the misfire policy
+ * (FIRE_ALL all, FIRE_ONCE_NOW the latest, SKIP none; the rest CANCELLED MISFIRE_SKIP) and releases the next.
  */
 @Injectable()
-export class PausedQueue {
-  private readonly logger = new Logger(PausedQueue.name);
+export class JobChangeFires {
+  private readonly logger = new Logger(JobChangeFires.name);
 
   constructor(
+    private readonly trigger: TriggerService,
     private readonly ledger: FireLedger,
     private readonly deliveries: CallbackDeliveryRepository,
     private readonly admission: Admission,
     private readonly dispatch: DispatchService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** Inside `em`: removes job `jobId`'s staged fires (see TriggerService.unstage). */
+  unstage(em: Tx, jobId: string): ReturnType<TriggerService['unstage']> {
+    return this.trigger.unstage(em, jobId);
+  }
 
   /**
    * Inside the resume's transaction `em`, at `now` (epoch ms): applies `def`'s misfire policy to its queued
@@ -48,7 +54,7 @@ export class PausedQueue {
       def.misfirePolicy === MisfirePolicy.SKIP
         ? 'not run (misfire policy SKIP)'
         : `not run: misfire policy FIRE_ONCE_NOW runs one fire for the missed ones (${runsWhich(keep)})`;
-    const error = `MISFIRE_SKIP: queued while the job was paused, more than MISFIRE_THRESHOLD_MS late at its resume; ${why}`;
+    const error = `MISFIRE_SKIP: queued while the job was paused, over MISFIRE_THRESHOLD_MS late at its resume; ${why}`;
     await this.ledger.cancelQueued(
       em,
       gone.map((r) => r.id),
