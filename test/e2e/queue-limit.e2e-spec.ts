@@ -1,19 +1,10 @@
 import { Injectable, Module } from '@nestjs/common';
 import { JobContext, JobHandler, JobHandlerImpl } from '../../src/modules/execution/index.js';
-import {
-  clusterEnv,
-  executorsBeat,
-  signedClient,
-  standaloneEnv,
-  startNode,
-  type TestNode,
-  uniqueNamespace,
-  waitFor,
-} from '../utils/test-node.js';
+import { executorsBeat, signedClient, startNode, type TestNode, waitFor } from '../utils/test-node.js';
 import type { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { createJob } from '../utils/jobs.js';
 import { sleep } from '../utils/async.js';
-import { appClient } from '../utils/tenancy.js';
+import { appClient, SHAPES } from '../utils/tenancy.js';
 import { Scope } from '../../src/modules/metadata/index.js';
 
 /** Every start of a `ql.sleep` run: its job code and instance, and when (ms). */
@@ -45,22 +36,17 @@ interface Row {
   started_at: number | null;
 }
 
-const shapes: Array<[string, () => Record<string, string>]> = [
-  ['standalone', () => standaloneEnv({ LOG_LEVEL: 'error' })],
-  ['cluster', () => clusterEnv(uniqueNamespace('e2e-qlimit'), { NODE_OFFLINE_AFTER_MS: '15000', LOG_LEVEL: 'error' })],
-];
-
 /**
  * A bounded QUEUE and pause (docs/trigger.md "Overlap"): a job firing every second whose runs take 2.5 s keeps at
  * most queueLimit fires WAITING, the rest recorded CANCELLED (OVERLAP_QUEUE_FULL); a paused job starts none of its
  * queued fires; its resume hands those late past MISFIRE_THRESHOLD_MS (5 s) to the misfire policy. On both release
  * paths: the MySQL promotion of a standalone node and the cluster's (Redis semaphores, executor hand-off).
  */
-describe.each(shapes)('QUEUE limit and pause (%s)', (shape, env) => {
+describe.each(SHAPES)('QUEUE limit and pause (%s)', (shape, env) => {
   let node: TestNode;
   let client: TickwheelClient;
   beforeAll(async () => {
-    node = await startNode(env(), { imports: [SleepModule] });
+    node = await startNode(env({ NODE_OFFLINE_AFTER_MS: '15000' }), { imports: [SleepModule] });
     client = await signedClient(node);
     if (shape === 'cluster') await executorsBeat(node, 1);
   }, 60_000);
