@@ -96,7 +96,8 @@ function Definition({ j }: { j: Schemas['JobViewDto'] }) {
         ['Routing', `${j.routingStrategy}${j.routingKey ? ` (${j.routingKey})` : ''}, ${j.shardTotal} shard(s)`],
         [
           'Misfire / overlap',
-          `${j.misfirePolicy} / ${j.overlapPolicy}${j.overlapPolicy === 'QUEUE' ? ` (at most ${j.queueLimit} queued)` : ''}`,
+          `${j.misfirePolicy} / ${j.overlapPolicy}` +
+            (j.overlapPolicy === 'QUEUE' ? ` (at most ${j.queueLimit} queued)` : ''),
         ],
         ['Timeout', duration(j.timeoutMs)],
         ['Retries', `${j.retryMax} (${j.retryBackoffKind} ${duration(j.retryBackoffMs)})`],
