@@ -6,7 +6,11 @@ import { namesOf, onImports, within } from './rule-paths.mjs';
 
 export const CALLERS = {
   InstanceIntake: ['src/modules/openapi/services/tasks.service.ts'],
-  FireLedger: ['src/modules/trigger/trigger.service.ts', 'src/modules/dispatch/shard-placement.ts'],
+  FireLedger: [
+    'src/modules/trigger/trigger.service.ts',
+    'src/modules/dispatch/shard-placement.ts',
+    'src/modules/trigger/job-change-fires.ts',
+  ],
   StagedInstances: ['src/modules/trigger/leader/', 'src/modules/trigger/staged-takeback.ts'],
   DispatchLedger: ['src/modules/dispatch/dispatch.service.ts'],
   ExecutionInstances: ['src/modules/execution/'],

@@ -1465,7 +1465,7 @@ export interface components {
        */
       misfirePolicy?: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';
       /**
-       * @description A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels the unfinished ones (a running handler sees its signal abort at once) and runs the new one.
+       * @description A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING (at most queueLimit) and runs fires one at a time in order, none while the job is paused; REPLACE cancels the unfinished ones (a running handler sees its signal abort at once) and runs the new one.
        * @enum {string}
        */
       overlapPolicy?: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
@@ -1474,6 +1474,11 @@ export interface components {
        * @example 2
        */
       maxConcurrency?: number;
+      /**
+       * @description Most fires of an overlapPolicy QUEUE job kept WAITING (1 … 1000, default 10; 1 buffers one fire). A fire past it is recorded CANCELLED with an OVERLAP_QUEUE_FULL note and not run. Stored with any policy, used only under QUEUE.
+       * @example 1
+       */
+      queueLimit?: number;
       /**
        * @description Time limit of one attempt, ms (default 60000, max 24 h and at most the operator's MAX_RUN_TIME_MS). On expiry the signal aborts and the attempt is TIMEOUT. Not applied with timeoutMode HEARTBEAT.
        * @example 60000
@@ -1610,6 +1615,8 @@ export interface components {
       overlapPolicy: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
       /** @description Most instances of the job running at once; 0 = no limit. */
       maxConcurrency: number;
+      /** @description Most fires kept WAITING under overlapPolicy QUEUE; further ones are skipped. */
+      queueLimit: number;
       /** @description Time one attempt may run before it is a TIMEOUT, ms. */
       timeoutMs: number;
       /** @description Silence after which a running handler is stuck, ms (docs/long-tasks.md); 0 = none. */
@@ -1787,7 +1794,7 @@ export interface components {
        */
       misfirePolicy?: 'FIRE_ONCE_NOW' | 'SKIP' | 'FIRE_ALL';
       /**
-       * @description A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels the unfinished ones (a running handler sees its signal abort at once) and runs the new one.
+       * @description A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING (at most queueLimit) and runs fires one at a time in order, none while the job is paused; REPLACE cancels the unfinished ones (a running handler sees its signal abort at once) and runs the new one.
        * @enum {string}
        */
       overlapPolicy?: 'ALLOW' | 'SKIP' | 'QUEUE' | 'REPLACE';
@@ -1796,6 +1803,11 @@ export interface components {
        * @example 2
        */
       maxConcurrency?: number;
+      /**
+       * @description Most fires of an overlapPolicy QUEUE job kept WAITING (1 … 1000, default 10; 1 buffers one fire). A fire past it is recorded CANCELLED with an OVERLAP_QUEUE_FULL note and not run. Stored with any policy, used only under QUEUE.
+       * @example 1
+       */
+      queueLimit?: number;
       /**
        * @description Time limit of one attempt, ms (default 60000, max 24 h and at most the operator's MAX_RUN_TIME_MS). On expiry the signal aborts and the attempt is TIMEOUT. Not applied with timeoutMode HEARTBEAT.
        * @example 60000

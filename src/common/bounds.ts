@@ -49,6 +49,7 @@ export const BOUNDS = {
   tasks: { min: 1, max: MAX_BATCH_TASKS, unit: 'count' },
 
   maxConcurrency: { min: 0, max: 10_000, unit: 'count', default: 0 },
+  queueLimit: { min: 1, max: 1000, unit: 'count', default: 10 },
   shardTotal: { min: 1, max: MAX_SHARDS, unit: 'count', default: 1 },
   shardParamsItems: { max: MAX_SHARDS, unit: 'count' },
   shardParams: { max: MAX_SHARD_PARAMS_BYTES, unit: 'bytes' },

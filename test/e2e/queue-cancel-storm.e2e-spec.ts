@@ -205,7 +205,13 @@ describe.each(shapes)('QUEUE overlap with cancels (%s)', (shape, env) => {
   it('QUEUE: cancels of random running and waiting fires while they flow keep the rest one at a time, in fire order', async () => {
     const code = `qo-${shape.slice(0, 2)}-${Date.now() % 100000}`;
     held.add(code);
-    const job = await createJob(client, { code, handler: 'q.slow', overlapPolicy: 'QUEUE', timeoutMs: 60_000 });
+    const job = await createJob(client, {
+      code,
+      handler: 'q.slow',
+      overlapPolicy: 'QUEUE',
+      queueLimit: 20, // all 16 fires queue (the default 10 would skip some)
+      timeoutMs: 60_000,
+    });
     await triggerNow(client, code, 16);
     const ids = (await rows(job.id)).map((r) => r.id);
     held.delete(code);

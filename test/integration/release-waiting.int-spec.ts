@@ -135,4 +135,17 @@ describe('WaitingTurns.promoteNext (MariaDB)', () => {
       expect((await turns.promoteNext(jobId, now))?.id).toBe(waiting);
     },
   );
+
+  it("should keep a paused job's queued scheduled fires WAITING, release a trigger-now's fire, and all after resume", async () => {
+    const now = Date.now();
+    const jobId = await job('paused-queue', { overlapPolicy: 'QUEUE', enabled: false });
+    const scheduled = await row(jobId, S.WAITING, now - 3000, now - 3000, 0);
+    const manual = await row(jobId, S.WAITING, now - 2000, now - 2000, 0, { triggerSource: TriggerSource.MANUAL });
+    expect((await turns.promoteNext(jobId, now))?.id).toBe(manual);
+    await node.ds.query("UPDATE job_instance SET status = 'SUCCESS' WHERE id = ?", [manual]);
+    expect(await turns.promoteNext(jobId, now)).toBeNull();
+    expect((await instances.reads.findById(scheduled))?.status).toBe(S.WAITING);
+    await node.ds.query('UPDATE job_definition SET enabled = ? WHERE id = ?', [true, jobId]);
+    expect((await turns.promoteNext(jobId, now))?.id).toBe(scheduled);
+  });
 });

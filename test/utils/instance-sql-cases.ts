@@ -91,6 +91,8 @@ export const SQL_CASES: QueryObjectCases[] = [
     { method: 'latestScheduledFire', run: (s, c) => tx(c, (em) => s.latestScheduledFire(em, JOB)) },
     { method: 'deleteStagedFires', run: (s, c) => tx(c, (em) => s.deleteStagedFires(em, JOB, NOW)) },
     { method: 'filledFires', run: (s) => s.filledFires(JOB, [NOW, NOW + 5000], 2) },
+    { method: 'queuedScheduled', run: (s, c) => tx(c, (em) => s.queuedScheduled(em, JOB, NOW, 1000)) },
+    { method: 'cancelQueued', run: (s, c) => tx(c, (em) => s.cancelQueued(em, [id(10), id(11)], 'MISFIRE_SKIP', NOW)) },
   ]),
   object(StagedInstances, [
     {
@@ -132,6 +134,11 @@ export const SQL_CASES: QueryObjectCases[] = [
   object(AdmissionInstances, [
     { method: 'countOfJob', run: (s) => s.countOfJob(JOB, [S.DISPATCHED, S.RUNNING], NOW, NOW) },
     { method: 'findOldestWaiting', run: (s) => s.findOldestWaiting(JOB) },
+    {
+      method: 'findOldestWaiting',
+      what: 'of some trigger sources (a paused job)',
+      run: (s) => s.findOldestWaiting(JOB, [TriggerSource.MANUAL, TriggerSource.BACKFILL]),
+    },
     { method: 'isCancelledAt', run: (s) => s.isCancelledAt(id(90), 1) },
     { method: 'clearCancelledLease', run: (s) => s.clearCancelledLease(id(90), 1) },
     { method: 'leaseUntilOf', run: (s) => s.leaseUntilOf(id(90)) },

@@ -94,7 +94,11 @@ function Definition({ j }: { j: Schemas['JobViewDto'] }) {
         ],
         ['Schedule state', j.scheduleError ? `${j.scheduleState}: ${j.scheduleError}` : j.scheduleState],
         ['Routing', `${j.routingStrategy}${j.routingKey ? ` (${j.routingKey})` : ''}, ${j.shardTotal} shard(s)`],
-        ['Misfire / overlap', `${j.misfirePolicy} / ${j.overlapPolicy}`],
+        [
+          'Misfire / overlap',
+          `${j.misfirePolicy} / ${j.overlapPolicy}` +
+            (j.overlapPolicy === 'QUEUE' ? ` (at most ${j.queueLimit} queued)` : ''),
+        ],
         ['Timeout', duration(j.timeoutMs)],
         ['Retries', `${j.retryMax} (${j.retryBackoffKind} ${duration(j.retryBackoffMs)})`],
         ['Last fire', when(j.lastFireTime)],

@@ -8,7 +8,7 @@ import {
   TriggerType,
   type Tx,
 } from '../metadata/index.js';
-import { computeNextFireTime, JobSignals, TriggerService } from '../trigger/index.js';
+import { computeNextFireTime, JobChangeFires, JobSignals } from '../trigger/index.js';
 import { AuditAction, AuditService } from './audit/audit.service.js';
 import { jobTarget } from './job-rules.js';
 
@@ -16,14 +16,15 @@ import { jobTarget } from './job-rules.js';
  * The jobs of an app whose client is disabled or enabled again (docs/tenancy.md "Disabled clients"): disabling
  * pauses its enabled jobs in every namespace as a user's pause does, marked CLIENT_DISABLED with the time; enabling
  * resumes exactly those from their first fire after that time, so the leader hands the fires missed meanwhile to
- * the job's misfire policy (a user's resume starts from now instead). Each gets an audit row under the admin.
+ * the job's misfire policy (a user's resume starts from now instead), its queued fires too. Each gets an audit
+ * row under the admin.
  */
 @Injectable()
 export class ClientJobs {
   constructor(
     private readonly jobs: JobDefinitionRepository,
     private readonly audit: AuditService,
-    private readonly trigger: TriggerService,
+    private readonly fires: JobChangeFires,
     private readonly signals: JobSignals,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -36,7 +37,7 @@ export class ClientJobs {
       const reason = PausedReason.CLIENT_DISABLED;
       const patch = { enabled: false, nextFireTime: null, pausedReason: reason, pausedAt, ...this.stamp(actor) };
       await this.jobs.update(def, patch, em);
-      await this.trigger.unstage(em, def.id);
+      await this.fires.unstage(em, def.id);
       await this.record(em, actor, AuditAction.JOB_PAUSE, def, { enabled: false, pausedReason: reason });
       ids.push(def.id);
     }
@@ -62,6 +63,7 @@ export class ClientJobs {
         scheduleError: null,
       };
       await this.jobs.update(def, { ...patch, ...this.stamp(actor) }, em);
+      if (enabled) await this.fires.onResume(em, def, now, next);
       await this.record(em, actor, enabled ? AuditAction.JOB_RESUME : AuditAction.JOB_UPDATE, def, {
         enabled,
         pausedReason: null,
@@ -71,9 +73,12 @@ export class ClientJobs {
     return ids;
   }
 
-  /** After the commit: wakes the leader for each job (a lost signal costs one scan). Never throws. */
+  /** After the commit: wakes the leader for each job, releases a resumed one's queued fire. Never throws. */
   async signal(ids: readonly string[]): Promise<void> {
-    for (const id of ids) await this.signals.jobChanged(id);
+    for (const id of ids) {
+      await this.signals.jobChanged(id);
+      await this.fires.release(id);
+    }
   }
 
   private stamp(actor: string | null): { updatedAt: number; updatedBy: string | null } {

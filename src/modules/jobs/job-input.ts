@@ -26,6 +26,7 @@ export interface NewJob {
   misfirePolicy?: MisfirePolicy;
   overlapPolicy?: OverlapPolicy;
   maxConcurrency?: number;
+  queueLimit?: number;
   timeoutMs?: number;
   heartbeatTimeoutMs?: number;
   /** 1 (lowest) to 5 (highest), copied to each instance (docs/dispatch.md "Priorities"). */
@@ -76,6 +77,7 @@ export function definitionOf(input: NewJob, namespace: string, appId: string, no
     misfirePolicy: input.misfirePolicy ?? MisfirePolicy.FIRE_ONCE_NOW,
     overlapPolicy: input.overlapPolicy ?? OverlapPolicy.ALLOW,
     maxConcurrency: input.maxConcurrency ?? BOUNDS.maxConcurrency.default,
+    queueLimit: input.queueLimit ?? BOUNDS.queueLimit.default,
     timeoutMs: input.timeoutMs ?? BOUNDS.timeoutMs.default,
     heartbeatTimeoutMs: input.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default,
     priority: input.priority ?? BOUNDS.priority.default,

@@ -14,7 +14,7 @@ import {
   TriggerType,
   UnitOfWork,
 } from '../metadata/index.js';
-import type { JobSignals, TriggerService } from '../trigger/index.js';
+import type { JobChangeFires, JobSignals } from '../trigger/index.js';
 import { AuditAction, AuditService } from './audit/audit.service.js';
 import { type Caller } from './caller.js';
 import { HandlerCheckService } from './handler-check.service.js';
@@ -140,18 +140,20 @@ describe(JobsService.name, () => {
     const clientRepo = {
       lockForUpdate: async (_em: unknown, appId: string) => clients.get(appId) ?? null,
     } as unknown as ApiClientRepository;
-    const trigger = {
+    const fires = {
       unstage: async (_em: unknown, jobId: string) => {
         unstaged.push(jobId);
         return { removed: 0, earliest: null };
       },
-    } as unknown as TriggerService;
+      onResume: async () => 0,
+      release: async () => undefined,
+    } as unknown as JobChangeFires;
     const signals = { jobChanged: async (id: string) => void signalled.push(id) } as unknown as JobSignals;
     sut = new JobsService(
       jobs as unknown as JobDefinitionRepository,
       clientRepo,
       new AuditService(auditRepo, config, clock),
-      trigger,
+      fires,
       new HandlerCheckService(registry, config, clock, EgressPolicy.fromSettings()),
       new CallbackUrlCheck(EgressPolicy.fromSettings(), { lookup: async () => null }),
       signals,

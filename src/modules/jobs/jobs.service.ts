@@ -14,9 +14,9 @@ import {
 } from '../metadata/index.js';
 import {
   computeNextFireTime,
+  JobChangeFires,
   JobSignals,
   previewFireTimes,
-  TriggerService,
   validateTrigger,
 } from '../trigger/index.js';
 import { AuditAction, AuditService, jobSnapshot } from './audit/audit.service.js';
@@ -60,7 +60,7 @@ export class JobsService {
     private readonly jobs: JobDefinitionRepository,
     private readonly clients: ApiClientRepository,
     private readonly audit: AuditService,
-    private readonly trigger: TriggerService,
+    private readonly fires: JobChangeFires,
     private readonly handlers: HandlerCheckService,
     private readonly callbackUrls: CallbackUrlCheck,
     private readonly signals: JobSignals,
@@ -161,6 +161,7 @@ export class JobsService {
     const change = await this.planUpdate(caller, before, fields);
     const after = await this.uow.run((em) => this.applyUpdate(em, caller, before, change), READ_COMMITTED);
     await this.signals.jobChanged(before.id);
+    if (after.enabled && !before.enabled) await this.fires.release(before.id);
     return after;
   }
 
@@ -204,8 +205,9 @@ export class JobsService {
         ? await this.withMetricsSlot(em, (metricsSlot) => this.jobs.update(before, { ...patch, metricsSlot }, em))
         : await this.jobs.update(before, metrics === false ? { ...patch, metricsSlot: null } : patch, em);
     // Staged fires were built from the old row; under an unchanged schedule next_fire_time returns to the earliest.
-    const { earliest, lastFireTime } = await this.trigger.unstage(em, before.id);
+    const { earliest, lastFireTime } = await this.fires.unstage(em, before.id);
     if (lastFireTime !== undefined) updated.lastFireTime = lastFireTime;
+    if (updated.enabled && !before.enabled) await this.fires.onResume(em, updated, change.now, updated.nextFireTime);
     if (!change.scheduleChanged && earliest !== null && updated.enabled) {
       await this.jobs.setNextFire(before.id, earliest, change.now, em);
       updated.nextFireTime = earliest;
@@ -227,17 +229,17 @@ export class JobsService {
     const before = await this.find(caller, ref);
     await this.uow.run(async (em) => {
       await this.jobs.delete(this.config.namespace, before.id, em);
-      await this.trigger.unstage(em, before.id);
+      await this.fires.unstage(em, before.id);
       await this.audit.record(em, caller.appId, AuditAction.JOB_DELETE, jobTarget(before), jobSnapshot(before));
     }, READ_COMMITTED);
   }
 
-  /** Stops the schedule: staged fires are removed; instances whose fire time has come run on. */
+  /** Stops the schedule: staged fires are removed; fires released run on, queued ones wait for the resume. */
   async pause(caller: Caller, ref: JobRef): Promise<JobDefinition> {
     return this.setEnabled(caller, ref, false, AuditAction.JOB_PAUSE);
   }
 
-  /** Restarts the schedule from now (fires missed while paused are not made up). */
+  /** Restarts the schedule from now (missed fires not made up); late queued fires go to the misfire policy. */
   async resume(caller: Caller, ref: JobRef): Promise<JobDefinition> {
     return this.setEnabled(caller, ref, true, AuditAction.JOB_RESUME);
   }
@@ -288,13 +290,15 @@ export class JobsService {
     };
     const after = await this.uow.run(async (em) => {
       const updated = await this.jobs.update(before, patch, em);
-      const { lastFireTime } = await this.trigger.unstage(em, before.id);
+      const { lastFireTime } = await this.fires.unstage(em, before.id);
       if (lastFireTime !== undefined) updated.lastFireTime = lastFireTime;
+      if (enabled) await this.fires.onResume(em, updated, now, patch.nextFireTime);
       const was = { enabled: before.enabled, pausedReason: before.pausedReason ?? null };
       await this.audit.record(em, caller.appId, action, jobTarget(before), was, { enabled, pausedReason: null });
       return updated;
     }, READ_COMMITTED);
     await this.signals.jobChanged(before.id);
+    if (enabled) await this.fires.release(before.id);
     return after;
   }
 

@@ -21,6 +21,7 @@ import { JobPausedReason1800000007000 } from './migrations/1800000007000-job-pau
 import { ShellIdentity1800000008000 } from './migrations/1800000008000-shell-identity.js';
 import { JobShardAssignment1800000010000 } from './migrations/1800000010000-job-shard-assignment.js';
 import { TimeoutMode1800000011000 } from './migrations/1800000011000-timeout-mode.js';
+import { JobQueueLimit1800000012000 } from './migrations/1800000012000-job-queue-limit.js';
 import { Priority1800000013000 } from './migrations/1800000013000-priority.js';
 import { InstanceTraceparent1800000014000 } from './migrations/1800000014000-instance-traceparent.js';
 
@@ -44,6 +45,7 @@ export const MIGRATIONS = [
   ShellIdentity1800000008000,
   JobShardAssignment1800000010000,
   TimeoutMode1800000011000,
+  JobQueueLimit1800000012000,
   Priority1800000013000,
   InstanceTraceparent1800000014000,
 ];

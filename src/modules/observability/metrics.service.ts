@@ -86,6 +86,12 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly queueFull = new Counter({
+    name: 'tickwheel_overlap_queue_full_total',
+    help: 'Fires of overlap QUEUE jobs recorded as skipped (OVERLAP_QUEUE_FULL): queueLimit fires were already waiting',
+    registers: [this.registry],
+  });
+
   readonly dueNotFired = new Counter({
     name: 'tickwheel_due_not_fired_total',
     help: 'Fires still without a ledger row DUE_ALERT_AFTER_MS after their time (each job fire counted once)',

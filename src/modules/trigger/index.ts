@@ -1,6 +1,7 @@
 export { TriggerModule } from './trigger.module.js';
 export { TriggerService, SCHEDULER_APP_ID, type ExtraFireHooks, type InFireTransaction } from './trigger.service.js';
 export { JobSignals } from './job-signals.service.js';
+export { JobChangeFires } from './job-change-fires.js';
 export { LeaderDuties } from './leader/leader-duties.service.js';
 export { LeaderElectionService } from './leader-election.service.js';
 export { RetentionService } from './retention.service.js';

@@ -1,8 +1,12 @@
+import { BOUNDS } from '../../common/index.js';
 import { JobDefinition, JobInstance, JobInstanceStatus, OverlapPolicy } from '../metadata/index.js';
+
+/** The note of a fire a full QUEUE did not take (docs/trigger.md "Overlap"). */
+export const QUEUE_FULL = 'OVERLAP_QUEUE_FULL';
 
 /** What the overlap policy decided for one new fire. */
 export interface OverlapDecision {
-  /** Status the new row is written with: PENDING, WAITING (QUEUE) or CANCELLED (SKIP). */
+  /** Status the new row is written with: PENDING, WAITING (QUEUE) or CANCELLED (SKIP, a full QUEUE). */
   status: JobInstanceStatus.PENDING | JobInstanceStatus.WAITING | JobInstanceStatus.CANCELLED;
   /** Earlier unfinished instances to cancel after the commit (REPLACE). */
   replace: JobInstance[];
@@ -32,7 +36,7 @@ export function decideOverlap(def: JobDefinition, busy: JobInstance[], fresh: Jo
       };
       break;
     case OverlapPolicy.QUEUE:
-      d = { status: JobInstanceStatus.WAITING, replace: [], note: undefined };
+      d = queueOrSkip(def, busy);
       break;
     case OverlapPolicy.REPLACE:
       d = { status: JobInstanceStatus.PENDING, replace: unfinished, note: undefined };
@@ -45,4 +49,16 @@ export function decideOverlap(def: JobDefinition, busy: JobInstance[], fresh: Jo
   if (d.replace.length > 0) busy.length = 0;
   if (d.status !== JobInstanceStatus.CANCELLED) busy.push(fresh);
   return d;
+}
+
+/** QUEUE: WAITING while fewer than the job's queueLimit fires wait (shards of one fire count once), else skipped. */
+function queueOrSkip(def: JobDefinition, busy: JobInstance[]): OverlapDecision {
+  const limit = def.queueLimit ?? BOUNDS.queueLimit.default;
+  const queued = new Set(busy.filter((b) => b.status === JobInstanceStatus.WAITING).map((b) => b.fireTime)).size;
+  if (queued < limit) return { status: JobInstanceStatus.WAITING, replace: [], note: undefined };
+  return {
+    status: JobInstanceStatus.CANCELLED,
+    replace: [],
+    note: `${QUEUE_FULL}: ${queued} fires already queued (queueLimit ${limit}); not run`,
+  };
 }

@@ -12,6 +12,7 @@ import { LeaderElectionService } from './leader-election.service.js';
 import { RetentionService } from './retention.service.js';
 import { StagedTakeback } from './staged-takeback.js';
 import { TriggerService } from './trigger.service.js';
+import { JobChangeFires } from './job-change-fires.js';
 
 /**
  * {@link TriggerService} for the API; `forRoot({ scheduler: true })` adds leader election and the leader's
@@ -40,8 +41,8 @@ export class TriggerModule {
         CoordinationModule,
         DispatchModule,
       ],
-      providers: [TriggerService, JobSignals, ...roleProviders],
-      exports: [TriggerService, JobSignals, ...roleProviders],
+      providers: [TriggerService, JobSignals, JobChangeFires, ...roleProviders],
+      exports: [TriggerService, JobSignals, JobChangeFires, ...roleProviders],
     };
   }
 }

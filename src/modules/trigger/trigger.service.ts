@@ -27,6 +27,7 @@ import { type LabelsMatch, MetricsService, type MisfirePolicyLabel } from '../ob
 import { FirePlan, misfiresHandled, planFire } from './fire-planner.js';
 import { scheduledTimes } from './backfill.js';
 import { decideOverlap } from './overlap.js';
+import { QueueFullWatch } from './queue-full.js';
 
 const _policyLabels: LabelsMatch<`${MisfirePolicy}`, MisfirePolicyLabel> = true;
 
@@ -49,6 +50,7 @@ export interface ExtraFireHooks {
 @Injectable()
 export class TriggerService {
   private readonly logger = new Logger(TriggerService.name);
+  private readonly queueFull: QueueFullWatch;
 
   constructor(
     private readonly jobs: JobDefinitionRepository,
@@ -61,7 +63,9 @@ export class TriggerService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly deliveries: CallbackDeliveryRepository,
-  ) {}
+  ) {
+    this.queueFull = new QueueFullWatch(metrics);
+  }
 
   /** Fires every job due now through the wheel's path; returns the instances created (tests, on demand). */
   async firePass(): Promise<number> {
@@ -203,6 +207,7 @@ export class TriggerService {
     });
     for (const old of replaced) await this.cancels.cancel(old, `OVERLAP_REPLACE: replaced by ${what}`);
     const stored = await this.reads.findByIds(rows.map((r) => r.id));
+    this.queueFull.record(stored);
     await this.dispatch.dispatchRows(stored.filter((r) => r.status === JobInstanceStatus.PENDING));
     return stored;
   }
@@ -282,6 +287,7 @@ export class TriggerService {
     });
     // Counted once committed: every missed fire time the policy handled, not one per job.
     for (const [policy, n] of misfires) this.metrics.misfires.inc({ policy }, n);
+    this.queueFull.record(created);
     for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
     const releases = created
       .filter((r) => r.status === JobInstanceStatus.PENDING || r.status === JobInstanceStatus.DISPATCHED)

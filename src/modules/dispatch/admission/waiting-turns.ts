@@ -6,7 +6,11 @@ import {
   JobDefinitionRepository,
   JobInstance,
   JobInstanceStatus as S,
+  TriggerSource,
 } from '../../metadata/index.js';
+
+/** The fires of a paused job that are still released: those someone asked for (trigger-now, backfill). */
+const ASKED_FOR = [TriggerSource.MANUAL, TriggerSource.BACKFILL] as const;
 
 /** What gates a job's WAITING instances: its QUEUE overlap and its maxConcurrency (0 = no limit). */
 export interface TurnRule {
@@ -33,11 +37,12 @@ export class WaitingTurns {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** Promotes job `jobId`'s oldest WAITING instance at `now` if there is room. @returns it (due `now`), or null. */
+  /** Promotes job `jobId`'s oldest WAITING instance at `now` if there is room (a paused job's: asked for only). */
   async promoteNext(jobId: string, now: number): Promise<JobInstance | null> {
-    const next = await this.instances.findOldestWaiting(jobId);
+    const job = await this.jobs.findAdmission(jobId);
+    const next = await this.instances.findOldestWaiting(jobId, job?.enabled === false ? ASKED_FOR : undefined);
     if (!next) return null;
-    const rule = turnRule(await this.jobs.findAdmission(jobId), next);
+    const rule = turnRule(job, next);
     if (rule.queue || rule.limit > 0) {
       // Due as of the count, not of `now`: a row another promoter moved after `now` was read must count too.
       const active = rule.queue

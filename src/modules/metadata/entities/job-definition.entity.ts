@@ -37,6 +37,8 @@ export class JobDefinition {
   @Column({ name: 'misfire_policy', type: 'varchar', length: 16 }) misfirePolicy: MisfirePolicy;
   @Column({ name: 'overlap_policy', type: 'varchar', length: 16 }) overlapPolicy: OverlapPolicy;
   @Column({ name: 'max_concurrency', type: 'int', default: 0 }) maxConcurrency: number;
+  /** Most WAITING fires under overlap QUEUE; a fire past it is recorded CANCELLED (OVERLAP_QUEUE_FULL). */
+  @Column({ name: 'queue_limit', type: 'int', default: 10 }) queueLimit: number;
   @Column({ name: 'timeout_ms', type: 'int' }) timeoutMs: number;
   @Column({ name: 'retry_max', type: 'int', default: 0 }) retryMax: number;
   @Column({ name: 'retry_backoff_ms', type: 'int', default: 1000 }) retryBackoffMs: number;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, LessThanOrEqual, MoreThan } from 'typeorm';
+import { TriggerSource } from '../entities/enums.js';
 import { JobInstance } from '../entities/job-instance.entity.js';
 import { JobInstanceStatus as S } from '../state-machine/job-instance-status.js';
 import { InstanceTable } from './instance-table.js';
@@ -33,9 +34,10 @@ export class AdmissionInstances {
     return this.t.repo.count({ where: [{ jobId, status: In(statuses) }, ...due, cancelled] });
   }
 
-  /** The oldest WAITING instance (by fire time) of job `jobId`, or null. */
-  findOldestWaiting(jobId: string): Promise<JobInstance | null> {
-    return this.t.repo.findOne({ where: { jobId, status: S.WAITING }, order: { fireTime: 'ASC' } });
+  /** The oldest WAITING instance (by fire time) of job `jobId`, of `sources` only when given, or null. */
+  findOldestWaiting(jobId: string, sources?: readonly TriggerSource[]): Promise<JobInstance | null> {
+    const source = sources ? { triggerSource: In([...sources]) } : {};
+    return this.t.repo.findOne({ where: { jobId, status: S.WAITING, ...source }, order: { fireTime: 'ASC' } });
   }
 
   /** Whether instance `id` is CANCELLED at attempt `fencingToken` (cancelled while that attempt ran). */

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, MoreThan } from 'typeorm';
+import { DataSource, EntityManager, In, MoreThan, QueryDeepPartialEntity } from 'typeorm';
 import { TriggerSource } from '../entities/enums.js';
 import { JobInstance } from '../entities/job-instance.entity.js';
 import { JobInstanceStatus as S } from '../state-machine/job-instance-status.js';
 import { InstanceTable, UNFINISHED } from './instance-table.js';
-import { StagedKind, stagedWhere } from './staged.js';
+import { StagedKind, stagedWhere, statusChange } from './staged.js';
 import { marks, STATEMENT_ROWS } from '../repositories/raw-statement.js';
 
 /**
@@ -95,5 +95,31 @@ export class FireLedger {
     if (earliest === null) return { removed: 0, earliest: null };
     const res = await this.t.run(em, `DELETE FROM job_instance WHERE ${where}`, params);
     return { removed: res.affected ?? 0, earliest: Number(earliest) };
+  }
+
+  /** Job `jobId`'s WAITING SCHEDULE/MISFIRE rows fired before `before` (ms), newest first, locked in `em` (MySQL). */
+  queuedScheduled(em: EntityManager, jobId: string, before: number, limit: number): Promise<JobInstance[]> {
+    const qb = em
+      .getRepository(JobInstance)
+      .createQueryBuilder('i')
+      .where('i.job_id = :jobId AND i.status = :s AND i.fire_time < :before', { jobId, s: S.WAITING, before })
+      .andWhere('i.trigger_source IN (:...src)', { src: [TriggerSource.SCHEDULE, TriggerSource.MISFIRE] })
+      .orderBy('i.fire_time', 'DESC')
+      .limit(limit);
+    if (em.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+    return qb.getMany();
+  }
+
+  /** Writes the WAITING rows `ids` (locked by the caller) CANCELLED at `now` with `error`, inside `em`. */
+  async cancelQueued(em: EntityManager, ids: string[], error: string, now: number): Promise<void> {
+    if (ids.length === 0) return;
+    const set = { ...statusChange(S.WAITING, S.CANCELLED, null), finishedAt: now, error, updatedAt: now };
+    await em
+      .getRepository(JobInstance)
+      .createQueryBuilder()
+      .update(JobInstance)
+      .set(set as QueryDeepPartialEntity<JobInstance>)
+      .where('id IN (:...ids) AND status = :s', { ids, s: S.WAITING })
+      .execute();
   }
 }

@@ -87,13 +87,15 @@ export class JobDefinitionRepository {
     return (await repo.findOneBy({ namespace: def.namespace, id: def.id })) as JobDefinition;
   }
 
-  /** Job `jobId`'s overlap policy and maxConcurrency as stored now, or null when it is gone (admission's turns). */
-  async findAdmission(jobId: string): Promise<{ overlapPolicy: string; maxConcurrency: number } | null> {
-    const rows: Array<{ overlap_policy: string; max_concurrency: number | string }> = await this.ds.query(
-      'SELECT overlap_policy, max_concurrency FROM job_definition WHERE id = ?',
-      [jobId],
-    );
-    return rows[0] ? { overlapPolicy: rows[0].overlap_policy, maxConcurrency: Number(rows[0].max_concurrency) } : null;
+  /** Job `jobId`'s overlap policy, maxConcurrency and enabled as stored now, or null when gone (admission). */
+  async findAdmission(
+    jobId: string,
+  ): Promise<{ overlapPolicy: string; maxConcurrency: number; enabled: boolean } | null> {
+    const rows: Array<{ overlap_policy: string; max_concurrency: number | string; enabled: unknown }> =
+      await this.ds.query('SELECT overlap_policy, max_concurrency, enabled FROM job_definition WHERE id = ?', [jobId]);
+    const r = rows[0];
+    if (!r) return null;
+    return { overlapPolicy: r.overlap_policy, maxConcurrency: Number(r.max_concurrency), enabled: Boolean(r.enabled) };
   }
 
   /** Writes `patch` if the row still has `def.version`, bumping it. @throws ConflictError, MetricsSlotTaken. */

@@ -97,6 +97,7 @@ const JOB_FIELDS: Array<[BoundName, (n: number) => unknown, string?]> = [
   ['shardParams', (n) => [bytes(n - 2)], 'shardParams'],
   ['shardParamsItems', items({}), 'shardParams'],
   ['maxConcurrency', int],
+  ['queueLimit', int],
   ['timeoutMs', int],
   ['heartbeatTimeoutMs', int],
   ['priority', int],

@@ -101,6 +101,8 @@ export class JobViewDto {
   @ApiProperty({ enum: OverlapPolicy, description: 'What a fire does while the previous one still runs.' })
   overlapPolicy: string;
   @ApiProperty({ description: 'Most instances of the job running at once; 0 = no limit.' }) maxConcurrency: number;
+  @ApiProperty({ description: 'Most fires kept WAITING under overlapPolicy QUEUE; further ones are skipped.' })
+  queueLimit: number;
   @ApiProperty({ description: 'Time one attempt may run before it is a TIMEOUT, ms.' }) timeoutMs: number;
   @ApiProperty({ description: 'Silence after which a running handler is stuck, ms (docs/long-tasks.md); 0 = none.' })
   heartbeatTimeoutMs: number;
@@ -224,6 +226,7 @@ export class JobViewDto {
       misfirePolicy: d.misfirePolicy,
       overlapPolicy: d.overlapPolicy,
       maxConcurrency: d.maxConcurrency,
+      queueLimit: d.queueLimit,
       timeoutMs: d.timeoutMs,
       heartbeatTimeoutMs: d.heartbeatTimeoutMs,
       priority: d.priority,

@@ -44,6 +44,7 @@ import {
 } from './validators.js';
 
 const { code, handler, params, shardTotal, shardParams, shardParamsItems, maxConcurrency, retryMax } = BOUNDS;
+const { queueLimit } = BOUNDS;
 const { triggerExpr, timeZone, routingKey, callbackUrl, fileName, content, mapUsers, crontabUser } = BOUNDS;
 /** A cron.d user name, as the crontab parser reads the user column. */
 const CRONTAB_USER = /^[A-Za-z_][A-Za-z0-9_.-]*\$?$/;
@@ -189,7 +190,8 @@ export class CreateJobDto {
     enum: SUPPORTED_OVERLAP,
     description:
       'A fire while an earlier fire of the job is unfinished: ALLOW (default) runs both; SKIP records the new fire ' +
-      'as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING and runs fires one at a time in order; REPLACE cancels ' +
+      'as CANCELLED (OVERLAP_SKIP); QUEUE keeps it WAITING (at most queueLimit) and runs fires one at a time in ' +
+      'order, none while the job is paused; REPLACE cancels ' +
       'the unfinished ones (a running handler sees its signal abort at once) and runs the new one.',
   })
   @IsOptional()
@@ -206,6 +208,17 @@ export class CreateJobDto {
     },
   })
   maxConcurrency?: number;
+
+  @BoundedInt(queueLimit, {
+    api: {
+      description:
+        `Most fires of an overlapPolicy QUEUE job kept WAITING (${queueLimit.min} … ${queueLimit.max}, default ` +
+        `${queueLimit.default}; 1 buffers one fire). A fire past it is recorded CANCELLED with an ` +
+        `OVERLAP_QUEUE_FULL note and not run. Stored with any policy, used only under QUEUE.`,
+      example: 1,
+    },
+  })
+  queueLimit?: number;
 
   @AttemptTimeoutMs()
   timeoutMs?: number;

@@ -60,3 +60,31 @@ SELECT fire_time AS t, COUNT(*) AS n
   WHERE job_id = ? AND shard_index < ? AND fire_time IN (?, ?)
   GROUP BY fire_time;
 -- params: ["00000000-0000-7000-8000-00000000000j",2,1800000000000,1800000005000]
+
+-- FireLedger.queuedScheduled
+-- [mysql]
+SELECT `i`.`id` AS `i_id`, `i`.`namespace` AS `i_namespace`, `i`.`app_id` AS `i_app_id`, `i`.`request_id` AS `i_request_id`, `i`.`request_hash` AS `i_request_hash`, `i`.`job_id` AS `i_job_id`, `i`.`job_code` AS `i_job_code`, `i`.`handler` AS `i_handler`, `i`.`fire_time` AS `i_fire_time`, `i`.`shard_index` AS `i_shard_index`, `i`.`shard_total` AS `i_shard_total`, `i`.`trigger_source` AS `i_trigger_source`, `i`.`status` AS `i_status`, `i`.`staged` AS `i_staged`, `i`.`attempt` AS `i_attempt`, `i`.`max_attempts` AS `i_max_attempts`, `i`.`retry_backoff_ms` AS `i_retry_backoff_ms`, `i`.`retry_backoff_kind` AS `i_retry_backoff_kind`, `i`.`timeout_ms` AS `i_timeout_ms`, `i`.`max_concurrency` AS `i_max_concurrency`, `i`.`routing_strategy` AS `i_routing_strategy`, `i`.`routing_key` AS `i_routing_key`, `i`.`node_id` AS `i_node_id`, `i`.`lease_until` AS `i_lease_until`, `i`.`fencing_token` AS `i_fencing_token`, `i`.`params` AS `i_params`, `i`.`result` AS `i_result`, `i`.`error` AS `i_error`, `i`.`trace_id` AS `i_trace_id`, `i`.`traceparent` AS `i_traceparent`, `i`.`callback_url` AS `i_callback_url`, `i`.`checkpoint_attempt` AS `i_checkpoint_attempt`, `i`.`checkpoint_token` AS `i_checkpoint_token`, `i`.`checkpoint_at` AS `i_checkpoint_at`, `i`.`progress` AS `i_progress`, `i`.`progress_note` AS `i_progress_note`, `i`.`progress_at` AS `i_progress_at`, `i`.`heartbeat_timeout_ms` AS `i_heartbeat_timeout_ms`, `i`.`priority` AS `i_priority`, `i`.`timeout_mode` AS `i_timeout_mode`, `i`.`due_at` AS `i_due_at`, `i`.`created_at` AS `i_created_at`, `i`.`updated_at` AS `i_updated_at`, `i`.`dispatched_at` AS `i_dispatched_at`, `i`.`started_at` AS `i_started_at`, `i`.`finished_at` AS `i_finished_at`
+  FROM `job_instance` `i`
+  WHERE `i`.`job_id` = ? AND `i`.`status` = ? AND `i`.`fire_time` < ? AND `i`.`trigger_source` IN (?, ?)
+  ORDER BY `i`.`fire_time` DESC
+  LIMIT 1000 FOR UPDATE;
+-- params: ["00000000-0000-7000-8000-00000000000j","WAITING",1800000000000,"SCHEDULE","MISFIRE"]
+-- [sqlite]
+SELECT "i"."id" AS "i_id", "i"."namespace" AS "i_namespace", "i"."app_id" AS "i_app_id", "i"."request_id" AS "i_request_id", "i"."request_hash" AS "i_request_hash", "i"."job_id" AS "i_job_id", "i"."job_code" AS "i_job_code", "i"."handler" AS "i_handler", "i"."fire_time" AS "i_fire_time", "i"."shard_index" AS "i_shard_index", "i"."shard_total" AS "i_shard_total", "i"."trigger_source" AS "i_trigger_source", "i"."status" AS "i_status", "i"."staged" AS "i_staged", "i"."attempt" AS "i_attempt", "i"."max_attempts" AS "i_max_attempts", "i"."retry_backoff_ms" AS "i_retry_backoff_ms", "i"."retry_backoff_kind" AS "i_retry_backoff_kind", "i"."timeout_ms" AS "i_timeout_ms", "i"."max_concurrency" AS "i_max_concurrency", "i"."routing_strategy" AS "i_routing_strategy", "i"."routing_key" AS "i_routing_key", "i"."node_id" AS "i_node_id", "i"."lease_until" AS "i_lease_until", "i"."fencing_token" AS "i_fencing_token", "i"."params" AS "i_params", "i"."result" AS "i_result", "i"."error" AS "i_error", "i"."trace_id" AS "i_trace_id", "i"."callback_url" AS "i_callback_url", "i"."checkpoint_attempt" AS "i_checkpoint_attempt", "i"."checkpoint_token" AS "i_checkpoint_token", "i"."checkpoint_at" AS "i_checkpoint_at", "i"."progress" AS "i_progress", "i"."progress_note" AS "i_progress_note", "i"."progress_at" AS "i_progress_at", "i"."heartbeat_timeout_ms" AS "i_heartbeat_timeout_ms", "i"."due_at" AS "i_due_at", "i"."created_at" AS "i_created_at", "i"."updated_at" AS "i_updated_at", "i"."dispatched_at" AS "i_dispatched_at", "i"."started_at" AS "i_started_at", "i"."finished_at" AS "i_finished_at"
+  FROM "job_instance" "i"
+  WHERE "i"."job_id" = ? AND "i"."status" = ? AND "i"."fire_time" < 1800000000000 AND "i"."trigger_source" IN (?, ?)
+  ORDER BY "i"."fire_time" DESC
+  LIMIT 1000;
+-- params: ["00000000-0000-7000-8000-00000000000j","WAITING","SCHEDULE","MISFIRE"]
+
+-- FireLedger.cancelQueued
+-- [mysql]
+UPDATE `job_instance`
+  SET `status` = ?, `staged` = ?, `finished_at` = ?, `error` = ?, `updated_at` = ?
+  WHERE `id` IN (?, ?) AND `status` = ?;
+-- params: ["CANCELLED",null,1800000000000,"MISFIRE_SKIP",1800000000000,"00000000-0000-7000-8000-000000000010","00000000-0000-7000-8000-000000000011","WAITING"]
+-- [sqlite]
+UPDATE "job_instance"
+  SET "status" = ?, "staged" = ?, "finished_at" = 1800000000000, "error" = ?, "updated_at" = 1800000000000
+  WHERE "id" IN (?, ?) AND "status" = ?;
+-- params: ["CANCELLED",null,"MISFIRE_SKIP","00000000-0000-7000-8000-000000000010","00000000-0000-7000-8000-000000000011","WAITING"]
