@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, ConflictError } from '../../common/index.js';
+import { CLOCK, type Clock, ConflictError, cutText } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { CancelService, DispatchService, type Release } from '../dispatch/index.js';
 import {
@@ -303,7 +303,7 @@ export class TriggerService {
       nextFireTime: plan.nextFireTime,
       lastFireTime: plan.fireTimes.at(-1) ?? def.lastFireTime,
       updatedAt: now,
-      ...(plan.error ? { scheduleState: ScheduleState.ERROR, scheduleError: plan.error.slice(0, 1000) } : {}),
+      ...(plan.error ? { scheduleState: ScheduleState.ERROR, scheduleError: cutText(plan.error, 1000) } : {}),
     });
     if (advanced && plan.error)
       this.logger.error(`job ${def.code}: schedule stopped, next fire not computable: ${plan.error}`);

@@ -7,6 +7,7 @@ import {
   JobInstanceStatus as S,
 } from '../../metadata/index.js';
 import { type FailureTarget } from '../rules/rule-input.js';
+import { cutText } from '../../../common/index.js';
 
 /** A rule as the evaluator applies it: stored, or the built-in default (`id` null). */
 export type AppliedRule = Pick<
@@ -96,7 +97,7 @@ export function sampleOf(run: NotifiedRun, at: number, detail?: string): Notific
     instanceId: run.id,
     handler: run.handler,
     status: run.status,
-    error: run.error === null ? null : run.error.slice(0, 300),
+    error: run.error === null ? null : cutText(run.error, 300),
     ...(detail === undefined ? {} : { detail }),
   };
 }

@@ -198,7 +198,11 @@ export class AttemptViewDto {
   @ApiProperty({ description: 'When the attempt started, UTC ISO-8601 (ms).' }) startedAt: string;
   @ApiProperty({ nullable: true, type: String, description: 'When it ended, UTC ISO-8601 (ms); null while it runs.' })
   finishedAt: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'Why it failed (cut to 4000 characters); null: none.' })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Why it failed (at most 4000 characters, a cut one ending ` …[N characters cut]`); null: none.',
+  })
   error: string | null;
   @ApiProperty({
     nullable: true,
