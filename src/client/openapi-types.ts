@@ -51,7 +51,7 @@ export interface paths {
     put?: never;
     /**
      * Submit a task
-     * @description Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the same requestId with the same body returns the first answer (headers Idempotency-Replayed: true, as keyed routes answer, and the older Idempotent-Replayed: true, deprecated); with another body it is a 409. A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler while no live executor advertises shell.
+     * @description Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the same requestId with the same body answers the existing task as it is now, still a 202: its status (e.g. SUCCESS) and, once it has ended, its result and error (headers Idempotency-Replayed: true, as keyed routes answer, and the older Idempotent-Replayed: true, deprecated); with another body it is a 409. A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler while no live executor advertises shell.
      */
     post: operations['TasksController_submit'];
     delete?: never;
@@ -71,7 +71,7 @@ export interface paths {
     put?: never;
     /**
      * Submit up to 1000 tasks at once
-     * @description Each task is a POST /api/tasks body with its own requestId and the same idempotency: results[i] answers tasks[i] with the first answer (`replayed: true` when the task existed already) or, when its requestId was used with another body, a per-item `error` (status 409); the request itself is still a 202. A requestId repeated inside the batch with the same body gets the same answer, with another body a 409 item. One invalid task, an empty list or more than 1000 tasks refuse the whole batch with a 400 naming the field (e.g. `tasks[3].handler`). The body may be at most 2 MiB. A shell task refuses the whole batch with a 403 unless the caller has the shell scope; a batch that would take the app past its cap on unfinished tasks is refused whole with a 429.
+     * @description Each task is a POST /api/tasks body with its own requestId and the same idempotency: results[i] answers tasks[i] as POST /api/tasks would (`replayed: true` when the task existed already: then its status now, result and error once ended) or, when its requestId was used with another body, a per-item `error` (status 409); the request itself is still a 202. A requestId repeated inside the batch with the same body gets the same answer, with another body a 409 item. One invalid task, an empty list or more than 1000 tasks refuse the whole batch with a 400 naming the field (e.g. `tasks[3].handler`). The body may be at most 2 MiB. A shell task refuses the whole batch with a 403 unless the caller has the shell scope; a batch that would take the app past its cap on unfinished tasks is refused whole with a 429.
      */
     post: operations['TasksController_submitBatch'];
     delete?: never;
@@ -1133,7 +1133,7 @@ export interface components {
       startedAt: string;
       /** @description When it ended, UTC ISO-8601 (ms); null while it runs. */
       finishedAt: string | null;
-      /** @description Why it failed (cut to 4000 characters); null: none. */
+      /** @description Why it failed (at most 4000 characters, a cut one ending ` …[N characters cut]`); null: none. */
       error: string | null;
       /** @description When the handler really returned; later than finishedAt when it ignored its abort and kept running. null: it has not returned (yet), or its node was lost. */
       handlerEndedAt: string | null;
@@ -1286,12 +1286,17 @@ export interface components {
       /** @description The requestId you sent (1-128 of A-Z a-z 0-9 _ . : -): names the task from now on. */
       requestId: string;
       /**
-       * @description Always PENDING: the task is stored; GET it for its state now.
+       * @description PENDING for a new task (stored; GET it for its state later). A replay (Idempotency-Replayed: true) answers the existing task's status now, e.g. SUCCESS for one that has ended.
        * @example PENDING
+       * @enum {string}
        */
-      status: string;
+      status: 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
       /** @description Milliseconds until the task becomes due (its delay). */
       estimatedDelay: number;
+      /** @description Only on a replay of a task that has ended (SUCCESS, FAILED, TIMEOUT, CANCELLED): what its handler returned, as GET shows it; null: none. */
+      result?: Record<string, unknown> | null;
+      /** @description Only on a replay of a task that has ended: its error, as GET shows it; null: none. */
+      error?: string | null;
     };
     SubmitTaskBatchDto: {
       /** @description The tasks (1-1000), each exactly as the body of POST /api/tasks (its own requestId and idempotency). One invalid task refuses the whole batch with a 400 whose `field` names it, e.g. `tasks[3].handler`; a longer list is a 400 naming `tasks`, refused before its items are read. */
@@ -1301,13 +1306,18 @@ export interface components {
       /** @description The requestId you sent (1-128 of A-Z a-z 0-9 _ . : -): names the task from now on. */
       requestId: string;
       /**
-       * @description Always PENDING: the task is stored; GET it for its state now.
+       * @description PENDING for a new task (stored; GET it for its state later). A replay (Idempotency-Replayed: true) answers the existing task's status now, e.g. SUCCESS for one that has ended.
        * @example PENDING
+       * @enum {string}
        */
-      status: string;
+      status: 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
       /** @description Milliseconds until the task becomes due (its delay). */
       estimatedDelay: number;
-      /** @description True when the task already existed before this request (a replay: nothing new was created); the answer is then the first one. */
+      /** @description Only on a replay of a task that has ended (SUCCESS, FAILED, TIMEOUT, CANCELLED): what its handler returned, as GET shows it; null: none. */
+      result?: Record<string, unknown> | null;
+      /** @description Only on a replay of a task that has ended: its error, as GET shows it; null: none. */
+      error?: string | null;
+      /** @description True when the task already existed before this request (a replay: nothing new was created); the item then shows the task as it is now (its status, and its result and error once it has ended). */
       replayed: boolean;
     };
     TaskBatchItemProblemDto: {

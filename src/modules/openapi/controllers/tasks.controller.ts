@@ -89,7 +89,8 @@ export class TasksController {
     summary: 'Submit a task',
     description:
       'Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the ' +
-      'same requestId with the same body returns the first answer (headers Idempotency-Replayed: true, as keyed ' +
+      'same requestId with the same body answers the existing task as it is now, still a 202: its status (e.g. ' +
+      'SUCCESS) and, once it has ended, its result and error (headers Idempotency-Replayed: true, as keyed ' +
       'routes answer, and the older Idempotent-Replayed: true, deprecated); with another ' +
       'body it is a 409.' +
       SHELL_NOTE,
@@ -122,9 +123,9 @@ export class TasksController {
     summary: 'Submit up to 1000 tasks at once',
     description:
       'Each task is a POST /api/tasks body with its own requestId and the same idempotency: results[i] answers ' +
-      'tasks[i] with the first answer ' +
-      '(`replayed: true` when the task existed already) or, when its requestId was used with another body, a ' +
-      'per-item `error` (status 409); ' +
+      'tasks[i] as POST /api/tasks would ' +
+      '(`replayed: true` when the task existed already: then its status now, result and error once ended) or, ' +
+      'when its requestId was used with another body, a per-item `error` (status 409); ' +
       'the request itself is still a 202. A requestId repeated inside the batch with the same body gets the same ' +
       'answer, with another body a 409 item. ' +
       'One invalid task, an empty list or more than 1000 tasks refuse the whole batch with a 400 naming the field ' +

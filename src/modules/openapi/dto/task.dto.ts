@@ -101,7 +101,10 @@ export class SubmitTaskDto {
   callbackUrl?: string;
 }
 
-/** 202 answer of POST /api/tasks. */
+/**
+ * 202 answer of POST /api/tasks: a new task PENDING; a replay (its requestId and body seen before) the task as it is
+ * now, with its result and error once final.
+ */
 export class TaskAcceptedDto {
   @ApiProperty({
     description:
@@ -109,9 +112,28 @@ export class TaskAcceptedDto {
       `now on.`,
   })
   requestId: string;
-  @ApiProperty({ example: 'PENDING', description: 'Always PENDING: the task is stored; GET it for its state now.' })
+  @ApiProperty({
+    example: 'PENDING',
+    enum: ['PENDING', 'WAITING', 'DISPATCHED', 'RUNNING', 'SUCCESS', 'FAILED', 'TIMEOUT', 'CANCELLED'],
+    description:
+      'PENDING for a new task (stored; GET it for its state later). A replay (Idempotency-Replayed: true) answers ' +
+      "the existing task's status now, e.g. SUCCESS for one that has ended.",
+  })
   status: string;
   @ApiProperty({ description: 'Milliseconds until the task becomes due (its delay).' }) estimatedDelay: number;
+  @ApiPropertyOptional({
+    nullable: true,
+    description:
+      'Only on a replay of a task that has ended (SUCCESS, FAILED, TIMEOUT, CANCELLED): what its handler returned, ' +
+      'as GET shows it; null: none.',
+  })
+  result?: unknown;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: 'Only on a replay of a task that has ended: its error, as GET shows it; null: none.',
+  })
+  error?: string | null;
 }
 
 /** POST /api/tasks/batch body. */
@@ -137,8 +159,8 @@ export class SubmitTaskBatchDto {
 export class TaskBatchAcceptedItemDto extends TaskAcceptedDto {
   @ApiProperty({
     description:
-      'True when the task already existed before this request (a replay: nothing new was created); the answer is ' +
-      'then the first one.',
+      'True when the task already existed before this request (a replay: nothing new was created); the item then ' +
+      'shows the task as it is now (its status, and its result and error once it has ended).',
   })
   replayed: boolean;
 }

@@ -12,6 +12,8 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { CancelService, DispatchService } from '../../dispatch/index.js';
 import {
+  CorruptJson,
+  FINAL_STATUSES,
   JobAttempt,
   JobAttemptRepository,
   JobInstance,
@@ -289,8 +291,10 @@ export class TasksService {
 }
 
 /**
- * The answer to a submit of `row`, given the row stored under its requestId (`row` itself when `created`):
- * the first answer when the bodies hash alike and it is of this namespace, else a conflict.
+ * The answer to a submit of `row`, given the row stored under its requestId (`row` itself when `created`): when
+ * the bodies hash alike and it is of this namespace, PENDING for a new task and, for a replay, the existing task as
+ * it is now (the design source: an existing requestId returns the existing record): its status and, once final,
+ * its result and error as GET shows them; else a conflict.
  */
 function judge(row: JobInstance, stored: JobInstance, created: boolean): SubmitResult | ConflictError {
   // requestIds are unique per app, not per namespace: a replay here would answer a task no route of it can see
@@ -298,14 +302,16 @@ function judge(row: JobInstance, stored: JobInstance, created: boolean): SubmitR
     return new ConflictError(`requestId '${stored.requestId}' was already used in another namespace`, 'requestId');
   if (stored.requestHash !== row.requestHash)
     return new ConflictError(`requestId '${stored.requestId}' was already used with a different body`, 'requestId');
-  return {
-    accepted: {
-      requestId: stored.requestId,
-      status: JobInstanceStatus.PENDING,
-      estimatedDelay: Math.max(0, stored.dueAt - stored.createdAt),
-    },
-    replayed: !created,
+  const accepted: TaskAcceptedDto = {
+    requestId: stored.requestId,
+    status: created ? JobInstanceStatus.PENDING : stored.status,
+    estimatedDelay: Math.max(0, stored.dueAt - stored.createdAt),
   };
+  if (!created && FINAL_STATUSES.has(stored.status)) {
+    accepted.result = stored.result instanceof CorruptJson ? null : (stored.result ?? null);
+    accepted.error = stored.error;
+  }
+  return { accepted, replayed: !created };
 }
 
 /** SHA-256 of the body with keys sorted at every level, so key order never makes two bodies differ. */
