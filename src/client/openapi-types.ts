@@ -51,7 +51,7 @@ export interface paths {
     put?: never;
     /**
      * Submit a task
-     * @description Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the same requestId with the same body answers the existing task as it is now, still a 202: its status (e.g. SUCCESS) and, once it has ended, its result and error (headers Idempotency-Replayed: true, as keyed routes answer, and the older Idempotent-Replayed: true, deprecated); with another body it is a 409. A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler while no live executor advertises shell.
+     * @description Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the same requestId with the same body answers the existing task as it is now, still a 202: its status (e.g. SUCCESS) and, once it has ended, its result and error (headers Idempotency-Replayed: true, as keyed routes answer, and the older Idempotent-Replayed: true, deprecated); with another body it is a 409. The body may also be in the design source's shape: taskCode (the handler), taskName, triggerType 'delay' (with delay, ms) or 'immediate', executeParams (the params), callbackUrl; the same checks and bounds, stored and shown in the canonical shape plus taskName (docs/api.md "The design source's shape"). One body is one shape. A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler while no live executor advertises shell.
      */
     post: operations['TasksController_submit'];
     delete?: never;
@@ -1156,6 +1156,8 @@ export interface components {
       appId: string;
       /** @description The handler that runs it. */
       handler: string;
+      /** @description The task's taskName (docs/api.md "The design source's shape"); null: none, and for job fires. */
+      taskName: string | null;
       /**
        * @description Where it is (docs/state-machine.md); SUCCESS, FAILED, TIMEOUT and CANCELLED are final.
        * @enum {string}
@@ -1232,10 +1234,32 @@ export interface components {
        */
       requestId?: string;
       /**
-       * @description Name of the handler that runs the task (built in: 'noop', 'http', and 'shell' when enabled; 1-128 of A-Z a-z 0-9 _ . : -).
+       * @description Name of the handler that runs the task (built in: 'noop', 'http', and 'shell' when enabled; 1-128 of A-Z a-z 0-9 _ . : -). Required, unless the body is in the design source's shape (taskCode).
        * @example http
        */
-      handler: string;
+      handler?: string;
+      /**
+       * @description Of the design source's shape (docs/api.md): the handler (as `handler`); required in that shape.
+       * @example data_sync_report
+       */
+      taskCode?: string;
+      /**
+       * @description A name for people (at most 255 characters, any text), stored and shown in the task's views; in either shape.
+       * @example 月度数据同步
+       */
+      taskName?: string;
+      /**
+       * @description Of the design source's shape (docs/api.md): 'immediate' (run when due now) or 'delay' (run `delay` ms from now; `delay` required). Default: 'delay' with a delay, else 'immediate'.
+       * @enum {string}
+       */
+      triggerType?: 'delay' | 'immediate';
+      /** @description Of the design source's shape (docs/api.md): the handler parameters (as `params`, same bound). */
+      executeParams?: Record<string, unknown>;
+      /**
+       * @description Of the design source's shape (docs/api.md): milliseconds from now before it runs (as `delayMs`, 0 - 31 days).
+       * @example 60000
+       */
+      delay?: number;
       /**
        * @description Handler parameters (JSON object, at most 65535 bytes as JSON: a 400 naming params beyond). For 'http': method, url, headers, body, timeoutMs.
        * @example {
@@ -1793,6 +1817,8 @@ export interface components {
       appId: string;
       /** @description The handler that runs it. */
       handler: string;
+      /** @description The task's taskName (docs/api.md "The design source's shape"); null: none, and for job fires. */
+      taskName: string | null;
       /**
        * @description Where it is (docs/state-machine.md); SUCCESS, FAILED, TIMEOUT and CANCELLED are final.
        * @enum {string}
@@ -2978,7 +3004,7 @@ export interface operations {
           'application/json': components['schemas']['TaskAcceptedDto'];
         };
       };
-      /** @description Invalid body (code VALIDATION; `field` names the part at fault, e.g. handler, params.url, timeoutMs), or no executor advertises the handler (field handler). Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
+      /** @description Invalid body (code VALIDATION; `field` names the part at fault as sent, e.g. handler, params.url, timeoutMs, or taskCode, executeParams.url, delay in the design source's shape; the two shapes mixed name the conflicting field), or no executor advertises the handler (field handler, or taskCode). Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;

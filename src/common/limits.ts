@@ -65,15 +65,9 @@ export function cutMark(n: number): string {
   return ` …[${n} characters cut]`;
 }
 
-/**
- * `text` within `max` characters (UTF-16 units): unchanged when it fits, else its longest prefix followed by
- * {@link cutMark} of what was dropped, the whole still within `max`, never ending on the first half of a surrogate
- * pair. The one cut of every bounded text (errors, callback and notification texts, log lines), so a reader always
- * sees that text was cut and how much; a bound too small for the mark cuts without one.
- */
+/** The one cut of every bounded text: within `max` UTF-16 units, a cut one ending {@link cutMark} (if it fits). */
 export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
-  // The widest mark this text can get (every character dropped): the real one is never longer.
   const room = max - cutMark(text.length).length;
   if (room <= 0) return cutChars(text, max);
   const kept = cutChars(text, room);

@@ -19,6 +19,7 @@ import { CallbackHostPerApp1800000005000 } from './migrations/1800000005000-call
 import { Notifications1800000006000 } from './migrations/1800000006000-notifications.js';
 import { JobPausedReason1800000007000 } from './migrations/1800000007000-job-paused-reason.js';
 import { ShellIdentity1800000008000 } from './migrations/1800000008000-shell-identity.js';
+import { InstanceTaskName1800000009000 } from './migrations/1800000009000-instance-task-name.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
@@ -38,6 +39,7 @@ export const MIGRATIONS = [
   Notifications1800000006000,
   JobPausedReason1800000007000,
   ShellIdentity1800000008000,
+  InstanceTaskName1800000009000,
 ];
 
 /**

@@ -48,6 +48,7 @@ export class JobInstance {
   @Column({ type: 'text', nullable: true }) error: string | null;
   @Column({ name: 'trace_id', type: 'varchar', length: 64 }) traceId: string;
   @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true }) callbackUrl: string | null;
+  @Column({ name: 'task_name', type: 'varchar', length: 255, nullable: true }) taskName: string | null;
   /**
    * The handler's last checkpoint (docs/long-tasks.md "Checkpoints"): its JSON text as stored, the attempt and token
    * that wrote it. Up to 1 MiB, so never read with the row (select: false): the claim reads it only for rows whose

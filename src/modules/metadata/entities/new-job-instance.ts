@@ -27,6 +27,7 @@ export type NewJobInstance = Pick<
       | 'shardTotal'
       | 'maxConcurrency'
       | 'callbackUrl'
+      | 'taskName'
       | 'heartbeatTimeoutMs'
     >
   > & { status?: InitialStatus };
@@ -64,6 +65,7 @@ export function newJobInstance(f: NewJobInstance, now: number): JobInstance {
     error: null,
     traceId: id.replace(/-/g, ''),
     callbackUrl: null,
+    taskName: null,
     // every column has a value: the raw INSERT IGNORE sends NULL for a missing one, and SQLite then drops the row
     checkpoint: null,
     checkpointAttempt: null,

@@ -36,11 +36,7 @@ export interface HandlerEnd {
   fencingToken: number;
   /** When the handler returned, epoch ms UTC. */
   endedAt: number;
-  /**
-   * Set when it returned after its attempt's outcome was decided (docs/long-tasks.md "Late completions"). With
-   * `unlessEndedAs`, only when the attempt row was not closed with that status (then the end was in time: its own
-   * finishing write closed the row, not a take-back before it).
-   */
+  /** Set when it returned after its outcome was decided; with `unlessEndedAs`, unless the row closed so. */
   late: { status: 'SUCCESS' | 'FAILED'; error: string | null; unlessEndedAs?: AttemptEnd } | null;
 }
 

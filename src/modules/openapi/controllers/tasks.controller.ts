@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
 import { MAX_BATCH_TASKS } from '../../../common/index.js';
 import { Scope } from '../../metadata/index.js';
@@ -45,6 +45,32 @@ const LIST_DESCRIPTION =
   "cost grows with the app's retained instances (retention), not with the page.";
 const ADMIN_APP =
   "No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace).";
+
+/** The two shapes of a submit, as Swagger shows them. */
+const SUBMIT_EXAMPLES = {
+  canonical: {
+    summary: 'The canonical shape',
+    value: {
+      requestId: 'order-42-sync',
+      handler: 'http',
+      params: { method: 'GET', url: 'http://reports.internal:8080/health' },
+      delayMs: 0,
+      callbackUrl: 'https://hooks.example.com/tickwheel',
+    },
+  },
+  designSource: {
+    summary: "The design source's shape (taskCode, taskName, triggerType, executeParams, delay)",
+    value: {
+      requestId: 'report-2026-11',
+      taskCode: 'data_sync_report',
+      taskName: '月度数据同步',
+      triggerType: 'delay',
+      delay: 60_000,
+      executeParams: { month: '2026-11' },
+      callbackUrl: 'https://hooks.example.com/tickwheel',
+    },
+  },
+};
 
 /** The asynchronous task API (docs/api.md). A task belongs to the app that submitted it. */
 @ApiTags('tasks')
@@ -92,14 +118,19 @@ export class TasksController {
       'same requestId with the same body answers the existing task as it is now, still a 202: its status (e.g. ' +
       'SUCCESS) and, once it has ended, its result and error (headers Idempotency-Replayed: true, as keyed ' +
       'routes answer, and the older Idempotent-Replayed: true, deprecated); with another ' +
-      'body it is a 409.' +
+      'body it is a 409. The body may also be in the design source\'s shape: taskCode (the handler), taskName, ' +
+      "triggerType 'delay' (with delay, ms) or 'immediate', executeParams (the params), callbackUrl; the same checks " +
+      'and bounds, stored and shown in the canonical shape plus taskName (docs/api.md "The design source\'s ' +
+      'shape"). One body is one shape.' +
       SHELL_NOTE,
   })
+  @ApiBody({ type: SubmitTaskDto, examples: SUBMIT_EXAMPLES })
   @ApiAcceptedResponse({ type: TaskAcceptedDto })
   @ApiProblem(
     400,
-    'Invalid body (code VALIDATION; `field` names the part at fault, e.g. handler, params.url, timeoutMs), or no ' +
-      'executor advertises the handler (field handler).',
+    'Invalid body (code VALIDATION; `field` names the part at fault as sent, e.g. handler, params.url, timeoutMs, ' +
+      'or taskCode, executeParams.url, delay in the design source\'s shape; the two shapes mixed name the ' +
+      'conflicting field), or no executor advertises the handler (field handler, or taskCode).',
   )
   @ApiProblem(409, 'requestId reused with a different body (field requestId).')
   @ApiProblem(429, CAP_429, RATE_LIMIT_HEADERS)

@@ -34,6 +34,7 @@ import {
   TaskCapService,
 } from '../../jobs/index.js';
 import { SubmitTaskDto, TaskAcceptedDto } from '../dto/task.dto.js';
+import { canonicalTask, namedAsSent, type TaskBody } from '../dto/task-shape.js';
 import { SubmitCoalescer } from './submit-coalescer.js';
 
 const DEFAULT_TIMEOUT_MS = BOUNDS.timeoutMs.default;
@@ -101,11 +102,17 @@ export class TasksService {
    * a refused callbackUrl, CallbackUrlCheck).
    * @throws the group's write error (a 500) for every submit of a group whose write failed.
    */
-  async submit(caller: Caller, dto: SubmitTaskDto): Promise<SubmitResult> {
-    assertTaskHeartbeat(dto, 'heartbeatTimeoutMs');
-    this.handlers.assertMayUse(caller, dto.handler);
-    await this.handlers.assertRunnable(dto.handler, caller.appId);
-    this.handlers.checkParams(dto.handler, dto.params ?? {});
+  async submit(caller: Caller, sentBody: SubmitTaskDto): Promise<SubmitResult> {
+    const { body: dto, sent } = canonicalTask(sentBody);
+    await namedAsSent(
+      () => sent,
+      async () => {
+        assertTaskHeartbeat(dto, 'heartbeatTimeoutMs');
+        this.handlers.assertMayUse(caller, dto.handler, sent.handler);
+        await this.handlers.assertRunnable(dto.handler, caller.appId, sent.handler);
+        this.handlers.checkParams(dto.handler, dto.params ?? {});
+      },
+    );
     if (dto.callbackUrl !== undefined) await this.callbackUrls.assert(caller.appId, dto.callbackUrl);
     await this.caps.admit(caller, 1);
     const row = this.newTaskRow(caller.appId, dto, this.clock.now());
@@ -124,9 +131,14 @@ export class TasksService {
    * @throws ValidationError(`tasks[i].handler`) standalone, for a handler this process does not have.
    * @throws ForbiddenError for a shell task without the scope, TooManyUnfinishedError: nothing is written.
    */
-  async submitBatch(caller: Caller, tasks: SubmitTaskDto[]): Promise<BatchItemOutcome[]> {
+  async submitBatch(caller: Caller, sentTasks: SubmitTaskDto[]): Promise<BatchItemOutcome[]> {
+    const shapes = sentTasks.map((t, i) => canonicalTask(t, `tasks[${i}].`));
+    const tasks = shapes.map((s) => s.body);
     tasks.forEach((t, i) => assertTaskHeartbeat(t, `tasks[${i}].heartbeatTimeoutMs`));
-    await this.assertHandlers(caller, tasks);
+    await namedAsSent(
+      (i) => (i === undefined ? shapes[0].sent : shapes[i].sent),
+      () => this.assertHandlers(caller, tasks),
+    );
     const urls = tasks.flatMap((t, i) =>
       t.callbackUrl === undefined ? [] : [{ url: t.callbackUrl, field: `tasks[${i}].callbackUrl` }],
     );
@@ -174,7 +186,7 @@ export class TasksService {
   }
 
   /** The unwritten row of a submitted task; `requestHash` covers the whole body except the requestId. */
-  private newTaskRow(appId: string, dto: SubmitTaskDto, now: number): JobInstance {
+  private newTaskRow(appId: string, dto: TaskBody, now: number): JobInstance {
     const { requestId, ...rest } = dto;
     return newJobInstance(
       {
@@ -196,6 +208,7 @@ export class TasksService {
         params: dto.params ?? {},
         dueAt: now + (dto.delayMs ?? BOUNDS.delayMs.default),
         callbackUrl: dto.callbackUrl ?? null,
+        taskName: dto.taskName ?? null,
       },
       now,
     );
@@ -205,7 +218,7 @@ export class TasksService {
    * The scope and handler checks, once per distinct handler, naming the first task that uses it; then each
    * task's built-in params.
    */
-  private async assertHandlers(caller: Caller, tasks: SubmitTaskDto[]): Promise<void> {
+  private async assertHandlers(caller: Caller, tasks: TaskBody[]): Promise<void> {
     const first = new Map<string, number>();
     tasks.forEach((t, i) => {
       if (!first.has(t.handler)) first.set(t.handler, i);
@@ -333,7 +346,7 @@ function stableJson(v: unknown): string {
 }
 
 /** A task's heartbeat timeout within its own (or the default) timeoutMs. @throws ValidationError naming `field`. */
-function assertTaskHeartbeat(dto: SubmitTaskDto, field: string): void {
+function assertTaskHeartbeat(dto: TaskBody, field: string): void {
   const heartbeatTimeoutMs = dto.heartbeatTimeoutMs ?? BOUNDS.heartbeatTimeoutMs.default;
   assertHeartbeatTimeout(heartbeatTimeoutMs, dto.timeoutMs ?? DEFAULT_TIMEOUT_MS, field);
 }
