@@ -51,7 +51,7 @@ export interface paths {
     put?: never;
     /**
      * Submit a task
-     * @description Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the same requestId with the same body returns the first answer (headers Idempotency-Replayed: true, as keyed routes answer, and the older Idempotent-Replayed: true, deprecated); with another body it is a 409. A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler while no live executor advertises shell.
+     * @description Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the same requestId with the same body answers the existing task as it is now, still a 202: its status (e.g. SUCCESS) and, once it has ended, its result and error (headers Idempotency-Replayed: true, as keyed routes answer, and the older Idempotent-Replayed: true, deprecated); with another body it is a 409. The body may also be in the design source's shape: taskCode (the handler), taskName, triggerType 'delay' (with delay, ms) or 'immediate', executeParams (the params), callbackUrl; the same checks and bounds, stored and shown in the canonical shape plus taskName (docs/api.md "The design source's shape"). One body is one shape. A 'shell' task needs the shell scope (403, before anything is written); clustered, it is a 400 naming handler while no live executor advertises shell.
      */
     post: operations['TasksController_submit'];
     delete?: never;
@@ -71,7 +71,7 @@ export interface paths {
     put?: never;
     /**
      * Submit up to 1000 tasks at once
-     * @description Each task is a POST /api/tasks body with its own requestId and the same idempotency: results[i] answers tasks[i] with the first answer (`replayed: true` when the task existed already) or, when its requestId was used with another body, a per-item `error` (status 409); the request itself is still a 202. A requestId repeated inside the batch with the same body gets the same answer, with another body a 409 item. One invalid task, an empty list or more than 1000 tasks refuse the whole batch with a 400 naming the field (e.g. `tasks[3].handler`). The body may be at most 2 MiB. A shell task refuses the whole batch with a 403 unless the caller has the shell scope; a batch that would take the app past its cap on unfinished tasks is refused whole with a 429.
+     * @description Each task is a POST /api/tasks body with its own requestId and the same idempotency: results[i] answers tasks[i] as POST /api/tasks would (`replayed: true` when the task existed already: then its status now, result and error once ended) or, when its requestId was used with another body, a per-item `error` (status 409); the request itself is still a 202. A requestId repeated inside the batch with the same body gets the same answer, with another body a 409 item. One invalid task, an empty list or more than 1000 tasks refuse the whole batch with a 400 naming the field (e.g. `tasks[3].handler`). The body may be at most 2 MiB. A shell task refuses the whole batch with a 403 unless the caller has the shell scope; a batch that would take the app past its cap on unfinished tasks is refused whole with a 429.
      */
     post: operations['TasksController_submitBatch'];
     delete?: never;
@@ -1133,7 +1133,7 @@ export interface components {
       startedAt: string;
       /** @description When it ended, UTC ISO-8601 (ms); null while it runs. */
       finishedAt: string | null;
-      /** @description Why it failed (cut to 4000 characters); null: none. */
+      /** @description Why it failed (at most 4000 characters, a cut one ending ` …[N characters cut]`); null: none. */
       error: string | null;
       /** @description When the handler really returned; later than finishedAt when it ignored its abort and kept running. null: it has not returned (yet), or its node was lost. */
       handlerEndedAt: string | null;
@@ -1156,6 +1156,8 @@ export interface components {
       appId: string;
       /** @description The handler that runs it. */
       handler: string;
+      /** @description The task's taskName (docs/api.md "The design source's shape"); null: none, and for job fires. */
+      taskName: string | null;
       /**
        * @description Where it is (docs/state-machine.md); SUCCESS, FAILED, TIMEOUT and CANCELLED are final.
        * @enum {string}
@@ -1244,10 +1246,32 @@ export interface components {
        */
       requestId?: string;
       /**
-       * @description Name of the handler that runs the task (built in: 'noop', 'http', and 'shell' when enabled; 1-128 of A-Z a-z 0-9 _ . : -).
+       * @description Name of the handler that runs the task (built in: 'noop', 'http', and 'shell' when enabled; 1-128 of A-Z a-z 0-9 _ . : -). Required, unless the body is in the design source's shape (taskCode).
        * @example http
        */
-      handler: string;
+      handler?: string;
+      /**
+       * @description Of the design source's shape (docs/api.md): the handler (as `handler`); required in that shape.
+       * @example data_sync_report
+       */
+      taskCode?: string;
+      /**
+       * @description A name for people (at most 255 characters, any text), stored and shown in the task's views; in either shape.
+       * @example 月度数据同步
+       */
+      taskName?: string;
+      /**
+       * @description Of the design source's shape (docs/api.md): 'immediate' (run when due now) or 'delay' (run `delay` ms from now; `delay` required). Default: 'delay' with a delay, else 'immediate'.
+       * @enum {string}
+       */
+      triggerType?: 'delay' | 'immediate';
+      /** @description Of the design source's shape (docs/api.md): the handler parameters (as `params`, same bound). */
+      executeParams?: Record<string, unknown>;
+      /**
+       * @description Of the design source's shape (docs/api.md): milliseconds from now before it runs (as `delayMs`, 0 - 31 days).
+       * @example 60000
+       */
+      delay?: number;
       /**
        * @description Handler parameters (JSON object, at most 65535 bytes as JSON: a 400 naming params beyond). For 'http': method, url, headers, body, timeoutMs.
        * @example {
@@ -1308,12 +1332,17 @@ export interface components {
       /** @description The requestId you sent (1-128 of A-Z a-z 0-9 _ . : -): names the task from now on. */
       requestId: string;
       /**
-       * @description Always PENDING: the task is stored; GET it for its state now.
+       * @description PENDING for a new task (stored; GET it for its state later). A replay (Idempotency-Replayed: true) answers the existing task's status now, e.g. SUCCESS for one that has ended.
        * @example PENDING
+       * @enum {string}
        */
-      status: string;
+      status: 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
       /** @description Milliseconds until the task becomes due (its delay). */
       estimatedDelay: number;
+      /** @description Only on a replay of a task that has ended (SUCCESS, FAILED, TIMEOUT, CANCELLED): what its handler returned, as GET shows it; null: none. */
+      result?: Record<string, unknown> | null;
+      /** @description Only on a replay of a task that has ended: its error, as GET shows it; null: none. */
+      error?: string | null;
     };
     SubmitTaskBatchDto: {
       /** @description The tasks (1-1000), each exactly as the body of POST /api/tasks (its own requestId and idempotency). One invalid task refuses the whole batch with a 400 whose `field` names it, e.g. `tasks[3].handler`; a longer list is a 400 naming `tasks`, refused before its items are read. */
@@ -1323,13 +1352,18 @@ export interface components {
       /** @description The requestId you sent (1-128 of A-Z a-z 0-9 _ . : -): names the task from now on. */
       requestId: string;
       /**
-       * @description Always PENDING: the task is stored; GET it for its state now.
+       * @description PENDING for a new task (stored; GET it for its state later). A replay (Idempotency-Replayed: true) answers the existing task's status now, e.g. SUCCESS for one that has ended.
        * @example PENDING
+       * @enum {string}
        */
-      status: string;
+      status: 'PENDING' | 'WAITING' | 'DISPATCHED' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'TIMEOUT' | 'CANCELLED';
       /** @description Milliseconds until the task becomes due (its delay). */
       estimatedDelay: number;
-      /** @description True when the task already existed before this request (a replay: nothing new was created); the answer is then the first one. */
+      /** @description Only on a replay of a task that has ended (SUCCESS, FAILED, TIMEOUT, CANCELLED): what its handler returned, as GET shows it; null: none. */
+      result?: Record<string, unknown> | null;
+      /** @description Only on a replay of a task that has ended: its error, as GET shows it; null: none. */
+      error?: string | null;
+      /** @description True when the task already existed before this request (a replay: nothing new was created); the item then shows the task as it is now (its status, and its result and error once it has ended). */
       replayed: boolean;
     };
     TaskBatchItemProblemDto: {
@@ -1868,6 +1902,8 @@ export interface components {
       appId: string;
       /** @description The handler that runs it. */
       handler: string;
+      /** @description The task's taskName (docs/api.md "The design source's shape"); null: none, and for job fires. */
+      taskName: string | null;
       /**
        * @description Where it is (docs/state-machine.md); SUCCESS, FAILED, TIMEOUT and CANCELLED are final.
        * @enum {string}
@@ -3070,7 +3106,7 @@ export interface operations {
           'application/json': components['schemas']['TaskAcceptedDto'];
         };
       };
-      /** @description Invalid body (code VALIDATION; `field` names the part at fault, e.g. handler, params.url, timeoutMs), or no executor advertises the handler (field handler). Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
+      /** @description Invalid body (code VALIDATION; `field` names the part at fault as sent, e.g. handler, params.url, timeoutMs, or taskCode, executeParams.url, delay in the design source's shape; the two shapes mixed name the conflicting field), or no executor advertises the handler (field handler, or taskCode). Or: A query parameter this route does not take (code VALIDATION; `field` names it). */
       400: {
         headers: {
           [name: string]: unknown;

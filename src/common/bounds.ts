@@ -63,6 +63,7 @@ export const BOUNDS = {
   description: { max: MAX_TEXT_CHARS, unit: 'chars' },
   triggerExpr: { max: MAX_TEXT_CHARS, unit: 'chars' },
   routingKey: { max: MAX_TEXT_CHARS, unit: 'chars' },
+  taskName: { max: MAX_TEXT_CHARS, unit: 'chars' },
   timeZone: { max: MAX_ZONE_CHARS, unit: 'chars' },
   callbackUrl: { max: MAX_CALLBACK_URL_CHARS, unit: 'chars' },
   // A receiving host:port of callbacks (callback_delivery.host's VARCHAR(300)).

@@ -60,6 +60,20 @@ export function cutChars(text: string, max: number): string {
   return text.slice(0, cut);
 }
 
+/** The mark a cut text ends with: ` …[n characters cut]` (`n` characters dropped). */
+export function cutMark(n: number): string {
+  return ` …[${n} characters cut]`;
+}
+
+/** The one cut of every bounded text: within `max` UTF-16 units, a cut one ending {@link cutMark} (if it fits). */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = max - cutMark(text.length).length;
+  if (room <= 0) return cutChars(text, max);
+  const kept = cutChars(text, room);
+  return `${kept}${cutMark(text.length - kept.length)}`;
+}
+
 /** `text` cut to at most `max` characters, ending with '…' when it was cut (for quoting input back). */
 export function excerpt(text: string, max: number): string {
   return text.length <= max ? text : `${cutChars(text, max - 1)}…`;

@@ -119,7 +119,7 @@ export class LogBatcher {
   }
 
   private add(level: WorkerLogLine['level'], text: string): void {
-    const message = cutLine(text, MESSAGE_MAX - 40);
+    const message = cutLine(text, MESSAGE_MAX);
     if (level === 'info') this.stdout.log(message);
     else this.stdout[level](message);
     this.waiting.push({ level, message, at: Date.now() });

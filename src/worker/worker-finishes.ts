@@ -1,4 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
+import { cutText } from '../common/index.js';
 import { FinishBatcher } from './finish-batcher.js';
 import { type FinishBody, problemDetail, type RetryPlan, type WorkerApi } from './worker-api.js';
 import { finishTrouble } from './worker-attempt.js';
@@ -62,7 +63,7 @@ export class WorkerFinishes {
   }
 }
 
-/** A finish's `error` within the route's bound (4000 characters). */
+/** A finish's `error` within the route's bound (4000 characters), a cut marked as every cut is (cutText). */
 export function cutError(error: string): string {
-  return error.length <= ERROR_MAX ? error : `${error.slice(0, ERROR_MAX - 20)} …[cut]`;
+  return cutText(error, ERROR_MAX);
 }

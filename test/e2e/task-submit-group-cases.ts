@@ -87,7 +87,11 @@ export function submitGroupCases(ctx: () => TaskShape, overlapping: boolean): vo
         Array.from({ length: 50 }, () => client.submitTask(hookTask(receiver, 'twin-1'))),
       );
       expect(answers.every((a) => a.status === 202)).toBe(true);
-      expect(answers.every((a) => JSON.stringify(a.body) === JSON.stringify(answers[0].body))).toBe(true);
+      // a replay answers the task as it is now (issue 26 item 9): its status may have moved on from PENDING
+      const { requestId, estimatedDelay } = answers[0].body;
+      expect(answers.every((a) => a.body.requestId === requestId && a.body.estimatedDelay === estimatedDelay)).toBe(
+        true,
+      );
       expect(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).toHaveLength(49);
       expect([...(await rowsByRequest(api, 'twin-1')).values()]).toEqual([1]);
     },

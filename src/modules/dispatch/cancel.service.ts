@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../common/index.js';
+import { CLOCK, type Clock, cutText } from '../../common/index.js';
 import { INSTANCE_STOP_CHANNEL, SIGNALS, type SignalPort } from '../coordination/index.js';
 import {
   CallbackDeliveryRepository,
@@ -65,7 +65,7 @@ export class CancelService {
   private async cancelAsRead(row: JobInstance, reason: string, inTx?: InCancelTransaction): Promise<boolean> {
     const now = this.clock.now();
     const leaseUntil = this.admission.stopGraceOnCancel(row, now);
-    const patch = { finishedAt: now, leaseUntil, error: reason.slice(0, 1000) };
+    const patch = { finishedAt: now, leaseUntil, error: cutText(reason, 1000) };
     const guard = { attempt: row.attempt };
     const to = JobInstanceStatus.CANCELLED;
     const won = await this.uow.run(async (em: Tx) => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { DelayFeed } from '../coordination/index.js';
-import { JobAttemptRepository, JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
+import { AttemptStatus, JobAttemptRepository, JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
 import { type FinishedStatusLabel, type LabelsMatch, MetricsService } from '../observability/index.js';
 import { ATTEMPT_ADMISSION, type AttemptAdmission, type HandOff } from './attempt-admission.hook.js';
 import { ATTEMPT_ENDED_HOOK, type AttemptEndedHook } from './attempt-ended.hook.js';
@@ -59,7 +59,12 @@ export class AttemptFinish {
   async finish(run: FinishedRun): Promise<FinishResult> {
     const { row, handler, endedInTime } = run;
     const result = await this.write(run);
-    if (handler && !(endedInTime && result.won)) this.recordHandlerEnd(row, run.token, handler, endedInTime === null);
+    if (!handler) return result;
+    // Late: the outcome was decided without the handler's end, or its write lost (a take-back recorded the attempt).
+    if (endedInTime === null || !result.won) this.recordHandlerEnd(row, run.token, handler, 'late');
+    // A stop (cancel, or taken away) always "wins", and its attempt row closes unless a take-back closed it first:
+    // in that case the end is late too, which only the row can tell.
+    else if (run.outcome.status === S.CANCELLED) this.recordHandlerEnd(row, run.token, handler, 'unlessStoppedHere');
     return result;
   }
 
@@ -112,7 +117,13 @@ export class AttemptFinish {
    * The handler's real end on its attempt row (best effort): a `late` one's outcome too, and later attempts of the
    * instance that started meanwhile marked as overlapping.
    */
-  private recordHandlerEnd(row: JobInstance, token: number, handler: HandlerRun, late: boolean): void {
+  private recordHandlerEnd(
+    row: JobInstance,
+    token: number,
+    handler: HandlerRun,
+    late: 'late' | 'unlessStoppedHere',
+  ): void {
+    const unlessEndedAs = late === 'unlessStoppedHere' ? AttemptStatus.CANCELLED : undefined;
     void handler.settled
       .then((end) =>
         this.attempts.recordHandlerEnd({
@@ -120,7 +131,7 @@ export class AttemptFinish {
           attempt: row.attempt,
           fencingToken: token,
           endedAt: end.at,
-          late: late ? { status: end.status, error: end.error } : null,
+          late: { status: end.status, error: end.error, unlessEndedAs },
         }),
       )
       .catch((err: Error) =>

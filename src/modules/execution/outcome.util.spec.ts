@@ -31,8 +31,10 @@ describe('boundResult', () => {
       expect(r.truncated).toBe(true);
       expect(stored).toBeLessThanOrEqual(MAX_RESULT_BYTES);
       expect(stored).toBeGreaterThan(MAX_RESULT_BYTES - 16);
-      expect(JSON.stringify({ s }).startsWith(r.excerpt)).toBe(true);
-      expect(r.excerpt).not.toMatch(/[\uD800-\uDBFF]$/);
+      const [, prefix, cut] = /^([\s\S]*) …\[(\d+) characters cut\]$/.exec(r.excerpt) ?? [];
+      expect(JSON.stringify({ s }).startsWith(prefix)).toBe(true);
+      expect(Number(cut)).toBe(JSON.stringify({ s }).length - prefix.length);
+      expect(prefix).not.toMatch(/[\uD800-\uDBFF]$/);
     }
   });
 
@@ -41,8 +43,10 @@ describe('boundResult', () => {
     expect(boundResult(s)).toBe(s);
   });
 
-  it('should cut long error messages', () => {
-    expect(boundError('e'.repeat(MAX_ERROR_CHARS + 1))).toHaveLength(MAX_ERROR_CHARS);
+  it('should cut long error messages within the bound, marking the cut', () => {
+    const cut = boundError('e'.repeat(100_000));
+    expect(cut.length).toBeLessThanOrEqual(MAX_ERROR_CHARS);
+    expect(cut).toBe(`${'e'.repeat(3975)} …[96025 characters cut]`);
     expect(boundError('short')).toBe('short');
   });
 
@@ -61,6 +65,6 @@ describe('boundResult', () => {
   });
 
   it('should never end a cut error on half a surrogate pair', () => {
-    expect(boundError(`${'e'.repeat(MAX_ERROR_CHARS - 1)}😀`)).toBe('e'.repeat(MAX_ERROR_CHARS - 1));
+    expect(boundError(`${'e'.repeat(3976)}😀${'e'.repeat(100)}`)).toBe(`${'e'.repeat(3976)} …[102 characters cut]`);
   });
 });

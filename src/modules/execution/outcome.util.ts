@@ -1,4 +1,4 @@
-import { BOUNDS, cutChars, MAX_ERROR_CHARS, MAX_RESULT_BYTES } from '../../common/index.js';
+import { BOUNDS, cutMark, cutText, MAX_ERROR_CHARS, MAX_RESULT_BYTES } from '../../common/index.js';
 import { BackoffKind } from '../metadata/index.js';
 
 // Bounded before written: one value over its column would fail a whole group's finishing transaction (strict mode).
@@ -16,7 +16,8 @@ export function backoffDelayMs(baseMs: number, kind: BackoffKind, attempt: numbe
 
 /**
  * Keeps a handler result storable: undefined → null; a result whose JSON is over {@link MAX_RESULT_BYTES}
- * UTF-8 bytes → `{ truncated: true, excerpt }`, the longest prefix of that JSON whose wrapper still fits.
+ * UTF-8 bytes → `{ truncated: true, excerpt }`: the longest prefix of that JSON, then its cut mark (cutMark), whose
+ * wrapper still fits.
  */
 export function boundResult(result: unknown): unknown {
   if (result === undefined) return null;
@@ -28,7 +29,8 @@ export function boundResult(result: unknown): unknown {
   }
   if (json === undefined) return null;
   if (Buffer.byteLength(json, 'utf8') <= MAX_RESULT_BYTES) return result;
-  const wrapped = (n: number) => JSON.stringify({ truncated: true, excerpt: json.slice(0, n) });
+  const excerptOf = (n: number) => `${json.slice(0, n)}${cutMark(json.length - n)}`;
+  const wrapped = (n: number) => JSON.stringify({ truncated: true, excerpt: excerptOf(n) });
   const fits = (n: number) => Buffer.byteLength(wrapped(n), 'utf8') <= MAX_RESULT_BYTES;
   let lo = 0;
   let hi = Math.min(json.length, MAX_RESULT_BYTES);
@@ -39,10 +41,10 @@ export function boundResult(result: unknown): unknown {
   }
   // Never end the excerpt on the first half of a surrogate pair.
   const cut = lo > 0 && /[\uD800-\uDBFF]/.test(json[lo - 1]) ? lo - 1 : lo;
-  return { truncated: true, excerpt: json.slice(0, cut) };
+  return { truncated: true, excerpt: excerptOf(cut) };
 }
 
-/** An error cut to {@link MAX_ERROR_CHARS} characters (fits a TEXT column), never mid surrogate pair. */
+/** An error within {@link MAX_ERROR_CHARS} characters (fits a TEXT column), a cut marked ({@link cutText}). */
 export function boundError(error: string): string {
-  return cutChars(error, MAX_ERROR_CHARS);
+  return cutText(error, MAX_ERROR_CHARS);
 }

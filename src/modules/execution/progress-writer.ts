@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, GroupCommitter } from '../../common/index.js';
+import { CLOCK, type Clock, cutText, GroupCommitter } from '../../common/index.js';
 import { APP_CONFIG, type LongTaskSettings } from '../../config/index.js';
 import { ExecutionInstances, type ProgressReport } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
@@ -117,8 +117,7 @@ export class ProgressWriter {
   }
 }
 
-/** `note` cut to {@link PROGRESS_NOTE_MAX} characters (code points: the column counts characters). */
+/** `note` within {@link PROGRESS_NOTE_MAX} UTF-16 units (so as many characters at most, the column's count). */
 function cutNote(note: string): string {
-  if (note.length <= PROGRESS_NOTE_MAX) return note;
-  return Array.from(note).slice(0, PROGRESS_NOTE_MAX).join('');
+  return cutText(note, PROGRESS_NOTE_MAX);
 }

@@ -30,12 +30,14 @@ describe('handler log lines', () => {
   });
 
   it('should cut a long line with a marker naming the characters cut', () => {
-    expect(cutLine('a'.repeat(10), 4)).toBe('aaaa …[6 characters cut]');
+    expect(cutLine('a'.repeat(40), 30)).toBe('aaaaaaaaa …[31 characters cut]');
+    expect(cutLine('a'.repeat(100_000))).toHaveLength(3999);
+    expect(cutLine('a'.repeat(100_000))).toMatch(/ …\[96025 characters cut\]$/);
     expect(cutLine('short', 4000)).toBe('short');
   });
 
   it('should neither split a surrogate pair nor keep a lone one', () => {
-    expect(cutLine('ab😀cd', 3)).toBe('ab …[4 characters cut]');
+    expect(cutLine(`ab😀${'c'.repeat(30)}`, 24)).toBe('ab …[32 characters cut]');
     expect(cutLine('x\uD800y')).toBe('x\uFFFDy');
   });
 });

@@ -1,7 +1,8 @@
 import type { LoggerService } from '@nestjs/common';
+import { cutText } from '../../common/index.js';
 import type { HandlerLog } from './job-context.js';
 
-/** Longest kept handler log line, characters (UTF-16 units) before the cut marker. */
+/** Longest kept handler log line, characters (UTF-16 units), its cut mark included. */
 export const LOG_LINE_MAX_CHARS = 4000;
 
 /** Joins a handler's log arguments like console.log: Errors as their stack, objects as JSON ("[Circular]"). */
@@ -36,13 +37,9 @@ function jsonSafe(): (this: unknown, key: string, value: unknown) => unknown {
 const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** `line` made storable: lone surrogates replaced (invalid UTF-8 to MySQL), cut to `maxChars` behind a marker. */
+/** `line` made storable: lone surrogates replaced (invalid UTF-8 to MySQL), within `maxChars` ({@link cutText}). */
 export function cutLine(line: string, maxChars = LOG_LINE_MAX_CHARS): string {
-  const clean = SURROGATE.test(line) ? line.replace(LONE_SURROGATE, '\uFFFD') : line;
-  if (clean.length <= maxChars) return clean;
-  let end = maxChars;
-  if (/[\uD800-\uDBFF]/.test(clean[end - 1])) end--;
-  return `${clean.slice(0, end)} …[${clean.length - end} characters cut]`;
+  return cutText(SURROGATE.test(line) ? line.replace(LONE_SURROGATE, '\uFFFD') : line, maxChars);
 }
 
 /** `ctx.log` without a writer (unit tests): stdout only, lines formatted and cut as kept ones are. */

@@ -19,6 +19,7 @@ import { CallbackHostPerApp1800000005000 } from './migrations/1800000005000-call
 import { Notifications1800000006000 } from './migrations/1800000006000-notifications.js';
 import { JobPausedReason1800000007000 } from './migrations/1800000007000-job-paused-reason.js';
 import { ShellIdentity1800000008000 } from './migrations/1800000008000-shell-identity.js';
+import { InstanceTaskName1800000009000 } from './migrations/1800000009000-instance-task-name.js';
 import { JobShardAssignment1800000010000 } from './migrations/1800000010000-job-shard-assignment.js';
 import { TimeoutMode1800000011000 } from './migrations/1800000011000-timeout-mode.js';
 import { JobQueueLimit1800000012000 } from './migrations/1800000012000-job-queue-limit.js';
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   Notifications1800000006000,
   JobPausedReason1800000007000,
   ShellIdentity1800000008000,
+  InstanceTaskName1800000009000,
   JobShardAssignment1800000010000,
   TimeoutMode1800000011000,
   JobQueueLimit1800000012000,

@@ -23,6 +23,7 @@ type Schema = {
 const OPEN_BY_DESIGN: Record<string, string> = {
   // Free objects: IsObject and a byte bound, any keys; a handler reads them.
   'SubmitTaskDto.params': "the handler's parameters, any JSON object",
+  'SubmitTaskDto.executeParams': "the same, in the design source's shape",
   'CreateJobDto.params': "the handler's parameters, any JSON object",
   'UpdateJobDto.params': "the handler's parameters, any JSON object",
   'TriggerJobDto.params': "this run's handler parameters, any JSON object",

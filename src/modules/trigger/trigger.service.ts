@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { BOUNDS, CLOCK, type Clock, ConflictError, type TraceContext } from '../../common/index.js';
+import { CLOCK, type Clock, ConflictError, cutText, type TraceContext } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { CancelService, DispatchService, type Release } from '../dispatch/index.js';
 import {
@@ -14,7 +14,6 @@ import {
   JobInstanceStatus,
   markStagedFires,
   type MisfirePolicy,
-  newJobInstance,
   OverlapPolicy,
   OWNERLESS_APP_ID,
   ScheduleState,
@@ -26,6 +25,7 @@ import {
 import { type LabelsMatch, MetricsService, type MisfirePolicyLabel } from '../observability/index.js';
 import { FirePlan, misfiresHandled, planFire } from './fire-planner.js';
 import { scheduledTimes } from './backfill.js';
+import { newFire } from './fire-rows.js';
 import { decideOverlap } from './overlap.js';
 import { QueueFullWatch } from './queue-full.js';
 
@@ -139,7 +139,7 @@ export class TriggerService {
     hooks: ExtraFireHooks = {},
   ): Promise<JobInstance[]> {
     const now = this.clock.now();
-    const rows = this.newFire(def, now, TriggerSource.MANUAL, now, params, now, parent);
+    const rows = newFire(def, now, TriggerSource.MANUAL, now, params, now, parent);
     const byId = new Map((await this.insertUnderOverlap(def, rows, 'a manual trigger', hooks)).map((r) => [r.id, r]));
     const shards = rows.map((r) => byId.get(r.id)).filter((r): r is JobInstance => r !== undefined);
     if (shards.length < rows.length)
@@ -164,7 +164,7 @@ export class TriggerService {
     const times = scheduledTimes(def, fromMs, toMs, now);
     const stored = await this.insertUnderOverlap(
       def,
-      times.flatMap((t) => this.newFire(def, t, TriggerSource.BACKFILL, now)),
+      times.flatMap((t) => newFire(def, t, TriggerSource.BACKFILL, now)),
       'a backfilled fire',
       hooks,
     );
@@ -184,7 +184,7 @@ export class TriggerService {
   ): Promise<{ created: number; existing: number; fireTimes: number[] }> {
     const now = this.clock.now();
     const times = scheduledTimes(def, fromMs, toMs, now);
-    if (admit) await admit(times.flatMap((t) => this.newFire(def, t, TriggerSource.BACKFILL, now)));
+    if (admit) await admit(times.flatMap((t) => newFire(def, t, TriggerSource.BACKFILL, now)));
     const filled = await this.ledger.filledFires(def.id, times, Math.max(1, def.shardTotal ?? 1));
     const existing = times.filter((t) => filled.has(t)).length;
     return { created: times.length - existing, existing, fireTimes: times };
@@ -243,12 +243,10 @@ export class TriggerService {
       const busy = await this.ledger.unfinishedOfJobs(em, guarded, now);
       const firing = due.map((def) => {
         const plan = planFire(def, now, this.config.misfireThresholdMs);
-        const fired = plan.fireTimes.flatMap((t) =>
-          this.newFire(def, t, plan.source, now, undefined, Math.max(t, now)),
-        );
+        const fired = plan.fireTimes.flatMap((t) => newFire(def, t, plan.source, now, undefined, Math.max(t, now)));
         this.applyOverlap(def, fired, busy.get(def.id) ?? [], replaced);
         const skipped = plan.skippedTimes
-          .flatMap((t) => this.newFire(def, t, plan.source, now))
+          .flatMap((t) => newFire(def, t, plan.source, now))
           .map((r) =>
             Object.assign(r, {
               status: JobInstanceStatus.CANCELLED,
@@ -313,7 +311,7 @@ export class TriggerService {
       nextFireTime: plan.nextFireTime,
       lastFireTime: plan.fireTimes.at(-1) ?? def.lastFireTime,
       updatedAt: now,
-      ...(plan.error ? { scheduleState: ScheduleState.ERROR, scheduleError: plan.error.slice(0, 1000) } : {}),
+      ...(plan.error ? { scheduleState: ScheduleState.ERROR, scheduleError: cutText(plan.error, 1000) } : {}),
     });
     if (advanced && plan.error)
       this.logger.error(`job ${def.code}: schedule stopped, next fire not computable: ${plan.error}`);
@@ -339,53 +337,6 @@ export class TriggerService {
       for (const r of rest) Object.assign(r, { status: first.status, error: first.error });
     }
     for (const row of fired) if (row.status === JobInstanceStatus.CANCELLED) row.finishedAt = row.createdAt;
-  }
-
-  /** One fire's rows, one per shard, shard params over `params`, the routing key from params, the job's callbackUrl. */
-  private newFire(
-    def: JobDefinition,
-    fireTime: number,
-    source: TriggerSource,
-    now: number,
-    params?: Record<string, unknown>,
-    dueAt = now,
-    parentTrace: TraceContext | null = null,
-  ): JobInstance[] {
-    const base = params ?? def.params ?? {};
-    const total = Math.max(1, def.shardTotal ?? 1);
-    return Array.from({ length: total }, (_, shardIndex) => {
-      const own = { ...base, ...((def.shardParams?.[shardIndex] as Record<string, unknown> | undefined) ?? {}) };
-      const key = def.routingKey ? own[def.routingKey] : undefined;
-      return newJobInstance(
-        {
-          namespace: def.namespace,
-          appId: def.appId || SCHEDULER_APP_ID,
-          jobId: def.id,
-          jobCode: def.code,
-          handler: def.handler,
-          fireTime,
-          shardIndex,
-          shardTotal: total,
-          triggerSource: source,
-          maxAttempts: def.retryMax + 1,
-          retryBackoffMs: def.retryBackoffMs,
-          retryBackoffKind: def.retryBackoffKind,
-          timeoutMs: def.timeoutMs,
-          heartbeatTimeoutMs: def.heartbeatTimeoutMs ?? 0,
-          priority: def.priority ?? BOUNDS.priority.default,
-          timeoutMode: def.timeoutMode,
-          maxConcurrency: def.maxConcurrency ?? 0,
-          routingStrategy: def.routingStrategy,
-          routingKey: key === undefined || key === null ? null : String(key).slice(0, 255),
-          params: own,
-          dueAt,
-          // The job's callback URL as it is now: a later PATCH affects later instances only (docs/callbacks.md).
-          callbackUrl: def.callbackUrl ?? null,
-          parentTrace,
-        },
-        now,
-      );
-    });
   }
 }
 

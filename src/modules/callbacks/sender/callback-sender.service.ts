@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { CALLBACK_HEADERS, CLOCK, type Clock, newId, signCallback, WarnOnce } from '../../../common/index.js';
+import { CALLBACK_HEADERS, CLOCK, type Clock, cutText, newId, signCallback, WarnOnce } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig, type CallbackSettings } from '../../../config/index.js';
 import { type EgressPolicy } from '../../egress/index.js';
 import {
@@ -327,5 +327,5 @@ export class CallbackSender implements OnApplicationBootstrap, BeforeApplication
 }
 
 function cut(s: string | null): string | null {
-  return s === null ? null : s.slice(0, 1024);
+  return s === null ? null : cutText(s, 1024);
 }

@@ -51,6 +51,7 @@ export class JobInstance {
   /** The W3C traceparent its work continues (docs/observability.md "Tracing"); NULL before: see instanceTrace. */
   @Column({ type: 'varchar', length: 55, nullable: true }) traceparent: string | null;
   @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true }) callbackUrl: string | null;
+  @Column({ name: 'task_name', type: 'varchar', length: 255, nullable: true }) taskName: string | null;
   /**
    * The handler's last checkpoint (docs/long-tasks.md "Checkpoints"): its JSON text as stored, the attempt and token
    * that wrote it. Up to 1 MiB, so never read with the row (select: false): the claim reads it only for rows whose

@@ -35,6 +35,7 @@ export type NewJobInstance = Pick<
       | 'shardTotal'
       | 'maxConcurrency'
       | 'callbackUrl'
+      | 'taskName'
       | 'heartbeatTimeoutMs'
       | 'priority'
       | 'timeoutMode'
@@ -80,6 +81,7 @@ export function newJobInstance({ parentTrace, ...f }: NewJobInstance, now: numbe
     traceId: trace.traceId,
     traceparent: formatTraceparent(trace),
     callbackUrl: null,
+    taskName: null,
     // every column has a value: the raw INSERT IGNORE sends NULL for a missing one, and SQLite then drops the row
     checkpoint: null,
     checkpointAttempt: null,

@@ -5,6 +5,7 @@ import { CallbackDelivery, CallbackState } from '../entities/index.js';
 import { DUE_STATES, redelivered } from './callback-delivery.repository.js';
 import type { HostKey } from './callback-host.repository.js';
 import { marks, runStatement, STATEMENT_ROWS } from './raw-statement.js';
+import { cutText } from '../../../common/index.js';
 
 /** A waiting delivery of a down (app, host) pair that is not its probe, with what the pair's row says. */
 export interface DownPairDelivery extends HostKey {
@@ -59,7 +60,7 @@ export class CallbackHostDeliveries {
         ` WHERE id IN (${marks(part.length)}) AND state IN (?, ?) AND ${FREE}` +
         ' AND EXISTS (SELECT 1 FROM callback_host h WHERE h.namespace = ? AND h.app_id = ? AND h.host = ?' +
         ' AND h.down_since IS NOT NULL AND (h.probe_id IS NULL OR h.probe_id <> callback_delivery.id))';
-      const params = [CallbackState.CALLBACK_FAILED, error.slice(0, 1024), now, ...part, ...DUE_STATES, now];
+      const params = [CallbackState.CALLBACK_FAILED, cutText(error, 1024), now, ...part, ...DUE_STATES, now];
       failed += Number((await runStatement(this.ds, undefined, sql, [...params, ...pair(key)])).affected ?? 0);
     }
     return failed;

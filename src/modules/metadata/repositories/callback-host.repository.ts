@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import { CallbackHost } from '../entities/index.js';
 import { insertIgnoreVerb, runStatement } from './raw-statement.js';
+import { cutText } from '../../../common/index.js';
 
 /** One app's receiving `host:port` in one namespace: the key of `callback_host`. */
 export interface HostKey {
@@ -48,7 +49,7 @@ export class CallbackHostRepository {
     const bump =
       'UPDATE callback_host SET consecutive_failures = consecutive_failures + 1, last_error = ?, updated_at = ?' +
       ` WHERE ${KEY}`;
-    const err = error.slice(0, 1024);
+    const err = cutText(error, 1024);
     if (!(await runStatement(this.ds, undefined, bump, [err, now, ...keyOf(key)])).affected) {
       const insert =
         `${insertIgnoreVerb(this.ds)} INTO callback_host (namespace, app_id, host, consecutive_failures, probes,` +
@@ -139,7 +140,7 @@ export class CallbackHostRepository {
       .getRepository(CallbackHost)
       .update(
         { ...key, downSince: Not(IsNull()) },
-        { probes, nextProbeAt: next, lastError: error.slice(0, 1024), updatedAt: now },
+        { probes, nextProbeAt: next, lastError: cutText(error, 1024), updatedAt: now },
       );
     return next;
   }

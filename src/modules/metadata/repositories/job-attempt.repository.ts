@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { newId } from '../../../common/index.js';
+import { cutText, newId } from '../../../common/index.js';
 import { JobAttempt } from '../entities/index.js';
 import { AttemptStatus, type AttemptEnd } from '../state-machine/attempt-status.js';
 import { insertIgnoreVerb, runStatement, STATEMENT_ROWS } from './raw-statement.js';
@@ -36,8 +36,8 @@ export interface HandlerEnd {
   fencingToken: number;
   /** When the handler returned, epoch ms UTC. */
   endedAt: number;
-  /** Set when it returned after its attempt's outcome was decided (docs/long-tasks.md "Late completions"). */
-  late: { status: 'SUCCESS' | 'FAILED'; error: string | null } | null;
+  /** Set when it returned after its outcome was decided; with `unlessEndedAs`, unless the row closed so. */
+  late: { status: 'SUCCESS' | 'FAILED'; error: string | null; unlessEndedAs?: AttemptEnd } | null;
 }
 
 const MAX_ERROR = 4000;
@@ -106,7 +106,7 @@ export class JobAttemptRepository {
     await this.on(em)
       .createQueryBuilder()
       .update(JobAttempt)
-      .set({ status, error: error ? error.slice(0, MAX_ERROR) : null, finishedAt })
+      .set({ status, error: error ? cutText(error, MAX_ERROR) : null, finishedAt })
       .where('instance_id = :instanceId AND attempt = :attempt AND status = :running', {
         instanceId,
         attempt,
@@ -149,7 +149,7 @@ export class JobAttemptRepository {
             a.status,
             a.startedAt,
             now,
-            a.error ? a.error.slice(0, MAX_ERROR) : null,
+            a.error ? cutText(a.error, MAX_ERROR) : null,
             a.handlerEndedAt ?? null,
           ]),
           ...running,
@@ -198,12 +198,15 @@ export class JobAttemptRepository {
     await runStatement(
       this.ds,
       undefined,
-      `UPDATE job_attempt SET handler_ended_at = ?, late_status = ?, late_error = ?
+      `UPDATE job_attempt SET handler_ended_at = ?,
+         late_status = CASE WHEN status = ? THEN NULL ELSE ? END, late_error = CASE WHEN status = ? THEN NULL ELSE ? END
        WHERE instance_id = ? AND attempt = ? AND fencing_token = ?`,
       [
         end.endedAt,
+        end.late?.unlessEndedAs ?? null,
         end.late?.status ?? null,
-        end.late?.error ? end.late.error.slice(0, MAX_LATE_ERROR) : null,
+        end.late?.unlessEndedAs ?? null,
+        end.late?.error ? cutText(end.late.error, MAX_LATE_ERROR) : null,
         end.instanceId,
         end.attempt,
         end.fencingToken,

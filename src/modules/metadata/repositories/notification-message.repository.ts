@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { newId } from '../../../common/index.js';
+import { cutText, newId } from '../../../common/index.js';
 import {
   Notification,
   type NotificationChannel,
@@ -86,7 +86,7 @@ export class NotificationMessageRepository {
       const sendAt = Math.max(e.now, ((await this.lastSendAt(em, e)) ?? -Infinity) + e.quietMs);
       const row = [
         ...[id, e.namespace, e.appId, e.ruleId, e.ruleName, e.kind, e.groupKey.slice(0, 300), openKey, 'OPEN'],
-        ...[e.title.slice(0, 300), JSON.stringify([e.sample]), 1, e.now, e.now, sendAt],
+        ...[cutText(e.title, 300), JSON.stringify([e.sample]), 1, e.now, e.now, sendAt],
         ...[JSON.stringify(e.channels), e.now, e.now],
       ];
       const insert = `${insertIgnoreVerb(this.ds)} INTO notification (${COLUMNS.join(', ')})`;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { newId } from '../../../common/index.js';
+import { cutText, newId } from '../../../common/index.js';
 import { Notification, type NotificationKind, type NotificationState } from '../entities/index.js';
 import { insertIgnoreVerb, marks, runStatement } from './raw-statement.js';
 
@@ -162,6 +162,6 @@ export function channelTarget(c: unknown): { type: string; target: string; error
   return {
     type,
     target: '',
-    error: `BAD_CHANNEL: not a channel that can be sent: ${JSON.stringify(c)}`.slice(0, 1024),
+    error: cutText(`BAD_CHANNEL: not a channel that can be sent: ${JSON.stringify(c)}`, 1024),
   };
 }

@@ -1,4 +1,5 @@
 import type { Notification, NotificationDelivery, NotificationEventSample } from '../../metadata/index.js';
+import { cutText } from '../../../common/index.js';
 
 /** The JSON body of a `webhook` channel (docs/notifications.md "Channels"); times ISO-8601 UTC. */
 export interface WebhookBody {
@@ -44,10 +45,8 @@ export function webhookBody(msg: Notification, d: Pick<NotificationDelivery, 'id
 export function eventLine(e: NotificationEventSample): string {
   const subject = e.jobCode ?? e.handler ?? e.host ?? e.requestId ?? e.instanceId ?? '';
   const what = [e.status, e.error ?? e.detail].filter((p) => p !== null && p !== undefined && p !== '');
-  return [String(e.at ?? ''), subject, ...what]
-    .filter((p) => p !== '')
-    .join(' ')
-    .slice(0, 300);
+  const line = [String(e.at ?? ''), subject, ...what].filter((p) => p !== '').join(' ');
+  return cutText(line, 300);
 }
 
 /** A stored title on one line: a chat line or a mail header never breaks on it. */

@@ -23,6 +23,7 @@ import {
   subjectOf,
   targetAdmits,
 } from './match.js';
+import { cutText } from '../../../common/index.js';
 
 /** The event kinds the scans write (docs/notifications.md "Events"). */
 export const ScanEvent = {
@@ -98,7 +99,7 @@ export async function outputsOf(
     const failures = Number(data.failures);
     const title = `callbacks to ${host} are failing: ${failures} tries in a row failed`;
     for (const rule of rulesOfApp(rules, ev.appId).filter((r) => r.kind === K.CALLBACK_HOST_FAILING)) {
-      msg(rule, title, `host:${host}`, { at: iso(ev.at), host, error: String(data.lastError ?? '').slice(0, 300) });
+      msg(rule, title, `host:${host}`, { at: iso(ev.at), host, error: cutText(String(data.lastError ?? ''), 300) });
     }
   }
   return out;
@@ -130,7 +131,7 @@ async function finalOutputs(
   for (const rule of applied.filter((r) => admits(r, run))) {
     const p = rule.params;
     if (rule.kind === K.FINAL_FAILURE && failed && targetAdmits(p.target, run.jobId)) {
-      const why = run.error ? `: ${run.error.slice(0, 120)}` : '';
+      const why = run.error ? `: ${cutText(run.error, 120)}` : '';
       msg(rule, `${runName(run)} ended ${run.status}${why}`, subjectOf(run), sampleOf(run, ev.at));
     }
     if (run.jobId === null) continue;

@@ -1,4 +1,4 @@
-import { formatTraceparent, instanceTrace } from '../../../common/index.js';
+import { cutText, formatTraceparent, instanceTrace } from '../../../common/index.js';
 import {
   NAMESPACE_DEFAULT,
   type NotificationEventSample,
@@ -97,7 +97,7 @@ export function sampleOf(run: NotifiedRun, at: number, detail?: string): Notific
     instanceId: run.id,
     handler: run.handler,
     status: run.status,
-    error: run.error === null ? null : run.error.slice(0, 300),
+    error: run.error === null ? null : cutText(run.error, 300),
     traceparent: formatTraceparent(instanceTrace(run)),
     ...(detail === undefined ? {} : { detail }),
   };

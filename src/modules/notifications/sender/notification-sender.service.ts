@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { CLOCK, type Clock, newId, WarnOnce } from '../../../common/index.js';
+import { CLOCK, type Clock, cutText, newId, WarnOnce } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig, type NotificationSettings } from '../../../config/index.js';
 import { EGRESS_POLICY, EGRESS_RESOLVER, EgressPolicy, type EgressResolver } from '../../egress/index.js';
 import { AuditAction, AuditService } from '../../jobs/index.js';
@@ -297,5 +297,5 @@ export class NotificationSender implements OnApplicationBootstrap, BeforeApplica
 }
 
 function cut(s: string | null): string | null {
-  return s === null ? null : s.slice(0, 1024);
+  return s === null ? null : cutText(s, 1024);
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Response } from 'express';
 import { MAX_BATCH_TASKS, type TraceContext } from '../../../common/index.js';
 import { Tracing } from '../../tracing/index.js';
@@ -48,6 +48,32 @@ const LIST_DESCRIPTION =
 const ADMIN_APP =
   "No task of yours has this requestId (an admin names another app's task with ?appId=, in its namespace).";
 
+/** The two shapes of a submit, as Swagger shows them. */
+const SUBMIT_EXAMPLES = {
+  canonical: {
+    summary: 'The canonical shape',
+    value: {
+      requestId: 'order-42-sync',
+      handler: 'http',
+      params: { method: 'GET', url: 'http://reports.internal:8080/health' },
+      delayMs: 0,
+      callbackUrl: 'https://hooks.example.com/tickwheel',
+    },
+  },
+  designSource: {
+    summary: "The design source's shape (taskCode, taskName, triggerType, executeParams, delay)",
+    value: {
+      requestId: 'report-2026-11',
+      taskCode: 'data_sync_report',
+      taskName: '月度数据同步',
+      triggerType: 'delay',
+      delay: 60_000,
+      executeParams: { month: '2026-11' },
+      callbackUrl: 'https://hooks.example.com/tickwheel',
+    },
+  },
+};
+
 /** The asynchronous task API (docs/api.md). A task belongs to the app that submitted it. */
 @ApiTags('tasks')
 @Signed()
@@ -92,16 +118,22 @@ export class TasksController {
     summary: 'Submit a task',
     description:
       'Answers at once with a requestId; the task runs on an executor that advertises its handler. Resending the ' +
-      'same requestId with the same body returns the first answer (headers Idempotency-Replayed: true, as keyed ' +
+      'same requestId with the same body answers the existing task as it is now, still a 202: its status (e.g. ' +
+      'SUCCESS) and, once it has ended, its result and error (headers Idempotency-Replayed: true, as keyed ' +
       'routes answer, and the older Idempotent-Replayed: true, deprecated); with another ' +
-      'body it is a 409.' +
+      'body it is a 409. The body may also be in the design source\'s shape: taskCode (the handler), taskName, ' +
+      "triggerType 'delay' (with delay, ms) or 'immediate', executeParams (the params), callbackUrl; the same checks " +
+      'and bounds, stored and shown in the canonical shape plus taskName (docs/api.md "The design source\'s ' +
+      'shape"). One body is one shape.' +
       SHELL_NOTE,
   })
+  @ApiBody({ type: SubmitTaskDto, examples: SUBMIT_EXAMPLES })
   @ApiAcceptedResponse({ type: TaskAcceptedDto })
   @ApiProblem(
     400,
-    'Invalid body (code VALIDATION; `field` names the part at fault, e.g. handler, params.url, timeoutMs), or no ' +
-      'executor advertises the handler (field handler).',
+    'Invalid body (code VALIDATION; `field` names the part at fault as sent, e.g. handler, params.url, timeoutMs, ' +
+      'or taskCode, executeParams.url, delay in the design source\'s shape; the two shapes mixed name the ' +
+      'conflicting field), or no executor advertises the handler (field handler, or taskCode).',
   )
   @ApiProblem(409, 'requestId reused with a different body (field requestId).')
   @ApiProblem(429, CAP_429, RATE_LIMIT_HEADERS)
@@ -129,9 +161,9 @@ export class TasksController {
     summary: 'Submit up to 1000 tasks at once',
     description:
       'Each task is a POST /api/tasks body with its own requestId and the same idempotency: results[i] answers ' +
-      'tasks[i] with the first answer ' +
-      '(`replayed: true` when the task existed already) or, when its requestId was used with another body, a ' +
-      'per-item `error` (status 409); ' +
+      'tasks[i] as POST /api/tasks would ' +
+      '(`replayed: true` when the task existed already: then its status now, result and error once ended) or, ' +
+      'when its requestId was used with another body, a per-item `error` (status 409); ' +
       'the request itself is still a 202. A requestId repeated inside the batch with the same body gets the same ' +
       'answer, with another body a 409 item. ' +
       'One invalid task, an empty list or more than 1000 tasks refuse the whole batch with a 400 naming the field ' +

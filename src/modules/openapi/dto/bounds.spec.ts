@@ -72,11 +72,16 @@ const query = (bound: BoundName, dto: Ctor, field: string = bound): Edge => ({
   query: true,
 });
 
-const TASK_FIELDS: Array<[BoundName, (n: number) => unknown]> = [
+const TASK_FIELDS: Array<[BoundName, (n: number) => unknown, string?]> = [
   ['requestId', chars],
   ['handler', chars],
   ['params', bytes],
   ['delayMs', int],
+  // the design source's shape (docs/api.md): the same bounds under its names; taskName in either shape
+  ['handler', chars, 'taskCode'],
+  ['params', bytes, 'executeParams'],
+  ['delayMs', int, 'delay'],
+  ['taskName', chars],
   ['timeoutMs', int],
   ['heartbeatTimeoutMs', int],
   ['priority', int],
@@ -151,7 +156,7 @@ const ruleBase = (dto: Ctor) =>
 
 const EDGES: Edge[] = [
   ...WORKER_EDGES,
-  ...TASK_FIELDS.map(([b, v]) => edge(b, SubmitTaskDto, TASK, v)(b)),
+  ...TASK_FIELDS.map(([b, v, f]) => edge(b, SubmitTaskDto, TASK, v)(f ?? b)),
   ...JOB_FIELDS.flatMap(([b, v, f]) => [edge(b, CreateJobDto, JOB, v)(f ?? b), edge(b, UpdateJobDto, {}, v)(f ?? b)]),
   edge('tasks', SubmitTaskBatchDto, {}, items(TASK))('tasks'),
   edge('params', TriggerJobDto, {}, bytes)('params'),

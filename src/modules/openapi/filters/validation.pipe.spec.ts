@@ -39,9 +39,14 @@ const VALID: unknown[] = [
   { ...full, params: {} },
   otherEdges,
 ];
+// `{}` passes the pipe: a body without handler (or taskCode) is refused by canonicalTask, on either path.
 const INVALID: unknown[] = [
-  {},
   [],
+  { taskCode: 'no op' },
+  { taskCode: 'noop', triggerType: 'cron' },
+  { taskCode: 'noop', taskName: 'n'.repeat(MAX_TEXT_CHARS + 1) },
+  { taskCode: 'noop', delay: -1 },
+  { taskCode: 'noop', executeParams: [] },
   null,
   { handler: 'no op' },
   { handler: 1 },

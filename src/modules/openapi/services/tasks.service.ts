@@ -15,6 +15,8 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { CancelService, DispatchService } from '../../dispatch/index.js';
 import {
+  CorruptJson,
+  FINAL_STATUSES,
   JobAttempt,
   JobAttemptRepository,
   JobInstance,
@@ -35,6 +37,7 @@ import {
   TaskCapService,
 } from '../../jobs/index.js';
 import { SubmitTaskDto, TaskAcceptedDto } from '../dto/task.dto.js';
+import { canonicalTask, namedAsSent, type TaskBody } from '../dto/task-shape.js';
 import { SubmitCoalescer } from './submit-coalescer.js';
 
 const DEFAULT_TIMEOUT_MS = BOUNDS.timeoutMs.default;
@@ -105,11 +108,17 @@ export class TasksService {
    * @throws the group's write error (a 500) for every submit of a group whose write failed.
    * `parent`: the caller's trace context (its `traceparent`), which the task joins as a child span.
    */
-  async submit(caller: Caller, dto: SubmitTaskDto, parent: TraceContext | null = null): Promise<SubmitResult> {
-    assertTaskTimeouts(dto, this.config.longTasks.maxRunTimeMs);
-    this.handlers.assertMayUse(caller, dto.handler);
-    await this.handlers.assertRunnable(dto.handler, caller.appId);
-    this.handlers.checkParams(dto.handler, dto.params ?? {});
+  async submit(caller: Caller, sentBody: SubmitTaskDto, parent: TraceContext | null = null): Promise<SubmitResult> {
+    const { body: dto, sent } = canonicalTask(sentBody);
+    await namedAsSent(
+      () => sent,
+      async () => {
+        assertTaskTimeouts(dto, this.config.longTasks.maxRunTimeMs);
+        this.handlers.assertMayUse(caller, dto.handler, sent.handler);
+        await this.handlers.assertRunnable(dto.handler, caller.appId, sent.handler);
+        this.handlers.checkParams(dto.handler, dto.params ?? {});
+      },
+    );
     if (dto.callbackUrl !== undefined) await this.callbackUrls.assert(caller.appId, dto.callbackUrl);
     await this.caps.admit(caller, 1);
     const row = this.newTaskRow(caller.appId, dto, this.clock.now(), parent);
@@ -130,11 +139,16 @@ export class TasksService {
    */
   async submitBatch(
     caller: Caller,
-    tasks: SubmitTaskDto[],
+    sentTasks: SubmitTaskDto[],
     parent: TraceContext | null = null,
   ): Promise<BatchItemOutcome[]> {
+    const shapes = sentTasks.map((t, i) => canonicalTask(t, `tasks[${i}].`));
+    const tasks = shapes.map((s) => s.body);
     tasks.forEach((t, i) => assertTaskTimeouts(t, this.config.longTasks.maxRunTimeMs, `tasks[${i}].`));
-    await this.assertHandlers(caller, tasks);
+    await namedAsSent(
+      (i) => (i === undefined ? shapes[0].sent : shapes[i].sent),
+      () => this.assertHandlers(caller, tasks),
+    );
     const urls = tasks.flatMap((t, i) =>
       t.callbackUrl === undefined ? [] : [{ url: t.callbackUrl, field: `tasks[${i}].callbackUrl` }],
     );
@@ -182,7 +196,7 @@ export class TasksService {
   }
 
   /** The unwritten row of a submitted task; `requestHash` covers the whole body except the requestId. */
-  private newTaskRow(appId: string, dto: SubmitTaskDto, now: number, parentTrace: TraceContext | null): JobInstance {
+  private newTaskRow(appId: string, dto: TaskBody, now: number, parentTrace: TraceContext | null): JobInstance {
     const { requestId, ...rest } = dto;
     return newJobInstance(
       {
@@ -207,6 +221,7 @@ export class TasksService {
         dueAt: now + (dto.delayMs ?? BOUNDS.delayMs.default),
         callbackUrl: dto.callbackUrl ?? null,
         parentTrace,
+        taskName: dto.taskName ?? null,
       },
       now,
     );
@@ -216,7 +231,7 @@ export class TasksService {
    * The scope and handler checks, once per distinct handler, naming the first task that uses it; then each
    * task's built-in params.
    */
-  private async assertHandlers(caller: Caller, tasks: SubmitTaskDto[]): Promise<void> {
+  private async assertHandlers(caller: Caller, tasks: TaskBody[]): Promise<void> {
     const first = new Map<string, number>();
     tasks.forEach((t, i) => {
       if (!first.has(t.handler)) first.set(t.handler, i);
@@ -302,8 +317,10 @@ export class TasksService {
 }
 
 /**
- * The answer to a submit of `row`, given the row stored under its requestId (`row` itself when `created`):
- * the first answer when the bodies hash alike and it is of this namespace, else a conflict.
+ * The answer to a submit of `row`, given the row stored under its requestId (`row` itself when `created`): when
+ * the bodies hash alike and it is of this namespace, PENDING for a new task and, for a replay, the existing task as
+ * it is now (the design source: an existing requestId returns the existing record): its status and, once final,
+ * its result and error as GET shows them; else a conflict.
  */
 function judge(row: JobInstance, stored: JobInstance, created: boolean): SubmitResult | ConflictError {
   // requestIds are unique per app, not per namespace: a replay here would answer a task no route of it can see
@@ -311,15 +328,16 @@ function judge(row: JobInstance, stored: JobInstance, created: boolean): SubmitR
     return new ConflictError(`requestId '${stored.requestId}' was already used in another namespace`, 'requestId');
   if (stored.requestHash !== row.requestHash)
     return new ConflictError(`requestId '${stored.requestId}' was already used with a different body`, 'requestId');
-  return {
-    accepted: {
-      requestId: stored.requestId,
-      status: JobInstanceStatus.PENDING,
-      estimatedDelay: Math.max(0, stored.dueAt - stored.createdAt),
-    },
-    replayed: !created,
-    created: created ? stored : null,
+  const accepted: TaskAcceptedDto = {
+    requestId: stored.requestId,
+    status: created ? JobInstanceStatus.PENDING : stored.status,
+    estimatedDelay: Math.max(0, stored.dueAt - stored.createdAt),
   };
+  if (!created && FINAL_STATUSES.has(stored.status)) {
+    accepted.result = stored.result instanceof CorruptJson ? null : (stored.result ?? null);
+    accepted.error = stored.error;
+  }
+  return { accepted, replayed: !created, created: created ? stored : null };
 }
 
 /** SHA-256 of the body with keys sorted at every level, so key order never makes two bodies differ. */
@@ -344,7 +362,7 @@ function stableJson(v: unknown): string {
  * A task's timeouts (docs/long-tasks.md): a timeoutMs it sent within `maxRunTimeMs` (MAX_RUN_TIME_MS), a heartbeat
  * timeout that fits its mode. @throws ValidationError naming `<prefix>timeoutMs` or `<prefix>heartbeatTimeoutMs`.
  */
-function assertTaskTimeouts(dto: SubmitTaskDto, maxRunTimeMs: number, prefix = ''): void {
+function assertTaskTimeouts(dto: TaskBody, maxRunTimeMs: number, prefix = ''): void {
   assertWithinMaxRunTime(dto.timeoutMs, maxRunTimeMs, `${prefix}timeoutMs`);
   const timeouts = {
     timeoutMode: dto.timeoutMode ?? TimeoutMode.HARD,

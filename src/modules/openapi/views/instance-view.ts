@@ -48,6 +48,7 @@ export function toTaskView(
     instanceId: i.id,
     appId: i.appId,
     handler: i.handler,
+    taskName: i.taskName ?? null,
     status: i.status,
     attempt: i.attempt,
     maxAttempts: i.maxAttempts,
