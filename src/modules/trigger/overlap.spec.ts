@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { JobDefinition, JobInstance, JobInstanceStatus as S, OverlapPolicy } from '../metadata/index.js';
 import { MetricsService } from '../observability/index.js';
 import { decideOverlap } from './overlap.js';
-import { QueueFullWatch } from './queue-full.js';
+import { QUEUE_FULL_WARN_EVERY_MS, QueueFullWatch } from './queue-full.js';
 
 const T0 = Date.UTC(2026, 11, 5, 12, 0, 0);
 
@@ -61,20 +61,22 @@ describe('decideOverlap under QUEUE with queueLimit', () => {
 });
 
 describe('QueueFullWatch', () => {
-  it('counts every skipped fire and warns once per streak of a job', async () => {
+  it('counts every skipped fire and warns at most once a minute per job, naming the skips between', async () => {
     const metrics = new MetricsService();
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const watch = new QueueFullWatch(metrics);
     const full = (t: number, shard = 0) =>
       Object.assign(row(t, S.CANCELLED, shard), { error: 'OVERLAP_QUEUE_FULL: 2 fires already queued' });
-    watch.record([full(1), full(1, 1), full(2)]);
-    watch.record([full(3)]);
-    watch.record([row(4, S.WAITING)]);
-    watch.record([full(5)]);
+    watch.record([full(1), full(1, 1), full(2)], T0);
+    // Steady overload: a queued fire between skips (the queue freed a slot) does not start a new line.
+    watch.record([row(3, S.WAITING)], T0 + 1_000);
+    watch.record([full(4)], T0 + 2_000);
+    watch.record([full(5)], T0 + QUEUE_FULL_WARN_EVERY_MS);
     const [value] = (await metrics.queueFull.get()).values;
     expect(value.value).toBe(4);
     expect(warn).toHaveBeenCalledTimes(2);
     expect(String(warn.mock.calls[0][0])).toMatch(/^job slow: fire of .* not run, its QUEUE is full/);
+    expect(String(warn.mock.calls[1][0])).toMatch(/; 2 more skipped since the last line;/);
     warn.mockRestore();
   });
 });

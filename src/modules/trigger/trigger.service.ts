@@ -207,7 +207,7 @@ export class TriggerService {
     });
     for (const old of replaced) await this.cancels.cancel(old, `OVERLAP_REPLACE: replaced by ${what}`);
     const stored = await this.reads.findByIds(rows.map((r) => r.id));
-    this.queueFull.record(stored);
+    this.queueFull.record(stored, this.clock.now());
     await this.dispatch.dispatchRows(stored.filter((r) => r.status === JobInstanceStatus.PENDING));
     return stored;
   }
@@ -285,7 +285,7 @@ export class TriggerService {
     });
     // Counted once committed: every missed fire time the policy handled, not one per job.
     for (const [policy, n] of misfires) this.metrics.misfires.inc({ policy }, n);
-    this.queueFull.record(created);
+    this.queueFull.record(created, now);
     for (const old of replaced) await this.cancels.cancel(old, 'OVERLAP_REPLACE: replaced by a newer fire');
     const releases = created
       .filter((r) => r.status === JobInstanceStatus.PENDING || r.status === JobInstanceStatus.DISPATCHED)
