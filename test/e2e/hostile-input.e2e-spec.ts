@@ -44,7 +44,7 @@ describe('hostile input (standalone)', () => {
     ] as const) {
       const res = await client.request<{ field: string; detail: string }>('POST', path, body);
       expect([res.status, res.body.field]).toEqual([400, field]);
-      expect(res.body.detail).toMatch(/(^|: )(handler|triggerType) is required$/);
+      expect(res.body.detail).toMatch(/(^|: |\]\.)(handler|triggerType) is required$/);
     }
   });
 
