@@ -133,4 +133,39 @@ describe("POST /api/tasks in the design source's shape (standalone)", () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ field: 'tasks[1].executeParams.sleepMs' });
   });
+
+  it('should take a field sent null as absent in either shape, single or batch (was a 500 and a partial batch)', async () => {
+    const nulls = { requestId: null, maxAttempts: null, retryBackoffMs: null, retryBackoffKind: null };
+    for (const body of [
+      { handler: 'data_sync_report', ...nulls },
+      { taskCode: 'data_sync_report', triggerType: null, delay: null, ...nulls },
+    ]) {
+      const res = await submit(body);
+      expect(res.status).toBe(202);
+      const { requestId } = res.body as { requestId: string };
+      expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+      await waitFor('the null-field task to succeed', async () => (await view(requestId)).status === 'SUCCESS', 10_000);
+    }
+    const first = fresh();
+    const batch = await client.request<{ results: Array<{ requestId: string; status: string }> }>(
+      'POST',
+      '/api/tasks/batch',
+      {
+        tasks: [
+          { requestId: first, handler: 'data_sync_report' },
+          { taskCode: 'data_sync_report', ...nulls },
+        ],
+      },
+    );
+    expect(batch.status).toBe(202);
+    expect(batch.body.results.map((r) => r.status)).toEqual(['PENDING', 'PENDING']);
+    const rows = (await node.ds.query(
+      'SELECT request_id, max_attempts, retry_backoff_kind FROM job_instance WHERE request_id IN (?, ?)',
+      batch.body.results.map((r) => r.requestId),
+    )) as Array<{ request_id: string; max_attempts: number; retry_backoff_kind: string }>;
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.request_id !== '' && r.max_attempts === 1 && r.retry_backoff_kind === 'FIXED')).toBe(
+      true,
+    );
+  });
 });

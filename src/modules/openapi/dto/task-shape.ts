@@ -18,12 +18,15 @@ const ONLY_THERE = ['taskCode', 'executeParams', 'triggerType', 'delay'] as cons
 /**
  * The canonical body of a POST /api/tasks body (or of batch item `at`, e.g. `tasks[3].`) in either shape (docs/api.md
  * "The design source's shape"): taskCode → handler, executeParams → params, delay (or delayMs) → delayMs with
- * triggerType 'delay', none with 'immediate'; taskName kept. Also how the client named those fields.
+ * triggerType 'delay', none with 'immediate'; taskName kept; a field sent null is absent. Also how the client named
+ * those fields.
  * @throws ValidationError naming the field the client sent: the two shapes mixed (taskCode with handler, params with
  * taskCode, executeParams/triggerType/delay with handler, delay with delayMs), no handler (handler, or taskCode in
  * the design source's shape), triggerType 'delay' without a delay, or 'immediate' with one.
  */
-export function canonicalTask(dto: SubmitTaskDto, at = ''): { body: TaskBody; sent: SentNames } {
+export function canonicalTask(sentDto: SubmitTaskDto, at = ''): { body: TaskBody; sent: SentNames } {
+  // A null field is an absent one (its default): stored as NULL it broke NOT NULL columns (a 500, a partial batch).
+  const dto = Object.fromEntries(Object.entries(sentDto).filter(([, v]) => v !== null)) as SubmitTaskDto;
   const { taskCode, executeParams, triggerType, delay, handler, ...rest } = dto;
   const bad = (field: string, message: string) => new ValidationError(`${at}${field}`, `${at}${field} ${message}`);
   const theirs = ONLY_THERE.filter((k) => dto[k] !== undefined);
