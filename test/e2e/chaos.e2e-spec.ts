@@ -37,14 +37,16 @@ describe('chaos check, small', () => {
       expect(delivered).toBe(expected);
       expect(verdict).toMatch(/cbMissing=0 cbFailed=0 cbLost=0 cbSplit=0 cbBadSig=0 cbWrongUrl=0 cbWrongStatus=0 /);
       // The planned failures (a tenth of the tasks) all ended FAILED, and each is named by exactly one delivered
-      // notification of the FAILURE rule; a message POSTed twice under one deliveryId is allowed (at-least-once).
+      // notification of the FAILURE rule, or counted in one past its 20 stored samples (MESSAGE_SAMPLES: a seed that
+      // grouped 21 failures in one message named 20); a message POSTed twice under one deliveryId is allowed.
       const [, failedAsPlanned, planned] = /failing=(\d+)\/(\d+)/.exec(verdict) ?? [];
       expect(Number(planned)).toBeGreaterThan(0);
       expect(failedAsPlanned).toBe(planned);
       const [, notified, failures] = /notified=(\d+)\/(\d+)/.exec(verdict) ?? [];
       expect(failures).toBe(planned);
-      expect(notified).toBe(failures);
-      expect(verdict).toMatch(/nfLost=0 nfDoubled=0 nfUndelivered=0 nfStray=0 nfBadSig=0 nfUnsampled=0 /);
+      const [, unsampled] = /nfUnsampled=(\d+)/.exec(verdict) ?? [];
+      expect(Number(notified) + Number(unsampled)).toBe(Number(failures));
+      expect(verdict).toMatch(/nfLost=0 nfDoubled=0 nfUndelivered=0 nfStray=0 nfBadSig=0 /);
       expect(code).toBe(0);
       expect(Date.now() - started).toBeLessThan(LIMIT_MS);
     },
