@@ -12,7 +12,10 @@ const NEST_CJS_TRANSFORM = { [`/node_modules/(${NEST_CJS})/.+\\.js$`]: '<rootDir
  *   no build, no MariaDB, no Redis.
  * - integration: test/integration, against the real MariaDB and Redis; no build.
  * - e2e: test/e2e, test/security and test/deploy's boot of the rendered chart; the real services, and the product started as child processes
- *   (node dist/src/main.js), so only this project's global setup builds dist/.
+ *   (node dist/src/main.js), so this project's global setup builds dist/.
+ * - fault: test/fault, the slow failover cases (issue 27): servers of their own the tests start on loopback
+ *   (test/utils/own-servers.ts: Redis Sentinel and Cluster, MariaDB primary and replica) killed, stopped or failed
+ *   over under load; never the shared MariaDB or Redis. Builds dist/ as e2e does.
  * Settings every project needs (transform, module mapping, setup files) go in `base`.
  */
 const base = {
@@ -54,11 +57,17 @@ const projects = [
     ],
     globalSetup: '<rootDir>/test/global-setup.mjs',
   },
+  {
+    ...base,
+    displayName: 'fault',
+    testMatch: ['<rootDir>/test/fault/**/*.fault-spec.ts'],
+    globalSetup: '<rootDir>/test/global-setup.mjs',
+  },
 ];
 
 const tier = process.env.TEST_TIER;
 if (tier && !projects.some((p) => p.displayName === tier))
-  throw new Error(`TEST_TIER=${tier}: not unit, integration or e2e`);
+  throw new Error(`TEST_TIER=${tier}: not unit, integration, e2e or fault`);
 
 export default {
   maxWorkers: 2,
