@@ -5,10 +5,7 @@
 /** How long a reader may keep a view of the node registry (ms); a node changing its advert allows for it. */
 export const REGISTRY_VIEW_MS = 250;
 
-/**
- * The answer of {@link LockPort.tryAcquireLock}: held, or refused with the holder's lock's remaining TTL (ms, ≥ 1),
- * so a contender can try again the moment it expires (docs/trigger.md "Leader election").
- */
+/** {@link LockPort.tryAcquireLock}'s answer: held, or refused with the holder's remaining TTL (ms, ≥ 1). */
 export type LockAttempt = { held: true } | { held: false; holderTtlMs: number };
 
 /** Locks with an owner and a TTL (leader election, docs/trigger.md). */

@@ -84,7 +84,7 @@ describe('LeaderElectionService on the Clock', () => {
     expect(metrics.leaderAcquisitions.inc).toHaveBeenCalledTimes(2); // each gain once, losses not
   });
 
-  it("should let a standby take over right as the silent leader's lock expires, not before, within one lease", async () => {
+  it("should take over as the silent leader's lock expires, not before, within one lease", async () => {
     let frozen = false;
     const never = new Promise<never>(() => undefined);
     const frozenStore: LockPort = {
@@ -111,7 +111,7 @@ describe('LeaderElectionService on the Clock', () => {
     frozen = false; // lets its shutdown's release answer (false: the lock is the standby's)
   });
 
-  it('should try once a round while a live leader holds the lock, and renew at the same rate once it leads', async () => {
+  it('should try once a round while a live leader holds it, and take a released lock at its next round', async () => {
     const leader = scheduler();
     await leader.service.start();
     await runUntil(400);

@@ -9,21 +9,16 @@ const LOCK = 'leader';
 /** How long after the holder's lock expires a standby tries again (ms): Redis drops a key 1 ms past its PX. */
 export const TAKEOVER_MARGIN_MS = 5;
 
-/**
- * The lock's PX for a lease (ms): LEADER_LEASE_MS less a reserve of a twelfth of it, at most 250 ms, so that a
- * standby trying at the expiry leads within LEADER_LEASE_MS of its holder's death (docs/trigger.md).
- */
+/** The lock's PX (ms): the lease less a twelfth, at most 250 ms, the time of a standby's try at its expiry. */
 export function leaderLockTtlMs(leaseMs: number): number {
   return leaseMs - Math.min(250, Math.floor(leaseMs / 12));
 }
 
 /**
- * Scheduler leadership (docs/trigger.md "Leader election"): one scheduler holds the `leader` lock (SET NX PX
- * {@link leaderLockTtlMs}), renews it every third of LEADER_LEASE_MS (at least 100 ms) on the Clock, and releases it
- * on shutdown. A standby tries as often and, refused, learns the holder's remaining TTL and tries again right as it
- * expires: it leads within LEADER_LEASE_MS of a leader killed without releasing, and within a third of it of one that
- * released. A failed or refused renewal steps down at once. Two leaders at once cannot double-fire anyway: the
- * unique key of job_instance makes the second insert a no-op.
+ * Scheduler leadership (docs/trigger.md "Leader handover"): the `leader` lock (SET NX PX {@link leaderLockTtlMs}),
+ * renewed every third of LEADER_LEASE_MS (≥ 100 ms) on the Clock, released on shutdown. A standby tries as often and,
+ * refused, again at the holder's expiry: it leads within LEADER_LEASE_MS of a killed leader. A failed or refused
+ * renewal steps down at once. Two leaders cannot double-fire anyway (job_instance's unique key).
  */
 @Injectable()
 export class LeaderElectionService implements BeforeApplicationShutdown {
@@ -32,7 +27,6 @@ export class LeaderElectionService implements BeforeApplicationShutdown {
   private leader = false;
   /** Cancels the pending round's timer; null when not campaigning. */
   private cancelRound: (() => void) | null = null;
-  /** When the pending round runs (epoch ms, the Clock's). */
   private roundAt = 0;
   private listeners: Array<(leader: boolean) => void> = [];
   private releasing = false;
@@ -53,19 +47,13 @@ export class LeaderElectionService implements BeforeApplicationShutdown {
     this.listeners.push(fn);
   }
 
-  /**
-   * Starts campaigning; the first round runs before this resolves, then one every third of the lease, at a fixed
-   * rate (each round is set when the one before fires), or earlier for a standby: at the holder's expiry.
-   */
+  /** Starts campaigning; the first round runs before this resolves, then one every third of the lease. */
   async start(): Promise<void> {
     this.schedule(this.step);
     await this.campaign();
   }
 
-  /**
-   * One round: renew if leader, else try to acquire. Errors count as a lost round. A refused try moves the next
-   * round up to the holder's expiry plus {@link TAKEOVER_MARGIN_MS} when that comes before it.
-   */
+  /** One round: renew if leader, else try to acquire (refused: next round at the holder's expiry, if sooner). */
   async campaign(): Promise<void> {
     let holds = false;
     const ttl = leaderLockTtlMs(this.config.leaderLeaseMs);
@@ -92,7 +80,6 @@ export class LeaderElectionService implements BeforeApplicationShutdown {
     }
   }
 
-  /** A third of the lease, at least 100 ms: the renewal period and a standby's longest wait between tries. */
   private get step(): number {
     return Math.max(100, Math.floor(this.config.leaderLeaseMs / 3));
   }
