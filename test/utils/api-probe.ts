@@ -6,6 +6,8 @@ export interface ProbeAnswer {
   ms: number;
   status: number;
   retryAfter: string | null;
+  /** A 202 that replays an earlier try of the same request id (that try had committed, its answer was lost). */
+  replayed: boolean;
 }
 
 /** A client's view of the API through a fault: single submits, each retried with its requestId until accepted. */
@@ -41,7 +43,8 @@ export function startApiProbe(client: () => TickwheelClient, prefix: string, url
     }
     const status = res === null ? -1 : res === 'error' ? 0 : res.status;
     const retryAfter = res && res !== 'error' ? res.headers.get('retry-after') : null;
-    answers.push({ at, ms: Date.now() - at, status, retryAfter });
+    const replayed = res !== null && res !== 'error' && (res.body as { replayed?: boolean })?.replayed === true;
+    answers.push({ at, ms: Date.now() - at, status, retryAfter, replayed });
     return status;
   };
   const done = (async () => {
@@ -74,9 +77,12 @@ export function startApiProbe(client: () => TickwheelClient, prefix: string, url
   };
 }
 
-/** Counts of `answers` per status, and the longest answer time (ms). */
+/** Counts of `answers` per status (a replayed 202 apart), and the longest answer time (ms). */
 export function summarize(answers: ProbeAnswer[]): { byStatus: Record<string, number>; maxMs: number } {
   const byStatus: Record<string, number> = {};
-  for (const a of answers) byStatus[a.status] = (byStatus[a.status] ?? 0) + 1;
+  for (const a of answers) {
+    const key = a.replayed ? `${a.status} replayed` : String(a.status);
+    byStatus[key] = (byStatus[key] ?? 0) + 1;
+  }
   return { byStatus, maxMs: Math.max(0, ...answers.map((a) => a.ms)) };
 }
