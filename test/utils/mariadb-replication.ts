@@ -37,12 +37,13 @@ export async function rootQuery(port: number, sql: string): Promise<Record<strin
 
 /**
  * Starts a primary (server 1) and a read-only replica (server 2) with binary logs, GTID replication
- * (`MASTER_USE_GTID=slave_pos`) and lossless semi-synchronous replication, the app user created on the primary
- * (and so replicated). @returns once the replica acknowledges the primary's commits.
+ * (`MASTER_USE_GTID=slave_pos`) and lossless semi-synchronous replication (asynchronous when `semiSync` is false),
+ * the app user created on the primary (and so replicated). @returns once the replica acknowledges the primary's
+ * commits (semi-sync), or once replication is started.
  */
-export async function startReplicatedPair(): Promise<ReplicatedPair> {
+export async function startReplicatedPair({ semiSync = true } = {}): Promise<ReplicatedPair> {
   const [primary, replica] = await Promise.all([
-    startMariadb(['--server-id=1', ...COMMON, ...SEMI_SYNC]),
+    startMariadb(['--server-id=1', ...COMMON, ...(semiSync ? SEMI_SYNC : [])]),
     startMariadb(['--server-id=2', ...COMMON, '--read-only=ON']),
   ]);
   const pair = { primary, replica, stop: () => Promise.all([primary.stop(), replica.stop()]).then(() => undefined) };
@@ -58,13 +59,13 @@ export async function startReplicatedPair(): Promise<ReplicatedPair> {
       `RESET MASTER; CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=${primary.port}, MASTER_USER='repl',
        MASTER_PASSWORD='repl-pw', MASTER_CONNECT_RETRY=1, MASTER_USE_GTID=slave_pos; START SLAVE`,
     );
-    for (let i = 0; ; i++) {
+    for (let i = 0; semiSync; i++) {
       const [s] = await rootQuery(primary.port, "SHOW STATUS LIKE 'Rpl_semi_sync_master_clients'");
       if (Number(s?.Value) === 1) break;
       if (i > 300) throw new Error('the replica did not connect as a semi-synchronous slave within 30 s');
       await sleep(100);
     }
-    await rootQuery(primary.port, 'SET GLOBAL rpl_semi_sync_master_wait_no_slave = ON');
+    if (semiSync) await rootQuery(primary.port, 'SET GLOBAL rpl_semi_sync_master_wait_no_slave = ON');
     return pair;
   } catch (err) {
     await pair.stop();
