@@ -20,6 +20,18 @@ interface PooledConnection {
 
 const BOUND = Symbol('tickwheel.boundStatements');
 
+let lastFaultAt = 0;
+
+/** True when a wait was cut or a connection failed within the last `ms` (the API's answer deadline asks). */
+export function dbFaultWithin(ms: number): boolean {
+  return Date.now() - lastFaultAt <= ms;
+}
+
+function cut(message: string): DbDeadlineError {
+  lastFaultAt = Date.now();
+  return new DbDeadlineError(message);
+}
+
 /**
  * Bounds every wait on a MySQL/MariaDB DataSource to its connectTimeout (STORAGE_TIMEOUT_MS; docs/deploy.md "When
  * MySQL or Redis cannot be reached"): getting a pooled connection (connecting included) and each statement with a
@@ -41,7 +53,7 @@ function acquire(obtain: () => Promise<PooledConnection>, ms: number): Promise<P
     let late = false;
     const timer = setTimeout(() => {
       late = true;
-      reject(new DbDeadlineError(`no database connection within ${ms} ms`));
+      reject(cut(`no database connection within ${ms} ms`));
     }, ms);
     obtain().then(
       (c) => {
@@ -51,6 +63,7 @@ function acquire(obtain: () => Promise<PooledConnection>, ms: number): Promise<P
       },
       (err: unknown) => {
         clearTimeout(timer);
+        lastFaultAt = Date.now();
         if (!late) reject(err);
       },
     );
@@ -68,7 +81,7 @@ function bindQueries(c: PooledConnection, ms: number): PooledConnection {
     let done = false;
     const timer = setTimeout(() => {
       done = true;
-      callback(new DbDeadlineError(`the database did not answer a statement within ${ms} ms`));
+      callback(cut(`the database did not answer a statement within ${ms} ms`));
       c.destroy();
     }, ms);
     args[at] = (...result: unknown[]) => {

@@ -54,12 +54,6 @@ function driverFault(err: unknown): DriverFault & { driverError?: DriverFault } 
   return (err ?? {}) as DriverFault & { driverError?: DriverFault };
 }
 
-/** A wait cut at STORAGE_TIMEOUT_MS: not tried again (the caller's answer is due). */
-function isDeadline(err: unknown): boolean {
-  const e = driverFault(err);
-  return (e.driverError?.code ?? e.code) === DB_DEADLINE_CODE;
-}
-
 /**
  * True when MySQL/MariaDB cannot be reached: a connection refused, lost, reset, killed (1927), refused for too
  * many (1040) or at shutdown (1053), any error mysql2 marks `fatal` (the connection is gone), a wait cut at
@@ -68,26 +62,35 @@ function isDeadline(err: unknown): boolean {
  */
 export function isDbUnavailable(err: unknown): boolean {
   const e = driverFault(err);
-  const code = e.driverError?.code ?? e.code;
-  const errno = e.driverError?.errno ?? e.errno;
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return false;
-  const fatal = e.driverError?.fatal === true || e.fatal === true;
-  return fatal || (code !== undefined && CONNECTION_CODES.has(code)) || [1040, 1053, 1927].includes(errno ?? 0);
+  const driver = e.driverError;
+  if (e.code === DB_DEADLINE_CODE || e.fatal === true || driver?.fatal === true) return true;
+  // A bare socket code is not enough (an outbound call's ECONNREFUSED): only a TypeORM-wrapped driver error.
+  if (!driver || driver.code === 'SQLITE_BUSY' || driver.code === 'SQLITE_LOCKED') return false;
+  return (
+    (driver.code !== undefined && CONNECTION_CODES.has(driver.code)) || [1040, 1053, 1927].includes(driver.errno ?? 0)
+  );
 }
 
 /**
  * Runs `fn`, again after each transient error until `maxWaitMs` of back-off (10 ms doubling, ≤ 1 s a wait) is
- * spent, then throws the last error; any other error, and a wait cut at STORAGE_TIMEOUT_MS, at once. `fn` must be
- * safe to repeat.
+ * spent, then throws the last error; any other error at once. `fn` must be safe to repeat. `answerDue`: an API
+ * route's caller, whose answer waits: the time spent in the tries counts too, so a database that does not answer
+ * (each try cut at STORAGE_TIMEOUT_MS) fails it after one try past `maxWaitMs`, not after many.
  */
-export async function withDbRetry<T>(fn: () => Promise<T>, maxWaitMs: number): Promise<T> {
+export async function withDbRetry<T>(
+  fn: () => Promise<T>,
+  maxWaitMs: number,
+  { answerDue = false }: { answerDue?: boolean } = {},
+): Promise<T> {
+  const started = Date.now();
   let waited = 0;
   for (let wait = 10; ; wait = Math.min(wait * 2, 1000)) {
     try {
       return await fn();
     } catch (err) {
-      if (!isTransientDbError(err) || isDeadline(err) || waited >= maxWaitMs) throw err;
-      const pause = Math.min(wait, maxWaitMs - waited);
+      const spent = answerDue ? Date.now() - started : waited;
+      if (!isTransientDbError(err) || spent >= maxWaitMs) throw err;
+      const pause = Math.min(wait, maxWaitMs - spent);
       waited += pause;
       await new Promise((r) => setTimeout(r, Math.max(1, pause)));
     }

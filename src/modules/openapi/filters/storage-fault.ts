@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { SchedulerError, type Storage, StorageUnavailableError, WarnOnce } from '../../../common/index.js';
-import { isDbUnavailable } from '../../metadata/index.js';
+import { dbFaultWithin, isDbUnavailable } from '../../metadata/index.js';
 
 /** ioredis's messages for a command that never reached a working Redis. */
 const REDIS_MESSAGES = new Set(['Connection is closed.', 'Command timed out', 'None of startup nodes is available']);
@@ -21,6 +21,13 @@ export function isRedisUnavailable(err: unknown): boolean {
 }
 
 const logger = new Logger('StorageUnavailable');
+let lastRedisFaultAt = 0;
+
+/** The store that failed an answer or a statement within the last `ms` (the database first), if one did. */
+export function recentStorageFault(ms: number): Storage | undefined {
+  if (dbFaultWithin(ms)) return 'database';
+  return Date.now() - lastRedisFaultAt <= ms ? 'redis' : undefined;
+}
 const warnings = new WarnOnce((message) => logger.warn(message));
 
 /** The store `err` (or a cause of it, 3 deep) says cannot be reached, else undefined. Redis is asked first. */
@@ -41,6 +48,7 @@ export function asStorageFault(err: unknown): unknown {
   if (err instanceof SchedulerError) return err;
   const storage = unreachableStorage(err);
   if (!storage) return err;
+  if (storage === 'redis') lastRedisFaultAt = Date.now();
   warnings.warn(`the ${storage} cannot be reached: ${(err as Error)?.message ?? String(err)}`, Date.now());
   return new StorageUnavailableError(storage);
 }
