@@ -1,3 +1,2 @@
-// Types of options.mjs for the TypeScript tests that import it (test/fault).
+// Types of options.mjs for the TypeScript tests that import it (test/fault): the seeded PRNG only.
 export function prng(seed: number): () => number;
-export function readOptions(argv: string[]): Record<string, unknown>;
