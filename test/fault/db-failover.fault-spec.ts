@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -78,7 +78,16 @@ describe('database failover', () => {
       const slot = (name: string, role: 'executor' | 'scheduler', roles: string) =>
         new ProductSlot({ repo: product, logDir, name, role, env: { ...env, ROLES: roles } });
       const api = slot('api', 'scheduler', 'api');
-      const schedulers = [slot('sched-a', 'scheduler', 'scheduler'), slot('sched-b', 'scheduler', 'scheduler')];
+      // The schedulers log at info: the stale leader's "lost leadership" line is evidence the fault happened.
+      const sched = (name: string) =>
+        new ProductSlot({
+          repo: product,
+          logDir,
+          name,
+          role: 'scheduler',
+          env: { ...env, ROLES: 'scheduler', LOG_LEVEL: 'info' },
+        });
+      const schedulers = [sched('sched-a'), sched('sched-b')];
       const executors = [slot('exec-1', 'executor', 'executor'), slot('exec-2', 'executor', 'executor')];
       slots.push(api, ...schedulers, ...executors);
       await api.start(); // it applies the migrations, as the app user
@@ -155,6 +164,8 @@ describe('database failover', () => {
       });
       const { stopAt, pausedAt } = await stopSchedules({ db, redis, namespace, schedulers, client, jobs });
       const settled = await noneLeft(db, 'every instance to reach a final state', ...unfinished(namespace), 60_000);
+      const staleLog = readFileSync(join(logDir, `${stale.name}.log`), 'utf8');
+      const stepDowns = staleLog.split('\n').filter((l) => l.includes('lost leadership')).length;
       const restarted = slots.filter((s) => s.starts !== 1 || !s.alive).map((s) => s.name);
       const taskIds = [...submits.taskIds, ...probe.requestIds];
       const log = receiver.log.filter((e) => !e.path.startsWith('/cb'));
@@ -165,12 +176,13 @@ describe('database failover', () => {
           `${taskIds.length} missing=${k.missing} dup=${k.dup} extra=${k.extra} doubleSuccess=${k.doubleSuccess} ` +
           `unfinished=${k.unfinished} failed=${k.failed} failing=${k.failing}/${submits.failing.size} ` +
           `reruns=${k.reruns} (explained ${k.explained}) untraced=${k.untraced} noEffect=${k.noEffect}; ` +
-          `settled=${settled}; wall ${((Date.now() - started) / 1000).toFixed(0)} s`,
+          `settled=${settled}; stale leader stepped down ${stepDowns}x; wall ${((Date.now() - started) / 1000).toFixed(0)} s`,
       );
       for (const e of v.examples) say(`  ${e}`);
       if (!v.ok) for (const s of slots) say(`  ${s.name} tail:\n${s.tail.slice(-8).join('\n')}`);
 
       expect(restarted).toEqual([]);
+      expect(stepDowns).toBeGreaterThanOrEqual(1); // it woke a leader without the lock, and found out
       expect(fire).toBeDefined();
       expect(task).toBeDefined();
       expect(all.byStatus['-1'] ?? 0).toBe(0); // no answer hung past 20 s
