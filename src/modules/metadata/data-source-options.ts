@@ -25,6 +25,7 @@ import { TimeoutMode1800000011000 } from './migrations/1800000011000-timeout-mod
 import { JobQueueLimit1800000012000 } from './migrations/1800000012000-job-queue-limit.js';
 import { Priority1800000013000 } from './migrations/1800000013000-priority.js';
 import { InstanceTraceparent1800000014000 } from './migrations/1800000014000-instance-traceparent.js';
+import { JobDueNamespaceIndex1800000017000 } from './migrations/1800000017000-job-due-namespace-index.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
@@ -50,6 +51,7 @@ export const MIGRATIONS = [
   JobQueueLimit1800000012000,
   Priority1800000013000,
   InstanceTraceparent1800000014000,
+  JobDueNamespaceIndex1800000017000,
 ];
 
 /**
