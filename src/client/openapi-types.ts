@@ -1263,7 +1263,7 @@ export interface components {
        */
       taskCode?: string;
       /**
-       * @description A name for people (at most 255 characters, any text), stored and shown in the task's views; in either shape.
+       * @description A name for people (at most 255 characters; no control characters), stored and shown in the task's views; in either shape.
        * @example 月度数据同步
        */
       taskName?: string;
