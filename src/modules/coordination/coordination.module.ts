@@ -68,6 +68,8 @@ export class CoordinationModule implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.port.close();
-    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+    if (!this.redis) return;
+    await this.redis.quit().catch(() => undefined);
+    this.redis.disconnect(); // after QUIT too: only this closes a Sentinel client's failover detector
   }
 }

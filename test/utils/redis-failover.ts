@@ -1,0 +1,245 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mysql from 'mysql2/promise';
+import { startCallbackReceiver } from '../../bench/lib/callback-receiver.mjs';
+import { ProductSlot } from '../../scripts/chaos/lib/cluster.mjs';
+import { apiClient, cleanup } from '../../scripts/chaos/lib/product.mjs';
+import { startReceiver, type SideEffect } from '../../scripts/chaos/lib/receiver.mjs';
+import { log, sleep, waitFor } from '../../scripts/chaos/lib/run-util.mjs';
+import { FINAL, judge } from '../../scripts/chaos/lib/verdict.mjs';
+import { createJobs, pauseJobs } from '../../scripts/chaos/lib/workload.mjs';
+import { TickwheelClient } from '../../src/client/tickwheel-client.js';
+import { MYSQL_URL } from './test-node.js';
+
+/** A request that takes longer than this is a hang (the brief of issue 27: an answer, never a hang). */
+export const HANG_MS = 10_000;
+
+/** One answer of the API to a task submit. status 0: no answer (connection refused, or aborted at HANG_MS). */
+export interface Answer {
+  sentAt: number;
+  ms: number;
+  status: number;
+  retryAfter: string | null;
+}
+
+/** The Redis side of a failover run: the product's Redis settings and how to fail over its master. */
+export interface RedisUnderTest {
+  env: Record<string, string>;
+  /** Called with the run's namespace once the load runs, before the kill (e.g. to find the slot's master). */
+  beforeKill?(namespace: string): Promise<void>;
+  /** SIGKILLs the master that holds the namespace's keys. */
+  killMaster(): void;
+  /** True once a replica took over as master (polled after the kill). */
+  promoted(): Promise<boolean>;
+  /** A client of the new master (for the clean-up of the namespace's keys). */
+  adminClient(): {
+    scan(...a: never[]): Promise<[string, string[]]>;
+    unlink(...k: never[]): Promise<number>;
+    disconnect(): void;
+  };
+}
+
+/** What a failover run measured (ms from the kill) and the chaos verdict. */
+export interface FailoverFigures {
+  verdict: Awaited<ReturnType<typeof judge>>;
+  promotedMs: number;
+  firesResumeMs: number;
+  dispatchResumeMs: number;
+  apiResumeMs: number;
+  /** Answers to submits sent from the kill until the first 2xx after it, by status ('0' = none). */
+  meanwhile: Record<string, number>;
+  /** Every answer after the kill. */
+  after: Answer[];
+  maxAnswerMs: number;
+  submitted: number;
+  unaccepted: number;
+}
+
+/** The end of the longest pause between `times` after `from - 2 s`, minus `from`: when the work came back. */
+function resumeAfter(times: number[], from: number): number {
+  const t = times.filter((x) => x >= from - 2000).sort((a, b) => a - b);
+  let best = 0;
+  let end = NaN;
+  for (let i = 1; i < t.length; i++) if (t[i] - t[i - 1] > best) [best, end] = [t[i] - t[i - 1], t[i]];
+  return end - from;
+}
+
+/** Sends one signed task submit, bounded by HANG_MS. */
+async function submit(client: TickwheelClient, baseUrl: string, task: object): Promise<Answer> {
+  const body = JSON.stringify(task);
+  const headers = { ...client.sign('POST', '/api/tasks', body), 'content-type': 'application/json' };
+  const sentAt = Date.now();
+  try {
+    const res = await fetch(`${baseUrl}/api/tasks`, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(HANG_MS),
+    });
+    await res.arrayBuffer();
+    return { sentAt, ms: Date.now() - sentAt, status: res.status, retryAfter: res.headers.get('retry-after') };
+  } catch {
+    return { sentAt, ms: Date.now() - sentAt, status: 0, retryAfter: null };
+  }
+}
+
+/**
+ * Runs the chaos check's workload (3 cron jobs every 1-3 s, lib/workload.mjs, plus a task submit every 150 ms, each
+ * with its requestId and sent again until accepted) against one api+scheduler and one executor process on `redis`;
+ * SIGKILLs the master `killAfterMs` into the load and keeps loading `loadAfterMs` more; then stops the schedules,
+ * waits for every instance to end and judges the run (scripts/chaos/lib/verdict.mjs).
+ */
+export async function runFailover(
+  name: string,
+  redis: RedisUnderTest,
+  { killAfterMs = 8000, loadAfterMs = 18_000 } = {},
+): Promise<FailoverFigures> {
+  const namespace = `ha-${name}-${randomBytes(3).toString('hex')}`;
+  const logDir = mkdtempSync(join(tmpdir(), `tw-${namespace}-`));
+  const repo = process.cwd();
+  const env = {
+    DB_URL: MYSQL_URL,
+    TICKWHEEL_SECRET_KEY: 'cd'.repeat(32),
+    TICKWHEEL_NAMESPACE: namespace,
+    HEARTBEAT_INTERVAL_MS: '1000',
+    NODE_OFFLINE_AFTER_MS: '6000',
+    EGRESS_ALLOW: '*,127.0.0.1', // the receivers listen on loopback
+    ...redis.env,
+  };
+  const db = mysql.createPool({ uri: MYSQL_URL, connectionLimit: 2 });
+  const receiver = await startReceiver({ workMs: () => 20 });
+  const callbacks = await startCallbackReceiver({ verify: () => ({ ok: true }) });
+  const sched = new ProductSlot({
+    repo,
+    logDir,
+    name: 'sched',
+    role: 'scheduler',
+    env: { ...env, ROLES: 'api,scheduler' },
+  });
+  const exec = new ProductSlot({ repo, logDir, name: 'exec', role: 'executor', env: { ...env, ROLES: 'executor' } });
+  let appId: string | null = null;
+  try {
+    await Promise.all([sched.start(), exec.start()]);
+    const app = await apiClient(env, repo);
+    appId = app.appId;
+    const baseUrl = `http://127.0.0.1:${sched.port}`;
+    const tw = new TickwheelClient({ baseUrl, ...app });
+    const jobs = await createJobs(() => tw, { jobs: 3 }, { receiver, callbacks });
+
+    const answers: Answer[] = [];
+    const taskIds: string[] = [];
+    const waiting: object[] = [];
+    let stopSubmits = false;
+    const submits = (async () => {
+      for (let i = 0; !stopSubmits || waiting.length > 0; i++) {
+        if (!stopSubmits) {
+          const requestId = `${namespace}-t${i}`;
+          taskIds.push(requestId);
+          waiting.push({ requestId, handler: 'http', params: { method: 'POST', url: `${receiver.url}/task` } });
+        }
+        const task = waiting.shift()!;
+        const answer = await submit(tw, baseUrl, { ...task, maxAttempts: 20, retryBackoffMs: 100 });
+        answers.push(answer);
+        if (answer.status < 200 || answer.status >= 300) waiting.push(task);
+        await sleep(150);
+      }
+    })();
+    await sleep(killAfterMs);
+    await redis.beforeKill?.(namespace);
+    const killedAt = Date.now();
+    redis.killMaster();
+    log(`${name}: master killed`);
+    await waitFor('a replica to take over', () => redis.promoted(), 60_000, 100);
+    const promotedMs = Date.now() - killedAt;
+    await sleep(Math.max(0, killedAt + loadAfterMs - Date.now()));
+    stopSubmits = true;
+    await Promise.race([submits, sleep(60_000)]);
+
+    let stopAt = 0;
+    await waitFor(
+      'the leader to catch up with the schedule',
+      async () => {
+        const now = Date.now();
+        const [[r]] = (await db.query(
+          'SELECT COUNT(*) AS c FROM job_definition WHERE namespace = ? AND enabled = 1 AND next_fire_time <= ?',
+          [namespace, now],
+        )) as unknown as [[{ c: number }]];
+        stopAt = now;
+        return Number(r.c) === 0;
+      },
+      30_000,
+      100,
+    );
+    const pausedAt = await pauseJobs(() => tw, jobs);
+    const final = [...FINAL];
+    await waitFor(
+      'every instance to end',
+      async () => {
+        const [[r]] = (await db.query(
+          `SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ? AND status NOT IN (${final.map(() => '?')})`,
+          [namespace, ...final],
+        )) as unknown as [[{ c: number }]];
+        return Number(r.c) === 0;
+      },
+      40_000,
+      250,
+    ).catch(() => undefined); // the verdict names what did not end
+    const verdict = await judge(db, { namespace, taskIds, failing: new Set(), stopAt, pausedAt, log: receiver.log });
+    return figures(verdict, receiver.log, answers, killedAt, promotedMs, taskIds.length, waiting.length);
+  } catch (err) {
+    log(`${name}: sched log tail:\n${sched.tail.join('\n')}\nexec log tail:\n${exec.tail.join('\n')}`);
+    throw err;
+  } finally {
+    await Promise.all([sched.stop(), exec.stop()]);
+    const admin = redis.adminClient();
+    await cleanup(db, admin, namespace, appId).catch((err: Error) => log(`clean-up: ${err.message}`));
+    admin.disconnect();
+    await Promise.all([db.end(), receiver.close(), callbacks.close()]);
+    rmSync(logDir, { recursive: true, force: true });
+  }
+}
+
+function figures(
+  verdict: FailoverFigures['verdict'],
+  effects: SideEffect[],
+  answers: Answer[],
+  killedAt: number,
+  promotedMs: number,
+  submitted: number,
+  unaccepted: number,
+): FailoverFigures {
+  const after = answers.filter((a) => a.sentAt + a.ms >= killedAt);
+  const firstOk = after.find((a) => a.status >= 200 && a.status < 300 && a.sentAt >= killedAt);
+  const apiResumeMs = firstOk ? firstOk.sentAt + firstOk.ms - killedAt : NaN;
+  const meanwhile: Record<string, number> = {};
+  for (const a of after)
+    if (!firstOk || a.sentAt < firstOk.sentAt) meanwhile[String(a.status)] = (meanwhile[String(a.status)] ?? 0) + 1;
+  const times = (prefix: string) => effects.filter((e) => e.path.startsWith(prefix)).map((e) => e.at);
+  return {
+    verdict,
+    promotedMs,
+    firesResumeMs: resumeAfter(times('/fire/'), killedAt),
+    dispatchResumeMs: resumeAfter(times('/task'), killedAt),
+    apiResumeMs,
+    meanwhile,
+    after,
+    maxAnswerMs: Math.max(0, ...after.map((a) => a.ms)),
+    submitted,
+    unaccepted,
+  };
+}
+
+/** One line of figures for the test's output (and the report). */
+export function describeFigures(name: string, f: FailoverFigures): string {
+  const k = f.verdict.counts;
+  return (
+    `${name}: verdict ${f.verdict.ok ? 'OK' : 'FAIL'} fires=${k.fires}/${k.expectedFires} tasks=${k.tasks}/${f.submitted} ` +
+    `missing=${k.missing} dup=${k.dup} extra=${k.extra} doubleSuccess=${k.doubleSuccess} unfinished=${k.unfinished} ` +
+    `unexplained=${k.unexplained} reruns=${k.reruns}; promoted after ${f.promotedMs} ms, fires resumed after ` +
+    `${f.firesResumeMs} ms, dispatch after ${f.dispatchResumeMs} ms, API 2xx again after ${f.apiResumeMs} ms; ` +
+    `answers meanwhile ${JSON.stringify(f.meanwhile)}, slowest answer after the kill ${f.maxAnswerMs} ms` +
+    (f.verdict.ok ? '' : `\n  ${f.verdict.examples.join('\n  ')}`)
+  );
+}
