@@ -26,6 +26,11 @@ export interface AppConfig {
   redisUrl?: string;
   /** Cluster only: how Redis is reached (one server, a Sentinel group, a Redis Cluster). */
   redis?: RedisTopology;
+  /**
+   * The longest wait on MySQL/MariaDB or Redis, ms (STORAGE_TIMEOUT_MS): a pooled connection (connecting
+   * included), a statement, a Redis command; then the caller fails (an API answer: 503 STORAGE_UNAVAILABLE).
+   */
+  storageTimeoutMs: number;
   dataDir: string;
   namespace: string;
   /** 32-byte hex key encrypting api_client secrets; undefined = standalone generates one in dataDir. */

@@ -134,6 +134,7 @@ export function loadConfig(
       : { type: 'better-sqlite3', path: join(dataDir, 'tickwheel.sqlite') },
     redisUrl: redis?.kind === 'single' ? redis.url : undefined,
     redis,
+    storageTimeoutMs: dto.STORAGE_TIMEOUT_MS ?? 5000,
     dataDir,
     namespace: dto.TICKWHEEL_NAMESPACE ?? 'default',
     secretKeyHex: dto.TICKWHEEL_SECRET_KEY,

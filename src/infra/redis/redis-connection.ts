@@ -29,13 +29,12 @@ class RedisConnectionsModule {}
  * closing are off: the coordination module quits the client after its duplicates. {@link mainRedisClient} reads it.
  */
 export function redisConnections(): DynamicModule {
-  const topology = (config: unknown) => (config as AppConfig).redis;
   const redis = RedisModule.forRootAsync(
-    { inject: [APP_CONFIG], useFactory: (config: unknown) => moduleOptions(topology(config)) },
+    { inject: [APP_CONFIG], useFactory: (config: unknown) => moduleOptions(config as AppConfig) },
     false,
   );
   const cluster = ClusterModule.forRootAsync(
-    { inject: [APP_CONFIG], useFactory: (config: unknown) => clusterModuleOptions(topology(config)) },
+    { inject: [APP_CONFIG], useFactory: (config: unknown) => clusterModuleOptions(config as AppConfig) },
     false,
   );
   return { module: RedisConnectionsModule, imports: [redis, cluster], exports: [RedisModule, ClusterModule] };
@@ -61,43 +60,51 @@ export function duplicateClient(client: RedisClient, suffix: string, overrides: 
   return (client as Redis).duplicate({ connectionName: name ? `${name}:${suffix}` : undefined, ...overrides });
 }
 
-function moduleOptions(topology: RedisTopology | undefined): RedisModuleOptions {
-  const config = topology && topology.kind !== 'cluster' ? [clientOptions(topology, MAIN_REDIS)] : [];
+function moduleOptions({ redis: topology, storageTimeoutMs }: AppConfig): RedisModuleOptions {
+  const config = topology && topology.kind !== 'cluster' ? [clientOptions(topology, MAIN_REDIS, storageTimeoutMs)] : [];
   return { closeClient: false, readyLog: false, errorLog: false, config };
 }
 
-function clusterModuleOptions(topology: RedisTopology | undefined): ClusterModuleOptions {
-  const config = topology?.kind === 'cluster' ? [clusterOptions(topology, MAIN_REDIS)] : [];
+function clusterModuleOptions({ redis: topology, storageTimeoutMs }: AppConfig): ClusterModuleOptions {
+  const config = topology?.kind === 'cluster' ? [clusterOptions(topology, MAIN_REDIS, storageTimeoutMs)] : [];
   return { closeClient: false, readyLog: false, errorLog: false, config };
 }
 
 /** Where a one-server or Sentinel client connects: the URL, or the master the sentinels name. */
-function target(topology: Exclude<RedisTopology, { kind: 'cluster' }>): Partial<RedisClientOptions> {
+function target(topology: OneServer): Partial<RedisClientOptions> {
   if (topology.kind === 'single') return { url: topology.url };
   const { sentinels, name, password, sentinelPassword } = topology;
   return { sentinels, name, password, sentinelPassword, failoverDetector: true }; // moves on +switch-master
 }
 
-function clientOptions(topology: Exclude<RedisTopology, { kind: 'cluster' }>, name: string): RedisClientOptions {
+type OneServer = Exclude<RedisTopology, { kind: 'cluster' }>;
+
+/** Commands and connects are cut at `timeoutMs` (STORAGE_TIMEOUT_MS): an API answer is then a 503, not a hang. */
+function clientOptions(topology: OneServer, name: string, timeoutMs: number): RedisClientOptions {
   return {
     namespace: name,
     ...target(topology),
     connectionName: `tickwheel:${name}`,
     maxRetriesPerRequest: 3,
+    commandTimeout: timeoutMs,
+    connectTimeout: timeoutMs,
     retryStrategy: (times) => Math.min(times * 200, 2000),
     onClientCreated: (client: Redis) => logErrorsOnce(client, name),
   };
 }
 
 /** A Cluster client: MOVED/ASK followed, slots re-read after a failover, the same backoff and error log. */
-function clusterOptions(topology: Extract<RedisTopology, { kind: 'cluster' }>, name: string): ClusterClientOptions {
-  return {
+function clusterOptions(topology: Extract<RedisTopology, { kind: 'cluster' }>, name: string, timeoutMs: number) {
+  const connectionName = `tickwheel:${name}`;
+  const limits = { maxRetriesPerRequest: 3, commandTimeout: timeoutMs, connectTimeout: timeoutMs };
+  const options: ClusterClientOptions = {
     namespace: name,
     nodes: topology.nodes,
-    redisOptions: { password: topology.password, connectionName: `tickwheel:${name}`, maxRetriesPerRequest: 3 },
+    redisOptions: { password: topology.password, connectionName, ...limits },
     clusterRetryStrategy: (times) => Math.min(times * 200, 2000),
     onClientCreated: (client: Cluster) => logErrorsOnce(client, name),
   };
+  return options;
 }
 
 function logErrorsOnce(client: RedisClient, name: string): void {

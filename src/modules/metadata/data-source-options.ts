@@ -54,9 +54,12 @@ export const MIGRATIONS = [
 
 /**
  * TypeORM options for both shapes (docs/architecture.md); the schema is the migrations, never `synchronize`.
+ * MySQL: connecting waits at most STORAGE_TIMEOUT_MS (10 s when not given; db-deadline.ts bounds the rest).
  * SQLite: WAL mode and a busy timeout.
  */
-export function dataSourceOptions(config: Pick<AppConfig, 'database'>): DataSourceOptions {
+export function dataSourceOptions(
+  config: Pick<AppConfig, 'database'> & Partial<Pick<AppConfig, 'storageTimeoutMs'>>,
+): DataSourceOptions {
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,
@@ -71,6 +74,7 @@ export function dataSourceOptions(config: Pick<AppConfig, 'database'>): DataSour
       url: config.database.url,
       timezone: 'Z',
       charset: 'utf8mb4',
+      connectTimeout: config.storageTimeoutMs ?? 10_000,
       extra: { connectionLimit: 20 },
     };
   }
