@@ -48,7 +48,7 @@ export interface FailoverFigures {
   firesResumeMs: number;
   dispatchResumeMs: number;
   apiResumeMs: number;
-  /** Answers to submits sent from the kill until the first 2xx after it, by status ('0' = none). */
+  /** Answers to submits sent from the kill until the first 2xx sent after it, by status ('0' = none). */
   meanwhile: Record<string, number>;
   /** Every answer after the kill. */
   after: Answer[];
@@ -89,18 +89,19 @@ async function submit(client: TickwheelClient, baseUrl: string, task: object): P
  * Runs the chaos check's workload (3 cron jobs every 1-3 s, lib/workload.mjs, plus a task submit every 150 ms, each
  * with its requestId and sent again until accepted) against one api+scheduler and one executor process on `redis`;
  * SIGKILLs the master `killAfterMs` into the load and keeps loading `loadAfterMs` more; then stops the schedules,
- * waits for every instance to end and judges the run (scripts/chaos/lib/verdict.mjs).
+ * waits for every instance to end and judges the run (scripts/chaos/lib/verdict.mjs). `dbUrl`: the shared MariaDB
+ * unless a test brings its own.
  */
 export async function runFailover(
   name: string,
   redis: RedisUnderTest,
-  { killAfterMs = 8000, loadAfterMs = 18_000 } = {},
+  { killAfterMs = 8000, loadAfterMs = 18_000, dbUrl = MYSQL_URL } = {},
 ): Promise<FailoverFigures> {
   const namespace = `ha-${name}-${randomBytes(3).toString('hex')}`;
   const logDir = mkdtempSync(join(tmpdir(), `tw-${namespace}-`));
   const repo = process.cwd();
   const env = {
-    DB_URL: MYSQL_URL,
+    DB_URL: dbUrl,
     TICKWHEEL_SECRET_KEY: 'cd'.repeat(32),
     TICKWHEEL_NAMESPACE: namespace,
     HEARTBEAT_INTERVAL_MS: '1000',
@@ -108,7 +109,7 @@ export async function runFailover(
     EGRESS_ALLOW: '*,127.0.0.1', // the receivers listen on loopback
     ...redis.env,
   };
-  const db = mysql.createPool({ uri: MYSQL_URL, connectionLimit: 2 });
+  const db = mysql.createPool({ uri: dbUrl, connectionLimit: 2 });
   const receiver = await startReceiver({ workMs: () => 20 });
   const callbacks = await startCallbackReceiver({ verify: () => ({ ok: true }) });
   const sched = new ProductSlot({
@@ -120,6 +121,7 @@ export async function runFailover(
   });
   const exec = new ProductSlot({ repo, logDir, name: 'exec', role: 'executor', env: { ...env, ROLES: 'executor' } });
   let appId: string | null = null;
+  let keepLogs = process.env.KEEP_FAULT_LOGS === '1';
   try {
     await Promise.all([sched.start(), exec.start()]);
     const app = await apiClient(env, repo);
@@ -131,19 +133,27 @@ export async function runFailover(
     const answers: Answer[] = [];
     const taskIds: string[] = [];
     const waiting: object[] = [];
+    const inFlight = new Set<Promise<void>>();
     let stopSubmits = false;
+    let giveUpAt = Infinity; // once stopped: a minute for the last refused ones
+    // One submit every 100 ms, not waiting for the one before: the API is sampled all through the outage.
     const submits = (async () => {
-      for (let i = 0; !stopSubmits || waiting.length > 0; i++) {
+      for (let i = 0; (!stopSubmits || waiting.length + inFlight.size > 0) && Date.now() < giveUpAt; i++) {
         if (!stopSubmits) {
           const requestId = `${namespace}-t${i}`;
           taskIds.push(requestId);
           waiting.push({ requestId, handler: 'http', params: { method: 'POST', url: `${receiver.url}/task` } });
         }
-        const task = waiting.shift()!;
-        const answer = await submit(tw, baseUrl, { ...task, maxAttempts: 20, retryBackoffMs: 100 });
-        answers.push(answer);
-        if (answer.status < 200 || answer.status >= 300) waiting.push(task);
-        await sleep(150);
+        const task = waiting.shift();
+        if (task) {
+          const sent = submit(tw, baseUrl, { ...task, maxAttempts: 20, retryBackoffMs: 100 }).then((answer) => {
+            answers.push(answer);
+            if (answer.status < 200 || answer.status >= 300) waiting.push(task);
+            inFlight.delete(sent);
+          });
+          inFlight.add(sent);
+        }
+        await sleep(100);
       }
     })();
     await sleep(killAfterMs);
@@ -155,7 +165,9 @@ export async function runFailover(
     const promotedMs = Date.now() - killedAt;
     await sleep(Math.max(0, killedAt + loadAfterMs - Date.now()));
     stopSubmits = true;
-    await Promise.race([submits, sleep(60_000)]);
+    giveUpAt = Date.now() + 60_000;
+    await submits;
+    await Promise.all(inFlight);
 
     let stopAt = 0;
     await waitFor(
@@ -187,17 +199,20 @@ export async function runFailover(
       250,
     ).catch(() => undefined); // the verdict names what did not end
     const verdict = await judge(db, { namespace, taskIds, failing: new Set(), stopAt, pausedAt, log: receiver.log });
-    return figures(verdict, receiver.log, answers, killedAt, promotedMs, taskIds.length, waiting.length);
+    const f = figures(verdict, receiver.log, answers, killedAt, promotedMs, taskIds.length, waiting.length);
+    keepLogs ||= !verdict.ok || unclear(f.after).length > 0;
+    return f;
   } catch (err) {
-    log(`${name}: sched log tail:\n${sched.tail.join('\n')}\nexec log tail:\n${exec.tail.join('\n')}`);
+    keepLogs = true;
     throw err;
   } finally {
+    if (keepLogs) log(`${name}: the product's logs are kept in ${logDir}`);
     await Promise.all([sched.stop(), exec.stop()]);
     const admin = redis.adminClient();
     await cleanup(db, admin, namespace, appId).catch((err: Error) => log(`clean-up: ${err.message}`));
     admin.disconnect();
     await Promise.all([db.end(), receiver.close(), callbacks.close()]);
-    rmSync(logDir, { recursive: true, force: true });
+    if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
   }
 }
 
@@ -215,7 +230,8 @@ function figures(
   const apiResumeMs = firstOk ? firstOk.sentAt + firstOk.ms - killedAt : NaN;
   const meanwhile: Record<string, number> = {};
   for (const a of after)
-    if (!firstOk || a.sentAt < firstOk.sentAt) meanwhile[String(a.status)] = (meanwhile[String(a.status)] ?? 0) + 1;
+    if (a.sentAt >= killedAt && (!firstOk || a.sentAt < firstOk.sentAt))
+      meanwhile[String(a.status)] = (meanwhile[String(a.status)] ?? 0) + 1;
   const times = (prefix: string) => effects.filter((e) => e.path.startsWith(prefix)).map((e) => e.at);
   return {
     verdict,
@@ -229,6 +245,12 @@ function figures(
     submitted,
     unaccepted,
   };
+}
+
+/** The answers that are neither a 2xx nor a 503 with Retry-After, or that took HANG_MS or more (none may be). */
+export function unclear(answers: Answer[]): Answer[] {
+  const clear = (a: Answer) => (a.status >= 200 && a.status < 300) || (a.status === 503 && a.retryAfter !== null);
+  return answers.filter((a) => !clear(a) || a.ms >= HANG_MS);
 }
 
 /** One line of figures for the test's output (and the report). */
