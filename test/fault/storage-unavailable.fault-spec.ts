@@ -31,6 +31,8 @@ class Load {
   readonly accepted = new Set<string>();
   readonly refused = new Set<string>();
   readonly failures: string[] = [];
+  /** `/health/ready` polled every 500 ms (unsigned): [status, ms]. */
+  readonly ready: Array<[number, number]> = [];
   private running = true;
   private readonly loops: Promise<void>[];
 
@@ -40,7 +42,16 @@ class Load {
     private readonly tag: string,
     workers = 4,
   ) {
-    this.loops = Array.from({ length: workers }, (_, i) => this.loop(i));
+    this.loops = [...Array.from({ length: workers }, (_, i) => this.loop(i)), this.probeReady()];
+  }
+
+  private async probeReady(): Promise<void> {
+    while (this.running) {
+      const started = Date.now();
+      const res = await fetch(`${this.client.baseUrl}/health/ready`).catch(() => null);
+      this.ready.push([res?.status ?? 0, Date.now() - started]);
+      await sleep(500);
+    }
   }
 
   async stop(): Promise<void> {
@@ -119,7 +130,7 @@ function figures(answers: Answer[]): Record<string, unknown> {
  * killed and restarted, each under a steady stream of signed requests to a real node (`node dist/src/main.js`,
  * every role, servers of the test's own on loopback). Every answer is a 2xx or a 503 problem+json
  * STORAGE_UNAVAILABLE naming the store, with Retry-After, within the bound (docs/deploy.md "When MySQL or Redis
- * cannot be reached"); the node never dies; afterwards it resumes by itself, and every task accepted or resent
+ * cannot be reached"); /health/ready says 503 meanwhile; the node never dies; afterwards it resumes by itself, and every task accepted or resent
  * after a 503 ends final exactly once.
  */
 describe('database or Redis unreachable under load (issue 27)', () => {
@@ -216,6 +227,10 @@ describe('database or Redis unreachable under load (issue 27)', () => {
         refused503: load.refused.size,
         resent: resent.length,
         resentStatuses,
+        ready: {
+          statuses: [...new Set(load.ready.map(([st]) => st))],
+          maxMs: Math.max(...load.ready.map(([, ms]) => ms)),
+        },
       })}`,
     );
     const ids = [...new Set([...load.accepted, ...load.refused])];
@@ -228,6 +243,7 @@ describe('database or Redis unreachable under load (issue 27)', () => {
     const rows = await rowsOf(ids);
     console.log(`${name}: ${rows.size} tasks final ${Date.now() - finalAfter} ms after the resends`);
     expect(load.failures).toEqual([]);
+    expect(new Set(load.ready.map(([st]) => st))).toEqual(new Set([200, 503]));
     for (const a of load.answers) {
       if (a.status < 300) continue;
       expect({ status: a.status, problem: a.problem }).toEqual({

@@ -2,14 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Redis } from 'ioredis';
 import mysql from 'mysql2/promise';
 import { startCallbackReceiver } from '../../bench/lib/callback-receiver.mjs';
 import { ProductSlot } from '../../scripts/chaos/lib/cluster.mjs';
 import { apiClient, cleanup } from '../../scripts/chaos/lib/product.mjs';
 import { startReceiver, type SideEffect } from '../../scripts/chaos/lib/receiver.mjs';
 import { log, sleep, waitFor } from '../../scripts/chaos/lib/run-util.mjs';
-import { FINAL, judge } from '../../scripts/chaos/lib/verdict.mjs';
-import { createJobs, pauseJobs } from '../../scripts/chaos/lib/workload.mjs';
+import { stopSchedules, noneLeft, unfinished } from '../../scripts/chaos/lib/quiesce.mjs';
+import { judge } from '../../scripts/chaos/lib/verdict.mjs';
+import { createJobs, type WorkloadOptions } from '../../scripts/chaos/lib/workload.mjs';
 import { TickwheelClient } from '../../src/client/tickwheel-client.js';
 import { MYSQL_URL } from './test-node.js';
 
@@ -34,11 +36,7 @@ export interface RedisUnderTest {
   /** True once a replica took over as master (polled after the kill). */
   promoted(): Promise<boolean>;
   /** A client of the new master (for the clean-up of the namespace's keys). */
-  adminClient(): {
-    scan(...a: never[]): Promise<[string, string[]]>;
-    unlink(...k: never[]): Promise<number>;
-    disconnect(): void;
-  };
+  adminClient(): Redis;
 }
 
 /** What a failover run measured (ms from the kill) and the chaos verdict. */
@@ -55,6 +53,12 @@ export interface FailoverFigures {
   maxAnswerMs: number;
   submitted: number;
   unaccepted: number;
+}
+
+/** The chaos workload's options for `jobs` cron jobs (every 1..5 s); the tasks are this harness's own stream. */
+function workload(jobs: number): WorkloadOptions {
+  const between = (lo: number, hi: number) => lo + Math.random() * (hi - lo);
+  return { jobs, tasks: 0, duration: 0, 'delayed-share': 0, 'fail-share': 0, rand: Math.random, between };
 }
 
 /** The end of the longest pause between `times` after `from - 2 s`, minus `from`: when the work came back. */
@@ -122,13 +126,14 @@ export async function runFailover(
   const exec = new ProductSlot({ repo, logDir, name: 'exec', role: 'executor', env: { ...env, ROLES: 'executor' } });
   let appId: string | null = null;
   let keepLogs = process.env.KEEP_FAULT_LOGS === '1';
+  let admin: Redis | undefined;
   try {
     await Promise.all([sched.start(), exec.start()]);
     const app = await apiClient(env, repo);
     appId = app.appId;
     const baseUrl = `http://127.0.0.1:${sched.port}`;
     const tw = new TickwheelClient({ baseUrl, ...app });
-    const jobs = await createJobs(() => tw, { jobs: 3 }, { receiver, callbacks });
+    const jobs = await createJobs(() => tw, workload(3), { receiver, callbacks });
 
     const answers: Answer[] = [];
     const taskIds: string[] = [];
@@ -169,35 +174,16 @@ export async function runFailover(
     await submits;
     await Promise.all(inFlight);
 
-    let stopAt = 0;
-    await waitFor(
-      'the leader to catch up with the schedule',
-      async () => {
-        const now = Date.now();
-        const [[r]] = (await db.query(
-          'SELECT COUNT(*) AS c FROM job_definition WHERE namespace = ? AND enabled = 1 AND next_fire_time <= ?',
-          [namespace, now],
-        )) as unknown as [[{ c: number }]];
-        stopAt = now;
-        return Number(r.c) === 0;
-      },
-      30_000,
-      100,
-    );
-    const pausedAt = await pauseJobs(() => tw, jobs);
-    const final = [...FINAL];
-    await waitFor(
-      'every instance to end',
-      async () => {
-        const [[r]] = (await db.query(
-          `SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ? AND status NOT IN (${final.map(() => '?')})`,
-          [namespace, ...final],
-        )) as unknown as [[{ c: number }]];
-        return Number(r.c) === 0;
-      },
-      40_000,
-      250,
-    ).catch(() => undefined); // the verdict names what did not end
+    admin = redis.adminClient();
+    const { stopAt, pausedAt } = await stopSchedules({
+      db,
+      redis: admin,
+      namespace,
+      schedulers: [sched],
+      client: () => tw,
+      jobs,
+    });
+    await noneLeft(db, 'every instance to end', ...unfinished(namespace), 40_000); // the verdict names what did not
     const verdict = await judge(db, { namespace, taskIds, failing: new Set(), stopAt, pausedAt, log: receiver.log });
     const f = figures(verdict, receiver.log, answers, killedAt, promotedMs, taskIds.length, waiting.length);
     keepLogs ||= !verdict.ok || unclear(f.after).length > 0;
@@ -208,7 +194,7 @@ export async function runFailover(
   } finally {
     if (keepLogs) log(`${name}: the product's logs are kept in ${logDir}`);
     await Promise.all([sched.stop(), exec.stop()]);
-    const admin = redis.adminClient();
+    admin ??= redis.adminClient();
     await cleanup(db, admin, namespace, appId).catch((err: Error) => log(`clean-up: ${err.message}`));
     admin.disconnect();
     await Promise.all([db.end(), receiver.close(), callbacks.close()]);

@@ -1,4 +1,4 @@
-// Types of scripts/chaos/lib/receiver.mjs for the TypeScript tests that import it (test/fault).
+// Types of receiver.mjs for the TypeScript tests that import it (test/fault).
 export interface SideEffect {
   requestId: string;
   instanceId: string;
@@ -10,6 +10,6 @@ export interface SideEffect {
 export function startReceiver(o: { workMs: () => number }): Promise<{
   url: string;
   log: SideEffect[];
-  onEffect(fn: (e: SideEffect) => void): void;
-  close(): Promise<void>;
+  onEffect: (fn: (e: SideEffect) => void) => void;
+  close: () => Promise<void>;
 }>;

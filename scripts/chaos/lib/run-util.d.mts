@@ -1,9 +1,5 @@
-// Types of scripts/chaos/lib/run-util.mjs for the TypeScript tests that import it (test/fault).
+// Types of run-util.mjs for the TypeScript tests that import it (test/fault).
 export function sleep(ms: number): Promise<void>;
 export function log(s: string): void;
-export function waitFor(
-  what: string,
-  fn: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-  everyMs?: number,
-): Promise<void>;
+export function waitFor(what: string, fn: () => Promise<boolean>, timeoutMs: number, everyMs?: number): Promise<void>;
+export function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void>;

@@ -1,9 +1,11 @@
-// Types of scripts/chaos/lib/verdict.mjs for the TypeScript tests that import it (test/fault).
+// Types of verdict.mjs for the TypeScript tests that import it (test/fault).
+import type { Pool } from 'mysql2/promise';
 import type { SideEffect } from './receiver.mjs';
+
 export const FINAL: Set<string>;
 export const LOST: Set<string>;
 export function judge(
-  pool: unknown,
+  pool: Pool,
   run: {
     namespace: string;
     taskIds: string[];
