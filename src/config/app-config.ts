@@ -1,3 +1,4 @@
+import type { RedisTopology } from './redis-settings.js';
 import type { ShellSettings } from './shell-settings.js';
 
 /** The roles one process can play (docs/architecture.md). */
@@ -21,8 +22,10 @@ export interface AppConfig {
   metrics: { port: number | null; host: string; token: string | null };
   /** Cluster: mysql:// URL. Standalone: SQLite file path. */
   database: { type: 'mysql'; url: string } | { type: 'better-sqlite3'; path: string };
-  /** Cluster only. */
+  /** Cluster only, with one server at a URL (REDIS_URL). */
   redisUrl?: string;
+  /** Cluster only: how Redis is reached (one server, a Sentinel group, a Redis Cluster). */
+  redis?: RedisTopology;
   /**
    * The longest wait on MySQL/MariaDB or Redis, ms (STORAGE_TIMEOUT_MS): a pooled connection (connecting
    * included), a statement, a Redis command; then the caller fails (an API answer: 503 STORAGE_UNAVAILABLE).

@@ -2,6 +2,10 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { IntSetting, toBool } from './env-setting.js';
 
+/** `host:port[,host:port…]`: a name or IPv4 (or [IPv6]) and a port, spaces around commas allowed. */
+const HOST_PORT = String.raw`([A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}`;
+const HOST_PORT_LIST = new RegExp(String.raw`^\s*${HOST_PORT}(\s*,\s*${HOST_PORT})*\s*$`);
+
 /**
  * Where the process listens and keeps its data, the shape it runs in (cluster URLs, roles, namespace, secret key),
  * its name, what its shell handler and outbound calls may do, and how much it logs.
@@ -35,6 +39,29 @@ export class ProcessEnvDto {
   @IsString()
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(HOST_PORT_LIST, { message: 'REDIS_SENTINELS must be a comma list of host:port (e.g. s1:26379,s2:26379)' })
+  REDIS_SENTINELS?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'REDIS_SENTINEL_NAME must be 1-64 of [A-Za-z0-9_.-]' })
+  REDIS_SENTINEL_NAME?: string;
+
+  @IsOptional()
+  @IsString()
+  REDIS_SENTINEL_PASSWORD?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(HOST_PORT_LIST, { message: 'REDIS_CLUSTER_NODES must be a comma list of host:port (e.g. r1:6379,r2:6379)' })
+  REDIS_CLUSTER_NODES?: string;
+
+  @IsOptional()
+  @IsString()
+  REDIS_PASSWORD?: string;
 
   @IsOptional()
   @IsString()

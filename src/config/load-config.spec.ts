@@ -76,7 +76,7 @@ describe('loadConfig', () => {
       expect(c.namespace).toBe('default');
       expect(c.nodeName.length).toBeGreaterThan(0);
       expect(c.dataDir).toBe(resolve('./data'));
-      expect(configErrorOf({ ...CLUSTER, REDIS_URL: '' }).message).toMatch(/DB_URL is set .* REDIS_URL is not/);
+      expect(configErrorOf({ ...CLUSTER, REDIS_URL: '' }).message).toMatch(/DB_URL is set .* no Redis is/);
     });
   });
 

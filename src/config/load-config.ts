@@ -7,7 +7,11 @@ import { parseEgressList } from '../modules/egress/index.js';
 import { AppConfig, CallbackSettings, NotificationSettings, Role } from './app-config.js';
 import { ConfigError } from './config-error.js';
 import { EnvDto } from './env.dto.js';
+import { redisTopology } from './redis-settings.js';
 import { shellSettings } from './shell-settings.js';
+
+/** The Redis settings that make the cluster shape, any one of them. */
+const OR_REDIS = 'REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES';
 
 export { ConfigError } from './config-error.js';
 
@@ -65,10 +69,16 @@ export function loadConfig(
     const msg = firstMessage(e.constraints ?? {});
     throw new ConfigError(e.property, `${msg} (got '${String(env[e.property])}')`);
   }
-  if (dto.DB_URL && !dto.REDIS_URL)
-    throw new ConfigError('REDIS_URL', 'DB_URL is set (cluster shape) but REDIS_URL is not; set both or neither');
-  if (dto.REDIS_URL && !dto.DB_URL)
-    throw new ConfigError('DB_URL', 'REDIS_URL is set (cluster shape) but DB_URL is not; set both or neither');
+  const redis = redisTopology(dto);
+  if (dto.DB_URL && !redis)
+    throw new ConfigError(
+      'REDIS_URL',
+      `DB_URL is set (cluster shape) but no Redis is; set both or neither (${OR_REDIS})`,
+    );
+  if (redis && !dto.DB_URL) {
+    const name = { single: 'REDIS_URL', sentinel: 'REDIS_SENTINELS', cluster: 'REDIS_CLUSTER_NODES' }[redis.kind];
+    throw new ConfigError('DB_URL', `${name} is set (cluster shape) but DB_URL is not; set both or neither`);
+  }
   const shape = dto.DB_URL ? 'cluster' : 'standalone';
   const roles = parseRoles(dto.ROLES);
   if (shape === 'standalone' && roles.length !== 3) {
@@ -122,7 +132,8 @@ export function loadConfig(
     database: dto.DB_URL
       ? { type: 'mysql', url: dto.DB_URL }
       : { type: 'better-sqlite3', path: join(dataDir, 'tickwheel.sqlite') },
-    redisUrl: dto.REDIS_URL,
+    redisUrl: redis?.kind === 'single' ? redis.url : undefined,
+    redis,
     storageTimeoutMs: dto.STORAGE_TIMEOUT_MS ?? 5000,
     dataDir,
     namespace: dto.TICKWHEEL_NAMESPACE ?? 'default',

@@ -9,6 +9,8 @@ describe('loadConfig', () => {
         TICKWHEEL_SECRET: 's',
         SMTP_URL: 'smtp://mailer:pw@smtp.example.com',
         METRICS_TOKEN: 'scrape-token-0123456789',
+        REDIS_PASSWORD: 'pw',
+        REDIS_SENTINEL_PASSWORD: 'spw',
         PATH: '/usr/bin',
         TICKWHEEL_NAMESPACE: 'n',
       };

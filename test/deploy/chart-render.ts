@@ -27,7 +27,15 @@ export const SECRETS = [
   `secrets.secretKey=${'ab'.repeat(32)}`,
 ].flatMap((s) => ['--set', s]);
 /** Set per Deployment by the chart itself, never from `config`. */
-export const CHART_MANAGED = ['DB_URL', 'REDIS_URL', 'TICKWHEEL_SECRET_KEY', 'ROLES', 'NODE_NAME'];
+export const CHART_MANAGED = [
+  'DB_URL',
+  'REDIS_URL',
+  'REDIS_PASSWORD',
+  'REDIS_SENTINEL_PASSWORD',
+  'TICKWHEEL_SECRET_KEY',
+  'ROLES',
+  'NODE_NAME',
+];
 
 export interface Meta {
   name: string;

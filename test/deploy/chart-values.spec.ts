@@ -124,5 +124,21 @@ describe('Helm chart deploy/helm/tickwheel', () => {
     expect(r.stderr).toMatch(/secrets\.dbUrl is required/);
     const noKey = helm(['template', 'tw', CHART, ...SECRETS.slice(0, 4)]);
     expect(noKey.stderr).toMatch(/secrets\.secretKey is required/);
+    const noRedis = helm(['template', 'tw', CHART, ...SECRETS.slice(0, 2), ...SECRETS.slice(4)]);
+    expect(noRedis.stderr).toMatch(/secrets\.redisUrl is required/);
+  });
+
+  it('should reach a Sentinel group from config without secrets.redisUrl, its passwords from the Secret', () => {
+    const sentinel = ['REDIS_SENTINELS=s1:26379\\,s2:26379', 'REDIS_SENTINEL_NAME=tw'].map((s) => `config.${s}`);
+    const args = [...SECRETS.slice(0, 2), ...SECRETS.slice(4)];
+    const objects = render([...args, ...[...sentinel, 'secrets.redisPassword=pw'].flatMap((s) => ['--set', s])]);
+    const secret = objects.find((o) => o.kind === 'Secret')!.data as Record<string, string>;
+    expect(Object.keys(secret).sort()).toEqual(['DB_URL', 'REDIS_PASSWORD', 'TICKWHEEL_SECRET_KEY']);
+    const data = Object.fromEntries(Object.entries(secret).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+    for (const d of deployments(objects)) {
+      expect(envOf(d, 'REDIS_URL')).toBeUndefined();
+      const config = loadConfig(podEnv(d, objects, data), 1000);
+      expect(config.redis).toMatchObject({ kind: 'sentinel', name: 'tw', password: 'pw' });
+    }
   });
 });

@@ -10,7 +10,7 @@ export interface NodeExit {
 
 /** Settings a developer's shell may carry; dropped so that only what a test sets counts. */
 export const SETTING =
-  /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|EGRESS_\w+|RATE_LIMIT_\w+|MAX_\w+|JOB_MAX_\w+|EXECUTOR_\w+|\w+_MS|TRIGGER_BATCH_SIZE)$/;
+  /^(PORT|HOST|DB_URL|REDIS_\w+|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|EGRESS_\w+|RATE_LIMIT_\w+|MAX_\w+|JOB_MAX_\w+|EXECUTOR_\w+|\w+_MS|TRIGGER_BATCH_SIZE)$/;
 
 /**
  * Runs `node <script> …args` to its end with the product's settings cleared from the environment and

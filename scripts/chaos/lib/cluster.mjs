@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 /** Settings a developer's shell may carry; dropped so only what the run sets counts. */
 const SETTING =
-  /^(PORT|HOST|DB_URL|REDIS_URL|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|EGRESS_\w+|\w+_MS|EXECUTOR_CONCURRENCY|EXECUTOR_APP_SHARE|TRIGGER_BATCH_SIZE|TRIGGER_FIRE_PARALLELISM)$/;
+  /^(PORT|HOST|DB_URL|REDIS_\w+|DATA_DIR|ROLES|NODE_NAME|LOG_LEVEL|TICKWHEEL_\w+|EGRESS_\w+|\w+_MS|EXECUTOR_CONCURRENCY|EXECUTOR_APP_SHARE|TRIGGER_BATCH_SIZE|TRIGGER_FIRE_PARALLELISM)$/;
 
 /** Every child still running; killed when this process exits, however it exits (no orphans left on loopback). */
 const children = new Set();

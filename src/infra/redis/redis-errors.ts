@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 
 /** The `kind` label of `tickwheel_redis_errors_total`. */
 export type RedisErrorKind = 'connection' | 'command';
@@ -19,11 +20,11 @@ function isExpected(command: Command, err: unknown): boolean {
  * (re)connection) as `connection`, each command ending in an error (reply, retries spent, timeout) once as
  * `command`. The callers still get every error.
  */
-export function watchRedisErrors(client: Redis, sink: RedisErrorSink): void {
+export function watchRedisErrors(client: RedisClient, sink: RedisErrorSink): void {
   client.on('error', () => sink('connection'));
   const counted = new WeakSet<Command>(); // ioredis sends a command again after a reconnect: count it once
   const send = client.sendCommand.bind(client);
-  client.sendCommand = ((command: Command, ...rest: unknown[]) => {
+  (client as Redis).sendCommand = ((command: Command, ...rest: unknown[]) => {
     if (!counted.has(command)) {
       counted.add(command);
       command.promise.catch((err: unknown) => {
@@ -32,8 +33,9 @@ export function watchRedisErrors(client: Redis, sink: RedisErrorSink): void {
     }
     return (send as (c: Command, ...r: unknown[]) => unknown)(command, ...rest);
   }) as Redis['sendCommand'];
-  const duplicate = client.duplicate.bind(client);
-  client.duplicate = ((...args: Parameters<Redis['duplicate']>) => {
+  // A Cluster client's duplicate takes other arguments: passed through as they are.
+  const duplicate = client.duplicate.bind(client) as (...args: unknown[]) => RedisClient;
+  (client as Redis).duplicate = ((...args: unknown[]) => {
     const copy = duplicate(...args);
     watchRedisErrors(copy, sink);
     return copy;

@@ -1,9 +1,14 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { RedisService } from '@liaoliaots/nestjs-redis';
-import { type Redis } from 'ioredis';
+import { ClusterService, RedisService } from '@liaoliaots/nestjs-redis';
 import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { MAIN_REDIS, type RedisErrorKind, redisConnections, watchRedisErrors } from '../../infra/redis/index.js';
+import {
+  mainRedisClient,
+  type RedisClient,
+  type RedisErrorKind,
+  redisConnections,
+  watchRedisErrors,
+} from '../../infra/redis/index.js';
 import { type LabelsMatch, MetricsService, type RedisErrorKindLabel } from '../observability/index.js';
 import type { CoordinationPort } from './coordination.port.js';
 import {
@@ -37,9 +42,9 @@ const _kindLabels: LabelsMatch<RedisErrorKind, RedisErrorKindLabel> = true;
     {
       provide: REDIS_CLIENT,
       // Optional: a module test or a CLI may open Redis without the metrics (nothing to count there).
-      inject: [RedisService, { token: MetricsService, optional: true }],
-      useFactory: (connections: RedisService, metrics?: MetricsService): Redis | null => {
-        const client = connections.getOrNil(MAIN_REDIS);
+      inject: [RedisService, ClusterService, { token: MetricsService, optional: true }],
+      useFactory: (redis: RedisService, cluster: ClusterService, metrics?: MetricsService): RedisClient | null => {
+        const client = mainRedisClient(redis, cluster);
         if (client && metrics) watchRedisErrors(client, (kind) => metrics.redisErrors.inc({ kind }));
         return client;
       },
@@ -47,7 +52,7 @@ const _kindLabels: LabelsMatch<RedisErrorKind, RedisErrorKindLabel> = true;
     {
       provide: COORDINATION,
       inject: [APP_CONFIG, CLOCK, REDIS_CLIENT],
-      useFactory: (config: AppConfig, clock: Clock, redis: Redis | null): CoordinationPort =>
+      useFactory: (config: AppConfig, clock: Clock, redis: RedisClient | null): CoordinationPort =>
         redis ? new RedisCoordinationAdapter(redis, config.namespace) : new InProcessCoordinationAdapter(clock),
     },
     ...CONCERNS.map((token) => ({ provide: token, useExisting: COORDINATION })),
@@ -58,11 +63,13 @@ const _kindLabels: LabelsMatch<RedisErrorKind, RedisErrorKindLabel> = true;
 export class CoordinationModule implements OnApplicationShutdown {
   constructor(
     @Inject(COORDINATION) private readonly port: CoordinationPort,
-    @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+    @Inject(REDIS_CLIENT) private readonly redis: RedisClient | null,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.port.close();
-    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+    if (!this.redis) return;
+    await this.redis.quit().catch(() => undefined);
+    this.redis.disconnect(); // after QUIT too: only this closes a Sentinel client's failover detector
   }
 }

@@ -21,7 +21,26 @@ export interface EgressConfig {
   egressAllow: readonly string[];
   egressDeny: readonly string[];
   database: { type: 'mysql'; url: string } | { type: 'better-sqlite3' };
-  redisUrl?: string;
+  redis?: RedisReach;
+}
+
+type HostPort = { host: string; port: number };
+/** How Redis is reached, as AppConfig's `redis` says (one URL, sentinels, cluster seed nodes). */
+type RedisReach = { kind: 'single'; url: string } | { kind: 'sentinel'; sentinels: HostPort[] } | ClusterReach;
+type ClusterReach = { kind: 'cluster'; nodes: HostPort[] };
+
+/** The refusals of the cluster's own Redis: its URL, or every sentinel or seed node named in the settings. */
+function redisServices(redis: RedisReach | undefined) {
+  if (!redis) return [];
+  if (redis.kind === 'single')
+    return [{ label: "this cluster's Redis (REDIS_URL)", url: redis.url, defaultPort: 6379 }];
+  const [setting, list] =
+    redis.kind === 'sentinel' ? ['REDIS_SENTINELS', redis.sentinels] : ['REDIS_CLUSTER_NODES', redis.nodes];
+  return list.map(({ host, port }) => ({
+    label: `this cluster's Redis (${setting})`,
+    url: `redis://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    defaultPort: port,
+  }));
 }
 
 /** Provides the egress tokens to every module (global): the `http` handler enforces them, the API judges URLs. */
@@ -34,9 +53,7 @@ export class EgressModule {
       ...(config.database.type === 'mysql'
         ? [{ label: "this cluster's database (DB_URL)", url: config.database.url, defaultPort: 3306 }]
         : []),
-      ...(config.redisUrl
-        ? [{ label: "this cluster's Redis (REDIS_URL)", url: config.redisUrl, defaultPort: 6379 }]
-        : []),
+      ...redisServices(config.redis),
     ];
     const noAppList: AppEgressAllow = async () => null;
     return {

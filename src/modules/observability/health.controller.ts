@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, Optional } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { Redis } from 'ioredis';
 import { LiveDto, ReadyDto } from './health.dto.js';
+import type { Cluster, Redis } from 'ioredis';
 import { REDIS_TOKEN } from './observability.tokens.js';
 
 /**
@@ -16,7 +16,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
-    @Optional() @Inject(REDIS_TOKEN) private readonly redis: Redis | null,
+    @Optional() @Inject(REDIS_TOKEN) private readonly redis: Redis | Cluster | null,
   ) {}
 
   @Get('live')

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../infra/redis/index.js';
 import { ComposedCoordination } from '../composed-coordination.js';
 import { RedisCounter } from './redis-counter.js';
 import { RedisDelayQueue } from './redis-delay-queue.js';
@@ -14,18 +14,19 @@ import { ScriptLoader } from './script-loader.js';
 let defaultScripts: ScriptLoader | undefined;
 
 /**
- * {@link CoordinationPort} on one Redis 7 server (the cluster shape, docs/architecture.md; no Sentinel or Cluster
- * client: docs/deploy.md "Redis"); what needs atomicity is Lua in `lua/`. `close()` closes only the connections the
+ * {@link CoordinationPort} on Redis 7 (the cluster shape, docs/architecture.md): one server, a Sentinel group's master
+ * or a Redis Cluster (docs/deploy.md "Redis Sentinel and Cluster"; every key of a script shares the namespace's
+ * slot, docs/redis-keys.md); what needs atomicity is Lua in `lua/`. `close()` closes only the connections the
  * parts made, not `redis`.
  */
 export class RedisCoordinationAdapter extends ComposedCoordination {
   /** Key builder of this adapter's namespace. */
   readonly keys: RedisKeys;
   /** The caller's shared client, which every part uses and which the scripts are registered on. */
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
 
   /** @throws ValidationError when `namespace` would break the `{tw:<namespace>}` hash tag. */
-  constructor(redis: Redis, namespace: string, scripts: ScriptLoader = (defaultScripts ??= new ScriptLoader())) {
+  constructor(redis: RedisClient, namespace: string, scripts: ScriptLoader = (defaultScripts ??= new ScriptLoader())) {
     const keys = new RedisKeys(namespace);
     scripts.register(redis);
     const context = { redis, keys, scripts };

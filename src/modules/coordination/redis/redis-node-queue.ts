@@ -1,4 +1,5 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
+import { duplicateClient, type RedisClient } from '../../../infra/redis/index.js';
 import { claimWithWait, type ClaimTry, untilFirst } from '../claim-wait.js';
 import type { ClaimedItem, ClaimShare, NodeQueuePort, QueueDepth, ReadyItem } from '../coordination.port.js';
 import { groupReadyByApp } from '../port-args.js';
@@ -9,8 +10,8 @@ import { RedisPart } from './redis-part.js';
  * A waiting claim blocks on its own connection (BLPOP of the bell), so it never stalls other commands.
  */
 export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
-  private readonly idleBlocking: Redis[] = [];
-  private readonly blocking = new Set<Redis>();
+  private readonly idleBlocking: RedisClient[] = [];
+  private readonly blocking = new Set<RedisClient>();
   /** The pending BLPOP of each node's bell that this adapter's waiting claims share. */
   private readonly bells = new Map<string, Promise<void>>();
   private closed = false;
@@ -131,12 +132,10 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
   }
 
   /** An idle blocking connection, or a new duplicate (no command timeout: BLPOP carries its own). */
-  private takeBlockingConnection(): Redis {
+  private takeBlockingConnection(): RedisClient {
     const idle = this.idleBlocking.pop();
     if (idle) return idle;
-    const name = this.redis.options.connectionName;
-    const connectionName = name ? `${name}:claim` : undefined;
-    const connection = this.redis.duplicate({ commandTimeout: undefined, connectionName });
+    const connection = duplicateClient(this.redis, 'claim', { commandTimeout: undefined });
     // Connection trouble is reported by the shared client's owner and surfaces here as a rejected claim.
     connection.on('error', () => undefined);
     this.blocking.add(connection);
@@ -144,7 +143,7 @@ export class RedisNodeQueue extends RedisPart implements NodeQueuePort {
   }
 
   /** Keeps the connection for the next claim, unless close() already disconnected it (disconnect once only). */
-  private giveBackBlockingConnection(connection: Redis): void {
+  private giveBackBlockingConnection(connection: RedisClient): void {
     if (!this.closed && this.blocking.has(connection)) this.idleBlocking.push(connection);
   }
 }

@@ -1,17 +1,17 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../infra/redis/index.js';
 import type { RedisKeys } from './redis-keys.js';
 import type { ScriptLoader, ScriptName } from './script-loader.js';
 
 /** What every Redis part shares: the caller's client, the namespace's keys and the loaded Lua scripts. */
 export interface RedisContext {
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   scripts: ScriptLoader;
 }
 
 /** Base of the per-concern Redis classes: the context and a way to run a script of `lua/`. */
 export abstract class RedisPart {
-  protected readonly redis: Redis;
+  protected readonly redis: RedisClient;
   protected readonly keys: RedisKeys;
   private readonly scripts: ScriptLoader;
 

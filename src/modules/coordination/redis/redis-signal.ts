@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { duplicateClient, type RedisClient } from '../../../infra/redis/index.js';
 import type { SignalPort } from '../coordination.port.js';
 import { RedisPart } from './redis-part.js';
 
@@ -7,7 +7,7 @@ import { RedisPart } from './redis-part.js';
  * nothing else), duplicated from the shared client on the first subscribe, serves every channel.
  */
 export class RedisSignal extends RedisPart implements SignalPort {
-  private subscriber: Redis | null = null;
+  private subscriber: RedisClient | null = null;
   /** Listeners by channel key. */
   private readonly listeners = new Map<string, Set<(message: string) => void>>();
   private closed = false;
@@ -42,9 +42,9 @@ export class RedisSignal extends RedisPart implements SignalPort {
     this.listeners.clear();
   }
 
-  private connectSubscriber(): Redis {
-    const connectionName = this.redis.options.connectionName;
-    const sub = this.redis.duplicate({ connectionName: connectionName ? `${connectionName}:sub` : undefined });
+  /** In a Redis Cluster, PUBLISH reaches every node: a subscriber on any node hears every channel. */
+  private connectSubscriber(): RedisClient {
+    const sub = duplicateClient(this.redis, 'sub');
     sub.on('error', () => undefined); // reported by the shared client's owner; ioredis resubscribes on reconnect
     sub.on('message', (ch: string, message: string) => {
       for (const l of this.listeners.get(ch) ?? []) l(message);

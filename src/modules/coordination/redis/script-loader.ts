@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../infra/redis/index.js';
 
 /** Directory of the Lua scripts (copied beside the JS by the assets rule of nest-cli.json). */
 const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'lua');
@@ -69,7 +69,7 @@ export class ScriptLoader {
   }
 
   /** Defines every script as a command on `client`; a no-op for scripts the client already has. */
-  register(client: Redis): void {
+  register(client: RedisClient): void {
     for (const script of this.scripts.values()) {
       if (typeof (client as unknown as Record<string, unknown>)[script.commandName] === 'function') continue;
       client.defineCommand(script.commandName, { numberOfKeys: script.numberOfKeys, lua: script.lua });
@@ -77,7 +77,7 @@ export class ScriptLoader {
   }
 
   /** Runs script `name` on a registered `client`. @throws Error when it is unknown or `keys` has the wrong length. */
-  run(client: Redis, name: ScriptName, keys: string[], args: (string | number)[]): Promise<unknown> {
+  run(client: RedisClient, name: ScriptName, keys: string[], args: (string | number)[]): Promise<unknown> {
     const script = this.scripts.get(name);
     if (!script) throw new Error(`Lua script '${name}' not found in ${this.dir}`);
     if (keys.length !== script.numberOfKeys) {

@@ -10,13 +10,15 @@ const REDIS_REPLIES = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN) /;
 /**
  * True when `err` says Redis cannot be reached or cannot serve now: a command failed after its reconnection tries
  * (MaxRetriesPerRequestError), on a closed connection, past STORAGE_TIMEOUT_MS ("Command timed out"), with the
- * offline queue off, or a LOADING / READONLY / MASTERDOWN / CLUSTERDOWN / TRYAGAIN reply.
+ * offline queue off, a Cluster client's redirections spent (a failover), or a LOADING / READONLY / MASTERDOWN /
+ * CLUSTERDOWN / TRYAGAIN reply.
  */
 export function isRedisUnavailable(err: unknown): boolean {
   const e = err as { name?: string; message?: string } | null;
   if (!e || typeof e.message !== 'string') return false;
   if (e.name === 'MaxRetriesPerRequestError' || e.name === 'ClusterAllFailedError') return true;
   if (REDIS_MESSAGES.has(e.message) || e.message.startsWith("Stream isn't writeable")) return true;
+  if (e.message.startsWith('Too many Cluster redirections')) return true; // a Cluster failover under way
   return e.name === 'ReplyError' && REDIS_REPLIES.test(e.message);
 }
 
