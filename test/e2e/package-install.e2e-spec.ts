@@ -55,6 +55,11 @@ async function pack(dest: string): Promise<Packed> {
 const repoVersion = (name: string) =>
   (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
+/** The range package.json's dependencies give `name`. */
+const repoDependency = (name: string) =>
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> })
+    .dependencies[name];
+
 /**
  * An empty folder under os.tmpdir() made a project: package.json, the tarball and the peers installed as a user
  * installs them (registry reachable; --prefer-offline takes what the npm cache has), the files of
@@ -62,7 +67,9 @@ const repoVersion = (name: string) =>
  */
 async function makeProject(tarball: string): Promise<Project> {
   const dir = mkdtempSync(join(tmpdir(), 'tw-pkg-install-'));
-  const pkg = { name: 'pkg-install-probe', private: true, type: 'module', allowScripts: { 'better-sqlite3': true } };
+  // The override README "Write your own handlers" asks for: TypeORM's peer is better-sqlite3 ^12, Tickwheel's is 13.
+  const overrides = { typeorm: { 'better-sqlite3': repoDependency('better-sqlite3') } };
+  const pkg = { name: 'pkg-install-probe', private: true, type: 'module', overrides };
   writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
   const peers = ['@nestjs/common', '@nestjs/core', 'reflect-metadata', 'rxjs', '@types/node'];
   const t0 = performance.now();
