@@ -10,19 +10,15 @@ import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
 import { analyze } from './lib/analyze.mjs';
+import { envPairs, serverCounters } from './lib/cluster.mjs';
+import { perTask } from './lib/dispatch-db.mjs';
+import { enableByGrid, expectedSlots, MIXES, mixCounts } from './lib/mix.mjs';
 import { startConsumer } from './lib/consumer.mjs';
-import {
-  BENCH_HANDLER,
-  cleanup,
-  enableJobs,
-  expectedSlots,
-  readInstances,
-  registerJobs,
-  SlotProbe,
-} from './lib/db.mjs';
+import { BENCH_HANDLER, cleanup, enableJobs, firstFires, readInstances, registerJobs, SlotProbe } from './lib/db.mjs';
 import {
   CLK_TCK,
   cpuTicks,
+  hwmMb,
   loadNow,
   machineBusyTicks,
   pidsByComm,
@@ -34,16 +30,17 @@ import {
 import { summariseProfile } from './lib/cpuprof.mjs';
 import { measureDbFloor } from './lib/db-floor.mjs';
 import { distribution, parseArgs } from './lib/stats.mjs';
-import { printFloor, printPeers, printProfiles, printResults } from './lib/report.mjs';
+import { printFloor, printPeers, printProfiles, printResults, printScale } from './lib/report.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const HELP = `npm run bench:trigger -- [--n 10000,100000] [--warmup 10] [--window 60] [--grace 30] [--lead 5]
+const HELP = `npm run bench:trigger -- [--n 10000,100000] [--mix uniform|big] [--warmup 10] [--window 60] [--grace 30] [--lead 5]
   [--probe-ms 20] [--consumer true|false] [--floor true|false] [--batch 0] [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep] [--cpu-prof]
   [--with-peers] [--peer-delayed-n 1000,10000] [--peer-schedulers 1000] [--peer-duration 30] [--peer-runs 1]
   [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
 const args = parseArgs(
   {
     n: [10000, 100000],
+    mix: 'uniform',
     consumer: true,
     floor: true,
     warmup: 10,
@@ -72,6 +69,7 @@ if (args.help) {
   console.log(HELP);
   process.exit(0);
 }
+if (!MIXES.includes(args.mix)) throw new Error(`unknown --mix '${args.mix}' (known: ${MIXES.join(', ')})`);
 /** Progress goes to stderr when --json owns stdout. */
 const log = (s) => (args.json ? process.stderr : process.stdout).write(`${s}\n`);
 const sleepUntil = (t) => new Promise((r) => setTimeout(r, Math.max(0, t - Date.now())));
@@ -107,23 +105,9 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 }
 process.stdout.on('error', () => {}); // a closed pipe (| head) must not kill the run before cleanup
 
-/** Runs one case (N jobs) end to end and returns its figures. */
-async function runCase(n, product, pool, redis) {
-  const ns = `bench-${n >= 1000 ? `${n / 1000}k` : n}-${randomBytes(4).toString('hex')}`;
-  const since = Date.now();
-  active = { ns, since, node: null, pool, redis };
-  log(`\n== N=${n.toLocaleString('en-US')} namespace ${ns}`);
-  let t = Date.now();
-  const secondOf = await registerJobs(pool, ns, n);
-  const registerS = (Date.now() - t) / 1000;
-  log(`   registered ${n} disabled job definitions in ${registerS.toFixed(1)} s`);
-  const extra = Object.fromEntries(
-    args.env
-      .split(',')
-      .filter(Boolean)
-      .map((kv) => kv.split(/=(.*)/s).slice(0, 2)),
-  );
-  const env = {
+/** The case's product settings: the servers, its namespace, ROLES=scheduler, then --env. */
+function caseEnv(ns) {
+  return {
     DB_URL: args.db,
     REDIS_URL: args.redis,
     TICKWHEEL_SECRET_KEY: randomBytes(32).toString('hex'),
@@ -136,59 +120,101 @@ async function runCase(n, product, pool, redis) {
     // The stand-in consumer never claims; a reconcile pass would re-push its DISPATCHED rows as lost.
     ...(args.consumer ? { RECONCILE_INTERVAL_MS: '3600000' } : {}),
     ...(args.batch > 0 ? { TRIGGER_BATCH_SIZE: String(args.batch) } : {}),
-    ...extra,
+    ...envPairs(args.env),
   };
+}
+
+/** Starts the stand-in executor node of namespace `ns` (or none with --consumer false). */
+async function startStandIn(ns, product) {
+  if (!args.consumer) return undefined;
+  const consumer = await startConsumer({
+    redisUrl: args.redis,
+    namespace: ns,
+    nodeId: `bench-consumer-${process.pid}`,
+    handler: BENCH_HANDLER,
+    mainJs: product.mainJs,
+  });
+  active.consumer = consumer;
+  log('   stand-in executor node registered (takes ids off its ready list, never claims)');
+  return consumer;
+}
+
+/** Runs one case (N jobs of --mix) end to end and returns its figures. */
+async function runCase(n, product, pool, redis) {
+  const ns = `bench-${n >= 1000 ? `${n / 1000}k` : n}-${randomBytes(4).toString('hex')}`;
+  const since = Date.now();
+  const big = args.mix === 'big';
+  active = { ns, since, node: null, pool, redis };
+  log(`\n== N=${n.toLocaleString('en-US')} mix ${args.mix} namespace ${ns}`);
+  let t = Date.now();
+  const grids = await registerJobs(pool, ns, n, args.mix);
+  const registerS = (Date.now() - t) / 1000;
+  log(`   registered ${n} disabled job definitions in ${registerS.toFixed(1)} s`);
+  const env = caseEnv(ns);
   const profDir = `/tmp/tickwheel-bench-prof-${process.pid}-${n}`;
+  const nodeArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
   let node;
   let consumer;
   const rss = [];
   let sampler;
   const result = {
     n,
+    mix: args.mix,
+    mixCounts: big ? mixCounts(args.mix, n) : undefined,
     namespace: ns,
     registerS,
     settings: { ...env, TICKWHEEL_SECRET_KEY: '(random)', DB_URL: args.db },
   };
   try {
+    let base;
+    if (big) {
+      // A big installation's leader starts with every job enabled and fires already due: the stand-in node
+      // first (the leader routes staged fires from its first page on), then the jobs, then the leader itself.
+      consumer = await startStandIn(ns, product);
+      base = Date.now() + args.lead * 1000 + n / 15;
+      t = Date.now();
+      await enableByGrid(pool, ns, n, base);
+      result.enableS = (Date.now() - t) / 1000;
+      const over = Date.now() - base;
+      log(
+        `   enabled in ${result.enableS.toFixed(1)} s, first fires after ${new Date(base).toISOString()}${over > 0 ? ` (overran by ${(over / 1000).toFixed(1)} s: those fires wait for the leader)` : ''}`,
+      );
+      await sleepUntil(base);
+    }
     t = Date.now();
-    node = await startProduct(product, env, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
+    result.spawnAt = t;
+    node = await startProduct(product, env, nodeArgs);
     active.node = node;
+    sampler = setInterval(() => rss.push({ t: Date.now(), mb: rssMb(node.pid) }), 1000);
     result.bootS = (Date.now() - t) / 1000;
     result.rssAfterBootMB = rssMb(node.pid);
     log(
       `   scheduler pid ${node.pid} listening after ${result.bootS.toFixed(1)} s (RSS ${result.rssAfterBootMB.toFixed(0)} MB)`,
     );
-    if (args.consumer) {
-      consumer = await startConsumer({
-        redisUrl: args.redis,
-        namespace: ns,
-        nodeId: `bench-consumer-${process.pid}`,
-        handler: BENCH_HANDLER,
-        mainJs: product.mainJs,
-      });
-      active.consumer = consumer;
-      log('   stand-in executor node registered (takes ids off its ready list, never claims)');
+    if (!big) {
+      consumer = await startStandIn(ns, product);
+      // Enabling 100k rows takes seconds: leave room for it so the first fires are not already due.
+      base = Date.now() + args.lead * 1000 + n / 20;
+      t = Date.now();
+      await enableJobs(pool, ns, base);
+      result.enableS = (Date.now() - t) / 1000;
     }
-    sampler = setInterval(() => rss.push({ t: Date.now(), mb: rssMb(node.pid) }), 1000);
-    // Enabling 100k rows takes seconds: leave room for it so the first fires are not already due.
-    const base = Date.now() + args.lead * 1000 + n / 20;
-    t = Date.now();
-    await enableJobs(pool, ns, base);
-    result.enableS = (Date.now() - t) / 1000;
-    const start = Math.ceil((base + args.warmup * 1000) / 1000) * 1000;
+    const start = Math.ceil(((big ? result.spawnAt : base) + args.warmup * 1000) / 1000) * 1000;
     const end = start + args.window * 1000;
-    const slots = expectedSlots(secondOf, start, end);
+    const slots = expectedSlots(grids, start, end);
     log(
-      `   enabled in ${result.enableS.toFixed(1)} s; first fires after ${new Date(base).toISOString()}; window ${new Date(start).toISOString()} + ${args.window} s (warm-up ${args.warmup} s)`,
+      `   ${big ? '' : `enabled in ${result.enableS.toFixed(1)} s; first fires after ${new Date(base).toISOString()}; `}window ${new Date(start).toISOString()} + ${args.window} s (warm-up ${args.warmup} s)`,
     );
     const probe = new SlotProbe(pool, slots, args['probe-ms']);
     probe.start();
     const servers = { mysqld: pidsByComm(['mariadbd', 'mysqld']), redis: pidsByComm(['redis-server']) };
     await sleepUntil(start);
     const cpu0 = cpuSnapshot(node.pid, servers);
+    const counters0 = { ...(await serverCounters(pool, redis)), probe: probe.queries };
     result.loadStart = loadNow();
     await sleepUntil(end);
     const cpu1 = cpuSnapshot(node.pid, servers);
+    const counters1 = { ...(await serverCounters(pool, redis)), probe: probe.queries };
     result.loadEnd = loadNow();
     const graceEnd = Date.now() + args.grace * 1000;
     while (Date.now() < graceEnd && (args['probe-ms'] > 0 ? probe.pending.size > 0 : false))
@@ -196,6 +222,7 @@ async function runCase(n, product, pool, redis) {
     await probe.stop();
     clearInterval(sampler);
     result.probeQueries = probe.queries;
+    result.rssHwmMB = hwmMb(node.pid);
     t = Date.now();
     result.exitCode = await node.stop();
     result.stopS = (Date.now() - t) / 1000;
@@ -211,9 +238,11 @@ async function runCase(n, product, pool, redis) {
     const { rows, notPending } = await readInstances(pool, ns, start, end);
     Object.assign(
       result,
-      analyze({ rows, secondOf, slots, probeDoneAt: probe.doneAt, windowS: args.window, arrivals: consumer?.arrivals }),
+      analyze({ rows, grids, slots, probeDoneAt: probe.doneAt, windowS: args.window, arrivals: consumer?.arrivals }),
     );
     result.notPending = notPending;
+    Object.assign(result, await firstFires(pool, ns, since, result.spawnAt, consumer?.arrivals));
+    result.perFire = perTask(counters0, counters1, Math.max(1, result.fires), counters1.probe - counters0.probe);
     const secs = (cpu1.t - cpu0.t) / 1000;
     const cores = (k) => (cpu1[k] - cpu0[k]) / CLK_TCK / secs;
     result.cpuS = (cpu1.product - cpu0.product) / CLK_TCK;
@@ -232,6 +261,7 @@ async function runCase(n, product, pool, redis) {
     const inWin = rss.filter((s) => s.t >= start && s.t < end).map((s) => s.mb);
     result.rss = {
       peakMB: Math.max(...rss.map((s) => s.mb), result.rssAfterBootMB),
+      hwmMB: result.rssHwmMB,
       windowPeakMB: Math.max(...inWin),
       windowMedianMB: distribution(inWin).p50,
     };
@@ -303,6 +333,7 @@ async function main() {
   report.finishedAt = new Date().toISOString();
   report.loadAtEnd = loadNow().uptime;
   printResults(report, log);
+  printScale(report, log);
   if (report.dbFloor) printFloor(report, log);
   printProfiles(report, log);
   if (report.peers) printPeers(report, log);

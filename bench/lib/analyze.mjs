@@ -1,4 +1,5 @@
 // Turns the rows read back from job_instance into the benchmark's figures.
+import { onGrid } from './mix.mjs';
 import { distribution } from './stats.mjs';
 
 /**
@@ -13,11 +14,11 @@ import { distribution } from './stats.mjs';
  *   within one fire second (time per page: SELECT + UPDATEs + INSERT + COMMIT + dispatch);
  * - lastPageToCommit: from the start of a second's last page to the probe seeing it committed.
  * @param {{rows: Array<{id: string, job_id: string, fire_time: number, created_at: number, trigger_source: string}>,
- *   secondOf: Map<string, number>, slots: Map<number, number>, probeDoneAt: Map<number, number>, windowS: number,
+ *   grids: Map<string, {period: number, offset: number}>, slots: Map<number, number>, probeDoneAt: Map<number, number>, windowS: number,
  *   arrivals?: Map<string, number>}} input
  * @returns {Record<string, any>}
  */
-export function analyze({ rows, secondOf, slots, probeDoneAt, windowS, arrivals }) {
+export function analyze({ rows, grids, slots, probeDoneAt, windowS, arrivals }) {
   const release = [];
   const releaseBySlot = new Map(); // slot -> [first, last] arrival lateness
   let unreleased = 0;
@@ -48,8 +49,7 @@ export function analyze({ rows, secondOf, slots, probeDoneAt, windowS, arrivals 
     const key = `${r.job_id}|${r.fire_time}`;
     if (seen.has(key)) duplicates++;
     else seen.add(key);
-    const s = secondOf.get(r.job_id);
-    if (s === undefined || (r.fire_time / 1000) % 60 !== s) wrongSlot++;
+    if (!onGrid(grids.get(r.job_id), r.fire_time)) wrongSlot++;
     if (r.trigger_source === 'MISFIRE') misfire++;
     lateness[i] = r.created_at - r.fire_time;
     let pages = bySlot.get(r.fire_time);

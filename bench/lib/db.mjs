@@ -1,6 +1,7 @@
 // MariaDB side of the trigger benchmark: register job definitions in bulk, enable them with
 // evenly spread next fire times, probe when each fire second is fully committed, read back, clean up.
 import { randomUUID } from 'node:crypto';
+import { benchCode, scheduleOf } from './mix.mjs';
 
 const DEF_COLUMNS = [
   'id',
@@ -42,30 +43,33 @@ const DEF_COLUMNS = [
 export const BENCH_HANDLER = 'bench.noop';
 
 /**
- * Inserts `n` DISABLED cron job definitions `S * * * * *` (S = i % 60) in `namespace`, in multi-row INSERTs.
- * They are enabled later by {@link enableJobs}, once the scheduler runs, so boot time never counts.
+ * Inserts `n` DISABLED cron job definitions of `mix` (bench/lib/mix.mjs; `uniform`: `S * * * * *` with
+ * S = i % 60) in `namespace`, in multi-row INSERTs of `chunk` rows, two at a time. Codes are `bench-0000000`…
+ * (zero-padded), the description is the job's grid `<period ms> <offset ms>` (read by enableByGrid).
+ * They are enabled later ({@link enableJobs}, enableByGrid), so registering never counts as the scheduler's time.
  * @param {import('mysql2/promise').Pool} pool
  * @param {string} namespace
  * @param {number} n
- * @returns {Promise<Map<string, number>>} job id -> its second S
+ * @param {'uniform'|'big'} [mix]
+ * @returns {Promise<Map<string, {period: number, offset: number}>>} job id -> the grid it fires on
  */
-export async function registerJobs(pool, namespace, n, chunk = 5000) {
-  const secondOf = new Map();
+export async function registerJobs(pool, namespace, n, mix = 'uniform', chunk = 5000) {
+  const grids = new Map();
   const now = Date.now();
-  for (let i0 = 0; i0 < n; i0 += chunk) {
+  const insertChunk = async (i0) => {
     const rows = [];
     for (let i = i0; i < Math.min(n, i0 + chunk); i++) {
       const id = randomUUID();
-      const s = i % 60;
-      secondOf.set(id, s);
+      const { expr, period, offset } = scheduleOf(mix, i, n);
+      grids.set(id, { period, offset });
       rows.push([
         id,
         namespace,
-        `bench-${i}`,
-        null,
+        benchCode(i),
+        `${period} ${offset}`,
         BENCH_HANDLER,
         'CRON',
-        `${s} * * * * *`,
+        expr,
         'UTC',
         null,
         'ROUND_ROBIN',
@@ -92,8 +96,14 @@ export async function registerJobs(pool, namespace, n, chunk = 5000) {
       ]);
     }
     await pool.query(`INSERT INTO job_definition (${DEF_COLUMNS.join(',')}) VALUES ?`, [rows]);
-  }
-  return secondOf;
+  };
+  const starts = [];
+  for (let i0 = 0; i0 < n; i0 += chunk) starts.push(i0);
+  const lanes = [0, 1].map(async (lane) => {
+    for (let k = lane; k < starts.length; k += 2) await insertChunk(starts[k]);
+  });
+  await Promise.all(lanes);
+  return grids;
 }
 
 /**
@@ -115,21 +125,6 @@ export async function enableJobs(pool, namespace, base) {
     [minute, minute, base, namespace],
   );
   return res.affectedRows;
-}
-
-/**
- * Expected fires per second-slot of [start, end): slot epoch ms -> number of jobs due then.
- * @param {Map<string, number>} secondOf job id -> S
- * @param {number} start epoch ms, whole second
- * @param {number} end epoch ms, exclusive
- * @returns {Map<number, number>}
- */
-export function expectedSlots(secondOf, start, end) {
-  const perS = new Array(60).fill(0);
-  for (const s of secondOf.values()) perS[s]++;
-  const slots = new Map();
-  for (let t = start; t < end; t += 1000) if (perS[(t / 1000) % 60] > 0) slots.set(t, perS[(t / 1000) % 60]);
-  return slots;
 }
 
 /**
@@ -203,6 +198,26 @@ export async function readInstances(pool, namespace, start, end) {
   return {
     rows: rows.map((r) => ({ ...r, fire_time: Number(r.fire_time), created_at: Number(r.created_at) })),
     notPending: Number(other.c),
+  };
+}
+
+/**
+ * When the first fire of `namespace` was written (its earliest created_at) and first reached the stand-in node
+ * (`arrivals`), in seconds after `spawnAt` (the scheduler's spawn); NaN when none. Reads rows fired since `since`
+ * through the (status, fire_time) index.
+ * @returns {Promise<{firstWrittenS: number, firstReleaseS: number}>}
+ */
+export async function firstFires(pool, namespace, since, spawnAt, arrivals) {
+  const [[r]] = await pool.query(
+    `SELECT MIN(created_at) AS c FROM job_instance
+      WHERE status IN ('PENDING', 'DISPATCHED') AND fire_time >= ? AND namespace = ?`,
+    [since, namespace],
+  );
+  let first = Infinity;
+  for (const t of arrivals?.values() ?? []) if (t < first) first = t;
+  return {
+    firstWrittenS: r.c === null ? NaN : (Number(r.c) - spawnAt) / 1000,
+    firstReleaseS: Number.isFinite(first) ? (first - spawnAt) / 1000 : NaN,
   };
 }
 

@@ -184,6 +184,21 @@ export function rssMb(pid) {
 }
 
 /**
+ * Peak resident set size (VmHWM, the kernel's high-water mark since the process started) in MB; NaN when it is gone.
+ * Unlike sampling VmRSS it also sees a peak between samples or before the process listened.
+ * @param {number} pid
+ * @returns {number}
+ */
+export function hwmMb(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
  * Pids of processes whose command name is in `names` (e.g. the MariaDB and Redis servers).
  * @param {string[]} names
  * @returns {number[]}

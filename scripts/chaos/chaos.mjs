@@ -21,9 +21,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
-import { leaderPid, ProductSlot } from './lib/cluster.mjs';
+import { ProductSlot } from './lib/cluster.mjs';
 import { startReceiver } from './lib/receiver.mjs';
-import { judge, FINAL } from './lib/verdict.mjs';
+import { judge } from './lib/verdict.mjs';
+import { noneLeft, stopSchedules, unfinished } from './lib/quiesce.mjs';
 import { judgeCallbacks } from './lib/callback-verdict.mjs';
 import { judgeNotifications, notifyBacklog, notifyRule } from './lib/notify-verdict.mjs';
 import { startNotifyReceiver } from './lib/notify-receiver.mjs';
@@ -34,7 +35,7 @@ import { prng, readOptions } from './lib/options.mjs';
 import { apiClient, cleanup, persist, snapshotProduct } from './lib/product.mjs';
 import { log, waitFor } from './lib/run-util.mjs';
 import { injectFaults } from './lib/faults.mjs';
-import { createJobs, pauseJobs, submitTasks } from './lib/workload.mjs';
+import { createJobs, submitTasks } from './lib/workload.mjs';
 
 const args = readOptions(process.argv.slice(2));
 const rand = prng(args.seed);
@@ -95,66 +96,31 @@ async function runChaos(ctx) {
   );
 
   // Stop the schedules: first let the leader catch up (every fire due so far written), then pause every job.
-  await waitFor(
-    'a leader',
-    async () => {
-      const pid = await leaderPid(redis, namespace);
-      return schedulers.some((s) => s.pid !== null && s.pid === pid);
-    },
-    30_000,
-  );
-  let stopAt = 0;
-  await waitFor(
-    'the leader to catch up with the schedule',
-    async () => {
-      const now = Date.now();
-      const [[r]] = await db.query(
-        'SELECT COUNT(*) AS c FROM job_definition WHERE namespace = ? AND enabled = 1 AND next_fire_time <= ?',
-        [namespace, now],
-      );
-      stopAt = now;
-      return Number(r.c) === 0;
-    },
-    60_000,
-    100,
-  );
-  const pausedAt = await pauseJobs(client, jobs);
+  const { stopAt, pausedAt } = await stopSchedules({ db, redis, namespace, schedulers, client, jobs });
   log(`schedules stopped (fires up to ${new Date(stopAt).toISOString()} expected); waiting for quiescence`);
   const settleFrom = Date.now();
-
-  /** Waits (at most --settle s) until `sql` counts no row; true when it got there. */
-  const noneLeft = (what, sql, params) =>
-    waitFor(
-      what,
-      async () => {
-        const [[r]] = await db.query(sql, params);
-        return Number(r.c) === 0;
-      },
-      args.settle * 1000,
-      250,
-    ).then(
-      () => true,
-      () => false,
-    );
   const settled = await noneLeft(
+    db,
     'every instance to reach a final state',
-    `SELECT COUNT(*) AS c FROM job_instance WHERE namespace = ? AND status NOT IN (${[...FINAL].map(() => '?').join(',')})`,
-    [namespace, ...FINAL],
+    ...unfinished(namespace),
+    args.settle * 1000,
   );
   const quietMs = Date.now() - settleFrom;
   await Promise.all(executors.map((s) => s.stop()));
   // The schedulers send the callbacks: they stay up until no delivery of the run is due any more.
   const cbFrom = Date.now();
   const cbSettled = await noneLeft(
+    db,
     'every callback to be delivered or failed',
     `SELECT COUNT(*) AS c FROM callback_delivery d JOIN job_instance i ON i.id = d.instance_id
       WHERE i.namespace = ? AND d.state IN ('PENDING', 'RETRYING')`,
     [namespace],
+    args.settle * 1000,
   );
   const cbQuietMs = Date.now() - cbFrom;
   // The schedulers also evaluate the final events (every NOTIFY_EVAL_MS), close the messages and send them.
   const nfFrom = Date.now();
-  const nfSettled = await noneLeft('every failure to be notified', ...notifyBacklog(namespace));
+  const nfSettled = await noneLeft(db, 'every failure to be notified', ...notifyBacklog(namespace), args.settle * 1000);
   const nfQuietMs = Date.now() - nfFrom;
   await Promise.all(schedulers.map((s) => s.stop()));
   const v = await judge(db, { namespace, taskIds, failing, stopAt, pausedAt, log: receiver.log });

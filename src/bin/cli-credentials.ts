@@ -2,12 +2,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TickwheelClient, type TickwheelResponse } from '../client/tickwheel-client.js';
 
-/** Client for the CLIs: TICKWHEEL_URL, TICKWHEEL_APP_ID + TICKWHEEL_SECRET, else DATA_DIR/credentials.json. */
+/** How many more tries the CLIs give an idempotent call (a submit with a `requestId`, a GET...; docs/api.md). */
+export const CLI_RETRIES = 2;
+
+/**
+ * Client for the CLIs: TICKWHEEL_URL, TICKWHEEL_APP_ID + TICKWHEEL_SECRET, else DATA_DIR/credentials.json; it
+ * retries idempotent calls {@link CLI_RETRIES} times, as the typed client does.
+ */
 export function clientFromEnv(env = process.env): TickwheelClient {
   const baseUrl = env.TICKWHEEL_URL ?? 'http://localhost:3000';
   if (env.TICKWHEEL_APP_ID && env.TICKWHEEL_SECRET) {
     source = `app '${env.TICKWHEEL_APP_ID}' from TICKWHEEL_APP_ID / TICKWHEEL_SECRET`;
-    return new TickwheelClient({ baseUrl, appId: env.TICKWHEEL_APP_ID, secret: env.TICKWHEEL_SECRET });
+    const [appId, secret] = [env.TICKWHEEL_APP_ID, env.TICKWHEEL_SECRET];
+    return new TickwheelClient({ baseUrl, appId, secret, retries: CLI_RETRIES });
   }
   const file = join(resolve(env.DATA_DIR ?? './data'), 'credentials.json');
   if (!existsSync(file)) {
@@ -19,7 +26,7 @@ export function clientFromEnv(env = process.env): TickwheelClient {
   }
   const { appId, secret } = JSON.parse(readFileSync(file, 'utf8')) as { appId: string; secret: string };
   source = `app '${appId}' from ${file} (TICKWHEEL_APP_ID / TICKWHEEL_SECRET not set)`;
-  return new TickwheelClient({ baseUrl, appId, secret });
+  return new TickwheelClient({ baseUrl, appId, secret, retries: CLI_RETRIES });
 }
 
 let source = '';

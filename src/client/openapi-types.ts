@@ -1086,6 +1086,7 @@ export interface components {
         | 'IDEMPOTENCY_KEY_REUSED'
         | 'IDEMPOTENCY_IN_PROGRESS'
         | 'TOO_MANY_IDEMPOTENCY_KEYS'
+        | 'STORAGE_UNAVAILABLE'
         | 'INTERNAL'
         | 'HTTP';
       /**
@@ -1098,6 +1099,12 @@ export interface components {
        * @example jobs:write
        */
       scope?: string;
+      /**
+       * @description A 503 STORAGE_UNAVAILABLE's store that cannot be reached (never its address); send again after Retry-After.
+       * @example database
+       * @enum {string}
+       */
+      storage?: 'database' | 'redis';
     };
     CallbackViewDto: {
       /** @description The delivery id, sent as X-Tickwheel-Delivery on every try and redelivery: receivers deduplicate on it. */
@@ -1256,7 +1263,7 @@ export interface components {
        */
       taskCode?: string;
       /**
-       * @description A name for people (at most 255 characters, any text), stored and shown in the task's views; in either shape.
+       * @description A name for people (at most 255 characters; no control characters), stored and shown in the task's views; in either shape.
        * @example 月度数据同步
        */
       taskName?: string;
@@ -3080,6 +3087,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   TasksController_submit: {
@@ -3188,6 +3206,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   TasksController_submitBatch: {
@@ -3281,6 +3310,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3410,6 +3450,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   TasksController_redeliver: {
@@ -3532,6 +3583,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   TasksController_get: {
@@ -3632,6 +3694,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3750,6 +3823,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   JobsController_list: {
@@ -3847,6 +3931,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3965,6 +4060,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   JobsController_importCrontab: {
@@ -4071,6 +4177,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4192,6 +4309,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   JobsController_remove: {
@@ -4307,6 +4435,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4439,6 +4578,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   JobsController_pause: {
@@ -4562,6 +4712,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   JobsController_resume: {
@@ -4679,6 +4840,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4814,6 +4986,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   JobsController_backfill: {
@@ -4934,6 +5117,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5064,6 +5258,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   JobsController_redeliverInstance: {
@@ -5181,6 +5386,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5309,6 +5525,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   JobsController_instance: {
@@ -5419,6 +5646,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5546,6 +5784,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   NodesController_list: {
@@ -5626,6 +5875,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5723,6 +5983,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5834,6 +6105,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   ClientsController_get: {
@@ -5931,6 +6213,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6060,6 +6353,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   ClientsController_rotate: {
@@ -6157,6 +6461,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6295,6 +6610,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   CallbacksController_hostList: {
@@ -6388,6 +6714,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6518,6 +6855,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   CallbacksController_deliveryList: {
@@ -6615,6 +6963,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6745,6 +7104,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   CallbacksController_list: {
@@ -6834,6 +7204,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6961,6 +7342,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   SchedulesController_load: {
@@ -7060,6 +7452,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   SchedulesController_preview: {
@@ -7147,6 +7550,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -7258,6 +7672,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   WorkerController_heartbeat: {
@@ -7358,6 +7783,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -7471,6 +7907,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   WorkerController_leases: {
@@ -7572,6 +8019,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -7694,6 +8152,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   WorkerController_progress: {
@@ -7801,6 +8270,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   WorkerController_logs: {
@@ -7902,6 +8382,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -8025,6 +8516,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   WorkerController_finishes: {
@@ -8126,6 +8628,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -8234,6 +8747,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   OverviewController_whoami: {
@@ -8311,6 +8835,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -8412,6 +8947,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   NotificationRulesController_list: {
@@ -8501,6 +9047,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -8615,6 +9172,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   NotificationRulesController_get: {
@@ -8706,6 +9274,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -8822,6 +9401,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   NotificationRulesController_remove: {
@@ -8918,6 +9508,17 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   NotificationRulesController_test: {
@@ -8999,6 +9600,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -9113,6 +9725,17 @@ export interface operations {
       /** @description An unexpected server error (code INTERNAL); the detail never holds a stack or a secret. */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have committed: resend a submit with the same requestId, other writes with an Idempotency-Key. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending again (5). */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {

@@ -9,12 +9,44 @@ export interface RetryPolicy {
   retries: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  tryTimeoutMs: number;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
 }
 
+export interface RetryOptions {
+  retries?: number;
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  tryTimeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function bounded(name: string, value: number | undefined, fallback: number, max: number): number {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < 0 || v > max) throw new RangeError(`${name} must be an integer 0..${max}`);
+  return v;
+}
+
+/** The client options' policy (bounds and defaults in docs/api.md "Typed client"). @throws RangeError for bounds. */
+export function retryPolicy(o: RetryOptions, defaultRetries = 2): RetryPolicy {
+  return {
+    retries: bounded('retries', o.retries, defaultRetries, 10),
+    baseDelayMs: bounded('retryBaseDelayMs', o.retryBaseDelayMs, 200, 60_000),
+    maxDelayMs: bounded('retryMaxDelayMs', o.retryMaxDelayMs, 5_000, 600_000),
+    tryTimeoutMs: bounded('tryTimeoutMs', o.tryTimeoutMs, 0, 600_000),
+    sleep: o.sleep ?? wait,
+    random: Math.random,
+  };
+}
+
 /** Answers worth another try of an idempotent call: the rate limit and a gateway or node that was not there. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** A replayable submit's ({@link isReplayableSubmit}) also a `500`: it may come after the task was stored. */
+export const SUBMIT_RETRY_STATUSES: ReadonlySet<number> = new Set([...RETRY_STATUSES, 500]);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 const TASK_SUBMIT = /\/api\/tasks(\/batch)?$/;
@@ -36,7 +68,11 @@ const hasRequestId = (t: unknown) =>
  * an `Idempotency-Key`; a task submit (single or batch) whose every task names its `requestId` (docs/api.md).
  */
 export function isIdempotent(r: PreparedRequest): boolean {
-  if (SAFE_METHODS.has(r.method) || r.headers.has('idempotency-key')) return true;
+  return SAFE_METHODS.has(r.method) || r.headers.has('idempotency-key') || isReplayableSubmit(r);
+}
+
+/** `POST /api/tasks` with a `requestId`, or `/api/tasks/batch` whose every task has one: a retry is a replay. */
+export function isReplayableSubmit(r: PreparedRequest): boolean {
   const submit = r.method === 'POST' ? TASK_SUBMIT.exec(r.url.pathname) : null;
   if (!submit) return false;
   const body = parseJson(r.body) as { tasks?: unknown } | undefined;
@@ -72,10 +108,18 @@ export interface SigningFetchOptions {
   jobIdempotencyKeys: boolean;
 }
 
+/** `prepared` with its signal bounded by `timeoutMs` (0: as it is), for one try. */
+function oneTry(prepared: PreparedRequest, timeoutMs: number): PreparedRequest {
+  if (timeoutMs === 0) return prepared;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return { ...prepared, signal: prepared.signal ? AbortSignal.any([prepared.signal, timeout]) : timeout };
+}
+
 /**
  * A fetch for openapi-fetch that signs each try anew (fresh nonce and timestamp, same body bytes) and tries an
- * idempotent call (`isIdempotent`) again after a network error or a `RETRY_STATUSES` answer, waiting its
- * `Retry-After` when it has one (at most `maxDelayMs`) or else the backoff. An aborted call is never tried again.
+ * idempotent call (`isIdempotent`) again after a network error (a try's timeout too) or a `RETRY_STATUSES` answer
+ * (`SUBMIT_RETRY_STATUSES` for a replayable submit), waiting its `Retry-After` (at most `maxDelayMs`) or else the
+ * backoff. A call aborted by its caller is never tried again.
  */
 export function signingFetch(o: SigningFetchOptions): (request: Request) => Promise<Response> {
   const { creds, policy } = o;
@@ -83,18 +127,19 @@ export function signingFetch(o: SigningFetchOptions): (request: Request) => Prom
     const prepared = await prepareRequest(request);
     if (o.jobIdempotencyKeys) addJobIdempotencyKey(prepared);
     const again = isIdempotent(prepared);
+    const statuses = isReplayableSubmit(prepared) ? SUBMIT_RETRY_STATUSES : RETRY_STATUSES;
     for (let attempt = 0; ; attempt++) {
       const last = !again || attempt >= policy.retries;
       let response: Response;
       try {
-        response = await o.fetch(signedRequest(prepared, creds));
+        response = await o.fetch(signedRequest(oneTry(prepared, policy.tryTimeoutMs), creds));
       } catch (err) {
         if (last || prepared.signal?.aborted) throw err;
         await policy.sleep(backoffMs(attempt, policy));
         prepared.signal?.throwIfAborted();
         continue;
       }
-      if (last || !RETRY_STATUSES.has(response.status)) return response;
+      if (last || !statuses.has(response.status)) return response;
       const after = retryAfterMs(response.headers.get('retry-after'), (creds.now ?? Date.now)());
       if (after !== undefined && after > policy.maxDelayMs) return response;
       await response.body?.cancel();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SIGNATURE_HEADERS, signRequest } from '../common/index.js';
+import { type RetryOptions, retryPolicy, signingFetch } from './retry.js';
 
 export {
   CALLBACK_HEADERS,
@@ -23,8 +24,8 @@ export interface CallbackPayload {
   finishedAt: string;
 }
 
-/** Where and as whom the client calls. */
-export interface TickwheelClientOptions {
+/** Where and as whom the client calls; with `retries` (default 0) it retries as the typed client does. */
+export interface TickwheelClientOptions extends RetryOptions {
   baseUrl: string;
   appId: string;
   secret: string;
@@ -44,9 +45,17 @@ export type TaskBatchItem =
   | { requestId: string; status: string; estimatedDelay: number; replayed: boolean }
   | { requestId: string; error: { status: number; title: string; code: string; detail: string; field?: string } };
 
-/** Signed HTTP client (v2, docs/api.md): fresh nonce per call, body sent as signed; a `429` is returned as is. */
+/** Signed HTTP client (v2, docs/api.md): fresh nonce per try, body sent as signed. @throws RangeError for bounds. */
 export class TickwheelClient {
-  constructor(private readonly opts: TickwheelClientOptions) {}
+  private readonly retrying: ((request: Request) => Promise<Response>) | null;
+
+  constructor(private readonly opts: TickwheelClientOptions) {
+    const policy = retryPolicy(opts, 0);
+    this.retrying =
+      policy.retries === 0
+        ? null
+        : signingFetch({ creds: opts, policy, fetch: (r) => globalThis.fetch(r), jobIdempotencyKeys: false });
+  }
 
   get baseUrl(): string {
     return this.opts.baseUrl;
@@ -67,9 +76,15 @@ export class TickwheelClient {
     if (url.origin !== new URL(this.opts.baseUrl).origin) {
       throw new Error(`path '${path}' leaves ${this.opts.baseUrl}: give a path such as /api/jobs`);
     }
-    const headers = { ...extraHeaders, ...this.sign(method, url.pathname + url.search, payload) };
+    const headers: Record<string, string> = { ...extraHeaders };
     if (payload) headers['content-type'] = 'application/json';
-    const res = await fetch(url, { method, headers, body: payload || undefined });
+    const res = this.retrying
+      ? await this.retrying(new Request(url, { method, headers, body: payload || undefined }))
+      : await fetch(url, {
+          method,
+          headers: { ...headers, ...this.sign(method, url.pathname + url.search, payload) },
+          body: payload || undefined,
+        });
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
 import type { ExactClient } from './exact-body.js';
 import type { components, operations, paths } from './openapi-types.js';
-import { type RetryPolicy, signingFetch } from './retry.js';
+import { type RetryOptions, retryPolicy, signingFetch } from './retry.js';
 
 export type { components, operations, paths };
 /** The spec's schemas by name, e.g. `Schemas['TaskView']` (names as in openapi/openapi.json). */
@@ -16,28 +16,17 @@ export type TypedTickwheelClient = ExactClient;
 /**
  * Where and as whom the typed client calls; times in ms. An idempotent call gets `retries` more tries (0..10, default
  * 2) after a backoff from `retryBaseDelayMs` (200) doubling up to `retryMaxDelayMs` (5000), which bounds Retry-After
- * too; `jobIdempotencyKeys` (default true) gives mutating /api/jobs calls an `Idempotency-Key`, making them retried.
+ * too; `tryTimeoutMs` (default 0: none) ends a try that has not answered, to be tried again; `jobIdempotencyKeys`
+ * (default true) gives mutating /api/jobs calls an `Idempotency-Key`, making them retried (retry.ts, docs/api.md).
  */
-export interface TypedClientOptions {
+export interface TypedClientOptions extends RetryOptions {
   baseUrl: string;
   appId: string;
   secret: string;
-  retries?: number;
-  retryBaseDelayMs?: number;
-  retryMaxDelayMs?: number;
   jobIdempotencyKeys?: boolean;
   /** Sends each signed try (default globalThis.fetch); `now` is X-Timestamp's clock (epoch ms, default Date.now). */
   fetch?: (request: Request) => Promise<Response>;
   now?: () => number;
-  sleep?: (ms: number) => Promise<void>;
-}
-
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function bounded(name: string, value: number | undefined, fallback: number, max: number): number {
-  const v = value ?? fallback;
-  if (!Number.isInteger(v) || v < 0 || v > max) throw new RangeError(`${name} must be an integer 0..${max}`);
-  return v;
 }
 
 /**
@@ -50,13 +39,7 @@ export function createTickwheelClient(options: TypedClientOptions): TypedTickwhe
   if (!URL.canParse(options.baseUrl)) throw new TypeError(`baseUrl must be an absolute URL: ${options.baseUrl}`);
   const base = new URL(options.baseUrl);
   if (!appId || !secret) throw new TypeError('appId and secret are required');
-  const policy: RetryPolicy = {
-    retries: bounded('retries', options.retries, 2, 10),
-    baseDelayMs: bounded('retryBaseDelayMs', options.retryBaseDelayMs, 200, 60_000),
-    maxDelayMs: bounded('retryMaxDelayMs', options.retryMaxDelayMs, 5_000, 600_000),
-    sleep: options.sleep ?? wait,
-    random: Math.random,
-  };
+  const policy = retryPolicy(options);
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const client = createClient<paths>({
     baseUrl: base.href.replace(/\/+$/, ''),

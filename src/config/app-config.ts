@@ -23,6 +23,11 @@ export interface AppConfig {
   database: { type: 'mysql'; url: string } | { type: 'better-sqlite3'; path: string };
   /** Cluster only. */
   redisUrl?: string;
+  /**
+   * The longest wait on MySQL/MariaDB or Redis, ms (STORAGE_TIMEOUT_MS): a pooled connection (connecting
+   * included), a statement, a Redis command; then the caller fails (an API answer: 503 STORAGE_UNAVAILABLE).
+   */
+  storageTimeoutMs: number;
   dataDir: string;
   namespace: string;
   /** 32-byte hex key encrypting api_client secrets; undefined = standalone generates one in dataDir. */

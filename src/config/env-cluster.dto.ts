@@ -11,6 +11,9 @@ const SHARE = 'EXECUTOR_APP_SHARE must be a number above 0 and at most 1 (a frac
  * leader lease, misfire and due alerts, and reconciliation.
  */
 export class ClusterEnvDto extends ProcessEnvDto {
+  @IntSetting(100, 600_000)
+  STORAGE_TIMEOUT_MS?: number;
+
   @IntSetting(100)
   HEARTBEAT_INTERVAL_MS?: number;
 

@@ -123,6 +123,7 @@ export function loadConfig(
       ? { type: 'mysql', url: dto.DB_URL }
       : { type: 'better-sqlite3', path: join(dataDir, 'tickwheel.sqlite') },
     redisUrl: dto.REDIS_URL,
+    storageTimeoutMs: dto.STORAGE_TIMEOUT_MS ?? 5000,
     dataDir,
     namespace: dto.TICKWHEEL_NAMESPACE ?? 'default',
     secretKeyHex: dto.TICKWHEEL_SECRET_KEY,

@@ -14,6 +14,12 @@ export interface OwnServer {
   signal(signal: NodeJS.Signals): void;
   /** Stops the server (SIGCONT first, then SIGKILL) and removes its data directory. */
   stop(): Promise<void>;
+  /**
+   * Starts the server again with the same command line: same port, same data directory (a MariaDB keeps its
+   * databases; a Redis of {@link startRedis} starts empty, nothing is kept on disk). A process still running is
+   * SIGKILLed first. @returns once it answers again; `child` is then the new process.
+   */
+  restart(): Promise<void>;
 }
 
 /** A TCP port free on 127.0.0.1 right now (the kernel's pick; a race with another process is possible but rare). */
@@ -43,20 +49,43 @@ function tryExec(cmd: string, args: string[]): boolean {
   }
 }
 
-function own(port: number, child: ChildProcess, dir: string): OwnServer {
+/** How {@link own} starts a server's process again and waits until it answers (for `restart`). */
+interface Relaunch {
+  spawn(): ChildProcess;
+  ready(): Promise<void>;
+}
+
+function own(port: number, first: ChildProcess, dir: string, relaunch?: Relaunch): OwnServer {
+  let child = first;
   let exited = false;
-  child.once('exit', () => (exited = true));
+  const watch = (c: ChildProcess) =>
+    c.once('exit', () => {
+      if (c === child) exited = true;
+    });
+  watch(child);
+  const kill = async () => {
+    if (exited) return;
+    child.kill('SIGCONT');
+    child.kill('SIGKILL');
+    await new Promise((resolve) => (exited ? resolve(undefined) : child.once('exit', resolve)));
+  };
   return {
     port,
-    child,
+    get child() {
+      return child;
+    },
     signal: (sig) => void child.kill(sig),
     async stop() {
-      if (!exited) {
-        child.kill('SIGCONT');
-        child.kill('SIGKILL');
-        await new Promise((resolve) => (exited ? resolve(undefined) : child.once('exit', resolve)));
-      }
+      await kill();
       rmSync(dir, { recursive: true, force: true });
+    },
+    async restart() {
+      if (!relaunch) throw new Error('this server cannot be restarted');
+      await kill();
+      child = relaunch.spawn();
+      exited = false;
+      watch(child);
+      await relaunch.ready();
     },
   };
 }
@@ -70,9 +99,12 @@ export async function startRedis(args: string[] = [], port?: number, configFile?
   const p = port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'tw-redis-'));
   const base = ['--bind', '127.0.0.1', '--port', String(p), '--save', '', '--appendonly', 'no', '--dir', dir];
-  const child = spawn('redis-server', [...(configFile ? [configFile] : []), ...base, ...args], { stdio: 'ignore' });
-  await until(`redis-server on ${p}`, () => tryExec('redis-cli', ['-p', String(p), 'ping']));
-  return own(p, child, dir);
+  const launch = () =>
+    spawn('redis-server', [...(configFile ? [configFile] : []), ...base, ...args], { stdio: 'ignore' });
+  const ready = () => until(`redis-server on ${p}`, () => tryExec('redis-cli', ['-p', String(p), 'ping']));
+  const child = launch();
+  await ready();
+  return own(p, child, dir, { spawn: launch, ready });
 }
 
 /**
@@ -89,24 +121,27 @@ export async function startMariadb(args: string[] = [], port?: number): Promise<
     ['--no-defaults', `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db'],
     { stdio: 'ignore' },
   );
-  const child = spawn(
-    'mariadbd',
-    [
-      '--no-defaults',
-      `--datadir=${data}`,
-      `--socket=${join(dir, 'sock')}`,
-      `--pid-file=${join(dir, 'pid')}`,
-      '--bind-address=127.0.0.1',
-      `--port=${p}`,
-      '--user=root',
-      '--innodb-buffer-pool-size=64M',
-      '--skip-name-resolve',
-      ...args,
-    ],
-    { stdio: 'ignore' },
-  );
+  const launch = () =>
+    spawn(
+      'mariadbd',
+      [
+        '--no-defaults',
+        `--datadir=${data}`,
+        `--socket=${join(dir, 'sock')}`,
+        `--pid-file=${join(dir, 'pid')}`,
+        '--bind-address=127.0.0.1',
+        `--port=${p}`,
+        '--user=root',
+        '--innodb-buffer-pool-size=64M',
+        '--skip-name-resolve',
+        ...args,
+      ],
+      { stdio: 'ignore' },
+    );
   const cli = ['-uroot', '-h127.0.0.1', `-P${p}`];
-  await until(`mariadbd on ${p}`, () => tryExec('mysqladmin', [...cli, 'ping']), 60_000);
+  const ready = () => until(`mariadbd on ${p}`, () => tryExec('mysqladmin', [...cli, 'ping']), 60_000);
+  const child = launch();
+  await ready();
   execFileSync('mysql', [...cli, '-e', 'CREATE DATABASE IF NOT EXISTS test']);
-  return own(p, child, dir);
+  return own(p, child, dir, { spawn: launch, ready });
 }

@@ -17,6 +17,7 @@ export enum ErrorCode {
   /** The first request of an Idempotency-Key is still running: 409 with Retry-After. */
   IDEMPOTENCY_IN_PROGRESS = 'IDEMPOTENCY_IN_PROGRESS',
   TOO_MANY_IDEMPOTENCY_KEYS = 'TOO_MANY_IDEMPOTENCY_KEYS',
+  STORAGE_UNAVAILABLE = 'STORAGE_UNAVAILABLE',
   INTERNAL = 'INTERNAL',
 }
 
@@ -71,5 +72,25 @@ export class TooManyUnfinishedError extends SchedulerError {
     readonly retryAfterSeconds: number,
   ) {
     super(ErrorCode.TOO_MANY_UNFINISHED, message, undefined, { retryAfterSeconds });
+  }
+}
+
+export type Storage = 'database' | 'redis';
+
+/** Seconds a client waits before sending again after a {@link StorageUnavailableError} (its Retry-After). */
+export const STORAGE_RETRY_AFTER_S = 5;
+
+/**
+ * The database or Redis cannot be reached (refused, lost, no answer within STORAGE_TIMEOUT_MS): a 503 with
+ * Retry-After naming the store, never its address (docs/deploy.md "When MySQL or Redis cannot be reached").
+ */
+export class StorageUnavailableError extends SchedulerError {
+  constructor(readonly storage: Storage) {
+    super(
+      ErrorCode.STORAGE_UNAVAILABLE,
+      `the ${storage} cannot be reached; send again after ${STORAGE_RETRY_AFTER_S} s (a requestId replays)`,
+      undefined,
+      { storage, retryAfterSeconds: STORAGE_RETRY_AFTER_S },
+    );
   }
 }

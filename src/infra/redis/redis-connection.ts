@@ -14,23 +14,25 @@ export const MAIN_REDIS = 'main';
  */
 export function redisConnections(): DynamicModule {
   return RedisModule.forRootAsync(
-    { inject: [APP_CONFIG], useFactory: (config: unknown) => moduleOptions((config as AppConfig).redisUrl) },
+    { inject: [APP_CONFIG], useFactory: (config: unknown) => moduleOptions(config as AppConfig) },
     false,
   );
 }
 
-function moduleOptions(redisUrl: string | undefined): RedisModuleOptions {
-  const config = redisUrl ? [clientOptions(redisUrl, MAIN_REDIS)] : [];
+function moduleOptions({ redisUrl, storageTimeoutMs }: AppConfig): RedisModuleOptions {
+  const config = redisUrl ? [clientOptions(redisUrl, MAIN_REDIS, storageTimeoutMs)] : [];
   return { closeClient: false, readyLog: false, errorLog: false, config };
 }
 
-function clientOptions(url: string, name: string): RedisClientOptions {
+function clientOptions(url: string, name: string, timeoutMs: number): RedisClientOptions {
   const logger = new Logger(`Redis:${name}`);
   return {
     namespace: name,
     url,
     connectionName: `tickwheel:${name}`,
     maxRetriesPerRequest: 3,
+    commandTimeout: timeoutMs,
+    connectTimeout: timeoutMs,
     retryStrategy: (times) => Math.min(times * 200, 2000),
     onClientCreated: (client: Redis) => {
       let lastError = '';

@@ -5,10 +5,13 @@
 /** How long a reader may keep a view of the node registry (ms); a node changing its advert allows for it. */
 export const REGISTRY_VIEW_MS = 250;
 
+/** {@link LockPort.tryAcquireLock}'s answer: held, or refused with the holder's remaining TTL (ms, ≥ 1). */
+export type LockAttempt = { held: true } | { held: false; holderTtlMs: number };
+
 /** Locks with an owner and a TTL (leader election, docs/trigger.md). */
 export interface LockPort {
-  /** SET NX PX: true when `owner` now holds `name` for `ttlMs` (also when it already held it; TTL reset). */
-  tryAcquireLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** SET NX PX: held when `owner` now holds `name` for `ttlMs` (also when it already held it; TTL reset). */
+  tryAcquireLock(name: string, owner: string, ttlMs: number): Promise<LockAttempt>;
   /** Extends the lock only if `owner` still holds it; false when lost. */
   renewLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Releases the lock only if `owner` holds it; false otherwise. */

@@ -26,6 +26,7 @@ import { TimeoutMode1800000011000 } from './migrations/1800000011000-timeout-mod
 import { JobQueueLimit1800000012000 } from './migrations/1800000012000-job-queue-limit.js';
 import { Priority1800000013000 } from './migrations/1800000013000-priority.js';
 import { InstanceTraceparent1800000014000 } from './migrations/1800000014000-instance-traceparent.js';
+import { JobDueNamespaceIndex1800000017000 } from './migrations/1800000017000-job-due-namespace-index.js';
 
 /** Every migration, in order; no globs, so the list works from src/ under jest and from dist/. */
 export const MIGRATIONS = [
@@ -51,14 +52,18 @@ export const MIGRATIONS = [
   JobQueueLimit1800000012000,
   Priority1800000013000,
   InstanceTraceparent1800000014000,
+  JobDueNamespaceIndex1800000017000,
 ];
 
 /**
  * TypeORM options for both shapes (docs/architecture.md); the schema is the migrations, never `synchronize`.
+ * MySQL: connecting waits at most STORAGE_TIMEOUT_MS (10 s when not given; db-deadline.ts bounds the rest).
  * SQLite: WAL mode, a busy timeout, and the better-sqlite3 this package depends on as the driver (TypeORM 1 asks
  * for ^12 as a peer, so an app that installs Tickwheel may have a 12 where TypeORM would look for it).
  */
-export function dataSourceOptions(config: Pick<AppConfig, 'database'>): DataSourceOptions {
+export function dataSourceOptions(
+  config: Pick<AppConfig, 'database'> & Partial<Pick<AppConfig, 'storageTimeoutMs'>>,
+): DataSourceOptions {
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,
@@ -73,6 +78,7 @@ export function dataSourceOptions(config: Pick<AppConfig, 'database'>): DataSour
       url: config.database.url,
       timezone: 'Z',
       charset: 'utf8mb4',
+      connectTimeout: config.storageTimeoutMs ?? 10_000,
       extra: { connectionLimit: 20 },
     };
   }

@@ -21,7 +21,8 @@ export {
 export { ExecutionLedger, type ClaimedInstance } from './unit-of-work/execution-ledger.js';
 export { type Tx, UnitOfWork, type UnitOfWorkOptions } from './unit-of-work/unit-of-work.js';
 export * from './state-machine/attempt-status.js';
-export { isTransientDbError, isUniqueViolation, withDbRetry } from './repositories/db-errors.js';
+export { isDbUnavailable, isTransientDbError, isUniqueViolation, withDbRetry } from './repositories/db-errors.js';
+export { dbFaultWithin } from './db-deadline.js';
 export { ExecutorNodeRepository } from './repositories/executor-node.repository.js';
 export { ApiClientRepository } from './repositories/api-client.repository.js';
 export { ShellIdentityRepository } from './repositories/shell-identity.repository.js';

@@ -7,6 +7,7 @@ import { countConnectionFailures, DbErrorCounter, type DbErrorKind, type DbError
 import { dataSourceOptions } from './data-source-options.js';
 import { type DbErrorKindLabel, type LabelsMatch, MetricsService } from '../observability/index.js';
 import { runMigrations } from './migration-runner.js';
+import { boundStatements } from './db-deadline.js';
 import { ApiClientRepository } from './repositories/api-client.repository.js';
 import { AuditLogRepository } from './repositories/audit-log.repository.js';
 import { CallbackDeliveryRepository } from './repositories/callback-delivery.repository.js';
@@ -97,6 +98,7 @@ const UNIT_OF_WORK = {
         const logger = options!.logger;
         if (logger instanceof DbErrorCounter) countConnectionFailures(ds, logger.sink);
         await runMigrations(ds);
+        boundStatements(ds);
         return ds;
       },
     }),

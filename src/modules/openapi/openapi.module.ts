@@ -22,6 +22,7 @@ import { SchedulesController } from './controllers/schedules.controller.js';
 import { TasksController } from './controllers/tasks.controller.js';
 import { WorkerController } from './controllers/worker.controller.js';
 import { BodyItemsInterceptor } from './filters/body-items.interceptor.js';
+import { AnswerDeadlineInterceptor } from './filters/answer-deadline.interceptor.js';
 import { ProblemDetailsFilter } from './filters/problem-details.filter.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { QueryParamsInterceptor } from './filters/query-params.interceptor.js';
@@ -98,6 +99,8 @@ export class OpenApiModule {
         { provide: APP_INTERCEPTOR, useClass: BodyItemsInterceptor },
         // Idempotency-Key (docs/api.md "Idempotency"): after the guards, around the pipes and the route.
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        // Inside it, so a route cut at the answer deadline still releases its Idempotency-Key.
+        { provide: APP_INTERCEPTOR, useClass: AnswerDeadlineInterceptor },
       ],
       exports: [ApiClientModule, SignedRequestMiddleware],
     };

@@ -4,11 +4,12 @@ import { advanceSettled } from '../../../test/fakes/settle.js';
 import type { AppConfig } from '../../config/index.js';
 import { InProcessCoordinationAdapter, type LockPort } from '../coordination/index.js';
 import type { MetricsService } from '../observability/index.js';
-import { LeaderElectionService } from './leader-election.service.js';
+import { LeaderElectionService, leaderLockTtlMs, TAKEOVER_MARGIN_MS } from './leader-election.service.js';
 
 const T0 = Date.UTC(2030, 0, 1);
 const LEASE_MS = 3000;
 const ROUND_MS = LEASE_MS / 3;
+const LOCK_TTL_MS = leaderLockTtlMs(LEASE_MS); // 2750: the lease less its 250-ms reserve
 
 /**
  * The leader loop on a hand-driven clock: the lock store is the real in-process adapter timed by the same
@@ -83,7 +84,7 @@ describe('LeaderElectionService on the Clock', () => {
     expect(metrics.leaderAcquisitions.inc).toHaveBeenCalledTimes(2); // each gain once, losses not
   });
 
-  it("should let a standby take over once the silent leader's lock has expired, not before", async () => {
+  it("should take over as the silent leader's lock expires, not before, within one lease", async () => {
     let frozen = false;
     const never = new Promise<never>(() => undefined);
     const frozenStore: LockPort = {
@@ -98,14 +99,36 @@ describe('LeaderElectionService on the Clock', () => {
     await standby.service.start();
     await runUntil(2 * ROUND_MS + 500);
     expect([leader.service.isLeader, standby.service.isLeader]).toEqual([true, false]);
-    frozen = true; // hung (or killed) right after its renewal at 2 rounds: the lock expires one lease later
-    const expiry = 2 * ROUND_MS + LEASE_MS;
+    frozen = true; // hung (or killed) right after its renewal at 2 rounds: the lock expires LOCK_TTL_MS later
+    const expiry = 2 * ROUND_MS + LOCK_TTL_MS;
     await runUntil(expiry - 1);
     expect(standby.service.isLeader).toBe(false);
     await runUntil(expiry + ROUND_MS);
-    expect(standby.changes).toEqual([[expiry, true]]);
+    // Not at its next round (5000, a third of a lease too late): its try at 4000 learnt the 750 ms left.
+    expect(standby.changes).toEqual([[expiry + TAKEOVER_MARGIN_MS, true]]);
+    expect(expiry + TAKEOVER_MARGIN_MS - 2 * ROUND_MS).toBeLessThan(LEASE_MS);
     expect(await store.lockOwner('leader')).toBe(standby.service.owner);
     frozen = false; // lets its shutdown's release answer (false: the lock is the standby's)
+  });
+
+  it('should try once a round while a live leader holds it, and take a released lock at its next round', async () => {
+    const leader = scheduler();
+    await leader.service.start();
+    await runUntil(400);
+    const standby = scheduler();
+    const tries: number[] = [];
+    const acquire = store.tryAcquireLock.bind(store);
+    jest.spyOn(store, 'tryAcquireLock').mockImplementation(async (...args) => {
+      tries.push(clock.now() - T0);
+      return acquire(...args);
+    });
+    await standby.service.start();
+    await runUntil(400 + 10 * LEASE_MS);
+    expect(tries).toEqual(Array.from({ length: 31 }, (_, i) => 400 + i * ROUND_MS)); // no extra tries
+    expect(standby.service.isLeader).toBe(false);
+    await leader.service.beforeApplicationShutdown(); // released: taken at the standby's next round
+    await runUntil(400 + 10 * LEASE_MS + ROUND_MS);
+    expect(standby.changes).toEqual([[400 + 10 * LEASE_MS + ROUND_MS, true]]);
   });
 
   it('should stop its rounds and release the lock on shutdown', async () => {

@@ -1,25 +1,33 @@
 import { Inject, Injectable, Logger, BeforeApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { CLOCK, type Clock, repeatEvery } from '../../common/index.js';
+import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { LOCKS, type LockPort } from '../coordination/index.js';
 import { MetricsService } from '../observability/index.js';
 
 const LOCK = 'leader';
+/** How long after the holder's lock expires a standby tries again (ms): Redis drops a key 1 ms past its PX. */
+export const TAKEOVER_MARGIN_MS = 5;
+
+/** The lock's PX (ms): the lease less a twelfth, at most 250 ms, the time of a standby's try at its expiry. */
+export function leaderLockTtlMs(leaseMs: number): number {
+  return leaseMs - Math.min(250, Math.floor(leaseMs / 12));
+}
 
 /**
- * Scheduler leadership (docs/trigger.md): one scheduler holds the `leader` lock (SET NX PX), renews it every
- * third of LEADER_LEASE_MS (at least 100 ms) on the Clock, and releases it on shutdown; a standby tries as
- * often and takes over within one TTL. A failed or refused renewal steps down at once. Two leaders at once
- * cannot double-fire anyway: the unique key of job_instance makes the second insert a no-op.
+ * Scheduler leadership (docs/trigger.md "Leader handover"): the `leader` lock (SET NX PX {@link leaderLockTtlMs}),
+ * renewed every third of LEADER_LEASE_MS (≥ 100 ms) on the Clock, released on shutdown. A standby tries as often and,
+ * refused, again at the holder's expiry: it leads within LEADER_LEASE_MS of a killed leader. A failed or refused
+ * renewal steps down at once. Two leaders cannot double-fire anyway (job_instance's unique key).
  */
 @Injectable()
 export class LeaderElectionService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(LeaderElectionService.name);
   readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private leader = false;
-  /** Stops the campaign rounds; null when not campaigning. */
-  private stopRounds: (() => void) | null = null;
+  /** Cancels the pending round's timer; null when not campaigning. */
+  private cancelRound: (() => void) | null = null;
+  private roundAt = 0;
   private listeners: Array<(leader: boolean) => void> = [];
   private releasing = false;
 
@@ -41,18 +49,21 @@ export class LeaderElectionService implements BeforeApplicationShutdown {
 
   /** Starts campaigning; the first round runs before this resolves, then one every third of the lease. */
   async start(): Promise<void> {
+    this.schedule(this.step);
     await this.campaign();
-    const every = Math.max(100, Math.floor(this.config.leaderLeaseMs / 3));
-    this.stopRounds = repeatEvery(this.clock, every, () => void this.campaign());
   }
 
-  /** One round: renew if leader, else try to acquire. Errors count as a lost round. */
+  /** One round: renew if leader, else try to acquire (refused: next round at the holder's expiry, if sooner). */
   async campaign(): Promise<void> {
     let holds = false;
+    const ttl = leaderLockTtlMs(this.config.leaderLeaseMs);
     try {
-      holds = this.leader
-        ? await this.coordination.renewLock(LOCK, this.owner, this.config.leaderLeaseMs)
-        : await this.coordination.tryAcquireLock(LOCK, this.owner, this.config.leaderLeaseMs);
+      if (this.leader) holds = await this.coordination.renewLock(LOCK, this.owner, ttl);
+      else {
+        const attempt = await this.coordination.tryAcquireLock(LOCK, this.owner, ttl);
+        holds = attempt.held;
+        if (!attempt.held) this.tryAgainAt(this.clock.now() + attempt.holderTtlMs + TAKEOVER_MARGIN_MS);
+      }
     } catch (err) {
       this.logger.warn(`leader campaign failed: ${(err as Error).message}`);
     }
@@ -60,13 +71,33 @@ export class LeaderElectionService implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopRounds?.();
-    this.stopRounds = null;
+    this.cancelRound?.();
+    this.cancelRound = null;
     if (this.leader) {
       this.releasing = true;
       this.set(false);
       await this.coordination.releaseLock(LOCK, this.owner).catch(() => undefined);
     }
+  }
+
+  private get step(): number {
+    return Math.max(100, Math.floor(this.config.leaderLeaseMs / 3));
+  }
+
+  /** Sets the one pending round `delayMs` from now; a round sets the next a step later as it fires. */
+  private schedule(delayMs: number): void {
+    this.cancelRound?.();
+    this.roundAt = this.clock.now() + delayMs;
+    this.cancelRound = this.clock.schedule(delayMs, () => {
+      this.schedule(this.step);
+      void this.campaign();
+    });
+  }
+
+  /** Moves the pending round up to `atMs` when campaigning, not leading and it comes sooner. */
+  private tryAgainAt(atMs: number): void {
+    if (this.cancelRound === null || this.leader || atMs >= this.roundAt) return;
+    this.schedule(Math.max(0, atMs - this.clock.now()));
   }
 
   private set(holds: boolean): void {

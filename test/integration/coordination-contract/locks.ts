@@ -9,20 +9,30 @@ export function describeLockContract(factory: FixtureFactory): void {
 
     it('should grant a free lock and report its owner', async () => {
       expect(await sut.lockOwner('leader')).toBeNull();
-      expect(await sut.tryAcquireLock('leader', 'n1', TTL)).toBe(true);
+      expect(await sut.tryAcquireLock('leader', 'n1', TTL)).toEqual({ held: true });
       expect(await sut.lockOwner('leader')).toBe('n1');
     });
 
-    it('should refuse the lock when another owner holds it', async () => {
+    it("should refuse the lock when another owner holds it, telling how long the holder's lock has left", async () => {
       await sut.tryAcquireLock('leader', 'n1', TTL);
-      expect(await sut.tryAcquireLock('leader', 'n2', TTL)).toBe(false);
+      const first = await sut.tryAcquireLock('leader', 'n2', TTL);
+      expect(first).toEqual({ held: false, holderTtlMs: expect.any(Number) });
+      const left = (first as { holderTtlMs: number }).holderTtlMs;
+      expect(left).toBeGreaterThan(0);
+      expect(left).toBeLessThanOrEqual(TTL);
       expect(await sut.lockOwner('leader')).toBe('n1');
+      await fixture.elapse(WITHIN); // time passes: less is left, and trying again right after that much takes it
+      const later = (await sut.tryAcquireLock('leader', 'n2', TTL)) as { held: false; holderTtlMs: number };
+      expect(later.held).toBe(false);
+      expect(later.holderTtlMs).toBeLessThanOrEqual(TTL - WITHIN + 5);
+      await fixture.elapse(later.holderTtlMs + 2);
+      expect(await sut.tryAcquireLock('leader', 'n2', TTL)).toEqual({ held: true });
     });
 
     it('should reset the ttl when the owner acquires again', async () => {
       await sut.tryAcquireLock('leader', 'n1', TTL);
       await fixture.elapse(WITHIN);
-      expect(await sut.tryAcquireLock('leader', 'n1', TTL)).toBe(true);
+      expect(await sut.tryAcquireLock('leader', 'n1', TTL)).toEqual({ held: true });
       await fixture.elapse(WITHIN);
       expect(await sut.lockOwner('leader')).toBe('n1');
     });
@@ -47,7 +57,7 @@ export function describeLockContract(factory: FixtureFactory): void {
       await sut.tryAcquireLock('leader', 'n1', TTL);
       await fixture.elapse(BEYOND);
       expect(await sut.lockOwner('leader')).toBeNull();
-      expect(await sut.tryAcquireLock('leader', 'n2', TTL)).toBe(true);
+      expect(await sut.tryAcquireLock('leader', 'n2', TTL)).toEqual({ held: true });
     });
 
     it('should release only for the owner', async () => {

@@ -1,5 +1,5 @@
 import type { Clock } from '../../../common/index.js';
-import type { LockPort } from '../coordination.port.js';
+import type { LockAttempt, LockPort } from '../coordination.port.js';
 import { toTtl } from '../port-args.js';
 
 interface HeldLock {
@@ -14,12 +14,12 @@ export class MemoryLock implements LockPort {
 
   constructor(private readonly clock: Clock) {}
 
-  async tryAcquireLock(name: string, owner: string, ttlMs: number): Promise<boolean> {
+  async tryAcquireLock(name: string, owner: string, ttlMs: number): Promise<LockAttempt> {
     const ttl = toTtl(ttlMs);
     const held = this.heldLock(name);
-    if (held && held.owner !== owner) return false;
+    if (held && held.owner !== owner) return { held: false, holderTtlMs: held.expiresAt - this.clock.now() };
     this.locks.set(name, { owner, expiresAt: this.clock.now() + ttl });
-    return true;
+    return { held: true };
   }
 
   async renewLock(name: string, owner: string, ttlMs: number): Promise<boolean> {

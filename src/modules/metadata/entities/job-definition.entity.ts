@@ -14,7 +14,7 @@ import {
 /** What runs and when (docs/data-model.md); `code` is unique per namespace and owner app. Times epoch ms UTC. */
 @Entity('job_definition')
 @Index('uq_job_definition_ns_app_code', ['namespace', 'appId', 'code'], { unique: true })
-@Index('ix_job_definition_due', ['enabled', 'nextFireTime'])
+@Index('ix_job_definition_ns_due', ['namespace', 'enabled', 'nextFireTime'])
 @Index('uq_job_definition_ns_metrics_slot', ['namespace', 'metricsSlot'], { unique: true })
 export class JobDefinition {
   @PrimaryColumn({ type: 'varchar', length: 36 }) id: string;

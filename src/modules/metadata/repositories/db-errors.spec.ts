@@ -1,4 +1,4 @@
-import { isLockConflict, isTransientDbError, isUniqueViolation, withDbRetry } from './db-errors.js';
+import { isDbUnavailable, isLockConflict, isTransientDbError, isUniqueViolation, withDbRetry } from './db-errors.js';
 
 describe('db-errors', () => {
   it('should tell a MySQL deadlock or lock wait timeout from other errors', () => {
@@ -54,5 +54,28 @@ describe('db-errors', () => {
     await expect(withDbRetry(reset, 100)).rejects.toThrow('gone');
     expect(calls).toBeGreaterThan(2);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('should count the time of the tries when an answer is due: a try cut at the deadline runs once', async () => {
+    let calls = 0;
+    const slowCut = async () => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 150));
+      throw Object.assign(new Error('cut'), { code: 'TW_DB_DEADLINE' });
+    };
+    await expect(withDbRetry(slowCut, 100, { answerDue: true })).rejects.toThrow('cut');
+    expect(calls).toBe(1);
+    calls = 0;
+    await expect(withDbRetry(slowCut, 40)).rejects.toThrow('cut');
+    expect(calls).toBeGreaterThan(2);
+  });
+
+  it('should call a database unreachable only for a connection fault of the driver, never a bare socket code', () => {
+    expect(isDbUnavailable({ driverError: { code: 'ECONNREFUSED', fatal: true } })).toBe(true);
+    expect(isDbUnavailable({ driverError: { code: 'PROTOCOL_CONNECTION_LOST' } })).toBe(true);
+    expect(isDbUnavailable(Object.assign(new Error('cut'), { code: 'TW_DB_DEADLINE' }))).toBe(true);
+    expect(isDbUnavailable(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe(false);
+    expect(isDbUnavailable({ driverError: { code: 'ER_DUP_ENTRY', errno: 1062 } })).toBe(false);
+    expect(isDbUnavailable({ driverError: { code: 'SQLITE_BUSY' } })).toBe(false);
   });
 });

@@ -25,7 +25,7 @@ export const RATE_LIMIT_HEADERS = {
 /**
  * Documents a controller as signed, bounded and rate-limited (the SignedRequestMiddleware enforces it on
  * every /api route; README "Signing", "Rate limits"): one security requirement with the four headers, and
- * the 401, 413, 415, 429 and 500 problem+json answers every /api route may give.
+ * the 401, 413, 415, 429, 500 and 503 problem+json answers every /api route may give.
  */
 export const Signed = () =>
   applyDecorators(
@@ -43,4 +43,11 @@ export const Signed = () =>
     ),
     ApiProblem(429, "Over the app's request rate limit (code RATE_LIMITED).", RATE_LIMIT_HEADERS),
     ApiProblem(500, 'An unexpected server error (code INTERNAL); the detail never holds a stack or a secret.'),
+    ApiProblem(
+      503,
+      'The database or Redis cannot be reached or did not answer within STORAGE_TIMEOUT_MS (code ' +
+        'STORAGE_UNAVAILABLE, `storage` names which); answered within 2 x STORAGE_TIMEOUT_MS. A write may have ' +
+        'committed: resend a submit with the same requestId, other writes with an Idempotency-Key.',
+      { 'Retry-After': integerHeader('Seconds to wait before sending again (5).') },
+    ),
   );

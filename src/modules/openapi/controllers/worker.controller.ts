@@ -1,3 +1,4 @@
+import { AnswerWaits } from '../filters/answer-deadline.interceptor.js';
 import { Body, Controller, Delete, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ValidationError } from '../../../common/index.js';
@@ -93,6 +94,7 @@ export class WorkerController {
   @ApiOkResponse({ type: WorkerClaimAnswerDto })
   @ApiProblem(400, BAD)
   @ApiProblem(404, NO_NODE)
+  @AnswerWaits('waitMs')
   async claim(
     @CurrentCaller() caller: Caller,
     @Param('nodeId') nodeId: string,

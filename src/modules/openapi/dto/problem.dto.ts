@@ -41,6 +41,14 @@ export class ProblemDto {
 
   @ApiPropertyOptional({ description: "A 403's missing scope (README 'Tenancy and scopes').", example: 'jobs:write' })
   scope?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "A 503 STORAGE_UNAVAILABLE's store that cannot be reached (never its address); send again after Retry-After.",
+    enum: ['database', 'redis'],
+    example: 'database',
+  })
+  storage?: string;
 }
 
 /** The response object of one problem+json answer (for a decorator's `content` or a hand-built document). */

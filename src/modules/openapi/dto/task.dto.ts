@@ -16,6 +16,7 @@ import {
   BoundedInt,
   BoundedJson,
   BoundedString,
+  PeopleString,
   HANDLER_MESSAGE,
   NAME_PATTERN,
   NameString,
@@ -59,11 +60,11 @@ export class SubmitTaskDto {
   })
   taskCode?: string;
 
-  @BoundedString(taskName, {
+  @PeopleString(taskName, {
     api: {
       description:
-        `A name for people (at most ${taskName.max} characters, any text), stored and shown in the task's views; ` +
-        `in either shape.`,
+        `A name for people (at most ${taskName.max} characters; no control characters), stored and shown in the ` +
+        `task's views; in either shape.`,
       example: '月度数据同步',
     },
   })

@@ -1,6 +1,13 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { ErrorCode, ForbiddenError, SchedulerError, TooManyUnfinishedError } from '../../../common/index.js';
+import {
+  ErrorCode,
+  ForbiddenError,
+  SchedulerError,
+  StorageUnavailableError,
+  TooManyUnfinishedError,
+} from '../../../common/index.js';
+import { asStorageFault } from './storage-fault.js';
 
 const STATUS: Record<ErrorCode, number> = {
   [ErrorCode.VALIDATION]: 400,
@@ -18,6 +25,7 @@ const STATUS: Record<ErrorCode, number> = {
   [ErrorCode.IDEMPOTENCY_KEY_REUSED]: 409,
   [ErrorCode.IDEMPOTENCY_IN_PROGRESS]: 409,
   [ErrorCode.TOO_MANY_IDEMPOTENCY_KEYS]: 429,
+  [ErrorCode.STORAGE_UNAVAILABLE]: 503,
   [ErrorCode.INTERNAL]: 500,
 };
 
@@ -30,12 +38,15 @@ export interface ProblemFields {
   field?: string;
   /** A 403's missing scope (README "Tenancy and scopes"). */
   scope?: string;
+  /** A 503 STORAGE_UNAVAILABLE's store: `database` or `redis`. */
+  storage?: string;
 }
 
 /** Status, title, code, detail and field of `err`, as the problem+json answer carries them. */
 export function problemFields(err: SchedulerError): ProblemFields {
   const status = STATUS[err.code] ?? 500;
   const scope = err instanceof ForbiddenError ? err.scope : undefined;
+  const storage = err instanceof StorageUnavailableError ? err.storage : undefined;
   return {
     status,
     title: titleOf(status),
@@ -43,6 +54,7 @@ export function problemFields(err: SchedulerError): ProblemFields {
     detail: err.message,
     ...(err.field ? { field: err.field } : {}),
     ...(scope ? { scope } : {}),
+    ...(storage ? { storage } : {}),
   };
 }
 
@@ -58,7 +70,7 @@ function problemOf(
 ): { status: number; body: Record<string, unknown> } {
   if (exception instanceof SchedulerError) {
     const problem = problemFields(exception);
-    if (problem.status >= 500) logger.error(exception.message);
+    if (problem.status >= 500 && problem.status !== 503) logger.error(exception.message);
     return { status: problem.status, body: { ...problem } };
   }
   if (exception instanceof HttpException) {
@@ -84,10 +96,12 @@ const defaultLogger = new Logger('ProblemDetailsFilter');
 /**
  * Writes `exception` as the `application/problem+json` answer (RFC 9457) every route gives: `type`,
  * `title`, `status`, `detail`, `instance`, plus `code` and, for validation errors, `field`. Unknown errors
- * are a 500 whose cause is logged, never sent. Shared by the filter and the /api request middleware (which
- * answers before any route runs), so both write the same problem.
+ * are a 500 whose cause is logged, never sent; a database or Redis that cannot be reached is a 503
+ * STORAGE_UNAVAILABLE with Retry-After ({@link asStorageFault}). Shared by the filter and the /api request
+ * middleware (which answers before any route runs), so both write the same problem.
  */
-export function sendProblem(req: Request, res: Response, exception: unknown, logger: Logger = defaultLogger): void {
+export function sendProblem(req: Request, res: Response, thrown: unknown, logger: Logger = defaultLogger): void {
+  const exception = asStorageFault(thrown);
   const { status, body } = problemOf(exception, logger, req);
   if (exception instanceof TooManyUnfinishedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
   else if (exception instanceof SchedulerError && typeof exception.details?.retryAfterSeconds === 'number')

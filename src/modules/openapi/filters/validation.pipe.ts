@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
-import { ValidationError } from '../../../common/index.js';
+import { BOUNDS, ValidationError } from '../../../common/index.js';
 import { validTask, validTaskBatch } from '../dto/task-body.fast.js';
 import { SubmitTaskBatchDto, SubmitTaskDto } from '../dto/task.dto.js';
 import { validClaim, validFinishes } from '../dto/worker-body.fast.js';
@@ -19,8 +19,26 @@ const FAST_BODIES = new Map<unknown, (body: unknown) => object | undefined>([
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const fast = metadata.type === 'body' ? FAST_BODIES.get(metadata.metatype) : undefined;
-    return fast?.(value) ?? super.transform(value, metadata);
+    const done = fast?.(value);
+    if (done) return done;
+    if (metadata.type === 'body' && metadata.metatype === SubmitTaskBatchDto) checkBatchShape(value);
+    return super.transform(value, metadata);
   }
+}
+
+/**
+ * A batch's `tasks` that is not a list of objects, named in plain words: class-transformer's read "tasks is
+ * required" for an object, "must be either object or array" for a number, and let an array item through.
+ * A list past its bound is left to ArrayMaxSize (refused before its items are read).
+ * @throws ValidationError naming `tasks` or `tasks[i]`.
+ */
+function checkBatchShape(value: unknown): void {
+  const tasks = typeof value === 'object' && value !== null ? (value as { tasks?: unknown }).tasks : undefined;
+  if (tasks === undefined || tasks === null) return;
+  if (!Array.isArray(tasks)) throw new ValidationError('tasks', 'tasks must be an array of task objects');
+  if (tasks.length > BOUNDS.tasks.max) return;
+  const i = tasks.findIndex((t) => typeof t !== 'object' || t === null || Array.isArray(t));
+  if (i >= 0) throw new ValidationError(`tasks[${i}]`, `tasks[${i}] must be a task object`);
 }
 
 /**
