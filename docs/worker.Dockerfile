@@ -6,13 +6,13 @@
 # Your project has package.json (with "tickwheel": "file:./vendor/tickwheel-0.2.0.tgz" from `npm pack`, or a
 # registry version), package-lock.json, tsconfig.json and src/ with a main that starts the worker; build with:
 #   docker build -f worker.Dockerfile -t registry.example.com/billing-worker:1.4.2 .
-ARG NODE_IMAGE=node:20.20-bookworm-slim
+# Tickwheel needs Node 22 LTS (or 24): its package.json's engines.
+ARG NODE_IMAGE=node:22.23-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-# Tickwheel's package brings better-sqlite3 (its standalone shape) as a dependency: without a prebuilt binary it
-# compiles, which needs these; a worker never loads it.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# Tickwheel's package brings better-sqlite3 (its standalone shape) as a dependency: its binaries come prebuilt in
+# its package (nothing compiles), and a worker never loads it.
 COPY package.json package-lock.json ./
 COPY vendor ./vendor
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund

@@ -180,18 +180,18 @@ const ROWS: Row[] = [
     ['2026-03-22T02:30:00Z', '2026-03-23T01:30:00Z'],
   ],
   [
-    'Casablanca Ramadan 2027 start: noon moves from 11:00Z to 12:00Z',
+    'Casablanca Ramadan 2026 start: noon moves from 11:00Z to 12:00Z',
     '0 12 * * *',
     'Africa/Casablanca',
-    '2027-02-06T00:00:00Z',
-    ['2027-02-06T11:00:00Z', '2027-02-07T12:00:00Z'],
+    '2026-02-14T00:00:00Z',
+    ['2026-02-14T11:00:00Z', '2026-02-15T12:00:00Z'],
   ],
   [
-    'Casablanca Ramadan 2027 end: 03:00 is the first wall time after the gap',
+    'Casablanca Ramadan 2026 end: 03:00 is the first wall time after the gap',
     '0 3 * * *',
     'Africa/Casablanca',
-    '2027-03-13T12:00:00Z',
-    ['2027-03-14T02:00:00Z', '2027-03-15T02:00:00Z'],
+    '2026-03-21T12:00:00Z',
+    ['2026-03-22T02:00:00Z', '2026-03-23T02:00:00Z'],
   ],
   [
     'Feb 29 at noon in London',
@@ -292,14 +292,16 @@ describe('reference assumptions', () => {
     }
   });
 
-  it('should find the Casablanca Ramadan changes of 2026 and 2027 in Intl', () => {
-    const list = TRANSITIONS.get('Africa/Casablanca')!.filter((t) => t.at >= Date.UTC(2026, 0, 1));
+  // Only Ramadan 2026: the tz database changed Morocco later on (2025c, Node 20.20: Ramadan changes in 2027 too;
+  // 2026e, Node 22.23 and 24.22: +00 from 2026-09-20 and no change in 2027). The rows above rely on these two.
+  it('should find the Casablanca Ramadan changes of 2026 in Intl', () => {
+    const list = TRANSITIONS.get('Africa/Casablanca')!.filter(
+      (t) => t.at >= Date.UTC(2026, 0, 1) && t.at < Date.UTC(2026, 6, 1),
+    );
     const hours = (o: number) => o / 3_600_000;
     expect(list.map((t) => [isos([t.at])[0], hours(t.before), hours(t.after)])).toEqual([
       ['2026-02-15T02:00:00Z', 1, 0],
       ['2026-03-22T02:00:00Z', 0, 1],
-      ['2027-02-07T02:00:00Z', 1, 0],
-      ['2027-03-14T02:00:00Z', 0, 1],
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -55,22 +55,27 @@ async function pack(dest: string): Promise<Packed> {
 const repoVersion = (name: string) =>
   (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
+/** The range package.json's dependencies give `name`. */
+const repoDependency = (name: string) =>
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> })
+    .dependencies[name];
+
 /**
- * An empty folder under os.tmpdir() made a project: package.json, the tarball and the peers installed as a user
- * installs them (registry reachable; --prefer-offline takes what the npm cache has), the files of
- * package-install-project.ts written and compiled with `tsc --strict` (module nodenext).
+ * An empty folder under os.tmpdir() made a project: package.json naming the tarball, the peers and the `overrides`
+ * README "Write your own handlers" asks for, installed with a bare `npm install` (registry reachable;
+ * --prefer-offline takes what the npm cache has), the files of package-install-project.ts written and compiled
+ * with `tsc --strict` (module nodenext).
  */
 async function makeProject(tarball: string): Promise<Project> {
   const dir = mkdtempSync(join(tmpdir(), 'tw-pkg-install-'));
-  const pkg = { name: 'pkg-install-probe', private: true, type: 'module', allowScripts: { 'better-sqlite3': true } };
-  writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
   const peers = ['@nestjs/common', '@nestjs/core', 'reflect-metadata', 'rxjs', '@types/node'];
+  const dependencies = Object.fromEntries([['tickwheel', `file:${tarball}`], ...peers.map((p) => [p, repoVersion(p)])]);
+  // TypeORM's peer is better-sqlite3 ^12, Tickwheel's dependency 13: the override makes them one copy.
+  const overrides = { typeorm: { 'better-sqlite3': repoDependency('better-sqlite3') } };
+  const pkg = { name: 'pkg-install-probe', private: true, type: 'module', dependencies, overrides };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
   const t0 = performance.now();
-  await npm(
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...peers.map((p) => `${p}@${repoVersion(p)}`)],
-    dir,
-    12 * MINUTES,
-  );
+  await npm(['install', '--prefer-offline', '--no-audit', '--no-fund'], dir, 12 * MINUTES);
   const installMs = Math.round(performance.now() - t0);
   for (const [path, text] of Object.entries(PROJECT_FILES)) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
@@ -117,6 +122,13 @@ describe('tickwheel installed from its tarball into a project outside the reposi
   afterAll(() => {
     if (project) rmSync(project.dir, { recursive: true, force: true });
     rmSync(packDir, { recursive: true, force: true });
+  });
+
+  it('should install one better-sqlite3, the version Tickwheel depends on (no compile, no second copy)', () => {
+    const version = (path: string) =>
+      (JSON.parse(readFileSync(join(project.dir, path, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(version('node_modules/better-sqlite3')).toBe(repoVersion('better-sqlite3'));
+    expect(existsSync(join(project.dir, 'node_modules/tickwheel/node_modules/better-sqlite3'))).toBe(false);
   });
 
   it('should ship the built entries with their types, and no spec, test or source map', () => {

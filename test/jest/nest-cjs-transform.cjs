@@ -1,6 +1,6 @@
 /**
  * Jest transform for the two CommonJS Nest packages (@liaoliaots/nestjs-redis, @willsoto/nestjs-prometheus).
- * Nest 12 is ESM-only: Node 20.19+ lets their require('@nestjs/common' | '@nestjs/core') load it at run time,
+ * Nest 12 is ESM-only: Node (22.12+, require of ESM) lets their require('@nestjs/common' | '@nestjs/core') load it at run time,
  * but Jest's CommonJS runtime cannot before Node 24.9. Each such require() is rewritten to read the ESM module
  * that nest-esm-setup.mjs imported into this test file's registry, so the packages and the app share one Nest.
  */

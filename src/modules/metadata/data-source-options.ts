@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
 import { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../config/index.js';
 import { ENTITIES } from './entities/index.js';
@@ -57,7 +58,8 @@ export const MIGRATIONS = [
 /**
  * TypeORM options for both shapes (docs/architecture.md); the schema is the migrations, never `synchronize`.
  * MySQL: connecting waits at most STORAGE_TIMEOUT_MS (10 s when not given; db-deadline.ts bounds the rest).
- * SQLite: WAL mode and a busy timeout.
+ * SQLite: WAL mode, a busy timeout, and the better-sqlite3 this package depends on as the driver (TypeORM 1 asks
+ * for ^12 as a peer, so an app that installs Tickwheel may have a 12 where TypeORM would look for it).
  */
 export function dataSourceOptions(
   config: Pick<AppConfig, 'database'> & Partial<Pick<AppConfig, 'storageTimeoutMs'>>,
@@ -84,6 +86,7 @@ export function dataSourceOptions(
   return {
     ...common,
     type: 'better-sqlite3',
+    driver: Database,
     database: config.database.path,
     enableWAL: true,
     prepareDatabase: (db: { pragma(s: string): unknown }) => {

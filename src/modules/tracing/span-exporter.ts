@@ -3,11 +3,11 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOnSampler,
-  BasicTracerProvider,
   BatchSpanProcessor,
   type IdGenerator,
   RandomIdGenerator,
-} from '@opentelemetry/sdk-trace-base';
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { type TraceContext } from '../../common/index.js';
 
@@ -55,15 +55,15 @@ class GivenIds implements IdGenerator {
  */
 export class SpanExporter {
   private readonly ids = new GivenIds();
-  private readonly provider: BasicTracerProvider;
+  private readonly provider: TracerProvider;
   private readonly tracer: Tracer;
 
   constructor(tracesUrl: string, serviceName: string) {
-    this.provider = new BasicTracerProvider({
+    this.provider = new TracerProvider({
       resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
       idGenerator: this.ids,
       sampler: new AlwaysOnSampler(),
-      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl }))],
+      spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl }) })],
     });
     this.tracer = this.provider.getTracer('tickwheel');
   }

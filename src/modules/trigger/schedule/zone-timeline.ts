@@ -55,12 +55,14 @@ const canonicalBySpelling = new Map<string, string>();
 /**
  * The canonical name of an IANA zone (`America/New_York` for `america/NEW_YORK`): per-zone state is keyed by it,
  * since Intl accepts unboundedly many spellings of one zone (state keyed by the spelling would grow as callers
- * please). Memoised, SPELLINGS_KEPT at most. @throws RangeError
+ * please). Memoised, SPELLINGS_KEPT at most. @throws RangeError for an unknown zone or a UTC offset
  */
 export function canonicalZone(zone: string): string {
   let canonical = canonicalBySpelling.get(zone);
   if (canonical === undefined) {
     canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    // Node 22's Intl also takes a UTC offset ('+05:30', ECMA-402's offset zones): not an IANA zone, refused as on 20.
+    if (/^[+-]/.test(canonical)) throw new RangeError(`not an IANA time zone: ${zone}`);
     if (canonicalBySpelling.size >= SPELLINGS_KEPT) canonicalBySpelling.clear();
     canonicalBySpelling.set(zone, canonical);
   }
