@@ -1,0 +1,2 @@
+export function nodeSupported(version: string): boolean;
+export function unsupportedMessage(version: string): string;
