@@ -139,4 +139,11 @@ describe('submits with a requestId are tried again (network errors, 500/502/503/
     expect((await plain.submitTask(TASK)).status).toBe(500);
     expect(server.seen).toHaveLength(1);
   });
+
+  it("should end a hung try at tryTimeoutMs in tw's client even without retries", async () => {
+    server = await flakyServer(['hang']);
+    const once = new TickwheelClient({ baseUrl: server.url, ...APP, tryTimeoutMs: 300 });
+    await expect(once.submitTask(TASK)).rejects.toThrow();
+    expect(server.seen).toHaveLength(1);
+  });
 });

@@ -51,8 +51,9 @@ export class TickwheelClient {
 
   constructor(private readonly opts: TickwheelClientOptions) {
     const policy = retryPolicy(opts, 0);
+    // One unbounded try needs no retrying fetch; a tryTimeoutMs bounds even a single try.
     this.retrying =
-      policy.retries === 0
+      policy.retries === 0 && policy.tryTimeoutMs === 0
         ? null
         : signingFetch({ creds: opts, policy, fetch: (r) => globalThis.fetch(r), jobIdempotencyKeys: false });
   }
