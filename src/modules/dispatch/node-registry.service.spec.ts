@@ -1,6 +1,6 @@
 import { clockAt } from '../../../test/fakes/fake-clock.js';
 import { AppConfig } from '../../config/index.js';
-import type { LiveNode, NodeRegistryPort } from '../coordination/index.js';
+import { type LiveNode, type NodeRegistryPort, REGISTRY_VIEW_MS } from '../coordination/index.js';
 import { NodeRegistryService } from './node-registry.service.js';
 
 const node = (nodeId: string, lastBeat: number): LiveNode => ({
@@ -52,5 +52,72 @@ describe('NodeRegistryService.candidates (routing tenancy, docs/workers.md)', ()
 
   it('should offer nothing for a handler no node advertises', async () => {
     expect(await registry.candidates('other', 'app-a')).toEqual([]);
+  });
+});
+
+describe('NodeRegistryService.liveNodes (the view of REGISTRY_VIEW_MS)', () => {
+  const config = { heartbeatIntervalMs: 5000, nodeOfflineAfterMs: 15_000 } as AppConfig;
+  function setUp() {
+    let now = 1_000_000;
+    const reads: Array<(nodes: LiveNode[]) => void> = [];
+    const port = {
+      liveNodes: () => new Promise<LiveNode[]>((resolve) => reads.push(resolve)),
+    } as unknown as NodeRegistryPort;
+    const registry = new NodeRegistryService(
+      port,
+      config,
+      clockAt(() => now),
+      {
+        disabledAmong: async () => new Set<string>(),
+        disabledApps: async () => [],
+      },
+    );
+    return { registry, reads, at: (ms: number) => (now = 1_000_000 + ms) };
+  }
+  const settlesNow = async (p: Promise<unknown>) => {
+    let done = false;
+    void p.then(() => (done = true));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    return done;
+  };
+
+  it('should let callers that miss the view share one read', async () => {
+    const { registry, reads } = setUp();
+    const a = registry.liveNodes();
+    const b = registry.candidates('h', 'app');
+    expect(reads).toHaveLength(1);
+    reads[0]([node('a', 1_000_000)]);
+    expect((await a).map((n) => n.nodeId)).toEqual(['a']);
+    expect((await b).map((n) => n.nodeId)).toEqual(['a']);
+  });
+
+  it('should answer from a view past half its age at once and renew it meanwhile (deliveries never wait)', async () => {
+    const { registry, reads, at } = setUp();
+    const first = registry.liveNodes();
+    reads[0]([node('a', 1_000_000)]);
+    await first;
+    at(REGISTRY_VIEW_MS * 0.6);
+    expect(await settlesNow(registry.liveNodes())).toBe(true);
+    expect(await settlesNow(registry.liveNodes())).toBe(true);
+    expect(reads).toHaveLength(2);
+    reads[1]([node('b', 1_000_000)]);
+    await new Promise((r) => setImmediate(r));
+    at(REGISTRY_VIEW_MS * 1.2);
+    const late = registry.liveNodes();
+    expect(await settlesNow(late)).toBe(true);
+    expect((await late).map((n) => n.nodeId)).toEqual(['b']);
+  });
+
+  it('should wait for a read once the view is REGISTRY_VIEW_MS old, and after invalidate()', async () => {
+    const { registry, reads, at } = setUp();
+    const first = registry.liveNodes();
+    reads[0]([node('a', 1_000_000)]);
+    await first;
+    registry.invalidate();
+    expect(await settlesNow(registry.liveNodes())).toBe(false);
+    reads[1]([node('b', 1_000_000)]);
+    await new Promise((r) => setImmediate(r));
+    at(REGISTRY_VIEW_MS);
+    expect(await settlesNow(registry.liveNodes())).toBe(false);
   });
 });

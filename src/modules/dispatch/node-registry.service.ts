@@ -6,11 +6,14 @@ import { AppStates } from '../execution/index.js';
 
 /**
  * Reads the executor registry (docs/dispatch.md): a node is live while its last heartbeat is younger than
- * NODE_OFFLINE_AFTER_MS. Reads are cached for REGISTRY_VIEW_MS so a burst of dispatches costs one round trip.
+ * NODE_OFFLINE_AFTER_MS. Reads are cached for REGISTRY_VIEW_MS so a burst of dispatches costs one round trip, and
+ * renewed in the background past half of it, so a steady stream of deliveries never waits on one.
  */
 @Injectable()
 export class NodeRegistryService {
   private cache: { at: number; nodes: LiveNode[] } | null = null;
+  /** The read of the registry in flight, which every caller shares. */
+  private reading: Promise<LiveNode[]> | null = null;
 
   constructor(
     @Inject(NODE_REGISTRY) private readonly nodes: NodeRegistryPort,
@@ -19,13 +22,31 @@ export class NodeRegistryService {
     @Inject(AppStates) private readonly apps: Pick<AppStates, 'disabledAmong' | 'disabledApps'>,
   ) {}
 
-  /** Live nodes, sorted by node id. */
-  async liveNodes(): Promise<LiveNode[]> {
-    const now = this.clock.now();
-    if (this.cache && now - this.cache.at < REGISTRY_VIEW_MS) return this.cache.nodes;
-    const nodes = await this.nodes.liveNodes(now - this.config.nodeOfflineAfterMs);
-    this.cache = nodes.length > 0 ? { at: now, nodes } : null; // never cache "nobody": a node may be just starting
-    return nodes;
+  /** Live nodes, sorted by node id, as read at most REGISTRY_VIEW_MS ago. @throws the registry's read error. */
+  liveNodes(): Promise<LiveNode[]> {
+    const cache = this.cache;
+    const age = this.clock.now() - (cache?.at ?? -Infinity);
+    if (!cache || age >= REGISTRY_VIEW_MS) return this.read();
+    if (age >= REGISTRY_VIEW_MS / 2) this.read().catch(() => undefined); // a caller past the view reads again
+    return Promise.resolve(cache.nodes);
+  }
+
+  /** The one read of the registry in flight, started if none; stored unless {@link invalidate} came meanwhile. */
+  private read(): Promise<LiveNode[]> {
+    if (this.reading) return this.reading;
+    const at = this.clock.now();
+    const read: Promise<LiveNode[]> = this.nodes
+      .liveNodes(at - this.config.nodeOfflineAfterMs)
+      .then((nodes) => {
+        // never cache "nobody": a node may be just starting
+        if (this.reading === read) this.cache = nodes.length > 0 ? { at, nodes } : null;
+        return nodes;
+      })
+      .finally(() => {
+        if (this.reading === read) this.reading = null;
+      });
+    this.reading = read;
+    return read;
   }
 
   /**
@@ -66,6 +87,7 @@ export class NodeRegistryService {
   /** Forgets the cached view (after a node was declared offline). */
   invalidate(): void {
     this.cache = null;
+    this.reading = null;
   }
 }
 
