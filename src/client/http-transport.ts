@@ -36,11 +36,12 @@ export function httpTarget(base: URL, agent?: ClientAgent): HttpTarget {
   };
 }
 
-/** A whole answer: status, raw header pairs (name, value, name, value...) and the body decoded as UTF-8. */
+/** A whole answer: status and its text, raw header pairs (name, value, name, value...) and the body's bytes. */
 export interface RawAnswer {
   status: number;
+  statusText: string;
   rawHeaders: string[];
-  text: string;
+  body: Buffer;
 }
 
 function timeoutError(ms: number): DOMException {
@@ -48,46 +49,57 @@ function timeoutError(ms: number): DOMException {
 }
 
 /** A transport failure as fetch reports one: a TypeError whose `cause` holds the socket's error (its `code`). */
-function networkError(method: string, target: HttpTarget, path: string, err: Error): Error {
-  if (err instanceof DOMException) return err;
-  return new TypeError(`${method} ${target.host}${path} failed: ${err.message}`, { cause: err });
+function networkError(method: string, target: HttpTarget, path: string, err: unknown): unknown {
+  const e = err as { name?: unknown; message?: unknown } | null;
+  if (typeof e?.message !== 'string' || e.name === 'TimeoutError' || e.name === 'AbortError') return err;
+  return new TypeError(`${method} ${target.host}${path} failed: ${e.message}`, { cause: err });
+}
+
+/** One request of {@link sendOnce}: `body` is sent as is (give its Content-Length in `headers`). */
+export interface OneRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+  /** Ends a try not answered in full by then (ms; 0: never). */
+  timeoutMs: number;
+  signal?: AbortSignal | null;
 }
 
 /**
- * Sends one request and reads its whole answer. `body` is sent as is with its Content-Length; `timeoutMs` (0:
- * none) ends a try that has not been answered in full by then.
- * @throws TypeError (cause: the socket error, e.g. ECONNREFUSED) or a `TimeoutError` DOMException.
+ * Sends one request and reads its whole answer; `signal`'s abort ends it with the signal's reason.
+ * @throws TypeError (cause: the socket error, e.g. ECONNREFUSED), a `TimeoutError` DOMException, or the abort reason.
  */
-export function sendOnce(
-  target: HttpTarget,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: number,
-): Promise<RawAnswer> {
+export function sendOnce(target: HttpTarget, r: OneRequest): Promise<RawAnswer> {
   return new Promise<RawAnswer>((resolve, reject) => {
+    const { signal } = r;
+    if (signal?.aborted) return reject(signal.reason);
     let timer: NodeJS.Timeout | undefined;
-    const fail = (err: Error) => {
+    const onAbort = () => req.destroy(signal?.reason);
+    const done = () => {
       if (timer) clearTimeout(timer);
-      reject(networkError(method, target, path, err));
+      signal?.removeEventListener('abort', onAbort);
     };
-    const req = target.request(
-      { agent: target.agent, host: target.host, port: target.port, method, path, headers },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('error', fail);
-        res.on('end', () => {
-          if (timer) clearTimeout(timer);
-          resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, text });
-        });
-      },
-    );
+    const fail = (err: unknown) => {
+      done();
+      reject(signal?.aborted ? signal.reason : networkError(r.method, target, r.path, err));
+    };
+    const { method, path, headers } = r;
+    const req = target.request({ agent: target.agent, host: target.host, port: target.port, method, path, headers });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', fail);
+      res.on('end', () => {
+        done();
+        const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', rawHeaders: res.rawHeaders, body });
+      });
+    });
     req.on('error', fail);
-    if (timeoutMs > 0) timer = setTimeout(() => req.destroy(timeoutError(timeoutMs)), timeoutMs);
-    req.end(body || undefined);
+    if (r.timeoutMs > 0) timer = setTimeout(() => req.destroy(timeoutError(r.timeoutMs)), r.timeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.end(r.body);
   });
 }
 
@@ -96,4 +108,17 @@ export function headersOf(rawHeaders: string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) headers.append(rawHeaders[i], rawHeaders[i + 1]);
   return headers;
+}
+
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/** `answer` as a fetch Response (of `url`), for callers of a fetch such as openapi-fetch. */
+export function toFetchResponse(answer: RawAnswer, url: URL): Response {
+  const response = new Response(NULL_BODY.has(answer.status) ? null : answer.body, {
+    status: answer.status,
+    statusText: answer.statusText,
+    headers: headersOf(answer.rawHeaders),
+  });
+  Object.defineProperty(response, 'url', { value: url.href });
+  return response;
 }

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { prepareRequest, type PreparedRequest, signedRequest, type SigningCredentials } from './signing-middleware.js';
+import { type ClientAgent, httpTarget, sendOnce, toFetchResponse } from './http-transport.js';
+import {
+  prepareRequest,
+  type PreparedRequest,
+  signatureHeaders,
+  signedRequest,
+  type SigningCredentials,
+} from './signing-middleware.js';
 
 /**
  * How idempotent calls are tried again: `retries` tries after the first; the backoff starts at `baseDelayMs` and
@@ -112,8 +119,27 @@ export function backoffMs(attempt: number, p: RetryPolicy): number {
 export interface SigningFetchOptions {
   creds: SigningCredentials;
   policy: RetryPolicy;
-  fetch: (request: Request) => Promise<Response>;
+  /** Sends each signed try; without it, node:http(s) through `agent` (default: the shared keep-alive one). */
+  fetch?: (request: Request) => Promise<Response>;
+  agent?: ClientAgent;
   jobIdempotencyKeys: boolean;
+}
+
+/** One signed try of `prepared` over node:http(s) (http-transport.ts), answered as a fetch Response. */
+function sendOverHttp(p: PreparedRequest, creds: SigningCredentials, timeoutMs: number, agent?: ClientAgent) {
+  const headers: Record<string, string> = { accept: '*/*' };
+  p.headers.forEach((value, name) => (headers[name] = value));
+  Object.assign(headers, signatureHeaders(p, creds));
+  if (p.body || !isSafeMethod(p.method)) headers['content-length'] = String(p.body?.byteLength ?? 0);
+  const { method, url, body, signal } = p;
+  return sendOnce(httpTarget(url, agent), {
+    method,
+    path: url.pathname + url.search,
+    headers,
+    body,
+    timeoutMs,
+    signal,
+  }).then((answer) => toFetchResponse(answer, url));
 }
 
 /** `prepared` with its signal bounded by `timeoutMs` (0: as it is), for one try. */
@@ -180,7 +206,9 @@ export function signingFetch(o: SigningFetchOptions): (request: Request) => Prom
       statuses: isReplayableSubmit(prepared) ? SUBMIT_RETRY_STATUSES : RETRY_STATUSES,
       signal: prepared.signal,
       now: creds.now ?? Date.now,
-      send: () => o.fetch(signedRequest(oneTry(prepared, policy.tryTimeoutMs), creds)),
+      send: o.fetch
+        ? () => o.fetch!(signedRequest(oneTry(prepared, policy.tryTimeoutMs), creds))
+        : () => sendOverHttp(prepared, creds, policy.tryTimeoutMs, o.agent),
       status: (r) => r.status,
       retryAfter: (r) => r.headers.get('retry-after'),
       discard: (r) => r.body?.cancel(),

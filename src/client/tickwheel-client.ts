@@ -72,9 +72,10 @@ const hasKey = (headers: Record<string, string>, name: string) =>
 
 /** The answer of `raw`: its body parsed when JSON (else the text), its Headers built only when read. */
 function toResponse<T>(raw: RawAnswer): TickwheelResponse<T> {
-  let parsed: unknown = raw.text;
+  const text = raw.body.toString('utf8');
+  let parsed: unknown = text;
   try {
-    parsed = raw.text ? JSON.parse(raw.text) : null;
+    parsed = text ? JSON.parse(text) : null;
   } catch {
     /* not JSON: keep the text */
   }
@@ -129,15 +130,17 @@ export class TickwheelClient {
     if (payload) headers['content-type'] = 'application/json';
     if (payload || !isSafeMethod(verb)) headers['content-length'] = String(Buffer.byteLength(payload));
     const { policy } = this;
-    const send = () =>
-      sendOnce(
-        this.target,
-        verb,
-        target,
-        { ...headers, ...this.sign(verb, target, payload) },
-        payload,
-        policy.tryTimeoutMs,
-      );
+    const send = () => {
+      const signed = { ...headers, ...this.sign(verb, target, payload) };
+      const body = payload || undefined;
+      return sendOnce(this.target, {
+        method: verb,
+        path: target,
+        headers: signed,
+        body,
+        timeoutMs: policy.tryTimeoutMs,
+      });
+    };
     if (policy.retries === 0) return toResponse(await send());
     const replayable = replayableSubmit(verb, url.pathname, () => parseJson(payload));
     const raw = await retryLoop<RawAnswer>({
