@@ -8,6 +8,7 @@ import {
   TLS,
 } from '../../test/utils/signed-echo-server.js';
 import { SIGNATURE_HEADERS } from '../common/index.js';
+import { sharedAgent } from './http-transport.js';
 import { TickwheelClient, type TickwheelClientOptions } from './tickwheel-client.js';
 
 describe(TickwheelClient.name, () => {
@@ -15,6 +16,7 @@ describe(TickwheelClient.name, () => {
   const client = (extra: Partial<TickwheelClientOptions> = {}) =>
     new TickwheelClient({ baseUrl: server.url, ...APP, ...extra });
   afterEach(() => server.close());
+  afterAll(() => ['http:', 'https:'].forEach((scheme) => sharedAgent(scheme).destroy()));
 
   it('should sign the path and query as sent (spaces, non-ASCII and dot segments normalised)', async () => {
     server = await localServer();

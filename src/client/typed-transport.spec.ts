@@ -2,13 +2,14 @@ import { jest } from '@jest/globals';
 import http from 'node:http';
 import https from 'node:https';
 import { APP, signedEchoServer, type SignedEchoServer, TLS } from '../../test/utils/signed-echo-server.js';
-import { createTickwheelClient, type TypedClientOptions, unwrap } from './index.js';
+import { createTickwheelClient, sharedAgent, type TypedClientOptions, unwrap } from './index.js';
 
 describe('createTickwheelClient without a fetch: node:http(s) with keep-alive', () => {
   let server: SignedEchoServer;
   const client = (extra: Partial<TypedClientOptions> = {}) =>
     createTickwheelClient({ baseUrl: server.url, ...APP, ...extra });
   afterEach(() => server.close());
+  afterAll(() => ['http:', 'https:'].forEach((scheme) => sharedAgent(scheme).destroy()));
 
   it('should sign and send without fetch, answering a Response with its status, headers, url and data', async () => {
     server = await signedEchoServer(false, (n) => ({ status: n === 1 ? 204 : 202 }));
