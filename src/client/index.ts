@@ -11,3 +11,4 @@ export {
 } from './retry.js';
 export { signedRequest, signingMiddleware, type SigningCredentials } from './signing-middleware.js';
 export * from './tickwheel-client.js';
+export { type ClientAgent, sharedAgent } from './http-transport.js';

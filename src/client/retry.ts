@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { prepareRequest, type PreparedRequest, signedRequest, type SigningCredentials } from './signing-middleware.js';
+import { type ClientAgent, httpTarget, sendOnce, toFetchResponse } from './http-transport.js';
+import {
+  prepareRequest,
+  type PreparedRequest,
+  signatureHeaders,
+  signedRequest,
+  type SigningCredentials,
+} from './signing-middleware.js';
 
 /**
  * How idempotent calls are tried again: `retries` tries after the first; the backoff starts at `baseDelayMs` and
@@ -73,12 +80,20 @@ export function isIdempotent(r: PreparedRequest): boolean {
 
 /** `POST /api/tasks` with a `requestId`, or `/api/tasks/batch` whose every task has one: a retry is a replay. */
 export function isReplayableSubmit(r: PreparedRequest): boolean {
-  const submit = r.method === 'POST' ? TASK_SUBMIT.exec(r.url.pathname) : null;
+  return replayableSubmit(r.method, r.url.pathname, () => parseJson(r.body));
+}
+
+/** {@link isReplayableSubmit} of an upper-case `method`, a URL's `pathname` and the JSON it sends (read if needed). */
+export function replayableSubmit(method: string, pathname: string, json: () => unknown): boolean {
+  const submit = method === 'POST' ? TASK_SUBMIT.exec(pathname) : null;
   if (!submit) return false;
-  const body = parseJson(r.body) as { tasks?: unknown } | undefined;
+  const body = json() as { tasks?: unknown } | undefined;
   if (!submit[1]) return hasRequestId(body);
   return Array.isArray(body?.tasks) && body.tasks.length > 0 && body.tasks.every(hasRequestId);
 }
+
+/** Whether `method` (upper case) is GET, HEAD, OPTIONS or DELETE: sending it twice is sending it once. */
+export const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method);
 
 /** Adds a random `Idempotency-Key` to a mutating /api/jobs call that has none (one key for all its tries). */
 export function addJobIdempotencyKey(r: PreparedRequest): void {
@@ -104,8 +119,27 @@ export function backoffMs(attempt: number, p: RetryPolicy): number {
 export interface SigningFetchOptions {
   creds: SigningCredentials;
   policy: RetryPolicy;
-  fetch: (request: Request) => Promise<Response>;
+  /** Sends each signed try; without it, node:http(s) through `agent` (default: the shared keep-alive one). */
+  fetch?: (request: Request) => Promise<Response>;
+  agent?: ClientAgent;
   jobIdempotencyKeys: boolean;
+}
+
+/** One signed try of `prepared` over node:http(s) (http-transport.ts), answered as a fetch Response. */
+function sendOverHttp(p: PreparedRequest, creds: SigningCredentials, timeoutMs: number, agent?: ClientAgent) {
+  const headers: Record<string, string> = { accept: '*/*' };
+  p.headers.forEach((value, name) => (headers[name] = value));
+  Object.assign(headers, signatureHeaders(p, creds));
+  if (p.body || !isSafeMethod(p.method)) headers['content-length'] = String(p.body?.byteLength ?? 0);
+  const { method, url, body, signal } = p;
+  return sendOnce(httpTarget(url, agent), {
+    method,
+    path: url.pathname + url.search,
+    headers,
+    body,
+    timeoutMs,
+    signal,
+  }).then((answer) => toFetchResponse(answer, url));
 }
 
 /** `prepared` with its signal bounded by `timeoutMs` (0: as it is), for one try. */
@@ -113,6 +147,46 @@ function oneTry(prepared: PreparedRequest, timeoutMs: number): PreparedRequest {
   if (timeoutMs === 0) return prepared;
   const timeout = AbortSignal.timeout(timeoutMs);
   return { ...prepared, signal: prepared.signal ? AbortSignal.any([prepared.signal, timeout]) : timeout };
+}
+
+/** One call's tries as {@link retryLoop} makes them: how to send one, and what an answer says. */
+export interface RetryLoop<A> {
+  policy: RetryPolicy;
+  again: boolean;
+  statuses: ReadonlySet<number>;
+  signal?: AbortSignal | null;
+  now: () => number;
+  send: () => Promise<A>;
+  status: (answer: A) => number;
+  retryAfter: (answer: A) => string | null;
+  discard: (answer: A) => unknown;
+}
+
+/**
+ * Sends a call, and again when `again` after a network error (a try's timeout too) or a `statuses` answer, waiting
+ * its `Retry-After` (at most `maxDelayMs`: beyond, that answer is returned) or else the backoff; at most
+ * `policy.retries` more tries. A call whose `signal` aborted is never tried again.
+ */
+export async function retryLoop<A>(l: RetryLoop<A>): Promise<A> {
+  const { policy, signal } = l;
+  for (let attempt = 0; ; attempt++) {
+    const last = !l.again || attempt >= policy.retries;
+    let answer: A;
+    try {
+      answer = await l.send();
+    } catch (err) {
+      if (last || signal?.aborted) throw err;
+      await policy.sleep(backoffMs(attempt, policy));
+      signal?.throwIfAborted();
+      continue;
+    }
+    if (last || !l.statuses.has(l.status(answer))) return answer;
+    const after = retryAfterMs(l.retryAfter(answer), l.now());
+    if (after !== undefined && after > policy.maxDelayMs) return answer;
+    await l.discard(answer);
+    await policy.sleep(after ?? backoffMs(attempt, policy));
+    signal?.throwIfAborted();
+  }
 }
 
 /**
@@ -126,25 +200,18 @@ export function signingFetch(o: SigningFetchOptions): (request: Request) => Prom
   return async (request) => {
     const prepared = await prepareRequest(request);
     if (o.jobIdempotencyKeys) addJobIdempotencyKey(prepared);
-    const again = isIdempotent(prepared);
-    const statuses = isReplayableSubmit(prepared) ? SUBMIT_RETRY_STATUSES : RETRY_STATUSES;
-    for (let attempt = 0; ; attempt++) {
-      const last = !again || attempt >= policy.retries;
-      let response: Response;
-      try {
-        response = await o.fetch(signedRequest(oneTry(prepared, policy.tryTimeoutMs), creds));
-      } catch (err) {
-        if (last || prepared.signal?.aborted) throw err;
-        await policy.sleep(backoffMs(attempt, policy));
-        prepared.signal?.throwIfAborted();
-        continue;
-      }
-      if (last || !statuses.has(response.status)) return response;
-      const after = retryAfterMs(response.headers.get('retry-after'), (creds.now ?? Date.now)());
-      if (after !== undefined && after > policy.maxDelayMs) return response;
-      await response.body?.cancel();
-      await policy.sleep(after ?? backoffMs(attempt, policy));
-      prepared.signal?.throwIfAborted();
-    }
+    return retryLoop<Response>({
+      policy,
+      again: isIdempotent(prepared),
+      statuses: isReplayableSubmit(prepared) ? SUBMIT_RETRY_STATUSES : RETRY_STATUSES,
+      signal: prepared.signal,
+      now: creds.now ?? Date.now,
+      send: o.fetch
+        ? () => o.fetch!(signedRequest(oneTry(prepared, policy.tryTimeoutMs), creds))
+        : () => sendOverHttp(prepared, creds, policy.tryTimeoutMs, o.agent),
+      status: (r) => r.status,
+      retryAfter: (r) => r.headers.get('retry-after'),
+      discard: (r) => r.body?.cancel(),
+    });
   };
 }

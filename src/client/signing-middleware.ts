@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'openapi-fetch';
 import { SIGNATURE_HEADERS, signRequest } from '../common/index.js';
 
@@ -31,13 +31,13 @@ export async function prepareRequest(request: Request): Promise<PreparedRequest>
 }
 
 /**
- * A new Request for one try of `prepared`, signed v2 (docs/api.md "Signing") with a fresh nonce and timestamp:
+ * The four signature headers (v2, docs/api.md "Signing") of one try of `prepared`, with a fresh nonce and timestamp:
  * the path and query as the URL will send them, and the SHA-256 of the very bytes sent as the body.
  */
-export function signedRequest(prepared: PreparedRequest, creds: SigningCredentials): Request {
+export function signatureHeaders(prepared: PreparedRequest, creds: SigningCredentials): Record<string, string> {
   const { appId, secret } = creds;
   const timestampMs = String((creds.now ?? Date.now)());
-  const nonce = randomBytes(16).toString('hex');
+  const nonce = randomUUID();
   const { url, method, body } = prepared;
   const pathAndQuery = url.pathname + url.search;
   const signature = signRequest(secret, {
@@ -48,11 +48,19 @@ export function signedRequest(prepared: PreparedRequest, creds: SigningCredentia
     nonce,
     body: body ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : '',
   });
+  return {
+    [SIGNATURE_HEADERS.appId]: appId,
+    [SIGNATURE_HEADERS.timestamp]: timestampMs,
+    [SIGNATURE_HEADERS.nonce]: nonce,
+    [SIGNATURE_HEADERS.signature]: signature,
+  };
+}
+
+/** A new Request for one try of `prepared`, signed ({@link signatureHeaders}). */
+export function signedRequest(prepared: PreparedRequest, creds: SigningCredentials): Request {
   const headers = new Headers(prepared.headers);
-  headers.set(SIGNATURE_HEADERS.appId, appId);
-  headers.set(SIGNATURE_HEADERS.timestamp, timestampMs);
-  headers.set(SIGNATURE_HEADERS.nonce, nonce);
-  headers.set(SIGNATURE_HEADERS.signature, signature);
+  for (const [name, value] of Object.entries(signatureHeaders(prepared, creds))) headers.set(name, value);
+  const { url, method, body } = prepared;
   return new Request(url, { method, headers, body, signal: prepared.signal ?? undefined });
 }
 

@@ -1,6 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { SIGNATURE_HEADERS, signRequest } from '../common/index.js';
-import { type RetryOptions, retryPolicy, signingFetch } from './retry.js';
+import {
+  type ClientAgent,
+  headersOf,
+  httpTarget,
+  type HttpTarget,
+  type RawAnswer,
+  sendOnce,
+} from './http-transport.js';
+import {
+  isSafeMethod,
+  replayableSubmit,
+  RETRY_STATUSES,
+  type RetryOptions,
+  type RetryPolicy,
+  retryLoop,
+  retryPolicy,
+  SUBMIT_RETRY_STATUSES,
+} from './retry.js';
 
 export {
   CALLBACK_HEADERS,
@@ -24,13 +41,18 @@ export interface CallbackPayload {
   finishedAt: string;
 }
 
-/** Where and as whom the client calls; with `retries` (default 0) it retries as the typed client does. */
+/**
+ * Where and as whom the client calls; with `retries` (default 0) it retries as the typed client does. `agent`: the
+ * node:http (http: base URL) or node:https (https:) agent holding its keep-alive connections, e.g. one with a CA,
+ * `maxSockets` or no keep-alive; default one shared by the process's clients ({@link sharedAgent}).
+ */
 export interface TickwheelClientOptions extends RetryOptions {
   baseUrl: string;
   appId: string;
   secret: string;
   /** Clock for X-Timestamp (epoch ms); default Date.now. */
   now?: () => number;
+  agent?: ClientAgent;
 }
 
 /** An HTTP answer: status, headers and the parsed JSON body (or the text when not JSON). */
@@ -45,17 +67,41 @@ export type TaskBatchItem =
   | { requestId: string; status: string; estimatedDelay: number; replayed: boolean }
   | { requestId: string; error: { status: number; title: string; code: string; detail: string; field?: string } };
 
-/** Signed HTTP client (v2, docs/api.md): fresh nonce per try, body sent as signed. @throws RangeError for bounds. */
+const hasKey = (headers: Record<string, string>, name: string) =>
+  Object.keys(headers).some((k) => k.toLowerCase() === name);
+
+/** The answer of `raw`: its body parsed when JSON (else the text), its Headers built only when read. */
+function toResponse<T>(raw: RawAnswer): TickwheelResponse<T> {
+  const text = raw.body.toString('utf8');
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  let headers: Headers | undefined;
+  return {
+    status: raw.status,
+    get headers() {
+      return (headers ??= headersOf(raw.rawHeaders));
+    },
+    body: parsed as T,
+  };
+}
+
+/**
+ * Signed HTTP client (v2, docs/api.md) over node:http(s) with keep-alive connections: fresh nonce per try, body
+ * sent as signed. @throws RangeError for bounds; TypeError for a baseUrl that is not an absolute http(s) URL.
+ */
 export class TickwheelClient {
-  private readonly retrying: ((request: Request) => Promise<Response>) | null;
+  private readonly policy: RetryPolicy;
+  private readonly base: URL;
+  private readonly target: HttpTarget;
 
   constructor(private readonly opts: TickwheelClientOptions) {
-    const policy = retryPolicy(opts, 0);
-    // One unbounded try needs no retrying fetch; a tryTimeoutMs bounds even a single try.
-    this.retrying =
-      policy.retries === 0 && policy.tryTimeoutMs === 0
-        ? null
-        : signingFetch({ creds: opts, policy, fetch: (r) => globalThis.fetch(r), jobIdempotencyKeys: false });
+    this.policy = retryPolicy(opts, 0);
+    this.base = new URL(opts.baseUrl);
+    this.target = httpTarget(this.base, opts.agent);
   }
 
   get baseUrl(): string {
@@ -63,7 +109,8 @@ export class TickwheelClient {
   }
 
   /**
-   * Signed request (path with query, signed as fetch sends it) plus `extraHeaders`, e.g. an Idempotency-Key.
+   * Signed request (path with query, signed as sent) plus `extraHeaders`, e.g. an Idempotency-Key. Network errors
+   * reject with a TypeError whose `cause` is the socket's error; a try past `tryTimeoutMs` with a `TimeoutError`.
    * @throws Error when `path` would leave the base URL's origin (`//host/...`): nothing is sent.
    */
   async request<T = unknown>(
@@ -73,33 +120,46 @@ export class TickwheelClient {
     extraHeaders: Record<string, string> = {},
   ): Promise<TickwheelResponse<T>> {
     const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-    const url = new URL(path, this.opts.baseUrl);
-    if (url.origin !== new URL(this.opts.baseUrl).origin) {
+    const url = new URL(path, this.base);
+    if (url.origin !== this.base.origin) {
       throw new Error(`path '${path}' leaves ${this.opts.baseUrl}: give a path such as /api/jobs`);
     }
-    const headers: Record<string, string> = { ...extraHeaders };
+    const verb = method.toUpperCase();
+    const target = url.pathname + url.search;
+    const headers: Record<string, string> = { accept: '*/*', ...extraHeaders };
     if (payload) headers['content-type'] = 'application/json';
-    const res = this.retrying
-      ? await this.retrying(new Request(url, { method, headers, body: payload || undefined }))
-      : await fetch(url, {
-          method,
-          headers: { ...headers, ...this.sign(method, url.pathname + url.search, payload) },
-          body: payload || undefined,
-        });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      /* not JSON: keep the text */
-    }
-    return { status: res.status, headers: res.headers, body: parsed as T };
+    if (payload || !isSafeMethod(verb)) headers['content-length'] = String(Buffer.byteLength(payload));
+    const { policy } = this;
+    const send = () => {
+      const signed = { ...headers, ...this.sign(verb, target, payload) };
+      const body = payload || undefined;
+      return sendOnce(this.target, {
+        method: verb,
+        path: target,
+        headers: signed,
+        body,
+        timeoutMs: policy.tryTimeoutMs,
+      });
+    };
+    if (policy.retries === 0) return toResponse(await send());
+    const replayable = replayableSubmit(verb, url.pathname, () => parseJson(payload));
+    const raw = await retryLoop<RawAnswer>({
+      policy,
+      again: isSafeMethod(verb) || hasKey(extraHeaders, 'idempotency-key') || replayable,
+      statuses: replayable ? SUBMIT_RETRY_STATUSES : RETRY_STATUSES,
+      now: this.opts.now ?? Date.now,
+      send,
+      status: (a) => a.status,
+      retryAfter: (a) => headerOf(a.rawHeaders, 'retry-after'),
+      discard: () => undefined,
+    });
+    return toResponse(raw);
   }
 
   /** The four signature headers for one request (exposed for callers with their own HTTP stack). */
   sign(method: string, pathAndQuery: string, body: string | Buffer): Record<string, string> {
     const timestampMs = String((this.opts.now ?? Date.now)());
-    const nonce = randomBytes(16).toString('hex');
+    const nonce = randomUUID();
     const { appId, secret } = this.opts;
     return {
       [SIGNATURE_HEADERS.appId]: appId,
@@ -134,4 +194,19 @@ export class TickwheelClient {
       `/api/tasks/${encodeURIComponent(requestId)}/callback/redeliver`,
     );
   }
+}
+
+/** The JSON `text` holds, or undefined when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first value of header `name` (lower case) among raw pairs, or null. */
+function headerOf(rawHeaders: string[], name: string): string | null {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === name) return rawHeaders[i + 1];
+  return null;
 }

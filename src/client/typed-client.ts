@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { ExactClient } from './exact-body.js';
+import type { ClientAgent } from './http-transport.js';
 import type { components, operations, paths } from './openapi-types.js';
 import { type RetryOptions, retryPolicy, signingFetch } from './retry.js';
 
@@ -24,9 +25,11 @@ export interface TypedClientOptions extends RetryOptions {
   appId: string;
   secret: string;
   jobIdempotencyKeys?: boolean;
-  /** Sends each signed try (default globalThis.fetch); `now` is X-Timestamp's clock (epoch ms, default Date.now). */
+  /** Sends each signed try (default: node:http(s) through `agent`); `now`: X-Timestamp's clock (epoch ms). */
   fetch?: (request: Request) => Promise<Response>;
   now?: () => number;
+  /** The node:http(s) agent of the keep-alive connections when no `fetch` is given (default: one per process). */
+  agent?: ClientAgent;
 }
 
 /**
@@ -40,13 +43,13 @@ export function createTickwheelClient(options: TypedClientOptions): TypedTickwhe
   const base = new URL(options.baseUrl);
   if (!appId || !secret) throw new TypeError('appId and secret are required');
   const policy = retryPolicy(options);
-  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const client = createClient<paths>({
     baseUrl: base.href.replace(/\/+$/, ''),
     fetch: signingFetch({
       creds: { appId, secret, now },
       policy,
-      fetch: send,
+      fetch: options.fetch,
+      agent: options.agent,
       jobIdempotencyKeys: options.jobIdempotencyKeys ?? true,
     }),
   });
