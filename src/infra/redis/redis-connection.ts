@@ -47,8 +47,8 @@ export function mainRedisClient(redis: RedisService, cluster: ClusterService): R
 
 /**
  * A new connection with `client`'s settings, named `<name>:<suffix>` (a subscriber, a blocking claim), with
- * `overrides` (e.g. `commandTimeout: undefined`); a Cluster client's copy is a Cluster client too. A copy never
- * auto-pipelines: it carries blocking commands and subscriptions, which must not share a write with others.
+ * `overrides` (e.g. `commandTimeout: undefined`); a Cluster client's copy is a Cluster client too. It never
+ * auto-pipelines (blocking commands, subscriptions).
  */
 export function duplicateClient(client: RedisClient, suffix: string, overrides: { commandTimeout?: number } = {}) {
   if (client.isCluster) {
@@ -84,11 +84,7 @@ function target(topology: OneServer): Partial<RedisClientOptions> {
 
 type OneServer = Exclude<RedisTopology, { kind: 'cluster' }>;
 
-/**
- * Commands and connects are cut at `timeoutMs` (STORAGE_TIMEOUT_MS): an API answer is then a 503, not a hang. The
- * shared client auto-pipelines: the commands issued in one event-loop turn (many requests' nonces, pushes) go out
- * in one write and come back in one read.
- */
+/** Commands and connects are cut at `timeoutMs` (STORAGE_TIMEOUT_MS); one event-loop turn's commands, one write. */
 function clientOptions(topology: OneServer, name: string, timeoutMs: number): RedisClientOptions {
   return {
     namespace: name,
@@ -103,10 +99,7 @@ function clientOptions(topology: OneServer, name: string, timeoutMs: number): Re
   };
 }
 
-/**
- * A Cluster client: MOVED/ASK followed, slots re-read after a failover, the same backoff and error log; it
- * auto-pipelines per node (a namespace's keys share one slot).
- */
+/** A Cluster client: MOVED/ASK followed, slots re-read after a failover, the same backoff, log and pipelining. */
 function clusterOptions(topology: Extract<RedisTopology, { kind: 'cluster' }>, name: string, timeoutMs: number) {
   const connectionName = `tickwheel:${name}`;
   const limits = { maxRetriesPerRequest: 3, commandTimeout: timeoutMs, connectTimeout: timeoutMs };

@@ -114,7 +114,6 @@ export interface BucketTake {
 /** The answer of {@link NoncePort.admitRequest}: a new nonce or a replay, and the bucket's take (null: none taken). */
 export interface RequestAdmission {
   nonceAccepted: boolean;
-  /** Null for a replay or without a bucket. */
   take: TokenTake | null;
 }
 

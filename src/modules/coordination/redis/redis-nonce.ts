@@ -2,10 +2,7 @@ import type { BucketTake, NoncePort, RequestAdmission, TokenTake } from '../coor
 import { checkBucketArgs, toTtl } from '../port-args.js';
 import { RedisPart } from './redis-part.js';
 
-/**
- * {@link NoncePort} on Redis: SET NX PX nonce markers, and token buckets timed by Redis TIME (Lua); both at once
- * in `admitRequest-2.lua`.
- */
+/** {@link NoncePort} on Redis: SET NX PX nonce markers, token buckets timed by Redis TIME (Lua), both in one. */
 export class RedisNonce extends RedisPart implements NoncePort {
   async acceptNonce(appId: string, nonce: string, ttlMs: number): Promise<boolean> {
     return (await this.redis.set(this.keys.nonce(appId, nonce), '1', 'PX', toTtl(ttlMs), 'NX')) === 'OK';
