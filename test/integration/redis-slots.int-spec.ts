@@ -94,6 +94,7 @@ describe('Redis keys and hash slots', () => {
     await adapter.releaseSlot('job:1', 'h2');
     await adapter.acceptNonce('app:a', 'n1', 5000);
     await adapter.takeTokens('app:a', 10, 10, 1);
+    await adapter.admitRequest('app:a', 'n2', 5000, { key: 'app:a', ratePerSecond: 10, burst: 10, n: 1 });
     await adapter.increment('rr:job:1');
 
     const ran = new Set(sent.flatMap((s) => (s.name.startsWith('eval') ? [bySha.get(s.args[0])?.name] : [])));

@@ -47,17 +47,22 @@ export function mainRedisClient(redis: RedisService, cluster: ClusterService): R
 
 /**
  * A new connection with `client`'s settings, named `<name>:<suffix>` (a subscriber, a blocking claim), with
- * `overrides` (e.g. `commandTimeout: undefined`); a Cluster client's copy is a Cluster client too.
+ * `overrides` (e.g. `commandTimeout: undefined`); a Cluster client's copy is a Cluster client too. It never
+ * auto-pipelines (blocking commands, subscriptions).
  */
 export function duplicateClient(client: RedisClient, suffix: string, overrides: { commandTimeout?: number } = {}) {
   if (client.isCluster) {
     const c = client as Cluster;
     const redisOptions = c.options.redisOptions ?? {};
     const connectionName = redisOptions.connectionName ? `${redisOptions.connectionName}:${suffix}` : undefined;
-    return c.duplicate([], { redisOptions: { ...redisOptions, connectionName, ...overrides } });
+    return c.duplicate([], {
+      enableAutoPipelining: false,
+      redisOptions: { ...redisOptions, connectionName, ...overrides },
+    });
   }
   const name = (client as Redis).options.connectionName;
-  return (client as Redis).duplicate({ connectionName: name ? `${name}:${suffix}` : undefined, ...overrides });
+  const connectionName = name ? `${name}:${suffix}` : undefined;
+  return (client as Redis).duplicate({ connectionName, enableAutoPipelining: false, ...overrides });
 }
 
 function moduleOptions({ redis: topology, storageTimeoutMs }: AppConfig): RedisModuleOptions {
@@ -79,12 +84,13 @@ function target(topology: OneServer): Partial<RedisClientOptions> {
 
 type OneServer = Exclude<RedisTopology, { kind: 'cluster' }>;
 
-/** Commands and connects are cut at `timeoutMs` (STORAGE_TIMEOUT_MS): an API answer is then a 503, not a hang. */
+/** Commands and connects are cut at `timeoutMs` (STORAGE_TIMEOUT_MS); one event-loop turn's commands, one write. */
 function clientOptions(topology: OneServer, name: string, timeoutMs: number): RedisClientOptions {
   return {
     namespace: name,
     ...target(topology),
     connectionName: `tickwheel:${name}`,
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 3,
     commandTimeout: timeoutMs,
     connectTimeout: timeoutMs,
@@ -93,13 +99,14 @@ function clientOptions(topology: OneServer, name: string, timeoutMs: number): Re
   };
 }
 
-/** A Cluster client: MOVED/ASK followed, slots re-read after a failover, the same backoff and error log. */
+/** A Cluster client: MOVED/ASK followed, slots re-read after a failover, the same backoff, log and pipelining. */
 function clusterOptions(topology: Extract<RedisTopology, { kind: 'cluster' }>, name: string, timeoutMs: number) {
   const connectionName = `tickwheel:${name}`;
   const limits = { maxRetriesPerRequest: 3, commandTimeout: timeoutMs, connectTimeout: timeoutMs };
   const options: ClusterClientOptions = {
     namespace: name,
     nodes: topology.nodes,
+    enableAutoPipelining: true,
     redisOptions: { password: topology.password, connectionName, ...limits },
     clusterRetryStrategy: (times) => Math.min(times * 200, 2000),
     onClientCreated: (client: Cluster) => logErrorsOnce(client, name),

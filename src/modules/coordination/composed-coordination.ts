@@ -116,6 +116,9 @@ export abstract class ComposedCoordination implements CoordinationPort {
   takeTokens(...a: Args<'takeTokens'>) {
     return this.parts.nonce.takeTokens(...a);
   }
+  admitRequest(...a: Args<'admitRequest'>) {
+    return this.parts.nonce.admitRequest(...a);
+  }
 
   increment(...a: Args<'increment'>) {
     return this.parts.counter.increment(...a);

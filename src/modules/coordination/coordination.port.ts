@@ -96,6 +96,25 @@ export interface NoncePort {
    * @throws ValidationError when the rate is not positive, `burst` not a positive integer, or `n` not in 1..burst.
    */
   takeTokens(key: string, ratePerSecond: number, burst: number, n: number): Promise<TokenTake>;
+  /**
+   * {@link acceptNonce}, then, only for a nonce not seen before, {@link takeTokens} of `bucket` (null: no limit),
+   * in one step (one round trip on Redis). @throws ValidationError as the two do.
+   */
+  admitRequest(appId: string, nonce: string, ttlMs: number, bucket: BucketTake | null): Promise<RequestAdmission>;
+}
+
+/** The tokens {@link NoncePort.admitRequest} takes: `n` of bucket `key` (size `burst`, refilled at `ratePerSecond`). */
+export interface BucketTake {
+  key: string;
+  ratePerSecond: number;
+  burst: number;
+  n: number;
+}
+
+/** The answer of {@link NoncePort.admitRequest}: a new nonce or a replay, and the bucket's take (null: none taken). */
+export interface RequestAdmission {
+  nonceAccepted: boolean;
+  take: TokenTake | null;
 }
 
 /** Shared counters without expiry (ROUND_ROBIN routing, docs/dispatch.md). */

@@ -75,6 +75,44 @@ export function describeNonceContract(factory: FixtureFactory): void {
         expect((await (await fixture.open('other')).takeTokens('app-x', 0.001, 1, 1)).allowed).toBe(true);
       });
 
+      it('should admit a request in one step: spend its nonce, then take a token for a new nonce only', async () => {
+        const bucket = { key: 'app-adm', ratePerSecond: 0.001, burst: 2, n: 1 };
+        expect(await sut.admitRequest('app1', 'adm-1', TTL, bucket)).toEqual({
+          nonceAccepted: true,
+          take: expect.objectContaining({ allowed: true, remaining: 1, retryAfterMs: 0 }),
+        });
+        expect(await sut.admitRequest('app1', 'adm-1', TTL, bucket)).toEqual({ nonceAccepted: false, take: null });
+        expect(await sut.acceptNonce('app1', 'adm-1', TTL)).toBe(false); // one marker for both calls
+        expect((await sut.admitRequest('app1', 'adm-2', TTL, bucket)).take).toMatchObject({
+          allowed: true,
+          remaining: 0,
+        });
+        const refused = await sut.admitRequest('app1', 'adm-3', TTL, bucket);
+        expect(refused).toMatchObject({ nonceAccepted: true, take: { allowed: false, remaining: 0 } });
+        expect(refused.take?.retryAfterMs).toBeGreaterThan(0);
+        expect(await sut.admitRequest('app1', 'adm-3', TTL, bucket)).toEqual({ nonceAccepted: false, take: null });
+        expect(await sut.takeTokens('app-adm', 0.001, 2, 1)).toMatchObject({ allowed: false }); // the same bucket
+        expect(await sut.admitRequest('app1', 'adm-4', TTL, null)).toEqual({ nonceAccepted: true, take: null });
+        await fixture.elapse(BEYOND);
+        expect((await sut.admitRequest('app1', 'adm-1', TTL, null)).nonceAccepted).toBe(true);
+      });
+
+      it('should give exactly burst tokens to concurrent admissions, and none to their replays', async () => {
+        const bucket = { key: 'app-adm-race', ratePerSecond: 0.001, burst: 10, n: 1 };
+        const nonces = Array.from({ length: 25 }, (_, i) => `race-${i % 20}`);
+        const all = await Promise.all(nonces.map((n) => sut.admitRequest('app1', n, TTL, bucket)));
+        expect(all.filter((a) => a.nonceAccepted)).toHaveLength(20);
+        expect(all.filter((a) => a.take?.allowed)).toHaveLength(10);
+        expect(all.filter((a) => !a.nonceAccepted).every((a) => a.take === null)).toBe(true);
+      });
+
+      it('should refuse an admission whose ttl or bucket cannot work, spending no nonce', async () => {
+        await expect(sut.admitRequest('app1', 'bad-1', -5, null)).rejects.toThrow();
+        const bad = { key: 'app-bad', ratePerSecond: 1, burst: 2, n: 3 };
+        await expect(sut.admitRequest('app1', 'bad-1', TTL, bad)).rejects.toMatchObject({ field: 'n' });
+        expect(await sut.acceptNonce('app1', 'bad-1', TTL)).toBe(true);
+      });
+
       it('should refuse a rate, burst or n that cannot work', async () => {
         for (const [rate, burst, n, field] of [
           [0, 1, 1, 'ratePerSecond'],

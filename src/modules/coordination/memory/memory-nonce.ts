@@ -1,5 +1,5 @@
 import type { Clock } from '../../../common/index.js';
-import type { NoncePort, TokenTake } from '../coordination.port.js';
+import type { BucketTake, NoncePort, RequestAdmission, TokenTake } from '../coordination.port.js';
 import { checkBucketArgs, toTtl } from '../port-args.js';
 import { MIN_SWEEP, sweepWhenDoubled } from './maps.js';
 
@@ -24,6 +24,28 @@ export class MemoryNonce implements NoncePort {
   constructor(private readonly clock: Clock) {}
 
   async acceptNonce(appId: string, nonce: string, ttlMs: number): Promise<boolean> {
+    return this.spendNonce(appId, nonce, ttlMs);
+  }
+
+  async takeTokens(key: string, ratePerSecond: number, burst: number, n: number): Promise<TokenTake> {
+    checkBucketArgs(ratePerSecond, burst, n);
+    return this.take(key, ratePerSecond, burst, n);
+  }
+
+  /** acceptNonce, then takeTokens for a new nonce, in one synchronous step (as `admitRequest-2.lua`). */
+  async admitRequest(
+    appId: string,
+    nonce: string,
+    ttlMs: number,
+    bucket: BucketTake | null,
+  ): Promise<RequestAdmission> {
+    if (bucket) checkBucketArgs(bucket.ratePerSecond, bucket.burst, bucket.n);
+    if (!this.spendNonce(appId, nonce, ttlMs)) return { nonceAccepted: false, take: null };
+    const take = bucket ? this.take(bucket.key, bucket.ratePerSecond, bucket.burst, bucket.n) : null;
+    return { nonceAccepted: true, take };
+  }
+
+  private spendNonce(appId: string, nonce: string, ttlMs: number): boolean {
     const ttl = toTtl(ttlMs);
     const now = this.clock.now();
     const key = `${appId.length}:${appId}:${nonce}`;
@@ -35,8 +57,7 @@ export class MemoryNonce implements NoncePort {
   }
 
   /** The same arithmetic as `takeTokens-1.lua`. */
-  async takeTokens(key: string, ratePerSecond: number, burst: number, n: number): Promise<TokenTake> {
-    checkBucketArgs(ratePerSecond, burst, n);
+  private take(key: string, ratePerSecond: number, burst: number, n: number): TokenTake {
     const now = this.clock.now();
     const held = this.buckets.get(key);
     let tokens = held ? Math.min(burst, held.tokens + (Math.max(0, now - held.at) * ratePerSecond) / 1000) : burst;

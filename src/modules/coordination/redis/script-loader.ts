@@ -24,6 +24,7 @@ export const SCRIPT_NAMES = [
   'seedSlots',
   'claimMany',
   'takeTokens',
+  'admitRequest',
   'pushReady',
   'readQueues',
 ] as const;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { ErrorCode, SchedulerError } from '../../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
-import { NONCES, type NoncePort, type TokenTake } from '../../coordination/index.js';
+import type { BucketTake, TokenTake } from '../../coordination/index.js';
 import type { ResolvedClient } from './api-client.service.js';
 
 /** One app's effective limit: tokens per second and bucket size. */
@@ -14,21 +14,19 @@ export interface RateLimit {
 /**
  * Per-app request rate limits (README "Rate limits"): one token bucket per app in the coordination store, so in the
  * cluster an app has one bucket across every API node (Redis, timed by Redis TIME), standalone one in process. Each
- * /api request takes one token, after its signature and nonce were checked: nobody can drain another app's bucket
- * with unsigned or replayed requests.
+ * /api request takes one token, after its signature was checked and in the same step (one Redis round trip,
+ * NoncePort.admitRequest) as its nonce was spent: nobody can drain another app's bucket with unsigned or replayed
+ * requests. This class says what to take ({@link bucketOf}) and answers the take ({@link answer}).
  *
  * Not @nestjs/throttler, although a well-kept library is preferred where one fits: it counts hits per
  * fixed window (up to twice the limit across a window's edge) instead of a token bucket with a burst; it
  * is a guard, so it would run after routing and beside the scope guard rather than where the caller is
  * authenticated; its Redis store is one more community package, and its headers are `X-RateLimit-*`. The
- * bucket here is one Lua script beside the other coordination scripts, contract-tested on both adapters.
+ * bucket here is Lua beside the other coordination scripts, contract-tested on both adapters.
  */
 @Injectable()
 export class RateLimiter {
-  constructor(
-    @Inject(NONCES) private readonly coordination: NoncePort,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   /**
    * The limit of `client`: its own `rate_limit` / `rate_burst`, or the RATE_LIMIT_PER_SECOND /
@@ -41,14 +39,18 @@ export class RateLimiter {
     return { perSecond, burst };
   }
 
-  /**
-   * Takes one token of `client`'s bucket and sets the RateLimit headers on `res` (none for an unlimited
-   * client). @throws SchedulerError(RATE_LIMITED) when the bucket is empty, after setting `Retry-After`.
-   */
-  async take(client: ResolvedClient, res: Response): Promise<void> {
+  /** The one token a request of `client` takes from its bucket (for NoncePort.admitRequest); null when unlimited. */
+  bucketOf(client: ResolvedClient): BucketTake | null {
     const limit = this.limitOf(client);
-    if (!limit) return;
-    const take = await this.coordination.takeTokens(`app:${client.appId}`, limit.perSecond, limit.burst, 1);
+    return limit && { key: `app:${client.appId}`, ratePerSecond: limit.perSecond, burst: limit.burst, n: 1 };
+  }
+
+  /**
+   * Answers the take of `bucket` ({@link bucketOf}): sets the RateLimit headers on `res`.
+   * @throws SchedulerError(RATE_LIMITED) when the bucket was empty, after setting `Retry-After`.
+   */
+  answer(client: ResolvedClient, bucket: BucketTake, take: TokenTake, res: Response): void {
+    const limit = { perSecond: bucket.ratePerSecond, burst: bucket.burst };
     setRateLimitHeaders(res, limit, take);
     if (take.allowed) return;
     const seconds = Math.max(1, Math.ceil(take.retryAfterMs / 1000));

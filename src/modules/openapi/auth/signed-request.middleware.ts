@@ -125,15 +125,12 @@ export class SignedRequestMiddleware {
         h.appId,
         'signature does not match (wrong secret, or the app id, method, path, body or headers changed on the way)',
       );
-    if (
-      !(await this.coordination.acceptNonce(
-        client.appId,
-        h.nonce,
-        2 * this.config.signatureWindowMs + NONCE_SKEW_MARGIN_MS,
-      ))
-    )
-      throw this.unauthorized(req, h.appId, 'nonce already used (a replay)');
-    await this.rateLimiter.take(client, res);
+    // The nonce is spent and, for a new one, the app's token taken in one round trip (NoncePort.admitRequest).
+    const bucket = this.rateLimiter.bucketOf(client);
+    const ttlMs = 2 * this.config.signatureWindowMs + NONCE_SKEW_MARGIN_MS;
+    const admission = await this.coordination.admitRequest(client.appId, h.nonce, ttlMs, bucket);
+    if (!admission.nonceAccepted) throw this.unauthorized(req, h.appId, 'nonce already used (a replay)');
+    if (bucket && admission.take) this.rateLimiter.answer(client, bucket, admission.take, res);
     req.body = parseJsonBody(body.bytes);
     req.appId = client.appId;
     req.client = client;

@@ -43,6 +43,11 @@ import { SubmitCoalescer } from './submit-coalescer.js';
 const DEFAULT_TIMEOUT_MS = BOUNDS.timeoutMs.default;
 /** Most single submits written in one group; 500 rows are one INSERT statement (see insertIgnore). */
 const MAX_SUBMIT_GROUP = 500;
+/**
+ * Group writes of one app's single submits under way at once, and how long the youngest must have run before
+ * another starts beside it (ms): a stalled write then holds its own group only (docs/api.md "Idempotency and submits").
+ */
+const SUBMIT_WRITES = { maxWrites: 2, overlapAfterMs: 10 };
 /** Back-off spent retrying a task write through transient database errors before its callers get a 500. */
 const INSERT_RETRY_MS = 1_000;
 
@@ -78,10 +83,10 @@ interface StoredTask {
 export class TasksService {
   private readonly logger = new Logger(TasksService.name);
   /** Groups concurrent single submits per app into one {@link store} call. */
-  private readonly singles = new SubmitCoalescer<JobInstance, StoredTask>(
-    (_appId, rows) => this.store(rows),
-    MAX_SUBMIT_GROUP,
-  );
+  private readonly singles = new SubmitCoalescer<JobInstance, StoredTask>((_appId, rows) => this.store(rows), {
+    maxGroup: MAX_SUBMIT_GROUP,
+    ...SUBMIT_WRITES,
+  });
 
   constructor(
     private readonly instances: InstanceIntake,
@@ -99,9 +104,11 @@ export class TasksService {
   /**
    * One task (docs/api.md), answered once its row is committed. Concurrent submits of one app are written
    * together ({@link SubmitCoalescer}, {@link store}): a submit that arrives while a write of its app runs
-   * waits for it to end and goes in the next group, so a lone submit waits for no company (no timer)
-   * and a busy API makes one write per group instead of one per task. Of two submits with one requestId
-   * in a group the later is judged against the earlier, as if it came after it: a replay, or a 409.
+   * goes in the next group, which starts when that write ends or once it has run SUBMIT_WRITES.overlapAfterMs
+   * (two writes at most), so a lone submit waits for no company (no timer) and a busy API makes one write per
+   * group instead of one per task. Of two submits with one requestId in a group the later is judged against
+   * the earlier, as if it came after it: a replay, or a 409. In two overlapping groups the unique key decides:
+   * the write that inserts first creates the task, the other finds its row ({@link store}) and is judged so.
    * @throws ConflictError when `requestId` was used by this app with another body, or in another namespace.
    * @throws ForbiddenError (shell without the scope), TooManyUnfinishedError (the app's cap), ValidationError (also
    * a refused callbackUrl, CallbackUrlCheck).
