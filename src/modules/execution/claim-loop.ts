@@ -24,11 +24,9 @@ interface SlotWaiter {
 
 /**
  * Takes ids off this node's queue (docs/dispatch.md "Node queues"), round robin across apps, none past its
- * {@link share}, and gives each claimed id a worker slot (EXECUTOR_CONCURRENCY) when its handler starts. A slot is
- * held only while a handler runs: the claim write (database) happens before, and up to {@link ClaimAhead.room}
- * further ids (the slots expected to free during one claim) are claimed while all slots are taken, so the next
- * group's claim overlaps the running handlers. Ended ids are acked in groups; at most {@link FINISH_BACKLOG} wait
- * for their finishing write or ack.
+ * {@link share}; a worker slot (EXECUTOR_CONCURRENCY) is held only while a handler runs, and {@link ClaimAhead}
+ * ids more are claimed while all are taken (docs/execution.md "Claim-ahead"). Ended ids are acked in groups; at
+ * most {@link FINISH_BACKLOG} wait for their finishing write or ack.
  */
 @Injectable()
 export class ClaimLoop {
@@ -119,8 +117,7 @@ export class ClaimLoop {
 
   /**
    * EXECUTOR_APP_SHARE (README "Fair sharing"): an app runs at most max(1, ⌊EXECUTOR_CONCURRENCY × share⌋) handlers
-   * here, so room stays for other apps (a running handler is never preempted); it holds that share of the claim-ahead
-   * too.
+   * here (and holds that share of the claim-ahead), so room stays for other apps; a handler is never preempted.
    */
   private share(): ClaimShare {
     const cap = Math.max(
