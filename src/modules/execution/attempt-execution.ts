@@ -115,7 +115,7 @@ export class AttemptExecution {
     if (!('execute' in handler)) return { outcome: handler, handler: null };
     if (shutdown.aborted) abortAttempt(controller, AbortReason.SHUTDOWN);
     const before = abortReasonOf(controller.signal);
-    // Aborted before its handler started (a slot it waited for, docs/execution.md "Claim-ahead"): it never starts.
+    // Aborted before its handler started (a slot it waited for, docs/execution.md "Node lifecycle"): it never starts.
     if (before)
       return {
         outcome: abortedOutcome(before, runLimitOf(row, this.config.longTasks.maxRunTimeMs), controller.signal.reason),

@@ -9,7 +9,7 @@ export interface ClaimTiming {
 }
 
 /**
- * How many ids the claim loop may claim beyond its free worker slots (docs/execution.md "Claim-ahead"): as many
+ * How many ids the claim loop may claim beyond its free worker slots (docs/execution.md "Node lifecycle"): as many
  * slots as are expected to free during one claim's round trip — slots freed per ms × the claim's round trip, both
  * measured, at most `max` (EXECUTOR_CONCURRENCY). An id claimed ahead waits for its slot about one round trip;
  * handlers that run long free few slots per round trip, so their executor claims (nearly) nothing ahead.

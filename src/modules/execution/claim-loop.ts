@@ -25,7 +25,7 @@ interface SlotWaiter {
 /**
  * Takes ids off this node's queue (docs/dispatch.md "Node queues"), round robin across apps, none past its
  * {@link share}; a worker slot (EXECUTOR_CONCURRENCY) is held only while a handler runs, and {@link ClaimAhead}
- * ids more are claimed while all are taken (docs/execution.md "Claim-ahead"). Ended ids are acked in groups; at
+ * ids more are claimed while all are taken (docs/execution.md "Node lifecycle"). Ended ids are acked in groups; at
  * most {@link FINISH_BACKLOG} wait for their finishing write or ack.
  */
 @Injectable()
