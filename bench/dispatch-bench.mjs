@@ -39,7 +39,7 @@ import { submitAtRate, submitBatch, submitSingle, submitSingleCheap } from './li
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HELP = `npm run bench:dispatch -- [--n 20000] [--executors 1,2,4] [--modes single,batch] [--in-flight 50] [--rate 0] [--client tw|cheap]
   [--batch-size 1000] [--batch-in-flight 1] [--warmup 500] [--quiet-wait 15] [--stall 60] [--timeout 900] [--poll-ms 200]
-  [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep] [--cpu-prof] [--sql-trace] [--progress [only]] [--sleep-ms 0]
+  [--env K=V,K=V] [--source auto|tree|head|dist] [--json] [--keep] [--cpu-prof] [--sql-trace] [--progress [only]]
   [--with-peers] [--peers-only] [--peer-runs 1] [--peer-concurrency 10,100] [--peer-topologies inproc,2proc] [--pgboss true|false]
   [--db mysql://root@127.0.0.1:3306/test] [--redis redis://127.0.0.1:6379]`;
 const args = parseBenchArgs(
@@ -61,7 +61,6 @@ const args = parseBenchArgs(
     'cpu-prof': false,
     'sql-trace': false,
     progress: '',
-    'sleep-ms': 0,
     'with-peers': false,
     'peers-only': false,
     'peer-runs': 1,
@@ -81,11 +80,8 @@ const NOOP_PARAMS = { '': undefined, true: { progress: true, checkpoint: true },
   args.progress
 ];
 if (!(args.progress in { '': 1, true: 1, only: 1 })) throw new Error(`--progress: '${args.progress}' (none, or only)`);
-/** --sleep-ms: each noop task first sleeps that long (its `sleepMs` param): a handler of known duration. */
-const SLEEP = Number(args['sleep-ms']) > 0 ? { sleepMs: Number(args['sleep-ms']) } : undefined;
-const PARAMS = NOOP_PARAMS || SLEEP ? { ...NOOP_PARAMS, ...SLEEP } : undefined;
 const noopTask = (requestId) =>
-  PARAMS ? { requestId, handler: 'noop', params: PARAMS } : { requestId, handler: 'noop' };
+  NOOP_PARAMS ? { requestId, handler: 'noop', params: NOOP_PARAMS } : { requestId, handler: 'noop' };
 for (const m of MODES)
   if (m !== 'single' && m !== 'batch') throw new Error(`--modes: unknown mode '${m}' (single, batch)`);
 /** Progress goes to stderr when --json owns stdout. */

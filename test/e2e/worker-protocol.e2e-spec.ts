@@ -117,7 +117,9 @@ describe('worker protocol (docs/workers.md)', () => {
     });
     const node = `/api/worker/nodes/${String(reg.body.nodeId)}`;
     expect((await app.request('POST', `${node}/heartbeat`, { active: 0 })).status).toBe(204);
-
+    // A worker beats all along: these steps may outlast nodeTimeoutMs (3 s) on a loaded machine (CI saw a 404 below).
+    const beat = setInterval(() => void app.request('POST', `${node}/heartbeat`, { active: 0 }).catch(() => 0), 500);
+    beat.unref();
     const submitted = await task(app, 'conf.raw', { n: 1 });
     expect(submitted.status).toBe(202);
     const { requestId } = submitted.body;
@@ -168,7 +170,6 @@ describe('worker protocol (docs/workers.md)', () => {
     expect(fin.status).toBe(200);
     expect(fin.body).toEqual({ status: 'SUCCESS', final: true });
     expect((await app.request('POST', `${at}/finish`, { fencingToken: token, outcome: 'SUCCESS' })).status).toBe(409);
-
     expect(await statusOf(app, requestId)).toMatchObject({ status: 'SUCCESS', result: { ok: 1 } });
     const logs = await app.request<{ items: Body[] }>('GET', `/api/tasks/${requestId}/logs`);
     expect(logs.body.items.map((l) => l.line)).toEqual(['raw line']);
@@ -176,6 +177,7 @@ describe('worker protocol (docs/workers.md)', () => {
     // another app never sees this node
     const stranger = await signedClient(api, `wproto-other-${randomUUID().slice(0, 8)}`, WORKER_SCOPES);
     expect((await stranger.request('POST', `${node}/heartbeat`, { active: 0 })).status).toBe(404);
+    clearInterval(beat);
     expect((await app.request('DELETE', node)).status).toBe(204);
     expect((await app.request('POST', `${node}/heartbeat`, { active: 0 })).status).toBe(404);
   }, 60_000);

@@ -113,14 +113,6 @@ export class AttemptExecution {
   ): Promise<AttemptRun> {
     const handler = await this.runnable(row);
     if (!('execute' in handler)) return { outcome: handler, handler: null };
-    if (shutdown.aborted) abortAttempt(controller, AbortReason.SHUTDOWN);
-    const before = abortReasonOf(controller.signal);
-    // Aborted before its handler started (a slot it waited for, docs/execution.md "Node lifecycle"): it never starts.
-    if (before)
-      return {
-        outcome: abortedOutcome(before, runLimitOf(row, this.config.longTasks.maxRunTimeMs), controller.signal.reason),
-        handler: null,
-      };
     // HARD: timeoutMs, heartbeating or not; HEARTBEAT: only MAX_RUN_TIME_MS besides the heartbeat watch.
     const limit = runLimitOf(row, this.config.longTasks.maxRunTimeMs);
     const cancelTimeout = this.clock.schedule(limit.ms, () => abortAttempt(controller, limitReason(limit)));

@@ -14,7 +14,6 @@ import type { MetricsService } from '../observability/index.js';
 import type { AttemptAdmission } from './attempt-admission.hook.js';
 import type { AttemptEndedHook } from './attempt-ended.hook.js';
 import { JobFailure, type JobHandlerImpl } from '../handler/index.js';
-import { AbortReason } from './abort-reason.js';
 import { CheckpointWriter } from './attempt-checkpoints.js';
 import { AttemptExecution } from './attempt-execution.js';
 import { AttemptFinish } from './attempt-finish.js';
@@ -330,31 +329,6 @@ describe('TaskRunner finishing write', () => {
     });
     // the finishing write's commit (the only one: the claim is one statement) comes after the slot was freed
     expect(events).toEqual(['slot free i-1 (0 commits)', 'ended i-1 (1 commits)']);
-  });
-
-  it.each([
-    ['shutdown', 'RUNNING->PENDING attempt 2 token 1 in tx', 'HANDED_BACK'],
-    ['cancel', null, 'CANCELLED'],
-  ])('should never start a handler whose wait for a slot a %s ends', async (what, write, attempt) => {
-    let ran = 0;
-    outcome = async () => ({ ok: ++ran });
-    const shutdown = new AbortController();
-    const events: string[] = [];
-    const sut = runner();
-    const done = sut.runMany(['i-1'], 'n-1', shutdown.signal, {
-      claimed: () => events.push('claimed'),
-      slot: (_id, _k, signal) => new Promise<void>((r) => signal.addEventListener('abort', () => r())),
-      handlerDone: () => events.push('handlerDone'),
-      ended: () => events.push('ended'),
-    });
-    while (!events.includes('claimed')) await new Promise((r) => setTimeout(r, 1));
-    if (what === 'shutdown') shutdown.abort();
-    else [...sut.running.values()][0].controller.abort(new Error(AbortReason.REVOKED));
-    await done;
-    expect(ran).toBe(0); // without the slot, the handler never ran
-    expect(events).toEqual(['claimed', 'handlerDone', 'ended']);
-    if (write) expect(finishing()).toContain(write);
-    expect(endedAttempts.map((a) => a.status)).toEqual([attempt]);
   });
 
   it('should free the slot and end at once an id that was not claimable', async () => {

@@ -3,7 +3,6 @@ import { CLOCK, type Clock } from '../../common/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { type ClaimedInstance, ExecutionLedger, JobInstanceStatus as S, withDbRetry } from '../metadata/index.js';
 import { type ExecutionOutcomeLabel, type LabelsMatch, MetricsService } from '../observability/index.js';
-import { AbortReason, abortAttempt } from './abort-reason.js';
 import { AppHold } from './app-hold.js';
 import { AttemptExecution } from './attempt-execution.js';
 import { AttemptFinish } from './attempt-finish.js';
@@ -21,17 +20,12 @@ export interface RunningAttempt {
 }
 
 /**
- * Per id of a {@link TaskRunner.runMany} call (`k`: its index in the call's ids): `slot` once claimed, before its
- * handler starts (resolves once a worker slot is its own, or once `signal` aborts: then the handler never starts);
- * `handlerDone` once its handler no longer runs (or never will), `ended` once its attempt is recorded. `claimed`
- * once the call's claim write has answered. A handler that ignores its abort may return after `ended`: its slot
- * stays taken until then (docs/long-tasks.md).
+ * Per id: `handlerDone` once its handler no longer runs (worker slot free), `ended` once its attempt is recorded.
+ * A handler that ignores its abort may return after `ended`: its slot stays taken until then (docs/long-tasks.md).
  */
 export interface RunHooks {
-  claimed?(): void;
-  slot?(id: string, k: number, signal: AbortSignal): Promise<void>;
-  handlerDone(id: string, k: number): void;
-  ended(id: string, k: number): void;
+  handlerDone(id: string): void;
+  ended(id: string): void;
 }
 
 /** How long a claim is retried through transient database errors; beyond, the reconciler pushes the rows again. */
@@ -70,46 +64,44 @@ export class TaskRunner {
     return this.runMany([id], nodeId, shutdown, { handlerDone: () => undefined, ended: () => undefined });
   }
 
-  /**
-   * Claims `ids` at once, runs those it won, each once `hooks.slot` gives it a worker slot (others: hooks at once;
-   * a duplicate: hooks twice). Never throws.
-   */
+  /** Claims `ids` at once, runs those it won (others: hooks at once; a duplicate: hooks twice). Never throws. */
   async runMany(ids: string[], nodeId: string, shutdown: AbortSignal, hooks: RunHooks): Promise<void> {
-    const first = new Map<string, number>();
-    ids.forEach((id, k) => {
-      if (!first.has(id)) return first.set(id, k);
-      hooks.handlerDone(id, k);
-      hooks.ended(id, k);
-    });
+    const unique = new Set<string>();
+    const extra: string[] = [];
+    for (const id of ids) {
+      if (unique.has(id)) extra.push(id);
+      else unique.add(id);
+    }
+    for (const id of extra) {
+      hooks.handlerDone(id);
+      hooks.ended(id);
+    }
     let claimed: ClaimedInstance[] = [];
     try {
-      claimed = await this.claim([...first.keys()], nodeId);
+      claimed = await this.claim([...unique], nodeId);
     } catch (err) {
       // Rows stay DISPATCHED; once their ids are acked the reconciler finds them in no queue and pushes them again.
       this.logger.error(`claim of ${ids.length} instance(s) failed: ${(err as Error).message}`);
     }
-    hooks.claimed?.();
     const won = new Set(claimed.map((c) => c.row.id));
-    for (const [id, k] of first) {
+    for (const id of unique) {
       if (won.has(id)) continue;
-      hooks.handlerDone(id, k);
-      hooks.ended(id, k);
+      hooks.handlerDone(id);
+      hooks.ended(id);
     }
     await Promise.all(
       claimed.map((c) => {
-        const k = first.get(c.row.id) as number;
         let done = false;
         const handlerDone = () => {
-          if (!done) hooks.handlerDone(c.row.id, k);
+          if (!done) hooks.handlerDone(c.row.id);
           done = true;
         };
-        const slot = (signal: AbortSignal) => hooks.slot?.(c.row.id, k, signal);
-        return this.runClaimed(c, nodeId, shutdown, slot, handlerDone)
+        return this.runClaimed(c, nodeId, shutdown, handlerDone)
           .catch((err: Error) => {
             this.logger.error({ traceId: c.row.traceId, msg: `instance ${c.row.id}: ${err.message}` });
             handlerDone(); // runClaimed failed before it could watch the handler
           })
-          .finally(() => hooks.ended(c.row.id, k));
+          .finally(() => hooks.ended(c.row.id));
       }),
     );
   }
@@ -134,17 +126,14 @@ export class TaskRunner {
     claimed: ClaimedInstance,
     nodeId: string,
     shutdown: AbortSignal,
-    slot: (signal: AbortSignal) => Promise<void> | undefined,
     handlerDone: () => void,
   ): Promise<void> {
     const { row, fencingToken: token } = claimed;
+    const startedAt = this.clock.now();
     const controller = new AbortController();
     const key = `${row.id}#${token}`;
-    // Running from its claim on: its lease is renewed, a cancel or take-back aborts it even while it waits for a slot.
     this.running.set(key, { instanceId: row.id, handler: row.handler, fencingToken: token, controller });
     try {
-      await this.slotOrShutdown(slot, controller, shutdown);
-      const startedAt = this.clock.now();
       const { outcome, handler } = await this.execution.run(row, token, controller, shutdown, claimed.checkpoint);
       const endedInTime = handler?.end ?? null;
       // The worker slot is the handler's until it really returns (a handler that ignores its abort keeps it).
@@ -155,22 +144,6 @@ export class TaskRunner {
       await this.finishing.finish({ row, token, nodeId, startedAt: claimed.startedAt, outcome, handler, endedInTime });
     } finally {
       this.running.delete(key);
-    }
-  }
-
-  /** Waits for the attempt's worker slot; this node's shutdown aborts the wait (SHUTDOWN: its handler never starts). */
-  private async slotOrShutdown(
-    slot: (signal: AbortSignal) => Promise<void> | undefined,
-    controller: AbortController,
-    shutdown: AbortSignal,
-  ): Promise<void> {
-    const onShutdown = () => abortAttempt(controller, AbortReason.SHUTDOWN);
-    if (shutdown.aborted) return onShutdown();
-    shutdown.addEventListener('abort', onShutdown, { once: true });
-    try {
-      await slot(controller.signal);
-    } finally {
-      shutdown.removeEventListener('abort', onShutdown);
     }
   }
 }
