@@ -47,22 +47,17 @@ export function mainRedisClient(redis: RedisService, cluster: ClusterService): R
 
 /**
  * A new connection with `client`'s settings, named `<name>:<suffix>` (a subscriber, a blocking claim), with
- * `overrides` (e.g. `commandTimeout: undefined`); a Cluster client's copy is a Cluster client too. It never
- * auto-pipelines (blocking commands, subscriptions).
+ * `overrides` (e.g. `commandTimeout: undefined`); a Cluster client's copy is a Cluster client too.
  */
 export function duplicateClient(client: RedisClient, suffix: string, overrides: { commandTimeout?: number } = {}) {
   if (client.isCluster) {
     const c = client as Cluster;
     const redisOptions = c.options.redisOptions ?? {};
     const connectionName = redisOptions.connectionName ? `${redisOptions.connectionName}:${suffix}` : undefined;
-    return c.duplicate([], {
-      enableAutoPipelining: false,
-      redisOptions: { ...redisOptions, connectionName, ...overrides },
-    });
+    return c.duplicate([], { redisOptions: { ...redisOptions, connectionName, ...overrides } });
   }
   const name = (client as Redis).options.connectionName;
-  const connectionName = name ? `${name}:${suffix}` : undefined;
-  return (client as Redis).duplicate({ connectionName, enableAutoPipelining: false, ...overrides });
+  return (client as Redis).duplicate({ connectionName: name ? `${name}:${suffix}` : undefined, ...overrides });
 }
 
 function moduleOptions({ redis: topology, storageTimeoutMs }: AppConfig): RedisModuleOptions {
@@ -84,13 +79,12 @@ function target(topology: OneServer): Partial<RedisClientOptions> {
 
 type OneServer = Exclude<RedisTopology, { kind: 'cluster' }>;
 
-/** Commands and connects are cut at `timeoutMs` (STORAGE_TIMEOUT_MS); one event-loop turn's commands, one write. */
+/** Commands and connects are cut at `timeoutMs` (STORAGE_TIMEOUT_MS): an API answer is then a 503, not a hang. */
 function clientOptions(topology: OneServer, name: string, timeoutMs: number): RedisClientOptions {
   return {
     namespace: name,
     ...target(topology),
     connectionName: `tickwheel:${name}`,
-    enableAutoPipelining: true,
     maxRetriesPerRequest: 3,
     commandTimeout: timeoutMs,
     connectTimeout: timeoutMs,
@@ -99,14 +93,13 @@ function clientOptions(topology: OneServer, name: string, timeoutMs: number): Re
   };
 }
 
-/** A Cluster client: MOVED/ASK followed, slots re-read after a failover, the same backoff, log and pipelining. */
+/** A Cluster client: MOVED/ASK followed, slots re-read after a failover, the same backoff and error log. */
 function clusterOptions(topology: Extract<RedisTopology, { kind: 'cluster' }>, name: string, timeoutMs: number) {
   const connectionName = `tickwheel:${name}`;
   const limits = { maxRetriesPerRequest: 3, commandTimeout: timeoutMs, connectTimeout: timeoutMs };
   const options: ClusterClientOptions = {
     namespace: name,
     nodes: topology.nodes,
-    enableAutoPipelining: true,
     redisOptions: { password: topology.password, connectionName, ...limits },
     clusterRetryStrategy: (times) => Math.min(times * 200, 2000),
     onClientCreated: (client: Cluster) => logErrorsOnce(client, name),
