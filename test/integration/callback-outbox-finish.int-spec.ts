@@ -44,6 +44,7 @@ describe.each(['mysql', 'sqlite'] as const)('FinishWriter callback outbox (%s)',
       UnitOfWork.for(ds),
       deliveries,
       clockAt(() => T),
+      { leaseMs: 180_000 },
     );
   }
 

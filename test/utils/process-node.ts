@@ -2,6 +2,9 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { SETTING } from './run-node.js';
 
+/** How much of a process's output {@link ProductProcess.output} keeps (characters). */
+const KEEP_CHARS = 1_000_000;
+
 /** A real product process (`node dist/src/main.js`, built by test/global-setup.mjs). */
 export interface ProductProcess {
   child: ChildProcess;
@@ -30,7 +33,7 @@ export function startProcess(
 
 /**
  * Starts `argv` (looked up on env.PATH when not a path) with exactly `env` from `cwd` (default the repo root);
- * the last 20 000 characters of stdout and stderr are kept for {@link ProductProcess.output}.
+ * the last 1,000,000 characters of stdout and stderr are kept for {@link ProductProcess.output}.
  */
 export function startCommand(
   argv: string[],
@@ -44,21 +47,29 @@ export function startCommand(
     gid: opts.gid,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
-  child.stderr?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
+  // Chunks, the oldest dropped past KEEP_CHARS (no copy of the whole tail per chunk: a fault floods the log).
+  const chunks: string[] = [];
+  let kept = 0;
+  const keep = (c: Buffer) => {
+    chunks.push(c.toString());
+    kept += chunks[chunks.length - 1].length;
+    while (kept - chunks[0].length >= KEEP_CHARS) kept -= (chunks.shift() as string).length;
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let extra = '';
   const exited = new Promise<number | null>((resolve) => {
     child.on('exit', (code) => resolve(code));
     // Not started at all (ENOENT, EACCES): no 'exit' follows.
     child.on('error', (err) => {
-      out += `\n[spawn ${argv[0]}] ${err.message}\n`;
+      extra += `\n[spawn ${argv[0]}] ${err.message}\n`;
       resolve(null);
     });
   });
   return {
     child,
     pid: child.pid as number,
-    output: () => out,
+    output: () => chunks.join('').slice(-KEEP_CHARS) + extra,
     signal: (sig) => child.kill(sig),
     exited,
     stop: async (graceMs = 10_000) => {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, GroupCommitter } from '../../common/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   CallbackDeliveryRepository,
   ExecutionLedger,
@@ -29,8 +30,6 @@ export interface FinishingWrite {
 }
 
 const FINISH_BATCH = 256;
-/** How long a finishing write is retried through transient errors; beyond, the lease takes the row back. */
-const FINISH_RETRY_MS = 30_000;
 
 /** The final states a finishing write makes (CANCELLED only closes the attempt: its canceller wrote the state). */
 const FINAL_HERE = new Set<S>([S.SUCCESS, S.FAILED, S.TIMEOUT]);
@@ -55,6 +54,7 @@ export class FinishWriter {
     @Inject(UnitOfWork) private readonly uow: Pick<UnitOfWork, 'run'>,
     @Inject(CallbackDeliveryRepository) private readonly deliveries: Pick<CallbackDeliveryRepository, 'enqueueFinal'>,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'leaseMs'>,
   ) {}
 
   /** Resolves once committed: won (CANCELLED always: only its attempt closes), false (stale token), or the error. */
@@ -63,8 +63,9 @@ export class FinishWriter {
   }
 
   /**
-   * One attempt per instance and transaction, retried through transient errors; a group that still fails is
-   * written one by one so a bad write fails alone (not after a transient error: the database is away for all).
+   * One attempt per instance and transaction, retried through transient errors for LEASE_MS (the leases are renewed
+   * meanwhile: giving up sooner turns a result into a take-back); a group that still fails is written one by one
+   * so a bad write fails alone (not after a transient error: the database is away for all).
    */
   private async writeGroup(group: FinishingWrite[]): Promise<Array<boolean | Error>> {
     const won = new Array<boolean | Error>(group.length).fill(false);
@@ -80,7 +81,8 @@ export class FinishWriter {
       const write = (entries: typeof round) => {
         const now = this.clock.now();
         const writes = entries.map((e) => e.write);
-        return withDbRetry(() => this.uow.run((em) => this.writeRound(em, writes, now)), FINISH_RETRY_MS);
+        const tx = () => this.uow.run((em) => this.writeRound(em, writes, now));
+        return withDbRetry(tx, this.config.leaseMs, { elapsed: true });
       };
       try {
         const results = await write(round);

@@ -84,7 +84,7 @@ export class RemoteAttempts {
    */
   async claim(seat: WorkerSeat, ids: string[]): Promise<WorkerAttempt[]> {
     if (ids.length === 0) return [];
-    const found = await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS, { answerDue: true });
+    const found = await withDbRetry(() => this.ledger.findMany(ids), CLAIM_RETRY_MS, { elapsed: true });
     const mine = found.filter((r) => r.status === S.DISPATCHED && r.nodeId === seat.nodeId && r.appId === seat.appId);
     const rows = await this.hold.startable(mine, seat.nodeId); // a poll that outlived its client's disable gets none
     if (rows.length === 0) return [];
@@ -94,7 +94,7 @@ export class RemoteAttempts {
     const claimed = await withDbRetry(
       () => this.ledger.claim(undefined, rows, seat.nodeId, now, until),
       CLAIM_RETRY_MS,
-      { answerDue: true },
+      { elapsed: true },
     );
     this.late.claimed(claimed);
     const out: WorkerAttempt[] = [];

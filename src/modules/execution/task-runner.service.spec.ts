@@ -135,7 +135,7 @@ describe('TaskRunner finishing write', () => {
       progress,
       { longTasks: { maxRunTimeMs: 86_400_000 } },
     );
-    const writes = new FinishWriter(instances, ledger, uow, deliveries, clock);
+    const writes = new FinishWriter(instances, ledger, uow, deliveries, clock, config);
     const admission: AttemptAdmission = { ended: async () => undefined };
     const hook: AttemptEndedHook = { attemptEnded: async () => undefined };
     const attempts = { recordHandlerEnd: async () => undefined };

@@ -28,7 +28,7 @@ export interface RunHooks {
   ended(id: string): void;
 }
 
-/** How long a claim is retried through transient database errors; beyond, the reconciler pushes the rows again. */
+/** How long the read before a claim is retried through transient database errors (nothing written yet). */
 const CLAIM_RETRY_MS = 5_000;
 
 /**
@@ -80,7 +80,8 @@ export class TaskRunner {
     try {
       claimed = await this.claim([...unique], nodeId);
     } catch (err) {
-      // Rows stay DISPATCHED; once their ids are acked the reconciler finds them in no queue and pushes them again.
+      // Rows stay DISPATCHED (or RUNNING till their lease ends, if committed unseen); acked, the reconciler finds
+      // them in no queue and pushes them again.
       this.logger.error(`claim of ${ids.length} instance(s) failed: ${(err as Error).message}`);
     }
     const won = new Set(claimed.map((c) => c.row.id));
@@ -117,7 +118,9 @@ export class TaskRunner {
     const now = Math.max(this.clock.now(), this.lastClaimAt + 1);
     this.lastClaimAt = now;
     const until = now + this.config.leaseMs;
-    const claimed = await withDbRetry(() => this.ledger.claim(undefined, rows, nodeId, now, until), CLAIM_RETRY_MS);
+    // It may commit unseen: retried with the same `now` (for half the lease it gives), it finds its own rows.
+    const write = () => this.ledger.claim(undefined, rows, nodeId, now, until);
+    const claimed = await withDbRetry(write, this.config.leaseMs / 2, { elapsed: true });
     this.late.claimed(claimed);
     return claimed;
   }

@@ -56,14 +56,14 @@ describe('db-errors', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
-  it('should count the time of the tries when an answer is due: a try cut at the deadline runs once', async () => {
+  it('should count the time of the tries when told (elapsed): a try cut at the deadline runs once', async () => {
     let calls = 0;
     const slowCut = async () => {
       calls++;
       await new Promise((r) => setTimeout(r, 150));
       throw Object.assign(new Error('cut'), { code: 'TW_DB_DEADLINE' });
     };
-    await expect(withDbRetry(slowCut, 100, { answerDue: true })).rejects.toThrow('cut');
+    await expect(withDbRetry(slowCut, 100, { elapsed: true })).rejects.toThrow('cut');
     expect(calls).toBe(1);
     calls = 0;
     await expect(withDbRetry(slowCut, 40)).rejects.toThrow('cut');

@@ -73,14 +73,14 @@ export function isDbUnavailable(err: unknown): boolean {
 
 /**
  * Runs `fn`, again after each transient error until `maxWaitMs` of back-off (10 ms doubling, ≤ 1 s a wait) is
- * spent, then throws the last error; any other error at once. `fn` must be safe to repeat. `answerDue`: an API
- * route's caller, whose answer waits: the time spent in the tries counts too, so a database that does not answer
- * (each try cut at STORAGE_TIMEOUT_MS) fails it after one try past `maxWaitMs`, not after many.
+ * spent, then throws the last error; any other error at once. `fn` must be safe to repeat. `elapsed`: the time
+ * spent in the tries counts too (an API caller whose answer waits, a write bounded by a lease), so a database that
+ * does not answer (each try cut at STORAGE_TIMEOUT_MS) fails it after one try past `maxWaitMs`, not after many.
  */
 export async function withDbRetry<T>(
   fn: () => Promise<T>,
   maxWaitMs: number,
-  { answerDue = false }: { answerDue?: boolean } = {},
+  { elapsed = false }: { elapsed?: boolean } = {},
 ): Promise<T> {
   const started = Date.now();
   let waited = 0;
@@ -88,7 +88,7 @@ export async function withDbRetry<T>(
     try {
       return await fn();
     } catch (err) {
-      const spent = answerDue ? Date.now() - started : waited;
+      const spent = elapsed ? Date.now() - started : waited;
       if (!isTransientDbError(err) || spent >= maxWaitMs) throw err;
       const pause = Math.min(wait, maxWaitMs - spent);
       waited += pause;

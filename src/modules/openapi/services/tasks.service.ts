@@ -186,7 +186,7 @@ export class TasksService {
     await this.preRoute(unique);
     const insert = async () =>
       unique.length === 1 ? [await this.instances.insertOrGet(unique[0])] : this.instances.insertOrGetMany(unique);
-    const written = await withDbRetry(insert, INSERT_RETRY_MS, { answerDue: true });
+    const written = await withDbRetry(insert, INSERT_RETRY_MS, { elapsed: true });
     // Created = the stored row is this write's own (its id), also when a retry found what the lost try wrote.
     const byRequest = new Map(
       unique.map((row, i) => [
