@@ -81,7 +81,9 @@ export function submitTasks(client, o, { namespace, receiver, callbacks, t0 }) {
       const giveUp = Date.now() + 90_000;
       if (n >= 5) {
         const res = await persist('batch submit', () => client().submitTasks(tasks), giveUp);
-        const refused = res.status === 202 ? res.body.results.filter((r) => r.error) : [res.body];
+        // A refused item's `error` is a problem object; an accepted replay of a task that failed has its own string.
+        const refused =
+          res.status === 202 ? res.body.results.filter((r) => typeof r.error === 'object' && r.error) : [res.body];
         if (refused.length > 0) throw new Error(`batch refused: ${res.status} ${JSON.stringify(refused[0])}`);
       } else {
         for (const t of tasks) {
