@@ -65,7 +65,7 @@ describe('Overlapping submit groups with one requestId (MariaDB)', () => {
     const hold = holdNextWrite(when);
     const one = client.submitTask(first);
     await waitFor('the first group write', hold.isHeld, 10_000, 5);
-    await sleep(50);
+    await sleep(150); // past SUBMIT_WRITES.overlapAfterMs (50 ms)
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'held'>((r) => (timer = setTimeout(() => r('held'), 5_000)));
     const two = await Promise.race([client.submitTask(second), late]);
