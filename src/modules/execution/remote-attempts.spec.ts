@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { ConflictError, TimeoutMode } from '../../common/index.js';
 import { type JobInstance, JobInstanceStatus as S } from '../metadata/index.js';
 import { decideOutcome } from './outcome-policy.js';
@@ -87,5 +88,49 @@ describe('RemoteAttempts: what a worker may touch', () => {
     expect(calls.finish).toBe(0);
     await expect(attempts.finish(seat, 'i-1', end)).resolves.toMatchObject({ won: true });
     expect(calls.finish).toBe(1);
+  });
+});
+
+describe('RemoteAttempts: a claim whose answer was lost (docs/workers.md "Claims")', () => {
+  const seat = { appId: 'app-a', nodeId: 'w-app-a-1' };
+  const dispatched = { id: 'i-1', appId: 'app-a', nodeId: seat.nodeId, status: S.DISPATCHED, fencingToken: 3 };
+  const lost = () => Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true });
+  beforeEach(() => jest.useFakeTimers({ now: 1_000, doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
+  /** The claim UPDATE always loses its connection; `after` is the row the database shows once it answers again. */
+  async function claimLosing(after: Partial<JobInstance>) {
+    const finished: Array<{ token: number; outcome: unknown }> = [];
+    let reads = 0;
+    const parts = [
+      { findMany: async () => [reads++ === 0 ? dispatched : after], claim: async () => Promise.reject(lost()) },
+      {},
+      {},
+      {},
+      {},
+      { finish: async (run: { token: number; outcome: unknown }) => (finished.push(run), { won: true }) },
+      { leaseMs: 10_000, longTasks: { maxRunTimeMs: 86_400_000 } },
+      { now: () => Date.now(), schedule: () => () => undefined },
+      { startable: async <R>(rows: R[]) => rows },
+      { claimed: () => undefined },
+    ];
+    const attempts = new (RemoteAttempts as unknown as new (...a: unknown[]) => RemoteAttempts)(...parts);
+    const answer = attempts.claim(seat, ['i-1']).catch((err: Error) => err);
+    await jest.advanceTimersByTimeAsync(6_000);
+    expect(await answer).toMatchObject({ code: 'PROTOCOL_CONNECTION_LOST' });
+    await jest.advanceTimersByTimeAsync(100);
+    return finished;
+  }
+
+  it('should hand back, no attempt used, the rows the claim had taken unseen', async () => {
+    const finished = await claimLosing({ ...dispatched, status: S.RUNNING, fencingToken: 4, startedAt: 1_000 });
+    expect(finished).toEqual([
+      expect.objectContaining({ token: 4, outcome: expect.objectContaining({ status: 'HANDED_BACK' }) }),
+    ]);
+  });
+
+  it("should leave alone rows the claim did not take (still DISPATCHED, or another claim's)", async () => {
+    expect(await claimLosing(dispatched)).toEqual([]);
+    expect(await claimLosing({ ...dispatched, status: S.RUNNING, fencingToken: 4, startedAt: 999 })).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ import {
   ExecutionInstances,
   ExecutionLedger,
   type HandlerLogLevel,
+  isTransientDbError,
   type JobInstance,
   JobInstanceStatus as S,
   withDbRetry,
@@ -91,11 +92,11 @@ export class RemoteAttempts {
     const now = Math.max(this.clock.now(), this.lastClaimAt + 1);
     this.lastClaimAt = now;
     const until = now + this.config.leaseMs;
-    const claimed = await withDbRetry(
-      () => this.ledger.claim(undefined, rows, seat.nodeId, now, until),
-      CLAIM_RETRY_MS,
-      { elapsed: true },
-    );
+    const write = () => this.ledger.claim(undefined, rows, seat.nodeId, now, until);
+    const claimed = await withDbRetry(write, CLAIM_RETRY_MS, { elapsed: true }).catch((err: Error) => {
+      if (isTransientDbError(err)) void this.handBackUnheard(seat, rows, now);
+      throw err;
+    });
     this.late.claimed(claimed);
     const out: WorkerAttempt[] = [];
     for (const c of claimed) {
@@ -110,6 +111,28 @@ export class RemoteAttempts {
       out.push(toAttempt(c.row, c.fencingToken, until, checkpoint, this.config.longTasks.maxRunTimeMs));
     }
     return out;
+  }
+
+  /**
+   * Hands back, once the database answers, the rows a failed claim committed unseen (its node, `started_at`, token):
+   * its worker never heard of them (docs/workers.md "Routes").
+   */
+  private async handBackUnheard(seat: WorkerSeat, rows: JobInstance[], now: number): Promise<void> {
+    const token = new Map(rows.map((r) => [r.id, r.fencingToken + 1]));
+    const read = () => this.ledger.findMany([...token.keys()]);
+    try {
+      const found = await withDbRetry(read, this.config.leaseMs / 2, { elapsed: true });
+      const mine = (r: JobInstance) => r.status === S.RUNNING && r.nodeId === seat.nodeId && r.startedAt === now;
+      const taken = found.filter((r) => mine(r) && r.fencingToken === token.get(r.id));
+      const outcome = { status: 'HANDED_BACK', error: 'CLAIM_LOST: its answer never reached the worker' } as const;
+      for (const row of taken) {
+        const run = { row, token: row.fencingToken, nodeId: seat.nodeId, startedAt: now, outcome };
+        await this.finishing.finish({ ...run, handler: null, endedInTime: null });
+      }
+      if (taken.length > 0) this.logger.warn(`${taken.length} instance(s) claimed unheard by a worker handed back`);
+    } catch (err) {
+      this.logger.warn(`a claim's lost answer: its rows wait for their lease (${(err as Error).message})`);
+    }
   }
 
   /**
