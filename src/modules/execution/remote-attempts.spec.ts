@@ -91,7 +91,7 @@ describe('RemoteAttempts: what a worker may touch', () => {
   });
 });
 
-describe('RemoteAttempts: a claim whose answer was lost (docs/workers.md "Claims")', () => {
+describe('RemoteAttempts: a claim whose answer was lost (docs/workers.md "Routes", claims)', () => {
   const seat = { appId: 'app-a', nodeId: 'w-app-a-1' };
   const dispatched = { id: 'i-1', appId: 'app-a', nodeId: seat.nodeId, status: S.DISPATCHED, fencingToken: 3 };
   const lost = () => Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true });
